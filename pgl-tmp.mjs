@@ -1,0 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const db = new PGlite({ parsers: { 20: Number, 1700: Number, 1082: (v)=>v } });
+await db.waitReady; console.log('init', Date.now()-t);
+await db.query("create table x(a int8, b numeric(14,2), c date, d timestamptz, e jsonb)");
+await db.query("insert into x values (5, 12.5, '2026-01-02', now(), '[1,2]')");
+console.log((await db.query("select *, count(*) over () as n from x")).rows);
+t=Date.now(); const dump = await db.dumpDataDir('none'); console.log('dump', Date.now()-t, dump.size);
+t=Date.now(); const db2 = new PGlite({ loadDataDir: dump }); await db2.waitReady; console.log('load', Date.now()-t);
+console.log((await db2.query("select * from x")).rows);

@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
+import { pgliteParsers, wrapPglite } from '../../src/db/engine';
+import { migrateLatest } from '../../src/db/migrate';
+
+/** A new PGlite costs seconds: migrate one, dump it, and let every test file load the dump. */
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-'));
+  const pglite = new PGlite({ parsers: pgliteParsers });
+  const db = wrapPglite(pglite);
+  await migrateLatest(db.knex);
+  const dump = await pglite.dumpDataDir('none');
+  const file = join(dir, 'template.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await db.close();
+  project.provide('pgliteTemplate', file);
+  return () => rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory from 'knex';
+import supertest from 'supertest';
+import { inject } from 'vitest';
+import { createApp } from '../../src/app';
+import { buildDeps } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config';
+import { openPostgres, pgliteParsers, wrapPglite, type Database } from '../../src/db/engine';
+import type { Deps } from '../../src/deps';
+import { createApiKey, createLocation, createUser, type CreatedKey } from '../../src/features/accounts/accounts.service';
+import { handlers as realHandlers } from '../../src/features/handlers';
+import type { Role } from '../../src/http/spec';
+import type { Handlers } from '../../src/http/types';
+import { ManualClock } from '../../src/lib/clock';
+import { createLogger } from '../../src/logger';
+import { adminUrl, databaseUrl } from './pg-urls';
+
+export const ENGINE = (process.env.TEST_DB ?? 'pg') as 'pg' | 'pglite';
+
+/** A fresh database for one test file, cloned from the migrated template of this run. */
+export async function cloneDatabase(): Promise<Database> {
+  if (ENGINE === 'pglite') {
+    const file = inject('pgliteTemplate');
+    const pglite = new PGlite({ parsers: pgliteParsers, loadDataDir: new Blob([readFileSync(file)]) });
+    await pglite.waitReady;
+    return wrapPglite(pglite);
+  }
+  const name = `svc_t_${inject('pgTemplate').split('_')[2]}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = knexFactory({ client: 'pg', connection: adminUrl(), pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  const db = openPostgres(databaseUrl(name), { min: 0, max: 5 });
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.destroy();
+    },
+  };
+}
+
+export interface Tenant {
+  locationId: string;
+  users: Record<Role, { id: string; name: string }>;
+  /** A key per role, each bound to that role's user. */
+  keys: Record<Role, string>;
+  key(opts?: { role?: Role; scopes?: string[]; expiresAt?: Date | null; user?: Role | null; name?: string }): Promise<CreatedKey>;
+  auth(role?: Role): { Authorization: string };
+}
+
+export interface Harness {
+  deps: Deps;
+  clock: ManualClock;
+  knex: Deps['db']['knex'];
+  api: ReturnType<typeof supertest>;
+  logs: string[];
+  tenant(name?: string): Promise<Tenant>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(opts: { handlers?: Partial<Handlers>; start?: string } = {}): Promise<Harness> {
+  const db = await cloneDatabase();
+  const clock = new ManualClock(opts.start ?? '2026-11-23T12:00:00.000Z');
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(chunk.toString());
+      cb();
+    },
+  });
+  const config = { ...loadConfig({ NODE_ENV: 'test' }), secretKey: 'test-secret-key-for-contract-tests-0123456789' };
+  const deps = await buildDeps(config, createLogger('info', sink), { db, clock, validateResponses: true });
+  const app = createApp(deps, { ...realHandlers, ...opts.handlers } as Handlers);
+  const api = supertest(app);
+  let n = 0;
+  return {
+    deps,
+    clock,
+    knex: db.knex,
+    api,
+    logs,
+    async tenant(name = `Tenant ${++n}`) {
+      const loc = await createLocation(db.knex, clock, { name, isTest: true });
+      const users = {} as Tenant['users'];
+      const keys = {} as Tenant['keys'];
+      for (const role of ['admin', 'manager', 'user'] as Role[]) {
+        const u = await createUser(db.knex, clock, { locationId: loc.id, name: `${role[0].toUpperCase()}${role.slice(1)} ${n}`, email: `${role}${n}@${loc.id.toLowerCase()}.example`, role });
+        users[role] = { id: u.id, name: u.name };
+        keys[role] = (await createApiKey(db.knex, clock, { locationId: loc.id, name: `${role} key`, role, userId: u.id })).key;
+      }
+      return {
+        locationId: loc.id,
+        users,
+        keys,
+        key: (o = {}) =>
+          createApiKey(db.knex, clock, {
+            locationId: loc.id, name: o.name ?? 'test key', role: o.role ?? 'manager', scopes: o.scopes,
+            expiresAt: o.expiresAt ?? null, userId: o.user === null ? null : users[o.user ?? o.role ?? 'manager'].id,
+          }),
+        auth: (role = 'admin') => ({ Authorization: `Bearer ${keys[role]}` }),
+      };
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/engine';
+import { migrateLatest } from './db/migrate';
+import type { Deps } from './deps';
+import { systemClock, type Clock } from './lib/clock';
+import { SecretBox, hmacHex } from './lib/crypto';
+
+/** The secret key: SECRET_KEY, or (outside production) one generated once and kept in the database. */
+export async function resolveSecretKey(knex: Knex, config: Config): Promise<string> {
+  if (config.secretKey) return config.secretKey;
+  const row = await knex('app_settings').where({ key: 'secret_key' }).first('value');
+  if (row) return row.value;
+  const value = randomBytes(32).toString('base64url');
+  await knex('app_settings').insert({ key: 'secret_key', value }).onConflict('key').ignore();
+  return (await knex('app_settings').where({ key: 'secret_key' }).first('value')).value;
+}
+
+export async function buildDeps(config: Config, logger: Logger, opts: { db?: Database; clock?: Clock; validateResponses?: boolean } = {}): Promise<Deps> {
+  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  await migrateLatest(db.knex);
+  const secretKey = await resolveSecretKey(db.knex, config);
+  return {
+    db,
+    clock: opts.clock ?? systemClock,
+    logger,
+    config,
+    secrets: new SecretBox(hmacHex(secretKey, 'secrets-at-rest')),
+    cursorKey: hmacHex(secretKey, 'pagination-cursors'),
+    validateResponses: opts.validateResponses,
+  };
+}

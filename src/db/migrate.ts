@@ -1,0 +1,26 @@
+import type { Knex } from 'knex';
+import * as m0001 from './migrations/0001_platform';
+import * as m0002 from './migrations/0002_records';
+
+type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
+
+/** Migrations in order. Immutable once landed: add a new file, never edit an old one. */
+const migrations: Record<string, Migration> = {
+  '0001_platform': m0001,
+  '0002_records': m0002,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};
+
+export async function migrateLatest(knex: Knex): Promise<string[]> {
+  const [, applied] = await knex.migrate.latest({ migrationSource: source });
+  return applied as string[];
+}
+
+export async function migrateRollbackAll(knex: Knex): Promise<void> {
+  await knex.migrate.rollback({ migrationSource: source }, true);
+}

@@ -1,0 +1,161 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock';
+import { randomBase62, sha256Hex } from '../../lib/crypto';
+import { newId } from '../../lib/ids';
+import type { Role } from '../../http/spec';
+
+// Operator-side accounts: locations, users, API keys and OAuth tokens. Used by the CLI, the
+// first-run bootstrap and the tests; not part of the public /v1 surface.
+
+export const ROLES: Role[] = ['admin', 'manager', 'user'];
+export const SCOPES = [
+  'businesses:read', 'businesses:write', 'people:read', 'people:write', 'deals:read', 'deals:write',
+  'documents:read', 'documents:write', 'lenders:read', 'lenders:write', 'submissions:write', 'offers:read',
+  'offers:write', 'advances:read', 'advances:write', 'portal:send', 'webhooks:manage',
+] as const;
+
+export const DEFAULT_STAGES = [
+  { label: 'New lead', phase: 'new', event: 'deal_created' },
+  { label: 'Submitted', phase: 'submitted', event: 'submission_sent' },
+  { label: 'Offers in', phase: 'offers', event: 'offer_received' },
+  { label: 'Contracts out', phase: 'contracts', event: null },
+  { label: 'Funded', phase: 'funded', event: 'deal_funded' },
+  { label: 'Dead', phase: 'dead', event: 'deal_dead' },
+] as const;
+
+export class AccountError extends Error {}
+
+export interface LocationRow {
+  id: string;
+  name: string;
+  is_test: boolean;
+  renewal_threshold: number;
+  created_at: Date;
+}
+
+export async function createLocation(knex: Knex, clock: Clock, input: { name: string; isTest?: boolean; renewalThreshold?: number }): Promise<LocationRow> {
+  if (!input.name?.trim()) throw new AccountError('A location needs a name');
+  const now = clock.now();
+  return knex.transaction(async (trx) => {
+    const row = { id: newId('loc', now.getTime()), name: input.name.trim(), is_test: !!input.isTest, renewal_threshold: input.renewalThreshold ?? 50, created_at: now, updated_at: now };
+    await trx('locations').insert(row);
+    await trx('pipeline_stages').insert(
+      DEFAULT_STAGES.map((s, i) => ({ id: newId('stg', now.getTime()), location_id: row.id, label: s.label, phase: s.phase, event: s.event, sort_order: i + 1, created_at: now, updated_at: now })),
+    );
+    return { id: row.id, name: row.name, is_test: row.is_test, renewal_threshold: row.renewal_threshold, created_at: now };
+  });
+}
+
+export async function createUser(knex: Knex, clock: Clock, input: { locationId: string; name: string; email: string; role: Role }) {
+  if (!ROLES.includes(input.role)) throw new AccountError(`role must be one of ${ROLES.join(', ')}`);
+  if (!input.name?.trim()) throw new AccountError('A user needs a name');
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email ?? '')) throw new AccountError('A user needs a valid email');
+  const loc = await knex('locations').where({ id: input.locationId }).first('id');
+  if (!loc) throw new AccountError(`No location ${input.locationId}`);
+  const now = clock.now();
+  const row = { id: newId('usr', now.getTime()), location_id: input.locationId, name: input.name.trim(), email: input.email.toLowerCase(), role: input.role, active: true, created_at: now, updated_at: now };
+  try {
+    await knex('users').insert(row);
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw new AccountError(`A user with email ${row.email} already exists in this location`);
+    throw e;
+  }
+  return { id: row.id, location_id: row.location_id, name: row.name, email: row.email, role: row.role, active: true, created_at: now.toISOString() };
+}
+
+export async function setUserActive(knex: Knex, clock: Clock, userId: string, active: boolean) {
+  const n = await knex('users').where({ id: userId }).update({ active, updated_at: clock.now() });
+  if (!n) throw new AccountError(`No user ${userId}`);
+  return { id: userId, active };
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  location_id: string;
+  role: Role;
+  scopes: string[];
+  user_id: string | null;
+  expires_at: string | null;
+  prefix: string;
+  last4: string;
+  created_at: string;
+}
+
+export function validateScopes(scopes: string[]): string[] {
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new AccountError(`Unknown scope(s): ${unknown.join(', ')}. Known: ${SCOPES.join(', ')}`);
+  return [...new Set(scopes)];
+}
+
+/** `svc_live_` + 32 base62 characters from a CSPRNG; only its SHA-256, prefix and last four are kept. */
+export async function createApiKey(
+  knex: Knex,
+  clock: Clock,
+  input: { locationId: string; name: string; role?: Role; userId?: string | null; scopes?: string[]; expiresAt?: Date | null },
+): Promise<CreatedKey> {
+  const role = input.role ?? 'manager';
+  if (!ROLES.includes(role)) throw new AccountError(`role must be one of ${ROLES.join(', ')}`);
+  if (!input.name?.trim()) throw new AccountError('A key needs a name');
+  const scopes = validateScopes(input.scopes ?? []);
+  const loc = await knex('locations').where({ id: input.locationId }).first('id');
+  if (!loc) throw new AccountError(`No location ${input.locationId}`);
+  if (input.userId) {
+    const user = await knex('users').where({ id: input.userId, location_id: input.locationId }).first('id');
+    if (!user) throw new AccountError(`No user ${input.userId} in location ${input.locationId}`);
+  }
+  if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new AccountError('expires_at must be an ISO 8601 timestamp');
+  const now = clock.now();
+  const key = `svc_live_${randomBase62(32)}`;
+  const row = {
+    id: newId('key', now.getTime()),
+    location_id: input.locationId,
+    name: input.name.trim(),
+    role,
+    scopes: JSON.stringify(scopes),
+    key_hash: sha256Hex(key),
+    prefix: 'svc_live_',
+    last4: key.slice(-4),
+    user_id: input.userId ?? null,
+    expires_at: input.expiresAt ?? null,
+    created_at: now,
+  };
+  await knex('api_keys').insert(row);
+  return {
+    id: row.id, key, name: row.name, location_id: row.location_id, role, scopes, user_id: row.user_id,
+    expires_at: row.expires_at ? row.expires_at.toISOString() : null, prefix: row.prefix, last4: row.last4, created_at: now.toISOString(),
+  };
+}
+
+export async function revokeApiKey(knex: Knex, clock: Clock, keyId: string) {
+  const row = await knex('api_keys').where({ id: keyId }).first('id', 'revoked_at');
+  if (!row) throw new AccountError(`No API key ${keyId}`);
+  const revokedAt = row.revoked_at ?? clock.now();
+  if (!row.revoked_at) await knex('api_keys').where({ id: keyId }).update({ revoked_at: revokedAt });
+  return { id: keyId, revoked: true, revoked_at: new Date(revokedAt).toISOString() };
+}
+
+export async function listApiKeys(knex: Knex, locationId: string) {
+  const rows = await knex('api_keys').where({ location_id: locationId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return rows.map((r) => ({
+    id: r.id, name: r.name, role: r.role, scopes: r.scopes, user_id: r.user_id, display: `${r.prefix}…${r.last4}`, prefix: r.prefix, last4: r.last4,
+    expires_at: r.expires_at ? new Date(r.expires_at).toISOString() : null, revoked_at: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
+    created_at: new Date(r.created_at).toISOString(),
+  }));
+}
+
+/** What the authorization server does when an MCP client is approved: a user-bound token. */
+export async function createAccessToken(knex: Knex, clock: Clock, input: { userId: string; scopes?: string[]; audience?: 'mcp' | 'api'; ttlSeconds?: number }) {
+  const user = await knex('users').where({ id: input.userId }).first('id', 'location_id');
+  if (!user) throw new AccountError(`No user ${input.userId}`);
+  const now = clock.now();
+  const token = `svc_at_${randomBase62(40)}`;
+  const row = {
+    id: newId('tok', now.getTime()), location_id: user.location_id, user_id: user.id, token_hash: sha256Hex(token),
+    scopes: JSON.stringify(validateScopes(input.scopes ?? [])), audience: input.audience ?? 'mcp',
+    expires_at: new Date(now.getTime() + (input.ttlSeconds ?? 3600) * 1000), created_at: now,
+  };
+  await knex('oauth_access_tokens').insert(row);
+  return { id: row.id, token, user_id: user.id, location_id: user.location_id, audience: row.audience, expires_at: row.expires_at.toISOString() };
+}

@@ -1,0 +1,23 @@
+import type { Handlers } from '../http/types';
+import * as activity from './activity/activity.handlers';
+import * as advances from './advances/advances.handlers';
+import * as businesses from './businesses/businesses.handlers';
+import * as deals from './deals/deals.handlers';
+import * as lenderMatches from './lender-matches/lender-matches.handlers';
+import * as lenders from './lenders/lenders.handlers';
+import * as notes from './notes/notes.handlers';
+import * as offers from './offers/offers.handlers';
+import * as people from './people/people.handlers';
+import * as pipeline from './pipeline/pipeline.handlers';
+import * as tasks from './tasks/tasks.handlers';
+import { pendingHandlers } from './pending';
+
+const implemented = {
+  ...activity, ...advances, ...businesses, ...deals, ...lenderMatches, ...lenders, ...notes, ...offers, ...people, ...pipeline, ...tasks,
+};
+
+/** Every operation of openapi.yaml, by operationId. `tsc` fails when one is mistyped. */
+export const handlers: Handlers = {
+  ...pendingHandlers<keyof typeof implemented>(),
+  ...implemented,
+};

@@ -1,0 +1,71 @@
+import type { RequestHandler } from 'express';
+import type { Deps } from '../deps';
+import { sha256Hex } from '../lib/crypto';
+import { unauthenticated } from './errors';
+import type { Auth } from './types';
+import type { Role } from './spec';
+
+export const API_KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32}$/;
+export const ACCESS_TOKEN_PATTERN = /^svc_at_[0-9A-Za-z]{40}$/;
+
+/**
+ * Bearer API key or OAuth access token -> Auth. Looked up on every request (no cache), so a
+ * revocation or a deactivated user takes effect on the very next request on every process.
+ */
+export function authenticate(deps: Deps): RequestHandler {
+  return async (req, _res, next) => {
+    const header = req.get('Authorization') ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthenticated('Missing bearer credential', 'missing_credential');
+    const credential = match[1];
+    const now = deps.clock.now();
+    const knex = deps.db.knex;
+    let auth: Auth | undefined;
+    if (API_KEY_PATTERN.test(credential)) {
+      const key = await knex('api_keys as k')
+        .join('locations as l', 'l.id', 'k.location_id')
+        .leftJoin('users as u', 'u.id', 'k.user_id')
+        .where('k.key_hash', sha256Hex(credential))
+        .first('k.id', 'k.location_id', 'k.role', 'k.scopes', 'k.user_id', 'k.expires_at', 'k.revoked_at', 'l.is_test', 'u.active as user_active');
+      if (key) {
+        if (key.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');
+        if (key.expires_at && new Date(key.expires_at) <= now) throw unauthenticated('API key has expired', 'api_key_expired');
+        if (key.user_id && key.user_active === false) throw unauthenticated('API key has been revoked', 'api_key_revoked');
+        auth = {
+          credentialId: key.id,
+          credentialType: 'api_key',
+          locationId: key.location_id,
+          locationIsTest: key.is_test,
+          role: key.role as Role,
+          scopes: key.scopes as string[],
+          userId: key.user_id,
+        };
+      }
+    } else if (ACCESS_TOKEN_PATTERN.test(credential)) {
+      const tok = await knex('oauth_access_tokens as t')
+        .join('users as u', 'u.id', 't.user_id')
+        .join('locations as l', 'l.id', 't.location_id')
+        .where('t.token_hash', sha256Hex(credential))
+        .first('t.id', 't.location_id', 't.scopes', 't.user_id', 't.expires_at', 't.revoked_at', 'u.role', 'u.active', 'l.is_test');
+      // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.
+      if (tok && !tok.revoked_at && tok.active && new Date(tok.expires_at) > now) {
+        auth = {
+          credentialId: tok.id,
+          credentialType: 'oauth_token',
+          locationId: tok.location_id,
+          locationIsTest: tok.is_test,
+          role: tok.role as Role,
+          scopes: tok.scopes as string[],
+          userId: tok.user_id,
+        };
+      } else if (tok && new Date(tok.expires_at) <= now) {
+        throw unauthenticated('Access token has expired', 'api_key_expired');
+      } else if (tok) {
+        throw unauthenticated('Access token has been revoked', 'api_key_revoked');
+      }
+    }
+    if (!auth) throw unauthenticated('Invalid API key', 'invalid_api_key');
+    req.auth = auth;
+    next();
+  };
+}

@@ -1,0 +1,64 @@
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { buildDeps } from './bootstrap';
+import { loadConfig } from './config';
+import { createApiKey, createLocation, createUser } from './features/accounts/accounts.service';
+import { handlers } from './features/handlers';
+import { createLogger } from './logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const deps = await buildDeps(config, logger);
+  const knex = deps.db.knex;
+
+  // First run on an empty embedded database: a demo location and an admin key, printed once.
+  let firstKey: string | undefined;
+  if (config.env !== 'production' && deps.db.engine === 'pglite') {
+    const any = await knex('locations').first('id');
+    if (!any) {
+      const loc = await createLocation(knex, deps.clock, { name: 'Demo location', isTest: true });
+      const admin = await createUser(knex, deps.clock, { locationId: loc.id, name: 'Demo Admin', email: 'admin@demo.example', role: 'admin' });
+      firstKey = (await createApiKey(knex, deps.clock, { locationId: loc.id, name: 'Demo admin key', role: 'admin', userId: admin.id })).key;
+    }
+  }
+
+  const app = createApp(deps, handlers);
+  const server: Server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.publicBaseUrl ?? `http://${config.host}:${port}`;
+  logger.info({ url, engine: deps.db.engine }, 'listening');
+  process.stdout.write(`\nDeal-Funding API listening on ${url} (database: ${deps.db.engine === 'pg' ? 'PostgreSQL' : `embedded, ${config.dataDir}`})\n`);
+  if (firstKey) {
+    process.stdout.write(
+      `\nFirst run: created a demo location with an admin API key. It is shown only this once:\n\n  ${firstKey}\n\n` +
+        `Try it:\n  curl -s ${url}/v1/businesses -H "Authorization: Bearer ${firstKey}"\n\n`,
+    );
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    server.close(async () => {
+      await deps.db.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

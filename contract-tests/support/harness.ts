@@ -19,6 +19,20 @@ import { adminUrl, databaseUrl } from './pg-urls';
 
 export const ENGINE = (process.env.TEST_DB ?? 'pg') as 'pg' | 'pglite';
 
+/** PostgreSQL only: a fresh database cloned from the template, by URL (for child processes). */
+export async function clonePostgresUrl(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `svc_t_${inject('pgTemplate').split('_')[2]}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = knexFactory({ client: 'pg', connection: adminUrl(), pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+  return {
+    url: databaseUrl(name),
+    drop: async () => {
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.destroy();
+    },
+  };
+}
+
 /** A fresh database for one test file, cloned from the migrated template of this run. */
 export async function cloneDatabase(): Promise<Database> {
   if (ENGINE === 'pglite') {

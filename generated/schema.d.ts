@@ -2664,7 +2664,7 @@ export interface components {
              * @example active
              * @enum {string}
              */
-            status: "active" | "inactive" | "watchlist";
+            status?: "active" | "inactive" | "watchlist";
             /**
              * @description Free-form labels.
              * @example [
@@ -3200,7 +3200,7 @@ export interface components {
              * @example owner
              * @enum {string}
              */
-            role: "owner" | "co-owner" | "bookkeeper" | "other";
+            role?: "owner" | "co-owner" | "bookkeeper" | "other";
             /**
              * @description Ownership share of the business given in `business_id`, in percent.
              * @example 75
@@ -3285,7 +3285,7 @@ export interface components {
              * @example co-owner
              * @enum {string}
              */
-            role: "owner" | "co-owner" | "bookkeeper" | "other";
+            role?: "owner" | "co-owner" | "bookkeeper" | "other";
             /**
              * @description Ownership share, in percent. The active owners and co-owners of a business may hold at most 100 together.
              * @example 25
@@ -3364,7 +3364,7 @@ export interface components {
              * @default false
              * @example true
              */
-            pinned: boolean;
+            pinned?: boolean;
         };
         /** @description A new note on a deal. */
         CreateDealNoteRequest: {
@@ -3378,7 +3378,7 @@ export interface components {
              * @default false
              * @example false
              */
-            pinned: boolean;
+            pinned?: boolean;
         };
         /** @description A follow-up task on a deal or a business. */
         Task: {
@@ -4262,7 +4262,7 @@ export interface components {
              * @example mca
              * @enum {string}
              */
-            product_type: "mca" | "loc" | "term_loan" | "equipment" | "sba";
+            product_type?: "mca" | "loc" | "term_loan" | "equipment" | "sba";
             /**
              * @description Term the merchant wants, in months.
              * @example 9
@@ -4300,7 +4300,7 @@ export interface components {
              * @default api
              * @example api
              */
-            source: string;
+            source?: string;
             /**
              * @description Marketing source of the lead.
              * @example partner_referral
@@ -4587,7 +4587,7 @@ export interface components {
              * @example days
              * @enum {string}
              */
-            term_unit: "days" | "weeks" | "months";
+            term_unit?: "days" | "weeks" | "months";
             /**
              * @description Amount of each payment, in dollars. Default derived from `payback_amount` and `term` (see the operation).
              * @example 562.5
@@ -4599,13 +4599,13 @@ export interface components {
              * @example daily
              * @enum {string}
              */
-            payment_frequency: "daily" | "weekly" | "bi-weekly" | "monthly";
+            payment_frequency?: "daily" | "weekly" | "bi-weekly" | "monthly";
             /**
              * @description Lien position (1 = first position).
              * @default 1
              * @example 1
              */
-            position: number;
+            position?: number;
             /**
              * Format: date-time
              * @description When the offer stops being valid. Default never.
@@ -4623,7 +4623,7 @@ export interface components {
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "accepted" | "declined" | "expired" | "withdrawn";
+            status?: "pending" | "accepted" | "declined" | "expired" | "withdrawn";
         };
         /** @description Body of `updateOffer`. All fields optional; send at least one. */
         UpdateOfferRequest: {
@@ -5108,7 +5108,7 @@ export interface components {
              *       "doc_01JD1B9K3M5N7P9R1T3V5X7Z9B"
              *     ]
              */
-            document_ids: string[];
+            document_ids?: string[];
             /**
              * @description Email template; default is the location's default submission template.
              * @example tpl_01JCZ8K5A1B2C3D4E5F6G7H8J9
@@ -5129,7 +5129,7 @@ export interface components {
              * @default true
              * @example true
              */
-            send: boolean;
+            send?: boolean;
         };
         /** @description Optional details of a withdrawal. */
         WithdrawSubmissionRequest: {
@@ -5291,7 +5291,7 @@ export interface components {
              *       "underwriting@atlascapital.example"
              *     ]
              */
-            cc_emails: string[];
+            cc_emails?: string[];
             /**
              * @description The broker's contact at the lender.
              * @example Priya Shah
@@ -5315,7 +5315,7 @@ export interface components {
              * @default true
              * @example true
              */
-            active: boolean;
+            active?: boolean;
             /**
              * @description Internal notes.
              * @example Prefers all bank statements in one PDF.
@@ -6041,7 +6041,7 @@ export interface components {
              * @default true
              * @example true
              */
-            send_email: boolean;
+            send_email?: boolean;
         };
         /**
          * @description Figures read from one bank statement (one document). When the statement could not be parsed,
@@ -6333,13 +6333,13 @@ export interface components {
              * @default 72
              * @example 72
              */
-            expires_in_hours: number;
+            expires_in_hours?: number;
             /**
              * @description Email the link to the person. With false nothing is sent and `sent_to` is null.
              * @default true
              * @example true
              */
-            send: boolean;
+            send?: boolean;
         };
         /** @description One portal link. */
         PortalLinkResponse: {
@@ -6539,7 +6539,7 @@ export interface components {
              *       "offer.received"
              *     ]
              */
-            events: components["schemas"]["EventType"][];
+            events?: components["schemas"]["EventType"][];
             /**
              * @description Your note about the subscription.
              * @example Partner CRM sync

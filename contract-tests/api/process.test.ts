@@ -13,7 +13,7 @@ let env: NodeJS.ProcessEnv;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const base = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent' };
+  const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'silent' };
   delete base.DATABASE_URL;
   if (ENGINE === 'pg') {
     const db = await clonePostgresUrl();

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as m0001 from './migrations/0001_platform';
 import * as m0002 from './migrations/0002_records';
+import * as m0005 from './migrations/0005_lender_config';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -8,6 +9,7 @@ type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void
 const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
   '0002_records': m0002,
+  '0005_lender_config': m0005,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -8105,9 +8105,9 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimitIfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemainingIfCounted"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitResetIfCounted"];
                 [name: string]: unknown;
             };
             content: {
@@ -8390,9 +8390,15 @@ export interface components {
         XRateLimitRemaining: number;
         /** @description Unix time (seconds) when the current window ends. */
         XRateLimitReset: number;
+        /** @description Requests allowed per minute for this credential; absent when the request was refused before it was counted (a malformed body). */
+        XRateLimitLimitIfCounted: number;
+        /** @description Requests left in the current one-minute window; absent when the request was refused before it was counted. */
+        XRateLimitRemainingIfCounted: number;
+        /** @description Unix time (seconds) when the current window ends; absent when the request was refused before it was counted. */
+        XRateLimitResetIfCounted: number;
         /** @description Seconds to wait before the next request. */
         RetryAfter: number;
-        /** @description Present and `true` when this response is a replay of an earlier request with the same `Idempotency-Key`. */
+        /** @description Present and `true` when this response is a replay of an earlier request with the same `Idempotency-Key`; absent otherwise. */
         IdempotentReplayed: "true";
     };
     pathItems: never;

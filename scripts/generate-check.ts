@@ -2,10 +2,10 @@
  * `npm run generate:check`: fails when generated/schema.d.ts is stale.
  *
  * Regenerates the types exactly as `npm run generate` does (openapi-typescript reading the
- * `apis.*.x-openapi-ts.output` entries of redocly.yaml, default options, the CLI's comment header)
- * into a temporary file, compares it with the committed output and reports the first difference.
- * Nothing in the repository is written. If flags are ever added to the `generate` script, pass
- * the same options to `openapiTS` below.
+ * `apis.*.x-openapi-ts.output` entries of redocly.yaml, with the boolean flags written in the
+ * `generate` script of package.json, and the CLI's comment header) into a temporary file, compares
+ * it with the committed output and reports the first difference. Nothing in the repository is
+ * written.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,46 @@ const requireFromOpenapiTs = createRequire(createRequire(import.meta.url).resolv
 const { loadConfig } = requireFromOpenapiTs('@redocly/openapi-core') as typeof import('@redocly/openapi-core');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The CLI's boolean flags (openapi-typescript/bin/cli.js), as `openapiTS` option names. */
+const BOOLEAN_FLAGS = [
+  'additionalProperties', 'alphabetize', 'arrayLength', 'contentNever', 'defaultNonNullable',
+  'propertiesRequiredByDefault', 'emptyObjectsUnknown', 'enum', 'enumValues', 'conditionalEnums',
+  'dedupeEnums', 'excludeDeprecated', 'exportType', 'immutable', 'pathParamsAsTypes', 'rootTypes',
+  'rootTypesNoSchemaPrefix', 'rootTypesKeepCasing', 'makePathsEnum', 'generatePathParams', 'readWriteMarkers',
+] as const;
+type FlagOptions = Partial<Record<(typeof BOOLEAN_FLAGS)[number], boolean>>;
+
+/** Reads the options of `scripts.generate` so that this check cannot drift from `npm run generate`. */
+function generateScriptOptions(): FlagOptions {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const script = pkg.scripts?.generate ?? '';
+  const [bin, ...args] = script.trim().split(/\s+/);
+  const unsupported = (why: string): never => {
+    console.error(`generate:check: cannot mirror \`"generate": "${script}"\` (${why}); update scripts/generate-check.ts.`);
+    process.exit(2);
+  };
+  if (bin !== 'openapi-typescript') unsupported('it does not start with openapi-typescript');
+  const options: FlagOptions = {};
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-t') {
+      options.exportType = true;
+      continue;
+    }
+    const m = /^--(no-)?([a-z-]+)(?:=(true|false))?$/.exec(args[i]) ?? unsupported(`unsupported argument ${args[i]}`);
+    const [, negated, kebab, inline] = m;
+    const camel = kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const flag = BOOLEAN_FLAGS.find((f) => f === camel) ?? unsupported(`unsupported flag ${args[i]}`);
+    let value = inline ? inline === 'true' : true;
+    if (!inline && (args[i + 1] === 'true' || args[i + 1] === 'false')) value = args[++i] === 'true';
+    options[flag] = negated ? !value : value;
+  }
+  return options;
+}
+
 const configPath = join(root, 'redocly.yaml');
 const redocly = await loadConfig({ configPath });
+const flagOptions = generateScriptOptions();
 
 const targets = Object.entries(redocly.apis ?? {}).flatMap(([name, api]) => {
   const output = (api as { 'x-openapi-ts'?: { output?: string } })['x-openapi-ts']?.output;
@@ -36,7 +74,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'generate-check-'));
 let stale = 0;
 try {
   for (const t of targets) {
-    const fresh = `${COMMENT_HEADER}${astToString(await openapiTS(pathToFileURL(t.input), { redocly, silent: true }))}`;
+    const fresh = `${COMMENT_HEADER}${astToString(await openapiTS(pathToFileURL(t.input), { ...flagOptions, redocly, silent: true }))}`;
     const tmpFile = join(tmp, `${t.name}.d.ts`);
     writeFileSync(tmpFile, fresh, 'utf8');
     const rel = relative(root, t.output);

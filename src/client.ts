@@ -14,9 +14,13 @@
  *
  * Paths, parameters, bodies and responses are checked at compile time against
  * generated/schema.d.ts (`npm run generate`): a wrong path, a wrong enum value or a missing
- * required body field does not compile. On a 2xx `data` is the `{ data, meta }` envelope; on
- * any other status `error` is the `{ error: { type, message, code?, param?, request_id } }`
- * envelope. Network failures reject the promise.
+ * required body field does not compile. (An unknown extra body field does compile, because
+ * openapi-fetch infers the request init; the server answers it with 400.) On a 2xx `data` is the
+ * `{ data, meta }` envelope; on any other status `error` is the
+ * `{ error: { type, message, code?, param?, request_id } }` envelope. Network failures reject.
+ *
+ * Request fields that have a `default` in the contract (`send`, `document_ids` ...) are optional
+ * (types are generated with `--default-non-nullable false`).
  *
  * POST operations accept an `Idempotency-Key` header; send one on every POST you may retry:
  * `api.POST('/v1/deals/{dealId}/submissions', { params: { path: { dealId },

@@ -1,0 +1,229 @@
+/**
+ * The partner sandbox: Prism serving openapi.yaml (what `npm run mock` starts, on a free port),
+ * called through the typed client of src/client.ts. Covers at least one operation of every tag,
+ * authentication, request validation and the `Prefer` header.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type ApiClient } from '../../src/client';
+import { freePort, loadSpec, operations, ROOT, SPEC_PATH } from './helpers';
+
+const PRISM = join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+const KEY = 'svc_live_4eC39HqLyjWDarjtT1zdp7dcSVCx';
+const DEAL = 'deal_01JD1B4D6F8H0K2M4P6R8T0V2X';
+const BUSINESS = 'biz_01JD1A2B3C4D5E6F7G8H9J0K1M';
+const ATLAS = 'lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0';
+const BRIGHTLINE = 'lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1';
+
+let prism: ChildProcess | undefined;
+let prismLog = '';
+let api: ApiClient;
+/** Every request the client sent (to find the operations, hence the tags, that were reached). */
+const called: Array<{ method: string; url: URL }> = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  prism = spawn(process.execPath, [PRISM, 'mock', SPEC_PATH, '-p', String(port), '-h', '127.0.0.1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Prism did not start within 60 s:\n${prismLog}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      prismLog += chunk.toString();
+      if (prismLog.includes('Prism is listening')) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    prism!.stdout!.on('data', onData);
+    prism!.stderr!.on('data', onData);
+    prism!.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Prism exited with ${code} before listening:\n${prismLog}`));
+    });
+  });
+  // Keep draining the log so Prism never blocks on a full pipe.
+  prism.stdout!.on('data', () => undefined);
+  api = createClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey: KEY,
+    fetch: (request) => {
+      called.push({ method: request.method, url: new URL(request.url) });
+      return fetch(request);
+    },
+  });
+});
+
+afterAll(async () => {
+  if (!prism || prism.exitCode !== null) return;
+  const exited = new Promise((r) => prism!.once('exit', r));
+  prism.kill('SIGTERM');
+  const timer = setTimeout(() => prism?.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+});
+
+interface Answer {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** A success: the status, the X-Request-Id and X-RateLimit-* headers and the `{ data, meta }` envelope. */
+function expectEnvelope(answer: Answer, status: number, kind: 'list' | 'batch' | 'object') {
+  expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+  expect(answer.response.status).toBe(status);
+  expect(answer.response.headers.get('x-request-id')).toMatch(/^req_/);
+  expect(answer.response.headers.get('x-ratelimit-limit')).toBe('300');
+  const body = answer.data as { data: unknown; meta: Record<string, unknown> };
+  expect(Object.keys(body).sort()).toEqual(['data', 'meta']);
+  expect(typeof body.meta).toBe('object');
+  if (kind === 'list' || kind === 'batch') expect(Array.isArray(body.data)).toBe(true);
+  if (kind === 'list') {
+    expect(body.meta).toMatchObject({ has_more: expect.any(Boolean) });
+    expect(body.meta).toHaveProperty('next_cursor');
+  }
+  if (kind === 'object') {
+    expect(body.data).toBeTypeOf('object');
+    expect(Array.isArray(body.data)).toBe(false);
+  }
+  return body;
+}
+
+/** An error: the status and the `{ error: { type, message, request_id } }` envelope. */
+function expectError(answer: Answer, status: number, type: string) {
+  expect(answer.data).toBeUndefined();
+  expect(answer.response.status).toBe(status);
+  const error = (answer.error as { error: Record<string, unknown> }).error;
+  expect(error).toMatchObject({ type, message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
+  return error;
+}
+
+describe('sandbox (Prism over openapi.yaml)', () => {
+  it('answers one operation of every tag with the { data, meta } envelope', async () => {
+    const idem = { 'Idempotency-Key': '7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37' };
+
+    // Businesses
+    const business = expectEnvelope(await api.GET('/v1/businesses/{id}', { params: { path: { id: BUSINESS } } }), 200, 'object');
+    expect(business.data).toMatchObject({ id: BUSINESS, legal_name: 'Sunrise Bakery LLC' });
+    // People
+    expectEnvelope(await api.GET('/v1/people', { params: { query: { business_id: BUSINESS } } }), 200, 'list');
+    // Deals
+    const deal = expectEnvelope(await api.GET('/v1/deals/{id}', { params: { path: { id: DEAL } } }), 200, 'object');
+    expect(deal.data).toMatchObject({ id: DEAL, business_id: BUSINESS });
+    // Pipeline
+    expectEnvelope(await api.GET('/v1/pipeline/stages'), 200, 'list');
+    // Tasks (a POST: the request body is validated too)
+    expectEnvelope(
+      await api.POST('/v1/deals/{id}/tasks', {
+        params: { path: { id: DEAL }, header: idem },
+        body: { title: 'Call Maria about the October statement', due_date: '2026-11-06' },
+      }),
+      201,
+      'object',
+    );
+    // Notes
+    expectEnvelope(await api.GET('/v1/deals/{id}/notes', { params: { path: { id: DEAL } } }), 200, 'list');
+    // Submissions
+    const submissions = expectEnvelope(
+      await api.GET('/v1/deals/{dealId}/submissions', { params: { path: { dealId: DEAL }, query: { limit: 25 } } }),
+      200,
+      'list',
+    );
+    expect((submissions.data as Array<{ deal_id: string; lender_id: string }>).map((s) => [s.deal_id, s.lender_id])).toEqual([
+      [DEAL, BRIGHTLINE],
+      [DEAL, ATLAS],
+    ]);
+    // Lenders
+    expectEnvelope(await api.GET('/v1/lenders/api-specs'), 200, 'list');
+    // Lender matches
+    expectEnvelope(await api.GET('/v1/deals/{id}/lender-matches', { params: { path: { id: DEAL } } }), 200, 'list');
+    // Offers
+    expectEnvelope(await api.GET('/v1/deals/{id}/offers', { params: { path: { id: DEAL } } }), 200, 'list');
+    // Advances
+    expectEnvelope(await api.GET('/v1/advances', { params: { query: { renewal_ready: true } } }), 200, 'list');
+    // Documents
+    expectEnvelope(await api.GET('/v1/deals/{id}/statement-analysis', { params: { path: { id: DEAL } } }), 200, 'object');
+    // Merchant portal
+    expectEnvelope(
+      await api.POST('/v1/deals/{id}/portal-links', {
+        params: { path: { id: DEAL }, header: idem },
+        body: { purpose: 'documents', expires_in_hours: 72 },
+      }),
+      201,
+      'object',
+    );
+    // Webhooks
+    const webhook = expectEnvelope(
+      await api.POST('/v1/webhooks', {
+        params: { header: idem },
+        body: { url: 'https://hooks.example.com/svc', events: ['submission.responded', 'offer.received'] },
+      }),
+      201,
+      'object',
+    );
+    expect(webhook.data).toHaveProperty('secret');
+
+    // Every tag of the contract was reached (matched from the requests actually sent).
+    const ops = operations(loadSpec()).filter((o) => o.section === 'paths');
+    const matchers = ops.map((o) => ({
+      o,
+      re: new RegExp(`^${o.key.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+    const tagsReached = new Set(
+      called.flatMap(({ method, url }) =>
+        matchers
+          .filter(({ o, re }) => o.method === method.toLowerCase() && re.test(url.pathname))
+          .flatMap(({ o }) => o.op.tags as string[]),
+      ),
+    );
+    const allTags = (loadSpec().tags as Array<{ name: string }>).map((t) => t.name);
+    expect(allTags).toHaveLength(14);
+    expect(allTags.filter((t) => !tagsReached.has(t))).toEqual([]);
+  });
+
+  it('answers 401 with the error envelope when Authorization is missing', async () => {
+    const answer = await api.GET('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } },
+      headers: { Authorization: null },
+    });
+    expect(expectError(answer, 401, 'authentication_error')).toMatchObject({ code: 'missing_credential' });
+  });
+
+  it('validates requests: limit=500 and an empty lender_ids answer 400 validation_error', async () => {
+    const tooBig = await api.GET('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL }, query: { limit: 500 } },
+    });
+    expectError(tooBig, 400, 'validation_error');
+    // The body is one static example; Prism names the real violation in this header.
+    expect(tooBig.response.headers.get('sl-violations')).toContain('limit');
+
+    const noLenders = await api.POST('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } },
+      body: { lender_ids: [] },
+    });
+    expectError(noLenders, 400, 'validation_error');
+    expect(noLenders.response.headers.get('sl-violations')).toContain('lender_ids');
+  });
+
+  it('serves a named example or another documented status on `Prefer`', async () => {
+    const pending = await api.POST('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } },
+      body: { lender_ids: [ATLAS, BRIGHTLINE], send: false },
+      headers: { Prefer: 'example=pending' },
+    });
+    const body = expectEnvelope(pending, 201, 'batch');
+    expect((body.data as Array<{ status: string }>).map((s) => s.status)).toEqual(['pending', 'pending']);
+    expect(body.meta).toEqual({ already_submitted: [], not_sent: [] });
+
+    const missing = await api.GET('/v1/deals/{id}', { params: { path: { id: DEAL } }, headers: { Prefer: 'code=404' } });
+    expect(expectError(missing, 404, 'not_found')).toMatchObject({ code: 'resource_missing' });
+
+    const limited = await api.GET('/v1/pipeline/stages', { headers: { Prefer: 'code=429' } });
+    expectError(limited, 429, 'rate_limit_error');
+    expect(limited.response.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});

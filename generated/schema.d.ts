@@ -3195,8 +3195,7 @@ export interface components {
              */
             business_id?: string;
             /**
-             * @description Role in the business given in `business_id`.
-             * @default owner
+             * @description Role in the business given in `business_id`; `owner` when omitted.
              * @example owner
              * @enum {string}
              */

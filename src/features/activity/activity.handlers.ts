@@ -1,2 +1,7 @@
-// Handlers for this resource group: one exported function per operationId (see businesses.handlers.ts).
-export {};
+import type { Handler } from '../../http/types';
+import * as service from './activity.service';
+
+export const listBusinessActivity: Handler<'listBusinessActivity'> = async ({ deps, scope, params, query }) => ({
+  status: 200,
+  body: await service.listBusinessActivity(deps, scope, params.id, query),
+});

@@ -13,9 +13,9 @@ export const listBusinesses: Handler<'listBusinesses'> = async ({ deps, scope, q
   body: await service.listBusinesses(deps, scope, query),
 });
 
-export const getBusiness: Handler<'getBusiness'> = async ({ deps, scope, params }) => ({
+export const getBusiness: Handler<'getBusiness'> = async ({ deps, scope, params, query }) => ({
   status: 200,
-  body: { data: await service.getBusiness(deps, scope, params.id), meta: {} },
+  body: { data: await service.getBusiness(deps, scope, params.id, query.include), meta: {} },
 });
 
 export const updateBusiness: Handler<'updateBusiness'> = async ({ deps, scope, params, body }) => ({

@@ -2,17 +2,25 @@ import type { components, operations } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordActivity } from '../../events/activity';
 import { recordEvent } from '../../events/outbox';
-import { conflict, invalid, notFound } from '../../http/errors';
+import { hasScope } from '../../http/access';
+import { conflict, forbidden, invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { normalizePhone } from '../../lib/phone';
+import { listAdvanceSummariesForBusiness } from '../advances/advances.service';
+import { listDealsForBusiness } from '../deals/deals.service';
+import { listBusinessPeople } from '../people/people.service';
 import { toBusiness, toBusinessSnapshot, type Business } from './businesses.mapper';
 import { businessesQuery, businessStats, findBusiness, findBusinessByEin, insertBusiness, updateBusinessRow, type BusinessRow, type Db } from './businesses.repository';
 
 type CreateBody = components['schemas']['CreateBusinessRequest'];
 type UpdateBody = components['schemas']['UpdateBusinessRequest'];
 type ListQuery = NonNullable<operations['listBusinesses']['parameters']['query']>;
+type BusinessWithIncludes = components['schemas']['BusinessWithIncludes'];
+
+const DUPLICATE = (ein: string) => conflict(`A business with EIN ${ein} already exists in this location`, 'duplicate_business', 'ein');
+const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
 
 /** EINs are stored as NN-NNNNNNN whatever the input format. */
 export const normalizeEin = (ein: string | null | undefined) => (ein ? `${ein.replace(/\D/g, '').slice(0, 2)}-${ein.replace(/\D/g, '').slice(2)}` : null);
@@ -39,9 +47,8 @@ export async function createBusiness(deps: Deps, scope: Scope, body: CreateBody)
   const now = deps.clock.now();
   const ein = normalizeEin(body.ein);
   return deps.db.knex.transaction(async (trx) => {
-    if (ein && (await findBusinessByEin(trx, scope, ein))) {
-      throw conflict(`A business with EIN ${ein} already exists in this location`, 'duplicate_business', 'ein');
-    }
+    const twin = ein ? await findBusinessByEin(trx, scope, ein) : undefined;
+    if (ein && twin) throw conflict(`A business with EIN ${ein} already exists in this location (${twin.id})`, 'duplicate_business', 'ein');
     const row: BusinessRow = {
       id: newId('biz', now.getTime()),
       location_id: scope.locationId,
@@ -67,7 +74,7 @@ export async function createBusiness(deps: Deps, scope: Scope, body: CreateBody)
       await insertBusiness(trx, { ...row, created_by_user_id: scope.userId });
     } catch (e) {
       // Two concurrent creates with one EIN: the unique index decides.
-      if ((e as { code?: string }).code === '23505') throw conflict(`A business with EIN ${ein} already exists in this location`, 'duplicate_business', 'ein');
+      if (ein && isUniqueViolation(e)) throw DUPLICATE(ein);
       throw e;
     }
     await recordActivity(trx, deps.clock, scope, {
@@ -95,31 +102,69 @@ export async function listBusinesses(deps: Deps, scope: Scope, query: ListQuery)
   return { data: await withStats(deps.db.knex, scope, page.rows), meta: page.meta };
 }
 
-export async function getBusiness(deps: Deps, scope: Scope, id: string): Promise<Business> {
-  const row = await getBusinessOr404(deps.db.knex, scope, id);
-  return (await withStats(deps.db.knex, scope, [row]))[0];
+const INCLUDES = ['people', 'deals', 'advances'] as const;
+type Include = (typeof INCLUDES)[number];
+const INCLUDE_SCOPE: Record<Include, string> = { people: 'people:read', deals: 'deals:read', advances: 'advances:read' };
+
+/** `include` as a set of names; each embedded list is guarded like its own endpoint. */
+function parseIncludes(scope: Scope, include: string | undefined): Set<Include> {
+  const wanted = new Set<Include>();
+  for (const part of (include ?? '').split(',')) {
+    const name = part.trim();
+    if (!name) continue;
+    if (!(INCLUDES as readonly string[]).includes(name)) throw invalid(`include may name only ${INCLUDES.join(', ')}`, 'include');
+    wanted.add(name as Include);
+  }
+  for (const name of wanted) {
+    if (!hasScope(scope, INCLUDE_SCOPE[name])) throw forbidden(`include=${name} needs the ${INCLUDE_SCOPE[name]} scope`, 'missing_scope', INCLUDE_SCOPE[name]);
+  }
+  if (wanted.has('advances') && scope.role === 'user') throw forbidden('Role user has no access to advances (include=advances)', 'role_not_allowed', 'include');
+  return wanted;
+}
+
+export async function getBusiness(deps: Deps, scope: Scope, id: string, include?: string): Promise<BusinessWithIncludes> {
+  const wanted = parseIncludes(scope, include);
+  const db = deps.db.knex;
+  const row = await getBusinessOr404(db, scope, id);
+  const out: BusinessWithIncludes = (await withStats(db, scope, [row]))[0];
+  if (wanted.has('people')) out.people = await listBusinessPeople(db, scope, id);
+  if (wanted.has('deals')) out.deals = await listDealsForBusiness(db, scope, id, 100, deps.clock.now());
+  if (wanted.has('advances')) out.advances = await listAdvanceSummariesForBusiness(db, scope, id);
+  return out;
 }
 
 export async function updateBusiness(deps: Deps, scope: Scope, id: string, body: UpdateBody): Promise<Business> {
   return deps.db.knex.transaction(async (trx) => {
     const existing = await getBusinessOr404(trx, scope, id);
     const patch: Partial<BusinessRow> = {};
-    // Only sent fields change; tags and custom_data are replaced whole.
+    // Only sent fields change; null clears an optional field; tags and custom_data are replaced whole.
     for (const [k, v] of Object.entries(body) as [keyof UpdateBody, unknown][]) {
       if (v === undefined) continue;
       (patch as Record<string, unknown>)[k] = v;
     }
-    if ('ein' in body) {
-      patch.ein = normalizeEin(body.ein as string | null);
-      if (patch.ein && (await findBusinessByEin(trx, scope, patch.ein, id))) {
-        throw conflict(`A business with EIN ${patch.ein} already exists in this location`, 'duplicate_business', 'ein');
-      }
+    if (body.ein !== undefined) {
+      const ein = normalizeEin(body.ein);
+      patch.ein = ein;
+      const twin = ein ? await findBusinessByEin(trx, scope, ein, id) : undefined;
+      if (ein && twin) throw conflict(`A business with EIN ${ein} already exists in this location (${twin.id})`, 'duplicate_business', 'ein');
     }
-    if ('phone' in body) patch.phone = phoneOrThrow(body.phone as string | null);
+    if (body.phone !== undefined) patch.phone = phoneOrThrow(body.phone);
     if (typeof patch.legal_name === 'string') patch.legal_name = patch.legal_name.trim();
+    const fields = Object.keys(patch);
     patch.updated_at = deps.clock.now();
-    await updateBusinessRow(trx, scope, id, patch);
+    try {
+      await updateBusinessRow(trx, scope, id, patch);
+    } catch (e) {
+      // Two concurrent changes to one EIN: the unique index decides.
+      if (patch.ein && isUniqueViolation(e)) throw DUPLICATE(patch.ein);
+      throw e;
+    }
     const row = { ...existing, ...patch } as BusinessRow;
+    await recordActivity(trx, deps.clock, scope, {
+      businessId: row.id, entityType: 'business', entityId: row.id, entityName: row.legal_name,
+      action: 'business.updated', description: `Business ${row.legal_name} updated (${fields.join(', ')})`,
+      data: { fields },
+    });
     return (await withStats(trx, scope, [row]))[0];
   });
 }

@@ -1,0 +1,179 @@
+import type { Knex } from 'knex';
+import type { Scope } from '../../http/types';
+import { findStages, type StageRow } from '../pipeline/pipeline.repository';
+
+// SQL only here. Every function takes the caller's scope first: there is no unscoped read.
+// Role `user` sees only the deals it created: `dealsQuery` applies that rule, so every deal read
+// (and every deal sub-resource that goes through `findDeal`) inherits it.
+
+export type Db = Knex | Knex.Transaction;
+
+export interface DealOwner {
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+export interface DealRow {
+  id: string;
+  location_id: string;
+  business_id: string;
+  requested_amount: number | null;
+  annual_revenue: number | null;
+  use_of_funds: string | null;
+  product_type: string;
+  desired_term_months: number | null;
+  desired_frequency: string | null;
+  paper_grade: string | null;
+  paper_grade_source: string | null;
+  source: string | null;
+  lead_source: string | null;
+  state_incorporated: string | null;
+  closed_reason: string | null;
+  ghl_contact_id: string | null;
+  ghl_opportunity_id: string | null;
+  renewal_of_deal_id: string | null;
+  renewal_of_advance_id: string | null;
+  risk_flags: Record<string, unknown>;
+  form_data: Record<string, unknown>;
+  owner: DealOwner;
+  status: 'open' | 'funded' | 'dead';
+  stage_id: string;
+  stage_entered_at: Date;
+  primary_offer_id: string | null;
+  originator_id: string | null;
+  closer_id: string | null;
+  created_by_user_id: string | null;
+  manually_closed: boolean;
+  closed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What a deal shows that lives in other rows, read together for a page of deals. */
+export interface DealContext {
+  business: {
+    id: string;
+    legal_name: string;
+    dba: string | null;
+    entity_type: string | null;
+    industry: string | null;
+    address: string | null;
+    city: string | null;
+    state: string | null;
+    zip: string | null;
+    phone: string | null;
+    business_start_date: string | null;
+  };
+  stage: StageRow;
+  primary_offer: { id: string; lender_id: string; lender_name: string; amount: number; factor_rate: number; status: string } | null;
+  originator: { id: string; name: string } | null;
+  closer: { id: string; name: string } | null;
+  submissions_count: number;
+  offers_count: number;
+}
+
+/** The deals this caller may see: its location, and for role user only the deals it created. */
+export function dealsQuery(db: Db, scope: Scope, alias = 'deals') {
+  const q = db<DealRow>({ [alias]: 'deals' }).where(`${alias}.location_id`, scope.locationId);
+  if (scope.role === 'user') {
+    if (scope.userId) q.where(`${alias}.created_by_user_id`, scope.userId);
+    else q.whereRaw('false');
+  }
+  return q;
+}
+
+export async function findDeal(db: Db, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
+  const q = dealsQuery(db, scope).where('deals.id', id).first('deals.*');
+  if (opts.forUpdate) q.forUpdate();
+  return q;
+}
+
+/**
+ * A deal of the location whatever the caller's role: only for system moves made on behalf of a
+ * caller that already passed `findDeal` (for example a submission being sent).
+ */
+export async function findDealInLocation(db: Db, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
+  const q = db<DealRow>('deals').where({ id, location_id: scope.locationId }).first();
+  if (opts.forUpdate) q.forUpdate();
+  return q;
+}
+
+/** The business's primary contact as a deal owner (keys null when there is none). */
+export async function primaryContactOwner(db: Db, scope: Scope, businessId: string): Promise<DealOwner> {
+  const c = await db('business_people as bp')
+    .join('people as p', 'p.id', 'bp.person_id')
+    .where({ 'bp.location_id': scope.locationId, 'bp.business_id': businessId, 'bp.is_primary_contact': true })
+    .first('p.first_name', 'p.last_name', 'p.email', 'p.phone');
+  return { first_name: c?.first_name ?? null, last_name: c?.last_name ?? null, email: c?.email ?? null, phone: c?.phone ?? null };
+}
+
+const JSON_COLUMNS = ['risk_flags', 'form_data', 'owner'] as const;
+function serialise(values: Partial<DealRow>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const c of JSON_COLUMNS) if (values[c] !== undefined) out[c] = JSON.stringify(values[c]);
+  return out;
+}
+
+export async function insertDeal(db: Db, row: DealRow): Promise<void> {
+  await db('deals').insert(serialise(row));
+}
+
+export async function updateDealRow(db: Db, scope: Scope, id: string, patch: Partial<DealRow>): Promise<void> {
+  await db('deals').where({ id, location_id: scope.locationId }).update(serialise(patch));
+}
+
+export async function findUsers(db: Db, scope: Scope, ids: (string | null)[]): Promise<Map<string, { id: string; name: string }>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  if (!wanted.length) return new Map();
+  const rows: { id: string; name: string }[] = await db('users').where('location_id', scope.locationId).whereIn('id', wanted).select('id', 'name');
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Business, stage, primary offer, people and counts for many deals, in six queries (no N+1). */
+export async function dealContexts(db: Db, scope: Scope, rows: DealRow[]): Promise<Map<string, DealContext>> {
+  const out = new Map<string, DealContext>();
+  if (!rows.length) return out;
+  const ids = rows.map((r) => r.id);
+  const businesses = new Map<string, DealContext['business']>(
+    (
+      await db('businesses')
+        .where('location_id', scope.locationId)
+        .whereIn('id', [...new Set(rows.map((r) => r.business_id))])
+        .select('id', 'legal_name', 'dba', 'entity_type', 'industry', 'address', 'city', 'state', 'zip', 'phone', 'business_start_date')
+    ).map((b: DealContext['business']) => [b.id, b]),
+  );
+  const stages = await findStages(db, scope, rows.map((r) => r.stage_id));
+  const offerIds = rows.map((r) => r.primary_offer_id).filter((x): x is string => !!x);
+  const offers = new Map<string, NonNullable<DealContext['primary_offer']>>();
+  if (offerIds.length) {
+    const found = await db('offers as o')
+      .join('lenders as l', 'l.id', 'o.lender_id')
+      .where('o.location_id', scope.locationId)
+      .whereIn('o.id', offerIds)
+      .select('o.id', 'o.lender_id', 'l.name as lender_name', 'o.amount', 'o.factor_rate', 'o.status');
+    for (const o of found) offers.set(o.id, o);
+  }
+  const users = await findUsers(db, scope, rows.flatMap((r) => [r.originator_id, r.closer_id]));
+  const counts = async (table: string) => {
+    const m = new Map<string, number>();
+    const res: { deal_id: string; count: number }[] = await db(table).where('location_id', scope.locationId).whereIn('deal_id', ids).groupBy('deal_id').select('deal_id').count('* as count');
+    for (const c of res) m.set(c.deal_id, Number(c.count));
+    return m;
+  };
+  const subs = await counts('submissions');
+  const offs = await counts('offers');
+  for (const r of rows) {
+    out.set(r.id, {
+      business: businesses.get(r.business_id)!,
+      stage: stages.get(r.stage_id)!,
+      primary_offer: r.primary_offer_id ? (offers.get(r.primary_offer_id) ?? null) : null,
+      originator: r.originator_id ? (users.get(r.originator_id) ?? null) : null,
+      closer: r.closer_id ? (users.get(r.closer_id) ?? null) : null,
+      submissions_count: subs.get(r.id) ?? 0,
+      offers_count: offs.get(r.id) ?? 0,
+    });
+  }
+  return out;
+}

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m0001 from './migrations/0001_platform';
 import * as m0002 from './migrations/0002_records';
 import * as m0005 from './migrations/0005_lender_config';
+import * as m0006 from './migrations/0006_webhooks';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
   '0002_records': m0002,
   '0005_lender_config': m0005,
+  '0006_webhooks': m0006,
 };
 
 const source: Knex.MigrationSource<string> = {

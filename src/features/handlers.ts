@@ -10,10 +10,12 @@ import * as offers from './offers/offers.handlers';
 import * as people from './people/people.handlers';
 import * as pipeline from './pipeline/pipeline.handlers';
 import * as tasks from './tasks/tasks.handlers';
+import * as webhooks from './webhooks/webhooks.handlers';
 import { pendingHandlers } from './pending';
 
 const implemented = {
   ...activity, ...advances, ...businesses, ...deals, ...lenderMatches, ...lenders, ...notes, ...offers, ...people, ...pipeline, ...tasks,
+  ...webhooks,
 };
 
 /** Every operation of openapi.yaml, by operationId. `tsc` fails when one is mistyped. */

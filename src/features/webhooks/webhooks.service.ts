@@ -1,0 +1,176 @@
+import type { components, operations } from '../../../generated/schema';
+import type { Deps } from '../../deps';
+import { invalid, notFound } from '../../http/errors';
+import { paginate } from '../../http/pagination';
+import type { Scope } from '../../http/types';
+import { newEventId, newId } from '../../lib/ids';
+import { deliver, deliveryHeaders, DELIVERY_TIMEOUT_MS } from './delivery-http';
+import { signatureHeader, newSigningSecret } from './signing';
+import { checkWebhookUrl } from './url-policy';
+import { toDelivery, toWebhook, toWebhookWithSecret, type Webhook, type WebhookWithSecret } from './webhooks.mapper';
+import {
+  cancelOpenDeliveries, deliveriesQuery, findWebhook, insertDelivery, insertWebhook, locationName, markWebhookDeleted,
+  updateWebhookRow, webhooksQuery, type Db, type DeliveryRow, type WebhookRow,
+} from './webhooks.repository';
+
+type S = components['schemas'];
+type CreateBody = S['CreateWebhookRequest'];
+type UpdateBody = S['UpdateWebhookRequest'];
+type ListQuery = NonNullable<operations['listWebhooks']['parameters']['query']>;
+type DeliveriesQuery = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+
+// Webhook subscriptions: management only. Events reach subscriptions through the outbox and the
+// delivery worker (a separate job); this module sends nothing but test events. Subscription
+// changes are not business history and have no event type: they write no activity line and no
+// outbox event.
+
+let testTimeoutMs = DELIVERY_TIMEOUT_MS;
+/** Tests shorten the test delivery's timeout (default 10 s). Returns a function restoring it. */
+export function setTestDeliveryTimeout(ms: number | null): () => void {
+  const previous = testTimeoutMs;
+  testTimeoutMs = ms ?? DELIVERY_TIMEOUT_MS;
+  return () => {
+    testTimeoutMs = previous;
+  };
+}
+
+/** The URL rule: malformed -> 400 invalid_request; against the rule -> 400 invalid_webhook_url. */
+async function acceptableUrl(deps: Deps, scope: Scope, url: string): Promise<string> {
+  const verdict = await checkWebhookUrl(url, { allowDevelopmentHosts: deps.config.env !== 'production' || !!scope.locationIsTest });
+  if (verdict.ok) return url;
+  throw verdict.malformed ? invalid(verdict.reason, 'url') : invalid(verdict.reason, 'url', 'invalid_webhook_url');
+}
+
+function uniqueEvents(events: string[] | undefined): S['EventType'][] {
+  const list = (events ?? []) as S['EventType'][];
+  if (new Set(list).size !== list.length) throw invalid('events must not list an event type twice', 'events');
+  return list;
+}
+
+async function getWebhookOr404(db: Db, scope: Scope, id: string): Promise<WebhookRow> {
+  const row = await findWebhook(db, scope, id);
+  if (!row) throw notFound('webhook subscription', id);
+  return row;
+}
+
+export async function createWebhook(deps: Deps, scope: Scope, body: CreateBody): Promise<WebhookWithSecret> {
+  const events = uniqueEvents(body.events);
+  const url = await acceptableUrl(deps, scope, body.url); // DNS happens before the transaction opens
+  const now = deps.clock.now();
+  const secret = newSigningSecret();
+  const row: WebhookRow = {
+    id: newId('whk', now.getTime()),
+    location_id: scope.locationId,
+    url,
+    events,
+    description: body.description ?? null,
+    secret_sealed: deps.secrets.seal(secret),
+    status: 'active',
+    disabled_reason: null,
+    failing_since: null,
+    last_success_at: null,
+    last_failure_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.db.knex.transaction((trx) => insertWebhook(trx, row));
+  return toWebhookWithSecret(row, secret);
+}
+
+export async function listWebhooks(deps: Deps, scope: Scope, query: ListQuery) {
+  const page = await paginate<WebhookRow>(webhooksQuery(deps.db.knex, scope), { key: deps.cursorKey, list: 'webhooks', limit: query.limit, cursor: query.cursor });
+  return { data: page.rows.map(toWebhook), meta: page.meta };
+}
+
+export async function getWebhook(deps: Deps, scope: Scope, id: string): Promise<Webhook> {
+  return toWebhook(await getWebhookOr404(deps.db.knex, scope, id));
+}
+
+export async function updateWebhook(deps: Deps, scope: Scope, id: string, body: UpdateBody): Promise<Webhook> {
+  await getWebhookOr404(deps.db.knex, scope, id); // 404 before any DNS work
+  const patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'description' | 'updated_at'>> = {};
+  if (body.url !== undefined) patch.url = await acceptableUrl(deps, scope, body.url);
+  if (body.events !== undefined) patch.events = uniqueEvents(body.events);
+  if (body.description !== undefined) patch.description = body.description;
+  // Status and health fields are not the caller's to change (a disabled subscription stays disabled).
+  return deps.db.knex.transaction(async (trx) => {
+    const existing = await getWebhookOr404(trx, scope, id);
+    patch.updated_at = deps.clock.now();
+    await updateWebhookRow(trx, scope, id, patch);
+    return toWebhook({ ...existing, ...patch });
+  });
+}
+
+export async function deleteWebhook(deps: Deps, scope: Scope, id: string): Promise<{ deleted: true; id: string }> {
+  return deps.db.knex.transaction(async (trx) => {
+    await getWebhookOr404(trx, scope, id);
+    const now = deps.clock.now();
+    await markWebhookDeleted(trx, scope, id, now);
+    await cancelOpenDeliveries(trx, scope, id, now, 'Cancelled: the subscription was deleted');
+    return { deleted: true as const, id };
+  });
+}
+
+/**
+ * One signed `webhook.test` delivery, sent now and never retried. The attempt is recorded as a
+ * delivery of kind `test`; the subscription's status and health fields do not change. No
+ * transaction is open while the receiver is called.
+ */
+export async function testWebhook(deps: Deps, scope: Scope, id: string): Promise<S['WebhookTestResult']> {
+  const db = deps.db.knex;
+  const row = await getWebhookOr404(db, scope, id);
+  const now = deps.clock.now();
+  const sentAt = now.toISOString();
+  const event: S['WebhookTestEvent'] = {
+    id: newEventId(),
+    type: 'webhook.test',
+    created_at: sentAt,
+    location_id: scope.locationId,
+    data: { subscription_id: row.id, message: `Test event from ${(await locationName(db, scope)) ?? scope.locationId}`, sent_at: sentAt },
+  };
+  const rawBody = JSON.stringify(event);
+  const deliveryId = newId('dlv', now.getTime());
+  const t = Math.floor(now.getTime() / 1000);
+  const headers = deliveryHeaders({ eventType: event.type, deliveryId, signature: signatureHeader(deps.secrets.open(row.secret_sealed), rawBody, t) });
+  const outcome = await deliver(row.url, rawBody, headers, testTimeoutMs);
+
+  const delivery: DeliveryRow = {
+    id: deliveryId,
+    location_id: scope.locationId,
+    subscription_id: row.id,
+    event_id: event.id,
+    event_type: event.type,
+    kind: 'test',
+    status: outcome.ok ? 'succeeded' : 'dead',
+    attempts: 1,
+    next_attempt_at: null,
+    last_response_status: outcome.responseStatus,
+    last_error: outcome.error,
+    payload: event,
+    created_at: now,
+    updated_at: deps.clock.now(),
+  };
+  await db.transaction((trx) => insertDelivery(trx, delivery));
+  deps.logger.info(
+    { subscription_id: row.id, delivery_id: deliveryId, event_id: event.id, status: delivery.status, response_status: outcome.responseStatus, duration_ms: outcome.durationMs },
+    'webhook test delivery',
+  );
+  return {
+    delivery_id: deliveryId,
+    event_type: 'webhook.test',
+    status: outcome.ok ? 'succeeded' : 'dead',
+    response_status: outcome.responseStatus,
+    response_body: outcome.responseBody,
+    error: outcome.error,
+    duration_ms: outcome.durationMs,
+  };
+}
+
+export async function listWebhookDeliveries(deps: Deps, scope: Scope, id: string, query: DeliveriesQuery) {
+  const db = deps.db.knex;
+  await getWebhookOr404(db, scope, id);
+  const q = deliveriesQuery(db, scope, id).select('*');
+  if (query.status) q.where('status', query.status);
+  const page = await paginate<DeliveryRow>(q, { key: deps.cursorKey, list: `webhook_deliveries:${id}`, limit: query.limit, cursor: query.cursor });
+  return { data: page.rows.map(toDelivery), meta: page.meta };
+}

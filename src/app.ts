@@ -84,7 +84,9 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
         ? {
             allErrors: true,
             onError: (err, body, req) => {
-              req.log.error({ err: err.message, errors: (err as unknown as { errors?: unknown }).errors, body }, 'response does not match openapi.yaml');
+              // The errors name the paths; the body itself is not logged (it may carry PII or a secret).
+              void body;
+              req.log.error({ err: err.message, errors: (err as unknown as { errors?: unknown }).errors }, 'response does not match openapi.yaml');
               throw err;
             },
           }

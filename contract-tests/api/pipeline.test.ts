@@ -13,6 +13,9 @@ beforeAll(async () => {
       listBusinessActivity: async () => {
         throw new Error('relation "secret_table" does not exist: SELECT ssn FROM people WHERE id = 42');
       },
+      // Replies that break the contract: a wrong shape, and an undeclared status.
+      listBusinessNotes: async () => ({ status: 200, body: { data: [{ id: 42 }], meta: {} } }) as never,
+      listDealNotes: async () => ({ status: 202, body: { data: [], meta: { has_more: false, next_cursor: null } } }) as never,
     },
   });
   t = await h.tenant('Northwind');
@@ -163,6 +166,17 @@ describe(`errors and request ids (${ENGINE})`, () => {
   });
 });
 
+describe(`response validation in tests (${ENGINE})`, () => {
+  it('a reply of the wrong shape or an undeclared status fails as a 500, never reaching the caller', async () => {
+    const wrong = await h.api.get('/v1/businesses/biz_01JD1A2B3C4D5E6F7G8H9J0K1M/notes').set(t.auth());
+    expect(wrong.status).toBe(500);
+    expect(wrong.body.error.type).toBe('api_error');
+    const undeclared = await h.api.get('/v1/deals/deal_01JD1B4D6F8H0K2M4P6R8T0V2X/notes').set(t.auth());
+    expect(undeclared.status).toBe(500);
+    expect(h.logs.some((l) => l.includes('response does not match openapi.yaml'))).toBe(true);
+  });
+});
+
 describe(`rate limit (${ENGINE})`, () => {
   it('300 requests per minute per credential, then 429 with Retry-After; the next window is fresh', async () => {
     const k = await t.key({ name: 'rate' });
@@ -199,6 +213,9 @@ describe(`idempotency (${ENGINE})`, () => {
     expect(again.body).toEqual(first.body);
     const count = await h.knex('businesses').where({ legal_name: 'Replay Bakery' }).count<{ count: number }[]>('* as count');
     expect(Number(count[0].count)).toBe(1);
+    // The remembered response is sealed at rest (a first response may hold a secret shown once).
+    const stored = await h.knex('idempotency_keys').where({ key }).first();
+    expect(JSON.stringify(stored.response_body)).not.toContain('Replay Bakery');
   });
   it('the same key with another body is 400 idempotency_key_reused', async () => {
     await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-2').send({ legal_name: 'First' });

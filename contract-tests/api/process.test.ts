@@ -76,6 +76,28 @@ describe(`operator CLI (${ENGINE})`, () => {
   });
 });
 
+describe(`seed (${ENGINE})`, () => {
+  it('fills a location with a living book through the public API: every phase, offers, advances at several payment levels', { timeout: 180_000 }, async () => {
+    const r = spawnSync(TSX, ['src/cli/seed.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ location_id: expect.stringMatching(/^loc_/), api_key: expect.stringMatching(/^svc_live_/), businesses: 8, deals: 8 });
+    const { openDatabase } = await import('../../src/db/engine');
+    const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '' });
+    try {
+      const phases = await db.knex('deals as d').join('pipeline_stages as s', 's.id', 'd.stage_id').where('d.location_id', out.location_id).distinct('s.phase');
+      expect(phases.map((p: { phase: string }) => p.phase).sort()).toEqual(['contracts', 'dead', 'funded', 'new', 'offers', 'submitted']);
+      const advances = await db.knex('advances').where('location_id', out.location_id).select('paid_amount', 'payback_amount', 'status');
+      expect(new Set(advances.map((a: { paid_amount: number; payback_amount: number }) => Math.round((100 * a.paid_amount) / a.payback_amount))).size).toBe(advances.length);
+      expect(advances.some((a: { status: string }) => a.status === 'paid-off')).toBe(true);
+      expect(Number((await db.knex('events').where('location_id', out.location_id).count('* as n'))[0].n)).toBeGreaterThan(30);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 function startServer(extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(TSX, ['src/server.ts'], { cwd: ROOT, env: { ...env, PORT: '0', ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

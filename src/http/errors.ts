@@ -98,7 +98,9 @@ export function errorMiddleware(): ErrorRequestHandler {
     }
     if (!apiError) {
       // Unexpected: full detail to the log (with the request id), none to the caller.
-      req.log?.error({ err }, 'unhandled error');
+      // Name, message, code and stack only: driver fields such as `detail` quote row values (PII).
+      const e = err as { name?: string; message?: string; code?: string; stack?: string };
+      req.log?.error({ err: { name: e?.name, message: e?.message, code: e?.code, stack: e?.stack } }, 'unhandled error');
       apiError = new ApiError(500, 'api_error', 'An unexpected error occurred; quote the request id when contacting support', 'internal_error');
     }
     if (res.headersSent) return;

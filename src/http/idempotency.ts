@@ -51,7 +51,9 @@ export function idempotency(deps: Deps): RequestHandler {
         throw new ApiError(400, 'validation_error', 'This Idempotency-Key was used with a different request; use a new key', 'idempotency_key_reused', 'Idempotency-Key');
       } else {
         res.setHeader('Idempotent-Replayed', 'true');
-        res.status(row.response_status).json(row.response_body);
+        // Stored sealed: a first response may carry a secret shown once (a webhook signing secret).
+        const stored = row.response_body as { sealed: string };
+        res.status(row.response_status).json(JSON.parse(deps.secrets.open(stored.sealed)));
         return;
       }
     }
@@ -64,7 +66,7 @@ export function idempotency(deps: Deps): RequestHandler {
       stored =
         status >= 500
           ? knex('idempotency_keys').where(id).delete()
-          : knex('idempotency_keys').where(id).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) });
+          : knex('idempotency_keys').where(id).update({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) });
       const send = () => {
         try {
           json(body);

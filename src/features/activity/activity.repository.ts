@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
+import { dealsQuery } from '../deals/deals.repository';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -34,12 +35,7 @@ export interface DealRef {
  * created (a user key without a user sees none).
  */
 export function visibleDealsQuery(db: Db, scope: Scope): Knex.QueryBuilder {
-  const q = db('deals').where('deals.location_id', scope.locationId);
-  if (scope.role === 'user') {
-    if (scope.userId) q.where('deals.created_by_user_id', scope.userId);
-    else q.whereRaw('false');
-  }
-  return q;
+  return dealsQuery(db, scope);
 }
 
 export async function findVisibleDeal(db: Db, scope: Scope, id: string): Promise<DealRef | undefined> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
+import { dealsQuery } from '../deals/deals.repository';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -20,19 +21,15 @@ export interface MatchDealRow {
 
 /** A deal the caller may see: in its location and, for role `user`, created by it. */
 export async function findVisibleDeal(db: Db, scope: Scope, dealId: string): Promise<MatchDealRow | undefined> {
-  if (scope.role === 'user' && !scope.userId) return undefined;
-  const q = db('deals as d')
+  return dealsQuery(db, scope, 'd')
     .join('businesses as b', function joinBusiness() {
       this.on('b.id', '=', 'd.business_id').andOn('b.location_id', '=', 'd.location_id');
     })
-    .where('d.location_id', scope.locationId)
     .where('d.id', dealId)
     .first<MatchDealRow | undefined>(
       'd.id', 'd.business_id', 'd.requested_amount', 'd.annual_revenue', 'd.product_type', 'd.paper_grade',
       'b.business_start_date', 'b.state', 'b.industry',
     );
-  if (scope.role === 'user') q.where('d.created_by_user_id', scope.userId!);
-  return q;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
+import { dealsQuery } from '../deals/deals.repository';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 // Offers belong to deals: role `user` sees only the offers of the deals it created.
@@ -37,13 +38,8 @@ export interface OfferRow {
 /** The offers this caller may see: its location, and for role user only offers on deals it created. */
 export function offersQuery(db: Db, scope: Scope) {
   const q = db<OfferRow>('offers').where('offers.location_id', scope.locationId);
-  if (scope.role === 'user') {
-    q.whereExists((w) => {
-      w.select(db.raw('1')).from('deals').whereRaw('deals.id = offers.deal_id');
-      if (scope.userId) w.where('deals.created_by_user_id', scope.userId);
-      else w.whereRaw('false');
-    });
-  }
+  // Role user: only offers on deals it may see (one rule, in dealsQuery).
+  if (scope.role === 'user') q.whereIn('offers.deal_id', dealsQuery(db, scope).select('deals.id'));
   return q;
 }
 

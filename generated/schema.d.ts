@@ -640,13 +640,15 @@ export interface paths {
          *       `amount × factor_rate`, rounded to cents.
          *     - `payment_amount`, when omitted, is derived as `payback_amount` divided by the number of
          *       payments, rounded to cents. The number of payments is `term` when `term_unit` matches
-         *       `payment_frequency` (days and daily, weeks and weekly, months and monthly) and `term / 2` for
-         *       weeks and bi-weekly. For any other combination `payment_amount` is required (`400`,
+         *       `payment_frequency` (days and daily, weeks and weekly, months and monthly) and `term / 2`
+         *       rounded up for weeks and bi-weekly. For any other combination `payment_amount` is required (`400`,
          *       `param: payment_amount`). (Our design.)
          *     - `submission_id`, when given, must be this deal's submission to the same lender (`400`,
          *       `param: submission_id`). An unknown lender or submission is `404` with `param` naming the field.
          *     - `received_at` is now. The offer is not made primary automatically (our design); use
          *       `setOfferPrimary`.
+         *     - Role `user` may log offers but not accept them: a `status` other than `pending` is `403
+         *       permission_error` (`code: role_not_allowed`, `param: status`).
          *     - If the pipeline has a stage with event `offer_received` placed after the deal's current stage,
          *       an open deal moves into it (`deal.stage_changed` with trigger `system`).
          *     - Offers cannot be logged on a funded deal (`409 invalid_state_transition`).
@@ -2274,22 +2276,22 @@ export interface components {
                 phone: string | null;
             } | null;
             /**
-             * @description Number of deals of the business.
+             * @description Number of deals of the business the caller may see (role user counts only the deals it created).
              * @example 2
              */
             deal_count: number;
             /**
-             * @description Total funded amount over all its advances, in dollars, two decimals.
+             * @description Total funded amount over all its advances, in dollars, two decimals; 0 for role user, which has no access to advances.
              * @example 75000
              */
             lifetime_funded: number;
             /**
-             * @description Number of its advances that are not paid off.
+             * @description Number of its advances that are not paid off; 0 for role user.
              * @example 1
              */
             active_advances: number;
             /**
-             * @description Sum of `remaining_balance` over its advances that are not paid off, in dollars, two decimals.
+             * @description Sum of `remaining_balance` over its advances that are not paid off, in dollars, two decimals; 0 for role user.
              * @example 60750
              */
             outstanding_balance: number;
@@ -2440,22 +2442,22 @@ export interface components {
                 phone: string | null;
             } | null;
             /**
-             * @description Number of deals of the business.
+             * @description Number of deals of the business the caller may see (role user counts only the deals it created).
              * @example 2
              */
             deal_count: number;
             /**
-             * @description Total funded amount over all its advances, in dollars, two decimals.
+             * @description Total funded amount over all its advances, in dollars, two decimals; 0 for role user, which has no access to advances.
              * @example 75000
              */
             lifetime_funded: number;
             /**
-             * @description Number of its advances that are not paid off.
+             * @description Number of its advances that are not paid off; 0 for role user.
              * @example 1
              */
             active_advances: number;
             /**
-             * @description Sum of `remaining_balance` over its advances that are not paid off, in dollars, two decimals.
+             * @description Sum of `remaining_balance` over its advances that are not paid off, in dollars, two decimals; 0 for role user.
              * @example 60750
              */
             outstanding_balance: number;

@@ -266,6 +266,14 @@ describe(`getBusiness include (${ENGINE})`, () => {
     expect(denied.body.error).toMatchObject({ type: 'permission_error', code: 'role_not_allowed', param: 'include' });
   });
 
+  it('role user: deal_count counts only its own deals and the advance figures are 0', async () => {
+    const asAdmin = (await h.api.get(`/v1/businesses/${biz.id}`).set(t.auth())).body.data;
+    expect(asAdmin.deal_count).toBe(2);
+    expect(asAdmin.active_advances).toBe(1);
+    const asUser = (await h.api.get(`/v1/businesses/${biz.id}`).set(t.auth('user'))).body.data;
+    expect(asUser).toMatchObject({ deal_count: 1, lifetime_funded: 0, active_advances: 0, outstanding_balance: 0 });
+  });
+
   it('each include needs its own scope: 403 missing_scope with the scope in param', async () => {
     const k = await t.key({ scopes: ['businesses:read'] });
     for (const [inc, scope] of [['people', 'people:read'], ['deals', 'deals:read'], ['advances', 'advances:read']]) {

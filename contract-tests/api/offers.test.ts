@@ -89,7 +89,9 @@ describe(`createDealOffer (${ENGINE})`, () => {
       [{ amount: 12345.67, factor_rate: 1.4999, term: 120 }, 18517.27, 154.31],
       [{ amount: 0.05, factor_rate: 1.5, term: 1 }, 0.08, 0.08],
       [{ amount: 1000.1, factor_rate: 1.125, term: 3, term_unit: 'months', payment_frequency: 'monthly' }, 1125.11, 375.04],
-      [{ amount: 50000, factor_rate: 1.3, term: 9, term_unit: 'weeks', payment_frequency: 'bi-weekly' }, 65000, 14444.44],
+      // 9 weeks paid bi-weekly: 5 whole payments (the last at the end of the term).
+      [{ amount: 50000, factor_rate: 1.3, term: 9, term_unit: 'weeks', payment_frequency: 'bi-weekly' }, 65000, 13000],
+      [{ amount: 50000, factor_rate: 1.3, term: 10, term_unit: 'weeks', payment_frequency: 'bi-weekly' }, 65000, 13000],
       [{ amount: 60000, factor_rate: 1.42, term: 26, term_unit: 'weeks', payment_frequency: 'weekly' }, 85200, 3276.92],
       [{ amount: 60000, factor_rate: 1.42, term: 9, term_unit: 'months', payment_frequency: 'weekly', payment_amount: 2184.62 }, 85200, 2184.62],
     ];

@@ -18,7 +18,7 @@ export interface ActivityInput {
 export async function recordActivity(trx: Knex.Transaction, clock: Clock, scope: Scope, input: ActivityInput): Promise<void> {
   const now = clock.now();
   let actorName: string | null = null;
-  if (scope.userId) actorName = (await trx('users').where({ id: scope.userId }).first('name'))?.name ?? null;
+  if (scope.userId) actorName = (await trx('users').where({ id: scope.userId, location_id: scope.locationId }).first('name'))?.name ?? null;
   await trx('activities').insert({
     id: newId('act', now.getTime()),
     location_id: scope.locationId,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
+import { dealsQuery } from '../deals/deals.repository';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -69,9 +70,11 @@ export async function businessStats(db: Db, scope: Scope, ids: string[]): Promis
     out.set(id, { deal_count: 0, lifetime_funded: 0, active_advances: 0, outstanding_balance: 0, last_activity_at: null, primary_contact: null });
   }
   if (!ids.length) return out;
-  const deals = await db('deals').where('location_id', scope.locationId).whereIn('business_id', ids).groupBy('business_id').select('business_id').count<{ business_id: string; count: number }[]>('* as count');
+  // Counted over the deals this caller may see (role user: its own).
+  const deals = await dealsQuery(db, scope).whereIn('deals.business_id', ids).groupBy('deals.business_id').select('deals.business_id').count<{ business_id: string; count: number }[]>('* as count');
   for (const d of deals) out.get(d.business_id)!.deal_count = Number(d.count);
-  const adv = await db('advances')
+  // Role user has no access to advances: its advance figures stay 0.
+  const adv = scope.role === 'user' ? [] : await db('advances')
     .where('location_id', scope.locationId)
     .whereIn('business_id', ids)
     .groupBy('business_id')

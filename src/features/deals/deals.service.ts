@@ -322,7 +322,8 @@ export function nextBusinessDay(d: Date): string {
 export async function fundDeal(deps: Deps, scope: Scope, id: string, body: FundBody): Promise<Advance> {
   return deps.db.knex.transaction(async (trx) => {
     const deal = await getDealOr404(trx, scope, id, { forUpdate: true });
-    const offer = await findOffer(trx, scope, body.offer_id);
+    // Locked: a concurrent updateOffer must not change the terms the advance copies.
+    const offer = await findOffer(trx, scope, body.offer_id, { forUpdate: true });
     if (!offer) throw notFound('offer', body.offer_id, 'offer_id');
     if (deal.status !== 'open') throw conflict(`The deal is already ${deal.status}`, 'invalid_state_transition');
     if (offer.deal_id !== deal.id) throw conflict('offer_id is an offer of another deal', 'invalid_state_transition', 'offer_id');

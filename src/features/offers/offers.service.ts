@@ -22,11 +22,12 @@ type ListQuery = NonNullable<operations['listDealOffers']['parameters']['query']
 
 /**
  * Number of payments of an offer: `term` when the unit matches the frequency (days/daily,
- * weeks/weekly, months/monthly), `term / 2` for weeks paid bi-weekly; null otherwise.
+ * weeks/weekly, months/monthly), `ceil(term / 2)` for weeks paid bi-weekly; null otherwise.
  */
 export function paymentCount(term: number, termUnit: string, frequency: string): number | null {
   if ((termUnit === 'days' && frequency === 'daily') || (termUnit === 'weeks' && frequency === 'weekly') || (termUnit === 'months' && frequency === 'monthly')) return term;
-  if (termUnit === 'weeks' && frequency === 'bi-weekly') return term / 2;
+  // An odd number of weeks paid bi-weekly still makes whole payments: the last one comes at the end.
+  if (termUnit === 'weeks' && frequency === 'bi-weekly') return Math.ceil(term / 2);
   return null;
 }
 

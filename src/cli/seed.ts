@@ -58,7 +58,7 @@ async function seed(api: ApiClient, clockDays: (n: number) => string) {
     const biz = (await must(api.POST('/v1/businesses', { body: { legal_name: b.legal_name, dba: b.dba ?? undefined, ein: b.ein, entity_type: 'llc', industry: b.industry, city: b.city, state: b.state, zip: b.zip, business_start_date: `${2010 + i}-0${(i % 9) + 1}-01`, tags: i % 2 ? ['repeat-client'] : ['new-client'] } }), 'business')).data;
     counts.businesses++;
     const [first, last, phone] = b.owner;
-    const owner = (await must(api.POST('/v1/people', { body: { first_name: first, last_name: last, phone, email: `${first.toLowerCase()}@${b.legal_name.split(' ')[0].toLowerCase()}.example`, credit_score: String(640 + i * 12), business_id: biz.id, role: 'owner', ownership_percent: 100 - (i % 2) * 25 } }), 'owner')).data;
+    (await must(api.POST('/v1/people', { body: { first_name: first, last_name: last, phone, email: `${first.toLowerCase()}@${b.legal_name.split(' ')[0].toLowerCase()}.example`, credit_score: String(640 + i * 12), business_id: biz.id, role: 'owner', ownership_percent: 100 - (i % 2) * 25 } }), 'owner')).data;
     counts.people++;
     if (i % 2) {
       await must(api.POST('/v1/people', { body: { first_name: 'Chris', last_name: last, business_id: biz.id, role: 'co-owner', ownership_percent: 25 } }), 'co-owner');

@@ -7,7 +7,7 @@ import { conflict, forbidden, invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
-import { normalizePhone } from '../../lib/phone';
+import { phoneParam } from '../../lib/phone';
 import { listAdvanceSummariesForBusiness } from '../advances/advances.service';
 import { listDealsForBusiness } from '../deals/deals.service';
 import { listBusinessPeople } from '../people/people.service';
@@ -25,12 +25,6 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '235
 /** EINs are stored as NN-NNNNNNN whatever the input format. */
 export const normalizeEin = (ein: string | null | undefined) => (ein ? `${ein.replace(/\D/g, '').slice(0, 2)}-${ein.replace(/\D/g, '').slice(2)}` : null);
 
-function phoneOrThrow(phone: string | null | undefined): string | null {
-  if (phone == null || phone === '') return null;
-  const n = normalizePhone(phone);
-  if (!n) throw invalid('phone must be a phone number (at least 8 digits)', 'phone');
-  return n;
-}
 
 export async function withStats(db: Db, scope: Scope, rows: BusinessRow[]): Promise<Business[]> {
   const stats = await businessStats(db, scope, rows.map((r) => r.id));
@@ -61,7 +55,7 @@ export async function createBusiness(deps: Deps, scope: Scope, body: CreateBody)
       city: body.city ?? null,
       state: body.state ?? null,
       zip: body.zip ?? null,
-      phone: phoneOrThrow(body.phone),
+      phone: phoneParam(body.phone, 'phone'),
       email: body.email ?? null,
       business_start_date: body.business_start_date ?? null,
       status: body.status ?? 'active',
@@ -148,7 +142,7 @@ export async function updateBusiness(deps: Deps, scope: Scope, id: string, body:
       const twin = ein ? await findBusinessByEin(trx, scope, ein, id) : undefined;
       if (ein && twin) throw conflict(`A business with EIN ${ein} already exists in this location (${twin.id})`, 'duplicate_business', 'ein');
     }
-    if (body.phone !== undefined) patch.phone = phoneOrThrow(body.phone);
+    if (body.phone !== undefined) patch.phone = phoneParam(body.phone, 'phone');
     if (typeof patch.legal_name === 'string') patch.legal_name = patch.legal_name.trim();
     const fields = Object.keys(patch);
     patch.updated_at = deps.clock.now();

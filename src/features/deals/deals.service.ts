@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock';
 import { dateOnly } from '../../lib/format';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
-import { normalizePhone } from '../../lib/phone';
+import { phoneParam } from '../../lib/phone';
 import { insertAdvance, locationThreshold, type AdvanceRow } from '../advances/advances.repository';
 import { notifyRenewalReadyOnce, withContext as advancesWithContext } from '../advances/advances.service';
 import type { Advance } from '../advances/advances.mapper';
@@ -61,12 +61,6 @@ export async function listDealsForBusiness(db: Db, scope: Scope, businessId: str
   return withContext(db, scope, rows, now);
 }
 
-function phoneOrThrow(phone: string | null | undefined, param: string): string | null {
-  if (phone == null || phone === '') return null;
-  const n = normalizePhone(phone);
-  if (!n) throw invalid(`${param} must be a phone number (at least 8 digits)`, param);
-  return n;
-}
 
 const money = (v: number | null | undefined) => (v == null ? null : toDollars(toCents(v)));
 
@@ -106,7 +100,7 @@ export async function createDeal(deps: Deps, scope: Scope, body: CreateBody): Pr
     if (body.originator_id) await userOr404(trx, scope, body.originator_id, 'originator_id');
     if (body.closer_id) await userOr404(trx, scope, body.closer_id, 'closer_id');
     const owner: DealOwner = body.owner
-      ? { first_name: body.owner.first_name ?? null, last_name: body.owner.last_name ?? null, email: body.owner.email ?? null, phone: phoneOrThrow(body.owner.phone, 'owner.phone') }
+      ? { first_name: body.owner.first_name ?? null, last_name: body.owner.last_name ?? null, email: body.owner.email ?? null, phone: phoneParam(body.owner.phone, 'owner.phone') }
       : await primaryContactOwner(trx, scope, business.id);
     const row: DealRow = {
       id: newId('deal', now.getTime()),
@@ -206,7 +200,7 @@ export async function updateDeal(deps: Deps, scope: Scope, id: string, body: Upd
     if (body.owner !== undefined) {
       const owner: DealOwner = { ...existing.owner };
       for (const k of ['first_name', 'last_name', 'email'] as const) if (body.owner[k] !== undefined) owner[k] = body.owner[k] ?? null;
-      if (body.owner.phone !== undefined) owner.phone = phoneOrThrow(body.owner.phone, 'owner.phone');
+      if (body.owner.phone !== undefined) owner.phone = phoneParam(body.owner.phone, 'owner.phone');
       set('owner', owner);
     }
     patch.updated_at = now;

@@ -5,7 +5,7 @@ import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { toCents, toDollars } from '../../lib/money';
-import { normalizePhone } from '../../lib/phone';
+import { phoneParam } from '../../lib/phone';
 import type { Criteria } from '../lender-matches/scoring';
 import { findFunderSpec, listFunderSpecsPage, selectableFunderSpec, splitCredentials, type FunderSpec } from './funder-specs';
 import { toLender, toLenderApiConfig, toLenderCriteria, type Lender, type LenderApiConfig, type LenderCriteria } from './lenders.mapper';
@@ -21,12 +21,6 @@ type ApiConfigBody = components['schemas']['UpdateLenderApiConfigRequest'];
 type ListQuery = NonNullable<operations['listLenders']['parameters']['query']>;
 type SpecsQuery = NonNullable<operations['listFunderApiSpecs']['parameters']['query']>;
 
-function phoneOrThrow(phone: string | null | undefined): string | null {
-  if (phone == null || phone.trim() === '') return null;
-  const n = normalizePhone(phone);
-  if (!n) throw invalid('contact_phone must be a phone number (at least 8 digits)', 'contact_phone');
-  return n;
-}
 
 function nameOrThrow(name: string): string {
   const n = name.trim();
@@ -49,7 +43,7 @@ export async function createLender(deps: Deps, scope: Scope, body: CreateBody): 
     submission_email: body.submission_email?.trim() || null,
     cc_emails: body.cc_emails ?? [],
     contact_name: body.contact_name ?? null,
-    contact_phone: phoneOrThrow(body.contact_phone),
+    contact_phone: phoneParam(body.contact_phone, 'contact_phone'),
     website: body.website ?? null,
     notes: body.notes ?? null,
     tier: body.tier ?? null,
@@ -94,7 +88,7 @@ export async function updateLender(deps: Deps, scope: Scope, id: string, body: U
     if (body.submission_email !== undefined) patch.submission_email = body.submission_email?.trim() || null;
     if (body.cc_emails !== undefined) patch.cc_emails = body.cc_emails;
     if (body.contact_name !== undefined) patch.contact_name = body.contact_name;
-    if (body.contact_phone !== undefined) patch.contact_phone = phoneOrThrow(body.contact_phone);
+    if (body.contact_phone !== undefined) patch.contact_phone = phoneParam(body.contact_phone, 'contact_phone');
     if (body.website !== undefined) patch.website = body.website;
     if (body.tier !== undefined) patch.tier = body.tier;
     if (body.active !== undefined) patch.active = body.active;

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
-import { normalizePhone } from '../../lib/phone';
+import { normalizePhone, phoneParam } from '../../lib/phone';
 import { findBusiness, type BusinessRow } from '../businesses/businesses.repository';
 import { toAssociation, toBusinessPerson, toPerson, toPersonSnapshot, type Association, type BusinessPerson, type Person } from './people.mapper';
 import {
@@ -20,12 +20,6 @@ type LinkBody = components['schemas']['CreatePersonAssociationRequest'];
 type ListQuery = NonNullable<operations['listPeople']['parameters']['query']>;
 type LinksQuery = NonNullable<operations['listPersonAssociations']['parameters']['query']>;
 
-function phoneOrThrow(phone: string | null | undefined): string | null {
-  if (phone == null || phone === '') return null;
-  const n = normalizePhone(phone);
-  if (!n) throw invalid('phone must be a phone number (8 to 15 digits)', 'phone');
-  return n;
-}
 
 /** The SSN sealed (AES-256-GCM) and its last four digits; null clears both. */
 function sealSsn(deps: Deps, ssn: string | null): Pick<PersonRow, 'ssn_encrypted' | 'ssn_last4'> {
@@ -104,7 +98,7 @@ export async function createPerson(deps: Deps, scope: Scope, body: CreateBody): 
     first_name: body.first_name.trim(),
     last_name: body.last_name.trim(),
     email: body.email ?? null,
-    phone: phoneOrThrow(body.phone),
+    phone: phoneParam(body.phone, 'phone'),
     address: body.address ?? null,
     city: body.city ?? null,
     state: body.state ?? null,
@@ -140,7 +134,7 @@ export async function updatePerson(deps: Deps, scope: Scope, id: string, body: U
     }
     if (body.first_name !== undefined) patch.first_name = body.first_name.trim();
     if (body.last_name !== undefined) patch.last_name = body.last_name.trim();
-    if (body.phone !== undefined) patch.phone = phoneOrThrow(body.phone);
+    if (body.phone !== undefined) patch.phone = phoneParam(body.phone, 'phone');
     if (body.ssn !== undefined) Object.assign(patch, sealSsn(deps, body.ssn));
     patch.updated_at = deps.clock.now();
     await updatePersonRow(trx, scope, id, patch);

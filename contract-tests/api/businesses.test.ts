@@ -292,3 +292,23 @@ describe(`getBusiness include (${ENGINE})`, () => {
     expect(res.body.error.param).toBe('include');
   });
 });
+
+describe(`dates stay dates in every time zone (${ENGINE})`, () => {
+  it('business_start_date and dob read back as written, whatever the process time zone', async () => {
+    const saved = process.env.TZ;
+    try {
+      for (const tz of ['Pacific/Kiritimati', 'America/Los_Angeles', 'UTC']) {
+        process.env.TZ = tz;
+        const b = await createBusiness({ legal_name: `TZ ${tz}`, business_start_date: '2016-04-01' });
+        expect(b.business_start_date).toBe('2016-04-01');
+        const p = await h.api.post('/v1/people').set(t.auth()).send({ first_name: 'Tz', last_name: tz, dob: '1981-06-23' });
+        expect(p.body.data.dob).toBe('1981-06-23');
+        const again = await h.api.get(`/v1/businesses/${b.id}`).set(t.auth());
+        expect(again.body.data.business_start_date).toBe('2016-04-01');
+        expect(again.body.data.created_at).toMatch(/Z$/);
+      }
+    } finally {
+      process.env.TZ = saved;
+    }
+  });
+});

@@ -8,6 +8,28 @@ import type { Role } from './spec';
 export const API_KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32}$/;
 export const ACCESS_TOKEN_PATTERN = /^svc_at_[0-9A-Za-z]{40}$/;
 
+interface CredentialRow {
+  id: string;
+  location_id: string;
+  is_test: boolean;
+  role: string;
+  scopes: string[];
+  user_id: string | null;
+}
+
+/** Keys carry their own role; tokens carry their user's (joined as `role`). */
+function toAuth(credentialType: Auth['credentialType'], row: CredentialRow): Auth {
+  return {
+    credentialId: row.id,
+    credentialType,
+    locationId: row.location_id,
+    locationIsTest: row.is_test,
+    role: row.role as Role,
+    scopes: row.scopes,
+    userId: row.user_id,
+  };
+}
+
 /**
  * Bearer API key or OAuth access token -> Auth. Looked up on every request (no cache), so a
  * revocation or a deactivated user takes effect on the very next request on every process.
@@ -31,15 +53,7 @@ export function authenticate(deps: Deps): RequestHandler {
         if (key.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');
         if (key.expires_at && new Date(key.expires_at) <= now) throw unauthenticated('API key has expired', 'api_key_expired');
         if (key.user_id && key.user_active === false) throw unauthenticated('API key has been revoked', 'api_key_revoked');
-        auth = {
-          credentialId: key.id,
-          credentialType: 'api_key',
-          locationId: key.location_id,
-          locationIsTest: key.is_test,
-          role: key.role as Role,
-          scopes: key.scopes as string[],
-          userId: key.user_id,
-        };
+        auth = toAuth('api_key', key);
       }
     } else if (ACCESS_TOKEN_PATTERN.test(credential)) {
       const tok = await knex('oauth_access_tokens as t')
@@ -49,15 +63,7 @@ export function authenticate(deps: Deps): RequestHandler {
         .first('t.id', 't.location_id', 't.scopes', 't.user_id', 't.expires_at', 't.revoked_at', 'u.role', 'u.active', 'l.is_test');
       // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.
       if (tok && !tok.revoked_at && tok.active && new Date(tok.expires_at) > now) {
-        auth = {
-          credentialId: tok.id,
-          credentialType: 'oauth_token',
-          locationId: tok.location_id,
-          locationIsTest: tok.is_test,
-          role: tok.role as Role,
-          scopes: tok.scopes as string[],
-          userId: tok.user_id,
-        };
+        auth = toAuth('oauth_token', tok);
       } else if (tok && new Date(tok.expires_at) <= now) {
         throw unauthenticated('Access token has expired', 'api_key_expired');
       } else if (tok) {

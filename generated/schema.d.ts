@@ -2676,14 +2676,12 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Your own key-value data (at most 100 keys).
+             * @description Your own key-value data (at most 100 keys per object, 5 levels deep, 16 KB as JSON).
              * @example {
              *       "crm_tier": "gold"
              *     }
              */
-            custom_data?: {
-                [key: string]: unknown;
-            };
+            custom_data?: components["schemas"]["ClientData"];
         };
         /** @description Fields to change; at least one. `tags` and `custom_data` replace the stored values as a whole; `null` clears an optional field. */
         UpdateBusinessRequest: {
@@ -2764,14 +2762,12 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description The complete new custom data (replaces the stored object).
+             * @description The complete new custom data (replaces the stored object); at most 100 keys per object, 5 levels deep, 16 KB as JSON.
              * @example {
              *       "crm_tier": "gold"
              *     }
              */
-            custom_data?: {
-                [key: string]: unknown;
-            };
+            custom_data?: components["schemas"]["ClientData"];
         };
         /** @description One entry of a business's unified history. See `GET /v1/businesses/{id}/activity` for the actions. */
         ActivityEntry: {
@@ -4308,15 +4304,13 @@ export interface components {
              */
             lead_source?: string;
             /**
-             * @description Free-form application data (intake form answers).
+             * @description Free-form application data (intake form answers); at most 100 keys per object, 5 levels deep, 16 KB as JSON.
              * @example {
              *       "monthly_deposits": 85000,
              *       "existing_positions": 0
              *     }
              */
-            form_data?: {
-                [key: string]: unknown;
-            };
+            form_data?: components["schemas"]["ClientData"];
             /**
              * @description State of incorporation, two-letter code.
              * @example CO
@@ -4416,15 +4410,13 @@ export interface components {
              */
             lead_source?: string | null;
             /**
-             * @description Free-form application data; replaces the stored object as a whole.
+             * @description Free-form application data; replaces the stored object as a whole. At most 100 keys per object, 5 levels deep, 16 KB as JSON.
              * @example {
              *       "monthly_deposits": 85000,
              *       "existing_positions": 0
              *     }
              */
-            form_data?: {
-                [key: string]: unknown;
-            };
+            form_data?: components["schemas"]["ClientData"];
             /**
              * @description State of incorporation, two-letter code.
              * @example CO
@@ -5674,11 +5666,11 @@ export interface components {
              */
             api_environment: "development" | "production" | null;
             /**
-             * @description The stored credentials, masked, in `credential_spec` order and separated by ", ". (Our
-             *     design: secret values of 12 characters or more show their first and last 4 characters around
-             *     `****`; shorter secret values show only `****`; non-secret values are shown in full.) Null
-             *     when no credentials are stored.
-             * @example key_****7f3a, ****
+             * @description The stored credentials, masked, in `credential_spec` order and separated by ", ". Secret
+             *     values of 12 characters or more show only their last 4 characters after `****`; shorter
+             *     secret values show only `****`; non-secret values are shown in full. Null when no
+             *     credentials are stored.
+             * @example ****7f3a, ****
              */
             credentials_masked: string | null;
             /** @description The credentials the integration needs (its `credential_spec`); empty when none is configured. */
@@ -6619,12 +6611,45 @@ export interface components {
              * @example null
              */
             error: string | null;
+            /** @description The failure's stable category; null on success. Branch on this, not on `error`. */
+            error_code: components["schemas"]["DeliveryErrorCode"];
             /**
              * @description Time from sending the request to the response or the failure, in milliseconds (the timeout is 10 seconds).
              * @example 184
              */
             duration_ms: number;
         };
+        /**
+         * @description A JSON object of your own (custom fields, intake form answers), stored and returned as sent.
+         *     Bounded so that it stays cheap to store, index and send in webhooks: at most 100 keys in any
+         *     one object and 100 items in any one array, keys of 1-100 characters, at most 5 levels of
+         *     nesting (the object itself is level 1), and at most 16 KB (16,384 bytes) as compact UTF-8 JSON.
+         *     Like every string in a request, keys and values may not contain the NUL character or unpaired
+         *     UTF-16 surrogates. A value over a bound is `400 validation_error` with `param` naming the field.
+         * @example {
+         *       "crm_tier": "gold"
+         *     }
+         */
+        ClientData: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Why an outbound attempt failed, as a short stable category (the human sentence is in the
+         *     neighbouring `error` field):
+         *
+         *     | Code | Meaning |
+         *     |---|---|
+         *     | `timeout` | no complete answer within 10 seconds |
+         *     | `connection_refused` | nothing accepted the connection at that address and port |
+         *     | `connection_error` | the connection was reset or closed before an answer arrived |
+         *     | `tls_error` | the TLS handshake failed (certificate invalid, expired or for another name) |
+         *     | `dns_error` | the host name could not be resolved |
+         *     | `blocked_address` | the host is or resolves to an address we never call (private, loopback, link-local, reserved) |
+         *     | `http_error` | the endpoint answered with a non-2xx status, or a redirect (not followed) |
+         * @example null
+         * @enum {string|null}
+         */
+        DeliveryErrorCode: "timeout" | "connection_refused" | "connection_error" | "tls_error" | "dns_error" | "blocked_address" | "http_error" | null;
         /**
          * @description One event delivered (or being delivered) to one subscription, with its retry state. (Our
          *     design: the source shows only the results `succeeded` and `dead`; `pending` and `failed` are
@@ -6675,6 +6700,8 @@ export interface components {
              * @example null
              */
             last_error: string | null;
+            /** @description The stable category of the last attempt's failure; null when it succeeded or none was made. */
+            last_error_code: components["schemas"]["DeliveryErrorCode"];
             /**
              * Format: date-time
              * @description When the delivery was created (the event was queued for this subscription).
@@ -8119,6 +8146,7 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -8158,6 +8186,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfterIfInUse"];
                 [name: string]: unknown;
             };
             content: {
@@ -8184,13 +8213,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description More than 300 requests in the current minute for this credential. */
+        /** @description More than 300 requests in 60 seconds for this credential, or too many failed authentications from this client address (then without `X-RateLimit-*`). */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimitIfCounted"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemainingIfCounted"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitResetIfCounted"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -8385,20 +8414,24 @@ export interface components {
     headers: {
         /** @description The request id; echoed as `error.request_id` on errors. */
         XRequestId: string;
-        /** @description Requests allowed per minute for this credential. */
+        /** @description Requests allowed in any 60 seconds for this credential. */
         XRateLimitLimit: number;
-        /** @description Requests left in the current one-minute window. */
+        /** @description Requests left in the sliding 60-second window now. */
         XRateLimitRemaining: number;
-        /** @description Unix time (seconds) when the current window ends. */
+        /** @description Unix time (seconds) when the oldest request counted now leaves the window, so that `X-RateLimit-Remaining` grows again. */
         XRateLimitReset: number;
-        /** @description Requests allowed per minute for this credential; absent when the request was refused before it was counted (a malformed body). */
+        /** @description Requests allowed in any 60 seconds for this credential; absent when the request was refused before it was counted (a malformed body, failed authentication). */
         XRateLimitLimitIfCounted: number;
-        /** @description Requests left in the current one-minute window; absent when the request was refused before it was counted. */
+        /** @description Requests left in the sliding 60-second window now; absent when the request was refused before it was counted. */
         XRateLimitRemainingIfCounted: number;
-        /** @description Unix time (seconds) when the current window ends; absent when the request was refused before it was counted. */
+        /** @description Unix time (seconds) when the oldest request counted now leaves the window; absent when the request was refused before it was counted. */
         XRateLimitResetIfCounted: number;
         /** @description Seconds to wait before the next request. */
         RetryAfter: number;
+        /** @description Seconds to wait before retrying; present with `code: idempotency_key_in_use`. */
+        RetryAfterIfInUse: number;
+        /** @description RFC 6750 challenge: `Bearer realm="svc"`, plus `error="invalid_token"` and `error_description` when a credential was presented. */
+        WWWAuthenticate: string;
         /** @description Present and `true` when this response is a replay of an earlier request with the same `Idempotency-Key`; absent otherwise. */
         IdempotentReplayed: "true";
     };

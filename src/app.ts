@@ -4,9 +4,12 @@ import type { Deps } from './deps';
 import { access } from './http/access';
 import { authenticate } from './http/auth';
 import { ApiError, errorMiddleware } from './http/errors';
+import { strictFormats } from './http/formats';
 import { idempotency } from './http/idempotency';
+import { jsonLimits, safeInput, safeParams } from './http/input';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { pendingMigrations } from './db/migrate';
 import { listOperations, SPEC_PATH, type OperationInfo } from './http/spec';
 import type { Handler, Handlers, OperationId } from './http/types';
 
@@ -16,7 +19,7 @@ export const BODY_LIMIT = '1mb';
 const jsonOnly: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('Content-Length') ?? 0) > 0 || req.get('Transfer-Encoding') !== undefined;
   if (hasBody && !req.is('application/json')) {
-    throw new ApiError(415, 'validation_error', 'Send the body as application/json', 'unsupported_media_type');
+    throw new ApiError('unsupported_media_type', 'Send the body as application/json');
   }
   next();
 };
@@ -38,9 +41,10 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
 }
 
 /**
- * The request pipeline, in one fixed order: request id, body parsing, authentication, rate limit,
- * validation against openapi.yaml, access (scope and role from openapi.yaml), idempotency,
- * handler, error envelope.
+ * The request pipeline, in one fixed order: request id, body parsing (JSON only, size cap, no NUL
+ * or unpaired surrogates anywhere), authentication, rate limit, validation against openapi.yaml
+ * (then path parameters and the `x-max-*` bounds of free-form JSON), access (scope and role from
+ * openapi.yaml), idempotency, handler, error envelope.
  */
 export function createApp(deps: Deps, handlers: Handlers): Express {
   const app = express();
@@ -53,17 +57,27 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Ready: the database answers and its schema is this release's (no migration pending).
   app.get('/readyz', async (_req, res) => {
     try {
-      await deps.db.knex.raw('select 1');
-      res.json({ status: 'ready' });
+      const pending = await pendingMigrations(deps.db.knex);
+      if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
+      else res.json({ status: 'ready' });
     } catch {
       res.status(503).json({ status: 'unavailable' });
     }
   });
 
+  // HEAD is served by every GET operation: Node already sends no body for it (the response was
+  // created for a HEAD request), so from here on the request is routed, validated and checked as GET.
+  app.use((req, _res, next) => {
+    if (req.method === 'HEAD') req.method = 'GET';
+    next();
+  });
+
   app.use(jsonOnly);
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(safeInput);
 
   app.use('/v1', authenticate(deps));
   app.use('/v1', rateLimit(deps));
@@ -71,15 +85,17 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();
     // The app's internal routes are not served here, and API keys are refused outside /v1 anyway.
     if (/^Bearer\s+svc_live_/i.test(req.get('Authorization') ?? '')) {
-      throw new ApiError(401, 'authentication_error', 'API keys are accepted only on /v1', 'api_key_not_allowed');
+      throw new ApiError('api_key_not_allowed', 'API keys are accepted only on /v1');
     }
-    throw new ApiError(404, 'not_found', `Unrecognized request URL (${req.method} ${req.path})`, 'route_not_found');
+    throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
 
   app.use(
     OpenApiValidator.middleware({
       apiSpec: SPEC_PATH,
-      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: true },
+      // Query and path values are coerced by their schema (they arrive as text); bodies never are:
+      // `"75000"` for a number or `123` for a string is a 400, exactly as in the sandbox.
+      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: deps.validateResponses
         ? {
             allErrors: true,
@@ -93,17 +109,19 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
         : false,
       validateSecurity: false,
       validateFormats: true,
+      formats: strictFormats,
     }),
   );
 
   for (const op of listOperations()) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
-    app[op.method](op.expressPath, access(op), idempotency(deps), route(deps, op, handler));
+    const guards: RequestHandler[] = [safeParams, ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
+    app[op.method](op.expressPath, ...guards, access(op), idempotency(deps), route(deps, op, handler));
   }
 
   app.use((req) => {
-    throw new ApiError(404, 'not_found', `Unrecognized request URL (${req.method} ${req.path})`, 'route_not_found');
+    throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
   app.use(errorMiddleware());
   return app;

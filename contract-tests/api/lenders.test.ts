@@ -364,7 +364,7 @@ describe(`lender API configuration (${ENGINE})`, () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       lender_id: l.id, submission_method: 'api', funder_api_spec_id: 'brightline', spec_display_name: 'Brightline Funding API', api_environment: 'production',
-      credentials_masked: 'key_****7f3a, ****', credential_fields: fields, api_last_verified_at: null, api_last_error: null,
+      credentials_masked: '****7f3a, ****', credential_fields: fields, api_last_verified_at: null, api_last_error: null,
       capabilities: { polls: true, returns_offers: true, uploads_docs: true, sandbox: true, max_owners: 2 }, tier: 'A',
     });
     clean(res);
@@ -433,12 +433,12 @@ describe(`lender API configuration (${ENGINE})`, () => {
     const sealed = (await stored(l.id)).api_credentials_encrypted;
     const back = await put(l.id, { submission_method: 'email' });
     expect(back.status).toBe(200);
-    expect(back.body.data).toMatchObject({ submission_method: 'email', funder_api_spec_id: 'brightline', credentials_masked: 'key_****7f3a, ****', credential_fields: fields });
+    expect(back.body.data).toMatchObject({ submission_method: 'email', funder_api_spec_id: 'brightline', credentials_masked: '****7f3a, ****', credential_fields: fields });
     expect((await stored(l.id)).api_credentials_encrypted).toBe(sealed);
     expect((await h.api.get(`/v1/lenders/${l.id}`).set(t.auth())).body.data).toMatchObject({ submission_method: 'email', funder_api_spec_id: 'brightline' });
     const again = await put(l.id, { submission_method: 'api' });
     expect(again.status).toBe(200);
-    expect(again.body.data).toMatchObject({ submission_method: 'api', credentials_masked: 'key_****7f3a, ****' });
+    expect(again.body.data).toMatchObject({ submission_method: 'api', credentials_masked: '****7f3a, ****' });
     // Same integration named again: not a change, credentials optional.
     expect((await put(l.id, { funder_api_spec_id: 'brightline' })).status).toBe(200);
     // Changing the integration (to the test funder) without credentials: 400; with them: replaced.
@@ -446,7 +446,7 @@ describe(`lender API configuration (${ENGINE})`, () => {
     expect(change.body.error).toMatchObject({ code: 'invalid_api_config', param: 'api_credentials' });
     const mock = await put(l.id, { funder_api_spec_id: 'mock', api_credentials: 'anything-goes-here' });
     expect(mock.status).toBe(200);
-    expect(mock.body.data).toMatchObject({ funder_api_spec_id: 'mock', spec_display_name: 'Mock funder (test only)', credentials_masked: 'anyt****here', submission_method: 'api' });
+    expect(mock.body.data).toMatchObject({ funder_api_spec_id: 'mock', spec_display_name: 'Mock funder (test only)', credentials_masked: '****here', submission_method: 'api' });
     expect(mock.body.data.capabilities.max_owners).toBe(4);
     expect(h.deps.secrets.open((await stored(l.id)).api_credentials_encrypted!)).toBe('anything-goes-here');
   });
@@ -454,20 +454,20 @@ describe(`lender API configuration (${ENGINE})`, () => {
   it('environment: development by default; production with new credentials replaces the development string; environment alone keeps them', async () => {
     const l = await createLender({ name: 'Environments' });
     const dev = await put(l.id, { submission_method: 'api', funder_api_spec_id: 'brightline', api_credentials: ' key_test_000011112222 , 111111 ' });
-    expect(dev.body.data).toMatchObject({ api_environment: 'development', credentials_masked: 'key_****2222, ****' });
+    expect(dev.body.data).toMatchObject({ api_environment: 'development', credentials_masked: '****2222, ****' });
     expect(h.deps.secrets.open((await stored(l.id)).api_credentials_encrypted!)).toBe('key_test_000011112222,111111');
     // Verified once by the funder (the submission worker would set these).
     await h.knex('lenders').where({ id: l.id }).update({ api_last_verified_at: h.clock.now(), api_last_error: 'old error' });
     h.clock.advance(1000);
     const prod = await put(l.id, { api_environment: 'production', api_credentials: `${KEY},${CODE}` });
     expect(prod.status).toBe(200);
-    expect(prod.body.data).toMatchObject({ api_environment: 'production', credentials_masked: 'key_****7f3a, ****', api_last_verified_at: null, api_last_error: null });
+    expect(prod.body.data).toMatchObject({ api_environment: 'production', credentials_masked: '****7f3a, ****', api_last_verified_at: null, api_last_error: null });
     const opened = h.deps.secrets.open((await stored(l.id)).api_credentials_encrypted!);
     expect(opened).toBe(`${KEY},${CODE}`);
     expect(opened).not.toContain('key_test_000011112222');
     const sealed = (await stored(l.id)).api_credentials_encrypted;
     const devAgain = await put(l.id, { api_environment: 'development' });
-    expect(devAgain.body.data).toMatchObject({ api_environment: 'development', credentials_masked: 'key_****7f3a, ****' });
+    expect(devAgain.body.data).toMatchObject({ api_environment: 'development', credentials_masked: '****7f3a, ****' });
     expect((await stored(l.id)).api_credentials_encrypted).toBe(sealed);
     // An environment needs an integration.
     const bare = await createLender({ name: 'Bare' });
@@ -527,9 +527,9 @@ describe('credential helpers (unit)', () => {
       { key: 'pin', label: 'PIN', secret: true, hint: null },
     ],
   };
-  it('masks per the contract: secret >= 12 chars first/last 4; shorter ****; non-secret in full', () => {
-    expect(maskCredentials(spec, 'client-123,abcdefghijkl,12345678901')).toBe('client-123, abcd****ijkl, ****');
-    expect(maskCredentials(undefined, 'abcdefghijklmnop')).toBe('abcd****mnop');
+  it('masks per the contract: secret >= 12 chars last 4 only; shorter ****; non-secret in full', () => {
+    expect(maskCredentials(spec, 'client-123,abcdefghijkl,12345678901')).toBe('client-123, ****ijkl, ****');
+    expect(maskCredentials(undefined, 'abcdefghijklmnop')).toBe('****mnop');
   });
   it('splits in credential_spec order, trimming; refuses a wrong count naming the fields', () => {
     expect(splitCredentials(spec, ' a , b ,c')).toEqual(['a', 'b', 'c']);

@@ -3,6 +3,8 @@ import * as m0001 from './migrations/0001_platform';
 import * as m0002 from './migrations/0002_records';
 import * as m0005 from './migrations/0005_lender_config';
 import * as m0006 from './migrations/0006_webhooks';
+import * as m0007 from './migrations/0007_hardening';
+import * as m0008 from './migrations/0008_delivery_error_code';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -12,6 +14,8 @@ const migrations: Record<string, Migration> = {
   '0002_records': m0002,
   '0005_lender_config': m0005,
   '0006_webhooks': m0006,
+  '0007_hardening': m0007,
+  '0008_delivery_error_code': m0008,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -27,4 +31,10 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
 
 export async function migrateRollbackAll(knex: Knex): Promise<void> {
   await knex.migrate.rollback({ migrationSource: source }, true);
+}
+
+/** Migrations this release has that the database has not run (readiness fails while any remain). */
+export async function pendingMigrations(knex: Knex): Promise<string[]> {
+  const [, pending] = (await knex.migrate.list({ migrationSource: source })) as [unknown[], string[]];
+  return pending.map(String);
 }

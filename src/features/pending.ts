@@ -19,7 +19,7 @@ export type PendingId = (typeof PENDING)[number];
 
 export function pendingHandlers(): Pick<Handlers, PendingId> {
   const notYet = (id: PendingId): Handler<OperationId> => async () => {
-    throw new ApiError(501, 'api_error', `${id} is not available yet`, 'not_implemented');
+    throw new ApiError('not_implemented', `${id} is not available yet`);
   };
   return Object.fromEntries(PENDING.map((id) => [id, notYet(id)])) as unknown as Pick<Handlers, PendingId>;
 }

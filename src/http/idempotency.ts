@@ -1,11 +1,23 @@
 import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { sha256Hex } from '../lib/crypto';
-import { ApiError, conflict } from './errors';
+import { ApiError, loggableError } from './errors';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A request still "in progress" after this long is taken to have died with its process. */
-const LOCK_MS = 60 * 1000;
+/**
+ * A request holding a key renews its lock every LOCK_MS / 3 while it runs; a lock not renewed for
+ * LOCK_MS belongs to a request that died with its process, and the key is taken over.
+ */
+export const LOCK_MS = 10 * 1000;
+/** Seconds a client is told to wait (Retry-After) when its key is held by a running request. */
+const IN_USE_RETRY_AFTER = '1';
+
+/**
+ * Which answers are remembered for the key: those of an operation that ran against the current
+ * state (2xx, and a 409 state conflict). Other 4xx answers change nothing (the transaction rolled
+ * back), so the key is released and the corrected request can be sent again with it; 5xx likewise.
+ */
+export const remembered = (status: number): boolean => (status >= 200 && status < 300) || status === 409;
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -17,7 +29,7 @@ function canonical(value: unknown): string {
 
 /**
  * Idempotency-Key on POST, scoped to the credential, kept 24 hours. Runs after authentication,
- * validation and access, so rejected requests are never stored; 5xx answers are not stored either.
+ * validation and access, so requests refused there are never stored; see `remembered` for the rest.
  */
 export function idempotency(deps: Deps): RequestHandler {
   return async (req, res, next) => {
@@ -28,6 +40,8 @@ export function idempotency(deps: Deps): RequestHandler {
     const now = deps.clock.now();
     const requestHash = sha256Hex(`${req.method} ${req.originalUrl}\n${canonical(req.body)}`);
     const id = { credential_id: auth.credentialId, key };
+    const inUse = () =>
+      new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly', 'Idempotency-Key', { 'Retry-After': IN_USE_RETRY_AFTER });
 
     const claim = async (): Promise<boolean> => {
       const inserted = await knex('idempotency_keys')
@@ -43,12 +57,13 @@ export function idempotency(deps: Deps): RequestHandler {
       const expired = !row || new Date(row.created_at).getTime() + IDEMPOTENCY_TTL_MS <= now.getTime();
       const abandoned = row && row.state === 'in_progress' && new Date(row.locked_until) <= now;
       if (expired || abandoned) {
-        await knex('idempotency_keys').where(id).delete();
-        if (!(await claim())) throw conflict('A request with this Idempotency-Key is still in progress; retry shortly', 'idempotency_key_in_use', 'Idempotency-Key');
+        // Delete exactly the row we judged (another process may be taking it over at the same time).
+        await knex('idempotency_keys').where({ ...id, state: row?.state ?? 'in_progress', locked_until: row?.locked_until ?? now }).delete();
+        if (!(await claim())) throw inUse();
       } else if (row.state === 'in_progress') {
-        throw conflict('A request with this Idempotency-Key is still in progress; retry shortly', 'idempotency_key_in_use', 'Idempotency-Key');
+        throw inUse();
       } else if (row.request_hash !== requestHash) {
-        throw new ApiError(400, 'validation_error', 'This Idempotency-Key was used with a different request; use a new key', 'idempotency_key_reused', 'Idempotency-Key');
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key', 'Idempotency-Key');
       } else {
         res.setHeader('Idempotent-Replayed', 'true');
         // Stored sealed: a first response may carry a secret shown once (a webhook signing secret).
@@ -58,15 +73,21 @@ export function idempotency(deps: Deps): RequestHandler {
       }
     }
 
-    // We own the key: remember what we answer (or release the key on a 5xx / crash-free failure).
+    // We own the key: keep the lock alive while we run, then remember the answer or release the key.
+    const stopRenewing = deps.clock.every(LOCK_MS / 3, () => {
+      knex('idempotency_keys')
+        .where({ ...id, state: 'in_progress' })
+        .update({ locked_until: new Date(deps.clock.now().getTime() + LOCK_MS) })
+        .catch((err: unknown) => req.log.warn({ err: { message: (err as Error).message } }, 'could not renew idempotency lock'));
+    });
+    res.once('close', stopRenewing);
     const json = res.json.bind(res);
-    let stored: Promise<unknown> | undefined;
     res.json = (body: unknown) => {
+      stopRenewing();
       const status = res.statusCode;
-      stored =
-        status >= 500
-          ? knex('idempotency_keys').where(id).delete()
-          : knex('idempotency_keys').where(id).update({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) });
+      const stored = remembered(status)
+        ? knex('idempotency_keys').where(id).update({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) })
+        : knex('idempotency_keys').where(id).delete();
       const send = () => {
         try {
           json(body);
@@ -74,8 +95,8 @@ export function idempotency(deps: Deps): RequestHandler {
           next(err); // e.g. response validation in tests
         }
       };
-      stored.then(send, (err) => {
-        req.log.error({ err }, 'could not store idempotent response');
+      stored.then(send, (err: unknown) => {
+        req.log.error({ err: loggableError(err) }, 'could not store idempotent response');
         send();
       });
       return res;

@@ -13,9 +13,10 @@ export function requestId(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', id);
     req.log = logger.child({ request_id: id });
     const started = process.hrtime.bigint();
+    const method = req.method; // before HEAD is served as GET
     res.on('finish', () => {
       req.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, credential: req.auth?.credentialId },
+        { method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, credential: req.auth?.credentialId },
         'request',
       );
     });

@@ -17,12 +17,52 @@ export interface OperationInfo {
   /** Alternatives: the caller needs every scope of at least one entry. */
   scopeAlternatives: string[][];
   roles: Role[];
+  /** Bounds openapi.yaml writes on free-form JSON fields of the request body (`x-max-*`). */
+  jsonLimits: JsonLimit[];
+}
+
+export interface JsonLimit {
+  field: string;
+  maxDepth?: number;
+  maxBytes?: number;
+  maxItems?: number;
+  maxProperties?: number;
 }
 
 interface OperationObject {
   operationId?: string;
+  requestBody?: { content?: Record<string, { schema?: SchemaObject }> };
   security?: Record<string, string[]>[];
   'x-roles'?: Role[];
+}
+
+type SchemaObject = Record<string, unknown> & { $ref?: string; properties?: Record<string, SchemaObject> };
+
+function deref(spec: Record<string, unknown>, schema: SchemaObject | undefined): SchemaObject | undefined {
+  let s = schema;
+  for (let hops = 0; s?.$ref && hops < 20; hops++) {
+    const path = s.$ref.replace(/^#\//, '').split('/');
+    s = path.reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], spec) as SchemaObject | undefined;
+  }
+  return s;
+}
+
+/** Top-level body fields whose schema carries `x-max-depth`, `x-max-bytes` or `x-max-items`. */
+export function jsonLimitsOf(spec: Record<string, unknown>, op: OperationObject): JsonLimit[] {
+  const body = deref(spec, op.requestBody?.content?.['application/json']?.schema);
+  const out: JsonLimit[] = [];
+  for (const [field, raw] of Object.entries(body?.properties ?? {})) {
+    const s = deref(spec, raw);
+    if (!s || !['x-max-depth', 'x-max-bytes', 'x-max-items'].some((k) => k in s)) continue;
+    out.push({
+      field,
+      maxDepth: s['x-max-depth'] as number | undefined,
+      maxBytes: s['x-max-bytes'] as number | undefined,
+      maxItems: s['x-max-items'] as number | undefined,
+      maxProperties: s.maxProperties as number | undefined,
+    });
+  }
+  return out;
 }
 
 export function loadSpec(path = SPEC_PATH): Record<string, unknown> {
@@ -58,6 +98,7 @@ export function listOperations(spec: Record<string, unknown> = loadSpec()): Oper
         path,
         expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
         ...accessRules(op),
+        jsonLimits: jsonLimitsOf(spec, op),
       });
     }
   }

@@ -1,13 +1,23 @@
-/** Time comes from here, never from `new Date()` in rules, so schedules and windows are testable. */
+/** Time comes from here, never from `new Date()` or timers in rules, so schedules and windows are testable. */
 export interface Clock {
   now(): Date;
+  /** Runs `fn` every `ms` of this clock's time until the returned function is called. */
+  every(ms: number, fn: () => void): () => void;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = {
+  now: () => new Date(),
+  every: (ms, fn) => {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
 
-/** A clock tests move by hand. */
+/** A clock tests move by hand; `every` callbacks fire as `advance` passes their times. */
 export class ManualClock implements Clock {
   private t: number;
+  private timers = new Set<{ ms: number; next: number; fn: () => void }>();
   constructor(start: Date | string = '2026-11-23T12:00:00.000Z') {
     this.t = new Date(start).getTime();
   }
@@ -18,6 +28,19 @@ export class ManualClock implements Clock {
     this.t = new Date(to).getTime();
   }
   advance(ms: number): void {
-    this.t += ms;
+    const end = this.t + ms;
+    for (;;) {
+      const due = [...this.timers].filter((x) => x.next <= end).sort((a, b) => a.next - b.next)[0];
+      if (!due) break;
+      this.t = Math.max(this.t, due.next);
+      due.next += due.ms;
+      due.fn();
+    }
+    this.t = end;
+  }
+  every(ms: number, fn: () => void): () => void {
+    const timer = { ms, next: this.t + ms, fn };
+    this.timers.add(timer);
+    return () => this.timers.delete(timer);
   }
 }

@@ -141,8 +141,8 @@ export function credentialMap(spec: FunderSpec, stored: string): Record<string, 
 }
 
 /**
- * The contract's masking rule: secret values of 12 characters or more show their first and last 4
- * characters around `****`; shorter secret values show only `****`; non-secret values in full;
+ * The contract's masking rule: secret values of 12 characters or more show only their last 4
+ * characters after `****`; shorter secret values show only `****`; non-secret values in full;
  * joined by ", " in credential_spec order. A value with no field in the spec counts as secret.
  */
 export function maskCredentials(spec: FunderSpec | undefined, stored: string): string {
@@ -151,7 +151,7 @@ export function maskCredentials(spec: FunderSpec | undefined, stored: string): s
     .map((v, i) => {
       const secret = spec?.credential_spec[i]?.secret ?? true;
       if (!secret) return v;
-      return v.length >= 12 ? `${v.slice(0, 4)}****${v.slice(-4)}` : '****';
+      return v.length >= 12 ? `****${v.slice(-4)}` : '****';
     })
     .join(', ');
 }

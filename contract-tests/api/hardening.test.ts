@@ -1,0 +1,380 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_MS } from '../../src/http/idempotency';
+import { RATE_LIMIT } from '../../src/http/rate-limit';
+import { startHarness, type Harness, type Tenant } from '../support/harness';
+
+// Bad input is a 4xx naming the field and never reaches the database; idempotency as Stripe defines
+// it; a sliding rate limit; and the small truths (readiness, WWW-Authenticate, HEAD).
+
+let h: Harness;
+let t: Tenant;
+let release: (() => void) | undefined;
+let started: (() => void) | undefined;
+
+beforeAll(async () => {
+  h = await startHarness({
+    handlers: {
+      // A real driver error carrying a submitted value in its message (22P02 names the text).
+      createBusinessNote: async (ctx) => {
+        const body = ctx.body as { body: string };
+        if (body.body === 'driver-data-error') await ctx.deps.db.knex.raw('select ?::int', ['1985-07-14']);
+        if (body.body === 'driver-unique-error') {
+          await ctx.deps.db.knex.raw(`create temporary table if not exists t_unique (v text primary key)`);
+          await ctx.deps.db.knex.raw(`insert into t_unique values ('123-45-6789'), ('123-45-6789')`);
+        }
+        if (body.body === 'hold') {
+          started?.();
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+        const { handlers } = await import('../../src/features/handlers');
+        return handlers.createBusinessNote(ctx);
+      },
+    },
+  });
+  t = await h.tenant('Hardening');
+});
+afterAll(() => h?.close());
+
+const err = (res: { body: { error?: { type: string; code?: string; param?: string; message: string } } }) => res.body.error!;
+
+async function businessId(): Promise<string> {
+  const res = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: `Acme ${Math.random()}` });
+  expect(res.status).toBe(201);
+  return res.body.data.id;
+}
+
+describe('dates are calendar-exact', () => {
+  it.each(['2019-02-30', '2019-13-01', '0000-00-00', '0000-01-01', '2023-02-29', '2019-2-3', '20190203'])('business_start_date %s is a 400 naming the field', async (d) => {
+    const res = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Dated LLC', business_start_date: d });
+    expect(res.status).toBe(400);
+    expect(err(res)).toMatchObject({ type: 'validation_error', code: 'invalid_request', param: 'business_start_date' });
+  });
+
+  it('a real leap day is stored unchanged', async () => {
+    const res = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Leap LLC', business_start_date: '2024-02-29' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.business_start_date).toBe('2024-02-29');
+  });
+
+  async function dealAndLender(): Promise<{ deal: string; lender: string }> {
+    const deal = await h.api.post('/v1/deals').set(t.auth()).send({ business_id: await businessId() });
+    const lender = await h.api.post('/v1/lenders').set(t.auth()).send({ name: `Lender ${Math.random()}` });
+    expect([deal.status, lender.status]).toEqual([201, 201]);
+    return { deal: deal.body.data.id, lender: lender.body.data.id };
+  }
+
+  it.each(['2026-02-30T10:00:00Z', '2026-01-01T25:00:00Z', '2026-01-01T23:60:00Z', '2016-12-31T23:59:60Z', '2026-01-01T10:00:00+24:00', '2026-01-01 10:00:00Z', '0000-01-01T00:00:00Z'])(
+    'date-time %s is a 400, never rolled over',
+    async (dt) => {
+      const { deal, lender } = await dealAndLender();
+      const res = await h.api.post(`/v1/deals/${deal}/offers`).set(t.auth()).send({ lender_id: lender, amount: 50000, factor_rate: 1.3, term: 6, expires_at: dt });
+      expect(res.status).toBe(400);
+      expect(err(res).param).toBe('expires_at');
+    },
+  );
+
+  it('a valid date-time with an offset is accepted and means the same instant', async () => {
+    const { deal, lender } = await dealAndLender();
+    const res = await h.api.post(`/v1/deals/${deal}/offers`).set(t.auth()).send({ lender_id: lender, amount: 50000, factor_rate: 1.3, term: 6, expires_at: '2026-02-28T23:30:00-05:00' });
+    expect(res.status).toBe(201);
+    expect(new Date(res.body.data.expires_at).toISOString()).toBe('2026-03-01T04:30:00.000Z');
+  });
+});
+
+describe('strings the database cannot store', () => {
+  it.each([
+    ['NUL in a value', { legal_name: 'Acme\u0000 LLC' }, 'legal_name'],
+    ['a lone high surrogate', { legal_name: 'Acme \ud800' }, 'legal_name'],
+    ['a lone low surrogate', { legal_name: '\udc00Acme' }, 'legal_name'],
+    ['NUL nested in custom_data', { legal_name: 'Acme', custom_data: { a: { b: 'x\u0000' } } }, 'custom_data.a.b'],
+    ['a surrogate in a custom_data key', { legal_name: 'Acme', custom_data: { 'k\ud800': 1 } }, 'custom_data'],
+    ['NUL in an array item', { legal_name: 'Acme', tags: ['ok', 'b\u0000d'] }, 'tags.1'],
+  ])('%s is a 400 naming the field', async (_name, body, param) => {
+    const before = await h.knex('businesses').count<{ c: number }[]>('* as c');
+    const res = await h.api.post('/v1/businesses').set(t.auth()).send(body);
+    expect(res.status).toBe(400);
+    expect(err(res)).toMatchObject({ type: 'validation_error', param });
+    expect(JSON.stringify(res.body)).not.toContain('\u0000');
+    expect(await h.knex('businesses').count<{ c: number }[]>('* as c')).toEqual(before);
+  });
+
+  it('a valid surrogate pair (an emoji) is stored unchanged', async () => {
+    const res = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Taco 🌮 LLC', custom_data: { '🌮': '🌯' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ legal_name: 'Taco 🌮 LLC', custom_data: { '🌮': '🌯' } });
+  });
+
+  it('NUL in a query value or a path parameter is a 400 naming it', async () => {
+    const q = await h.api.get('/v1/people?search=ab%00cd').set(t.auth());
+    expect(q.status).toBe(400);
+    expect(err(q).param).toBe('search');
+    const p = await h.api.get('/v1/businesses/biz_%00').set(t.auth());
+    expect(p.status).toBe(400);
+    expect(err(p).param).toBe('id');
+  });
+
+  it('a malformed %-escape in the path is a 400 in the envelope', async () => {
+    const res = await h.api.get('/v1/businesses/%E0%A4%A').set(t.auth());
+    expect(res.status).toBe(400);
+    expect(err(res).type).toBe('validation_error');
+  });
+});
+
+describe('free-form JSON is bounded as openapi.yaml says', () => {
+  const nest = (levels: number): unknown => (levels === 0 ? 'leaf' : { k: nest(levels - 1) });
+  it('5 levels of custom_data are accepted, 6 are not', async () => {
+    const ok = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Deep LLC', custom_data: nest(5) });
+    expect(ok.status).toBe(201);
+    const deep = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Deeper LLC', custom_data: nest(6) });
+    expect(deep.status).toBe(400);
+    expect(err(deep).param).toBe('custom_data');
+  });
+  it('5,000 levels anywhere in a body are a 400, not a crash', async () => {
+    const raw = `{"legal_name":"X","custom_data":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    const res = await h.api.post('/v1/businesses').set(t.auth()).set('Content-Type', 'application/json').send(raw);
+    expect(res.status).toBe(400);
+    expect(err(res).param).toMatch(/^custom_data/);
+  });
+  it('too many keys at the top or nested, too many items, or too many bytes are 400s', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i]));
+    for (const custom_data of [wide, { nested: wide }, { list: Array.from({ length: 101 }, () => 1) }, { big: 'x'.repeat(16_400) }]) {
+      const res = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Wide LLC', custom_data });
+      expect(res.status).toBe(400);
+      expect(err(res).param).toBe('custom_data');
+    }
+    const biz = await businessId();
+    const deal = await h.api.post('/v1/deals').set(t.auth()).send({ business_id: biz, form_data: { answers: { nested: wide } } });
+    expect(deal.status).toBe(400);
+    expect(err(deal).param).toBe('form_data');
+  });
+});
+
+describe('bodies are never coerced; numbers are finite', () => {
+  it.each([
+    [{ legal_name: 123 }, 'legal_name'],
+    [{ legal_name: true }, 'legal_name'],
+    [{ legal_name: 'Acme', dba: null }, 'dba'],
+  ])('%j is a 400', async (body, param) => {
+    const res = await h.api.post('/v1/businesses').set(t.auth()).send(body);
+    expect(res.status).toBe(400);
+    expect(err(res).param).toBe(param);
+  });
+  it('"75000" is not a number, and neither is 1e400', async () => {
+    const biz = await businessId();
+    const str = await h.api.post('/v1/deals').set(t.auth()).send({ business_id: biz, requested_amount: '75000' });
+    expect(str.status).toBe(400);
+    expect(err(str).param).toBe('requested_amount');
+    const inf = await h.api.post('/v1/deals').set(t.auth()).set('Content-Type', 'application/json').send(`{"business_id":"${biz}","requested_amount":1e400}`);
+    expect(inf.status).toBe(400);
+    expect(err(inf).param).toBe('requested_amount');
+  });
+  it.each(['1e309', 'Infinity', '-1', '0', '101', '2.5', 'abc'])('limit=%s is a 400 naming limit', async (limit) => {
+    const res = await h.api.get(`/v1/businesses?limit=${limit}`).set(t.auth());
+    expect(res.status).toBe(400);
+    expect(err(res).param).toBe('limit');
+  });
+  it('limit=100 is served (query values are coerced by their schema)', async () => {
+    const res = await h.api.get('/v1/businesses?limit=100').set(t.auth());
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('the body itself', () => {
+  it('a corrupt gzip body is a 400 in the envelope', async () => {
+    const good = gzipSync(Buffer.from(JSON.stringify({ legal_name: 'Zipped LLC' })));
+    const ok = await h.api.post('/v1/businesses').set(t.auth()).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize((b: Buffer) => b as never).send(good as never);
+    expect(ok.status).toBe(201);
+    const corrupt = Buffer.concat([good.subarray(0, 12), Buffer.from('garbage-garbage')]);
+    const res = await h.api.post('/v1/businesses').set(t.auth()).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize((b: Buffer) => b as never).send(corrupt as never);
+    expect(res.status).toBe(400);
+    expect(err(res)).toMatchObject({ type: 'validation_error', code: 'invalid_request' });
+  });
+});
+
+describe('database errors', () => {
+  it('a data error from the driver is a 400, and neither the answer nor the log carries the value', async () => {
+    const biz = await businessId();
+    h.logs.length = 0;
+    const res = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).send({ body: 'driver-data-error' });
+    expect(res.status).toBe(400);
+    expect(err(res)).toMatchObject({ type: 'validation_error', code: 'invalid_request' });
+    expect(JSON.stringify(res.body)).not.toContain('1985-07-14');
+    expect(h.logs.join('')).not.toContain('1985-07-14');
+  });
+  it('an unexpected database error is a 500 whose log names the SQLSTATE and constraint, not the values', async () => {
+    const biz = await businessId();
+    h.logs.length = 0;
+    const res = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).send({ body: 'driver-unique-error' });
+    expect(res.status).toBe(500);
+    expect(err(res).code).toBe('internal_error');
+    const log = h.logs.join('');
+    expect(log).toContain('23505');
+    expect(log).not.toContain('123-45-6789');
+  });
+});
+
+describe('idempotency as Stripe defines it', () => {
+  it('a 404 is not remembered: the corrected request succeeds with the same key', async () => {
+    const key = `fix-${Math.random()}`;
+    const missing = await h.api.post('/v1/businesses/biz_01JD1A2B3C4D5E6F7G8H9J0K1M/notes').set(t.auth()).set('Idempotency-Key', key).send({ body: 'hello' });
+    expect(missing.status).toBe(404);
+    const biz = await businessId();
+    const fixed = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hello' });
+    expect(fixed.status).toBe(201);
+    const replay = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hello' });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(fixed.body);
+  });
+
+  it('a 403 and a 400 are not remembered; a 409 is', async () => {
+    const key = `role-${Math.random()}`;
+    const denied = await h.api.post('/v1/pipeline/stages').set(t.auth('user')).set('Idempotency-Key', key).send({ label: 'Docs in', phase: 'submitted' });
+    expect(denied.status).toBe(403);
+    const ein = `${Math.floor(10 + Math.random() * 89)}-${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+    await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'Twin A', ein }).expect(201);
+    const k409 = `dup-${Math.random()}`;
+    const first = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', k409).send({ legal_name: 'Twin B', ein });
+    expect(first.status).toBe(409);
+    const again = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', k409).send({ legal_name: 'Twin B', ein });
+    expect(again.status).toBe(409);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+  });
+
+  it('a key held by a running request answers 409 with Retry-After; the lock is renewed while it runs', async () => {
+    const biz = await businessId();
+    const key = `hold-${Math.random()}`;
+    const isStarted = new Promise<void>((resolve) => (started = resolve));
+    const first = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
+    await isStarted;
+    const busy = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
+    expect(busy.status).toBe(409);
+    expect(err(busy)).toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key' });
+    expect(busy.headers['retry-after']).toBe('1');
+    // Well past one lock period: the running request has renewed its lock, so the key is still held.
+    h.clock.advance(3 * LOCK_MS);
+    await new Promise((r) => setImmediate(r));
+    const still = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
+    expect(still.status).toBe(409);
+    release!();
+    const done = await first;
+    expect(done.status).toBe(201);
+    const replay = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
+    expect(replay.body).toEqual(done.body);
+    expect(await h.knex('notes').where({ body: 'hold' }).count<{ c: number }[]>('* as c')).toEqual([{ c: 1 }]);
+  });
+
+  it(`a key whose request died is taken over ${LOCK_MS / 1000} seconds after its last renewal`, async () => {
+    const biz = await businessId();
+    const key = `dead-${Math.random()}`;
+    const credential = await h.knex('api_keys').where({ location_id: t.locationId, role: 'admin' }).first('id');
+    const now = h.clock.now();
+    // What a process that crashed mid-request leaves behind.
+    await h.knex('idempotency_keys').insert({ credential_id: credential.id, key, request_hash: 'x', state: 'in_progress', created_at: now, locked_until: new Date(now.getTime() + LOCK_MS) });
+    h.clock.advance(LOCK_MS - 1);
+    const early = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'after crash' });
+    expect(early.status).toBe(409);
+    h.clock.advance(1);
+    const taken = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'after crash' });
+    expect(taken.status).toBe(201);
+  });
+
+  it('50 concurrent POSTs with one key make exactly one object', async () => {
+    const key = `burst-${Math.random()}`;
+    const name = `Burst ${Math.random()}`;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => h.api.post('/v1/businesses').set(t.auth('manager')).set('Idempotency-Key', key).send({ legal_name: name })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
+    for (const busy of answers.filter((a) => a.status === 409)) expect(busy.headers['retry-after']).toBe('1');
+    expect(await h.knex('businesses').where({ legal_name: name }).count<{ c: number }[]>('* as c')).toEqual([{ c: 1 }]);
+  });
+});
+
+describe('rate limit: a sliding 60-second window', () => {
+  it('600 requests across a minute boundary get at most 300 through; Retry-After and headers are truthful', async () => {
+    const key = (await t.key({ role: 'manager', name: 'rate' })).key;
+    const auth = { Authorization: `Bearer ${key}` };
+    h.clock.set('2026-11-24T10:00:59.500Z');
+    let ok = 0;
+    for (let i = 0; i < 300; i++) if ((await h.api.get('/v1/pipeline/stages').set(auth)).status === 200) ok++;
+    expect(ok).toBe(RATE_LIMIT);
+    h.clock.set('2026-11-24T10:01:00.500Z'); // a fixed window would have reset here
+    let refused = 0;
+    let last: Awaited<ReturnType<typeof h.api.get>> | undefined;
+    for (let i = 0; i < 300; i++) {
+      last = await h.api.get('/v1/pipeline/stages').set(auth);
+      if (last.status === 429) refused++;
+    }
+    expect(refused).toBe(300);
+    expect(err(last!)).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+    // The 300 were counted in second :59, which leaves a 61-bucket window at 10:02:00.
+    expect(last!.headers['retry-after']).toBe('60');
+    expect(last!.headers['x-ratelimit-remaining']).toBe('0');
+    expect(last!.headers['x-ratelimit-reset']).toBe(String(Date.parse('2026-11-24T10:02:00Z') / 1000));
+    h.clock.set('2026-11-24T10:01:59.900Z');
+    expect((await h.api.get('/v1/pipeline/stages').set(auth)).status).toBe(429);
+    h.clock.set('2026-11-24T10:02:00.000Z');
+    const back = await h.api.get('/v1/pipeline/stages').set(auth);
+    expect(back.status).toBe(200);
+    expect(back.headers['x-ratelimit-remaining']).toBe(String(RATE_LIMIT - 1));
+  });
+
+  it('repeated failed authentication from one address is throttled, valid keys from it too, until the window allows', async () => {
+    const h2 = await startHarness();
+    try {
+      const t2 = await h2.tenant('Throttle');
+      const bad = { Authorization: `Bearer svc_live_${'x'.repeat(32)}` };
+      for (let i = 0; i < 30; i++) expect((await h2.api.get('/v1/businesses').set(bad)).status).toBe(401);
+      const blocked = await h2.api.get('/v1/businesses').set(bad);
+      expect(blocked.status).toBe(429);
+      expect(err(blocked)).toMatchObject({ type: 'rate_limit_error', code: 'too_many_failed_authentications' });
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await h2.api.get('/v1/businesses').set(t2.auth())).status).toBe(429);
+      h2.clock.advance(61_000);
+      expect((await h2.api.get('/v1/businesses').set(t2.auth())).status).toBe(200);
+    } finally {
+      await h2.close();
+    }
+  });
+});
+
+describe('small truths', () => {
+  it('401s carry WWW-Authenticate: Bearer, with an error code when a credential was presented', async () => {
+    const none = await h.api.get('/v1/businesses');
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    const bad = await h.api.get('/v1/businesses').set({ Authorization: `Bearer svc_live_${'y'.repeat(32)}` });
+    expect(bad.headers['www-authenticate']).toMatch(/^Bearer realm="svc", error="invalid_token"/);
+  });
+
+  it('HEAD works on every read: same status and headers as GET, no body', async () => {
+    const biz = await businessId();
+    for (const path of ['/v1/businesses', `/v1/businesses/${biz}`, '/v1/pipeline/stages']) {
+      const head = await h.api.head(path).set(t.auth());
+      expect(head.status).toBe(200);
+      expect(head.headers['content-type']).toMatch(/application\/json/);
+      expect(head.text ?? '').toBe('');
+    }
+    const missing = await h.api.head('/v1/businesses/biz_01JD1A2B3C4D5E6F7G8H9J0K1M').set(t.auth());
+    expect(missing.status).toBe(404);
+  });
+
+  it('/readyz reports not ready while a migration is pending', async () => {
+    expect((await h.api.get('/readyz')).status).toBe(200);
+    const last = await h.knex('knex_migrations').orderBy('id', 'desc').first();
+    await h.knex('knex_migrations').where({ id: last.id }).delete();
+    try {
+      const res = await h.api.get('/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'migrations_pending', pending: [last.name] });
+    } finally {
+      await h.knex('knex_migrations').insert(last);
+    }
+    expect((await h.api.get('/readyz')).status).toBe(200);
+  });
+});

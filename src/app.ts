@@ -50,6 +50,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  if (deps.config.trustProxy !== undefined) app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestId(deps.logger));
 

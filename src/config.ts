@@ -10,6 +10,18 @@ export interface Config {
   secretKey?: string;
   logLevel: string;
   publicBaseUrl?: string;
+  /**
+   * Express `trust proxy`: which proxies' X-Forwarded-For to believe for the client address (used
+   * to throttle failed authentication per client). Unset: the socket's address. Behind a load
+   * balancer set it (`1` for one hop, `loopback`, or a list of CIDRs), or every client shares one.
+   */
+  trustProxy?: boolean | number | string;
+}
+
+function parseTrustProxy(v: string | undefined): Config['trustProxy'] {
+  if (!v) return undefined;
+  if (v === 'true' || v === 'false') return v === 'true';
+  return /^\d+$/.test(v) ? Number(v) : v;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -25,6 +37,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.SECRET_KEY || undefined,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

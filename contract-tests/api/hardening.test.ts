@@ -341,6 +341,22 @@ describe('rate limit: a sliding 60-second window', () => {
       await h2.close();
     }
   });
+
+  it('behind a trusted proxy the client address comes from X-Forwarded-For, so one client cannot lock out others', async () => {
+    const { createApp } = await import('../../src/app');
+    const { handlers } = await import('../../src/features/handlers');
+    const supertest = (await import('supertest')).default;
+    const h3 = await startHarness();
+    try {
+      const api = supertest(createApp({ ...h3.deps, config: { ...h3.deps.config, trustProxy: 'loopback' } }, handlers));
+      const bad = { Authorization: `Bearer svc_live_${'z'.repeat(32)}` };
+      for (let i = 0; i < 30; i++) await api.get('/v1/businesses').set(bad).set('X-Forwarded-For', '203.0.113.7');
+      expect((await api.get('/v1/businesses').set(bad).set('X-Forwarded-For', '203.0.113.7')).status).toBe(429);
+      expect((await api.get('/v1/businesses').set(bad).set('X-Forwarded-For', '203.0.113.8')).status).toBe(401);
+    } finally {
+      await h3.close();
+    }
+  });
 });
 
 describe('small truths', () => {

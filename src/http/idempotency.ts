@@ -78,7 +78,7 @@ export function idempotency(deps: Deps): RequestHandler {
       knex('idempotency_keys')
         .where({ ...id, state: 'in_progress' })
         .update({ locked_until: new Date(deps.clock.now().getTime() + LOCK_MS) })
-        .catch((err: unknown) => req.log.warn({ err: { message: (err as Error).message } }, 'could not renew idempotency lock'));
+        .catch((err: unknown) => req.log.warn({ err: loggableError(err) }, 'could not renew idempotency lock'));
     });
     res.once('close', stopRenewing);
     const json = res.json.bind(res);

@@ -2,16 +2,18 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliver, deliveryHeaders } from '../../src/features/webhooks/delivery-http';
 import { signatureHeader, signPayload, verifySignature } from '../../src/features/webhooks/signing';
-import { nonPublicReason, setHostResolver, type ResolvedAddress } from '../../src/features/webhooks/url-policy';
+import { deliverWebhook, deliveryHeaders } from '../../src/features/webhooks/webhooks.delivery';
 import { setTestDeliveryTimeout } from '../../src/features/webhooks/webhooks.service';
 import { loadSpec } from '../../src/http/spec';
 import { newEventId, newId } from '../../src/lib/ids';
+import { PUBLIC_ONLY, setHostResolver, type ResolvedAddress } from '../../src/outbound/policy';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 
 // A real receiver (node:http on 127.0.0.1, port 0) gets every test delivery; DNS is an injected
-// table, so no test needs public DNS or the network.
+// table, so no test needs public DNS or the network. The tenants here are test locations (loopback
+// receivers are allowed for them); the address policy for other locations, every blocked spelling
+// and every error category are in outbound.test.ts.
 
 interface Received {
   method: string;
@@ -121,7 +123,7 @@ describe(`createWebhook (${ENGINE})`, () => {
     expect(h.logs.join('')).not.toContain(w.secret.slice(6));
   });
 
-  it('defaults: events [] (all, including later types), description null; http://localhost and http://127.0.0.1 accepted', async () => {
+  it('defaults: events [] (all, including later types), description null; http://localhost and http://127.0.0.1 accepted (test location)', async () => {
     const a = await createWebhook({ url: 'http://localhost:3000/svc-webhooks' });
     expect(a).toMatchObject({ events: [], description: null, status: 'active' });
     const b = await createWebhook({ url: 'http://127.0.0.1:8080/hook', events: [] });
@@ -189,18 +191,6 @@ describe(`createWebhook (${ENGINE})`, () => {
       expect(res.body.error).toMatchObject({ type: 'validation_error', code: 'invalid_request' });
       if (param) expect(res.body.error.param).toBe(param);
     }
-  });
-
-  it('address classification', () => {
-    for (const ip of ['8.8.8.8', '93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
-      expect(nonPublicReason(ip), ip).toBeNull();
-    }
-    for (const ip of ['10.0.0.1', '172.31.255.255', '192.168.0.1', '127.0.0.1', '169.254.1.1', '100.127.255.254', '0.0.0.0', '255.255.255.255', '224.0.0.1',
-      '::', '::1', 'fe80::1', 'fc00::1', 'fdff::1', '::ffff:192.168.1.1', '::ffff:7f00:1', '64:ff9b::a00:1', '2002:c0a8:101::1', 'ff02::1', '2001:db8::1']) {
-      expect(nonPublicReason(ip), ip).not.toBeNull();
-    }
-    expect(nonPublicReason('172.32.0.1')).toBeNull();
-    expect(nonPublicReason('100.128.0.1')).toBeNull();
   });
 });
 
@@ -357,7 +347,7 @@ describe(`testWebhook (${ENGINE})`, () => {
     const result = await sendTest(w.id);
     expect(result).toEqual({
       delivery_id: expect.stringMatching(/^dlv_[0-9A-HJKMNP-TV-Z]{26}$/), event_type: 'webhook.test', status: 'succeeded',
-      response_status: 200, response_body: '{"received":true}', error: null, duration_ms: expect.any(Number),
+      response_status: 200, response_body: '{"received":true}', error: null, error_code: null, duration_ms: expect.any(Number),
     });
 
     expect(received).toHaveLength(1);
@@ -387,7 +377,7 @@ describe(`testWebhook (${ENGINE})`, () => {
     expect(deliveries.status).toBe(200);
     expect(deliveries.body.data).toEqual([{
       id: result.delivery_id, subscription_id: w.id, event_id: event.id, event_type: 'webhook.test', status: 'succeeded', attempts: 1,
-      next_attempt_at: null, last_response_status: 200, last_error: null, created_at: h.clock.now().toISOString(), updated_at: h.clock.now().toISOString(),
+      next_attempt_at: null, last_response_status: 200, last_error: null, last_error_code: null, created_at: h.clock.now().toISOString(), updated_at: h.clock.now().toISOString(),
     }]);
     const row = await h.knex('webhook_deliveries').where({ id: result.delivery_id }).first();
     expect(row).toMatchObject({ kind: 'test', payload: event });
@@ -413,18 +403,18 @@ describe(`testWebhook (${ENGINE})`, () => {
       res.end(big);
     };
     const result = await sendTest(w.id);
-    expect(result).toMatchObject({ status: 'dead', response_status: 500, error: 'Receiver answered HTTP 500' });
+    expect(result).toMatchObject({ status: 'dead', response_status: 500, error: 'Receiver answered HTTP 500', error_code: 'http_error' });
     expect(result.response_body).toHaveLength(2048);
     expect(result.response_body).toBe(big.slice(0, 2048));
     expect(received).toHaveLength(1);
     const [d] = (await h.api.get(`/v1/webhooks/${w.id}/deliveries`).set(t.auth())).body.data;
-    expect(d).toMatchObject({ id: result.delivery_id, status: 'dead', attempts: 1, next_attempt_at: null, last_response_status: 500, last_error: 'Receiver answered HTTP 500' });
+    expect(d).toMatchObject({ id: result.delivery_id, status: 'dead', attempts: 1, next_attempt_at: null, last_response_status: 500, last_error: 'Receiver answered HTTP 500', last_error_code: 'http_error' });
   });
 
   it('4xx: dead', async () => {
     const w = await createWebhook({ url: `${base}/reject` });
     respond = (_req, res) => res.writeHead(401).end('bad signature');
-    expect(await sendTest(w.id)).toMatchObject({ status: 'dead', response_status: 401, response_body: 'bad signature', error: 'Receiver answered HTTP 401' });
+    expect(await sendTest(w.id)).toMatchObject({ status: 'dead', response_status: 401, response_body: 'bad signature', error: 'Receiver answered HTTP 401', error_code: 'http_error' });
   });
 
   it('302: dead, and the redirect is not followed', async () => {
@@ -434,22 +424,21 @@ describe(`testWebhook (${ENGINE})`, () => {
       else res.writeHead(200).end('followed');
     };
     const result = await sendTest(w.id);
-    expect(result).toMatchObject({ status: 'dead', response_status: 302, response_body: '' });
-    expect(result.error).toBe(`Redirect not followed (HTTP 302 to ${base}/elsewhere)`);
+    expect(result).toMatchObject({ status: 'dead', response_status: 302, response_body: '', error_code: 'http_error' });
+    expect(result.error).toBe('Receiver answered HTTP 302 (redirects are not followed)');
     expect(received.map((r) => r.path)).toEqual(['/moved']);
   });
 
-  it('connection refused: dead with the error, no response fields', async () => {
+  it('connection refused: dead with a fixed sentence and connection_refused, no response fields', async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const w = await createWebhook({ url: `http://127.0.0.1:${port}/gone` });
     const result = await sendTest(w.id);
-    expect(result).toMatchObject({ status: 'dead', response_status: null, response_body: null });
-    expect(result.error).toMatch(/^Connection failed: .*ECONNREFUSED/);
+    expect(result).toMatchObject({ status: 'dead', response_status: null, response_body: null, error: 'Connection refused by 127.0.0.1', error_code: 'connection_refused' });
     const [d] = (await h.api.get(`/v1/webhooks/${w.id}/deliveries`).set(t.auth())).body.data;
-    expect(d).toMatchObject({ status: 'dead', last_response_status: null, last_error: result.error });
+    expect(d).toMatchObject({ status: 'dead', last_response_status: null, last_error: result.error, last_error_code: 'connection_refused' });
   });
 
   it('timeout: dead after the timeout (200 ms here, 10 s in service) with no response', async () => {
@@ -458,7 +447,7 @@ describe(`testWebhook (${ENGINE})`, () => {
     const restore = setTestDeliveryTimeout(200);
     try {
       const result = await sendTest(w.id);
-      expect(result).toMatchObject({ status: 'dead', response_status: null, response_body: null, error: 'Timed out after 200 ms' });
+      expect(result).toMatchObject({ status: 'dead', response_status: null, response_body: null, error: 'Timed out after 200 ms', error_code: 'timeout' });
       expect(result.duration_ms).toBeGreaterThanOrEqual(150);
       expect(result.duration_ms).toBeLessThan(5000);
     } finally {
@@ -480,7 +469,8 @@ describe(`testWebhook (${ENGINE})`, () => {
     const w = await createWebhook({ url: 'https://rebind.example/hook' });
     DNS['rebind.example'] = ['93.184.216.34', '127.0.0.1'];
     const result = await sendTest(w.id);
-    expect(result).toMatchObject({ status: 'dead', response_status: null, response_body: null, error: 'Blocked: rebind.example resolves to a non-public address (loopback)' });
+    expect(result).toMatchObject({ status: 'dead', response_status: null, response_body: null, error: 'Blocked: rebind.example is not a public HTTPS endpoint', error_code: 'blocked_address' });
+    expect(result.error).not.toContain('127.0.0.1');
     delete DNS['rebind.example'];
   });
 
@@ -561,10 +551,12 @@ describe(`signing (${ENGINE})`, () => {
     expect(verifySignature(raw, 'garbage', [newS], t0)).toBe(false);
   });
 
-  it('deliver refuses a non-public literal address without connecting', async () => {
+  it('deliverWebhook refuses a non-public literal address and plain http without connecting', async () => {
     const headers = deliveryHeaders({ eventType: 'webhook.test', deliveryId: newId('dlv'), signature: 't=1,v1=' + '0'.repeat(64) });
-    const out = await deliver('https://10.0.0.1/hook', '{}', headers, 200);
-    expect(out).toMatchObject({ ok: false, responseStatus: null, responseBody: null, error: 'Blocked: 10.0.0.1 is not a public address (private)' });
-    expect((await deliver('http://example.com/', '{}', headers, 200)).error).toBe('The subscription URL must use HTTPS');
+    const out = await deliverWebhook('https://10.0.0.1/hook', '{}', headers, { policy: PUBLIC_ONLY, timeoutMs: 200 });
+    expect(out).toMatchObject({ ok: false, responseStatus: null, responseBody: null, error: 'Blocked: 10.0.0.1 is not a public HTTPS endpoint', errorCode: 'blocked_address' });
+    expect(await deliverWebhook('http://example.com/', '{}', headers, { policy: PUBLIC_ONLY, timeoutMs: 200 })).toMatchObject({
+      error: 'Blocked: example.com is not a public HTTPS endpoint', errorCode: 'blocked_address',
+    });
   });
 });

@@ -15,7 +15,24 @@ import type { Role } from '../../src/http/spec';
 import type { Handlers } from '../../src/http/types';
 import { ManualClock } from '../../src/lib/clock';
 import { createLogger } from '../../src/logger';
+import { setDialGuard, setHostResolver } from '../../src/outbound/policy';
 import { adminUrl, databaseUrl } from './pg-urls';
+
+/**
+ * No test dials off this machine: every outbound socket to an address outside loopback is refused
+ * (as a refused connection) and recorded here, even when a rule is broken on purpose.
+ */
+export const refusedDials: string[] = [];
+const onThisMachine = (address: string) => /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
+setDialGuard((address) => {
+  if (onThisMachine(address)) return true;
+  refusedDials.push(address);
+  return false;
+});
+// Nor does any test ask real DNS: names resolve only through a table a test installs itself.
+setHostResolver(async (host) => {
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (tests resolve no real names)`), { code: 'ENOTFOUND' });
+});
 
 export const ENGINE = (process.env.TEST_DB ?? 'pg') as 'pg' | 'pglite';
 
@@ -70,7 +87,8 @@ export interface Harness {
   knex: Deps['db']['knex'];
   api: ReturnType<typeof supertest>;
   logs: string[];
-  tenant(name?: string): Promise<Tenant>;
+  /** A location with a user and key per role; a test location unless `isTest: false`. */
+  tenant(name?: string, opts?: { isTest?: boolean }): Promise<Tenant>;
   close(): Promise<void>;
 }
 
@@ -95,8 +113,8 @@ export async function startHarness(opts: { handlers?: Partial<Handlers>; start?:
     knex: db.knex,
     api,
     logs,
-    async tenant(name = `Tenant ${++n}`) {
-      const loc = await createLocation(db.knex, clock, { name, isTest: true });
+    async tenant(name = `Tenant ${++n}`, tenantOpts: { isTest?: boolean } = {}) {
+      const loc = await createLocation(db.knex, clock, { name, isTest: tenantOpts.isTest ?? true });
       const users = {} as Tenant['users'];
       const keys = {} as Tenant['keys'];
       for (const role of ['admin', 'manager', 'user'] as Role[]) {

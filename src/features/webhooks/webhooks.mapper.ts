@@ -45,6 +45,7 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
     next_attempt_at: iso(row.next_attempt_at),
     last_response_status: row.last_response_status,
     last_error: row.last_error,
+    last_error_code: row.last_error_code ?? null,
     created_at: isoRequired(row.created_at),
     updated_at: isoRequired(row.updated_at),
   };

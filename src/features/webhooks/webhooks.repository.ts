@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
+import type { DeliveryErrorCode } from './webhooks.delivery';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 // A deleted subscription (deleted_at set) is invisible to every read.
@@ -35,6 +36,8 @@ export interface DeliveryRow {
   next_attempt_at: Date | null;
   last_response_status: number | null;
   last_error: string | null;
+  /** The stable category of last_error (CHECK-constrained to DeliveryErrorCode). */
+  last_error_code: DeliveryErrorCode | null;
   payload: unknown;
   created_at: Date;
   updated_at: Date;

@@ -4,9 +4,9 @@ import { invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newEventId, newId } from '../../lib/ids';
-import { deliver, deliveryHeaders, DELIVERY_TIMEOUT_MS } from './delivery-http';
+import { policyForLocation, vetUrl } from '../../outbound/policy';
 import { signatureHeader, newSigningSecret } from './signing';
-import { checkWebhookUrl } from './url-policy';
+import { deliverWebhook, deliveryHeaders, DELIVERY_TIMEOUT_MS } from './webhooks.delivery';
 import { toDelivery, toWebhook, toWebhookWithSecret, type Webhook, type WebhookWithSecret } from './webhooks.mapper';
 import {
   cancelOpenDeliveries, deliveriesQuery, findWebhook, insertDelivery, insertWebhook, locationName, markWebhookDeleted,
@@ -34,9 +34,14 @@ export function setTestDeliveryTimeout(ms: number | null): () => void {
   };
 }
 
-/** The URL rule: malformed -> 400 invalid_request; against the rule -> 400 invalid_webhook_url. */
-async function acceptableUrl(deps: Deps, scope: Scope, url: string): Promise<string> {
-  const verdict = await checkWebhookUrl(url, { allowDevelopmentHosts: deps.config.env !== 'production' || !!scope.locationIsTest });
+/**
+ * The outbound address policy (src/outbound/policy.ts) of the caller's location: public HTTPS only,
+ * plus localhost and 127.0.0.1 for test locations. Malformed -> 400 invalid_request; against the
+ * rule, unresolvable or resolving to a non-public address -> 400 invalid_webhook_url. Checked again
+ * at send time (a host may be re-pointed after it was accepted).
+ */
+async function acceptableUrl(scope: Scope, url: string): Promise<string> {
+  const verdict = await vetUrl(url, policyForLocation(scope), { signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
   if (verdict.ok) return url;
   throw verdict.malformed ? invalid(verdict.reason, 'url') : invalid(verdict.reason, 'url', 'invalid_webhook_url');
 }
@@ -55,7 +60,7 @@ async function getWebhookOr404(db: Db, scope: Scope, id: string): Promise<Webhoo
 
 export async function createWebhook(deps: Deps, scope: Scope, body: CreateBody): Promise<WebhookWithSecret> {
   const events = uniqueEvents(body.events);
-  const url = await acceptableUrl(deps, scope, body.url); // DNS happens before the transaction opens
+  const url = await acceptableUrl(scope, body.url); // DNS happens before the transaction opens
   const now = deps.clock.now();
   const secret = newSigningSecret();
   const row: WebhookRow = {
@@ -89,7 +94,7 @@ export async function getWebhook(deps: Deps, scope: Scope, id: string): Promise<
 export async function updateWebhook(deps: Deps, scope: Scope, id: string, body: UpdateBody): Promise<Webhook> {
   await getWebhookOr404(deps.db.knex, scope, id); // 404 before any DNS work
   const patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'description' | 'updated_at'>> = {};
-  if (body.url !== undefined) patch.url = await acceptableUrl(deps, scope, body.url);
+  if (body.url !== undefined) patch.url = await acceptableUrl(scope, body.url);
   if (body.events !== undefined) patch.events = uniqueEvents(body.events);
   if (body.description !== undefined) patch.description = body.description;
   // Status and health fields are not the caller's to change (a disabled subscription stays disabled).
@@ -132,7 +137,7 @@ export async function testWebhook(deps: Deps, scope: Scope, id: string): Promise
   const deliveryId = newId('dlv', now.getTime());
   const t = Math.floor(now.getTime() / 1000);
   const headers = deliveryHeaders({ eventType: event.type, deliveryId, signature: signatureHeader(deps.secrets.open(row.secret_sealed), rawBody, t) });
-  const outcome = await deliver(row.url, rawBody, headers, testTimeoutMs);
+  const outcome = await deliverWebhook(row.url, rawBody, headers, { policy: policyForLocation(scope), timeoutMs: testTimeoutMs });
 
   const delivery: DeliveryRow = {
     id: deliveryId,
@@ -146,13 +151,14 @@ export async function testWebhook(deps: Deps, scope: Scope, id: string): Promise
     next_attempt_at: null,
     last_response_status: outcome.responseStatus,
     last_error: outcome.error,
+    last_error_code: outcome.errorCode,
     payload: event,
     created_at: now,
     updated_at: deps.clock.now(),
   };
   await db.transaction((trx) => insertDelivery(trx, delivery));
   deps.logger.info(
-    { subscription_id: row.id, delivery_id: deliveryId, event_id: event.id, status: delivery.status, response_status: outcome.responseStatus, duration_ms: outcome.durationMs },
+    { subscription_id: row.id, delivery_id: deliveryId, event_id: event.id, status: delivery.status, response_status: outcome.responseStatus, error_code: outcome.errorCode, duration_ms: outcome.durationMs },
     'webhook test delivery',
   );
   return {
@@ -162,6 +168,7 @@ export async function testWebhook(deps: Deps, scope: Scope, id: string): Promise
     response_status: outcome.responseStatus,
     response_body: outcome.responseBody,
     error: outcome.error,
+    error_code: outcome.errorCode,
     duration_ms: outcome.durationMs,
   };
 }

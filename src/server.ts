@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { buildDeps } from './bootstrap';
 import { loadConfig } from './config';
+import { openDatabase } from './db/engine';
+import { serveEmbeddedSocket, type EmbeddedSocket } from './db/embedded-socket';
 import { createApiKey, createLocation, createUser } from './features/accounts/accounts.service';
 import { handlers } from './features/handlers';
 import { createLogger } from './logger';
@@ -9,17 +11,19 @@ import { createLogger } from './logger';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const deps = await buildDeps(config, logger);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const deps = await buildDeps(config, logger, { db });
   const knex = deps.db.knex;
 
   // First run on an empty embedded database: a demo location and an admin key, printed once.
-  let firstKey: string | undefined;
+  let firstRun: { locationId: string; key: string } | undefined;
   if (config.env !== 'production' && deps.db.engine === 'pglite') {
     const any = await knex('locations').first('id');
     if (!any) {
       const loc = await createLocation(knex, deps.clock, { name: 'Demo location', isTest: true });
       const admin = await createUser(knex, deps.clock, { locationId: loc.id, name: 'Demo Admin', email: 'admin@demo.example', role: 'admin' });
-      firstKey = (await createApiKey(knex, deps.clock, { locationId: loc.id, name: 'Demo admin key', role: 'admin', userId: admin.id })).key;
+      const key = (await createApiKey(knex, deps.clock, { locationId: loc.id, name: 'Demo admin key', role: 'admin', userId: admin.id })).key;
+      firstRun = { locationId: loc.id, key };
     }
   }
 
@@ -29,15 +33,30 @@ async function main(): Promise<void> {
     server.once('listening', resolve);
     server.once('error', reject);
   });
+
+  // The operator CLI and `npm run seed` reach the embedded database through this process while it runs.
+  let operatorSocket: EmbeddedSocket | undefined;
+  if (db.pglite) {
+    try {
+      operatorSocket = await serveEmbeddedSocket(db, config.dataDir, { log: (msg, extra) => logger.warn(extra ?? {}, msg) });
+      logger.info({ socket: operatorSocket.path }, 'operator socket for the CLI and seed');
+    } catch (err) {
+      // The API works without it; the CLI then says the folder is in use, as before.
+      logger.warn({ err }, 'could not open the operator socket: the CLI and seed cannot run while this server runs');
+    }
+  }
+
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicBaseUrl ?? `http://${config.host}:${port}`;
   logger.info({ url, engine: deps.db.engine }, 'listening');
   process.stdout.write(`\nDeal-Funding API listening on ${url} (database: ${deps.db.engine === 'pg' ? 'PostgreSQL' : `embedded, ${config.dataDir}`})\n`);
-  if (firstKey) {
+  if (firstRun) {
     process.stdout.write(
-      `\nFirst run: created a demo location with an admin API key. It is shown only this once:\n\n  ${firstKey}\n\n` +
-        `Try it:\n  curl -s ${url}/v1/businesses -H "Authorization: Bearer ${firstKey}"\n\n`,
+      `\nFirst run: created a demo location with an admin API key. The key is shown only this once:\n\n` +
+        `  Location: ${firstRun.locationId}\n  API key:  ${firstRun.key}\n\n` +
+        `Try it:\n  curl -s ${url}/v1/businesses -H "Authorization: Bearer ${firstRun.key}"\n` +
+        `  npm run --silent cli -- key list --location ${firstRun.locationId}\n\n`,
     );
   }
 
@@ -47,6 +66,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
+      await operatorSocket?.close();
       await deps.db.close();
       logger.info('stopped');
       process.exit(0);

@@ -1,8 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveEmbeddedSocket, socketConnection } from '../../src/db/embedded-socket';
+import { wrapPglite } from '../../src/db/engine';
 import { ENGINE, clonePostgresUrl } from '../support/harness';
 
 // The operator's view: the CLI and the server process, run as a partner or operator would run them.
@@ -28,8 +32,22 @@ beforeAll(async () => {
 afterAll(() => cleanup?.());
 
 function cli(...args: string[]) {
-  const r = spawnSync(TSX, ['src/cli/index.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return cliIn(env, ...args);
+}
+function cliIn(e: NodeJS.ProcessEnv, ...args: string[]) {
+  const r = spawnSync(TSX, ['src/cli/index.ts', ...args], { cwd: ROOT, env: e, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+/** A tsx script as a child process, without blocking this one (so the test can keep a server busy meanwhile). */
+function tsxAsync(e: NodeJS.ProcessEnv, script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; json: () => any }> {
+  return new Promise((resolve) => {
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) }));
+  });
 }
 
 describe(`operator CLI (${ENGINE})`, () => {
@@ -50,8 +68,15 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(k.key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
     expect(k).toMatchObject({ role: 'user', scopes: ['deals:read', 'deals:write'], expires_at: '2030-01-01T00:00:00.000Z', last4: k.key.slice(-4) });
 
+    // A key that would be born expired is refused, and nothing is created.
+    const past = cli('key', 'create', '--location', locationId, '--name', 'Born expired', '--expires-at', '2020-01-01T00:00:00Z');
+    expect(past.code).not.toBe(0);
+    expect(past.stdout).toBe('');
+    expect(past.stderr).toMatch(/expires_at must be in the future/);
+
     const list = cli('key', 'list', '--location', locationId);
     expect(list.code).toBe(0);
+    expect(list.json().data).toHaveLength(1);
     expect(list.stdout).not.toContain(k.key);
     expect(list.json().data[0]).toMatchObject({ id: k.id, prefix: 'svc_live_', last4: k.key.slice(-4) });
 
@@ -62,17 +87,27 @@ describe(`operator CLI (${ENGINE})`, () => {
   });
 
   it('bad input is a clear message on stderr and a non-zero exit, nothing on stdout', { timeout: 120_000 }, () => {
-    for (const args of [
-      ['user', 'create', '--location', 'loc_nope', '--name', 'X', '--email', 'x@y.example', '--role', 'owner'],
-      ['key', 'create', '--location', 'loc_nope', '--name', 'X'],
-      ['key', 'create', '--name', 'X'],
-      ['frobnicate'],
-    ]) {
+    for (const [args, message] of [
+      [['user', 'create', '--location', 'loc_nope', '--name', 'X', '--email', 'x@y.example', '--role', 'owner'], /role must be one of/],
+      [['key', 'create', '--location', 'loc_nope', '--name', 'X'], /No location loc_nope/],
+      [['key', 'create', '--location', 'loc_nope', '--name', 'X', '--expires-at', 'next tuesday'], /expires_at must be an ISO 8601 timestamp/],
+      [['key', 'create', '--name', 'X'], /--location is required[\s\S]*Usage:/],
+      [['frobnicate'], /Unknown command: frobnicate[\s\S]*Usage:/],
+      [[], /No command given[\s\S]*Usage:/],
+    ] as [string[], RegExp][]) {
       const r = cli(...args);
-      expect(r.code).not.toBe(0);
+      expect(r.code, args.join(' ')).not.toBe(0);
       expect(r.stdout).toBe('');
-      expect(r.stderr.length).toBeGreaterThan(5);
+      expect(r.stderr).toMatch(message);
     }
+  });
+
+  it('--help prints the usage on stdout and exits 0', { timeout: 60_000 }, () => {
+    const r = cli('--help');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: npm run --silent cli -- <command>/);
+    expect(r.stdout).toContain('location list');
   });
 });
 
@@ -116,34 +151,211 @@ async function waitFor(pred: () => boolean, what: string, ms = 60_000) {
 }
 
 describe(`server process (${ENGINE})`, () => {
-  it('serves /healthz, /readyz and /v1; first run on the embedded engine prints a working admin key; SIGTERM exits 0', { timeout: 120_000 }, async () => {
-    // A data folder of its own, so this is a first run on an empty embedded database.
-    const fresh = ENGINE === 'pglite' ? { DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-first-')) } : {};
-    const s = startServer(fresh);
-    await waitFor(() => /listening on (http:\/\/\S+)/.test(s.output()), 'the server to listen');
-    const url = /listening on (http:\/\/\S+)/.exec(s.output())![1];
+  it.skipIf(ENGINE !== 'pg')('serves /healthz, /readyz and /v1; creates and prints nothing on PostgreSQL; SIGTERM exits 0', { timeout: 120_000 }, async () => {
+    const s = startServer();
+    const url = await listening(s);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
-    if (ENGINE === 'pglite') {
-      const key = /(svc_live_[0-9A-Za-z]{32})/.exec(s.output())?.[1];
-      expect(key).toBeDefined();
-      const res = await fetch(`${url}/v1/businesses`, { headers: { Authorization: `Bearer ${key}` } });
-      expect(res.status).toBe(200);
-      // PGlite is one process per data folder: a second server on the same folder refuses, clearly.
-      const second = startServer(fresh);
-      expect(await second.exited).not.toBe(0);
-      expect(second.output()).toMatch(/in use by process \d+/);
-    } else {
-      expect(s.output()).not.toMatch(/svc_live_/);
-    }
+    expect(s.output()).not.toMatch(/svc_live_|loc_/);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    if (fresh.DATA_DIR) rmSync(fresh.DATA_DIR, { recursive: true, force: true });
   });
 
   it('production mode requires DATABASE_URL and creates nothing', async () => {
     const s = startServer({ NODE_ENV: 'production', DATABASE_URL: '', SECRET_KEY: 'x'.repeat(40) });
     expect(await s.exited).not.toBe(0);
     expect(s.output()).toMatch(/DATABASE_URL is required/);
+  });
+});
+
+async function listening(s: ReturnType<typeof startServer>): Promise<string> {
+  await waitFor(() => /listening on (http:\/\/\S+)/.test(s.output()) || /Could not start/.test(s.output()), 'the server to listen');
+  const m = /listening on (http:\/\/\S+)/.exec(s.output());
+  if (!m) throw new Error(s.output());
+  return m[1];
+}
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' });
+const dealCount = async (base: string, key: string) => ((await (await fetch(`${base}/v1/deals`, { headers: bearer(key) })).json()) as { data: unknown[] }).data.length;
+
+// The embedded engine is one process per data folder: while `npm start` runs, the CLI and the seed
+// reach the database through the server's operator socket (src/db/embedded-socket.ts).
+describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, with operators at work', () => {
+  let dir: string;
+  let dirEnv: NodeJS.ProcessEnv;
+  let s: ReturnType<typeof startServer>;
+  let url: string;
+  let locationId: string;
+  let adminKey: string;
+  const keys: string[] = [];
+  let seeded: { location_id: string; api_key: string };
+  const businessIds: string[] = [];
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-first-'));
+    dirEnv = { ...env, DATA_DIR: dir };
+  });
+  afterAll(() => {
+    s?.child.kill('SIGKILL');
+    const pid = existsSync(join(dir, 'svc.lock')) ? Number(readFileSync(join(dir, 'svc.lock'), 'utf8')) : 0;
+    if (pid && pid !== process.pid) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('first start prints the demo location id and a working admin key; a second server refuses the folder', { timeout: 120_000 }, async () => {
+    s = startServer({ DATA_DIR: dir });
+    url = await listening(s);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
+    locationId = /Location:\s+(loc_[0-9A-Z]{26})/.exec(s.output())?.[1] as string;
+    adminKey = /API key:\s+(svc_live_[0-9A-Za-z]{32})/.exec(s.output())?.[1] as string;
+    expect(locationId).toBeDefined();
+    expect(adminKey).toBeDefined();
+    expect((await fetch(`${url}/v1/businesses`, { headers: bearer(adminKey) })).status).toBe(200);
+    // The operator socket is the current user's only.
+    const advert = JSON.parse(readFileSync(join(dir, 'svc.socket'), 'utf8'));
+    expect(advert.pid).toBe(Number(readFileSync(join(dir, 'svc.lock'), 'utf8')));
+    expect(statSync(advert.socket).mode & 0o077).toBe(0);
+    // PGlite is one process per data folder: a second server on the same folder refuses, clearly.
+    const second = startServer({ DATA_DIR: dir });
+    expect(await second.exited).not.toBe(0);
+    expect(second.output()).toMatch(/in use by process \d+/);
+  });
+
+  it('while it runs, `location list` and `key create` work through it, and the server accepts the new key at once', { timeout: 120_000 }, async () => {
+    const list = cliIn(dirEnv, 'location', 'list');
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    expect(list.stdout.trim().split('\n')).toHaveLength(1);
+    expect(list.json()).toEqual({ data: [{ id: locationId, name: 'Demo location', is_test: true, renewal_threshold: 50, created_at: expect.any(String) }] });
+
+    const key = cliIn(dirEnv, 'key', 'create', '--location', locationId, '--name', 'Made while the server runs', '--role', 'admin');
+    expect(key.stderr).toBe('');
+    expect(key.code).toBe(0);
+    keys.push(key.json().key);
+    expect((await fetch(`${url}/v1/businesses`, { headers: bearer(key.json().key) })).status).toBe(200);
+  });
+
+  it('the seed, the CLI and the server write at the same time; after a restart every write is there', { timeout: 180_000 }, async () => {
+    let busy = true;
+    const statuses: number[] = [];
+    const serverWrites = (async () => {
+      // The server keeps taking writes while the seed and the CLI work (paced under the rate limit).
+      for (let i = 0; busy && i < 100; i++) {
+        const res = await fetch(`${url}/v1/businesses`, { method: 'POST', headers: bearer(adminKey), body: JSON.stringify({ legal_name: `Concurrent ${i} LLC` }) });
+        statuses.push(res.status);
+        if (res.status === 201) businessIds.push(((await res.json()) as { data: { id: string } }).data.id);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const [seed, key] = await Promise.all([
+      tsxAsync(dirEnv, 'src/cli/seed.ts'),
+      tsxAsync(dirEnv, 'src/cli/index.ts', 'key', 'create', '--location', locationId, '--name', 'Made during the seed'),
+    ]).finally(() => (busy = false));
+    await serverWrites;
+    expect(seed.stderr).toBe('');
+    expect(seed.code).toBe(0);
+    seeded = seed.json();
+    expect(seeded).toMatchObject({ location_id: expect.stringMatching(/^loc_/), api_key: expect.stringMatching(/^svc_live_/), businesses: 8, deals: 8 });
+    expect(key.stderr).toBe('');
+    expect(key.code).toBe(0);
+    keys.push(key.json().key);
+    expect(statuses.length).toBeGreaterThan(5);
+    expect(statuses.every((c) => c === 201)).toBe(true);
+    // The server sees what the seed wrote through it.
+    expect(await dealCount(url, seeded.api_key)).toBe(8);
+
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(existsSync(join(dir, 'svc.lock'))).toBe(false);
+    expect(existsSync(join(dir, 'svc.socket'))).toBe(false);
+
+    s = startServer({ DATA_DIR: dir });
+    url = await listening(s);
+    expect(s.output()).not.toMatch(/First run|svc_live_/);
+    for (const id of businessIds) expect((await fetch(`${url}/v1/businesses/${id}`, { headers: bearer(adminKey) })).status, id).toBe(200);
+    for (const k of keys) expect((await fetch(`${url}/v1/businesses`, { headers: bearer(k) })).status).toBe(200);
+    expect(await dealCount(url, seeded.api_key)).toBe(8);
+  });
+
+  it('a server killed with -9 leaves a stale lock, which the next process takes over', { timeout: 120_000 }, async () => {
+    const pid = Number(readFileSync(join(dir, 'svc.lock'), 'utf8'));
+    process.kill(pid, 'SIGKILL'); // the server itself (tsx runs it as a child process)
+    await s.exited;
+    expect(readFileSync(join(dir, 'svc.lock'), 'utf8')).toBe(String(pid));
+    const list = cliIn(dirEnv, 'location', 'list');
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    expect(list.json().data.map((l: { id: string }) => l.id)).toEqual([locationId, seeded.location_id]);
+  });
+});
+
+// PGlite is one backend session: whoever runs between another's BEGIN and COMMIT runs inside that
+// transaction. The operator socket lets a client in only while it holds the server's one connection.
+describe.skipIf(ENGINE !== 'pglite')('operator socket: no transaction is ever entered by the other side', () => {
+  const settle = (p: Promise<unknown>) => Promise.race([p.then(() => 'done'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+  let tmp: string;
+  let db: ReturnType<typeof wrapPglite>;
+  let sock: Awaited<ReturnType<typeof serveEmbeddedSocket>>;
+  const ids = async () => (await db.knex('t').orderBy('id').pluck('id')) as string[];
+  async function client() {
+    const c = new pg.Client(socketConnection(sock.path));
+    c.on('error', () => {});
+    await c.connect();
+    return c;
+  }
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'svc-sock-'));
+    db = wrapPglite(new PGlite());
+    await db.knex.raw('create table t (id text primary key)');
+    sock = await serveEmbeddedSocket(db, tmp, { holdTimeoutMs: 2_000 });
+  });
+  afterAll(async () => {
+    await sock?.close();
+    await db?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('the server waits out an operator transaction, and an operator waits out a server transaction; each rollback undoes only its own writes', async () => {
+    const c = await client();
+    await c.query('BEGIN');
+    await c.query("insert into t values ('cli-rolled-back')");
+    const serverInsert = db.knex('t').insert({ id: 'server-1' }).then(() => 'ok');
+    expect(await settle(serverInsert)).toBe('waiting');
+    await c.query('ROLLBACK');
+    await serverInsert;
+    expect(await ids()).toEqual(['server-1']);
+
+    let cliInsert: Promise<unknown> | undefined;
+    await db.knex
+      .transaction(async (trx) => {
+        await trx('t').insert({ id: 'server-rolled-back' });
+        cliInsert = c.query("insert into t values ('cli-1')");
+        expect(await settle(cliInsert)).toBe('waiting');
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    await cliInsert;
+    expect(await ids()).toEqual(['cli-1', 'server-1']);
+    await c.end();
+  });
+
+  it('an operator that disconnects or holds the database too long is rolled back and the server goes on', async () => {
+    const gone = await client();
+    await gone.query('BEGIN');
+    await gone.query("insert into t values ('cli-disconnected')");
+    (gone as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    await db.knex('t').insert({ id: 'server-2' });
+
+    const slow = await client();
+    await slow.query('BEGIN');
+    await slow.query("insert into t values ('cli-too-slow')");
+    const started = Date.now();
+    await db.knex('t').insert({ id: 'server-3' }); // waits for the hold timeout (2 s here), not forever
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(slow.query('COMMIT')).rejects.toThrow();
+    expect(await ids()).toEqual(['cli-1', 'server-1', 'server-2', 'server-3']);
+    expect(db.pglite!.isInTransaction()).toBe(false);
   });
 });

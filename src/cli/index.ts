@@ -1,82 +1,120 @@
+import type { Knex } from 'knex';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/engine';
+import { openOperatorDatabase } from '../db/engine';
 import { migrateLatest } from '../db/migrate';
 import {
-  AccountError, createAccessToken, createApiKey, createLocation, createUser, listApiKeys, revokeApiKey, setUserActive,
+  AccountError, createAccessToken, createApiKey, createLocation, createUser, listApiKeys, listLocations, revokeApiKey, setUserActive,
 } from '../features/accounts/accounts.service';
-import { systemClock } from '../lib/clock';
+import { systemClock, type Clock } from '../lib/clock';
 import type { Role } from '../http/spec';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
   location create --name NAME [--test]
+  location list                                   every location, oldest first
   user create --location ID --name NAME --email EMAIL --role admin|manager|user
   user deactivate ID | user activate ID
   key create --location ID --name NAME [--role ROLE] [--user ID] [--scopes a:b,c:d] [--expires-at ISO]
+                                                  --expires-at: a future time, e.g. 2027-01-01T00:00:00Z
   key revoke ID
   key list --location ID
   token create --user ID [--scopes a:b,c:d] [--audience mcp|api] [--ttl SECONDS]
   migrate
-Prints one JSON object on stdout; errors go to stderr with a non-zero exit.`;
+  help, --help                                    this text (exit 0)
+Prints one JSON object on stdout; errors go to stderr with a non-zero exit.
+Works while \`npm start\` runs on the embedded database: it then goes through that server.`;
 
 class UsageError extends Error {}
 
-function need(values: Record<string, unknown>, name: string): string {
+type Values = Record<string, string | boolean | undefined>;
+/** A command checks its arguments first (no database opened for a usage error), then runs. */
+type Command = (values: Values, positionals: string[]) => (knex: Knex, clock: Clock) => Promise<unknown>;
+
+function need(values: Values, name: string): string {
   const v = values[name];
   if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
   return v;
 }
+function scopesOf(values: Values): string[] {
+  return typeof values.scopes === 'string' ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+function firstId(positionals: string[], what: string): string {
+  if (!positionals[0]) throw new UsageError(`${what} is required`);
+  return positionals[0];
+}
 
+const COMMANDS: Record<string, Command> = {
+  migrate: () => async () => ({ migrated: true }),
+  'location create': (v) => {
+    const input = { name: need(v, 'name'), isTest: !!v.test };
+    return (knex, clock) => createLocation(knex, clock, input);
+  },
+  'location list': () => async (knex) => ({ data: await listLocations(knex) }),
+  'user create': (v) => {
+    const input = { locationId: need(v, 'location'), name: need(v, 'name'), email: need(v, 'email'), role: need(v, 'role') as Role };
+    return (knex, clock) => createUser(knex, clock, input);
+  },
+  'user deactivate': (_, p) => {
+    const id = firstId(p, 'user id');
+    return (knex, clock) => setUserActive(knex, clock, id, false);
+  },
+  'user activate': (_, p) => {
+    const id = firstId(p, 'user id');
+    return (knex, clock) => setUserActive(knex, clock, id, true);
+  },
+  'key create': (v) => {
+    const exp = v['expires-at'];
+    const input = {
+      locationId: need(v, 'location'), name: need(v, 'name'), role: (v.role as Role | undefined) ?? 'manager',
+      userId: (v.user as string | undefined) ?? null, scopes: scopesOf(v), expiresAt: typeof exp === 'string' ? exp : null,
+    };
+    return (knex, clock) => createApiKey(knex, clock, input);
+  },
+  'key revoke': (_, p) => {
+    const id = firstId(p, 'key id');
+    return (knex, clock) => revokeApiKey(knex, clock, id);
+  },
+  'key list': (v) => {
+    const location = need(v, 'location');
+    return async (knex) => ({ data: await listApiKeys(knex, location) });
+  },
+  'token create': (v) => {
+    const input = {
+      userId: need(v, 'user'), scopes: scopesOf(v), audience: (v.audience as 'mcp' | 'api' | undefined) ?? 'mcp',
+      ttlSeconds: v.ttl ? Number(v.ttl) : undefined,
+    };
+    return (knex, clock) => createAccessToken(knex, clock, input);
+  },
+};
+
+const OPTIONS = {
+  name: { type: 'string' }, test: { type: 'boolean' }, location: { type: 'string' }, email: { type: 'string' },
+  role: { type: 'string' }, user: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
+  audience: { type: 'string' }, ttl: { type: 'string' },
+} as const;
+
+/** Returns the JSON to print, or `undefined` when the usage was asked for. */
 async function run(argv: string[]): Promise<unknown> {
-  const [group, action, ...rest] = argv;
-  if (!group || group === '--help' || group === 'help') throw new UsageError('');
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' }, test: { type: 'boolean' }, location: { type: 'string' }, email: { type: 'string' },
-      role: { type: 'string' }, user: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
-      audience: { type: 'string' }, ttl: { type: 'string' },
-    },
-  });
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return undefined;
+  if (!argv.length) throw new UsageError('No command given.');
+  const [group, action] = argv;
+  const single = Object.hasOwn(COMMANDS, group);
+  const name = single ? group : `${group} ${action ?? ''}`.trim();
+  if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`Unknown command: ${argv.join(' ')}`);
+  const command = COMMANDS[name];
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv.slice(single ? 1 : 2), allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const exec = command(parsed.values, parsed.positionals);
+
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openOperatorDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateLatest(db.knex);
-    const knex = db.knex;
-    const clock = systemClock;
-    const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [];
-    switch (`${group} ${action ?? ''}`.trim()) {
-      case 'migrate':
-        return { migrated: true };
-      case 'location create':
-        return await createLocation(knex, clock, { name: need(values, 'name'), isTest: !!values.test });
-      case 'user create':
-        return await createUser(knex, clock, { locationId: need(values, 'location'), name: need(values, 'name'), email: need(values, 'email'), role: need(values, 'role') as Role });
-      case 'user deactivate':
-      case 'user activate':
-        if (!positionals[0]) throw new UsageError('user id is required');
-        return await setUserActive(knex, clock, positionals[0], action === 'activate');
-      case 'key create': {
-        const exp = values['expires-at'];
-        return await createApiKey(knex, clock, {
-          locationId: need(values, 'location'), name: need(values, 'name'), role: (values.role as Role | undefined) ?? 'manager',
-          userId: (values.user as string | undefined) ?? null, scopes, expiresAt: typeof exp === 'string' ? new Date(exp) : null,
-        });
-      }
-      case 'key revoke':
-        if (!positionals[0]) throw new UsageError('key id is required');
-        return await revokeApiKey(knex, clock, positionals[0]);
-      case 'key list':
-        return { data: await listApiKeys(knex, need(values, 'location')) };
-      case 'token create':
-        return await createAccessToken(knex, clock, {
-          userId: need(values, 'user'), scopes, audience: (values.audience as 'mcp' | 'api' | undefined) ?? 'mcp',
-          ttlSeconds: values.ttl ? Number(values.ttl) : undefined,
-        });
-      default:
-        throw new UsageError(`Unknown command: ${argv.join(' ')}`);
-    }
+    return await exec(db.knex, systemClock);
   } finally {
     await db.close();
   }
@@ -84,12 +122,15 @@ async function run(argv: string[]): Promise<unknown> {
 
 run(process.argv.slice(2)).then(
   (result) => {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.stdout.write(result === undefined ? `${USAGE}\n` : `${JSON.stringify(result)}\n`);
   },
   (err) => {
-    if (err instanceof UsageError) process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
-    else if (err instanceof AccountError) process.stderr.write(`${err.message}\n`);
-    else process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 2;
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(err instanceof AccountError ? `${err.message}\n` : `Failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
   },
 );

@@ -9,6 +9,7 @@ import { createApp } from '../app';
 import { buildDeps } from '../bootstrap';
 import { createClient, type ApiClient } from '../client';
 import { loadConfig } from '../config';
+import { openOperatorDatabase } from '../db/engine';
 import { createApiKey, createLocation, createUser } from '../features/accounts/accounts.service';
 import { handlers } from '../features/handlers';
 import { createLogger } from '../logger';
@@ -105,7 +106,9 @@ async function main() {
   const { values } = parseArgs({ options: { location: { type: 'string' } } });
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-  const deps = await buildDeps(config, logger);
+  // While `npm start` runs on the embedded database, this goes through that server's operator socket.
+  const db = await openOperatorDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const deps = await buildDeps(config, logger, { db });
   const knex = deps.db.knex;
   try {
     const loc = values.location ? await knex('locations').where({ id: values.location }).first() : await createLocation(knex, deps.clock, { name: 'Demo brokerage', isTest: true });

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPGLite from 'knex-pglite';
+import { SOCKET_ADVERT_FILE, readSocketAdvert, socketConnection, type SocketAdvert } from './embedded-socket';
 
 export type Engine = 'pg' | 'pglite';
 
@@ -11,6 +12,10 @@ export interface Database {
   knex: Knex;
   engine: Engine;
   close(): Promise<void>;
+  /** The embedded engine opened by this process (absent on PostgreSQL and when reached through a running server). */
+  pglite?: PGlite;
+  /** Set when this process reaches an embedded database that another process (a running server) owns. */
+  viaServer?: { pid: number; socket: string };
 }
 
 // Both engines return the same JS types: int8 and numeric as numbers (counts and money in dollars,
@@ -39,6 +44,7 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Database {
   return {
     knex,
     engine: 'pglite',
+    pglite,
     close: async () => {
       await knex.destroy();
       if (!pglite.closed) await pglite.close();
@@ -47,13 +53,59 @@ export function wrapPglite(pglite: PGlite, onClose?: () => void): Database {
   };
 }
 
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The data folder is locked by another live process. */
+export class DataDirInUseError extends Error {
+  constructor(readonly dir: string, readonly pid: number, detail?: string) {
+    super(
+      `The embedded database in ${dir} is in use by process ${pid}${detail ? ` (${detail})` : ''}. ` +
+        'PGlite allows one process per data folder: stop that process, or set DATA_DIR to another folder, or use PostgreSQL with DATABASE_URL.',
+    );
+  }
+}
+
+export const LOCK_FILE = 'svc.lock';
+
+function readPid(file: string): number {
+  try {
+    return Number(readFileSync(file, 'utf8').trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Takes `svc.lock` (our pid) with an exclusive create, so two processes starting together cannot both
+ * win. A lock left by a dead process (a server killed with -9) is taken over.
+ */
+function takeLock(dir: string): string {
+  const lock = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx', 0o600);
+      try {
+        writeSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      return lock;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const pid = readPid(lock);
+    if (pid && pid !== process.pid && pidAlive(pid)) throw new DataDirInUseError(dir, pid);
+    // Stale (dead pid, our own pid, or a lock whose writer died before writing): take it over.
+    rmSync(lock, { force: true });
+  }
+  throw new Error(`Could not take the lock ${lock}: other processes keep taking it`);
 }
 
 /**
@@ -63,22 +115,66 @@ function pidAlive(pid: number): boolean {
 export async function openPgliteDir(dataDir: string): Promise<Database> {
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
-  const lock = join(dir, 'svc.lock');
-  if (existsSync(lock)) {
-    const pid = Number(readFileSync(lock, 'utf8').trim());
-    if (pid && pid !== process.pid && pidAlive(pid)) {
-      throw new Error(
-        `The embedded database in ${dir} is in use by process ${pid}. PGlite allows one process per data folder: ` +
-          'stop that process, or set DATA_DIR to another folder, or use PostgreSQL with DATABASE_URL.',
-      );
-    }
+  const lock = takeLock(dir);
+  rmSync(join(dir, SOCKET_ADVERT_FILE), { force: true }); // we own the folder now: any advertisement is stale
+  try {
+    const pglite = new PGlite(join(dir, 'pgdata'), { parsers: pgliteParsers });
+    await pglite.waitReady;
+    return wrapPglite(pglite, () => rmSync(lock, { force: true }));
+  } catch (e) {
+    rmSync(lock, { force: true });
+    throw e;
   }
-  writeFileSync(lock, String(process.pid));
-  const pglite = new PGlite(join(dir, 'pgdata'), { parsers: pgliteParsers });
-  await pglite.waitReady;
-  return wrapPglite(pglite, () => rmSync(lock, { force: true }));
 }
 
+/** The server's own database: PostgreSQL, or the embedded engine in `dataDir` (which it then owns). */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPgliteDir(opts.dataDir);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * For operator tools (CLI, seed): like `openDatabase`, but when the embedded data folder is owned by
+ * a running server, connect through the socket that server advertises in the folder instead of
+ * failing. A server that is still starting is given `waitMs` to advertise its socket.
+ */
+export async function openOperatorDatabase(opts: { databaseUrl?: string; dataDir: string; waitMs?: number }): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  const dir = resolve(opts.dataDir);
+  const deadline = Date.now() + (opts.waitMs ?? 20_000);
+  for (;;) {
+    let busy: DataDirInUseError;
+    try {
+      return await openPgliteDir(dir);
+    } catch (e) {
+      if (!(e instanceof DataDirInUseError)) throw e;
+      busy = e;
+    }
+    const advert = readSocketAdvert(dir);
+    if (advert && advert.pid === busy.pid) {
+      const db = await connectToServer(advert);
+      if (db) return db;
+      // Refused: the server died after our look at the lock (its lock is stale now: try again), or it is stopping.
+      if (pidAlive(busy.pid)) throw new DataDirInUseError(dir, busy.pid, `its operator socket ${advert.socket} does not answer`);
+    }
+    if (Date.now() > deadline) {
+      throw new DataDirInUseError(dir, busy.pid, 'and it offers no operator socket: it may be a server of an older version, or still starting');
+    }
+    await sleep(200); // a server still starting advertises its socket once it is ready
+  }
+}
+
+/** The running server's embedded database over its unix socket, with the `pg` client (one connection, as on PGlite). */
+async function connectToServer(advert: SocketAdvert): Promise<Database | undefined> {
+  const knex = knexFactory({ client: 'pg', connection: socketConnection(advert.socket), pool: { min: 0, max: 1 } });
+  try {
+    await knex.raw('select 1');
+  } catch (e) {
+    await knex.destroy();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOENT') return undefined;
+    throw e;
+  }
+  return { knex, engine: 'pglite', viaServer: { pid: advert.pid, socket: advert.socket }, close: () => knex.destroy() };
 }

@@ -89,24 +89,48 @@ export function validateScopes(scopes: string[]): string[] {
   return [...new Set(scopes)];
 }
 
+// A date (`2027-01-01`, midnight UTC) or a date-time with a zone (`2027-01-01T09:30:00Z`, `...+02:00`):
+// a date-time without a zone would depend on the time zone of whichever process parsed it.
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
+
+/** `2027-02-30` is not a day (Date would roll it over to March 2). */
+function realDate(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
+/** A key's expiry: a valid ISO 8601 timestamp strictly in the future of `now`, else an AccountError. */
+export function parseExpiry(value: Date | string, now: Date): Date {
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  const at = text === undefined ? (value as Date) : ISO_8601.test(text) && realDate(text) ? new Date(text) : new Date(NaN);
+  if (Number.isNaN(at.getTime())) {
+    throw new AccountError(`expires_at must be an ISO 8601 timestamp with a time zone, such as 2027-01-01T00:00:00Z (got ${JSON.stringify(String(value))})`);
+  }
+  if (at.getTime() <= now.getTime()) {
+    throw new AccountError(`expires_at must be in the future: ${at.toISOString()} is not after now (${now.toISOString()})`);
+  }
+  return at;
+}
+
 /** `svc_live_` + 32 base62 characters from a CSPRNG; only its SHA-256, prefix and last four are kept. */
 export async function createApiKey(
   knex: Knex,
   clock: Clock,
-  input: { locationId: string; name: string; role?: Role; userId?: string | null; scopes?: string[]; expiresAt?: Date | null },
+  input: { locationId: string; name: string; role?: Role; userId?: string | null; scopes?: string[]; expiresAt?: Date | string | null },
 ): Promise<CreatedKey> {
   const role = input.role ?? 'manager';
   if (!ROLES.includes(role)) throw new AccountError(`role must be one of ${ROLES.join(', ')}`);
   if (!input.name?.trim()) throw new AccountError('A key needs a name');
   const scopes = validateScopes(input.scopes ?? []);
+  const now = clock.now();
+  const expiresAt = input.expiresAt == null ? null : parseExpiry(input.expiresAt, now);
   const loc = await knex('locations').where({ id: input.locationId }).first('id');
   if (!loc) throw new AccountError(`No location ${input.locationId}`);
   if (input.userId) {
     const user = await knex('users').where({ id: input.userId, location_id: input.locationId }).first('id');
     if (!user) throw new AccountError(`No user ${input.userId} in location ${input.locationId}`);
   }
-  if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new AccountError('expires_at must be an ISO 8601 timestamp');
-  const now = clock.now();
   const key = `svc_live_${randomBase62(32)}`;
   const row = {
     id: newId('key', now.getTime()),
@@ -118,7 +142,7 @@ export async function createApiKey(
     prefix: 'svc_live_',
     last4: key.slice(-4),
     user_id: input.userId ?? null,
-    expires_at: input.expiresAt ?? null,
+    expires_at: expiresAt,
     created_at: now,
   };
   await knex('api_keys').insert(row);
@@ -134,6 +158,12 @@ export async function revokeApiKey(knex: Knex, clock: Clock, keyId: string) {
   const revokedAt = row.revoked_at ?? clock.now();
   if (!row.revoked_at) await knex('api_keys').where({ id: keyId }).update({ revoked_at: revokedAt });
   return { id: keyId, revoked: true, revoked_at: new Date(revokedAt).toISOString() };
+}
+
+/** Every location, oldest first (operator view: the CLI's `location list`). */
+export async function listLocations(knex: Knex) {
+  const rows = await knex('locations').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]).select('id', 'name', 'is_test', 'renewal_threshold', 'created_at');
+  return rows.map((r) => ({ id: r.id, name: r.name, is_test: r.is_test, renewal_threshold: r.renewal_threshold, created_at: new Date(r.created_at).toISOString() }));
 }
 
 export async function listApiKeys(knex: Knex, locationId: string) {

@@ -1,0 +1,325 @@
+/**
+ * `npm run bench [-- --engine pglite] [--duration 8] [--rounds 2] [--connections 10]`
+ *
+ * A benchmark, never a test. Seeds a database in SQL, starts the real API server (`npm start`'s
+ * entry, LOG_LEVEL=info as in production, its output discarded) and, as the reference, a bare
+ * Express route per scenario running exactly the SQL the API's handler ran for it (captured from the
+ * real code) on a pool of the same size. Rounds alternate bare / API so both see the same machine
+ * state. Load is spread over enough API keys that the rate limit never answers. Prints, per
+ * scenario, requests per second, p50 and p99 latency, the ratio to the bare route, and the API
+ * server's peak RSS; plus the API's start-up time to listening. `--cpu-prof DIR` writes the API
+ * server's CPU profile there (open it in Chrome DevTools, or summarise it with
+ * `npx tsx scripts/profile-top.ts DIR/*.cpuprofile`); `--only NAME` runs one scenario.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import knexFactory, { type Knex } from 'knex';
+import pino from 'pino';
+import { createApp } from '../src/app';
+import { buildDeps } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+import { openPgliteDir, openPostgres, type Database } from '../src/db/engine';
+import { createApiKey, createLocation, createUser } from '../src/features/accounts/accounts.service';
+import { handlers } from '../src/features/handlers';
+import { encodeCursor } from '../src/http/pagination';
+import { hmacHex } from '../src/lib/crypto';
+import { systemClock } from '../src/lib/clock';
+
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'pg' },
+    duration: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    keys: { type: 'string', default: '400' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const ENGINE = args.engine === 'pglite' ? 'pglite' : 'pg';
+const DURATION = Number(args.duration);
+const ROUNDS = Number(args.rounds);
+const CONNECTIONS = Number(args.connections);
+const KEYS = Number(args.keys);
+const SECRET_KEY = 'bench-secret-key-0123456789-abcdefghijklmnop';
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEEP_ROWS = 100_000;
+
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// ------------------------------------------------------------------ database and seed
+
+interface Seeded {
+  locationId: string;
+  deepLocationId: string;
+  keys: string[];
+  deepKeys: string[];
+  dealId: string;
+  deepCursor: string;
+}
+
+async function seed(knex: Knex): Promise<Seeded> {
+  const clock = systemClock;
+  const loc = await createLocation(knex, clock, { name: 'Bench books' });
+  const deep = await createLocation(knex, clock, { name: 'Bench deep list' });
+  const admin = await createUser(knex, clock, { locationId: loc.id, name: 'Bench Admin', email: 'admin@bench.example', role: 'admin' });
+  const deepAdmin = await createUser(knex, clock, { locationId: deep.id, name: 'Deep Admin', email: 'admin@deep.example', role: 'admin' });
+  const keys: string[] = [];
+  const deepKeys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    keys.push((await createApiKey(knex, clock, { locationId: loc.id, name: `bench ${i}`, role: 'admin', userId: admin.id })).key);
+    if (i < KEYS / 4) deepKeys.push((await createApiKey(knex, clock, { locationId: deep.id, name: `deep ${i}`, role: 'admin', userId: deepAdmin.id })).key);
+  }
+  const id = (prefix: string, n: string) => `'${prefix}_0000' || upper(lpad(to_hex(${n}), 22, '0'))`;
+  // 1,000 people and 1,000 businesses in the book; 100,000 businesses in the deep list.
+  await knex.raw(`INSERT INTO people (id, location_id, first_name, last_name, email, phone, city, state, status, created_at, updated_at)
+    SELECT ${id('per', 'i')}, ?, 'First' || i, 'Last' || i, 'p' || i || '@bench.example', '1303555' || lpad(i::text, 4, '0'), 'Denver', 'CO', 'active',
+           now() - (i || ' seconds')::interval, now() FROM generate_series(1, 1000) AS i`, [loc.id]);
+  await knex.raw(`INSERT INTO businesses (id, location_id, legal_name, dba, city, state, status, created_at, updated_at)
+    SELECT ${id('biz', 'i')}, ?, 'Business ' || i || ' LLC', 'Biz ' || i, 'Denver', 'CO', 'active', now() - (i || ' seconds')::interval, now()
+      FROM generate_series(1, 1000) AS i`, [loc.id]);
+  await knex.raw(`INSERT INTO businesses (id, location_id, legal_name, status, created_at, updated_at)
+    SELECT ${id('biz', `i + 1000000`)}, ?, 'Deep ' || i || ' LLC', 'active', now() - (i || ' seconds')::interval, now()
+      FROM generate_series(1, ${DEEP_ROWS}) AS i`, [deep.id]);
+  await knex.raw('ANALYZE');
+  // One realistic deal through the real code (stage, events, activity).
+  const deps = await buildDeps({ ...loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'x', SECRET_KEY }), databaseUrl: undefined }, pino({ level: 'silent' }), {
+    db: { knex, engine: ENGINE, close: async () => {} } as Database,
+  });
+  const scope = { locationId: loc.id, role: 'admin' as const, userId: admin.id, scopes: [] };
+  const { createDeal } = await import('../src/features/deals/deals.service');
+  const someBiz = (await knex('businesses').where({ location_id: loc.id }).first('id')).id as string;
+  const deal = await createDeal(deps, scope, { business_id: someBiz, requested_amount: 75000 } as never);
+  // A cursor 90,000 rows into the deep list (what a client paging that far would hold).
+  const at = await knex('businesses').where({ location_id: deep.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(90_000).first('id', 'created_at');
+  const deepCursor = encodeCursor(hmacHex(SECRET_KEY, 'pagination-cursors'), { l: 'businesses', t: new Date(at.created_at).toISOString(), i: at.id });
+  return { locationId: loc.id, deepLocationId: deep.id, keys, deepKeys, dealId: deal.id, deepCursor };
+}
+
+// ------------------------------------------------------------------ scenarios
+
+interface Scenario {
+  name: string;
+  api: { method: 'GET' | 'POST'; path: string; keys: 'book' | 'deep'; body?: boolean };
+  bare: { method: 'GET' | 'POST'; path: string };
+}
+
+function scenarios(s: Seeded): Scenario[] {
+  return [
+    { name: 'list 25 people', api: { method: 'GET', path: '/v1/people?limit=25', keys: 'book' }, bare: { method: 'GET', path: '/people' } },
+    { name: 'get one deal', api: { method: 'GET', path: `/v1/deals/${s.dealId}`, keys: 'book' }, bare: { method: 'GET', path: '/deal' } },
+    { name: 'create business (Idempotency-Key)', api: { method: 'POST', path: '/v1/businesses', keys: 'book', body: true }, bare: { method: 'POST', path: '/create' } },
+    { name: 'page 3,601 of 100,000 rows', api: { method: 'GET', path: `/v1/businesses?limit=25&cursor=${s.deepCursor}`, keys: 'deep' }, bare: { method: 'GET', path: '/deep' } },
+  ];
+}
+
+/** The SQL the real handler runs for each read scenario (auth, rate limit and idempotency excluded). */
+async function captureSql(db: Database, s: Seeded): Promise<Record<string, { sql: string; bindings: unknown[] }[]>> {
+  const config = { ...loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'x', SECRET_KEY }), databaseUrl: undefined };
+  const deps = await buildDeps(config, pino({ level: 'silent' }), { db });
+  const app = createApp(deps, handlers);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const out: Record<string, { sql: string; bindings: unknown[] }[]> = {};
+  const pipelineTables = /\b(api_keys|oauth_access_tokens|rate_limit_buckets|idempotency_keys|knex_migrations)\b/;
+  for (const [name, path, key] of [['people', '/v1/people?limit=25', s.keys[0]], ['deal', `/v1/deals/${s.dealId}`, s.keys[0]], ['deep', `/v1/businesses?limit=25&cursor=${s.deepCursor}`, s.deepKeys[0]]] as const) {
+    const seen: { sql: string; bindings: unknown[] }[] = [];
+    const listener = (q: { sql: string; bindings?: unknown[] }) => {
+      if (!pipelineTables.test(q.sql)) seen.push({ sql: q.sql, bindings: (q.bindings ?? []).map((b) => (b instanceof Date ? b.toISOString() : b)) });
+    };
+    db.knex.on('query', listener);
+    const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+    db.knex.off('query', listener);
+    if (res.status !== 200) throw new Error(`capture ${name}: ${res.status} ${await res.text()}`);
+    // knex placeholders are `?`; raw() takes them as they are.
+    out[name] = seen.map((q) => ({ sql: q.sql.replace(/\$\d+/g, '?'), bindings: q.bindings }));
+  }
+  await new Promise((r) => server.close(r));
+  return out;
+}
+
+// ------------------------------------------------------------------ processes
+
+interface Proc {
+  child: ChildProcess;
+  port: number;
+  startMs: number;
+}
+
+async function startProc(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Proc> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errText = '';
+  child.stderr!.on('data', (d) => (errText += d));
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (d) => {
+      text += d;
+      if (ready.test(text)) resolve();
+      if (text.length > 100_000) text = text.slice(-10_000);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${errText}`)));
+  });
+  return { child, port, startMs: performance.now() - started };
+}
+
+async function stopProc(p: Proc): Promise<void> {
+  if (p.child.exitCode !== null) return;
+  const exited = new Promise((r) => p.child.once('exit', r));
+  p.child.kill('SIGTERM');
+  await exited;
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: string[] | null): Promise<Round> {
+  let n = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        method: sc.method,
+        path: sc.path,
+        setupRequest: (req: { headers?: Record<string, string>; body?: string }) => {
+          const i = n++;
+          req.headers = { ...(req.headers ?? {}), 'content-type': 'application/json' };
+          if (keys) req.headers.authorization = `Bearer ${keys[i % keys.length]}`;
+          if (sc.method === 'POST') {
+            req.body = JSON.stringify({ legal_name: `Bench ${process.pid} ${i} LLC` });
+            if (keys) req.headers['idempotency-key'] = `bench-${process.pid}-${Date.now()}-${i}`;
+          }
+          return req;
+        },
+      },
+    ],
+  } as autocannon.Options);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  let dbUrl: string | undefined;
+  let dataDir: string | undefined;
+  let bareDir: string | undefined;
+  let dropDb: (() => Promise<void>) | undefined;
+  let seeded: Seeded;
+  let plan: Record<string, { sql: string; bindings: unknown[] }[]>;
+  const { migrateLatest } = await import('../src/db/migrate');
+
+  log(`seeding (${ENGINE}) ...`);
+  if (ENGINE === 'pg') {
+    const name = `svc_bench_${process.pid}`;
+    const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+    await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.raw(`CREATE DATABASE ${name}`);
+    const u = new URL(ADMIN_URL);
+    u.pathname = `/${name}`;
+    dbUrl = u.toString();
+    dropDb = async () => {
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.destroy();
+    };
+    const db = openPostgres(dbUrl, { min: 0, max: 10 });
+    await migrateLatest(db.knex);
+    seeded = await seed(db.knex);
+    plan = await captureSql(db, seeded);
+    await db.close();
+  } else {
+    dataDir = join(work, 'api');
+    const db = await openPgliteDir(dataDir);
+    await migrateLatest(db.knex);
+    seeded = await seed(db.knex);
+    plan = await captureSql(db, seeded);
+    await db.close();
+    bareDir = join(work, 'bare');
+    cpSync(dataDir, bareDir, { recursive: true });
+  }
+  const planFile = join(work, 'plan.json');
+  writeFileSync(planFile, JSON.stringify({ reads: plan, locationId: seeded.locationId }));
+
+  const dbEnv: Record<string, string> = dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: dataDir! };
+  const bareEnv: Record<string, string> = dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: bareDir! };
+  log('starting the API and the bare reference ...');
+  const api = await startProc('src/server.ts', { ...dbEnv, NODE_ENV: ENGINE === 'pg' ? 'production' : 'development', SECRET_KEY, LOG_LEVEL: 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/,
+    args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []);
+  const bare = await startProc('scripts/bench-bare.ts', { ...bareEnv, BENCH_PLAN: planFile }, /bare listening/);
+
+  const rows: string[][] = [];
+  try {
+    for (const sc of scenarios(seeded)) {
+      if (args.only && !sc.name.includes(args.only)) continue;
+      const keys = sc.api.keys === 'book' ? seeded.keys : seeded.deepKeys;
+      const apiRounds: Round[] = [];
+      const bareRounds: Round[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        log(`${sc.name}: round ${r + 1}/${ROUNDS}`);
+        bareRounds.push(await load(bare.port, sc.bare, null));
+        apiRounds.push(await load(api.port, sc.api, keys));
+      }
+      const avg = (xs: Round[], k: keyof Round) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
+      const bad = apiRounds.reduce((a, x) => a + x.non2xx, 0) + bareRounds.reduce((a, x) => a + x.non2xx, 0);
+      rows.push([
+        sc.name,
+        avg(bareRounds, 'rps').toFixed(0),
+        avg(apiRounds, 'rps').toFixed(0),
+        (avg(apiRounds, 'rps') / avg(bareRounds, 'rps')).toFixed(2),
+        `${avg(bareRounds, 'p50').toFixed(1)} / ${avg(bareRounds, 'p99').toFixed(1)}`,
+        `${avg(apiRounds, 'p50').toFixed(1)} / ${avg(apiRounds, 'p99').toFixed(1)}`,
+        (avg(apiRounds, 'p99') / Math.max(0.1, avg(bareRounds, 'p99'))).toFixed(2),
+        String(bad),
+      ]);
+    }
+    const rss = peakRssMb(api.child.pid!);
+    const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+    const out = [
+      `engine: ${ENGINE}; ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds each, alternating bare/API; ${KEYS} keys`,
+      line(header),
+      `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+      ...rows.map(line),
+      `API start to listening: ${api.startMs.toFixed(0)} ms; API peak RSS: ${rss.toFixed(0)} MB`,
+    ];
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    await stopProc(api);
+    await stopProc(bare);
+    await dropDb?.();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -5,6 +5,7 @@ import * as m0005 from './migrations/0005_lender_config';
 import * as m0006 from './migrations/0006_webhooks';
 import * as m0007 from './migrations/0007_hardening';
 import * as m0008 from './migrations/0008_delivery_error_code';
+import * as m0009 from './migrations/0009_performance';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0006_webhooks': m0006,
   '0007_hardening': m0007,
   '0008_delivery_error_code': m0008,
+  '0009_performance': m0009,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -64,7 +64,9 @@ export async function paginate<Row extends { id: string; created_at: Date | stri
   if (opts.cursor) {
     const after = decodeCursor(opts.key, opts.list, opts.cursor);
     const t = new Date(after.t);
-    query.where((w) => w.where(c, '<', t).orWhere((w2) => w2.where(c, '=', t).andWhere(i, '<', after.i)));
+    // A row comparison, so an index on (..., created_at, id) starts the scan at the cursor instead
+    // of walking every newer row (page 3,600 of 100,000 rows costs what page 2 does).
+    query.whereRaw('(??, ??) < (?, ?)', [c, i, t, after.i]);
   }
   const rows = (await query.orderBy([{ column: c, order: 'desc' }, { column: i, order: 'desc' }]).limit(limit + 1)) as Row[];
   const hasMore = rows.length > limit;

@@ -10,7 +10,7 @@ import { jsonLimits, safeInput, safeParams } from './http/input';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { pendingMigrations } from './db/migrate';
-import { listOperations, SPEC_PATH, type OperationInfo } from './http/spec';
+import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import type { Handler, Handlers, OperationId } from './http/types';
 
 export const BODY_LIMIT = '1mb';
@@ -47,6 +47,7 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
  * openapi.yaml), idempotency, handler, error envelope.
  */
 export function createApp(deps: Deps, handlers: Handlers): Express {
+  const spec = loadSpec();
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -81,7 +82,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.use(safeInput);
 
   app.use('/v1', authenticate(deps));
-  app.use('/v1', rateLimit(deps));
+  app.use('/v1', rateLimit());
   app.use((req, _res, next) => {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();
     // The app's internal routes are not served here, and API keys are refused outside /v1 anyway.
@@ -93,7 +94,8 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
 
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: SPEC_PATH,
+      // The parsed contract (parsed once, cached), not the path: the validator would parse the YAML again.
+      apiSpec: spec as never,
       // Query and path values are coerced by their schema (they arrive as text); bodies never are:
       // `"75000"` for a number or `123` for a string is a 400, exactly as in the sandbox.
       validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
@@ -114,7 +116,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     }),
   );
 
-  for (const op of listOperations()) {
+  for (const op of listOperations(loadSpec())) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
     const guards: RequestHandler[] = [safeParams, ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];

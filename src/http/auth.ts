@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, unauthenticated } from './errors';
-import { AUTH_FAILURE_LIMIT, take } from './rate-limit';
+import { AUTH_FAILURE_LIMIT, RATE_LIMIT, take, takeFor, type Verdict } from './rate-limit';
 import type { Auth } from './types';
 import type { Role } from './spec';
 
@@ -33,14 +33,17 @@ function toAuth(credentialType: Auth['credentialType'], row: CredentialRow): Aut
 
 /**
  * Bearer API key or OAuth access token -> Auth. Looked up on every request (no cache), so a
- * revocation or a deactivated user takes effect on the very next request on every process.
+ * revocation or a deactivated user takes effect on the very next request on every process. The same
+ * round trip counts the request against the credential's rate limit (answered by `rateLimit`).
  *
  * Failed authentications are counted per client address in the shared rate-limit table; past
  * AUTH_FAILURE_LIMIT in 60 seconds the address is refused with 429 before any credential is looked
  * up, until the window allows again. The refusal is remembered in this process (no query per
  * request); another process learns it at that address's next failure there.
  */
-export function authenticate(deps: Deps, failureLimit = AUTH_FAILURE_LIMIT): RequestHandler {
+export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimit?: number } = {}): RequestHandler {
+  const failureLimit = opts.failureLimit ?? AUTH_FAILURE_LIMIT;
+  const rateLimit = opts.rateLimit ?? RATE_LIMIT;
   const blockedUntil = new Map<string, number>();
   const throttled = (retryAfter: number) =>
     new ApiError('too_many_failed_authentications', `Too many failed authentications from this address; retry after ${retryAfter} seconds`, undefined, { 'Retry-After': String(retryAfter) });
@@ -54,7 +57,9 @@ export function authenticate(deps: Deps, failureLimit = AUTH_FAILURE_LIMIT): Req
       blockedUntil.delete(address);
     }
     try {
-      req.auth = await resolveCredential(deps, req.get('Authorization') ?? '');
+      const { auth, verdict } = await resolveCredential(deps, req.get('Authorization') ?? '', rateLimit);
+      req.auth = auth;
+      req.rateLimit = verdict;
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
       const verdict = await take(deps.db.knex, `authfail:${address}`, nowMs, failureLimit);
@@ -69,34 +74,40 @@ export function authenticate(deps: Deps, failureLimit = AUTH_FAILURE_LIMIT): Req
   };
 }
 
-async function resolveCredential(deps: Deps, header: string): Promise<Auth> {
+// The credential lookups, as rate-limit subjects: one round trip finds the credential and counts
+// the request against it (only when it is usable).
+const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.expires_at, k.revoked_at, l.is_test,
+    u.active AS user_active,
+    (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND (k.user_id IS NULL OR u.active)) AS usable
+  FROM api_keys k JOIN locations l ON l.id = k.location_id LEFT JOIN users u ON u.id = k.user_id
+  WHERE k.key_hash = ?`;
+const ACCESS_TOKEN_SQL = `SELECT t.id, t.location_id, u.role, t.scopes, t.user_id, t.expires_at, t.revoked_at, l.is_test,
+    u.active AS user_active,
+    (t.revoked_at IS NULL AND t.expires_at > ? AND u.active) AS usable
+  FROM oauth_access_tokens t JOIN users u ON u.id = t.user_id JOIN locations l ON l.id = t.location_id
+  WHERE t.token_hash = ?`;
+
+type Found = CredentialRow & { expires_at: Date | string | null; revoked_at: Date | string | null; user_active: boolean | null; usable: boolean };
+
+async function resolveCredential(deps: Deps, header: string, rateLimit: number): Promise<{ auth: Auth; verdict: Verdict }> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthenticated('Missing bearer credential', 'missing_credential');
   const credential = match[1];
   const now = deps.clock.now();
-  const knex = deps.db.knex;
-  if (API_KEY_PATTERN.test(credential)) {
-    const key = await knex('api_keys as k')
-      .join('locations as l', 'l.id', 'k.location_id')
-      .leftJoin('users as u', 'u.id', 'k.user_id')
-      .where('k.key_hash', sha256Hex(credential))
-      .first('k.id', 'k.location_id', 'k.role', 'k.scopes', 'k.user_id', 'k.expires_at', 'k.revoked_at', 'l.is_test', 'u.active as user_active');
-    if (key) {
-      if (key.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');
-      if (key.expires_at && new Date(key.expires_at) <= now) throw unauthenticated('API key has expired', 'api_key_expired');
-      if (key.user_id && key.user_active === false) throw unauthenticated('API key has been revoked', 'api_key_revoked');
-      return toAuth('api_key', key);
+  const isKey = API_KEY_PATTERN.test(credential);
+  if (!isKey && !ACCESS_TOKEN_PATTERN.test(credential)) throw unauthenticated('Invalid API key', 'invalid_api_key');
+  const found = await takeFor<Found>(deps.db.knex, { sql: isKey ? API_KEY_SQL : ACCESS_TOKEN_SQL, bindings: [now, sha256Hex(credential)] }, now.getTime(), rateLimit);
+  if (!found) throw unauthenticated('Invalid API key', 'invalid_api_key');
+  const { row, verdict } = found;
+  if (!verdict) {
+    if (isKey) {
+      if (row.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');
+      if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('API key has expired', 'api_key_expired');
+      throw unauthenticated('API key has been revoked', 'api_key_revoked'); // its user was deactivated
     }
-  } else if (ACCESS_TOKEN_PATTERN.test(credential)) {
-    const tok = await knex('oauth_access_tokens as t')
-      .join('users as u', 'u.id', 't.user_id')
-      .join('locations as l', 'l.id', 't.location_id')
-      .where('t.token_hash', sha256Hex(credential))
-      .first('t.id', 't.location_id', 't.scopes', 't.user_id', 't.expires_at', 't.revoked_at', 'u.role', 'u.active', 'l.is_test');
-    // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.
-    if (tok && !tok.revoked_at && tok.active && new Date(tok.expires_at) > now) return toAuth('oauth_token', tok);
-    if (tok && new Date(tok.expires_at) <= now) throw unauthenticated('Access token has expired', 'api_key_expired');
-    if (tok) throw unauthenticated('Access token has been revoked', 'api_key_revoked');
+    if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('Access token has expired', 'api_key_expired');
+    throw unauthenticated('Access token has been revoked', 'api_key_revoked');
   }
-  throw unauthenticated('Invalid API key', 'invalid_api_key');
+  // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.
+  return { auth: toAuth(isKey ? 'api_key' : 'oauth_token', row), verdict };
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
@@ -65,8 +67,36 @@ export function jsonLimitsOf(spec: Record<string, unknown>, op: OperationObject)
   return out;
 }
 
+const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/deal-funding-api', import.meta.url));
+let parsed: { hash: string; spec: Record<string, unknown> } | undefined;
+
+/**
+ * openapi.yaml, parsed. YAML parsing of the 700 KB contract takes most of a second, so the parsed
+ * form is cached as JSON keyed by the file's hash (a stale cache is impossible: another text is
+ * another key) and kept in memory; callers that mutate it get their own copy.
+ */
 export function loadSpec(path = SPEC_PATH): Record<string, unknown> {
-  return parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  const text = readFileSync(path, 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  if (parsed?.hash !== hash) {
+    const file = join(CACHE_DIR, `openapi-${hash}.json`);
+    let spec: Record<string, unknown>;
+    try {
+      spec = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      spec = parse(text) as Record<string, unknown>;
+      try {
+        mkdirSync(CACHE_DIR, { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(spec));
+        renameSync(tmp, file);
+      } catch {
+        // a read-only install: parse each time
+      }
+    }
+    parsed = { hash, spec };
+  }
+  return structuredClone(parsed.spec);
 }
 
 /** Scope alternatives and roles of an operation object (deduplicated across security schemes). */

@@ -26,6 +26,8 @@ declare global {
       requestId: string;
       log: Logger;
       auth?: Auth;
+      /** The credential's rate-limit count, taken with authentication. */
+      rateLimit?: import('./rate-limit').Verdict;
     }
   }
 }

@@ -9,10 +9,12 @@
  * scenario, requests per second, p50 and p99 latency, the ratio to the bare route, and the API
  * server's peak RSS; plus the API's start-up time to listening. `--cpu-prof DIR` writes the API
  * server's CPU profile there (open it in Chrome DevTools, or summarise it with
- * `npx tsx scripts/profile-top.ts DIR/*.cpuprofile`); `--only NAME` runs one scenario.
+ * `npx tsx scripts/profile-top.ts DIR/*.cpuprofile`); `--only NAME` runs one scenario;
+ * `--before REV` also runs the API as of git revision REV (a worktree, its own migrations, an
+ * identically seeded database) in the same rounds, for before/after figures from one run (pg only).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +29,8 @@ import { openPgliteDir, openPostgres, type Database } from '../src/db/engine';
 import { createApiKey, createLocation, createUser } from '../src/features/accounts/accounts.service';
 import { handlers } from '../src/features/handlers';
 import { encodeCursor } from '../src/http/pagination';
-import { hmacHex } from '../src/lib/crypto';
+import { hmacHex, SecretBox } from '../src/lib/crypto';
+import type { Deps } from '../src/deps';
 import { systemClock } from '../src/lib/clock';
 
 const { values: args } = parseArgs({
@@ -39,6 +42,8 @@ const { values: args } = parseArgs({
     keys: { type: 'string', default: '400' },
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    before: { type: 'string' },
+    'api-only': { type: 'boolean', default: false },
   },
 });
 const ENGINE = args.engine === 'pglite' ? 'pglite' : 'pg';
@@ -97,9 +102,15 @@ async function seed(knex: Knex): Promise<Seeded> {
       FROM generate_series(1, ${DEEP_ROWS}) AS i`, [deep.id]);
   await knex.raw('ANALYZE');
   // One realistic deal through the real code (stage, events, activity).
-  const deps = await buildDeps({ ...loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'x', SECRET_KEY }), databaseUrl: undefined }, pino({ level: 'silent' }), {
+  // Deps by hand, not buildDeps: that would migrate, and a --before database keeps its own migrations.
+  const deps: Deps = {
     db: { knex, engine: ENGINE, close: async () => {} } as Database,
-  });
+    clock,
+    logger: pino({ level: 'silent' }),
+    config: { ...loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'x', SECRET_KEY }), databaseUrl: undefined },
+    secrets: new SecretBox(hmacHex(SECRET_KEY, 'secrets-at-rest')),
+    cursorKey: hmacHex(SECRET_KEY, 'pagination-cursors'),
+  };
   const scope = { locationId: loc.id, role: 'admin' as const, userId: admin.id, scopes: [] };
   const { createDeal } = await import('../src/features/deals/deals.service');
   const someBiz = (await knex('businesses').where({ location_id: loc.id }).first('id')).id as string;
@@ -161,10 +172,10 @@ interface Proc {
   startMs: number;
 }
 
-async function startProc(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Proc> {
+async function startProc(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = [], cwd?: string): Promise<Proc> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...(script.endsWith('.mjs') ? [] : ['--import', 'tsx']), script], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let errText = '';
   child.stderr!.on('data', (d) => (errText += d));
   await new Promise<void>((resolve, reject) => {
@@ -198,12 +209,12 @@ interface Round {
   non2xx: number;
 }
 
-async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: string[] | null): Promise<Round> {
+async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: string[] | null, duration = DURATION): Promise<Round> {
   let n = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     requests: [
       {
         method: sc.method,
@@ -232,23 +243,30 @@ async function main(): Promise<void> {
   let dataDir: string | undefined;
   let bareDir: string | undefined;
   let dropDb: (() => Promise<void>) | undefined;
+  let beforeApi: Proc | undefined;
   let seeded: Seeded;
   let plan: Record<string, { sql: string; bindings: unknown[] }[]>;
   const { migrateLatest } = await import('../src/db/migrate');
 
-  log(`seeding (${ENGINE}) ...`);
-  if (ENGINE === 'pg') {
-    const name = `svc_bench_${process.pid}`;
-    const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+  const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+  const dbs: string[] = [];
+  const newPgDb = async (suffix: string) => {
+    const name = `svc_bench_${process.pid}_${suffix}`;
     await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.raw(`CREATE DATABASE ${name}`);
+    dbs.push(name);
     const u = new URL(ADMIN_URL);
     u.pathname = `/${name}`;
-    dbUrl = u.toString();
-    dropDb = async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.destroy();
-    };
+    return u.toString();
+  };
+  dropDb = async () => {
+    for (const name of dbs) await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.destroy();
+  };
+
+  log(`seeding (${ENGINE}) ...`);
+  if (ENGINE === 'pg') {
+    dbUrl = await newPgDb('now');
     const db = openPostgres(dbUrl, { min: 0, max: 10 });
     await migrateLatest(db.knex);
     seeded = await seed(db.knex);
@@ -264,15 +282,34 @@ async function main(): Promise<void> {
     bareDir = join(work, 'bare');
     cpSync(dataDir, bareDir, { recursive: true });
   }
+
+  // The API as of another revision, on its own identically seeded database (its own migrations).
+  let before: { dir: string; url: string; seeded: Seeded } | undefined;
+  if (args.before) {
+    if (ENGINE !== 'pg') throw new Error('--before runs on PostgreSQL only');
+    const dir = join(work, 'before');
+    execFileSync('git', ['worktree', 'add', '--detach', dir, args.before], { stdio: 'ignore' });
+    symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
+    const url = await newPgDb('before');
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'migrate'], { cwd: dir, env: { ...process.env, DATABASE_URL: url, SECRET_KEY }, stdio: 'ignore' });
+    const db = openPostgres(url, { min: 0, max: 10 });
+    before = { dir, url, seeded: await seed(db.knex) };
+    await db.close();
+  }
   const planFile = join(work, 'plan.json');
   writeFileSync(planFile, JSON.stringify({ reads: plan, locationId: seeded.locationId }));
 
   const dbEnv: Record<string, string> = dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: dataDir! };
   const bareEnv: Record<string, string> = dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: bareDir! };
   log('starting the API and the bare reference ...');
-  const api = await startProc('src/server.ts', { ...dbEnv, NODE_ENV: ENGINE === 'pg' ? 'production' : 'development', SECRET_KEY, LOG_LEVEL: 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/,
+  // What `npm start` runs: the compiled bundle.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  const api = await startProc('dist/server.mjs', { ...dbEnv, NODE_ENV: ENGINE === 'pg' ? 'production' : 'development', SECRET_KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/,
     args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []);
   const bare = await startProc('scripts/bench-bare.ts', { ...bareEnv, BENCH_PLAN: planFile }, /bare listening/);
+  if (before) {
+    beforeApi = await startProc('src/server.ts', { DATABASE_URL: before.url, NODE_ENV: 'production', SECRET_KEY, LOG_LEVEL: 'info', HOST: '127.0.0.1' }, /listening on/, [], before.dir);
+  }
 
   const rows: string[][] = [];
   try {
@@ -281,9 +318,12 @@ async function main(): Promise<void> {
       const keys = sc.api.keys === 'book' ? seeded.keys : seeded.deepKeys;
       const apiRounds: Round[] = [];
       const bareRounds: Round[] = [];
+      const beforeRounds: Round[] = [];
+      const beforeSc = before && scenarios(before.seeded).find((b) => b.name === sc.name)!.api;
       for (let r = 0; r < ROUNDS; r++) {
         log(`${sc.name}: round ${r + 1}/${ROUNDS}`);
-        bareRounds.push(await load(bare.port, sc.bare, null));
+        if (!args['api-only'] || r === 0) bareRounds.push(await load(bare.port, sc.bare, null, args['api-only'] ? 1 : DURATION));
+        if (beforeApi && beforeSc) beforeRounds.push(await load(beforeApi.port, beforeSc, beforeSc.keys === 'book' ? before!.seeded.keys : before!.seeded.deepKeys));
         apiRounds.push(await load(api.port, sc.api, keys));
       }
       const avg = (xs: Round[], k: keyof Round) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
@@ -297,10 +337,11 @@ async function main(): Promise<void> {
         `${avg(apiRounds, 'p50').toFixed(1)} / ${avg(apiRounds, 'p99').toFixed(1)}`,
         (avg(apiRounds, 'p99') / Math.max(0.1, avg(bareRounds, 'p99'))).toFixed(2),
         String(bad),
+        ...(beforeRounds.length ? [`${avg(beforeRounds, 'rps').toFixed(0)} (${(avg(beforeRounds, 'rps') / avg(bareRounds, 'rps')).toFixed(2)}) ${avg(beforeRounds, 'p50').toFixed(1)} / ${avg(beforeRounds, 'p99').toFixed(1)}`] : []),
       ]);
     }
     const rss = peakRssMb(api.child.pid!);
-    const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx'];
+    const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx', ...(before ? [`before (${args.before}): rps (ratio) p50 / p99`] : [])];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
     const out = [
@@ -308,12 +349,15 @@ async function main(): Promise<void> {
       line(header),
       `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
       ...rows.map(line),
-      `API start to listening: ${api.startMs.toFixed(0)} ms; API peak RSS: ${rss.toFixed(0)} MB`,
+      `API start to listening: ${api.startMs.toFixed(0)} ms; API peak RSS: ${rss.toFixed(0)} MB` +
+        (beforeApi ? `; before: start ${beforeApi.startMs.toFixed(0)} ms, peak RSS ${peakRssMb(beforeApi.child.pid!).toFixed(0)} MB` : ''),
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     await stopProc(api);
     await stopProc(bare);
+    if (beforeApi) await stopProc(beforeApi);
+    if (before) execFileSync('git', ['worktree', 'remove', '--force', before.dir], { stdio: 'ignore' });
     await dropDb?.();
     rmSync(work, { recursive: true, force: true });
   }

@@ -19,3 +19,22 @@ for (const n of prof.nodes) {
 }
 const show = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
 process.stdout.write(`by package\n${show(byPkg)}\n\nby function (self)\n${show(byFn)}\n`);
+
+// Inclusive time of our own functions (src/): where the pipeline's time goes, callees included.
+const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+const inclusive = new Map<number, number>();
+const incl = (id: number): number => {
+  const cached = inclusive.get(id);
+  if (cached !== undefined) return cached;
+  const n = byId.get(id)!;
+  const t = (self.get(id) ?? 0) + (n.children ?? []).reduce((a, c) => a + incl(c), 0);
+  inclusive.set(id, t);
+  return t;
+};
+const ours = new Map<string, number>();
+for (const n of prof.nodes) {
+  if (!n.callFrame.url.includes('/src/') || n.callFrame.url.includes('node_modules')) continue;
+  const fn = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber}`;
+  ours.set(fn, (ours.get(fn) ?? 0) + incl(n.id));
+}
+process.stdout.write(`\nour functions (inclusive; nested calls counted in each)\n${show(ours)}\n`);

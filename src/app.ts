@@ -7,6 +7,7 @@ import { ApiError, errorMiddleware } from './http/errors';
 import { strictFormats } from './http/formats';
 import { idempotency } from './http/idempotency';
 import { jsonLimits, safeInput, safeParams } from './http/input';
+import './http/validator-routes';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { pendingMigrations } from './db/migrate';
@@ -50,6 +51,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   const spec = loadSpec();
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag'); // no conditional GETs in the contract: hashing every body buys nothing
   app.set('query parser', 'extended');
   if (deps.config.trustProxy !== undefined) app.set('trust proxy', deps.config.trustProxy);
 

@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-export const SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+/** The project folder (the one holding openapi.yaml), from src/ or from a bundle in dist/. */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'openapi.yaml'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('openapi.yaml not found above ' + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
+}
+const ROOT = projectRoot();
+
+export const SPEC_PATH = join(ROOT, 'openapi.yaml');
 
 export type Role = 'admin' | 'manager' | 'user';
 export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -67,7 +79,7 @@ export function jsonLimitsOf(spec: Record<string, unknown>, op: OperationObject)
   return out;
 }
 
-const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/deal-funding-api', import.meta.url));
+const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'deal-funding-api');
 let parsed: { hash: string; spec: Record<string, unknown> } | undefined;
 
 /**

@@ -255,7 +255,13 @@ describe('idempotency as Stripe defines it', () => {
     expect(busy.headers['retry-after']).toBe('1');
     // Well past one lock period: the running request has renewed its lock, so the key is still held.
     h.clock.advance(3 * LOCK_MS);
-    await new Promise((r) => setImmediate(r));
+    // The renewals are written asynchronously: wait until the last one has landed.
+    const renewedPast = h.clock.now().getTime();
+    for (let i = 0; i < 500; i++) {
+      const row = await h.knex('idempotency_keys').where({ key }).first('locked_until');
+      if (new Date(row.locked_until).getTime() > renewedPast) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const still = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(still.status).toBe(409);
     release!();

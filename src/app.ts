@@ -6,7 +6,7 @@ import { authenticate } from './http/auth';
 import { ApiError, errorMiddleware } from './http/errors';
 import { strictFormats } from './http/formats';
 import { idempotency } from './http/idempotency';
-import { jsonLimits, safeInput, safeParams } from './http/input';
+import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from './http/input';
 import './http/validator-routes';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -49,6 +49,7 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
  */
 export function createApp(deps: Deps, handlers: Handlers): Express {
   const spec = loadSpec();
+  const operations = listOperations(spec);
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // no conditional GETs in the contract: hashing every body buys nothing
@@ -80,8 +81,8 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   });
 
   app.use(jsonOnly);
-  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
-  app.use(safeInput);
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }));
+  app.use(safeInput(operations));
 
   app.use('/v1', authenticate(deps));
   app.use('/v1', rateLimit());
@@ -118,10 +119,10 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     }),
   );
 
-  for (const op of listOperations(loadSpec())) {
+  for (const op of operations) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
-    const guards: RequestHandler[] = [safeParams, ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
+    const guards: RequestHandler[] = [safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
     app[op.method](op.expressPath, ...guards, access(op), idempotency(deps), route(deps, op, handler));
   }
 

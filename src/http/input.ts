@@ -1,6 +1,8 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ApiError, invalid } from './errors';
-import type { JsonLimit } from './spec';
+import type { JsonLimit, OperationInfo } from './spec';
 
 /** Nesting allowed in any request body, whatever its schema (free-form fields are bounded lower). */
 export const MAX_BODY_NESTING = 32;
@@ -22,6 +24,8 @@ function findBadText(value: unknown, path: string, depth: number): ApiError | nu
     const why = badText(value);
     return why ? invalid(`${path || 'The body'} ${why}`, path || undefined) : null;
   }
+  // JSON has no Infinity: 1e400 parses to it, and would be stored as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return invalid(`${path || 'The body'} must be a finite number`, path || undefined);
   if (value === null || typeof value !== 'object') return null;
   if (depth > MAX_BODY_NESTING) return invalid(`${path || 'The body'} is nested more than ${MAX_BODY_NESTING} levels deep`, path || undefined);
   if (Array.isArray(value)) {
@@ -40,21 +44,88 @@ function findBadText(value: unknown, path: string, depth: number): ApiError | nu
   return null;
 }
 
+/** body-parser `verify`: remember whether the raw bytes were UTF-8 (the decoder would replace bad bytes with U+FFFD). */
+export function markInvalidUtf8(req: IncomingMessage, _res: unknown, buf: Buffer): void {
+  if (!isUtf8(buf)) (req as IncomingMessage & { invalidUtf8?: boolean }).invalidUtf8 = true;
+}
+
+/** The first string in a value holding U+FFFD (where undecodable bytes landed), for `param`. */
+function replacedAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\uFFFD') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const found = (typeof k === 'string' && k.includes('\uFFFD') ? path : undefined) ?? replacedAt(v, join(path, k));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Part of body parsing: strings with NUL or unpaired surrogates, anywhere in the body (values and
- * keys) or the query, and bodies nested absurdly deep are refused before anything else reads them.
+ * Part of body parsing: bodies that are not UTF-8; strings with NUL or unpaired surrogates, and
+ * non-finite numbers, anywhere in the body (values and keys) or the query; query and path text with
+ * a malformed %-escape or escaping bytes that are not UTF-8; and bodies nested absurdly deep are
+ * refused before anything else reads them. (A lenient decoder would hand the rest of the pipeline
+ * `a%E0%A4%A` or U+FFFD instead of what the client meant.)
  */
-export const safeInput: RequestHandler = (req, _res, next) => {
-  if (req.body !== undefined) {
-    const bad = findBadText(req.body, '', 0);
-    if (bad) throw bad;
-  }
-  for (const [name, value] of Object.entries(req.query ?? {})) {
-    const bad = findBadText(value, name, 1);
-    if (bad) throw new ApiError('invalid_request', bad.message, name);
-  }
-  next();
-};
+export function safeInput(operations: OperationInfo[]): RequestHandler {
+  const templates = operations.map((op) => op.path.split('/'));
+  /** The path parameter at segment `index` of a URL path, from the contract's templates. */
+  const paramAt = (segments: string[], index: number): string | undefined => {
+    for (const t of templates) {
+      if (t.length !== segments.length) continue;
+      if (t.every((part, i) => part.startsWith('{') || i === index || part === segments[i])) {
+        const m = /^\{(.+)\}$/.exec(t[index]);
+        if (m) return m[1];
+      }
+    }
+    return undefined;
+  };
+
+  return (req, _res, next) => {
+    const [rawPath, rawQuery = ''] = req.originalUrl.split(/\?(.*)/s, 2);
+    const segments = rawPath.split('/');
+    segments.forEach((segment, i) => {
+      if (!decodes(segment)) throw new ApiError('invalid_request', 'The request URL has a malformed %-escape, or escapes bytes that are not UTF-8', paramAt(segments, i));
+    });
+    for (const pair of rawQuery ? rawQuery.split('&') : []) {
+      const [key, value = ''] = pair.split(/=(.*)/s, 2);
+      if (!decodes(key) || !decodes(value)) {
+        const name = decodes(key) ? decodeURIComponent(key.replace(/\+/g, ' ')) : undefined;
+        throw new ApiError('invalid_request', `${name ?? 'A query parameter'} has a malformed %-escape, or escapes bytes that are not UTF-8`, name?.replace(/\[.*$/, ''));
+      }
+    }
+    if ((req as typeof req & { invalidUtf8?: boolean }).invalidUtf8) {
+      throw invalid('The request body is not valid UTF-8', replacedAt(req.body, '') || undefined);
+    }
+    if (req.body !== undefined) {
+      const bad = findBadText(req.body, '', 0);
+      if (bad) throw bad;
+    }
+    for (const [name, value] of Object.entries(req.query ?? {})) {
+      const bad = findBadText(value, name, 1);
+      if (bad) throw new ApiError('invalid_request', bad.message, name);
+    }
+    next();
+  };
+}
+
+/** A route whose operation requires a body refuses a request without one (the validator lets an empty one through). */
+export function bodyRequired(op: Pick<OperationInfo, 'bodyRequired'>): RequestHandler {
+  return (req, _res, next) => {
+    const sent = Number(req.get('Content-Length') ?? 0) > 0 || req.get('Transfer-Encoding') !== undefined;
+    if (op.bodyRequired && (!sent || req.body === undefined || req.body === null)) throw invalid('This operation needs a JSON request body');
+    next();
+  };
+}
 
 /**
  * After validation: path parameters (decoded by the router) under the same rule as every other

@@ -33,6 +33,8 @@ export interface OperationInfo {
   roles: Role[];
   /** Bounds openapi.yaml writes on free-form JSON fields of the request body (`x-max-*`). */
   jsonLimits: JsonLimit[];
+  /** The operation requires a request body. */
+  bodyRequired: boolean;
 }
 
 export interface JsonLimit {
@@ -45,7 +47,7 @@ export interface JsonLimit {
 
 interface OperationObject {
   operationId?: string;
-  requestBody?: { content?: Record<string, { schema?: SchemaObject }> };
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> };
   security?: Record<string, string[]>[];
   'x-roles'?: Role[];
 }
@@ -141,6 +143,7 @@ export function listOperations(spec: Record<string, unknown> = loadSpec()): Oper
         expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
         ...accessRules(op),
         jsonLimits: jsonLimitsOf(spec, op),
+        bodyRequired: op.requestBody?.required === true,
       });
     }
   }

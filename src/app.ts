@@ -1,11 +1,12 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Deps } from './deps';
 import { access } from './http/access';
 import { authenticate } from './http/auth';
 import { ApiError, errorMiddleware } from './http/errors';
 import { strictFormats } from './http/formats';
-import { idempotency } from './http/idempotency';
+import { idempotency, remembered, type IdempotentRun } from './http/idempotency';
 import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from './http/input';
 import './http/validator-routes';
 import { rateLimit } from './http/rate-limit';
@@ -28,15 +29,29 @@ const jsonOnly: RequestHandler = (req, _res, next) => {
 function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): RequestHandler {
   return async (req: Request, res) => {
     const auth = req.auth!;
-    const reply = (await handler({
-      params: req.params as never,
-      query: req.query as never,
-      body: req.body as never,
-      auth,
-      scope: { locationId: auth.locationId, role: auth.role, userId: auth.userId, scopes: auth.scopes, locationIsTest: auth.locationIsTest },
-      deps,
-      req,
-    })) as { status: number; body: unknown };
+    const call = (d: Deps) =>
+      handler({
+        params: req.params as never,
+        query: req.query as never,
+        body: req.body as never,
+        auth,
+        scope: { locationId: auth.locationId, role: auth.role, userId: auth.userId, scopes: auth.scopes, locationIsTest: auth.locationIsTest },
+        deps: d,
+        req,
+      }) as Promise<{ status: number; body: unknown }>;
+    const idempotent = res.locals.idempotent as IdempotentRun | undefined;
+    if (!idempotent) {
+      const reply = await call(deps);
+      res.status(reply.status).json(reply.body);
+      return;
+    }
+    // An Idempotency-Key this request owns: the operation and the remembered answer commit together
+    // (the services' own transactions become savepoints of this one).
+    const reply = await deps.db.knex.transaction(async (trx) => {
+      const r = await call({ ...deps, db: { ...deps.db, knex: trx as unknown as Knex } });
+      if (remembered(r.status)) await idempotent.remember(trx, r.status, r.body);
+      return r;
+    });
     res.status(reply.status).json(reply.body);
   };
 }

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import type { Deps } from '../deps';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, loggableError } from './errors';
@@ -17,6 +18,12 @@ const IN_USE_RETRY_AFTER = '1';
  * state (2xx, and a 409 state conflict). Other 4xx answers change nothing (the transaction rolled
  * back), so the key is released and the corrected request can be sent again with it; 5xx likewise.
  */
+/** Handed to the route (res.locals.idempotent) when this request owns its Idempotency-Key. */
+export interface IdempotentRun {
+  /** Remembers the answer inside the operation's transaction. */
+  remember(trx: Knex.Transaction, status: number, body: unknown): Promise<void>;
+}
+
 export const remembered = (status: number): boolean => (status >= 200 && status < 300) || status === 409;
 
 function canonical(value: unknown): string {
@@ -81,13 +88,20 @@ export function idempotency(deps: Deps): RequestHandler {
         .catch((err: unknown) => req.log.warn({ err: loggableError(err) }, 'could not renew idempotency lock'));
     });
     res.once('close', stopRenewing);
+    const record = (status: number, body: unknown) => ({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) });
+    let storedWithOperation = false;
+    // The route runs the operation in one transaction with this: the answer is remembered atomically
+    // with what the operation wrote, so no crash can leave one without the other.
+    const run: IdempotentRun = {
+      remember: async (trx, status, body) => {
+        await trx('idempotency_keys').where(id).update(record(status, body));
+        storedWithOperation = true;
+      },
+    };
+    res.locals.idempotent = run;
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       stopRenewing();
-      const status = res.statusCode;
-      const stored = remembered(status)
-        ? knex('idempotency_keys').where(id).update({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) })
-        : knex('idempotency_keys').where(id).delete();
       const send = () => {
         try {
           json(body);
@@ -95,6 +109,13 @@ export function idempotency(deps: Deps): RequestHandler {
           next(err); // e.g. response validation in tests
         }
       };
+      if (storedWithOperation) {
+        send();
+        return res;
+      }
+      // The operation failed (its transaction rolled back): remember a 409, release the key otherwise.
+      const status = res.statusCode;
+      const stored = remembered(status) ? knex('idempotency_keys').where(id).update(record(status, body)) : knex('idempotency_keys').where(id).delete();
       stored.then(send, (err: unknown) => {
         req.log.error({ err: loggableError(err) }, 'could not store idempotent response');
         send();

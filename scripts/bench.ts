@@ -237,8 +237,21 @@ async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: 
 
 // ------------------------------------------------------------------ main
 
+/** Undone at the end, and on any failure on the way (processes, databases, the worktree, the folder). */
+const cleanups: (() => unknown)[] = [];
+async function cleanUp(): Promise<void> {
+  for (const undo of cleanups.reverse()) {
+    try {
+      await undo();
+    } catch {
+      // keep undoing the rest
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  cleanups.push(() => rmSync(work, { recursive: true, force: true }));
   let dbUrl: string | undefined;
   let dataDir: string | undefined;
   let bareDir: string | undefined;
@@ -263,6 +276,7 @@ async function main(): Promise<void> {
     for (const name of dbs) await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.destroy();
   };
+  cleanups.push(dropDb);
 
   log(`seeding (${ENGINE}) ...`);
   if (ENGINE === 'pg') {
@@ -289,6 +303,7 @@ async function main(): Promise<void> {
     if (ENGINE !== 'pg') throw new Error('--before runs on PostgreSQL only');
     const dir = join(work, 'before');
     execFileSync('git', ['worktree', 'add', '--detach', dir, args.before], { stdio: 'ignore' });
+    cleanups.push(() => execFileSync('git', ['worktree', 'remove', '--force', dir], { stdio: 'ignore' }));
     symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
     const url = await newPgDb('before');
     execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'migrate'], { cwd: dir, env: { ...process.env, DATABASE_URL: url, SECRET_KEY }, stdio: 'ignore' });
@@ -306,9 +321,13 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const api = await startProc('dist/server.mjs', { ...dbEnv, NODE_ENV: ENGINE === 'pg' ? 'production' : 'development', SECRET_KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/,
     args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []);
+  cleanups.push(() => stopProc(api));
   const bare = await startProc('scripts/bench-bare.ts', { ...bareEnv, BENCH_PLAN: planFile }, /bare listening/);
+  cleanups.push(() => stopProc(bare));
   if (before) {
     beforeApi = await startProc('src/server.ts', { DATABASE_URL: before.url, NODE_ENV: 'production', SECRET_KEY, LOG_LEVEL: 'info', HOST: '127.0.0.1' }, /listening on/, [], before.dir);
+    const started = beforeApi;
+    cleanups.push(() => stopProc(started));
   }
 
   const rows: string[][] = [];
@@ -354,16 +373,12 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
-    await stopProc(api);
-    await stopProc(bare);
-    if (beforeApi) await stopProc(beforeApi);
-    if (before) execFileSync('git', ['worktree', 'remove', '--force', before.dir], { stdio: 'ignore' });
-    await dropDb?.();
-    rmSync(work, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  await cleanUp();
   process.exit(1);
 });

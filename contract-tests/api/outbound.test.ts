@@ -6,6 +6,7 @@ import { setTestDeliveryTimeout } from '../../src/features/webhooks/webhooks.ser
 import { guardedRequest } from '../../src/outbound/http';
 import { bareHost, nonPublicReason, PUBLIC_ONLY, setHostResolver, TEST_LOCATION, type ResolvedAddress } from '../../src/outbound/policy';
 import { ENGINE, refusedDials, startHarness, type Harness, type Tenant } from '../support/harness';
+import type { Received, Respond } from '../support/receiver';
 
 // The one outbound address policy (src/outbound/policy.ts) and the guarded client (src/outbound/http.ts),
 // through the webhook endpoints and directly. Real receivers on loopback (plain HTTP, and HTTPS with a
@@ -35,13 +36,6 @@ IFctZS1cNyvj6yt8hDFUZ/lHLVEBtQfP
 /** What must never reach a caller: library, socket or OpenSSL wording. */
 const LIBRARY_TEXT = /ECONN|EHOST|ENETUNREACH|ENOTFOUND|EAI_|getaddrinfo|SSL|certificate|self.signed|EPROTO|socket hang up|wrong version|aborted|AggregateError|Error:/i;
 
-interface Hit {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-type Respond = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 let h: Harness;
 let live: Tenant; // a real (non-test) location
@@ -53,7 +47,7 @@ let securePort: number;
 let closedPort: number;
 let plainConnections = 0;
 let secureConnections = 0;
-let hits: Hit[] = [];
+let hits: Received[] = [];
 let respond: Respond;
 let restoreResolver: () => void;
 

@@ -9,19 +9,13 @@ import { loadSpec } from '../../src/http/spec';
 import { newEventId, newId } from '../../src/lib/ids';
 import { PUBLIC_ONLY, setHostResolver, type ResolvedAddress } from '../../src/outbound/policy';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import type { Received, Respond } from '../support/receiver';
 
 // A real receiver (node:http on 127.0.0.1, port 0) gets every test delivery; DNS is an injected
 // table, so no test needs public DNS or the network. The tenants here are test locations (loopback
 // receivers are allowed for them); the address policy for other locations, every blocked spelling
 // and every error category are in outbound.test.ts.
 
-interface Received {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-type Respond = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 let h: Harness;
 let t: Tenant;

@@ -173,10 +173,6 @@ function clientFault(err: unknown): ApiError | undefined {
   return undefined;
 }
 
-export interface ErrorLogger {
-  error(obj: object, msg: string): void;
-}
-
 /** The one place every failure becomes `{ error: { type, message, code?, param?, request_id } }`. */
 export function errorMiddleware(): ErrorRequestHandler {
   return (err, req, res, _next) => {

@@ -37,7 +37,10 @@ beforeAll(async () => {
   });
   t = await h.tenant('Hardening');
 });
-afterAll(() => h?.close());
+afterAll(() => {
+  release?.(); // a failed hold test must not leave its request (and the close) waiting
+  return h?.close();
+});
 
 const err = (res: { body: { error?: { type: string; code?: string; param?: string; message: string } } }) => res.body.error!;
 
@@ -267,6 +270,17 @@ describe('idempotency as Stripe defines it', () => {
     }
     const still = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(still.status).toBe(409);
+    // Renewals run on separate connections: one that lands after a later one must not move the lock
+    // back (it did, now and then, under load: the retry above then took the key of a running request).
+    const later = new Date(h.clock.now().getTime() + 100 * LOCK_MS);
+    await h.knex('idempotency_keys').where({ key }).update({ locked_until: later });
+    const version = async () => (await h.knex.raw('select xmin::text as v from idempotency_keys where key = ?', [key])).rows[0].v as string;
+    const before = await version();
+    h.clock.advance(LOCK_MS / 3);
+    for (let i = 0; i < 500 && (await version()) === before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await version()).not.toBe(before);
+    const row = await h.knex('idempotency_keys').where({ key }).first('locked_until');
+    expect(new Date(row.locked_until).toISOString()).toBe(later.toISOString());
     release!();
     const done = await first;
     expect(done.status).toBe(201);

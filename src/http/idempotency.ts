@@ -81,10 +81,12 @@ export function idempotency(deps: Deps): RequestHandler {
     }
 
     // We own the key: keep the lock alive while we run, then remember the answer or release the key.
+    // Renewals run on separate connections and may commit out of order: the lock only ever moves
+    // forward, or a late renewal could hand the key of a running request to a retry.
     const stopRenewing = deps.clock.every(LOCK_MS / 3, () => {
       knex('idempotency_keys')
         .where({ ...id, state: 'in_progress' })
-        .update({ locked_until: new Date(deps.clock.now().getTime() + LOCK_MS) })
+        .update({ locked_until: knex.raw('greatest(locked_until, ?)', [new Date(deps.clock.now().getTime() + LOCK_MS)]) })
         .catch((err: unknown) => req.log.warn({ err: loggableError(err) }, 'could not renew idempotency lock'));
     });
     res.once('close', stopRenewing);

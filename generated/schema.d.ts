@@ -1585,8 +1585,8 @@ export interface paths {
         /**
          * Get a webhook subscription
          * @description Returns one subscription with its health fields, without the secret. A subscription whose
-         *     deliveries kept failing for 3 days is `disabled` with a `disabled_reason`; re-enable it in the
-         *     app.
+         *     deliveries kept failing for 3 days is `disabled` with a `disabled_reason`; re-enable it with `PATCH`
+         *     and `status: active`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -1605,8 +1605,12 @@ export interface paths {
          *     (`400 invalid_webhook_url`, `param: url`); `events` replaces the list as a whole (an empty
          *     array means all events, including later types); `description` null clears it.
          *
-         *     The secret is unchanged. (Our design: `status` cannot be changed here; a disabled
-         *     subscription is re-enabled in the app, and updating it does not re-enable it.)
+         *     The secret is unchanged. `status: active` re-enables a disabled subscription: its health
+         *     fields start over and it receives events created from then on; its failed and dead
+         *     deliveries can be sent again with `POST /v1/webhooks/{id}/recover`, and the events created
+         *     while it was disabled are listed by `GET /v1/events`. `status: disabled` stops deliveries:
+         *     pending retries end as `dead` and events created while it is disabled are not delivered to
+         *     it. (Our design.)
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -1630,7 +1634,7 @@ export interface paths {
          *
          *     The event's `data` is `{ subscription_id, message, sent_at }`. It is sent whatever the
          *     subscription's `events` list, and also to a `disabled` subscription, to check an endpoint
-         *     before re-enabling it in the app. (Our design: a test never changes the health fields or the
+         *     before re-enabling it (`PATCH` with `status: active`). (Our design: a test never changes the health fields or the
          *     status, and appears in the subscription's deliveries.) A failed test still answers 200: the
          *     request succeeded, the delivery did not.
          */
@@ -1654,10 +1658,196 @@ export interface paths {
          *     state. `pending` (not attempted yet) and `failed` (last attempt failed) deliveries still have
          *     retries scheduled at `next_attempt_at`; after the sixth attempt (retries 1 minute, 5 minutes,
          *     30 minutes, 2 hours and 6 hours after the previous one) a failing delivery is `dead`.
-         *     Retries keep the delivery id and the event id. Filter by `status`. Deliveries, including dead
-         *     ones, can be replayed from the app.
+         *     Retries keep the delivery id and the event id. Filter by `status`. A succeeded or dead delivery
+         *     and its attempts are kept 30 days after its last attempt; pending and failed ones are kept until
+         *     they finish. Deliveries, including dead ones, can be replayed with `POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry` or
+         *     `POST /v1/webhooks/{id}/recover`.
          */
         get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one delivery of a webhook subscription
+         * @description Returns one delivery with its retry state. Its attempts, with the receiver's answers, are
+         *     listed by `GET /v1/webhooks/{id}/deliveries/{deliveryId}/attempts`. (Our design.)
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attempts of one delivery
+         * @description Every HTTP attempt of the delivery, newest first: when it was made, the receiver's status, the
+         *     first 2 KB of its answer, the failure's category and sentence, and how long it took. A
+         *     delivery has at most six automatic attempts per round; a retry or a recovery starts a new
+         *     round and its attempts continue the numbering. (Our design.)
+         */
+        get: operations["listWebhookDeliveryAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry one delivery now
+         * @description Replays one delivery, dead ones included: it becomes `pending` with its attempt count reset and
+         *     is attempted at once, then on the usual schedule (1 minute, 5 minutes, 30 minutes, 2 hours and
+         *     6 hours) until it succeeds or six attempts fail. It keeps its delivery id and its event id, so
+         *     a receiver that already processed the event can dedupe it. No body. Answers `202` with the
+         *     delivery as queued. (Beyond the source, as Stripe and Svix offer.)
+         *
+         *     - A delivery that already succeeded: `409 conflict`, `code: delivery_not_retryable`. A test
+         *       delivery is never retried: the same answer.
+         *     - A `disabled` subscription receives nothing: `409 conflict`, `code: webhook_disabled`;
+         *       re-enable it first (`PATCH` with `status: active`).
+         *     - A delivery being attempted at this moment: `409 conflict`, `code: delivery_in_flight`;
+         *       retry once the attempt is recorded (at most about 10 seconds).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-deliver every failed delivery since a time
+         * @description After an outage on your side: every `failed` or `dead` delivery of this subscription created at
+         *     or after `since` (and before `until`, when given) becomes `pending` with its attempt count reset
+         *     and is attempted again at once, then on the usual schedule. Deliveries keep their ids and event
+         *     ids. Succeeded and test deliveries, and deliveries being attempted at this moment, are left
+         *     alone. `since` may be at most 30 days ago (the event log's window). Answers `202` with the
+         *     number of deliveries queued. Events created while the subscription was disabled have no
+         *     delivery to recover: reconcile them from `GET /v1/events`. (Beyond the source,
+         *     as Svix offers.)
+         *
+         *     A `disabled` subscription: `409 conflict`, `code: webhook_disabled`; re-enable it first.
+         */
+        post: operations["recoverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a subscription's signing secret
+         * @description Issues a new signing secret and returns it once, in this response. For the grace period you
+         *     choose (`grace_period_seconds`, default 86,400 = 24 hours, at most 604,800 = 7 days) every
+         *     delivery's `X-SVC-Signature` carries one `v1=` per live secret, so a receiver holding either
+         *     secret accepts it; when the period ends the old secret stops signing. `0` retires the old secret
+         *     at once. Rotating again during a grace period keeps the earlier secrets until their own ends,
+         *     at most two of them: a third rotation within the grace periods retires the oldest at once.
+         *     The body is optional. (Our design.)
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The location's events of the last 30 days (older ones are deleted), newest first, exactly as webhooks deliver them
+         *     (the same `id`, `type`, `created_at`, `location_id` and `data`). Use it to reconcile after
+         *     downtime or to poll instead of receiving webhooks. (Beyond the source, as Stripe offers.)
+         *
+         *     Which events you see depends on the credential's scopes: `webhooks:manage` sees every type;
+         *     otherwise each type needs the scope that reads its resource (`deal.*` and `submission.*`:
+         *     `deals:read`; `offer.*`: `offers:read`; `document.*` and `statement.analyzed`:
+         *     `documents:read`; `advance.*`: `advances:read`; `business.created`: `businesses:read`;
+         *     `person.created`: `people:read`). Events cover the whole location, so the role must be admin
+         *     or manager. `webhook.test` events are not stored.
+         *
+         *     Filters: `type` (one or more event types, comma-separated or repeated), `created_after` and
+         *     `created_before` (exclusive bounds).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the last 30 days, exactly as webhooks deliver it. An event older than 30 days, of
+         *     another location, or of a type the credential's scopes do not read (see `GET /v1/events`) is
+         *     `404`. (Beyond the source, as Stripe offers.)
+         */
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4868,8 +5058,9 @@ export interface components {
             responded_at: string | null;
             /**
              * @description Document reference stamped on every page of the emailed package and in the PDF keywords;
-             *     unique per submission; null until the package is sent. Resolve it with
-             *     `GET /v1/submissions/by-reference/{code}`.
+             *     unique per submission; null until the package is sent. `SVC-` and two groups of four
+             *     Crockford base32 characters (no I, L, O or U), short enough to read over the phone. Resolve it
+             *     with `GET /v1/submissions/by-reference/{code}`.
              * @example SVC-7K3M-9Q2P
              */
             trace_code: string | null;
@@ -6400,7 +6591,7 @@ export interface components {
              */
             description: string | null;
             /**
-             * @description `active` receives events; `disabled` after deliveries kept failing for 3 days (location admins are emailed). Re-enable in the app.
+             * @description `active` receives events; `disabled` after deliveries kept failing for 3 days (location admins are emailed). Re-enable with `PATCH` and `status: active`.
              * @example active
              * @enum {string}
              */
@@ -6412,7 +6603,7 @@ export interface components {
             disabled_reason: string | null;
             /**
              * Format: date-time
-             * @description Start of the current run of failed deliveries; null when the last delivery succeeded. After 3 days the subscription is disabled.
+             * @description Start of the current run of failed attempts (a success, or a day without a failed attempt, ends a run); null when the last attempt succeeded. After 3 days the subscription is disabled.
              * @example null
              */
             failing_since: string | null;
@@ -6539,7 +6730,7 @@ export interface components {
              */
             description?: string;
         };
-        /** @description The fields to change; the others keep their values. `status` cannot be changed through the API. */
+        /** @description The fields to change; the others keep their values. */
         UpdateWebhookRequest: {
             /**
              * Format: uri
@@ -6562,6 +6753,12 @@ export interface components {
              * @example Partner CRM sync
              */
             description?: string | null;
+            /**
+             * @description `active` re-enables a disabled subscription (it receives events created from then on; `GET /v1/events` lists the ones it missed); `disabled` stops deliveries and ends pending retries.
+             * @example active
+             * @enum {string}
+             */
+            status?: "active" | "disabled";
         };
         /** @description Confirmation that a subscription was deleted. */
         DeletedWebhook: {
@@ -6674,7 +6871,7 @@ export interface components {
             /** @description The event's type. */
             event_type: components["schemas"]["EventType"];
             /**
-             * @description `pending` not attempted yet; `succeeded` a 2xx was received; `failed` the last attempt failed and a retry is scheduled; `dead` the sixth attempt failed, no more retries (it can be replayed from the app).
+             * @description `pending` not attempted yet; `succeeded` a 2xx was received; `failed` the last attempt failed and a retry is scheduled; `dead` the sixth attempt failed, no more retries (it can be replayed with the retry and recover operations). A retry or recovery makes it `pending` again with `attempts` back at 0.
              * @example succeeded
              * @enum {string}
              */
@@ -6700,7 +6897,7 @@ export interface components {
              * @example null
              */
             last_error: string | null;
-            /** @description The stable category of the last attempt's failure; null when it succeeded or none was made. */
+            /** @description The stable category of the last attempt's failure; null when it succeeded, none was made, or the failure was on our side (then `last_error` says so, nothing was sent, and the attempt does not count against the subscription's health). */
             last_error_code: components["schemas"]["DeliveryErrorCode"];
             /**
              * Format: date-time
@@ -6754,6 +6951,170 @@ export interface components {
         WebhookDeliveryList: {
             /** @description The deliveries, newest first. */
             data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pagination state. */
+            meta: components["schemas"]["ListMeta"];
+        };
+        /** @description One delivery. */
+        WebhookDeliveryResponse: {
+            /** @description The delivery. */
+            data: components["schemas"]["WebhookDelivery"];
+            /** @description Response metadata. */
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description One HTTP attempt of a delivery, as the receiver answered it. */
+        WebhookDeliveryAttempt: {
+            /**
+             * @description Attempt id.
+             * @example dla_01JD1F9K2M4P6R8T0V2X4Z6B8D
+             */
+            id: string;
+            /**
+             * @description The delivery.
+             * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+             */
+            delivery_id: string;
+            /**
+             * @description 1 for the first attempt; retries and replays continue the numbering.
+             * @example 1
+             */
+            attempt_number: number;
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             * @example 2026-11-04T13:11:12Z
+             */
+            attempted_at: string;
+            /**
+             * @description HTTP status the endpoint answered; null when no response arrived.
+             * @example 200
+             */
+            response_status: number | null;
+            /**
+             * @description The first 2 KB of the endpoint's answer; null when no response arrived.
+             * @example {"received":true}
+             */
+            response_body: string | null;
+            /**
+             * @description Why the attempt failed; null on success.
+             * @example null
+             */
+            error: string | null;
+            /** @description The failure's stable category; null on success. */
+            error_code: components["schemas"]["DeliveryErrorCode"];
+            /**
+             * @description Time from sending the request to the answer or the failure, in milliseconds.
+             * @example 212
+             */
+            duration_ms: number;
+        };
+        /** @description A page of attempts. */
+        WebhookDeliveryAttemptList: {
+            /** @description The attempts, newest first. */
+            data: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description Pagination state. */
+            meta: components["schemas"]["ListMeta"];
+        };
+        /** @description The time window whose failed and dead deliveries are sent again. */
+        RecoverWebhookRequest: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this time, at most 30 days ago.
+             * @example 2026-11-06T21:00:00Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this time; now when omitted. Must be after `since`.
+             * @example 2026-11-07T09:00:00Z
+             */
+            until?: string;
+        };
+        /** @description The outcome of a recovery. */
+        WebhookRecovery: {
+            /**
+             * @description The subscription.
+             * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+             */
+            subscription_id: string;
+            /**
+             * Format: date-time
+             * @description The window's start, in UTC.
+             * @example 2026-11-06T21:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The window's end, in UTC; null when omitted.
+             * @example null
+             */
+            until: string | null;
+            /**
+             * @description How many deliveries were queued again.
+             * @example 12
+             */
+            recovered: number;
+        };
+        /** @description The outcome of a recovery. */
+        WebhookRecoveryResponse: {
+            /** @description What was queued again. */
+            data: components["schemas"]["WebhookRecovery"];
+            /** @description Response metadata. */
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description How long the current secret keeps signing next to the new one. */
+        RotateWebhookSecretRequest: {
+            /**
+             * @description Seconds the current secret keeps signing, 0 (retire it now) to 604,800 (7 days).
+             * @default 86400
+             * @example 3600
+             */
+            grace_period_seconds?: number;
+        };
+        /** @description The new signing secret, shown only here. */
+        WebhookSecretRotation: {
+            /**
+             * @description The subscription.
+             * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+             */
+            subscription_id: string;
+            /**
+             * @description The new signing secret (`whsec_...`). Shown only in this response; store it securely.
+             * @example whsec_9Rk2LwQx7TzVb3Nc8Hd5Ya1Mp6Ej4Gu0
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description When the previous secret stops signing; null when the grace period was 0.
+             * @example 2026-11-08T10:00:00Z
+             */
+            previous_secret_expires_at: string | null;
+        };
+        /** @description The new signing secret. */
+        WebhookSecretRotationResponse: {
+            /** @description The new secret and the old one's end. */
+            data: components["schemas"]["WebhookSecretRotation"];
+            /** @description Response metadata. */
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @description An event type kept in the event log (every type but `webhook.test`).
+         * @example deal.created
+         * @enum {string}
+         */
+        StoredEventType: "deal.created" | "deal.stage_changed" | "deal.funded" | "deal.dead" | "submission.sent" | "submission.responded" | "offer.received" | "offer.primary_changed" | "document.uploaded" | "document.processed" | "statement.analyzed" | "advance.renewal_ready" | "advance.status_changed" | "business.created" | "person.created";
+        /** @description An event exactly as webhooks deliver it; `type` decides the shape of `data` (see the Webhooks section). */
+        Event: components["schemas"]["DealCreatedEvent"] | components["schemas"]["DealStageChangedEvent"] | components["schemas"]["DealFundedEvent"] | components["schemas"]["DealDeadEvent"] | components["schemas"]["SubmissionSentEvent"] | components["schemas"]["SubmissionRespondedEvent"] | components["schemas"]["OfferReceivedEvent"] | components["schemas"]["OfferPrimaryChangedEvent"] | components["schemas"]["DocumentUploadedEvent"] | components["schemas"]["DocumentProcessedEvent"] | components["schemas"]["StatementAnalyzedEvent"] | components["schemas"]["AdvanceRenewalReadyEvent"] | components["schemas"]["AdvanceStatusChangedEvent"] | components["schemas"]["BusinessCreatedEvent"] | components["schemas"]["PersonCreatedEvent"];
+        /** @description One event. */
+        EventResponse: {
+            /** @description The event. */
+            data: components["schemas"]["Event"];
+            /** @description Response metadata. */
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description A page of events. */
+        EventList: {
+            /** @description The events, newest first. */
+            data: components["schemas"]["Event"][];
             /** @description Pagination state. */
             meta: components["schemas"]["ListMeta"];
         };
@@ -8322,21 +8683,21 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Failure: a redirect is not followed. The delivery is retried 1 minute, 5 minutes, 30 minutes, 2 hours and 6 hours after the previous attempt (six attempts in all, with the same delivery id and event id), then marked `dead`; dead deliveries can be replayed from the app. A connection error or a response slower than 10 seconds counts the same way. A subscription failing for 3 days is `disabled` (with `disabled_reason`) and the location admins are emailed. */
+        /** @description Failure: a redirect is not followed. The delivery is retried 1 minute, 5 minutes, 30 minutes, 2 hours and 6 hours after the previous attempt (six attempts in all, with the same delivery id and event id), then marked `dead`; dead deliveries can be replayed (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry` or `/recover`). A connection error or a response slower than 10 seconds counts the same way. A subscription failing for 3 days is `disabled` (with `disabled_reason`) and the location admins are emailed. */
         WebhookRedirect: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description Failure: any 4xx counts as a failed attempt and is retried like any other failure, so reserve 4xx for requests whose signature does not verify. The delivery is retried 1 minute, 5 minutes, 30 minutes, 2 hours and 6 hours after the previous attempt (six attempts in all, with the same delivery id and event id), then marked `dead`; dead deliveries can be replayed from the app. A connection error or a response slower than 10 seconds counts the same way. A subscription failing for 3 days is `disabled` (with `disabled_reason`) and the location admins are emailed. */
+        /** @description Failure: any 4xx counts as a failed attempt and is retried like any other failure, so reserve 4xx for requests whose signature does not verify. The delivery is retried 1 minute, 5 minutes, 30 minutes, 2 hours and 6 hours after the previous attempt (six attempts in all, with the same delivery id and event id), then marked `dead`; dead deliveries can be replayed (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry` or `/recover`). A connection error or a response slower than 10 seconds counts the same way. A subscription failing for 3 days is `disabled` (with `disabled_reason`) and the location admins are emailed. */
         WebhookRejected: {
             headers: {
                 [name: string]: unknown;
             };
             content?: never;
         };
-        /** @description Failure: any 5xx counts as a failed attempt. The delivery is retried 1 minute, 5 minutes, 30 minutes, 2 hours and 6 hours after the previous attempt (six attempts in all, with the same delivery id and event id), then marked `dead`; dead deliveries can be replayed from the app. A connection error or a response slower than 10 seconds counts the same way. A subscription failing for 3 days is `disabled` (with `disabled_reason`) and the location admins are emailed. */
+        /** @description Failure: any 5xx counts as a failed attempt. The delivery is retried 1 minute, 5 minutes, 30 minutes, 2 hours and 6 hours after the previous attempt (six attempts in all, with the same delivery id and event id), then marked `dead`; dead deliveries can be replayed (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry` or `/recover`). A connection error or a response slower than 10 seconds counts the same way. A subscription failing for 3 days is `disabled` (with `disabled_reason`) and the location admins are emailed. */
         WebhookFailed: {
             headers: {
                 [name: string]: unknown;
@@ -8379,6 +8740,16 @@ export interface components {
          * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
          */
         IdempotencyKey: string;
+        /**
+         * @description The subscription's id.
+         * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+         */
+        WebhookIdPath: string;
+        /**
+         * @description The delivery's id (the `X-SVC-Delivery` header of its requests).
+         * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+         */
+        DeliveryIdPath: string;
         /**
          * @description Page size, 1-100.
          * @example 25
@@ -11738,6 +12109,346 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id.
+                 * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+                /**
+                 * @description The delivery's id (the `X-SVC-Delivery` header of its requests).
+                 * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+                 */
+                deliveryId: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1-100.
+                 * @example 25
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the previous page's `meta.next_cursor`.
+                 * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id.
+                 * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+                /**
+                 * @description The delivery's id (the `X-SVC-Delivery` header of its requests).
+                 * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+                 */
+                deliveryId: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryAttemptList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
+                 *     the request with the same key returns the first response without doing anything again.
+                 * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id.
+                 * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+                /**
+                 * @description The delivery's id (the `X-SVC-Delivery` header of its requests).
+                 * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+                 */
+                deliveryId: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued for an attempt now. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recoverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
+                 *     the request with the same key returns the first response without doing anything again.
+                 * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id.
+                 * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
+                 *     the request with the same key returns the first response without doing anything again.
+                 * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id.
+                 * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+                 */
+                id: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret (shown only here) and when the previous one stops signing. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1-100.
+                 * @example 25
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the previous page's `meta.next_cursor`.
+                 * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only events of these types (comma-separated or repeated). An unknown type is `400`.
+                 * @example [
+                 *       "deal.created",
+                 *       "deal.stage_changed"
+                 *     ]
+                 */
+                type?: components["schemas"]["StoredEventType"][];
+                /**
+                 * @description Only events created after this time (exclusive).
+                 * @example 2026-11-06T00:00:00Z
+                 */
+                created_after?: string;
+                /**
+                 * @description Only events created before this time (exclusive).
+                 * @example 2026-11-07T00:00:00Z
+                 */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id.
+                 * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -13,9 +13,8 @@
  * `--before REV` also runs the API as of git revision REV (a worktree, its own migrations, an
  * identically seeded database) in the same rounds, for before/after figures from one run (pg only).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +31,7 @@ import { encodeCursor } from '../src/http/pagination';
 import { hmacHex, SecretBox } from '../src/lib/crypto';
 import type { Deps } from '../src/deps';
 import { systemClock } from '../src/lib/clock';
+import { ADMIN_URL, log, startProc, stopProc, type Proc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,19 +52,9 @@ const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const KEYS = Number(args.keys);
 const SECRET_KEY = 'bench-secret-key-0123456789-abcdefghijklmnop';
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEEP_ROWS = 100_000;
 
-const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // ------------------------------------------------------------------ database and seed
 
@@ -166,36 +156,8 @@ async function captureSql(db: Database, s: Seeded): Promise<Record<string, { sql
 
 // ------------------------------------------------------------------ processes
 
-interface Proc {
-  child: ChildProcess;
-  port: number;
-  startMs: number;
-}
 
-async function startProc(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = [], cwd?: string): Promise<Proc> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...(script.endsWith('.mjs') ? [] : ['--import', 'tsx']), script], { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let errText = '';
-  child.stderr!.on('data', (d) => (errText += d));
-  await new Promise<void>((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (d) => {
-      text += d;
-      if (ready.test(text)) resolve();
-      if (text.length > 100_000) text = text.slice(-10_000);
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${errText}`)));
-  });
-  return { child, port, startMs: performance.now() - started };
-}
 
-async function stopProc(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null) return;
-  const exited = new Promise((r) => p.child.once('exit', r));
-  p.child.kill('SIGTERM');
-  await exited;
-}
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

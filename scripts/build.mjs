@@ -3,9 +3,14 @@
 // server process. About 0.2 s; `npm start` runs it first, so the served code is never stale.
 import { build } from 'esbuild';
 
+// `--outdir DIR` bundles elsewhere (tests that run the bundle in parallel each build their own copy;
+// DIR must sit inside this folder so that the packages resolve from node_modules).
+const at = process.argv.indexOf('--outdir');
+const outdir = at > 0 ? process.argv[at + 1] : 'dist';
+
 await build({
-  entryPoints: { server: 'src/server.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts' },
-  outdir: 'dist',
+  entryPoints: { server: 'src/server.ts', worker: 'src/worker.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts' },
+  outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
   packages: 'external',

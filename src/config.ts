@@ -16,12 +16,35 @@ export interface Config {
    * balancer set it (`1` for one hop, `loopback`, or a list of CIDRs), or every client shares one.
    */
   trustProxy?: boolean | number | string;
+  /**
+   * Run the background worker (webhook delivery, email, later jobs) inside the API process
+   * (START_WORKER, default true). Set false on API processes when workers run apart (`npm run worker`).
+   */
+  startWorker: boolean;
+  /** Deliveries and jobs a worker has in flight at once (WORKER_CONCURRENCY, default 32). */
+  workerConcurrency?: number;
+  /** A worker's idle wait between polls in ms (WORKER_POLL_MS, default 200): the bound on an idle worker's pick-up delay. */
+  workerPollMs?: number;
 }
 
 function parseTrustProxy(v: string | undefined): Config['trustProxy'] {
   if (!v) return undefined;
   if (v === 'true' || v === 'false') return v === 'true';
   return /^\d+$/.test(v) ? Number(v) : v;
+}
+
+function parsePositiveInt(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+  return n;
+}
+
+function parseBool(v: string | undefined, name: string, fallback: boolean): boolean {
+  if (v === undefined || v === '') return fallback;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new Error(`${name} must be true or false, got ${v}`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,6 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    startWorker: parseBool(env.START_WORKER, 'START_WORKER', true),
+    workerConcurrency: parsePositiveInt(env.WORKER_CONCURRENCY, 'WORKER_CONCURRENCY'),
+    workerPollMs: parsePositiveInt(env.WORKER_POLL_MS, 'WORKER_POLL_MS'),
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

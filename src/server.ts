@@ -6,6 +6,8 @@ import { openDatabase } from './db/engine';
 import { serveEmbeddedSocket, type EmbeddedSocket } from './db/embedded-socket';
 import { createApiKey, createLocation, createUser } from './features/accounts/accounts.service';
 import { handlers } from './features/handlers';
+import { Worker } from './jobs/worker';
+import { registerAllJobs } from './jobs/handlers';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
@@ -46,6 +48,15 @@ async function main(): Promise<void> {
     }
   }
 
+  // Background work in this process unless START_WORKER=false (then `npm run worker` runs it apart).
+  let worker: Worker | undefined;
+  if (config.startWorker) {
+    registerAllJobs();
+    worker = new Worker(deps, { ownsDatabase: !!db.pglite, concurrency: config.workerConcurrency, pollMs: config.workerPollMs });
+    await worker.start();
+    logger.info({ worker: worker.id }, 'worker started');
+  }
+
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicBaseUrl ?? `http://${config.host}:${port}`;
@@ -66,6 +77,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
+      await worker?.stop();
       await operatorSocket?.close();
       await deps.db.close();
       logger.info('stopped');

@@ -17,6 +17,7 @@ import { createApp } from '../../src/app';
 import { handlers } from '../../src/features/handlers';
 import { PENDING } from '../../src/features/pending';
 import { setHostResolver } from '../../src/outbound/policy';
+import { dispatchEvents } from '../../src/features/webhooks/webhooks.dispatch';
 import { setTestDeliveryTimeout } from '../../src/features/webhooks/webhooks.service';
 import { listOperations, loadSpec, type OperationInfo } from '../../src/http/spec';
 import * as A from '../support/attacks';
@@ -146,6 +147,21 @@ class FixtureSet {
       return (await call('post', `/v1/deals/${deal}/fund`, { offer_id: offer })).id;
     },
     whk: async () => (await call('post', '/v1/webhooks', { url: receiverUrl, events: [] })).id,
+    evt: async (s) => {
+      const biz = await s.get('biz');
+      return (await h.knex('events').where({ location_id: t.locationId, type: 'business.created' }).whereRaw("data->>'business_id' = ?", [biz]).first('id')).id as string;
+    },
+    sub: async (s) => {
+      const lender = (await call('post', '/v1/lenders', { name: `Attack Submissions ${s.label}`, submission_email: 'subs@lender.example' })).id;
+      return (await call('post', `/v1/deals/${await s.get('deal')}/submissions`, { lender_ids: [lender], send: false }))[0].id;
+    },
+    // An event delivery of the set's subscription (the worker does not run here: it stays pending).
+    dlv: async (s) => {
+      const whk = await s.get('whk');
+      await call('post', '/v1/businesses', { legal_name: `Attack delivery ${s.label}` });
+      await dispatchEvents(h.deps);
+      return (await h.knex('webhook_deliveries').where({ subscription_id: whk, kind: 'event' }).orderBy('created_at', 'desc').first('id')).id as string;
+    },
     task: async (s) => (await call('post', `/v1/deals/${await s.get('deal')}/tasks`, { title: `Attack task ${s.label}` })).id,
     stg: async (s) => (await call('post', '/v1/pipeline/stages', { label: `Attack stage ${s.label}`, phase: 'submitted' })).id,
     usr: async () => t.users.admin.id,
@@ -193,7 +209,11 @@ function idsIn(v: unknown, acc = new Set<string>()): Set<string> {
 }
 function substitute(v: unknown, map: Map<string, string>): unknown {
   if (typeof v === 'string') return map.get(v) ?? v;
-  if (Array.isArray(v)) return v.map((x) => substitute(x, map));
+  if (Array.isArray(v)) {
+    const out = v.map((x) => substitute(x, map));
+    // Two example ids of one kind map to the same fixture: a list of ids keeps it once (uniqueItems).
+    return out.every((x) => typeof x === 'string' && ID_RE.test(x)) ? [...new Set(out)] : out;
+  }
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, map)]));
   return v;
 }
@@ -213,11 +233,20 @@ interface Choice {
   drop: string[];
 }
 
+/** A trace code of a submission of the set, as if its package had gone out (the worker does not run here). */
+async function sentTraceCode(set: FixtureSet): Promise<string> {
+  const id = await set.get('sub');
+  const code = `SVC-${id.slice(-8, -4)}-${id.slice(-4)}`.replace(/[ILOU]/g, '0');
+  await h.knex('submissions').where({ id }).update({ trace_code: code, submitted_at: h.clock.now(), status: 'sent' });
+  return code;
+}
+
 async function pathParams(detail: A.OperationDetail, set: FixtureSet, pending: boolean): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const p of detail.params.filter((x) => x.in === 'path')) {
     const prefix = prefixOfPattern(p.schema.pattern);
     if (prefix && FixtureSet.makers[prefix]) out[p.name] = await set.get(prefix);
+    else if (p.name === 'code' && detail.operationId === 'getSubmissionByReference') out[p.name] = await sentTraceCode(set);
     else if (pending && typeof p.example === 'string') out[p.name] = p.example; // the handler answers 501 whatever the id
     else throw new Error(`cannot be attacked: no fixture for path parameter ${p.name} (${p.schema.pattern ?? 'no pattern'})`);
   }

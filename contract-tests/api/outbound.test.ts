@@ -7,6 +7,7 @@ import { guardedRequest } from '../../src/outbound/http';
 import { bareHost, nonPublicReason, PUBLIC_ONLY, setHostResolver, TEST_LOCATION, type ResolvedAddress } from '../../src/outbound/policy';
 import { ENGINE, refusedDials, startHarness, type Harness, type Tenant } from '../support/harness';
 import type { Received, Respond } from '../support/receiver';
+import { TLS_CERT, TLS_KEY } from '../support/tls';
 
 // The one outbound address policy (src/outbound/policy.ts) and the guarded client (src/outbound/http.ts),
 // through the webhook endpoints and directly. Real receivers on loopback (plain HTTP, and HTTPS with a
@@ -14,24 +15,6 @@ import type { Received, Respond } from '../support/receiver';
 // observed, not assumed. DNS is an injected table (setHostResolver) that can be re-pointed between
 // check and send. NODE_ENV is `test` throughout: the policy never depends on it.
 
-// A self-signed certificate for localhost / 127.0.0.1 (valid 2000-2100), for tests only.
-const TLS_KEY = `-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgaf8XZXS6IA3JfHbk
-pAfxwpBhONqJ1ykjKGZi/4SLS/ahRANCAATrIKPLJGmR7f7Pdt7/QPlafAb6Wsgn
-XGPf9MG9DKEe/gHgn81nk5WZoaMSNDSBOFEPRnnBuGjKsquDFjvdSxk1
------END PRIVATE KEY-----
-`;
-const TLS_CERT = `-----BEGIN CERTIFICATE-----
-MIIBZDCCAQqgAwIBAgIBATAKBggqhkjOPQQDAjAUMRIwEAYDVQQDDAlsb2NhbGhv
-c3QwIBcNMDAwMTAxMDAwMDAwWhgPMjEwMDAxMDEwMDAwMDBaMBQxEjAQBgNVBAMM
-CWxvY2FsaG9zdDBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABOsgo8skaZHt/s92
-3v9A+Vp8BvpayCdcY9/0wb0MoR7+AeCfzWeTlZmhoxI0NIE4UQ9GecG4aMqyq4MW
-O91LGTWjSzBJMAwGA1UdEwEB/wQCMAAwGgYDVR0RBBMwEYIJbG9jYWxob3N0hwR/
-AAABMB0GA1UdDgQWBBSywC+g9vZZKoFt1pkX4N5iT551kDAKBggqhkjOPQQDAgNI
-ADBFAiBDz+T8UD5W821Sj7Ge9RvmfQUhz5NRbJCmv5OLwqd+fAIhAIDeufm5+d2b
-IFctZS1cNyvj6yt8hDFUZ/lHLVEBtQfP
------END CERTIFICATE-----
-`;
 
 /** What must never reach a caller: library, socket or OpenSSL wording. */
 const LIBRARY_TEXT = /ECONN|EHOST|ENETUNREACH|ENOTFOUND|EAI_|getaddrinfo|SSL|certificate|self.signed|EPROTO|socket hang up|wrong version|aborted|AggregateError|Error:/i;

@@ -9,7 +9,7 @@ import { loadSpec } from '../../src/http/spec';
 import { newEventId, newId } from '../../src/lib/ids';
 import { PUBLIC_ONLY, setHostResolver, type ResolvedAddress } from '../../src/outbound/policy';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
-import type { Received, Respond } from '../support/receiver';
+import { startReceiver, type LoopbackReceiver, type Received, type Respond } from '../support/receiver';
 
 // A real receiver (node:http on 127.0.0.1, port 0) gets every test delivery; DNS is an injected
 // table, so no test needs public DNS or the network. The tenants here are test locations (loopback
@@ -20,7 +20,7 @@ import type { Received, Respond } from '../support/receiver';
 let h: Harness;
 let t: Tenant;
 let other: Tenant;
-let receiver: http.Server;
+let receiver: LoopbackReceiver;
 let base: string;
 let received: Received[] = [];
 let respond: Respond = (_req, res) => res.end();
@@ -46,21 +46,15 @@ beforeAll(async () => {
   h = await startHarness();
   t = await h.tenant('Northwind Capital Partners');
   other = await h.tenant('Elsewhere');
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
-      respond(req, res);
-    });
+  receiver = await startReceiver((got, req, res) => {
+    received.push(got);
+    respond(req, res);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  base = receiver.base;
 });
 afterAll(async () => {
   restoreResolver?.();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   await h?.close();
 });
 beforeEach(() => {
@@ -244,7 +238,7 @@ describe(`updateWebhook (${ENGINE})`, () => {
     expect(await countEvents()).toBe(before);
   });
 
-  it('400 invalid_webhook_url on a bad url (nothing changes); 400 on an empty body or status; 404 across locations', async () => {
+  it('400 invalid_webhook_url on a bad url (nothing changes); 400 on an empty body or an unknown status; 404 across locations', async () => {
     const w = await createWebhook({ url: 'https://hooks.partner.example/u' });
     for (const url of ['https://evil.example/x', 'http://example.com/', 'https://[::1]:8443/']) {
       expectUrlRefused(await h.api.patch(`/v1/webhooks/${w.id}`).set(t.auth()).send({ url, description: 'changed' }));
@@ -252,7 +246,7 @@ describe(`updateWebhook (${ENGINE})`, () => {
     const row = await h.knex('webhook_subscriptions').where({ id: w.id }).first();
     expect(row).toMatchObject({ url: 'https://hooks.partner.example/u', description: null });
     expect((await h.api.patch(`/v1/webhooks/${w.id}`).set(t.auth()).send({})).status).toBe(400);
-    expect((await h.api.patch(`/v1/webhooks/${w.id}`).set(t.auth()).send({ status: 'active' })).status).toBe(400);
+    expect((await h.api.patch(`/v1/webhooks/${w.id}`).set(t.auth()).send({ status: 'paused' })).status).toBe(400);
     const cross = await h.api.patch(`/v1/webhooks/${w.id}`).set(other.auth()).send({ description: 'mine now' });
     expect(cross.status).toBe(404);
     expect((await h.knex('webhook_subscriptions').where({ id: w.id }).first()).description).toBeNull();

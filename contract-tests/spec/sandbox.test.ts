@@ -166,6 +166,8 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       'object',
     );
     expect(webhook.data).toHaveProperty('secret');
+    // Events (beyond the source: the event log webhooks deliver from)
+    expectEnvelope(await api.GET('/v1/events', { params: { query: { type: ['deal.created'] } } }), 200, 'list');
 
     // Every tag of the contract was reached (matched from the requests actually sent).
     const ops = operations(loadSpec()).filter((o) => o.section === 'paths');
@@ -181,7 +183,7 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       ),
     );
     const allTags = (loadSpec().tags as Array<{ name: string }>).map((t) => t.name);
-    expect(allTags).toHaveLength(14);
+    expect(allTags).toHaveLength(15);
     expect(allTags.filter((t) => !tagsReached.has(t))).toEqual([]);
   });
 

@@ -8,6 +8,9 @@ import {
 } from '../features/accounts/accounts.service';
 import { systemClock, type Clock } from '../lib/clock';
 import type { Role } from '../http/spec';
+import { listenMain } from './listen';
+import { MAIL_COMMANDS, MAIL_OPTIONS, MAIL_USAGE, MailUsageError } from './mailbox';
+import { WEBHOOK_COMMANDS, WEBHOOK_OPTIONS, WEBHOOK_USAGE, WebhookUsageError } from './webhooks';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
   location create --name NAME [--test]
@@ -19,6 +22,11 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   key revoke ID
   key list --location ID
   token create --user ID [--scopes a:b,c:d] [--audience mcp|api] [--ttl SECONDS]
+${WEBHOOK_USAGE}
+${MAIL_USAGE}
+  listen --forward-to URL [--events a.b,c.d] [--api-base URL]
+                                                  forward this location's new events, re-signed, to a local server
+                                                  (key in SVC_API_KEY; the local signing secret is printed on stderr)
   migrate
   help, --help                                    this text (exit 0)
 Prints one JSON object on stdout; errors go to stderr with a non-zero exit.
@@ -85,12 +93,14 @@ const COMMANDS: Record<string, Command> = {
     };
     return (knex, clock) => createAccessToken(knex, clock, input);
   },
+  ...WEBHOOK_COMMANDS,
+  ...MAIL_COMMANDS,
 };
 
 const OPTIONS = {
   name: { type: 'string' }, test: { type: 'boolean' }, location: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, user: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
-  audience: { type: 'string' }, ttl: { type: 'string' },
+  audience: { type: 'string' }, ttl: { type: 'string' }, ...WEBHOOK_OPTIONS, ...MAIL_OPTIONS,
 } as const;
 
 /** Returns the JSON to print, or `undefined` when the usage was asked for. */
@@ -120,12 +130,14 @@ async function run(argv: string[]): Promise<unknown> {
   }
 }
 
-run(process.argv.slice(2)).then(
+// `listen` talks to the API with a key, not to the database: it runs until Ctrl-C.
+if (process.argv[2] === 'listen') void listenMain(process.argv.slice(3));
+else run(process.argv.slice(2)).then(
   (result) => {
     process.stdout.write(result === undefined ? `${USAGE}\n` : `${JSON.stringify(result)}\n`);
   },
   (err) => {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError) {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
     } else {

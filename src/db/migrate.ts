@@ -6,6 +6,8 @@ import * as m0006 from './migrations/0006_webhooks';
 import * as m0007 from './migrations/0007_hardening';
 import * as m0008 from './migrations/0008_delivery_error_code';
 import * as m0009 from './migrations/0009_performance';
+import * as m0010 from './migrations/0010_background_work';
+import * as m0011 from './migrations/0011_mail_parts';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '0007_hardening': m0007,
   '0008_delivery_error_code': m0008,
   '0009_performance': m0009,
+  '0010_background_work': m0010,
+  '0011_mail_parts': m0011,
 };
 
 const source: Knex.MigrationSource<string> = {

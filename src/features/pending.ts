@@ -5,9 +5,8 @@ import { ApiError } from '../http/errors';
 import type { Handler, Handlers, OperationId } from '../http/types';
 
 export const PENDING = [
-  // Submissions: email sending, funder API attempts and polling (a later issue).
-  'listDealSubmissions', 'createDealSubmissions', 'getSubmission', 'getSubmissionByReference', 'withdrawSubmission',
-  'recordSubmissionResponse', 'retrySubmission', 'checkSubmissionStatus',
+  // Submissions: funder API attempts and polling (a later issue).
+  'retrySubmission', 'checkSubmissionStatus',
   // Documents: presigned uploads, document requests, statement analysis (a later issue).
   'createDealDocumentUpload', 'finalizeDocument', 'listDealDocuments', 'getDocument', 'createDocumentRequest',
   'listDocumentRequests', 'getDealStatementAnalysis',

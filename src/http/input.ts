@@ -113,6 +113,10 @@ export function safeInput(operations: OperationInfo[]): RequestHandler {
     for (const [name, value] of Object.entries(req.query ?? {})) {
       const bad = findBadText(value, name, 1);
       if (bad) throw new ApiError('invalid_request', bad.message, name);
+      // No parameter of the contract is an object: `type[$ne]=x` is refused here, not passed on.
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        throw new ApiError('invalid_request', `${name} must be a plain value: the bracket form ${name}[...]= is not accepted`, name);
+      }
     }
     next();
   };

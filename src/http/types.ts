@@ -46,7 +46,7 @@ export type RequestBody<K extends OperationId> = operations[K] extends { request
     ? Json<NonNullable<RB>> | undefined
     : undefined;
 
-type SuccessStatus = 200 | 201;
+type SuccessStatus = 200 | 201 | 202;
 /** The successful replies an operation may give, each with its status and body type. */
 export type Reply<K extends OperationId> = {
   [S in keyof operations[K]['responses'] & SuccessStatus]: { status: S; body: Json<operations[K]['responses'][S]> };

@@ -43,9 +43,12 @@ export function deliveryHeaders(input: { eventType: string; deliveryId: string; 
   };
 }
 
-/** First `RESPONSE_BODY_LIMIT` characters, never ending in half a surrogate pair. */
+/**
+ * First `RESPONSE_BODY_LIMIT` characters, never ending in half a surrogate pair. NUL becomes U+FFFD:
+ * PostgreSQL text cannot hold it, and a receiver's answer must never make an attempt unrecordable.
+ */
 function firstChars(bytes: Buffer): string {
-  let text = bytes.toString('utf8');
+  let text = bytes.toString('utf8').replace(/\u0000/g, '\uFFFD');
   if (text.length > RESPONSE_BODY_LIMIT) {
     text = text.slice(0, RESPONSE_BODY_LIMIT);
     if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1);

@@ -37,3 +37,28 @@ export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = async ({ 
   status: 200,
   body: await service.listWebhookDeliveries(deps, scope, params.id, query),
 });
+
+export const getWebhookDelivery: Handler<'getWebhookDelivery'> = async ({ deps, scope, params }) => ({
+  status: 200,
+  body: { data: await service.getWebhookDelivery(deps, scope, params.id, params.deliveryId), meta: {} },
+});
+
+export const listWebhookDeliveryAttempts: Handler<'listWebhookDeliveryAttempts'> = async ({ deps, scope, params, query }) => ({
+  status: 200,
+  body: await service.listWebhookDeliveryAttempts(deps, scope, params.id, params.deliveryId, query),
+});
+
+export const retryWebhookDelivery: Handler<'retryWebhookDelivery'> = async ({ deps, scope, params }) => ({
+  status: 202,
+  body: { data: await service.retryWebhookDelivery(deps, scope, params.id, params.deliveryId), meta: {} },
+});
+
+export const recoverWebhook: Handler<'recoverWebhook'> = async ({ deps, scope, params, body }) => ({
+  status: 202,
+  body: { data: await service.recoverWebhook(deps, scope, params.id, body), meta: {} },
+});
+
+export const rotateWebhookSecret: Handler<'rotateWebhookSecret'> = async ({ deps, scope, params, body }) => ({
+  status: 200,
+  body: { data: await service.rotateWebhookSecret(deps, scope, params.id, body), meta: {} },
+});

@@ -1,11 +1,12 @@
 import type { components } from '../../../generated/schema';
 import { iso, isoRequired } from '../../lib/format';
-import type { DeliveryRow, WebhookRow } from './webhooks.repository';
+import type { AttemptRow, DeliveryRow, WebhookRow } from './webhooks.repository';
 
 type S = components['schemas'];
 export type Webhook = S['WebhookSubscription'];
 export type WebhookWithSecret = S['WebhookSubscriptionWithSecret'];
 export type WebhookDelivery = S['WebhookDelivery'];
+export type WebhookDeliveryAttempt = S['WebhookDeliveryAttempt'];
 
 /** Row -> wire shape, field by field. The sealed secret is not among them. */
 export function toWebhook(row: WebhookRow): Webhook {
@@ -48,5 +49,19 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
     last_error_code: row.last_error_code ?? null,
     created_at: isoRequired(row.created_at),
     updated_at: isoRequired(row.updated_at),
+  };
+}
+
+export function toAttempt(row: AttemptRow): WebhookDeliveryAttempt {
+  return {
+    id: row.id,
+    delivery_id: row.delivery_id,
+    attempt_number: row.attempt_number,
+    attempted_at: isoRequired(row.created_at),
+    response_status: row.response_status,
+    response_body: row.response_body,
+    error: row.error,
+    error_code: row.error_code ?? null,
+    duration_ms: row.duration_ms,
   };
 }

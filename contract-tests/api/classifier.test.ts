@@ -1,0 +1,228 @@
+// The lender-reply classifier against its fixture corpus (contract-tests/fixtures/replies): every
+// .eml is a real RFC 822 message, parsed with mailparser, then classified. No database, no network.
+// Must-pass cases are asserted one by one; the corpus as a whole must stay above the accuracy bars.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { classifyReply, DECLINE_CATEGORIES, toResponseType } from '../../src/features/inbound/classifier';
+import { htmlToText, splitReply } from '../../src/features/inbound/reply-text';
+import { EML_DIR, fixtureTable, loadManifest, metrics, runCorpus, summary, type FixtureResult } from '../fixtures/replies/evaluate';
+
+const manifest = loadManifest();
+let results: FixtureResult[] = [];
+const byFile = (file: string) => {
+  const r = results.find((x) => x.expected.file === file);
+  if (!r) throw new Error(`no fixture ${file}`);
+  return r;
+};
+
+beforeAll(async () => {
+  results = await runCorpus();
+});
+
+describe('the corpus', () => {
+  it('has at least 40 fixtures, one manifest entry per .eml file and back', () => {
+    const files = readdirSync(EML_DIR).filter((f) => f.endsWith('.eml')).sort();
+    expect(manifest.length).toBeGreaterThanOrEqual(40);
+    expect(manifest.map((m) => m.file).sort()).toEqual(files);
+  });
+
+  it('is made of real messages: From, Date, Message-ID and a subject on every one', () => {
+    for (const r of results) {
+      expect(r.headers.from, r.expected.file).toBeTruthy();
+      expect(r.headers.messageId, r.expected.file).toMatch(/^<.+@.+>$/);
+      expect(r.headers.date?.getTime(), r.expected.file).toBeGreaterThan(0);
+    }
+  });
+
+  it('covers every class, every decline category, HTML parts, quoted threads and forwards', () => {
+    for (const c of ['approved', 'declined', 'needs_info', 'counter', 'unclassified'] as const) {
+      expect(manifest.filter((m) => m.type === c).length, c).toBeGreaterThanOrEqual(5);
+    }
+    const categories = new Set(manifest.map((m) => m.decline_category).filter(Boolean));
+    for (const c of DECLINE_CATEGORIES) expect(categories.has(c), c).toBe(true);
+    const raw = manifest.map((m) => readFileSync(join(EML_DIR, m.file), 'latin1'));
+    expect(raw.filter((r) => /multipart\/alternative/i.test(r)).length).toBeGreaterThanOrEqual(10);
+    expect(raw.filter((r) => /^Content-Type: text\/html/im.test(r) && !/multipart/i.test(r)).length).toBeGreaterThanOrEqual(3);
+    expect(results.filter((r) => r.got.reasons[0].includes('quoted line')).length).toBeGreaterThanOrEqual(30);
+    expect(results.filter((r) => /forward/.test(r.got.reasons[0])).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('uses the contract enums and field names (openapi.yaml)', () => {
+    const spec = parseYaml(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
+    const offer = spec.components.schemas.Offer.properties;
+    const request = spec.components.schemas.RecordSubmissionResponseRequest.properties;
+    const categoryPattern = new RegExp(request.decline_category.pattern);
+    for (const m of manifest) {
+      for (const o of m.offers ?? []) {
+        expect(Object.keys(o).every((k) => k in offer), m.file).toBe(true);
+        if (o.term_unit) expect(offer.term_unit.enum).toContain(o.term_unit);
+        if (o.payment_frequency) expect(offer.payment_frequency.enum).toContain(o.payment_frequency);
+      }
+      if (m.decline_category) expect(m.decline_category).toMatch(categoryPattern);
+      const responseType = toResponseType(m.type);
+      if (responseType) expect(request.response_type.enum).toContain(responseType);
+    }
+    for (const c of DECLINE_CATEGORIES) expect(c).toMatch(categoryPattern);
+    // what the classifier returns is what the contract accepts
+    for (const r of results) {
+      for (const o of r.got.offers) {
+        if (o.term_unit) expect(offer.term_unit.enum).toContain(o.term_unit);
+        if (o.payment_frequency) expect(offer.payment_frequency.enum).toContain(o.payment_frequency);
+        expect(o.amount).toBeGreaterThan(0);
+      }
+      if (r.got.decline_category) expect(r.got.decline_category).toMatch(categoryPattern);
+      expect(r.got.decline_reason?.length ?? 0).toBeLessThanOrEqual(request.decline_reason.maxLength);
+      expect(r.got.requested_items.length).toBeLessThanOrEqual(request.requested_items.maxItems);
+      expect(r.got.confidence).toBeGreaterThanOrEqual(0);
+      expect(r.got.confidence).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('must-pass cases', () => {
+  it.each([
+    ['meridian-ironclad.eml', 'declined', 'the quote says "approved ... for $100,000"'],
+    ['titan-brightside.eml', 'declined', 'the signature says "approvals up to $500,000"'],
+    ['granite-silverspoon.eml', 'approved', 'the quote says "declined by two funders"'],
+    ['h-lighthouse-silverspoon.eml', 'approved', 'the quote says "declined by two funders"'],
+    ['blueharbor-lopez-thread.eml', 'approved', 'an earlier stip request sits in the quote'],
+    ['apex-oakstreet.eml', 'needs_info', 'a prospective "approval ... around $50k"'],
+    ['keystone-coastal.eml', 'approved', 'the disclaimer says "declined"'],
+    ['blueharbor-hudson.eml', 'declined', '"Not approved"'],
+    ['cardinal-peak.eml', 'counter', '"Approved, but not at the requested amount"'],
+  ])('%s is %s (%s)', (file, type) => {
+    const r = byFile(file);
+    expect(r.got.type, r.got.reasons.join('\n')).toBe(type);
+    if (type !== 'approved' && type !== 'counter') expect(r.got.offers).toEqual([]);
+  });
+
+  it('never reads the quoted thread as the answer: no offer, category or class taken from it', () => {
+    // amounts in the quoted submission ("Requested amount: $100,000", "a $20,000 advance with Fora")
+    expect(byFile('atlas-sunrise.eml').got.offers.map((o) => o.amount)).toEqual([75000]);
+    expect(byFile('redwood-sunrise.eml').got.offers.map((o) => o.amount)).toEqual([65000]);
+    expect(byFile('titan-sunrise.eml').got.offers.map((o) => o.amount)).toEqual([60000]);
+    expect(byFile('granite-silverspoon.eml').got.offers.map((o) => o.amount)).toEqual([45000]);
+    expect(byFile('h-lighthouse-silverspoon.eml').got.offers.map((o) => o.amount)).toEqual([45000]);
+    // words in the quoted submission ("Time in business", "Industry") are not the decline reason
+    expect(byFile('keystone-maple.eml').got.decline_category).toBe('other');
+    expect(byFile('h-meadow-maple.eml').got.decline_category).toBe('other');
+    expect(byFile('blueharbor-hudson.eml').got.decline_category).toBe('default_history');
+    // the lender's own earlier stip request, quoted under today's approval
+    expect(byFile('h2-prairie-bellavista-thread.eml').got.type).toBe('approved');
+    expect(byFile('blueharbor-lopez-thread.eml').got.requested_items.join(' ')).not.toMatch(/voided check|driver's license|october/i);
+    // "please send ..." in the quoted submission is not a stip request
+    expect(byFile('h-capstone-lopez-dupe.eml').got.type).toBe('unclassified');
+  });
+
+  it.each([
+    'harborline-harbor-ooo.eml', 'keystone-sunrise-ooo.eml', 'velocity-ack.eml', 'bounce-meridian.eml', 'meridian-ooo-html.eml',
+    'h-granitestate-ooo.eml', 'h2-prairie-holiday.eml', 'h2-redline-elm-ooo.eml',
+  ])('auto-reply %s is unclassified from its text alone', (file) => {
+    const r = byFile(file);
+    expect(r.got.type, r.got.reasons.join('\n')).toBe('unclassified');
+    expect(r.got.offers).toEqual([]);
+  });
+
+  it('flags auto-replies by header, but not portal decisions sent as auto-generated', () => {
+    for (const f of ['harborline-harbor-ooo.eml', 'velocity-ack.eml', 'bounce-meridian.eml', 'meridian-ooo-html.eml']) expect(byFile(f).autoHeader, f).not.toBeNull();
+    for (const f of ['liberty-oakstreet.eml', 'liberty-rivera.eml', 'meridian-peak-portal.eml', 'atlas-sunrise.eml']) expect(byFile(f).autoHeader, f).toBeNull();
+  });
+
+  it.each([
+    ['atlas-sunrise.eml', 'prose'],
+    ['brightline-precision.eml', 'HTML table with payback, fee and net funding'],
+    ['harborline-lopez.eml', 'plain-text table of three options'],
+    ['northstar-greenleaf.eml', 'HTML table, options as columns'],
+    ['liberty-oakstreet.eml', 'portal table with buy and max sell rate'],
+    ['redwood-sunrise.eml', 'table with the requested amount too'],
+    ['crescent-nguyen-fwd.eml', 'inside a forward'],
+    ['keystone-lopez-word.eml', 'windows-1252 quoted-printable Outlook HTML'],
+    ['granite-harbor.eml', 'bare thousands, two options'],
+  ])('offer figures are exact: %s (%s)', (file) => {
+    const r = byFile(file);
+    const got = r.got.offers.map(({ missing: _missing, ...o }) => o);
+    const want = r.expected.offers!.map((o) => ({
+      amount: o.amount,
+      factor_rate: o.factor_rate,
+      term: o.term,
+      term_unit: o.term_unit ?? null,
+      payment_frequency: o.payment_frequency ?? null,
+      payment_amount: o.payment_amount ?? null,
+    }));
+    expect(got).toEqual(want);
+  });
+
+  it('reads the forwarded message when the sender only says "see below"', () => {
+    expect(byFile('crescent-nguyen-fwd.eml').got.type).toBe('approved');
+    expect(byFile('velocity-hudson-applefwd.eml').got).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(byFile('crescent-metro-fwd.eml').got.requested_items).toHaveLength(3);
+  });
+
+  it('lists the items of a stip request as the lender wrote them', () => {
+    expect(byFile('atlas-harbor.eml').got.requested_items).toEqual([
+      'Most recent 4 months bank statements (missing October)', 'Voided check', "Copy of driver's license (front and back)", 'Landlord name and phone number',
+    ]);
+    expect(byFile('meridian-peak-portal.eml').got.requested_items).toEqual(['Voided Check', "Driver's License", 'Landlord Contact']);
+    expect(byFile('velocity-precision.eml').got.requested_items).toEqual(['MTD', 'signed app']);
+  });
+
+  it('names the decline category and keeps the reason in the lender\'s words', () => {
+    expect(byFile('velocity-bellavista.eml').got).toMatchObject({ decline_category: 'nsf', decline_reason: 'Decline - 9 NSFs in the last 60 days.' });
+    expect(byFile('atlas-cornerstone.eml').got.decline_reason).toContain('FICO 512');
+  });
+});
+
+describe('the pieces', () => {
+  it('turns HTML tables into rows and blockquotes into quoted lines', () => {
+    const text = htmlToText('<p>Hi&nbsp;Dana,</p><table><tr><td>Amount</td><td>$50,000</td></tr><tr><td>Factor</td><td>1.42</td></tr></table><blockquote>old <b>stuff</b><br>more</blockquote>');
+    expect(text).toBe('Hi Dana,\n\nAmount | $50,000\nFactor | 1.42\n\n> old stuff\n> more');
+  });
+
+  it('cuts a wrapped Gmail attribution and everything quoted under it', () => {
+    const parts = splitReply('Approved 50k.\n\nOn Tue, Nov 3, 2026 at 11:05 AM Dana <\ndana@x.com> wrote:\n\n> Requested amount: $100,000\n');
+    expect(parts.own).toBe('Approved 50k.');
+    expect(parts.markers).toContain('On ... wrote:');
+  });
+
+  it('is deterministic and needs neither HTML nor a subject', () => {
+    const input = { subject: '', text: 'Approved for $40,000 at 1.30, 120 days, $433.33 daily.', html: null };
+    const a = classifyReply(input);
+    expect(classifyReply(input)).toEqual(a);
+    expect(a).toMatchObject({ type: 'approved', offers: [{ amount: 40000, factor_rate: 1.3, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 433.33, missing: [] }] });
+    expect(classifyReply({ subject: '', text: '' }).type).toBe('unclassified');
+  });
+
+  it('keeps an out-of-office unclassified even when it talks about declines and approvals', () => {
+    const ooo = classifyReply({
+      subject: 'Out of Office: Submission: Sunrise Bakery LLC - SVC-7K3M-9Q2P',
+      text: 'I am out of the office until 11/9 with limited access to email. Declined files can be resubmitted after the 15th; approved deals go to funding@atlascapfunding.com.',
+    });
+    expect(ooo.type, ooo.reasons.join('\n')).toBe('unclassified');
+    expect(ooo.reasons).toContain('automatic reply');
+  });
+
+  it('does bounded work on huge or malformed messages', () => {
+    const started = performance.now();
+    const big = classifyReply({ subject: 'Re: x', text: '', html: `<p>Declined - 9 NSFs.</p>${'<table><tr><td>Amount</td><td>$1,000</td></tr></table>'.repeat(40_000)}` });
+    const broken = classifyReply({ subject: 'x', text: '', html: `<p>Pass.</p>${'<a href="x '.repeat(20_000)}` });
+    const oneLine = classifyReply({ subject: 'x', text: '$1,000 1.35 12 months daily '.repeat(20_000) });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect([big.type, broken.type]).toEqual(['declined', 'declined']);
+    expect(oneLine.offers.length).toBeGreaterThan(0);
+  });
+
+  it('maps classes to the contract response_type', () => {
+    expect(['approved', 'declined', 'needs_info', 'counter', 'unclassified'].map((t) => toResponseType(t as never))).toEqual(['approved', 'declined', 'more_info', 'counter', null]);
+  });
+});
+
+describe('accuracy on the whole corpus', () => {
+  it('type >= 85%, offers exact (amount + factor + term) >= 80% of fixtures with offers', () => {
+    const m = metrics(results);
+    console.log(`${fixtureTable(results)}\n\n${summary(m)}`);
+    expect(m.typeAccuracy).toBeGreaterThanOrEqual(0.85);
+    expect(m.offers.accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+});

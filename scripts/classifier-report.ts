@@ -1,0 +1,76 @@
+// Lender-reply classifier report on the fixture corpus (contract-tests/fixtures/replies):
+// confusion matrix, per-class precision/recall, offer extraction per field, decline categories and
+// requested items, for the whole corpus and for each part of it (dev / holdout / holdout2; see the
+// corpus README for why the parts matter).
+//
+//   npx tsx scripts/classifier-report.ts            summary for the corpus and each part
+//   npx tsx scripts/classifier-report.ts --fixtures  ... plus one line per fixture
+//   npx tsx scripts/classifier-report.ts --misses    ... plus the fixtures that miss, with the cues that fired
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLASSES, CORPUS_DIR, fixtureTable, metrics, runCorpus, summary } from '../contract-tests/fixtures/replies/evaluate';
+
+const args = new Set(process.argv.slice(2));
+const started = performance.now();
+const results = await runCorpus();
+const elapsed = performance.now() - started;
+
+const parts: Array<[string, typeof results]> = [
+  ['whole corpus', results],
+  ['dev (rules developed against it)', results.filter((r) => r.expected.set === 'dev')],
+  ['holdout (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout')],
+  ['holdout2 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout2')],
+];
+
+for (const [name, rs] of parts) {
+  if (!rs.length) continue;
+  console.log(`\n=== ${name}\n`);
+  if (args.has('--fixtures') && name === 'whole corpus') console.log(`${fixtureTable(rs)}\n`);
+  console.log(summary(metrics(rs)));
+}
+
+if (args.has('--misses')) {
+  const misses = results.filter((r) => !r.typeOk || r.offersExact === false || r.categoryOk === false || (r.items && (r.items.found < r.items.expected || r.items.extra > 0)));
+  console.log(`\n=== misses (${misses.length})\n`);
+  for (const r of misses) {
+    console.log(fixtureTable([r]));
+    for (const reason of r.got.reasons) console.log(`     ${reason}`);
+    if (r.expected.requested_items) console.log(`     items expected ${JSON.stringify(r.expected.requested_items)} got ${JSON.stringify(r.got.requested_items)}`);
+  }
+}
+
+// The honest number: each held-out batch scored once, blind, before the rules saw it.
+interface BlindRun {
+  set: string;
+  fixtures: number;
+  type_correct: number;
+  confusion: Record<string, Record<string, number>>;
+  offers_exact: [number, number];
+  decline_category_correct: [number, number];
+  requested_items_found: [number, number];
+}
+const blind = (JSON.parse(readFileSync(join(CORPUS_DIR, 'blind-runs.json'), 'utf8')) as { runs: BlindRun[] }).runs;
+const pct = (a: number, b: number) => `${b ? ((a / b) * 100).toFixed(1) : '100.0'}% (${a}/${b})`;
+console.log('\n=== blind first runs (held-out batches scored once before any fix: the generalisation estimate)\n');
+const total = { fixtures: 0, correct: 0, offers: [0, 0], cats: [0, 0], items: [0, 0] };
+const confusion: Record<string, Record<string, number>> = {};
+for (const r of blind) {
+  console.log(`${r.set}: type ${pct(r.type_correct, r.fixtures)}, offers exact ${pct(...r.offers_exact)}, decline category ${pct(...r.decline_category_correct)}, items ${pct(...r.requested_items_found)}`);
+  total.fixtures += r.fixtures;
+  total.correct += r.type_correct;
+  for (const [k, [a, b]] of [['offers', r.offers_exact], ['cats', r.decline_category_correct], ['items', r.requested_items_found]] as const) {
+    total[k][0] += a;
+    total[k][1] += b;
+  }
+  for (const [exp, row] of Object.entries(r.confusion)) for (const [got, n] of Object.entries(row)) ((confusion[exp] ??= {})[got] = (confusion[exp]?.[got] ?? 0) + n);
+}
+console.log(`both: type ${pct(total.correct, total.fixtures)}, offers exact ${pct(total.offers[0], total.offers[1])}, decline category ${pct(total.cats[0], total.cats[1])}, items ${pct(total.items[0], total.items[1])}`);
+console.log('\nclass         precision         recall');
+for (const c of CLASSES) {
+  const tp = confusion[c]?.[c] ?? 0;
+  const support = Object.values(confusion[c] ?? {}).reduce((a, b) => a + b, 0);
+  const predicted = CLASSES.reduce((a, e) => a + (confusion[e]?.[c] ?? 0), 0);
+  console.log(`${c.padEnd(14)}${pct(tp, predicted).padEnd(18)}${pct(tp, support)}`);
+}
+
+console.log(`\n${results.length} messages parsed (mailparser) and classified in ${elapsed.toFixed(0)} ms`);

@@ -1,0 +1,877 @@
+// The lender-reply classifier: deterministic rules over the text the lender wrote (quotes and
+// forwarded headers cut by reply-text.ts). It answers what the lender said (approved, declined with a
+// category, needs_info with the items asked for, counter, or unclassified for auto-replies and
+// anything unclear) and extracts offer terms. No network, no model: every decision lists the cues
+// that fired in `reasons`, so a reviewer can see why.
+//
+// Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
+// `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
+// the reply is kept for review.
+import { normalizeText, replyParts, type ReplyInput } from './reply-text';
+
+export type ReplyType = 'approved' | 'declined' | 'needs_info' | 'counter' | 'unclassified';
+export type TermUnit = 'days' | 'weeks' | 'months';
+export type PaymentFrequency = 'daily' | 'weekly' | 'bi-weekly' | 'monthly';
+
+/**
+ * Decline categories (slugs; the contract's `decline_category` is a free slug, these are ours):
+ * negative_days, nsf, low_revenue, low_balance, industry, credit_score, time_in_business, stacking
+ * (existing positions / holdback), restricted_state, default_history (defaults, judgments, liens,
+ * bankruptcy), verification (fraud, altered or unverifiable statements), deal_size (amount outside the
+ * lender's range), other (no reason given or none of these).
+ */
+export const DECLINE_CATEGORIES = [
+  'negative_days', 'nsf', 'low_revenue', 'low_balance', 'industry', 'credit_score', 'time_in_business', 'stacking',
+  'restricted_state', 'default_history', 'verification', 'deal_size', 'other',
+] as const;
+export type DeclineCategory = (typeof DECLINE_CATEGORIES)[number];
+
+/** An offer found in a reply. Field names and enums follow the contract's Offer. */
+export interface ExtractedOffer {
+  amount: number;
+  factor_rate: number | null;
+  term: number | null;
+  term_unit: TermUnit | null;
+  payment_frequency: PaymentFrequency | null;
+  payment_amount: number | null;
+  /** Contract-required fields (`factor_rate`, `term`) that the reply did not state. */
+  missing: string[];
+}
+
+export interface Classification {
+  type: ReplyType;
+  confidence: number;
+  decline_category?: DeclineCategory;
+  decline_reason?: string;
+  requested_items: string[];
+  offers: ExtractedOffer[];
+  reasons: string[];
+}
+
+/** The contract's `response_type` for a class; null for `unclassified` (kept for review, not recorded). */
+export function toResponseType(type: ReplyType): 'approved' | 'declined' | 'counter' | 'more_info' | null {
+  if (type === 'needs_info') return 'more_info';
+  if (type === 'unclassified') return null;
+  return type;
+}
+
+// ---------------------------------------------------------------- text helpers
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Words lenders misspell often enough to matter, matched within edit distance 1 (2 for long words). */
+const FUZZY_WORDS = ['declined', 'decline', 'declining', 'unfortunately', 'negative', 'approved', 'approval', 'restricted'];
+/** Correct words one edit away from a cue word, which must stay as they are. */
+const REAL_WORDS = new Set([
+  'approve', 'approves', 'approving', 'approvals', 'declines', 'decliner', 'negatives', 'negatively', 'restrict', 'restricts',
+  'restriction', 'restrictions', 'unfortunate', 'declared', 'reclined', 'derived', 'deprived',
+]);
+
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      best = Math.min(best, cur[j]);
+    }
+    if (best > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Lowercase, ASCII quotes, and misspelt cue words replaced by the word they are meant to be. */
+function prepare(text: string): { lower: string; fixed: string[] } {
+  const fixed: string[] = [];
+  const lower = normalizeText(text)
+    .toLowerCase()
+    .replace(/[a-z]{6,}/g, (w) => {
+      if (FUZZY_WORDS.includes(w) || REAL_WORDS.has(w)) return w;
+      for (const target of FUZZY_WORDS) {
+        if (w[0] !== target[0]) continue;
+        const max = target.length >= 9 ? 2 : 1;
+        if (editDistance(w, target, max) <= max) {
+          fixed.push(`${w}->${target}`);
+          return target;
+        }
+      }
+      return w;
+    });
+  return { lower, fixed };
+}
+
+function sentenceAround(text: string, index: number): string {
+  let start = index;
+  while (start > 0 && !/[.!?\n]/.test(text[start - 1])) start--;
+  let end = index;
+  while (end < text.length && !/[.!?\n]/.test(text[end])) end++;
+  return text.slice(start, Math.min(text.length, end + 1)).trim();
+}
+
+// ---------------------------------------------------------------- cues
+
+interface Cue {
+  re: RegExp;
+  w: number;
+  /** Cue does not count when negated just before ("not approved"). */
+  negatable?: boolean;
+  /** Cue counts for less inside a conditional or prospective sentence ("once received ... an approval"). */
+  modal?: boolean;
+}
+
+const NEGATION_BEFORE = /\b(not|never|no|nothing|n't|unable to|cannot|can't be|won't be|wasn't|isn't)\s+(be\s+|get\s+|been\s+|else\s+)?$/;
+const MODAL_BEFORE = /\b(once|if|unless|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
+
+const APPROVED_CUES: Cue[] = [
+  { re: /\b(is|are|been|got|was|were|it's|its|we)\s+approved\b/g, w: 3, negatable: true, modal: true },
+  { re: /(^|\n)\s*approved\b/g, w: 3 },
+  { re: /\bapproved\s*(for|at|@|\$|\d|-|:|!|,)/g, w: 3, negatable: true, modal: true },
+  { re: /\b(conditional|final|full)\s+approval\b/g, w: 3, negatable: true, modal: true },
+  { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b/g, w: 2, negatable: true, modal: true },
+  { re: /\bstatus:\s*approved\b/g, w: 3 },
+  { re: /\bgood news\b|\bcongrat/g, w: 1 },
+  { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
+  { re: /\bpleased to (inform|approve|offer|let|confirm)\b/g, w: 1.5 },
+  { re: /\b((we|i) )?(can|could) (do|offer|fund|go|help)\b/g, w: 1.5, negatable: true, modal: true },
+  { re: /\bapproval came back\b|\bcame back (approved|with an approval)\b/g, w: 3 },
+  { re: /\b(offers?|options?) (below|attached)\b|\b(two|three|\d) options\b/g, w: 1.5 },
+  { re: /\bsend (me |us )?(the )?contract request\b|\bcontract request\b|\brequest contracts\b|\bsend contracts\b/g, w: 1 },
+];
+
+const DECLINED_CUES: Cue[] = [
+  { re: /\bdecline[ds]?\b|\bdeclining\b/g, w: 3, negatable: true, modal: true },
+  { re: /\bnot approved\b|\bcan't (get this |be )?approved\b|\bunable to approve\b/g, w: 3.5 },
+  { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$)|(^|\n)\s*pass\b/g, w: 3 },
+  { re: /\bno[- ]go\b/g, w: 3 },
+  { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
+  { re: /\b(will not|won't|not|are not|aren't)\s+(be\s+)?(moving|move|going) forward\b/g, w: 3, modal: true },
+  { re: /\bcan'?t touch (it|this)\b/g, w: 2 },
+  { re: /\b(don't|do not|doesn't|does not|won't|will not)\s+(fund|finance|work with|touch|lend to)\b/g, w: 2, modal: true },
+  { re: /\b(restricted|prohibited|excluded|ineligible)\b/g, w: 1.5 },
+  { re: /\b(doesn't|does not|didn't|did not|don't|do not)\s+(meet|qualify|pass|fit)\b/g, w: 2 },
+  { re: /\bnot a (fit|match)\b|\boutside (of )?(our )?(guidelines|criteria|box|parameters)\b/g, w: 2.5 },
+  { re: /\btoo (small|many|stacked|new|young|risky|much|large|big|low|high|thin|weak)\b/g, w: 1.5 },
+  { re: /\bnot a candidate\b|\bnot (something|one) we can do\b|\bnothing (else )?(we|i) can do\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
+  { re: /\b(hard|easy|quick|a) pass\b/g, w: 3 },
+  { re: /\bunfortunately\b|\bsorry\b|\bregret\b/g, w: 1 },
+  { re: /\bminimum\b|\bmin\.? (is|of)\b/g, w: 1 },
+  { re: /\bauto(matic)? dq\b|\bdq\b|\bdisqualif\w*/g, w: 2.5 },
+  { re: /\brevisit\b|\btake another look\b|\bsend it back\b|\bresubmit\b/g, w: 1 },
+  { re: /\bremove (us|me) from\b|\bno longer (accepting|taking|working with)\b/g, w: 2.5 },
+  { re: /\bstatus:\s*declined\b|\bdecline reason\b/g, w: 3 },
+];
+
+const NEEDS_CUES: Cue[] = [
+  { re: /\b(we|i|still|also|will|uw|underwriting)\s+needs?\b|\bneeds?\b/g, w: 1 },
+  { re: /\bbefore (we|i) can\b/g, w: 1.5 },
+  { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit)\b/g, w: 2 },
+  { re: /\b(didn't|did not|never) (come through|arrive|get (it|them|the))\b|\b(attachment|package|file|docs?) (is |was )?(missing|blank|corrupt|incomplete)\b|\bis incomplete\b/g, w: 1.5 },
+  { re: /\bsend (over|me|us)\b/g, w: 1 },
+  { re: /\bmissing\b/g, w: 1.5 },
+  {
+    re: /\bstips? (needed|required|outstanding|missing|to complete)\b|\boutstanding (items|stips)\b|\bitems (needed|requested|required)\b|\badditional (information|info|documents|docs|items)\b/g,
+    w: 2.5,
+  },
+  { re: /\bthe following\b/g, w: 1 },
+  { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
+  { re: /\bwhat('s| is| are)\b[^?\n]{3,80}\?/g, w: 1.5 },
+];
+
+const COUNTER_CUES: Cue[] = [
+  { re: /\bcounter(ed|ing|s)?\b|\bcounter[- ]?offer\b/g, w: 4 },
+  { re: /\bbest (we|i) can do\b|\b(max|maximum|most) (we|i) can (do|go|offer)\b/g, w: 3 },
+  { re: /\b(can't|cannot|can not|couldn't|unable to)\s+(get to|do|go|get|approve|fund|reach)\s+((at|for)\s+)?(the\s+)?(full\b|requested\b|that much\b|\$?\d)/g, w: 3 },
+  { re: /\bcan do\b[^.\n]{0,40}\bbut\b/g, w: 2 },
+  { re: /\b(shorten|shorter|reduce|lower|cut)\b[^.\n]{0,20}\b(term|amount|it|the)\b/g, w: 1.5 },
+  { re: /\bnot (at )?the (full|requested) (amount|request)\b|\bcouldn't support the full\b|\bnot the full\b/g, w: 3 },
+  { re: /\binstead of\b|\brather than\b/g, w: 1.5 },
+  { re: /\b(than|not) the full\b|\bcame in (lower|under|at)\b|\b(vs\.?|versus) (the )?\$?\d/g, w: 2 },
+  { re: /\bbut not (at|for)\b/g, w: 2 },
+  { re: /\bhas to be\b|\bwould (need|have) to be\b/g, w: 1 },
+  { re: /\b(lower|reduced|smaller) (amount|offer|approval)\b|\bwe'?re lower\b/g, w: 2 },
+  { re: /\bnot \$?\d/g, w: 1.5 },
+  { re: /\b(doesn't|does not) support the\b/g, w: 1.5 },
+];
+
+/** Cues that the message is an automatic reply or receipt, not an answer. */
+const AUTO_CUES: Cue[] = [
+  { re: /\b(i am|i'm|i will be|i'll be)\s+(currently\s+)?(out of (the )?office|away|on (vacation|pto|leave|holiday|maternity leave))\b/g, w: 4 },
+  { re: /\bout of (the )?office\b/g, w: 2 },
+  { re: /\bcurrently (on )?(pto|vacation|leave|away|out)\b|\bwhile i('m| am) (out|away)\b/g, w: 3 },
+  { re: /\blimited access to (e-?mail|email)\b/g, w: 3 },
+  { re: /\b(will|i'll) (return|be back|respond)[^.\n]{0,40}\bwhen i return\b|\bwhen i return\b|\breturning (on )?\d/g, w: 2 },
+  { re: /\b(address not found|couldn't be delivered|could not be delivered|wasn't delivered|undeliverable|delivery has failed|recipient address rejected|user unknown|mailbox unavailable)\b/g, w: 4 },
+  { re: /\bthis (message|email) confirms\b|\bwe have received your (submission|file|email|message|application|deal)\b|\bthank you for your submission\b/g, w: 3 },
+  { re: /\bautomated (reply|response)\b|\bauto-?reply\b/g, w: 3 },
+];
+
+const AUTO_SUBJECT =
+  /^(automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|out of (the )?office|ooo\b|away from (the )?office|undeliverable|delivery status notification|mail delivery (failed|subsystem)|returned mail|delivery (has )?failed|submission received|we('ve| have) received)/i;
+
+/** A person acknowledging or asking to talk: no decision yet. */
+const PENDING_CUES: Cue[] = [
+  { re: /\bgot it\b|\breceived,? thanks\b/g, w: 2 },
+  { re: /\b(will|i'll|we'll)\s+(have \w+ )?(take a look|review|look at|get back)\b/g, w: 2 },
+  { re: /\b(still )?in underwriting\b|\bunder review\b|\breviewing (it|this|now)\b|\bshould have an answer\b|\bwill update\b/g, w: 2 },
+  { re: /\bcall me\b|\bgive me a (call|ring)\b|\bcan we (talk|hop on)\b|\b(couple|few|some) questions\b/g, w: 2.5 },
+];
+
+interface Fired {
+  score: number;
+  hits: string[];
+}
+
+function score(lower: string, cues: Cue[]): Fired {
+  let total = 0;
+  const hits: string[] = [];
+  for (const cue of cues) {
+    cue.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let count = 0;
+    while ((m = cue.re.exec(lower)) && count < 2) {
+      const before = lower.slice(Math.max(0, m.index - 60), m.index);
+      const sentenceStart = Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf('!'), before.lastIndexOf('?'));
+      const inSentence = before.slice(sentenceStart + 1);
+      if (cue.negatable && NEGATION_BEFORE.test(before.slice(-25))) continue;
+      let w = cue.w;
+      if (cue.modal && MODAL_BEFORE.test(inSentence)) w *= 0.3;
+      total += w;
+      hits.push(`"${m[0].trim()}"${w !== cue.w ? ' (conditional)' : ''}`);
+      count++;
+      if (m[0].length === 0) cue.re.lastIndex++;
+    }
+  }
+  return { score: total, hits };
+}
+
+// ---------------------------------------------------------------- decline category
+
+const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
+  { cat: 'negative_days', re: /\bneg[a-z]*\.?\s+(balance\s+)?days?\b|\bnegative (balances?|ending balances?)\b|\bnegatives\b|\boverdra(wn|fts?)\b|\bin the red\b/g, w: 3 },
+  { cat: 'nsf', re: /\bnsfs?\b|\bnon[- ]sufficient\b|\binsufficient funds\b|\breturned (items|payments|ach)\b|\bbounced\b/g, w: 3 },
+  { cat: 'low_revenue', re: /\b(low|insufficient|not enough|minimum)\s+(monthly\s+)?(revenue|deposits|sales|volume|gross)\b|\brevenue (is |was )?(too low|requirement)\b|\b(revenue|deposits|sales) (are|is) (too )?(low|down|declining)\b|\btrue deposits\b|\b(revenue|deposits|sales|volume)\b[^.\n]{0,20}\b(dropped|drop|declin\w*|decreas\w*|fell|falling|trending down)\b/g, w: 3 },
+  { cat: 'low_balance', re: /\b(low|average)\s+(average\s+)?(daily\s+)?balances?\b|\badb\b|\bbalances? (are|is) too low\b/g, w: 3 },
+  { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
+  {
+    cat: 'industry',
+    re: /\b(vape|smoke shops?|cannabis|cbd|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
+    w: 1.5,
+  },
+  { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
+  { cat: 'credit_score', re: /\bcredit\b/g, w: 1 },
+  { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young)\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
+  {
+    cat: 'stacking',
+    re: /\bstack(ed|ing)?\b|\b(\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|\bdaily debits\b/g,
+    w: 3,
+  },
+  {
+    cat: 'restricted_state',
+    re: /\b(located|based|businesses) in (new york|california|new jersey|texas|florida|[a-z]{2})\b|\b(restricted|excluded) states?\b|\bstates? (we|that we) (don't|do not|can't)\b|\blicensing\b|\bnot licensed\b/g,
+    w: 3,
+  },
+  { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
+  { cat: 'default_history', re: /\bdefault(s|ed)?\b|\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  {
+    cat: 'verification',
+    re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
+    w: 3,
+  },
+  { cat: 'deal_size', re: /\btoo (small|large|big)\b|\b(minimum|min|maximum|max) (funding|deal|advance|amount|size)\b|\bbelow our (min|minimum)\b|\babove our (max|maximum)\b/g, w: 3 },
+];
+
+function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
+  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[] }>();
+  for (const c of CATEGORY_CUES) {
+    c.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = c.re.exec(lower))) {
+      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [] };
+      t.score += c.w;
+      t.first = Math.min(t.first, m.index);
+      t.hits.push(m[0]);
+      totals.set(c.cat, t);
+    }
+  }
+  let best: { category: DeclineCategory; index: number; hits: string[]; score: number } = { category: 'other', index: -1, hits: [], score: 0 };
+  for (const [cat, t] of totals) {
+    if (t.score < 2) continue;
+    if (t.score > best.score || (t.score === best.score && t.first < best.index)) best = { category: cat, index: t.first, hits: t.hits, score: t.score };
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------- requested items
+
+const DOC_WORDS =
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of/i;
+
+const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
+const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
+
+function cleanItem(s: string): string {
+  return s
+    .replace(/^\s*(?:and|also|plus|then)\s+/i, '')
+    .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
+    .replace(/^\s*(?:the|a|an)\s+/i, '')
+    .replace(/[\s.;,:!]+$/, '')
+    .trim();
+}
+
+function splitList(s: string): string[] {
+  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  return parts.map(cleanItem).filter((p) => p.length > 1);
+}
+
+function requestedItems(own: string): { items: string[]; hits: string[] } {
+  const lines = own.split('\n').map((l) => {
+    const c = splitCells(l);
+    return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
+  });
+  const items: string[] = [];
+  const hits: string[] = [];
+  const inList = new Set<number>();
+  // 1. bulleted / numbered lists, introduced by a request or made of documents
+  for (let i = 0; i < lines.length; i++) {
+    if (!BULLET.test(lines[i]) || inList.has(i)) continue;
+    const block: number[] = [];
+    let j = i;
+    while (j < lines.length && BULLET.test(lines[j])) block.push(j++);
+    let k = i - 1;
+    while (k >= 0 && !lines[k].trim()) k--;
+    const intro = k >= 0 ? lines[k] : '';
+    const entries = block.map((n) => (BULLET.exec(lines[n])?.[1] ?? '').trim());
+    const docs = entries.filter((e) => DOC_WORDS.test(e)).length;
+    const looksLikeTerms = entries.filter((e) => /\$\s?\d|\b1\.\d{2}\b/.test(e)).length > entries.length / 2;
+    if (!looksLikeTerms && ((LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) || docs * 2 >= entries.length)) {
+      for (const n of block) inList.add(n);
+      for (const e of entries) items.push(cleanItem(e));
+      hits.push(`list of ${entries.length} after "${intro.trim().slice(0, 60)}"`);
+    }
+    i = j - 1;
+  }
+  // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  for (let i = 0; i < lines.length; i++) {
+    if (inList.has(i)) continue;
+    const m = inlineRe.exec(lines[i]);
+    if (!m) continue;
+    const parts = splitList(m[2]).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    if (parts.length) {
+      inList.add(i);
+      items.push(...parts);
+      hits.push(`inline list after "${m[1]}:"`);
+    }
+  }
+  // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
+  const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
+  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get us|email us|submit|missing)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = verbRe.exec(prose))) {
+    for (const p of splitList(m[1])) {
+      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12) {
+        items.push(p);
+        hits.push(`asked for "${p}"`);
+      }
+    }
+  }
+  // 4. questions: "What's the merchant's current balance with Mantis?"
+  const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
+  while ((m = qRe.exec(prose))) {
+    const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
+    if (p) {
+      items.push(p);
+      hits.push(`question "${p}"`);
+    }
+  }
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const it of items) {
+    const key = it.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    out.push(it.slice(0, 500));
+  }
+  return { items: out.slice(0, 50), hits };
+}
+
+// ---------------------------------------------------------------- offer extraction
+
+type MoneyKind = 'funded' | 'payment' | 'payback' | 'fee' | 'net' | 'requested' | 'other' | 'unknown';
+
+interface Fact {
+  pos: number;
+  kind: 'money' | 'factor' | 'sell' | 'term' | 'freq' | 'count';
+  value: number;
+  money?: MoneyKind;
+  unit?: TermUnit;
+  freq?: PaymentFrequency;
+  text: string;
+}
+
+const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
+  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?)\b/g],
+  ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
+  ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
+  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
+  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly)\b/g],
+  ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital)\b/g],
+];
+const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
+  ['payback', /^\s*(pay ?back|rtr|purchased amount|total)/],
+  ['fee', /^\s*(fees?|orig\w*|in points)/],
+  ['net', /^\s*net\b/],
+  ['requested', /^\s*(requested|request|ask)/],
+  ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance)/],
+  ['payment', /^\s*(daily|weekly|bi-?weekly|monthly|\/\s*(day|d|wk|week|mo|month)\b|per (day|week|month|payment)|a (day|week|month)|each)/],
+  ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
+];
+
+function moneyKind(line: string, start: number, end: number): MoneyKind {
+  // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
+  let pre = line.slice(Math.max(0, start - 50), start);
+  const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));
+  if (cut >= 0) pre = pre.slice(cut + 1);
+  const prevNumber = pre.search(/\d[\d,.]*\s?(k|m)?\b[^\d]*$/);
+  if (prevNumber >= 0) pre = pre.slice(pre.slice(prevNumber).search(/[^\d,.km\s]/) + prevNumber);
+  const post = line.slice(end, end + 22).split(/[,;.|](\s|$)/)[0];
+  const found: Array<{ kind: Exclude<MoneyKind, 'unknown'>; dist: number }> = [];
+  for (const [kind, re] of PRE_KINDS) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let last = -1;
+    while ((m = re.exec(pre))) last = m.index + m[0].length;
+    if (last >= 0) found.push({ kind, dist: pre.length - last });
+  }
+  // "approved for $X", "we're at $X", "best we can do is $X": a weak hint, beaten by any real word nearby
+  if (/\b(at|for|is)\s*~?\s*$/.test(pre)) found.push({ kind: 'funded', dist: 8 });
+  for (const [kind, re] of POST_KINDS) {
+    const m = re.exec(post);
+    if (m) found.push({ kind, dist: m[0].length - m[0].trimStart().length });
+  }
+  if (!found.length) return 'unknown';
+  const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
+  const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
+  if (best.kind === 'funded' || best.kind === 'payment') {
+    // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
+    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
+    if (label) {
+      const w = label[1];
+      return /pay ?back|total/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
+    }
+  }
+  return best.kind;
+}
+
+const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+
+function normFreq(s: string): PaymentFrequency {
+  const l = s.toLowerCase();
+  if (/bi-?weekly|every (other|two) week/.test(l)) return 'bi-weekly';
+  if (/semi-?monthly/.test(l)) return 'bi-weekly';
+  if (/daily|m-f|day/.test(l)) return 'daily';
+  if (/week|wk/.test(l)) return 'weekly';
+  return 'monthly';
+}
+
+function parseMoney(num: string, cents: string | undefined, suffix: string | undefined): number {
+  let v = Number(num.replace(/,/g, '')) + (cents ? Number(cents) : 0);
+  const s = (suffix ?? '').toLowerCase();
+  if (s === 'k') v *= 1000;
+  else if (s === 'm' || s === 'mm') v *= 1_000_000;
+  return round2(v);
+}
+
+function scanFacts(text: string, offset: number): Fact[] {
+  const facts: Fact[] = [];
+  const lines = text.split('\n');
+  let base = offset;
+  for (const line of lines) {
+    const lower = line.toLowerCase();
+    const taken: Array<[number, number]> = [];
+    const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
+    // money: $ amounts, 75k, 1,250,000
+    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])/gi;
+    let m: RegExpExecArray | null;
+    while ((m = moneyRe.exec(line))) {
+      const [whole, dollar, num, cents, suffix] = m;
+      const hasComma = num.includes(',');
+      if (!dollar && !suffix && !hasComma) continue;
+      if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
+      const start = m.index + (whole.length - whole.trimStart().length);
+      const end = m.index + whole.length;
+      const value = parseMoney(num, cents, suffix);
+      if (!(value > 0)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value, money: moneyKind(lower, start, end), text: whole.trim() });
+    }
+    // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"
+    const thousandsRe = /(?<![\w.,$])(\d{1,3})\s*(?:@|at)\s*(?=[1-2]\.\d)/gi;
+    while ((m = thousandsRe.exec(line))) {
+      const n = Number(m[1]);
+      if (n < 5 || overlaps(m.index, m.index + m[1].length)) continue;
+      taken.push([m.index, m.index + m[1].length]);
+      facts.push({ pos: base + m.index, kind: 'money', value: n * 1000, money: 'funded', text: m[0].trim() });
+    }
+    // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
+    const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
+    while ((m = factorRe.exec(line))) {
+      const v = Number(m[1]);
+      if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
+      const pre = lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '';
+      const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
+      const lastSell = Math.max(...['sell', 'max', 'up to', 'cap'].map((w) => pre.lastIndexOf(w)));
+      const lastBuy = Math.max(...['buy', '@', ' at '].map((w) => pre.lastIndexOf(w)));
+      const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
+    }
+    // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
+    while ((m = countRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
+    }
+    // terms: "180 business days", "6 months", "24 wks", "12 month term"
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?)(?![\w])/gi;
+    while ((m = termRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      const pre = lower.slice(Math.max(0, m.index - 24), m.index);
+      const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
+      if (/\b(last|past|within|good for|valid for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than)\s*\(?$/.test(pre)) continue;
+      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive))/.test(post)) continue;
+      const u = m[2].toLowerCase();
+      const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
+    }
+    // payment frequency
+    FREQ_RE.lastIndex = 0;
+    while ((m = FREQ_RE.exec(line))) {
+      const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 16);
+      if (/^\s*(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to)/.test(post)) continue;
+      if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
+      facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
+    }
+    base += line.length + 1;
+  }
+  return facts.sort((a, b) => a.pos - b.pos);
+}
+
+interface Draft {
+  amount?: number;
+  factor?: number;
+  term?: number;
+  unit?: TermUnit;
+  freq?: PaymentFrequency;
+  payment?: number;
+  count?: number;
+  countFreq?: PaymentFrequency;
+}
+
+function groupFacts(facts: Fact[]): Draft[] {
+  const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded');
+  const drafts: Draft[] = [];
+  let cur: Draft | null = null;
+  const fresh = () => {
+    cur = {};
+    drafts.push(cur);
+    return cur;
+  };
+  for (const f of facts) {
+    const c: Draft = cur ?? fresh();
+    switch (f.kind) {
+      case 'money': {
+        const kind = f.money === 'unknown' ? (labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
+        if (kind === 'funded') {
+          if (c.amount !== undefined) fresh().amount = f.value;
+          else c.amount = f.value;
+        } else if (kind === 'payment') {
+          if (c.payment === undefined) c.payment = f.value;
+        }
+        break;
+      }
+      case 'factor':
+        if (c.factor !== undefined) fresh().factor = f.value;
+        else c.factor = f.value;
+        break;
+      case 'term':
+        if (c.term === undefined) {
+          c.term = f.value;
+          c.unit = f.unit;
+        }
+        break;
+      case 'count':
+        if (c.count === undefined) {
+          c.count = f.value;
+          c.countFreq = f.freq;
+        }
+        break;
+      case 'freq':
+        if (c.freq === undefined) c.freq = f.freq;
+        break;
+      default:
+        break;
+    }
+  }
+  return drafts;
+}
+
+function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined): ExtractedOffer[] {
+  const out: ExtractedOffer[] = [];
+  for (const d of drafts) {
+    if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
+    if (d.factor === undefined && d.term === undefined) continue;
+    const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
+    let term = d.term ?? null;
+    let unit = d.unit ?? null;
+    if (term === null && d.count !== undefined && freq) {
+      term = freq === 'bi-weekly' ? d.count * 2 : d.count;
+      unit = freq === 'daily' ? 'days' : freq === 'monthly' ? 'months' : 'weeks';
+    }
+    if (term !== null && unit === null) unit = 'days';
+    let payment = d.payment ?? null;
+    if (payment !== null && payment >= d.amount) payment = null;
+    const factor = d.factor !== undefined && d.factor >= 1 && d.factor <= 5 ? d.factor : null;
+    const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
+    out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing });
+  }
+  const seen = new Set<string>();
+  return out.filter((o) => {
+    const k = `${o.amount}|${o.factor_rate}|${o.term}|${o.term_unit}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const FIELD_WORD = /amount|fund|advance|purchase|approv|factor|rate|buy|sell|term|length|duration|payment|pmt|debit|payback|rtr|frequency|freq|remit/i;
+
+function splitCells(line: string): string[] {
+  if (line.includes(' | ') || /^\|| \|$/.test(line)) return line.split('|').map((c) => c.trim());
+  if (line.includes('\t')) return line.split(/\t+/).map((c) => c.trim());
+  const parts = line.trim().split(/\s{2,}/);
+  return parts.length >= 3 ? parts.map((c) => c.trim()) : [line];
+}
+
+/** A header cell's unit hint ("Term (days)") appended to a bare number. */
+function withUnit(label: string, value: string): string {
+  if (/^\d{1,3}$/.test(value.trim())) {
+    const u = /\b(days|weeks|months)\b/i.exec(label);
+    if (u) return `${value} ${u[1]}`;
+    if (/term|length|duration/i.test(label)) return `${value} days`;
+  }
+  return value;
+}
+
+/**
+ * Offer tables, in two shapes: a header row of field names with one offer per row, or field names
+ * down the first column with one offer per column. Each offer becomes a small "label: value"
+ * document scanned like prose. Returns the documents and the line numbers they used.
+ */
+function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } {
+  const docs: string[] = [];
+  const used = new Set<number>();
+  const cells = lines.map(splitCells);
+  for (let i = 0; i < lines.length; i++) {
+    const row = cells[i];
+    if (used.has(i) || row.length < 3) continue;
+    // header row: several field names, no digits
+    const fieldCells = row.filter((c) => FIELD_WORD.test(c)).length;
+    if (fieldCells >= 2 && !row.some((c) => /\d/.test(c))) {
+      let j = i + 1;
+      const rows: number[] = [];
+      while (j < lines.length && cells[j].length >= row.length - 1 && cells[j].length >= 2 && cells[j].some((c) => /\d/.test(c))) rows.push(j++);
+      if (rows.length) {
+        used.add(i);
+        for (const r of rows) {
+          used.add(r);
+          docs.push(row.map((h, k) => (h ? `${h}: ${withUnit(h, cells[r][k] ?? '')}` : '')).filter(Boolean).join('\n'));
+        }
+        i = j - 1;
+        continue;
+      }
+    }
+    // column table: label in the first cell, two or more values
+    const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
+    if (isLabelRow(row)) {
+      let start = i;
+      if (i > 0 && cells[i - 1].length >= 3 && !cells[i - 1][0] && !used.has(i - 1)) start = i - 1; // "| Option A | Option B"
+      let j = i;
+      const block: number[] = [];
+      while (j < lines.length && cells[j].length >= 2 && (isLabelRow(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
+      const width = Math.max(...block.map((b) => cells[b].length));
+      for (let col = 1; col < width; col++) {
+        docs.push(
+          block
+            .map((b) => {
+              const r = cells[b];
+              const v = r.length === 2 ? r[1] : (r[col] ?? '');
+              return v ? `${r[0]}: ${withUnit(r[0], v)}` : '';
+            })
+            .filter(Boolean)
+            .join('\n'),
+        );
+      }
+      for (let b = start; b < j; b++) used.add(b);
+      i = j - 1;
+    }
+  }
+  return { docs, used };
+}
+
+/** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
+export function extractOffers(own: string): ExtractedOffer[] {
+  const text = normalizeText(own);
+  const lines = text.split('\n');
+  const { docs, used } = tableDocuments(lines);
+  // two-cell rows ("Funding Amount | $50,000") read as "Funding Amount: $50,000"
+  const rest = lines
+    .map((l, i) => {
+      if (used.has(i)) return '';
+      const c = splitCells(l);
+      return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
+    })
+    .join('\n');
+  const freqs = new Set<PaymentFrequency>();
+  for (const f of scanFacts(text, 0)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
+  const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
+  const offers: ExtractedOffer[] = [];
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0)), globalFreq));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0)), globalFreq));
+  return offers;
+}
+
+// ---------------------------------------------------------------- the classifier
+
+interface Analysis {
+  own: string;
+  lower: string;
+  approved: Fired;
+  declined: Fired;
+  needs: Fired;
+  counter: Fired;
+  auto: Fired;
+  pending: Fired;
+  offers: ExtractedOffer[];
+  items: { items: string[]; hits: string[] };
+  category: ReturnType<typeof declineCategory>;
+  fixed: string[];
+  /** The strongest decision cue in the text itself, before subject and offer evidence. */
+  ownDecision: number;
+}
+
+function analyse(own: string, subject: string): Analysis {
+  const { lower, fixed } = prepare(own);
+  const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
+  const offers = extractOffers(own);
+  const items = requestedItems(normalizeText(own));
+  const category = declineCategory(lower);
+  const approved = score(lower, APPROVED_CUES);
+  const declined = score(lower, DECLINED_CUES);
+  const needs = score(lower, NEEDS_CUES);
+  const counter = score(lower, COUNTER_CUES);
+  const auto = score(lower, AUTO_CUES);
+  const pending = score(lower, PENDING_CUES);
+  const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score);
+  // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
+  if (/\bapproved\b|\bapproval\b/.test(subj) && !/\bnot approved\b/.test(subj)) add(approved, 1.5, 'subject says approved');
+  if (/\bdeclined?\b/.test(subj)) add(declined, 1.5, 'subject says declined');
+  if (/\bcounter/.test(subj)) add(counter, 3, 'subject says counter');
+  if (/\b(additional (information|info|documents)|items needed|stips|information required|missing)\b/.test(subj)) add(needs, 1.5, 'subject asks for items');
+  if (AUTO_SUBJECT.test(subj) || AUTO_SUBJECT.test(subject.trim())) add(auto, 4, 'auto-reply subject');
+  const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
+  if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
+  if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
+  if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
+  return { own, lower, approved, declined, needs, counter, auto, pending, offers, items, category, fixed, ownDecision };
+}
+
+function add(f: Fired, w: number, why: string) {
+  f.score += w;
+  f.hits.push(why);
+}
+
+function decide(a: Analysis): { type: ReplyType; confidence: number; reasons: string[] } {
+  const reasons: string[] = [];
+  const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
+  for (const [name, f] of [['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending]] as const) {
+    if (f.hits.length) reasons.push(fmt(name, f));
+  }
+  if (a.fixed.length) reasons.push(`misspellings read as: ${a.fixed.join(', ')}`);
+  const hasCompleteOffer = a.offers.some((o) => o.factor_rate !== null && o.term !== null);
+  if (a.auto.score >= 4 && !hasCompleteOffer) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
+
+  const ranked = (
+    [
+      ['approved', a.approved.score],
+      ['declined', a.declined.score],
+      ['needs_info', a.needs.score],
+    ] as Array<[ReplyType, number]>
+  ).sort((x, y) => y[1] - x[1]);
+  let [top, topScore] = ranked[0];
+  const second = ranked[1][1];
+  // a counter is an approval on other terms than asked
+  if (a.counter.score >= 3 && (a.offers.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
+    const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
+    return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: [...reasons, 'counter cues with offer terms'] };
+  }
+  if (topScore < 2 || a.pending.score > topScore) {
+    return { type: 'unclassified', confidence: round2(Math.max(0.3, 1 - topScore / 4)), reasons: [...reasons, topScore < 2 ? 'no decisive cue' : 'acknowledgement, no decision'] };
+  }
+  if (top === 'needs_info' && a.items.items.length === 0 && topScore < 3 && a.approved.score < 2 && a.declined.score < 2) {
+    return { type: 'unclassified', confidence: 0.5, reasons: [...reasons, 'asks for something, but no item could be named'] };
+  }
+  if (topScore === second) {
+    // a tie: prefer the class with the more specific evidence
+    const tied = ranked.filter((r) => r[1] === topScore).map((r) => r[0]);
+    top = tied.includes('declined') ? 'declined' : tied.includes('needs_info') ? 'needs_info' : tied[0];
+    topScore = second;
+  }
+  const confidence = round2(Math.min(0.99, Math.max(0.2, (topScore - second + 1) / (topScore + 2))));
+  return { type: top, confidence, reasons };
+}
+
+/**
+ * Classifies a lender's reply. `text` is the text part, `html` the HTML part when there is one; the
+ * quoted thread is cut before any rule runs. A forwarded message is read when the sender's own text
+ * decides nothing ("see below from UW").
+ */
+export function classifyReply(input: { subject: string; text: string; html?: string | null }): Classification {
+  const parts = replyParts(input as ReplyInput);
+  let a = analyse(parts.own, input.subject);
+  const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
+  if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
+    const f = analyse(parts.forwarded, input.subject);
+    if (f.ownDecision > a.ownDecision) {
+      reasons.push('own text decides nothing: read the forwarded message');
+      a = f;
+    }
+  }
+  // the other alternative can carry terms the chosen one lost (e.g. a table flattened in the text part)
+  if (!a.offers.some((o) => o.missing.length === 0) && parts.alternate?.own) {
+    const alt = extractOffers(parts.alternate.own);
+    if (alt.some((o) => o.missing.length === 0)) {
+      a.offers = alt;
+      reasons.push('offer terms read from the other alternative');
+    }
+  }
+  const d = decide(a);
+  const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
+  if (d.type === 'approved' || d.type === 'counter') result.offers = a.offers;
+  if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
+  if (d.type === 'declined') {
+    result.decline_category = a.category.category;
+    const anchor = a.category.index >= 0 ? a.category.index : a.lower.search(/declin|pass|no go|unable|not approved|unfortunately|sorry|remove/);
+    const reason = anchor >= 0 ? sentenceAround(normalizeText(a.own), anchor) : '';
+    if (reason) result.decline_reason = reason.slice(0, 1000);
+    if (a.category.hits.length) result.reasons.push(`decline category ${a.category.category}: ${a.category.hits.slice(0, 4).join(', ')}`);
+  }
+  if (a.items.hits.length && result.requested_items.length) result.reasons.push(`items: ${a.items.hits.join('; ')}`);
+  return result;
+}

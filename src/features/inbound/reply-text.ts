@@ -1,0 +1,406 @@
+// Turns a lender's email into the text the lender actually wrote: HTML to text (tables to rows,
+// blockquotes to "> " lines), then the quoted thread cut away ("> " lines, "On ... wrote:",
+// "-----Original Message-----", Outlook "From: / Sent:" blocks) and any forwarded message kept apart,
+// because in a forward the answer is often the forwarded part ("see below from UW").
+// Pure functions, no I/O; `parsedMailToInput` adapts mailparser's ParsedMail.
+import type { ParsedMail } from 'mailparser';
+
+export interface ReplyInput {
+  subject: string;
+  text: string;
+  html?: string | null;
+}
+
+/** mailparser's ParsedMail -> the classifier's input. `html` is null when the message has none. */
+export function parsedMailToInput(parsed: ParsedMail): ReplyInput {
+  return {
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? '',
+    html: typeof parsed.html === 'string' && parsed.html.trim() !== '' ? parsed.html : null,
+  };
+}
+
+/**
+ * Header evidence that a message is an automatic reply (RFC 3834 `Auto-Submitted: auto-replied`,
+ * the `X-Autoreply`/`X-Autorespond` family, `Precedence: auto_reply`, a delivery report), or null.
+ * `Auto-Submitted: auto-generated` is deliberately not enough: lender portals send their approvals and
+ * declines with it, and those are answers.
+ */
+export function autoReplySignal(parsed: ParsedMail): string | null {
+  const h = parsed.headers;
+  const str = (name: string): string => {
+    const v = h.get(name);
+    if (v == null) return '';
+    if (typeof v === 'string') return v;
+    if (typeof v === 'object' && 'value' in v && typeof (v as { value: unknown }).value === 'string') return (v as { value: string }).value;
+    return String(v);
+  };
+  const auto = str('auto-submitted').trim().toLowerCase();
+  if (auto.startsWith('auto-replied')) return `Auto-Submitted: ${auto}`;
+  for (const name of ['x-autoreply', 'x-autorespond', 'x-autoresponse']) if (str(name)) return `${name}: ${str(name)}`;
+  const precedence = str('precedence').trim().toLowerCase();
+  if (precedence === 'auto_reply') return `Precedence: ${precedence}`;
+  const type = str('content-type').toLowerCase();
+  const report = h.get('content-type') as { params?: Record<string, string> } | undefined;
+  if (type === 'multipart/report' && report?.params?.['report-type']?.toLowerCase() === 'delivery-status') return 'delivery status report';
+  return null;
+}
+
+// ---------------------------------------------------------------- normalisation
+
+/** Smart quotes, dashes, odd spaces -> ASCII; line ends -> \n. */
+export function normalizeText(s: string): string {
+  return s
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u2018\u2019\u201B\u2032]/g, "'")
+    .replace(/[\u201C\u201D\u201F\u2033]/g, '"')
+    .replace(/[\u2013\u2014\u2015\u2212]/g, '-')
+    .replace(/[\u00A0\u2007\u202F\u2009\u200A]/g, ' ')
+    .replace(/[\u200B\u200C\u200D\u2060\uFEFF\u00AD]/g, '')
+    .replace(/\u2022/g, '-')
+    .replace(/\u2026/g, '...');
+}
+
+// ---------------------------------------------------------------- HTML -> text
+
+const ENTITIES: Record<string, string> = {
+  nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", rsquo: "'", lsquo: "'", rdquo: '"', ldquo: '"',
+  ndash: '-', mdash: '-', hellip: '...', bull: '-', middot: '-', copy: '(c)', reg: '(r)', trade: '(tm)', zwnj: '',
+  zwj: '', shy: '', ensp: ' ', emsp: ' ', thinsp: ' ', laquo: '"', raquo: '"', times: 'x', dollar: '$', percnt: '%',
+};
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : '';
+    }
+    const v = ENTITIES[e.toLowerCase()];
+    return v ?? m;
+  });
+}
+
+interface HNode {
+  tag: string; // '#text' for text
+  attrs: string;
+  text?: string;
+  children: HNode[];
+  parent?: HNode;
+}
+
+const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'wbr', 'area', 'base', 'source', 'param', 'embed']);
+const SKIP = new Set(['head', 'style', 'script', 'title', 'noscript', 'template', 'xml']);
+const BLOCK = new Set([
+  'p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'thead', 'tbody', 'tfoot', 'section',
+  'article', 'header', 'footer', 'center', 'pre', 'address', 'dl', 'dt', 'dd', 'body', 'html', 'form', 'fieldset', 'main', 'nav',
+  'aside', 'figure', 'caption',
+]);
+
+function parseHtml(html: string): HNode {
+  const root: HNode = { tag: '#root', attrs: '', children: [] };
+  let cur = root;
+  const open = (tag: string, attrs: string) => {
+    const n: HNode = { tag, attrs, children: [], parent: cur };
+    cur.children.push(n);
+    if (!VOID.has(tag)) cur = n;
+  };
+  const closeTo = (tag: string, stopAt: string[] = []) => {
+    for (let n: HNode | undefined = cur; n && n !== root; n = n.parent) {
+      if (stopAt.includes(n.tag)) return false;
+      if (n.tag === tag) {
+        cur = n.parent ?? root;
+        return true;
+      }
+    }
+    return false;
+  };
+  // bounded repetitions: an unclosed comment, quote or tag costs at most a few thousand characters
+  const re = /<!--[\s\S]{0,20000}?-->|<!\[CDATA\[[\s\S]{0,20000}?\]\]>|<![^>]{0,2000}>|<\?[^>]{0,2000}>|<\/\s*([a-zA-Z][\w:-]{0,40})\s*>|<([a-zA-Z][\w:-]{0,40})((?:[^>"']|"[^"]{0,2000}"|'[^']{0,2000}'){0,200})>|([^<]+)|</g;
+  let m: RegExpExecArray | null;
+  let skipping: string | null = null;
+  while ((m = re.exec(html))) {
+    const [whole, closeTag, openTag, attrs, text] = m;
+    if (skipping) {
+      if (closeTag && closeTag.toLowerCase() === skipping) skipping = null;
+      continue;
+    }
+    if (text !== undefined || whole === '<') {
+      cur.children.push({ tag: '#text', attrs: '', text: text ?? '<', children: [], parent: cur });
+    } else if (openTag) {
+      const tag = openTag.toLowerCase();
+      if (SKIP.has(tag)) {
+        if (!/\/\s*$/.test(attrs ?? '')) skipping = tag;
+        continue;
+      }
+      // implied closes
+      if (tag === 'p') closeTo('p', ['div', 'td', 'th', 'li', 'blockquote', 'table']);
+      if (tag === 'li') closeTo('li', ['ul', 'ol']);
+      if (tag === 'td' || tag === 'th') closeTo('td', ['tr', 'table']) || closeTo('th', ['tr', 'table']);
+      if (tag === 'tr') closeTo('tr', ['table']);
+      open(tag, attrs ?? '');
+      if (/\/\s*$/.test(attrs ?? '') && cur.tag === tag && !VOID.has(tag)) cur = cur.parent ?? root;
+    } else if (closeTag) {
+      closeTo(closeTag.toLowerCase());
+    }
+  }
+  return root;
+}
+
+const inline = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+function rowCells(tr: HNode): HNode[] {
+  return tr.children.filter((c) => c.tag === 'td' || c.tag === 'th');
+}
+
+function tableRows(table: HNode): HNode[] {
+  const rows: HNode[] = [];
+  const walk = (n: HNode) => {
+    for (const c of n.children) {
+      if (c.tag === 'tr') rows.push(c);
+      else if (c.tag === 'thead' || c.tag === 'tbody' || c.tag === 'tfoot') walk(c);
+    }
+  };
+  walk(table);
+  return rows;
+}
+
+const containsTag = (n: HNode, tag: string): boolean => n.children.some((c) => c.tag === tag || containsTag(c, tag));
+
+function render(n: HNode, pre = false): string {
+  if (n.tag === '#text') {
+    const t = decodeEntities(n.text ?? '');
+    return pre ? t : t.replace(/[ \t\r\n\f]+/g, ' ');
+  }
+  const kids = () => n.children.map((c) => render(c, pre || n.tag === 'pre')).join('');
+  switch (n.tag) {
+    case 'br':
+      return '\n';
+    case 'hr':
+      return '\n\n';
+    case 'img':
+      return '';
+    case 'blockquote': {
+      const body = kids()
+        .split('\n')
+        .map((l) => l.trim());
+      while (body.length && !body[0]) body.shift();
+      while (body.length && !body[body.length - 1]) body.pop();
+      return `\n${body.map((l) => (l ? `> ${l}` : '>')).join('\n')}\n`;
+    }
+    case 'li': {
+      const parent = n.parent;
+      let marker = '- ';
+      if (parent?.tag === 'ol') marker = `${parent.children.filter((c) => c.tag === 'li').indexOf(n) + 1}. `;
+      return `\n${marker}${inline(kids())}\n`;
+    }
+    case 'table': {
+      const out: string[] = [];
+      for (const tr of tableRows(n)) {
+        const cells = rowCells(tr);
+        const layout = cells.length < 2 || cells.some((c) => containsTag(c, 'table'));
+        if (layout) out.push(cells.map((c) => render(c)).join('\n'));
+        else out.push(cells.map((c) => inline(render(c))).join(' | '));
+      }
+      return `\n${out.join('\n')}\n`;
+    }
+    default:
+      if (BLOCK.has(n.tag)) return `\n${kids()}\n`;
+      return kids();
+  }
+}
+
+/** HTML -> plain text: block elements on their own lines, table rows as "a | b | c", blockquotes as "> ". */
+export function htmlToText(html: string): string {
+  const text = render(parseHtml(html));
+  const lines = normalizeText(text)
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+/g, ' ').trim());
+  const out: string[] = [];
+  for (const l of lines) {
+    if (!l && (!out.length || !out[out.length - 1])) continue;
+    out.push(l);
+  }
+  while (out.length && !out[out.length - 1]) out.pop();
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------- the reply's own text
+
+export interface ReplyParts {
+  /** What the sender wrote in this message, signature and disclaimer removed. */
+  own: string;
+  /** The body of the first forwarded message, its own quotes removed; null when nothing was forwarded. */
+  forwarded: string | null;
+  /** Which quote / forward markers were found, for review. */
+  markers: string[];
+  /** How many lines were cut as quoted thread. */
+  quotedLines: number;
+}
+
+const RE_ORIGINAL = /^-{2,}\s*(original message|original|reply message)\s*-{2,}\s*$/i;
+const RE_FORWARD = /^(-{2,}\s*forwarded message\s*-{2,}|begin forwarded message:?|-{2,}\s*forwarded by\b.*|-{5,}\s*forwarded\b.*)/i;
+const RE_ON_WROTE = /^on\b.{4,300}\bwrote:\s*$/i;
+const RE_FROM_HEADER = /^[*_]?from:[*_]?\s*\S/i;
+const RE_HEADER_FIELD = /^[*_]?(sent|date|to|cc|subject):[*_]?\s/i;
+const RE_SIG_DELIM = /^--\s*$/;
+const RE_MOBILE_SIG = /^(sent from my \w+|sent from (outlook|mail) for \w+|get outlook for \w+|sent via \w+)/i;
+const RE_DISCLAIMER =
+  /^(confidentiality notice|confidential(ity)?:|disclaimer|notice:|important notice|privileged (and|&) confidential|this (e-?mail|message|communication|transmission) (and any|is intended|may contain|contains confidential|is confidential)|the information (contained|in this|transmitted))/i;
+const RE_FWD_SUBJECT = /^\s*(fwd?|fw|tr|wg)\s*:/i;
+
+/** A "From: ..." line followed closely by Sent:/Date:/To:/Subject: lines: an Outlook-style quote header. */
+function headerBlockAt(lines: string[], i: number): number {
+  if (!RE_FROM_HEADER.test(lines[i] ?? '')) return 0;
+  let j = i + 1;
+  let fields = 0;
+  while (j < lines.length && j <= i + 6) {
+    const l = lines[j];
+    if (RE_HEADER_FIELD.test(l)) fields++;
+    else if (l.trim() === '') break;
+    else if (fields === 0 && j === i + 1 && !/^\S+@\S+/.test(l) && !/^<?\S+@/.test(l)) break;
+    j++;
+  }
+  return fields >= 2 ? j - i : 0;
+}
+
+/** Drop the signature delimiter and everything after it, mobile footers and legal disclaimers. */
+function trimSignature(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i].trim();
+    if (RE_SIG_DELIM.test(l) && out.some((x) => x.trim())) break;
+    if (RE_DISCLAIMER.test(l)) break;
+    if (RE_MOBILE_SIG.test(l)) continue;
+    out.push(lines[i]);
+  }
+  while (out.length && !out[out.length - 1].trim()) out.pop();
+  while (out.length && !out[0].trim()) out.shift();
+  return out;
+}
+
+/** Skip a forwarded message's header lines (From/Date/Subject/To, possibly bold), return its body. */
+function forwardedBody(lines: string[]): string[] {
+  let i = 0;
+  while (i < lines.length && !lines[i].trim()) i++;
+  let sawHeader = false;
+  while (i < lines.length) {
+    const l = lines[i].trim();
+    if (RE_FROM_HEADER.test(l) || RE_HEADER_FIELD.test(l) || /^(reply-to|date sent|sent by):/i.test(l)) {
+      sawHeader = true;
+      i++;
+      continue;
+    }
+    if (!l && !sawHeader) {
+      i++;
+      continue;
+    }
+    break;
+  }
+  return lines.slice(i);
+}
+
+const unquote = (l: string) => l.replace(/^\s*>\s?/, '');
+
+/**
+ * Splits a plain-text body into the sender's own text and the first forwarded message. Lines
+ * quoted with ">" are cut, but unquoted lines between them are kept (answers written inline).
+ */
+export function splitReply(text: string, subject = ''): ReplyParts {
+  const lines = normalizeText(text).split('\n');
+  const trimmed = lines.map((x) => x.trim());
+  const own: string[] = [];
+  const markers: string[] = [];
+  let forwarded: string[] | null = null;
+  let quotedLines = 0;
+  let i = 0;
+  const isFwdSubject = RE_FWD_SUBJECT.test(subject);
+  let firstBlock = true;
+  for (; i < lines.length; i++) {
+    const raw = lines[i];
+    const l = raw.trim();
+    // a run of ">" lines: a quote, unless it starts with a forward marker (Apple Mail forwards)
+    if (/^>/.test(l)) {
+      const run: string[] = [];
+      let j = i;
+      while (j < lines.length && /^\s*>/.test(lines[j])) run.push(unquote(lines[j++]));
+      const firstReal = run.find((r) => r.trim());
+      if (forwarded === null && firstReal && RE_FORWARD.test(firstReal.trim())) {
+        markers.push('forwarded (quoted)');
+        const start = run.findIndex((r) => RE_FORWARD.test(r.trim()));
+        forwarded = forwardedBody(run.slice(start + 1));
+      } else {
+        markers.push('> quote');
+      }
+      quotedLines += run.length;
+      i = j - 1;
+      firstBlock = false;
+      continue;
+    }
+    // "On <date> <name> wrote:" possibly wrapped over two or three lines
+    if (/^on\b/i.test(l)) {
+      let joined = l;
+      let k = i;
+      while (!RE_ON_WROTE.test(joined) && k < i + 2 && k + 1 < lines.length) joined += ` ${lines[++k].trim()}`;
+      if (RE_ON_WROTE.test(joined)) {
+        markers.push('On ... wrote:');
+        i = k;
+        continue;
+      }
+    }
+    if (RE_ORIGINAL.test(l)) {
+      markers.push('-----Original Message-----');
+      quotedLines += lines.length - i;
+      break;
+    }
+    if (RE_FORWARD.test(l)) {
+      markers.push('forwarded message');
+      if (forwarded === null) forwarded = forwardedBody(lines.slice(i + 1));
+      quotedLines += lines.length - i;
+      break;
+    }
+    const underscore = /^_{10,}$/.test(l) ? 1 : 0;
+    const header = headerBlockAt(trimmed, i + underscore);
+    if (header) {
+      const block = lines.slice(i + underscore, i + underscore + header).map((x) => x.trim());
+      const subj = block.find((b) => /^[*_]?subject:/i.test(b)) ?? '';
+      const isForward = RE_FWD_SUBJECT.test(subj.replace(/^[*_]?subject:[*_]?\s*/i, '')) || (firstBlock && isFwdSubject);
+      if (isForward && forwarded === null) {
+        markers.push('forwarded (From:/Sent: header)');
+        forwarded = forwardedBody(lines.slice(i + underscore));
+      } else {
+        markers.push('From:/Sent: quote header');
+      }
+      quotedLines += lines.length - i;
+      break;
+    }
+    own.push(raw);
+  }
+  let fwdText: string | null = null;
+  if (forwarded) {
+    // the forwarded message may itself carry a quoted thread
+    const inner = splitReply(forwarded.join('\n'));
+    fwdText = inner.own || null;
+  }
+  return { own: trimSignature(own).join('\n').slice(0, MAX_OWN_CHARS), forwarded: fwdText?.slice(0, MAX_OWN_CHARS) ?? null, markers, quotedLines };
+}
+
+/** How much of a message is read: the first 200,000 characters of text, 1,000,000 of HTML. */
+export const MAX_TEXT_CHARS = 200_000;
+export const MAX_HTML_CHARS = 1_000_000;
+/** How much of the sender's own text the rules look at. */
+export const MAX_OWN_CHARS = 20_000;
+
+/**
+ * The reply's own text from the classifier input: the HTML part when there is one (it keeps tables
+ * and quote structure), else the text part; falls back to the text part when the HTML yields nothing.
+ */
+export function replyParts(input: ReplyInput): ReplyParts & { source: 'html' | 'text'; alternate: ReplyParts | null } {
+  // a reply is written at the top; past these sizes there is only quoted thread or pasted data
+  const text = (input.text ?? '').slice(0, MAX_TEXT_CHARS);
+  const html = input.html ? input.html.slice(0, MAX_HTML_CHARS) : null;
+  const fromText = text.trim() ? splitReply(text, input.subject) : null;
+  const fromHtml = html ? splitReply(htmlToText(html), input.subject) : null;
+  if (fromHtml && (fromHtml.own.trim() || fromHtml.forwarded || !fromText)) return { ...fromHtml, source: 'html', alternate: fromText };
+  const base = fromText ?? { own: '', forwarded: null, markers: [], quotedLines: 0 };
+  return { ...base, source: 'text', alternate: fromHtml };
+}

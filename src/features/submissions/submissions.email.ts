@@ -1,0 +1,158 @@
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import { recordEvent } from '../../events/outbox';
+import { invalid } from '../../http/errors';
+import type { Scope } from '../../http/types';
+import { registerAttachmentSource } from '../../mail/attachments';
+import { registerEmailSentHook } from '../../mail/sent-hooks';
+import { usd } from '../deals/deals.mapper';
+import { moveDealOnSystemEvent } from '../deals/deals.service';
+import { toSubmissionSnapshot } from './submissions.mapper';
+import { buildSubmissionPackage, type PackageOwner, type SubmissionPackageInput } from './package';
+import type { SubmissionRow } from './submissions.repository';
+
+// The email side of a submission: the message (the location's default template or the request's
+// overrides, variables rendered and HTML-escaped), the package attached at send time (rebuilt from
+// the submission, byte-identical on every retry), and what happens once the SMTP server accepted
+// it (the submission becomes `sent`, `submission.sent` fires, the deal moves), in one transaction.
+
+export const SUBMISSION_EMAIL_KIND = 'submission_package';
+
+const DEFAULT_SUBJECT = 'New submission: {{business_name}} ({{requested_amount}})';
+const DEFAULT_BODY = [
+  'Hello {{lender_name}} team,',
+  '',
+  'Please find attached a new funding request from {{location_name}} for {{business_name}}: {{requested_amount}}.',
+  '',
+  'Reference {{trace_code}} is printed on every page of the attached package. Reply to this email with your',
+  'decision or your offer: {{offer_submission_link}}',
+  '',
+  'Thank you,',
+  '{{location_name}}',
+].join('\n');
+
+export const TEMPLATE_VARIABLES = [
+  'business_name', 'dba', 'industry', 'state', 'lender_name', 'location_name', 'requested_amount', 'product_type',
+  'use_of_funds', 'trace_code', 'offer_submission_link',
+] as const;
+type Variable = (typeof TEMPLATE_VARIABLES)[number];
+export type TemplateValues = Record<Variable, string>;
+
+const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** 400 naming the first unknown `{{variable}}` of a template text. */
+export function checkTemplate(text: string, param: string): void {
+  for (const m of text.matchAll(VARIABLE)) {
+    if (!(TEMPLATE_VARIABLES as readonly string[]).includes(m[1])) {
+      throw invalid(`Unknown template variable {{${m[1].slice(0, 60)}}}; known: ${TEMPLATE_VARIABLES.join(', ')}`, param);
+    }
+  }
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const render = (text: string, values: TemplateValues, escape: (s: string) => string) => text.replace(VARIABLE, (_, name: Variable) => escape(values[name] ?? ''));
+const looksLikeHtml = (s: string) => /<\/?[a-z][^>]*>/i.test(s);
+const htmlToText = (html: string) =>
+  html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h[1-6]|tr)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+
+/** Subject, text and HTML of one lender's email. Values are escaped in HTML; the subject is one line. */
+export function renderSubmissionEmail(opts: { subject?: string; message?: string }, values: TemplateValues): { subject: string; text: string; html: string } {
+  const subject = render(opts.subject ?? DEFAULT_SUBJECT, values, (s) => s).replace(/[\r\n]+/g, ' ').slice(0, 998);
+  const body = opts.message ?? DEFAULT_BODY;
+  if (looksLikeHtml(body)) {
+    const html = render(body, values, escapeHtml);
+    return { subject, html, text: htmlToText(html) };
+  }
+  const text = render(body, values, (s) => s);
+  return { subject, text, html: `<div>${render(escapeHtml(body), values, escapeHtml).replace(/\n/g, '<br>\n')}</div>` };
+}
+
+/** `ops+svc7k3m9q2p@example.com`: the mailbox address, tagged with the submission's trace code. */
+export function replyAddress(fromAddress: string, traceCode: string): string {
+  const at = fromAddress.lastIndexOf('@');
+  const local = fromAddress.slice(0, at).split('+')[0];
+  return `${local}+${traceCode.replace(/-/g, '').toLowerCase()}@${fromAddress.slice(at + 1)}`;
+}
+
+export function templateValues(v: { businessName: string; dba: string | null; industry: string | null; state: string | null; lenderName: string; locationName: string; requestedAmount: number | null; productType: string | null; useOfFunds: string | null; traceCode: string; replyTo: string }): TemplateValues {
+  return {
+    business_name: v.businessName,
+    dba: v.dba ?? '',
+    industry: v.industry ?? '',
+    state: v.state ?? '',
+    lender_name: v.lenderName,
+    location_name: v.locationName,
+    requested_amount: v.requestedAmount === null ? 'amount to be discussed' : usd(Number(v.requestedAmount)),
+    product_type: v.productType ?? '',
+    use_of_funds: v.useOfFunds ?? '',
+    trace_code: v.traceCode,
+    offer_submission_link: `mailto:${v.replyTo}?subject=${encodeURIComponent(`Offer ${v.traceCode}`)}`,
+  };
+}
+
+/** The package's input, read from the submission's location only. */
+async function packageInput(db: Knex, locationId: string, submissionId: string): Promise<SubmissionPackageInput> {
+  const s = (await db('submissions').where({ id: submissionId, location_id: locationId }).first()) as SubmissionRow | undefined;
+  if (!s || !s.trace_code) throw new Error('submission not found or without a trace code');
+  const deal = await db('deals').where({ id: s.deal_id, location_id: locationId }).first();
+  const business = await db('businesses').where({ id: deal.business_id, location_id: locationId }).first();
+  const lender = await db('lenders').where({ id: s.lender_id, location_id: locationId }).first('name');
+  const location = await db('locations').where({ id: locationId }).first('name');
+  const owners = (await db('business_people as bp')
+    .join('people as p', 'p.id', 'bp.person_id')
+    .where({ 'bp.business_id': business.id, 'bp.location_id': locationId, 'bp.active': true })
+    .orderBy([{ column: 'bp.created_at' }, { column: 'bp.id' }])
+    .select('p.first_name', 'p.last_name', 'bp.role', 'bp.ownership_percent')) as { first_name: string; last_name: string; role: string; ownership_percent: number | null }[];
+  return {
+    traceCode: s.trace_code,
+    generatedAt: new Date(s.created_at),
+    location: { name: location?.name ?? '' },
+    lender: { name: lender?.name ?? '' },
+    business: {
+      legal_name: business.legal_name, dba: business.dba, entity_type: business.entity_type, industry: business.industry, ein: business.ein,
+      address: business.address, city: business.city, state: business.state, zip: business.zip, phone: business.phone,
+      business_start_date: business.business_start_date,
+    },
+    deal: {
+      requested_amount: deal.requested_amount === null ? null : Number(deal.requested_amount), product_type: deal.product_type,
+      use_of_funds: deal.use_of_funds, desired_term_months: deal.desired_term_months, desired_frequency: deal.desired_frequency,
+      annual_revenue: deal.annual_revenue === null ? null : Number(deal.annual_revenue), state_incorporated: deal.state_incorporated,
+    },
+    owners: owners.map((o): PackageOwner => ({ first_name: o.first_name, last_name: o.last_name, role: o.role, ownership_percent: o.ownership_percent === null ? null : Number(o.ownership_percent) })),
+    documents: [], // documents attach once the documents feature exists; until then document_ids must be empty
+  };
+}
+
+/** The email became `sent`: the submission follows (only from `queued`: a withdrawn one stays withdrawn). */
+async function onSubmissionEmailSent(trx: Knex.Transaction, deps: Deps, email: { id: string; location_id: string; sent_at: Date }): Promise<void> {
+  const link = (await trx('outgoing_emails').where({ id: email.id }).first('attachments')) as { attachments: { source: { ref: string } }[] } | undefined;
+  const submissionId = link?.attachments?.[0]?.source?.ref;
+  if (!submissionId) return;
+  const scope: Scope = { locationId: email.location_id, role: 'admin', userId: null, scopes: [] };
+  const n = await trx('submissions')
+    .where({ id: submissionId, location_id: email.location_id, status: 'queued' })
+    .update({ status: 'sent', submitted_at: email.sent_at, updated_at: email.sent_at });
+  if (!n) return;
+  const row = (await trx('submissions as s').leftJoin('lenders as l', 'l.id', 's.lender_id').where('s.id', submissionId).first('s.*', 'l.name as lender_name')) as SubmissionRow;
+  await recordEvent(trx, deps.clock, email.location_id, 'submission.sent', {
+    submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: row.lender_name ?? '', submission: toSubmissionSnapshot(row),
+  });
+  await moveDealOnSystemEvent(trx, deps.clock, scope, row.deal_id, 'submission_sent');
+}
+
+/** Registers the package source and the sent hook; call once where the worker is wired. */
+export function registerSubmissionMail(): void {
+  registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackage(await packageInput(deps.db.knex, ctx.locationId, ref)));
+  registerEmailSentHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailSent);
+}

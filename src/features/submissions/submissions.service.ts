@@ -1,0 +1,272 @@
+import type { components, operations } from '../../../generated/schema';
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import { recordActivity } from '../../events/activity';
+import { recordEvent } from '../../events/outbox';
+import { conflict, invalid, notFound } from '../../http/errors';
+import { paginate } from '../../http/pagination';
+import type { Scope } from '../../http/types';
+import { newId } from '../../lib/ids';
+import { queueEmail } from '../../mail/mail.outbox';
+import { getMailbox, parseFromAddress } from '../../mail/mailbox';
+import { findVisibleDeal } from '../lender-matches/lender-matches.repository';
+import { matchSnapshots } from '../lender-matches/lender-matches.service';
+import { checkTemplate, renderSubmissionEmail, replyAddress, SUBMISSION_EMAIL_KIND, templateValues } from './submissions.email';
+import { toSubmission, toSubmissionSnapshot, type Submission } from './submissions.mapper';
+import {
+  existingByLender, findSubmission, findSubmissionByTrace, insertSubmissions, lendersOfLocation, submissionsQuery, type SubmissionRow,
+} from './submissions.repository';
+import { newTraceCode, normalizeTraceCode, TRACE_CODE_MAX_ATTEMPTS } from './trace-code';
+
+type S = components['schemas'];
+type ListQuery = NonNullable<operations['listDealSubmissions']['parameters']['query']>;
+type CreateBody = S['CreateDealSubmissionsRequest'];
+type ResponseBody = S['RecordSubmissionResponseRequest'];
+type WithdrawBody = S['WithdrawSubmissionRequest'];
+
+// Submissions: one deal sent to one lender. Email lenders get one email each on the mail path (the
+// package attached at send time); the submission becomes `sent` when the SMTP server accepted it
+// (submissions.email.ts). API lenders are recorded `queued` for the funder-API path (a later issue).
+
+async function visibleDealOr404(db: Parameters<typeof findVisibleDeal>[0], scope: Scope, dealId: string) {
+  const deal = await findVisibleDeal(db, scope, dealId);
+  if (!deal) throw notFound('deal', dealId, 'dealId');
+  return deal;
+}
+
+export async function listDealSubmissions(deps: Deps, scope: Scope, dealId: string, query: ListQuery) {
+  const db = deps.db.knex;
+  await visibleDealOr404(db, scope, dealId);
+  const q = submissionsQuery(db, scope).where('s.deal_id', dealId);
+  if (query.status) q.where('s.status', query.status);
+  const page = await paginate<SubmissionRow>(q, { key: deps.cursorKey, list: `submissions:${dealId}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 's.created_at', idColumn: 's.id' });
+  return { data: page.rows.map(toSubmission), meta: page.meta };
+}
+
+export async function getSubmission(deps: Deps, scope: Scope, id: string): Promise<Submission> {
+  const row = await findSubmission(deps.db.knex, scope, id);
+  if (!row) throw notFound('submission', id);
+  return toSubmission(row);
+}
+
+export async function getSubmissionByReference(deps: Deps, scope: Scope, code: string): Promise<Submission> {
+  const normalised = normalizeTraceCode(code);
+  const row = normalised ? await findSubmissionByTrace(deps.db.knex, scope, normalised) : undefined;
+  if (!row) throw notFound('submission', code, 'code');
+  return toSubmission(row);
+}
+
+/**
+ * Trace codes are 40 random bits: a collision with an existing submission is rare, but the column is
+ * unique, so a taken code is drawn again (at most TRACE_CODE_MAX_ATTEMPTS rounds) instead of failing.
+ */
+export async function reissueTakenTraceCodes(trx: Knex.Transaction, rows: { trace_code: string | null }[]): Promise<void> {
+  for (let round = 0; round < TRACE_CODE_MAX_ATTEMPTS; round++) {
+    const codes = rows.map((r) => r.trace_code).filter((c): c is string => !!c);
+    if (!codes.length) return;
+    const taken = new Set((await trx('submissions').whereIn('trace_code', codes).pluck('trace_code')) as string[]);
+    const seen = new Set<string>();
+    let clash = false;
+    for (const r of rows) {
+      if (!r.trace_code) continue;
+      if (taken.has(r.trace_code) || seen.has(r.trace_code)) {
+        r.trace_code = newTraceCode();
+        clash = true;
+      }
+      seen.add(r.trace_code);
+    }
+    if (!clash) return;
+  }
+  throw new Error('could not draw an unused trace code');
+}
+
+export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: string, body: CreateBody): Promise<S['SubmissionBatchResponse']> {
+  const send = body.send ?? true;
+  if (body.subject_override) checkTemplate(body.subject_override, 'subject_override');
+  if (body.message_override) checkTemplate(body.message_override, 'message_override');
+  return deps.db.knex.transaction(async (trx) => {
+    const deal = await visibleDealOr404(trx, scope, dealId);
+    // One request at a time per deal: two racing requests cannot both create a lender's submission.
+    await trx('deals').where({ id: dealId, location_id: scope.locationId }).forUpdate().first('id');
+    if (body.document_ids?.length) {
+      // No document exists yet (the documents feature is a later issue): none can be on this deal.
+      throw notFound('document on this deal', body.document_ids[0], 'document_ids');
+    }
+    if (body.template_id) throw notFound('email template', body.template_id, 'template_id');
+
+    const lenders = await lendersOfLocation(trx, scope, body.lender_ids);
+    const byId = new Map(lenders.map((l) => [l.id, l]));
+    const missing = body.lender_ids.find((id) => !byId.has(id));
+    if (missing) throw notFound('lender', missing, 'lender_ids');
+
+    const existing = await existingByLender(trx, scope, dealId);
+    const now = deps.clock.now();
+    const mailbox = send ? await getMailbox(trx, scope.locationId) : null;
+    const meta: S['SubmissionBatchMeta'] = { already_submitted: [], not_sent: [] };
+    const fresh = body.lender_ids.filter((id) => !existing.has(id) && byId.get(id)!.active && (byId.get(id)!.submission_method === 'api' || byId.get(id)!.submission_email));
+    const snapshots = await matchSnapshots(trx, scope, dealId, fresh, now);
+    const business = (await trx('businesses').where({ id: deal.business_id, location_id: scope.locationId }).first('legal_name', 'dba', 'industry', 'state'))!;
+    const dealRow = (await trx('deals').where({ id: dealId }).first('requested_amount', 'product_type', 'use_of_funds'))!;
+    const locationName = ((await trx('locations').where({ id: scope.locationId }).first('name')) as { name: string }).name;
+
+    const rows: Omit<SubmissionRow, 'lender_name'>[] = [];
+    const emails: { row: Omit<SubmissionRow, 'lender_name'>; lender: (typeof lenders)[number] }[] = [];
+    for (const id of body.lender_ids) {
+      const lender = byId.get(id)!;
+      const already = existing.get(id);
+      if (already) {
+        meta.already_submitted.push({ lender_id: id, lender_name: lender.name, submission_id: already });
+        continue;
+      }
+      if (!lender.active) {
+        meta.not_sent.push({ lender_id: id, lender_name: lender.name, reason: 'lender_inactive' });
+        continue;
+      }
+      if (lender.submission_method === 'email' && !lender.submission_email) {
+        meta.not_sent.push({ lender_id: id, lender_name: lender.name, reason: 'no_submission_email' });
+        continue;
+      }
+      const viaEmail = lender.submission_method === 'email';
+      const status = !send ? 'pending' : !viaEmail ? 'queued' : mailbox ? 'queued' : 'recorded';
+      if (send && viaEmail && !mailbox) meta.warning = 'no_email_sender';
+      const snap = snapshots.get(id);
+      const row: Omit<SubmissionRow, 'lender_name'> = {
+        id: newId('sub', now.getTime()),
+        location_id: scope.locationId,
+        deal_id: dealId,
+        lender_id: id,
+        status,
+        submission_method: lender.submission_method,
+        response_type: null,
+        response_notes: null,
+        decline_reason: null,
+        decline_category: null,
+        submitted_by_id: scope.userId,
+        requested_items: [],
+        match_score: snap?.score ?? null,
+        match_eligible: snap?.eligible ?? null,
+        submitted_at: null,
+        responded_at: null,
+        // Fixed before the first send: it is printed in the package, and every retry reuses it.
+        trace_code: viaEmail && status === 'queued' ? newTraceCode() : null,
+        created_at: now,
+        updated_at: null,
+      };
+      rows.push(row);
+      if (viaEmail && status === 'queued') emails.push({ row, lender });
+    }
+    await reissueTakenTraceCodes(trx, rows);
+    await insertSubmissions(trx, rows);
+
+    const from = mailbox ? parseFromAddress(mailbox.from).address : null;
+    for (const { row, lender } of emails) {
+      const replyTo = replyAddress(from!, row.trace_code!);
+      const values = templateValues({
+        businessName: business.legal_name, dba: business.dba, industry: business.industry, state: business.state, lenderName: lender.name,
+        locationName, requestedAmount: dealRow.requested_amount, productType: dealRow.product_type, useOfFunds: dealRow.use_of_funds,
+        traceCode: row.trace_code!, replyTo,
+      });
+      const msg = renderSubmissionEmail({ subject: body.subject_override, message: body.message_override }, values);
+      await queueEmail(trx, deps.clock, {
+        locationId: scope.locationId,
+        kind: SUBMISSION_EMAIL_KIND,
+        to: [lender.submission_email!],
+        cc: (lender.cc_emails ?? []).filter((c) => c !== lender.submission_email),
+        replyTo,
+        subject: msg.subject,
+        text: msg.text,
+        html: msg.html,
+        attachments: [{ filename: `submission-${row.trace_code}.pdf`, contentType: 'application/pdf', source: { kind: SUBMISSION_EMAIL_KIND, ref: row.id } }],
+      });
+    }
+
+    const data: Submission[] = [];
+    for (const row of rows) data.push(toSubmission({ ...row, lender_name: byId.get(row.lender_id)!.name }));
+    return { data, meta };
+  });
+}
+
+const STATUS_OF_RESPONSE: Record<ResponseBody['response_type'], string> = {
+  approved: 'approved',
+  counter: 'approved',
+  declined: 'declined',
+  more_info: 'needs_info',
+  withdrawn: 'withdrawn',
+};
+const WITHDRAWABLE = ['pending', 'queued', 'recorded', 'sent', 'approved', 'needs_info'];
+
+async function lockedSubmissionOr404(trx: Knex.Transaction, scope: Scope, id: string): Promise<SubmissionRow> {
+  const row = await findSubmission(trx, scope, id);
+  if (!row) throw notFound('submission', id);
+  await trx('submissions').where({ id, location_id: scope.locationId }).forUpdate().first('id');
+  return (await findSubmission(trx, scope, id))!;
+}
+
+/** An email of this submission that has not gone out is cancelled: nothing reaches the lender after a withdrawal. */
+async function cancelQueuedEmail(trx: Knex.Transaction, scope: Scope, submissionId: string, now: Date): Promise<void> {
+  await trx('outgoing_emails')
+    .where({ location_id: scope.locationId, kind: SUBMISSION_EMAIL_KIND })
+    .whereIn('status', ['queued', 'failed'])
+    .whereRaw('attachments @> ?::jsonb', [JSON.stringify([{ source: { ref: submissionId } }])])
+    .update({ status: 'dead', last_error: 'Cancelled: the submission was withdrawn', updated_at: now });
+}
+
+async function businessOfDeal(trx: Knex.Transaction, scope: Scope, dealId: string): Promise<string | null> {
+  return ((await trx('deals').where({ id: dealId, location_id: scope.locationId }).first('business_id')) as { business_id: string } | undefined)?.business_id ?? null;
+}
+
+export async function recordSubmissionResponse(deps: Deps, scope: Scope, id: string, body: ResponseBody): Promise<Submission> {
+  if (body.response_type !== 'declined') {
+    if (body.decline_reason !== undefined) throw invalid('decline_reason is accepted only with response_type declined', 'decline_reason');
+    if (body.decline_category !== undefined) throw invalid('decline_category is accepted only with response_type declined', 'decline_category');
+  }
+  if (body.response_type !== 'more_info' && body.requested_items !== undefined) throw invalid('requested_items is accepted only with response_type more_info', 'requested_items');
+  return deps.db.knex.transaction(async (trx) => {
+    const row = await lockedSubmissionOr404(trx, scope, id);
+    if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition');
+    const now = deps.clock.now();
+    const status = STATUS_OF_RESPONSE[body.response_type];
+    const patch = {
+      status,
+      response_type: body.response_type,
+      response_notes: body.response_notes ?? null,
+      decline_reason: body.decline_reason ?? null,
+      decline_category: body.decline_category ?? null,
+      requested_items: JSON.stringify(body.requested_items ?? []),
+      responded_at: now,
+      updated_at: now,
+    };
+    await trx('submissions').where({ id, location_id: scope.locationId }).update(patch);
+    if (status === 'withdrawn') await cancelQueuedEmail(trx, scope, id, now);
+    const updated: SubmissionRow = { ...row, ...patch, requested_items: body.requested_items ?? [] };
+    const lenderName = row.lender_name ?? '';
+    await recordActivity(trx, deps.clock, scope, {
+      businessId: await businessOfDeal(trx, scope, row.deal_id), dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
+      action: 'submission.responded', description: `${lenderName} answered: ${body.response_type}`, data: { status, response_type: body.response_type },
+    });
+    if (status === 'approved' || status === 'declined' || status === 'needs_info') {
+      await recordEvent(trx, deps.clock, scope.locationId, 'submission.responded', {
+        submission_id: id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: lenderName, submission: toSubmissionSnapshot(updated), status,
+      });
+    }
+    return toSubmission(updated);
+  });
+}
+
+export async function withdrawSubmission(deps: Deps, scope: Scope, id: string, body: WithdrawBody | undefined): Promise<Submission> {
+  return deps.db.knex.transaction(async (trx) => {
+    const row = await lockedSubmissionOr404(trx, scope, id);
+    if (!WITHDRAWABLE.includes(row.status)) {
+      throw conflict(`A ${row.status} submission cannot be withdrawn`, 'invalid_state_transition');
+    }
+    const now = deps.clock.now();
+    await trx('submissions').where({ id, location_id: scope.locationId }).update({ status: 'withdrawn', updated_at: now });
+    await cancelQueuedEmail(trx, scope, id, now);
+    const lenderName = row.lender_name ?? '';
+    await recordActivity(trx, deps.clock, scope, {
+      businessId: await businessOfDeal(trx, scope, row.deal_id), dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
+      action: 'submission.withdrawn', description: `Withdrawn from ${lenderName}${body?.reason ? `: ${body.reason}` : ''}`, data: { reason: body?.reason ?? null },
+    });
+    return toSubmission({ ...row, status: 'withdrawn', updated_at: now });
+  });
+}

@@ -1,0 +1,9 @@
+import { registerSubmissionMail } from '../features/submissions/submissions.email';
+import { registerMailJobs } from '../mail/mail.sender';
+
+// Every job queue's handler, registered once by each process that runs a worker (src/server.ts,
+// src/worker.ts) before it starts. Later queues (submissions, polling, analysis) add a line here.
+export function registerAllJobs(): void {
+  registerMailJobs();
+  registerSubmissionMail();
+}

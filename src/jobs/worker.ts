@@ -1,0 +1,247 @@
+import type { Knex } from 'knex';
+import type { Deps } from '../deps';
+import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
+import { MAINTENANCE_EVERY_MS, purgeExpired } from './maintenance';
+import { claimJobs, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
+
+// The worker: one loop that turns outbox events into deliveries, attempts due deliveries and runs
+// due jobs, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
+// of the injected clock (deps.clock); only the idle wait between polls is real time, and tests do
+// not use it: they call `drain()`.
+//
+// `npm start` runs it inside the API process; `npm run worker` runs it alone (src/worker.ts);
+// START_WORKER=false keeps it out of an API process.
+
+/** A job's work. Throw to fail the attempt (retried on the job's backoff); throw PermanentJobError to end it. */
+export type JobHandler = (deps: Deps, payload: unknown, job: JobRow) => Promise<void>;
+
+export class PermanentJobError extends Error {}
+
+const jobHandlers = new Map<string, { run: JobHandler; backoffMs?: number[] }>();
+
+/** Registers the handler of a queue (once per queue, at module load). */
+export function registerJobHandler(queue: string, run: JobHandler, opts: { backoffMs?: number[] } = {}): void {
+  jobHandlers.set(queue, { run, backoffMs: opts.backoffMs });
+}
+
+export interface WorkerOptions {
+  /** Deliveries and jobs in flight at once. */
+  concurrency?: number;
+  /** Idle wait between polls when nothing was due (real time). */
+  pollMs?: number;
+  /** Events fanned out per transaction. */
+  dispatchBatch?: number;
+  /** Every slot busy: poll again once this many are free (default a quarter of `concurrency`). */
+  refillAt?: number;
+  /** Only this process may use the embedded database: leases left by an earlier run are released at start. */
+  ownsDatabase?: boolean;
+}
+
+export class Worker {
+  readonly id = newWorkerId();
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly dispatchBatch: number;
+  private readonly refillAt: number;
+  /** Successful attempts waiting to be recorded; one flush at a time takes all of them (group commit). */
+  private successes: { item: PendingSuccess; done: (status: 'succeeded' | null) => void; fail: (err: unknown) => void }[] = [];
+  private flushing?: Promise<void>;
+  private inFlight = new Set<Promise<unknown>>();
+  private lastMaintenance?: number;
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private session?: { conn: unknown; release: () => Promise<void> };
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly opts: WorkerOptions = {},
+  ) {
+    this.concurrency = opts.concurrency ?? 32;
+    this.pollMs = opts.pollMs ?? 200;
+    this.dispatchBatch = opts.dispatchBatch ?? 200;
+    this.refillAt = Math.max(1, Math.min(this.concurrency, opts.refillAt ?? Math.floor(this.concurrency / 4)));
+  }
+
+  /**
+   * Opens the worker's presence session (PostgreSQL: a connection named `svc-worker:<id>` held for
+   * the worker's life; its end tells other workers this one's leases are void) or, for the owner of
+   * an embedded database, releases every lease a killed earlier run left behind.
+   */
+  async open(): Promise<void> {
+    const knex = this.deps.db.knex;
+    if (this.deps.db.engine === 'pg') {
+      const client = knex.client as Knex.Client & { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+      const conn = (await client.acquireConnection()) as { query(sql: string): Promise<unknown> };
+      await conn.query(`SET application_name = '${WORKER_SESSION_PREFIX}${this.id}'`); // id is [a-z0-9_] only
+      this.session = {
+        conn,
+        release: async () => {
+          await conn.query('RESET application_name').catch(() => undefined);
+          await client.releaseConnection(conn);
+        },
+      };
+    } else if (this.opts.ownsDatabase) {
+      await releaseAllLeases(knex, 'webhook_deliveries');
+      await releaseAllLeases(knex, 'jobs');
+    }
+  }
+
+  /** Starts polling in the background. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    await this.open();
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops polling and waits for the work in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+    await this.flushing;
+    await this.session?.release();
+    this.session = undefined;
+  }
+
+  /** Until nothing is due on the clock: fan out, attempt, run jobs, waiting for everything started. */
+  async drain(maxRounds = 10_000): Promise<number> {
+    if (!this.session && this.deps.db.engine === 'pg') await this.open();
+    let total = 0;
+    for (let i = 0; i < maxRounds; i++) {
+      const started = await this.fill();
+      await Promise.allSettled([...this.inFlight]);
+      total += started;
+      if (started === 0) return total;
+    }
+    return total;
+  }
+
+  /** Releases the presence session opened by `drain` (tests). */
+  async close(): Promise<void> {
+    await this.stop();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let started = 0;
+      try {
+        started = await this.fill();
+      } catch (err) {
+        this.deps.logger.error({ err }, 'worker poll failed');
+      }
+      if (!this.running) break;
+      if (started === 0 || this.inFlight.size >= this.concurrency) {
+        // Idle, or every slot busy: wait for `refillAt` free slots (track() wakes us) or the poll interval.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, started === 0 ? this.pollMs : 50);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+      }
+    }
+  }
+
+  /** One poll: retention (hourly), fan out new events, then claim as much due work as there are free slots. */
+  private async fill(): Promise<number> {
+    const deps = this.deps;
+    const knex = deps.db.knex;
+    const at = deps.clock.now().getTime();
+    if (this.lastMaintenance === undefined || at - this.lastMaintenance >= MAINTENANCE_EVERY_MS) {
+      this.lastMaintenance = at;
+      await purgeExpired(knex, deps.clock.now());
+    }
+    await dispatchEvents(deps, this.dispatchBatch);
+    let free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const now = deps.clock.now();
+    const checkLiveness = deps.db.engine === 'pg';
+    const live = checkLiveness ? await liveWorkers(knex, deps.db.engine) : null;
+    if (live && !live.includes(this.id)) {
+      // Our presence session is gone (the connection broke, PostgreSQL restarted): other workers now
+      // treat our leases as void, so claim nothing until we are visible again.
+      deps.logger.warn({ worker: this.id }, 'worker presence session lost: reopening it');
+      await this.session?.release().catch(() => undefined);
+      this.session = undefined;
+      await this.open();
+      return 0;
+    }
+    const deliveries = await claimDueDeliveries(knex, { now, limit: free, workerId: this.id, checkLiveness });
+    const targets = deliveries.length ? await loadTargets(knex, deliveries.map((d) => d.subscription_id)) : undefined;
+    for (const d of deliveries) this.track(this.deliver(d, targets));
+    free -= deliveries.length;
+    const jobs = await claimJobs(knex, { queues: [...jobHandlers.keys()], now, limit: free, workerId: this.id, checkLiveness });
+    for (const j of jobs) this.track(this.runJob(j));
+    return deliveries.length + jobs.length;
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.inFlight.add(p);
+    void p.finally(() => {
+      this.inFlight.delete(p);
+      if (this.concurrency - this.inFlight.size >= this.refillAt) this.wake?.();
+    });
+  }
+
+  /**
+   * Group commit of successful attempts: the first success is recorded at once; those finishing
+   * while that transaction runs are recorded together by the next one (recordSuccesses). Under load
+   * one transaction records tens of attempts and locks each subscription once, instead of one
+   * transaction per attempt all queueing on their subscription's row. Resolves when recorded.
+   */
+  private recordSuccess = (item: PendingSuccess): Promise<'succeeded' | null> =>
+    new Promise((done, fail) => {
+      this.successes.push({ item, done, fail });
+      this.flushing ??= (async () => {
+        while (this.successes.length) {
+          const batch = this.successes.splice(0, 500);
+          try {
+            const recorded = await recordSuccesses(this.deps, batch.map((b) => b.item));
+            for (const b of batch) b.done(recorded.has(b.item.d.id) ? 'succeeded' : null);
+          } catch {
+            // One bad row must not send the whole group again: record them one by one.
+            for (const b of batch) {
+              try {
+                b.done((await recordSuccesses(this.deps, [b.item])).has(b.item.d.id) ? 'succeeded' : null);
+              } catch (err) {
+                b.fail(err);
+              }
+            }
+          }
+        }
+        this.flushing = undefined;
+      })();
+    });
+
+  private async deliver(d: ClaimedDelivery, targets?: Map<string, Target>): Promise<void> {
+    try {
+      await attemptDelivery(this.deps, d, { targets, recordSuccess: this.recordSuccess });
+    } catch (err) {
+      // Not recorded: the lease runs out and the delivery is attempted again (at least once).
+      this.deps.logger.error({ err, delivery_id: d.id }, 'webhook delivery attempt could not be recorded');
+    }
+  }
+
+  private async runJob(job: JobRow): Promise<void> {
+    const deps = this.deps;
+    const handler = jobHandlers.get(job.queue);
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for queue ${job.queue}`);
+      await handler.run(deps, job.payload, job);
+      await finishJob(deps.db.knex, job, deps.clock.now(), { ok: true });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      try {
+        const r = await finishJob(deps.db.knex, job, deps.clock.now(), { ok: false, error: message.slice(0, 500), backoffMs: handler?.backoffMs, final: err instanceof PermanentJobError });
+        deps.logger.warn({ job_id: job.id, queue: job.queue, attempts: job.attempts + 1, status: r.status }, 'job attempt failed');
+      } catch (e) {
+        deps.logger.error({ err: e, job_id: job.id }, 'job outcome could not be recorded');
+      }
+    }
+  }
+}

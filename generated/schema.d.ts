@@ -949,6 +949,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inbound-emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List received lender emails
+         * @description Lists the emails received for the location, newest first, with cursor pagination. Filter with
+         *     `status`: `unmatched` and `unclassified` are the review queue.
+         */
+        get: operations["listInboundEmails"];
+        put?: never;
+        /**
+         * Receive a lender's reply as a raw email
+         * @description The address your email provider's inbound hook (or an SMTP relay) posts each message to that
+         *     arrives in the location's submissions mailbox: the raw RFC 822 message as the body, with
+         *     `Content-Type: message/rfc822`, at most 25 MB. It is authenticated by the location's inbound
+         *     secret (see `rotateInboundEmailSecret`), sent as HTTP Basic credentials with any user name
+         *     (`inbound` by convention): most providers take them in the URL,
+         *     `https://inbound:svc_inbound_...@api.svc.example/v1/inbound-emails`. API keys and access
+         *     tokens are not accepted here.
+         *
+         *     The message is parsed and stored, then, in the same transaction:
+         *
+         *     1. **Matched** to one of the location's submissions, first by the trace code in a recipient
+         *        address (submission emails carry `Reply-To: <mailbox>+<trace_code>@<domain>`), then by
+         *        `In-Reply-To`/`References` naming a submission email's `Message-ID`, then by exactly one
+         *        trace code of the location in the subject or body (`matched_by` says which).
+         *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
+         *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
+         *        anything unclear). The cues that decided are listed in `classification.reasons`.
+         *     3. **Applied**, when matched and classified: the submission's response is recorded as in
+         *        `recordSubmissionResponse` (`submission.responded` fires), and every offer whose amount,
+         *        factor rate and term were all found is logged on the deal (status `pending`,
+         *        `source: email_classifier`, `offer.received` with `source: email_classifier`).
+         *
+         *     A message that matches no submission, or cannot be classified, is kept with status
+         *     `unmatched` or `unclassified` for review (`listInboundEmails`, `assignInboundEmail`), never
+         *     dropped. Extracted offers are a reading of prose: have someone confirm the terms.
+         *
+         *     The same message posted again (same `Message-ID`, or the same bytes when it has none) is
+         *     answered `200` with the stored record and changes nothing, so a provider's retries are safe.
+         *     A body that is not an email (no header block, no `From` address) is `400` with
+         *     `code: invalid_email`; nothing is stored. (`x-roles` does not apply: the secret acts for the
+         *     location itself.)
+         */
+        post: operations["receiveInboundEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound-emails/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or rotate the inbound email secret
+         * @description Creates the location's inbound secret, or replaces it: the secret is returned once, in this
+         *     response, and only its hash is kept. The previous secret stops working at once, so update
+         *     your provider's URL right after (providers retry refused posts for hours).
+         */
+        post: operations["rotateInboundEmailSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound-emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a received lender email
+         * @description One received email with its match, classification and the offers logged from it.
+         */
+        get: operations["getInboundEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound-emails/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a received email to a submission
+         * @description Resolves an email waiting for review: it is tied to `submission_id`
+         *     (`matched_by: assigned`). With `response`, that answer is recorded on the submission exactly
+         *     as `recordSubmissionResponse` would (its offers included, `source: api`); without it, the
+         *     email's own classification is applied when there is one (offers `source: email_classifier`).
+         *     The email becomes `processed` when an answer was recorded; otherwise it stays `unclassified`,
+         *     now tied to the submission.
+         *
+         *     `unmatched`, `unclassified` and `dismissed` emails can be assigned; a `processed` one answers
+         *     `409 conflict`, `code: invalid_state_transition`, and so does a funded submission (as in
+         *     `recordSubmissionResponse`). A funded submission's reply is never applied automatically either
+         *     (`review_reason: submission_funded`).
+         */
+        post: operations["assignInboundEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inbound-emails/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a received email
+         * @description Takes an `unmatched` or `unclassified` email out of the review queue (an out-of-office reply,
+         *     a newsletter) without recording anything: status `dismissed`. It stays listed and can still
+         *     be assigned later. Dismissing it again changes nothing. A `processed` email answers
+         *     `409 conflict`, `code: invalid_state_transition`.
+         */
+        post: operations["dismissInboundEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/submissions/{id}/responses": {
         parameters: {
             query?: never;
@@ -975,12 +1125,16 @@ export interface paths {
          *     are stored on the submission as sent (fields left out become null, or `[]` for
          *     `requested_items`), and `responded_at` is set to now. A later response replaces an earlier one.
          *     `submission.responded` fires with the new status when it is approved, declined or needs_info.
+         *     Offers sent in `offers` (with `approved` or `counter`) are logged on the deal in the same
+         *     transaction, each with `offer.received`; `meta.offer_ids` lists them. If one is invalid,
+         *     nothing is recorded (`param` names it, for example `offers.0.payment_amount`).
          *     (Our design: a lender-side `withdrawn` fires no event.) The deal's pipeline moves as usual.
          *
          *     A response can be recorded in any status except `funded`, which answers `409 conflict` with
          *     `code: invalid_state_transition` (our design: an advance exists by then).
-         *     (Our design: `decline_reason` and `decline_category` are accepted only with `declined`, and
-         *     `requested_items` only with `more_info`; otherwise `400 validation_error`,
+         *     (Our design: `decline_reason` and `decline_category` are accepted only with `declined`,
+         *     `requested_items` only with `more_info` and `offers` only with `approved` or `counter`;
+         *     otherwise `400 validation_error`,
          *     `code: invalid_request`, with `param` naming the field.)
          *
          *     Role `user` may record responses on deals it created; others answer `404 not_found`.
@@ -5353,6 +5507,364 @@ export interface components {
              *     ]
              */
             requested_items?: string[];
+            /**
+             * @description Offers the lender made in this answer (only with `approved` or `counter`), at most 10. Each
+             *     is logged on the deal as if sent to `createDealOffer` with this submission and its lender:
+             *     status `pending`, `source: api`, not primary; `offer.received` fires for each. Their ids
+             *     are in the response's `meta.offer_ids`.
+             */
+            offers?: components["schemas"]["SubmissionResponseOffer"][];
+        };
+        /** @description One offer inside a lender's answer. `payback_amount` is computed, never sent. */
+        SubmissionResponseOffer: {
+            /**
+             * @description Amount offered, in dollars, two decimals.
+             * @example 75000
+             */
+            amount: number;
+            /**
+             * @description Factor rate, 1.0-5.0.
+             * @example 1.35
+             */
+            factor_rate: number;
+            /**
+             * @description Length of the advance, counted in `term_unit`.
+             * @example 180
+             */
+            term: number;
+            /**
+             * @description Unit of `term`.
+             * @default days
+             * @example days
+             * @enum {string}
+             */
+            term_unit?: "days" | "weeks" | "months";
+            /**
+             * @description Amount of each payment, in dollars. Default derived as in `createDealOffer`.
+             * @example 562.5
+             */
+            payment_amount?: number;
+            /**
+             * @description How often the merchant pays.
+             * @default daily
+             * @example daily
+             * @enum {string}
+             */
+            payment_frequency?: "daily" | "weekly" | "bi-weekly" | "monthly";
+            /**
+             * @description Lien position (1 = first position).
+             * @default 1
+             * @example 1
+             */
+            position?: number;
+            /**
+             * Format: date-time
+             * @description When the offer stops being valid. Default never.
+             * @example 2026-11-11T23:59:59Z
+             */
+            expires_at?: string;
+            /**
+             * @description Free-text notes (stipulations, conditions).
+             * @example Stips: voided check and a signed bank verification
+             */
+            notes?: string;
+        };
+        /** @description The submission with the lender's answer recorded, and the offers logged from it. */
+        SubmissionResponseResult: {
+            /** @description The submission. */
+            data: components["schemas"]["Submission"];
+            /** @description What else the answer created. */
+            meta: {
+                /**
+                 * @description Ids of the offers logged from `offers`, in the order sent (empty when none were sent).
+                 * @example [
+                 *       "ofr_01JD1D2E4G6J8M0P2R4T6W8Y0A"
+                 *     ]
+                 */
+                offer_ids: string[];
+            };
+        };
+        /**
+         * @description `processed`: matched and its answer recorded on the submission. `unmatched`: no submission
+         *     found. `unclassified`: matched (or not) but nothing could be read or applied. `dismissed`:
+         *     taken out of the review queue by a person.
+         * @example processed
+         * @enum {string}
+         */
+        InboundEmailStatus: "processed" | "unmatched" | "unclassified" | "dismissed";
+        /** @description An address from a header. */
+        InboundEmailAddress: {
+            /**
+             * @description The email address.
+             * @example dana@atlascapital.example
+             */
+            address: string;
+            /**
+             * @description The display name, when there is one.
+             * @example Dana Reyes
+             */
+            name: string | null;
+        };
+        /** @description Offer terms read from a reply. Only terms with `missing` empty are logged as offers. */
+        ExtractedOfferTerms: {
+            /**
+             * @description Amount offered, in dollars.
+             * @example 75000
+             */
+            amount: number;
+            /**
+             * @description Factor rate, when stated.
+             * @example 1.35
+             */
+            factor_rate: number | null;
+            /**
+             * @description Term, when stated, counted in `term_unit`.
+             * @example 180
+             */
+            term: number | null;
+            /**
+             * @description Unit of `term`.
+             * @example days
+             * @enum {string|null}
+             */
+            term_unit: "days" | "weeks" | "months" | null;
+            /**
+             * @description Payment frequency, when stated.
+             * @example daily
+             * @enum {string|null}
+             */
+            payment_frequency: "daily" | "weekly" | "bi-weekly" | "monthly" | null;
+            /**
+             * @description Amount of each payment, when stated.
+             * @example 562.5
+             */
+            payment_amount: number | null;
+            /**
+             * @description Required offer fields the reply did not state (`factor_rate`, `term`).
+             * @example []
+             */
+            missing: ("factor_rate" | "term")[];
+        };
+        /** @description What the classifier read in the lender's own text. */
+        InboundEmailClassification: {
+            /**
+             * @description The class of the reply.
+             * @example approved
+             * @enum {string}
+             */
+            type: "approved" | "declined" | "needs_info" | "counter" | "unclassified";
+            /**
+             * @description How clear the cues were, 0-1.
+             * @example 0.9
+             */
+            confidence: number;
+            /**
+             * @description The submission `response_type` this class records as; null for `unclassified`.
+             * @example approved
+             * @enum {string|null}
+             */
+            response_type: "approved" | "declined" | "counter" | "more_info" | null;
+            /**
+             * @description For a decline: negative_days, nsf, low_revenue, low_balance, industry, credit_score,
+             *     time_in_business, stacking (existing positions), restricted_state, default_history
+             *     (defaults, judgments, liens, bankruptcy), verification (unverifiable or altered
+             *     statements), deal_size (amount outside the lender's range) or other.
+             * @example null
+             * @enum {string|null}
+             */
+            decline_category: "negative_days" | "nsf" | "low_revenue" | "low_balance" | "industry" | "credit_score" | "time_in_business" | "stacking" | "restricted_state" | "default_history" | "verification" | "deal_size" | "other" | null;
+            /**
+             * @description For a decline, the sentence that gives the reason.
+             * @example null
+             */
+            decline_reason: string | null;
+            /**
+             * @description Items the lender asked for.
+             * @example []
+             */
+            requested_items: string[];
+            /** @description Offer terms found (approved and counter only). */
+            offers: components["schemas"]["ExtractedOfferTerms"][];
+            /**
+             * @description The cues that decided, for a reviewer.
+             * @example [
+             *       "read the text part",
+             *       "approval cue: \"approved\"",
+             *       "offer: $75,000, factor 1.35, 180 days"
+             *     ]
+             */
+            reasons: string[];
+        };
+        /** @description An attachment of a received email (its bytes are kept with the message, not served). */
+        InboundEmailAttachment: {
+            /**
+             * @description The attachment's file name, when it has one.
+             * @example offer-lopez-trucking.pdf
+             */
+            filename: string | null;
+            /**
+             * @description Its MIME type.
+             * @example application/pdf
+             */
+            content_type: string;
+            /**
+             * @description Its size in bytes.
+             * @example 48211
+             */
+            size: number;
+        };
+        /** @description An email received in the location's submissions mailbox. (Our design.) */
+        InboundEmail: {
+            /**
+             * @description Unique id of the received email.
+             * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+             */
+            id: string;
+            status: components["schemas"]["InboundEmailStatus"];
+            /**
+             * @description Why the email waits for review: `no_match` (no submission found), `ambiguous_match`
+             *     (several trace codes), `not_classified` (nothing clear was read), `auto_reply` (an
+             *     out-of-office or other automatic reply), `submission_funded` (its submission is funded and
+             *     can no longer change). Null when `processed`.
+             * @example null
+             * @enum {string|null}
+             */
+            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "submission_funded" | null;
+            /**
+             * @description The message's `Message-ID` header.
+             * @example <reply-4411@atlascapital.example>
+             */
+            message_id: string | null;
+            from: components["schemas"]["InboundEmailAddress"];
+            /**
+             * @description The `To` and `Cc` addresses.
+             * @example [
+             *       "submissions+svc7k3m9q2p@brokerhouse.example"
+             *     ]
+             */
+            to: string[];
+            /**
+             * @description The subject (empty when there is none).
+             * @example RE: New submission: Lopez Trucking LLC (SVC-7K3M-9Q2P)
+             */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description The message's `Date` header, when valid.
+             * @example 2026-11-04T13:10:51Z
+             */
+            sent_at: string | null;
+            /**
+             * @description The message's text (the HTML part as text when there is no text part), at most 100,000 characters.
+             * @example Approved! $75,000 at a 1.35 factor, 180 days, daily payments of $562.50.
+             */
+            text: string;
+            /** @description Its attachments. */
+            attachments: components["schemas"]["InboundEmailAttachment"][];
+            /**
+             * @description The submission it answers, once matched or assigned.
+             * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
+             */
+            submission_id: string | null;
+            /**
+             * @description That submission's deal.
+             * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+             */
+            deal_id: string | null;
+            /**
+             * @description That submission's lender.
+             * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+             */
+            lender_id: string | null;
+            /**
+             * @description How it was tied to the submission.
+             * @example reply_to
+             * @enum {string|null}
+             */
+            matched_by: "reply_to" | "in_reply_to" | "trace_code" | "assigned" | null;
+            classification: components["schemas"]["InboundEmailClassification"];
+            /**
+             * @description Offers logged from this email.
+             * @example [
+             *       "ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z"
+             *     ]
+             */
+            offer_ids: string[];
+            /**
+             * @description The reason given when it was dismissed.
+             * @example null
+             */
+            dismiss_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When it was received.
+             * @example 2026-11-04T13:11:09Z
+             */
+            received_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (match, assignment, dismissal).
+             * @example 2026-11-04T13:11:09Z
+             */
+            updated_at: string;
+        };
+        /** @description A single received email. */
+        InboundEmailResponse: {
+            /** @description The email. */
+            data: components["schemas"]["InboundEmail"];
+            /** @description Empty. */
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description A page of received emails. */
+        InboundEmailList: {
+            /** @description The emails, newest first. */
+            data: components["schemas"]["InboundEmail"][];
+            /** @description Pagination. */
+            meta: components["schemas"]["ListMeta"];
+        };
+        /** @description Body of `assignInboundEmail`. */
+        AssignInboundEmailRequest: {
+            /**
+             * @description The submission the email answers.
+             * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
+             */
+            submission_id: string;
+            /** @description The answer to record, as a reviewer read it. Default the email's classification. */
+            response?: components["schemas"]["RecordSubmissionResponseRequest"];
+        };
+        /** @description Body of `dismissInboundEmail`. */
+        DismissInboundEmailRequest: {
+            /**
+             * @description Why it needs no answer.
+             * @example Out of office until Monday
+             */
+            reason?: string;
+        };
+        /** @description The location's inbound secret, shown once. */
+        InboundEmailSecret: {
+            /**
+             * @description The secret, the Basic password of `receiveInboundEmail`. Shown only in this response.
+             * @example svc_inbound_4fJ9kQ2mX7pL1sV8nB3cR6tY0wZ5hD2g
+             */
+            secret: string;
+            /**
+             * @description The Basic user name to use (any is accepted).
+             * @example inbound
+             */
+            username: string;
+            /**
+             * Format: date-time
+             * @description When this secret was created.
+             * @example 2026-11-03T15:00:00Z
+             */
+            created_at: string;
+        };
+        /** @description The new inbound secret. */
+        InboundEmailSecretResponse: {
+            /** @description The secret. */
+            data: components["schemas"]["InboundEmailSecret"];
+            /** @description Empty. */
+            meta: components["schemas"]["Meta"];
         };
         /**
          * @description Tier, A (best) to D.
@@ -8735,6 +9247,11 @@ export interface components {
     };
     parameters: {
         /**
+         * @description The received email's id.
+         * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+         */
+        InboundEmailIdPath: string;
+        /**
          * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
          *     the request with the same key returns the first response without doing anything again.
          * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
@@ -10782,6 +11299,311 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listInboundEmails: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1-100.
+                 * @example 25
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the previous page's `meta.next_cursor`.
+                 * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only emails with this status.
+                 * @example unmatched
+                 */
+                status?: components["schemas"]["InboundEmailStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of received emails, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveInboundEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The raw message, exactly as received (RFC 822 / RFC 5322, MIME parts included). */
+        requestBody: {
+            content: {
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            /** @description This message was received before; the stored record, unchanged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailResponse"];
+                };
+            };
+            /** @description The message was stored (and, when it could be, applied to its submission). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailResponse"];
+                };
+            };
+            /** @description The body is not an email. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The inbound secret is missing or not the location's current one. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `Basic realm="svc-inbound"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The message is larger than 25 MB; nothing is stored. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not `message/rfc822`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateInboundEmailSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
+                 *     the request with the same key returns the first response without doing anything again.
+                 * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInboundEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The received email's id.
+                 * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+                 */
+                id: components["parameters"]["InboundEmailIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignInboundEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
+                 *     the request with the same key returns the first response without doing anything again.
+                 * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The received email's id.
+                 * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+                 */
+                id: components["parameters"]["InboundEmailIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignInboundEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description The email, tied to the submission. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    dismissInboundEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
+                 *     the request with the same key returns the first response without doing anything again.
+                 * @example 7f3c9d2e-5b1a-4c8e-9f0d-2a6b8c4e1f37
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The received email's id.
+                 * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+                 */
+                id: components["parameters"]["InboundEmailIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DismissInboundEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description The email, dismissed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundEmailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     recordSubmissionResponse: {
         parameters: {
             query?: never;
@@ -10819,7 +11641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubmissionResponse"];
+                    "application/json": components["schemas"]["SubmissionResponseResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

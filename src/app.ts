@@ -4,6 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Deps } from './deps';
 import { access } from './http/access';
 import { authenticate } from './http/auth';
+import { inboundEmailRoute } from './features/inbound/inbound.route';
 import { ApiError, errorMiddleware } from './http/errors';
 import { strictFormats } from './http/formats';
 import { idempotency, remembered, type IdempotentRun } from './http/idempotency';
@@ -95,6 +96,13 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     next();
   });
 
+  // Operations with a raw body have their own route (today only receiveInboundEmail: an email
+  // provider posts message/rfc822 with the location's inbound secret, not an API key).
+  for (const op of operations.filter((o) => o.rawBody)) {
+    if (op.operationId !== 'receiveInboundEmail') throw new Error(`No raw-body route for operation ${op.operationId}`);
+    app[op.method](op.expressPath, ...inboundEmailRoute(deps, handlers.receiveInboundEmail));
+  }
+
   app.use(jsonOnly);
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }));
   app.use(safeInput(operations));
@@ -134,7 +142,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     }),
   );
 
-  for (const op of operations) {
+  for (const op of operations.filter((o) => !o.rawBody)) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
     const guards: RequestHandler[] = [safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];

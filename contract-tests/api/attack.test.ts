@@ -123,6 +123,12 @@ async function call(method: string, path: string, body?: unknown): Promise<any> 
 
 // ------------------------------------------------------------------------------------ fixtures
 
+/** Basic credentials with the location's current inbound secret (rotateInboundEmailSecret may have replaced it). */
+async function inboundAuth(): Promise<string> {
+  const secret = (await call('post', '/v1/inbound-emails/rotate-secret')).secret as string;
+  return `Basic ${Buffer.from(`inbound:${secret}`).toString('base64')}`;
+}
+
 const ID_RE = /^([a-z]+)_[0-9A-HJKMNP-TV-Z]{26}$/;
 const prefixOfPattern = (pattern: string | undefined) => (pattern ? /^\^([a-z]+)_/.exec(pattern)?.[1] : undefined);
 
@@ -161,6 +167,13 @@ class FixtureSet {
       await call('post', '/v1/businesses', { legal_name: `Attack delivery ${s.label}` });
       await dispatchEvents(h.deps);
       return (await h.knex('webhook_deliveries').where({ subscription_id: whk, kind: 'event' }).orderBy('created_at', 'desc').first('id')).id as string;
+    },
+    // A lender reply nobody could match, posted raw with the location's inbound secret.
+    inb: async (s) => {
+      const raw = `From: Lender <uw@lender.example>\nTo: deals@broker.example\nSubject: Attack reply ${s.label}\nMessage-ID: <${s.label}.${Math.random()}@lender.example>\n\nWe need the October bank statement.\n`;
+      const res = await rawSend({ method: 'post', path: '/v1/inbound-emails', query: '', headers: { 'Content-Type': 'message/rfc822', Authorization: await inboundAuth() }, body: Buffer.from(raw) }, rid('fixture'));
+      if (res.status !== 201) throw new Error(`fixture inbound email -> ${res.status} ${res.text.slice(0, 300)}`);
+      return (res.json as { data: { id: string } }).data.id;
     },
     task: async (s) => (await call('post', `/v1/deals/${await s.get('deal')}/tasks`, { title: `Attack task ${s.label}` })).id,
     stg: async (s) => (await call('post', '/v1/pipeline/stages', { label: `Attack stage ${s.label}`, phase: 'submitted' })).id,
@@ -429,7 +442,54 @@ describe(`attack every operation of openapi.yaml (${ENGINE}, seed ${SEED})`, () 
     if (walked.length !== inSpec.length || new Set(walked).size !== walked.length) throw new Error(`walk: ${walked.length} operations, spec: ${inSpec.length}`);
   });
 
-  for (const op of operations) {
+  // Raw-body operations (receiveInboundEmail) are not JSON: their own catalogue, below.
+  for (const op of operations.filter((o) => o.rawBody)) {
+    it(op.operationId, async () => {
+      const auth = await inboundAuth();
+      const marker = '<script>alert(1)</script>';
+      const email = (extra: string, body = 'Approved at $50,000, 1.3 factor, 100 days.') => Buffer.from(`From: Lender <uw@lender.example>\nTo: deals@broker.example\nSubject: probe ${Math.random()}\n${extra}\n${body}\n`);
+      const nested = (depth: number) => {
+        let part = 'Content-Type: text/plain\n\ndeep';
+        for (let i = 0; i < depth; i++) part = `Content-Type: multipart/mixed; boundary="b${i}"\n\n--b${i}\n${part}\n--b${i}--`;
+        return Buffer.from(`From: a@lender.example\nSubject: nested\n${part}\n`);
+      };
+      const manyParts = Buffer.from(`From: a@lender.example\nSubject: parts\nContent-Type: multipart/mixed; boundary="x"\n\n${Array.from({ length: 3000 }, (_, i) => `--x\nContent-Type: application/octet-stream\nContent-Disposition: attachment; filename="f${i}.bin"\nContent-Transfer-Encoding: base64\n\n!!!not base64!!!`).join('\n')}\n--x--\n`);
+      const cases: { cls: string; headers: Record<string, string>; body?: Buffer; ok?: boolean }[] = [
+        { cls: 'baseline', headers: { Authorization: auth }, body: email(''), ok: true },
+        { cls: 'no credential', headers: { Authorization: '' }, body: email('') },
+        { cls: 'bearer API key', headers: { Authorization: `Bearer ${t.keys.admin}` }, body: email('') },
+        { cls: 'basic garbage', headers: { Authorization: 'Basic %%%%' }, body: email('') },
+        { cls: 'basic no colon', headers: { Authorization: `Basic ${Buffer.from('svc_inbound_x').toString('base64')}` }, body: email('') },
+        { cls: 'basic hostile', headers: { Authorization: `Basic ${Buffer.from(`a:${marker}\u0000`).toString('base64')}` }, body: email('') },
+        { cls: 'json type', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: Buffer.from('{"a":1}') },
+        { cls: 'no body', headers: { Authorization: auth } },
+        { cls: 'binary', headers: { Authorization: auth }, body: Buffer.from([0, 1, 2, 255, 254, 10, 10, 0]) },
+        { cls: 'header injection', headers: { Authorization: auth }, body: email(`X-Evil: ${marker}\r\nSubject: ${marker}`) },
+        { cls: 'bad charset', headers: { Authorization: auth }, body: email('Content-Type: text/plain; charset=x-no-such-charset', 'caf\xe9') },
+        { cls: 'bad base64 body', headers: { Authorization: auth }, body: email('Content-Transfer-Encoding: base64', '!!!!@@@@') },
+        { cls: 'nested 200', headers: { Authorization: auth }, body: nested(200) },
+        { cls: '3000 parts', headers: { Authorization: auth }, body: manyParts },
+        { cls: 'invalid date', headers: { Authorization: auth }, body: email('Date: 99 Foo 99999 99:99:99 +9999') },
+        { cls: 'huge header line', headers: { Authorization: auth }, body: email(`X-Long: ${'a'.repeat(2_000_000)}`) },
+        { cls: 'corrupt gzip', headers: { Authorization: auth, 'Content-Encoding': 'gzip' }, body: Buffer.from('not gzip at all') },
+        { cls: 'unknown encoding', headers: { Authorization: auth, 'Content-Encoding': 'br2' }, body: email('') },
+        { cls: 'idempotency key ignored', headers: { Authorization: auth, 'Idempotency-Key': marker }, body: email('') },
+      ];
+      const problems: string[] = [];
+      for (const c of cases) {
+        const res = await send({ method: 'post', path: op.path, query: '', headers: { 'Content-Type': 'message/rfc822', ...c.headers }, body: c.body }, rid(op.operationId));
+        const env = res.json as { error?: { type?: string; request_id?: string } } | undefined;
+        if (res.status >= 500 || res.status === 0) problems.push(`${c.cls}: ${res.status} ${res.text.slice(0, 200)}`);
+        else if (c.ok && res.status !== 201) problems.push(`${c.cls}: expected 201, got ${res.status} ${res.text.slice(0, 200)}`);
+        else if (res.status >= 400 && (!env?.error?.type || !errorTypes.includes(env.error.type) || !env.error.request_id)) problems.push(`${c.cls}: no error envelope: ${res.text.slice(0, 200)}`);
+        else if (res.status >= 400 && res.text.includes(marker)) problems.push(`${c.cls}: echoes hostile input`);
+      }
+      stats.push({ op: op.operationId, attacks: cases.length, failures: problems.length, ms: 0 });
+      if (problems.length) throw new Error(`${op.operationId} (${ENGINE}):\n  ${problems.join('\n  ')}`);
+    });
+  }
+
+  for (const op of operations.filter((o) => !o.rawBody)) {
     it(op.operationId, async () => {
       const started = Date.now();
       const detail = A.operationDetail(spec, op.path, op.method);

@@ -168,6 +168,8 @@ describe('sandbox (Prism over openapi.yaml)', () => {
     expect(webhook.data).toHaveProperty('secret');
     // Events (beyond the source: the event log webhooks deliver from)
     expectEnvelope(await api.GET('/v1/events', { params: { query: { type: ['deal.created'] } } }), 200, 'list');
+    // Inbound email (beyond the source: lender replies read from email)
+    expectEnvelope(await api.GET('/v1/inbound-emails', { params: { query: { status: 'unmatched' } } }), 200, 'list');
 
     // Every tag of the contract was reached (matched from the requests actually sent).
     const ops = operations(loadSpec()).filter((o) => o.section === 'paths');
@@ -183,7 +185,7 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       ),
     );
     const allTags = (loadSpec().tags as Array<{ name: string }>).map((t) => t.name);
-    expect(allTags).toHaveLength(15);
+    expect(allTags).toHaveLength(16);
     expect(allTags.filter((t) => !tagsReached.has(t))).toEqual([]);
   });
 

@@ -23,8 +23,9 @@ const EVENT_TYPES = [
 const TAGS = [
   'Businesses', 'People', 'Deals', 'Pipeline', 'Tasks', 'Notes', 'Submissions', 'Lenders',
   'Lender matches', 'Offers', 'Advances', 'Documents', 'Merchant portal', 'Webhooks',
-  // Beyond the source's 14: the event log (GET /v1/events), as Stripe offers.
-  'Events',
+  // Beyond the source's 14: the event log (GET /v1/events), as Stripe offers, and lender replies
+  // received by email (issue 10).
+  'Events', 'Inbound email',
 ];
 /** "Every endpoint may answer 401, 403, 404 and 429; write endpoints may answer 400" (+ 500 by our design). */
 const REQUIRED_STATUSES = ['400', '401', '403', '404', '429', '500'];
@@ -32,7 +33,13 @@ const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Rat
 
 const doc = loadSpec();
 const all = operations(doc);
-const rest = all.filter((o) => o.section === 'paths');
+/**
+ * Hooks: operations called by a machine with a location's shared secret instead of an API key (today
+ * only receiveInboundEmail: an email provider posts a raw message). They have their own rules below.
+ */
+const isHook = (o: OperationRef) => JSON.stringify(o.op.security ?? []) === JSON.stringify([{ inboundSecret: [] }]);
+const hooks = all.filter((o) => o.section === 'paths' && isHook(o));
+const rest = all.filter((o) => o.section === 'paths' && !isHook(o));
 const webhookOps = all.filter((o) => o.section === 'webhooks');
 const isSuccess = (status: string) => /^2(\d\d|XX)$/i.test(status);
 const headerNames = (response: Json) => Object.keys(deref(response).headers ?? {}).map((h) => h.toLowerCase());
@@ -59,7 +66,7 @@ describe('operations', () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
-  it('define exactly the 15 tags of the design (the 14 of the source and Events), each used by at least one REST operation', () => {
+  it('define exactly the 16 tags of the design (the 14 of the source, Events and Inbound email), each used by at least one REST operation', () => {
     const defined = (doc.tags ?? []).map((t: Json) => t.name);
     expect([...defined].sort()).toEqual([...TAGS].sort());
     const used = new Set(rest.flatMap((o) => o.op.tags ?? []));
@@ -112,10 +119,31 @@ describe('operations', () => {
   });
 });
 
+describe('hooks (an inbound secret instead of an API key)', () => {
+  it('are exactly receiveInboundEmail: a raw message/rfc822 body, the Basic secret, no scopes', () => {
+    expect(hooks.map((o) => o.op.operationId)).toEqual(['receiveInboundEmail']);
+    for (const o of hooks) {
+      expect(Object.keys(deref(o.op.requestBody).content)).toEqual(['message/rfc822']);
+      expect(o.op.tags).toEqual(['Inbound email']);
+    }
+  });
+
+  it('answer 200 for a message seen before, 201 for a new one, and the errors a provider can meet', () => {
+    for (const o of hooks) {
+      expect(Object.keys(o.op.responses).sort()).toEqual(['200', '201', '400', '401', '413', '415', '429', '500']);
+      for (const status of ['200', '201']) {
+        const schema = deref(deref(o.op.responses[status]).content['application/json'].schema);
+        expect(schema.required).toEqual(['data', 'meta']);
+      }
+    }
+  });
+});
+
 describe('security', () => {
   it('declares the 17 scopes of the source on the oauth2 scheme, and an apiKey bearer scheme', () => {
     const schemes = doc.components.securitySchemes;
-    expect(Object.keys(schemes).sort()).toEqual(['apiKey', 'oauth2']);
+    expect(Object.keys(schemes).sort()).toEqual(['apiKey', 'inboundSecret', 'oauth2']);
+    expect(schemes.inboundSecret).toMatchObject({ type: 'http', scheme: 'basic' });
     expect(schemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const flows = Object.values<Json>(schemes.oauth2.flows);
     expect(flows.length).toBeGreaterThan(0);
@@ -124,7 +152,7 @@ describe('security', () => {
 
   it('every operation requires exactly one scope per alternative, offered through both apiKey and oauth2', () => {
     expect(
-      offenders(all, (o) => {
+      offenders(all.filter((o) => !isHook(o)), (o) => {
         const security = o.op.security;
         if (!Array.isArray(security) || security.length === 0) return `${o.label}: no security requirement`;
         const problems: string[] = [];

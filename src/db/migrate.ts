@@ -8,6 +8,7 @@ import * as m0008 from './migrations/0008_delivery_error_code';
 import * as m0009 from './migrations/0009_performance';
 import * as m0010 from './migrations/0010_background_work';
 import * as m0011 from './migrations/0011_mail_parts';
+import * as m0012 from './migrations/0012_inbound_emails';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0009_performance': m0009,
   '0010_background_work': m0010,
   '0011_mail_parts': m0011,
+  '0012_inbound_emails': m0012,
 };
 
 const source: Knex.MigrationSource<string> = {

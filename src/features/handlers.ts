@@ -4,6 +4,7 @@ import * as advances from './advances/advances.handlers';
 import * as businesses from './businesses/businesses.handlers';
 import * as deals from './deals/deals.handlers';
 import * as events from './events/events.handlers';
+import * as inbound from './inbound/inbound.handlers';
 import * as lenderMatches from './lender-matches/lender-matches.handlers';
 import * as lenders from './lenders/lenders.handlers';
 import * as notes from './notes/notes.handlers';
@@ -17,7 +18,7 @@ import { pendingHandlers } from './pending';
 
 export const implemented = {
   ...activity, ...advances, ...businesses, ...deals, ...lenderMatches, ...lenders, ...notes, ...offers, ...people, ...pipeline, ...tasks,
-  ...webhooks, ...events, ...submissions,
+  ...webhooks, ...events, ...submissions, ...inbound,
 };
 
 /**

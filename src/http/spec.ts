@@ -35,6 +35,8 @@ export interface OperationInfo {
   jsonLimits: JsonLimit[];
   /** The operation requires a request body. */
   bodyRequired: boolean;
+  /** Its body is not JSON (a raw message): it is served outside the JSON pipeline. */
+  rawBody: boolean;
 }
 
 export interface JsonLimit {
@@ -144,6 +146,7 @@ export function listOperations(spec: Record<string, unknown> = loadSpec()): Oper
         ...accessRules(op),
         jsonLimits: jsonLimitsOf(spec, op),
         bodyRequired: op.requestBody?.required === true,
+        rawBody: !!op.requestBody?.content && !('application/json' in op.requestBody.content),
       });
     }
   }

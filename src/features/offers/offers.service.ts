@@ -2,7 +2,8 @@ import type { components, operations } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordActivity } from '../../events/activity';
 import { recordEvent } from '../../events/outbox';
-import { conflict, forbidden, invalid, notFound } from '../../http/errors';
+import { ApiError, conflict, forbidden, invalid, notFound } from '../../http/errors';
+import type { Knex } from 'knex';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
@@ -61,6 +62,68 @@ export async function getOfferOr404(db: Db, scope: Scope, id: string, opts: { fo
   return row;
 }
 
+/** Offer terms as `createDealOffer` takes them (lender and submission given separately). */
+export type OfferTerms = Omit<CreateBody, 'lender_id' | 'submission_id'>;
+
+/**
+ * Logs one offer on a deal inside the caller's transaction: prices it, writes it, an activity line,
+ * `offer.received` (with `source: email_classifier` when read from a lender's email) and the deal's
+ * move into the offer_received stage. The caller has checked the deal, the lender and the submission.
+ * A pricing error names `paramPrefix` + the field (`offers.0.payment_amount`).
+ */
+export async function logOffer(
+  trx: Knex.Transaction,
+  deps: Deps,
+  scope: Scope,
+  input: { deal: { id: string; business_id: string }; lender: { id: string; name: string }; submissionId: string | null; source: 'api' | 'email_classifier'; terms: OfferTerms; paramPrefix?: string },
+): Promise<OfferRow> {
+  const { deal, lender, terms } = input;
+  const termUnit = terms.term_unit ?? 'days';
+  const frequency = terms.payment_frequency ?? 'daily';
+  let priced: ReturnType<typeof priceOffer>;
+  try {
+    priced = priceOffer({ amount: terms.amount, factor_rate: terms.factor_rate, term: terms.term, term_unit: termUnit, payment_frequency: frequency, payment_amount: terms.payment_amount });
+  } catch (err) {
+    if (err instanceof ApiError && input.paramPrefix) throw new ApiError(err.code, err.message, `${input.paramPrefix}${err.param ?? ''}`);
+    throw err;
+  }
+  const now = deps.clock.now();
+  const row: OfferRow = {
+    id: newId('ofr', now.getTime()),
+    location_id: scope.locationId,
+    deal_id: deal.id,
+    lender_id: lender.id,
+    submission_id: input.submissionId,
+    ...priced,
+    term: terms.term,
+    term_unit: termUnit,
+    payment_frequency: frequency,
+    position: terms.position ?? 1,
+    status: terms.status ?? 'pending',
+    is_primary: false,
+    is_selected: false,
+    source: input.source,
+    notes: terms.notes ?? null,
+    received_at: now,
+    expires_at: terms.expires_at ? new Date(terms.expires_at) : null,
+    created_by_user_id: scope.userId ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertOffer(trx, row);
+  await recordActivity(trx, deps.clock, scope, {
+    businessId: deal.business_id, dealId: deal.id, entityType: 'offer', entityId: row.id, entityName: lender.name,
+    action: 'offer.received', description: `${lender.name} offered ${usd(row.amount)} at ${row.factor_rate} over ${row.term} ${row.term_unit}`,
+    data: { deal_id: deal.id, lender_id: lender.id, lender_name: lender.name, amount: row.amount, factor_rate: row.factor_rate, source: row.source },
+  });
+  await recordEvent(trx, deps.clock, scope.locationId, 'offer.received', {
+    offer_id: row.id, deal_id: deal.id, lender_id: lender.id, lender_name: lender.name, offer: toOfferSnapshot(row),
+    ...(input.source === 'email_classifier' ? { source: 'email_classifier' } : {}),
+  });
+  await moveDealOnSystemEvent(trx, deps.clock, scope, deal.id, 'offer_received');
+  return row;
+}
+
 export async function createDealOffer(deps: Deps, scope: Scope, dealId: string, body: CreateBody): Promise<Offer> {
   const status = body.status ?? 'pending';
   return deps.db.knex.transaction(async (trx) => {
@@ -74,40 +137,7 @@ export async function createDealOffer(deps: Deps, scope: Scope, dealId: string, 
       if (sub.deal_id !== deal.id || sub.lender_id !== lender.id) throw invalid("submission_id must be this deal's submission to the same lender", 'submission_id');
     }
     if (deal.status === 'funded') throw conflict('Offers cannot be logged on a funded deal', 'invalid_state_transition');
-    const termUnit = body.term_unit ?? 'days';
-    const frequency = body.payment_frequency ?? 'daily';
-    const priced = priceOffer({ amount: body.amount, factor_rate: body.factor_rate, term: body.term, term_unit: termUnit, payment_frequency: frequency, payment_amount: body.payment_amount });
-    const now = deps.clock.now();
-    const row: OfferRow = {
-      id: newId('ofr', now.getTime()),
-      location_id: scope.locationId,
-      deal_id: deal.id,
-      lender_id: lender.id,
-      submission_id: body.submission_id ?? null,
-      ...priced,
-      term: body.term,
-      term_unit: termUnit,
-      payment_frequency: frequency,
-      position: body.position ?? 1,
-      status,
-      is_primary: false,
-      is_selected: false,
-      source: 'api',
-      notes: body.notes ?? null,
-      received_at: now,
-      expires_at: body.expires_at ? new Date(body.expires_at) : null,
-      created_by_user_id: scope.userId ?? null,
-      created_at: now,
-      updated_at: now,
-    };
-    await insertOffer(trx, row);
-    await recordActivity(trx, deps.clock, scope, {
-      businessId: deal.business_id, dealId: deal.id, entityType: 'offer', entityId: row.id, entityName: lender.name,
-      action: 'offer.received', description: `${lender.name} offered ${usd(row.amount)} at ${row.factor_rate} over ${row.term} ${row.term_unit}`,
-      data: { deal_id: deal.id, lender_id: lender.id, lender_name: lender.name, amount: row.amount, factor_rate: row.factor_rate, source: row.source },
-    });
-    await recordEvent(trx, deps.clock, scope.locationId, 'offer.received', { offer_id: row.id, deal_id: deal.id, lender_id: lender.id, lender_name: lender.name, offer: toOfferSnapshot(row) });
-    await moveDealOnSystemEvent(trx, deps.clock, scope, deal.id, 'offer_received');
+    const row = await logOffer(trx, deps, scope, { deal, lender, submissionId: body.submission_id ?? null, source: 'api', terms: { ...body, status } });
     return toOffer(row, lender.name);
   });
 }

@@ -25,7 +25,7 @@ export const getSubmissionByReference: Handler<'getSubmissionByReference'> = asy
 
 export const recordSubmissionResponse: Handler<'recordSubmissionResponse'> = async ({ deps, scope, params, body }) => ({
   status: 200,
-  body: { data: await service.recordSubmissionResponse(deps, scope, params.id, body), meta: {} },
+  body: await service.recordSubmissionResponse(deps, scope, params.id, body),
 });
 
 export const withdrawSubmission: Handler<'withdrawSubmission'> = async ({ deps, scope, params, body }) => ({

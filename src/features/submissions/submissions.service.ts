@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids';
 import { queueEmail } from '../../mail/mail.outbox';
 import { getMailbox, parseFromAddress } from '../../mail/mailbox';
 import { findVisibleDeal } from '../lender-matches/lender-matches.repository';
+import { logOffer } from '../offers/offers.service';
 import { matchSnapshots } from '../lender-matches/lender-matches.service';
 import { checkTemplate, renderSubmissionEmail, replyAddress, SUBMISSION_EMAIL_KIND, templateValues } from './submissions.email';
 import { toSubmission, toSubmissionSnapshot, type Submission } from './submissions.mapper';
@@ -195,7 +196,7 @@ const STATUS_OF_RESPONSE: Record<ResponseBody['response_type'], string> = {
 };
 const WITHDRAWABLE = ['pending', 'queued', 'recorded', 'sent', 'approved', 'needs_info'];
 
-async function lockedSubmissionOr404(trx: Knex.Transaction, scope: Scope, id: string): Promise<SubmissionRow> {
+export async function lockedSubmissionOr404(trx: Knex.Transaction, scope: Scope, id: string): Promise<SubmissionRow> {
   const row = await findSubmission(trx, scope, id);
   if (!row) throw notFound('submission', id);
   await trx('submissions').where({ id, location_id: scope.locationId }).forUpdate().first('id');
@@ -215,41 +216,80 @@ async function businessOfDeal(trx: Knex.Transaction, scope: Scope, dealId: strin
   return ((await trx('deals').where({ id: dealId, location_id: scope.locationId }).first('business_id')) as { business_id: string } | undefined)?.business_id ?? null;
 }
 
-export async function recordSubmissionResponse(deps: Deps, scope: Scope, id: string, body: ResponseBody): Promise<Submission> {
+/** The field combinations the state table allows; `prefix` names a nested body (`response.`). */
+export function checkResponseBody(body: ResponseBody, prefix = ''): void {
   if (body.response_type !== 'declined') {
-    if (body.decline_reason !== undefined) throw invalid('decline_reason is accepted only with response_type declined', 'decline_reason');
-    if (body.decline_category !== undefined) throw invalid('decline_category is accepted only with response_type declined', 'decline_category');
+    if (body.decline_reason !== undefined) throw invalid('decline_reason is accepted only with response_type declined', `${prefix}decline_reason`);
+    if (body.decline_category !== undefined) throw invalid('decline_category is accepted only with response_type declined', `${prefix}decline_category`);
   }
-  if (body.response_type !== 'more_info' && body.requested_items !== undefined) throw invalid('requested_items is accepted only with response_type more_info', 'requested_items');
+  if (body.response_type !== 'more_info' && body.requested_items !== undefined) throw invalid('requested_items is accepted only with response_type more_info', `${prefix}requested_items`);
+  if (body.response_type !== 'approved' && body.response_type !== 'counter' && body.offers !== undefined) {
+    throw invalid('offers are accepted only with response_type approved or counter', `${prefix}offers`);
+  }
+}
+
+/**
+ * Records a lender's answer on a submission the caller has locked (lockedSubmissionOr404), inside its
+ * transaction: status, response fields, an activity line, `submission.responded`, and the answer's
+ * offers (`offerSource`: `api` when a person sent them, `email_classifier` when read from an email).
+ */
+export async function applySubmissionResponse(
+  trx: Knex.Transaction,
+  deps: Deps,
+  scope: Scope,
+  row: SubmissionRow,
+  body: ResponseBody,
+  opts: { offerSource: 'api' | 'email_classifier'; paramPrefix?: string },
+): Promise<{ submission: Submission; offerIds: string[] }> {
+  if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition');
+  const id = row.id;
+  const now = deps.clock.now();
+  const status = STATUS_OF_RESPONSE[body.response_type];
+  const patch = {
+    status,
+    response_type: body.response_type,
+    response_notes: body.response_notes ?? null,
+    decline_reason: body.decline_reason ?? null,
+    decline_category: body.decline_category ?? null,
+    requested_items: JSON.stringify(body.requested_items ?? []),
+    responded_at: now,
+    updated_at: now,
+  };
+  await trx('submissions').where({ id, location_id: scope.locationId }).update(patch);
+  if (status === 'withdrawn') await cancelQueuedEmail(trx, scope, id, now);
+  const updated: SubmissionRow = { ...row, ...patch, requested_items: body.requested_items ?? [] };
+  const lenderName = row.lender_name ?? '';
+  const businessId = await businessOfDeal(trx, scope, row.deal_id);
+  await recordActivity(trx, deps.clock, scope, {
+    businessId, dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
+    action: 'submission.responded', description: `${lenderName} answered: ${body.response_type}`,
+    data: { status, response_type: body.response_type, ...(opts.offerSource === 'email_classifier' ? { source: 'email_classifier' } : {}) },
+  });
+  if (status === 'approved' || status === 'declined' || status === 'needs_info') {
+    await recordEvent(trx, deps.clock, scope.locationId, 'submission.responded', {
+      submission_id: id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: lenderName, submission: toSubmissionSnapshot(updated), status,
+    });
+  }
+  const offerIds: string[] = [];
+  if (body.offers?.length) {
+    const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).forUpdate().first('id', 'business_id', 'status')) as { id: string; business_id: string; status: string };
+    if (deal.status === 'funded') throw conflict('Offers cannot be logged on a funded deal', 'invalid_state_transition', `${opts.paramPrefix ?? ''}offers`);
+    for (const [i, terms] of body.offers.entries()) {
+      const offer = await logOffer(trx, deps, scope, {
+        deal, lender: { id: row.lender_id, name: lenderName }, submissionId: id, source: opts.offerSource, terms, paramPrefix: `${opts.paramPrefix ?? ''}offers.${i}.`,
+      });
+      offerIds.push(offer.id);
+    }
+  }
+  return { submission: toSubmission(updated), offerIds };
+}
+
+export async function recordSubmissionResponse(deps: Deps, scope: Scope, id: string, body: ResponseBody): Promise<{ data: Submission; meta: { offer_ids: string[] } }> {
+  checkResponseBody(body);
   return deps.db.knex.transaction(async (trx) => {
     const row = await lockedSubmissionOr404(trx, scope, id);
-    if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition');
-    const now = deps.clock.now();
-    const status = STATUS_OF_RESPONSE[body.response_type];
-    const patch = {
-      status,
-      response_type: body.response_type,
-      response_notes: body.response_notes ?? null,
-      decline_reason: body.decline_reason ?? null,
-      decline_category: body.decline_category ?? null,
-      requested_items: JSON.stringify(body.requested_items ?? []),
-      responded_at: now,
-      updated_at: now,
-    };
-    await trx('submissions').where({ id, location_id: scope.locationId }).update(patch);
-    if (status === 'withdrawn') await cancelQueuedEmail(trx, scope, id, now);
-    const updated: SubmissionRow = { ...row, ...patch, requested_items: body.requested_items ?? [] };
-    const lenderName = row.lender_name ?? '';
-    await recordActivity(trx, deps.clock, scope, {
-      businessId: await businessOfDeal(trx, scope, row.deal_id), dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
-      action: 'submission.responded', description: `${lenderName} answered: ${body.response_type}`, data: { status, response_type: body.response_type },
-    });
-    if (status === 'approved' || status === 'declined' || status === 'needs_info') {
-      await recordEvent(trx, deps.clock, scope.locationId, 'submission.responded', {
-        submission_id: id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: lenderName, submission: toSubmissionSnapshot(updated), status,
-      });
-    }
-    return toSubmission(updated);
+    const { submission, offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api' });
+    return { data: submission, meta: { offer_ids: offerIds } };
   });
 }
 

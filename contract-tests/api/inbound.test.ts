@@ -1,0 +1,346 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { registerAllJobs } from '../../src/jobs/handlers';
+import { Worker } from '../../src/jobs/worker';
+import { setMailbox } from '../../src/mail/mailbox';
+import { EML_DIR, loadManifest } from '../fixtures/replies/evaluate';
+import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+
+// Lender replies, end to end: a submission email goes out through a real SMTP server; the lender's
+// reply (a real MIME message built with nodemailer's MailComposer, or a stored .eml) is posted raw to
+// POST /v1/inbound-emails with the location's inbound secret; it is matched (Reply-To token,
+// In-Reply-To, trace code), classified, and applied: the submission answers, offers are logged with
+// source email_classifier. What cannot be matched or read waits for review, never lost.
+
+let h: Harness;
+let t: Tenant;
+let other: Tenant;
+let smtp: SMTPServer;
+let inbox: ParsedMail[] = [];
+let worker: Worker;
+let secret: string;
+let otherSecret: string;
+
+beforeAll(async () => {
+  registerAllJobs();
+  h = await startHarness();
+  t = await h.tenant('Northwind Capital');
+  other = await h.tenant('Elsewhere Brokers');
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => void simpleParser(Buffer.concat(chunks)).then((mail) => (inbox.push(mail), cb()), cb));
+    },
+  });
+  smtp.on('error', () => undefined);
+  const port = await new Promise<number>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)));
+  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Northwind Deals <deals@northwind.example>' });
+  worker = new Worker(h.deps, { concurrency: 4 });
+  secret = (await post('/v1/inbound-emails/rotate-secret', undefined)).body.data.secret;
+  otherSecret = (await post('/v1/inbound-emails/rotate-secret', undefined, other)).body.data.secret;
+});
+afterAll(async () => {
+  await worker?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await h?.close();
+});
+beforeEach(() => {
+  inbox = [];
+});
+
+type Body = { data: any; meta: Record<string, any>; error?: Record<string, any> };
+async function post(path: string, body: unknown, tenant: Tenant = t, role: 'admin' | 'manager' | 'user' = 'admin') {
+  const req = h.api.post(path).set(tenant.auth(role)).set('Idempotency-Key', `k-${Math.random()}`);
+  return (await (body === undefined ? req : req.send(body as object))) as unknown as { status: number; body: Body; headers: Record<string, string> };
+}
+const basic = (s: string, user = 'inbound') => `Basic ${Buffer.from(`${user}:${s}`).toString('base64')}`;
+async function receive(raw: Buffer | string, opts: { secret?: string | null; type?: string } = {}) {
+  const req = h.api.post('/v1/inbound-emails').set('Content-Type', opts.type ?? 'message/rfc822');
+  if (opts.secret !== null) req.set('Authorization', basic(opts.secret ?? secret));
+  return (await req.send(Buffer.isBuffer(raw) ? raw : Buffer.from(raw))) as unknown as { status: number; body: Body; headers: Record<string, string> };
+}
+function compose(o: { from?: string; to: string; subject: string; text?: string; html?: string; inReplyTo?: string; headers?: Record<string, string>; messageId?: string }): Promise<Buffer> {
+  return new MailComposer({
+    from: o.from ?? 'Dana Reyes <dana@atlas.example>', to: o.to, subject: o.subject, text: o.text, html: o.html, inReplyTo: o.inReplyTo,
+    references: o.inReplyTo, headers: o.headers, messageId: o.messageId ?? `<${Math.random().toString(36).slice(2)}@atlas.example>`,
+  }).compile().build();
+}
+const count = async (table: string, where: Record<string, unknown>) => Number(((await h.knex(table).where(where).count('* as c')) as { c: number | string }[])[0].c);
+
+/** A deal submitted by email to a new lender; the email sent through the SMTP server. */
+async function submitted(lenderName = `Atlas ${Math.random().toString(36).slice(2, 6)}`) {
+  const biz = await post('/v1/businesses', { legal_name: 'Sunrise Bakery LLC' });
+  const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 75000 });
+  const l = await post('/v1/lenders', { name: lenderName, submission_email: 'submissions@atlas.example' });
+  const res = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [l.body.data.id] });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  await worker.drain();
+  const mail = inbox.at(-1)!;
+  const sub = (await h.api.get(`/v1/submissions/${res.body.data[0].id}`).set(t.auth())).body.data;
+  expect(sub.status).toBe('sent');
+  return { dealId: d.body.data.id as string, lenderId: l.body.data.id as string, sub, mail, replyTo: mail.replyTo!.value[0].address!, messageId: mail.messageId! };
+}
+
+describe(`the inbound secret (${ENGINE})`, () => {
+  it('is created by an admin and shown once; the endpoint takes only it, as Basic credentials', async () => {
+    const created = await post('/v1/inbound-emails/rotate-secret', undefined);
+    expect(created.status).toBe(201);
+    expect(created.body.data).toEqual({ secret: expect.stringMatching(/^svc_inbound_[0-9A-Za-z]{32}$/), username: 'inbound', created_at: h.clock.now().toISOString() });
+    const rotated = created.body.data.secret as string;
+    expect(await h.knex('inbound_secrets').where({ location_id: t.locationId }).first('secret_hash')).not.toMatchObject({ secret_hash: rotated });
+    expect((await post('/v1/inbound-emails/rotate-secret', undefined, t, 'manager')).status).toBe(403);
+
+    const raw = await compose({ to: 'deals@northwind.example', subject: 'hello', text: 'Any news?' });
+    // The previous secret stopped working at once.
+    const old = await receive(raw, { secret });
+    expect(old.status).toBe(401);
+    expect(old.body.error).toMatchObject({ type: 'authentication_error', code: 'invalid_inbound_secret' });
+    expect(old.headers['www-authenticate']).toBe('Basic realm="svc-inbound"');
+    const none = await receive(raw, { secret: null });
+    expect(none.status).toBe(401);
+    expect(none.body.error).toMatchObject({ code: 'missing_credential' });
+    const apiKey = await h.api.post('/v1/inbound-emails').set(t.auth()).set('Content-Type', 'message/rfc822').send(raw);
+    expect(apiKey.status).toBe(401);
+    expect(apiKey.body.error.code).toBe('invalid_inbound_secret');
+    const ok = await receive(raw, { secret: rotated });
+    expect(ok.status).toBe(201);
+    secret = rotated;
+    expect(JSON.stringify(h.logs)).not.toContain(rotated);
+  });
+});
+
+describe(`lender replies (${ENGINE})`, () => {
+  it('an approval to the Reply-To address answers the submission and logs its offer (source email_classifier), once', async () => {
+    const s = await submitted();
+    expect(s.replyTo).toBe(`deals+${s.sub.trace_code.replace(/-/g, '').toLowerCase()}@northwind.example`);
+    const raw = await compose({
+      to: s.replyTo, subject: `RE: ${s.mail.subject}`, inReplyTo: s.messageId,
+      text: `Approved! We can do $60,000 at a 1.32 factor, 160 days, daily payments of $495.00.\n\nOn Mon, Dana wrote:\n> Please find attached a new funding request for $75,000.`,
+    });
+    const res = await receive(raw);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const email = res.body.data;
+    expect(email).toMatchObject({
+      status: 'processed', review_reason: null, matched_by: 'reply_to', submission_id: s.sub.id, deal_id: s.dealId, lender_id: s.lenderId,
+      from: { address: 'dana@atlas.example', name: 'Dana Reyes' }, to: [s.replyTo], received_at: h.clock.now().toISOString(),
+      classification: { type: 'approved', response_type: 'approved', offers: [{ amount: 60000, factor_rate: 1.32, term: 160, term_unit: 'days', payment_frequency: 'daily', payment_amount: 495, missing: [] }] },
+    });
+    expect(email.offer_ids).toHaveLength(1);
+
+    const sub = (await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data;
+    expect(sub).toMatchObject({ status: 'approved', response_type: 'approved', responded_at: h.clock.now().toISOString() });
+    expect(sub.response_notes).toContain('From dana@atlas.example: Approved!');
+    expect(sub.response_notes).not.toContain('Please find attached'); // the quoted thread is not the answer
+    const offer = (await h.api.get(`/v1/offers/${email.offer_ids[0]}`).set(t.auth())).body.data;
+    expect(offer).toMatchObject({ source: 'email_classifier', submission_id: s.sub.id, lender_id: s.lenderId, amount: 60000, factor_rate: 1.32, term: 160, payment_amount: 495, status: 'pending', is_primary: false });
+
+    const events = await h.knex('events').where({ location_id: t.locationId }).whereRaw("data->>'deal_id' = ?", [s.dealId]).whereIn('type', ['offer.received', 'submission.responded']);
+    const received = events.filter((e: { type: string }) => e.type === 'offer.received');
+    expect(received).toHaveLength(1);
+    const data = typeof received[0].data === 'string' ? JSON.parse(received[0].data) : received[0].data;
+    expect(data).toMatchObject({ offer_id: offer.id, source: 'email_classifier', lender_id: s.lenderId });
+    expect(events.filter((e: { type: string }) => e.type === 'submission.responded')).toHaveLength(1);
+
+    // The provider posts it again: the same record, 200, nothing happens twice.
+    const again = await receive(raw);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(email);
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(1);
+    expect(await count('inbound_emails', { location_id: t.locationId, submission_id: s.sub.id })).toBe(1);
+  });
+
+  it('matches by In-Reply-To when the reply goes to the plain address, and records a decline with its category', async () => {
+    const s = await submitted();
+    const raw = await compose({
+      to: 'deals@northwind.example', subject: 'Re: your file', inReplyTo: s.messageId,
+      text: 'Unfortunately we have to decline this one: too many negative days in the last statement (9 negative days).',
+    });
+    const res = await receive(raw);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'processed', matched_by: 'in_reply_to', submission_id: s.sub.id, offer_ids: [] });
+    const sub = (await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data;
+    expect(sub).toMatchObject({ status: 'declined', response_type: 'declined', decline_category: 'negative_days' });
+    expect(sub.decline_reason).toContain('negative days');
+  });
+
+  it('matches by the trace code in the subject, and records the items a lender asks for', async () => {
+    const s = await submitted();
+    const raw = await compose({
+      from: 'uw@atlas.example', to: 'deals@northwind.example', subject: `Docs needed - ref ${s.sub.trace_code.toLowerCase().replace(/-/g, ' ')}`,
+      text: 'Before we can price this we need the October bank statement and a copy of the driver\'s license.',
+    });
+    const res = await receive(raw);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'processed', matched_by: 'trace_code', submission_id: s.sub.id, classification: { type: 'needs_info' } });
+    const sub = (await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data;
+    expect(sub.status).toBe('needs_info');
+    expect(sub.requested_items.length).toBeGreaterThan(0);
+    expect(sub.requested_items.join(' ').toLowerCase()).toContain('bank statement');
+  });
+
+  it('an unmatched reply waits for review; assigning it applies what it says; a processed one cannot be assigned again', async () => {
+    const s = await submitted();
+    const raw = await compose({ to: 'deals@northwind.example', subject: 'Sunrise Bakery', text: 'Approved at $40,000, 1.40 factor, 30 weeks, weekly payments.' });
+    const res = await receive(raw);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'unmatched', review_reason: 'no_match', submission_id: null, matched_by: null, offer_ids: [], classification: { type: 'approved' } });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+
+    const queue = await h.api.get('/v1/inbound-emails?status=unmatched&limit=100').set(t.auth());
+    expect(queue.status).toBe(200);
+    expect(queue.body.data.map((e: { id: string }) => e.id)).toContain(res.body.data.id);
+    expect(queue.body.data.every((e: { status: string }) => e.status === 'unmatched')).toBe(true);
+    expect((await h.api.get('/v1/inbound-emails?status=processed&limit=100').set(t.auth())).body.data.map((e: { id: string }) => e.id)).not.toContain(res.body.data.id);
+    expect((await h.api.get('/v1/inbound-emails').set(t.auth('user'))).status).toBe(403);
+
+    const assigned = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null, matched_by: 'assigned', submission_id: s.sub.id, deal_id: s.dealId });
+    expect(assigned.body.data.offer_ids).toHaveLength(1);
+    expect((await h.api.get(`/v1/offers/${assigned.body.data.offer_ids[0]}`).set(t.auth())).body.data).toMatchObject({ source: 'email_classifier', amount: 40000, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('approved');
+    const twice = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toMatchObject({ type: 'conflict', code: 'invalid_state_transition' });
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(1);
+  });
+
+  it('an auto-reply is not an answer: kept unclassified, dismissed by a person, or assigned with the answer the reviewer read', async () => {
+    const s = await submitted();
+    const raw = await compose({
+      to: s.replyTo, subject: `Automatic reply: ${s.mail.subject}`, headers: { 'Auto-Submitted': 'auto-replied' },
+      text: 'I am out of the office until Monday with limited access to email. Approved deals go to funding@atlas.example.',
+    });
+    const res = await receive(raw);
+    expect(res.body.data).toMatchObject({ status: 'unclassified', review_reason: 'auto_reply', matched_by: 'reply_to', submission_id: s.sub.id, classification: { type: 'unclassified', response_type: null } });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+    // An autoresponder whose text reads like an answer: the header decides, not the words.
+    const canned = await receive(await compose({
+      to: s.replyTo, subject: `RE: ${s.mail.subject}`, headers: { 'Auto-Submitted': 'auto-replied' },
+      text: 'Thank you for your email. Your file is approved for review; a decision follows within 24 hours.',
+    }));
+    expect(canned.body.data).toMatchObject({ status: 'unclassified', review_reason: 'auto_reply', classification: { type: 'unclassified' } });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+
+    const dismissed = await post(`/v1/inbound-emails/${res.body.data.id}/dismiss`, { reason: 'Out of office' });
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body.data).toMatchObject({ status: 'dismissed', dismiss_reason: 'Out of office' });
+    expect((await post(`/v1/inbound-emails/${res.body.data.id}/dismiss`, {})).body.data).toMatchObject({ status: 'dismissed', dismiss_reason: 'Out of office' });
+    expect((await h.api.get('/v1/inbound-emails?status=dismissed&limit=100').set(t.auth())).body.data.map((e: { id: string }) => e.id)).toContain(res.body.data.id);
+
+    // A reviewer decides after all: the answer given is recorded (its offers as sent by a person).
+    const bad = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id, response: { response_type: 'declined', offers: [{ amount: 1, factor_rate: 1.2, term: 10 }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ param: 'response.offers' });
+    const noPayment = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id, response: { response_type: 'approved', offers: [{ amount: 30000, factor_rate: 1.3, term: 6, term_unit: 'months', payment_frequency: 'weekly' }] } });
+    expect(noPayment.status).toBe(400);
+    expect(noPayment.body.error).toMatchObject({ param: 'response.offers.0.payment_amount' });
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(0);
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent'); // nothing half-written
+    const done = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id, response: { response_type: 'approved', offers: [{ amount: 30000, factor_rate: 1.3, term: 120 }] } });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data).toMatchObject({ status: 'processed', matched_by: 'assigned' });
+    expect((await h.api.get(`/v1/offers/${done.body.data.offer_ids[0]}`).set(t.auth())).body.data.source).toBe('api');
+    expect((await post(`/v1/inbound-emails/${res.body.data.id}/dismiss`, {})).status).toBe(409);
+  });
+
+  it('never matches across locations, and a funded submission is never changed by a reply', async () => {
+    const s = await submitted();
+    const raw = await compose({ to: s.replyTo, subject: `RE: ${s.mail.subject}`, inReplyTo: s.messageId, text: 'Declined, restricted industry.' });
+    const elsewhere = await receive(raw, { secret: otherSecret });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.data).toMatchObject({ status: 'unmatched', submission_id: null });
+    expect((await h.api.get(`/v1/inbound-emails/${elsewhere.body.data.id}`).set(t.auth())).status).toBe(404);
+    expect((await post(`/v1/inbound-emails/${elsewhere.body.data.id}/assign`, { submission_id: s.sub.id }, other)).status).toBe(404);
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+
+    // Fund the deal through the API, then a late reply arrives.
+    const offer = await post(`/v1/deals/${s.dealId}/offers`, { lender_id: s.lenderId, submission_id: s.sub.id, amount: 50000, factor_rate: 1.3, term: 100 });
+    expect((await h.api.patch(`/v1/offers/${offer.body.data.id}`).set(t.auth()).send({ status: 'accepted' })).status).toBe(200);
+    expect((await post(`/v1/deals/${s.dealId}/fund`, { offer_id: offer.body.data.id })).status).toBe(201);
+    const late = await receive(raw);
+    expect(late.body.data).toMatchObject({ status: 'unclassified', review_reason: 'submission_funded', submission_id: s.sub.id });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('funded');
+    expect((await post(`/v1/inbound-emails/${late.body.data.id}/assign`, { submission_id: s.sub.id })).status).toBe(409);
+  });
+
+  it('every corpus reply is stored and classified as the corpus expects, none lost (no trace code of this location: unmatched)', async () => {
+    const manifest = loadManifest();
+    const before = await count('inbound_emails', { location_id: other.locationId });
+    let right = 0;
+    for (const fx of manifest) {
+      const res = await receive(readFileSync(join(EML_DIR, fx.file)), { secret: otherSecret });
+      expect(res.status, fx.file).toBeLessThan(300);
+      expect(res.body.data.status, fx.file).toMatch(/^(unmatched|unclassified)$/);
+      if (res.body.data.classification.type === fx.type) right++;
+    }
+    expect(await count('inbound_emails', { location_id: other.locationId })).toBe(before + manifest.length);
+    expect(right / manifest.length).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe(`bad input (${ENGINE})`, () => {
+  it('refuses what is not an email, the wrong media type and a message over 25 MB, storing nothing', async () => {
+    const before = await count('inbound_emails', { location_id: t.locationId });
+    for (const [body, why] of [
+      ['', 'empty'],
+      [Buffer.from([0x00, 0xff, 0x13, 0x37, 0x0a, 0x0a]), 'not start with a header'],
+      ['just some words\n\nand more', 'not start with a header'],
+      ['Subject: no sender\n\nhello', 'no From address'],
+      ['From: \x00nobody\nSubject: x\n\nbody', 'NUL'],
+    ] as const) {
+      const res = await receive(body as string);
+      expect(res.status, why).toBe(400);
+      expect(res.body.error).toMatchObject({ type: 'validation_error', code: 'invalid_email' });
+      expect(res.body.error!.message).toContain(why === 'NUL' ? 'NUL' : why);
+    }
+    const json = await receive(JSON.stringify({ from: 'x@y.z' }), { type: 'application/json' });
+    expect(json.status).toBe(415);
+    expect(json.body.error!.code).toBe('unsupported_media_type');
+    const big = Buffer.concat([Buffer.from('From: a@b.example\nSubject: big\n\n'), Buffer.alloc(25 * 1024 * 1024, 0x61)]);
+    const tooBig = await receive(big);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error).toMatchObject({ code: 'body_too_large', message: 'The message is larger than 25 MB' });
+    expect(await count('inbound_emails', { location_id: t.locationId })).toBe(before);
+  });
+
+  it('stores hostile text safely: NUL bytes and broken encodings in the body, a huge subject', async () => {
+    const raw = Buffer.concat([Buffer.from(`From: x@atlas.example\nTo: deals@northwind.example\nSubject: ${'S'.repeat(5000)}\nContent-Type: text/plain; charset=utf-8\n\nabc `), Buffer.from([0x00, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(' end')]);
+    const res = await receive(raw);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.subject.length).toBeLessThanOrEqual(998);
+    expect(res.body.data.text).not.toContain('\u0000');
+  });
+});
+
+describe(`answers through the API carry their offers (${ENGINE})`, () => {
+  it('logs each offer of an approval in the response transaction; offers only with approved or counter', async () => {
+    const s = await submitted();
+    const declined = await post(`/v1/submissions/${s.sub.id}/responses`, { response_type: 'declined', offers: [{ amount: 50000, factor_rate: 1.3, term: 100 }] });
+    expect(declined.status).toBe(400);
+    expect(declined.body.error).toMatchObject({ param: 'offers' });
+    const bad = await post(`/v1/submissions/${s.sub.id}/responses`, { response_type: 'approved', offers: [{ amount: 50000, factor_rate: 1.3, term: 100 }, { amount: 20000, factor_rate: 1.4, term: 5, term_unit: 'months', payment_frequency: 'weekly' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ param: 'offers.1.payment_amount' });
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(0);
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+
+    const ok = await post(`/v1/submissions/${s.sub.id}/responses`, { response_type: 'counter', offers: [{ amount: 50000, factor_rate: 1.3, term: 100 }, { amount: 40000, factor_rate: 1.25, term: 20, term_unit: 'weeks', payment_frequency: 'weekly' }] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data).toMatchObject({ status: 'approved', response_type: 'counter' });
+    expect(ok.body.meta.offer_ids).toHaveLength(2);
+    const offers = await Promise.all(ok.body.meta.offer_ids.map(async (id: string) => (await h.api.get(`/v1/offers/${id}`).set(t.auth())).body.data));
+    expect(offers.map((o) => [o.amount, o.source, o.submission_id])).toEqual([[50000, 'api', s.sub.id], [40000, 'api', s.sub.id]]);
+    const plain = await post(`/v1/submissions/${s.sub.id}/responses`, { response_type: 'more_info' });
+    expect(plain.body.meta).toEqual({ offer_ids: [] });
+  });
+});

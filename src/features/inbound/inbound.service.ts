@@ -1,0 +1,435 @@
+import type { Knex } from 'knex';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { components, operations } from '../../../generated/schema';
+import type { Deps } from '../../deps';
+import { ApiError, conflict, notFound } from '../../http/errors';
+import { paginate } from '../../http/pagination';
+import type { Scope } from '../../http/types';
+import { randomBase62, sha256Hex } from '../../lib/crypto';
+import { newId } from '../../lib/ids';
+import { priceOffer } from '../offers/offers.service';
+import { SUBMISSION_EMAIL_KIND } from '../submissions/submissions.email';
+import { findSubmission, type SubmissionRow } from '../submissions/submissions.repository';
+import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
+import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
+import { classifyReply, toResponseType, type Classification } from './classifier';
+import { autoReplySignal, htmlToText, parsedMailToInput, replyParts } from './reply-text';
+
+type S = components['schemas'];
+export type InboundEmail = S['InboundEmail'];
+type ListQuery = NonNullable<operations['listInboundEmails']['parameters']['query']>;
+type AssignBody = S['AssignInboundEmailRequest'];
+type ResponseBody = S['RecordSubmissionResponseRequest'];
+
+// Lender replies. A raw message (from the HTTP inbound endpoint or the SMTP listener) is parsed,
+// stored whole, matched to one of its location's submissions, classified, and, when both worked,
+// applied: the submission's response recorded and the offers found logged (`email_classifier`), in
+// one transaction with the stored record. What cannot be matched or read waits for a person
+// (status unmatched / unclassified) and is never dropped.
+
+/** Largest raw message accepted (bytes). */
+export const INBOUND_MAX_BYTES = 25 * 1024 * 1024;
+/** Longest `text` kept and shown. */
+export const INBOUND_TEXT_MAX = 100_000;
+const SECRET_PREFIX = 'svc_inbound_';
+export const INBOUND_SECRET_PATTERN = /^svc_inbound_[0-9A-Za-z]{32}$/;
+
+/** Who acts when an email (not a person) records an answer: the location itself, unrestricted. */
+export const systemScope = (locationId: string): Scope => ({ locationId, role: 'admin', userId: null, scopes: [] });
+
+// ---------------------------------------------------------------- the secret
+
+export async function rotateInboundSecret(deps: Deps, scope: Scope): Promise<S['InboundEmailSecret']> {
+  const secret = `${SECRET_PREFIX}${randomBase62(32)}`;
+  const now = deps.clock.now();
+  await deps.db.knex('inbound_secrets')
+    .insert({ location_id: scope.locationId, secret_hash: sha256Hex(secret), created_at: now })
+    .onConflict('location_id')
+    .merge(['secret_hash', 'created_at']);
+  return { secret, username: 'inbound', created_at: now.toISOString() };
+}
+
+/** The location whose current inbound secret this is, or null. */
+export async function locationOfInboundSecret(db: Knex, secret: string): Promise<string | null> {
+  if (!INBOUND_SECRET_PATTERN.test(secret)) return null;
+  const row = (await db('inbound_secrets').where({ secret_hash: sha256Hex(secret) }).first('location_id')) as { location_id: string } | undefined;
+  return row?.location_id ?? null;
+}
+
+// ---------------------------------------------------------------- parsing
+
+/** PostgreSQL text cannot hold NUL, and lone surrogates are not Unicode: what we store is clean. */
+function clean(s: string): string {
+  return s.replace(/\u0000/g, '\uFFFD').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+function cleanJson<T>(value: T): string {
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? clean(v) : v));
+}
+
+const HEADER_LINE = /^[\x21-\x39\x3B-\x7E]+:/;
+const badEmail = (why: string) => new ApiError('invalid_email', `The body is not an email: ${why}`);
+
+export interface ParsedInbound {
+  parsed: ParsedMail;
+  messageId: string | null;
+  dedupeKey: string;
+  from: { address: string; name: string | null };
+  recipients: string[];
+  subject: string;
+  text: string;
+}
+
+function addresses(obj: AddressObject | AddressObject[] | undefined): { address: string; name: string }[] {
+  const out: { address: string; name: string }[] = [];
+  const walk = (list: { address?: string; name: string; group?: unknown[] }[]) => {
+    for (const a of list) {
+      if (a.address) out.push({ address: a.address, name: a.name });
+      if (Array.isArray(a.group)) walk(a.group as { address?: string; name: string }[]);
+    }
+  };
+  for (const o of obj ? (Array.isArray(obj) ? obj : [obj]) : []) walk(o.value);
+  return out;
+}
+
+/** Parses a raw message; a body that is not an email is `invalid_email` (nothing is stored). */
+export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
+  if (raw.length === 0) throw badEmail('it is empty');
+  // An mbox "From " separator line, as some relays prepend it, is not part of the message.
+  let start = 0;
+  if (raw.subarray(0, 5).toString('latin1') === 'From ') start = raw.indexOf(0x0a) + 1 || raw.length;
+  const firstLine = raw.subarray(start, Math.min(raw.length, start + 1000)).toString('latin1').split(/\r?\n/)[0];
+  if (!HEADER_LINE.test(firstLine)) throw badEmail('it does not start with a header field');
+  const blank = [raw.indexOf('\n\n', start), raw.indexOf('\r\n\r\n', start)].filter((i) => i >= 0);
+  const head = raw.subarray(start, blank.length ? Math.min(...blank) : raw.length);
+  if (head.includes(0)) throw badEmail('its header contains a NUL byte');
+  let parsed: ParsedMail;
+  try {
+    parsed = await simpleParser(start ? raw.subarray(start) : raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
+  } catch {
+    throw badEmail('it could not be parsed as MIME');
+  }
+  const from = addresses(parsed.from)[0];
+  if (!from) throw badEmail('it has no From address');
+  const text = parsed.text?.trim() ? parsed.text : typeof parsed.html === 'string' ? htmlToText(parsed.html) : '';
+  const messageId = parsed.messageId ? clean(parsed.messageId).slice(0, 998) : null;
+  const recipients = [...addresses(parsed.to), ...addresses(parsed.cc)].map((a) => a.address);
+  for (const name of ['delivered-to', 'x-original-to', 'envelope-to']) {
+    const v = parsed.headers.get(name);
+    for (const one of Array.isArray(v) ? v : v ? [v] : []) {
+      const s = typeof one === 'string' ? one : ((one as { text?: string }).text ?? '');
+      for (const m of s.matchAll(/[^\s<>,;"]+@[^\s<>,;"]+/g)) recipients.push(m[0]);
+    }
+  }
+  return {
+    parsed,
+    messageId,
+    dedupeKey: messageId ? `mid:${messageId}` : `sha256:${sha256Hex(raw)}`,
+    from: { address: clean(from.address).slice(0, 998), name: from.name ? clean(from.name).slice(0, 998) : null },
+    recipients: [...new Set(recipients.map((r) => clean(r).slice(0, 998)))].slice(0, 100),
+    subject: clean(parsed.subject ?? '').slice(0, 998),
+    text: clean(text).slice(0, INBOUND_TEXT_MAX),
+  };
+}
+
+// ---------------------------------------------------------------- matching
+
+type Match = { row: SubmissionRow; by: 'reply_to' | 'in_reply_to' | 'trace_code' } | { ambiguous: true } | null;
+
+async function submissionByTrace(db: Knex.Transaction, scope: Scope, code: string): Promise<SubmissionRow | undefined> {
+  const id = (await db('submissions').where({ location_id: scope.locationId, trace_code: code }).first('id')) as { id: string } | undefined;
+  return id ? findSubmission(db, scope, id.id) : undefined;
+}
+
+function messageIds(value: string | string[] | undefined): string[] {
+  const list = Array.isArray(value) ? value : value ? value.split(/\s+/) : [];
+  const out: string[] = [];
+  for (const v of list.slice(0, 100)) {
+    const bare = v.trim().replace(/^<|>$/g, '');
+    if (bare) out.push(`<${bare}>`, bare);
+  }
+  return out;
+}
+
+async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound): Promise<Match> {
+  // 1. The Reply-To of a submission email: <mailbox>+<trace code>@<domain>.
+  for (const address of msg.recipients) {
+    const local = address.slice(0, address.lastIndexOf('@'));
+    const plus = local.indexOf('+');
+    if (plus < 0) continue;
+    const code = normalizeTraceCode(local.slice(plus + 1));
+    const row = code ? await submissionByTrace(trx, scope, code) : undefined;
+    if (row) return { row, by: 'reply_to' };
+  }
+  // 2. In-Reply-To / References naming a submission email's Message-ID.
+  const ids = [...messageIds(msg.parsed.inReplyTo), ...messageIds(msg.parsed.references)];
+  if (ids.length) {
+    const sent = (await trx('outgoing_emails')
+      .where({ location_id: scope.locationId, kind: SUBMISSION_EMAIL_KIND })
+      .whereIn('message_id', ids)
+      .select('attachments')) as { attachments: { source?: { ref?: string } }[] | string }[];
+    for (const e of sent) {
+      const list = typeof e.attachments === 'string' ? (JSON.parse(e.attachments) as { source?: { ref?: string } }[]) : e.attachments;
+      const ref = list.find((a) => a.source?.ref)?.source?.ref;
+      const row = ref ? await findSubmission(trx, scope, ref) : undefined;
+      if (row) return { row, by: 'in_reply_to' };
+    }
+  }
+  // 3. Exactly one of the location's trace codes in the subject or the text.
+  const found = new Map<string, SubmissionRow>();
+  for (const code of findTraceCodes(`${msg.subject}\n${msg.text}`).slice(0, 20)) {
+    const row = await submissionByTrace(trx, scope, code);
+    if (row) found.set(row.id, row);
+  }
+  if (found.size === 1) return { row: [...found.values()][0], by: 'trace_code' };
+  if (found.size > 1) return { ambiguous: true };
+  return null;
+}
+
+// ---------------------------------------------------------------- classifying and applying
+
+function classify(msg: ParsedInbound): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
+  const input = parsedMailToInput(msg.parsed);
+  const header = autoReplySignal(msg.parsed);
+  let c: Classification;
+  if (header) c = { type: 'unclassified', confidence: 0.95, requested_items: [], offers: [], reasons: [`auto-reply: ${header}`] };
+  else c = classifyReply(input);
+  const own = header ? '' : replyParts(input).own;
+  return {
+    own,
+    autoReply: !!header || c.reasons.includes('automatic reply'),
+    classification: {
+      type: c.type,
+      confidence: Math.round(c.confidence * 100) / 100,
+      response_type: toResponseType(c.type),
+      decline_category: c.decline_category ?? null,
+      decline_reason: c.decline_reason ?? null,
+      requested_items: c.requested_items,
+      offers: c.offers.map((o) => ({
+        amount: o.amount, factor_rate: o.factor_rate, term: o.term, term_unit: o.term_unit, payment_frequency: o.payment_frequency,
+        payment_amount: o.payment_amount, missing: o.missing as ('factor_rate' | 'term')[],
+      })),
+      reasons: c.reasons,
+    },
+  };
+}
+
+/** Offers of a classification that can be logged as they are: every required term, within the contract's bounds, priceable. */
+function loggableOffers(c: S['InboundEmailClassification']): NonNullable<ResponseBody['offers']> {
+  const out: NonNullable<ResponseBody['offers']> = [];
+  for (const o of c.offers) {
+    if (o.factor_rate === null || o.term === null) continue; // what `missing` lists
+    if (!(o.amount > 0 && o.amount <= 100_000_000 && o.factor_rate >= 1 && o.factor_rate <= 5 && Number.isInteger(o.term) && o.term >= 1 && o.term <= 1000)) continue;
+    if (o.payment_amount !== null && !(o.payment_amount > 0 && o.payment_amount <= 100_000_000)) continue;
+    const terms = {
+      amount: o.amount, factor_rate: o.factor_rate, term: o.term, term_unit: o.term_unit ?? 'days', payment_frequency: o.payment_frequency ?? 'daily',
+      ...(o.payment_amount !== null ? { payment_amount: o.payment_amount } : {}),
+    };
+    try {
+      priceOffer(terms);
+    } catch {
+      continue; // e.g. months paid weekly with no payment amount: left for a person
+    }
+    out.push(terms);
+    if (out.length === 10) break;
+  }
+  return out;
+}
+
+/** The answer an email's classification records on its submission, or null when it says nothing. */
+function responseOf(c: S['InboundEmailClassification'], from: string, own: string): ResponseBody | null {
+  if (!c.response_type) return null;
+  const excerpt = own.replace(/\s+/g, ' ').trim();
+  const body: ResponseBody = { response_type: c.response_type, response_notes: `From ${from}: ${excerpt}`.slice(0, 2000) };
+  if (c.response_type === 'declined') {
+    if (c.decline_reason) body.decline_reason = c.decline_reason.slice(0, 1000);
+    if (c.decline_category) body.decline_category = c.decline_category;
+  }
+  if (c.response_type === 'more_info' && c.requested_items.length) body.requested_items = c.requested_items.slice(0, 50).map((i) => i.slice(0, 500));
+  if (c.response_type === 'approved' || c.response_type === 'counter') {
+    const offers = loggableOffers(c);
+    if (offers.length) body.offers = offers;
+  }
+  return body;
+}
+
+// ---------------------------------------------------------------- rows
+
+interface InboundRow {
+  id: string;
+  location_id: string;
+  status: InboundEmail['status'];
+  review_reason: InboundEmail['review_reason'];
+  message_id: string | null;
+  from_address: string;
+  from_name: string | null;
+  to_addresses: string[];
+  subject: string;
+  sent_at: Date | null;
+  text_body: string;
+  attachments: InboundEmail['attachments'];
+  submission_id: string | null;
+  deal_id: string | null;
+  lender_id: string | null;
+  matched_by: InboundEmail['matched_by'];
+  classification: S['InboundEmailClassification'];
+  offer_ids: string[];
+  dismiss_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = [
+  'id', 'location_id', 'status', 'review_reason', 'message_id', 'from_address', 'from_name', 'to_addresses', 'subject', 'sent_at', 'text_body',
+  'attachments', 'submission_id', 'deal_id', 'lender_id', 'matched_by', 'classification', 'offer_ids', 'dismiss_reason', 'created_at', 'updated_at',
+];
+
+const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+function toInboundEmail(r: InboundRow): InboundEmail {
+  return {
+    id: r.id,
+    status: r.status,
+    review_reason: r.review_reason,
+    message_id: r.message_id,
+    from: { address: r.from_address, name: r.from_name },
+    to: json(r.to_addresses),
+    subject: r.subject,
+    sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
+    text: r.text_body,
+    attachments: json(r.attachments),
+    submission_id: r.submission_id,
+    deal_id: r.deal_id,
+    lender_id: r.lender_id,
+    matched_by: r.matched_by,
+    classification: json(r.classification),
+    offer_ids: json(r.offer_ids),
+    dismiss_reason: r.dismiss_reason,
+    received_at: new Date(r.created_at).toISOString(),
+    updated_at: new Date(r.updated_at).toISOString(),
+  };
+}
+
+async function findInbound(db: Knex | Knex.Transaction, scope: Scope, id: string, forUpdate = false): Promise<InboundRow | undefined> {
+  const q = db('inbound_emails').where({ id, location_id: scope.locationId }).first(COLUMNS);
+  if (forUpdate) q.forUpdate();
+  return (await q) as InboundRow | undefined;
+}
+
+/**
+ * Applies what an email says to `row` (locked by the caller) and returns the email's new fields.
+ * A funded submission can no longer change: the email waits for review.
+ */
+async function applyToSubmission(
+  trx: Knex.Transaction,
+  deps: Deps,
+  scope: Scope,
+  row: SubmissionRow,
+  body: ResponseBody | null,
+  offerSource: 'api' | 'email_classifier',
+  autoReply: boolean,
+): Promise<Pick<InboundRow, 'status' | 'review_reason' | 'offer_ids'>> {
+  if (!body) return { status: 'unclassified', review_reason: autoReply ? 'auto_reply' : 'not_classified', offer_ids: [] };
+  if (row.status === 'funded') return { status: 'unclassified', review_reason: 'submission_funded', offer_ids: [] };
+  const { offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource, paramPrefix: offerSource === 'api' ? 'response.' : '' });
+  return { status: 'processed', review_reason: null, offer_ids: offerIds };
+}
+
+// ---------------------------------------------------------------- operations
+
+/**
+ * Stores and processes one raw message for `locationId`. `created` is false when the same message
+ * (Message-ID, or bytes) was received before: the stored record comes back and nothing changes.
+ */
+export async function receiveInboundEmail(deps: Deps, locationId: string, raw: Buffer): Promise<{ email: InboundEmail; created: boolean }> {
+  if (raw.length > INBOUND_MAX_BYTES) throw new ApiError('body_too_large', 'The message is larger than 25 MB');
+  const msg = await parseInbound(raw);
+  const scope = systemScope(locationId);
+  const { classification, own, autoReply } = classify(msg);
+  const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
+    filename: a.filename ? clean(a.filename).slice(0, 500) : null,
+    content_type: clean(a.contentType || 'application/octet-stream').slice(0, 200),
+    size: a.size ?? a.content.length,
+  }));
+  const sentAt = msg.parsed.date && !Number.isNaN(msg.parsed.date.getTime()) && msg.parsed.date.getUTCFullYear() > 1900 && msg.parsed.date.getUTCFullYear() < 10000 ? msg.parsed.date : null;
+
+  return deps.db.knex.transaction(async (trx) => {
+    const now = deps.clock.now();
+    const id = newId('inb', now.getTime());
+    // Claim the message first: a concurrent post of the same message waits here, then finds it.
+    const inserted = await trx('inbound_emails')
+      .insert({
+        id, location_id: locationId, status: 'unmatched', review_reason: 'no_match', dedupe_key: msg.dedupeKey, message_id: msg.messageId,
+        from_address: msg.from.address, from_name: msg.from.name, to_addresses: cleanJson(msg.recipients), subject: msg.subject, sent_at: sentAt,
+        text_body: msg.text, attachments: cleanJson(attachments), raw, classification: cleanJson(classification), offer_ids: '[]',
+        created_at: now, updated_at: now,
+      })
+      .onConflict(['location_id', 'dedupe_key'])
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) {
+      const existing = (await trx('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first(COLUMNS)) as InboundRow;
+      return { email: toInboundEmail(existing), created: false };
+    }
+    const match = await matchSubmission(trx, scope, msg);
+    let patch: Partial<InboundRow>;
+    if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
+    else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
+    else {
+      const row = await lockedSubmissionOr404(trx, scope, match.row.id);
+      const outcome = await applyToSubmission(trx, deps, scope, row, responseOf(classification, msg.from.address, own), 'email_classifier', autoReply);
+      patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
+    }
+    await trx('inbound_emails').where({ id }).update({ ...patch, offer_ids: JSON.stringify(patch.offer_ids ?? []) });
+    return { email: toInboundEmail((await findInbound(trx, scope, id))!), created: true };
+  });
+}
+
+export async function listInboundEmails(deps: Deps, scope: Scope, query: ListQuery) {
+  const q = deps.db.knex('inbound_emails').where({ location_id: scope.locationId }).select(COLUMNS);
+  if (query.status) q.where({ status: query.status });
+  const page = await paginate<InboundRow>(q, { key: deps.cursorKey, list: `inbound_emails:${query.status ?? ''}`, limit: query.limit, cursor: query.cursor });
+  return { data: page.rows.map(toInboundEmail), meta: page.meta };
+}
+
+export async function getInboundEmail(deps: Deps, scope: Scope, id: string): Promise<InboundEmail> {
+  const row = await findInbound(deps.db.knex, scope, id);
+  if (!row) throw notFound('inbound email', id);
+  return toInboundEmail(row);
+}
+
+const OPEN = ['unmatched', 'unclassified'];
+
+export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, body: AssignBody): Promise<InboundEmail> {
+  if (body.response) checkResponseBody(body.response, 'response.');
+  return deps.db.knex.transaction(async (trx) => {
+    const email = await findInbound(trx, scope, id, true);
+    if (!email) throw notFound('inbound email', id);
+    if (email.status === 'processed') throw conflict('This email was processed: its answer is recorded on its submission', 'invalid_state_transition');
+    const found = await findSubmission(trx, scope, body.submission_id);
+    if (!found) throw notFound('submission', body.submission_id, 'submission_id');
+    const row = await lockedSubmissionOr404(trx, scope, found.id);
+    if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition', 'submission_id');
+    const classification = json(email.classification);
+    const own = replyParts({ subject: email.subject, text: email.text_body }).own;
+    const response = body.response ?? responseOf(classification, email.from_address, own);
+    const autoReply = classification.reasons.some((r) => r.startsWith('auto-reply:') || r === 'automatic reply');
+    const outcome = await applyToSubmission(trx, deps, scope, row, response, body.response ? 'api' : 'email_classifier', autoReply);
+    const now = deps.clock.now();
+    await trx('inbound_emails').where({ id }).update({
+      ...outcome, offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', updated_at: now,
+    });
+    return toInboundEmail((await findInbound(trx, scope, id))!);
+  });
+}
+
+export async function dismissInboundEmail(deps: Deps, scope: Scope, id: string, reason: string | undefined): Promise<InboundEmail> {
+  return deps.db.knex.transaction(async (trx) => {
+    const email = await findInbound(trx, scope, id, true);
+    if (!email) throw notFound('inbound email', id);
+    if (email.status === 'dismissed') return toInboundEmail(email);
+    if (!OPEN.includes(email.status)) throw conflict('This email was processed: its answer is recorded on its submission', 'invalid_state_transition');
+    await trx('inbound_emails').where({ id }).update({ status: 'dismissed', dismiss_reason: reason ?? null, updated_at: deps.clock.now() });
+    return toInboundEmail((await findInbound(trx, scope, id))!);
+  });
+}
+

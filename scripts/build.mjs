@@ -9,7 +9,7 @@ const at = process.argv.indexOf('--outdir');
 const outdir = at > 0 ? process.argv[at + 1] : 'dist';
 
 await build({
-  entryPoints: { server: 'src/server.ts', worker: 'src/worker.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts' },
+  entryPoints: { server: 'src/server.ts', worker: 'src/worker.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts', 'inbound-smtp': 'src/inbound-smtp.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

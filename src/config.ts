@@ -25,6 +25,13 @@ export interface Config {
   workerConcurrency?: number;
   /** A worker's idle wait between polls in ms (WORKER_POLL_MS, default 200): the bound on an idle worker's pick-up delay. */
   workerPollMs?: number;
+  /**
+   * The self-hosted SMTP listener for lender replies (`npm run inbound-smtp`): its port
+   * (INBOUND_SMTP_PORT; unset: not configured, the standalone process then uses 2525) and the
+   * address it binds (INBOUND_SMTP_HOST, default 127.0.0.1; `0.0.0.0` to be reachable as an MX).
+   */
+  inboundSmtpPort?: number;
+  inboundSmtpHost?: string;
 }
 
 function parseTrustProxy(v: string | undefined): Config['trustProxy'] {
@@ -37,6 +44,12 @@ function parsePositiveInt(v: string | undefined, name: string): number | undefin
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+  return n;
+}
+
+function parsePort(v: string | undefined, name: string): number | undefined {
+  const n = parsePositiveInt(v, name);
+  if (n !== undefined && n > 65535) throw new Error(`${name} must be a port number (1-65535), got ${v}`);
   return n;
 }
 
@@ -64,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     startWorker: parseBool(env.START_WORKER, 'START_WORKER', true),
     workerConcurrency: parsePositiveInt(env.WORKER_CONCURRENCY, 'WORKER_CONCURRENCY'),
     workerPollMs: parsePositiveInt(env.WORKER_POLL_MS, 'WORKER_POLL_MS'),
+    inboundSmtpPort: parsePort(env.INBOUND_SMTP_PORT, 'INBOUND_SMTP_PORT'),
+    inboundSmtpHost: env.INBOUND_SMTP_HOST || '127.0.0.1',
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

@@ -7,6 +7,7 @@ import { serveEmbeddedSocket, type EmbeddedSocket } from './db/embedded-socket';
 import { createApiKey, createLocation, createUser } from './features/accounts/accounts.service';
 import { handlers } from './features/handlers';
 import { Worker } from './jobs/worker';
+import { startInboundSmtp } from './features/inbound/smtp-listener';
 import { registerAllJobs } from './jobs/handlers';
 import { createLogger } from './logger';
 
@@ -57,6 +58,13 @@ async function main(): Promise<void> {
     logger.info({ worker: worker.id }, 'worker started');
   }
 
+  // The SMTP listener for lender replies, when INBOUND_SMTP_PORT is set (`npm run inbound-smtp` runs it apart).
+  let inboundSmtp: Awaited<ReturnType<typeof startInboundSmtp>> | undefined;
+  if (config.inboundSmtpPort !== undefined) {
+    inboundSmtp = await startInboundSmtp(deps, { host: config.inboundSmtpHost ?? '127.0.0.1', port: config.inboundSmtpPort });
+    logger.info({ port: inboundSmtp.port }, 'inbound SMTP listening');
+  }
+
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicBaseUrl ?? `http://${config.host}:${port}`;
@@ -78,6 +86,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
       await worker?.stop();
+      await inboundSmtp?.close();
       await operatorSocket?.close();
       await deps.db.close();
       logger.info('stopped');

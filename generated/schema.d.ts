@@ -5496,7 +5496,11 @@ export interface components {
              */
             decline_reason?: string;
             /**
-             * @description Category slug of the decline (only with `declined`), lowercase letters, digits and underscores.
+             * @description Category slug of the decline (only with `declined`), lowercase letters, digits and
+             *     underscores. Any slug is accepted; replies read from email use these (see
+             *     `InboundEmailClassification.decline_category`), so reports group best when you do too:
+             *     negative_days, nsf, low_revenue, low_balance, industry, credit_score, time_in_business,
+             *     stacking, restricted_state, default_history, verification, deal_size, other.
              * @example negative_days
              */
             decline_category?: string;

@@ -40,6 +40,8 @@ let tlsSmtp: SMTPServer;
 let tlsPort: number;
 let silent: net.Server; // accepts, never greets
 let silentPort: number;
+let droppingPort: number;
+let droppingServer: net.Server;
 let closedPort: number;
 let mode: Mode = 'accept';
 let connections = 0;
@@ -124,6 +126,28 @@ beforeAll(async () => {
 
   silent = net.createServer(() => undefined);
   silentPort = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as AddressInfo).port)));
+  // Speaks SMTP up to DATA, takes the first bytes of the message, then hangs up (a server that
+  // crashed or a connection cut mid-message).
+  const dropping = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.write('220 drop.example ESMTP\r\n');
+    let inData = false;
+    socket.on('data', (chunk: Buffer) => {
+      if (inData) return void socket.destroy();
+      for (const line of chunk.toString('latin1').split('\r\n').filter(Boolean)) {
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO') socket.write('250-drop.example\r\n250 8BITMIME\r\n');
+        else if (verb === 'HELO' || verb === 'MAIL' || verb === 'RCPT' || verb === 'RSET' || verb === 'NOOP') socket.write('250 OK\r\n');
+        else if (verb === 'DATA') {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('502 unknown\r\n');
+      }
+    });
+  });
+  droppingPort = await new Promise<number>((resolve) => dropping.listen(0, '127.0.0.1', () => resolve((dropping.address() as AddressInfo).port)));
+  droppingServer = dropping;
   const closed = net.createServer();
   closedPort = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as AddressInfo).port)));
   await new Promise((resolve) => closed.close(resolve));
@@ -147,6 +171,7 @@ afterAll(async () => {
   await worker?.close();
   for (const s of [smtp, tlsSmtp]) await new Promise((resolve) => (s ? s.close(() => resolve(undefined)) : resolve(undefined)));
   silent?.close();
+  droppingServer?.close();
   await h?.close();
 });
 
@@ -400,6 +425,22 @@ describe('retries', () => {
     } finally {
       restore();
     }
+  });
+
+  it('a connection dropped in the middle of the message: failed with the error recorded, retried, never sent', async () => {
+    await mailbox(lab, labUrl(droppingPort));
+    const id = await queue(lab);
+    await drain();
+    const row = await emailRow(id);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, sent_at: null });
+    expect(row.last_error).toBe('The connection to 127.0.0.1 was closed before the message was accepted');
+    expect((await jobOf(id)).status).toBe('queued');
+    // The server is back: the retry sends it, once.
+    await mailbox(lab, labUrl());
+    h.clock.advance(MIN);
+    await drain();
+    expect(await emailRow(id)).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+    expect(inbox).toHaveLength(1);
   });
 
   it('smtps to a server whose certificate can not be verified: refused, nothing sent in the clear', async () => {

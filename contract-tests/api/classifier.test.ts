@@ -65,6 +65,10 @@ describe('the corpus', () => {
       if (responseType) expect(request.response_type.enum).toContain(responseType);
     }
     for (const c of DECLINE_CATEGORIES) expect(c).toMatch(categoryPattern);
+    // the categories the contract documents for replies are exactly the classifier's
+    const classification = spec.components.schemas.InboundEmailClassification.properties;
+    expect(classification.decline_category.enum).toEqual([...DECLINE_CATEGORIES, null]);
+    expect(classification.type.enum).toEqual(['approved', 'declined', 'needs_info', 'counter', 'unclassified']);
     // what the classifier returns is what the contract accepts
     for (const r of results) {
       for (const o of r.got.offers) {

@@ -1,14 +1,13 @@
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInboundSmtp, type InboundSmtp } from '../../src/features/inbound/smtp-listener';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // The self-hosted SMTP listener for lender replies, end to end: a deal is submitted by email (sent
 // through a throwaway SMTP server on loopback), and the lender's reply is delivered with nodemailer
@@ -24,8 +23,7 @@ const REPLY = 'Approved for $50,000 at a 1.30 factor rate, 120 days, daily payme
 let h: Harness;
 let t: Tenant;
 let other: Tenant;
-let sink: SMTPServer;
-let sent: ParsedMail[] = [];
+let sink: SmtpSink;
 let worker: Worker;
 let smtp: InboundSmtp;
 let logsFrom = 0;
@@ -36,20 +34,9 @@ beforeAll(async () => {
   t = await h.tenant('Northwind Capital');
   other = await h.tenant('Elsewhere Brokers');
   // Where the submission emails go out (the lenders' side, as far as this test cares).
-  sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => void simpleParser(Buffer.concat(chunks)).then((mail) => (sent.push(mail), cb()), cb));
-    },
-  });
-  sink.on('error', () => undefined);
-  const sinkPort = await new Promise<number>((resolve) => sink.listen(0, '127.0.0.1', () => resolve((sink.server.address() as AddressInfo).port)));
-  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: `smtp://127.0.0.1:${sinkPort}`, from: 'Northwind Deals <deals@northwind.example>' });
-  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: other.locationId, smtpUrl: `smtp://127.0.0.1:${sinkPort}`, from: 'Replies@Elsewhere.example' });
+  sink = await startSmtpSink();
+  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Northwind Deals <deals@northwind.example>' });
+  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: other.locationId, smtpUrl: sink.url, from: 'Replies@Elsewhere.example' });
   worker = new Worker(h.deps, { concurrency: 2 });
   smtp = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, maxBytes: MAX_BYTES });
   logsFrom = h.logs.length;
@@ -57,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp?.close();
   await worker?.close();
-  await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+  await sink?.close();
   await h?.close();
 });
 
@@ -80,10 +67,11 @@ async function submitted(tenant: Tenant = t) {
   const id = res.body.data[0].id as string;
   const { trace_code: traceCode } = (await h.knex('submissions').where({ id }).first('trace_code')) as { trace_code: string };
   expect(traceCode).toMatch(/^SVC-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
-  sent = [];
+  sink.inbox.length = 0;
   await worker.drain();
-  expect(sent).toHaveLength(1);
-  return { id, dealId: deal.body.data.id as string, lenderId: lender.body.data.id as string, traceCode, replyTo: sent[0].replyTo!.value[0].address!, subject: sent[0].subject! };
+  expect(sink.inbox).toHaveLength(1);
+  const sent = sink.inbox[0].mail;
+  return { id, dealId: deal.body.data.id as string, lenderId: lender.body.data.id as string, traceCode, replyTo: sent.replyTo!.value[0].address!, subject: sent.subject! };
 }
 const tagged = (traceCode: string) => `deals+${traceCode.replace(/-/g, '').toLowerCase()}@northwind.example`;
 

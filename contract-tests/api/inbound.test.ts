@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { EML_DIR, loadManifest } from '../fixtures/replies/evaluate';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // Lender replies, end to end: a submission email goes out through a real SMTP server; the lender's
 // reply (a real MIME message built with nodemailer's MailComposer, or a stored .eml) is posted raw to
@@ -20,8 +18,7 @@ import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harn
 let h: Harness;
 let t: Tenant;
 let other: Tenant;
-let smtp: SMTPServer;
-let inbox: ParsedMail[] = [];
+let sink: SmtpSink;
 let worker: Worker;
 let secret: string;
 let otherSecret: string;
@@ -31,30 +28,19 @@ beforeAll(async () => {
   h = await startHarness();
   t = await h.tenant('Northwind Capital');
   other = await h.tenant('Elsewhere Brokers');
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => void simpleParser(Buffer.concat(chunks)).then((mail) => (inbox.push(mail), cb()), cb));
-    },
-  });
-  smtp.on('error', () => undefined);
-  const port = await new Promise<number>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)));
-  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Northwind Deals <deals@northwind.example>' });
+  sink = await startSmtpSink();
+  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Northwind Deals <deals@northwind.example>' });
   worker = new Worker(h.deps, { concurrency: 4 });
   secret = (await post('/v1/inbound-emails/rotate-secret', undefined)).body.data.secret;
   otherSecret = (await post('/v1/inbound-emails/rotate-secret', undefined, other)).body.data.secret;
 });
 afterAll(async () => {
   await worker?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await sink?.close();
   await h?.close();
 });
 beforeEach(() => {
-  inbox = [];
+  sink.inbox.length = 0;
 });
 
 type Body = { data: any; meta: Record<string, any>; error?: Record<string, any> };
@@ -84,7 +70,7 @@ async function submitted(lenderName = `Atlas ${Math.random().toString(36).slice(
   const res = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [l.body.data.id] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   await worker.drain();
-  const mail = inbox.at(-1)!;
+  const mail = sink.inbox.at(-1)!.mail;
   const sub = (await h.api.get(`/v1/submissions/${res.body.data[0].id}`).set(t.auth())).body.data;
   expect(sub.status).toBe('sent');
   return { dealId: d.body.data.id as string, lenderId: l.body.data.id as string, sub, mail, replyTo: mail.replyTo!.value[0].address!, messageId: mail.messageId! };

@@ -1,13 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { PDFDocument } from 'pdf-lib';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // Submitting a deal to lenders by email, end to end: POST /v1/deals/{dealId}/submissions records one
 // submission per lender and queues one email each on the mail path; the worker sends it through the
@@ -18,9 +16,7 @@ let h: Harness;
 let t: Tenant;
 let bare: Tenant; // no mailbox
 let other: Tenant;
-let smtp: SMTPServer;
-let inbox: { mail: ParsedMail; rcpt: string[] }[] = [];
-let refuse = false;
+let sink: SmtpSink;
 let worker: Worker;
 
 beforeAll(async () => {
@@ -29,36 +25,18 @@ beforeAll(async () => {
   t = await h.tenant('Northwind Capital');
   bare = await h.tenant('No Mailbox Brokers');
   other = await h.tenant('Elsewhere');
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    size: 30 * 1024 * 1024,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        if (refuse) return cb(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
-        void simpleParser(Buffer.concat(chunks)).then((mail) => {
-          inbox.push({ mail, rcpt: session.envelope.rcptTo.map((r) => r.address) });
-          cb();
-        }, cb);
-      });
-    },
-  });
-  smtp.on('error', () => undefined);
-  const port = await new Promise<number>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)));
-  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Northwind Deals <deals@northwind.example>' });
+  sink = await startSmtpSink();
+  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Northwind Deals <deals@northwind.example>' });
   worker = new Worker(h.deps, { concurrency: 4 });
 });
 afterAll(async () => {
   await worker?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await sink?.close();
   await h?.close();
 });
 beforeEach(() => {
-  inbox = [];
-  refuse = false;
+  sink.inbox.length = 0;
+  sink.refuse = false;
 });
 
 async function post<T = Record<string, any>>(path: string, body: unknown, tenant: Tenant = t, role: 'admin' | 'manager' | 'user' = 'admin') {
@@ -100,16 +78,16 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     const events = await h.knex('events').where({ location_id: t.locationId, type: 'submission.sent' });
 
     // The SMTP server defers: the submission stays queued, never sent; the retry goes through.
-    refuse = true;
+    sink.refuse = true;
     await worker.drain();
-    expect(inbox).toEqual([]);
+    expect(sink.inbox).toEqual([]);
     expect((await h.api.get(`/v1/submissions/${sub.id}`).set(t.auth())).body.data.status).toBe('queued');
-    refuse = false;
+    sink.refuse = false;
     h.clock.advance(DEFAULT_BACKOFF_MS[0]);
     await worker.drain();
-    expect(inbox).toHaveLength(1);
+    expect(sink.inbox).toHaveLength(1);
 
-    const { mail, rcpt } = inbox[0];
+    const { mail, rcpt } = sink.inbox[0];
     const row = await h.knex('submissions').where({ id: sub.id }).first();
     expect(row.trace_code).toMatch(/^SVC-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     expect(rcpt.sort()).toEqual(['submissions@atlas.example', 'uw@atlas.example']);
@@ -139,7 +117,7 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     expect(again.body.data).toEqual([]);
     expect(again.body.meta.already_submitted).toEqual([{ lender_id: atlas.id, lender_name: atlas.name, submission_id: sub.id }]);
     await worker.drain();
-    expect(inbox).toHaveLength(1);
+    expect(sink.inbox).toHaveLength(1);
   });
 
   it('send: false records pending; no mailbox records `recorded` with meta.warning no_email_sender; nothing is emailed', async () => {
@@ -156,7 +134,7 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     expect(recorded.body.data[0].status).toBe('recorded');
     expect(recorded.body.meta.warning).toBe('no_email_sender');
     await worker.drain();
-    expect(inbox).toEqual([]);
+    expect(sink.inbox).toEqual([]);
     expect(await h.knex('outgoing_emails').where({ location_id: bare.locationId })).toEqual([]);
 
     const list = await h.api.get(`/v1/deals/${d.id}/submissions`).set(t.auth()).query({ status: 'pending' });
@@ -175,7 +153,7 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     const res = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [a.id], subject_override: 'File: {{business_name}}', message_override: '<p>For {{lender_name}}: {{business_name}}</p>' });
     expect(res.status).toBe(201);
     await worker.drain();
-    const { mail } = inbox[0];
+    const { mail } = sink.inbox[0];
     expect(mail.subject).toBe('File: Tom & Jerry <Diner>');
     expect(mail.html).toContain(`<p>For ${a.name}: Tom &amp; Jerry &lt;Diner&gt;</p>`);
     expect(mail.text).toContain('Tom & Jerry <Diner>');
@@ -280,7 +258,7 @@ describe(`lender answers and withdrawal (${ENGINE})`, () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.status).toBe('withdrawn');
     await worker.drain();
-    expect(inbox).toEqual([]);
+    expect(sink.inbox).toEqual([]);
     const email = await h.knex('outgoing_emails').whereRaw('attachments @> ?::jsonb', [JSON.stringify([{ source: { ref: queued.id } }])]).first();
     expect(email).toMatchObject({ status: 'dead', last_error: 'Cancelled: the submission was withdrawn' });
     const activity = await h.knex('activities').where({ entity_id: queued.id, action: 'submission.withdrawn' }).first();
@@ -305,7 +283,7 @@ describe(`the reference's guide "From submission to offer" (${ENGINE})`, () => {
     expect(submitted.status).toBe(201);
     expect(submitted.body.data.map((s: { status: string }) => s.status)).toEqual(['queued', 'queued']);
     await worker.drain();
-    expect(inbox).toHaveLength(2);
+    expect(sink.inbox).toHaveLength(2);
     const [sub, otherSub] = submitted.body.data as { id: string }[];
     const sent = (await h.api.get(`/v1/submissions/${sub.id}`).set(t.auth())).body.data;
     expect(sent.status).toBe('sent');

@@ -982,7 +982,9 @@ export interface paths {
          *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
          *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
          *        anything unclear). The cues that decided are listed in `classification.reasons`.
-         *     3. **Applied**, when matched and classified: the submission's response is recorded as in
+         *     3. **Applied**, when matched, classified, and sent from the domain of the lender's submission
+         *        or Cc addresses (anyone can write to a reply address; other senders wait for review with
+         *        `review_reason: unknown_sender`): the submission's response is recorded as in
          *        `recordSubmissionResponse` (`submission.responded` fires), and every offer whose amount,
          *        factor rate and term were all found is logged on the deal (status `pending`,
          *        `source: email_classifier`, `offer.received` with `source: email_classifier`).
@@ -5728,12 +5730,15 @@ export interface components {
             /**
              * @description Why the email waits for review: `no_match` (no submission found), `ambiguous_match`
              *     (several trace codes), `not_classified` (nothing clear was read), `auto_reply` (an
-             *     out-of-office or other automatic reply), `submission_funded` (its submission is funded and
-             *     can no longer change). Null when `processed`.
+             *     out-of-office or other automatic reply), `unknown_sender` (the sender's domain is not the
+             *     domain of the lender's submission or Cc addresses, so what it says is not applied
+             *     unseen), `submission_funded` (its submission is funded and can no longer change),
+             *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
+             *     by the submission's state rules). Null when `processed`.
              * @example null
              * @enum {string|null}
              */
-            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "submission_funded" | null;
+            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "submission_funded" | "deal_funded" | "not_applied" | null;
             /**
              * @description The message's `Message-ID` header.
              * @example <reply-4411@atlascapital.example>
@@ -5741,7 +5746,7 @@ export interface components {
             message_id: string | null;
             from: components["schemas"]["InboundEmailAddress"];
             /**
-             * @description The `To` and `Cc` addresses.
+             * @description The recipients, `To` and `Cc`, and the envelope recipients a relay recorded (`Delivered-To`, `X-Original-To`, `Envelope-To`).
              * @example [
              *       "submissions+svc7k3m9q2p@brokerhouse.example"
              *     ]

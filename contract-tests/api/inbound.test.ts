@@ -234,7 +234,7 @@ describe(`lender replies (${ENGINE})`, () => {
     expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent'); // nothing half-written
     const done = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id, response: { response_type: 'approved', offers: [{ amount: 30000, factor_rate: 1.3, term: 120 }] } });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect(done.body.data).toMatchObject({ status: 'processed', matched_by: 'assigned' });
+    expect(done.body.data).toMatchObject({ status: 'processed', matched_by: 'assigned', dismiss_reason: null });
     expect((await h.api.get(`/v1/offers/${done.body.data.offer_ids[0]}`).set(t.auth())).body.data.source).toBe('api');
     expect((await post(`/v1/inbound-emails/${res.body.data.id}/dismiss`, {})).status).toBe(409);
   });
@@ -257,6 +257,74 @@ describe(`lender replies (${ENGINE})`, () => {
     expect(late.body.data).toMatchObject({ status: 'unclassified', review_reason: 'submission_funded', submission_id: s.sub.id });
     expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('funded');
     expect((await post(`/v1/inbound-emails/${late.body.data.id}/assign`, { submission_id: s.sub.id })).status).toBe(409);
+  });
+
+  it('a reply from outside the lender\'s domains is not applied unseen; a person can assign it', async () => {
+    const s = await submitted();
+    const raw = await compose({ from: 'Funding Desk <desk@atlas-offers.example>', to: s.replyTo, subject: `RE: ${s.mail.subject}`, text: 'Approved: $90,000 at 1.29 factor, 200 days, daily.' });
+    const res = await receive(raw);
+    expect(res.body.data).toMatchObject({ status: 'unclassified', review_reason: 'unknown_sender', matched_by: 'reply_to', submission_id: s.sub.id, offer_ids: [], classification: { type: 'approved' } });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(0);
+    // The lender's Cc domain counts as the lender's.
+    const l = await post('/v1/lenders', { name: `Cc ${Math.random()}`, submission_email: 'subs@brightline.example', cc_emails: ['uw@atlas-offers.example'] });
+    expect(l.status).toBe(201);
+    const assigned = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
+    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null });
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(1);
+  });
+
+  it('a reply for a deal another lender already funded waits for review, stored, with its offer unlogged', async () => {
+    const biz = await post('/v1/businesses', { legal_name: 'Two Lenders LLC' });
+    const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 80000 });
+    const a = await post('/v1/lenders', { name: `Funder ${Math.random()}`, submission_email: 'subs@atlas.example' });
+    const b = await post('/v1/lenders', { name: `Late ${Math.random()}`, submission_email: 'subs@latecomer.example' });
+    const subs = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [a.body.data.id, b.body.data.id] });
+    await worker.drain();
+    const late = subs.body.data[1];
+    const offer = await post(`/v1/deals/${d.body.data.id}/offers`, { lender_id: a.body.data.id, submission_id: subs.body.data[0].id, amount: 80000, factor_rate: 1.3, term: 100, status: 'accepted' });
+    expect((await post(`/v1/deals/${d.body.data.id}/fund`, { offer_id: offer.body.data.id })).status).toBe(201);
+    const code = (await h.knex('submissions').where({ id: late.id }).first('trace_code')).trace_code as string;
+    const raw = await compose({ from: 'uw@latecomer.example', to: `deals+${code.replace(/-/g, '').toLowerCase()}@northwind.example`, subject: 'Offer', text: 'Approved for $70,000 at a 1.35 factor, 150 days, daily payments.' });
+    const res = await receive(raw);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'unclassified', review_reason: 'deal_funded', submission_id: late.id });
+    expect(await count('offers', { submission_id: late.id })).toBe(0);
+  });
+
+  it('keeps what would not fit: a NUL in a decline, a long non-ASCII Message-ID, markup nested 5,000 deep', async () => {
+    const s = await submitted();
+    const nul = Buffer.from(`From: uw@atlas.example\r\nTo: ${s.replyTo}\r\nSubject: decision\r\nMessage-ID: <nul-${Math.random()}@atlas.example>\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nUnfortunately we must decline: too many NSFs =00 in September.\r\n`);
+    const declined = await receive(nul);
+    expect(declined.status, JSON.stringify(declined.body)).toBe(201);
+    expect(declined.body.data).toMatchObject({ status: 'processed', classification: { type: 'declined' } });
+    const sub = (await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data;
+    expect(sub.status).toBe('declined');
+    expect(JSON.stringify(sub)).not.toContain('\\u0000');
+
+    // 990 varied three-byte characters (nothing to compress): about 3 KB, past what one btree index row holds.
+    const longId = Buffer.from(`From: uw@atlas.example\r\nTo: deals@northwind.example\r\nSubject: long id\r\nMessage-ID: <${Array.from({ length: 990 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join('')}@atlas.example>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nAny news?\r\n`);
+    const first = await receive(longId);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.data.message_id.length).toBeGreaterThan(900);
+    const again = await receive(longId);
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(first.body.data.id);
+
+    const deep = await receive(await compose({ to: 'deals@northwind.example', subject: 'deep', html: `${'<div>'.repeat(5000)}Approved${'</div>'.repeat(5000)}` }));
+    expect(deep.status, JSON.stringify(deep.body)).toBe(201);
+    expect(deep.body.data.status).toMatch(/^(unmatched|unclassified)$/);
+  });
+
+  it.skipIf(ENGINE !== 'pg')('a reply and the funding of its deal racing never deadlock', async () => {
+    for (let i = 0; i < 8; i++) {
+      const s = await submitted();
+      const offer = await post(`/v1/deals/${s.dealId}/offers`, { lender_id: s.lenderId, submission_id: s.sub.id, amount: 50000, factor_rate: 1.3, term: 100, status: 'accepted' });
+      const raw = await compose({ to: s.replyTo, subject: 'RE', text: 'Approved for $60,000 at a 1.30 factor, 120 days, daily.' });
+      const [fund, reply] = await Promise.all([post(`/v1/deals/${s.dealId}/fund`, { offer_id: offer.body.data.id }), receive(raw)]);
+      expect(fund.status, JSON.stringify(fund.body)).toBeLessThan(500);
+      expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(500);
+    }
   });
 
   it('every corpus reply is stored and classified as the corpus expects, none lost (no trace code of this location: unmatched)', async () => {

@@ -13,7 +13,7 @@ import { findSubmission, type SubmissionRow } from '../submissions/submissions.r
 import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { classifyReply, toResponseType, type Classification } from './classifier';
-import { autoReplySignal, htmlToText, parsedMailToInput, replyParts } from './reply-text';
+import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
 
 type S = components['schemas'];
 export type InboundEmail = S['InboundEmail'];
@@ -110,7 +110,14 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   }
   const from = addresses(parsed.from)[0];
   if (!from) throw badEmail('it has no From address');
-  const text = parsed.text?.trim() ? parsed.text : typeof parsed.html === 'string' ? htmlToText(parsed.html) : '';
+  let text = parsed.text?.trim() ? parsed.text : '';
+  if (!text && typeof parsed.html === 'string') {
+    try {
+      text = htmlToText(parsed.html.slice(0, MAX_HTML_CHARS)); // bounded work, as the classifier's own reading
+    } catch {
+      text = ''; // markup too deeply nested to read: the message is still kept
+    }
+  }
   const messageId = parsed.messageId ? clean(parsed.messageId).slice(0, 998) : null;
   const recipients = [...addresses(parsed.to), ...addresses(parsed.cc)].map((a) => a.address);
   for (const name of ['delivered-to', 'x-original-to', 'envelope-to']) {
@@ -123,7 +130,8 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   return {
     parsed,
     messageId,
-    dedupeKey: messageId ? `mid:${messageId}` : `sha256:${sha256Hex(raw)}`,
+    // Hashed: a Message-ID can be long enough (and non-ASCII) to overflow a btree index row.
+    dedupeKey: messageId ? `mid:${sha256Hex(messageId)}` : `sha256:${sha256Hex(raw)}`,
     from: { address: clean(from.address).slice(0, 998), name: from.name ? clean(from.name).slice(0, 998) : null },
     recipients: [...new Set(recipients.map((r) => clean(r).slice(0, 998)))].slice(0, 100),
     subject: clean(parsed.subject ?? '').slice(0, 998),
@@ -191,9 +199,17 @@ function classify(msg: ParsedInbound): { classification: S['InboundEmailClassifi
   const input = parsedMailToInput(msg.parsed);
   const header = autoReplySignal(msg.parsed);
   let c: Classification;
-  if (header) c = { type: 'unclassified', confidence: 0.95, requested_items: [], offers: [], reasons: [`auto-reply: ${header}`] };
-  else c = classifyReply(input);
-  const own = header ? '' : replyParts(input).own;
+  let own = '';
+  try {
+    if (header) c = { type: 'unclassified', confidence: 0.95, requested_items: [], offers: [], reasons: [`auto-reply: ${header}`] };
+    else {
+      c = classifyReply(input);
+      own = replyParts(input).own;
+    }
+  } catch {
+    // e.g. markup nested deeper than the reader's stack: kept for a person, never an error
+    c = { type: 'unclassified', confidence: 0, requested_items: [], offers: [], reasons: ['the message could not be read'] };
+  }
   return {
     own,
     autoReply: !!header || c.reasons.includes('automatic reply'),
@@ -238,13 +254,13 @@ function loggableOffers(c: S['InboundEmailClassification']): NonNullable<Respons
 /** The answer an email's classification records on its submission, or null when it says nothing. */
 function responseOf(c: S['InboundEmailClassification'], from: string, own: string): ResponseBody | null {
   if (!c.response_type) return null;
-  const excerpt = own.replace(/\s+/g, ' ').trim();
+  const excerpt = clean(own).replace(/\s+/g, ' ').trim();
   const body: ResponseBody = { response_type: c.response_type, response_notes: `From ${from}: ${excerpt}`.slice(0, 2000) };
   if (c.response_type === 'declined') {
-    if (c.decline_reason) body.decline_reason = c.decline_reason.slice(0, 1000);
+    if (c.decline_reason) body.decline_reason = clean(c.decline_reason).slice(0, 1000);
     if (c.decline_category) body.decline_category = c.decline_category;
   }
-  if (c.response_type === 'more_info' && c.requested_items.length) body.requested_items = c.requested_items.slice(0, 50).map((i) => i.slice(0, 500));
+  if (c.response_type === 'more_info' && c.requested_items.length) body.requested_items = c.requested_items.slice(0, 50).map((i) => clean(i).slice(0, 500));
   if (c.response_type === 'approved' || c.response_type === 'counter') {
     const offers = loggableOffers(c);
     if (offers.length) body.offers = offers;
@@ -325,13 +341,41 @@ async function applyToSubmission(
   scope: Scope,
   row: SubmissionRow,
   body: ResponseBody | null,
-  offerSource: 'api' | 'email_classifier',
-  autoReply: boolean,
+  opts: { offerSource: 'api' | 'email_classifier'; autoReply: boolean; sender?: string },
 ): Promise<Pick<InboundRow, 'status' | 'review_reason' | 'offer_ids'>> {
-  if (!body) return { status: 'unclassified', review_reason: autoReply ? 'auto_reply' : 'not_classified', offer_ids: [] };
-  if (row.status === 'funded') return { status: 'unclassified', review_reason: 'submission_funded', offer_ids: [] };
-  const { offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource, paramPrefix: offerSource === 'api' ? 'response.' : '' });
-  return { status: 'processed', review_reason: null, offer_ids: offerIds };
+  const review = (review_reason: NonNullable<InboundEmail['review_reason']>) => ({ status: 'unclassified' as const, review_reason, offer_ids: [] });
+  if (!body) return review(opts.autoReply ? 'auto_reply' : 'not_classified');
+  if (row.status === 'funded') return review('submission_funded');
+  const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('status')) as { status: string };
+  if (deal.status === 'funded') return review('deal_funded');
+  // What an email says is applied only when it comes from the lender's own domain: anyone can send
+  // mail to a reply address, and a forged approval would log offers. A person can still assign it.
+  if (opts.sender !== undefined && !(await fromLenderDomain(trx, scope, row.lender_id, opts.sender))) return review('unknown_sender');
+  if (opts.offerSource === 'api') {
+    const { offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api', paramPrefix: 'response.' });
+    return { status: 'processed', review_reason: null, offer_ids: offerIds };
+  }
+  // Read from an email: a refusal (a rule of the state table) keeps the email for review rather than
+  // losing it; the savepoint undoes whatever the refused answer had written.
+  try {
+    const { offerIds } = await trx.transaction((sp) => applySubmissionResponse(sp, deps, scope, row, body, { offerSource: 'email_classifier' }));
+    return { status: 'processed', review_reason: null, offer_ids: offerIds };
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return review('not_applied');
+    throw err;
+  }
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+async function fromLenderDomain(trx: Knex.Transaction, scope: Scope, lenderId: string, sender: string): Promise<boolean> {
+  const lender = (await trx('lenders').where({ id: lenderId, location_id: scope.locationId }).first('submission_email', 'cc_emails')) as
+    | { submission_email: string | null; cc_emails: string[] | string | null }
+    | undefined;
+  if (!lender) return false;
+  const cc = typeof lender.cc_emails === 'string' ? (JSON.parse(lender.cc_emails) as string[]) : (lender.cc_emails ?? []);
+  const domains = new Set([lender.submission_email, ...cc].filter((a): a is string => !!a && a.includes('@')).map(domainOf));
+  return domains.has(domainOf(sender));
 }
 
 // ---------------------------------------------------------------- operations
@@ -376,7 +420,7 @@ export async function receiveInboundEmail(deps: Deps, locationId: string, raw: B
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
     else {
       const row = await lockedSubmissionOr404(trx, scope, match.row.id);
-      const outcome = await applyToSubmission(trx, deps, scope, row, responseOf(classification, msg.from.address, own), 'email_classifier', autoReply);
+      const outcome = await applyToSubmission(trx, deps, scope, row, responseOf(classification, msg.from.address, own), { offerSource: 'email_classifier', autoReply, sender: msg.from.address });
       patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
     }
     await trx('inbound_emails').where({ id }).update({ ...patch, offer_ids: JSON.stringify(patch.offer_ids ?? []) });
@@ -413,10 +457,11 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
     const own = replyParts({ subject: email.subject, text: email.text_body }).own;
     const response = body.response ?? responseOf(classification, email.from_address, own);
     const autoReply = classification.reasons.some((r) => r.startsWith('auto-reply:') || r === 'automatic reply');
-    const outcome = await applyToSubmission(trx, deps, scope, row, response, body.response ? 'api' : 'email_classifier', autoReply);
+    // A person tied it to the submission: the sender is vouched for.
+    const outcome = await applyToSubmission(trx, deps, scope, row, response, { offerSource: body.response ? 'api' : 'email_classifier', autoReply });
     const now = deps.clock.now();
     await trx('inbound_emails').where({ id }).update({
-      ...outcome, offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', updated_at: now,
+      ...outcome, offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
     });
     return toInboundEmail((await findInbound(trx, scope, id))!);
   });

@@ -199,6 +199,8 @@ const WITHDRAWABLE = ['pending', 'queued', 'recorded', 'sent', 'approved', 'need
 export async function lockedSubmissionOr404(trx: Knex.Transaction, scope: Scope, id: string): Promise<SubmissionRow> {
   const row = await findSubmission(trx, scope, id);
   if (!row) throw notFound('submission', id);
+  // The deal first, then the submission: the order fundDeal takes them in, so the two never deadlock.
+  await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).forUpdate().first('id');
   await trx('submissions').where({ id, location_id: scope.locationId }).forUpdate().first('id');
   return (await findSubmission(trx, scope, id))!;
 }

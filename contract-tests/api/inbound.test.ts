@@ -290,6 +290,13 @@ describe(`lender replies (${ENGINE})`, () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ status: 'unclassified', review_reason: 'deal_funded', submission_id: late.id });
     expect(await count('offers', { submission_id: late.id })).toBe(0);
+    // A reviewer records it as recordSubmissionResponse would: offers on a funded deal are a 409, a plain answer is fine.
+    const withOffer = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: late.id, response: { response_type: 'approved', offers: [{ amount: 70000, factor_rate: 1.35, term: 150 }] } });
+    expect(withOffer.status).toBe(409);
+    const plain = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: late.id, response: { response_type: 'approved', response_notes: 'Too late: funded elsewhere' } });
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    expect(plain.body.data).toMatchObject({ status: 'processed', matched_by: 'assigned' });
+    expect((await h.api.get(`/v1/submissions/${late.id}`).set(t.auth())).body.data.status).toBe('approved');
   });
 
   it('keeps what would not fit: a NUL in a decline, a long non-ASCII Message-ID, markup nested 5,000 deep', async () => {

@@ -345,16 +345,17 @@ async function applyToSubmission(
 ): Promise<Pick<InboundRow, 'status' | 'review_reason' | 'offer_ids'>> {
   const review = (review_reason: NonNullable<InboundEmail['review_reason']>) => ({ status: 'unclassified' as const, review_reason, offer_ids: [] });
   if (!body) return review(opts.autoReply ? 'auto_reply' : 'not_classified');
+  if (opts.offerSource === 'api') {
+    // The answer a reviewer gave: recorded exactly as recordSubmissionResponse would (its 409s included).
+    const { offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api', paramPrefix: 'response.' });
+    return { status: 'processed', review_reason: null, offer_ids: offerIds };
+  }
   if (row.status === 'funded') return review('submission_funded');
   const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('status')) as { status: string };
   if (deal.status === 'funded') return review('deal_funded');
   // What an email says is applied only when it comes from the lender's own domain: anyone can send
   // mail to a reply address, and a forged approval would log offers. A person can still assign it.
   if (opts.sender !== undefined && !(await fromLenderDomain(trx, scope, row.lender_id, opts.sender))) return review('unknown_sender');
-  if (opts.offerSource === 'api') {
-    const { offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api', paramPrefix: 'response.' });
-    return { status: 'processed', review_reason: null, offer_ids: offerIds };
-  }
   // Read from an email: a refusal (a rule of the state table) keeps the email for review rather than
   // losing it; the savepoint undoes whatever the refused answer had written.
   try {

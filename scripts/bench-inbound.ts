@@ -9,16 +9,13 @@
  * (nothing matches: parse, classify and store only). Fresh embedded database (default) or a scratch
  * PostgreSQL database.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import knexFactory from 'knex';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { EML_DIR, loadManifest } from '../contract-tests/fixtures/replies/evaluate';
 import { buildDeps } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
-import { openPostgres, pgliteParsers, wrapPglite } from '../src/db/engine';
 import { createLocation, createUser } from '../src/features/accounts/accounts.service';
 import { createBusiness } from '../src/features/businesses/businesses.service';
 import { createDeal } from '../src/features/deals/deals.service';
@@ -28,7 +25,7 @@ import { createDealSubmissions } from '../src/features/submissions/submissions.s
 import { systemClock } from '../src/lib/clock';
 import { createLogger } from '../src/logger';
 import { setMailbox } from '../src/mail/mailbox';
-import { ADMIN_URL, log } from './bench-kit';
+import { log, scratchDatabase } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: { replies: { type: 'string', default: '200' }, engine: { type: 'string', default: 'pglite' }, concurrency: { type: 'string', default: '4' } },
@@ -55,22 +52,7 @@ async function run(items: Buffer[], fn: (raw: Buffer) => Promise<unknown>): Prom
 }
 
 async function main(): Promise<void> {
-  let dropPg: (() => Promise<void>) | undefined;
-  let db;
-  if (args.engine === 'pg') {
-    const name = `svc_bench_inb_${Date.now()}`;
-    const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
-    await admin.raw(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    db = openPostgres(url.toString());
-    dropPg = async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.destroy();
-    };
-  } else {
-    db = wrapPglite(new PGlite({ parsers: pgliteParsers }));
-  }
+  const { db, drop: dropPg } = await scratchDatabase(args.engine!, 'svc_bench_inb');
   try {
     const config = { ...loadConfig({ NODE_ENV: 'test' }), secretKey: 'bench-inbound-secret-key-0123456789abc' };
     const deps = await buildDeps(config, createLogger('silent'), { db, clock: systemClock });
@@ -120,7 +102,7 @@ async function main(): Promise<void> {
     );
     await db.close();
   } finally {
-    await dropPg?.();
+    await dropPg();
   }
 }
 

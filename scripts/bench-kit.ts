@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory from 'knex';
+import { openPostgres, pgliteParsers, wrapPglite, type Database } from '../src/db/engine';
 
-// What the benchmarks (scripts/bench.ts, scripts/bench-webhooks.ts) share: the PostgreSQL admin
-// address, a free loopback port, and starting and stopping the server's processes.
+// What the benchmarks share: the PostgreSQL admin address, a free loopback port, starting and
+// stopping the server's processes, and a scratch database for the in-process ones.
 
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -58,4 +61,24 @@ export async function stopProc(p: Proc, waitMs = 20_000): Promise<void> {
   const exited = new Promise((r) => p.child.once('exit', r));
   p.child.kill('SIGTERM');
   await Promise.race([exited, sleep(waitMs)]);
+}
+
+/**
+ * A scratch database for an in-process benchmark: a new PostgreSQL database (`engine` pg, dropped by
+ * `drop`) or a fresh in-memory embedded one.
+ */
+export async function scratchDatabase(engine: string, prefix: string): Promise<{ db: Database; drop: () => Promise<void> }> {
+  if (engine !== 'pg') return { db: wrapPglite(new PGlite({ parsers: pgliteParsers })), drop: async () => undefined };
+  const name = `${prefix}_${Date.now()}`;
+  const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    db: openPostgres(url.toString()),
+    drop: async () => {
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.destroy();
+    },
+  };
 }

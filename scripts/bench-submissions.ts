@@ -7,14 +7,11 @@
  * last submission is `sent`. Runs in one process on a fresh embedded database (default) or a scratch
  * PostgreSQL database.
  */
-import { PGlite } from '@electric-sql/pglite';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import knexFactory from 'knex';
 import { SMTPServer } from 'smtp-server';
 import { buildDeps } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
-import { openPostgres, pgliteParsers, wrapPglite } from '../src/db/engine';
 import { createLocation, createUser } from '../src/features/accounts/accounts.service';
 import { createBusiness } from '../src/features/businesses/businesses.service';
 import { createDeal } from '../src/features/deals/deals.service';
@@ -25,28 +22,13 @@ import { Worker } from '../src/jobs/worker';
 import { systemClock } from '../src/lib/clock';
 import { createLogger } from '../src/logger';
 import { setMailbox } from '../src/mail/mailbox';
-import { ADMIN_URL, log } from './bench-kit';
+import { log, scratchDatabase } from './bench-kit';
 
 const { values: args } = parseArgs({ options: { lenders: { type: 'string', default: '50' }, engine: { type: 'string', default: 'pglite' } } });
 const N = Number(args.lenders);
 
 async function main(): Promise<void> {
-  let dropPg: (() => Promise<void>) | undefined;
-  let db;
-  if (args.engine === 'pg') {
-    const name = `svc_bench_sub_${Date.now()}`;
-    const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
-    await admin.raw(`CREATE DATABASE ${name}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    db = openPostgres(url.toString());
-    dropPg = async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.destroy();
-    };
-  } else {
-    db = wrapPglite(new PGlite({ parsers: pgliteParsers }));
-  }
+  const { db, drop: dropPg } = await scratchDatabase(args.engine!, 'svc_bench_sub');
   let received = 0;
   let bytes = 0;
   const smtp = new SMTPServer({
@@ -94,7 +76,7 @@ async function main(): Promise<void> {
     await db.close();
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
-    await dropPg?.();
+    await dropPg();
   }
 }
 

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,6 +12,28 @@ import { ENGINE, clonePostgresUrl } from '../support/harness';
 
 // The operator's view: the CLI and the server process, run as a partner or operator would run them.
 const ROOT = new URL('../..', import.meta.url).pathname;
+
+/**
+ * fetch on a new connection every time. The CLI runs here through spawnSync, which blocks this
+ * process's event loop: a pooled keep-alive socket that the server closed meanwhile (its 5-second
+ * idle timeout) cannot be retired by the pool's timer first, and the next request on it fails with
+ * "other side closed" (seen once under CI load). No pool, no stale socket.
+ */
+function fetch(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; json(): Promise<unknown>; text(): Promise<string> }>((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: { ...init.headers, Connection: 'close' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, text: async () => text, json: async () => JSON.parse(text) as unknown });
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 let env: NodeJS.ProcessEnv;

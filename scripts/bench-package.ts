@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { buildSubmissionPackage, type SubmissionPackageInput } from '../src/features/submissions/package';
 import { newTraceCode } from '../src/features/submissions/trace-code';
-import { SAMPLE_BUSINESS, SAMPLE_DEAL } from '../contract-tests/support/package-sample';
+import { pngChunk, SAMPLE_BUSINESS, SAMPLE_DEAL } from '../contract-tests/support/package-sample';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,25 +36,7 @@ const OUT = process.argv.includes('--out') ? process.argv[process.argv.indexOf('
 
 // --- inputs -----------------------------------------------------------------------------------
 
-function crc32(buf: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of buf) {
-    let c = (crc ^ byte) & 0xff;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    crc = (crc >>> 8) ^ c;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
 function png(width: number, height: number, colour: boolean, pixel: (x: number, y: number) => number): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
   const channels = colour ? 3 : 1;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -70,7 +52,7 @@ function png(width: number, height: number, colour: boolean, pixel: (x: number, 
     }
   }
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([sig, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 let seed = 42;

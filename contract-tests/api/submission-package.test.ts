@@ -18,7 +18,7 @@ import {
   normalizeTraceCode,
   parseTraceCode,
 } from '../../src/features/submissions/trace-code';
-import { SAMPLE_BUSINESS, SAMPLE_DEAL } from '../support/package-sample';
+import { pngChunk, SAMPLE_BUSINESS, SAMPLE_DEAL } from '../support/package-sample';
 
 // The submission package (issue 10): the PDF attached to every lender email. Real inputs only: source
 // PDFs, a PNG and a JPEG are made here, byte for byte; the package is opened again with pdf-lib and
@@ -40,25 +40,6 @@ async function makePdf(pages: number, opts: { label?: string; rotate?: number[];
     if (opts.cropBox) page.setCropBox(20, 30, 560, 740);
   }
   return doc.save();
-}
-
-function crc32(buf: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of buf) {
-    let c = (crc ^ byte) & 0xff;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    crc = (crc >>> 8) ^ c;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
 }
 
 /** A valid RGB PNG (8-bit, filter 0), a colour gradient. */

@@ -111,6 +111,7 @@ export interface paths {
          *     | `deal.dead` | deal | the deal was marked dead | `stage`, `reason` |
          *     | `submission.sent` | submission | a submission went to a lender | `deal_id`, `lender_id`, `lender_name`, `submission_method` |
          *     | `submission.responded` | submission | a lender responded | `deal_id`, `lender_id`, `lender_name`, `status` |
+         *     | `submission.status_changed` | submission | a funder API reported the submission `funded` or `expired` | `status`, `funder_status`, `source` (`funder_api`) |
          *     | `offer.received` | offer | an offer was logged | `deal_id`, `lender_id`, `lender_name`, `amount`, `factor_rate`, `source` |
          *     | `offer.primary_changed` | offer | another offer became primary | `deal_id`, `previous_primary_offer_id` |
          *     | `note.created` | note | a note was added to the business or one of its deals | `parent_type`, `parent_id` |
@@ -1169,14 +1170,17 @@ export interface paths {
          *
          *     | Status | `code` | When |
          *     |---|---|---|
-         *     | 400 | `retry_too_soon` | the latest attempt is errored or stale but was sent less than 2 minutes ago; the message gives the seconds left |
-         *     | 400 | `not_retryable` | the latest attempt is not errored or stale (for example still pending at the funder), or the submission is `withdrawn`, `funded`, `declined` or `expired` (our design) |
+         *     | 409 | `retry_too_soon` | the latest attempt is errored or stale but was sent less than 2 minutes ago; the message and the `Retry-After` header give the seconds left |
+         *     | 409 | `not_retryable` | the latest attempt is not errored or stale (for example still pending at the funder), it is being sent to the funder at this moment, or the submission is `withdrawn`, `funded`, `declined` or `expired` |
          *     | 404 | `no_api_submission` | the submission never went through a funder API (an email lender, or `api` is null) |
+         *
+         *     An automatic retry of the latest attempt that has not run yet is cancelled, so the funder
+         *     receives one application, not two.
          *
          *     Check `error_code` before retrying: `auth_failed`, `validation` and `config` failures need a fix
          *     to the lender's API configuration or the deal first, or the retry fails the same way. The
          *     funder may already have received an errored application; `check-status` shows what it knows.
-         *     (Our design: the submission returns to `queued` until the funder acknowledges the new attempt.)
+         *     The submission returns to `queued` until the funder acknowledges the new attempt.
          *
          *     Role `user` may retry on deals it created; others answer `404 not_found`.
          */
@@ -1209,6 +1213,7 @@ export interface paths {
          *     |---|---|---|
          *     | 400 | `no_api_application` | the submission went through an API but the funder has not acknowledged it (`api.external_id` is null) |
          *     | 404 | `no_api_submission` | the submission never went through a funder API |
+         *     | 409 | `status_check_in_progress` | the funder is being asked about this submission at this moment (a scheduled poll or another check); retry after `Retry-After` seconds |
          *
          *     When the funder reports a new status, the submission's status follows it; offers the funder
          *     returns are logged on the deal (identical options collapsed, none made primary) and the pipeline
@@ -9145,13 +9150,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The retry is not allowed (yet), or the request is invalid. */
-        SubmissionRetryBadRequest: {
+        /** @description The retry is not allowed (yet), or the same Idempotency-Key is still being processed. */
+        SubmissionRetryConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfterConflict"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The funder is being asked about this submission at this moment, or the same Idempotency-Key is still being processed. */
+        SubmissionCheckStatusConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfterConflict"];
                 [name: string]: unknown;
             };
             content: {
@@ -9325,6 +9345,8 @@ export interface components {
         XRateLimitResetIfCounted: number;
         /** @description Seconds to wait before the next request. */
         RetryAfter: number;
+        /** @description Seconds to wait before trying again; present with `code` `retry_too_soon`, `status_check_in_progress` and `idempotency_key_in_use`. */
+        RetryAfterConflict: number;
         /** @description Seconds to wait before retrying; present with `code: idempotency_key_in_use`. */
         RetryAfterIfInUse: number;
         /** @description RFC 6750 challenge: `Bearer realm="svc"`, plus `error="invalid_token"` and `error_description` when a credential was presented. */
@@ -11700,11 +11722,11 @@ export interface operations {
                     "application/json": components["schemas"]["SubmissionResponse"];
                 };
             };
-            400: components["responses"]["SubmissionRetryBadRequest"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SubmissionApiNotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SubmissionRetryConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -11749,7 +11771,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SubmissionApiNotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SubmissionCheckStatusConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -1,3 +1,4 @@
+import { loadFunderIntegrationsFile } from './features/lenders/funder-specs';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -19,6 +20,7 @@ export async function resolveSecretKey(knex: Knex, config: Config): Promise<stri
 }
 
 export async function buildDeps(config: Config, logger: Logger, opts: { db?: Database; clock?: Clock; validateResponses?: boolean } = {}): Promise<Deps> {
+  loadFunderIntegrationsFile(config.funderIntegrationsFile);
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateLatest(db.knex);
   const secretKey = await resolveSecretKey(db.knex, config);

@@ -32,6 +32,8 @@ export interface Config {
    */
   inboundSmtpPort?: number;
   inboundSmtpHost?: string;
+  /** JSON file of the operator's HTTP funder integrations (src/features/lenders/funder-specs.ts). */
+  funderIntegrationsFile?: string;
 }
 
 function parseTrustProxy(v: string | undefined): Config['trustProxy'] {
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerPollMs: parsePositiveInt(env.WORKER_POLL_MS, 'WORKER_POLL_MS'),
     inboundSmtpPort: parsePort(env.INBOUND_SMTP_PORT, 'INBOUND_SMTP_PORT'),
     inboundSmtpHost: env.INBOUND_SMTP_HOST || '127.0.0.1',
+    funderIntegrationsFile: env.FUNDER_INTEGRATIONS_FILE || undefined,
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createLocation, createUser } from '../../src/features/accounts/accounts.service';
-import { FUNDER_SPECS, maskCredentials, splitCredentials, type FunderSpec } from '../../src/features/lenders/funder-specs';
+import { funderSpecs, maskCredentials, splitCredentials, type FunderSpec } from '../../src/features/lenders/funder-specs';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 
 let h: Harness;
@@ -520,7 +520,7 @@ describe(`lender API configuration (${ENGINE})`, () => {
 
 describe('credential helpers (unit)', () => {
   const spec: FunderSpec = {
-    ...FUNDER_SPECS[0],
+    ...funderSpecs()[0],
     credential_spec: [
       { key: 'client_id', label: 'Client id', secret: false, hint: null },
       { key: 'secret', label: 'Secret', secret: true, hint: null },

@@ -9,6 +9,7 @@ import * as m0009 from './migrations/0009_performance';
 import * as m0010 from './migrations/0010_background_work';
 import * as m0011 from './migrations/0011_mail_parts';
 import * as m0012 from './migrations/0012_inbound_emails';
+import * as m0013 from './migrations/0013_funder_attempts';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0010_background_work': m0010,
   '0011_mail_parts': m0011,
   '0012_inbound_emails': m0012,
+  '0013_funder_attempts': m0013,
 };
 
 const source: Knex.MigrationSource<string> = {

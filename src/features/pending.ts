@@ -5,8 +5,6 @@ import { ApiError } from '../http/errors';
 import type { Handler, Handlers, OperationId } from '../http/types';
 
 export const PENDING = [
-  // Submissions: funder API attempts and polling (a later issue).
-  'retrySubmission', 'checkSubmissionStatus',
   // Documents: presigned uploads, document requests, statement analysis (a later issue).
   'createDealDocumentUpload', 'finalizeDocument', 'listDealDocuments', 'getDocument', 'createDocumentRequest',
   'listDocumentRequests', 'getDealStatementAnalysis',

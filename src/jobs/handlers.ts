@@ -1,3 +1,4 @@
+import { registerFunderJobs } from '../features/funders/attempts';
 import { registerSubmissionMail } from '../features/submissions/submissions.email';
 import { registerMailJobs } from '../mail/mail.sender';
 
@@ -6,4 +7,5 @@ import { registerMailJobs } from '../mail/mail.sender';
 export function registerAllJobs(): void {
   registerMailJobs();
   registerSubmissionMail();
+  registerFunderJobs();
 }

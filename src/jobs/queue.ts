@@ -41,7 +41,7 @@ export async function liveWorkers(db: Db, engine: 'pg' | 'pglite'): Promise<stri
 }
 
 export interface ClaimOptions {
-  table: 'jobs' | 'webhook_deliveries';
+  table: 'jobs' | 'webhook_deliveries' | 'api_submissions';
   /** SQL condition (with `?` bindings) for rows that are due, besides the lease. */
   due: string;
   dueBindings: unknown[];
@@ -52,7 +52,9 @@ export interface ClaimOptions {
   leaseMs?: number;
   /**
    * PostgreSQL: a lease whose worker has no open session is free at once. Asked inside the claim
-   * statement itself, so a worker whose session opened a moment ago is never taken for dead.
+   * statement itself, so a worker whose session opened a moment ago is never taken for dead. Only
+   * workers' leases (`wrk_...`) are judged so: a lease a request holds (check-status) lasts until it
+   * runs out.
    */
   checkLiveness: boolean;
 }
@@ -63,7 +65,7 @@ export async function claimRows<T>(db: Db, o: ClaimOptions): Promise<T[]> {
   const leaseId = newLeaseId();
   const until = new Date(o.now.getTime() + (o.leaseMs ?? LEASE_MS));
   const free = o.checkLiveness
-    ? `(locked_until IS NULL OR locked_until <= ? OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = ? || locked_by))`
+    ? `(locked_until IS NULL OR locked_until <= ? OR (locked_by LIKE 'wrk\\_%' AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = ? || locked_by)))`
     : `(locked_until IS NULL OR locked_until <= ?)`;
   const freeBindings = o.checkLiveness ? [o.now, WORKER_SESSION_PREFIX] : [o.now];
   const sql = `UPDATE ${o.table} SET locked_by = ?, lease_id = ?, locked_until = ?

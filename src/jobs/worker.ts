@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../deps';
+import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
 import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
 import { MAINTENANCE_EVERY_MS, purgeExpired } from './maintenance';
 import { claimJobs, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
 
-// The worker: one loop that turns outbox events into deliveries, attempts due deliveries and runs
-// due jobs, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
+// The worker: one loop that turns outbox events into deliveries, attempts due deliveries, runs due
+// jobs and polls funder-API attempts whose next poll is due, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
 // of the injected clock (deps.clock); only the idle wait between polls is real time, and tests do
 // not use it: they call `drain()`.
 //
@@ -84,6 +85,7 @@ export class Worker {
     } else if (this.opts.ownsDatabase) {
       await releaseAllLeases(knex, 'webhook_deliveries');
       await releaseAllLeases(knex, 'jobs');
+      await releaseAllLeases(knex, 'api_submissions');
     }
   }
 
@@ -177,7 +179,10 @@ export class Worker {
     free -= deliveries.length;
     const jobs = await claimJobs(knex, { queues: [...jobHandlers.keys()], now, limit: free, workerId: this.id, checkLiveness });
     for (const j of jobs) this.track(this.runJob(j));
-    return deliveries.length + jobs.length;
+    free -= jobs.length;
+    const polls = await claimDuePolls(knex, { now, limit: free, workerId: this.id, checkLiveness });
+    for (const a of polls) this.track(this.poll(a));
+    return deliveries.length + jobs.length + polls.length;
   }
 
   private track(p: Promise<unknown>): void {
@@ -224,6 +229,15 @@ export class Worker {
     } catch (err) {
       // Not recorded: the lease runs out and the delivery is attempted again (at least once).
       this.deps.logger.error({ err, delivery_id: d.id }, 'webhook delivery attempt could not be recorded');
+    }
+  }
+
+  private async poll(a: AttemptRow): Promise<void> {
+    try {
+      await pollAttempt(this.deps, a, { reschedule: true });
+    } catch (err) {
+      // Not recorded: the lease runs out and the attempt is polled again.
+      this.deps.logger.error({ err, attempt_id: a.id }, 'funder status poll could not be recorded');
     }
   }
 

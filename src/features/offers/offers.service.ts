@@ -75,7 +75,7 @@ export async function logOffer(
   trx: Knex.Transaction,
   deps: Deps,
   scope: Scope,
-  input: { deal: { id: string; business_id: string }; lender: { id: string; name: string }; submissionId: string | null; source: 'api' | 'email_classifier'; terms: OfferTerms; paramPrefix?: string },
+  input: { deal: { id: string; business_id: string }; lender: { id: string; name: string }; submissionId: string | null; source: 'api' | 'email_classifier' | 'funder_api'; terms: OfferTerms; paramPrefix?: string },
 ): Promise<OfferRow> {
   const { deal, lender, terms } = input;
   const termUnit = terms.term_unit ?? 'days';

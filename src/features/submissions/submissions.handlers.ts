@@ -1,4 +1,5 @@
 import type { Handler } from '../../http/types';
+import * as attempts from '../funders/attempts.service';
 import * as service from './submissions.service';
 
 // One function per operationId: parse nothing (the validator did), decide nothing (the service does).
@@ -31,4 +32,14 @@ export const recordSubmissionResponse: Handler<'recordSubmissionResponse'> = asy
 export const withdrawSubmission: Handler<'withdrawSubmission'> = async ({ deps, scope, params, body }) => ({
   status: 200,
   body: { data: await service.withdrawSubmission(deps, scope, params.id, body), meta: {} },
+});
+
+export const checkSubmissionStatus: Handler<'checkSubmissionStatus'> = async ({ deps, scope, params, req }) => ({
+  status: 200,
+  body: { data: await attempts.checkSubmissionStatus(deps, scope, params.id, req.requestId), meta: {} },
+});
+
+export const retrySubmission: Handler<'retrySubmission'> = async ({ deps, scope, params }) => ({
+  status: 200,
+  body: { data: await attempts.retrySubmission(deps, scope, params.id), meta: {} },
 });

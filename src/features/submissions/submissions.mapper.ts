@@ -6,8 +6,8 @@ type S = components['schemas'];
 export type Submission = S['Submission'];
 
 /**
- * Row -> wire shape. `api` is null until funder-API attempts exist (the funder-API issue builds
- * them). The trace code is shown once the package has gone out (`submitted_at` set): before that it
+ * Row -> wire shape. `api` is the latest funder-API attempt when the row was read with `withApi`
+ * (src/features/funders/attempts.ts), else null (email submissions). The trace code is shown once the package has gone out (`submitted_at` set): before that it
  * is reserved but not yet printed on anything the lender holds.
  */
 export function toSubmission(row: SubmissionRow): Submission {
@@ -18,7 +18,7 @@ export function toSubmission(row: SubmissionRow): Submission {
     lender_name: row.lender_name ?? null,
     status: row.status as Submission['status'],
     submission_method: row.submission_method,
-    api: null,
+    api: row.api ?? null,
     response_type: row.response_type as Submission['response_type'],
     response_notes: row.response_notes,
     decline_reason: row.decline_reason,

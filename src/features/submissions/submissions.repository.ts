@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { components } from '../../../generated/schema';
 import type { Scope } from '../../http/types';
 
 // SQL only here. Every read is scoped by the caller's location; deal visibility (role `user` sees
@@ -28,6 +29,8 @@ export interface SubmissionRow {
   updated_at: Date | null;
   /** Joined: the lender's name at read time. */
   lender_name?: string | null;
+  /** The latest funder-API attempt, when read with withApi (src/features/funders/attempts.ts). */
+  api?: components['schemas']['ApiSubmission'] | null;
 }
 
 export interface LenderTarget {
@@ -37,6 +40,8 @@ export interface LenderTarget {
   cc_emails: string[];
   submission_method: 'email' | 'api';
   active: boolean;
+  funder_api_spec_id: string | null;
+  api_environment: string | null;
 }
 
 const COLUMNS = [
@@ -73,7 +78,7 @@ export async function lendersOfLocation(db: Db, scope: Scope, ids: string[]): Pr
   return (await db('lenders')
     .where('location_id', scope.locationId)
     .whereIn('id', ids)
-    .select('id', 'name', 'submission_email', 'cc_emails', 'submission_method', 'active')) as LenderTarget[];
+    .select('id', 'name', 'submission_email', 'cc_emails', 'submission_method', 'active', 'funder_api_spec_id', 'api_environment')) as LenderTarget[];
 }
 
 /** lender id -> existing submission id, for the deal. */
@@ -83,5 +88,5 @@ export async function existingByLender(db: Db, scope: Scope, dealId: string): Pr
 }
 
 export async function insertSubmissions(db: Db, rows: Omit<SubmissionRow, 'lender_name'>[]): Promise<void> {
-  if (rows.length) await db('submissions').insert(rows.map((r) => ({ ...r, requested_items: JSON.stringify(r.requested_items) })));
+  if (rows.length) await db('submissions').insert(rows.map(({ api: _api, ...r }) => ({ ...r, requested_items: JSON.stringify(r.requested_items) })));
 }

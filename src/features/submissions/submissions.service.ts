@@ -9,6 +9,7 @@ import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { queueEmail } from '../../mail/mail.outbox';
 import { getMailbox, parseFromAddress } from '../../mail/mailbox';
+import { createAttempt, withApi } from '../funders/attempts';
 import { findVisibleDeal } from '../lender-matches/lender-matches.repository';
 import { logOffer } from '../offers/offers.service';
 import { matchSnapshots } from '../lender-matches/lender-matches.service';
@@ -27,7 +28,8 @@ type WithdrawBody = S['WithdrawSubmissionRequest'];
 
 // Submissions: one deal sent to one lender. Email lenders get one email each on the mail path (the
 // package attached at send time); the submission becomes `sent` when the SMTP server accepted it
-// (submissions.email.ts). API lenders are recorded `queued` for the funder-API path (a later issue).
+// (submissions.email.ts). API lenders get a funder-API attempt each (src/features/funders/): the
+// submission is `queued` until the funder acknowledged the application, then `sent`.
 
 async function visibleDealOr404(db: Parameters<typeof findVisibleDeal>[0], scope: Scope, dealId: string) {
   const deal = await findVisibleDeal(db, scope, dealId);
@@ -41,20 +43,20 @@ export async function listDealSubmissions(deps: Deps, scope: Scope, dealId: stri
   const q = submissionsQuery(db, scope).where('s.deal_id', dealId);
   if (query.status) q.where('s.status', query.status);
   const page = await paginate<SubmissionRow>(q, { key: deps.cursorKey, list: `submissions:${dealId}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 's.created_at', idColumn: 's.id' });
-  return { data: page.rows.map(toSubmission), meta: page.meta };
+  return { data: (await withApi(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
 }
 
 export async function getSubmission(deps: Deps, scope: Scope, id: string): Promise<Submission> {
   const row = await findSubmission(deps.db.knex, scope, id);
   if (!row) throw notFound('submission', id);
-  return toSubmission(row);
+  return toSubmission((await withApi(deps.db.knex, deps.clock, [row]))[0]);
 }
 
 export async function getSubmissionByReference(deps: Deps, scope: Scope, code: string): Promise<Submission> {
   const normalised = normalizeTraceCode(code);
   const row = normalised ? await findSubmissionByTrace(deps.db.knex, scope, normalised) : undefined;
   if (!row) throw notFound('submission', code, 'code');
-  return toSubmission(row);
+  return toSubmission((await withApi(deps.db.knex, deps.clock, [row]))[0]);
 }
 
 /**
@@ -158,6 +160,14 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
     }
     await reissueTakenTraceCodes(trx, rows);
     await insertSubmissions(trx, rows);
+    // API lenders: attempt 1 and its job (sent by the worker through the lender's integration).
+    for (const row of rows) {
+      const lender = byId.get(row.lender_id)!;
+      if (lender.submission_method !== 'api' || row.status !== 'queued') continue;
+      await createAttempt(trx, deps, {
+        locationId: scope.locationId, submissionId: row.id, dealId, lenderId: lender.id, specId: lender.funder_api_spec_id, environment: lender.api_environment, attemptNumber: 1,
+      });
+    }
 
     const from = mailbox ? parseFromAddress(mailbox.from).address : null;
     for (const { row, lender } of emails) {
@@ -181,8 +191,8 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
       });
     }
 
-    const data: Submission[] = [];
-    for (const row of rows) data.push(toSubmission({ ...row, lender_name: byId.get(row.lender_id)!.name }));
+    const named = rows.map((row) => ({ ...row, lender_name: byId.get(row.lender_id)!.name }));
+    const data: Submission[] = (await withApi(trx, deps.clock, named)).map(toSubmission);
     return { data, meta };
   });
 }
@@ -241,7 +251,7 @@ export async function applySubmissionResponse(
   scope: Scope,
   row: SubmissionRow,
   body: ResponseBody,
-  opts: { offerSource: 'api' | 'email_classifier'; paramPrefix?: string },
+  opts: { offerSource: 'api' | 'email_classifier' | 'funder_api'; paramPrefix?: string },
 ): Promise<{ submission: Submission; offerIds: string[] }> {
   if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition');
   const id = row.id;
@@ -265,7 +275,7 @@ export async function applySubmissionResponse(
   await recordActivity(trx, deps.clock, scope, {
     businessId, dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
     action: 'submission.responded', description: `${lenderName} answered: ${body.response_type}`,
-    data: { status, response_type: body.response_type, ...(opts.offerSource === 'email_classifier' ? { source: 'email_classifier' } : {}) },
+    data: { status, response_type: body.response_type, ...(opts.offerSource !== 'api' ? { source: opts.offerSource } : {}) },
   });
   if (status === 'approved' || status === 'declined' || status === 'needs_info') {
     await recordEvent(trx, deps.clock, scope.locationId, 'submission.responded', {
@@ -291,7 +301,8 @@ export async function recordSubmissionResponse(deps: Deps, scope: Scope, id: str
   return deps.db.knex.transaction(async (trx) => {
     const row = await lockedSubmissionOr404(trx, scope, id);
     const { submission, offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api' });
-    return { data: submission, meta: { offer_ids: offerIds } };
+    const [withAttempt] = await withApi(trx, deps.clock, [{ ...row, status: submission.status }]);
+    return { data: { ...submission, api: withAttempt.api }, meta: { offer_ids: offerIds } };
   });
 }
 
@@ -304,11 +315,13 @@ export async function withdrawSubmission(deps: Deps, scope: Scope, id: string, b
     const now = deps.clock.now();
     await trx('submissions').where({ id, location_id: scope.locationId }).update({ status: 'withdrawn', updated_at: now });
     await cancelQueuedEmail(trx, scope, id, now);
+    // Nothing more is asked of a funder about a withdrawn submission (a queued attempt's job ends unsent).
+    await trx('api_submissions').where({ submission_id: id, location_id: scope.locationId }).whereNotNull('next_poll_at').update({ next_poll_at: null, updated_at: now });
     const lenderName = row.lender_name ?? '';
     await recordActivity(trx, deps.clock, scope, {
       businessId: await businessOfDeal(trx, scope, row.deal_id), dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
       action: 'submission.withdrawn', description: `Withdrawn from ${lenderName}${body?.reason ? `: ${body.reason}` : ''}`, data: { reason: body?.reason ?? null },
     });
-    return toSubmission({ ...row, status: 'withdrawn', updated_at: now });
+    return toSubmission((await withApi(trx, deps.clock, [{ ...row, status: 'withdrawn', updated_at: now }]))[0]);
   });
 }

@@ -17,6 +17,7 @@ import { createApp } from '../../src/app';
 import { handlers } from '../../src/features/handlers';
 import { PENDING } from '../../src/features/pending';
 import { setHostResolver } from '../../src/outbound/policy';
+import { runSubmitJob } from '../../src/features/funders/attempts';
 import { dispatchEvents } from '../../src/features/webhooks/webhooks.dispatch';
 import { setTestDeliveryTimeout } from '../../src/features/webhooks/webhooks.service';
 import { listOperations, loadSpec, type OperationInfo } from '../../src/http/spec';
@@ -161,6 +162,15 @@ class FixtureSet {
       const lender = (await call('post', '/v1/lenders', { name: `Attack Submissions ${s.label}`, submission_email: 'subs@lender.example' })).id;
       return (await call('post', `/v1/deals/${await s.get('deal')}/submissions`, { lender_ids: [lender], send: false }))[0].id;
     },
+    // A submission through the mock funder whose first attempt failed (funder_error) 3 minutes ago:
+    // the retry guard has passed (retrySubmission's baseline).
+    'sub:errored': async (s) => {
+      const id = await apiSubmission(s, 25007);
+      await h.knex('api_submissions').where({ submission_id: id }).update({ submitted_at: new Date(h.clock.now().getTime() - 180_000) });
+      return id;
+    },
+    // A submission the mock funder acknowledged (checkSubmissionStatus's baseline).
+    'sub:acknowledged': (s) => apiSubmission(s, 25000),
     // An event delivery of the set's subscription (the worker does not run here: it stays pending).
     dlv: async (s) => {
       const whk = await s.get('whk');
@@ -246,6 +256,20 @@ interface Choice {
   drop: string[];
 }
 
+/** A deal of the set submitted to a lender on the mock funder, its first attempt sent by the submit job. */
+async function apiSubmission(s: FixtureSet, amount: number): Promise<string> {
+  const lender = (await call('post', '/v1/lenders', { name: `Attack Funder API ${s.label} ${amount}` })).id;
+  await call('put', `/v1/lenders/${lender}/api-config`, { submission_method: 'api', funder_api_spec_id: 'mock', api_credentials: 'attack-key' });
+  const deal = (await call('post', '/v1/deals', { business_id: await s.get('biz'), requested_amount: amount })).id;
+  const id = (await call('post', `/v1/deals/${deal}/submissions`, { lender_ids: [lender] }))[0].id as string;
+  const attempt = await h.knex('api_submissions').where({ submission_id: id }).first('id');
+  await runSubmitJob(h.deps, { attempt_id: attempt.id }).catch(() => undefined); // 25007 fails on purpose
+  return id;
+}
+
+/** The fixture a path parameter takes: its id prefix, or an operation's own state of that object. */
+const FIXTURE_OF_OPERATION: Record<string, string> = { retrySubmission: 'sub:errored', checkSubmissionStatus: 'sub:acknowledged' };
+
 /** A trace code of a submission of the set, as if its package had gone out (the worker does not run here). */
 async function sentTraceCode(set: FixtureSet): Promise<string> {
   const id = await set.get('sub');
@@ -258,7 +282,9 @@ async function pathParams(detail: A.OperationDetail, set: FixtureSet, pending: b
   const out: Record<string, string> = {};
   for (const p of detail.params.filter((x) => x.in === 'path')) {
     const prefix = prefixOfPattern(p.schema.pattern);
-    if (prefix && FixtureSet.makers[prefix]) out[p.name] = await set.get(prefix);
+    const own = prefix ? FIXTURE_OF_OPERATION[detail.operationId] : undefined;
+    if (own?.startsWith(`${prefix}:`)) out[p.name] = await set.get(own);
+    else if (prefix && FixtureSet.makers[prefix]) out[p.name] = await set.get(prefix);
     else if (p.name === 'code' && detail.operationId === 'getSubmissionByReference') out[p.name] = await sentTraceCode(set);
     else if (pending && typeof p.example === 'string') out[p.name] = p.example; // the handler answers 501 whatever the id
     else throw new Error(`cannot be attacked: no fixture for path parameter ${p.name} (${p.schema.pattern ?? 'no pattern'})`);

@@ -397,3 +397,38 @@ describe(`retry and check-status (${ENGINE})`, () => {
     expect(cfg.body.error.code).toBe('invalid_api_config');
   });
 });
+
+describe('operator integrations (FUNDER_INTEGRATIONS_FILE)', () => {
+  it('a valid file adds its integrations to GET /v1/lenders/api-specs; a bad one names every problem', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadFunderIntegrationsFile, unregisterFunderIntegration } = await import('../../src/features/lenders/funder-specs');
+    const dir = mkdtempSync(join(tmpdir(), 'funders-'));
+    const good = {
+      id: 'acme_funding', display_name: 'Acme Funding API', tier: 'B',
+      capabilities: { polls: true, returns_offers: true, uploads_docs: false, sandbox: true, max_owners: 2 },
+      credential_spec: [{ key: 'api_key', label: 'API key', secret: true, hint: null }],
+      required_fields: ['business_name'],
+      http: {
+        base_url: { production: 'https://api.acme.example/v1' }, headers: { Authorization: 'Bearer {{api_key}}' },
+        submit: { path: '/applications', body: { name: '$business_name' }, external_id: 'id' },
+        status: { path: '/applications/{{external_id}}', status: 'status' }, status_map: { new: 'received' },
+      },
+    };
+    writeFileSync(join(dir, 'good.json'), JSON.stringify([good]));
+    try {
+      expect(loadFunderIntegrationsFile(join(dir, 'good.json'))).toEqual(['acme_funding']);
+      const specs = await h.api.get('/v1/lenders/api-specs').set(t.auth());
+      expect(specs.body.data.map((s: Json) => s.id)).toContain('acme_funding');
+      expect(specs.body.data.find((s: Json) => s.id === 'acme_funding')).toEqual({
+        id: 'acme_funding', display_name: 'Acme Funding API', tier: 'B', capabilities: good.capabilities, credential_spec: good.credential_spec, required_fields: ['business_name'], active: true,
+      });
+      const bad = { ...good, id: 'Bad Id', http: { ...good.http, base_url: { production: 'not a url' }, headers: { 'X-Key': '{{secret}}' }, status_map: { new: 'accepted' } } };
+      writeFileSync(join(dir, 'bad.json'), JSON.stringify([bad]));
+      expect(() => loadFunderIntegrationsFile(join(dir, 'bad.json'))).toThrow(/id must be.*base_url.production is not a URL.*status_map.new must be one of.*credential 'secret' is used but not in credential_spec/);
+    } finally {
+      unregisterFunderIntegration('acme_funding');
+    }
+  });
+});

@@ -428,7 +428,8 @@ async function recordSubmit(deps: Deps, attemptId: string, result: FunderResult,
     };
     await trx('lenders').where({ id: a.lender_id, location_id: a.location_id }).update({ api_last_verified_at: now, api_last_error: null });
     if (CLOSED_SUBMISSION.includes(sub.status) || !(await isLatest(trx, a))) {
-      await trx('api_submissions').where({ id: a.id }).update(patch);
+      // Withdrawn meanwhile, or superseded by a retry: the funder's answer is kept, nothing is polled.
+      await trx('api_submissions').where({ id: a.id }).update({ ...patch, next_poll_at: null });
       return null;
     }
     await followFunder(trx, deps, a, sub, result);

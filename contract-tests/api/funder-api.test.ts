@@ -36,10 +36,10 @@ type Json = Record<string, any>;
 async function post(path: string, body?: object, role: 'admin' | 'manager' | 'user' = 'admin', tenant: Tenant = t) {
   const req = h.api.post(path).set(tenant.auth(role)).set('Idempotency-Key', `k-${Math.random()}`);
   const res = body === undefined ? await req : await req.send(body);
-  return res as unknown as { status: number; headers: Record<string, string>; body: { data: Json; meta: Json; error?: Json } };
+  return res as unknown as { status: number; headers: Record<string, string>; body: { data: Json; meta: Json; error: Json } };
 }
 async function get(path: string, role: 'admin' | 'manager' | 'user' = 'admin') {
-  return (await h.api.get(path).set(t.auth(role))) as unknown as { status: number; body: { data: Json; meta: Json; error?: Json } };
+  return (await h.api.get(path).set(t.auth(role))) as unknown as { status: number; body: { data: Json; meta: Json; error: Json } };
 }
 async function apiLender(name: string): Promise<string> {
   const l = await post('/v1/lenders', { name: `${name} ${Math.random().toString(36).slice(2, 6)}` });

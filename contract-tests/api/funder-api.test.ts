@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDuePolls, nextPollAt } from '../../src/features/funders/attempts';
+import { claimDuePolls, nextPollAt, pollAttempt } from '../../src/features/funders/attempts';
 import { MOCK_OUTCOMES, mockOutcome } from '../../src/features/funders/mock.adapter';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
 import { registerAllJobs } from '../../src/jobs/handlers';
@@ -232,12 +232,24 @@ describe(`the poll schedule (${ENGINE})`, () => {
     const { sub: created } = await submitted(27000);
     await worker.drain();
     expect((await post(`/v1/submissions/${created.id}/withdraw`, {})).status).toBe(200);
+    expect((await attempts(created.id))[0].next_poll_at).toBeNull(); // at once, not at the next poll
     h.clock.advance(HOUR);
     await worker.drain();
     const [a] = await attempts(created.id);
     expect(a.next_poll_at).toBeNull();
     expect(a.poll_count).toBe(0);
     expect((await sub(created.id)).status).toBe('withdrawn');
+  });
+
+  it('a submission withdrawn while its poll was already claimed: the funder is not asked, polling ends', async () => {
+    const { sub: created } = await submitted(27500);
+    await worker.drain();
+    h.clock.advance(15 * MIN);
+    const claimed = (await claimDuePolls(h.knex, { now: h.clock.now(), limit: 100, workerId: 'wrk_dddddddddddddddd', checkLiveness: false })).find((a) => a.submission_id === created.id)!;
+    await h.knex('submissions').where({ id: created.id }).update({ status: 'withdrawn' }); // as a withdrawal racing the poll
+    expect(await pollAttempt(h.deps, claimed, { reschedule: true })).toBe(true);
+    const [a] = await attempts(created.id);
+    expect(a).toMatchObject({ poll_count: 0, next_poll_at: null, funder_status: 'Received', locked_by: null });
   });
 
   it('two workers at once never poll the same submission: each due attempt is polled exactly once', async () => {
@@ -387,6 +399,22 @@ describe(`retry and check-status (${ENGINE})`, () => {
       expect(r.status, op).toBe(404);
       expect(r.body.error.code).toBe('resource_missing');
     }
+  });
+
+  it('a location that is no longer a test location cannot use the mock: the attempt ends errored with config, not retried', async () => {
+    const loc = await h.tenant('Was A Test');
+    const l = await post('/v1/lenders', { name: 'Mock Then Prod' }, 'admin', loc);
+    await h.api.put(`/v1/lenders/${l.body.data.id}/api-config`).set(loc.auth()).send({ submission_method: 'api', funder_api_spec_id: 'mock', api_credentials: 'x' }).expect(200);
+    const biz = await post('/v1/businesses', { legal_name: 'Flip LLC' }, 'admin', loc);
+    const deal = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 25000 }, 'admin', loc);
+    const created = (await post(`/v1/deals/${deal.body.data.id}/submissions`, { lender_ids: [l.body.data.id] }, 'admin', loc)).body.data[0];
+    await h.knex('locations').where({ id: loc.locationId }).update({ is_test: false });
+    await worker.drain();
+    const [a] = await attempts(created.id);
+    expect(a).toMatchObject({ internal_status: 'errored', error_code: 'config', external_id: null, submitted_at: null });
+    expect(a.error_message).toContain('test locations');
+    const job = await h.knex('jobs').where({ queue: 'funder.submit' }).whereRaw(`payload->>'attempt_id' = ?`, [a.id]).first();
+    expect(job.status).toBe('dead');
   });
 
   it('the mock exists only in test locations', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDuePolls, nextPollAt, pollAttempt } from '../../src/features/funders/attempts';
+import { claimDuePolls, leaseForRequest, nextPollAt, pollAttempt } from '../../src/features/funders/attempts';
 import { MOCK_OUTCOMES, mockOutcome } from '../../src/features/funders/mock.adapter';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
 import { registerAllJobs } from '../../src/jobs/handlers';
@@ -387,6 +387,19 @@ describe(`retry and check-status (${ENGINE})`, () => {
     const ok = await check(created.id);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.data.api).toMatchObject({ funder_status: 'In Review', last_polled_at: h.clock.now().toISOString(), next_poll_at: before.api.next_poll_at });
+  });
+
+  it('an attempt a request holds for check-status is not taken for a dead worker\'s by the poller', async () => {
+    const { sub: created } = await submitted(34000);
+    await worker.drain();
+    h.clock.advance(15 * MIN);
+    const [a] = await attempts(created.id);
+    expect(await leaseForRequest(h.knex, a.id, h.clock.now(), 'req_01JD2G9N4P6R8T0V2X4Z6B8D0F')).not.toBeNull();
+    const claimed = await claimDuePolls(h.knex, { now: h.clock.now(), limit: 100, workerId: 'wrk_eeeeeeeeeeeeeeee', checkLiveness: ENGINE === 'pg' });
+    expect(claimed.map((c) => c.id)).not.toContain(a.id);
+    h.clock.advance(2 * MIN); // the request's lease ran out
+    const later = await claimDuePolls(h.knex, { now: h.clock.now(), limit: 100, workerId: 'wrk_eeeeeeeeeeeeeeee', checkLiveness: ENGINE === 'pg' });
+    expect(later.map((c) => c.id)).toContain(a.id);
   });
 
   it('role user: only on deals it created; others answer 404', async () => {

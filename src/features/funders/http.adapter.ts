@@ -192,10 +192,12 @@ function answerOf(def: HttpIntegrationDefinition, body: unknown, m: Partial<Http
 export function httpJsonAdapter(def: HttpIntegrationDefinition): FunderAdapter {
   const timeoutMs = def.timeout_ms ?? 10_000;
 
-  async function call(ctx: AdapterContext, method: string, path: string, body: unknown): Promise<{ ok: true; json: unknown } | { ok: false; failure: FunderResult }> {
+  async function call(ctx: AdapterContext, method: string, path: string, body: unknown, idempotencyKey?: string): Promise<{ ok: true; json: unknown } | { ok: false; failure: FunderResult }> {
     const creds = ctx.credentials();
     const base = ctx.environment === 'development' && def.base_url.development ? def.base_url.development : def.base_url.production;
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'svc-funder-client/1', 'Idempotency-Key': ctx.attemptId };
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'svc-funder-client/1' };
+    // The application's send carries the attempt id, so a funder that honours keys never gets one attempt twice.
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     for (const [k, v] of Object.entries(def.headers ?? {})) headers[k] = interpolate(v, creds);
     let payload: string | undefined;
     if (body !== undefined) {
@@ -220,7 +222,7 @@ export function httpJsonAdapter(def: HttpIntegrationDefinition): FunderAdapter {
   return {
     async submit(ctx) {
       const app = ctx.application as unknown as Record<string, unknown>;
-      const r = await call(ctx, def.submit.method ?? 'POST', def.submit.path, render(def.submit.body, app, ctx.credentials()));
+      const r = await call(ctx, def.submit.method ?? 'POST', def.submit.path, render(def.submit.body, app, ctx.credentials()), ctx.attemptId);
       if (!r.ok) return r.failure;
       const externalId = str(pick(r.json, def.submit.external_id));
       if (!externalId) return { ok: false, error_code: 'funder_error', error_message: `The funder's answer has no application id at '${def.submit.external_id}'` };

@@ -516,6 +516,9 @@ export async function pollAttempt(deps: Deps, a: AttemptRow, opts: { reschedule:
       return next ? { next_poll_at: next } : { next_poll_at: null, internal_status: 'stale' };
     };
     if (!result.ok) {
+      if (result.error_code === 'auth_failed' || result.error_code === 'config') {
+        await trx('lenders').where({ id: a.lender_id, location_id: a.location_id }).update({ api_last_error: result.error_message.slice(0, 500) });
+      }
       // The funder may still have the application: the error is recorded, the schedule goes on.
       await trx('api_submissions').where({ id: a.id }).update({
         ...release, ...schedule(false), error_code: result.error_code, error_message: result.error_message.slice(0, 2000), last_polled_at: now, updated_at: now,
@@ -523,6 +526,7 @@ export async function pollAttempt(deps: Deps, a: AttemptRow, opts: { reschedule:
       return true;
     }
     const state = ATTEMPT_STATE[result.state];
+    await trx('lenders').where({ id: a.lender_id, location_id: a.location_id }).update({ api_last_verified_at: now, api_last_error: null });
     const latest = await isLatest(trx, row);
     if (latest && current.status !== 'withdrawn') await followFunder(trx, deps, row, current, result);
     const sched = schedule(state.final);

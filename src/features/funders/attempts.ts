@@ -2,18 +2,15 @@ import type { Knex } from 'knex';
 import type { components } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordActivity } from '../../events/activity';
-import { recordEvent } from '../../events/outbox';
 import type { Scope } from '../../http/types';
 import { claimRows, DEFAULT_BACKOFF_MS, enqueueJob, LEASE_MS, newLeaseId, type Db } from '../../jobs/queue';
 import { newId } from '../../lib/ids';
 import { iso, isoRequired } from '../../lib/format';
 import { policyForLocation } from '../../outbound/policy';
 import { PermanentJobError, registerJobHandler } from '../../jobs/worker';
-import { moveDealOnSystemEvent } from '../deals/deals.service';
 import { findFunderSpec, isFunderSpecActive, credentialMap, type FunderSpec } from '../lenders/funder-specs';
 import { logOffer, type OfferTerms } from '../offers/offers.service';
-import { toSubmissionSnapshot } from '../submissions/submissions.mapper';
-import { applySubmissionResponse } from '../submissions/submissions.service';
+import { applySubmissionResponse, markSubmissionSent } from '../submissions/submissions.service';
 import type { SubmissionRow } from '../submissions/submissions.repository';
 import { ATTEMPT_STATE, missingFields, PERMANENT_ERRORS, redactSecrets, type AdapterContext, type FunderAnswer, type FunderApplication, type FunderErrorCode, type FunderResult, type InternalStatus } from './adapter';
 
@@ -333,18 +330,6 @@ async function isLatest(trx: Knex.Transaction, a: AttemptRow): Promise<boolean> 
 
 const offerKey = (o: OfferTerms) =>
   [Number(o.amount).toFixed(2), Number(o.factor_rate).toFixed(4), o.term, o.term_unit ?? 'days', o.payment_frequency ?? 'daily', o.payment_amount ?? '', o.position ?? 1].join('|');
-
-/** queued -> sent, once the funder has the application: submitted_at, submission.sent, the pipeline. */
-async function markSubmissionSent(trx: Knex.Transaction, deps: Deps, sub: SubmissionRow, at: Date): Promise<SubmissionRow> {
-  if (sub.status !== 'queued') return sub;
-  await trx('submissions').where({ id: sub.id }).update({ status: 'sent', submitted_at: at, updated_at: at });
-  const row: SubmissionRow = { ...sub, status: 'sent', submitted_at: at, updated_at: at };
-  await recordEvent(trx, deps.clock, sub.location_id, 'submission.sent', {
-    submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: row.lender_name ?? '', submission: toSubmissionSnapshot(row),
-  });
-  await moveDealOnSystemEvent(trx, deps.clock, systemScope(sub.location_id), row.deal_id, 'submission_sent');
-  return row;
-}
 
 /** The submission follows the funder's state; the funder's offers are logged (collapsed, never twice). */
 async function followFunder(trx: Knex.Transaction, deps: Deps, a: AttemptRow, sub: SubmissionRow, answer: FunderAnswer): Promise<string[]> {

@@ -1,15 +1,12 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { recordEvent } from '../../events/outbox';
 import { invalid } from '../../http/errors';
-import type { Scope } from '../../http/types';
 import { registerAttachmentSource } from '../../mail/attachments';
 import { registerEmailSentHook } from '../../mail/sent-hooks';
 import { usd } from '../deals/deals.mapper';
-import { moveDealOnSystemEvent } from '../deals/deals.service';
-import { toSubmissionSnapshot } from './submissions.mapper';
 import { buildSubmissionPackage, type PackageOwner, type SubmissionPackageInput } from './package';
 import type { SubmissionRow } from './submissions.repository';
+import { markSubmissionSent } from './submissions.service';
 
 // The email side of a submission: the message (the location's default template or the request's
 // overrides, variables rendered and HTML-escaped), the package attached at send time (rebuilt from
@@ -139,16 +136,8 @@ async function onSubmissionEmailSent(trx: Knex.Transaction, deps: Deps, email: {
   const link = (await trx('outgoing_emails').where({ id: email.id }).first('attachments')) as { attachments: { source: { ref: string } }[] } | undefined;
   const submissionId = link?.attachments?.[0]?.source?.ref;
   if (!submissionId) return;
-  const scope: Scope = { locationId: email.location_id, role: 'admin', userId: null, scopes: [] };
-  const n = await trx('submissions')
-    .where({ id: submissionId, location_id: email.location_id, status: 'queued' })
-    .update({ status: 'sent', submitted_at: email.sent_at, updated_at: email.sent_at });
-  if (!n) return;
-  const row = (await trx('submissions as s').leftJoin('lenders as l', 'l.id', 's.lender_id').where('s.id', submissionId).first('s.*', 'l.name as lender_name')) as SubmissionRow;
-  await recordEvent(trx, deps.clock, email.location_id, 'submission.sent', {
-    submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: row.lender_name ?? '', submission: toSubmissionSnapshot(row),
-  });
-  await moveDealOnSystemEvent(trx, deps.clock, scope, row.deal_id, 'submission_sent');
+  const row = (await trx('submissions as s').leftJoin('lenders as l', 'l.id', 's.lender_id').where({ 's.id': submissionId, 's.location_id': email.location_id }).first('s.*', 'l.name as lender_name')) as SubmissionRow | undefined;
+  if (row) await markSubmissionSent(trx, deps, row, email.sent_at);
 }
 
 /** Registers the package source and the sent hook; call once where the worker is wired. */

@@ -8,6 +8,7 @@ import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { queueEmail } from '../../mail/mail.outbox';
+import { moveDealOnSystemEvent } from '../deals/deals.service';
 import { getMailbox, parseFromAddress } from '../../mail/mailbox';
 import { createAttempt, withApi } from '../funders/attempts';
 import { findVisibleDeal } from '../lender-matches/lender-matches.repository';
@@ -195,6 +196,24 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
     const data: Submission[] = (await withApi(trx, deps.clock, named)).map(toSubmission);
     return { data, meta };
   });
+}
+
+/**
+ * queued -> sent once the lender has the submission (its email accepted by the SMTP server, or its
+ * application acknowledged by the funder's API): `submitted_at`, `submission.sent`, and the pipeline
+ * moves. Only from `queued` (a conditional update: a withdrawal that got there first wins); returns
+ * the row as it now stands.
+ */
+export async function markSubmissionSent(trx: Knex.Transaction, deps: Deps, sub: SubmissionRow, at: Date): Promise<SubmissionRow> {
+  const n = await trx('submissions').where({ id: sub.id, location_id: sub.location_id, status: 'queued' }).update({ status: 'sent', submitted_at: at, updated_at: at });
+  if (!n) return sub;
+  const row: SubmissionRow = { ...sub, status: 'sent', submitted_at: at, updated_at: at };
+  await recordEvent(trx, deps.clock, sub.location_id, 'submission.sent', {
+    submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, lender_name: row.lender_name ?? '', submission: toSubmissionSnapshot(row),
+  });
+  const scope: Scope = { locationId: sub.location_id, role: 'admin', userId: null, scopes: [] };
+  await moveDealOnSystemEvent(trx, deps.clock, scope, row.deal_id, 'submission_sent');
+  return row;
 }
 
 const STATUS_OF_RESPONSE: Record<ResponseBody['response_type'], string> = {

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: the contract itself (spec rules, Prism sandbox, client types), and the real
-// server's contract tests run once against PostgreSQL and once against the embedded engine.
+// Four projects: the contract itself (spec rules, Prism sandbox, client types), engine-free units
+// (statement parsing, storage back ends), and the real server's contract tests run once against
+// PostgreSQL and once against the embedded engine.
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -11,6 +12,14 @@ export default defineConfig({
         test: {
           name: 'spec',
           include: ['contract-tests/spec/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'unit',
+          include: ['contract-tests/unit/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

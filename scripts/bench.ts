@@ -30,6 +30,7 @@ import { handlers } from '../src/features/handlers';
 import { encodeCursor } from '../src/http/pagination';
 import { hmacHex, SecretBox } from '../src/lib/crypto';
 import type { Deps } from '../src/deps';
+import { createStorage } from '../src/storage';
 import { systemClock } from '../src/lib/clock';
 import { ADMIN_URL, log, startProc, stopProc, type Proc } from './bench-kit';
 
@@ -100,6 +101,9 @@ async function seed(knex: Knex): Promise<Seeded> {
     config: { ...loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'x', SECRET_KEY }), databaseUrl: undefined },
     secrets: new SecretBox(hmacHex(SECRET_KEY, 'secrets-at-rest')),
     cursorKey: hmacHex(SECRET_KEY, 'pagination-cursors'),
+    storage: createStorage({ dataDir: '.data-bench', publicBaseUrl: 'http://127.0.0.1:3000', signingKey: hmacHex(SECRET_KEY, 'storage-urls') }),
+    publicBaseUrl: 'http://127.0.0.1:3000',
+    portalKey: hmacHex(SECRET_KEY, 'merchant-portal'),
   };
   const scope = { locationId: loc.id, role: 'admin' as const, userId: admin.id, scopes: [] };
   const { createDeal } = await import('../src/features/deals/deals.service');

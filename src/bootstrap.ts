@@ -8,6 +8,7 @@ import { migrateLatest } from './db/migrate';
 import type { Deps } from './deps';
 import { systemClock, type Clock } from './lib/clock';
 import { SecretBox, hmacHex } from './lib/crypto';
+import { createStorage, type Storage } from './storage';
 
 /** The secret key: SECRET_KEY, or (outside production) one generated once and kept in the database. */
 export async function resolveSecretKey(knex: Knex, config: Config): Promise<string> {
@@ -19,11 +20,24 @@ export async function resolveSecretKey(knex: Knex, config: Config): Promise<stri
   return (await knex('app_settings').where({ key: 'secret_key' }).first('value')).value;
 }
 
-export async function buildDeps(config: Config, logger: Logger, opts: { db?: Database; clock?: Clock; validateResponses?: boolean } = {}): Promise<Deps> {
+/** The address this server is reached at: PUBLIC_BASE_URL, else its own host and port. */
+export function publicBaseUrl(config: Config): string {
+  return (config.publicBaseUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
+}
+
+export async function buildDeps(
+  config: Config,
+  logger: Logger,
+  opts: { db?: Database; clock?: Clock; validateResponses?: boolean; storage?: Storage; s3Credentials?: { accessKeyId: string; secretAccessKey: string } } = {},
+): Promise<Deps> {
   loadFunderIntegrationsFile(config.funderIntegrationsFile);
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateLatest(db.knex);
   const secretKey = await resolveSecretKey(db.knex, config);
+  const baseUrl = publicBaseUrl(config);
+  const storage =
+    opts.storage ??
+    createStorage({ storageUrl: config.storageUrl, dataDir: config.dataDir, publicBaseUrl: baseUrl, signingKey: hmacHex(secretKey, 'storage-urls'), s3Credentials: opts.s3Credentials });
   return {
     db,
     clock: opts.clock ?? systemClock,
@@ -31,6 +45,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: { db?: Dat
     config,
     secrets: new SecretBox(hmacHex(secretKey, 'secrets-at-rest')),
     cursorKey: hmacHex(secretKey, 'pagination-cursors'),
+    storage,
+    publicBaseUrl: baseUrl,
+    portalKey: hmacHex(secretKey, 'merchant-portal'),
     validateResponses: opts.validateResponses,
   };
 }

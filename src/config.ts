@@ -32,6 +32,12 @@ export interface Config {
    */
   inboundSmtpPort?: number;
   inboundSmtpHost?: string;
+  /**
+   * Where document bytes are kept (STORAGE_URL): unset, the local folder `${dataDir}/files` served by
+   * this server's signed upload and download routes; `s3://bucket?endpoint=...&region=...` for
+   * S3-compatible object storage (credentials from the AWS SDK's usual environment variables).
+   */
+  storageUrl?: string;
   /** JSON file of the operator's HTTP funder integrations (src/features/lenders/funder-specs.ts). */
   funderIntegrationsFile?: string;
 }
@@ -82,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundSmtpPort: parsePort(env.INBOUND_SMTP_PORT, 'INBOUND_SMTP_PORT'),
     inboundSmtpHost: env.INBOUND_SMTP_HOST || '127.0.0.1',
     funderIntegrationsFile: env.FUNDER_INTEGRATIONS_FILE || undefined,
+    storageUrl: env.STORAGE_URL || undefined,
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './index';
+
+// S3-compatible object storage. Upload URLs are presigned PutObject requests with Content-Type and
+// Content-Length among the signed headers, so the store itself refuses another size or type; the
+// bucket stays private (downloads are presigned GetObject URLs with the file name). Errors become
+// StorageError with fixed sentences: no SDK text, no credentials, in any message.
+
+const isMissing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+const unavailable = () => new StorageError('unavailable', 'The document store did not answer; try again');
+const seconds = (from: Date, to: Date) => Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
+
+export function createS3Storage(o: { bucket: string; endpoint?: string; region: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string } }): Storage {
+  const client = new S3Client({
+    region: o.region,
+    endpoint: o.endpoint,
+    forcePathStyle: o.forcePathStyle,
+    credentials: o.credentials,
+    maxAttempts: 3,
+    requestHandler: { requestTimeout: 30_000, connectionTimeout: 5_000 } as never,
+  });
+  const Bucket = o.bucket;
+  const head = async (key: string) => {
+    try {
+      const h = await client.send(new HeadObjectCommand({ Bucket, Key: checkKey(key) }));
+      return { size: Number(h.ContentLength ?? 0) };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw unavailable();
+    }
+  };
+
+  return {
+    kind: 's3',
+    uploadOrigin: o.endpoint ? new URL(o.endpoint).origin : `https://${Bucket}.s3.${o.region}.amazonaws.com`,
+
+    async presignUpload(key, p): Promise<PresignedUpload> {
+      const cmd = new PutObjectCommand({ Bucket, Key: checkKey(key), ContentType: p.contentType, ContentLength: p.size });
+      const url = await getSignedUrl(client, cmd, { expiresIn: seconds(p.now, p.expiresAt), signingDate: p.now, signableHeaders: new Set(['content-type', 'content-length']) });
+      return { url, method: 'PUT', headers: { 'Content-Type': p.contentType }, expiresAt: p.expiresAt };
+    },
+
+    async presignDownload(key, p): Promise<string> {
+      const ascii = p.filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+      const cmd = new GetObjectCommand({
+        Bucket, Key: checkKey(key), ResponseContentType: p.contentType,
+        ResponseContentDisposition: `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(p.filename)}`,
+      });
+      return getSignedUrl(client, cmd, { expiresIn: seconds(p.now, p.expiresAt), signingDate: p.now });
+    },
+
+    async describe(key): Promise<StoredObject | null> {
+      let body: Readable;
+      try {
+        const r = await client.send(new GetObjectCommand({ Bucket, Key: checkKey(key) }));
+        body = r.Body as Readable;
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw unavailable();
+      }
+      const hash = createHash('sha256');
+      let size = 0;
+      try {
+        for await (const chunk of body) {
+          size += (chunk as Buffer).length;
+          hash.update(chunk as Buffer);
+        }
+      } catch {
+        throw unavailable();
+      }
+      return { size, sha256: hash.digest('hex') };
+    },
+
+    async read(key, r = {}): Promise<Buffer> {
+      const h = await head(key);
+      if (!h) throw new StorageError('not_found', 'No file is stored under this key');
+      if (r.maxBytes !== undefined && h.size > r.maxBytes) throw new StorageError('too_large', `The stored file is larger than ${r.maxBytes} bytes`);
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key: checkKey(key) }));
+        const chunks: Buffer[] = [];
+        let n = 0;
+        for await (const chunk of res.Body as Readable) {
+          n += (chunk as Buffer).length;
+          if (r.maxBytes !== undefined && n > r.maxBytes) throw new StorageError('too_large', `The stored file is larger than ${r.maxBytes} bytes`);
+          chunks.push(chunk as Buffer);
+        }
+        return Buffer.concat(chunks);
+      } catch (err) {
+        if (err instanceof StorageError) throw err;
+        if (isMissing(err)) throw new StorageError('not_found', 'No file is stored under this key');
+        throw unavailable();
+      }
+    },
+
+    async put(key, bytes, contentType): Promise<void> {
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: checkKey(key), Body: bytes, ContentType: contentType }));
+      } catch {
+        throw unavailable();
+      }
+    },
+
+    async delete(key): Promise<void> {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: checkKey(key) }));
+      } catch (err) {
+        if (!isMissing(err)) throw unavailable();
+      }
+    },
+
+    async close(): Promise<void> {
+      client.destroy();
+    },
+  };
+}

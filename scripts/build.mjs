@@ -9,7 +9,9 @@ const at = process.argv.indexOf('--outdir');
 const outdir = at > 0 ? process.argv[at + 1] : 'dist';
 
 await build({
-  entryPoints: { server: 'src/server.ts', worker: 'src/worker.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts', 'inbound-smtp': 'src/inbound-smtp.ts' },
+  entryPoints: { server: 'src/server.ts', worker: 'src/worker.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts', 'inbound-smtp': 'src/inbound-smtp.ts',
+    // Statement PDFs are read in a worker thread; the bundle loads it from beside itself.
+    'pdf-text.worker': 'src/features/statements/pdf-text.worker.mjs' },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -114,6 +114,13 @@ export interface paths {
          *     | `submission.status_changed` | submission | a funder API reported the submission `funded` or `expired` | `status`, `funder_status`, `source` (`funder_api`) |
          *     | `offer.received` | offer | an offer was logged | `deal_id`, `lender_id`, `lender_name`, `amount`, `factor_rate`, `source` |
          *     | `offer.primary_changed` | offer | another offer became primary | `deal_id`, `previous_primary_offer_id` |
+         *     | `document.uploaded` | document | a document arrived on a deal (API, merchant portal) | `deal_id`, `category`, `source`, `filename` |
+         *     | `document.processed` | document | a bank statement's analysis finished | `deal_id`, `parsed`, `failure_code` |
+         *     | `documents.requested` | deal | documents were requested from the merchant | `document_request_id`, `items`, `person_id`, `sent` |
+         *     | `portal.link_created` | deal | a merchant portal link was created | `portal_link_id`, `purpose`, `person_id`, `sent` |
+         *     | `portal.offer_chosen` | offer | the merchant chose an offer in the portal | `deal_id`, `portal_link_id` |
+         *     | `portal.application_updated` | business | the merchant completed application fields in the portal | `deal_id`, `portal_link_id`, `fields` |
+         *     | `documents.request_fulfilled` | deal | the merchant submitted the requested documents in the portal | `document_request_id`, `document_ids` |
          *     | `note.created` | note | a note was added to the business or one of its deals | `parent_type`, `parent_id` |
          *     | `task.created` | task | a task was created | `title`, `due_date`, `assignee_id` |
          *     | `task.completed` | task | a task was completed | `title` |
@@ -857,7 +864,9 @@ export interface paths {
          *     rendered. `document_ids` must be documents of this deal.
          *
          *     Errors: an unknown lender id, or a document id that is not on this deal, answers
-         *     `404 not_found` (`code: resource_missing`, `param` `lender_ids` or `document_ids`). (Our design.)
+         *     `404 not_found` (`code: resource_missing`, `param` `lender_ids` or `document_ids`); a document
+         *     still in `pending_upload` answers `409 conflict` (`code: invalid_state_transition`,
+         *     `param: document_ids`). (Our design.)
          *
          *     Role `user` may submit, but only deals it created; any other deal answers `404 not_found`.
          */
@@ -1517,6 +1526,9 @@ export interface paths {
          *       it was already finalized);
          *     - `code: upload_missing` when nothing (or not the declared `size_bytes`) arrived at
          *       `upload_url`; upload again, then finalize. (Our design: the code name.)
+         *     - `code: upload_content_mismatch` when the bytes that arrived are not a file of the declared
+         *       `content_type` (checked for PDF, PNG, JPEG and TIFF by their first bytes); upload the right
+         *       file, then finalize.
          *
          *     A finalize may be sent after `expires_at` as long as the upload itself finished in time.
          *     Role `user` may finalize only documents on deals it created; others answer 404.
@@ -3132,7 +3144,7 @@ export interface components {
              * @example deal
              * @enum {string}
              */
-            entity_type: "deal" | "business" | "note" | "task" | "submission" | "offer" | "advance";
+            entity_type: "deal" | "business" | "note" | "task" | "submission" | "offer" | "advance" | "document";
             /**
              * @description Id of the object the entry is about.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
@@ -8946,7 +8958,7 @@ export interface components {
              */
             true_revenue: number;
             /**
-             * @description Average daily balance in the period, in dollars, two decimals.
+             * @description Average end-of-day balance in the period, in dollars, two decimals; negative when the account was overdrawn on average.
              * @example 18652.3
              */
             average_balance: number;
@@ -8984,7 +8996,7 @@ export interface components {
              */
             true_revenue: number;
             /**
-             * @description Average daily balance across the statements, in dollars, two decimals.
+             * @description Average daily balance across the statements, in dollars, two decimals; negative when the account was overdrawn on average.
              * @example 18400
              */
             average_balance: number;
@@ -9158,6 +9170,19 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 "Retry-After": components["headers"]["RetryAfterConflict"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The document is not waiting for its upload, or its bytes did not arrive as declared. */
+        FinalizeConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -12352,7 +12377,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["FinalizeConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

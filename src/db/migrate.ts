@@ -10,6 +10,7 @@ import * as m0010 from './migrations/0010_background_work';
 import * as m0011 from './migrations/0011_mail_parts';
 import * as m0012 from './migrations/0012_inbound_emails';
 import * as m0013 from './migrations/0013_funder_attempts';
+import * as m0014 from './migrations/0014_documents';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0011_mail_parts': m0011,
   '0012_inbound_emails': m0012,
   '0013_funder_attempts': m0013,
+  '0014_documents': m0014,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -6,7 +6,7 @@ import type { Scope } from '../http/types';
 export interface ActivityInput {
   businessId: string | null;
   dealId?: string | null;
-  entityType: 'deal' | 'business' | 'note' | 'task' | 'submission' | 'offer' | 'advance';
+  entityType: 'deal' | 'business' | 'note' | 'task' | 'submission' | 'offer' | 'advance' | 'document';
   entityId: string;
   entityName: string;
   action: string;

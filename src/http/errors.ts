@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   retry_too_soon: { status: 409, type: 'conflict' },
   not_retryable: { status: 409, type: 'conflict' },
   status_check_in_progress: { status: 409, type: 'conflict' },
+  upload_missing: { status: 409, type: 'conflict' },
+  upload_content_mismatch: { status: 409, type: 'conflict' },
   body_too_large: { status: 413, type: 'validation_error' },
   unsupported_media_type: { status: 415, type: 'validation_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },

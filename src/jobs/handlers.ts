@@ -1,4 +1,6 @@
+import { registerStatementJobs } from '../features/documents/analysis';
 import { registerFunderJobs } from '../features/funders/attempts';
+import { registerPortalMail } from '../features/portal/portal.service';
 import { registerSubmissionMail } from '../features/submissions/submissions.email';
 import { registerMailJobs } from '../mail/mail.sender';
 
@@ -8,4 +10,6 @@ export function registerAllJobs(): void {
   registerMailJobs();
   registerSubmissionMail();
   registerFunderJobs();
+  registerStatementJobs();
+  registerPortalMail();
 }

@@ -6,11 +6,26 @@ import type { Knex } from 'knex';
 //  - webhook deliveries and their attempts: 30 days after their last change, once finished
 //    (succeeded or dead; pending and failed ones are kept however old);
 //  - finished jobs: 30 days.
-// Outgoing emails are the record of what was sent and are kept.
+// Outgoing emails are the record of what was sent and are kept. Features add their own hourly
+// sweeps with registerMaintenance (documents: uploads whose bytes never came, after 24 hours).
 
 export const RETENTION_MS = 30 * 24 * 3600_000;
 export const MAINTENANCE_EVERY_MS = 3600_000;
 const BATCH = 1000;
+
+type Sweep = (deps: import('../deps').Deps) => Promise<unknown>;
+const sweeps = new Map<string, Sweep>();
+
+/** An hourly sweep of a feature, run by every worker with the retention below (once per name). */
+export function registerMaintenance(name: string, sweep: Sweep): void {
+  sweeps.set(name, sweep);
+}
+
+export async function runSweeps(deps: import('../deps').Deps): Promise<void> {
+  for (const [name, sweep] of sweeps) {
+    await sweep(deps).catch((err: unknown) => deps.logger.warn({ sweep: name, err: err instanceof Error ? err.message : String(err) }, 'maintenance sweep failed'));
+  }
+}
 
 /** Deletes one batch of each kind; returns how many rows went (call again while it returns > 0). */
 export async function purgeExpired(knex: Knex, now: Date): Promise<number> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Deps } from '../deps';
 import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
 import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
-import { MAINTENANCE_EVERY_MS, purgeExpired } from './maintenance';
+import { MAINTENANCE_EVERY_MS, purgeExpired, runSweeps } from './maintenance';
 import { claimJobs, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
 
 // The worker: one loop that turns outbox events into deliveries, attempts due deliveries, runs due
@@ -157,6 +157,7 @@ export class Worker {
     if (this.lastMaintenance === undefined || at - this.lastMaintenance >= MAINTENANCE_EVERY_MS) {
       this.lastMaintenance = at;
       await purgeExpired(knex, deps.clock.now());
+      await runSweeps(deps);
     }
     await dispatchEvents(deps, this.dispatchBatch);
     let free = this.concurrency - this.inFlight.size;

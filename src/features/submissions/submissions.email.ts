@@ -4,7 +4,7 @@ import { invalid } from '../../http/errors';
 import { registerAttachmentSource } from '../../mail/attachments';
 import { registerEmailSentHook } from '../../mail/sent-hooks';
 import { usd } from '../deals/deals.mapper';
-import { buildSubmissionPackage, type PackageOwner, type SubmissionPackageInput } from './package';
+import { buildSubmissionPackage, type PackageDocument, type PackageOwner, type SubmissionPackageInput } from './package';
 import type { SubmissionRow } from './submissions.repository';
 import { markSubmissionSent } from './submissions.service';
 
@@ -99,7 +99,8 @@ export function templateValues(v: { businessName: string; dba: string | null; in
 }
 
 /** The package's input, read from the submission's location only. */
-async function packageInput(db: Knex, locationId: string, submissionId: string): Promise<SubmissionPackageInput> {
+async function packageInput(deps: Deps, locationId: string, submissionId: string): Promise<SubmissionPackageInput> {
+  const db = deps.db.knex;
   const s = (await db('submissions').where({ id: submissionId, location_id: locationId }).first()) as SubmissionRow | undefined;
   if (!s || !s.trace_code) throw new Error('submission not found or without a trace code');
   const deal = await db('deals').where({ id: s.deal_id, location_id: locationId }).first();
@@ -127,8 +128,24 @@ async function packageInput(db: Knex, locationId: string, submissionId: string):
       annual_revenue: deal.annual_revenue === null ? null : Number(deal.annual_revenue), state_incorporated: deal.state_incorporated,
     },
     owners: owners.map((o): PackageOwner => ({ first_name: o.first_name, last_name: o.last_name, role: o.role, ownership_percent: o.ownership_percent === null ? null : Number(o.ownership_percent) })),
-    documents: [], // documents attach once the documents feature exists; until then document_ids must be empty
+    documents: await packageDocuments(deps, locationId, s.document_ids ?? []),
   };
+}
+
+/** The chosen documents' bytes, in the order given (the package stamps and merges them). */
+async function packageDocuments(deps: Deps, locationId: string, ids: string[] | string): Promise<PackageDocument[]> {
+  const list: string[] = typeof ids === 'string' ? JSON.parse(ids) : ids;
+  if (!list.length) return [];
+  const rows: { id: string; filename: string; category: string; storage_key: string }[] = await deps.db.knex('documents')
+    .where({ location_id: locationId }).whereIn('id', list).select('id', 'filename', 'category', 'storage_key');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const out: PackageDocument[] = [];
+  for (const id of list) {
+    const r = byId.get(id);
+    if (!r) continue; // deleted since: the package goes without it
+    out.push({ filename: r.filename, category: r.category, content: new Uint8Array(await deps.storage.read(r.storage_key, { maxBytes: 26_214_400 })) });
+  }
+  return out;
 }
 
 /** The email became `sent`: the submission follows (only from `queued`: a withdrawn one stays withdrawn). */
@@ -142,6 +159,6 @@ async function onSubmissionEmailSent(trx: Knex.Transaction, deps: Deps, email: {
 
 /** Registers the package source and the sent hook; call once where the worker is wired. */
 export function registerSubmissionMail(): void {
-  registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackage(await packageInput(deps.db.knex, ctx.locationId, ref)));
+  registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackage(await packageInput(deps, ctx.locationId, ref)));
   registerEmailSentHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailSent);
 }

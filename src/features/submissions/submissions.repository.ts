@@ -20,6 +20,8 @@ export interface SubmissionRow {
   decline_category: string | null;
   submitted_by_id: string | null;
   requested_items: string[];
+  /** Documents of the deal its email package attaches. */
+  document_ids?: string[];
   match_score: number | null;
   match_eligible: boolean | null;
   submitted_at: Date | null;
@@ -88,5 +90,5 @@ export async function existingByLender(db: Db, scope: Scope, dealId: string): Pr
 }
 
 export async function insertSubmissions(db: Db, rows: Omit<SubmissionRow, 'lender_name'>[]): Promise<void> {
-  if (rows.length) await db('submissions').insert(rows.map(({ api: _api, ...r }) => ({ ...r, requested_items: JSON.stringify(r.requested_items) })));
+  if (rows.length) await db('submissions').insert(rows.map(({ api: _api, ...r }) => ({ ...r, requested_items: JSON.stringify(r.requested_items), document_ids: JSON.stringify(r.document_ids ?? []) })));
 }

@@ -92,9 +92,14 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
     const deal = await visibleDealOr404(trx, scope, dealId);
     // One request at a time per deal: two racing requests cannot both create a lender's submission.
     await trx('deals').where({ id: dealId, location_id: scope.locationId }).forUpdate().first('id');
-    if (body.document_ids?.length) {
-      // No document exists yet (the documents feature is a later issue): none can be on this deal.
-      throw notFound('document on this deal', body.document_ids[0], 'document_ids');
+    const documentIds = [...new Set(body.document_ids ?? [])];
+    if (documentIds.length) {
+      const docs: { id: string; status: string }[] = await trx('documents').where({ location_id: scope.locationId, deal_id: dealId }).whereIn('id', documentIds).select('id', 'status');
+      const found = new Map(docs.map((d) => [d.id, d.status]));
+      const missing = documentIds.find((id) => !found.has(id));
+      if (missing) throw notFound('document on this deal', missing, 'document_ids');
+      const waiting = documentIds.find((id) => found.get(id) === 'pending_upload');
+      if (waiting) throw conflict(`Document ${waiting} has not been uploaded yet; finalize it first`, 'invalid_state_transition', 'document_ids');
     }
     if (body.template_id) throw notFound('email template', body.template_id, 'template_id');
 
@@ -147,6 +152,7 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
         decline_category: null,
         submitted_by_id: scope.userId,
         requested_items: [],
+        document_ids: documentIds,
         match_score: snap?.score ?? null,
         match_eligible: snap?.eligible ?? null,
         submitted_at: null,

@@ -1,0 +1,101 @@
+import type { components } from '../../../generated/schema';
+import { iso, isoRequired } from '../../lib/format';
+import type { DocumentRow } from './documents.repository';
+
+type S = components['schemas'];
+export type Document = S['Document'];
+export type Statement = S['Statement'];
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+/** Row -> wire shape, field by field. `download_url` only from getDocument (a fresh signed link). */
+export function toDocument(row: DocumentRow, downloadUrl: string | null = null): Document {
+  return {
+    id: row.id,
+    deal_id: row.deal_id,
+    business_id: row.business_id,
+    filename: row.filename,
+    content_type: row.content_type,
+    size_bytes: num(row.size_bytes),
+    category: row.category as Document['category'],
+    status: row.status,
+    source: row.source,
+    sha256: row.sha256,
+    download_url: downloadUrl,
+    uploaded_at: iso(row.uploaded_at),
+    created_at: isoRequired(row.created_at),
+    updated_at: isoRequired(row.updated_at),
+  };
+}
+
+/** The webhook snapshot: a fixed subset, never a URL. */
+export function documentSnapshot(row: DocumentRow): S['DocumentSnapshot'] {
+  return {
+    id: row.id,
+    deal_id: row.deal_id,
+    filename: row.filename,
+    category: row.category as Document['category'],
+    content_type: row.content_type,
+    size_bytes: Number(row.size_bytes ?? 0),
+    source: row.source,
+    created_at: isoRequired(row.created_at),
+  };
+}
+
+/** The figures stored on a processed statement's row (see ../statements/analyze.ts). */
+export interface StoredStatement {
+  period_start: string;
+  period_end: string;
+  bank_name: string | null;
+  beginning_balance: number | null;
+  deposits_total: number;
+  deposit_count: number;
+  true_revenue: number;
+  average_daily_balance: number;
+  ending_balance: number;
+  negative_days: number;
+  nsf_count: number;
+  mca_count: number;
+  mca_withhold_percent: number;
+  has_recovery_activity: boolean;
+}
+
+/** One statement of the analysis: its figures, or `parsed: false` with every figure null. */
+export function toStatement(row: DocumentRow): Statement {
+  const s = row.status === 'processed' ? (row.statement as unknown as StoredStatement | null) : null;
+  return {
+    document_id: row.id,
+    parsed: !!s,
+    period_start: s?.period_start ?? null,
+    period_end: s?.period_end ?? null,
+    bank_name: s?.bank_name ?? null,
+    deposits_total: s?.deposits_total ?? null,
+    deposit_count: s?.deposit_count ?? null,
+    true_revenue: s?.true_revenue ?? null,
+    average_daily_balance: s?.average_daily_balance ?? null,
+    ending_balance: s?.ending_balance ?? null,
+    negative_days: s?.negative_days ?? null,
+    nsf_count: s?.nsf_count ?? null,
+    mca_count: s?.mca_count ?? null,
+    mca_withhold_percent: s?.mca_withhold_percent ?? null,
+    has_recovery_activity: s?.has_recovery_activity ?? null,
+  };
+}
+
+/** `statement` of `document.processed`. */
+export function statementSnapshot(s: StoredStatement): S['StatementSnapshot'] {
+  return {
+    period_start: s.period_start,
+    period_end: s.period_end,
+    beginning_balance: s.beginning_balance,
+    ending_balance: s.ending_balance,
+    total_deposits: s.deposits_total,
+    true_revenue: s.true_revenue,
+    average_balance: s.average_daily_balance,
+    negative_days: s.negative_days,
+    nsf_count: s.nsf_count,
+    mca_count: s.mca_count,
+    mca_withhold_percent: s.mca_withhold_percent,
+    has_recovery_activity: s.has_recovery_activity,
+  };
+}

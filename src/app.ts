@@ -14,6 +14,8 @@ import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { pendingMigrations } from './db/migrate';
 import { listOperations, loadSpec, type OperationInfo } from './http/spec';
+import { localStorageRoutes } from './storage/routes';
+import { portalRoutes } from './web/portal/portal.routes';
 import type { Handler, Handlers, OperationId } from './http/types';
 
 export const BODY_LIMIT = '1mb';
@@ -102,6 +104,11 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     if (op.operationId !== 'receiveInboundEmail') throw new Error(`No raw-body route for operation ${op.operationId}`);
     app[op.method](op.expressPath, ...inboundEmailRoute(deps, handlers.receiveInboundEmail));
   }
+
+  // Outside the JSON API: the local storage back end's signed upload and download URLs (raw bytes,
+  // up to 25 MB, no API key), and the merchant portal's pages behind magic links.
+  if (deps.storage.kind === 'local') app.use(localStorageRoutes(deps.storage, { clock: () => deps.clock.now(), logger: deps.logger }));
+  app.use(portalRoutes(deps));
 
   app.use(jsonOnly);
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }));

@@ -3,6 +3,7 @@ import * as activity from './activity/activity.handlers';
 import * as advances from './advances/advances.handlers';
 import * as businesses from './businesses/businesses.handlers';
 import * as deals from './deals/deals.handlers';
+import * as documents from './documents/documents.handlers';
 import * as events from './events/events.handlers';
 import * as inbound from './inbound/inbound.handlers';
 import * as lenderMatches from './lender-matches/lender-matches.handlers';
@@ -11,6 +12,7 @@ import * as notes from './notes/notes.handlers';
 import * as offers from './offers/offers.handlers';
 import * as people from './people/people.handlers';
 import * as pipeline from './pipeline/pipeline.handlers';
+import * as portal from './portal/portal.handlers';
 import * as submissions from './submissions/submissions.handlers';
 import * as tasks from './tasks/tasks.handlers';
 import * as webhooks from './webhooks/webhooks.handlers';
@@ -18,7 +20,7 @@ import { pendingHandlers } from './pending';
 
 export const implemented = {
   ...activity, ...advances, ...businesses, ...deals, ...lenderMatches, ...lenders, ...notes, ...offers, ...people, ...pipeline, ...tasks,
-  ...webhooks, ...events, ...submissions, ...inbound,
+  ...webhooks, ...events, ...submissions, ...inbound, ...documents, ...portal,
 };
 
 /**

@@ -144,8 +144,12 @@ class FixtureSet {
 
   static readonly makers: Record<string, (s: FixtureSet) => Promise<string>> = {
     biz: async (s) => (await call('post', '/v1/businesses', { legal_name: `Attack Fixture ${s.label} LLC` })).id,
-    per: async (s) => (await call('post', '/v1/people', { first_name: 'Ada', last_name: `Fixture ${s.label}`, email: `ada.${s.label.toLowerCase()}@example.com` })).id,
-    deal: async (s) => (await call('post', '/v1/deals', { business_id: await s.get('biz') })).id,
+    // Linked to the set's business (its primary contact): portal links and document requests go to it.
+    per: async (s) => (await call('post', '/v1/people', { first_name: 'Ada', last_name: `Fixture ${s.label}`, email: `ada.${s.label.toLowerCase()}@example.com`, business_id: await s.get('biz') })).id,
+    deal: async (s) => {
+      await s.get('per'); // the business's primary contact (portal links, document requests)
+      return (await call('post', '/v1/deals', { business_id: await s.get('biz') })).id;
+    },
     lnd: async (s) => (await call('post', '/v1/lenders', { name: `Attack Lender ${s.label}` })).id,
     ofr: async (s) => (await call('post', `/v1/deals/${await s.get('deal')}/offers`, { lender_id: await s.get('lnd'), amount: 75000, factor_rate: 1.35, term: 180, status: 'accepted' })).id,
     adv: async (s) => {
@@ -186,6 +190,20 @@ class FixtureSet {
       return (res.json as { data: { id: string } }).data.id;
     },
     task: async (s) => (await call('post', `/v1/deals/${await s.get('deal')}/tasks`, { title: `Attack task ${s.label}` })).id,
+    // A document waiting for its bytes on the set's deal.
+    doc: async (s) => (await call('post', `/v1/deals/${await s.get('deal')}/documents`, { filename: 'attack.pdf', content_type: 'application/pdf', size_bytes: ATTACK_PDF.length, category: 'other' })).document.id,
+    // A document whose bytes arrived but is not finalized yet (finalizeDocument's baseline).
+    'doc:uploaded': async (s) => {
+      const slot = await call('post', `/v1/deals/${await s.get('deal')}/documents`, { filename: 'attack.pdf', content_type: 'application/pdf', size_bytes: ATTACK_PDF.length, category: 'other' });
+      const u = new URL(slot.upload_url);
+      const res = await h.api.put(u.pathname + u.search).set(slot.upload_headers).send(ATTACK_PDF);
+      if (res.status !== 200) throw new Error(`fixture upload -> ${res.status} ${res.text.slice(0, 200)}`);
+      return slot.document.id as string;
+    },
+    pl: async (s) => {
+      await s.get('per');
+      return (await call('post', `/v1/deals/${await s.get('deal')}/portal-links`, { purpose: 'offers', send: false })).id;
+    },
     stg: async (s) => (await call('post', '/v1/pipeline/stages', { label: `Attack stage ${s.label}`, phase: 'submitted' })).id,
     usr: async () => t.users.admin.id,
   };
@@ -268,7 +286,8 @@ async function apiSubmission(s: FixtureSet, amount: number): Promise<string> {
 }
 
 /** The fixture a path parameter takes: its id prefix, or an operation's own state of that object. */
-const FIXTURE_OF_OPERATION: Record<string, string> = { retrySubmission: 'sub:errored', checkSubmissionStatus: 'sub:acknowledged' };
+const FIXTURE_OF_OPERATION: Record<string, string> = { retrySubmission: 'sub:errored', checkSubmissionStatus: 'sub:acknowledged', finalizeDocument: 'doc:uploaded' };
+const ATTACK_PDF = Buffer.from('%PDF-1.4\n% attack fixture\n%%EOF\n');
 
 /** A trace code of a submission of the set, as if its package had gone out (the worker does not run here). */
 async function sentTraceCode(set: FixtureSet): Promise<string> {

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory from 'knex';
@@ -86,13 +88,17 @@ export interface Harness {
   clock: ManualClock;
   knex: Deps['db']['knex'];
   api: ReturnType<typeof supertest>;
+  /** The Express app itself (to serve it on a real port, e.g. for a browser). */
+  app: ReturnType<typeof createApp>;
   logs: string[];
   /** A location with a user and key per role; a test location unless `isTest: false`. */
   tenant(name?: string, opts?: { isTest?: boolean }): Promise<Tenant>;
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { handlers?: Partial<Handlers>; start?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { handlers?: Partial<Handlers>; start?: string; storageUrl?: string; s3Credentials?: { accessKeyId: string; secretAccessKey: string }; publicBaseUrl?: string } = {},
+): Promise<Harness> {
   const db = await cloneDatabase();
   const clock = new ManualClock(opts.start ?? '2026-11-23T12:00:00.000Z');
   const logs: string[] = [];
@@ -102,8 +108,13 @@ export async function startHarness(opts: { handlers?: Partial<Handlers>; start?:
       cb();
     },
   });
-  const config = { ...loadConfig({ NODE_ENV: 'test' }), secretKey: 'test-secret-key-for-contract-tests-0123456789' };
-  const deps = await buildDeps(config, createLogger('info', sink), { db, clock, validateResponses: true });
+  // Document bytes (the local storage back end) go to a folder of this harness's own.
+  const filesDir = mkdtempSync(join(tmpdir(), 'svc-files-'));
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test' }), secretKey: 'test-secret-key-for-contract-tests-0123456789', dataDir: filesDir,
+    storageUrl: opts.storageUrl, publicBaseUrl: opts.publicBaseUrl ?? 'http://127.0.0.1:3000',
+  };
+  const deps = await buildDeps(config, createLogger('info', sink), { db, clock, validateResponses: true, s3Credentials: opts.s3Credentials });
   const app = createApp(deps, { ...realHandlers, ...opts.handlers } as Handlers);
   const api = supertest(app);
   let n = 0;
@@ -112,6 +123,7 @@ export async function startHarness(opts: { handlers?: Partial<Handlers>; start?:
     clock,
     knex: db.knex,
     api,
+    app,
     logs,
     async tenant(name = `Tenant ${++n}`, tenantOpts: { isTest?: boolean } = {}) {
       const loc = await createLocation(db.knex, clock, { name, isTest: tenantOpts.isTest ?? true });
@@ -134,6 +146,10 @@ export async function startHarness(opts: { handlers?: Partial<Handlers>; start?:
         auth: (role = 'admin') => ({ Authorization: `Bearer ${keys[role]}` }),
       };
     },
-    close: () => db.close(),
+    async close() {
+      await deps.storage.close?.();
+      await db.close();
+      rmSync(filesDir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerAllJobs } from '../../src/jobs/handlers';
+import { Worker } from '../../src/jobs/worker';
+import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { scannedPdf, statementFixtures, type StatementFixture } from '../support/statement-fixtures';
+
+// Statement analysis through the API and the job queue: finalizing bank statements starts a batch
+// of the deal's statements; each is analysed by a `statement.analyze` job (document.processed), and
+// the batch completes once (statement.analyzed with the summary); an unreadable statement ends
+// `failed` without stopping the batch; a new statement starts a new batch over all of them.
+
+let h: Harness;
+let t: Tenant;
+let other: Tenant;
+let worker: Worker;
+let fixtures: StatementFixture[];
+
+beforeAll(async () => {
+  registerAllJobs();
+  h = await startHarness();
+  t = await h.tenant('Statement Brokers');
+  other = await h.tenant('Other Statement Brokers');
+  worker = new Worker(h.deps, { concurrency: 2 });
+  fixtures = await statementFixtures();
+});
+afterAll(async () => {
+  await worker?.close();
+  await h?.close();
+});
+
+type Json = Record<string, any>;
+async function post(path: string, body?: object, tenant: Tenant = t) {
+  const req = h.api.post(path).set(tenant.auth());
+  return ((body === undefined ? await req : await req.send(body)) as unknown as { status: number; body: Json });
+}
+const get = async (path: string, tenant: Tenant = t, role: 'admin' | 'user' = 'admin') => ((await h.api.get(path).set(tenant.auth(role))) as unknown as { status: number; body: Json });
+async function newDeal(): Promise<string> {
+  const biz = await post('/v1/businesses', { legal_name: `Statements ${Math.random().toString(36).slice(2, 8)} LLC` });
+  return (await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 90000 })).body.data.id;
+}
+async function upload(dealId: string, bytes: Uint8Array, filename: string, category = 'bank_statement'): Promise<string> {
+  h.clock.advance(1000);
+  const slot = (await post(`/v1/deals/${dealId}/documents`, { filename, content_type: 'application/pdf', size_bytes: bytes.length, category })).body.data;
+  const u = new URL(slot.upload_url);
+  expect((await h.api.put(u.pathname + u.search).set(slot.upload_headers).send(Buffer.from(bytes))).status).toBe(200);
+  const fin = await post(`/v1/documents/${slot.document.id}/finalize`);
+  expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+  return slot.document.id;
+}
+const events = (type: string, dealId: string) => h.knex('events').where({ type }).whereRaw(`data->>'deal_id' = ?`, [dealId]).orderBy('created_at');
+
+describe(`statement analysis (${ENGINE})`, () => {
+  it('status none before any statement; a batch of two good statements and a scan: each processed or failed, one statement.analyzed with the summary', async () => {
+    const dealId = await newDeal();
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).body.data).toEqual({
+      deal_id: dealId, status: 'none', statements_parsed: 0, document_ids: [], summary: null, statements: [], analyzed_at: null,
+    });
+    const [sep, oct] = [fixtures[1], fixtures[0]];
+    const a = await upload(dealId, oct.bytes, 'oct.pdf');
+    const b = await upload(dealId, sep.bytes, 'sep.pdf');
+    const c = await upload(dealId, await scannedPdf(), 'scan.pdf');
+    const processing = (await get(`/v1/deals/${dealId}/statement-analysis`)).body.data;
+    expect(processing).toMatchObject({ status: 'processing', document_ids: [a, b, c], statements: [], summary: null, analyzed_at: null });
+
+    h.clock.advance(5000);
+    await worker.drain();
+    const done = (await get(`/v1/deals/${dealId}/statement-analysis`)).body.data;
+    expect(done.status).toBe('completed');
+    expect(done.statements_parsed).toBe(2);
+    expect(done.analyzed_at).toBe(h.clock.now().toISOString());
+    // Unparsed first, then oldest period first.
+    expect(done.statements.map((s: Json) => s.document_id)).toEqual([c, b, a]);
+    expect(done.statements[0]).toMatchObject({ parsed: false, period_start: null, true_revenue: null, has_recovery_activity: null });
+    const { beginning_balance: _skip, ...octFigures } = oct.expected;
+    expect(done.statements[2]).toEqual({ document_id: a, parsed: true, ...octFigures });
+    const avg = (x: number, y: number) => Math.round(((x * 100 + y * 100) / 2)) / 100;
+    expect(done.summary).toMatchObject({
+      true_revenue: avg(oct.expected.true_revenue, sep.expected.true_revenue),
+      negative_days: oct.expected.negative_days + sep.expected.negative_days,
+      nsf_count: oct.expected.nsf_count + sep.expected.nsf_count,
+      mca_count: oct.expected.mca_count, // the latest period's positions
+      mca_withhold_percent: oct.expected.mca_withhold_percent,
+      has_recovery_activity: false,
+    });
+
+    expect((await get(`/v1/documents/${a}`)).body.data.status).toBe('processed');
+    expect((await get(`/v1/documents/${c}`)).body.data.status).toBe('failed');
+    const processed = await events('document.processed', dealId);
+    expect(processed).toHaveLength(3);
+    const byDoc = Object.fromEntries(processed.map((e) => [e.data.document_id, e.data]));
+    expect(byDoc[c]).toEqual({ document_id: c, deal_id: dealId, parsed: false, statement: null });
+    expect(byDoc[a].statement).toMatchObject({ period_start: '2026-10-01', beginning_balance: oct.expected.beginning_balance, total_deposits: oct.expected.deposits_total, average_balance: oct.expected.average_daily_balance });
+    const analyzed = await events('statement.analyzed', dealId);
+    expect(analyzed).toHaveLength(1);
+    expect(analyzed[0].data).toEqual({ deal_id: dealId, document_ids: [a, b, c], statements_parsed: 2, summary: done.summary });
+    const failed = await h.knex('activities').where({ entity_id: c, action: 'document.processed' }).first();
+    expect(failed.description).toContain('no text layer');
+  });
+
+  it('a statement finalized while a batch runs starts a new batch over all of them; only the latest batch is announced; analysed documents are not read again', async () => {
+    const dealId = await newDeal();
+    const a = await upload(dealId, fixtures[2].bytes, 'a.pdf');
+    const b = await upload(dealId, fixtures[3].bytes, 'b.pdf');
+    const jobs = await h.knex('jobs').where({ queue: 'statement.analyze' }).whereRaw(`payload->>'document_id' in (?, ?)`, [a, b]);
+    expect(jobs).toHaveLength(2);
+    await worker.drain();
+    // The first batch ({a}) was replaced by {a, b} before it completed: one announcement.
+    expect((await events('statement.analyzed', dealId)).map((e) => e.data.document_ids)).toEqual([[a, b]]);
+    const c = await upload(dealId, fixtures[4].bytes, 'c.pdf');
+    const latest = (await get(`/v1/deals/${dealId}/statement-analysis`)).body.data;
+    expect(latest.status).toBe('processing');
+    expect(latest.document_ids).toEqual([a, b, c]);
+    expect(latest.summary).not.toBeNull(); // the previous completed analysis until this one completes
+    expect(latest.statements.map((s: Json) => s.document_id).sort()).toEqual([a, b].sort());
+    expect(await h.knex('jobs').where({ queue: 'statement.analyze' }).whereRaw(`payload->>'document_id' = ?`, [c])).toHaveLength(1);
+    expect(await h.knex('jobs').where({ queue: 'statement.analyze' }).whereRaw(`payload->>'document_id' in (?, ?)`, [a, b])).toHaveLength(2); // not queued again
+    await worker.drain();
+    const done = (await get(`/v1/deals/${dealId}/statement-analysis`)).body.data;
+    expect(done).toMatchObject({ status: 'completed', statements_parsed: 3, document_ids: [a, b, c] });
+    expect(done.summary.has_recovery_activity).toBe(true);
+    expect((await events('statement.analyzed', dealId)).map((e) => e.data.document_ids)).toEqual([[a, b], [a, b, c]]);
+  });
+
+  it('running an analysis job again changes nothing and announces nothing twice', async () => {
+    const dealId = await newDeal();
+    const a = await upload(dealId, fixtures[5].bytes, 'a.pdf');
+    await worker.drain();
+    const { runAnalyzeJob } = await import('../../src/features/documents/analysis');
+    await runAnalyzeJob(h.deps, { document_id: a, location_id: t.locationId });
+    expect(await events('document.processed', dealId)).toHaveLength(1);
+    expect(await events('statement.analyzed', dealId)).toHaveLength(1);
+  });
+
+  it("another location's deal is 404; role user sees only its own deals", async () => {
+    const dealId = await newDeal();
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`, other)).status).toBe(404);
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`, t, 'user')).status).toBe(404);
+  });
+});

@@ -22,6 +22,10 @@ export function createS3Storage(o: { bucket: string; endpoint?: string; region: 
     endpoint: o.endpoint,
     forcePathStyle: o.forcePathStyle,
     credentials: o.credentials,
+    // No flexible checksums on presigned URLs: the SDK would sign a CRC32 of the empty body it
+    // presigns, and S3 would then refuse every real upload as a bad digest.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
     requestHandler: { requestTimeout: 30_000, connectionTimeout: 5_000 } as never,
   });

@@ -6,6 +6,7 @@ import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+import { SPECS, statementFixture } from '../support/statement-fixtures';
 
 // Submitting a deal to lenders by email, end to end: POST /v1/deals/{dealId}/submissions records one
 // submission per lender and queues one email each on the mail path; the worker sends it through the
@@ -157,6 +158,42 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     expect(mail.subject).toBe('File: Tom & Jerry <Diner>');
     expect(mail.html).toContain(`<p>For ${a.name}: Tom &amp; Jerry &lt;Diner&gt;</p>`);
     expect(mail.text).toContain('Tom & Jerry <Diner>');
+  });
+
+  it('document_ids: the chosen documents of the deal are stamped into the emailed package; a document of another deal is 404, one still uploading 409', async () => {
+    const atlas = await lender({ submission_email: 'docs@atlas.example' });
+    const d = await deal(t, 'Document Bakery LLC');
+    const other = await deal(t, 'Other Bakery LLC');
+    const statement = await statementFixture(SPECS[0]);
+    const upload = async (dealId: string, finalize = true) => {
+      const slot = (await post(`/v1/deals/${dealId}/documents`, { filename: 'oct-statement.pdf', content_type: 'application/pdf', size_bytes: statement.bytes.length, category: 'bank_statement' })).body.data as Record<string, any>;
+      const u = new URL(slot.upload_url);
+      await h.api.put(u.pathname + u.search).set(slot.upload_headers).send(Buffer.from(statement.bytes));
+      if (finalize) expect((await post(`/v1/documents/${slot.document.id}/finalize`, undefined)).status).toBe(200);
+      return slot.document.id as string;
+    };
+    const mine = await upload(d.id);
+    const theirs = await upload(other.id);
+    const waiting = await upload(d.id, false);
+    const foreign = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [atlas.id], document_ids: [mine, theirs] });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toMatchObject({ param: 'document_ids' });
+    expect(foreign.body.error!.message).toContain(theirs);
+    const early = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [atlas.id], document_ids: [waiting] });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatchObject({ code: 'invalid_state_transition', param: 'document_ids' });
+
+    const res = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [atlas.id], document_ids: [mine] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await worker.drain();
+    const mail = sink.inbox.find((m) => m.rcpt.includes('docs@atlas.example'))!.mail;
+    const pkg = await PDFDocument.load(mail.attachments[0].content);
+    // The summary page(s) plus the statement's pages.
+    const without = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [(await lender({ submission_email: 'nodocs@atlas.example' })).id] });
+    expect(without.status).toBe(201);
+    await worker.drain();
+    const bare = await PDFDocument.load(sink.inbox.find((m) => m.rcpt.includes('nodocs@atlas.example'))!.mail.attachments[0].content);
+    expect(pkg.getPageCount()).toBe(bare.getPageCount() + statement.pages);
   });
 
   it('404 for another location\'s deal or lender, a document or template that is not there; 400 for 0, 51 or repeated lenders', async () => {

@@ -1,0 +1,61 @@
+// Statement analysis on the synthetic fixtures (contract-tests/support/statement-fixtures.ts):
+// accuracy per figure against each fixture's ground truth, and analysis time per page (the whole
+// path: worker thread start, pdf.js text extraction, reading, figures), sequentially and with the
+// worker's usual concurrency.
+//
+//   npm run bench:statements [-- --rounds 5]
+import { parseArgs } from 'node:util';
+import { analyzeStatementPdf } from '../src/features/statements/analyze';
+import { statementFixtures, type Expected } from '../contract-tests/support/statement-fixtures';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+const rounds = Number(values.rounds);
+const fixtures = await statementFixtures();
+const FIGURES = Object.keys(fixtures[0].expected) as (keyof Expected)[];
+
+console.log(`\n${fixtures.length} statements, ${fixtures.reduce((n, f) => n + f.pages, 0)} pages, layouts: ${[...new Set(fixtures.map((f) => f.layout))].join(', ')}\n`);
+const right = Object.fromEntries(FIGURES.map((k) => [k, 0])) as Record<keyof Expected, number>;
+const maxError = Object.fromEntries(FIGURES.map((k) => [k, 0])) as Record<keyof Expected, number>;
+let parsed = 0;
+for (const f of fixtures) {
+  const r = await analyzeStatementPdf(f.bytes);
+  if (!r.ok) {
+    console.log(`  ${f.name}: FAILED ${r.code} (${r.reason})`);
+    continue;
+  }
+  parsed++;
+  const wrong: string[] = [];
+  for (const k of FIGURES) {
+    const got = (r.figures as unknown as Record<string, unknown>)[k];
+    const want = f.expected[k];
+    if (got === want) right[k]++;
+    else wrong.push(`${k}: ${String(got)} != ${String(want)}`);
+    if (typeof want === 'number' && typeof got === 'number') maxError[k] = Math.max(maxError[k], Math.abs(got - want));
+  }
+  console.log(`  ${f.name.padEnd(22)} ${f.layout.padEnd(14)} ${String(f.pages).padStart(2)} page(s)  ${wrong.length ? wrong.join('; ') : 'all figures exact'}`);
+}
+console.log(`\nAccuracy per figure (exact, over ${fixtures.length} statements; ${parsed} parsed):`);
+for (const k of FIGURES) console.log(`  ${k.padEnd(24)} ${right[k]}/${fixtures.length}${typeof fixtures[0].expected[k] === 'number' ? `   max abs error ${maxError[k]}` : ''}`);
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const perPage: number[] = [];
+const perDoc: number[] = [];
+const t0 = performance.now();
+for (let i = 0; i < rounds; i++) {
+  for (const f of fixtures) {
+    const s = performance.now();
+    await analyzeStatementPdf(f.bytes);
+    const ms = performance.now() - s;
+    perDoc.push(ms);
+    perPage.push(ms / f.pages);
+  }
+}
+const seqMs = performance.now() - t0;
+const pages = rounds * fixtures.reduce((n, f) => n + f.pages, 0);
+console.log(`\nSequential, ${rounds} rounds: per statement median ${pct(perDoc, 50).toFixed(0)} ms, p95 ${pct(perDoc, 95).toFixed(0)} ms; per page median ${pct(perPage, 50).toFixed(0)} ms, p95 ${pct(perPage, 95).toFixed(0)} ms; ${(pages / (seqMs / 1000)).toFixed(1)} pages/s`);
+const t1 = performance.now();
+await Promise.all(Array.from({ length: 4 }, async () => {
+  for (let i = 0; i < rounds; i++) for (const f of fixtures) await analyzeStatementPdf(f.bytes);
+}));
+const parMs = performance.now() - t1;
+console.log(`4 at once: ${((4 * pages) / (parMs / 1000)).toFixed(1)} pages/s (${(parMs / (4 * pages)).toFixed(0)} ms of wall time per page)\n`);

@@ -183,6 +183,18 @@ describe(`the merchant portal (${ENGINE})`, () => {
     expect(listed.last_used_at).toBe(h.clock.now().toISOString());
   });
 
+  it('names and messages from the API are escaped on the page: markup in them is shown as text', async () => {
+    const biz = await post('/v1/businesses', { legal_name: '<script>alert(1)</script> "Quoted" & Co' });
+    await post('/v1/people', { first_name: '<img src=x onerror=alert(2)>', last_name: 'Lopez', email: 'x@esc.example', business_id: biz.body.data.id });
+    const deal = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 10000 });
+    const req = (await post(`/v1/deals/${deal.body.data.id}/document-requests`, { items: ['<b>bold</b>'], message: '</p><script>steal()</script>', send_email: false })).body.data;
+    const page = await portal(await open(req.portal_url));
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/<script>alert|<img src=x|<script>steal|<b>bold/);
+    expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &quot;Quoted&quot; &amp; Co');
+    expect(page.text).toContain('&lt;/p&gt;&lt;script&gt;steal()&lt;/script&gt;');
+  });
+
   it('an expired, revoked or altered link gets a clear page (410 / 404), never a stack trace; an open session ends at revocation', async () => {
     const { dealId } = await dealWithPeople();
     const a = (await post(`/v1/deals/${dealId}/portal-links`, { purpose: 'offers', send: false, expires_in_hours: 1 })).body.data;

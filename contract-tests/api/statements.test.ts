@@ -121,11 +121,18 @@ describe(`statement analysis (${ENGINE})`, () => {
     expect((await events('statement.analyzed', dealId)).map((e) => e.data.document_ids)).toEqual([[a, b], [a, b, c]]);
   });
 
-  it('running an analysis job again changes nothing and announces nothing twice', async () => {
+  it('running an analysis job again, or twice at once, changes nothing and announces nothing twice', async () => {
+    const { runAnalyzeJob } = await import('../../src/features/documents/analysis');
+    const racing = await newDeal();
+    const r = await upload(racing, fixtures[6].bytes, 'r.pdf');
+    await Promise.all([runAnalyzeJob(h.deps, { document_id: r, location_id: t.locationId }), runAnalyzeJob(h.deps, { document_id: r, location_id: t.locationId })]);
+    await worker.drain();
+    expect(await events('document.processed', racing)).toHaveLength(1);
+    expect(await events('statement.analyzed', racing)).toHaveLength(1);
+
     const dealId = await newDeal();
     const a = await upload(dealId, fixtures[5].bytes, 'a.pdf');
     await worker.drain();
-    const { runAnalyzeJob } = await import('../../src/features/documents/analysis');
     await runAnalyzeJob(h.deps, { document_id: a, location_id: t.locationId });
     expect(await events('document.processed', dealId)).toHaveLength(1);
     expect(await events('statement.analyzed', dealId)).toHaveLength(1);

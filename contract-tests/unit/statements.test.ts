@@ -73,6 +73,22 @@ describe('unreadable statements fail with a reason, never a crash', () => {
     expect(r).toMatchObject({ ok: false, code: 'not_a_statement' });
   });
 
+  it('boundaries: a day ending at exactly 0.00 is not negative, one at -0.01 is; days without transactions carry the balance', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    [
+      'Front Range Community Bank', 'Statement Period: 10/01/2026 - 10/04/2026', 'Beginning Balance: $100.00',
+      '10/02  POS PURCHASE SYSCO FOODS  -100.00  0.00', '10/03  ACH DEBIT XCEL ENERGY  -0.01  -0.01', 'Ending Balance: $-0.01',
+    ].forEach((l, i) => page.drawText(l, { x: 50, y: 700 - i * 14, size: 10, font }));
+    const r = await analyzeStatementPdf(await doc.save());
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    if (!r.ok) return;
+    // End of day: 100.00, 0.00, -0.01, -0.01 -> two negative days, average 24.995 -> 25.00 (half up on cents)
+    expect(r.figures).toMatchObject({ negative_days: 2, average_daily_balance: 25, ending_balance: -0.01, deposits_total: 0, true_revenue: 0, mca_withhold_percent: 0 });
+  });
+
   it('a 2,000-page PDF fails with too_many_pages without reading its pages', async () => {
     const r = await analyzeStatementPdf(await manyPagesPdf(2000));
     expect(r).toMatchObject({ ok: false, code: 'too_many_pages', pages: 2000 });

@@ -134,6 +134,12 @@ describe(`document requests (${ENGINE})`, () => {
     const r = res.body.data;
     expect(r).toMatchObject({ deal_id: dealId, person_id: maria.id, items: ['bank_statement', 'Photo ID of each owner'], status: 'open', sent_at: null, fulfilled_at: null });
     expect(r.portal_url).toMatch(/\/p\/[0-9A-Za-z]{32}$/);
+    // The link is a bearer credential: the queued email holds it only sealed, never in the clear.
+    const token = tokenOf(r.portal_url);
+    const queued = await h.knex('outgoing_emails').where({ location_id: t.locationId, kind: 'document_request' }).orderBy('created_at', 'desc').first();
+    expect(JSON.stringify(queued)).not.toContain(token);
+    expect(queued.text_body).toContain('{{sealed:portal_url}}');
+    expect(queued.sealed_values).toMatch(/^v1\./);
     const links = (await get(`/v1/deals/${dealId}/portal-links`)).body.data;
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({ purpose: 'documents', sent_to: maria.email, expires_at: new Date(h.clock.now().getTime() + 72 * HOUR).toISOString() });
@@ -145,6 +151,9 @@ describe(`document requests (${ENGINE})`, () => {
     expect(mail?.mail.text).toContain('bank statement');
     const listed = await get(`/v1/deals/${dealId}/document-requests`);
     expect(listed.body.data[0]).toMatchObject({ id: r.id, portal_url: null, sent_at: h.clock.now().toISOString() });
+    // Sent: the sealed copy is gone too.
+    expect((await h.knex('outgoing_emails').where({ id: queued.id }).first()).sealed_values).toBeNull();
+    expect(h.logs.join('\n')).not.toContain(token);
     expect((await get(`/v1/deals/${dealId}/document-requests?status=fulfilled`)).body.data).toEqual([]);
   });
 
@@ -246,6 +255,8 @@ describe(`the merchant portal (${ENGINE})`, () => {
     const req = (await post(`/v1/deals/${dealId}/document-requests`, { items: ['voided_check'], send_email: false })).body.data;
     const cookie = await open(req.portal_url);
     const csrf = csrfOf((await portal(cookie)).text);
+    // Nothing uploaded yet: the request cannot be submitted.
+    expect((await h.api.post('/portal/submit').set('Cookie', cookie).type('form').send({ _csrf: csrf })).status).toBe(409);
     const bytes = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(300, 7)]);
     const noCsrf = await h.api.post('/portal/uploads').set('Cookie', cookie).send({ filename: 'check.jpg', content_type: 'image/jpeg', size_bytes: bytes.length, category: 'voided_check' });
     expect(noCsrf.status).toBe(403);

@@ -26,6 +26,12 @@ export interface OutgoingEmail {
   replyTo?: string | null;
   /** At most 10; produced at send time by their registered source (./attachments.ts). */
   attachments?: AttachmentSpec[];
+  /**
+   * Secret values the message carries, sealed by the caller (`deps.secrets.seal(JSON.stringify({ name: value }))`):
+   * `{{sealed:name}}` in `text` and `html` becomes the value at send time, so the stored message never
+   * holds it in the clear. Cleared once the email is sent or given up.
+   */
+  sealedValues?: string | null;
 }
 
 export const MAX_CC_ADDRESSES = 50;
@@ -86,6 +92,7 @@ export async function queueEmail(trx: Db, clock: Clock, msg: OutgoingEmail): Pro
     cc_addresses: JSON.stringify(msg.cc ?? []),
     reply_to: msg.replyTo ?? null,
     attachments: JSON.stringify((msg.attachments ?? []).map(toStoredAttachment)),
+    sealed_values: msg.sealedValues ?? null,
     status: 'queued',
     attempts: 0,
     created_at: now,

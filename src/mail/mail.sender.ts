@@ -265,6 +265,7 @@ interface EmailRow {
   subject: string;
   text_body: string;
   html_body: string | null;
+  sealed_values: string | null;
   cc_addresses: string[] | string;
   reply_to: string | null;
   attachments: unknown[] | string;
@@ -302,7 +303,10 @@ export async function sendQueuedEmail(deps: Deps, payload: unknown, job: Pick<Jo
   const fail = async (f: MailSendError): Promise<never> => {
     const attempt = job.attempts + 1;
     const final = f.permanent || attempt >= job.max_attempts;
-    await rowOf().update({ status: final ? 'dead' : 'failed', attempts: knex.raw('attempts + 1'), last_error: f.message, updated_at: deps.clock.now() });
+    await rowOf().update({
+      status: final ? 'dead' : 'failed', attempts: knex.raw('attempts + 1'), last_error: f.message, updated_at: deps.clock.now(),
+      ...(final ? { sealed_values: null } : {}),
+    });
     deps.logger.warn({ email_id: email.id, location_id: email.location_id, error_code: f.code, attempt, final }, final ? 'email could not be sent: giving up' : 'email attempt failed: will retry');
     throw f.permanent ? new PermanentJobError(f.message) : new Error(f.message);
   };
@@ -343,11 +347,25 @@ export async function sendQueuedEmail(deps: Deps, payload: unknown, job: Pick<Jo
     attachments = resolved.attachments;
   }
 
+  let text = email.text_body;
+  let html = email.html_body;
+  if (email.sealed_values) {
+    let values: Record<string, string>;
+    try {
+      values = JSON.parse(deps.secrets.open(email.sealed_values)) as Record<string, string>;
+    } catch {
+      return fail(new MailSendError('mailbox_unreadable', 'A sealed value of the message could not be read (was SECRET_KEY changed?)', true));
+    }
+    const fill = (s: string) => s.replace(/\{\{sealed:([a-z0-9_]+)\}\}/g, (m, k: string) => values[k] ?? m);
+    text = fill(text);
+    html = html === null ? null : fill(html);
+  }
+
   let delivered: Delivered;
   try {
     delivered = await sendThroughMailbox(
       mailbox,
-      { to, cc, replyTo: email.reply_to, subject: email.subject, text: email.text_body, html: email.html_body, attachments, messageId, date: deps.clock.now() },
+      { to, cc, replyTo: email.reply_to, subject: email.subject, text, html, attachments, messageId, date: deps.clock.now() },
       { deadline },
     );
   } catch (err) {
@@ -360,7 +378,7 @@ export async function sendQueuedEmail(deps: Deps, payload: unknown, job: Pick<Jo
   const now = deps.clock.now();
   const hook = emailSentHook(email.kind);
   await knex.transaction(async (trx) => {
-    await trx('outgoing_emails').where({ id: email.id }).update({ status: 'sent', sent_at: now, attempts: trx.raw('attempts + 1'), last_error: partial, updated_at: now });
+    await trx('outgoing_emails').where({ id: email.id }).update({ status: 'sent', sent_at: now, attempts: trx.raw('attempts + 1'), last_error: partial, sealed_values: null, updated_at: now });
     await hook?.(trx, deps, { id: email.id, location_id: email.location_id, kind: email.kind, message_id: messageId, sent_at: now });
   });
   deps.logger.info({ email_id: email.id, location_id: email.location_id, kind: email.kind }, 'email sent');

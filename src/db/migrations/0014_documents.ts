@@ -100,6 +100,11 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.index(['location_id', 'deal_id', 'created_at']);
   });
+  // Values an email must carry but the database must not keep readable (a magic link): sealed with
+  // the secret key, put into the text at send time, cleared once the email is sent or given up.
+  await knex.schema.alterTable('outgoing_emails', (t) => {
+    t.text('sealed_values').nullable();
+  });
   // The documents a submission's email package attaches (POST /v1/deals/{id}/submissions `document_ids`).
   await knex.schema.alterTable('submissions', (t) => {
     t.jsonb('document_ids').notNullable().defaultTo('[]');
@@ -108,6 +113,9 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('outgoing_emails', (t) => {
+    t.dropColumn('sealed_values');
+  });
   await knex.schema.alterTable('submissions', (t) => {
     t.dropColumn('document_ids');
   });

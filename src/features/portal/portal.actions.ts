@@ -95,6 +95,8 @@ export async function fulfillRequest(deps: Deps, ctx: PortalContext): Promise<vo
   const scope = portalScope(ctx.link);
   await deps.db.knex.transaction(async (trx) => {
     const now = deps.clock.now();
+    const uploaded = await trx('documents').where({ location_id: ctx.link.location_id, portal_link_id: ctx.link.id }).whereNot('status', 'pending_upload').first('id');
+    if (!uploaded) throw new ApiError('invalid_state_transition', 'Upload at least one document first');
     const n = await trx('document_requests').where({ id: request.id, location_id: ctx.link.location_id, status: 'open' }).update({ status: 'fulfilled', fulfilled_at: now, updated_at: now });
     if (!n) return;
     const ids = (await trx('documents').where({ location_id: ctx.link.location_id, portal_link_id: ctx.link.id }).whereNot('status', 'pending_upload').select('id')).map((r) => r.id as string);

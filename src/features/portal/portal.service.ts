@@ -86,8 +86,12 @@ export async function issuePortalLink(
   };
   if (o.send) {
     const location = await trx('locations').where({ id: scope.locationId }).first('name');
-    const mail = renderLinkEmail({ purpose: o.purpose, firstName: person.first_name, businessName: deal.business_name, locationName: location?.name ?? '', url, expiresAt: row.expires_at, message: o.message, items: o.items });
-    row.email_id = await queueEmail(trx, deps.clock, { locationId: scope.locationId, kind: o.emailKind ?? 'portal_link', to: [person.email!], subject: mail.subject, text: mail.text });
+    // The link goes into the email at send time from a sealed value: the stored message never holds it.
+    const mail = renderLinkEmail({ purpose: o.purpose, firstName: person.first_name, businessName: deal.business_name, locationName: location?.name ?? '', url: '{{sealed:portal_url}}', expiresAt: row.expires_at, message: o.message, items: o.items });
+    row.email_id = await queueEmail(trx, deps.clock, {
+      locationId: scope.locationId, kind: o.emailKind ?? 'portal_link', to: [person.email!], subject: mail.subject, text: mail.text,
+      sealedValues: deps.secrets.seal(JSON.stringify({ portal_url: url })),
+    });
   }
   await insertPortalLink(trx, row);
   await recordActivity(trx, deps.clock, scope, {

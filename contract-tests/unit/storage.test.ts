@@ -61,6 +61,8 @@ describe.each(['local', 's3'] as const)('%s storage', (kind) => {
     expect((await put(up.url, PDF, up.headers)).status).toBe(200);
     expect(await s().describe(k)).toEqual({ size: PDF.length, sha256: createHash('sha256').update(PDF).digest('hex') });
     expect(Buffer.compare(await s().read(k), PDF)).toBe(0);
+    expect(Buffer.compare(await s().readHead(k, 9), PDF.subarray(0, 9))).toBe(0);
+    expect((await s().readHead(k, 10_000)).length).toBe(PDF.length);
     const at = kind === 's3' ? new Date() : now;
     const url = await s().presignDownload(k, { filename: 'Sunrise Oct statement.pdf', contentType: 'application/pdf', expiresAt: new Date(at.getTime() + 5 * MIN), now: at });
     const dl = await fetch(url);

@@ -45,6 +45,8 @@ export interface Storage {
   describe(key: string): Promise<StoredObject | null>;
   /** The bytes; StorageError 'too_large' beyond maxBytes (checked before reading), 'not_found'. */
   read(key: string, o?: { maxBytes?: number }): Promise<Buffer>;
+  /** The first `bytes` bytes (fewer when the object is shorter); StorageError 'not_found'. */
+  readHead(key: string, bytes: number): Promise<Buffer>;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Idempotent. */
   delete(key: string): Promise<void>;

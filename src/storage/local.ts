@@ -93,6 +93,22 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
       }
     },
 
+    async readHead(key, bytes): Promise<Buffer> {
+      let fh;
+      try {
+        fh = await open(pathOf(key), 'r');
+      } catch {
+        throw new StorageError('not_found', 'No file is stored under this key');
+      }
+      try {
+        const buf = Buffer.alloc(bytes);
+        const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+        return buf.subarray(0, bytesRead);
+      } finally {
+        await fh.close();
+      }
+    },
+
     async put(key, bytes): Promise<void> {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });

@@ -102,6 +102,18 @@ export function createS3Storage(o: { bucket: string; endpoint?: string; region: 
       }
     },
 
+    async readHead(key, bytes): Promise<Buffer> {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key: checkKey(key), Range: `bytes=0-${Math.max(0, bytes - 1)}` }));
+        const chunks: Buffer[] = [];
+        for await (const chunk of res.Body as Readable) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).subarray(0, bytes);
+      } catch (err) {
+        if (isMissing(err)) throw new StorageError('not_found', 'No file is stored under this key');
+        throw unavailable();
+      }
+    },
+
     async put(key, bytes, contentType): Promise<void> {
       try {
         await client.send(new PutObjectCommand({ Bucket, Key: checkKey(key), Body: bytes, ContentType: contentType }));

@@ -119,7 +119,7 @@ async function checkArrival(deps: Deps, row: DocumentRow): Promise<{ size: numbe
   if (!stored) throw missing('Nothing has arrived at upload_url');
   const declared = Number(row.declared_size);
   if (stored.size !== declared) throw missing(`The upload has ${stored.size} bytes but size_bytes was ${declared}`);
-  const head = await deps.storage.read(row.storage_key, { maxBytes: MAX_DOCUMENT_BYTES }).then((b) => b.subarray(0, 1024));
+  const head = await deps.storage.readHead(row.storage_key, 1024);
   if (!contentMatches(row.content_type, head)) {
     throw conflict(`The uploaded bytes are not a ${row.content_type} file. Upload the right file, then finalize again`, 'upload_content_mismatch');
   }

@@ -12,7 +12,7 @@ import { StorageError } from '../../storage';
 import { getVisibleDealOr404 } from '../notes/notes.service';
 import { analyzeStatementPdf, summarize, type StatementFigures } from '../statements/analyze';
 import { statementSnapshot, toStatement, type StoredStatement } from './documents.mapper';
-import { sweepAbandonedUploads } from './documents.service';
+import { MAX_DOCUMENT_BYTES, sweepAbandonedUploads } from './documents.service';
 import {
   completeBatchRow, dealStatements, documentsByIds, insertBatch, latestBatches, lockDeal, supersedeRunningBatches, updateDocumentRow,
   type DocumentRow,
@@ -27,7 +27,6 @@ import {
 // the deal's row lock, so two documents finishing at once cannot both (or neither) complete it.
 
 export const ANALYZE_QUEUE = 'statement.analyze';
-const MAX_STATEMENT_BYTES = 26_214_400;
 const systemScope = (locationId: string): Scope => ({ locationId, role: 'admin', userId: null, scopes: [] });
 const finished = (s: DocumentRow['status']) => s === 'processed' || s === 'failed';
 
@@ -56,7 +55,7 @@ async function analyze(deps: Deps, row: DocumentRow, lastAttempt: boolean): Prom
   }
   let bytes: Buffer;
   try {
-    bytes = await deps.storage.read(row.storage_key, { maxBytes: MAX_STATEMENT_BYTES });
+    bytes = await deps.storage.read(row.storage_key, { maxBytes: MAX_DOCUMENT_BYTES });
   } catch (err) {
     if (err instanceof StorageError && err.code !== 'unavailable') return { ok: false, code: err.code === 'too_large' ? 'too_large' : 'unreadable', reason: 'The stored file could not be read', pages: null };
     // Storage unavailable: the job is retried; after its last attempt the statement ends failed

@@ -4,6 +4,7 @@ import { invalid } from '../../http/errors';
 import { registerAttachmentSource } from '../../mail/attachments';
 import { registerEmailSentHook } from '../../mail/sent-hooks';
 import { usd } from '../deals/deals.mapper';
+import { MAX_DOCUMENT_BYTES } from '../documents/documents.service';
 import { buildSubmissionPackage, type PackageDocument, type PackageOwner, type SubmissionPackageInput } from './package';
 import type { SubmissionRow } from './submissions.repository';
 import { markSubmissionSent } from './submissions.service';
@@ -143,7 +144,7 @@ async function packageDocuments(deps: Deps, locationId: string, ids: string[] | 
   for (const id of list) {
     const r = byId.get(id);
     if (!r) continue; // deleted since: the package goes without it
-    out.push({ filename: r.filename, category: r.category, content: new Uint8Array(await deps.storage.read(r.storage_key, { maxBytes: 26_214_400 })) });
+    out.push({ filename: r.filename, category: r.category, content: new Uint8Array(await deps.storage.read(r.storage_key, { maxBytes: MAX_DOCUMENT_BYTES })) });
   }
   return out;
 }

@@ -8,6 +8,7 @@ import {
   startMerchantUpload, touchLink, updateApplication, type PortalContext,
 } from '../../features/portal/portal.actions';
 import type { PortalLinkRow } from '../../features/portal/portal.repository';
+import { MAX_DOCUMENT_BYTES } from '../../features/documents/documents.service';
 import { pageHeaders } from '../html';
 import { PORTAL_CSS, PORTAL_JS } from './assets';
 import { BUSINESS_FIELDS, OWNER_FIELDS, readFields } from './fields';
@@ -173,7 +174,7 @@ export function portalRoutes(deps: Deps): Router {
     const bad = (param: string, message: string) => new ApiError('invalid_request', message, param);
     if (typeof b.filename !== 'string' || !b.filename.trim() || b.filename.length > 255) throw bad('filename', 'filename must be 1-255 characters');
     if (typeof b.content_type !== 'string' || !ALLOWED_UPLOAD_TYPES.has(b.content_type)) throw bad('content_type', 'Upload a PDF or a photo (PNG, JPEG, HEIC or TIFF)');
-    if (!Number.isInteger(b.size_bytes) || (b.size_bytes as number) < 1 || (b.size_bytes as number) > 26_214_400) throw bad('size_bytes', 'The file must be between 1 byte and 25 MB');
+    if (!Number.isInteger(b.size_bytes) || (b.size_bytes as number) < 1 || (b.size_bytes as number) > MAX_DOCUMENT_BYTES) throw bad('size_bytes', 'The file must be between 1 byte and 25 MB');
     if (typeof b.category !== 'string' || !CATEGORIES.has(b.category)) throw bad('category', 'Choose what the document is');
     const slot = await startMerchantUpload(deps, ctx, { filename: b.filename.trim(), content_type: b.content_type as never, size_bytes: b.size_bytes as number, category: b.category as never });
     res.status(201).set({ 'Cache-Control': 'no-store' }).json({ document_id: slot.document.id, upload_url: slot.upload_url, upload_method: slot.upload_method, upload_headers: slot.upload_headers, expires_at: slot.expires_at });

@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { StatementFigures } from '../../src/features/statements/analyze';
 
 // Synthetic bank statements made with pdf-lib, in three bank layouts, each generated from its
 // list of transactions (the ground truth). Every transaction carries its kind (revenue, transfer,
@@ -14,22 +15,8 @@ export interface GroundTxn {
   kind: Kind;
   funder?: string;
 }
-export interface Expected {
-  period_start: string;
-  period_end: string;
-  bank_name: string;
-  beginning_balance: number;
-  deposits_total: number;
-  deposit_count: number;
-  true_revenue: number;
-  average_daily_balance: number;
-  ending_balance: number;
-  negative_days: number;
-  nsf_count: number;
-  mca_count: number;
-  mca_withhold_percent: number;
-  has_recovery_activity: boolean;
-}
+/** The figures a statement must yield (the parser's own type; the values are computed here). */
+export type Expected = StatementFigures;
 export interface StatementFixture {
   name: string;
   layout: 'single_column' | 'table' | 'sectioned';

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/schema';
 import { iso, isoRequired } from '../../lib/format';
+import type { StatementFigures } from '../statements/analyze';
 import type { DocumentRow } from './documents.repository';
 
 type S = components['schemas'];
@@ -43,22 +44,7 @@ export function documentSnapshot(row: DocumentRow): S['DocumentSnapshot'] {
 }
 
 /** The figures stored on a processed statement's row (see ../statements/analyze.ts). */
-export interface StoredStatement {
-  period_start: string;
-  period_end: string;
-  bank_name: string | null;
-  beginning_balance: number | null;
-  deposits_total: number;
-  deposit_count: number;
-  true_revenue: number;
-  average_daily_balance: number;
-  ending_balance: number;
-  negative_days: number;
-  nsf_count: number;
-  mca_count: number;
-  mca_withhold_percent: number;
-  has_recovery_activity: boolean;
-}
+export type StoredStatement = StatementFigures;
 
 /** One statement of the analysis: its figures, or `parsed: false` with every figure null. */
 export function toStatement(row: DocumentRow): Statement {

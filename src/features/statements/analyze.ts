@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/schema';
 import { extractLines, type Run } from './extract';
 import { depositKind, isNsf, isRecovery, mcaFunder } from './rules';
 
@@ -295,15 +296,8 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
 
 // ------------------------------------------------------------------------------------ summary
 
-export interface StatementSummary {
-  true_revenue: number;
-  average_balance: number;
-  negative_days: number;
-  nsf_count: number;
-  mca_count: number;
-  mca_withhold_percent: number;
-  has_recovery_activity: boolean;
-}
+/** Exactly the contract's deal summary (the `summary` of `statement.analyzed`). */
+export type StatementSummary = components['schemas']['StatementSummary'];
 
 /**
  * The deal summary over the parsed statements: average monthly true revenue, the day-weighted

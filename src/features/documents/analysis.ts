@@ -9,6 +9,7 @@ import { enqueueJob } from '../../jobs/queue';
 import { registerMaintenance } from '../../jobs/maintenance';
 import { registerJobHandler } from '../../jobs/worker';
 import { StorageError } from '../../storage';
+import { systemScope } from '../inbound/inbound.service';
 import { getVisibleDealOr404 } from '../notes/notes.service';
 import { analyzeStatementPdf, summarize, type StatementFigures } from '../statements/analyze';
 import { statementSnapshot, toStatement, type StoredStatement } from './documents.mapper';
@@ -27,7 +28,6 @@ import {
 // the deal's row lock, so two documents finishing at once cannot both (or neither) complete it.
 
 export const ANALYZE_QUEUE = 'statement.analyze';
-const systemScope = (locationId: string): Scope => ({ locationId, role: 'admin', userId: null, scopes: [] });
 const finished = (s: DocumentRow['status']) => s === 'processed' || s === 'failed';
 
 /**

@@ -7,6 +7,7 @@ import type { Scope } from '../../http/types';
 import { updateBusiness } from '../businesses/businesses.service';
 import { createUploadSlot, finalizeUpload, getDocumentOr404 } from '../documents/documents.service';
 import { toDocument } from '../documents/documents.mapper';
+import { systemScope } from '../inbound/inbound.service';
 import { getOfferOr404, listDealOffers, setOfferPrimary } from '../offers/offers.service';
 import { updatePerson } from '../people/people.service';
 import { findLinkByTokenHash, findLinkById, type DocumentRequestRow, type PortalLinkRow } from './portal.repository';
@@ -18,7 +19,8 @@ import { portalTokenHash } from './portal.service';
 
 type CreateUpload = components['schemas']['CreateDealDocumentUploadRequest'];
 
-export const portalScope = (link: Pick<PortalLinkRow, 'location_id'>): Scope => ({ locationId: link.location_id, role: 'admin', userId: null, scopes: [] });
+/** The merchant acts as the system in the link's location (no user); the link bounds what it may touch. */
+export const portalScope = (link: Pick<PortalLinkRow, 'location_id'>): Scope => systemScope(link.location_id);
 
 export type LinkState = 'valid' | 'expired' | 'revoked' | 'unknown';
 

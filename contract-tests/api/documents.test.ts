@@ -105,7 +105,8 @@ describe(`documents (${ENGINE})`, () => {
     h.clock.advance(2000);
     const late = await h.api.get(url);
     expect(late.status).toBe(403);
-    expect(late.body.error.code).toBe('download_url_expired');
+    // The API's envelope, with the request's id.
+    expect(late.body.error).toMatchObject({ type: 'permission_error', code: 'download_url_expired', request_id: late.headers['x-request-id'] });
   });
 
   it('finalize before the bytes arrive is 409 upload_missing; finalizing twice is 409 invalid_state_transition', async () => {

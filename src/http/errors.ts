@@ -181,6 +181,12 @@ function clientFault(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** The envelope's `type` for an HTTP status, for routes outside /v1 that answer in the same envelope. */
+export function typeOfStatus(status: number): ErrorType {
+  const byStatus: Record<number, ErrorType> = { 400: 'validation_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found', 409: 'conflict', 413: 'validation_error', 415: 'validation_error', 429: 'rate_limit_error' };
+  return byStatus[status] ?? 'api_error';
+}
+
 /** The one place every failure becomes `{ error: { type, message, code?, param?, request_id } }`. */
 export function errorMiddleware(): ErrorRequestHandler {
   return (err, req, res, _next) => {

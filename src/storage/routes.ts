@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
+import { typeOfStatus } from '../http/errors';
 import { KEY_RE, type Storage } from './index';
 import { sameSignature, type LocalStorage } from './local';
 
@@ -19,7 +20,9 @@ type Logger = { warn: (o: object, msg: string) => void };
 
 function fail(res: Response, status: number, code: string, message: string): void {
   if (res.headersSent) return;
-  res.status(status).set({ 'Cache-Control': 'no-store', Connection: 'close' }).json({ error: { type: 'invalid_request_error', code, message } });
+  const requestId = res.getHeader('X-Request-Id');
+  res.status(status).set({ 'Cache-Control': 'no-store', Connection: 'close' })
+    .json({ error: { type: typeOfStatus(status), code, message, ...(requestId ? { request_id: String(requestId) } : {}) } });
 }
 
 /** The key of a /files/... path (everything after the prefix), or null when it is not a valid key. */

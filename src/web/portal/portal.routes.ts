@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Deps } from '../../deps';
-import { ApiError } from '../../http/errors';
+import { ApiError, typeOfStatus } from '../../http/errors';
 import { take } from '../../http/rate-limit';
 import { hmacHex, safeEqual } from '../../lib/crypto';
 import {
@@ -104,17 +104,17 @@ export function portalRoutes(deps: Deps): Router {
     } catch (err) {
       const json = req.path.startsWith('/portal/uploads');
       if (err instanceof PageError) {
-        if (json) res.status(err.status).set(err.headers).json({ error: { type: err.status === 429 ? 'rate_limit_error' : 'invalid_request_error', message: `${err.title}. ${err.message}` } });
+        if (json) res.status(err.status).set(err.headers).json({ error: { type: typeOfStatus(err.status), message: `${err.title}. ${err.message}`, request_id: req.requestId } });
         else send(res, err.status, messagePage(err.title, err.message), err.headers);
         return;
       }
       if (err instanceof ApiError) {
-        if (json) res.status(err.status).json({ error: { type: err.type, code: err.code, message: err.message, ...(err.param ? { param: err.param } : {}) } });
+        if (json) res.status(err.status).json({ error: { type: err.type, code: err.code, message: err.message, ...(err.param ? { param: err.param } : {}), request_id: req.requestId } });
         else send(res, err.status, messagePage('That did not work', err.message));
         return;
       }
       req.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'portal request failed');
-      if (json) res.status(500).json({ error: { type: 'api_error', message: 'Something went wrong on our side; try again' } });
+      if (json) res.status(500).json({ error: { type: 'api_error', message: 'Something went wrong on our side; try again', request_id: req.requestId } });
       else send(res, 500, messagePage('Something went wrong', 'Something went wrong on our side. Please try again in a moment.'));
     }
   };

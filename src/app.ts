@@ -16,6 +16,8 @@ import { pendingMigrations } from './db/migrate';
 import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import { localStorageRoutes } from './storage/routes';
 import { portalRoutes } from './web/portal/portal.routes';
+import { mcpRoutes } from './mcp/server';
+import { apiResourceMetadataUrl, oauthRoutes } from './oauth/routes';
 import type { Handler, Handlers, OperationId } from './http/types';
 
 export const BODY_LIMIT = '1mb';
@@ -109,12 +111,18 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   // up to 25 MB, no API key), and the merchant portal's pages behind magic links.
   if (deps.storage.kind === 'local') app.use(localStorageRoutes(deps.storage, { clock: () => deps.clock.now(), logger: deps.logger }));
   app.use(portalRoutes(deps));
+  // OAuth 2.1 for assistants: the authorization server (metadata, registration, authorize, token,
+  // revocation), the resource metadata of /mcp and /v1, and the sign-in and consent pages.
+  app.use(oauthRoutes(deps));
 
   app.use(jsonOnly);
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }));
   app.use(safeInput(operations));
 
-  app.use('/v1', authenticate(deps));
+  // The MCP server: tools that enter this same app as /v1 requests.
+  app.use('/mcp', mcpRoutes(deps, app));
+
+  app.use('/v1', authenticate(deps, { resourceMetadataUrl: apiResourceMetadataUrl(deps) }));
   app.use('/v1', rateLimit());
   app.use((req, _res, next) => {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();

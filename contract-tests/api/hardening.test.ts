@@ -411,12 +411,12 @@ describe('rate limit: a sliding 60-second window', () => {
 });
 
 describe('small truths', () => {
-  it('401s carry WWW-Authenticate: Bearer, with an error code when a credential was presented', async () => {
+  it('401s carry WWW-Authenticate: Bearer, with an error code when a credential was presented, and the resource metadata (RFC 9728)', async () => {
     const none = await h.api.get('/v1/businesses');
     expect(none.status).toBe(401);
-    expect(none.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="svc", resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource"');
     const bad = await h.api.get('/v1/businesses').set({ Authorization: `Bearer svc_live_${'y'.repeat(32)}` });
-    expect(bad.headers['www-authenticate']).toMatch(/^Bearer realm="svc", error="invalid_token"/);
+    expect(bad.headers['www-authenticate']).toMatch(/^Bearer realm="svc", error="invalid_token", error_description="[^"]+", resource_metadata="http:\/\/127\.0\.0\.1:3000\/\.well-known\/oauth-protected-resource"$/);
   });
 
   it('HEAD works on every read: same status and headers as GET, no body', async () => {

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../lib/clock';
 import type { Role } from '../http/spec';
 import { listenMain } from './listen';
 import { MAIL_COMMANDS, MAIL_OPTIONS, MAIL_USAGE, MailUsageError } from './mailbox';
+import { OAUTH_COMMANDS, OAUTH_OPTIONS, OAUTH_USAGE, OAuthUsageError } from './oauth';
 import { WEBHOOK_COMMANDS, WEBHOOK_OPTIONS, WEBHOOK_USAGE, WebhookUsageError } from './webhooks';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
@@ -24,6 +25,7 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   token create --user ID [--scopes a:b,c:d] [--audience mcp|api] [--ttl SECONDS]
 ${WEBHOOK_USAGE}
 ${MAIL_USAGE}
+${OAUTH_USAGE}
   listen --forward-to URL [--events a.b,c.d] [--api-base URL]
                                                   forward this location's new events, re-signed, to a local server
                                                   (key in SVC_API_KEY; the local signing secret is printed on stderr)
@@ -95,12 +97,13 @@ const COMMANDS: Record<string, Command> = {
   },
   ...WEBHOOK_COMMANDS,
   ...MAIL_COMMANDS,
+  ...OAUTH_COMMANDS,
 };
 
 const OPTIONS = {
   name: { type: 'string' }, test: { type: 'boolean' }, location: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, user: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
-  audience: { type: 'string' }, ttl: { type: 'string' }, ...WEBHOOK_OPTIONS, ...MAIL_OPTIONS,
+  audience: { type: 'string' }, ttl: { type: 'string' }, ...WEBHOOK_OPTIONS, ...MAIL_OPTIONS, ...OAUTH_OPTIONS,
 } as const;
 
 /** Returns the JSON to print, or `undefined` when the usage was asked for. */
@@ -137,7 +140,7 @@ else run(process.argv.slice(2)).then(
     process.stdout.write(result === undefined ? `${USAGE}\n` : `${JSON.stringify(result)}\n`);
   },
   (err) => {
-    if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError) {
+    if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError || err instanceof OAuthUsageError) {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
     } else {

@@ -11,6 +11,7 @@ import * as m0011 from './migrations/0011_mail_parts';
 import * as m0012 from './migrations/0012_inbound_emails';
 import * as m0013 from './migrations/0013_funder_attempts';
 import * as m0014 from './migrations/0014_documents';
+import * as m0015 from './migrations/0015_oauth';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0012_inbound_emails': m0012,
   '0013_funder_attempts': m0013,
   '0014_documents': m0014,
+  '0015_oauth': m0015,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -27,6 +27,12 @@ export function checkAccess(auth: Auth, op: Pick<OperationInfo, 'scopeAlternativ
   }
 }
 
+/** Whether `checkAccess` would let the caller through (the MCP server lists only these tools). */
+export function canUse(auth: Auth, op: Pick<OperationInfo, 'scopeAlternatives' | 'roles'>): boolean {
+  const scoped = op.scopeAlternatives.length === 0 || op.scopeAlternatives.some((alt) => alt.every((s) => hasScope(auth, s)));
+  return scoped && op.roles.includes(auth.role);
+}
+
 export function access(op: OperationInfo): RequestHandler {
   return (req, _res, next) => {
     checkAccess(req.auth!, op);

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Deps } from '../deps';
+import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, unauthenticated } from './errors';
 import { AUTH_FAILURE_LIMIT, RATE_LIMIT, take, takeFor, type Verdict } from './rate-limit';
@@ -11,6 +12,7 @@ export const ACCESS_TOKEN_PATTERN = /^svc_at_[0-9A-Za-z]{40}$/;
 
 interface CredentialRow {
   id: string;
+  audience?: 'mcp' | 'api';
   location_id: string;
   is_test: boolean;
   role: string;
@@ -28,7 +30,22 @@ function toAuth(credentialType: Auth['credentialType'], row: CredentialRow): Aut
     role: row.role as Role,
     scopes: row.scopes,
     userId: row.user_id,
+    ...(row.audience ? { audience: row.audience } : {}),
   };
+}
+
+/**
+ * Calls the MCP server makes into /v1 on behalf of a request it already authenticated (and counted):
+ * the injected request carries a one-time random nonce instead of being looked up and counted again.
+ * A nonce lives only while its call runs, in this process; an outside request cannot name one.
+ */
+const internalCalls = new Map<string, { auth: Auth; verdict: Verdict }>();
+export const INTERNAL_CALL_HEADER = 'x-svc-internal-call';
+
+export function registerInternalCall(auth: Auth, verdict: Verdict): { nonce: string; release: () => void } {
+  const nonce = randomBytes(32).toString('hex');
+  internalCalls.set(nonce, { auth, verdict });
+  return { nonce, release: () => internalCalls.delete(nonce) };
 }
 
 /**
@@ -41,7 +58,7 @@ function toAuth(credentialType: Auth['credentialType'], row: CredentialRow): Aut
  * up, until the window allows again. The refusal is remembered in this process (no query per
  * request); another process learns it at that address's next failure there.
  */
-export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimit?: number } = {}): RequestHandler {
+export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimit?: number; resourceMetadataUrl?: string } = {}): RequestHandler {
   const failureLimit = opts.failureLimit ?? AUTH_FAILURE_LIMIT;
   const rateLimit = opts.rateLimit ?? RATE_LIMIT;
   const blockedUntil = new Map<string, number>();
@@ -49,6 +66,12 @@ export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimi
     new ApiError('too_many_failed_authentications', `Too many failed authentications from this address; retry after ${retryAfter} seconds`, undefined, { 'Retry-After': String(retryAfter) });
 
   return async (req, _res, next) => {
+    const internal = internalCalls.get(req.get(INTERNAL_CALL_HEADER) ?? '');
+    if (internal) {
+      req.auth = internal.auth;
+      req.rateLimit = internal.verdict;
+      return next();
+    }
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const nowMs = deps.clock.now().getTime();
     const until = blockedUntil.get(address);
@@ -62,6 +85,8 @@ export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimi
       req.rateLimit = verdict;
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
+      // RFC 9728: where an OAuth client learns how to get a token for this API.
+      if (opts.resourceMetadataUrl) err.headers['WWW-Authenticate'] += `, resource_metadata="${opts.resourceMetadataUrl}"`;
       const verdict = await take(deps.db.knex, `authfail:${address}`, nowMs, failureLimit);
       if (!verdict.allowed) {
         if (blockedUntil.size > 10_000) blockedUntil.clear(); // bounded memory under a spray of addresses
@@ -81,7 +106,7 @@ const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.
     (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND (k.user_id IS NULL OR u.active)) AS usable
   FROM api_keys k JOIN locations l ON l.id = k.location_id LEFT JOIN users u ON u.id = k.user_id
   WHERE k.key_hash = ?`;
-const ACCESS_TOKEN_SQL = `SELECT t.id, t.location_id, u.role, t.scopes, t.user_id, t.expires_at, t.revoked_at, l.is_test,
+const ACCESS_TOKEN_SQL = `SELECT t.id, t.audience, t.location_id, u.role, t.scopes, t.user_id, t.expires_at, t.revoked_at, l.is_test,
     u.active AS user_active,
     (t.revoked_at IS NULL AND t.expires_at > ? AND u.active) AS usable
   FROM oauth_access_tokens t JOIN users u ON u.id = t.user_id JOIN locations l ON l.id = t.location_id
@@ -89,7 +114,7 @@ const ACCESS_TOKEN_SQL = `SELECT t.id, t.location_id, u.role, t.scopes, t.user_i
 
 type Found = CredentialRow & { expires_at: Date | string | null; revoked_at: Date | string | null; user_active: boolean | null; usable: boolean };
 
-async function resolveCredential(deps: Deps, header: string, rateLimit: number): Promise<{ auth: Auth; verdict: Verdict }> {
+export async function resolveCredential(deps: Deps, header: string, rateLimit: number): Promise<{ auth: Auth; verdict: Verdict }> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthenticated('Missing bearer credential', 'missing_credential');
   const credential = match[1];

@@ -14,6 +14,8 @@ export interface Auth {
   /** Granted scopes; empty means every scope (keys created without scopes). */
   scopes: string[];
   userId: string | null;
+  /** OAuth access tokens: the resource the token was minted for (`mcp` tokens also work on /v1). */
+  audience?: 'mcp' | 'api';
 }
 
 /** The caller's scope: the first argument of every service and repository function. */

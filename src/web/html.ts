@@ -34,10 +34,11 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Safe 
  * origin, no inline code, forms only to this origin, no framing), no caching, no referrer (the
  * magic link must never leak to another site), no MIME sniffing.
  */
-export function pageHeaders(connectSrc: string[] = []): Record<string, string> {
+export function pageHeaders(connectSrc: string[] = [], formAction: string[] = []): Record<string, string> {
   const connect = ["'self'", ...connectSrc].join(' ');
+  const forms = ["'self'", ...formAction].join(' ');
   return {
-    'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src ${connect}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src ${connect}; form-action ${forms}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',

@@ -1,0 +1,617 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { createUser, setUserActive } from '../../src/features/accounts/accounts.service';
+import { canUse } from '../../src/http/access';
+import { registerAllJobs } from '../../src/jobs/handlers';
+import { Worker } from '../../src/jobs/worker';
+import { setMailbox } from '../../src/mail/mailbox';
+import { tools } from '../../src/mcp/tools';
+import { ACCESS_TOKEN_TTL_MS } from '../../src/oauth/provider';
+import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE } from '../../src/web/oauth/oauth.routes';
+import { scopesForRole } from '../../src/web/oauth/scopes';
+import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+
+// OAuth 2.1 for assistants and the MCP server, end to end on a real port: the SDK's own MCP client
+// with its OAuth client provider runs discovery, registration, authorization (the user signs in
+// with a code read from a real SMTP server and posts the consent form), the token exchange, tools,
+// refresh and revocation. Then the rules one by one: audience both ways, API keys on /mcp, a
+// deactivated user, expiry on the clock, PKCE, redirect URIs, a replayed code, scopes beyond the
+// role, CSRF, the code's limits, and every tool called with bad arguments.
+
+let server: Server;
+let base: string;
+let h: Harness;
+let t: Tenant; // its codes are read from the SMTP server (its mailbox is the loopback sink, so a test location)
+let demo: Tenant; // a test location: the code shown on the page is used
+let live: Tenant; // a real location: the code is never on the page
+let mina: { id: string }; // a manager of `t` with an address an SMTP server accepts
+const MINA = 'Mina.Manager@Assist.example';
+let sink: SmtpSink;
+let worker: Worker;
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+beforeAll(async () => {
+  registerAllJobs();
+  sink = await startSmtpSink();
+  server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  h = await startHarness({ publicBaseUrl: base });
+  server.on('request', h.app);
+  t = await h.tenant('Assistant Brokers');
+  demo = await h.tenant('Demo Brokers');
+  live = await h.tenant('Live Brokers', { isTest: false });
+  mina = await createUser(h.knex, h.clock, { locationId: t.locationId, name: 'Mina Manager', email: MINA, role: 'manager' });
+  await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Assistant Brokers <deals@assist.example>' });
+  worker = new Worker(h.deps, { concurrency: 2 });
+});
+// Each test starts in a fresh minute of the authorization server's per-address limit.
+beforeEach(() => {
+  h.clock.advance(61_000);
+});
+afterAll(async () => {
+  await worker?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await h?.close();
+  await sink?.close();
+});
+
+/** The harness's users: `<role>0@<location id>.example` (named tenants keep the counter at 0). */
+const emailOf = (tenant: Tenant, role: 'admin' | 'manager' | 'user') => `${role}0@${tenant.locationId.toLowerCase()}.example`;
+
+/** The assistant's side: what the SDK asks an OAuth client to keep. */
+class TestProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier?: string;
+  authUrl?: URL;
+  constructor(private readonly redirect = REDIRECT) {}
+  get redirectUrl() {
+    return this.redirect;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'Test <Assistant>', redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(c: OAuthClientInformationMixed) {
+    this.client = c;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier!;
+  }
+}
+
+type Page = { status: number; text: string; location: string | null; headers: Headers };
+async function browse(url: string, form?: Record<string, string | string[]>): Promise<Page> {
+  const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v]]))) : undefined;
+  const res = await fetch(new URL(url, base), { method: form ? 'POST' : 'GET', body, redirect: 'manual', headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {} });
+  return { status: res.status, text: await res.text(), location: res.headers.get('location'), headers: res.headers };
+}
+const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
+
+/** Opens the authorization URL and signs in; answers the consent page and the authorization's id and CSRF token. */
+async function signIn(authUrl: URL | string, email: string): Promise<{ consent: Page; authorization: string; csrf: string }> {
+  const start = await browse(String(authUrl));
+  expect(start.status, start.text).toBe(302);
+  expect(start.location).toMatch(/^\/oauth\/sign-in\?authorization=oaz_/);
+  const signInPage = await browse(start.location!);
+  expect(signInPage.status).toBe(200);
+  const authorization = hidden(signInPage.text, 'authorization');
+  const csrf = hidden(signInPage.text, '_csrf');
+  const sent = await browse('/oauth/sign-in', { authorization, _csrf: csrf, email });
+  expect(sent.status, sent.text).toBe(200);
+  const before = sink.inbox.length;
+  await worker.drain();
+  let code = /your code is <strong>(\d{6})<\/strong>/.exec(sent.text)?.[1];
+  if (email === MINA.toLowerCase()) {
+    const mail = sink.inbox.slice(before).find((m) => m.rcpt.includes(email));
+    expect(mail, `the sign-in code was emailed: ${JSON.stringify(await h.knex('outgoing_emails').select('status', 'to_addresses', 'last_error'))}`).toBeDefined();
+    code = /\b(\d{6})\b/.exec(mail!.mail.text ?? '')![1];
+  }
+  const verified = await browse('/oauth/verify', { authorization, _csrf: csrf, code: code ?? '' });
+  expect(verified.status, verified.text).toBe(303);
+  const consent = await browse(verified.location!);
+  expect(consent.status, consent.text).toBe(200);
+  return { consent, authorization, csrf };
+}
+
+/** Signs in and allows (all offered scopes unless `scopes`); answers the code from the redirect. */
+async function approve(authUrl: URL | string, email: string, scopes?: string[]): Promise<{ code: string; consent: Page; redirect: URL }> {
+  const { consent, authorization, csrf } = await signIn(authUrl, email);
+  const offered = [...consent.text.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1]);
+  const allowed = await browse('/oauth/consent', { authorization, _csrf: csrf, decision: 'allow', scope: scopes ?? offered });
+  expect(allowed.status, allowed.text).toBe(302);
+  const redirect = new URL(allowed.location!);
+  return { code: redirect.searchParams.get('code') ?? '', consent, redirect };
+}
+
+/** The whole flow through the SDK: an MCP client connected with a fresh token. */
+async function connect(email: string, scopes?: string[]): Promise<{ client: Client; provider: TestProvider; transport: StreamableHTTPClientTransport }> {
+  const provider = new TestProvider();
+  const first = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
+  await expect(new Client({ name: 'test', version: '1' }).connect(first)).rejects.toThrow(UnauthorizedError);
+  const { code } = await approve(provider.authUrl!, email, scopes);
+  await first.finishAuth(code);
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(transport);
+  return { client, provider, transport };
+}
+
+// The raw protocol, for the cases the SDK client would never produce.
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+async function register(redirect = REDIRECT): Promise<string> {
+  const res = await fetch(`${base}/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Raw client', redirect_uris: [redirect], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+function authorizeUrl(clientId: string, challenge: string, o: { resource?: string; scope?: string; redirect?: string } = {}) {
+  const u = new URL(`${base}/authorize`);
+  u.search = new URLSearchParams({
+    response_type: 'code', client_id: clientId, redirect_uri: o.redirect ?? REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'st-1',
+    ...(o.resource ? { resource: o.resource } : {}), ...(o.scope ? { scope: o.scope } : {}),
+  }).toString();
+  return u;
+}
+async function token(form: Record<string, string>): Promise<{ status: number; body: Record<string, any> }> {
+  const res = await fetch(`${base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+/** A token minted by hand: register, authorize, approve, exchange. */
+async function rawToken(email: string, o: { resource?: string; scope?: string } = {}) {
+  const clientId = await register();
+  const { verifier, challenge } = pkce();
+  const { code } = await approve(authorizeUrl(clientId, challenge, o), email);
+  const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, ...(o.resource ? { resource: o.resource } : {}) });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { clientId, code, verifier, tokens: res.body as { access_token: string; refresh_token: string; scope: string } };
+}
+async function v1(path: string, bearer: string) {
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+  return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
+}
+async function mcpRaw(bearer: string, body: object = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+
+describe(`OAuth and MCP with the SDK client (${ENGINE})`, () => {
+  it('discovery, registration, emailed sign-in, consent, token, tools, a read and a write call, refresh, revocation', async () => {
+    const provider = new TestProvider();
+    const first = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
+    await expect(new Client({ name: 'test', version: '1' }).connect(first)).rejects.toThrow(UnauthorizedError);
+    // Discovery found our metadata, registration happened, and the authorization request binds /mcp with S256.
+    expect(provider.client?.client_id).toMatch(/^oac_/);
+    const authUrl = provider.authUrl!;
+    expect(authUrl.origin + authUrl.pathname).toBe(`${base}/authorize`);
+    expect(authUrl.searchParams.get('resource')).toBe(`${base}/mcp`);
+    expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
+
+    const { code, consent } = await approve(authUrl, MINA.toLowerCase());
+    // The consent page names the client (escaped), the user, the location, and where the browser goes next.
+    expect(consent.text).toContain('Test &lt;Assistant&gt; wants to act as Mina Manager in Assistant Brokers');
+    expect(consent.text).toContain('http://127.0.0.1:9');
+    expect(consent.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
+    expect(consent.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // The code went by email; the outgoing record no longer holds it once sent.
+    const mail = sink.inbox.find((m) => m.rcpt.includes(MINA.toLowerCase()));
+    expect(mail?.mail.subject).toBe('Your sign-in code');
+    const stored = await h.knex('outgoing_emails').where({ kind: 'sign_in_code', location_id: t.locationId }).first();
+    expect(stored.text_body).toContain('{{sealed:code}}');
+    expect(stored.sealed_values).toBeNull();
+    const emailed = /\b(\d{6})\b/.exec(mail!.mail.text ?? '')![1];
+    expect(h.logs.join('')).not.toContain(`"${emailed}"`);
+    expect(h.logs.join('')).not.toContain(`code=${emailed}`);
+
+    await first.finishAuth(code);
+    const tokens = provider.saved!;
+    expect(tokens.access_token).toMatch(/^svc_at_[0-9A-Za-z]{40}$/);
+    expect(tokens.refresh_token).toMatch(/^svc_rt_/);
+    expect(tokens.expires_in).toBe(ACCESS_TOKEN_TTL_MS / 1000);
+    expect(tokens.scope!.split(' ').sort()).toEqual([...scopesForRole('manager')].sort());
+    // Hash-only at rest.
+    const row = await h.knex('oauth_access_tokens').where({ user_id: mina.id }).orderBy('created_at', 'desc').first();
+    expect(row.token_hash).toBe(createHash('sha256').update(tokens.access_token).digest('hex'));
+    expect(JSON.stringify(await h.knex('oauth_access_tokens').select())).not.toContain(tokens.access_token);
+    expect(JSON.stringify(await h.knex('oauth_refresh_tokens').select())).not.toContain(tokens.refresh_token!);
+
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    const listed = await client.listTools();
+    const expected = tools().filter((tool) => canUse({ credentialId: 'x', credentialType: 'oauth_token', locationId: t.locationId, locationIsTest: false, role: 'manager', scopes: tokens.scope!.split(' '), userId: null }, tool.op));
+    expect(listed.tools.map((x) => x.name).sort()).toEqual(expected.map((x) => x.name).sort());
+    expect(listed.tools.length).toBeGreaterThan(70);
+    const listDeals = listed.tools.find((x) => x.name === 'listDeals')!;
+    expect(listDeals.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(listed.tools.find((x) => x.name === 'deleteWebhook')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(listed.tools.find((x) => x.name === 'createBusiness')!.inputSchema.required).toEqual(['body']);
+
+    // A write call: it acts as the manager, through the /v1 pipeline, and lands in the location.
+    const created = await client.callTool({ name: 'createBusiness', arguments: { body: { legal_name: 'Assistant Made LLC' } } });
+    expect(created.isError, JSON.stringify(created)).toBeFalsy();
+    const biz = (created.structuredContent as { data: { id: string; legal_name: string } }).data;
+    expect(biz.legal_name).toBe('Assistant Made LLC');
+    // Idempotent: the same arguments again answer the same business (no second one).
+    const again = await client.callTool({ name: 'createBusiness', arguments: { body: { legal_name: 'Assistant Made LLC' } } });
+    expect((again.structuredContent as { data: { id: string } }).data.id).toBe(biz.id);
+    const seen = await h.api.get(`/v1/businesses/${biz.id}`).set(t.auth('admin'));
+    expect(seen.status).toBe(200);
+    // A read call with a query parameter, and the activity records the token's user.
+    const deals = await client.callTool({ name: 'listBusinesses', arguments: { limit: 5 } });
+    expect((deals.structuredContent as { data: { id: string }[] }).data.map((b) => b.id)).toContain(biz.id);
+    // The API's error envelope becomes a tool error.
+    const missing = await client.callTool({ name: 'getBusiness', arguments: { id: 'biz_01JD1A2B3C4D5E6F7G8H9J0K1M' } });
+    expect(missing.isError).toBe(true);
+    expect(json((missing.content as { text: string }[])[0].text).error).toMatchObject({ type: 'not_found', code: 'resource_missing' });
+    const invalid = await client.callTool({ name: 'createBusiness', arguments: { body: { legal_name: 7 } } });
+    expect(invalid.isError).toBe(true);
+    expect(json((invalid.content as { text: string }[])[0].text).error).toMatchObject({ type: 'validation_error', param: 'legal_name' });
+
+    // The same token works on /v1.
+    expect((await v1('/v1/deals', tokens.access_token)).status).toBe(200);
+
+    // Refresh: a new pair; the used refresh token is spent (its reuse revokes the grant).
+    const oldRefresh = tokens.refresh_token!;
+    expect(await auth(provider, { serverUrl: `${base}/mcp` })).toBe('AUTHORIZED');
+    const refreshed = provider.saved!;
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.refresh_token).not.toBe(oldRefresh);
+    expect((await v1('/v1/deals', refreshed.access_token)).status).toBe(200);
+    await client.close();
+
+    // Revocation (RFC 7009) of the refresh token ends the grant: both tokens fail on the next request.
+    const revoked = await fetch(`${base}/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: refreshed.refresh_token!, client_id: provider.client!.client_id }) });
+    expect(revoked.status).toBe(200);
+    expect((await v1('/v1/deals', refreshed.access_token)).status).toBe(401);
+    expect((await mcpRaw(refreshed.access_token)).status).toBe(401);
+    const refreshAgain = await token({ grant_type: 'refresh_token', refresh_token: refreshed.refresh_token!, client_id: provider.client!.client_id });
+    expect(refreshAgain.body.error).toBe('invalid_grant');
+  });
+
+  it('revoking an access token ends that token only; a rotated refresh token used again revokes the grant', async () => {
+    const { clientId, tokens } = await rawToken(emailOf(demo, 'admin'), { resource: `${base}/mcp` });
+    const next = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(next.status).toBe(200);
+    const r = await fetch(`${base}/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.access_token, client_id: clientId }) });
+    expect(r.status).toBe(200);
+    expect((await v1('/v1/deals', tokens.access_token)).status).toBe(401);
+    expect((await v1('/v1/deals', next.body.access_token)).status).toBe(200);
+    // The first refresh token again: stolen or replayed, so the whole grant ends.
+    const reuse = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(reuse.body.error).toBe('invalid_grant');
+    expect((await v1('/v1/deals', next.body.access_token)).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: next.body.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
+  });
+});
+
+describe(`audience, credentials and expiry (${ENGINE})`, () => {
+  it('a token for /mcp works on /mcp and /v1; a token for /v1 works on /v1 and is refused on /mcp with the resource metadata named', async () => {
+    const mcp = await rawToken(emailOf(demo, 'manager'), { resource: `${base}/mcp` });
+    expect((await mcpRaw(mcp.tokens.access_token)).status).toBe(200);
+    expect((await v1('/v1/deals', mcp.tokens.access_token)).status).toBe(200);
+
+    const api = await rawToken(emailOf(demo, 'manager'), { resource: base });
+    expect((await v1('/v1/deals', api.tokens.access_token)).status).toBe(200);
+    const refused = await mcpRaw(api.tokens.access_token);
+    expect(refused.status).toBe(401);
+    expect(json(refused.text).error).toMatchObject({ type: 'authentication_error', code: 'invalid_token_audience' });
+    expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    // `${base}/v1` names the same audience as the base address.
+    const apiV1 = await rawToken(emailOf(demo, 'manager'), { resource: `${base}/v1` });
+    expect((await mcpRaw(apiV1.tokens.access_token)).status).toBe(401);
+    // Refreshing a /v1 grant for /mcp is refused.
+    const widen = await token({ grant_type: 'refresh_token', refresh_token: api.tokens.refresh_token, client_id: api.clientId, resource: `${base}/mcp` });
+    expect(widen.body.error).toBe('invalid_target');
+    // A resource that is not ours is refused at authorization.
+    const clientId = await register();
+    const other = await browse(String(authorizeUrl(clientId, pkce().challenge, { resource: 'https://elsewhere.example/mcp' })));
+    expect(other.status).toBe(302);
+    expect(new URL(other.location!).searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('no credential, an API key, or a garbage token on /mcp: 401 naming the resource metadata; /v1 401s name its own', async () => {
+    const none = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    const key = await mcpRaw(demo.keys.admin);
+    expect(key.status).toBe(401);
+    expect(json(key.text).error.code).toBe('api_key_not_allowed');
+    expect(key.headers.get('www-authenticate')).toContain('resource_metadata=');
+    const garbage = await mcpRaw(`svc_at_${'x'.repeat(40)}`);
+    expect(garbage.status).toBe(401);
+    const v1none = await fetch(`${base}/v1/deals`);
+    expect(v1none.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+    // GET on /mcp (no server stream in a stateless server) is 405 for a valid token.
+    const { tokens } = await rawToken(emailOf(demo, 'manager'), { resource: `${base}/mcp` });
+    const get = await fetch(`${base}/mcp`, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('metadata: authorization server (RFC 8414) and protected resources (RFC 9728) for /mcp and /v1', async () => {
+    const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, any>;
+    expect(as).toMatchObject({
+      issuer: `${base}/`, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`,
+      revocation_endpoint: `${base}/revoke`, code_challenge_methods_supported: ['S256'], response_types_supported: ['code'],
+    });
+    const mcp = (await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<string, any>;
+    expect(mcp).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [`${base}/`] });
+    const api = (await (await fetch(`${base}/.well-known/oauth-protected-resource`)).json()) as Record<string, any>;
+    expect(api).toMatchObject({ resource: base, authorization_servers: [`${base}/`], bearer_methods_supported: ['header'] });
+    const apiV1 = (await (await fetch(`${base}/.well-known/oauth-protected-resource/v1`)).json()) as Record<string, any>;
+    expect(apiV1.resource).toBe(`${base}/v1`);
+  });
+
+  it('a user deactivated mid-session: the next /mcp and /v1 request fails, and so does refresh', async () => {
+    const { client, provider } = await connect(emailOf(demo, 'user'));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await setUserActive(h.knex, h.clock, demo.users.user.id, false);
+    try {
+      expect((await mcpRaw(provider.saved!.access_token)).status).toBe(401);
+      expect((await v1('/v1/deals', provider.saved!.access_token)).status).toBe(401);
+      const refresh = await token({ grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id });
+      expect(refresh.body.error).toBe('invalid_grant');
+    } finally {
+      await setUserActive(h.knex, h.clock, demo.users.user.id, true);
+      await client.close();
+    }
+  });
+
+  it('an access token expires on the clock after one hour; the refresh token still works', async () => {
+    const { clientId, tokens } = await rawToken(emailOf(demo, 'manager'), { resource: `${base}/mcp` });
+    h.clock.advance(ACCESS_TOKEN_TTL_MS - 1000);
+    expect((await mcpRaw(tokens.access_token)).status).toBe(200);
+    h.clock.advance(1000);
+    expect((await mcpRaw(tokens.access_token)).status).toBe(401);
+    expect((await v1('/v1/deals', tokens.access_token)).body.error.code).toBe('api_key_expired');
+    const next = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(next.status).toBe(200);
+    expect((await mcpRaw(next.body.access_token)).status).toBe(200);
+  });
+
+  it('the operator revokes a grant from the CLI: its tokens fail at once; clients and grants are listed', async () => {
+    const { OAUTH_COMMANDS, OAuthUsageError } = await import('../../src/cli/oauth');
+    const { tokens, clientId } = await rawToken(emailOf(demo, 'admin'), { resource: `${base}/mcp` });
+    const grants = (await OAUTH_COMMANDS['oauth grants']({ user: demo.users.admin.id }, [])(h.knex, h.clock)) as { data: Record<string, any>[] };
+    const grant = grants.data.find((g) => g.client_id === clientId)!;
+    expect(grant).toMatchObject({ client_name: 'Raw client', audience: 'mcp', revoked_at: null, location_id: demo.locationId });
+    const clients = (await OAUTH_COMMANDS['oauth clients']({}, [])(h.knex, h.clock)) as { data: Record<string, any>[] };
+    expect(clients.data.find((c) => c.client_id === clientId)).toMatchObject({ client_name: 'Raw client', redirect_uris: [REDIRECT], live_grants: 1 });
+    expect(JSON.stringify(clients)).not.toContain('secret');
+    expect((await mcpRaw(tokens.access_token)).status).toBe(200);
+    const out = (await OAUTH_COMMANDS['oauth revoke']({}, [grant.id])(h.knex, h.clock)) as Record<string, any>;
+    expect(out).toMatchObject({ id: grant.id, revoked: true, revoked_at: h.clock.now().toISOString() });
+    expect((await mcpRaw(tokens.access_token)).status).toBe(401);
+    expect((await v1('/v1/deals', tokens.access_token)).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
+    expect(() => OAUTH_COMMANDS['oauth grants']({}, [])).toThrow(OAuthUsageError);
+    expect(() => OAUTH_COMMANDS['oauth revoke']({}, [])).toThrow(OAuthUsageError);
+    await expect(OAUTH_COMMANDS['oauth revoke']({}, ['ogr_01JD1A2B3C4D5E6F7G8H9J0K1M'])(h.knex, h.clock)).rejects.toThrow(/No OAuth grant/);
+  });
+});
+
+describe(`the authorization code's rules (${ENGINE})`, () => {
+  it('a PKCE verifier that does not match is refused, and the code stays unused', async () => {
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const { code } = await approve(authorizeUrl(clientId, challenge, { resource: `${base}/mcp` }), emailOf(demo, 'manager'));
+    const wrong = await token({ grant_type: 'authorization_code', code, code_verifier: pkce().verifier, client_id: clientId, redirect_uri: REDIRECT });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('invalid_grant');
+    const right = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT });
+    expect(right.status).toBe(200);
+    // plain PKCE is not offered: the authorization request is refused back to the client.
+    const plain = new URL(authorizeUrl(clientId, verifier));
+    plain.searchParams.set('code_challenge_method', 'plain');
+    const refused = await browse(String(plain));
+    expect(new URL(refused.location!).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('a redirect URI that was not registered is refused without redirecting', async () => {
+    const clientId = await register();
+    const res = await browse(String(authorizeUrl(clientId, pkce().challenge, { redirect: 'https://attacker.example/cb' })));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(json(res.text).error).toBe('invalid_request');
+    // At the token endpoint too: a code is bound to the redirect URI it was issued for.
+    const { verifier, challenge } = pkce();
+    const { code } = await approve(authorizeUrl(clientId, challenge), emailOf(demo, 'manager'));
+    const swapped = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: 'http://127.0.0.1:9/other' });
+    expect(swapped.body.error).toBe('invalid_grant');
+  });
+
+  it('a replayed code is refused and the tokens from its first use are revoked', async () => {
+    const { clientId, code, verifier, tokens } = await rawToken(emailOf(demo, 'manager'), { resource: `${base}/mcp` });
+    expect((await v1('/v1/deals', tokens.access_token)).status).toBe(200);
+    const replay = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect((await v1('/v1/deals', tokens.access_token)).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
+  });
+
+  it('a code expires after 10 minutes; another client cannot use it', async () => {
+    const clientId = await register();
+    const otherClient = await register();
+    const { verifier, challenge } = pkce();
+    const { code } = await approve(authorizeUrl(clientId, challenge), emailOf(demo, 'manager'));
+    expect((await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: otherClient, redirect_uri: REDIRECT })).body.error).toBe('invalid_grant');
+    h.clock.advance(10 * 60_000);
+    expect((await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT })).body.error).toBe('invalid_grant');
+  });
+});
+
+describe(`consent and scopes (${ENGINE})`, () => {
+  it('a scope beyond the role is shown as unavailable and never granted, even when the form is forged', async () => {
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const { consent, authorization, csrf } = await signIn(authorizeUrl(clientId, challenge, { scope: 'deals:read webhooks:manage advances:read' }), emailOf(demo, 'user'));
+    expect(consent.text).toContain('Not available to your role: webhooks:manage, advances:read');
+    expect([...consent.text.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1])).toEqual(['deals:read']);
+    const allowed = await browse('/oauth/consent', { authorization, _csrf: csrf, decision: 'allow', scope: ['deals:read', 'webhooks:manage', 'advances:read'] });
+    const code = new URL(allowed.location!).searchParams.get('code')!;
+    const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT });
+    expect(res.body.scope).toBe('deals:read');
+    const grant = await h.knex('oauth_grants').where({ client_id: clientId }).first();
+    expect(typeof grant.scopes === 'string' ? JSON.parse(grant.scopes) : grant.scopes).toEqual(['deals:read']);
+    // Scopes the user unticks are not granted; tools needing them are not listed, and calls are refused.
+    const list = json((await mcpRaw(res.body.access_token)).text).result.tools.map((x: { name: string }) => x.name);
+    expect(list).toContain('listDeals');
+    expect(list).not.toContain('createDeal');
+    expect(list).not.toContain('listWebhooks');
+    const call = json((await mcpRaw(res.body.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'createBusiness', arguments: { body: { legal_name: 'Nope LLC' } } } })).text);
+    expect(call.result.isError).toBe(true);
+    expect(json(call.result.content[0].text).error.code).toBe('missing_scope');
+  });
+
+  it('unknown scopes are refused; unticking every scope grants nothing; deny answers access_denied', async () => {
+    const clientId = await register();
+    const unknown = await browse(String(authorizeUrl(clientId, pkce().challenge, { scope: 'deals:read root:all' })));
+    expect(new URL(unknown.location!).searchParams.get('error')).toBe('invalid_scope');
+    const a = await signIn(authorizeUrl(clientId, pkce().challenge), emailOf(demo, 'manager'));
+    const none = await browse('/oauth/consent', { authorization: a.authorization, _csrf: a.csrf, decision: 'allow' });
+    expect(new URL(none.location!).searchParams.get('error')).toBe('invalid_scope');
+    const b = await signIn(authorizeUrl(clientId, pkce().challenge), emailOf(demo, 'manager'));
+    const denied = await browse('/oauth/consent', { authorization: b.authorization, _csrf: b.csrf, decision: 'deny', scope: 'deals:read' });
+    const back = new URL(denied.location!);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe('st-1');
+    expect(Number((await h.knex('oauth_grants').where({ client_id: clientId }).count({ n: '*' }).first())!.n)).toBe(0);
+  });
+
+  it('forms need their CSRF token; an expired or finished authorization is a clear page', async () => {
+    const clientId = await register();
+    const a = await signIn(authorizeUrl(clientId, pkce().challenge), emailOf(demo, 'manager'));
+    const forged = await browse('/oauth/consent', { authorization: a.authorization, _csrf: 'f'.repeat(64), decision: 'allow', scope: 'deals:read' });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('This form has expired');
+    expect(forged.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const ok = await browse('/oauth/consent', { authorization: a.authorization, _csrf: a.csrf, decision: 'allow', scope: 'deals:read' });
+    expect(ok.status).toBe(302);
+    const again = await browse('/oauth/consent', { authorization: a.authorization, _csrf: a.csrf, decision: 'allow', scope: 'deals:read' });
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('This sign-in has expired');
+    const bogus = await browse('/oauth/sign-in?authorization=<script>');
+    expect(bogus.status).toBe(400);
+    expect(bogus.text).not.toContain('<script>');
+  });
+
+  it(`a sign-in code allows ${MAX_CODE_ATTEMPTS} wrong tries, expires after 10 minutes, and at most ${SIGN_IN_EMAILS_PER_MINUTE} go to one address a minute`, async () => {
+    const clientId = await register();
+    const start = await browse(String(authorizeUrl(clientId, pkce().challenge)));
+    const page = await browse(start.location!);
+    const authorization = hidden(page.text, 'authorization');
+    const csrf = hidden(page.text, '_csrf');
+    const sent = await browse('/oauth/sign-in', { authorization, _csrf: csrf, email: emailOf(demo, 'manager') });
+    const code = /your code is <strong>(\d{6})<\/strong>/.exec(sent.text)![1];
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) expect((await browse('/oauth/verify', { authorization, _csrf: csrf, code: wrong })).text).toContain('That code is not right');
+    const locked = await browse('/oauth/verify', { authorization, _csrf: csrf, code });
+    expect(locked.status).toBe(400);
+    expect(locked.text).toContain('This code has expired');
+    // Expiry on the clock.
+    const again = await browse('/oauth/sign-in', { authorization, _csrf: csrf, email: emailOf(demo, 'manager') });
+    const code2 = /your code is <strong>(\d{6})<\/strong>/.exec(again.text)![1];
+    h.clock.advance(10 * 60_000);
+    expect((await browse('/oauth/verify', { authorization, _csrf: csrf, code: code2 })).text).toContain('expired');
+    // A real location's code is only emailed, never shown.
+    const real = await browse('/oauth/sign-in', { ...(await signInPageFor()), email: emailOf(live, 'admin') });
+    expect(real.status).toBe(200);
+    expect(real.text).not.toContain('your code is');
+    // An address that has no account reads the same and gets nothing.
+    const before = sink.inbox.length;
+    const ghost = await signInPageFor();
+    const nobody = await browse('/oauth/sign-in', { ...ghost, email: 'nobody@nowhere.example' });
+    expect(nobody.status).toBe(200);
+    expect(nobody.text).toContain('If nobody@nowhere.example has an account');
+    await worker.drain();
+    expect(sink.inbox.length).toBe(before);
+    // Emails per address per minute.
+    const email = MINA;
+    for (let i = 0; i < SIGN_IN_EMAILS_PER_MINUTE; i++) expect((await browse('/oauth/sign-in', { ...(await signInPageFor()), email })).status).toBe(200);
+    const flood = await browse('/oauth/sign-in', { ...(await signInPageFor()), email });
+    expect(flood.status).toBe(429);
+    expect(flood.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
+
+async function signInPageFor(): Promise<{ authorization: string; _csrf: string }> {
+  const clientId = await register();
+  const start = await browse(String(authorizeUrl(clientId, pkce().challenge)));
+  const page = await browse(start.location!);
+  return { authorization: hidden(page.text, 'authorization'), _csrf: hidden(page.text, '_csrf') };
+}
+
+describe(`MCP tools under attack (${ENGINE})`, () => {
+  it('every tool, called with no arguments, wrong types, unknown arguments and hostile strings, answers a result or a tool error, never a server error', async () => {
+    const { tokens } = await rawToken(emailOf(demo, 'admin'), { resource: `${base}/mcp` });
+    const listed = json((await mcpRaw(tokens.access_token)).text).result.tools as { name: string; inputSchema: { properties?: Record<string, unknown> } }[];
+    expect(listed.length).toBe(tools().length);
+    const hostile = ["'; DROP TABLE deals; --", '../../etc/passwd', '\u0000', 'x'.repeat(10_000), '%00', '<script>alert(1)</script>'];
+    let calls = 0;
+    for (const tool of listed) {
+      const props = Object.keys(tool.inputSchema.properties ?? {});
+      const attempts: Record<string, unknown>[] = [{}, { unexpected: 1 }, Object.fromEntries(props.map((p) => [p, 42]))];
+      for (const s of hostile) attempts.push(Object.fromEntries(props.map((p) => [p, p === 'body' ? { name: s, legal_name: s } : s])));
+      for (const args of attempts) {
+        const res = await mcpRaw(tokens.access_token, { jsonrpc: '2.0', id: ++calls, method: 'tools/call', params: { name: tool.name, arguments: args } });
+        const body = json(res.text);
+        // A JSON-RPC answer, or (a NUL anywhere in the body) the API's own 400 before any JSON-RPC.
+        if (res.status === 400) expect(body.error, `${tool.name}: ${res.text.slice(0, 300)}`).toMatchObject({ type: 'validation_error' });
+        else expect(res.status, `${tool.name} ${JSON.stringify(args).slice(0, 200)}: ${res.text.slice(0, 300)}`).toBe(200);
+        const text = body.result?.content?.[0]?.text ?? body.error?.message ?? '';
+        expect(text, `${tool.name}`).not.toMatch(/internal_error|An unexpected error/);
+      }
+      h.clock.advance(7_000); // stay under the rate limit (and inside the token's hour)
+    }
+    expect(calls).toBeGreaterThan(600);
+  });
+
+  it('unknown tools, resources and prompts are JSON-RPC errors; the guide resource and prompts are served', async () => {
+    const { client } = await connect(emailOf(demo, 'manager'));
+    await expect(client.callTool({ name: 'dropEverything', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    const resources = await client.listResources();
+    expect(resources.resources.map((r) => r.uri)).toEqual(['guide://api']);
+    const guide = await client.readResource({ uri: 'guide://api' });
+    expect((guide.contents[0] as { text: string }).text).toContain('# Assistants (MCP)');
+    await expect(client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/Unknown resource/);
+    const prompts = await client.listPrompts();
+    expect(prompts.prompts.map((p) => p.name)).toEqual(['pipeline_review', 'submit_deal']);
+    const prompt = await client.getPrompt({ name: 'submit_deal', arguments: { deal_id: 'deal_01JD1B4D6F8H0K2M4P6R8T0V2X' } });
+    expect((prompt.messages[0].content as { text: string }).text).toContain('deal_01JD1B4D6F8H0K2M4P6R8T0V2X');
+    expect(client.getInstructions()).toContain('idempotency_key');
+    await client.close();
+  });
+});

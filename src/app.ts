@@ -17,7 +17,7 @@ import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import { localStorageRoutes } from './storage/routes';
 import { portalRoutes } from './web/portal/portal.routes';
 import { mcpRoutes } from './mcp/server';
-import { apiResourceMetadataUrl, oauthRoutes } from './oauth/routes';
+import { apiResourceMetadataUrl, issuerProblem, oauthRoutes } from './oauth/routes';
 import type { Handler, Handlers, OperationId } from './http/types';
 
 export const BODY_LIMIT = '1mb';
@@ -113,16 +113,18 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.use(portalRoutes(deps));
   // OAuth 2.1 for assistants: the authorization server (metadata, registration, authorize, token,
   // revocation), the resource metadata of /mcp and /v1, and the sign-in and consent pages.
-  app.use(oauthRoutes(deps));
+  const noIssuer = issuerProblem(deps.publicBaseUrl);
+  if (noIssuer) deps.logger.warn(noIssuer);
+  else app.use(oauthRoutes(deps));
 
   app.use(jsonOnly);
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }));
   app.use(safeInput(operations));
 
   // The MCP server: tools that enter this same app as /v1 requests.
-  app.use('/mcp', mcpRoutes(deps, app));
+  if (!noIssuer) app.use('/mcp', mcpRoutes(deps, app));
 
-  app.use('/v1', authenticate(deps, { resourceMetadataUrl: apiResourceMetadataUrl(deps) }));
+  app.use('/v1', authenticate(deps, { resourceMetadataUrl: noIssuer ? undefined : apiResourceMetadataUrl(deps) }));
   app.use('/v1', rateLimit());
   app.use((req, _res, next) => {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();

@@ -360,6 +360,21 @@ describe(`audience, credentials and expiry (${ENGINE})`, () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
+  it('a server whose public address is plain HTTP off loopback keeps OAuth and /mcp off, says so, and still serves /v1', async () => {
+    const plain = await startHarness({ publicBaseUrl: 'http://api.example.com' });
+    try {
+      const tenant = await plain.tenant();
+      expect(plain.logs.join('')).toContain('OAuth for assistants and /mcp are off');
+      expect((await plain.api.post('/mcp').send({})).status).toBe(404);
+      expect((await plain.api.get('/.well-known/oauth-authorization-server')).status).toBe(404);
+      const none = await plain.api.get('/v1/deals');
+      expect(none.headers['www-authenticate']).toBe('Bearer realm="svc"');
+      expect((await plain.api.get('/v1/deals').set(tenant.auth('admin'))).status).toBe(200);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('metadata: authorization server (RFC 8414) and protected resources (RFC 9728) for /mcp and /v1', async () => {
     const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, any>;
     expect(as).toMatchObject({

@@ -21,6 +21,17 @@ export const apiResourceMetadataUrl = (deps: Pick<Deps, 'publicBaseUrl'>) => `${
 
 const OAUTH_PATHS = ['/authorize', '/token', '/register', '/revoke', '/oauth'];
 
+/**
+ * Why this server cannot be an OAuth issuer, or null: OAuth 2.1 wants an HTTPS issuer, and plain
+ * HTTP is allowed on loopback only (development). Without one, OAuth and /mcp stay off (logged at
+ * start) rather than stopping an API that does not need them.
+ */
+export function issuerProblem(publicBaseUrl: string): string | null {
+  const url = new URL(publicBaseUrl);
+  if (url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return null;
+  return `PUBLIC_BASE_URL (${url.origin}) is not https:// or loopback: OAuth for assistants and /mcp are off`;
+}
+
 export function oauthRoutes(deps: Deps, opts: { rateLimit?: number } = {}): Router {
   const limit = opts.rateLimit ?? OAUTH_RATE_LIMIT;
   const router = express.Router();

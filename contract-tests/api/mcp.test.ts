@@ -12,7 +12,8 @@ import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { tools } from '../../src/mcp/tools';
-import { ACCESS_TOKEN_TTL_MS } from '../../src/oauth/provider';
+import { ACCESS_TOKEN_TTL_MS, sweepOAuth } from '../../src/oauth/provider';
+import { OAUTH_RATE_LIMIT } from '../../src/oauth/routes';
 import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE } from '../../src/web/oauth/oauth.routes';
 import { scopesForRole } from '../../src/web/oauth/scopes';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
@@ -230,6 +231,7 @@ describe(`OAuth and MCP with the SDK client (${ENGINE})`, () => {
     expect(stored.text_body).toContain('{{sealed:code}}');
     expect(stored.sealed_values).toBeNull();
     const emailed = /\b(\d{6})\b/.exec(mail!.mail.text ?? '')![1];
+    expect(JSON.stringify(stored)).not.toContain(emailed);
     expect(h.logs.join('')).not.toContain(`"${emailed}"`);
     expect(h.logs.join('')).not.toContain(`code=${emailed}`);
 
@@ -416,6 +418,29 @@ describe(`audience, credentials and expiry (${ENGINE})`, () => {
     expect((await mcpRaw(next.body.access_token)).status).toBe(200);
   });
 
+  it('spent and expired OAuth rows are swept: codes and authorizations a day after expiry, refresh tokens at expiry, access tokens 30 days after', async () => {
+    const { tokens, code } = await rawToken(emailOf(demo, 'manager'), { resource: `${base}/mcp` });
+    const count = async (table: string) => Number((await h.knex(table).count({ n: '*' }).first())!.n);
+    const hash = createHash('sha256').update(tokens.access_token).digest('hex');
+    const codeRow = () => h.knex('oauth_codes').where({ code_hash: createHash('sha256').update(code).digest('hex') }).first();
+    await sweepOAuth(h.deps);
+    expect(await h.knex('oauth_access_tokens').where({ token_hash: hash }).first()).toBeDefined();
+    expect(await codeRow()).toBeDefined();
+    h.clock.advance(10 * 60_000 + 24 * 3600_000 - 1000); // a day after the code expired, less a second
+    await sweepOAuth(h.deps);
+    expect(await codeRow()).toBeDefined();
+    h.clock.advance(16 * 60_000); // every authorization and code of this file is now a day past expiry
+    await sweepOAuth(h.deps);
+    expect(await count('oauth_codes')).toBe(0);
+    expect(await count('oauth_authorizations')).toBe(0);
+    expect(await h.knex('oauth_access_tokens').where({ token_hash: hash }).first()).toBeDefined();
+    h.clock.advance(30 * 24 * 3600_000);
+    await sweepOAuth(h.deps);
+    expect(await h.knex('oauth_access_tokens').where({ token_hash: hash }).first()).toBeUndefined();
+    expect(await h.knex('oauth_refresh_tokens').where({ token_hash: createHash('sha256').update(tokens.refresh_token).digest('hex') }).first()).toBeUndefined();
+    expect(await count('oauth_grants')).toBeGreaterThan(0); // grants are the record of consent: kept
+  });
+
   it('the operator revokes a grant from the CLI: its tokens fail at once; clients and grants are listed', async () => {
     const { OAUTH_COMMANDS, OAuthUsageError } = await import('../../src/cli/oauth');
     const { tokens, clientId } = await rawToken(emailOf(demo, 'admin'), { resource: `${base}/mcp` });
@@ -579,6 +604,22 @@ describe(`consent and scopes (${ENGINE})`, () => {
     const flood = await browse('/oauth/sign-in', { ...(await signInPageFor()), email });
     expect(flood.status).toBe(429);
     expect(flood.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
+
+describe(`the authorization server's own limit (${ENGINE})`, () => {
+  it(`at most ${OAUTH_RATE_LIMIT} requests per client address a minute, on the clock, across its endpoints and pages`, async () => {
+    h.clock.advance(61_000);
+    for (let i = 0; i < OAUTH_RATE_LIMIT; i++) expect((await browse(i % 2 ? '/oauth/sign-in?authorization=oaz_x' : '/authorize')).status).not.toBe(429);
+    const refused = await fetch(`${base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: string }).error).toBe('too_many_requests');
+    expect((await fetch(`${base}/register`, { method: 'POST' })).status).toBe(429);
+    // Metadata is not limited; the API is not affected.
+    expect((await fetch(`${base}/.well-known/oauth-authorization-server`)).status).toBe(200);
+    h.clock.advance(61_000);
+    expect((await browse('/authorize')).status).not.toBe(429);
   });
 });
 

@@ -1,4 +1,5 @@
 import { registerStatementJobs } from '../features/documents/analysis';
+import { registerOAuthMaintenance } from '../oauth/provider';
 import { registerFunderJobs } from '../features/funders/attempts';
 import { registerPortalMail } from '../features/portal/portal.service';
 import { registerSubmissionMail } from '../features/submissions/submissions.email';
@@ -11,5 +12,6 @@ export function registerAllJobs(): void {
   registerSubmissionMail();
   registerFunderJobs();
   registerStatementJobs();
+  registerOAuthMaintenance();
   registerPortalMail();
 }

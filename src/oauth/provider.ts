@@ -8,6 +8,7 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import type { Deps } from '../deps';
 import { randomBase62, sha256Hex } from '../lib/crypto';
 import { newId } from '../lib/ids';
+import { registerMaintenance } from '../jobs/maintenance';
 import { SCOPES } from '../features/accounts/accounts.service';
 
 // The authorization server's provider for the MCP SDK's OAuth router, backed by our tables
@@ -186,4 +187,31 @@ async function mintTokens(trx: Knex.Transaction, deps: Deps, grantId: string, na
     id: newId('tok', at.getTime()), token_hash: sha256Hex(refresh), grant_id: grantId, expires_at: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), created_at: at,
   });
   return { access_token: access, token_type: 'bearer', expires_in: ACCESS_TOKEN_TTL_MS / 1000, refresh_token: refresh, scope: scopes.join(' ') };
+}
+
+/** How long spent or expired OAuth rows are kept before the hourly sweep deletes them. */
+export const OAUTH_RETENTION_MS = 30 * 24 * 3600_000;
+const SWEEP_BATCH = 1000;
+
+/**
+ * Deletes, in bounded batches, what can no longer be used: authorizations and codes a day after they
+ * expired (a replayed code is refused as unknown after that), refresh tokens once expired, and access
+ * tokens 30 days after they expired (until then a request with one says "expired", not "invalid").
+ */
+export async function sweepOAuth(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  const knex = deps.db.knex;
+  const now = deps.clock.now().getTime();
+  const dayAgo = new Date(now - 24 * 3600_000);
+  const batch = (table: string, key: string, before: Date) =>
+    knex(table).whereIn(key, knex(table).where('expires_at', '<', before).limit(SWEEP_BATCH).select(key)).del();
+  let total = 0;
+  total += await batch('oauth_codes', 'code_hash', dayAgo);
+  total += await batch('oauth_authorizations', 'id', dayAgo);
+  total += await batch('oauth_refresh_tokens', 'id', new Date(now));
+  total += await batch('oauth_access_tokens', 'id', new Date(now - OAUTH_RETENTION_MS));
+  return total;
+}
+
+export function registerOAuthMaintenance(): void {
+  registerMaintenance('oauth.expired', (deps) => sweepOAuth(deps));
 }

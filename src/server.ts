@@ -75,7 +75,9 @@ async function main(): Promise<void> {
       `\nFirst run: created a demo location with an admin API key. The key is shown only this once:\n\n` +
         `  Location: ${firstRun.locationId}\n  API key:  ${firstRun.key}\n\n` +
         `Try it:\n  curl -s ${url}/v1/businesses -H "Authorization: Bearer ${firstRun.key}"\n` +
-        `  npm run --silent cli -- key list --location ${firstRun.locationId}\n\n`,
+        `  npm run --silent cli -- key list --location ${firstRun.locationId}\n\n` +
+        `Connect an assistant: point an MCP client at ${url}/mcp and sign in as admin@demo.example\n` +
+        `  (a test location: the sign-in code is shown on the page).\n\n`,
     );
   }
 

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createUser, setUserActive } from '../../src/features/accounts/accounts.service';
 import { canUse } from '../../src/http/access';
+import { INTERNAL_CALL_HEADER, registerInternalCall } from '../../src/http/auth';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
@@ -276,6 +277,8 @@ describe(`OAuth and MCP with the SDK client (${ENGINE})`, () => {
     const missing = await client.callTool({ name: 'getBusiness', arguments: { id: 'biz_01JD1A2B3C4D5E6F7G8H9J0K1M' } });
     expect(missing.isError).toBe(true);
     expect(json((missing.content as { text: string }[])[0].text).error).toMatchObject({ type: 'not_found', code: 'resource_missing' });
+    const noId = await client.callTool({ name: 'getBusiness', arguments: {} });
+    expect(json((noId.content as { text: string }[])[0].text).error).toMatchObject({ code: 'invalid_request', param: 'id', message: 'id is required (a string)' });
     const invalid = await client.callTool({ name: 'createBusiness', arguments: { body: { legal_name: 7 } } });
     expect(invalid.isError).toBe(true);
     expect(json((invalid.content as { text: string }[])[0].text).error).toMatchObject({ type: 'validation_error', param: 'legal_name' });
@@ -375,6 +378,15 @@ describe(`audience, credentials and expiry (${ENGINE})`, () => {
     } finally {
       await plain.close();
     }
+  });
+
+  it('a tool call\'s inner request: only a live nonce stands for authentication; unknown or released ones are ignored', async () => {
+    const auth = { credentialId: 'tok_inner', credentialType: 'oauth_token' as const, locationId: demo.locationId, locationIsTest: true, role: 'admin' as const, scopes: ['deals:read'], userId: demo.users.admin.id };
+    const call = registerInternalCall(auth, { allowed: true, used: 1, reset: 0, retryAfter: 0 });
+    expect((await h.api.get('/v1/deals').set(INTERNAL_CALL_HEADER, call.nonce)).status).toBe(200);
+    expect((await h.api.get('/v1/deals').set(INTERNAL_CALL_HEADER, 'f'.repeat(64))).status).toBe(401);
+    call.release();
+    expect((await h.api.get('/v1/deals').set(INTERNAL_CALL_HEADER, call.nonce)).status).toBe(401);
   });
 
   it('metadata: authorization server (RFC 8414) and protected resources (RFC 9728) for /mcp and /v1', async () => {

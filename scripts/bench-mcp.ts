@@ -2,7 +2,7 @@
  * `npm run bench:mcp [-- --engine pglite] [--rounds 300]`
  *
  * A benchmark, never a test. The real app (in process, on a loopback port, logs at info to nowhere)
- * on a scratch database with 200 businesses; an admin's OAuth access token for /mcp. Measures, one
+ * on a scratch database with 200 businesses; an admin's OAuth access tokens for /mcp. Measures, one
  * request at a time as an assistant sends them: `tools/list`, a read tool call (`listBusinesses`,
  * limit 20) and the same read on /v1 directly (the tool's overhead), and a write tool call
  * (`createBusiness`). Prints the number of tools, the size of the tools/list answer, and p50/p95/p99.
@@ -42,15 +42,19 @@ async function main(): Promise<void> {
     const knex = deps.db.knex;
     const loc = await createLocation(knex, systemClock, { name: 'Bench Brokers', isTest: true });
     const user = await createUser(knex, systemClock, { locationId: loc.id, name: 'Bench Admin', email: 'admin@bench.example', role: 'admin' });
-    const { token } = await createAccessToken(knex, systemClock, { userId: user.id, scopes: ['businesses:read', 'businesses:write', 'deals:read', 'deals:write', 'lenders:read', 'offers:read', 'documents:read', 'people:read'], audience: 'mcp', ttlSeconds: 86_400 });
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    // Every scope (an admin's assistant sees every tool), and enough tokens that the per-credential
+    // rate limit (300 a minute) never answers: requests go round them.
+    const tokens: string[] = [];
+    for (let i = 0; i < 16; i++) tokens.push((await createAccessToken(knex, systemClock, { userId: user.id, scopes: [], audience: 'mcp', ttlSeconds: 86_400 })).token);
+    let turn = 0;
+    const hdrs = () => ({ authorization: `Bearer ${tokens[turn++ % tokens.length]}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     for (let i = 0; i < 200; i++) {
-      const r = await fetch(`${base}/v1/businesses`, { method: 'POST', headers, body: JSON.stringify({ legal_name: `Bakery ${i} LLC` }) });
+      const r = await fetch(`${base}/v1/businesses`, { method: 'POST', headers: hdrs(), body: JSON.stringify({ legal_name: `Bakery ${i} LLC` }) });
       if (r.status !== 201) throw new Error(`seed: ${r.status} ${await r.text()}`);
     }
     let id = 0;
     const rpc = async (method: string, params: object) => {
-      const r = await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+      const r = await fetch(`${base}/mcp`, { method: 'POST', headers: hdrs(), body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
       const text = await r.text();
       if (r.status !== 200) throw new Error(`${method}: ${r.status} ${text.slice(0, 200)}`);
       return text;
@@ -71,7 +75,7 @@ async function main(): Promise<void> {
     log(`tools listed for this token: ${tools} (answer ${(listed.length / 1024).toFixed(0)} KB)`);
     log(`tools/list:                      ${fmt(await time(() => rpc('tools/list', {})))}`);
     log(`tools/call listBusinesses (20):  ${fmt(await time(() => rpc('tools/call', { name: 'listBusinesses', arguments: { limit: 20 } })))}`);
-    log(`GET /v1/businesses?limit=20:     ${fmt(await time(async () => (await fetch(`${base}/v1/businesses?limit=20`, { headers })).text()))}`);
+    log(`GET /v1/businesses?limit=20:     ${fmt(await time(async () => (await fetch(`${base}/v1/businesses?limit=20`, { headers: hdrs() })).text()))}`);
     let n = 0;
     log(`tools/call createBusiness:       ${fmt(await time(() => rpc('tools/call', { name: 'createBusiness', arguments: { body: { legal_name: `Assistant ${++n} LLC` } } })))}`);
     log(`peak RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB (this process: app and client)`);

@@ -22,3 +22,18 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+// `--docs` (npm start): the reference the server serves at /docs, built when it is missing or older
+// than the contract (about 3 s). A failure is reported and does not stop the start.
+if (process.argv.includes('--docs')) {
+  const { existsSync, statSync } = await import('node:fs');
+  const page = 'docs-site/index.html';
+  if (!existsSync(page) || statSync(page).mtimeMs < statSync('openapi.yaml').mtimeMs) {
+    try {
+      const { buildDocs } = await import('./docs.mjs');
+      buildDocs();
+    } catch (err) {
+      process.stderr.write(`The reference (/docs) was not built: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}\n`);
+    }
+  }
+}

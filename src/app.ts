@@ -17,6 +17,7 @@ import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import { localStorageRoutes } from './storage/routes';
 import { portalRoutes } from './web/portal/portal.routes';
 import { mcpRoutes } from './mcp/server';
+import { referenceRoutes } from './web/reference/reference.routes';
 import { apiResourceMetadataUrl, issuerProblem, oauthRoutes } from './oauth/routes';
 import type { Handler, Handlers, OperationId } from './http/types';
 
@@ -82,6 +83,8 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // The contract (/openapi.yaml, /openapi.json) and the built reference (/docs).
+  app.use(referenceRoutes());
   // Ready: the database answers and its schema is this release's (no migration pending).
   app.get('/readyz', async (_req, res) => {
     try {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, run, SPEC_PATH } from './helpers';
+import { ROOT, run } from './helpers';
 
 const GUIDES = ['Authentication', 'Roles and scopes', 'Errors', 'Pagination', 'Idempotency', 'Rate limits', 'Webhook deliveries', 'Versioning'];
 
@@ -15,14 +15,20 @@ const out = join(dir, 'index.html');
 let html = '';
 
 beforeAll(async () => {
-  // The same command as the `docs` script, with another output file.
-  const result = await run(BIN('redocly'), ['build-docs', SPEC_PATH, '--inlineBundle', '-o', out], 120_000);
-  if (result.code !== 0) throw new Error(`redocly build-docs failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  // The same command as the `docs` script (code samples added, then redocly build-docs), another output file.
+  const result = await run(process.execPath, [join(ROOT, 'scripts', 'docs.mjs'), '--out', out], 120_000);
+  if (result.code !== 0) throw new Error(`npm run docs failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
   html = readFileSync(out, 'utf8');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('docs-site (redocly build-docs --inlineBundle)', () => {
+  it('shows curl, TypeScript and Python samples on every operation', () => {
+    expect((html.match(/import requests/g) ?? []).length).toBeGreaterThanOrEqual(85);
+    expect((html.match(/createClient\(\{ baseUrl/g) ?? []).length).toBeGreaterThanOrEqual(84);
+    expect((html.match(/curl -X /g) ?? []).length).toBeGreaterThanOrEqual(85);
+  });
+
   it('builds a single self-contained HTML page', () => {
     expect(statSync(out).size).toBeGreaterThan(500_000);
     expect(/^<!DOCTYPE html>/i.test(html), 'starts with a doctype').toBe(true);

@@ -1,0 +1,95 @@
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+
+// The package partners install: `npm run pack:client` makes a tarball; a fresh folder outside this
+// repository installs it with npm and uses it from plain `node` (ESM, no TypeScript loader) against
+// the running server, and from TypeScript (NodeNext resolution, as a plain ESM project has). Once,
+// on PostgreSQL: the package does not depend on the engine.
+
+const ROOT = resolve(__dirname, '..', '..');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+let work: string;
+let app: string;
+let server: Server;
+let base: string;
+let h: Harness;
+let t: Tenant;
+
+describe.skipIf(ENGINE !== 'pg')('the client package, installed from its tarball (pg)', () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'client-pkg-'));
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs')], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync('npm', ['pack', join(ROOT, 'dist', 'client-package'), '--pack-destination', work, '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
+    app = join(work, 'partner-app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
+    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, stdio: 'pipe' });
+    server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    h = await startHarness({ publicBaseUrl: base });
+    server.on('request', h.app);
+    t = await h.tenant('Package Partners');
+  }, 180_000);
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r));
+    await h?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('plain node imports it and calls the running server: create, read back, an error envelope, a webhook signature', async () => {
+    writeFileSync(join(app, 'main.mjs'), `
+import { createClient } from 'deal-funding-api/client';
+import { constructEvent } from 'deal-funding-api/webhooks';
+const api = createClient({ baseUrl: process.env.BASE, apiKey: process.env.KEY });
+const created = await api.POST('/v1/businesses', { body: { legal_name: 'Packaged LLC' }, params: { header: { 'Idempotency-Key': 'pkg-1' } } });
+const got = await api.GET('/v1/businesses/{id}', { params: { path: { id: created.data.data.id } } });
+const missing = await api.GET('/v1/businesses/{id}', { params: { path: { id: 'biz_01JD1A2B3C4D5E6F7G8H9J0K1M' } } });
+const event = constructEvent(process.env.BODY, process.env.SIG, [process.env.SECRET], { now: Number(process.env.NOW) });
+console.log(JSON.stringify({ id: got.data.data.id, name: got.data.data.legal_name, status: missing.response.status, code: missing.error.error.code, event: event.id }));
+`);
+    const body = JSON.stringify({ id: 'evt_123', type: 'deal.created', data: {} });
+    const ts = 1_800_000_000;
+    const sig = `t=${ts},v1=${createHmac('sha256', 'whsec_test').update(`${ts}.${body}`).digest('hex')}`;
+    // Asynchronously: the server answering it runs in this process.
+    const run = await promisify(execFile)(process.execPath, ['main.mjs'], {
+      cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH, BASE: base, KEY: t.keys.admin, BODY: body, SIG: sig, SECRET: 'whsec_test', NOW: String(ts * 1000) },
+    });
+    expect(run.stderr).toBe('');
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ name: 'Packaged LLC', status: 404, code: 'resource_missing', event: 'evt_123' });
+    expect(out.id).toMatch(/^biz_/);
+  });
+
+  it('TypeScript (NodeNext) sees the contract through it: a right call compiles, a wrong path parameter does not', () => {
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, lib: ['es2023', 'dom'], types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+      include: ['*.ts'],
+    }));
+    writeFileSync(join(app, 'main.ts'), `import { createClient, type Deal } from 'deal-funding-api/client';
+import { verifyWebhookSignature } from 'deal-funding-api/webhooks';
+const api = createClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'svc_live_x' });
+const r = await api.GET('/v1/deals/{id}', { params: { path: { id: 'deal_x' } } });
+const d: Deal | undefined = r.data?.data;
+console.log(d?.status, verifyWebhookSignature);
+`);
+    const ok = spawnSync(process.execPath, [TSC, '-p', '.'], { cwd: app, encoding: 'utf8' });
+    expect(ok.stdout + ok.stderr).toBe('');
+    writeFileSync(join(app, 'main.ts'), `import { createClient } from 'deal-funding-api/client';
+const api = createClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'svc_live_x' });
+await api.GET('/v1/deals/{id}', { params: { path: { dealId: 'deal_x' } } });
+`);
+    const bad = spawnSync(process.execPath, [TSC, '-p', '.'], { cwd: app, encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toMatch(/dealId/);
+  });
+});

@@ -1,0 +1,77 @@
+// `npm run build:client`: the package partners install, in dist/client-package/ (then
+// `npm pack ./dist/client-package` makes the tarball). Plain ESM JavaScript with declarations, so
+// `node` imports it without a TypeScript loader and TypeScript sees the contract's types:
+//   deal-funding-api/client    createClient (openapi-fetch) and the types generated from openapi.yaml
+//   deal-funding-api/webhooks  verifyWebhookSignature, checkWebhookSignature, constructEvent (node:crypto only)
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'client-package');
+const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+await build({
+  entryPoints: { client: join(root, 'src/client.ts'), webhooks: join(root, 'src/webhooks-verify.ts') },
+  outdir: out,
+  outExtension: { '.js': '.js' },
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
+// Declarations: tsc from the sources, then the generated schema beside them. Relative imports get
+// their `.js` so that NodeNext resolution (what a plain ESM project uses) finds them.
+const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), 'src/client.ts', 'src/webhooks-verify.ts',
+  '--declaration', '--emitDeclarationOnly', '--outDir', join(out, 'types'), '--rootDir', root,
+  '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node'], { cwd: root, encoding: 'utf8' });
+if (tsc.status !== 0) throw new Error(`tsc (declarations) failed:\n${tsc.stdout}${tsc.stderr}`);
+mkdirSync(join(out, 'types', 'generated'), { recursive: true });
+copyFileSync(join(root, 'generated', 'schema.d.ts'), join(out, 'types', 'generated', 'schema.d.ts'));
+const clientTypes = join(out, 'types', 'src', 'client.d.ts');
+writeFileSync(clientTypes, readFileSync(clientTypes, 'utf8').replace(/from '\.\.\/generated\/schema'/g, "from '../generated/schema.js'"));
+
+const pkg = {
+  name: 'deal-funding-api',
+  version: rootPkg.version,
+  description: 'Typed client and webhook signature verification for the Deal-Funding Platform API v1',
+  type: 'module',
+  engines: { node: '>=20' },
+  exports: {
+    './client': { types: './types/src/client.d.ts', import: './client.js' },
+    './webhooks': { types: './types/src/webhooks-verify.d.ts', import: './webhooks.js' },
+    './package.json': './package.json',
+  },
+  files: ['client.js', 'webhooks.js', 'types', 'README.md'],
+  dependencies: { 'openapi-fetch': rootPkg.dependencies['openapi-fetch'] },
+  license: rootPkg.license ?? 'UNLICENSED',
+};
+writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+writeFileSync(join(out, 'README.md'), `# deal-funding-api
+
+Typed client and webhook signature verification for the Deal-Funding Platform API v1 (ESM, Node 20+).
+
+\`\`\`js
+import { createClient } from 'deal-funding-api/client';
+
+const api = createClient({ baseUrl: 'https://api.svc.example', apiKey: process.env.SVC_API_KEY });
+const { data, error } = await api.GET('/v1/deals', { params: { query: { limit: 10 } } });
+if (error) throw new Error(\`\${error.error.code}: \${error.error.message}\`);
+console.log(data.data);
+\`\`\`
+
+\`\`\`js
+import { constructEvent } from 'deal-funding-api/webhooks';
+// rawBody: the request's exact bytes; header: X-SVC-Signature
+const event = constructEvent(rawBody, header, [process.env.SVC_WEBHOOK_SECRET]);
+\`\`\`
+`);
+process.stdout.write(`client package built: ${out}\n`);

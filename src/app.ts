@@ -24,7 +24,7 @@ import type { Handler, Handlers, OperationId } from './http/types';
 export const BODY_LIMIT = '1mb';
 
 /** JSON bodies only: a body of another media type is refused before anything reads it. */
-const jsonOnly: RequestHandler = (req, _res, next) => {
+export const jsonOnly: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('Content-Length') ?? 0) > 0 || req.get('Transfer-Encoding') !== undefined;
   if (hasBody && !req.is('application/json')) {
     throw new ApiError('unsupported_media_type', 'Send the body as application/json');
@@ -60,6 +60,39 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
     });
     res.status(reply.status).json(reply.body);
   };
+}
+
+/**
+ * Request validation against openapi.yaml (shared with the sandbox in mocks/sandbox.ts, so both answer
+ * an invalid request alike), and response validation when asked (tests).
+ */
+export function contractValidator(spec: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    // The parsed contract (parsed once, cached), not the path: the validator would parse the YAML again.
+    apiSpec: spec as never,
+    // Query and path values are coerced by their schema (they arrive as text); bodies never are:
+    // `"75000"` for a number or `123` for a string is a 400, exactly as in the sandbox.
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: validateResponses
+      ? {
+          allErrors: true,
+          onError: (err, body, req) => {
+            // The errors name the paths; the body itself is not logged (it may carry PII or a secret).
+            void body;
+            req.log.error({ err: err.message, errors: (err as unknown as { errors?: unknown }).errors }, 'response does not match openapi.yaml');
+            throw err;
+          },
+        }
+      : false,
+    validateSecurity: false,
+    validateFormats: true,
+    formats: strictFormats,
+  }) as unknown as RequestHandler[];
+}
+
+/** The checks of one operation that follow validation: path parameters, a required body, `x-max-*` bounds. */
+export function operationGuards(op: OperationInfo): RequestHandler[] {
+  return [safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
 }
 
 /**
@@ -138,35 +171,12 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
 
-  app.use(
-    OpenApiValidator.middleware({
-      // The parsed contract (parsed once, cached), not the path: the validator would parse the YAML again.
-      apiSpec: spec as never,
-      // Query and path values are coerced by their schema (they arrive as text); bodies never are:
-      // `"75000"` for a number or `123` for a string is a 400, exactly as in the sandbox.
-      validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false },
-      validateResponses: deps.validateResponses
-        ? {
-            allErrors: true,
-            onError: (err, body, req) => {
-              // The errors name the paths; the body itself is not logged (it may carry PII or a secret).
-              void body;
-              req.log.error({ err: err.message, errors: (err as unknown as { errors?: unknown }).errors }, 'response does not match openapi.yaml');
-              throw err;
-            },
-          }
-        : false,
-      validateSecurity: false,
-      validateFormats: true,
-      formats: strictFormats,
-    }),
-  );
+  app.use(contractValidator(spec, deps.validateResponses === true));
 
   for (const op of operations.filter((o) => !o.rawBody)) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
-    const guards: RequestHandler[] = [safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
-    app[op.method](op.expressPath, ...guards, access(op), idempotency(deps), route(deps, op, handler));
+    app[op.method](op.expressPath, ...operationGuards(op), access(op), idempotency(deps), route(deps, op, handler));
   }
 
   app.use((req) => {

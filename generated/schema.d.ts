@@ -61,7 +61,7 @@ export interface paths {
          *     - `deals`: the business's deals, newest first, at most the 100 most recent.
          *     - `advances`: the advances funded on the business's deals, newest first.
          *
-         *     Each embedded list is also guarded like its own endpoint (Our design): `people` needs
+         *     Each embedded list is also guarded like its own endpoint: `people` needs
          *     `people:read`, `deals` needs `deals:read` and `advances` needs `advances:read`; a missing scope
          *     is `403 permission_error` with `code: missing_scope` and `param` the scope. Role `user` gets
          *     only the deals it created in `deals`, `null` in every `dob`, and `403` with
@@ -77,7 +77,7 @@ export interface paths {
         /**
          * Update a business
          * @description Partial update: only the fields sent change. `tags` and `custom_data` are replaced as a whole
-         *     (send the complete array or object; `[]` and `{}` clear them). (Our design: send `null` to
+         *     (send the complete array or object; `[]` and `{}` clear them). (Send `null` to
          *     clear any other optional field; `legal_name` and `status` cannot be null.) Phones and EINs are
          *     normalised as on creation. Changing `ein` to one that another business of the location already
          *     has answers `409 conflict` with `code: duplicate_business`. The response is the business without
@@ -130,7 +130,7 @@ export interface paths {
          *     | `crm.email` | business | an email was exchanged with a contact | `person_id`, `direction`, `subject` |
          *     | `crm.call` | business | a call with a contact was logged | `person_id`, `direction`, `duration_seconds` |
          *
-         *     (Our design: CRM messages are recorded on the business with the contact in `data.person_id`.)
+         *     (CRM messages are recorded on the business with the contact in `data.person_id`.)
          *     Role `user` sees only entries about the business itself and about deals it created (with their
          *     submissions, offers, notes and tasks), and no `advance.*` entries.
          */
@@ -302,7 +302,7 @@ export interface paths {
          *     `400 validation_error` with `code: ownership_exceeded`. An unknown `business_id` answers
          *     `404 not_found` with `param: business_id`.
          *
-         *     (Our design: people are not deduplicated; look them up first with `GET /v1/people?phone=` or
+         *     (People are not deduplicated; look them up first with `GET /v1/people?phone=` or
          *     `?email=`.) Fires the `person.created` webhook event (with `business_id` when linked).
          */
         post: operations["createPerson"];
@@ -333,7 +333,7 @@ export interface paths {
         head?: never;
         /**
          * Update a person
-         * @description Partial update: only the fields sent change. (Our design: send `null` to clear an optional
+         * @description Partial update: only the fields sent change. (Send `null` to clear an optional
          *     field; `first_name` and `last_name` cannot be null; `ssn: null` deletes the stored SSN.) `ssn`
          *     is write-only and stored encrypted; `ssn_masked` reflects it. Phones are normalised to E.164
          *     digits. Links to businesses are managed with `POST /v1/people/{id}/associations`.
@@ -388,7 +388,7 @@ export interface paths {
          *     created; the filters then narrow that set further.
          *
          *     A `stage_id`, `business_id` or `originator_id` that matches nothing returns an empty page, not a
-         *     404 (our design).
+         *     404.
          */
         get: operations["listDeals"];
         put?: never;
@@ -402,7 +402,7 @@ export interface paths {
          *       `contracts`); a `funded` or `dead` stage is `400 validation_error` with `param: stage_id`
          *       (use `fundDeal` or `markDealDead` to close a deal).
          *     - `owner` is the merchant owner the deal is for. When omitted it is copied from the business's
-         *       primary contact (our design). An invalid `owner.email` is `400` with `param: owner.email`;
+         *       primary contact. An invalid `owner.email` is `400` with `param: owner.email`;
          *       `owner.phone` is normalised to E.164 digits.
          *     - `originator_id` defaults to the user behind the credential (the key's creator or the token's
          *       user), or null when there is none; `closer_id` defaults to null.
@@ -445,7 +445,7 @@ export interface paths {
          *     The stage and the status cannot be changed here: use `moveDealStage`, `markDealDead` or
          *     `fundDeal`. The business of a deal cannot change. Setting `paper_grade` sets
          *     `paper_grade_source` to `api` (clearing it clears both). Closed (funded or dead) deals stay
-         *     editable (our design). Unknown `originator_id` or `closer_id` is `404 not_found` with `param`
+         *     editable. Unknown `originator_id` or `closer_id` is `404 not_found` with `param`
          *     naming the field; an invalid `owner.email` is `400` with `param: owner.email`.
          *
          *     Role `user` may update only the deals it created (others answer 404).
@@ -473,10 +473,9 @@ export interface paths {
          *       `param: stage_id`: use `fundDeal` (which creates the advance) or `markDealDead` (which needs a
          *       reason).
          *     - A funded deal cannot be moved: `409 invalid_state_transition`.
-         *     - Moving a dead deal into an open stage reopens it (our design): `status` becomes `open` and
+         *     - Moving a dead deal into an open stage reopens it: `status` becomes `open` and
          *       `closed_at`, `closed_reason` and `manually_closed` are reset.
-         *     - Moving a deal into the stage it is already in changes nothing, fires no event and answers 200
-         *       (our design).
+         *     - Moving a deal into the stage it is already in changes nothing, fires no event and answers 200.
          *     - An unknown `stage_id` is `404 not_found` with `param: stage_id`.
          *
          *     System events also move deals automatically (see `DealStage.event`); those moves fire
@@ -503,13 +502,13 @@ export interface paths {
          * @description Closes an open deal as lost. The deal moves into `stage_id` (a `dead` phase stage; by default the
          *     first dead-phase stage by `sort_order`), `status` becomes `dead`, `closed_at` is set to now,
          *     `closed_reason` to `reason` and `manually_closed` to true. Fires `deal.dead` with the reason, and
-         *     `deal.stage_changed` (trigger `api`) like every stage move (our design).
+         *     `deal.stage_changed` (trigger `api`) like every stage move.
          *
          *     - `reason` is required (1-1000 characters).
          *     - A `stage_id` that is not in the `dead` phase is `400 validation_error` with `param: stage_id`;
          *       an unknown one is `404` with `param: stage_id`.
          *     - A deal that is already dead or funded is `409 conflict` with `code: invalid_state_transition`
-         *       (our design: a funded deal has an advance and cannot die; a dead deal is reopened with
+         *       (A funded deal has an advance and cannot die; a dead deal is reopened with
          *       `moveDealStage`).
          *
          *     Offers and submissions are left as they are. Role `user` may close only the deals it created.
@@ -552,7 +551,7 @@ export interface paths {
          *     - `funded_at` defaults to now and may be in the past but not in the future (`400`,
          *       `param: funded_at`). `first_payment_date` defaults to the first business day (Monday to
          *       Friday) after `funded_at` and cannot be before the funding date. `position` defaults to the
-         *       offer's position. (Our design.)
+         *       offer's position.
          *
          *     Role `user` cannot fund deals (`403 role_not_allowed`).
          */
@@ -573,7 +572,7 @@ export interface paths {
         /**
          * List pipeline stages
          * @description Every stage of this location's deal pipeline, ordered by `sort_order` (ascending), in a single
-         *     page: `meta.has_more` is false and `meta.next_cursor` null (our design: pipelines are short, so
+         *     page: `meta.has_more` is false and `meta.next_cursor` null (pipelines are short, so
          *     this list takes no `limit` or `cursor`).
          */
         get: operations["listPipelineStages"];
@@ -584,7 +583,7 @@ export interface paths {
          *
          *     - `sort_order` is the 1-based position on the board. When omitted the stage goes right after the
          *       last stage of the same phase (or at the end when the phase has none). Stages at or after the
-         *       chosen position shift down by one, so positions stay 1..n without gaps. (Our design.)
+         *       chosen position shift down by one, so positions stay 1..n without gaps.
          *     - `event` (optional) names the system event that moves deals into this stage automatically. At
          *       most one stage may carry each event; `deal_funded` only fits a `funded` phase stage and
          *       `deal_dead` only a `dead` phase stage, and those two phases accept no other event. Breaking
@@ -617,7 +616,7 @@ export interface paths {
          *     - `sort_order` moves the stage to that 1-based position; the stages in between shift by one so
          *       positions stay 1..n (a value above n means last).
          *     - `event` follows the same rules as on creation; send `null` to unbind the event.
-         *     - The phase of a stage cannot change (our design: it decides the status of the deals in it);
+         *     - The phase of a stage cannot change (it decides the status of the deals in it);
          *       create a new stage and move the deals instead.
          *
          *     Deals in the stage keep their `stage_entered_at`; no `deal.stage_changed` event fires.
@@ -643,17 +642,17 @@ export interface paths {
          * Log an offer on a deal
          * @description Records an offer a lender made on the deal (`source: api`) and fires `offer.received`.
          *
-         *     - `lender_id`, `amount`, `factor_rate` (1.0-5.0) and `term` are required (our design: an offer
+         *     - `lender_id`, `amount`, `factor_rate` (1.0-5.0) and `term` are required (an offer
          *       without them cannot be priced). `payback_amount` is always computed by the service:
          *       `amount × factor_rate`, rounded to cents.
          *     - `payment_amount`, when omitted, is derived as `payback_amount` divided by the number of
          *       payments, rounded to cents. The number of payments is `term` when `term_unit` matches
          *       `payment_frequency` (days and daily, weeks and weekly, months and monthly) and `term / 2`
          *       rounded up for weeks and bi-weekly. For any other combination `payment_amount` is required (`400`,
-         *       `param: payment_amount`). (Our design.)
+         *       `param: payment_amount`).
          *     - `submission_id`, when given, must be this deal's submission to the same lender (`400`,
          *       `param: submission_id`). An unknown lender or submission is `404` with `param` naming the field.
-         *     - `received_at` is now. The offer is not made primary automatically (our design); use
+         *     - `received_at` is now. The offer is not made primary automatically; use
          *       `setOfferPrimary`.
          *     - Role `user` may log offers but not accept them: a `status` other than `pending` is `403
          *       permission_error` (`code: role_not_allowed`, `param: status`).
@@ -699,7 +698,7 @@ export interface paths {
          *       `term`, `term_unit` or `payment_frequency` changes and `payment_amount` is not sent,
          *       `payment_amount` is derived again with the rule of `createDealOffer` (`400`,
          *       `param: payment_amount`, when it cannot be derived).
-         *     - Any status may be set from any status (our design: brokers correct mistakes); a new status
+         *     - Any status may be set from any status (brokers correct mistakes); a new status
          *       changes `status_id`. No event fires for status changes. Several offers of a deal may be
          *       accepted at once; funding picks one.
          *     - The offer that funded a deal (`is_selected` on a funded deal) is frozen: any change is
@@ -726,7 +725,7 @@ export interface paths {
          *
          *     - Fires `offer.primary_changed` with `previous_primary_offer_id` (null when the deal had none).
          *       The response's `meta.previous_primary_offer_id` carries the same value.
-         *     - **Idempotent** (our design): if the offer is already primary the answer is `200` with the offer
+         *     - **Idempotent**: if the offer is already primary the answer is `200` with the offer
          *       unchanged, `meta.previous_primary_offer_id` equal to the offer's own id, and no event. No
          *       `already_primary` error is returned.
          *     - A `declined`, `expired` or `withdrawn` offer cannot become primary, and the primary offer of a
@@ -794,8 +793,8 @@ export interface paths {
          * @description Records payment progress or a status change. Only the fields sent change.
          *
          *     - `paid_amount` (in dollars) cannot exceed `payback_amount` (`400`, `param: paid_amount`). When it
-         *       reaches `payback_amount` and `status` is not sent, the status becomes `paid-off` (our design).
-         *     - `status` can move between any of the four statuses (our design; the source defines no
+         *       reaches `payback_amount` and `status` is not sent, the status becomes `paid-off`.
+         *     - `status` can move between any of the four statuses (there are no fixed
          *       transitions). Entering `paid-off` sets `actual_payoff_date` to today (UTC) when it is empty;
          *       leaving `paid-off` clears it. A status change fires `advance.status_changed` with
          *       `previous_status`.
@@ -853,7 +852,7 @@ export interface paths {
          *     | inactive lender | any | either | none | not in `data`; listed in `meta.not_sent` with `reason: lender_inactive` |
          *
          *     So every id in `lender_ids` ends up in exactly one of `data`, `meta.already_submitted` and
-         *     `meta.not_sent`. (Our design: lenders listed in `not_sent` get no submission record; the answer
+         *     `meta.not_sent`. (Lenders listed in `not_sent` get no submission record; the answer
          *     is `201` even when `data` is empty.) Queued submissions answer `status: queued`; poll
          *     `GET /v1/submissions/{id}` (or subscribe to `submission.sent`) to see them become `sent`. API
          *     lenders do not need a mailbox; their submissions go through the integration even when
@@ -866,7 +865,7 @@ export interface paths {
          *     Errors: an unknown lender id, or a document id that is not on this deal, answers
          *     `404 not_found` (`code: resource_missing`, `param` `lender_ids` or `document_ids`); a document
          *     still in `pending_upload` answers `409 conflict` (`code: invalid_state_transition`,
-         *     `param: document_ids`). (Our design.)
+         *     `param: document_ids`).
          *
          *     Role `user` may submit, but only deals it created; any other deal answers `404 not_found`.
          */
@@ -914,8 +913,7 @@ export interface paths {
          *     package and in the PDF keywords) to its submission. Use it when a lender replies with a page of
          *     the package, or quotes the reference, and you need to know which deal and lender it belongs to.
          *
-         *     Trace codes are unique per submission and exist only once the package has been sent. (Our design:
-         *     the code is matched case-insensitively, because people type it from a printed page; it has the
+         *     Trace codes are unique per submission and exist only once the package has been sent. (The code is matched case-insensitively, because people type it from a printed page; it has the
          *     form `<PREFIX>-XXXX-XXXX`.) An unknown code answers `404 not_found` with `param: code`.
          *
          *     Role `user` resolves only submissions on deals it created; others answer `404 not_found`.
@@ -945,7 +943,7 @@ export interface paths {
          *     `withdrawn`, `declined` or `expired` answers `409 conflict` with
          *     `code: invalid_state_transition`.
          *
-         *     (Our design: a queued email that has not gone out yet is cancelled; nothing is emailed to the
+         *     (A queued email that has not gone out yet is cancelled; nothing is emailed to the
          *     lender, tell them yourself if needed; funder-API polling stops; the optional `reason` is kept in
          *     the deal's activity history. No webhook event fires.)
          *
@@ -1140,11 +1138,11 @@ export interface paths {
          *     Offers sent in `offers` (with `approved` or `counter`) are logged on the deal in the same
          *     transaction, each with `offer.received`; `meta.offer_ids` lists them. If one is invalid,
          *     nothing is recorded (`param` names it, for example `offers.0.payment_amount`).
-         *     (Our design: a lender-side `withdrawn` fires no event.) The deal's pipeline moves as usual.
+         *     (A lender-side `withdrawn` fires no event.) The deal's pipeline moves as usual.
          *
          *     A response can be recorded in any status except `funded`, which answers `409 conflict` with
-         *     `code: invalid_state_transition` (our design: an advance exists by then).
-         *     (Our design: `decline_reason` and `decline_category` are accepted only with `declined`,
+         *     `code: invalid_state_transition` (an advance exists by then).
+         *     (`decline_reason` and `decline_category` are accepted only with `declined`,
          *     `requested_items` only with `more_info` and `offers` only with `approved` or `counter`;
          *     otherwise `400 validation_error`,
          *     `code: invalid_request`, with `param` naming the field.)
@@ -1248,7 +1246,7 @@ export interface paths {
         /**
          * List lenders
          * @description Lists the location's lenders, newest first, with cursor pagination. Filters combine with AND:
-         *     `active`, `submission_method`, and `search` (our design: a case-insensitive fragment matched
+         *     `active`, `submission_method`, and `search` (a case-insensitive fragment matched
          *     against the name, the submission email and the contact name).
          *
          *     Every role may read lenders.
@@ -1264,7 +1262,7 @@ export interface paths {
          *
          *     Phone numbers are normalised to E.164 digits (10 US digits get a leading 1). An email lender
          *     without `submission_email` can be created, but submissions to it are listed in `meta.not_sent`
-         *     until one is set. (Our design: lender names need not be unique.)
+         *     until one is set. (Lender names need not be unique.)
          *
          *     Only roles `admin` and `manager` may create lenders; lenders are read-only for role `user`.
          */
@@ -1289,7 +1287,7 @@ export interface paths {
          *     must follow in `PUT /v1/lenders/{id}/api-config`) and the deal fields it requires.
          *
          *     The integration `mock` is a test funder that never contacts anyone; it is listed only in test
-         *     workspaces. (Our design: integrations are sorted by `id`; switched-off integrations are listed
+         *     workspaces. (Integrations are sorted by `id`; switched-off integrations are listed
          *     with `active: false` and cannot be selected.)
          *
          *     Every role may read integrations.
@@ -1329,7 +1327,7 @@ export interface paths {
          *
          *     Setting `active: false` keeps the lender and its submissions but leaves it out of lender
          *     matches, and new submissions to it are listed in `meta.not_sent` with `reason: lender_inactive`.
-         *     (Our design.)
+         *
          *
          *     Only roles `admin` and `manager` may update lenders.
          */
@@ -1346,14 +1344,14 @@ export interface paths {
         /**
          * Retrieve a lender's criteria
          * @description Returns the lender's underwriting criteria, used to compute lender matches. A lender whose
-         *     criteria were never set answers with every limit null, every list empty and `updated_at` null
-         *     (our design). Every role may read criteria.
+         *     criteria were never set answers with every limit null, every list empty and `updated_at` null.
+         *     Every role may read criteria.
          */
         get: operations["getLenderCriteria"];
         /**
          * Replace a lender's criteria
          * @description Replaces the lender's criteria as a whole: a limit left out becomes null (not checked) and a
-         *     list left out becomes empty. An empty body `{}` clears every criterion. (Our design.)
+         *     list left out becomes empty. An empty body `{}` clears every criterion.
          *
          *     `hard_gates` names the criteria that disqualify a deal when it fails them (the lender match is
          *     then not `eligible`); failing any other criterion only lowers the match score. A hard gate on a
@@ -1401,7 +1399,7 @@ export interface paths {
          *     | `api_environment` | `development` or `production` (`development` never reaches real underwriting); switching to production with new credentials replaces the development string |
          *     | `api_credentials` | max 4000 characters; one comma-separated string in the order of the integration's `credential_spec`; write-only (stored encrypted, returned only as `credentials_masked`); omit to keep the stored ones; required when the integration changes |
          *
-         *     Fields left out keep their current value. (Our design: saving does not call the funder;
+         *     Fields left out keep their current value. (Saving does not call the funder;
          *     `api_last_verified_at` is set the next time the funder accepts the credentials, and an
          *     authentication or configuration failure is reported in `api_last_error`.)
          *
@@ -1433,7 +1431,7 @@ export interface paths {
          *     `meta.next_cursor`). This is the one list not sorted newest first.
          *
          *     - `score` (0-100): the share of the lender's set criteria the deal meets, each counting equally,
-         *       rounded to a whole number; a lender with no criteria scores 100. (Our design.)
+         *       rounded to a whole number; a lender with no criteria scores 100.
          *     - `eligible`: the deal passes every one of the lender's hard gates.
          *     - `reasons`: one entry per set criterion, saying whether it passed and whether it is a hard gate.
          *     - `already_submitted` and `submission_id`: whether the deal already has a submission to the
@@ -1491,7 +1489,7 @@ export interface paths {
          *     `400 validation_error` with `code: invalid_request` and `param` naming the field.
          *     Use `category: bank_statement` for bank statements so they are analysed.
          *
-         *     If the URL expires before the bytes arrive, start a new upload. (Our design: documents still in
+         *     If the URL expires before the bytes arrive, start a new upload. (Documents still in
          *     `pending_upload` 24 hours after creation are deleted.)
          *
          *     Role `user` may upload only to deals it created; other deals answer 404.
@@ -1525,7 +1523,7 @@ export interface paths {
          *     - `code: invalid_state_transition` when the document is not in `pending_upload` (for example
          *       it was already finalized);
          *     - `code: upload_missing` when nothing (or not the declared `size_bytes`) arrived at
-         *       `upload_url`; upload again, then finalize. (Our design: the code name.)
+         *       `upload_url`; upload again, then finalize.
          *     - `code: upload_content_mismatch` when the bytes that arrived are not a file of the declared
          *       `content_type` (checked for PDF, PNG, JPEG and TIFF by their first bytes); upload the right
          *       file, then finalize.
@@ -1551,7 +1549,7 @@ export interface paths {
          * Get a document
          * @description Returns the document with a fresh `download_url`: a signed link valid for 5 minutes, null
          *     while the document is `pending_upload`. Fetch the document again for a new link rather than
-         *     storing one. (Our design: only this operation fills `download_url`; lists, upload and finalize
+         *     storing one. (Only this operation fills `download_url`; lists, upload and finalize
          *     responses and webhook snapshots carry null.)
          *
          *     Role `user` may read only documents on deals it created; others answer 404.
@@ -1575,7 +1573,7 @@ export interface paths {
         /**
          * List a deal's document requests
          * @description Lists the deal's document requests, newest first. `portal_url` is null here (it is shown only
-         *     when the request is created). Filter by `status`. (Our design: the `status` filter.)
+         *     when the request is created). Filter by `status`.
          *
          *     Role `user` may list only deals it created; other deals answer 404.
          */
@@ -1595,9 +1593,8 @@ export interface paths {
          *     - `send_email` (default true) emails the link with `message`; with false nothing is sent,
          *       `sent_at` stays null and you deliver `portal_url` yourself.
          *
-         *     `portal_url` is returned only in this response, like a secret; later reads show null. (Our
-         *     design.) The request becomes `fulfilled` when the merchant submits it in the portal or the team
-         *     marks it so in the app, and `cancelled` when the team cancels it in the app. (Our design.)
+         *     `portal_url` is returned only in this response, like a secret; later reads show null. The request becomes `fulfilled` when the merchant submits it in the portal or the team
+         *     marks it so in the app, and `cancelled` when the team cancels it in the app.
          *
          *     Role `user` may request documents only on deals it created; others answer 404.
          */
@@ -1625,7 +1622,7 @@ export interface paths {
          *       are empty, `summary` and `analyzed_at` null.
          *     - `status: processing`: a batch is being analysed; `document_ids` lists it and `statements`
          *       holds the statements finished so far. `summary` and `analyzed_at` still describe the previous
-         *       completed analysis, or are null. (Our design.)
+         *       completed analysis, or are null.
          *     - `status: completed`: every statement of the batch is done (`statement.analyzed` has fired).
          *
          *     A statement that could not be parsed is listed with `parsed: false` and null figures; it does
@@ -1673,7 +1670,7 @@ export interface paths {
          *       and you deliver `url` yourself.
          *
          *     The link is a bearer credential: `url` is returned only in this response; every later read
-         *     shows null. (Our design.) Revoke a leaked or unneeded link with
+         *     shows null. Revoke a leaked or unneeded link with
          *     `POST /v1/portal-links/{id}/revoke`.
          *
          *     Role `user` may create links only on deals it created; other deals answer 404.
@@ -1697,8 +1694,8 @@ export interface paths {
         /**
          * Revoke a merchant portal link
          * @description Revokes the link at once: the merchant's next use of it is refused. No body. `revoked_at` is
-         *     set. Revoking a link that is already revoked or expired succeeds and returns it unchanged
-         *     (our design). Revoking a documents link does not cancel its document request.
+         *     set. Revoking a link that is already revoked or expired succeeds and returns it unchanged.
+         *     Revoking a documents link does not cancel its document request.
          *
          *     Role `user` may revoke only links on deals it created; others answer 404.
          */
@@ -1739,7 +1736,7 @@ export interface paths {
          *       subscribes to all events, including types added later.
          *     - `description`: up to 500 characters, for your own reference.
          *
-         *     A new subscription is `active`. Several subscriptions may share a URL. (Our design.)
+         *     A new subscription is `active`. Several subscriptions may share a URL.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1767,7 +1764,7 @@ export interface paths {
         /**
          * Delete a webhook subscription
          * @description Removes the subscription. No further events are delivered to it and its pending retries are
-         *     cancelled (our design). Returns `{ deleted: true, id }`; the id then answers 404.
+         *     cancelled. Returns `{ deleted: true, id }`; the id then answers 404.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -1783,7 +1780,7 @@ export interface paths {
          *     deliveries can be sent again with `POST /v1/webhooks/{id}/recover`, and the events created
          *     while it was disabled are listed by `GET /v1/events`. `status: disabled` stops deliveries:
          *     pending retries end as `dead` and events created while it is disabled are not delivered to
-         *     it. (Our design.)
+         *     it.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -1807,7 +1804,7 @@ export interface paths {
          *
          *     The event's `data` is `{ subscription_id, message, sent_at }`. It is sent whatever the
          *     subscription's `events` list, and also to a `disabled` subscription, to check an endpoint
-         *     before re-enabling it (`PATCH` with `status: active`). (Our design: a test never changes the health fields or the
+         *     before re-enabling it (`PATCH` with `status: active`). (A test never changes the health fields or the
          *     status, and appears in the subscription's deliveries.) A failed test still answers 200: the
          *     request succeeded, the delivery did not.
          */
@@ -1855,7 +1852,7 @@ export interface paths {
         /**
          * Get one delivery of a webhook subscription
          * @description Returns one delivery with its retry state. Its attempts, with the receiver's answers, are
-         *     listed by `GET /v1/webhooks/{id}/deliveries/{deliveryId}/attempts`. (Our design.)
+         *     listed by `GET /v1/webhooks/{id}/deliveries/{deliveryId}/attempts`.
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -1878,7 +1875,7 @@ export interface paths {
          * @description Every HTTP attempt of the delivery, newest first: when it was made, the receiver's status, the
          *     first 2 KB of its answer, the failure's category and sentence, and how long it took. A
          *     delivery has at most six automatic attempts per round; a retry or a recovery starts a new
-         *     round and its attempts continue the numbering. (Our design.)
+         *     round and its attempts continue the numbering.
          */
         get: operations["listWebhookDeliveryAttempts"];
         put?: never;
@@ -1904,7 +1901,7 @@ export interface paths {
          *     is attempted at once, then on the usual schedule (1 minute, 5 minutes, 30 minutes, 2 hours and
          *     6 hours) until it succeeds or six attempts fail. It keeps its delivery id and its event id, so
          *     a receiver that already processed the event can dedupe it. No body. Answers `202` with the
-         *     delivery as queued. (Beyond the source, as Stripe and Svix offer.)
+         *     delivery as queued.
          *
          *     - A delivery that already succeeded: `409 conflict`, `code: delivery_not_retryable`. A test
          *       delivery is never retried: the same answer.
@@ -1937,8 +1934,7 @@ export interface paths {
          *     ids. Succeeded and test deliveries, and deliveries being attempted at this moment, are left
          *     alone. `since` may be at most 30 days ago (the event log's window). Answers `202` with the
          *     number of deliveries queued. Events created while the subscription was disabled have no
-         *     delivery to recover: reconcile them from `GET /v1/events`. (Beyond the source,
-         *     as Svix offers.)
+         *     delivery to recover: reconcile them from `GET /v1/events`.
          *
          *     A `disabled` subscription: `409 conflict`, `code: webhook_disabled`; re-enable it first.
          */
@@ -1966,7 +1962,7 @@ export interface paths {
          *     secret accepts it; when the period ends the old secret stops signing. `0` retires the old secret
          *     at once. Rotating again during a grace period keeps the earlier secrets until their own ends,
          *     at most two of them: a third rotation within the grace periods retires the oldest at once.
-         *     The body is optional. (Our design.)
+         *     The body is optional.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1986,7 +1982,7 @@ export interface paths {
          * List events
          * @description The location's events of the last 30 days (older ones are deleted), newest first, exactly as webhooks deliver them
          *     (the same `id`, `type`, `created_at`, `location_id` and `data`). Use it to reconcile after
-         *     downtime or to poll instead of receiving webhooks. (Beyond the source, as Stripe offers.)
+         *     downtime or to poll instead of receiving webhooks.
          *
          *     Which events you see depends on the credential's scopes: `webhooks:manage` sees every type;
          *     otherwise each type needs the scope that reads its resource (`deal.*` and `submission.*`:
@@ -2018,7 +2014,7 @@ export interface paths {
          * Get an event
          * @description One event of the last 30 days, exactly as webhooks deliver it. An event older than 30 days, of
          *     another location, or of a type the credential's scopes do not read (see `GET /v1/events`) is
-         *     `404`. (Beyond the source, as Stripe offers.)
+         *     `404`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -2070,7 +2066,7 @@ export interface webhooks {
          * Deal stage changed
          * @description **When it fires:** a deal moved to a different pipeline stage (system event, board move or API).
          *
-         *     Branch on `to_stage.phase`, not on labels (locations rename stages). Events are not ordered: keep the latest `changed_at` you processed per deal and ignore older moves. (Our design: a move into the funded or dead phase is reported here and also by `deal.funded` or `deal.dead`; subscribe to those for funding and loss.)
+         *     Branch on `to_stage.phase`, not on labels (locations rename stages). Events are not ordered: keep the latest `changed_at` you processed per deal and ignore older moves. (A move into the funded or dead phase is reported here and also by `deal.funded` or `deal.dead`; subscribe to those for funding and loss.)
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
@@ -2434,7 +2430,7 @@ export interface webhooks {
          * Webhook test
          * @description **When it fires:** sent only by the test endpoint and the app's test button.
          *
-         *     Verify the signature and answer 2xx; take no business action. Unlike other events it is sent synchronously, is never retried, and the outcome is reported to the caller of `POST /v1/webhooks/{id}/test` (`status` succeeded or dead, `response_status`, the first 2 KB of your response body, `duration_ms`). (Our design: it goes to the tested subscription whatever its `events` list, and only to that subscription.)
+         *     Verify the signature and answer 2xx; take no business action. Unlike other events it is sent synchronously, is never retried, and the outcome is reported to the caller of `POST /v1/webhooks/{id}/test` (`status` succeeded or dead, `response_status`, the first 2 KB of your response body, `duration_ms`). (It goes to the tested subscription whatever its `events` list, and only to that subscription.)
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to send it with `POST /v1/webhooks/{id}/test`.
          *
@@ -3289,7 +3285,7 @@ export interface components {
              */
             ghl_contact_id: string | null;
             /**
-             * @description Record status; `active` for current records. (Our design; treat the value as open.)
+             * @description Record status; `active` for current records. Treat the list of values as open (new ones may appear).
              * @example active
              */
             status: string;
@@ -3381,7 +3377,7 @@ export interface components {
              */
             ghl_contact_id: string | null;
             /**
-             * @description Record status; `active` for current records. (Our design; treat the value as open.)
+             * @description Record status; `active` for current records. Treat the list of values as open (new ones may appear).
              * @example active
              */
             status: string;
@@ -5401,12 +5397,12 @@ export interface components {
              */
             warning?: "no_email_sender";
             /**
-             * @description Lenders that already had a submission on this deal; they were left unchanged. Always present, possibly empty (our design).
+             * @description Lenders that already had a submission on this deal; they were left unchanged. Always present, possibly empty.
              * @example []
              */
             already_submitted: components["schemas"]["SubmissionAlreadySubmitted"][];
             /**
-             * @description Lenders that got no submission. Always present, possibly empty (our design).
+             * @description Lenders that got no submission. Always present, possibly empty.
              * @example []
              */
             not_sent: components["schemas"]["SubmissionNotSent"][];
@@ -5736,7 +5732,7 @@ export interface components {
              */
             size: number;
         };
-        /** @description An email received in the location's submissions mailbox. (Our design.) */
+        /** @description An email received in the location's submissions mailbox. */
         InboundEmail: {
             /**
              * @description Unique id of the received email.
@@ -5898,7 +5894,7 @@ export interface components {
          * @enum {string}
          */
         LenderTier: "A" | "B" | "C" | "D";
-        /** @description A lender the location submits deals to. (Our design.) */
+        /** @description A lender the location submits deals to. */
         Lender: {
             /**
              * @description Unique id of the lender.
@@ -6102,7 +6098,7 @@ export interface components {
          */
         LenderCriterion: "min_monthly_revenue" | "min_time_in_business_months" | "min_credit_score" | "min_amount" | "max_amount" | "max_positions" | "allowed_states" | "excluded_states" | "excluded_industries" | "product_types" | "paper_grades";
         /**
-         * @description A lender's underwriting criteria. (Our design.) Null limits and empty lists are not checked.
+         * @description A lender's underwriting criteria. Null limits and empty lists are not checked.
          *     `hard_gates` lists the criteria that disqualify a deal when failed; failing any other
          *     criterion only lowers the match score.
          */
@@ -6524,7 +6520,7 @@ export interface components {
             meta: components["schemas"]["ListMeta"];
         };
         /**
-         * @description What a document is (our design): `bank_statement` (analysed, see statement analysis),
+         * @description What a document is: `bank_statement` (analysed, see statement analysis),
          *     `application` (signed funding application), `id` (photo ID of an owner), `voided_check`,
          *     `tax_return`, `contract` (funding agreement), `other`.
          * @example bank_statement
@@ -6532,7 +6528,7 @@ export interface components {
          */
         DocumentCategory: "bank_statement" | "application" | "id" | "voided_check" | "tax_return" | "contract" | "other";
         /**
-         * @description Lifecycle of a document (our design): `pending_upload` (created, bytes not finalized) →
+         * @description Lifecycle of a document: `pending_upload` (created, bytes not finalized) →
          *     `uploaded` (finalized; final for categories other than `bank_statement`) → `processing`
          *     (statement analysis running) → `processed` (analysed) or `failed` (could not be analysed;
          *     the file itself is kept and downloadable).
@@ -6541,7 +6537,7 @@ export interface components {
          */
         DocumentStatus: "pending_upload" | "uploaded" | "processing" | "processed" | "failed";
         /**
-         * @description A file on a deal. (Our design: the source does not show document fields.) Documents arrive
+         * @description A file on a deal. Documents arrive
          *     through the API (presigned upload then finalize), the app, the merchant portal or email.
          */
         Document: {
@@ -6668,10 +6664,7 @@ export interface components {
             /** @description What the document is; use `bank_statement` for statements to be analysed. */
             category: components["schemas"]["DocumentCategory"];
         };
-        /**
-         * @description A request to a person of the deal's business to upload documents through the merchant portal.
-         *     (Our design: the source does not show its fields.)
-         */
+        /** @description A request to a person of the deal's business to upload documents through the merchant portal. */
         DocumentRequest: {
             /**
              * @description Document request id.
@@ -6767,8 +6760,8 @@ export interface components {
         };
         /**
          * @description Figures read from one bank statement (one document). When the statement could not be parsed,
-         *     `parsed` is false and every figure is null. Money in dollars, two decimals. (Our design: the
-         *     source does not show these fields; this is also the `statement` of `document.processed`.)
+         *     `parsed` is false and every figure is null. Money in dollars, two decimals. This is also the `statement` of
+         *     `document.processed`.
          */
         Statement: {
             /**
@@ -6851,8 +6844,7 @@ export interface components {
         };
         /**
          * @description Deal-level figures over every parsed statement of the analysis; exactly the `summary` of the
-         *     `statement.analyzed` event. Money in dollars, two decimals. (Our design: how each figure is
-         *     aggregated.)
+         *     `statement.analyzed` event. Money in dollars, two decimals.
          */
         StatementSummary: {
             /**
@@ -6892,8 +6884,8 @@ export interface components {
             has_recovery_activity: boolean;
         };
         /**
-         * @description Bank-statement analysis of a deal. (Our design: the source does not show these fields; the
-         *     summary has exactly the keys of the `statement.analyzed` event.)
+         * @description Bank-statement analysis of a deal. The summary has exactly the keys of the
+         *     `statement.analyzed` event.
          */
         StatementAnalysis: {
             /**
@@ -6975,8 +6967,8 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         /**
-         * @description A magic link into the merchant portal for one person of the deal's business. (Our design: the
-         *     source does not show its fields; `url` is a bearer credential returned only on creation.)
+         * @description A magic link into the merchant portal for one person of the deal's business. `url` is a bearer
+         *     credential returned only on creation.
          */
         PortalLink: {
             /**
@@ -7386,9 +7378,8 @@ export interface components {
          */
         DeliveryErrorCode: "timeout" | "connection_refused" | "connection_error" | "tls_error" | "dns_error" | "blocked_address" | "http_error" | null;
         /**
-         * @description One event delivered (or being delivered) to one subscription, with its retry state. (Our
-         *     design: the source shows only the results `succeeded` and `dead`; `pending` and `failed` are
-         *     the states while retries remain.)
+         * @description One event delivered (or being delivered) to one subscription, with its retry state. `pending` and `failed` are
+         *     the states while retries remain; `succeeded` and `dead` are final.
          */
         WebhookDelivery: {
             /**
@@ -8619,7 +8610,7 @@ export interface components {
              */
             updated_at: string | null;
         };
-        /** @description The offer as sent in webhook payloads: exactly the source's offer snapshot fields. It carries `status_id` (the id of the offer's status), not the status slug; fetch the offer from the REST API for the slug and the full record. */
+        /** @description The offer as sent in webhook payloads: exactly the offer snapshot fields. It carries `status_id` (the id of the offer's status), not the status slug; fetch the offer from the REST API for the slug and the full record. */
         OfferSnapshot: {
             /**
              * @description Offer id.
@@ -8923,7 +8914,7 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description Per-statement figures of a parsed bank statement, as sent in `document.processed`. (Our design: the summary figures of one statement plus its period and balances; the full analysis is read from the Documents endpoints.) */
+        /** @description Per-statement figures of a parsed bank statement, as sent in `document.processed`. The summary figures of one statement plus its period and balances; the full analysis is read from the Documents endpoints. */
         StatementSnapshot: {
             /**
              * Format: date

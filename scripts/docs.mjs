@@ -26,6 +26,10 @@ export function buildDocs(out = join(root, 'docs-site', 'index.html')) {
       rmSync(tmp, { force: true });
       throw new Error(`redocly build-docs failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
     }
+    // Guides at common widths: a wide table scrolls inside its column instead of being cut off, and
+    // long lines in code blocks wrap.
+    const css = '<style>table{display:block;max-width:100%;overflow-x:auto}th,td{overflow-wrap:anywhere}pre{white-space:pre-wrap!important;overflow-wrap:anywhere}</style>';
+    writeFileSync(tmp, readFileSync(tmp, 'utf8').replace('</head>', `${css}</head>`));
     renameSync(tmp, out);
     return out;
   } finally {

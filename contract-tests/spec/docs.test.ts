@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, run } from './helpers';
 
-const GUIDES = ['Authentication', 'Roles and scopes', 'Errors', 'Pagination', 'Idempotency', 'Rate limits', 'Webhook deliveries', 'Versioning'];
+const GUIDES = ['Authentication', 'Roles and scopes', 'Errors', 'Pagination', 'Idempotency', 'Rate limits', 'Webhook deliveries', 'Assistants (MCP)', 'Sandbox and test mode', 'Versioning', 'Changelog'];
 
 const dir = mkdtempSync(join(tmpdir(), 'docs-site-'));
 const out = join(dir, 'index.html');

@@ -2516,7 +2516,7 @@ export interface components {
              * @description Unique identifier, `biz_` followed by a ULID.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            id: string;
+            id: components["schemas"]["BusinessId"];
             /**
              * @description Registered legal name.
              * @example Sunrise Bakery LLC
@@ -2682,7 +2682,7 @@ export interface components {
              * @description Unique identifier, `biz_` followed by a ULID.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            id: string;
+            id: components["schemas"]["BusinessId"];
             /**
              * @description Registered legal name.
              * @example Sunrise Bakery LLC
@@ -2851,7 +2851,7 @@ export interface components {
              * @description Advance id.
              * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
              */
-            id: string;
+            id: components["schemas"]["AdvanceId"];
             /**
              * @description The funded deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
@@ -3216,7 +3216,7 @@ export interface components {
              * @description Unique identifier, `per_` followed by a ULID.
              * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
              */
-            id: string;
+            id: components["schemas"]["PersonId"];
             /**
              * @description First name.
              * @example Maria
@@ -3308,7 +3308,7 @@ export interface components {
              * @description Unique identifier, `per_` followed by a ULID.
              * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
              */
-            id: string;
+            id: components["schemas"]["PersonId"];
             /**
              * @description First name.
              * @example Maria
@@ -3421,7 +3421,7 @@ export interface components {
              * @description The linked business.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description The business's legal name.
              * @example Sunrise Bakery LLC
@@ -3550,7 +3550,7 @@ export interface components {
              * @description A business to link the person to.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id?: string;
+            business_id?: components["schemas"]["BusinessId"];
             /**
              * @description Role in the business given in `business_id`; `owner` when omitted.
              * @example owner
@@ -3634,7 +3634,7 @@ export interface components {
              * @description The business.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description The person's role in the business.
              * @default owner
@@ -3742,7 +3742,7 @@ export interface components {
              * @description Unique identifier, `task_` followed by a ULID.
              * @example task_01JD1H4C6E8G0J2M4P6R8T0V2X
              */
-            id: string;
+            id: components["schemas"]["TaskId"];
             /**
              * @description Kind of object the task is on.
              * @example deal
@@ -3833,7 +3833,7 @@ export interface components {
              * @description A user of the location to assign the task to.
              * @example usr_01JCZ8K3A1B2C3D4E5F6G7H8J9
              */
-            assignee_id?: string;
+            assignee_id?: components["schemas"]["UserId"];
         };
         /** @description Fields to change; at least one. */
         UpdateTaskRequest: {
@@ -3869,7 +3869,7 @@ export interface components {
              * @description Stage id.
              * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
              */
-            id: string;
+            id: components["schemas"]["PipelineStageId"];
             /**
              * @description The stage's name on the board.
              * @example Offers in
@@ -3905,7 +3905,7 @@ export interface components {
              * @description Stage id.
              * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
              */
-            id: string;
+            id: components["schemas"]["PipelineStageId"];
             /**
              * @description The stage's name on the board.
              * @example Offers in
@@ -3953,12 +3953,12 @@ export interface components {
              * @description Deal id.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            id: string;
+            id: components["schemas"]["DealId"];
             /**
              * @description Id of the business the deal is for.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description The business, in brief.
              * @example {
@@ -3972,7 +3972,7 @@ export interface components {
                  * @description Business id.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                id: string;
+                id: components["schemas"]["BusinessId"];
                 /**
                  * @description The business's legal name.
                  * @example Sunrise Bakery LLC
@@ -4172,12 +4172,12 @@ export interface components {
                  * @description Offer id.
                  * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["schemas"]["OfferId"];
                 /**
                  * @description Id of the lender that made the offer.
                  * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                lender_id: string;
+                lender_id: components["schemas"]["LenderId"];
                 /**
                  * @description The lender's name at read time.
                  * @example Atlas Capital
@@ -4305,17 +4305,17 @@ export interface components {
              * @description Offer id.
              * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
              */
-            id: string;
+            id: components["schemas"]["OfferId"];
             /**
              * @description Id of the deal the offer is on.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description Id of the lender that made the offer.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at read time.
              * @example Atlas Capital
@@ -4438,17 +4438,17 @@ export interface components {
              * @description Advance id.
              * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
              */
-            id: string;
+            id: components["schemas"]["AdvanceId"];
             /**
              * @description Id of the funded deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description Id of the deal's business.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description The business's legal name at read time.
              * @example Sunrise Bakery LLC
@@ -4458,7 +4458,7 @@ export interface components {
              * @description Id of the lender that funded the advance.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at read time.
              * @example Atlas Capital
@@ -4596,7 +4596,7 @@ export interface components {
              * @description The business the deal is for; it must exist in this location.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description Amount the merchant asks for, in dollars, two decimals.
              * @example 75000
@@ -4640,17 +4640,17 @@ export interface components {
              * @description Starting stage, in an open phase. Default the first stage by `sort_order`.
              * @example stg_01JCZ8K4A0B1C2D3E4F5G6H7J8
              */
-            stage_id?: string;
+            stage_id?: components["schemas"]["PipelineStageId"];
             /**
              * @description The team member who brought the deal in. Default the user behind the credential.
              * @example usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9
              */
-            originator_id?: string;
+            originator_id?: components["schemas"]["UserId"];
             /**
              * @description The team member closing the deal. Default none.
              * @example usr_01JCZ8K3A1B2C3D4E5F6G7H8J9
              */
-            closer_id?: string;
+            closer_id?: components["schemas"]["UserId"];
             /**
              * @description Channel the deal came through. Default `api`.
              * @default api
@@ -4817,7 +4817,7 @@ export interface components {
              * @description The target stage; it must be in an open phase (`new`, `submitted`, `offers`, `contracts`).
              * @example stg_01JCZ8K4D0E1F2G3H4J5K6M7N8
              */
-            stage_id: string;
+            stage_id: components["schemas"]["PipelineStageId"];
             /**
              * @description Why the deal moved; passed on in `deal.stage_changed` and the activity history.
              * @example Contract sent to the merchant for signature
@@ -4835,7 +4835,7 @@ export interface components {
              * @description A `dead` phase stage. Default the first dead-phase stage by `sort_order`.
              * @example stg_01JCZ8K4F0G1H2J3K4M5N6P7Q8
              */
-            stage_id?: string;
+            stage_id?: components["schemas"]["PipelineStageId"];
         };
         /** @description Body of `fundDeal`. */
         FundDealRequest: {
@@ -4843,7 +4843,7 @@ export interface components {
              * @description An accepted offer of this deal; the advance copies its terms.
              * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
              */
-            offer_id: string;
+            offer_id: components["schemas"]["OfferId"];
             /**
              * Format: date-time
              * @description When the lender funded; not in the future. Default now.
@@ -4912,12 +4912,12 @@ export interface components {
              * @description The lender making the offer.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description This deal's submission to the same lender that the offer answers.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            submission_id?: string;
+            submission_id?: components["schemas"]["SubmissionId"];
             /**
              * @description Amount offered, in dollars, two decimals.
              * @example 75000
@@ -5143,17 +5143,17 @@ export interface components {
              * @description Unique id of the submission.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            id: string;
+            id: components["schemas"]["SubmissionId"];
             /**
              * @description The deal submitted.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender it was submitted to.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at read time; null when the lender can no longer be resolved.
              * @example Atlas Capital
@@ -5264,17 +5264,17 @@ export interface components {
              * @description The submission this attempt belongs to.
              * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
              */
-            submission_id: string;
+            submission_id: components["schemas"]["SubmissionId"];
             /**
              * @description The deal submitted.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender submitted to.
              * @example lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The integration used (an id from `GET /v1/lenders/api-specs`).
              * @example brightline
@@ -5413,7 +5413,7 @@ export interface components {
              * @description The lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name.
              * @example Atlas Capital
@@ -5423,7 +5423,7 @@ export interface components {
              * @description The deal's existing submission to this lender.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            submission_id: string;
+            submission_id: components["schemas"]["SubmissionId"];
         };
         /** @description A lender in `lender_ids` that got no submission, and why. */
         SubmissionNotSent: {
@@ -5431,7 +5431,7 @@ export interface components {
              * @description The lender.
              * @example lnd_01JCZ9A3D4E5F6G7H8J9K0M1N2
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name.
              * @example Cobalt Merchant Funding
@@ -5453,7 +5453,7 @@ export interface components {
              *       "lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1"
              *     ]
              */
-            lender_ids: string[];
+            lender_ids: components["schemas"]["LenderId"][];
             /**
              * @description Documents on the deal to attach; default none.
              * @default []
@@ -5461,7 +5461,7 @@ export interface components {
              *       "doc_01JD1B9K3M5N7P9R1T3V5X7Z9B"
              *     ]
              */
-            document_ids?: string[];
+            document_ids?: components["schemas"]["DocumentId"][];
             /**
              * @description Email template; default is the location's default submission template.
              * @example tpl_01JCZ8K5A1B2C3D4E5F6G7H8J9
@@ -5600,7 +5600,7 @@ export interface components {
                  *       "ofr_01JD1D2E4G6J8M0P2R4T6W8Y0A"
                  *     ]
                  */
-                offer_ids: string[];
+                offer_ids: components["schemas"]["OfferId"][];
             };
         };
         /**
@@ -5738,7 +5738,7 @@ export interface components {
              * @description Unique id of the received email.
              * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
              */
-            id: string;
+            id: components["schemas"]["InboundEmailId"];
             status: components["schemas"]["InboundEmailStatus"];
             /**
              * @description Why the email waits for review: `no_match` (no submission found), `ambiguous_match`
@@ -5811,7 +5811,7 @@ export interface components {
              *       "ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z"
              *     ]
              */
-            offer_ids: string[];
+            offer_ids: components["schemas"]["OfferId"][];
             /**
              * @description The reason given when it was dismissed.
              * @example null
@@ -5850,7 +5850,7 @@ export interface components {
              * @description The submission the email answers.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            submission_id: string;
+            submission_id: components["schemas"]["SubmissionId"];
             /** @description The answer to record, as a reviewer read it. Default the email's classification. */
             response?: components["schemas"]["RecordSubmissionResponseRequest"];
         };
@@ -5900,7 +5900,7 @@ export interface components {
              * @description Unique id of the lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            id: string;
+            id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name.
              * @example Atlas Capital
@@ -6107,7 +6107,7 @@ export interface components {
              * @description The lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description Minimum monthly revenue, in dollars, two decimals.
              * @example 25000
@@ -6367,7 +6367,7 @@ export interface components {
              * @description The lender.
              * @example lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description `api` routes submissions through the integration; `email` sends them by email.
              * @example api
@@ -6483,7 +6483,7 @@ export interface components {
              * @description The lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name.
              * @example Atlas Capital
@@ -6545,7 +6545,7 @@ export interface components {
              * @description Document id.
              * @example doc_01JD1B5A7C9E1G3J5M7P9R1T3V
              */
-            id: string;
+            id: components["schemas"]["DocumentId"];
             /**
              * @description The deal the document belongs to.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
@@ -6750,7 +6750,7 @@ export interface components {
              * @description The recipient, a person linked to the deal's business. Defaults to the business's primary contact.
              * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
              */
-            person_id?: string;
+            person_id?: components["schemas"]["PersonId"];
             /**
              * @description Email the request and its portal link to the person. With false nothing is sent.
              * @default true
@@ -6975,7 +6975,7 @@ export interface components {
              * @description Portal link id.
              * @example pl_01JD1B7B9D1F3H5K7N9Q1S3V5X
              */
-            id: string;
+            id: components["schemas"]["PortalLinkId"];
             /**
              * @description The deal the link is for.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
@@ -7041,7 +7041,7 @@ export interface components {
              * @description The recipient, a person linked to the deal's business. Defaults to the business's primary contact.
              * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
              */
-            person_id?: string;
+            person_id?: components["schemas"]["PersonId"];
             /**
              * @description Lifetime of the link in hours, 1-720.
              * @default 72
@@ -7099,7 +7099,7 @@ export interface components {
              * @description Subscription id.
              * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
              */
-            id: string;
+            id: components["schemas"]["WebhookId"];
             /**
              * Format: uri
              * @description The endpoint events are POSTed to.
@@ -7168,7 +7168,7 @@ export interface components {
              * @description Subscription id.
              * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
              */
-            id: string;
+            id: components["schemas"]["WebhookId"];
             /**
              * Format: uri
              * @description The endpoint events are POSTed to.
@@ -7310,7 +7310,7 @@ export interface components {
              * @description Id of the test delivery (also sent as `X-SVC-Delivery`).
              * @example dlv_01JD2G8M0P2R4T6V8X0Z2B4D6F
              */
-            delivery_id: string;
+            delivery_id: components["schemas"]["WebhookDeliveryId"];
             /**
              * @description Always `webhook.test`.
              * @example webhook.test
@@ -7386,7 +7386,7 @@ export interface components {
              * @description Delivery id, sent as `X-SVC-Delivery`; unchanged across retries.
              * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
              */
-            id: string;
+            id: components["schemas"]["WebhookDeliveryId"];
             /**
              * @description The subscription.
              * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
@@ -7501,7 +7501,7 @@ export interface components {
              * @description The delivery.
              * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
              */
-            delivery_id: string;
+            delivery_id: components["schemas"]["WebhookDeliveryId"];
             /**
              * @description 1 for the first attempt; retries and replays continue the numbering.
              * @example 1
@@ -7564,7 +7564,7 @@ export interface components {
              * @description The subscription.
              * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
              */
-            subscription_id: string;
+            subscription_id: components["schemas"]["WebhookId"];
             /**
              * Format: date-time
              * @description The window's start, in UTC.
@@ -7605,7 +7605,7 @@ export interface components {
              * @description The subscription.
              * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
              */
-            subscription_id: string;
+            subscription_id: components["schemas"]["WebhookId"];
             /**
              * @description The new signing secret (`whsec_...`). Shown only in this response; store it securely.
              * @example whsec_9Rk2LwQx7TzVb3Nc8Hd5Ya1Mp6Ej4Gu0
@@ -7649,433 +7649,289 @@ export interface components {
         };
         /** @description The `deal.created` event as delivered: the common envelope with `type` fixed and the `deal.created` payload. */
         DealCreatedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example deal.created
              * @constant
              */
             type: "deal.created";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealCreatedEventData"];
         };
         /** @description The `deal.stage_changed` event as delivered: the common envelope with `type` fixed and the `deal.stage_changed` payload. */
         DealStageChangedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example deal.stage_changed
              * @constant
              */
             type: "deal.stage_changed";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealStageChangedEventData"];
         };
         /** @description The `deal.funded` event as delivered: the common envelope with `type` fixed and the `deal.funded` payload. */
         DealFundedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example deal.funded
              * @constant
              */
             type: "deal.funded";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealFundedEventData"];
         };
         /** @description The `deal.dead` event as delivered: the common envelope with `type` fixed and the `deal.dead` payload. */
         DealDeadEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example deal.dead
              * @constant
              */
             type: "deal.dead";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealDeadEventData"];
         };
         /** @description The `submission.sent` event as delivered: the common envelope with `type` fixed and the `submission.sent` payload. */
         SubmissionSentEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example submission.sent
              * @constant
              */
             type: "submission.sent";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["SubmissionSentEventData"];
         };
         /** @description The `submission.responded` event as delivered: the common envelope with `type` fixed and the `submission.responded` payload. */
         SubmissionRespondedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example submission.responded
              * @constant
              */
             type: "submission.responded";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["SubmissionRespondedEventData"];
         };
         /** @description The `offer.received` event as delivered: the common envelope with `type` fixed and the `offer.received` payload. */
         OfferReceivedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example offer.received
              * @constant
              */
             type: "offer.received";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["OfferReceivedEventData"];
         };
         /** @description The `offer.primary_changed` event as delivered: the common envelope with `type` fixed and the `offer.primary_changed` payload. */
         OfferPrimaryChangedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example offer.primary_changed
              * @constant
              */
             type: "offer.primary_changed";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["OfferPrimaryChangedEventData"];
         };
         /** @description The `document.uploaded` event as delivered: the common envelope with `type` fixed and the `document.uploaded` payload. */
         DocumentUploadedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example document.uploaded
              * @constant
              */
             type: "document.uploaded";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DocumentUploadedEventData"];
         };
         /** @description The `document.processed` event as delivered: the common envelope with `type` fixed and the `document.processed` payload. */
         DocumentProcessedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example document.processed
              * @constant
              */
             type: "document.processed";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DocumentProcessedEventData"];
         };
         /** @description The `statement.analyzed` event as delivered: the common envelope with `type` fixed and the `statement.analyzed` payload. */
         StatementAnalyzedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example statement.analyzed
              * @constant
              */
             type: "statement.analyzed";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["StatementAnalyzedEventData"];
         };
         /** @description The `advance.renewal_ready` event as delivered: the common envelope with `type` fixed and the `advance.renewal_ready` payload. */
         AdvanceRenewalReadyEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example advance.renewal_ready
              * @constant
              */
             type: "advance.renewal_ready";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["AdvanceRenewalReadyEventData"];
         };
         /** @description The `advance.status_changed` event as delivered: the common envelope with `type` fixed and the `advance.status_changed` payload. */
         AdvanceStatusChangedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example advance.status_changed
              * @constant
              */
             type: "advance.status_changed";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["AdvanceStatusChangedEventData"];
         };
         /** @description The `business.created` event as delivered: the common envelope with `type` fixed and the `business.created` payload. */
         BusinessCreatedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example business.created
              * @constant
              */
             type: "business.created";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["BusinessCreatedEventData"];
         };
         /** @description The `person.created` event as delivered: the common envelope with `type` fixed and the `person.created` payload. */
         PersonCreatedEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example person.created
              * @constant
              */
             type: "person.created";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["PersonCreatedEventData"];
         };
         /** @description The `webhook.test` event as delivered: the common envelope with `type` fixed and the `webhook.test` payload. */
         WebhookTestEvent: {
-            /**
-             * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
-             * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
-             */
-            id: string;
+            id: components["schemas"]["EventId"];
             /**
              * @description The event type.
              * @example webhook.test
              * @constant
              */
             type: "webhook.test";
-            /**
-             * Format: date-time
-             * @description When the event happened.
-             * @example 2026-11-04T13:11:10Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["EventCreatedAt"];
             /**
              * @description The location (tenant) the event belongs to.
              * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
              */
-            location_id: string;
+            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["WebhookTestEventData"];
         };
@@ -8085,12 +7941,12 @@ export interface components {
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The business the deal is for.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /** @description The deal as created. */
             deal: components["schemas"]["DealSnapshot"];
         };
@@ -8100,7 +7956,7 @@ export interface components {
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /** @description The stage the deal left. */
             from_stage: components["schemas"]["StageRef"];
             /** @description The stage the deal entered. */
@@ -8135,7 +7991,7 @@ export interface components {
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /** @description The stage the deal entered (phase `funded`). */
             stage: components["schemas"]["StageRef"];
             /**
@@ -8158,7 +8014,7 @@ export interface components {
              * @description The deal.
              * @example deal_01JCQ7H2K4M6P8R0T2V4X6Z8B1
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /** @description The stage the deal entered (phase `dead`). */
             stage: components["schemas"]["StageRef"];
             /**
@@ -8181,17 +8037,17 @@ export interface components {
              * @description The submission.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            submission_id: string;
+            submission_id: components["schemas"]["SubmissionId"];
             /**
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender the deal was sent to.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at the time of the event; null when the lender was deleted.
              * @example Atlas Capital
@@ -8206,17 +8062,17 @@ export interface components {
              * @description The submission.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            submission_id: string;
+            submission_id: components["schemas"]["SubmissionId"];
             /**
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender that responded.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at the time of the event; null when the lender was deleted.
              * @example Atlas Capital
@@ -8237,17 +8093,17 @@ export interface components {
              * @description The offer.
              * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
              */
-            offer_id: string;
+            offer_id: components["schemas"]["OfferId"];
             /**
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender making the offer.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at the time of the event; null when the lender was deleted.
              * @example Atlas Capital
@@ -8268,17 +8124,17 @@ export interface components {
              * @description The new primary offer.
              * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
              */
-            offer_id: string;
+            offer_id: components["schemas"]["OfferId"];
             /**
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender of the new primary offer.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The offer that was primary before; null when there was none.
              * @example null
@@ -8293,12 +8149,12 @@ export interface components {
              * @description The document.
              * @example doc_01JD1BA3D5F7H9K1N3Q5S7V9X1
              */
-            document_id: string;
+            document_id: components["schemas"]["DocumentId"];
             /**
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /** @description The document as added. */
             document: components["schemas"]["DocumentSnapshot"];
         };
@@ -8308,12 +8164,12 @@ export interface components {
              * @description The document.
              * @example doc_01JD1BA3D5F7H9K1N3Q5S7V9X1
              */
-            document_id: string;
+            document_id: components["schemas"]["DocumentId"];
             /**
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description Whether the statement could be parsed.
              * @example true
@@ -8328,7 +8184,7 @@ export interface components {
              * @description The deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The documents in the analysed batch.
              * @example [
@@ -8337,7 +8193,7 @@ export interface components {
              *       "doc_01JD1BA3D5F7H9K1N3Q5S7V9X1"
              *     ]
              */
-            document_ids: string[];
+            document_ids: components["schemas"]["DocumentId"][];
             /**
              * @description How many of the documents were parsed.
              * @example 3
@@ -8352,17 +8208,17 @@ export interface components {
              * @description The advance.
              * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
              */
-            advance_id: string;
+            advance_id: components["schemas"]["AdvanceId"];
             /**
              * @description The funded deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The funding lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /** @description The advance when it crossed the threshold. */
             advance: components["schemas"]["AdvanceSnapshot"];
             /**
@@ -8382,17 +8238,17 @@ export interface components {
              * @description The advance.
              * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
              */
-            advance_id: string;
+            advance_id: components["schemas"]["AdvanceId"];
             /**
              * @description The funded deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The funding lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /** @description The advance after the change. */
             advance: components["schemas"]["AdvanceSnapshot"];
             /**
@@ -8414,7 +8270,7 @@ export interface components {
              * @description The business.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /** @description The business as created. */
             business: components["schemas"]["BusinessSnapshot"];
         };
@@ -8424,7 +8280,7 @@ export interface components {
              * @description The person.
              * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
              */
-            person_id: string;
+            person_id: components["schemas"]["PersonId"];
             /**
              * @description The business the person was linked to on creation; null when none.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
@@ -8439,7 +8295,7 @@ export interface components {
              * @description The subscription being tested.
              * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
              */
-            subscription_id: string;
+            subscription_id: components["schemas"]["WebhookId"];
             /**
              * @description A human-readable test message.
              * @example Test event from Northwind Capital Partners
@@ -8458,7 +8314,7 @@ export interface components {
              * @description Stage id.
              * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
              */
-            id: string;
+            id: components["schemas"]["PipelineStageId"];
             /**
              * @description The stage's display name in the location's pipeline (editable; branch on `phase`, not on the label).
              * @example Offers in
@@ -8483,12 +8339,12 @@ export interface components {
              * @description Deal id.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            id: string;
+            id: components["schemas"]["DealId"];
             /**
              * @description The business the deal is for.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description The business's legal name at the time of the event.
              * @example Sunrise Bakery LLC
@@ -8551,17 +8407,17 @@ export interface components {
              * @description Submission id.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
-            id: string;
+            id: components["schemas"]["SubmissionId"];
             /**
              * @description The deal submitted.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender the deal was submitted to.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The lender's name at the time of the event; null when the lender was deleted.
              * @example Atlas Capital
@@ -8616,17 +8472,17 @@ export interface components {
              * @description Offer id.
              * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
              */
-            id: string;
+            id: components["schemas"]["OfferId"];
             /**
              * @description The deal the offer is on.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The lender making the offer.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description The submission the offer answers; null when the offer was logged without one.
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
@@ -8723,12 +8579,12 @@ export interface components {
              * @description Document id.
              * @example doc_01JD1BA3D5F7H9K1N3Q5S7V9X1
              */
-            id: string;
+            id: components["schemas"]["DocumentId"];
             /**
              * @description The deal the document belongs to.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description File name as uploaded.
              * @example sunrise-bakery-2026-10-statement.pdf
@@ -8768,22 +8624,22 @@ export interface components {
              * @description Advance id.
              * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
              */
-            id: string;
+            id: components["schemas"]["AdvanceId"];
             /**
              * @description The funded deal.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
-            deal_id: string;
+            deal_id: components["schemas"]["DealId"];
             /**
              * @description The merchant.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            business_id: string;
+            business_id: components["schemas"]["BusinessId"];
             /**
              * @description The funding lender.
              * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
              */
-            lender_id: string;
+            lender_id: components["schemas"]["LenderId"];
             /**
              * @description Advance status.
              * @example on-track
@@ -8839,7 +8695,7 @@ export interface components {
              * @description Business id.
              * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
              */
-            id: string;
+            id: components["schemas"]["BusinessId"];
             /**
              * @description Legal name.
              * @example Sunrise Bakery LLC
@@ -8885,7 +8741,7 @@ export interface components {
              * @description Person id.
              * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
              */
-            id: string;
+            id: components["schemas"]["PersonId"];
             /**
              * @description First name; null when not on file.
              * @example Maria
@@ -9017,6 +8873,97 @@ export interface components {
              */
             has_recovery_activity: boolean;
         };
+        /**
+         * @description The id of an advance: `adv_` and 26 characters (a ULID).
+         * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
+         */
+        AdvanceId: string;
+        /**
+         * @description The id of a business: `biz_` and 26 characters (a ULID).
+         * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
+         */
+        BusinessId: string;
+        /**
+         * @description The id of a deal: `deal_` and 26 characters (a ULID).
+         * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+         */
+        DealId: string;
+        /**
+         * @description The id of a webhook delivery: `dlv_` and 26 characters (a ULID).
+         * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description The id of a document: `doc_` and 26 characters (a ULID).
+         * @example doc_01JD1BA3D5F7H9K1N3Q5S7V9X1
+         */
+        DocumentId: string;
+        /**
+         * @description The id of a received email: `inb_` and 26 characters (a ULID).
+         * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+         */
+        InboundEmailId: string;
+        /**
+         * @description The id of a lender: `lnd_` and 26 characters (a ULID).
+         * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+         */
+        LenderId: string;
+        /**
+         * @description The id of a location: `loc_` and 26 characters (a ULID).
+         * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
+         */
+        LocationId: string;
+        /**
+         * @description The id of an offer: `ofr_` and 26 characters (a ULID).
+         * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
+         */
+        OfferId: string;
+        /**
+         * @description The id of a person: `per_` and 26 characters (a ULID).
+         * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
+         */
+        PersonId: string;
+        /**
+         * @description The id of a portal link: `pl_` and 26 characters (a ULID).
+         * @example pl_01JD1B7B9D1F3H5K7N9Q1S3V5X
+         */
+        PortalLinkId: string;
+        /**
+         * @description The id of a pipeline stage: `stg_` and 26 characters (a ULID).
+         * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
+         */
+        PipelineStageId: string;
+        /**
+         * @description The id of a submission: `sub_` and 26 characters (a ULID).
+         * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
+         */
+        SubmissionId: string;
+        /**
+         * @description The id of a task: `task_` and 26 characters (a ULID).
+         * @example task_01JD1H4C6E8G0J2M4P6R8T0V2X
+         */
+        TaskId: string;
+        /**
+         * @description The id of a user: `usr_` and 26 characters (a ULID).
+         * @example usr_01JCZ8K3A1B2C3D4E5F6G7H8J9
+         */
+        UserId: string;
+        /**
+         * @description The id of a webhook subscription: `whk_` and 26 characters (a ULID).
+         * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
+         */
+        WebhookId: string;
+        /**
+         * @description Event id (`evt_` + UUID), stable across retries and replays: dedupe on it.
+         * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
+         */
+        EventId: string;
+        /**
+         * Format: date-time
+         * @description When the event happened.
+         * @example 2026-11-04T13:11:10Z
+         */
+        EventCreatedAt: string;
     };
     responses: {
         /** @description The request is invalid. `param` names the offending field. */
@@ -9295,7 +9242,7 @@ export interface components {
          * @description The received email's id.
          * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
          */
-        InboundEmailIdPath: string;
+        InboundEmailIdPath: components["schemas"]["InboundEmailId"];
         /**
          * @description A unique key for this request (a UUID v4 is a good choice), kept 24 hours per credential. Repeating
          *     the request with the same key returns the first response without doing anything again.
@@ -9306,12 +9253,12 @@ export interface components {
          * @description The subscription's id.
          * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
          */
-        WebhookIdPath: string;
+        WebhookIdPath: components["schemas"]["WebhookId"];
         /**
          * @description The delivery's id (the `X-SVC-Delivery` header of its requests).
          * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
          */
-        DeliveryIdPath: string;
+        DeliveryIdPath: components["schemas"]["WebhookDeliveryId"];
         /**
          * @description Page size, 1-100.
          * @example 25
@@ -9336,12 +9283,82 @@ export interface components {
          * @description The delivery id. Retries of a delivery carry the same delivery id and the same event id; quote it when asking support about a delivery.
          * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
          */
-        WebhookDelivery: string;
+        WebhookDelivery: components["schemas"]["WebhookDeliveryId"];
         /**
          * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The signature is HMAC-SHA256 keyed with the subscription secret over `<t>.<raw body>` (the timestamp, a dot, the exact body bytes), as 64 lowercase hex characters. Verify before parsing the JSON, hash the bytes as received, compare in constant time, and reject when `t` differs from your clock by more than 5 minutes. During secret rotation the header may carry several `v1=` values: accept when any matches. (The example signs the compact-JSON `submission.responded` example with the secret `whsec_4eC39HqLyjWDarjtT1zdp7dc`.)
          * @example t=1793797870,v1=fc47ab05fc4180c2c701ad298fc53343a5f5117f259352491b54feae23316436
          */
         WebhookSignature: string;
+        /**
+         * @description The advance id.
+         * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
+         */
+        AdvanceIdPath: components["schemas"]["AdvanceId"];
+        /**
+         * @description The business id.
+         * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
+         */
+        BusinessIdPath: components["schemas"]["BusinessId"];
+        /**
+         * @description The deal id.
+         * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+         */
+        DealIdPath: components["schemas"]["DealId"];
+        /**
+         * @description The document's id.
+         * @example doc_01JD1B5A7C9E1G3J5M7P9R1T3V
+         */
+        DocumentIdPath: components["schemas"]["DocumentId"];
+        /**
+         * @description The event's id.
+         * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
+         */
+        EventIdPath: string;
+        /**
+         * @description The lender's id.
+         * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+         */
+        LenderIdPath: components["schemas"]["LenderId"];
+        /**
+         * @description The offer id.
+         * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
+         */
+        OfferIdPath: components["schemas"]["OfferId"];
+        /**
+         * @description The deal's id.
+         * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+         */
+        ParentDealIdPath: components["schemas"]["DealId"];
+        /**
+         * @description The person id.
+         * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
+         */
+        PersonIdPath: components["schemas"]["PersonId"];
+        /**
+         * @description The stage id.
+         * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
+         */
+        PipelineStageIdPath: components["schemas"]["PipelineStageId"];
+        /**
+         * @description The portal link's id.
+         * @example pl_01JD1B7B9D1F3H5K7N9Q1S3V5X
+         */
+        PortalLinkIdPath: components["schemas"]["PortalLinkId"];
+        /**
+         * @description The submission's id.
+         * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
+         */
+        SubmissionIdPath: components["schemas"]["SubmissionId"];
+        /**
+         * @description The task id.
+         * @example task_01JD1H4C6E8G0J2M4P6R8T0V2X
+         */
+        TaskIdPath: components["schemas"]["TaskId"];
+        /**
+         * @description The trace code, as printed on the package (the submission's `trace_code`).
+         * @example SVC-7K3M-9Q2P
+         */
+        TraceCodePath: string;
     };
     requestBodies: never;
     headers: {
@@ -9502,7 +9519,7 @@ export interface operations {
                  * @description The business id.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                id: string;
+                id: components["parameters"]["BusinessIdPath"];
             };
             cookie?: never;
         };
@@ -9538,7 +9555,7 @@ export interface operations {
                  * @description The business id.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                id: string;
+                id: components["parameters"]["BusinessIdPath"];
             };
             cookie?: never;
         };
@@ -9604,7 +9621,7 @@ export interface operations {
                  * @description The business id.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                id: string;
+                id: components["parameters"]["BusinessIdPath"];
             };
             cookie?: never;
         };
@@ -9656,7 +9673,7 @@ export interface operations {
                  * @description The business id.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                id: string;
+                id: components["parameters"]["BusinessIdPath"];
             };
             cookie?: never;
         };
@@ -9699,7 +9716,7 @@ export interface operations {
                  * @description The business id.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                id: string;
+                id: components["parameters"]["BusinessIdPath"];
             };
             cookie?: never;
         };
@@ -9759,7 +9776,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -9802,7 +9819,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -9862,7 +9879,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -9905,7 +9922,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -9949,7 +9966,7 @@ export interface operations {
                  * @description The task id.
                  * @example task_01JD1H4C6E8G0J2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["TaskIdPath"];
             };
             cookie?: never;
         };
@@ -9985,7 +10002,7 @@ export interface operations {
                  * @description The task id.
                  * @example task_01JD1H4C6E8G0J2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["TaskIdPath"];
             };
             cookie?: never;
         };
@@ -10045,7 +10062,7 @@ export interface operations {
                  * @description Only people associated with this business.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                business_id?: string;
+                business_id?: components["schemas"]["BusinessId"];
                 /**
                  * @description Fragment matched against first name, last name, email and (4 or more digits) phone.
                  * @example lopez
@@ -10133,7 +10150,7 @@ export interface operations {
                  * @description The person id.
                  * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
                  */
-                id: string;
+                id: components["parameters"]["PersonIdPath"];
             };
             cookie?: never;
         };
@@ -10169,7 +10186,7 @@ export interface operations {
                  * @description The person id.
                  * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
                  */
-                id: string;
+                id: components["parameters"]["PersonIdPath"];
             };
             cookie?: never;
         };
@@ -10222,7 +10239,7 @@ export interface operations {
                  * @description The person id.
                  * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
                  */
-                id: string;
+                id: components["parameters"]["PersonIdPath"];
             };
             cookie?: never;
         };
@@ -10263,9 +10280,9 @@ export interface operations {
             path: {
                 /**
                  * @description The person id.
-                 * @example per_01JD1A3D6F8H0K2M4P6R8T0V2X
+                 * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
                  */
-                id: string;
+                id: components["parameters"]["PersonIdPath"];
             };
             cookie?: never;
         };
@@ -10322,17 +10339,17 @@ export interface operations {
                  * @description Only deals currently in this pipeline stage.
                  * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
                  */
-                stage_id?: string;
+                stage_id?: components["schemas"]["PipelineStageId"];
                 /**
                  * @description Only deals of this business.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                business_id?: string;
+                business_id?: components["schemas"]["BusinessId"];
                 /**
                  * @description Only deals whose originator is this user.
                  * @example usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9
                  */
-                originator_id?: string;
+                originator_id?: components["schemas"]["UserId"];
             };
             header?: never;
             path?: never;
@@ -10415,7 +10432,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10451,7 +10468,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10500,7 +10517,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10551,7 +10568,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10602,7 +10619,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10721,7 +10738,7 @@ export interface operations {
                  * @description The stage id.
                  * @example stg_01JCZ8K4C0D1E2F3G4H5J6K7M8
                  */
-                id: string;
+                id: components["parameters"]["PipelineStageIdPath"];
             };
             cookie?: never;
         };
@@ -10779,7 +10796,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10822,7 +10839,7 @@ export interface operations {
                  * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -10866,7 +10883,7 @@ export interface operations {
                  * @description The offer id.
                  * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["OfferIdPath"];
             };
             cookie?: never;
         };
@@ -10902,7 +10919,7 @@ export interface operations {
                  * @description The offer id.
                  * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["OfferIdPath"];
             };
             cookie?: never;
         };
@@ -10952,7 +10969,7 @@ export interface operations {
                  * @description The offer id.
                  * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["OfferIdPath"];
             };
             cookie?: never;
         };
@@ -11003,12 +11020,12 @@ export interface operations {
                  * @description Only advances funded by this lender.
                  * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                lender_id?: string;
+                lender_id?: components["schemas"]["LenderId"];
                 /**
                  * @description Only advances on deals of this business.
                  * @example biz_01JD1A2B3C4D5E6F7G8H9J0K1M
                  */
-                business_id?: string;
+                business_id?: components["schemas"]["BusinessId"];
                 /**
                  * @description true for advances that reached their renewal threshold and are not paid off; false for the rest.
                  * @example true
@@ -11051,7 +11068,7 @@ export interface operations {
                  * @description The advance id.
                  * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
                  */
-                id: string;
+                id: components["parameters"]["AdvanceIdPath"];
             };
             cookie?: never;
         };
@@ -11087,7 +11104,7 @@ export interface operations {
                  * @description The advance id.
                  * @example adv_01JD1E7G9J1K3M5N7P9R1T3V5X
                  */
-                id: string;
+                id: components["parameters"]["AdvanceIdPath"];
             };
             cookie?: never;
         };
@@ -11145,7 +11162,7 @@ export interface operations {
                  * @description The deal's id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                dealId: string;
+                dealId: components["parameters"]["ParentDealIdPath"];
             };
             cookie?: never;
         };
@@ -11185,10 +11202,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The deal to submit.
+                 * @description The deal's id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                dealId: string;
+                dealId: components["parameters"]["ParentDealIdPath"];
             };
             cookie?: never;
         };
@@ -11230,9 +11247,9 @@ export interface operations {
             path: {
                 /**
                  * @description The submission's id.
-                 * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
+                 * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["SubmissionIdPath"];
             };
             cookie?: never;
         };
@@ -11268,7 +11285,7 @@ export interface operations {
                  * @description The trace code, as printed on the package (the submission's `trace_code`).
                  * @example SVC-7K3M-9Q2P
                  */
-                code: string;
+                code: components["parameters"]["TraceCodePath"];
             };
             cookie?: never;
         };
@@ -11311,7 +11328,7 @@ export interface operations {
                  * @description The submission's id.
                  * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["SubmissionIdPath"];
             };
             cookie?: never;
         };
@@ -11665,9 +11682,9 @@ export interface operations {
             path: {
                 /**
                  * @description The submission's id.
-                 * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
+                 * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["SubmissionIdPath"];
             };
             cookie?: never;
         };
@@ -11718,7 +11735,7 @@ export interface operations {
                  * @description The submission's id.
                  * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["SubmissionIdPath"];
             };
             cookie?: never;
         };
@@ -11763,7 +11780,7 @@ export interface operations {
                  * @description The submission's id.
                  * @example sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
                  */
-                id: string;
+                id: components["parameters"]["SubmissionIdPath"];
             };
             cookie?: never;
         };
@@ -11943,7 +11960,7 @@ export interface operations {
                  * @description The lender's id.
                  * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                id: string;
+                id: components["parameters"]["LenderIdPath"];
             };
             cookie?: never;
         };
@@ -11977,9 +11994,9 @@ export interface operations {
             path: {
                 /**
                  * @description The lender's id.
-                 * @example lnd_01JCZ9A3D4E5F6G7H8J9K0M1N2
+                 * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                id: string;
+                id: components["parameters"]["LenderIdPath"];
             };
             cookie?: never;
         };
@@ -12021,7 +12038,7 @@ export interface operations {
                  * @description The lender's id.
                  * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                id: string;
+                id: components["parameters"]["LenderIdPath"];
             };
             cookie?: never;
         };
@@ -12057,7 +12074,7 @@ export interface operations {
                  * @description The lender's id.
                  * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                id: string;
+                id: components["parameters"]["LenderIdPath"];
             };
             cookie?: never;
         };
@@ -12097,9 +12114,9 @@ export interface operations {
             path: {
                 /**
                  * @description The lender's id.
-                 * @example lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1
+                 * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                id: string;
+                id: components["parameters"]["LenderIdPath"];
             };
             cookie?: never;
         };
@@ -12133,9 +12150,9 @@ export interface operations {
             path: {
                 /**
                  * @description The lender's id.
-                 * @example lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1
+                 * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
                  */
-                id: string;
+                id: components["parameters"]["LenderIdPath"];
             };
             cookie?: never;
         };
@@ -12190,10 +12207,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12247,10 +12264,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12290,10 +12307,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12344,7 +12361,7 @@ export interface operations {
                  * @description The document's id.
                  * @example doc_01JD1B5A7C9E1G3J5M7P9R1T3V
                  */
-                id: string;
+                id: components["parameters"]["DocumentIdPath"];
             };
             cookie?: never;
         };
@@ -12382,7 +12399,7 @@ export interface operations {
                  * @description The document's id.
                  * @example doc_01JD1B5A7C9E1G3J5M7P9R1T3V
                  */
-                id: string;
+                id: components["parameters"]["DocumentIdPath"];
             };
             cookie?: never;
         };
@@ -12431,10 +12448,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12474,10 +12491,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12518,10 +12535,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12565,10 +12582,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12608,10 +12625,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The deal's id.
+                 * @description The deal id.
                  * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
                  */
-                id: string;
+                id: components["parameters"]["DealIdPath"];
             };
             cookie?: never;
         };
@@ -12662,7 +12679,7 @@ export interface operations {
                  * @description The portal link's id.
                  * @example pl_01JD1B7B9D1F3H5K7N9Q1S3V5X
                  */
-                id: string;
+                id: components["parameters"]["PortalLinkIdPath"];
             };
             cookie?: never;
         };
@@ -12786,7 +12803,7 @@ export interface operations {
                  * @description The subscription's id.
                  * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
                  */
-                id: string;
+                id: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -12822,7 +12839,7 @@ export interface operations {
                  * @description The subscription's id.
                  * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
                  */
-                id: string;
+                id: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -12858,7 +12875,7 @@ export interface operations {
                  * @description The subscription's id.
                  * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
                  */
-                id: string;
+                id: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -12907,7 +12924,7 @@ export interface operations {
                  * @description The subscription's id.
                  * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
                  */
-                id: string;
+                id: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -12961,7 +12978,7 @@ export interface operations {
                  * @description The subscription's id.
                  * @example whk_01JD1F8H0K2M4P6R8T0V2X4Z6B
                  */
-                id: string;
+                id: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -13301,7 +13318,7 @@ export interface operations {
                  * @description The event's id.
                  * @example evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f
                  */
-                id: string;
+                id: components["parameters"]["EventIdPath"];
             };
             cookie?: never;
         };

@@ -7648,290 +7648,178 @@ export interface components {
             meta: components["schemas"]["ListMeta"];
         };
         /** @description The `deal.created` event as delivered: the common envelope with `type` fixed and the `deal.created` payload. */
-        DealCreatedEvent: {
-            id: components["schemas"]["EventId"];
+        DealCreatedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example deal.created
              * @constant
              */
             type: "deal.created";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealCreatedEventData"];
         };
         /** @description The `deal.stage_changed` event as delivered: the common envelope with `type` fixed and the `deal.stage_changed` payload. */
-        DealStageChangedEvent: {
-            id: components["schemas"]["EventId"];
+        DealStageChangedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example deal.stage_changed
              * @constant
              */
             type: "deal.stage_changed";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealStageChangedEventData"];
         };
         /** @description The `deal.funded` event as delivered: the common envelope with `type` fixed and the `deal.funded` payload. */
-        DealFundedEvent: {
-            id: components["schemas"]["EventId"];
+        DealFundedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example deal.funded
              * @constant
              */
             type: "deal.funded";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealFundedEventData"];
         };
         /** @description The `deal.dead` event as delivered: the common envelope with `type` fixed and the `deal.dead` payload. */
-        DealDeadEvent: {
-            id: components["schemas"]["EventId"];
+        DealDeadEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example deal.dead
              * @constant
              */
             type: "deal.dead";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DealDeadEventData"];
         };
         /** @description The `submission.sent` event as delivered: the common envelope with `type` fixed and the `submission.sent` payload. */
-        SubmissionSentEvent: {
-            id: components["schemas"]["EventId"];
+        SubmissionSentEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example submission.sent
              * @constant
              */
             type: "submission.sent";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["SubmissionSentEventData"];
         };
         /** @description The `submission.responded` event as delivered: the common envelope with `type` fixed and the `submission.responded` payload. */
-        SubmissionRespondedEvent: {
-            id: components["schemas"]["EventId"];
+        SubmissionRespondedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example submission.responded
              * @constant
              */
             type: "submission.responded";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["SubmissionRespondedEventData"];
         };
         /** @description The `offer.received` event as delivered: the common envelope with `type` fixed and the `offer.received` payload. */
-        OfferReceivedEvent: {
-            id: components["schemas"]["EventId"];
+        OfferReceivedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example offer.received
              * @constant
              */
             type: "offer.received";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["OfferReceivedEventData"];
         };
         /** @description The `offer.primary_changed` event as delivered: the common envelope with `type` fixed and the `offer.primary_changed` payload. */
-        OfferPrimaryChangedEvent: {
-            id: components["schemas"]["EventId"];
+        OfferPrimaryChangedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example offer.primary_changed
              * @constant
              */
             type: "offer.primary_changed";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["OfferPrimaryChangedEventData"];
         };
         /** @description The `document.uploaded` event as delivered: the common envelope with `type` fixed and the `document.uploaded` payload. */
-        DocumentUploadedEvent: {
-            id: components["schemas"]["EventId"];
+        DocumentUploadedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example document.uploaded
              * @constant
              */
             type: "document.uploaded";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DocumentUploadedEventData"];
         };
         /** @description The `document.processed` event as delivered: the common envelope with `type` fixed and the `document.processed` payload. */
-        DocumentProcessedEvent: {
-            id: components["schemas"]["EventId"];
+        DocumentProcessedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example document.processed
              * @constant
              */
             type: "document.processed";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["DocumentProcessedEventData"];
         };
         /** @description The `statement.analyzed` event as delivered: the common envelope with `type` fixed and the `statement.analyzed` payload. */
-        StatementAnalyzedEvent: {
-            id: components["schemas"]["EventId"];
+        StatementAnalyzedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example statement.analyzed
              * @constant
              */
             type: "statement.analyzed";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["StatementAnalyzedEventData"];
         };
         /** @description The `advance.renewal_ready` event as delivered: the common envelope with `type` fixed and the `advance.renewal_ready` payload. */
-        AdvanceRenewalReadyEvent: {
-            id: components["schemas"]["EventId"];
+        AdvanceRenewalReadyEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example advance.renewal_ready
              * @constant
              */
             type: "advance.renewal_ready";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["AdvanceRenewalReadyEventData"];
         };
         /** @description The `advance.status_changed` event as delivered: the common envelope with `type` fixed and the `advance.status_changed` payload. */
-        AdvanceStatusChangedEvent: {
-            id: components["schemas"]["EventId"];
+        AdvanceStatusChangedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example advance.status_changed
              * @constant
              */
             type: "advance.status_changed";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["AdvanceStatusChangedEventData"];
         };
         /** @description The `business.created` event as delivered: the common envelope with `type` fixed and the `business.created` payload. */
-        BusinessCreatedEvent: {
-            id: components["schemas"]["EventId"];
+        BusinessCreatedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example business.created
              * @constant
              */
             type: "business.created";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["BusinessCreatedEventData"];
         };
         /** @description The `person.created` event as delivered: the common envelope with `type` fixed and the `person.created` payload. */
-        PersonCreatedEvent: {
-            id: components["schemas"]["EventId"];
+        PersonCreatedEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example person.created
              * @constant
              */
             type: "person.created";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["PersonCreatedEventData"];
         };
         /** @description The `webhook.test` event as delivered: the common envelope with `type` fixed and the `webhook.test` payload. */
-        WebhookTestEvent: {
-            id: components["schemas"]["EventId"];
+        WebhookTestEvent: components["schemas"]["EventEnvelope"] & {
             /**
              * @description The event type.
              * @example webhook.test
              * @constant
              */
             type: "webhook.test";
-            created_at: components["schemas"]["EventCreatedAt"];
-            /**
-             * @description The location (tenant) the event belongs to.
-             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
-             */
-            location_id: components["schemas"]["LocationId"];
             /** @description The event payload. */
             data: components["schemas"]["WebhookTestEventData"];
         };
@@ -8964,6 +8852,20 @@ export interface components {
          * @example 2026-11-04T13:11:10Z
          */
         EventCreatedAt: string;
+        /** @description What every event has, as delivered and as listed by `GET /v1/events`: `type` decides the shape of `data`. */
+        EventEnvelope: {
+            id: components["schemas"]["EventId"];
+            /** @description The event type. */
+            type: string;
+            created_at: components["schemas"]["EventCreatedAt"];
+            /**
+             * @description The location (tenant) the event belongs to.
+             * @example loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0
+             */
+            location_id: components["schemas"]["LocationId"];
+            /** @description The event payload (its schema is the event type's). */
+            data: unknown;
+        };
     };
     responses: {
         /** @description The request is invalid. `param` names the offending field. */

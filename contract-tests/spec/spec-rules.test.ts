@@ -381,7 +381,9 @@ describe('webhooks', () => {
         const content = deref(post.requestBody).content?.['application/json'];
         const schema = deref(content?.schema ?? {});
         const problems: string[] = [];
-        const type = deref(schema.properties?.type ?? {});
+        // The body's own properties, or (an event on the shared envelope) those of its allOf members, the event's last.
+        const props = Object.assign({}, schema.properties ?? {}, ...(schema.allOf ?? []).map((member: Json) => deref(member).properties ?? {}));
+        const type = deref(props.type ?? {});
         if (type.const !== name && !(type.enum?.length === 1 && type.enum[0] === name))
           problems.push(`${name}: body type is not fixed to "${name}"`);
         for (const [exName, ex] of Object.entries<Json>(content?.examples ?? {}))

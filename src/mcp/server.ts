@@ -38,8 +38,28 @@ const INSTRUCTIONS = `Tools are the Deal-Funding Platform API's operations (one 
 - A failed call answers the API's error envelope ({"error": {"type", "code", "message", "param"}}): fix the named param, or explain the permission error to the user.
 - The resource guide://api is the full API guide (pipeline, submissions, offers, errors).`;
 
+let guide: string | undefined;
+/** The reference's guides (info.description), read once per process. */
 function guideText(): string {
-  return String(((loadSpec().info as Record<string, unknown>) ?? {}).description ?? '');
+  guide ??= String(((loadSpec().info as Record<string, unknown>) ?? {}).description ?? '');
+  return guide;
+}
+
+/** The tools/list answer per role and scope set: the same few combinations recur for every request. */
+const listings = new Map<string, { tools: unknown[] }>();
+function listingFor(auth: Auth): { tools: unknown[] } {
+  const key = `${auth.role}|${[...auth.scopes].sort().join(' ')}`;
+  let hit = listings.get(key);
+  if (!hit) {
+    hit = {
+      tools: tools()
+        .filter((t) => canUse(auth, t.op))
+        .map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
+    };
+    if (listings.size > 1000) listings.clear(); // bounded: scope sets are few in practice
+    listings.set(key, hit);
+  }
+  return hit;
 }
 
 const PROMPTS = [
@@ -174,10 +194,7 @@ async function callTool(app: Express, req: Request, tool: ToolDef, rawArgs: unkn
 
 function buildServer(app: Express, req: Request, auth: Auth, verdict: Verdict): Server {
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
-  const usable = () => tools().filter((t) => canUse(auth, t.op));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: usable().map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => listingFor(auth) as never);
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools().find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

@@ -417,7 +417,9 @@ describe('trace code', () => {
   const contract = parseYaml(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
 
   it('has the contract form: SVC-XXXX-XXXX in Crockford base32', () => {
-    const byReference = contract.paths['/v1/submissions/by-reference/{code}'].get.parameters.find((p: { name: string }) => p.name === 'code');
+    // The path parameter (a shared one: follow its $ref into components/parameters).
+    const deref = (p: { $ref?: string }) => (p.$ref ? p.$ref.slice(2).split('/').reduce((n: any, k: string) => n[k], contract) : p);
+    const byReference = contract.paths['/v1/submissions/by-reference/{code}'].get.parameters.map(deref).find((p: { name: string }) => p.name === 'code');
     const pathPattern = new RegExp(byReference.schema.pattern);
     const field = contract.components.schemas.Submission.properties.trace_code;
     expect(TRACE_CODE_PATTERN.test(field.example)).toBe(true);

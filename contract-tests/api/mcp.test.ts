@@ -277,6 +277,9 @@ describe(`OAuth and MCP with the SDK client (${ENGINE})`, () => {
     const missing = await client.callTool({ name: 'getBusiness', arguments: { id: 'biz_01JD1A2B3C4D5E6F7G8H9J0K1M' } });
     expect(missing.isError).toBe(true);
     expect(json((missing.content as { text: string }[])[0].text).error).toMatchObject({ type: 'not_found', code: 'resource_missing' });
+    // A path value is percent-encoded into one segment (no traversal), then validated by the pipeline.
+    const odd = await client.callTool({ name: 'getBusiness', arguments: { id: "biz_$&$`/../x" } });
+    expect(json((odd.content as { text: string }[])[0].text).error).toMatchObject({ type: 'validation_error', param: 'id' });
     const noId = await client.callTool({ name: 'getBusiness', arguments: {} });
     expect(json((noId.content as { text: string }[])[0].text).error).toMatchObject({ code: 'invalid_request', param: 'id', message: 'id is required (a string)' });
     const invalid = await client.callTool({ name: 'createBusiness', arguments: { body: { legal_name: 7 } } });

@@ -554,6 +554,33 @@ describe(`consent and scopes (${ENGINE})`, () => {
     expect(json(call.result.content[0].text).error.code).toBe('missing_scope');
   });
 
+  it('an email with accounts in several locations chooses the location on the consent page', async () => {
+    const second = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Mina in Demo', email: MINA, role: 'user' });
+    try {
+      const clientId = await register();
+      const { verifier, challenge } = pkce();
+      const a = await signIn(authorizeUrl(clientId, challenge, { resource: `${base}/mcp` }), MINA.toLowerCase());
+      expect(a.consent.text).toContain('wants to act as Mina Manager in Assistant Brokers');
+      expect(a.consent.text).toContain(`<option value="${second.id}">Demo Brokers</option>`);
+      const stranger = await browse('/oauth/account', { authorization: a.authorization, _csrf: a.csrf, account: demo.users.admin.id });
+      expect(stranger.status).toBe(400);
+      const forged = await browse('/oauth/account', { authorization: a.authorization, _csrf: 'f'.repeat(64), account: second.id });
+      expect(forged.status).toBe(403);
+      const switched = await browse('/oauth/account', { authorization: a.authorization, _csrf: a.csrf, account: second.id });
+      expect(switched.status).toBe(303);
+      const consent = await browse(switched.location!);
+      expect(consent.text).toContain('wants to act as Mina in Demo in Demo Brokers');
+      expect(consent.text).toContain('with your role (user)');
+      const allowed = await browse('/oauth/consent', { authorization: a.authorization, _csrf: a.csrf, decision: 'allow', scope: ['deals:read', 'webhooks:manage'] });
+      const code = new URL(allowed.location!).searchParams.get('code')!;
+      const res = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT });
+      expect(res.body.scope).toBe('deals:read');
+      expect(await h.knex('oauth_grants').where({ client_id: clientId }).first('location_id', 'user_id')).toEqual({ location_id: demo.locationId, user_id: second.id });
+    } finally {
+      await setUserActive(h.knex, h.clock, second.id, false);
+    }
+  });
+
   it('unknown scopes are refused; unticking every scope grants nothing; deny answers access_denied', async () => {
     const clientId = await register();
     const unknown = await browse(String(authorizeUrl(clientId, pkce().challenge, { scope: 'deals:read root:all' })));

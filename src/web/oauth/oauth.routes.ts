@@ -161,13 +161,30 @@ export function oauthPages(deps: Deps): Router {
     const offered = (requested.length ? requested : [...allowed]).filter((s) => allowed.has(s)).sort();
     const target = new URL(row.redirect_uri);
     const audience = audienceOf(deps.publicBaseUrl, row.resource) === 'mcp' ? 'the MCP server (and the API)' : 'the API';
+    // The same email may have an account in several locations: the user picks the one to connect.
+    const accounts = await accountsOf(row.email ?? '');
+    const chooser = accounts.length > 1
+      ? form(row, '/oauth/account', html`<label for="account">Connect another location</label><select id="account" name="account">${accounts.map((a) => html`<option value="${a.id}"${a.id === row.user_id ? html` selected` : ''}>${a.name}</option>`)}</select> <button type="submit">Switch</button>`)
+      : '';
     // The form's answer redirects to the client: the CSP lets the form go there, and nowhere else.
     send(res, 200, page('Allow access', html`<section><h2>${meta.client_name ?? 'An assistant'} wants to act as ${user.name} in ${location?.name ?? ''}</h2>
+      ${chooser}
       <p>It will use ${audience} with your role (${user.role}) and only the scopes you leave ticked. After you answer, your browser returns to <strong>${target.origin}</strong>.</p>
       ${form(row, '/oauth/consent', html`<fieldset><legend>Scopes</legend>${offered.map((s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${s}</label>`)}</fieldset>
         ${requested.filter((s) => !allowed.has(s)).length ? html`<p class="muted">Not available to your role: ${requested.filter((s) => !allowed.has(s)).join(', ')}</p>` : ''}
         <button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button>`)}
     </section>`), pageHeaders([], [target.origin]));
+  });
+
+  // Switches the account this authorization is for, among the active accounts of the email that signed in.
+  router.post('/oauth/account', async (req, res) => {
+    const row = await load(req, res);
+    if (!row) return;
+    if (row.status !== 'consenting') return void send(res, 400, messagePage('Sign in first', 'Start again from your assistant.'));
+    const chosen = (await accountsOf(row.email ?? '')).find((a) => a.id === String(req.body?.account ?? ''));
+    if (!chosen) return void send(res, 400, messagePage('No such account', 'Choose one of the locations listed.'));
+    await deps.db.knex('oauth_authorizations').where({ id: row.id }).update({ user_id: chosen.id, location_id: chosen.location_id });
+    res.redirect(303, `/oauth/consent?authorization=${encodeURIComponent(row.id)}`);
   });
 
   router.post('/oauth/consent', async (req, res) => {

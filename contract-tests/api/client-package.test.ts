@@ -2,12 +2,11 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { ENGINE, type Harness, type Tenant } from '../support/harness';
+import { startServedHarness } from '../support/served';
 
 // The package partners install: `npm run pack:client` makes a tarball; a fresh folder outside this
 // repository installs it with npm and uses it from plain `node` (ESM, no TypeScript loader) against
@@ -18,7 +17,7 @@ const ROOT = resolve(__dirname, '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 let work: string;
 let app: string;
-let server: Server;
+let served: Awaited<ReturnType<typeof startServedHarness>>;
 let base: string;
 let h: Harness;
 let t: Tenant;
@@ -33,16 +32,12 @@ describe.skipIf(ENGINE !== 'pg')('the client package, installed from its tarball
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, stdio: 'pipe' });
-    server = createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    h = await startHarness({ publicBaseUrl: base });
-    server.on('request', h.app);
+    served = await startServedHarness();
+    ({ h, base } = served);
     t = await h.tenant('Package Partners');
   }, 180_000);
   afterAll(async () => {
-    await new Promise((r) => server?.close(r));
-    await h?.close();
+    await served?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -18,6 +16,7 @@ import { OAUTH_RATE_LIMIT } from '../../src/oauth/routes';
 import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE } from '../../src/web/oauth/oauth.routes';
 import { scopesForRole } from '../../src/web/oauth/scopes';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { startServedHarness } from '../support/served';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // OAuth 2.1 for assistants and the MCP server, end to end on a real port: the SDK's own MCP client
@@ -27,7 +26,7 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 // deactivated user, expiry on the clock, PKCE, redirect URIs, a replayed code, scopes beyond the
 // role, CSRF, the code's limits, and every tool called with bad arguments.
 
-let server: Server;
+let served: Awaited<ReturnType<typeof startServedHarness>>;
 let base: string;
 let h: Harness;
 let t: Tenant; // its codes are read from the SMTP server (its mailbox is the loopback sink, so a test location)
@@ -42,11 +41,8 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 beforeAll(async () => {
   registerAllJobs();
   sink = await startSmtpSink();
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  h = await startHarness({ publicBaseUrl: base });
-  server.on('request', h.app);
+  served = await startServedHarness();
+  ({ h, base } = served);
   t = await h.tenant('Assistant Brokers');
   demo = await h.tenant('Demo Brokers');
   live = await h.tenant('Live Brokers', { isTest: false });
@@ -60,8 +56,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await worker?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await h?.close();
+  await served?.close();
   await sink?.close();
 });
 

@@ -1,26 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/features/accounts/accounts.service';
-import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { CHROMIUM, haveChromium, launchBrowser } from '../support/browser';
+import { ENGINE, type Harness, type Tenant } from '../support/harness';
+import { startServedHarness } from '../support/served';
 
 // Connecting an assistant in a real browser (Debian's Chromium through puppeteer-core): the
 // authorization request, the sign-in page, the code (a test location shows it), the consent page,
 // and the redirect back to the assistant's own address on another origin, which the consent page's
 // Content-Security-Policy (form-action) must allow and nothing else may violate.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`oauth-browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 let h: Harness;
 let t: Tenant;
-let server: Server;
+let served: Awaited<ReturnType<typeof startServedHarness>>;
 let callback: Server;
 let base: string;
 let callbackUrl: string;
@@ -32,11 +32,8 @@ const problems: string[] = [];
 describe.skipIf(!haveChromium)(`connecting an assistant in Chromium (${ENGINE})`, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-oauth-browser-'));
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    h = await startHarness({ publicBaseUrl: base });
-    server.on('request', h.app);
+    served = await startServedHarness();
+    ({ h, base } = served);
     t = await h.tenant('Browser Assistants');
     // An address a browser's email field accepts (the harness's have an underscore in the domain).
     await createUser(h.knex, h.clock, { locationId: t.locationId, name: 'Ada Admin', email: 'ada@browser.example', role: 'admin' });
@@ -48,18 +45,12 @@ describe.skipIf(!haveChromium)(`connecting an assistant in Chromium (${ENGINE})`
     });
     await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', () => resolve()));
     callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      userDataDir: join(dir, 'profile'),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    browser = await launchBrowser(dir);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await new Promise<void>((resolve) => (callback ? callback.close(() => resolve()) : resolve()));
-    await h?.close();
+    await served?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

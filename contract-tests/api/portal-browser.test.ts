@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
-import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { CHROMIUM, haveChromium, launchBrowser } from '../support/browser';
+import { ENGINE, type Harness, type Tenant } from '../support/harness';
+import { startServedHarness } from '../support/served';
 import { browserStatement } from '../support/portal-statement';
 
 // The merchant portal in a real browser: Debian's Chromium driven by puppeteer-core (no browser is
@@ -16,13 +16,11 @@ import { browserStatement } from '../support/portal-statement';
 // opens the magic link, uploads a bank statement that arrives on the deal and is analysed, and
 // chooses an offer; no page violates its Content-Security-Policy.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`portal-browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 let h: Harness;
 let t: Tenant;
-let server: Server;
+let served: Awaited<ReturnType<typeof startServedHarness>>;
 let browser: Browser;
 let worker: Worker;
 let dir: string;
@@ -48,25 +46,16 @@ describe.skipIf(!haveChromium)(`the merchant portal in Chromium (${ENGINE})`, ()
   beforeAll(async () => {
     registerAllJobs();
     dir = mkdtempSync(join(tmpdir(), 'svc-browser-'));
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const port = (server.address() as AddressInfo).port;
-    h = await startHarness({ publicBaseUrl: `http://127.0.0.1:${port}` });
-    server.on('request', h.app);
+    served = await startServedHarness();
+    h = served.h;
     t = await h.tenant('Browser Brokers');
     worker = new Worker(h.deps, { concurrency: 2 });
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      userDataDir: join(dir, 'profile'),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    });
+    browser = await launchBrowser(dir);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await worker?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await h?.close();
+    await served?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -8976,6 +8976,17 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The server is at capacity and did not process the request. Retry after `Retry-After` seconds, backing off exponentially with jitter (see Overload and retries). */
+        Overloaded: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfterOverloaded"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description The request is invalid, or the owners' shares of the business would exceed 100% together. `param` names the offending field. */
         PeopleOwnershipBadRequest: {
             headers: {
@@ -9280,6 +9291,8 @@ export interface components {
         XRateLimitResetIfCounted: number;
         /** @description Seconds to wait before the next request. */
         RetryAfter: number;
+        /** @description Seconds to wait at least before retrying; then back off exponentially with jitter. */
+        RetryAfterOverloaded: number;
         /** @description Seconds to wait before trying again; present with `code` `retry_too_soon`, `status_check_in_progress` and `idempotency_key_in_use`. */
         RetryAfterConflict: number;
         /** @description Seconds to wait before retrying; present with `code: idempotency_key_in_use`. */
@@ -9347,6 +9360,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createBusiness: {
@@ -9404,6 +9418,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getBusiness: {
@@ -9446,6 +9461,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateBusiness: {
@@ -9501,6 +9517,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listBusinessActivity: {
@@ -9548,6 +9565,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listBusinessNotes: {
@@ -9600,6 +9618,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createBusinessNote: {
@@ -9651,6 +9670,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDealNotes: {
@@ -9703,6 +9723,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDealNote: {
@@ -9754,6 +9775,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDealTasks: {
@@ -9806,6 +9828,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDealTask: {
@@ -9857,6 +9880,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getTask: {
@@ -9893,6 +9917,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateTask: {
@@ -9935,6 +9960,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listPeople: {
@@ -9996,6 +10022,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createPerson: {
@@ -10041,6 +10068,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getPerson: {
@@ -10077,6 +10105,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updatePerson: {
@@ -10119,6 +10148,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listPersonAssociations: {
@@ -10166,6 +10196,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createPersonAssociation: {
@@ -10217,6 +10248,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDeals: {
@@ -10278,6 +10310,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDeal: {
@@ -10323,6 +10356,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getDeal: {
@@ -10359,6 +10393,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateDeal: {
@@ -10401,6 +10436,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     moveDealStage: {
@@ -10452,6 +10488,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     markDealDead: {
@@ -10503,6 +10540,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     fundDeal: {
@@ -10554,6 +10592,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listPipelineStages: {
@@ -10584,6 +10623,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createPipelineStage: {
@@ -10629,6 +10669,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updatePipelineStage: {
@@ -10671,6 +10712,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDealOffers: {
@@ -10723,6 +10765,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDealOffer: {
@@ -10774,6 +10817,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getOffer: {
@@ -10810,6 +10854,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateOffer: {
@@ -10853,6 +10898,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     setOfferPrimary: {
@@ -10898,6 +10944,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listAdvances: {
@@ -10959,6 +11006,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getAdvance: {
@@ -10995,6 +11043,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateAdvance: {
@@ -11037,6 +11086,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDealSubmissions: {
@@ -11089,6 +11139,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDealSubmissions: {
@@ -11140,6 +11191,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getSubmission: {
@@ -11176,6 +11228,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getSubmissionByReference: {
@@ -11212,6 +11265,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     withdrawSubmission: {
@@ -11263,6 +11317,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listInboundEmails: {
@@ -11309,6 +11364,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     receiveInboundEmail: {
@@ -11389,6 +11445,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     rotateInboundEmailSecret: {
@@ -11430,6 +11487,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getInboundEmail: {
@@ -11466,6 +11524,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     assignInboundEmail: {
@@ -11517,6 +11576,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     dismissInboundEmail: {
@@ -11568,6 +11628,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     recordSubmissionResponse: {
@@ -11619,6 +11680,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     retrySubmission: {
@@ -11664,6 +11726,7 @@ export interface operations {
             409: components["responses"]["SubmissionRetryConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     checkSubmissionStatus: {
@@ -11709,6 +11772,7 @@ export interface operations {
             409: components["responses"]["SubmissionCheckStatusConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listLenders: {
@@ -11765,6 +11829,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createLender: {
@@ -11810,6 +11875,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listFunderApiSpecs: {
@@ -11851,6 +11917,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getLender: {
@@ -11887,6 +11954,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateLender: {
@@ -11929,6 +11997,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getLenderCriteria: {
@@ -11965,6 +12034,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     replaceLenderCriteria: {
@@ -12007,6 +12077,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getLenderApiConfig: {
@@ -12043,6 +12114,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateLenderApiConfig: {
@@ -12085,6 +12157,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDealLenderMatches: {
@@ -12137,6 +12210,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDealDocuments: {
@@ -12194,6 +12268,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDealDocumentUpload: {
@@ -12245,6 +12320,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     finalizeDocument: {
@@ -12290,6 +12366,7 @@ export interface operations {
             409: components["responses"]["FinalizeConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getDocument: {
@@ -12326,6 +12403,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listDocumentRequests: {
@@ -12378,6 +12456,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createDocumentRequest: {
@@ -12429,6 +12508,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getDealStatementAnalysis: {
@@ -12465,6 +12545,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listPortalLinks: {
@@ -12512,6 +12593,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createPortalLink: {
@@ -12563,6 +12645,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     revokePortalLink: {
@@ -12608,6 +12691,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listWebhooks: {
@@ -12649,6 +12733,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     createWebhook: {
@@ -12694,6 +12779,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getWebhook: {
@@ -12730,6 +12816,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     deleteWebhook: {
@@ -12766,6 +12853,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     updateWebhook: {
@@ -12808,6 +12896,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     testWebhook: {
@@ -12853,6 +12942,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listWebhookDeliveries: {
@@ -12905,6 +12995,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getWebhookDelivery: {
@@ -12946,6 +13037,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listWebhookDeliveryAttempts: {
@@ -12998,6 +13090,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     retryWebhookDelivery: {
@@ -13048,6 +13141,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     recoverWebhook: {
@@ -13099,6 +13193,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     rotateWebhookSecret: {
@@ -13150,6 +13245,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     listEvents: {
@@ -13209,6 +13305,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     getEvent: {
@@ -13245,6 +13342,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
         };
     };
     onDealCreated: {

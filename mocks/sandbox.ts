@@ -21,7 +21,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { contractValidator, jsonOnly, operationGuards } from '../src/app';
 import { ApiError, errorMiddleware, unauthenticated } from '../src/http/errors';
 import { markInvalidUtf8, safeInput } from '../src/http/input';
-import { requestId } from '../src/http/request-id';
+import { requestLifecycle } from '../src/http/lifecycle';
 import { listOperations, loadSpec, SPEC_PATH } from '../src/http/spec';
 import '../src/http/validator-routes';
 import { createLogger } from '../src/logger';
@@ -64,7 +64,7 @@ export function createSandboxApp(prismPort: number): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'extended');
-  app.use(requestId(createLogger(process.env.LOG_LEVEL ?? 'warn')));
+  app.use(requestLifecycle(createLogger(process.env.LOG_LEVEL ?? 'warn')));
   app.use((req, _res, next) => {
     if (req.method === 'HEAD') req.method = 'GET';
     next();

@@ -293,7 +293,7 @@ async function main(): Promise<void> {
       const url = new URL(ADMIN_URL);
       url.pathname = `/${name}`;
       const open = async () => {
-        const d = openPostgres(url.toString(), { min: 0, max: POOL });
+        const d = openPostgres(url.toString(), { poolMax: POOL });
         extra.push(d);
         return buildDeps(config, logger, { db: d, clock });
       };

@@ -578,7 +578,7 @@ async function main(): Promise<void> {
     await admin.raw(`CREATE DATABASE ${name}`);
     const u = new URL(ADMIN_URL);
     u.pathname = `/${name}`;
-    const db = openPostgres(u.toString(), { min: 0, max: 4 });
+    const db = openPostgres(u.toString(), { poolMax: 4 });
     await migrateLatest(db.knex);
     seeded = await seedAccounts(db.knex);
     await db.close();
@@ -619,7 +619,7 @@ async function main(): Promise<void> {
   const base = server.url;
 
   // The bench's own connection: bulk writes and the read-back (PGlite: through the server's operator socket).
-  const db: Database = ENGINE === 'pg' ? openPostgres(dbEnv.DATABASE_URL, { min: 0, max: 2 }) : await openOperatorDatabase({ dataDir: dbEnv.DATA_DIR });
+  const db: Database = ENGINE === 'pg' ? openPostgres(dbEnv.DATABASE_URL, { poolMax: 2 }) : await openOperatorDatabase({ dataDir: dbEnv.DATA_DIR });
   cleanups.push(() => db.close());
 
   for (let s = 0; s < SUBS; s++) {
@@ -640,7 +640,7 @@ async function main(): Promise<void> {
   };
   let sampler: PgSampler | undefined;
   if (args['pg-sample'] && ENGINE === 'pg') {
-    const sdb = openPostgres(dbEnv.DATABASE_URL, { min: 0, max: 1 });
+    const sdb = openPostgres(dbEnv.DATABASE_URL, { poolMax: 1 });
     cleanups.push(() => sdb.close());
     sampler = new PgSampler(sdb.knex);
   }

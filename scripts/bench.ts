@@ -247,7 +247,7 @@ async function main(): Promise<void> {
   log(`seeding (${ENGINE}) ...`);
   if (ENGINE === 'pg') {
     dbUrl = await newPgDb('now');
-    const db = openPostgres(dbUrl, { min: 0, max: 10 });
+    const db = openPostgres(dbUrl, { poolMax: 10 });
     await migrateLatest(db.knex);
     seeded = await seed(db.knex);
     plan = await captureSql(db, seeded);
@@ -273,7 +273,7 @@ async function main(): Promise<void> {
     symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
     const url = await newPgDb('before');
     execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'migrate'], { cwd: dir, env: { ...process.env, DATABASE_URL: url, SECRET_KEY }, stdio: 'ignore' });
-    const db = openPostgres(url, { min: 0, max: 10 });
+    const db = openPostgres(url, { poolMax: 10 });
     before = { dir, url, seeded: await seed(db.knex) };
     await db.close();
   }

@@ -11,7 +11,8 @@ import { idempotency, remembered, type IdempotentRun } from './http/idempotency'
 import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from './http/input';
 import './http/validator-routes';
 import { rateLimit } from './http/rate-limit';
-import { requestId } from './http/request-id';
+import { lifeOf, requestLifecycle } from './http/lifecycle';
+import { Admission } from './http/overload';
 import { pendingMigrations } from './db/migrate';
 import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import { localStorageRoutes } from './storage/routes';
@@ -46,18 +47,24 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
         req,
       }) as Promise<{ status: number; body: unknown }>;
     const idempotent = res.locals.idempotent as IdempotentRun | undefined;
-    if (!idempotent) {
-      const reply = await call(deps);
-      res.status(reply.status).json(reply.body);
+    const life = lifeOf(res);
+    // A client that left before this point is not worked for: the operation never starts (and an
+    // Idempotency-Key it claimed is released, so a retry runs it). One that leaves while it runs
+    // does not stop it: it finishes (whole, with its idempotency record) and the log says so.
+    const reply = await life.run(async () => {
+      if (!idempotent) return call(deps);
+      // An Idempotency-Key this request owns: the operation and the remembered answer commit together
+      // (the services' own transactions become savepoints of this one).
+      return deps.db.knex.transaction(async (trx) => {
+        const r = await call({ ...deps, db: { ...deps.db, knex: trx as unknown as Knex } });
+        if (remembered(r.status)) await idempotent.remember(trx, r.status, r.body);
+        return r;
+      });
+    });
+    if (!reply) {
+      await idempotent?.abandon();
       return;
     }
-    // An Idempotency-Key this request owns: the operation and the remembered answer commit together
-    // (the services' own transactions become savepoints of this one).
-    const reply = await deps.db.knex.transaction(async (trx) => {
-      const r = await call({ ...deps, db: { ...deps.db, knex: trx as unknown as Knex } });
-      if (remembered(r.status)) await idempotent.remember(trx, r.status, r.body);
-      return r;
-    });
     res.status(reply.status).json(reply.body);
   };
 }
@@ -106,22 +113,30 @@ export function operationGuards(op: OperationInfo): RequestHandler[] {
 export function createApp(deps: Deps, handlers: Handlers): Express {
   const spec = loadSpec();
   const operations = listOperations(spec);
+  const admission = new Admission(deps.config.overload, deps.clock);
   const app = express();
+  app.locals.admission = admission;
   app.disable('x-powered-by');
   app.disable('etag'); // no conditional GETs in the contract: hashing every body buys nothing
   app.set('query parser', 'extended');
   if (deps.config.trustProxy !== undefined) app.set('trust proxy', deps.config.trustProxy);
 
-  app.use(requestId(deps.logger));
+  app.use(requestLifecycle(deps.logger));
 
   // Unauthenticated process endpoints (not part of the public contract).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  // The contract (/openapi.yaml, /openapi.json) and the built reference (/docs).
+  // The contract (/openapi.yaml, /openapi.json) and the built reference (/docs): answered from memory, never shed.
   app.use(referenceRoutes());
   // Ready: the database answers and its schema is this release's (no migration pending).
+  // Not ready while saturated (every slot busy or a queue waiting): a load balancer steers new work
+  // to another process; this answer costs no database round trip.
   app.get('/readyz', async (_req, res) => {
+    if (admission.saturated()) {
+      res.status(503).json({ status: 'overloaded', ...admission.stats() });
+      return;
+    }
     try {
       const pending = await pendingMigrations(deps.db.knex);
       if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
@@ -130,6 +145,10 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
       res.status(503).json({ status: 'unavailable' });
     }
   });
+
+  // Everything below is bounded: at most OVERLOAD_MAX_CONCURRENT at once, a short queue, then
+  // `503 overloaded` before the body is read, before authentication and before any write.
+  app.use(admission.middleware());
 
   // HEAD is served by every GET operation: Node already sends no body for it (the response was
   // created for a HEAD request), so from here on the request is routed, validated and checked as GET.
@@ -173,7 +192,10 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
 
-  app.use(contractValidator(spec, deps.validateResponses === true));
+  const validator = contractValidator(spec, deps.validateResponses === true);
+  app.use(validator);
+  // Compiles every operation's request validator now rather than on its first request (see server.ts).
+  app.locals.warmUp = () => warmValidator(app, validator, operations);
 
   for (const op of operations.filter((o) => !o.rawBody)) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
@@ -186,4 +208,37 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   });
   app.use(errorMiddleware());
   return app;
+}
+
+/**
+ * Compiles the request validator of every operation now. express-openapi-validator loads the
+ * contract and compiles an operation's validator on its first request (tens of ms each, 85
+ * operations): done before the port opens, the first request after "listening" is as fast as the
+ * hundredth. One synthetic request per operation runs through the validator's own middlewares and no
+ * further: no handler, no database. Returns the number of operations whose validator ran.
+ */
+async function warmValidator(app: Express, validator: RequestHandler[], operations: OperationInfo[]): Promise<number> {
+  let warmed = 0;
+  for (const op of operations.filter((o) => !o.rawBody)) {
+    const url = op.path.replace(/\{[^}]+\}/g, '_');
+    const hasBody = op.method !== 'get' && op.method !== 'delete';
+    const req = Object.assign(Object.create(app.request) as Request, {
+      app, method: op.method.toUpperCase(), url, originalUrl: url, baseUrl: '', params: {},
+      headers: hasBody ? { 'content-type': 'application/json', 'content-length': '2' } : {},
+      body: hasBody ? {} : undefined,
+    });
+    const res = Object.assign(Object.create(app.response) as object, { req, app, locals: {} });
+    for (const mw of validator) {
+      const failed = await new Promise<unknown>((resolve) => {
+        try {
+          void mw(req, res as never, resolve);
+        } catch (err) {
+          resolve(err);
+        }
+      });
+      if (failed) break; // the synthetic request is invalid (its path has no real id): compiled all the same
+    }
+    warmed++;
+  }
+  return warmed;
 }

@@ -31,7 +31,7 @@ export async function buildDeps(
   opts: { db?: Database; clock?: Clock; validateResponses?: boolean; storage?: Storage; s3Credentials?: { accessKeyId: string; secretAccessKey: string } } = {},
 ): Promise<Deps> {
   loadFunderIntegrationsFile(config.funderIntegrationsFile);
-  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db }));
   await migrateLatest(db.knex);
   const secretKey = await resolveSecretKey(db.knex, config);
   const baseUrl = publicBaseUrl(config);

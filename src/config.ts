@@ -40,6 +40,18 @@ export interface Config {
   storageUrl?: string;
   /** JSON file of the operator's HTTP funder integrations (src/features/lenders/funder-specs.ts). */
   funderIntegrationsFile?: string;
+  /**
+   * Load shedding (src/http/overload.ts): requests worked on at once (OVERLOAD_MAX_CONCURRENT,
+   * default 32), requests that may wait for a turn (OVERLOAD_MAX_QUEUE, default 256), and how long
+   * one may wait (OVERLOAD_QUEUE_MS, default 2000). Beyond either, `503 overloaded` at once.
+   */
+  overload: { maxConcurrent: number; maxQueue: number; queueTimeoutMs: number; retryAfterSeconds: number };
+  /**
+   * PostgreSQL: connections per process (DB_POOL_MAX, default 10), the longest one statement may run
+   * (DB_STATEMENT_TIMEOUT_MS, default 5000; also the longest a transaction may sit idle), and the
+   * longest a request waits for a free connection (DB_ACQUIRE_TIMEOUT_MS, default 5000).
+   */
+  db: { poolMax: number; statementTimeoutMs: number; acquireTimeoutMs: number };
 }
 
 function parseTrustProxy(v: string | undefined): Config['trustProxy'] {
@@ -53,6 +65,11 @@ function parsePositiveInt(v: string | undefined, name: string): number | undefin
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
   return n;
+}
+
+function parseCount(v: string | undefined, name: string): number | undefined {
+  if (v === '0') return 0;
+  return parsePositiveInt(v, name);
 }
 
 function parsePort(v: string | undefined, name: string): number | undefined {
@@ -89,6 +106,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundSmtpHost: env.INBOUND_SMTP_HOST || '127.0.0.1',
     funderIntegrationsFile: env.FUNDER_INTEGRATIONS_FILE || undefined,
     storageUrl: env.STORAGE_URL || undefined,
+    overload: {
+      maxConcurrent: parsePositiveInt(env.OVERLOAD_MAX_CONCURRENT, 'OVERLOAD_MAX_CONCURRENT') ?? 32,
+      maxQueue: parseCount(env.OVERLOAD_MAX_QUEUE, 'OVERLOAD_MAX_QUEUE') ?? 256,
+      queueTimeoutMs: parsePositiveInt(env.OVERLOAD_QUEUE_MS, 'OVERLOAD_QUEUE_MS') ?? 2000,
+      retryAfterSeconds: 1,
+    },
+    db: {
+      poolMax: parsePositiveInt(env.DB_POOL_MAX, 'DB_POOL_MAX') ?? 10,
+      statementTimeoutMs: parsePositiveInt(env.DB_STATEMENT_TIMEOUT_MS, 'DB_STATEMENT_TIMEOUT_MS') ?? 5000,
+      acquireTimeoutMs: parsePositiveInt(env.DB_ACQUIRE_TIMEOUT_MS, 'DB_ACQUIRE_TIMEOUT_MS') ?? 5000,
+    },
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

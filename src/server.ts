@@ -14,7 +14,7 @@ import { createLogger } from './logger';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db });
   const deps = await buildDeps(config, logger, { db });
   const knex = deps.db.knex;
 
@@ -30,7 +30,11 @@ async function main(): Promise<void> {
     }
   }
 
+  // Ready means ready: every validator compiled and a database connection open before the port
+  // opens, so the first request after "listening" costs what the hundredth does.
   const app = createApp(deps, handlers);
+  await (app.locals.warmUp as () => Promise<number>)();
+  await knex.raw('select 1');
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -133,7 +133,7 @@ describe.skipIf(ENGINE !== 'pg')('a worker killed mid-attempt (PostgreSQL, separ
   it('the next worker delivers the event again, same event id and delivery id, without waiting for the lease', { timeout: 120_000 }, async () => {
     const db = await clonePostgresUrl();
     drop = db.drop;
-    const pg = openPostgres(db.url, { min: 0, max: 1 });
+    const pg = openPostgres(db.url, { poolMax: 1 });
     const loc = await createLocation(pg.knex, systemClock, { name: 'Crash', isTest: true });
     const user = await createUser(pg.knex, systemClock, { locationId: loc.id, name: 'Ops', email: 'ops@crash.example', role: 'admin' });
     const key = (await createApiKey(pg.knex, systemClock, { locationId: loc.id, name: 'crash', role: 'admin', userId: user.id })).key;

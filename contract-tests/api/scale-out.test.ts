@@ -52,7 +52,7 @@ beforeAll(async () => {
   expect(build.status, build.stderr).toBe(0);
   const db = await clonePostgresUrl();
   drop = db.drop;
-  const knex = openPostgres(db.url, { min: 0, max: 1 });
+  const knex = openPostgres(db.url, { poolMax: 1 });
   const loc = await createLocation(knex.knex, systemClock, { name: 'Scale-out' });
   const user = await createUser(knex.knex, systemClock, { locationId: loc.id, name: 'Ops', email: 'ops@scale.example', role: 'admin' });
   key = (await createApiKey(knex.knex, systemClock, { locationId: loc.id, name: 'shared', role: 'admin', userId: user.id })).key;

@@ -8,8 +8,8 @@ import supertest from 'supertest';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app';
 import { buildDeps } from '../../src/bootstrap';
-import { loadConfig } from '../../src/config';
-import { openPostgres, pgliteParsers, wrapPglite, type Database } from '../../src/db/engine';
+import { loadConfig, type Config } from '../../src/config';
+import { openPostgres, pgliteParsers, wrapPglite, type Database, type PostgresLimits } from '../../src/db/engine';
 import type { Deps } from '../../src/deps';
 import { createApiKey, createLocation, createUser, type CreatedKey } from '../../src/features/accounts/accounts.service';
 import { handlers as realHandlers } from '../../src/features/handlers';
@@ -53,7 +53,7 @@ export async function clonePostgresUrl(): Promise<{ url: string; drop(): Promise
 }
 
 /** A fresh database for one test file, cloned from the migrated template of this run. */
-export async function cloneDatabase(): Promise<Database> {
+export async function cloneDatabase(limits: PostgresLimits = {}): Promise<Database> {
   if (ENGINE === 'pglite') {
     const file = inject('pgliteTemplate');
     const pglite = new PGlite({ parsers: pgliteParsers, loadDataDir: new Blob([readFileSync(file)]) });
@@ -63,7 +63,7 @@ export async function cloneDatabase(): Promise<Database> {
   const name = `svc_t_${inject('pgTemplate').split('_')[2]}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = knexFactory({ client: 'pg', connection: adminUrl(), pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-  const db = openPostgres(databaseUrl(name), { min: 0, max: 5 });
+  const db = openPostgres(databaseUrl(name), { poolMax: 5, ...limits });
   return {
     ...db,
     close: async () => {
@@ -97,9 +97,15 @@ export interface Harness {
 }
 
 export async function startHarness(
-  opts: { handlers?: Partial<Handlers>; start?: string; storageUrl?: string; s3Credentials?: { accessKeyId: string; secretAccessKey: string }; publicBaseUrl?: string } = {},
+  opts: {
+    handlers?: Partial<Handlers>; start?: string; storageUrl?: string; s3Credentials?: { accessKeyId: string; secretAccessKey: string }; publicBaseUrl?: string;
+    /** Load-shedding bounds (tiny ones to test shedding); the rest of the configuration is the default. */
+    overload?: Partial<Config['overload']>;
+    /** PostgreSQL pool and statement limits (ignored by the embedded engine, which has no pool). */
+    dbLimits?: PostgresLimits;
+  } = {},
 ): Promise<Harness> {
-  const db = await cloneDatabase();
+  const db = await cloneDatabase(opts.dbLimits);
   const clock = new ManualClock(opts.start ?? '2026-11-23T12:00:00.000Z');
   const logs: string[] = [];
   const sink = new Writable({
@@ -114,6 +120,7 @@ export async function startHarness(
     ...loadConfig({ NODE_ENV: 'test' }), secretKey: 'test-secret-key-for-contract-tests-0123456789', dataDir: filesDir,
     storageUrl: opts.storageUrl, publicBaseUrl: opts.publicBaseUrl ?? 'http://127.0.0.1:3000',
   };
+  config.overload = { ...config.overload, ...opts.overload };
   const deps = await buildDeps(config, createLogger('info', sink), { db, clock, validateResponses: true, s3Credentials: opts.s3Credentials });
   const app = createApp(deps, { ...realHandlers, ...opts.handlers } as Handlers);
   const api = supertest(app);

@@ -33,8 +33,27 @@ export const pgliteParsers = {
   [DATE]: (v: string) => v,
 };
 
-export function openPostgres(url: string, pool: { min: number; max: number } = { min: 0, max: 10 }): Database {
-  const knex = knexFactory({ client: 'pg', connection: url, pool });
+export interface PostgresLimits {
+  /** Connections in the pool. */
+  poolMax?: number;
+  /**
+   * The longest one statement may run before PostgreSQL cancels it (SQLSTATE 57014), and the longest
+   * a session may sit idle inside a transaction: one slow query or a stuck request cannot hold a
+   * connection for ever. Unset: no limit (operator tools, migrations run apart).
+   */
+  statementTimeoutMs?: number;
+  /** The longest a query waits for a free connection (knex's default is 60 s). */
+  acquireTimeoutMs?: number;
+}
+
+export function openPostgres(url: string, limits: PostgresLimits = {}): Database {
+  const t = limits.statementTimeoutMs;
+  const knex = knexFactory({
+    client: 'pg',
+    connection: t ? { connectionString: url, statement_timeout: t, idle_in_transaction_session_timeout: Math.max(t, 1000) * 2 } : url,
+    pool: { min: 0, max: limits.poolMax ?? 10 },
+    ...(limits.acquireTimeoutMs ? { acquireConnectionTimeout: limits.acquireTimeoutMs } : {}),
+  });
   return { knex, engine: 'pg', close: () => knex.destroy() };
 }
 
@@ -128,8 +147,8 @@ export async function openPgliteDir(dataDir: string): Promise<Database> {
 }
 
 /** The server's own database: PostgreSQL, or the embedded engine in `dataDir` (which it then owns). */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPgliteDir(opts.dataDir);
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; limits?: PostgresLimits }): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.limits) : openPgliteDir(opts.dataDir);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Deps } from '../deps';
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../lib/crypto';
@@ -46,6 +46,12 @@ export function registerInternalCall(auth: Auth, verdict: Verdict): { nonce: str
   const nonce = randomBytes(32).toString('hex');
   internalCalls.set(nonce, { auth, verdict });
   return { nonce, release: () => internalCalls.delete(nonce) };
+}
+
+/** The request is a tool call of /mcp re-entering the pipeline with a live nonce of this process. */
+export function isInternalCall(req: Request): boolean {
+  const nonce = req.get(INTERNAL_CALL_HEADER);
+  return nonce !== undefined && internalCalls.has(nonce);
 }
 
 /**

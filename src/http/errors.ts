@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   too_many_failed_authentications: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   not_implemented: { status: 501, type: 'api_error' },
+  overloaded: { status: 503, type: 'api_error' },
 } as const satisfies Record<string, { status: number; type: ErrorType; pending?: true }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -182,6 +183,16 @@ function clientFault(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/**
+ * No database connection freed up within DB_ACQUIRE_TIMEOUT_MS: a capacity problem, answered like
+ * shedding (`503 overloaded`, retry later), not as a 500. It does not claim nothing ran: a retry
+ * with the same Idempotency-Key is the safe way to repeat a write.
+ */
+function capacityFault(err: unknown): ApiError | undefined {
+  if ((err as { name?: string } | null)?.name !== 'KnexTimeoutError') return undefined;
+  return new ApiError('overloaded', 'The server is at capacity; retry after 1 second, backing off exponentially with jitter', undefined, { 'Retry-After': '1' });
+}
+
 /** The envelope's `type` for an HTTP status, for routes outside /v1 that answer in the same envelope. */
 export function typeOfStatus(status: number): ErrorType {
   const byStatus: Record<number, ErrorType> = { 400: 'validation_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found', 409: 'conflict', 413: 'validation_error', 415: 'validation_error', 429: 'rate_limit_error' };
@@ -193,7 +204,7 @@ export function errorMiddleware(): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const requestId = res.getHeader('X-Request-Id')?.toString() ?? '';
     let apiError: ApiError | undefined = err instanceof ApiError ? err : undefined;
-    apiError ??= fromValidatorError(err as ValidatorError, req) ?? clientFault(err);
+    apiError ??= fromValidatorError(err as ValidatorError, req) ?? clientFault(err) ?? capacityFault(err);
     if (!apiError) {
       // Unexpected: detail to the log (with the request id), none to the caller.
       req.log?.error({ err: loggableError(err) }, 'unhandled error');

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Deps } from '../deps';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, loggableError } from './errors';
+import { lifeOf } from './lifecycle';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -22,6 +23,8 @@ const IN_USE_RETRY_AFTER = '1';
 export interface IdempotentRun {
   /** Remembers the answer inside the operation's transaction. */
   remember(trx: Knex.Transaction, status: number, body: unknown): Promise<void>;
+  /** The operation never ran (its client left first): the key is released, so a retry runs it. */
+  abandon(): Promise<void>;
 }
 
 export const remembered = (status: number): boolean => (status >= 200 && status < 300) || status === 409;
@@ -41,7 +44,8 @@ function canonical(value: unknown): string {
 export function idempotency(deps: Deps): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('Idempotency-Key');
-    if (req.method !== 'POST' || !key) return next();
+    // No key, or nobody left to answer: the route drops a request whose client left, so claim nothing.
+    if (req.method !== 'POST' || !key || lifeOf(res).clientGone) return next();
     const auth = req.auth!;
     const knex = deps.db.knex;
     const now = deps.clock.now();
@@ -89,7 +93,9 @@ export function idempotency(deps: Deps): RequestHandler {
         .update({ locked_until: knex.raw('greatest(locked_until, ?)', [new Date(deps.clock.now().getTime() + LOCK_MS)]) })
         .catch((err: unknown) => req.log.warn({ err: loggableError(err) }, 'could not renew idempotency lock'));
     });
-    res.once('close', stopRenewing);
+    // Renewed until the request is over: when its client leaves mid-operation the operation still runs
+    // to its end, and a retry must keep getting 409 (not take the key over) until it has.
+    lifeOf(res).onDone(stopRenewing);
     const record = (status: number, body: unknown) => ({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) });
     let storedWithOperation = false;
     // The route runs the operation in one transaction with this: the answer is remembered atomically
@@ -98,6 +104,13 @@ export function idempotency(deps: Deps): RequestHandler {
       remember: async (trx, status, body) => {
         await trx('idempotency_keys').where(id).update(record(status, body));
         storedWithOperation = true;
+      },
+      abandon: async () => {
+        stopRenewing();
+        await knex('idempotency_keys')
+          .where({ ...id, state: 'in_progress' })
+          .delete()
+          .catch((err: unknown) => req.log.warn({ err: loggableError(err) }, 'could not release idempotency key'));
       },
     };
     res.locals.idempotent = run;

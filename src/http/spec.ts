@@ -85,6 +85,8 @@ export function jsonLimitsOf(spec: Record<string, unknown>, op: OperationObject)
 
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'deal-funding-api');
 let parsed: { hash: string; spec: Record<string, unknown> } | undefined;
+/** How often this process read the contract from disk into objects (YAML parse or the JSON cache): once. */
+export const specLoads = { yaml: 0, json: 0 };
 
 /**
  * openapi.yaml, parsed. YAML parsing of the 700 KB contract takes most of a second, so the parsed
@@ -99,8 +101,10 @@ export function loadSpec(path = SPEC_PATH): Record<string, unknown> {
     let spec: Record<string, unknown>;
     try {
       spec = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      specLoads.json++;
     } catch {
       spec = parse(text) as Record<string, unknown>;
+      specLoads.yaml++;
       try {
         mkdirSync(CACHE_DIR, { recursive: true });
         const tmp = `${file}.${process.pid}.tmp`;

@@ -1,10 +1,18 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+
+// Every YAML parse in this process is counted (the contract must be parsed at most once).
+vi.mock('yaml', async (importOriginal) => {
+  const original = await importOriginal<typeof import('yaml')>();
+  return { ...original, parse: vi.fn(original.parse) };
+});
 import supertest from 'supertest';
 import { createApp } from '../../src/app';
 import { handlers as realHandlers } from '../../src/features/handlers';
 import type { Admission } from '../../src/http/overload';
+import { lifecycleCounts } from '../../src/http/lifecycle';
 import { listOperations, loadSpec, specLoads } from '../../src/http/spec';
 import type { Handlers } from '../../src/http/types';
 import { ENGINE, startHarness, type Harness } from '../support/harness';
@@ -166,6 +174,35 @@ describe(`overload (${ENGINE})`, () => {
     expect(admissionOf(h).stats()).toMatchObject({ in_flight: 0, queued: 0 });
   });
 
+  // A table lock keeps the request in authentication (api_keys) or in claiming its Idempotency-Key
+  // (idempotency_keys): a lock only PostgreSQL can hold apart from the server's own connections.
+  it.skipIf(ENGINE === 'pglite').each([
+    ['authenticated', 'api_keys'],
+    ['claiming its Idempotency-Key', 'idempotency_keys'],
+  ])('a client that hangs up while its request is %s: the operation never starts, the key is released', async (_what, table) => {
+    const { h, base, t } = await served({});
+    const auth = { authorization: `Bearer ${t.keys.admin}` };
+    expect((await send(base, 'GET', '/v1/businesses', auth).response).status).toBe(200);
+    const lock = await h.knex.transaction();
+    closeAll.unshift(async () => void (await lock.rollback().catch(() => undefined)));
+    await lock.raw(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    const droppedBefore = lifecycleCounts.droppedBeforeRun;
+    const id = `gone-in-${table.replace('_', '-')}`;
+    const gone = send(base, 'POST', '/v1/businesses', { ...auth, 'x-request-id': id, 'idempotency-key': `key-${id}` }, { legal_name: `Half Way ${table} LLC` });
+    await vi.waitFor(async () => {
+      // (Not through the locking transaction: pg_stat_activity is a snapshot per transaction.)
+      const { rows } = await h.knex.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+      expect(rows[0].n).toBe(1);
+    }, { timeout: 5000 });
+    gone.req.destroy();
+    await vi.waitFor(() => expect(linesOf(h, id)).toEqual([expect.objectContaining({ outcome: 'dropped', reason: 'client_gone' })]));
+    await lock.commit();
+    await vi.waitFor(() => expect(lifecycleCounts.droppedBeforeRun).toBe(droppedBefore + 1));
+    expect(Number((await h.knex('businesses').where({ legal_name: `Half Way ${table} LLC` }).count({ n: '*' }).first())!.n)).toBe(0);
+    await vi.waitFor(async () => expect(await h.knex('idempotency_keys').where({ key: `key-${id}` }).first()).toBeUndefined());
+    expect(linesOf(h, id)).toHaveLength(1);
+  });
+
   it('a client that hangs up while its write runs: it commits whole with its idempotency record, a retry replays it', async () => {
     const door = gate(1);
     let running: { socket: { destroyed: boolean } } | undefined;
@@ -285,6 +322,8 @@ describe(`ready means ready (${ENGINE})`, () => {
     for (const path of ['/openapi.json', '/openapi.yaml', '/openapi.json']) expect((await send(base, 'GET', path, {}).response).status).toBe(200);
     createApp(h.deps, realHandlers);
     expect(specLoads.yaml + specLoads.json).toBe(1);
+    // Nothing else parsed the YAML again (no cached JSON: one parse; with it: none).
+    expect(vi.mocked(parseYaml).mock.calls.length).toBe(specLoads.yaml);
   });
 });
 

@@ -62,7 +62,10 @@ export class RequestLife {
    * `completed_after_disconnect` with the status the operation produced.
    */
   async run<T extends { status: number }>(work: () => Promise<T>): Promise<T | undefined> {
-    if (this.clientGone || this.over) return undefined;
+    if (this.clientGone || this.over) {
+      lifecycleCounts.droppedBeforeRun++;
+      return undefined;
+    }
     this.running = true;
     let status = 500;
     try {
@@ -81,6 +84,9 @@ export class RequestLife {
     }
   }
 }
+
+/** Operations this process did not start because their client had already left (tests read it). */
+export const lifecycleCounts = { droppedBeforeRun: 0 };
 
 export function lifeOf(res: Response): RequestLife {
   return res.locals.life as RequestLife;

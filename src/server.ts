@@ -30,6 +30,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // Background work in this process unless START_WORKER=false (then `npm run worker` runs it apart),
+  // started before the port opens so its first round of polls is not paid by the first requests.
+  let worker: Worker | undefined;
+  if (config.startWorker) {
+    registerAllJobs();
+    worker = new Worker(deps, { ownsDatabase: !!db.pglite, concurrency: config.workerConcurrency, pollMs: config.workerPollMs });
+    await worker.start();
+    logger.info({ worker: worker.id }, 'worker started');
+  }
+
   // Ready means ready: every validator compiled and a database connection open before the port
   // opens, so the first request after "listening" costs what the hundredth does.
   const app = createApp(deps, handlers);
@@ -51,15 +61,6 @@ async function main(): Promise<void> {
       // The API works without it; the CLI then says the folder is in use, as before.
       logger.warn({ err }, 'could not open the operator socket: the CLI and seed cannot run while this server runs');
     }
-  }
-
-  // Background work in this process unless START_WORKER=false (then `npm run worker` runs it apart).
-  let worker: Worker | undefined;
-  if (config.startWorker) {
-    registerAllJobs();
-    worker = new Worker(deps, { ownsDatabase: !!db.pglite, concurrency: config.workerConcurrency, pollMs: config.workerPollMs });
-    await worker.start();
-    logger.info({ worker: worker.id }, 'worker started');
   }
 
   // The SMTP listener for lender replies, when INBOUND_SMTP_PORT is set (`npm run inbound-smtp` runs it apart).

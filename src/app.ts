@@ -103,10 +103,12 @@ export function operationGuards(op: OperationInfo): RequestHandler[] {
 }
 
 /**
- * The request pipeline, in one fixed order: request id, body parsing (JSON only, size cap, no NUL
- * or unpaired surrogates anywhere), authentication, rate limit, validation against openapi.yaml
+ * The request pipeline, in one fixed order: request id and the request's life (its one log line),
+ * health and readiness probes, admission (a bound on the requests in flight: beyond it `503
+ * overloaded` at once), body parsing (JSON only, size cap, no NUL or unpaired surrogates
+ * anywhere), authentication, rate limit, validation against openapi.yaml
  * (then path parameters and the `x-max-*` bounds of free-form JSON), access (scope and role from
- * openapi.yaml), idempotency, handler, error envelope. Beside /v1, without an API key: health, the
+ * openapi.yaml), idempotency, handler (not started if its client has left), error envelope. Beside /v1, without an API key: health, the
  * contract and the reference, the storage routes, the portal, the OAuth authorization server and
  * its pages, and /mcp (OAuth tokens only; each tool call re-enters this pipeline as a /v1 request).
  */

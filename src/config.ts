@@ -43,7 +43,7 @@ export interface Config {
   /**
    * Load shedding (src/http/overload.ts): requests worked on at once (OVERLOAD_MAX_CONCURRENT,
    * default 32), requests that may wait for a turn (OVERLOAD_MAX_QUEUE, default 256), and how long
-   * one may wait (OVERLOAD_QUEUE_MS, default 2000). Beyond either, `503 overloaded` at once.
+   * one may wait (OVERLOAD_QUEUE_MS, default 5000). Beyond either, `503 overloaded` at once.
    */
   overload: { maxConcurrent: number; maxQueue: number; queueTimeoutMs: number; retryAfterSeconds: number };
   /**
@@ -109,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overload: {
       maxConcurrent: parsePositiveInt(env.OVERLOAD_MAX_CONCURRENT, 'OVERLOAD_MAX_CONCURRENT') ?? 32,
       maxQueue: parseCount(env.OVERLOAD_MAX_QUEUE, 'OVERLOAD_MAX_QUEUE') ?? 256,
-      queueTimeoutMs: parsePositiveInt(env.OVERLOAD_QUEUE_MS, 'OVERLOAD_QUEUE_MS') ?? 2000,
+      queueTimeoutMs: parsePositiveInt(env.OVERLOAD_QUEUE_MS, 'OVERLOAD_QUEUE_MS') ?? 5000,
       retryAfterSeconds: 1,
     },
     db: {

@@ -41,6 +41,10 @@ function gate(n: number) {
   };
 }
 
+/** listBusinesses that first waits at the door. */
+const behind = (door: ReturnType<typeof gate>, onEnter = () => {}) =>
+  (async (ctx) => (onEnter(), await door.wait(), realHandlers.listBusinesses(ctx))) as Handlers['listBusinesses'];
+
 interface Sent {
   req: ClientRequest;
   response: Promise<{ status: number; headers: IncomingMessage['headers']; body: unknown }>;
@@ -89,7 +93,7 @@ describe(`overload (${ENGINE})`, () => {
     const door = gate(2);
     const { h, base, t } = await served({
       overload: { maxConcurrent: 2, maxQueue: 1, queueTimeoutMs: 60_000 },
-      handlers: { listBusinesses: (async (ctx) => (await door.wait(), realHandlers.listBusinesses(ctx))) as Handlers['listBusinesses'] },
+      handlers: { listBusinesses: behind(door) },
     });
     const auth = { authorization: `Bearer ${t.keys.admin}` };
     const slow = [0, 1].map((i) => send(base, 'GET', '/v1/businesses', { ...auth, 'x-request-id': `slow-request-${i}` }));
@@ -129,7 +133,7 @@ describe(`overload (${ENGINE})`, () => {
     let runs = 0;
     const { h, base, t } = await served({
       overload: { maxConcurrent: 1, maxQueue: 10, queueTimeoutMs: 1000 },
-      handlers: { listBusinesses: (async (ctx) => (runs++, await door.wait(), realHandlers.listBusinesses(ctx))) as Handlers['listBusinesses'] },
+      handlers: { listBusinesses: behind(door, () => runs++) },
     });
     const auth = { authorization: `Bearer ${t.keys.admin}` };
     const first = send(base, 'GET', '/v1/businesses', auth);
@@ -151,7 +155,7 @@ describe(`overload (${ENGINE})`, () => {
     const door = gate(1);
     const { h, base, t } = await served({
       overload: { maxConcurrent: 1, maxQueue: 10, queueTimeoutMs: 60_000 },
-      handlers: { listBusinesses: (async (ctx) => (await door.wait(), realHandlers.listBusinesses(ctx))) as Handlers['listBusinesses'] },
+      handlers: { listBusinesses: behind(door) },
     });
     const auth = { authorization: `Bearer ${t.keys.admin}` };
     const first = send(base, 'GET', '/v1/businesses', auth);

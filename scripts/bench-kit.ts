@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory from 'knex';
@@ -81,4 +82,10 @@ export async function scratchDatabase(engine: string, prefix: string): Promise<{
       await admin.destroy();
     },
   };
+}
+
+/** A process's memory in MB from /proc: `VmRSS` now, or `VmHWM`, its peak so far. */
+export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }

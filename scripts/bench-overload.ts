@@ -17,7 +17,6 @@
  * Load is spread over enough API keys that the per-credential rate limit never answers.
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
@@ -25,7 +24,7 @@ import { openPostgres } from '../src/db/engine';
 import { migrateLatest } from '../src/db/migrate';
 import { createApiKey, createLocation, createUser } from '../src/features/accounts/accounts.service';
 import { systemClock } from '../src/lib/clock';
-import { ADMIN_URL, log, sleep, startProc, stopProc } from './bench-kit';
+import { ADMIN_URL, log, rssMb, sleep, startProc, stopProc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,10 +40,6 @@ const KEYS = Number(args.keys);
 const CLIENT_TIMEOUT_MS = Number(args['client-timeout']);
 const SECRET_KEY = 'bench-secret-key-0123456789-abcdefghijklmnop';
 
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024);
-}
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 
 interface Shot {
@@ -175,7 +170,7 @@ async function main(): Promise<void> {
     const rate = Number(args.rate ?? capacityRps * 3);
     log(`overload: ${rate} requests/s for ${DURATION_S} s (open loop), client timeout ${CLIENT_TIMEOUT_MS} ms`);
     await sleep(2000);
-    const rssBefore = rssMb(pid, 'VmRSS');
+    const rssBefore = Math.round(rssMb(pid, 'VmRSS'));
     const writesGivenUp = new Map<string, number>();
     const shots: Promise<Shot>[] = [];
     let peakInFlight = 0;
@@ -210,7 +205,7 @@ async function main(): Promise<void> {
       await sleep(100);
     }
     const results = await Promise.all(shots);
-    const peakRss = rssMb(pid, 'VmHWM');
+    const peakRss = Math.round(rssMb(pid, 'VmHWM'));
     const answered = results.filter((r) => r.status !== undefined);
     const ok = answered.filter((r) => r.status! < 300);
     const shed = answered.filter((r) => r.status === 503 && r.code === 'overloaded');

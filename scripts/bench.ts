@@ -14,7 +14,7 @@
  * identically seeded database) in the same rounds, for before/after figures from one run (pg only).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,7 +32,7 @@ import { hmacHex, SecretBox } from '../src/lib/crypto';
 import type { Deps } from '../src/deps';
 import { createStorage } from '../src/storage';
 import { systemClock } from '../src/lib/clock';
-import { ADMIN_URL, log, startProc, stopProc, type Proc } from './bench-kit';
+import { ADMIN_URL, log, rssMb, startProc, stopProc, type Proc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -163,10 +163,6 @@ async function captureSql(db: Database, s: Seeded): Promise<Record<string, { sql
 
 
 
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 interface Round {
   rps: number;
@@ -325,7 +321,7 @@ async function main(): Promise<void> {
         ...(beforeRounds.length ? [`${avg(beforeRounds, 'rps').toFixed(0)} (${(avg(beforeRounds, 'rps') / avg(bareRounds, 'rps')).toFixed(2)}) ${avg(beforeRounds, 'p50').toFixed(1)} / ${avg(beforeRounds, 'p99').toFixed(1)}`] : []),
       ]);
     }
-    const rss = peakRssMb(api.child.pid!);
+    const rss = rssMb(api.child.pid!);
     const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx', ...(before ? [`before (${args.before}): rps (ratio) p50 / p99`] : [])];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
@@ -335,7 +331,7 @@ async function main(): Promise<void> {
       `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
       ...rows.map(line),
       `API start to listening: ${api.startMs.toFixed(0)} ms; API peak RSS: ${rss.toFixed(0)} MB` +
-        (beforeApi ? `; before: start ${beforeApi.startMs.toFixed(0)} ms, peak RSS ${peakRssMb(beforeApi.child.pid!).toFixed(0)} MB` : ''),
+        (beforeApi ? `; before: start ${beforeApi.startMs.toFixed(0)} ms, peak RSS ${rssMb(beforeApi.child.pid!).toFixed(0)} MB` : ''),
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {

@@ -178,10 +178,12 @@ export function oauthPages(deps: Deps): Router {
         sign_in_expires_at: new Date(deps.clock.now().getTime() + SIGN_IN_CODE_TTL_MS),
       });
       // No account: the page reads the same (nobody learns which emails exist), nothing is sent.
-      const user = users[0];
-      if (!user) return;
+      // Through a real location's mailbox when the email has an account in one: a test location's
+      // mailbox may be a shared local catcher, and this code must reach the address's holder only.
+      const sender = users.find((u) => !u.is_test) ?? users[0];
+      if (!sender) return;
       await queueEmail(trx, deps.clock, {
-        locationId: user.location_id, kind: 'sign_in_code', to: [email], subject: 'Your sign-in code',
+        locationId: sender.location_id, kind: 'sign_in_code', to: [email], subject: 'Your sign-in code',
         text: `Your code to connect an assistant: {{sealed:code}}\n\nIt works for 10 minutes. If you did not ask for it, ignore this email.`,
         sealedValues: deps.secrets.seal(JSON.stringify({ code })),
       });

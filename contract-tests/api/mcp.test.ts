@@ -11,6 +11,7 @@ import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { tools } from '../../src/mcp/tools';
+import { browserCookie } from '../../src/oauth/browser';
 import { ACCESS_TOKEN_TTL_MS, MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, sweepOAuth, UNUSED_CLIENT_MS } from '../../src/oauth/provider';
 import { OAUTH_RATE_LIMIT } from '../../src/oauth/routes';
 import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE, SIGN_IN_FAILURES_PER_EMAIL, SIGN_IN_LOCKOUT_MS } from '../../src/web/oauth/oauth.routes';
@@ -715,6 +716,8 @@ describe(`audit: sign-in bound to the browser, shown codes, guessing, redirects 
     const cookie = start.headers.getSetCookie().find((c) => c.startsWith('oauth_browser='));
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; SameSite=Lax/);
+    // On an HTTPS issuer the cookie is `__Host-` prefixed and Secure (a sibling subdomain cannot plant one).
+    expect(browserCookie('https://api.example.com', 'v'.repeat(43), 900)).toBe(`__Host-oauth_browser=${'v'.repeat(43)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=900; Secure`);
     const own = await browseIn(start.location!, undefined, attacker);
     expect(own.status).toBe(200);
     const authorization = hidden(own.text, 'authorization');

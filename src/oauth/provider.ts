@@ -13,8 +13,9 @@ import { SCOPES } from '../features/accounts/accounts.service';
 import { browserCookie, browserHash, browserOf, newBrowserValue } from './browser';
 
 // The authorization server's provider for the MCP SDK's OAuth router, backed by our tables
-// (src/db/migrations/0015_oauth.ts). The SDK's handlers check the request's shape, the client, its
-// redirect URI and PKCE (S256); this class keeps the state: clients, the authorization in progress
+// (src/db/migrations/0015_oauth.ts, 0016_oauth_hardening.ts). Our /authorize (./authorize.ts) and the
+// SDK's other handlers check the request's shape, the client, its redirect URI and PKCE (S256); this
+// class keeps the state: clients (redirect URIs vetted at registration), the authorization in progress
 // (then src/web/oauth/oauth.routes.ts signs the user in and asks for consent), one-use codes,
 // rotating refresh tokens, revocation. Every token is stored as a SHA-256 hash only.
 

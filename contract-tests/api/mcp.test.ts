@@ -11,9 +11,10 @@ import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { tools } from '../../src/mcp/tools';
-import { ACCESS_TOKEN_TTL_MS, sweepOAuth } from '../../src/oauth/provider';
+import { browserCookie } from '../../src/oauth/browser';
+import { ACCESS_TOKEN_TTL_MS, MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, sweepOAuth, UNUSED_CLIENT_MS } from '../../src/oauth/provider';
 import { OAUTH_RATE_LIMIT } from '../../src/oauth/routes';
-import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE } from '../../src/web/oauth/oauth.routes';
+import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE, SIGN_IN_FAILURES_PER_EMAIL, SIGN_IN_LOCKOUT_MS } from '../../src/web/oauth/oauth.routes';
 import { scopesForRole } from '../../src/web/oauth/scopes';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
@@ -100,15 +101,38 @@ class TestProvider implements OAuthClientProvider {
 }
 
 type Page = { status: number; text: string; location: string | null; headers: Headers };
-async function browse(url: string, form?: Record<string, string | string[]>): Promise<Page> {
+/** A browser's cookie jar: our pages belong to the browser that started the authorization. */
+class Jar {
+  readonly cookies = new Map<string, string>();
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  keep(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      if (attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(i + 1).trim());
+    }
+  }
+}
+/** The user's browser (the helpers below browse in it unless told otherwise). */
+const jar = new Jar();
+async function browseIn(url: string, form?: Record<string, string | string[]>, browser: Jar | null = jar): Promise<Page> {
   const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v]]))) : undefined;
-  const res = await fetch(new URL(url, base), { method: form ? 'POST' : 'GET', body, redirect: 'manual', headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {} });
+  const headers: Record<string, string> = form ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+  if (browser?.cookies.size) headers.cookie = browser.header();
+  const res = await fetch(new URL(url, base), { method: form ? 'POST' : 'GET', body, redirect: 'manual', headers });
+  browser?.keep(res);
   return { status: res.status, text: await res.text(), location: res.headers.get('location'), headers: res.headers };
 }
+const browse = (url: string, form?: Record<string, string | string[]>) => browseIn(url, form, jar);
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
 
 /** Opens the authorization URL and signs in; answers the consent page and the authorization's id and CSRF token. */
-async function signIn(authUrl: URL | string, email: string): Promise<{ consent: Page; authorization: string; csrf: string }> {
+async function signIn(authUrl: URL | string, email: string, browser: Jar = jar, readCode?: () => Promise<string>): Promise<{ consent: Page; authorization: string; csrf: string }> {
+  const browse = (url: string, form?: Record<string, string | string[]>) => browseIn(url, form, browser);
   const start = await browse(String(authUrl));
   expect(start.status, start.text).toBe(302);
   expect(start.location).toMatch(/^\/oauth\/sign-in\?authorization=oaz_/);
@@ -118,10 +142,11 @@ async function signIn(authUrl: URL | string, email: string): Promise<{ consent: 
   const csrf = hidden(signInPage.text, '_csrf');
   const sent = await browse('/oauth/sign-in', { authorization, _csrf: csrf, email });
   expect(sent.status, sent.text).toBe(200);
+  const read = readCode && (await readCode());
   const before = sink.inbox.length;
   await worker.drain();
-  let code = /your code is <strong>(\d{6})<\/strong>/.exec(sent.text)?.[1];
-  if (email === MINA.toLowerCase()) {
+  let code = read ?? /your code is <strong>(\d{6})<\/strong>/.exec(sent.text)?.[1];
+  if (!read && email === MINA.toLowerCase()) {
     const mail = sink.inbox.slice(before).find((m) => m.rcpt.includes(email));
     expect(mail, `the sign-in code was emailed: ${JSON.stringify(await h.knex('outgoing_emails').select('status', 'to_addresses', 'last_error'))}`).toBeDefined();
     code = /\b(\d{6})\b/.exec(mail!.mail.text ?? '')![1];
@@ -134,10 +159,10 @@ async function signIn(authUrl: URL | string, email: string): Promise<{ consent: 
 }
 
 /** Signs in and allows (all offered scopes unless `scopes`); answers the code from the redirect. */
-async function approve(authUrl: URL | string, email: string, scopes?: string[]): Promise<{ code: string; consent: Page; redirect: URL }> {
-  const { consent, authorization, csrf } = await signIn(authUrl, email);
+async function approve(authUrl: URL | string, email: string, scopes?: string[], browser: Jar = jar): Promise<{ code: string; consent: Page; redirect: URL }> {
+  const { consent, authorization, csrf } = await signIn(authUrl, email, browser);
   const offered = [...consent.text.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1]);
-  const allowed = await browse('/oauth/consent', { authorization, _csrf: csrf, decision: 'allow', scope: scopes ?? offered });
+  const allowed = await browseIn('/oauth/consent', { authorization, _csrf: csrf, decision: 'allow', scope: scopes ?? offered }, browser);
   expect(allowed.status, allowed.text).toBe(302);
   const redirect = new URL(allowed.location!);
   return { code: redirect.searchParams.get('code') ?? '', consent, redirect };
@@ -337,11 +362,16 @@ describe(`audience, credentials and expiry (${ENGINE})`, () => {
     // Refreshing a /v1 grant for /mcp is refused.
     const widen = await token({ grant_type: 'refresh_token', refresh_token: api.tokens.refresh_token, client_id: api.clientId, resource: `${base}/mcp` });
     expect(widen.body.error).toBe('invalid_target');
-    // A resource that is not ours is refused at authorization.
+    // A resource that is not ours is refused at authorization: on our page for a client nobody
+    // approved yet, back to the redirect URI a user approved for one that was.
     const clientId = await register();
     const other = await browse(String(authorizeUrl(clientId, pkce().challenge, { resource: 'https://elsewhere.example/mcp' })));
-    expect(other.status).toBe(302);
-    expect(new URL(other.location!).searchParams.get('error')).toBe('invalid_target');
+    expect(other.status).toBe(400);
+    expect(other.location).toBeNull();
+    expect(other.text).toContain('Error: invalid_target');
+    const approved = await browse(String(authorizeUrl(mcp.clientId, pkce().challenge, { resource: 'https://elsewhere.example/mcp' })));
+    expect(approved.status).toBe(302);
+    expect(new URL(approved.location!).searchParams.get('error')).toBe('invalid_target');
   });
 
   it('no credential, an API key, or a garbage token on /mcp: 401 naming the resource metadata; /v1 401s name its own', async () => {
@@ -579,7 +609,8 @@ describe(`consent and scopes (${ENGINE})`, () => {
   it('unknown scopes are refused; unticking every scope grants nothing; deny answers access_denied', async () => {
     const clientId = await register();
     const unknown = await browse(String(authorizeUrl(clientId, pkce().challenge, { scope: 'deals:read root:all' })));
-    expect(new URL(unknown.location!).searchParams.get('error')).toBe('invalid_scope');
+    expect(unknown.status).toBe(400); // nobody approved this client: our page, no redirect
+    expect(unknown.text).toContain('Error: invalid_scope');
     const a = await signIn(authorizeUrl(clientId, pkce().challenge), emailOf(demo, 'manager'));
     const none = await browse('/oauth/consent', { authorization: a.authorization, _csrf: a.csrf, decision: 'allow' });
     expect(new URL(none.location!).searchParams.get('error')).toBe('invalid_scope');
@@ -621,11 +652,19 @@ describe(`consent and scopes (${ENGINE})`, () => {
     const locked = await browse('/oauth/verify', { authorization, _csrf: csrf, code });
     expect(locked.status).toBe(400);
     expect(locked.text).toContain('This code has expired');
-    // Expiry on the clock.
+    // A re-sent code does not give the authorization new tries (M8).
     const again = await browse('/oauth/sign-in', { authorization, _csrf: csrf, email: emailOf(demo, 'manager') });
     const code2 = /your code is <strong>(\d{6})<\/strong>/.exec(again.text)![1];
+    const stillLocked = await browse('/oauth/verify', { authorization, _csrf: csrf, code: code2 });
+    expect(stillLocked.status).toBe(400);
+    expect(stillLocked.text).toContain('This code has expired');
+    expect((await h.knex('oauth_authorizations').where({ id: authorization }).first('sign_in_attempts')).sign_in_attempts).toBe(MAX_CODE_ATTEMPTS);
+    // Expiry on the clock.
+    const fresh = await signInPageFor();
+    const sent3 = await browse('/oauth/sign-in', { ...fresh, email: emailOf(demo, 'manager') });
+    const code3 = /your code is <strong>(\d{6})<\/strong>/.exec(sent3.text)![1];
     h.clock.advance(10 * 60_000);
-    expect((await browse('/oauth/verify', { authorization, _csrf: csrf, code: code2 })).text).toContain('expired');
+    expect((await browse('/oauth/verify', { ...fresh, code: code3 })).text).toContain('This code has expired');
     // A real location's code is only emailed, never shown.
     const real = await browse('/oauth/sign-in', { ...(await signInPageFor()), email: emailOf(live, 'admin') });
     expect(real.status).toBe(200);
@@ -660,6 +699,268 @@ describe(`the authorization server's own limit (${ENGINE})`, () => {
     expect((await fetch(`${base}/.well-known/oauth-authorization-server`)).status).toBe(200);
     h.clock.advance(61_000);
     expect((await browse('/authorize')).status).not.toBe(429);
+  });
+});
+
+// The outside audit's findings, each reproduced as the attack it described.
+describe(`audit: sign-in bound to the browser, shown codes, guessing, redirects (${ENGINE})`, () => {
+  const codeOnPage = (page: Page) => /your code is <strong>(\d{6})<\/strong>/.exec(page.text)?.[1];
+  const signInCodes = async () => Number((await h.knex('outgoing_emails').where({ kind: 'sign_in_code' }).count({ n: '*' }).first())!.n);
+
+  it('H2: a sign-in link opened in another browser shows no form and issues no code; nobody but the signed-in browser can approve', async () => {
+    const attacker = new Jar();
+    const victim = new Jar();
+    const clientId = await register();
+    const start = await browseIn(String(authorizeUrl(clientId, pkce().challenge)), undefined, attacker);
+    expect(start.status).toBe(302);
+    const cookie = start.headers.getSetCookie().find((c) => c.startsWith('oauth_browser='));
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    // On an HTTPS issuer the cookie is `__Host-` prefixed and Secure (a sibling subdomain cannot plant one).
+    expect(browserCookie('https://api.example.com', 'v'.repeat(43), 900)).toBe(`__Host-oauth_browser=${'v'.repeat(43)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=900; Secure`);
+    const own = await browseIn(start.location!, undefined, attacker);
+    expect(own.status).toBe(200);
+    const authorization = hidden(own.text, 'authorization');
+    const csrf = hidden(own.text, '_csrf');
+    // The victim opens the attacker's link: refused, with no form, with or without a cookie of its own.
+    const opened = await browseIn(start.location!, undefined, victim);
+    expect(opened.status).toBe(403);
+    expect(opened.text).toContain('started in another browser');
+    expect(opened.text).not.toContain('name="_csrf"');
+    await browseIn(String(authorizeUrl(clientId, pkce().challenge)), undefined, victim);
+    expect(victim.cookies.get('oauth_browser')).toMatch(/^[0-9A-Za-z]{43}$/);
+    expect(victim.cookies.get('oauth_browser')).not.toBe(attacker.cookies.get('oauth_browser'));
+    expect((await browseIn(start.location!, undefined, victim)).status).toBe(403);
+    // Even with the attacker's form fields (its CSRF token) the victim's sign-in is refused: no code is issued.
+    const codesBefore = await signInCodes();
+    for (const browser of [victim, null]) {
+      const posted = await browseIn('/oauth/sign-in', { authorization, _csrf: csrf, email: emailOf(demo, 'admin') }, browser);
+      expect(posted.status).toBe(403);
+      expect(codeOnPage(posted)).toBeUndefined();
+    }
+    expect(await signInCodes()).toBe(codesBefore);
+    expect(await h.knex('oauth_authorizations').where({ id: authorization }).first('status', 'email')).toEqual({ status: 'signing_in', email: null });
+
+    // The other way round: the victim's browser starts the attacker's authorization request and signs
+    // in; the attacker, holding the authorization id (and even the victim's CSRF token), cannot answer it.
+    const { challenge } = pkce();
+    const { consent, authorization: theirs, csrf: theirCsrf } = await signIn(authorizeUrl(clientId, challenge), emailOf(demo, 'admin'), victim);
+    expect(consent.status).toBe(200);
+    for (const form of [{ _csrf: theirCsrf }, { _csrf: csrf }]) {
+      const stolen = await browseIn('/oauth/consent', { authorization: theirs, ...form, decision: 'allow', scope: ['webhooks:manage', 'deals:read'] }, attacker);
+      expect(stolen.status).toBe(403);
+      expect(stolen.location).toBeNull();
+      expect((await browseIn('/oauth/account', { authorization: theirs, ...form, account: demo.users.admin.id }, attacker)).status).toBe(403);
+      expect((await browseIn(`/oauth/consent?authorization=${theirs}`, undefined, attacker)).status).toBe(403);
+    }
+    expect(Number((await h.knex('oauth_grants').where({ client_id: clientId }).count({ n: '*' }).first())!.n)).toBe(0);
+    // A form of one browser's authorization with another authorization's token (same browser) is refused too.
+    const mine = await signInPageFor();
+    expect((await browse('/oauth/sign-in', { authorization: mine.authorization, _csrf: theirCsrf, email: emailOf(demo, 'admin') })).status).toBe(403);
+  });
+
+  it('H1: a code is shown only when every account of the email is in a test location; after a shown code only test-location accounts can be chosen', async () => {
+    // The audit's case: an older test-location account and a real-location admin with the same email.
+    const realAdmin = await createUser(h.knex, h.clock, { locationId: live.locationId, name: 'Mina Live Admin', email: MINA, role: 'admin' });
+    const twinEmail = `twin.${demo.locationId.toLowerCase()}@assist.example`;
+    const twin = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Twin Demo', email: twinEmail, role: 'user' });
+    const twinT = await createUser(h.knex, h.clock, { locationId: t.locationId, name: 'Twin Assist', email: twinEmail, role: 'user' });
+    let twinLive: { id: string } | undefined;
+    try {
+      const attacker = new Jar();
+      const clientId = await register();
+      const start = await browseIn(String(authorizeUrl(clientId, pkce().challenge)), undefined, attacker);
+      const page = await browseIn(start.location!, undefined, attacker);
+      const form = { authorization: hidden(page.text, 'authorization'), _csrf: hidden(page.text, '_csrf') };
+      const sent = await browseIn('/oauth/sign-in', { ...form, email: MINA.toLowerCase() }, attacker);
+      expect(sent.status).toBe(200);
+      expect(codeOnPage(sent)).toBeUndefined(); // one account is real: the code is only emailed
+      expect((await h.knex('oauth_authorizations').where({ id: form.authorization }).first('sign_in_shown')).sign_in_shown).toBe(false);
+      // It goes through the real location's mailbox, never the test location's (which may be a shared catcher).
+      const lastCode = () => h.knex('outgoing_emails').where({ kind: 'sign_in_code' }).whereRaw('to_addresses::text like ?', [`%${MINA.toLowerCase()}%`])
+        .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).first('location_id', 'sealed_values');
+      expect((await lastCode()).location_id).toBe(live.locationId);
+      // The mailbox's holder signs in with the emailed code (read here as the mail would carry it) and may choose the real location.
+      h.clock.advance(1000); // (the newest code is then the owner's)
+      const fromMail = async () => (JSON.parse(h.deps.secrets.open((await lastCode()).sealed_values)) as { code: string }).code;
+      const owner = await signIn(authorizeUrl(clientId, pkce().challenge), MINA.toLowerCase(), jar, fromMail);
+      expect(owner.consent.text).toContain(`<option value="${realAdmin.id}">Live Brokers</option>`);
+      const switched = await browse('/oauth/account', { authorization: owner.authorization, _csrf: owner.csrf, account: realAdmin.id });
+      expect(switched.status).toBe(303);
+      expect((await browse(switched.location!)).text).toContain('wants to act as Mina Live Admin in Live Brokers');
+
+      // Every account of this email is in a test location: the code is shown, and whoever read it
+      // may act only as those accounts, even when a real one with the same email appears meanwhile.
+      const shown = await signIn(authorizeUrl(clientId, pkce().challenge), twinEmail);
+      expect(shown.consent.text).toContain(`<option value="${twinT.id}">Assistant Brokers</option>`);
+      twinLive = await createUser(h.knex, h.clock, { locationId: live.locationId, name: 'Twin Live Admin', email: twinEmail, role: 'admin' });
+      const consent = await browse(`/oauth/consent?authorization=${shown.authorization}`);
+      expect(consent.text).not.toContain(twinLive.id);
+      expect(consent.text).not.toContain('Live Brokers');
+      const widen = await browse('/oauth/account', { authorization: shown.authorization, _csrf: shown.csrf, account: twinLive.id });
+      expect(widen.status).toBe(400);
+      expect(widen.text).toContain('No such account');
+      // And a new sign-in for that email no longer shows the code.
+      const after = await browse('/oauth/sign-in', { ...(await signInPageFor()), email: twinEmail });
+      expect(codeOnPage(after)).toBeUndefined();
+      // Approving the shown-code sign-in grants the test account it proved, never the real one.
+      const allowed = await browse('/oauth/consent', { authorization: shown.authorization, _csrf: shown.csrf, decision: 'allow', scope: 'deals:read' });
+      expect(allowed.status).toBe(302);
+      const grant = await h.knex('oauth_grants').where({ client_id: clientId }).orderBy('created_at', 'desc').first('user_id', 'location_id');
+      expect(grant).toEqual({ user_id: twin.id, location_id: demo.locationId });
+    } finally {
+      for (const u of [realAdmin, twin, twinT, twinLive]) if (u) await setUserActive(h.knex, h.clock, u.id, false);
+    }
+  });
+
+  it(`M8: tries are taken atomically, ${MAX_CODE_ATTEMPTS} per authorization and ${SIGN_IN_FAILURES_PER_EMAIL} wrong ones per address across authorizations, locked out on the clock`, async () => {
+    const email = `guess.${demo.locationId.toLowerCase()}@assist.example`;
+    const user = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Guessed', email, role: 'user' });
+    try {
+      const startSignIn = async () => {
+        const form = await signInPageFor();
+        const code = codeOnPage(await browse('/oauth/sign-in', { ...form, email }))!;
+        return { form, code, wrong: code === '000000' ? '111111' : '000000' };
+      };
+      // Two authorizations spend the address's wrong tries, one after the other.
+      for (let a = 0; a < SIGN_IN_FAILURES_PER_EMAIL / MAX_CODE_ATTEMPTS; a++) {
+        const { form, wrong } = await startSignIn();
+        for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) expect((await browse('/oauth/verify', { ...form, code: wrong })).text).toContain('That code is not right');
+      }
+      // A third authorization with the RIGHT code: the address is locked out for the rest of the hour.
+      const third = await startSignIn();
+      const locked = await browse('/oauth/verify', { ...third.form, code: third.code });
+      expect(locked.status).toBe(429);
+      expect(locked.text).toContain('Too many wrong codes');
+      expect(Number(locked.headers.get('retry-after'))).toBe(SIGN_IN_LOCKOUT_MS / 1000);
+      h.clock.advance(SIGN_IN_LOCKOUT_MS - 1000);
+      const stillLocked = await startSignIn();
+      expect((await browse('/oauth/verify', { ...stillLocked.form, code: stillLocked.code })).status).toBe(429);
+      h.clock.advance(1000);
+      // The window is over: a wrong try counts, a right one is given back, and the user is in.
+      const next = await startSignIn();
+      expect((await browse('/oauth/verify', { ...next.form, code: next.wrong })).text).toContain('That code is not right');
+      expect((await browse('/oauth/verify', { ...next.form, code: next.code })).status).toBe(303);
+      expect((await h.knex('oauth_sign_in_guards').select('failures')).map((r) => Number(r.failures))).toContain(1);
+    } finally {
+      await setUserActive(h.knex, h.clock, user.id, false);
+    }
+  });
+
+  it(`M8: 110 wrong codes at once against one authorization: at most ${MAX_CODE_ATTEMPTS} are checked`, async () => {
+    const form = await signInPageFor();
+    const email = `burst.${demo.locationId.toLowerCase()}@assist.example`;
+    const user = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Burst', email, role: 'user' });
+    try {
+      const code = codeOnPage(await browse('/oauth/sign-in', { ...form, email }))!;
+      const guesses = Array.from({ length: 110 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+      const pages = await Promise.all(guesses.map((guess) => browse('/oauth/verify', { ...form, code: guess })));
+      const checked = pages.filter((p) => p.text.includes('That code is not right')).length;
+      const refused = pages.filter((p) => p.text.includes('This code has expired')).length;
+      expect(checked).toBe(MAX_CODE_ATTEMPTS);
+      expect(refused).toBe(110 - MAX_CODE_ATTEMPTS);
+      expect((await h.knex('oauth_authorizations').where({ id: form.authorization }).first('sign_in_attempts')).sign_in_attempts).toBe(MAX_CODE_ATTEMPTS);
+    } finally {
+      await setUserActive(h.knex, h.clock, user.id, false);
+    }
+  });
+
+  it(`M8: 3 authorizations x 30 wrong codes at once for one address: at most ${SIGN_IN_FAILURES_PER_EMAIL} are checked`, async () => {
+    const email = `spread.${demo.locationId.toLowerCase()}@assist.example`;
+    const user = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Spread', email, role: 'user' });
+    try {
+      const forms: { form: { authorization: string; _csrf: string }; code: string }[] = [];
+      for (let a = 0; a < 3; a++) {
+        const form = await signInPageFor();
+        const sent = await browse('/oauth/sign-in', { ...form, email });
+        forms.push({ form, code: codeOnPage(sent)! });
+      }
+      // Codes that cannot be right (each authorization's own code is skipped).
+      const wrongFor = (i: number, n: number) => {
+        const guess = String(n).padStart(6, '0');
+        return guess === forms[i].code ? '999999' : guess;
+      };
+      const pages = await Promise.all(forms.flatMap(({ form }, i) => Array.from({ length: 30 }, (_, n) => browse('/oauth/verify', { ...form, code: wrongFor(i, n * 7) }))));
+      const checked = pages.filter((p) => p.text.includes('That code is not right')).length;
+      expect(checked).toBe(SIGN_IN_FAILURES_PER_EMAIL);
+      expect(pages.filter((p) => p.status === 429).length + pages.filter((p) => p.text.includes('This code has expired')).length).toBe(90 - SIGN_IN_FAILURES_PER_EMAIL);
+      expect(pages.every((p) => p.status < 500)).toBe(true);
+    } finally {
+      await setUserActive(h.knex, h.clock, user.id, false);
+    }
+  });
+
+  it('lows: registration refuses unsafe redirect URIs with invalid_redirect_uri', async () => {
+    const reg = async (redirect_uris: string[]) => {
+      const res = await fetch(`${base}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'R', redirect_uris, token_endpoint_auth_method: 'none' }) });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    for (const bad of [['http://assistant.example/cb'], ['file:///etc/passwd'], ['myapp://callback'], ['ftp://127.0.0.1/cb'], ['https://a.example/cb#frag'],
+      ['https://user:pw@a.example/cb'], [`https://a.example/${'x'.repeat(MAX_REDIRECT_URI_LENGTH)}`], Array.from({ length: MAX_REDIRECT_URIS + 1 }, (_, i) => `https://a.example/cb${i}`), []]) {
+      const res = await reg(bad);
+      expect(res.status, JSON.stringify(bad).slice(0, 80)).toBe(400);
+      expect(res.body.error).toBe('invalid_redirect_uri');
+    }
+    for (const good of [['https://assistant.example/cb'], ['http://127.0.0.1:33418/cb', 'http://localhost/cb', 'http://[::1]:8080/cb'], Array.from({ length: MAX_REDIRECT_URIS }, (_, i) => `https://a.example/cb${i}`)]) {
+      expect((await reg(good)).status).toBe(201);
+    }
+  });
+
+  it('lows: /authorize never redirects an error to a redirect URI no user approved; to an approved one it does', async () => {
+    const evil = 'https://attacker.example/cb';
+    const res = await fetch(`${base}/register`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Two URIs', redirect_uris: [REDIRECT, evil], token_endpoint_auth_method: 'none' }),
+    });
+    const clientId = ((await res.json()) as { client_id: string }).client_id;
+    const bad = (redirect: string) => {
+      const plain = authorizeUrl(clientId, pkce().challenge, { redirect });
+      plain.searchParams.set('code_challenge_method', 'plain');
+      const noType = authorizeUrl(clientId, pkce().challenge, { redirect });
+      noType.searchParams.set('response_type', 'token');
+      return [plain, noType, authorizeUrl(clientId, pkce().challenge, { redirect, scope: 'root:all' }), authorizeUrl(clientId, pkce().challenge, { redirect, resource: 'https://elsewhere.example/mcp' })];
+    };
+    // Before any user approved the client: every error is our page, for either redirect URI.
+    for (const url of [...bad(evil), ...bad(REDIRECT)]) {
+      const page = await browse(String(url));
+      expect(page.status, String(url)).toBe(400);
+      expect(page.location).toBeNull();
+      expect(page.text).toContain('cannot be served');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    }
+    // A user approves it through REDIRECT: errors now go back there, with the state; never to the other URI.
+    await approve(authorizeUrl(clientId, pkce().challenge), emailOf(demo, 'manager'));
+    for (const url of bad(REDIRECT)) {
+      const back = await browse(String(url));
+      expect(back.status).toBe(302);
+      expect(back.location!.startsWith(`${REDIRECT}?`)).toBe(true);
+      expect(new URL(back.location!).searchParams.get('state')).toBe('st-1');
+      expect(new URL(back.location!).searchParams.get('error')).toMatch(/^invalid_/);
+    }
+    for (const url of bad(evil)) expect((await browse(String(url))).status).toBe(400);
+    // A good request to the unapproved URI still starts a sign-in (the user sees where it returns).
+    expect((await browse(String(authorizeUrl(clientId, pkce().challenge, { redirect: evil })))).location).toMatch(/^\/oauth\/sign-in/);
+  });
+
+  it('lows: a client that no user approved and that started no authorization for 30 days is removed by the hourly sweep', async () => {
+    const unused = await register();
+    const used = await register();
+    const { clientId: approved } = await rawToken(emailOf(demo, 'manager'));
+    h.clock.advance(20 * 24 * 3600_000);
+    expect((await browse(String(authorizeUrl(used, pkce().challenge)))).status).toBe(302); // used on day 20
+    h.clock.advance(10 * 24 * 3600_000 + 3600_000);
+    await sweepOAuth(h.deps);
+    const exists = async (id: string) => Boolean(await h.knex('oauth_clients').where({ client_id: id }).first('client_id'));
+    expect(await exists(unused)).toBe(false);
+    expect(await exists(used)).toBe(true);
+    expect(await exists(approved)).toBe(true);
+    const gone = await browse(String(authorizeUrl(unused, pkce().challenge)));
+    expect(gone.status).toBe(400);
+    expect(json(gone.text).error).toBe('invalid_client');
+    h.clock.advance(UNUSED_CLIENT_MS - 10 * 24 * 3600_000);
+    await sweepOAuth(h.deps);
+    expect(await exists(used)).toBe(false);
+    expect(await exists(approved)).toBe(true); // its grant is the record of consent
   });
 });
 

@@ -14,7 +14,8 @@ import { startServedHarness } from '../support/served';
 // Connecting an assistant in a real browser (Debian's Chromium through puppeteer-core): the
 // authorization request, the sign-in page, the code (a test location shows it), the consent page,
 // and the redirect back to the assistant's own address on another origin, which the consent page's
-// Content-Security-Policy (form-action) must allow and nothing else may violate.
+// Content-Security-Policy (form-action) must allow and nothing else may violate. The browser's
+// binding cookie (set by /authorize) must travel with every step, and only in this browser.
 
 if (!haveChromium) console.warn(`oauth-browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
@@ -74,6 +75,17 @@ describe.skipIf(!haveChromium)(`connecting an assistant in Chromium (${ENGINE})`
 
     await page.goto(authorize.href, { waitUntil: 'load' });
     expect(new URL(page.url()).pathname).toBe('/oauth/sign-in');
+    // The sign-in belongs to this browser: an HttpOnly, SameSite=Lax cookie scripts cannot read...
+    const [binding] = (await page.cookies()).filter((c) => c.name === 'oauth_browser');
+    expect(binding).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(await page.evaluate('document.cookie')).not.toContain('oauth_browser');
+    // ...and the same link in another browser (a fresh profile) opens nothing to sign in with.
+    const elsewhere = await browser.createBrowserContext();
+    const other = await elsewhere.newPage();
+    const refused = await other.goto(page.url(), { waitUntil: 'load' });
+    expect(refused?.status()).toBe(403);
+    expect(await other.$('#email')).toBeNull();
+    await elsewhere.close();
     await page.type('#email', 'ada@browser.example');
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
     const code = await page.$eval('#test-code strong', (el) => el.textContent ?? '');

@@ -12,6 +12,7 @@ import * as m0012 from './migrations/0012_inbound_emails';
 import * as m0013 from './migrations/0013_funder_attempts';
 import * as m0014 from './migrations/0014_documents';
 import * as m0015 from './migrations/0015_oauth';
+import * as m0016 from './migrations/0016_oauth_hardening';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0013_funder_attempts': m0013,
   '0014_documents': m0014,
   '0015_oauth': m0015,
+  '0016_oauth_hardening': m0016,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Knex } from 'knex';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidGrantError, InvalidScopeError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { CustomOAuthError, InvalidGrantError, InvalidScopeError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -10,10 +10,12 @@ import { randomBase62, sha256Hex } from '../lib/crypto';
 import { newId } from '../lib/ids';
 import { registerMaintenance } from '../jobs/maintenance';
 import { SCOPES } from '../features/accounts/accounts.service';
+import { browserCookie, browserHash, browserOf, newBrowserValue } from './browser';
 
 // The authorization server's provider for the MCP SDK's OAuth router, backed by our tables
-// (src/db/migrations/0015_oauth.ts). The SDK's handlers check the request's shape, the client, its
-// redirect URI and PKCE (S256); this class keeps the state: clients, the authorization in progress
+// (src/db/migrations/0015_oauth.ts, 0016_oauth_hardening.ts). Our /authorize (./authorize.ts) and the
+// SDK's other handlers check the request's shape, the client, its redirect URI and PKCE (S256); this
+// class keeps the state: clients (redirect URIs vetted at registration), the authorization in progress
 // (then src/web/oauth/oauth.routes.ts signs the user in and asks for consent), one-use codes,
 // rotating refresh tokens, revocation. Every token is stored as a SHA-256 hash only.
 
@@ -21,6 +23,9 @@ export const ACCESS_TOKEN_TTL_MS = 3600_000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 export const CODE_TTL_MS = 10 * 60_000;
 export const AUTHORIZATION_TTL_MS = 15 * 60_000;
+/** Wrong sign-in codes one email address may try (across authorizations) before it is locked out for the rest of this window. */
+export const SIGN_IN_FAILURES_PER_EMAIL = 10;
+export const SIGN_IN_LOCKOUT_MS = 3600_000;
 
 /** The audience a `resource` names: the MCP server (`.../mcp`) or the REST API (the base address or `.../v1`). */
 export function audienceOf(baseUrl: string, resource: string | undefined): 'mcp' | 'api' | null {
@@ -31,6 +36,33 @@ export function audienceOf(baseUrl: string, resource: string | undefined): 'mcp'
 }
 
 const now = (deps: Deps) => deps.clock.now();
+
+/** Redirect URIs one client may register, and the longest one. */
+export const MAX_REDIRECT_URIS = 10;
+export const MAX_REDIRECT_URI_LENGTH = 1024;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why these redirect URIs cannot be registered, or null. OAuth 2.1 and RFC 8252: https, or plain
+ * http to a loopback address (a native app's own listener); never another scheme (`file:`, custom
+ * schemes), never a fragment or user info; a bounded number and length.
+ */
+export function redirectUrisProblem(uris: readonly string[]): string | null {
+  if (!uris.length) return 'redirect_uris must name at least one URI';
+  if (uris.length > MAX_REDIRECT_URIS) return `At most ${MAX_REDIRECT_URIS} redirect URIs per client`;
+  for (const uri of uris) {
+    if (uri.length > MAX_REDIRECT_URI_LENGTH) return `A redirect URI is longer than ${MAX_REDIRECT_URI_LENGTH} characters`;
+    const url = URL.canParse(uri) ? new URL(uri) : null;
+    const shown = uri.slice(0, 100);
+    if (!url) return `Not a URL: ${shown}`;
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+      return `Redirect URIs must be https, or http on loopback (127.0.0.1, [::1], localhost): ${shown}`;
+    }
+    if (url.hash || uri.includes('#')) return `A redirect URI must not have a fragment: ${shown}`;
+    if (url.username || url.password) return `A redirect URI must not have user info: ${shown}`;
+  }
+  return null;
+}
 
 export class DbOAuthProvider implements OAuthServerProvider {
   constructor(private readonly deps: Deps) {}
@@ -46,6 +78,9 @@ export class DbOAuthProvider implements OAuthServerProvider {
         return row.client_secret_hash ? { ...meta, client_secret: deps.secrets.open(row.client_secret_hash) } : meta;
       },
       async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) {
+        // RFC 7591 section 3.2.2: the SDK's handler answers an OAuthError as 400 with its code.
+        const problem = redirectUrisProblem(client.redirect_uris ?? []);
+        if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
         const at = now(deps);
         const info = { ...client, client_id: newId('oac', at.getTime()), client_id_issued_at: Math.floor(at.getTime() / 1000) } as OAuthClientInformationFull;
         const { client_secret, ...meta } = info;
@@ -57,33 +92,29 @@ export class DbOAuthProvider implements OAuthServerProvider {
     };
   }
 
-  /** Starts sign-in: the request is recorded and the browser goes to our sign-in page. */
+  /**
+   * Starts sign-in: the request is recorded, bound to this browser (an HttpOnly cookie, see
+   * ./browser.ts), and the browser goes to our sign-in page. A request we cannot serve throws an
+   * OAuthError; src/oauth/authorize.ts decides whether it may go back to the client's redirect URI.
+   */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const deps = this.deps;
     const audience = audienceOf(deps.publicBaseUrl, params.resource?.href);
-    const back = new URL(params.redirectUri);
-    if (!audience) {
-      back.searchParams.set('error', 'invalid_target');
-      back.searchParams.set('error_description', 'resource must be this server\'s /mcp or /v1');
-      if (params.state) back.searchParams.set('state', params.state);
-      res.redirect(302, back.href);
-      return;
-    }
+    if (!audience) throw new InvalidTargetError('resource must be this server\'s /mcp or /v1');
     const unknown = (params.scopes ?? []).filter((scope) => !(SCOPES as readonly string[]).includes(scope));
-    if (unknown.length) {
-      back.searchParams.set('error', 'invalid_scope');
-      back.searchParams.set('error_description', `Unknown scope: ${unknown.join(' ').slice(0, 200)}`);
-      if (params.state) back.searchParams.set('state', params.state);
-      res.redirect(302, back.href);
-      return;
-    }
+    if (unknown.length) throw new InvalidScopeError(`Unknown scope: ${unknown.join(' ').slice(0, 200)}`);
     const at = now(deps);
     const id = newId('oaz', at.getTime());
-    await deps.db.knex('oauth_authorizations').insert({
-      id, client_id: client.client_id, redirect_uri: params.redirectUri, code_challenge: params.codeChallenge, state: params.state ?? null,
-      requested_scopes: JSON.stringify(params.scopes ?? []), resource: params.resource?.href ?? `${deps.publicBaseUrl}/mcp`, status: 'signing_in',
-      expires_at: new Date(at.getTime() + AUTHORIZATION_TTL_MS), created_at: at,
+    const browser = browserOf(res.req, deps.publicBaseUrl) ?? newBrowserValue();
+    await deps.db.knex.transaction(async (trx) => {
+      await trx('oauth_authorizations').insert({
+        id, client_id: client.client_id, redirect_uri: params.redirectUri, code_challenge: params.codeChallenge, state: params.state ?? null,
+        requested_scopes: JSON.stringify(params.scopes ?? []), resource: params.resource?.href ?? `${deps.publicBaseUrl}/mcp`, status: 'signing_in',
+        expires_at: new Date(at.getTime() + AUTHORIZATION_TTL_MS), created_at: at, browser_hash: browserHash(browser),
+      });
+      await trx('oauth_clients').where({ client_id: client.client_id }).update({ last_used_at: at });
     });
+    res.setHeader('Set-Cookie', browserCookie(deps.publicBaseUrl, browser, AUTHORIZATION_TTL_MS / 1000));
     res.redirect(302, `/oauth/sign-in?authorization=${encodeURIComponent(id)}`);
   }
 
@@ -191,12 +222,17 @@ async function mintTokens(trx: Knex.Transaction, deps: Deps, grantId: string, na
 
 /** How long spent or expired OAuth rows are kept before the hourly sweep deletes them. */
 export const OAUTH_RETENTION_MS = 30 * 24 * 3600_000;
+/** A registered client that no user approved is removed once no authorization started for it in this long. */
+export const UNUSED_CLIENT_MS = 30 * 24 * 3600_000;
 const SWEEP_BATCH = 1000;
 
 /**
  * Deletes, in bounded batches, what can no longer be used: authorizations and codes a day after they
- * expired (a replayed code is refused as unknown after that), refresh tokens once expired, and access
- * tokens 30 days after they expired (until then a request with one says "expired", not "invalid").
+ * expired (a replayed code is refused as unknown after that), refresh tokens once expired, access
+ * tokens 30 days after they expired (until then a request with one says "expired", not "invalid"),
+ * sign-in lockouts once their window ended, and registered clients that hold no grant and had no
+ * authorization for 30 days (anyone may register, so registrations must not pile up; a client with
+ * a grant is kept with it, as the record of consent).
  */
 export async function sweepOAuth(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
   const knex = deps.db.knex;
@@ -209,6 +245,13 @@ export async function sweepOAuth(deps: Pick<Deps, 'db' | 'clock'>): Promise<numb
   total += await batch('oauth_authorizations', 'id', dayAgo);
   total += await batch('oauth_refresh_tokens', 'id', new Date(now));
   total += await batch('oauth_access_tokens', 'id', new Date(now - OAUTH_RETENTION_MS));
+  total += await knex('oauth_sign_in_guards')
+    .whereIn('subject', knex('oauth_sign_in_guards').where('window_start', '<', new Date(now - SIGN_IN_LOCKOUT_MS)).limit(SWEEP_BATCH).select('subject')).del();
+  const unusedBefore = new Date(now - UNUSED_CLIENT_MS);
+  total += await knex('oauth_clients').whereIn('client_id', knex('oauth_clients as c')
+    .whereRaw('coalesce(c.last_used_at, c.created_at) < ?', [unusedBefore])
+    .whereNotExists(knex('oauth_grants as g').whereRaw('g.client_id = c.client_id').select(knex.raw('1')))
+    .limit(SWEEP_BATCH).select('c.client_id')).del();
   return total;
 }
 

@@ -5,11 +5,12 @@ import type { Deps } from '../deps';
 import { SCOPES } from '../features/accounts/accounts.service';
 import { take } from '../http/rate-limit';
 import { oauthPages } from '../web/oauth/oauth.routes';
+import { authorizeRoutes } from './authorize';
 import { DbOAuthProvider } from './provider';
 
 // The authorization server's HTTP surface: the MCP SDK's router (RFC 8414 metadata, RFC 7591
-// registration, /authorize with PKCE S256, /token, RFC 7009 /revoke, RFC 9728 metadata for /mcp)
-// with our provider, the resource metadata of the REST API, and the sign-in and consent pages.
+// registration, /token, RFC 7009 /revoke, RFC 9728 metadata for /mcp) with our provider, our own
+// /authorize (PKCE S256; errors go back only to a redirect URI a user approved), the resource metadata of the REST API, and the sign-in and consent pages.
 // The SDK's own rate limiters keep their counts in memory on the wall clock; ours counts per client
 // address in the shared table on the injected clock, for every process alike.
 
@@ -44,9 +45,12 @@ export function oauthRoutes(deps: Deps, opts: { rateLimit?: number } = {}): Rout
   router.use(OAUTH_PATHS, limiter);
 
   const issuerUrl = new URL(deps.publicBaseUrl);
+  const provider = new DbOAuthProvider(deps);
+  // Ours answers /authorize before the SDK's router would (see ./authorize.ts: no open redirect).
+  router.use(authorizeRoutes(deps, provider));
   router.use(
     mcpAuthRouter({
-      provider: new DbOAuthProvider(deps),
+      provider,
       issuerUrl,
       resourceServerUrl: new URL(`${deps.publicBaseUrl}/mcp`),
       scopesSupported: [...SCOPES],

@@ -9,6 +9,10 @@ import { startHarness, type Harness } from './harness';
  */
 export async function startServedHarness(opts: Omit<Parameters<typeof startHarness>[0] & object, 'publicBaseUrl'> = {}): Promise<{ h: Harness; base: string; close(): Promise<void> }> {
   const server = createServer();
+  // Idle keep-alive sockets outlive any pause in a test: at Node's default of 5 s, a step that takes
+  // longer on a loaded machine (a sweep, a build) lets the server close the socket just as fetch
+  // reuses it, and the request fails with ECONNRESET.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const h = await startHarness({ ...opts, publicBaseUrl: base });

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/features/accounts/accounts.service';
+import { ENGINE, type Harness, type Tenant } from '../support/harness';
+import { startServedHarness } from '../support/served';
+
+let served: Awaited<ReturnType<typeof startServedHarness>>;
+let base: string;
+let h: Harness;
+let demo: Tenant;
+let live: Tenant;
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+beforeAll(async () => {
+  served = await startServedHarness();
+  ({ h, base } = served);
+  demo = await h.tenant('Demo Brokers');
+  live = await h.tenant('Live Brokers', { isTest: false });
+});
+beforeEach(() => {
+  h.clock.advance(61_000);
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+const emailOf = (tenant: Tenant, role: 'admin' | 'manager' | 'user') => `${role}0@${tenant.locationId.toLowerCase()}.example`;
+type Page = { status: number; text: string; location: string | null; headers: Headers };
+class Jar {
+  readonly cookies = new Map<string, string>();
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  keep(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const i = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, i).trim(), pair.slice(i + 1).trim());
+    }
+  }
+}
+async function browseIn(url: string, form: Record<string, string | string[]> | undefined, browser: Jar | null): Promise<Page> {
+  const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v]]))) : undefined;
+  const headers: Record<string, string> = form ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+  if (browser?.cookies.size) headers.cookie = browser.header();
+  const res = await fetch(new URL(url, base), { method: form ? 'POST' : 'GET', body, redirect: 'manual', headers });
+  browser?.keep(res);
+  return { status: res.status, text: await res.text(), location: res.headers.get('location'), headers: res.headers };
+}
+const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
+const codeOnPage = (page: Page) => /your code is <strong>(\d{6})<\/strong>/.exec(page.text)?.[1];
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+async function register(redirects: string[] = [REDIRECT]): Promise<{ status: number; body: Record<string, any> }> {
+  const res = await fetch(`${base}/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Raw client', redirect_uris: redirects, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+function authorizeUrl(clientId: string, challenge: string, o: { redirect?: string; path?: string } = {}) {
+  const u = new URL(`${base}${o.path ?? '/authorize'}`);
+  u.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: o.redirect ?? REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'st-1' }).toString();
+  return u;
+}
+
+// An outside red-team pass over the sign-in and consent flow (after the audit fixes of issue 23).
+describe(`red team: OAuth sign-in and consent (${ENGINE})`, () => {
+  it('no path variant of /authorize reaches the SDK\'s own handler: errors never go to a redirect URI no user approved', async () => {
+    // Express's router.use('/authorize') (how the SDK mounts its handler) also matches /authorize//,
+    // which our router.all('/authorize') does not: that path served the SDK's handler, which sends
+    // every request error (here plain PKCE) straight to the client's redirect URI (open redirect).
+    const evil = 'https://attacker.example/cb';
+    const { status, body } = await register([evil]);
+    expect(status).toBe(201);
+    for (const path of ['/authorize', '/authorize/', '/authorize//', '/authorize///', '/AUTHORIZE//', '/authorize//x']) {
+      const u = authorizeUrl(body.client_id as string, pkce().challenge, { redirect: evil, path });
+      u.searchParams.set('code_challenge_method', 'plain');
+      const got = await fetch(`${base}${path}?${u.searchParams}`, { redirect: 'manual' });
+      const posted = await fetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: u.searchParams.toString() });
+      for (const res of [got, posted]) {
+        expect(res.headers.get('location'), `${res.url} ${path}`).toBeNull();
+        expect([400, 404], path).toContain(res.status);
+      }
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/features/accounts/accounts.service';
+import { createUser, setUserActive } from '../../src/features/accounts/accounts.service';
+import { MAX_CODE_ATTEMPTS, SIGN_IN_FAILURES_PER_EMAIL } from '../../src/web/oauth/oauth.routes';
 import { ENGINE, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
 
@@ -24,7 +25,6 @@ afterAll(async () => {
   await served?.close();
 });
 
-const emailOf = (tenant: Tenant, role: 'admin' | 'manager' | 'user') => `${role}0@${tenant.locationId.toLowerCase()}.example`;
 type Page = { status: number; text: string; location: string | null; headers: Headers };
 class Jar {
   readonly cookies = new Map<string, string>();
@@ -84,6 +84,58 @@ describe(`red team: OAuth sign-in and consent (${ENGINE})`, () => {
         expect(res.headers.get('location'), `${res.url} ${path}`).toBeNull();
         expect([400, 404], path).toContain(res.status);
       }
+    }
+  });
+
+  it('the per-address lockout cannot be dodged by writing the address differently (case, spaces, a Kelvin sign); a shown code never opens a real account of any spelling', async () => {
+    const jar = new Jar();
+    const email = `kvar.${demo.locationId.toLowerCase()}@assist.example`;
+    const user = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Variant', email, role: 'user' });
+    try {
+      const spellings = [`  ${email.toUpperCase()} `, `\u212A${email.slice(1)}`, email.replace('kvar', 'KVar'), `${email}\t`];
+      const startWith = async (typed: string) => {
+        h.clock.advance(61_000); // past the 5-codes-a-minute limit of the address's mail
+        const { body } = await register();
+        const start = await browseIn(String(authorizeUrl(body.client_id as string, pkce().challenge)), undefined, jar);
+        const page = await browseIn(start.location!, undefined, jar);
+        const form = { authorization: hidden(page.text, 'authorization'), _csrf: hidden(page.text, '_csrf') };
+        const sent = await browseIn('/oauth/sign-in', { ...form, email: typed }, jar);
+        expect(sent.status, typed).toBe(200);
+        const code = codeOnPage(sent)!;
+        expect(code, typed).toMatch(/^\d{6}$/); // every spelling reaches the one (test) account
+        return { form, code, wrong: code === '000000' ? '111111' : '000000' };
+      };
+      let wrongTries = 0;
+      for (const typed of spellings.slice(0, SIGN_IN_FAILURES_PER_EMAIL / MAX_CODE_ATTEMPTS)) {
+        const { form, wrong } = await startWith(typed);
+        for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) {
+          const page = await browseIn('/oauth/verify', { ...form, code: wrong }, jar);
+          if (page.text.includes('That code is not right')) wrongTries++;
+        }
+      }
+      expect(wrongTries).toBe(SIGN_IN_FAILURES_PER_EMAIL);
+      for (const typed of spellings) {
+        const { form, code } = await startWith(typed);
+        expect((await browseIn('/oauth/verify', { ...form, code }, jar)).status, typed).toBe(429);
+      }
+    } finally {
+      await setUserActive(h.knex, h.clock, user.id, false);
+    }
+    // A real account whose address differs only in case and spaces from a test one: no code on the page.
+    const mixed = `Mixed.${live.locationId.toLowerCase()}@Assist.example`;
+    const realOne = await createUser(h.knex, h.clock, { locationId: live.locationId, name: 'Mixed Live', email: mixed, role: 'admin' });
+    const testOne = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Mixed Demo', email: mixed.toLowerCase(), role: 'user' });
+    try {
+      for (const typed of [mixed, ` ${mixed.toUpperCase()}`, mixed.toLowerCase()]) {
+        const { body } = await register();
+        const start = await browseIn(String(authorizeUrl(body.client_id as string, pkce().challenge)), undefined, jar);
+        const page = await browseIn(start.location!, undefined, jar);
+        const sent = await browseIn('/oauth/sign-in', { authorization: hidden(page.text, 'authorization'), _csrf: hidden(page.text, '_csrf'), email: typed }, jar);
+        expect(sent.status).toBe(200);
+        expect(codeOnPage(sent), typed).toBeUndefined();
+      }
+    } finally {
+      for (const u of [realOne, testOne]) await setUserActive(h.knex, h.clock, u.id, false);
     }
   });
 });

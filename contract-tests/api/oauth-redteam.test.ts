@@ -138,4 +138,36 @@ describe(`red team: OAuth sign-in and consent (${ENGINE})`, () => {
       for (const u of [realOne, testOne]) await setUserActive(h.knex, h.clock, u.id, false);
     }
   });
+
+  it('a sign-in form sent while the consent is approved cannot reopen the answered authorization (one answer per authorization)', async () => {
+    // Sign-in forms of the same browser sent while it approves: each is refused and
+    // none moves the authorization back to a signing state where it could be signed in and answered again.
+    const jar = new Jar();
+    const email = `race.${demo.locationId.toLowerCase()}@assist.example`;
+    const user = await createUser(h.knex, h.clock, { locationId: demo.locationId, name: 'Race', email, role: 'user' });
+    try {
+      let reopened = 0;
+      for (let round = 0; round < 10 && !reopened; round++) {
+        h.clock.advance(61_000);
+        const { body } = await register();
+        const start = await browseIn(String(authorizeUrl(body.client_id as string, pkce().challenge)), undefined, jar);
+        const page = await browseIn(start.location!, undefined, jar);
+        const form = { authorization: hidden(page.text, 'authorization'), _csrf: hidden(page.text, '_csrf') };
+        const code = codeOnPage(await browseIn('/oauth/sign-in', { ...form, email }, jar))!;
+        expect((await browseIn('/oauth/verify', { ...form, code }, jar)).status).toBe(303);
+        const [consent, ...signIns] = await Promise.all([
+          browseIn('/oauth/consent', { ...form, decision: 'allow', scope: 'deals:read' }, jar),
+          // Sign-in forms spread over the consent's time, some reading the row before it is approved.
+          ...Array.from({ length: 16 }, (_, i) => new Promise((r) => setTimeout(r, i * 2)).then(() => browseIn('/oauth/sign-in', { ...form, email: `nobody${round}.${i}@assist.example` }, jar))),
+        ]);
+        // ("Already signed in" while it is answered, "expired" once it is)
+        expect(signIns.every((p) => p.status === 400 && /Already signed in|This sign-in has expired/.test(p.text)), signIns.map((p) => p.status).join()).toBe(true);
+        const row = await h.knex('oauth_authorizations').where({ id: form.authorization }).first('status');
+        if (consent.status === 302 && new URL(consent.location!).searchParams.get('code') && row.status !== 'approved') reopened++;
+      }
+      expect(reopened).toBe(0);
+    } finally {
+      await setUserActive(h.knex, h.clock, user.id, false);
+    }
+  });
 });

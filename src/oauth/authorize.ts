@@ -84,5 +84,11 @@ export function authorizeRoutes(deps: Deps, provider: DbOAuthProvider): Router {
       res.redirect(302, back.href);
     }
   });
+  // The SDK mounts its handler with router.use('/authorize'), which also matches paths below it that
+  // router.all('/authorize') does not (/authorize//, /authorize//x): its handler would answer them and
+  // send request errors to any registered redirect URI. Nothing under /authorize is ours to serve.
+  router.use('/authorize', (_req, res) => {
+    res.status(404).set('Cache-Control', 'no-store').json({ error: 'invalid_request', error_description: 'Not found: the authorization endpoint is /authorize' });
+  });
   return router;
 }

@@ -992,7 +992,11 @@ export interface paths {
          *        anything unclear). The cues that decided are listed in `classification.reasons`.
          *     3. **Applied**, when matched, classified, and sent from the domain of the lender's submission
          *        or Cc addresses (anyone can write to a reply address; other senders wait for review with
-         *        `review_reason: unknown_sender`): the submission's response is recorded as in
+         *        `review_reason: unknown_sender`), and only when that domain is authenticated: DKIM with
+         *        a `d=` aligned to the From domain, or SPF pass for an aligned envelope sender, as checked
+         *        by the SMTP listener itself or reported in the `Authentication-Results` header of a
+         *        trusted relay (the operator's setting; a header the sender wrote is ignored); otherwise
+         *        `review_reason: sender_unauthenticated`. Then the submission's response is recorded as in
          *        `recordSubmissionResponse` (`submission.responded` fires), and every offer whose amount,
          *        factor rate and term were all found is logged on the deal (status `pending`,
          *        `source: email_classifier`, `offer.received` with `source: email_classifier`).
@@ -5745,13 +5749,14 @@ export interface components {
              *     (several trace codes), `not_classified` (nothing clear was read), `auto_reply` (an
              *     out-of-office or other automatic reply), `unknown_sender` (the sender's domain is not the
              *     domain of the lender's submission or Cc addresses, so what it says is not applied
-             *     unseen), `submission_funded` (its submission is funded and can no longer change),
+             *     unseen), `sender_unauthenticated` (the From domain is the lender's but neither DKIM nor
+             *     SPF authenticated it: the From header alone can be forged), `submission_funded` (its submission is funded and can no longer change),
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
              *     by the submission's state rules). Null when `processed`.
              * @example null
              * @enum {string|null}
              */
-            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "submission_funded" | "deal_funded" | "not_applied" | null;
+            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "sender_unauthenticated" | "submission_funded" | "deal_funded" | "not_applied" | null;
             /**
              * @description The message's `Message-ID` header.
              * @example <reply-4411@atlascapital.example>

@@ -33,6 +33,18 @@ export interface Config {
   inboundSmtpPort?: number;
   inboundSmtpHost?: string;
   /**
+   * Lender replies are applied unseen only from an authenticated sender (src/features/inbound/sender-auth.ts).
+   * The authserv-ids whose Authentication-Results header is believed (INBOUND_TRUSTED_AUTHSERV_ID,
+   * comma-separated: the inbound provider or relay in front of us); none by default.
+   */
+  inboundTrustedAuthservIds?: string[];
+  /** Addresses of relays in front of the SMTP listener (INBOUND_SMTP_TRUSTED_RELAYS, comma-separated): their messages are judged by that header, not by the listener's own SPF/DKIM check. */
+  inboundSmtpTrustedRelays?: string[];
+  /** The SMTP listener's volume limits (INBOUND_SMTP_* below; see smtp-listener.ts). */
+  inboundSmtpLimits?: Partial<InboundSmtpLimits>;
+  /** Days an unmatched reply keeps its raw message before the maintenance sweep empties it (INBOUND_UNMATCHED_RAW_DAYS, default 30). */
+  inboundUnmatchedRawDays?: number;
+  /**
    * Where document bytes are kept (STORAGE_URL): unset, the local folder `${dataDir}/files` served by
    * this server's signed upload and download routes; `s3://bucket?endpoint=...&region=...` for
    * S3-compatible object storage (credentials from the AWS SDK's usual environment variables).
@@ -53,6 +65,18 @@ export interface Config {
    */
   db: { poolMax: number; statementTimeoutMs: number; acquireTimeoutMs: number };
 }
+
+/** The SMTP listener's limits: per window (`windowMs`) per client address and per location, and per UTC day per location. */
+export interface InboundSmtpLimits {
+  windowMs: number;
+  clientMessages: number;
+  clientBytes: number;
+  locationMessages: number;
+  locationBytes: number;
+  locationDailyBytes: number;
+}
+
+const list = (v: string | undefined) => (v ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
 
 function parseTrustProxy(v: string | undefined): Config['trustProxy'] {
   if (!v) return undefined;
@@ -104,6 +128,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerPollMs: parsePositiveInt(env.WORKER_POLL_MS, 'WORKER_POLL_MS'),
     inboundSmtpPort: parsePort(env.INBOUND_SMTP_PORT, 'INBOUND_SMTP_PORT'),
     inboundSmtpHost: env.INBOUND_SMTP_HOST || '127.0.0.1',
+    inboundTrustedAuthservIds: list(env.INBOUND_TRUSTED_AUTHSERV_ID),
+    inboundSmtpTrustedRelays: list(env.INBOUND_SMTP_TRUSTED_RELAYS),
+    inboundSmtpLimits: Object.fromEntries(
+      Object.entries({
+        windowMs: parsePositiveInt(env.INBOUND_SMTP_WINDOW_MS, 'INBOUND_SMTP_WINDOW_MS'),
+        clientMessages: parsePositiveInt(env.INBOUND_SMTP_CLIENT_MESSAGES, 'INBOUND_SMTP_CLIENT_MESSAGES'),
+        clientBytes: parsePositiveInt(env.INBOUND_SMTP_CLIENT_BYTES, 'INBOUND_SMTP_CLIENT_BYTES'),
+        locationMessages: parsePositiveInt(env.INBOUND_SMTP_LOCATION_MESSAGES, 'INBOUND_SMTP_LOCATION_MESSAGES'),
+        locationBytes: parsePositiveInt(env.INBOUND_SMTP_LOCATION_BYTES, 'INBOUND_SMTP_LOCATION_BYTES'),
+        locationDailyBytes: parsePositiveInt(env.INBOUND_SMTP_LOCATION_DAILY_BYTES, 'INBOUND_SMTP_LOCATION_DAILY_BYTES'),
+      }).filter(([, v]) => v !== undefined),
+    ) as Partial<InboundSmtpLimits>,
+    inboundUnmatchedRawDays: parsePositiveInt(env.INBOUND_UNMATCHED_RAW_DAYS, 'INBOUND_UNMATCHED_RAW_DAYS'),
     funderIntegrationsFile: env.FUNDER_INTEGRATIONS_FILE || undefined,
     storageUrl: env.STORAGE_URL || undefined,
     overload: {

@@ -1,8 +1,14 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { connect } from 'node:net';
+import { dkimSign } from 'mailauth/lib/dkim/sign';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundSmtpLimits } from '../../src/config';
+import type { DnsResolver } from '../../src/features/inbound/sender-auth';
 import { startInboundSmtp, type InboundSmtp } from '../../src/features/inbound/smtp-listener';
+import { runSweeps } from '../../src/jobs/maintenance';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
@@ -16,6 +22,32 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 // that are no location's mailbox are refused at RCPT, an oversized message at DATA, a body that is
 // not an email after DATA; in none of those cases is anything stored, and no log line carries the
 // message's text or addresses.
+//
+// Sender authentication (M5) is checked for real, without touching real DNS: the listener's
+// resolver serves TXT records from DNS below (SPF for atlas.example allows 127.0.0.1, so a plain
+// delivery with MAIL FROM dana@atlas.example passes SPF aligned; DKIM keys generated here). Volume
+// limits (M6) run on the injected clock, each against its own listener and location.
+
+/** A DKIM key pair; the public half published as `<selector>._domainkey.<domain>`. */
+function dkimKey() {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), record: `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}` };
+}
+const ATLAS_KEY = dkimKey();
+const EVIL_KEY = dkimKey();
+const DNS: Record<string, string[]> = {
+  'atlas.example': ['v=spf1 ip4:127.0.0.1 -all'],
+  'evil.example': ['v=spf1 ip4:127.0.0.0/8 -all'],
+  'sel._domainkey.atlas.example': [ATLAS_KEY.record],
+  'sel._domainkey.evil.example': [EVIL_KEY.record],
+};
+const dnsQueries: string[] = [];
+const resolver: DnsResolver = async (domain, rrtype) => {
+  dnsQueries.push(`${rrtype} ${domain}`);
+  const records = rrtype === 'TXT' ? DNS[domain.toLowerCase()] : undefined;
+  if (!records) throw Object.assign(new Error(`${domain} ${rrtype}: no such record (test table)`), { code: 'ENOTFOUND' });
+  return records.map((r) => [r]);
+};
 
 const MAX_BYTES = 64 * 1024; // the listener's size limit in this file (INBOUND_MAX_BYTES in production)
 const REPLY = 'Approved for $50,000 at a 1.30 factor rate, 120 days, daily payments.';
@@ -38,7 +70,8 @@ beforeAll(async () => {
   await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Northwind Deals <deals@northwind.example>' });
   await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: other.locationId, smtpUrl: sink.url, from: 'Replies@Elsewhere.example' });
   worker = new Worker(h.deps, { concurrency: 2 });
-  smtp = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, maxBytes: MAX_BYTES });
+  h.deps.config.inboundTrustedAuthservIds = ['mx.relay.test'];
+  smtp = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, maxBytes: MAX_BYTES, resolver, limits: { clientMessages: 1000, clientBytes: 1e9, locationMessages: 1000, locationBytes: 1e9 } });
   logsFrom = h.logs.length;
 });
 afterAll(async () => {
@@ -92,8 +125,8 @@ function rawOfSize(bytes: number): Buffer {
 
 type Outcome = { ok: true; response: string; accepted: string[]; rejected: string[] } | { ok: false; responseCode?: number; command?: string; response?: string };
 /** Delivers one message to the listener as a mail server would (no TLS, no AUTH). */
-async function deliver(mail: Mail.Options): Promise<Outcome> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+async function deliver(mail: Mail.Options, via: { port?: number; localAddress?: string } = {}): Promise<Outcome> {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: via.port ?? smtp.port, secure: false, ignoreTLS: true, localAddress: via.localAddress });
   try {
     const info = await transport.sendMail({ from: 'Dana Reyes <dana@atlas.example>', ...mail });
     return { ok: true, response: info.response, accepted: info.accepted.map(String), rejected: info.rejected.map(String) };
@@ -294,5 +327,208 @@ describe(`the inbound SMTP listener (${ENGINE})`, () => {
       expect(logs, secret).not.toContain(secret);
     }
     expect(logs.toLowerCase()).not.toMatch(/svc[0-9a-z]{8}/);
+  });
+});
+
+/** A reply to `to`, From dana@atlas.example, optionally DKIM-signed for `sign.domain` (at the injected clock's time). */
+async function reply(to: string, opts: { sign?: { domain: string; key: string }; headers?: string; text?: string } = {}): Promise<Buffer> {
+  h.clock.advance(1000); // each reply its own second: emailOf reads the latest
+  const raw = await new MailComposer({
+    from: 'Dana Reyes <dana@atlas.example>', to, subject: 'RE: your file', text: opts.text ?? REPLY, messageId: `<${Math.random().toString(36).slice(2)}@atlas.example>`,
+  }).compile().build();
+  let out = raw;
+  if (opts.sign) {
+    const signed = await dkimSign(raw, { signatureData: [{ signingDomain: opts.sign.domain, selector: 'sel', privateKey: opts.sign.key }], signTime: h.clock.now() } as unknown as Parameters<typeof dkimSign>[1]);
+    expect(signed.errors).toEqual([]);
+    expect(signed.signatures).toMatch(/^DKIM-Signature: /);
+    out = Buffer.concat([Buffer.from(signed.signatures), raw]);
+  }
+  return opts.headers ? Buffer.concat([Buffer.from(opts.headers), out]) : out;
+}
+const emailOf = async (submissionId: string) => (await h.knex('inbound_emails').where({ submission_id: submissionId }).orderBy('created_at', 'desc').first('status', 'review_reason', 'offer_ids')) as { status: string; review_reason: string | null };
+
+describe(`M5: sender authentication on the listener (${ENGINE})`, () => {
+  it('a DKIM signature of the From domain is applied, even with an envelope sender SPF knows nothing about', async () => {
+    const s = await submitted();
+    const out = await deliver({ envelope: { from: 'bounces@esp-mailer.example', to: [s.replyTo] }, raw: await reply(s.replyTo, { sign: { domain: 'atlas.example', key: ATLAS_KEY.privateKey } }) });
+    expect(out, JSON.stringify(out)).toMatchObject({ ok: true });
+    expect(await emailOf(s.id)).toMatchObject({ status: 'processed', review_reason: null });
+    expect((await get(`/v1/submissions/${s.id}`)).body.data.status).toBe('approved');
+    expect(dnsQueries).toContain('TXT sel._domainkey.atlas.example');
+  });
+
+  it('an unsigned forged From of the lender\'s domain (SPF passes only for the forger\'s own domain) waits for review', async () => {
+    const s = await submitted();
+    const out = await deliver({ envelope: { from: 'forger@evil.example', to: [s.replyTo] }, raw: await reply(s.replyTo) });
+    expect(out, JSON.stringify(out)).toMatchObject({ ok: true }); // stored, for a person
+    expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' });
+    expect((await get(`/v1/submissions/${s.id}`)).body.data.status).toBe('sent');
+    expect(Number(((await h.knex('offers').where({ submission_id: s.id }).count('* as c')) as { c: string }[])[0].c)).toBe(0);
+  });
+
+  it('a valid signature of another domain, or one that no longer matches the bytes, is not applied', async () => {
+    const s = await submitted();
+    const other = await deliver({ envelope: { from: 'bounce@esp-mailer.example', to: [s.replyTo] }, raw: await reply(s.replyTo, { sign: { domain: 'evil.example', key: EVIL_KEY.privateKey } }) });
+    expect(other).toMatchObject({ ok: true });
+    expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' });
+    // Signed by atlas.example, then altered on the way.
+    const signed = (await reply(s.replyTo, { sign: { domain: 'atlas.example', key: ATLAS_KEY.privateKey } })).toString('latin1').replace('$50,000', '$95,000');
+    expect(await deliver({ envelope: { from: 'bounce@esp-mailer.example', to: [s.replyTo] }, raw: signed })).toMatchObject({ ok: true });
+    expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' });
+    expect((await get(`/v1/submissions/${s.id}`)).body.data.status).toBe('sent');
+  });
+
+  it('an Authentication-Results header written by the sender is ignored; a trusted relay\'s is honoured', async () => {
+    const s = await submitted();
+    const forged = 'Authentication-Results: mx.relay.test; dkim=pass header.d=atlas.example; spf=pass smtp.mailfrom=dana@atlas.example\r\n';
+    expect(await deliver({ envelope: { from: 'forger@evil.example', to: [s.replyTo] }, raw: await reply(s.replyTo, { headers: forged }) })).toMatchObject({ ok: true });
+    expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' });
+    // A listener behind a relay on 127.0.0.1: that relay's header is the verdict (the first one, with the trusted id).
+    const behind = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, maxBytes: MAX_BYTES, resolver, trustedRelays: ['127.0.0.1'] });
+    try {
+      const none = await deliver({ envelope: { from: 'dana@atlas.example', to: [s.replyTo] }, raw: await reply(s.replyTo, { headers: `Authentication-Results: mx.relay.test; dkim=none; spf=fail smtp.mailfrom=dana@atlas.example\r\n${forged}` }) }, { port: behind.port });
+      expect(none).toMatchObject({ ok: true });
+      expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' }); // SPF would pass, but the relay's word counts here
+      const good = await deliver({ envelope: { from: 'relay@mx.relay.test', to: [s.replyTo] }, raw: await reply(s.replyTo, { headers: forged }) }, { port: behind.port });
+      expect(good).toMatchObject({ ok: true });
+      expect(await emailOf(s.id)).toMatchObject({ status: 'processed', review_reason: null });
+      expect((await get(`/v1/submissions/${s.id}`)).body.data.status).toBe('approved');
+    } finally {
+      await behind.close();
+    }
+  });
+});
+
+describe(`M6: volume limits on the listener (${ENGINE})`, () => {
+  let n = 0;
+  /** A new location with its own mailbox domain, and a listener with `limits`. */
+  async function limited(limits: Partial<InboundSmtpLimits>) {
+    const domain = `limits${++n}-${Math.random().toString(36).slice(2, 6)}.example`;
+    const tenant = await h.tenant(`Limits ${n}`);
+    await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: tenant.locationId, smtpUrl: sink.url, from: `in@${domain}` });
+    const listener = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, maxBytes: MAX_BYTES, resolver, limits: { clientMessages: 1000, clientBytes: 1e9, locationMessages: 1000, locationBytes: 1e9, locationDailyBytes: 1e9, windowMs: 60_000, ...limits } });
+    const to = `in@${domain}`;
+    const l = {
+      listener, tenant,
+      send: (opts: { bytes?: number; from?: string } = {}) =>
+        deliver(opts.bytes ? { envelope: { from: 'dana@atlas.example', to: [to] }, raw: rawOfSize(opts.bytes) } : { to, subject: 'hello', text: `Any news? ${Math.random()}` }, { port: l.listener.port, localAddress: opts.from }),
+      count: () => stored({ location_id: tenant.locationId }),
+    };
+    return l;
+  }
+
+  it('per client address: messages beyond the window\'s count get 421; another address still gets through; the next window opens', async () => {
+    const l = await limited({ clientMessages: 3 });
+    try {
+      for (let i = 0; i < 3; i++) expect(await l.send(), `message ${i}`).toMatchObject({ ok: true });
+      const fourth = await l.send();
+      expect(fourth, JSON.stringify(fourth)).toMatchObject({ ok: false, responseCode: 421 });
+      expect((fourth as { response: string }).response).toMatch(/^421 4\.7\.0 /);
+      expect(await l.count()).toBe(3);
+      expect(await l.send({ from: '127.0.0.2' })).toMatchObject({ ok: true });
+      h.clock.advance(60_000);
+      expect(await l.send()).toMatchObject({ ok: true });
+      expect(await l.count()).toBe(5);
+    } finally {
+      await l.listener.close();
+    }
+  });
+
+  it('per client address: bytes beyond the window\'s budget get 421 after DATA and are not stored', async () => {
+    const l = await limited({ clientBytes: 25_000 });
+    try {
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+      const third = await l.send({ bytes: 10_000 });
+      expect(third, JSON.stringify(third)).toMatchObject({ ok: false, responseCode: 421 });
+      expect(await l.count()).toBe(2);
+      h.clock.advance(60_000);
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+      expect(await l.count()).toBe(3);
+    } finally {
+      await l.listener.close();
+    }
+  });
+
+  it('per location: messages beyond the window\'s count get 452 at RCPT, from any client address', async () => {
+    const l = await limited({ locationMessages: 2 });
+    try {
+      expect(await l.send()).toMatchObject({ ok: true });
+      expect(await l.send({ from: '127.0.0.2' })).toMatchObject({ ok: true });
+      const third = await l.send({ from: '127.0.0.3' });
+      expect(third, JSON.stringify(third)).toMatchObject({ ok: false, responseCode: 452, command: 'RCPT TO' });
+      expect(await l.count()).toBe(2);
+      h.clock.advance(60_000);
+      expect(await l.send({ from: '127.0.0.3' })).toMatchObject({ ok: true });
+    } finally {
+      await l.listener.close();
+    }
+  });
+
+  it('per location: bytes beyond the window\'s budget get 452 after DATA, nothing stored', async () => {
+    const l = await limited({ locationBytes: 25_000 });
+    try {
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+      expect(await l.send({ bytes: 10_000, from: '127.0.0.2' })).toMatchObject({ ok: true });
+      const third = await l.send({ bytes: 10_000, from: '127.0.0.3' });
+      expect(third, JSON.stringify(third)).toMatchObject({ ok: false, responseCode: 452 });
+      expect((third as { response: string }).response).toMatch(/^452 4\.2\.2 /);
+      expect(await l.count()).toBe(2);
+      h.clock.advance(60_000);
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+    } finally {
+      await l.listener.close();
+    }
+  });
+
+  it('per location and UTC day: a byte cap read from what was stored (452 until the next day)', async () => {
+    const l = await limited({ locationDailyBytes: 35_000 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await l.send({ bytes: 10_000, from: `127.0.0.${i + 1}` }), `message ${i}`).toMatchObject({ ok: true });
+        h.clock.advance(60_000); // past every window: only the day counts
+      }
+      const over = await l.send({ bytes: 10_000 });
+      expect(over, JSON.stringify(over)).toMatchObject({ ok: false, responseCode: 452 });
+      expect((over as { response: string }).response).toContain('daily');
+      // A restarted listener (no counters in memory) still knows: the day's bytes are in the database.
+      await l.listener.close();
+      l.listener = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, maxBytes: MAX_BYTES, resolver, limits: { locationDailyBytes: 35_000 } });
+      const again = await l.send({ bytes: 10_000 });
+      expect(again, JSON.stringify(again)).toMatchObject({ ok: false, responseCode: 452 });
+      expect(await l.count()).toBe(3);
+      const t0 = h.clock.now();
+      h.clock.set(new Date(Date.UTC(t0.getUTCFullYear(), t0.getUTCMonth(), t0.getUTCDate() + 1, 0, 0, 1)));
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+    } finally {
+      await l.listener.close();
+    }
+  });
+
+  it('retention: an unmatched reply\'s raw message is emptied by the maintenance sweep after INBOUND_UNMATCHED_RAW_DAYS; matched ones keep theirs', async () => {
+    const s = await submitted();
+    const l = await limited({});
+    const days = h.deps.config.inboundUnmatchedRawDays;
+    h.deps.config.inboundUnmatchedRawDays = 2;
+    try {
+      expect(await l.send({ bytes: 10_000 })).toMatchObject({ ok: true });
+      expect(await deliver({ to: s.replyTo, subject: 'RE', text: REPLY })).toMatchObject({ ok: true });
+      const raw = async (where: Record<string, unknown>) => ((await h.knex('inbound_emails').where(where).first('raw', 'status', 'text_body')) as { raw: Buffer; status: string; text_body: string });
+      expect((await raw({ location_id: l.tenant.locationId })).raw.length).toBeGreaterThan(9_000);
+      h.clock.advance(2 * 24 * 3600_000 - 60_000);
+      await runSweeps(h.deps);
+      expect((await raw({ location_id: l.tenant.locationId })).raw.length).toBeGreaterThan(9_000); // not yet
+      h.clock.advance(120_000);
+      await runSweeps(h.deps);
+      const swept = await raw({ location_id: l.tenant.locationId });
+      expect(swept).toMatchObject({ status: 'unmatched' });
+      expect(swept.raw.length).toBe(0);
+      expect((await raw({ submission_id: s.id })).raw.length).toBeGreaterThan(100); // processed: kept
+      const listed = await get('/v1/inbound-emails', l.tenant, { status: 'unmatched' });
+      expect(listed.body.data).toHaveLength(1); // the record stays in the review queue
+    } finally {
+      h.deps.config.inboundUnmatchedRawDays = days;
+      await l.listener.close();
+    }
   });
 });

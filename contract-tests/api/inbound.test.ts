@@ -14,6 +14,12 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 // POST /v1/inbound-emails with the location's inbound secret; it is matched (Reply-To token,
 // In-Reply-To, trace code), classified, and applied: the submission answers, offers are logged with
 // source email_classifier. What cannot be matched or read waits for review, never lost.
+//
+// Sender authentication (M5): a reply is applied unseen only when its From domain is authenticated.
+// Through this hook the only verdict is the Authentication-Results header of the provider in front
+// of us, trusted by its authserv-id (INBOUND_TRUSTED_AUTHSERV_ID, here RELAY). `receive` plays that
+// provider: it adds the header a relay that checked the sender writes (dkim=pass for the From
+// domain) unless told otherwise. Test locations get no relaxation: the same rule as production.
 
 let h: Harness;
 let t: Tenant;
@@ -22,10 +28,12 @@ let sink: SmtpSink;
 let worker: Worker;
 let secret: string;
 let otherSecret: string;
+const RELAY = 'mx.relay.test';
 
 beforeAll(async () => {
   registerAllJobs();
   h = await startHarness();
+  h.deps.config.inboundTrustedAuthservIds = [RELAY];
   t = await h.tenant('Northwind Capital');
   other = await h.tenant('Elsewhere Brokers');
   sink = await startSmtpSink();
@@ -49,10 +57,19 @@ async function post(path: string, body: unknown, tenant: Tenant = t, role: 'admi
   return (await (body === undefined ? req : req.send(body as object))) as unknown as { status: number; body: Body; headers: Record<string, string> };
 }
 const basic = (s: string, user = 'inbound') => `Basic ${Buffer.from(`${user}:${s}`).toString('base64')}`;
-async function receive(raw: Buffer | string, opts: { secret?: string | null; type?: string } = {}) {
+/** The header a relay that checked the sender adds on top: by default a DKIM pass for the From domain. */
+function relayVerdict(raw: Buffer): string {
+  const from = /^From:[^\r\n]*?([^\s<>"]+@([^\s<>"]+?))>?\s*$/im.exec(raw.toString('latin1'));
+  return `Authentication-Results: ${RELAY}; dkim=pass header.d=${from ? from[2].toLowerCase() : 'unknown.invalid'}; spf=none\r\n`;
+}
+async function receive(raw: Buffer | string, opts: { secret?: string | null; type?: string; verdict?: string | null } = {}) {
   const req = h.api.post('/v1/inbound-emails').set('Content-Type', opts.type ?? 'message/rfc822');
   if (opts.secret !== null) req.set('Authorization', basic(opts.secret ?? secret));
-  return (await req.send(Buffer.isBuffer(raw) ? raw : Buffer.from(raw))) as unknown as { status: number; body: Body; headers: Record<string, string> };
+  let body = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+  // Only on something that starts like a message (a bad-input test's body stays what it is).
+  const verdict = opts.verdict === undefined ? (/^[\x21-\x39\x3B-\x7E]+:/.test(body.subarray(0, 200).toString('latin1')) && /^From:/im.test(body.toString('latin1')) ? relayVerdict(body) : null) : opts.verdict;
+  if (verdict) body = Buffer.concat([Buffer.from(verdict, 'latin1'), body]);
+  return (await req.send(body)) as unknown as { status: number; body: Body; headers: Record<string, string> };
 }
 function compose(o: { from?: string; to: string; subject: string; text?: string; html?: string; inReplyTo?: string; headers?: Record<string, string>; messageId?: string }): Promise<Buffer> {
   return new MailComposer({
@@ -272,6 +289,34 @@ describe(`lender replies (${ENGINE})`, () => {
     const assigned = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
     expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null });
     expect(await count('offers', { submission_id: s.sub.id })).toBe(1);
+  });
+
+  it('M5: a From of the lender\'s domain is not enough: without the trusted relay\'s pass the reply waits (sender_unauthenticated)', async () => {
+    const s = await submitted();
+    const approval = () => compose({ to: s.replyTo, subject: `RE: ${s.mail.subject}`, text: 'Approved: $90,000 at 1.29 factor, 200 days, daily.' });
+    const forged = `Authentication-Results: ${RELAY}; dkim=pass header.d=atlas.example; spf=pass smtp.mailfrom=dana@atlas.example\r\n`;
+    const cases: [string, string | null][] = [
+      ['no verdict at all (a forged From, posted as is)', null],
+      ['the relay says fail; the sender wrote a pass with the relay\'s id below it', `Authentication-Results: ${RELAY}; dkim=none; spf=fail smtp.mailfrom=dana@atlas.example\r\n${forged}`],
+      ['a pass from a server we do not trust', 'Authentication-Results: mx.evil.example; dkim=pass header.d=atlas.example; spf=pass smtp.mailfrom=dana@atlas.example\r\n'],
+      ['the relay\'s pass is for another domain (signed by someone else)', `Authentication-Results: ${RELAY}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=bounce@evil.example\r\n`],
+      ['a pass the sender put first, under a different id spelling', `Authentication-Results: ${RELAY}.evil.example; dkim=pass header.d=atlas.example\r\n`],
+    ];
+    for (const [why, verdict] of cases) {
+      const res = await receive(await approval(), { verdict });
+      expect(res.status, why).toBe(201);
+      expect(res.body.data, why).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated', matched_by: 'reply_to', submission_id: s.sub.id, offer_ids: [], classification: { type: 'approved' } });
+    }
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+    expect(await count('offers', { submission_id: s.sub.id })).toBe(0);
+    // The trusted relay's own pass (DKIM aligned: a subdomain signature counts, relaxed alignment), or its SPF pass for an aligned envelope sender.
+    const dkim = await receive(await approval(), { verdict: `Authentication-Results: ${RELAY}; dkim=pass header.d=mail.atlas.example; spf=none\r\n${forged}` });
+    expect(dkim.body.data).toMatchObject({ status: 'processed', review_reason: null });
+    expect(dkim.body.data.offer_ids).toHaveLength(1);
+    const s2 = await submitted();
+    const spf = await receive(await compose({ to: s2.replyTo, subject: 'RE', text: 'Declined, restricted industry.' }), { verdict: `Authentication-Results: ${RELAY}; dkim=none; spf=pass smtp.mailfrom=bounces@atlas.example\r\n` });
+    expect(spf.body.data).toMatchObject({ status: 'processed', submission_id: s2.sub.id });
+    expect((await h.api.get(`/v1/submissions/${s2.sub.id}`).set(t.auth())).body.data.status).toBe('declined');
   });
 
   it('a reply for a deal another lender already funded waits for review, stored, with its offer unlogged', async () => {

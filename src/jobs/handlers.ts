@@ -4,6 +4,7 @@ import { registerFunderJobs } from '../features/funders/attempts';
 import { registerPortalMail } from '../features/portal/portal.service';
 import { registerSubmissionMail } from '../features/submissions/submissions.email';
 import { registerMailJobs } from '../mail/mail.sender';
+import { registerInboundMaintenance } from '../features/inbound/inbound.retention';
 
 // Every job queue's handler, registered once by each process that runs a worker (src/server.ts,
 // src/worker.ts) before it starts. Later queues (submissions, polling, analysis) add a line here.
@@ -14,4 +15,5 @@ export function registerAllJobs(): void {
   registerStatementJobs();
   registerOAuthMaintenance();
   registerPortalMail();
+  registerInboundMaintenance();
 }

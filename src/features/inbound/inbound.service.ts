@@ -13,6 +13,7 @@ import { findSubmission, type SubmissionRow } from '../submissions/submissions.r
 import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { classifyReply, toResponseType, type Classification } from './classifier';
+import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
 
 type S = components['schemas'];
@@ -341,7 +342,7 @@ async function applyToSubmission(
   scope: Scope,
   row: SubmissionRow,
   body: ResponseBody | null,
-  opts: { offerSource: 'api' | 'email_classifier'; autoReply: boolean; sender?: string },
+  opts: { offerSource: 'api' | 'email_classifier'; autoReply: boolean; sender?: string; authenticated?: boolean },
 ): Promise<Pick<InboundRow, 'status' | 'review_reason' | 'offer_ids'>> {
   const review = (review_reason: NonNullable<InboundEmail['review_reason']>) => ({ status: 'unclassified' as const, review_reason, offer_ids: [] });
   if (!body) return review(opts.autoReply ? 'auto_reply' : 'not_classified');
@@ -356,6 +357,9 @@ async function applyToSubmission(
   // What an email says is applied only when it comes from the lender's own domain: anyone can send
   // mail to a reply address, and a forged approval would log offers. A person can still assign it.
   if (opts.sender !== undefined && !(await fromLenderDomain(trx, scope, row.lender_id, opts.sender))) return review('unknown_sender');
+  // ...and only when that domain is authenticated (DKIM or SPF aligned with it, see sender-auth.ts):
+  // the From header alone is the sender's word.
+  if (opts.authenticated === false) return review('sender_unauthenticated');
   // Read from an email: a refusal (a rule of the state table) keeps the email for review rather than
   // losing it; the savepoint undoes whatever the refused answer had written.
   try {
@@ -385,9 +389,17 @@ async function fromLenderDomain(trx: Knex.Transaction, scope: Scope, lenderId: s
  * Stores and processes one raw message for `locationId`. `created` is false when the same message
  * (Message-ID, or bytes) was received before: the stored record comes back and nothing changes.
  */
-export async function receiveInboundEmail(deps: Deps, locationId: string, raw: Buffer): Promise<{ email: InboundEmail; created: boolean }> {
+export async function receiveInboundEmail(
+  deps: Deps,
+  locationId: string,
+  raw: Buffer,
+  opts: { auth?: SenderAuth } = {},
+): Promise<{ email: InboundEmail; created: boolean }> {
   if (raw.length > INBOUND_MAX_BYTES) throw new ApiError('body_too_large', 'The message is larger than 25 MB');
   const msg = await parseInbound(raw);
+  // The listener passes its own verdict; the HTTP hook has only the provider's (trusted) header.
+  const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
+  const authenticated = isAligned(auth, msg.from.address);
   const scope = systemScope(locationId);
   const { classification, own, autoReply } = classify(msg);
   const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
@@ -421,7 +433,7 @@ export async function receiveInboundEmail(deps: Deps, locationId: string, raw: B
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
     else {
       const row = await lockedSubmissionOr404(trx, scope, match.row.id);
-      const outcome = await applyToSubmission(trx, deps, scope, row, responseOf(classification, msg.from.address, own), { offerSource: 'email_classifier', autoReply, sender: msg.from.address });
+      const outcome = await applyToSubmission(trx, deps, scope, row, responseOf(classification, msg.from.address, own), { offerSource: 'email_classifier', autoReply, sender: msg.from.address, authenticated });
       patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
     }
     await trx('inbound_emails').where({ id }).update({ ...patch, offer_ids: JSON.stringify(patch.offer_ids ?? []) });

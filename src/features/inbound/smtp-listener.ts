@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { InboundSmtpLimits } from '../../config';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { parseFromAddress } from '../../mail/mailbox';
 import { normalizeTraceCode } from '../submissions/trace-code';
 import { INBOUND_MAX_BYTES, receiveInboundEmail } from './inbound.service';
+import { fromTrustedHeader, verifyOnListener, type DnsResolver, type SenderAuth } from './sender-auth';
 
 // The optional self-hosted MX for lender replies. A location's submission emails go out From its
 // mailbox address (`deals@northwind.example`) with `Reply-To: deals+<trace code>@northwind.example`;
@@ -20,6 +22,15 @@ import { INBOUND_MAX_BYTES, receiveInboundEmail } from './inbound.service';
 //   message is handed to each distinct location among the accepted recipients once; not an email:
 //   550; anything else (the database is down...): 451, the sender tries again later (a retry of a
 //   message already stored for one location is recognised there and changes nothing).
+// - Sender authentication (sender-auth.ts): the listener checks DKIM on the bytes and SPF for the
+//   envelope sender and the connecting address itself; a message from a trusted relay
+//   (INBOUND_SMTP_TRUSTED_RELAYS) is judged by that relay's Authentication-Results header instead.
+//   An unauthenticated message is stored but never applied unseen.
+// - Volume (M6), on the injected clock: per client address and per location, messages and bytes per
+//   window; per location, bytes per UTC day (what is stored, from the database, so every listener
+//   process sees it). Beyond a client limit: 421 (the connection closes); beyond a location limit:
+//   452 at RCPT or after DATA (nothing stored). Both are temporary: a real mail server retries
+//   later. Trusted relays are exempt from the per-client limits (all mail comes from them).
 // - Nothing of a message (text, subject, addresses) is logged: ids, sizes and error classes only.
 
 export interface InboundSmtpOptions {
@@ -28,7 +39,38 @@ export interface InboundSmtpOptions {
   port: number;
   /** Largest message accepted, in bytes (default INBOUND_MAX_BYTES; tests lower it). */
   maxBytes?: number;
+  /** Limits (default: the configuration's, then DEFAULT_LIMITS). */
+  limits?: Partial<InboundSmtpLimits>;
+  /** DNS for SPF and DKIM (tests serve a table; default: the system resolver). */
+  resolver?: DnsResolver;
+  /** Relay addresses whose Authentication-Results header is believed (default: the configuration's). */
+  trustedRelays?: string[];
 }
+
+export const DEFAULT_LIMITS: InboundSmtpLimits = {
+  windowMs: 10 * 60_000,
+  clientMessages: 20,
+  clientBytes: 50 * 1024 * 1024,
+  locationMessages: 100,
+  locationBytes: 100 * 1024 * 1024,
+  locationDailyBytes: 300 * 1024 * 1024,
+};
+
+/** Fixed-window counters of messages and bytes per key, on the injected clock (one listener process). */
+class Windows {
+  private readonly counts = new Map<string, { start: number; messages: number; bytes: number }>();
+  constructor(private readonly windowMs: number) {}
+  get(key: string, now: number) {
+    const c = this.counts.get(key);
+    if (c && now - c.start < this.windowMs) return c;
+    if (this.counts.size > 10_000) for (const [k, v] of this.counts) if (now - v.start >= this.windowMs) this.counts.delete(k);
+    const fresh = { start: now, messages: 0, bytes: 0 };
+    this.counts.set(key, fresh);
+    return fresh;
+  }
+}
+
+const normalizeIp = (ip: string) => ip.replace(/^::ffff:/i, '');
 
 export interface InboundSmtp {
   port: number;
@@ -41,6 +83,9 @@ const NO_SUCH_MAILBOX = () => reply(550, '5.1.1 No such mailbox here');
 const TOO_BIG = (max: number) => reply(552, `5.3.4 Message too big: the limit is ${max} bytes`);
 const NOT_AN_EMAIL = () => reply(550, '5.6.0 The message is not a valid email');
 const TRY_LATER = () => reply(451, '4.3.0 Temporary failure, please try again later');
+const CLIENT_LIMIT = () => reply(421, '4.7.0 Too much mail from your address, try again later');
+const LOCATION_LIMIT = () => reply(452, '4.2.2 This mailbox receives too much mail right now, try again later');
+const DAILY_LIMIT = () => reply(452, '4.2.2 This mailbox has received its daily volume, try again later');
 
 /** A domain as mailbox From addresses have them (ASCII labels, see `isEmailAddress`): safe inside LIKE. */
 const ASCII_DOMAIN = /^[a-z0-9.-]+$/;
@@ -134,6 +179,32 @@ function safeError(err: unknown): Record<string, unknown> {
 export async function startInboundSmtp(deps: Deps, opts: InboundSmtpOptions): Promise<InboundSmtp> {
   const maxBytes = opts.maxBytes ?? INBOUND_MAX_BYTES;
   const log = deps.logger.child({ component: 'inbound-smtp' });
+  const limits: InboundSmtpLimits = { ...DEFAULT_LIMITS, ...deps.config.inboundSmtpLimits, ...opts.limits };
+  const relays = new Set((opts.trustedRelays ?? deps.config.inboundSmtpTrustedRelays ?? []).map(normalizeIp));
+  const clients = new Windows(limits.windowMs);
+  const locations = new Windows(limits.windowMs);
+  const now = () => deps.clock.now().getTime();
+  const isRelay = (session: SMTPServerSession) => relays.has(normalizeIp(session.remoteAddress));
+  /** Whether a client is over its window (a relay never is). */
+  const clientOver = (session: SMTPServerSession, adding = 0) => {
+    if (isRelay(session)) return false;
+    const c = clients.get(normalizeIp(session.remoteAddress), now());
+    return c.messages >= limits.clientMessages || c.bytes + adding > limits.clientBytes;
+  };
+  /** What a location stored today (UTC, on the injected clock). */
+  const storedToday = async (locationId: string): Promise<number> => {
+    const t = deps.clock.now();
+    const dayStart = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
+    const row = (await deps.db.knex('inbound_emails').where({ location_id: locationId }).where('created_at', '>=', dayStart).first(deps.db.knex.raw('coalesce(sum(octet_length(raw)), 0) as bytes'))) as { bytes: number | string } | undefined;
+    return Number(row?.bytes ?? 0);
+  };
+  /** The refusal for a location about to take `adding` more bytes, or null. */
+  const locationRefusal = async (locationId: string, adding: number): Promise<Error | null> => {
+    const c = locations.get(locationId, now());
+    if (c.messages >= limits.locationMessages || c.bytes + adding > limits.locationBytes) return LOCATION_LIMIT();
+    if ((await storedToday(locationId)) + adding > limits.locationDailyBytes) return DAILY_LIMIT();
+    return null;
+  };
   // The location of each accepted recipient, kept on the envelope's own address objects (so it
   // lives exactly as long as the transaction).
   const locationOf = new WeakMap<SMTPServerAddress, string>();
@@ -150,6 +221,22 @@ export async function startInboundSmtp(deps: Deps, opts: InboundSmtpOptions): Pr
     // The client's name is not used for anything: no reverse DNS query per connection.
     disableReverseLookup: true,
 
+    onConnect(session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      if (clientOver(session)) {
+        log.info({ limit: 'client' }, 'inbound smtp: client over its limits; answered 421');
+        return callback(CLIENT_LIMIT());
+      }
+      callback();
+    },
+
+    onMailFrom(_address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      if (clientOver(session)) {
+        log.info({ limit: 'client' }, 'inbound smtp: client over its limits; answered 421');
+        return callback(CLIENT_LIMIT());
+      }
+      callback();
+    },
+
     onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
       locationOfRecipient(deps, address.address).then(
         (found) => {
@@ -158,8 +245,17 @@ export async function startInboundSmtp(deps: Deps, opts: InboundSmtpOptions): Pr
             log.warn({ locations: found.ambiguous }, 'inbound smtp: a recipient is the mailbox address of several locations and names none of their submissions; refused');
             return callback(NO_SUCH_MAILBOX());
           }
-          locationOf.set(address, found.locationId);
-          callback();
+          return locationRefusal(found.locationId, 0).then((refused) => {
+            if (refused) {
+              log.info({ location_id: found.locationId, limit: 'location' }, 'inbound smtp: location over its limits; answered 452 at RCPT');
+              return callback(refused);
+            }
+            locationOf.set(address, found.locationId);
+            callback();
+          }, (err: unknown) => {
+            log.error({ err: safeError(err) }, 'inbound smtp: volume lookup failed; answered 451');
+            callback(TRY_LATER());
+          });
         },
         (err: unknown) => {
           log.error({ err: safeError(err) }, 'inbound smtp: recipient lookup failed; answered 451');
@@ -189,6 +285,17 @@ export async function startInboundSmtp(deps: Deps, opts: InboundSmtpOptions): Pr
           return callback(TOO_BIG(maxBytes));
         }
         const raw = Buffer.concat(chunks, bytes);
+        // Counted whatever becomes of it: reading it cost as much.
+        const overBefore = clientOver(session, bytes);
+        if (!isRelay(session)) {
+          const c = clients.get(normalizeIp(session.remoteAddress), now());
+          c.messages += 1;
+          c.bytes += bytes;
+        }
+        if (overBefore) {
+          log.info({ bytes, limit: 'client' }, 'inbound smtp: client over its limits; answered 421 after DATA, nothing stored');
+          return callback(CLIENT_LIMIT());
+        }
         // Each distinct location once, with the recipients that were its own.
         const perLocation = new Map<string, string[]>();
         for (const rcpt of session.envelope.rcptTo) {
@@ -198,10 +305,31 @@ export async function startInboundSmtp(deps: Deps, opts: InboundSmtpOptions): Pr
         }
         void (async () => {
           if (perLocation.size === 0) return callback(TRY_LATER()); // cannot happen: DATA needs an accepted RCPT
+          let auth: SenderAuth;
+          try {
+            for (const locationId of perLocation.keys()) {
+              const refused = await locationRefusal(locationId, raw.length);
+              if (refused) {
+                log.info({ location_id: locationId, bytes, limit: 'location' }, 'inbound smtp: location over its limits; answered 452 after DATA, nothing stored');
+                return callback(refused);
+              }
+            }
+            auth = isRelay(session)
+              ? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? [])
+              : await verifyOnListener(raw, { ip: normalizeIp(session.remoteAddress), helo: session.hostNameAppearsAs, mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined, resolver: opts.resolver, now: deps.clock.now() });
+          } catch (err) {
+            log.error({ bytes, err: safeError(err) }, 'inbound smtp: could not check a message; answered 451');
+            return callback(TRY_LATER());
+          }
           for (const [locationId, recipients] of perLocation) {
             try {
-              const { email, created } = await receiveInboundEmail(deps, locationId, withDeliveredTo(raw, recipients));
-              log.info({ location_id: locationId, inbound_email_id: email.id, status: email.status, created, bytes }, 'inbound smtp: message received');
+              const { email, created } = await receiveInboundEmail(deps, locationId, withDeliveredTo(raw, recipients), { auth });
+              if (created) {
+                const c = locations.get(locationId, now());
+                c.messages += 1;
+                c.bytes += raw.length;
+              }
+              log.info({ location_id: locationId, inbound_email_id: email.id, status: email.status, created, bytes, auth: auth.via, authenticated_domains: auth.domains.length }, 'inbound smtp: message received');
             } catch (err) {
               if (err instanceof ApiError && err.code === 'invalid_email') {
                 log.info({ location_id: locationId, bytes }, 'inbound smtp: not an email; answered 550');

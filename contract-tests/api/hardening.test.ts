@@ -263,11 +263,14 @@ describe('idempotency as Stripe defines it', () => {
     h.clock.advance(3 * LOCK_MS);
     // The renewals are written asynchronously: wait until the last one has landed.
     const renewedPast = h.clock.now().getTime();
-    for (let i = 0; i < 500; i++) {
+    let renewed = false;
+    for (let i = 0; i < 500 && !renewed; i++) {
       const row = await h.knex('idempotency_keys').where({ key }).first('locked_until');
-      if (new Date(row.locked_until).getTime() > renewedPast) break;
-      await new Promise((r) => setTimeout(r, 10));
+      renewed = new Date(row.locked_until).getTime() > renewedPast;
+      if (!renewed) await new Promise((r) => setTimeout(r, 10));
     }
+    // Fails loudly: a lock that was never renewed must not pass by running out of polls.
+    expect(renewed, 'the running request renewed its lock past the advanced clock').toBe(true);
     const still = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(still.status).toBe(409);
     // Renewals run on separate connections: one that lands after a later one must not move the lock

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/features/accounts/accounts.service';
-import { CHROMIUM, haveChromium, launchBrowser } from '../support/browser';
+import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';
 import { ENGINE, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
 
@@ -16,7 +16,7 @@ import { startServedHarness } from '../support/served';
 // and the redirect back to the assistant's own address on another origin, which the consent page's
 // Content-Security-Policy (form-action) must allow and nothing else may violate.
 
-if (!haveChromium) console.warn(`oauth-browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+warnIfNoBrowser('oauth-browser.test.ts');
 
 let h: Harness;
 let t: Tenant;
@@ -29,7 +29,7 @@ let dir: string;
 const arrived: URL[] = [];
 const problems: string[] = [];
 
-describe.skipIf(!haveChromium)(`connecting an assistant in Chromium (${ENGINE})`, () => {
+describe.skipIf(skipBrowserTests)(`connecting an assistant in Chromium (${ENGINE})`, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-oauth-browser-'));
     served = await startServedHarness();

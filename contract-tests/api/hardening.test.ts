@@ -247,6 +247,14 @@ describe('idempotency as Stripe defines it', () => {
     expect(again.status).toBe(409);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+    // The replay is the stored answer, as documented (Idempotency, Request ids): its error.request_id
+    // names the request that ran the operation; the X-Request-Id header is the retry's own.
+    expect(again.body).toEqual(first.body);
+    expect(again.body.error.request_id).toBe(first.headers['x-request-id']);
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    const named = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', k409).set('X-Request-Id', 'retry-of-twin-b').send({ legal_name: 'Twin B', ein });
+    expect(named.headers['x-request-id']).toBe('retry-of-twin-b');
+    expect(named.body.error.request_id).toBe(first.headers['x-request-id']);
   });
 
   it.skipIf(ENGINE !== 'pg')('a key held by a running request answers 409 with Retry-After; the lock is renewed while it runs', async () => {

@@ -196,6 +196,22 @@ describe('the body itself', () => {
     expect(res.status).toBe(400);
     expect(err(res)).toMatchObject({ type: 'validation_error', code: 'invalid_request' });
   });
+
+  it('operations without a body still answer 415 to a non-JSON body and 413 to one over 1 MB (documented on every operation)', async () => {
+    const biz = await businessId();
+    const targets = [
+      { method: 'post' as const, path: '/v1/webhooks/whk_01JD1A2B3C4D5E6F7G8H9J0K1M/test' }, // a body-less POST
+      { method: 'get' as const, path: `/v1/businesses/${biz}` },
+    ];
+    for (const { method, path } of targets) {
+      const text = await h.api[method](path).set(t.auth()).set('Content-Type', 'text/plain').send('hello');
+      expect(text.status, path).toBe(415);
+      expect(err(text)).toMatchObject({ type: 'validation_error', code: 'unsupported_media_type' });
+      const big = await h.api[method](path).set(t.auth()).set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1_100_000) }));
+      expect(big.status, path).toBe(413);
+      expect(err(big)).toMatchObject({ type: 'validation_error', code: 'body_too_large' });
+    }
+  });
 });
 
 describe('database errors', () => {

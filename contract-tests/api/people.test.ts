@@ -207,6 +207,9 @@ describe(`listPeople (${ENGINE})`, () => {
       const deals = await h.api.get(`/v1/deals?business_id=${id}`).set(f.auth());
       expect(deals.status, JSON.stringify(deals.body)).toBe(200);
       expect(deals.body.data).toEqual([]);
+      const advances = await h.api.get(`/v1/advances?business_id=${id}`).set(f.auth());
+      expect(advances.status, JSON.stringify(advances.body)).toBe(200);
+      expect(advances.body.data).toEqual([]);
     }
   });
 

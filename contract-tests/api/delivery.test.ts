@@ -630,12 +630,15 @@ describe(`health under out-of-order recording (${ENGINE})`, () => {
     const claimed = await claimDueDeliveries(h.knex, { now: h.clock.now(), limit: 2, workerId: 'wrk_order', checkLiveness: false });
     // The first attempt starts at t1 and hangs; its answer (a 500) comes after the second succeeded at t2.
     let release: () => void = () => {};
+    let arrived: () => void = () => {};
+    const reachedReceiver = new Promise<void>((resolve) => (arrived = resolve));
     respond = (_req, res) => {
       release = () => res.writeHead(500).end();
+      arrived();
     };
     const t1 = h.clock.now().toISOString();
     const slow = attemptDelivery(h.deps, claimed[0]);
-    await new Promise((r) => setTimeout(r, 50)); // let the request reach the receiver (not a time rule)
+    await reachedReceiver; // the first attempt is at the receiver, waiting for its answer
     h.clock.advance(1000);
     respond = (_req, res) => res.writeHead(200).end();
     expect(await attemptDelivery(h.deps, claimed[1])).toBe('succeeded');

@@ -128,10 +128,13 @@ describe(`documents (${ENGINE})`, () => {
     const dealId = await newDeal();
     const s = await slot(dealId, PDF);
     const bigger = await put(s, Buffer.concat([PDF, Buffer.from('x')]));
-    expect(bigger.status).toBeGreaterThanOrEqual(400);
-    expect(bigger.status).toBeLessThan(500);
-    expect(bigger.body.error.code).toBeTruthy();
-    expect((await put(s, PDF.subarray(0, 100))).status).toBe(400);
+    // Larger than declared: 413 in the envelope, exactly (not any 4xx).
+    expect(bigger.status).toBe(413);
+    expect(bigger.headers['content-type']).toMatch(/^application\/json/);
+    expect(bigger.body.error).toMatchObject({ type: 'validation_error', code: 'upload_size_mismatch', request_id: bigger.headers['x-request-id'] });
+    const smaller = await put(s, PDF.subarray(0, 100));
+    expect(smaller.status).toBe(400);
+    expect(smaller.body.error).toMatchObject({ type: 'validation_error', code: 'upload_size_mismatch' });
     expect((await put(s, Buffer.alloc(0))).status).toBe(400);
     const wrongType = await put(s, PDF, { 'Content-Type': 'image/png' });
     expect(wrongType.status).toBe(415);

@@ -196,6 +196,22 @@ describe('the body itself', () => {
     expect(res.status).toBe(400);
     expect(err(res)).toMatchObject({ type: 'validation_error', code: 'invalid_request' });
   });
+
+  it('operations without a body still answer 415 to a non-JSON body and 413 to one over 1 MB (documented on every operation)', async () => {
+    const biz = await businessId();
+    const targets = [
+      { method: 'post' as const, path: '/v1/webhooks/whk_01JD1A2B3C4D5E6F7G8H9J0K1M/test' }, // a body-less POST
+      { method: 'get' as const, path: `/v1/businesses/${biz}` },
+    ];
+    for (const { method, path } of targets) {
+      const text = await h.api[method](path).set(t.auth()).set('Content-Type', 'text/plain').send('hello');
+      expect(text.status, path).toBe(415);
+      expect(err(text)).toMatchObject({ type: 'validation_error', code: 'unsupported_media_type' });
+      const big = await h.api[method](path).set(t.auth()).set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1_100_000) }));
+      expect(big.status, path).toBe(413);
+      expect(err(big)).toMatchObject({ type: 'validation_error', code: 'body_too_large' });
+    }
+  });
 });
 
 describe('database errors', () => {
@@ -247,6 +263,14 @@ describe('idempotency as Stripe defines it', () => {
     expect(again.status).toBe(409);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+    // The replay is the stored answer, as documented (Idempotency, Request ids): its error.request_id
+    // names the request that ran the operation; the X-Request-Id header is the retry's own.
+    expect(again.body).toEqual(first.body);
+    expect(again.body.error.request_id).toBe(first.headers['x-request-id']);
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    const named = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', k409).set('X-Request-Id', 'retry-of-twin-b').send({ legal_name: 'Twin B', ein });
+    expect(named.headers['x-request-id']).toBe('retry-of-twin-b');
+    expect(named.body.error.request_id).toBe(first.headers['x-request-id']);
   });
 
   it.skipIf(ENGINE !== 'pg')('a key held by a running request answers 409 with Retry-After; the lock is renewed while it runs', async () => {
@@ -263,11 +287,14 @@ describe('idempotency as Stripe defines it', () => {
     h.clock.advance(3 * LOCK_MS);
     // The renewals are written asynchronously: wait until the last one has landed.
     const renewedPast = h.clock.now().getTime();
-    for (let i = 0; i < 500; i++) {
+    let renewed = false;
+    for (let i = 0; i < 500 && !renewed; i++) {
       const row = await h.knex('idempotency_keys').where({ key }).first('locked_until');
-      if (new Date(row.locked_until).getTime() > renewedPast) break;
-      await new Promise((r) => setTimeout(r, 10));
+      renewed = new Date(row.locked_until).getTime() > renewedPast;
+      if (!renewed) await new Promise((r) => setTimeout(r, 10));
     }
+    // Fails loudly: a lock that was never renewed must not pass by running out of polls.
+    expect(renewed, 'the running request renewed its lock past the advanced clock').toBe(true);
     const still = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(still.status).toBe(409);
     // Renewals run on separate connections: one that lands after a later one must not move the lock

@@ -175,6 +175,22 @@ describe(`lender replies (${ENGINE})`, () => {
     expect(sub.decline_reason).toContain('negative days');
   });
 
+  it('a reply naming two trace codes of the location is not matched to either: it waits for review (ambiguous_match)', async () => {
+    const a = await submitted();
+    const b = await submitted();
+    const raw = await compose({
+      from: 'uw@atlas.example', to: 'deals@northwind.example', subject: `Approved - ref ${a.sub.trace_code}`,
+      text: `Approved: $50,000 at 1.30 factor, 150 days, daily. Also regarding ${b.sub.trace_code}.`,
+    });
+    const res = await receive(raw);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'unmatched', review_reason: 'ambiguous_match', submission_id: null, offer_ids: [] });
+    for (const s of [a, b]) {
+      expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('sent');
+      expect(await count('offers', { submission_id: s.sub.id })).toBe(0);
+    }
+  });
+
   it('matches by the trace code in the subject, and records the items a lender asks for', async () => {
     const s = await submitted();
     const raw = await compose({

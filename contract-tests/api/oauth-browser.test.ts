@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/features/accounts/accounts.service';
-import { CHROMIUM, haveChromium, launchBrowser } from '../support/browser';
+import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';
 import { ENGINE, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
 
@@ -17,7 +17,7 @@ import { startServedHarness } from '../support/served';
 // Content-Security-Policy (form-action) must allow and nothing else may violate. The browser's
 // binding cookie (set by /authorize) must travel with every step, and only in this browser.
 
-if (!haveChromium) console.warn(`oauth-browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+warnIfNoBrowser('oauth-browser.test.ts');
 
 let h: Harness;
 let t: Tenant;
@@ -30,7 +30,7 @@ let dir: string;
 const arrived: URL[] = [];
 const problems: string[] = [];
 
-describe.skipIf(!haveChromium)(`connecting an assistant in Chromium (${ENGINE})`, () => {
+describe.skipIf(skipBrowserTests)(`connecting an assistant in Chromium (${ENGINE})`, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-oauth-browser-'));
     served = await startServedHarness();

@@ -196,12 +196,21 @@ describe(`listPeople (${ENGINE})`, () => {
     expect(await ids('email=aria%40sunrise.example')).toEqual([]);
   });
 
-  it('business_id lists the people linked to it; a foreign business is 404', async () => {
+  it('business_id lists the people linked to it; an unknown or foreign business is a filter that matches no one (200, empty), as on listDeals', async () => {
     expect(await ids(`business_id=${biz}`)).toEqual([maria.id]);
     const foreign = await business('Not yours', other);
-    const res = await h.api.get(`/v1/people?business_id=${foreign}`).set(f.auth());
-    expect(res.status).toBe(404);
-    expect(res.body.error.param).toBe('business_id');
+    const unknown = 'biz_01JZZZZZZZZZZZZZZZZZZZZZZZ';
+    for (const id of [foreign, unknown]) {
+      const people = await h.api.get(`/v1/people?business_id=${id}`).set(f.auth());
+      expect(people.status, JSON.stringify(people.body)).toBe(200);
+      expect(people.body.data).toEqual([]);
+      const deals = await h.api.get(`/v1/deals?business_id=${id}`).set(f.auth());
+      expect(deals.status, JSON.stringify(deals.body)).toBe(200);
+      expect(deals.body.data).toEqual([]);
+      const advances = await h.api.get(`/v1/advances?business_id=${id}`).set(f.auth());
+      expect(advances.status, JSON.stringify(advances.body)).toBe(200);
+      expect(advances.body.data).toEqual([]);
+    }
   });
 
   it('search matches first name, last name, email and (4+ digits) phone; filters combine', async () => {

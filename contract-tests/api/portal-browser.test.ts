@@ -5,7 +5,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
-import { CHROMIUM, haveChromium, launchBrowser } from '../support/browser';
+import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';
 import { ENGINE, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
 import { browserStatement } from '../support/portal-statement';
@@ -16,7 +16,7 @@ import { browserStatement } from '../support/portal-statement';
 // opens the magic link, uploads a bank statement that arrives on the deal and is analysed, and
 // chooses an offer; no page violates its Content-Security-Policy.
 
-if (!haveChromium) console.warn(`portal-browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+warnIfNoBrowser('portal-browser.test.ts');
 
 let h: Harness;
 let t: Tenant;
@@ -42,7 +42,7 @@ async function newPage(): Promise<Page> {
   return page;
 }
 
-describe.skipIf(!haveChromium)(`the merchant portal in Chromium (${ENGINE})`, () => {
+describe.skipIf(skipBrowserTests)(`the merchant portal in Chromium (${ENGINE})`, () => {
   beforeAll(async () => {
     registerAllJobs();
     dir = mkdtempSync(join(tmpdir(), 'svc-browser-'));

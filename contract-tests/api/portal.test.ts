@@ -232,6 +232,48 @@ describe(`the merchant portal (${ENGINE})`, () => {
     expect(forged.status).toBe(401);
   });
 
+  it("an open session ends at its link's expiry, on pages and on state-changing requests", async () => {
+    const { dealId } = await dealWithPeople();
+    const link = (await post(`/v1/deals/${dealId}/portal-links`, { purpose: 'documents', send: false, expires_in_hours: 1 })).body.data;
+    const cookie = await open(link.url);
+    const csrf = csrfOf((await portal(cookie)).text);
+    // Still inside the link's lifetime: the session works.
+    h.clock.advance(new Date(link.expires_at).getTime() - h.clock.now().getTime() - 1000);
+    expect((await portal(cookie)).status).toBe(200);
+    // At the link's expiry the session ends, though the cookie itself is still well signed.
+    h.clock.advance(1000);
+    const page = await portal(cookie);
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('This link has expired');
+    const upload = await h.api.post('/portal/uploads').set('Cookie', cookie).set('X-CSRF-Token', csrf)
+      .send({ filename: 'late.pdf', content_type: 'application/pdf', size_bytes: 10, category: 'other' });
+    expect(upload.status).toBe(410);
+    expect(await h.knex('documents').where({ deal_id: dealId })).toHaveLength(0);
+  });
+
+  it('a state-changing request with a good Origin but a wrong CSRF token is refused (another session\'s token, a flipped one, a short one)', async () => {
+    const { dealId } = await dealWithPeople();
+    const req = (await post(`/v1/deals/${dealId}/document-requests`, { items: ['voided_check'], send_email: false })).body.data;
+    const cookie = await open(req.portal_url);
+    const csrf = csrfOf((await portal(cookie)).text);
+    const otherReq = (await post(`/v1/deals/${dealId}/document-requests`, { items: ['bank_statement'], send_email: false })).body.data;
+    const otherCsrf = csrfOf((await portal(await open(otherReq.portal_url))).text);
+    expect(otherCsrf).not.toBe(csrf);
+    const flipped = csrf.slice(0, -1) + (csrf.endsWith('0') ? '1' : '0');
+    const origin = new URL(req.portal_url).origin;
+    const body = { filename: 'check.pdf', content_type: 'application/pdf', size_bytes: 10, category: 'voided_check' };
+    for (const token of [otherCsrf, flipped, csrf.slice(0, 8), 'x']) {
+      const up = await h.api.post('/portal/uploads').set('Cookie', cookie).set('Origin', origin).set('X-CSRF-Token', token).send(body);
+      expect(up.status, token).toBe(403);
+      const form = await h.api.post('/portal/submit').set('Cookie', cookie).set('Origin', origin).type('form').send({ _csrf: token });
+      expect(form.status, token).toBe(403);
+    }
+    expect(await h.knex('documents').where({ deal_id: dealId })).toHaveLength(0);
+    // The right token with the same Origin is accepted: the refusals above are about the token.
+    const ok = await h.api.post('/portal/uploads').set('Cookie', cookie).set('Origin', origin).set('X-CSRF-Token', csrf).send(body);
+    expect(ok.status, ok.text).toBe(201);
+  });
+
   it('opening links is rate limited per client address, portal use per link, with Retry-After', async () => {
     const { dealId } = await dealWithPeople();
     const link = (await post(`/v1/deals/${dealId}/portal-links`, { purpose: 'offers', send: false })).body.data;

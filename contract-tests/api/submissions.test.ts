@@ -1,4 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
+import { MAX_ATTACHMENTS } from '../../src/mail/attachments';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
 import { registerAllJobs } from '../../src/jobs/handlers';
@@ -158,6 +159,20 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     expect(mail.subject).toBe('File: Tom & Jerry <Diner>');
     expect(mail.html).toContain(`<p>For ${a.name}: Tom &amp; Jerry &lt;Diner&gt;</p>`);
     expect(mail.text).toContain('Tom & Jerry <Diner>');
+  });
+
+  it('document_ids holds at most MAX_ATTACHMENTS (10) ids: 11 is a 400 validation_error on document_ids, nothing created', async () => {
+    const atlas = await lender({ submission_email: 'bound@atlas.example' });
+    const d = await deal(t, 'Bounded Bakery LLC');
+    const ids = Array.from({ length: MAX_ATTACHMENTS + 1 }, (_, i) => `doc_01JD1B9K3M5N7P9R1T3V5X7Z${String(i).padStart(2, '0')}`);
+    const res = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [atlas.id], document_ids: ids });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'validation_error', param: 'document_ids' });
+    expect(await h.knex('submissions').where({ deal_id: d.id })).toHaveLength(0);
+    // Exactly the bound passes validation (and then fails on the unknown documents, 404).
+    const atBound = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [atlas.id], document_ids: ids.slice(0, MAX_ATTACHMENTS) });
+    expect(atBound.status).toBe(404);
+    expect(atBound.body.error).toMatchObject({ param: 'document_ids' });
   });
 
   it('document_ids: the chosen documents of the deal are stamped into the emailed package; a document of another deal is 404, one still uploading 409', async () => {

@@ -4,6 +4,7 @@
  * so a rule fails when the contract drifts from the source.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_ATTACHMENTS } from '../../src/mail/attachments';
 import { deref, loadSpec, operations, parametersOf, type Json, type OperationRef } from './helpers';
 
 /** Authentication, item 7: the seventeen scopes. */
@@ -27,8 +28,12 @@ const TAGS = [
   // received by email (issue 10).
   'Events', 'Inbound email',
 ];
-/** "Every endpoint may answer 401, 403, 404 and 429; write endpoints may answer 400", plus 500 and 503 (load shedding). */
-const REQUIRED_STATUSES = ['400', '401', '403', '404', '429', '500', '503'];
+/**
+ * "Every endpoint may answer 401, 403, 404 and 429; write endpoints may answer 400", plus 500 and 503
+ * (load shedding). 404 is "resource not found in this location": documented exactly where one can be
+ * unknown (see the 404 rule below), not on operations that address nothing.
+ */
+const REQUIRED_STATUSES = ['400', '401', '403', '429', '500', '503'];
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 const doc = loadSpec();
@@ -268,7 +273,46 @@ describe('requests', () => {
 });
 
 describe('responses', () => {
-  it('every /v1 operation lists 400, 401, 403, 404, 429, 500 and 503', () => {
+  it('every /v1 operation served by the JSON pipeline documents 413 and 415 (the body cap and the media-type check run before routing, on every method)', () => {
+    // The hook (receiveInboundEmail) has its own raw-body pipeline and documents its own 413 and 415.
+    expect(
+      offenders(rest, (o) => {
+        const r = o.op.responses ?? {};
+        const missing = ['413', '415'].filter((s) => !(s in r));
+        if (missing.length) return `${o.label}: missing ${missing.join(', ')}`;
+        return (r['413'].$ref !== '#/components/responses/PayloadTooLarge' || r['415'].$ref !== '#/components/responses/UnsupportedMediaType') && `${o.label}: 413/415 are not the shared responses`;
+      }),
+    ).toEqual([]);
+  });
+
+  it('404 is documented exactly where it is reachable: a path id, or an id in the request body, that can be unknown; a list filter id matches nothing instead', () => {
+    const bodyIds = (o: OperationRef): string[] => {
+      const names = (s: Json, seen = new Set<Json>()): string[] => {
+        const x = deref(s);
+        if (!x || typeof x !== 'object' || seen.has(x)) return [];
+        seen.add(x);
+        return [...Object.keys(x.properties ?? {}), ...['allOf', 'oneOf', 'anyOf'].flatMap((k) => (x[k] ?? []).flatMap((y: Json) => names(y, seen)))];
+      };
+      const schema = o.op.requestBody ? deref(o.op.requestBody).content?.['application/json']?.schema : undefined;
+      // ghl_contact_id names a record in another system, never looked up here.
+      return schema ? names(schema).filter((n) => /_ids?$/.test(n) && n !== 'ghl_contact_id') : [];
+    };
+    const reachable = (o: OperationRef) => parametersOf(o).some((p) => p.in === 'path') || bodyIds(o).length > 0;
+    expect(
+      offenders(rest, (o) => {
+        const has = '404' in (o.op.responses ?? {});
+        if (reachable(o) && !has) return `${o.label}: can answer 404 (${o.key.includes('{') ? 'path id' : bodyIds(o).join(', ')}) but does not document it`;
+        if (!reachable(o) && has) return `${o.label}: documents a 404 it cannot return`;
+      }),
+    ).toEqual([]);
+  });
+
+  it("a submission's document_ids is bounded by the email's attachment limit (the validator enforces the contract's maxItems)", () => {
+    const body = deref(doc.components.schemas.CreateDealSubmissionsRequest);
+    expect(body.properties.document_ids.maxItems).toBe(MAX_ATTACHMENTS);
+  });
+
+  it('every /v1 operation lists 400, 401, 403, 429, 500 and 503', () => {
     expect(
       offenders(rest, (o) => {
         const missing = REQUIRED_STATUSES.filter((s) => !(s in (o.op.responses ?? {})));

@@ -12,6 +12,7 @@ import { SUBMISSION_EMAIL_KIND } from '../submissions/submissions.email';
 import { findSubmission, type SubmissionRow } from '../submissions/submissions.repository';
 import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
+import { isLenderDomain } from './sender-domain';
 import { classifyReply, toResponseType, type Classification } from './classifier';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
@@ -371,16 +372,13 @@ async function applyToSubmission(
   }
 }
 
-const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-
 async function fromLenderDomain(trx: Knex.Transaction, scope: Scope, lenderId: string, sender: string): Promise<boolean> {
   const lender = (await trx('lenders').where({ id: lenderId, location_id: scope.locationId }).first('submission_email', 'cc_emails')) as
     | { submission_email: string | null; cc_emails: string[] | string | null }
     | undefined;
   if (!lender) return false;
   const cc = typeof lender.cc_emails === 'string' ? (JSON.parse(lender.cc_emails) as string[]) : (lender.cc_emails ?? []);
-  const domains = new Set([lender.submission_email, ...cc].filter((a): a is string => !!a && a.includes('@')).map(domainOf));
-  return domains.has(domainOf(sender));
+  return isLenderDomain(sender, [lender.submission_email, ...cc]);
 }
 
 // ---------------------------------------------------------------- operations

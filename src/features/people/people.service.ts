@@ -150,10 +150,9 @@ export async function listPeople(deps: Deps, scope: Scope, query: ListQuery) {
     wherePhone(q, n);
   }
   if (query.email !== undefined) q.whereRaw('lower(people.email) = ?', [query.email.toLowerCase()]);
-  if (query.business_id !== undefined) {
-    await businessOr404(deps.db.knex, scope, query.business_id);
-    whereLinkedTo(q, scope, query.business_id);
-  }
+  // A filter, not an address: an unknown or another location's business matches no one (as on
+  // listDeals and listAdvances), and says nothing about whether it exists elsewhere.
+  if (query.business_id !== undefined) whereLinkedTo(q, scope, query.business_id);
   if (query.search !== undefined) whereSearch(q, query.search);
   const page = await paginate<PersonRow>(q, { key: deps.cursorKey, list: 'people', limit: query.limit, cursor: query.cursor, createdAtColumn: 'people.created_at', idColumn: 'people.id' });
   return { data: page.rows.map((r) => toPerson(r, scope)), meta: page.meta };

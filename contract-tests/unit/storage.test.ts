@@ -86,11 +86,11 @@ function once(k: string, event: 'receiving'): Promise<void> {
  * How each upload of `keys` ended, once the route says all are over (their files closed and removed).
  * Fails loudly, naming the uploads still open, when that does not happen within 10 s.
  */
-function settledOutcomes(keys: string[]): Promise<Map<string, UploadOutcome>> {
+function settledOutcomes(keys: string[], emitter: StorageRouteEvents = events): Promise<Map<string, UploadOutcome>> {
   const got = new Map<string, UploadOutcome>();
   return new Promise((resolve, reject) => {
     const bound = setTimeout(() => {
-      events.off('settled', on);
+      emitter.off('settled', on);
       reject(new Error(`${keys.length - got.size} of ${keys.length} uploads never settled: ${keys.filter((k) => !got.has(k)).slice(0, 3).join(', ')}`));
     }, 10_000);
     const on = (key: string, outcome: UploadOutcome) => {
@@ -98,11 +98,11 @@ function settledOutcomes(keys: string[]): Promise<Map<string, UploadOutcome>> {
       got.set(key, outcome);
       if (got.size === keys.length) {
         clearTimeout(bound);
-        events.off('settled', on);
+        emitter.off('settled', on);
         resolve(got);
       }
     };
-    events.on('settled', on);
+    emitter.on('settled', on);
   });
 }
 const openDescriptors = () => readdirSync('/proc/self/fd').length;
@@ -241,6 +241,38 @@ describe('local upload route', () => {
     await descriptorsBackTo(baseline);
     expect(partFiles('loc_T/deal_abort')).toEqual([]);
     for (const k of keys.slice(0, 3)) expect(await s().describe(k)).toBeNull();
+  });
+
+  it('a client gone before the file is opened (while the document is looked up) still leaves no descriptor and no temporary file', async () => {
+    // Its own route, whose document lookup waits for the test: the client leaves during it.
+    let lookedUp!: () => void;
+    const lookup = new Promise<void>((r) => (lookedUp = r));
+    let answer!: (open: boolean) => void;
+    const routes = localStorageRoutes(backends.local, { clock, uploadOpen: () => { lookedUp(); return new Promise<boolean>((r) => (answer = r)); } });
+    const srv = createServer(express().use(routes));
+    const sockets: import('node:net').Socket[] = [];
+    srv.on('connection', (c) => sockets.push(c));
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    try {
+      const k = `loc_T/deal_gap/doc_${++n}`;
+      const up = await presign(s(), k, { size: 100_000 });
+      const url = up.url.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${(srv.address() as AddressInfo).port}`);
+      const baseline = openDescriptors();
+      const settled = settledOutcomes([k], routes.events);
+      const req = rawPut(url, 100_000, up.headers);
+      req.write(Buffer.alloc(10_000, 0x41));
+      await lookup;
+      const serverSide = sockets[0];
+      const closed = new Promise((r) => serverSide.once('close', r));
+      req.destroy();
+      await closed; // the server has seen the client leave, before the file exists
+      answer(true);
+      expect((await settled).get(k)).toBe('aborted');
+      await descriptorsBackTo(baseline);
+      expect(partFiles('loc_T/deal_gap')).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
   });
 
   it('a disk error (the folder cannot be created) answers 503 in the envelope and leaves no descriptor open', async () => {

@@ -199,6 +199,9 @@ export function localStorageRoutes(storage: Storage, o: LocalStorageRouteOptions
         };
         req.once('close', gone);
         req.once('error', gone);
+        // The client may have left while the folder was made or the document looked up: its 'close'
+        // has been emitted already and will not come again.
+        if (req.destroyed || req.socket?.destroyed) gone();
         req.pipe(meter);
       });
       if (outcome === 'stored') {

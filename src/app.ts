@@ -16,6 +16,7 @@ import { Admission } from './http/overload';
 import { pendingMigrations } from './db/migrate';
 import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import { localStorageRoutes } from './storage/routes';
+import { uploadOpen } from './features/documents/documents.repository';
 import { portalRoutes } from './web/portal/portal.routes';
 import { mcpRoutes } from './mcp/server';
 import { referenceRoutes } from './web/reference/reference.routes';
@@ -167,8 +168,15 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   }
 
   // Outside the JSON API: the local storage back end's signed upload and download URLs (raw bytes,
-  // up to 25 MB, no API key), and the merchant portal's pages behind magic links.
-  if (deps.storage.kind === 'local') app.use(localStorageRoutes(deps.storage, { clock: () => deps.clock.now(), logger: deps.logger }));
+  // up to 25 MB, no API key; not counted by admission, bounded by STORAGE_MAX_CONCURRENT_* instead;
+  // an upload only while its document is pending_upload), and the merchant portal's pages behind magic links.
+  if (deps.storage.kind === 'local') {
+    const files = localStorageRoutes(deps.storage, {
+      clock: () => deps.clock.now(), logger: deps.logger, ...deps.config.storageLimits, uploadOpen: (key) => uploadOpen(deps.db.knex, key),
+    });
+    app.locals.files = files.events;
+    app.use(files);
+  }
   app.use(portalRoutes(deps));
   // OAuth 2.1 for assistants: the authorization server (metadata, registration, authorize, token,
   // revocation), the resource metadata of /mcp and /v1, and the sign-in and consent pages.

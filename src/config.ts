@@ -50,6 +50,12 @@ export interface Config {
    * S3-compatible object storage (credentials from the AWS SDK's usual environment variables).
    */
   storageUrl?: string;
+  /**
+   * The local storage routes' own bounds (they stream for minutes, outside OVERLOAD_*): uploads
+   * (STORAGE_MAX_CONCURRENT_UPLOADS, default 16) and downloads (STORAGE_MAX_CONCURRENT_DOWNLOADS,
+   * default 16) streaming at once; beyond either, `503 overloaded` with Retry-After.
+   */
+  storageLimits: { maxConcurrentUploads: number; maxConcurrentDownloads: number };
   /** JSON file of the operator's HTTP funder integrations (src/features/lenders/funder-specs.ts). */
   funderIntegrationsFile?: string;
   /**
@@ -143,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundUnmatchedRawDays: parsePositiveInt(env.INBOUND_UNMATCHED_RAW_DAYS, 'INBOUND_UNMATCHED_RAW_DAYS'),
     funderIntegrationsFile: env.FUNDER_INTEGRATIONS_FILE || undefined,
     storageUrl: env.STORAGE_URL || undefined,
+    storageLimits: {
+      maxConcurrentUploads: parsePositiveInt(env.STORAGE_MAX_CONCURRENT_UPLOADS, 'STORAGE_MAX_CONCURRENT_UPLOADS') ?? 16,
+      maxConcurrentDownloads: parsePositiveInt(env.STORAGE_MAX_CONCURRENT_DOWNLOADS, 'STORAGE_MAX_CONCURRENT_DOWNLOADS') ?? 16,
+    },
     overload: {
       maxConcurrent: parsePositiveInt(env.OVERLOAD_MAX_CONCURRENT, 'OVERLOAD_MAX_CONCURRENT') ?? 32,
       maxQueue: parseCount(env.OVERLOAD_MAX_QUEUE, 'OVERLOAD_MAX_QUEUE') ?? 256,

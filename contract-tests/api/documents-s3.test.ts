@@ -78,6 +78,30 @@ describe(`documents on S3 storage (${ENGINE})`, () => {
     expect(short.body.error.message).toContain('500 bytes');
   });
 
+  it('a PUT to the upload URL after finalize cannot change the document: finalize pinned its own copy, which is what is hashed, read and downloaded', async () => {
+    const dealId = await newDeal();
+    const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3000, 0x20)]);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const slot = (await post(`/v1/deals/${dealId}/documents`, { filename: 'pinned.pdf', content_type: 'application/pdf', size_bytes: bytes.length, category: 'other' })).body.data;
+    expect((await fetch(slot.upload_url, { method: 'PUT', headers: slot.upload_headers, body: bytes })).status).toBe(200);
+    const fin = await post(`/v1/documents/${slot.document.id}/finalize`);
+    expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+    expect(fin.body.data.sha256).toBe(sha);
+
+    // A presigned PUT cannot be revoked before its expiry: the bucket takes it (same size and type).
+    const swapped = Buffer.from(bytes);
+    swapped.write('%PDF-1.4\nswapped after the check', 0);
+    expect((await fetch(slot.upload_url, { method: 'PUT', headers: slot.upload_headers, body: swapped })).status).toBe(200);
+
+    const row = await h.knex('documents').where({ id: slot.document.id }).first('storage_key', 'sha256');
+    expect(row.sha256).toBe(sha);
+    expect(createHash('sha256').update(await h.deps.storage.read(row.storage_key)).digest('hex')).toBe(sha);
+    const doc = (await h.api.get(`/v1/documents/${slot.document.id}`).set(t.auth())).body.data;
+    const dl = await fetch(doc.download_url);
+    expect(createHash('sha256').update(Buffer.from(await dl.arrayBuffer())).digest('hex')).toBe(sha);
+    expect(new URL(slot.upload_url).pathname).not.toContain(row.storage_key); // the pinned key is no upload URL's
+  });
+
   it("the portal's Content-Security-Policy allows uploads to the bucket's origin only", async () => {
     const dealId = await newDeal();
     const link = (await post(`/v1/deals/${dealId}/portal-links`, { purpose: 'documents', send: false })).body.data;

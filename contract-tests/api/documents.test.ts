@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAbandonedUploads } from '../../src/features/documents/documents.service';
 import { registerAllJobs } from '../../src/jobs/handlers';
@@ -202,6 +205,30 @@ describe(`documents (${ENGINE})`, () => {
     expect((await get(`/v1/documents/${res.body.data.document.id}`, 'user')).status).toBe(200);
   });
 
+  it('after finalize the upload URL refuses bytes (409 upload_closed); what was hashed is what is read and downloaded', async () => {
+    const dealId = await newDeal();
+    const s = await slot(dealId, PDF);
+    expect((await put(s, PDF)).status).toBe(200);
+    const fin = await post(`/v1/documents/${s.document.id}/finalize`);
+    expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+    const sha = createHash('sha256').update(PDF).digest('hex');
+    expect(fin.body.data.sha256).toBe(sha);
+
+    const swapped = Buffer.from(PDF);
+    swapped.write('%PDF-1.7\nswapped after the check', 0);
+    const late = await put(s, swapped);
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ type: 'conflict', code: 'upload_closed', request_id: late.headers['x-request-id'] });
+
+    // What analysis and lender emails read (the document's storage key) and what the download link serves.
+    const row = await h.knex('documents').where({ id: s.document.id }).first('storage_key', 'sha256');
+    expect(row.sha256).toBe(sha);
+    expect(createHash('sha256').update(await h.deps.storage.read(row.storage_key)).digest('hex')).toBe(sha);
+    const one = await get(`/v1/documents/${s.document.id}`);
+    const dl = await h.api.get(pathOf(one.body.data.download_url)).buffer(true).parse((res, cb) => { const c: Buffer[] = []; res.on('data', (d: Buffer) => c.push(d)); res.on('end', () => cb(null, Buffer.concat(c))); });
+    expect(createHash('sha256').update(dl.body as Buffer).digest('hex')).toBe(sha);
+  });
+
   it('lists newest first with category and status filters and cursor pages; download_url is null in lists', async () => {
     const dealId = await newDeal();
     const ids: string[] = [];
@@ -238,5 +265,81 @@ describe(`documents (${ENGINE})`, () => {
     expect(await h.knex('documents').where({ id: waiting.document.id })).toHaveLength(0);
     expect((await get(`/v1/documents/${waiting.document.id}`)).status).toBe(404);
     expect((await get(`/v1/documents/${done.document.id}`)).status).toBe(200);
+  });
+});
+
+// The local storage routes' own bounds (STORAGE_MAX_CONCURRENT_UPLOADS / _DOWNLOADS), at 1 each, on a
+// real port: an upload or download still streaming holds its slot; the next one is answered 503
+// overloaded with Retry-After in the envelope, and is served once the slot is free.
+describe(`storage route bounds (${ENGINE})`, () => {
+  let hb: Harness;
+  let tb: Tenant;
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    hb = await startHarness({ storageLimits: { maxConcurrentUploads: 1, maxConcurrentDownloads: 1 } });
+    tb = await hb.tenant('Bounded Brokers');
+    server = createServer(hb.app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    await hb?.close();
+  });
+  const at = (url: string) => `${base}${pathOf(url)}`;
+  async function uploadSlot(): Promise<Json> {
+    const biz = await hb.api.post('/v1/businesses').set(tb.auth()).send({ legal_name: `Bound ${Math.random().toString(36).slice(2, 8)} LLC` });
+    const deal = await hb.api.post('/v1/deals').set(tb.auth()).send({ business_id: biz.body.data.id, requested_amount: 50000 });
+    const res = await hb.api.post(`/v1/deals/${deal.body.data.id}/documents`).set(tb.auth()).send({ filename: 'a.pdf', content_type: 'application/pdf', size_bytes: PDF.length, category: 'other' });
+    expect(res.status).toBe(201);
+    return res.body.data;
+  }
+  const expectOverloaded = async (res: Response) => {
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(await res.json()).toMatchObject({ error: { type: 'api_error', code: 'overloaded', request_id: res.headers.get('x-request-id') } });
+  };
+
+  it('uploads: one streaming holds the only slot; the next is 503 overloaded with Retry-After, then served when it frees', async () => {
+    const [a, b] = [await uploadSlot(), await uploadSlot()];
+    const u = new URL(at(a.upload_url));
+    const first = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', agent: false, headers: { ...a.upload_headers, 'Content-Length': String(PDF.length) } });
+    const answer = new Promise<number>((resolve, reject) => first.on('response', (r: IncomingMessage) => { r.resume(); resolve(r.statusCode ?? 0); }).on('error', reject));
+    const files = hb.app.locals.files as EventEmitter;
+    const receiving = new Promise((r) => files.once('receiving', r));
+    first.write(PDF.subarray(0, 100));
+    await receiving;
+    await expectOverloaded(await fetch(at(b.upload_url), { method: 'PUT', headers: b.upload_headers, body: PDF }));
+    first.end(PDF.subarray(100));
+    expect(await answer).toBe(200);
+    expect((await fetch(at(b.upload_url), { method: 'PUT', headers: b.upload_headers, body: PDF })).status).toBe(200);
+  });
+
+  it('downloads: one stalled reader holds the only slot; the next is 503 overloaded, then served once that reader leaves', async () => {
+    const big = Buffer.alloc(24 * 1024 * 1024, 0x41); // more than loopback socket buffers hold: the stream waits for its reader
+    await hb.deps.storage.put('loc_bound/deal_bound/doc_big', big, 'application/pdf');
+    const now = hb.clock.now();
+    const url = at(await hb.deps.storage.presignDownload('loc_bound/deal_bound/doc_big', { filename: 'big.pdf', contentType: 'application/pdf', expiresAt: new Date(now.getTime() + 5 * MIN), now }));
+    const u = new URL(url);
+    const stalled = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, agent: false });
+    stalled.on('error', () => undefined);
+    const started = new Promise<IncomingMessage>((r) => stalled.on('response', r));
+    stalled.end();
+    const res = await started;
+    res.pause(); // reads nothing more: the server's stream stalls with the slot held
+    expect(res.statusCode).toBe(200);
+    await expectOverloaded(await fetch(url));
+    const freed = new Promise((r) => res.socket.once('close', r));
+    stalled.destroy();
+    await freed;
+    // The server sees the reader gone a loop turn later: a bounded number of tries, then a loud failure.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      const again = await fetch(url);
+      status = again.status;
+      await again.arrayBuffer();
+    }
+    expect(status).toBe(200);
   });
 });

@@ -101,6 +101,8 @@ export async function startHarness(
     handlers?: Partial<Handlers>; start?: string; storageUrl?: string; s3Credentials?: { accessKeyId: string; secretAccessKey: string }; publicBaseUrl?: string;
     /** Load-shedding bounds (tiny ones to test shedding); the rest of the configuration is the default. */
     overload?: Partial<Config['overload']>;
+    /** The local storage routes' bounds (tiny ones to test them). */
+    storageLimits?: Partial<Config['storageLimits']>;
     /** PostgreSQL pool and statement limits (ignored by the embedded engine, which has no pool). */
     dbLimits?: PostgresLimits;
   } = {},
@@ -121,6 +123,7 @@ export async function startHarness(
     storageUrl: opts.storageUrl, publicBaseUrl: opts.publicBaseUrl ?? 'http://127.0.0.1:3000',
   };
   config.overload = { ...config.overload, ...opts.overload };
+  config.storageLimits = { ...config.storageLimits, ...opts.storageLimits };
   const deps = await buildDeps(config, createLogger('info', sink), { db, clock, validateResponses: true, s3Credentials: opts.s3Credentials });
   const app = createApp(deps, { ...realHandlers, ...opts.handlers } as Handlers);
   const api = supertest(app);

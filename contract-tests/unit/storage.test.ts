@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage, parseStorageUrl, StorageError, type Storage } from '../../src/storage';
-import { localStorageRoutes } from '../../src/storage/routes';
+import { localStorageRoutes, type StorageRouteEvents, type UploadOutcome } from '../../src/storage/routes';
 import { S3_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server';
 
 // The storage interface's two back ends, the same cases against each: the local folder served by
@@ -20,6 +20,7 @@ const clock = () => now;
 let dir: string;
 let server: Server;
 let s3: S3Server;
+let events: StorageRouteEvents;
 const backends: Record<'local' | 's3', Storage> = {} as never;
 
 beforeAll(async () => {
@@ -29,7 +30,10 @@ beforeAll(async () => {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   backends.local = createStorage({ dataDir: dir, publicBaseUrl: base, signingKey: 'k'.repeat(64) });
   const app = express();
-  app.use(localStorageRoutes(backends.local, { clock }));
+  // A bound above the concurrent uploads these tests make (the bound itself: documents.test.ts).
+  const routes = localStorageRoutes(backends.local, { clock, maxConcurrentUploads: 1000 });
+  events = routes.events;
+  app.use(routes);
   server.on('request', app);
   s3 = await startS3Server();
   backends.s3 = createStorage({ storageUrl: s3.storageUrl, dataDir: dir, publicBaseUrl: base, signingKey: 'unused', s3Credentials: S3_CREDENTIALS });
@@ -50,6 +54,67 @@ async function presign(s: Storage, k: string, o: { size?: number; type?: string;
   return s.presignUpload(k, { contentType: o.type ?? 'application/pdf', size: o.size ?? PDF.length, expiresAt: new Date(at.getTime() + (o.ttlMs ?? 15 * MIN)), now: at });
 }
 const put = (url: string, body: Buffer, headers: Record<string, string>) => fetch(url, { method: 'PUT', body, headers });
+
+/** A PUT on its own connection, headers sent, body written by the caller. */
+function rawPut(url: string, size: number, headers: Record<string, string>) {
+  const u = new URL(url);
+  const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'PUT', agent: false, headers: { ...headers, 'Content-Length': String(size) } });
+  req.on('error', () => undefined); // the aborts are ours
+  return req;
+}
+function responseOf(req: ReturnType<typeof rawPut>): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+  });
+}
+/** The route's event for `k` (its listener added before the request is sent). */
+function once(k: string, event: 'receiving'): Promise<void> {
+  return new Promise((resolve) => {
+    const on = (key: string) => {
+      if (key !== k) return;
+      events.off(event, on);
+      resolve();
+    };
+    events.on(event, on);
+  });
+}
+/**
+ * How each upload of `keys` ended, once the route says all are over (their files closed and removed).
+ * Fails loudly, naming the uploads still open, when that does not happen within 10 s.
+ */
+function settledOutcomes(keys: string[], emitter: StorageRouteEvents = events): Promise<Map<string, UploadOutcome>> {
+  const got = new Map<string, UploadOutcome>();
+  return new Promise((resolve, reject) => {
+    const bound = setTimeout(() => {
+      emitter.off('settled', on);
+      reject(new Error(`${keys.length - got.size} of ${keys.length} uploads never settled: ${keys.filter((k) => !got.has(k)).slice(0, 3).join(', ')}`));
+    }, 10_000);
+    const on = (key: string, outcome: UploadOutcome) => {
+      if (!keys.includes(key)) return;
+      got.set(key, outcome);
+      if (got.size === keys.length) {
+        clearTimeout(bound);
+        emitter.off('settled', on);
+        resolve(got);
+      }
+    };
+    emitter.on('settled', on);
+  });
+}
+const openDescriptors = () => readdirSync('/proc/self/fd').length;
+/**
+ * Sockets close a loop turn or two after the route settles: up to 1000 turns of the event loop for
+ * the count to come back, then the assertion fails with the count it saw.
+ */
+async function descriptorsBackTo(baseline: number) {
+  for (let i = 0; i < 1000 && openDescriptors() > baseline; i++) await new Promise((r) => setImmediate(r));
+  expect(openDescriptors(), `open descriptors (baseline ${baseline})`).toBeLessThanOrEqual(baseline);
+}
+const partFiles = (sub: string) => readdirSync(join(dir, 'files', sub)).filter((f) => f.endsWith('.part'));
 
 describe.each(['local', 's3'] as const)('%s storage', (kind) => {
   const s = () => backends[kind];
@@ -157,6 +222,91 @@ describe('local upload route', () => {
     other[100] = 0x42;
     expect((await put(up.url, other, up.headers)).status).toBe(200);
     expect((await s().describe(k))!.sha256).toBe(createHash('sha256').update(other).digest('hex'));
+  });
+
+  it('clients gone mid-body (40 at once): every file descriptor is closed and no temporary file is left', async () => {
+    const N = 40;
+    const keys = Array.from({ length: N }, () => `loc_T/deal_abort/doc_${++n}`);
+    const settled = settledOutcomes(keys);
+    const baseline = openDescriptors();
+    await Promise.all(keys.map(async (k) => {
+      const up = await presign(s(), k, { size: 100_000 });
+      const req = rawPut(up.url, 100_000, up.headers);
+      const receiving = once(k, 'receiving');
+      req.write(Buffer.alloc(10_000, 0x41));
+      await receiving; // the server has opened the file for this upload
+      req.destroy(); // the client is gone mid-body
+    }));
+    expect(new Set((await settled).values())).toEqual(new Set(['aborted']));
+    await descriptorsBackTo(baseline);
+    expect(partFiles('loc_T/deal_abort')).toEqual([]);
+    for (const k of keys.slice(0, 3)) expect(await s().describe(k)).toBeNull();
+  });
+
+  it('a client gone before the file is opened (while the document is looked up) still leaves no descriptor and no temporary file', async () => {
+    // Its own route, whose document lookup waits for the test: the client leaves during it.
+    let lookedUp!: () => void;
+    const lookup = new Promise<void>((r) => (lookedUp = r));
+    let answer!: (open: boolean) => void;
+    const routes = localStorageRoutes(backends.local, { clock, uploadOpen: () => { lookedUp(); return new Promise<boolean>((r) => (answer = r)); } });
+    const srv = createServer(express().use(routes));
+    const sockets: import('node:net').Socket[] = [];
+    srv.on('connection', (c) => sockets.push(c));
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    try {
+      const k = `loc_T/deal_gap/doc_${++n}`;
+      const up = await presign(s(), k, { size: 100_000 });
+      const url = up.url.replace(/^http:\/\/[^/]+/, `http://127.0.0.1:${(srv.address() as AddressInfo).port}`);
+      const baseline = openDescriptors();
+      const settled = settledOutcomes([k], routes.events);
+      const req = rawPut(url, 100_000, up.headers);
+      req.write(Buffer.alloc(10_000, 0x41));
+      await lookup;
+      const serverSide = sockets[0];
+      const closed = new Promise((r) => serverSide.once('close', r));
+      req.destroy();
+      await closed; // the server has seen the client leave, before the file exists
+      answer(true);
+      expect((await settled).get(k)).toBe('aborted');
+      await descriptorsBackTo(baseline);
+      expect(partFiles('loc_T/deal_gap')).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+
+  it('a disk error (the folder cannot be created) answers 503 in the envelope and leaves no descriptor open', async () => {
+    mkdirSync(join(dir, 'files', 'loc_T'), { recursive: true });
+    writeFileSync(join(dir, 'files', 'loc_T', 'deal_file'), 'not a folder');
+    const k = `loc_T/deal_file/doc_${++n}`;
+    const settled = settledOutcomes([k]);
+    const baseline = openDescriptors();
+    const up = await presign(s(), k);
+    const res = await put(up.url, PDF, up.headers);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { type: 'api_error', code: 'storage_unavailable' } });
+    expect((await settled).get(k)).toBe('error');
+    await descriptorsBackTo(baseline);
+  });
+
+  it('one upload per URL at a time: a second PUT while the first streams answers 409, and the first completes', async () => {
+    const k = key();
+    const up = await presign(s(), k);
+    const first = rawPut(up.url, PDF.length, up.headers);
+    const answer = responseOf(first);
+    const receiving = once(k, 'receiving');
+    first.write(PDF.subarray(0, 1000));
+    await receiving;
+    const other = Buffer.from(PDF);
+    other[200] = 0x42;
+    const second = await put(up.url, other, up.headers);
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({ error: { type: 'conflict', code: 'upload_in_progress' } });
+    first.end(PDF.subarray(1000));
+    expect((await answer).status).toBe(200);
+    expect((await s().describe(k))!.sha256).toBe(createHash('sha256').update(PDF).digest('hex'));
+    // Once the first is over the URL takes an upload again (before finalize, a re-upload replaces the bytes).
+    expect((await put(up.url, other, up.headers)).status).toBe(200);
   });
 
   it('keys that could leave the root are refused', async () => {

@@ -21,7 +21,10 @@ interface Waiter {
   next: (err?: unknown) => void;
 }
 
-/** Paths never held back: the local storage routes stream bytes for minutes and never touch the database. */
+/**
+ * Paths not counted here: the local storage routes stream bytes for minutes (a slow upload would hold
+ * an API slot), so they have their own bounds (STORAGE_MAX_CONCURRENT_UPLOADS/_DOWNLOADS, src/storage/routes.ts).
+ */
 const UNBOUNDED = /^\/files\//;
 
 /**

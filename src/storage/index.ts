@@ -48,6 +48,11 @@ export interface Storage {
   /** The first `bytes` bytes (fewer when the object is shorter); StorageError 'not_found'. */
   readHead(key: string, bytes: number): Promise<Buffer>;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Stores under `to` what is stored under `from` now (StorageError 'not_found' when nothing is).
+   * Later writes to `from` (an upload URL still valid) never change what `to` holds.
+   */
+  pin(from: string, to: string): Promise<void>;
   /** Idempotent. */
   delete(key: string): Promise<void>;
   close?(): Promise<void>;

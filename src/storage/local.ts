@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './index';
 
@@ -120,6 +120,26 @@ export function createLocalStorage(o: { root: string; publicBaseUrl: string; sig
         await fh.close();
       }
       await rename(tmp, path);
+    },
+
+    // A hard link to the file's inode (a copy where links are not supported): an upload replaces the
+    // name `from` by renaming a new file over it, never writing into the old inode, so `to` keeps
+    // exactly the bytes it was pinned with.
+    async pin(from, to): Promise<void> {
+      const src = pathOf(from);
+      const dst = pathOf(to);
+      const tmp = `${dst}.${process.pid}.${Math.random().toString(36).slice(2)}.pin`;
+      try {
+        await link(src, tmp).catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') throw err;
+          await copyFile(src, tmp);
+        });
+        await rename(tmp, dst);
+      } catch (err) {
+        await unlink(tmp).catch(() => undefined);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageError('not_found', 'No file is stored under this key');
+        throw new StorageError('unavailable', 'The stored file could not be pinned');
+      }
     },
 
     async delete(key): Promise<void> {

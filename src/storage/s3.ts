@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './index';
 
@@ -118,6 +118,17 @@ export function createS3Storage(o: { bucket: string; endpoint?: string; region: 
       try {
         await client.send(new PutObjectCommand({ Bucket, Key: checkKey(key), Body: bytes, ContentType: contentType }));
       } catch {
+        throw unavailable();
+      }
+    },
+
+    // A server-side copy to a key no upload URL was ever signed for: a presigned PUT cannot be
+    // revoked before its expiry, so the pinned copy, not the upload key, is what is read afterwards.
+    async pin(from, to): Promise<void> {
+      try {
+        await client.send(new CopyObjectCommand({ Bucket, Key: checkKey(to), CopySource: `${Bucket}/${checkKey(from).split('/').map(encodeURIComponent).join('/')}`, MetadataDirective: 'COPY' }));
+      } catch (err) {
+        if (isMissing(err)) throw new StorageError('not_found', 'No file is stored under this key');
         throw unavailable();
       }
     },

@@ -108,3 +108,15 @@ export async function completeBatchRow(db: Db, scope: Scope, id: string, patch: 
 export async function lockDeal(trx: Knex.Transaction, scope: Scope, dealId: string): Promise<void> {
   await trx('deals').where({ id: dealId, location_id: scope.locationId }).forUpdate().first('id');
 }
+
+/**
+ * Whether the bytes under a storage key may still be written: a document of the key's location
+ * (its first segment; the key comes from a signed upload URL) is `pending_upload` under exactly
+ * that key. Finalize moves the document to its pinned key, so an old upload URL answers false.
+ */
+export async function uploadOpen(db: Db, storageKey: string): Promise<boolean> {
+  const [locationId, , id] = storageKey.split('/');
+  if (!locationId || !id) return false;
+  const row = await db('documents').where({ location_id: locationId, id, storage_key: storageKey, status: 'pending_upload' }).first('id');
+  return row !== undefined;
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { components, operations } from '../../../generated/schema';
 import type { Deps } from '../../deps';
@@ -103,37 +104,32 @@ export async function getDocumentOr404(db: Knex | Knex.Transaction, scope: Scope
 }
 
 /**
- * Checks what arrived under the document's key: the declared size and a file of the declared kind.
- * Returns the size and SHA-256, or throws the contract's 409.
+ * Checks what is stored under `key` (the document's pinned copy): the declared size and a file of
+ * the declared kind. Returns the size and SHA-256, or throws the contract's 409.
  */
-async function checkArrival(deps: Deps, row: DocumentRow): Promise<{ size: number; sha256: string }> {
-  const missing = (detail: string) =>
-    conflict(`${detail}. PUT the file's bytes to upload_url (start a new upload if it expired), then finalize again`, 'upload_missing');
-  let stored;
-  try {
-    stored = await deps.storage.describe(row.storage_key);
-  } catch (err) {
-    if (err instanceof StorageError && err.code === 'not_found') stored = null;
-    else throw err;
-  }
-  if (!stored) throw missing('Nothing has arrived at upload_url');
+async function checkArrival(deps: Deps, row: DocumentRow, key: string): Promise<{ size: number; sha256: string }> {
+  const stored = await deps.storage.describe(key);
+  if (!stored) throw uploadMissing('Nothing has arrived at upload_url');
   const declared = Number(row.declared_size);
-  if (stored.size !== declared) throw missing(`The upload has ${stored.size} bytes but size_bytes was ${declared}`);
-  const head = await deps.storage.readHead(row.storage_key, 1024);
+  if (stored.size !== declared) throw uploadMissing(`The upload has ${stored.size} bytes but size_bytes was ${declared}`);
+  const head = await deps.storage.readHead(key, 1024);
   if (!contentMatches(row.content_type, head)) {
     throw conflict(`The uploaded bytes are not a ${row.content_type} file. Upload the right file, then finalize again`, 'upload_content_mismatch');
   }
   return stored;
 }
 
+const uploadMissing = (detail: string) =>
+  conflict(`${detail}. PUT the file's bytes to upload_url (start a new upload if it expired), then finalize again`, 'upload_missing');
+
 /**
- * Marks an arrived document `uploaded`: size and SHA-256 recorded, `document.uploaded` and its
- * history line written, and a bank statement sent to analysis, all in the caller's transaction.
+ * Marks an arrived document `uploaded`: its pinned key, size and SHA-256 recorded, `document.uploaded`
+ * and its history line written, and a bank statement sent to analysis, all in the caller's transaction.
  * The caller holds the document's row lock and has checked it is still `pending_upload`.
  */
-export async function markUploaded(trx: Knex.Transaction, deps: Deps, scope: Scope, row: DocumentRow, stored: { size: number; sha256: string }): Promise<DocumentRow> {
+export async function markUploaded(trx: Knex.Transaction, deps: Deps, scope: Scope, row: DocumentRow, stored: { size: number; sha256: string; key: string }): Promise<DocumentRow> {
   const now = deps.clock.now();
-  const patch = { status: 'uploaded' as const, size_bytes: stored.size, sha256: stored.sha256, uploaded_at: now, updated_at: now };
+  const patch = { status: 'uploaded' as const, storage_key: stored.key, size_bytes: stored.size, sha256: stored.sha256, uploaded_at: now, updated_at: now };
   await updateDocumentRow(trx, scope, row.id, patch);
   const done: DocumentRow = { ...row, ...patch };
   await recordEvent(trx, deps.clock, scope.locationId, 'document.uploaded', { document_id: done.id, deal_id: done.deal_id, document: documentSnapshot(done) });
@@ -148,16 +144,40 @@ export async function markUploaded(trx: Knex.Transaction, deps: Deps, scope: Sco
   return done;
 }
 
-/** Finalize for any source: the bytes are checked first, then the document is marked under its lock. */
+/**
+ * Finalize for any source. The upload URL stays valid until its expiry (an S3 presigned PUT cannot
+ * be revoked), so the bytes are first pinned: copied (a hard link locally, a server-side copy on S3)
+ * to a key of this attempt that no upload URL names. That copy is checked and hashed, and the
+ * document moves to it under its row lock; a later PUT to the old URL cannot change what was
+ * hashed, what analysis reads or what lenders receive (and the local upload route refuses it,
+ * the document no longer being pending_upload under that key). A failed attempt drops its copy.
+ */
 export async function finalizeUpload(deps: Deps, scope: Scope, id: string): Promise<DocumentRow> {
   const row = await getDocumentOr404(deps.db.knex, scope, id);
   if (row.status !== 'pending_upload') throw conflict(`The document is already ${row.status}; only a pending_upload document can be finalized`, 'invalid_state_transition');
-  const stored = await checkArrival(deps, row);
-  return deps.db.knex.transaction(async (trx) => {
-    const locked = await getDocumentOr404(trx, scope, id, { forUpdate: true });
-    if (locked.status !== 'pending_upload') throw conflict(`The document is already ${locked.status}; only a pending_upload document can be finalized`, 'invalid_state_transition');
-    return markUploaded(trx, deps, scope, locked, stored);
-  });
+  const pinned = `${row.storage_key}.v${randomBytes(8).toString('hex')}`;
+  try {
+    await deps.storage.pin(row.storage_key, pinned);
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'not_found') throw uploadMissing('Nothing has arrived at upload_url');
+    throw err;
+  }
+  let done: DocumentRow;
+  try {
+    const stored = await checkArrival(deps, row, pinned);
+    done = await deps.db.knex.transaction(async (trx) => {
+      const locked = await getDocumentOr404(trx, scope, id, { forUpdate: true });
+      if (locked.status !== 'pending_upload') throw conflict(`The document is already ${locked.status}; only a pending_upload document can be finalized`, 'invalid_state_transition');
+      return markUploaded(trx, deps, scope, locked, { ...stored, key: pinned });
+    });
+  } catch (err) {
+    await deps.storage.delete(pinned).catch(() => undefined);
+    throw err;
+  }
+  // Nobody reads the upload key any more. On S3 a PUT to the old URL before its expiry can write it
+  // again: an unread object, never what the document points at.
+  await deps.storage.delete(row.storage_key).catch(() => undefined);
+  return done;
 }
 
 export async function finalizeDocument(deps: Deps, scope: Scope, id: string): Promise<Document> {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
 import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
 import { MAINTENANCE_EVERY_MS, purgeExpired, runSweeps } from './maintenance';
-import { claimJobs, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
+import { claimJobs, exhaustedJob, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
 
 // The worker: one loop that turns outbox events into deliveries, attempts due deliveries, runs due
 // jobs and polls funder-API attempts whose next poll is due, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
@@ -18,11 +18,22 @@ export type JobHandler = (deps: Deps, payload: unknown, job: JobRow) => Promise<
 
 export class PermanentJobError extends Error {}
 
-const jobHandlers = new Map<string, { run: JobHandler; backoffMs?: number[] }>();
+interface JobHandlerOptions {
+  backoffMs?: number[];
+  /** At most this many jobs of the queue in flight in one worker, whatever its `concurrency` (heavy work). */
+  concurrency?: number;
+  /**
+   * Runs instead of the handler when every attempt of the job was started and none ended (each run
+   * killed its process): records the job's failure where its subject lives. The job then ends dead.
+   */
+  exhausted?: (deps: Deps, payload: unknown, job: JobRow) => Promise<void>;
+}
+
+const jobHandlers = new Map<string, { run: JobHandler } & JobHandlerOptions>();
 
 /** Registers the handler of a queue (once per queue, at module load). */
-export function registerJobHandler(queue: string, run: JobHandler, opts: { backoffMs?: number[] } = {}): void {
-  jobHandlers.set(queue, { run, backoffMs: opts.backoffMs });
+export function registerJobHandler(queue: string, run: JobHandler, opts: JobHandlerOptions = {}): void {
+  jobHandlers.set(queue, { run, ...opts });
 }
 
 export interface WorkerOptions {
@@ -48,6 +59,8 @@ export class Worker {
   private successes: { item: PendingSuccess; done: (status: 'succeeded' | null) => void; fail: (err: unknown) => void }[] = [];
   private flushing?: Promise<void>;
   private inFlight = new Set<Promise<unknown>>();
+  /** Jobs in flight per queue with its own concurrency. */
+  private perQueue = new Map<string, number>();
   private lastMaintenance?: number;
   private running = false;
   private loop?: Promise<void>;
@@ -178,9 +191,19 @@ export class Worker {
     const targets = deliveries.length ? await loadTargets(knex, deliveries.map((d) => d.subscription_id)) : undefined;
     for (const d of deliveries) this.track(this.deliver(d, targets));
     free -= deliveries.length;
-    const jobs = await claimJobs(knex, { queues: [...jobHandlers.keys()], now, limit: free, workerId: this.id, checkLiveness });
-    for (const j of jobs) this.track(this.runJob(j));
+    const open = [...jobHandlers].filter(([, h]) => !h.concurrency).map(([q]) => q);
+    const jobs = await claimJobs(knex, { queues: open, now, limit: free, workerId: this.id, checkLiveness });
     free -= jobs.length;
+    for (const [queue, h] of jobHandlers) {
+      // Queues with their own concurrency are claimed only up to it (never claimed to wait: a lease runs out).
+      if (!h.concurrency || free <= 0) continue;
+      const room = Math.min(free, h.concurrency - (this.perQueue.get(queue) ?? 0));
+      if (room <= 0) continue;
+      const more = await claimJobs(knex, { queues: [queue], now, limit: room, workerId: this.id, checkLiveness });
+      free -= more.length;
+      jobs.push(...more);
+    }
+    for (const j of jobs) this.track(this.runJob(j));
     const polls = await claimDuePolls(knex, { now, limit: free, workerId: this.id, checkLiveness });
     for (const a of polls) this.track(this.poll(a));
     return deliveries.length + jobs.length + polls.length;
@@ -243,10 +266,25 @@ export class Worker {
   }
 
   private async runJob(job: JobRow): Promise<void> {
+    const counted = !!jobHandlers.get(job.queue)?.concurrency;
+    if (counted) this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 0) + 1);
+    try {
+      await this.runJobOnce(job);
+    } finally {
+      if (counted) this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 1) - 1);
+    }
+  }
+
+  private async runJobOnce(job: JobRow): Promise<void> {
     const deps = this.deps;
     const handler = jobHandlers.get(job.queue);
     try {
       if (!handler) throw new PermanentJobError(`no handler for queue ${job.queue}`);
+      if (exhaustedJob(job)) {
+        // Every attempt was claimed and none came back: the work kills its process. Not run again.
+        await handler.exhausted?.(deps, job.payload, job);
+        throw new PermanentJobError(`abandoned: ${job.attempts} attempts started and none finished (the process running it stopped)`);
+      }
       await handler.run(deps, job.payload, job);
       await finishJob(deps.db.knex, job, deps.clock.now(), { ok: true });
     } catch (err) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, degrees, type PDFPage } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, StandardFonts, degrees, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -403,6 +403,67 @@ describe('submission package', () => {
     const annots = copied.lookup(PDFName.of('Annots'), PDFArray);
     const actions = annots.asArray().map((_, i) => annots.lookup(i, PDFDict).lookupMaybe(PDFName.of('A'), PDFDict)?.get(PDFName.of('S'))?.toString());
     expect(actions).toEqual([undefined, '/URI']);
+  });
+
+  it('removes JavaScript and Launch actions hidden behind /Next chains and in form fields (parents, kids), everywhere in the package', async () => {
+    const src = await PDFDocument.create();
+    const page = src.addPage([612, 792]);
+    const ctx = src.context;
+    const js = (n: number) => ctx.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(`app.alert(${n})`) });
+    const launch = (n: number) => ctx.obj({ S: 'Launch', F: PDFString.of(`evil-${n}.exe`), Win: ctx.obj({ F: PDFString.of(`cmd-${n}.exe`) }) });
+    // A plain web link whose /Next chain (an array) hides a script and a launch whose own /Next (a single dictionary) is another script.
+    const hidden = ctx.register(launch(1));
+    ctx.lookup(hidden, PDFDict).set(PDFName.of('Next'), js(2));
+    const link = ctx.register(ctx.obj({
+      Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 10, 10],
+      A: ctx.obj({ S: 'URI', URI: PDFString.of('https://bank.example'), Next: ctx.obj([ctx.register(js(3)), hidden, ctx.obj({ S: 'GoTo', D: ctx.obj([page.ref, 'Fit']), Next: launch(4) })]) }),
+    }));
+    // A "javascript:" link, with the scheme behind spaces.
+    const sneaky = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [20, 0, 30, 10], A: ctx.obj({ S: 'URI', URI: PDFString.of('  javascript:app.alert(5)') }) }));
+    // A form field tree: grandparent with a validate script, parent with a keystroke script, two
+    // widget kids: one with a GoTo whose /Next is a submit, one with a launch and a mouse-up script.
+    const grand = ctx.register(ctx.obj({ T: PDFString.of('g'), AA: ctx.obj({ V: js(6) }) }));
+    const parent = ctx.register(ctx.obj({ T: PDFString.of('p'), FT: 'Tx', Parent: grand, AA: ctx.obj({ K: js(7), F: js(8) }) }));
+    const kidA = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Widget', Rect: [40, 0, 50, 10], Parent: parent, P: page.ref, A: ctx.obj({ S: 'GoTo', D: ctx.obj([page.ref, 'Fit']), Next: ctx.obj({ S: 'SubmitForm', F: PDFString.of('https://collect.example') }) }) }));
+    const kidB = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Widget', Rect: [60, 0, 70, 10], Parent: parent, P: page.ref, A: launch(9), AA: ctx.obj({ U: js(10) }) }));
+    ctx.lookup(parent, PDFDict).set(PDFName.of('Kids'), ctx.obj([kidA, kidB]));
+    ctx.lookup(grand, PDFDict).set(PDFName.of('Kids'), ctx.obj([parent]));
+    page.node.set(PDFName.of('Annots'), ctx.obj([link, sneaky, kidA, kidB]));
+    page.node.set(PDFName.of('AA'), ctx.obj({ O: js(11) }));
+    src.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: ctx.obj([grand]) }));
+    src.catalog.set(PDFName.of('OpenAction'), js(12));
+    src.catalog.set(PDFName.of('Names'), ctx.obj({ JavaScript: ctx.obj({ Names: ctx.obj([PDFString.of('x'), js(13)]) }) }));
+
+    const { doc } = await open(await buildSubmissionPackage(baseInput({ documents: [{ filename: 'active.pdf', content: await src.save() }] })));
+    // Walk every object of the package.
+    const found: string[] = [];
+    const safeUris: string[] = [];
+    const visit = (o: unknown, seen = new Set<unknown>()): void => {
+      if (seen.has(o)) return;
+      seen.add(o);
+      if (o instanceof PDFRawStream) return visit(o.dict, seen);
+      if (o instanceof PDFArray) return o.asArray().forEach((e) => visit(e, seen));
+      if (o instanceof PDFString || o instanceof PDFHexString) {
+        if (/alert|evil|cmd-|javascript|collect\.example/i.test(o.decodeText())) found.push(`string ${o.decodeText()}`);
+        return;
+      }
+      if (!(o instanceof PDFDict)) return;
+      const type = o.get(PDFName.of('S'))?.toString();
+      if (type && ['/JavaScript', '/Launch', '/SubmitForm', '/ImportData', '/GoToR'].includes(type)) found.push(`action ${type}`);
+      for (const key of ['JS', 'AA', 'JavaScript', 'OpenAction']) if (o.has(PDFName.of(key))) found.push(`key /${key}`);
+      if (type === '/URI') safeUris.push(String((o.get(PDFName.of('URI')) as PDFString).decodeText()));
+      for (const [, v] of o.entries()) visit(v, seen);
+    };
+    for (const [, obj] of doc.context.enumerateIndirectObjects()) visit(obj);
+    expect(found).toEqual([]);
+    // The plain web link is kept (without its unsafe chain), as is the field's GoTo.
+    expect(safeUris).toEqual(['https://bank.example']);
+    const annots = doc.getPage(1).node.lookup(PDFName.of('Annots'), PDFArray);
+    const kinds = annots.asArray().map((_, i) => annots.lookup(i, PDFDict).lookupMaybe(PDFName.of('A'), PDFDict)?.get(PDFName.of('S'))?.toString());
+    expect(kinds).toEqual(['/URI', undefined, '/GoTo', undefined]);
+    const kept = annots.lookup(0, PDFDict).lookup(PDFName.of('A'), PDFDict).lookup(PDFName.of('Next'), PDFArray);
+    expect(kept.asArray().map((_, i) => kept.lookup(i, PDFDict).get(PDFName.of('S'))?.toString())).toEqual(['/GoTo']);
+    expect(kept.lookup(0, PDFDict).get(PDFName.of('Next'))).toBeUndefined();
   });
 
   it('refuses a malformed trace code', async () => {

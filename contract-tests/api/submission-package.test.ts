@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildSubmissionPackageIsolated } from '../../src/features/submissions/package.isolated';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, StandardFonts, degrees, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import {
+  MAX_DOCUMENT_PAGES,
   MAX_PACKAGE_BYTES,
+  MAX_PACKAGE_PAGES,
   PACKAGE_PRODUCER,
   SubmissionPackageError,
   buildSubmissionPackage,
@@ -27,6 +32,22 @@ import { pngChunk, SAMPLE_BUSINESS, SAMPLE_DEAL } from '../support/package-sampl
 
 // ---------------------------------------------------------------------------------------------
 // Making inputs
+
+/** `count` empty Letter pages, written as PDF text (about 60 bytes a page). */
+function emptyPagesPdf(count: number): Uint8Array {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Count ${count} /Kids [${Array.from({ length: count }, (_, i) => `${i + 3} 0 R`).join(' ')}] >>`];
+  for (let i = 0; i < count; i++) objects.push('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>');
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
 
 async function makePdf(pages: number, opts: { label?: string; rotate?: number[]; cropBox?: boolean } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -464,6 +485,44 @@ describe('submission package', () => {
     const kept = annots.lookup(0, PDFDict).lookup(PDFName.of('A'), PDFDict).lookup(PDFName.of('Next'), PDFArray);
     expect(kept.asArray().map((_, i) => kept.lookup(i, PDFDict).get(PDFName.of('S'))?.toString())).toEqual(['/GoTo']);
     expect(kept.lookup(0, PDFDict).get(PDFName.of('Next'))).toBeUndefined();
+  });
+
+  it('a 25,000-page PDF is built off the event loop and refused by the page cap; this process keeps answering meanwhile', async () => {
+    const pages = 25_000;
+    const huge = emptyPagesPdf(pages);
+    expect(huge.length).toBeLessThan(4 * 1024 * 1024);
+    const server = createServer((_req, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`;
+    try {
+      let settled = false;
+      const started = performance.now();
+      const build = buildSubmissionPackageIsolated(baseInput({ documents: [{ filename: 'huge.pdf', content: huge }] })).finally(() => (settled = true));
+      build.catch(() => undefined);
+      const latencies: number[] = [];
+      while (!settled) {
+        const t0 = performance.now();
+        expect((await fetch(url)).status).toBe(200);
+        latencies.push(performance.now() - t0);
+      }
+      const err = await build.then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(SubmissionPackageError);
+      expect(err).toMatchObject({ code: 'too_many_pages', filename: 'huge.pdf', documentIndex: 0 });
+      expect((err as Error).message).toBe(`Cannot add "huge.pdf" to the submission package: the PDF has ${pages} pages; a document can have at most ${MAX_DOCUMENT_PAGES}.`);
+      // The build took a while (parsing 25,000 pages) and every health check during it answered at once.
+      expect(performance.now() - started).toBeGreaterThan(200);
+      expect(latencies.length).toBeGreaterThan(3);
+      expect(Math.max(...latencies)).toBeLessThan(250);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('caps pages per package: documents within their own cap that add up to more than 2,000 pages are refused', async () => {
+    const doc = emptyPagesPdf(MAX_DOCUMENT_PAGES);
+    const documents = Array.from({ length: 4 }, (_, i) => ({ filename: `part-${i + 1}.pdf`, content: doc }));
+    const err = await buildSubmissionPackage(baseInput({ documents })).then(() => null, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'too_many_pages', message: `Cannot build the submission package: it would have ${4 * MAX_DOCUMENT_PAGES + 1} pages; a package can have at most ${MAX_PACKAGE_PAGES}. Choose fewer documents.` });
   });
 
   it('refuses a malformed trace code', async () => {

@@ -25,6 +25,8 @@ export interface IsolationLimits {
   /** Everything the child may hold (resident size, and private writable memory through prlimit). */
   maxMemoryMb: number;
   maxOutputBytes?: number;
+  /** Aborting kills the child (reported as `timeout`). */
+  signal?: AbortSignal;
 }
 
 export type IsolatedResult<T> =
@@ -80,6 +82,9 @@ export function runIsolated<T>(entry: URL, input: unknown, limits: IsolationLimi
       child.kill('SIGKILL');
     };
     const timer = setTimeout(() => kill('timeout'), limits.timeoutMs);
+    const onAbort = () => kill('timeout');
+    if (limits.signal?.aborted) onAbort();
+    limits.signal?.addEventListener('abort', onAbort, { once: true });
     const watch = setInterval(() => {
       const s = child.pid ? readStatus(child.pid) : null;
       if (!s) return;
@@ -91,6 +96,7 @@ export function runIsolated<T>(entry: URL, input: unknown, limits: IsolationLimi
       settled = true;
       clearTimeout(timer);
       clearInterval(watch);
+      limits.signal?.removeEventListener('abort', onAbort);
       resolve(r);
     };
     child.stdout.on('data', (c: Buffer) => {

@@ -46,6 +46,15 @@ export const MAX_PACKAGE_BYTES = 20 * 1024 * 1024;
 /** Largest PNG we decode (PNGs are decoded to raw pixels to be embedded; JPEGs are embedded as they are). */
 export const MAX_PNG_PIXELS = 30_000_000;
 
+/**
+ * Pages one document may bring (a 12-month statement set is well under 100), and pages in a whole
+ * package. A document over its cap, or a package over its cap, is refused like any document that
+ * cannot be packaged (the error names the file): 25,000 empty pages cost 3 MB of PDF and 25 s of
+ * copying and stamping.
+ */
+export const MAX_DOCUMENT_PAGES = 500;
+export const MAX_PACKAGE_PAGES = 2000;
+
 export const PACKAGE_CREATOR = 'Svc submissions';
 export const PACKAGE_PRODUCER = 'Svc submission package 1.0 (pdf-lib 1.17)';
 
@@ -119,7 +128,9 @@ export type SubmissionPackageErrorCode =
   | 'corrupt_document'
   | 'encrypted_document'
   | 'image_too_large'
-  | 'package_too_large';
+  | 'too_many_pages'
+  | 'package_too_large'
+  | 'build_failed';
 
 /** Why a package cannot be built. `filename` (and `documentIndex`) name the document at fault, if any. */
 export class SubmissionPackageError extends Error {
@@ -469,6 +480,7 @@ async function loadDocument(doc: PackageDocument, index: number): Promise<Loaded
       return fail('corrupt_document', 'the PDF is damaged and cannot be read.');
     }
     if (pages === 0) return fail('corrupt_document', 'the PDF has no readable pages.');
+    if (pages > MAX_DOCUMENT_PAGES) return fail('too_many_pages', `the PDF has ${pages} pages; a document can have at most ${MAX_DOCUMENT_PAGES}.`);
     return { kind: 'pdf', ...base, src, pages };
   }
   if (kind === 'png') {
@@ -923,6 +935,12 @@ export async function buildSubmissionPackage(
   const loaded: LoadedDoc[] = [];
   for (let i = 0; i < documents.length; i++) loaded.push(await loadDocument(documents[i], i));
   const total = 1 + loaded.reduce((n, d) => n + d.pages, 0);
+  if (total > MAX_PACKAGE_PAGES) {
+    throw new SubmissionPackageError(
+      'too_many_pages',
+      `Cannot build the submission package: it would have ${total} pages; a package can have at most ${MAX_PACKAGE_PAGES}. Choose fewer documents.`,
+    );
+  }
 
   const out = await PDFDocument.create({ updateMetadata: false });
   const regular = await out.embedFont(StandardFonts.Helvetica);

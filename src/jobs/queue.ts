@@ -154,6 +154,13 @@ export async function claimJobs(db: Db, o: { queues: string[]; now: Date; limit:
   return rows.map((r) => ({ ...r, attempts: r.attempts - 1 }));
 }
 
+/** Hands claimed jobs back untouched (not an attempt): due again at once for any worker. */
+export async function releaseJobs(db: Db, jobs: JobRow[]): Promise<void> {
+  for (const j of jobs) {
+    await db('jobs').where({ id: j.id, lease_id: j.lease_id }).update({ locked_by: null, lease_id: null, locked_until: null, attempts: j.attempts });
+  }
+}
+
 /** A claimed job whose earlier claims (`max_attempts` of them) all ended without an outcome: it is not run again. */
 export function exhaustedJob(job: Pick<JobRow, 'attempts' | 'max_attempts'>): boolean {
   return job.attempts >= job.max_attempts;

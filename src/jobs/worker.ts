@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
 import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
 import { MAINTENANCE_EVERY_MS, purgeExpired, runSweeps } from './maintenance';
-import { claimJobs, exhaustedJob, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
+import { claimJobs, exhaustedJob, finishJob, releaseJobs, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
 
 // The worker: one loop that turns outbox events into deliveries, attempts due deliveries, runs due
 // jobs and polls funder-API attempts whose next poll is due, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
@@ -191,18 +191,27 @@ export class Worker {
     const targets = deliveries.length ? await loadTargets(knex, deliveries.map((d) => d.subscription_id)) : undefined;
     for (const d of deliveries) this.track(this.deliver(d, targets));
     free -= deliveries.length;
-    const open = [...jobHandlers].filter(([, h]) => !h.concurrency).map(([q]) => q);
-    const jobs = await claimJobs(knex, { queues: open, now, limit: free, workerId: this.id, checkLiveness });
-    free -= jobs.length;
-    for (const [queue, h] of jobHandlers) {
-      // Queues with their own concurrency are claimed only up to it (never claimed to wait: a lease runs out).
-      if (!h.concurrency || free <= 0) continue;
-      const room = Math.min(free, h.concurrency - (this.perQueue.get(queue) ?? 0));
-      if (room <= 0) continue;
-      const more = await claimJobs(knex, { queues: [queue], now, limit: room, workerId: this.id, checkLiveness });
-      free -= more.length;
-      jobs.push(...more);
+    // One claim for every queue, but none from a queue at its own concurrency; what a claim took past
+    // that is handed back at once (never held to wait: its lease would run out).
+    const queues = [...jobHandlers].filter(([q, h]) => !h.concurrency || (this.perQueue.get(q) ?? 0) < h.concurrency).map(([q]) => q);
+    const claimed = await claimJobs(knex, { queues, now, limit: free, workerId: this.id, checkLiveness });
+    const jobs: JobRow[] = [];
+    const surplus: JobRow[] = [];
+    const taking = new Map<string, number>();
+    for (const j of claimed) {
+      const cap = jobHandlers.get(j.queue)?.concurrency;
+      if (cap) {
+        const n = (this.perQueue.get(j.queue) ?? 0) + (taking.get(j.queue) ?? 0);
+        if (n >= cap) {
+          surplus.push(j);
+          continue;
+        }
+        taking.set(j.queue, (taking.get(j.queue) ?? 0) + 1);
+      }
+      jobs.push(j);
     }
+    if (surplus.length) await releaseJobs(knex, surplus);
+    free -= jobs.length;
     for (const j of jobs) this.track(this.runJob(j));
     const polls = await claimDuePolls(knex, { now, limit: free, workerId: this.id, checkLiveness });
     for (const a of polls) this.track(this.poll(a));

@@ -1,6 +1,6 @@
 // Statement analysis on the synthetic fixtures (contract-tests/support/statement-fixtures.ts):
 // accuracy per figure against each fixture's ground truth, and analysis time per page (the whole
-// path: worker thread start, pdf.js text extraction, reading, figures), sequentially and with the
+// path: reader process start, pdf.js text extraction, reading, figures), sequentially and with the
 // worker's usual concurrency.
 //
 //   npm run bench:statements [-- --rounds 5]
@@ -11,11 +11,11 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { statementFixtures, type Expected } from '../contract-tests/support/statement-fixtures';
 
-// The module is timed as it runs in production: bundled to plain JavaScript with its worker beside
-// it (as scripts/build.mjs does), so no TypeScript loader runs in the worker threads.
+// The module is timed as it runs in production: bundled to plain JavaScript with its reader beside
+// it (as scripts/build.mjs does), so no TypeScript loader runs in the reader processes.
 const out = join(process.cwd(), '.bench-statements');
 await build({
-  entryPoints: { analyze: 'src/features/statements/analyze.ts', 'pdf-text.worker': 'src/features/statements/pdf-text.worker.mjs' },
+  entryPoints: { analyze: 'src/features/statements/analyze.ts', 'pdf-text.child': 'src/features/statements/pdf-text.child.mjs' },
   outdir: out, outExtension: { '.js': '.mjs' }, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
 });
 const { analyzeStatementPdf } = (await import(pathToFileURL(join(out, 'analyze.mjs')).href)) as typeof import('../src/features/statements/analyze');

@@ -10,8 +10,9 @@ const outdir = at > 0 ? process.argv[at + 1] : 'dist';
 
 await build({
   entryPoints: { server: 'src/server.ts', worker: 'src/worker.ts', cli: 'src/cli/index.ts', seed: 'src/cli/seed.ts', 'inbound-smtp': 'src/inbound-smtp.ts',
-    // Statement PDFs are read in a worker thread; the bundle loads it from beside itself.
-    'pdf-text.worker': 'src/features/statements/pdf-text.worker.mjs' },
+    // Untrusted files are read in child processes (src/lib/isolated.ts) whose entries the bundle
+    // starts from beside itself: statement PDFs, and the submission package.
+    'pdf-text.child': 'src/features/statements/pdf-text.child.mjs', 'package.child': 'src/features/submissions/package.child.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

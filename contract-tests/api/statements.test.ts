@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
-import { scannedPdf, statementFixtures, type StatementFixture } from '../support/statement-fixtures';
+import { analysisLoad } from '../../src/features/documents/analysis';
+import { claimJobs, LEASE_MS } from '../../src/jobs/queue';
+import { inflateBombPdf, scannedPdf, statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // Statement analysis through the API and the job queue: finalizing bank statements starts a batch
 // of the deal's statements; each is analysed by a `statement.analyze` job (document.processed), and
@@ -136,6 +138,67 @@ describe(`statement analysis (${ENGINE})`, () => {
     await runAnalyzeJob(h.deps, { document_id: a, location_id: t.locationId });
     expect(await events('document.processed', dealId)).toHaveLength(1);
     expect(await events('statement.analyzed', dealId)).toHaveLength(1);
+  });
+
+  it('three inflate bombs (400 KB each, 400 MB decoded) end failed with resource_limit, are not retried, and this process stays small', async () => {
+    const dealId = await newDeal();
+    const bomb = await inflateBombPdf(400);
+    const ids = [await upload(dealId, bomb, 'b1.pdf'), await upload(dealId, bomb, 'b2.pdf'), await upload(dealId, bomb, 'b3.pdf')];
+    const start = process.memoryUsage().rss;
+    let peak = start;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const big = new Worker(h.deps, { concurrency: 32 });
+    try {
+      await big.drain();
+    } finally {
+      clearInterval(timer);
+      await big.close();
+    }
+    // Before the reader ran in a capped child, each bomb grew this process by about 900 MB.
+    expect((peak - start) / 2 ** 20).toBeLessThan(150);
+    const rows = await h.knex('documents').whereIn('id', ids).select('status', 'failure_code', 'failure_reason');
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect(r).toMatchObject({ status: 'failed', failure_code: 'resource_limit', failure_reason: expect.stringMatching(/^Reading the PDF needs more memory/) });
+    const jobs = await h.knex('jobs').where({ queue: 'statement.analyze' }).whereRaw(`payload->>'document_id' = ANY(?)`, [ids]).select('status', 'attempts');
+    expect(jobs).toEqual([0, 1, 2].map(() => ({ status: 'succeeded', attempts: 1 })));
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).body.data).toMatchObject({ status: 'completed', statements_parsed: 0 });
+  });
+
+  it('at most two statements are read at once, however many the worker may run', async () => {
+    const dealId = await newDeal();
+    for (let i = 0; i < 5; i++) await upload(dealId, fixtures[i].bytes, `s${i}.pdf`);
+    analysisLoad.peak = 0;
+    const big = new Worker(h.deps, { concurrency: 32 });
+    try {
+      await big.drain();
+    } finally {
+      await big.close();
+    }
+    expect(analysisLoad.peak).toBe(2);
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).body.data).toMatchObject({ status: 'completed', statements_parsed: 5 });
+  });
+
+  it('a statement job whose every run died with its process (claimed, never finished) ends failed with resource_limit and is not claimed again', async () => {
+    const dealId = await newDeal();
+    const id = await upload(dealId, fixtures[2].bytes, 'crash.pdf');
+    const job = () => h.knex('jobs').where({ queue: 'statement.analyze' }).whereRaw(`payload->>'document_id' = ?`, [id]).first();
+    const { max_attempts: max } = await job();
+    expect(max).toBe(3);
+    // Three runs each claimed by a worker that then died (no session, so no liveness either): its
+    // lease simply runs out.
+    for (let i = 0; i < max; i++) {
+      const claimed = await claimJobs(h.knex, { queues: ['statement.analyze'], now: h.clock.now(), limit: 10, workerId: 'wrk_died00000000', checkLiveness: false });
+      expect(claimed.map((j) => j.id)).toContain((await job()).id);
+      h.clock.advance(LEASE_MS + 1000);
+    }
+    await worker.drain();
+    expect(await h.knex('documents').where({ id }).first('status', 'failure_code', 'failure_reason')).toEqual({
+      status: 'failed', failure_code: 'resource_limit', failure_reason: 'Reading the PDF stopped the analysis 3 times; it is not read again',
+    });
+    expect(await job()).toMatchObject({ status: 'dead', locked_by: null });
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).body.data).toMatchObject({ status: 'completed', statements_parsed: 0 });
+    h.clock.advance(3600_000);
+    expect(await claimJobs(h.knex, { queues: ['statement.analyze'], now: h.clock.now(), limit: 10, workerId: 'wrk_later0000000', checkLiveness: false })).toEqual([]);
   });
 
   it("another location's deal is 404; role user sees only its own deals", async () => {

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildSubmissionPackageIsolated } from '../../src/features/submissions/package.isolated';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, degrees, type PDFPage } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, StandardFonts, degrees, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import {
+  MAX_DOCUMENT_PAGES,
   MAX_PACKAGE_BYTES,
+  MAX_PACKAGE_PAGES,
   PACKAGE_PRODUCER,
   SubmissionPackageError,
   buildSubmissionPackage,
@@ -27,6 +32,22 @@ import { pngChunk, SAMPLE_BUSINESS, SAMPLE_DEAL } from '../support/package-sampl
 
 // ---------------------------------------------------------------------------------------------
 // Making inputs
+
+/** `count` empty Letter pages, written as PDF text (about 60 bytes a page). */
+function emptyPagesPdf(count: number): Uint8Array {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Count ${count} /Kids [${Array.from({ length: count }, (_, i) => `${i + 3} 0 R`).join(' ')}] >>`];
+  for (let i = 0; i < count; i++) objects.push('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>');
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
 
 async function makePdf(pages: number, opts: { label?: string; rotate?: number[]; cropBox?: boolean } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -403,6 +424,105 @@ describe('submission package', () => {
     const annots = copied.lookup(PDFName.of('Annots'), PDFArray);
     const actions = annots.asArray().map((_, i) => annots.lookup(i, PDFDict).lookupMaybe(PDFName.of('A'), PDFDict)?.get(PDFName.of('S'))?.toString());
     expect(actions).toEqual([undefined, '/URI']);
+  });
+
+  it('removes JavaScript and Launch actions hidden behind /Next chains and in form fields (parents, kids), everywhere in the package', async () => {
+    const src = await PDFDocument.create();
+    const page = src.addPage([612, 792]);
+    const ctx = src.context;
+    const js = (n: number) => ctx.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(`app.alert(${n})`) });
+    const launch = (n: number) => ctx.obj({ S: 'Launch', F: PDFString.of(`evil-${n}.exe`), Win: ctx.obj({ F: PDFString.of(`cmd-${n}.exe`) }) });
+    // A plain web link whose /Next chain (an array) hides a script and a launch whose own /Next (a single dictionary) is another script.
+    const hidden = ctx.register(launch(1));
+    ctx.lookup(hidden, PDFDict).set(PDFName.of('Next'), js(2));
+    const link = ctx.register(ctx.obj({
+      Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 10, 10],
+      A: ctx.obj({ S: 'URI', URI: PDFString.of('https://bank.example'), Next: ctx.obj([ctx.register(js(3)), hidden, ctx.obj({ S: 'GoTo', D: ctx.obj([page.ref, 'Fit']), Next: launch(4) })]) }),
+    }));
+    // A "javascript:" link, with the scheme behind spaces.
+    const sneaky = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [20, 0, 30, 10], A: ctx.obj({ S: 'URI', URI: PDFString.of('  javascript:app.alert(5)') }) }));
+    // A form field tree: grandparent with a validate script, parent with a keystroke script, two
+    // widget kids: one with a GoTo whose /Next is a submit, one with a launch and a mouse-up script.
+    const grand = ctx.register(ctx.obj({ T: PDFString.of('g'), AA: ctx.obj({ V: js(6) }) }));
+    const parent = ctx.register(ctx.obj({ T: PDFString.of('p'), FT: 'Tx', Parent: grand, AA: ctx.obj({ K: js(7), F: js(8) }) }));
+    const kidA = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Widget', Rect: [40, 0, 50, 10], Parent: parent, P: page.ref, A: ctx.obj({ S: 'GoTo', D: ctx.obj([page.ref, 'Fit']), Next: ctx.obj({ S: 'SubmitForm', F: PDFString.of('https://collect.example') }) }) }));
+    const kidB = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Widget', Rect: [60, 0, 70, 10], Parent: parent, P: page.ref, A: launch(9), AA: ctx.obj({ U: js(10) }) }));
+    ctx.lookup(parent, PDFDict).set(PDFName.of('Kids'), ctx.obj([kidA, kidB]));
+    ctx.lookup(grand, PDFDict).set(PDFName.of('Kids'), ctx.obj([parent]));
+    page.node.set(PDFName.of('Annots'), ctx.obj([link, sneaky, kidA, kidB]));
+    page.node.set(PDFName.of('AA'), ctx.obj({ O: js(11) }));
+    src.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: ctx.obj([grand]) }));
+    src.catalog.set(PDFName.of('OpenAction'), js(12));
+    src.catalog.set(PDFName.of('Names'), ctx.obj({ JavaScript: ctx.obj({ Names: ctx.obj([PDFString.of('x'), js(13)]) }) }));
+
+    const { doc } = await open(await buildSubmissionPackage(baseInput({ documents: [{ filename: 'active.pdf', content: await src.save() }] })));
+    // Walk every object of the package.
+    const found: string[] = [];
+    const safeUris: string[] = [];
+    const visit = (o: unknown, seen = new Set<unknown>()): void => {
+      if (seen.has(o)) return;
+      seen.add(o);
+      if (o instanceof PDFRawStream) return visit(o.dict, seen);
+      if (o instanceof PDFArray) return o.asArray().forEach((e) => visit(e, seen));
+      if (o instanceof PDFString || o instanceof PDFHexString) {
+        if (/alert|evil|cmd-|javascript|collect\.example/i.test(o.decodeText())) found.push(`string ${o.decodeText()}`);
+        return;
+      }
+      if (!(o instanceof PDFDict)) return;
+      const type = o.get(PDFName.of('S'))?.toString();
+      if (type && ['/JavaScript', '/Launch', '/SubmitForm', '/ImportData', '/GoToR'].includes(type)) found.push(`action ${type}`);
+      for (const key of ['JS', 'AA', 'JavaScript', 'OpenAction']) if (o.has(PDFName.of(key))) found.push(`key /${key}`);
+      if (type === '/URI') safeUris.push(String((o.get(PDFName.of('URI')) as PDFString).decodeText()));
+      for (const [, v] of o.entries()) visit(v, seen);
+    };
+    for (const [, obj] of doc.context.enumerateIndirectObjects()) visit(obj);
+    expect(found).toEqual([]);
+    // The plain web link is kept (without its unsafe chain), as is the field's GoTo.
+    expect(safeUris).toEqual(['https://bank.example']);
+    const annots = doc.getPage(1).node.lookup(PDFName.of('Annots'), PDFArray);
+    const kinds = annots.asArray().map((_, i) => annots.lookup(i, PDFDict).lookupMaybe(PDFName.of('A'), PDFDict)?.get(PDFName.of('S'))?.toString());
+    expect(kinds).toEqual(['/URI', undefined, '/GoTo', undefined]);
+    const kept = annots.lookup(0, PDFDict).lookup(PDFName.of('A'), PDFDict).lookup(PDFName.of('Next'), PDFArray);
+    expect(kept.asArray().map((_, i) => kept.lookup(i, PDFDict).get(PDFName.of('S'))?.toString())).toEqual(['/GoTo']);
+    expect(kept.lookup(0, PDFDict).get(PDFName.of('Next'))).toBeUndefined();
+  });
+
+  it('a 25,000-page PDF is built off the event loop and refused by the page cap; this process keeps answering meanwhile', async () => {
+    const pages = 25_000;
+    const huge = emptyPagesPdf(pages);
+    expect(huge.length).toBeLessThan(4 * 1024 * 1024);
+    const server = createServer((_req, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`;
+    try {
+      let settled = false;
+      const started = performance.now();
+      const build = buildSubmissionPackageIsolated(baseInput({ documents: [{ filename: 'huge.pdf', content: huge }] })).finally(() => (settled = true));
+      build.catch(() => undefined);
+      const latencies: number[] = [];
+      while (!settled) {
+        const t0 = performance.now();
+        expect((await fetch(url)).status).toBe(200);
+        latencies.push(performance.now() - t0);
+      }
+      const err = await build.then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(SubmissionPackageError);
+      expect(err).toMatchObject({ code: 'too_many_pages', filename: 'huge.pdf', documentIndex: 0 });
+      expect((err as Error).message).toBe(`Cannot add "huge.pdf" to the submission package: the PDF has ${pages} pages; a document can have at most ${MAX_DOCUMENT_PAGES}.`);
+      // The build took a while (parsing 25,000 pages) and every health check during it answered at once.
+      expect(performance.now() - started).toBeGreaterThan(200);
+      expect(latencies.length).toBeGreaterThan(3);
+      expect(Math.max(...latencies)).toBeLessThan(250);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('caps pages per package: documents within their own cap that add up to more than 2,000 pages are refused', async () => {
+    const doc = emptyPagesPdf(MAX_DOCUMENT_PAGES);
+    const documents = Array.from({ length: 4 }, (_, i) => ({ filename: `part-${i + 1}.pdf`, content: doc }));
+    const err = await buildSubmissionPackage(baseInput({ documents })).then(() => null, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'too_many_pages', message: `Cannot build the submission package: it would have ${4 * MAX_DOCUMENT_PAGES + 1} pages; a package can have at most ${MAX_PACKAGE_PAGES}. Choose fewer documents.` });
   });
 
   it('refuses a malformed trace code', async () => {

@@ -416,3 +416,41 @@ export function bombPdf(depth = 9): Uint8Array {
   objs.push(stream(`/F${depth} Do`));
   return rawPdf(objs);
 }
+
+/**
+ * A decompression bomb: one page whose content stream is a FlateDecode stream of `decodedMb` MB of
+ * zeros (about 1 KB compressed per MB), behind a line of text. Made 1 MB at a time, so the test
+ * process never holds the decoded bytes. `layers` > 1 compresses the compressed data again (a
+ * chained /Filter [/FlateDecode /FlateDecode]).
+ */
+export async function inflateBombPdf(decodedMb: number, layers = 1): Promise<Uint8Array> {
+  const { createDeflate, deflateSync } = await import('node:zlib');
+  const zeros = Buffer.alloc(1024 * 1024);
+  const head = Buffer.from('BT /H 10 Tf 50 700 Td (Statement Period 10/01/2026 - 10/31/2026) Tj ET\n', 'latin1');
+  let data = await new Promise<Buffer>((resolve, reject) => {
+    const z = createDeflate({ level: 9 });
+    const parts: Buffer[] = [];
+    z.on('data', (c: Buffer) => parts.push(c));
+    z.on('end', () => resolve(Buffer.concat(parts)));
+    z.on('error', reject);
+    z.write(head);
+    let left = decodedMb;
+    const more = () => {
+      while (left > 0) {
+        left--;
+        if (!z.write(zeros)) return void z.once('drain', more);
+      }
+      z.end();
+    };
+    more();
+  });
+  for (let i = 1; i < layers; i++) data = deflateSync(data);
+  const filter = layers === 1 ? '/FlateDecode' : `[${Array.from({ length: layers }, () => '/FlateDecode').join(' ')}]`;
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /H 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Filter ${filter} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`,
+  ]);
+}

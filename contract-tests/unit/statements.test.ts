@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, summarize, type StatementFigures } from '../../src/features/statements/analyze';
-import { bombPdf, letterPdf, manyPagesPdf, passwordPdf, scannedPdf, statementFixtures, type StatementFixture } from '../support/statement-fixtures';
+import { lastPeakRssMb } from '../../src/features/statements/extract';
+import { bombPdf, inflateBombPdf, letterPdf, manyPagesPdf, passwordPdf, scannedPdf, statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // Statement analysis on synthetic statements made with pdf-lib in three bank layouts, each with
 // figures computed from its ground-truth transactions (not by the parser), and on PDFs that must
@@ -98,6 +99,42 @@ describe('unreadable statements fail with a reason, never a crash', () => {
     const r = await analyzeStatementPdf(bombPdf(9), { timeoutMs: 3000, maxHeapMb: 128 });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(['timeout', 'too_complex']).toContain(r.code);
+  });
+
+  // The parent's resident size, sampled every 5 ms while `work` runs: its peak over the start.
+  async function rssGrowthMb<T>(work: () => Promise<T>): Promise<{ value: T; growthMb: number }> {
+    const start = process.memoryUsage().rss;
+    let peak = start;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    try {
+      const value = await work();
+      peak = Math.max(peak, process.memoryUsage().rss);
+      return { value, growthMb: (peak - start) / 2 ** 20 };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  it.each([
+    ['one FlateDecode stream', 1],
+    ['chained FlateDecode filters', 2],
+  ])('an inflate bomb (400 KB decoding to 400 MB, %s) is refused with resource_limit; this process stays small', async (_name, layers) => {
+    const bomb = await inflateBombPdf(400, layers);
+    expect(bomb.length).toBeLessThan(450 * 1024);
+    const { value: r, growthMb } = await rssGrowthMb(() => analyzeStatementPdf(bomb));
+    expect(r).toMatchObject({ ok: false, code: 'resource_limit', pages: null });
+    if (!r.ok) expect(r.reason).toMatch(/^Reading the PDF needs more memory/);
+    // Before the reader ran in a capped child, this process grew by about 900 MB here.
+    expect(growthMb).toBeLessThan(100);
+    expect(lastPeakRssMb).toBeLessThan(200);
+  });
+
+  it('with no decoding budget, the reader process is stopped at its memory cap and the bomb still fails with resource_limit', async () => {
+    const bomb = await inflateBombPdf(400);
+    const { value: r, growthMb } = await rssGrowthMb(() => analyzeStatementPdf(bomb, { maxDecodedBytes: Number.MAX_SAFE_INTEGER, maxMemoryMb: 300 }));
+    expect(r).toMatchObject({ ok: false, code: 'resource_limit' });
+    expect(growthMb).toBeLessThan(100);
+    expect(lastPeakRssMb).toBeLessThanOrEqual(300 + 40); // the cap, plus at most one 20 ms sampling step
   });
 
   it('a file over the byte limit is refused before it is read', async () => {

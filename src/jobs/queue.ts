@@ -57,6 +57,8 @@ export interface ClaimOptions {
    * runs out.
    */
   checkLiveness: boolean;
+  /** SQL assignments made with the claim besides the lease (no bindings). */
+  alsoSet?: string;
 }
 
 /** Claims up to `limit` due rows under one new lease and returns them (all columns). */
@@ -68,7 +70,7 @@ export async function claimRows<T>(db: Db, o: ClaimOptions): Promise<T[]> {
     ? `(locked_until IS NULL OR locked_until <= ? OR (locked_by LIKE 'wrk\\_%' AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = ? || locked_by)))`
     : `(locked_until IS NULL OR locked_until <= ?)`;
   const freeBindings = o.checkLiveness ? [o.now, WORKER_SESSION_PREFIX] : [o.now];
-  const sql = `UPDATE ${o.table} SET locked_by = ?, lease_id = ?, locked_until = ?
+  const sql = `UPDATE ${o.table} SET locked_by = ?, lease_id = ?, locked_until = ?${o.alsoSet ? `, ${o.alsoSet}` : ''}
     WHERE id IN (SELECT id FROM ${o.table} WHERE ${o.due} AND ${free} ORDER BY ${o.orderBy} LIMIT ? FOR UPDATE SKIP LOCKED)
     RETURNING *`;
   const res = await db.raw(sql, [o.workerId, leaseId, until, ...o.dueBindings, ...freeBindings, o.limit] as Knex.RawBinding[]);
@@ -127,9 +129,17 @@ export async function enqueueJob(
   return id;
 }
 
+/**
+ * Claims due jobs. A claim counts as an attempt when it is taken (`attempts` + 1 in the claim
+ * statement), not only when its outcome is recorded: a job whose run kills its process (out of
+ * memory, a crash in native code) is never recorded, and would otherwise be claimed again for ever.
+ * The rows returned carry `attempts` as before this claim (what `finishJob` and handlers expect); a
+ * row whose claims already reached `max_attempts` is returned too, for the worker to end it
+ * (`exhaustedJob`).
+ */
 export async function claimJobs(db: Db, o: { queues: string[]; now: Date; limit: number; workerId: string; checkLiveness: boolean; leaseMs?: number }): Promise<JobRow[]> {
   if (!o.queues.length) return [];
-  return claimRows<JobRow>(db, {
+  const rows = await claimRows<JobRow>(db, {
     table: 'jobs',
     due: `status = 'queued' AND run_at <= ? AND queue = ANY(?::text[])`,
     dueBindings: [o.now, o.queues],
@@ -139,7 +149,21 @@ export async function claimJobs(db: Db, o: { queues: string[]; now: Date; limit:
     workerId: o.workerId,
     checkLiveness: o.checkLiveness,
     leaseMs: o.leaseMs,
+    alsoSet: 'attempts = attempts + 1',
   });
+  return rows.map((r) => ({ ...r, attempts: r.attempts - 1 }));
+}
+
+/** Hands claimed jobs back untouched (not an attempt): due again at once for any worker. */
+export async function releaseJobs(db: Db, jobs: JobRow[]): Promise<void> {
+  for (const j of jobs) {
+    await db('jobs').where({ id: j.id, lease_id: j.lease_id }).update({ locked_by: null, lease_id: null, locked_until: null, attempts: j.attempts });
+  }
+}
+
+/** A claimed job whose earlier claims (`max_attempts` of them) all ended without an outcome: it is not run again. */
+export function exhaustedJob(job: Pick<JobRow, 'attempts' | 'max_attempts'>): boolean {
+  return job.attempts >= job.max_attempts;
 }
 
 /** Records a finished attempt of a claimed job; false when the lease was lost (someone else owns it now). */

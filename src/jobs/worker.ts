@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
 import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
 import { MAINTENANCE_EVERY_MS, purgeExpired, runSweeps } from './maintenance';
-import { claimJobs, finishJob, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
+import { claimJobs, exhaustedJob, finishJob, releaseJobs, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
 
 // The worker: one loop that turns outbox events into deliveries, attempts due deliveries, runs due
 // jobs and polls funder-API attempts whose next poll is due, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
@@ -18,11 +18,22 @@ export type JobHandler = (deps: Deps, payload: unknown, job: JobRow) => Promise<
 
 export class PermanentJobError extends Error {}
 
-const jobHandlers = new Map<string, { run: JobHandler; backoffMs?: number[] }>();
+interface JobHandlerOptions {
+  backoffMs?: number[];
+  /** At most this many jobs of the queue in flight in one worker, whatever its `concurrency` (heavy work). */
+  concurrency?: number;
+  /**
+   * Runs instead of the handler when every attempt of the job was started and none ended (each run
+   * killed its process): records the job's failure where its subject lives. The job then ends dead.
+   */
+  exhausted?: (deps: Deps, payload: unknown, job: JobRow) => Promise<void>;
+}
+
+const jobHandlers = new Map<string, { run: JobHandler } & JobHandlerOptions>();
 
 /** Registers the handler of a queue (once per queue, at module load). */
-export function registerJobHandler(queue: string, run: JobHandler, opts: { backoffMs?: number[] } = {}): void {
-  jobHandlers.set(queue, { run, backoffMs: opts.backoffMs });
+export function registerJobHandler(queue: string, run: JobHandler, opts: JobHandlerOptions = {}): void {
+  jobHandlers.set(queue, { run, ...opts });
 }
 
 export interface WorkerOptions {
@@ -48,6 +59,8 @@ export class Worker {
   private successes: { item: PendingSuccess; done: (status: 'succeeded' | null) => void; fail: (err: unknown) => void }[] = [];
   private flushing?: Promise<void>;
   private inFlight = new Set<Promise<unknown>>();
+  /** Jobs in flight per queue with its own concurrency. */
+  private perQueue = new Map<string, number>();
   private lastMaintenance?: number;
   private running = false;
   private loop?: Promise<void>;
@@ -178,9 +191,28 @@ export class Worker {
     const targets = deliveries.length ? await loadTargets(knex, deliveries.map((d) => d.subscription_id)) : undefined;
     for (const d of deliveries) this.track(this.deliver(d, targets));
     free -= deliveries.length;
-    const jobs = await claimJobs(knex, { queues: [...jobHandlers.keys()], now, limit: free, workerId: this.id, checkLiveness });
-    for (const j of jobs) this.track(this.runJob(j));
+    // One claim for every queue, but none from a queue at its own concurrency; what a claim took past
+    // that is handed back at once (never held to wait: its lease would run out).
+    const queues = [...jobHandlers].filter(([q, h]) => !h.concurrency || (this.perQueue.get(q) ?? 0) < h.concurrency).map(([q]) => q);
+    const claimed = await claimJobs(knex, { queues, now, limit: free, workerId: this.id, checkLiveness });
+    const jobs: JobRow[] = [];
+    const surplus: JobRow[] = [];
+    const taking = new Map<string, number>();
+    for (const j of claimed) {
+      const cap = jobHandlers.get(j.queue)?.concurrency;
+      if (cap) {
+        const n = (this.perQueue.get(j.queue) ?? 0) + (taking.get(j.queue) ?? 0);
+        if (n >= cap) {
+          surplus.push(j);
+          continue;
+        }
+        taking.set(j.queue, (taking.get(j.queue) ?? 0) + 1);
+      }
+      jobs.push(j);
+    }
+    if (surplus.length) await releaseJobs(knex, surplus);
     free -= jobs.length;
+    for (const j of jobs) this.track(this.runJob(j));
     const polls = await claimDuePolls(knex, { now, limit: free, workerId: this.id, checkLiveness });
     for (const a of polls) this.track(this.poll(a));
     return deliveries.length + jobs.length + polls.length;
@@ -243,10 +275,25 @@ export class Worker {
   }
 
   private async runJob(job: JobRow): Promise<void> {
+    const counted = !!jobHandlers.get(job.queue)?.concurrency;
+    if (counted) this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 0) + 1);
+    try {
+      await this.runJobOnce(job);
+    } finally {
+      if (counted) this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 1) - 1);
+    }
+  }
+
+  private async runJobOnce(job: JobRow): Promise<void> {
     const deps = this.deps;
     const handler = jobHandlers.get(job.queue);
     try {
       if (!handler) throw new PermanentJobError(`no handler for queue ${job.queue}`);
+      if (exhaustedJob(job)) {
+        // Every attempt was claimed and none came back: the work kills its process. Not run again.
+        await handler.exhausted?.(deps, job.payload, job);
+        throw new PermanentJobError(`abandoned: ${job.attempts} attempts started and none finished (the process running it stopped)`);
+      }
       await handler.run(deps, job.payload, job);
       await finishJob(deps.db.knex, job, deps.clock.now(), { ok: true });
     } catch (err) {

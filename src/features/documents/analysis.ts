@@ -21,8 +21,12 @@ import {
 
 // Statement analysis. Finalizing a bank statement starts a batch of every bank statement of the
 // deal and queues a `statement.analyze` job for each document not analysed yet. A job reads the
-// bytes from storage, extracts and reads the statement in a worker thread with time and memory
-// limits (../statements), and records the figures or the failure with `document.processed`. The
+// bytes from storage, extracts and reads the statement in a child process with time and memory
+// limits (../statements), and records the figures or the failure with `document.processed`. At most
+// MAX_CONCURRENT_ANALYSES readings run at once in a process (the queue's own concurrency in the
+// worker, and a semaphore here), whatever the worker's overall concurrency. A job whose every
+// attempt was started and never came back (the process died) ends the document `failed` with
+// `resource_limit` instead of being claimed again. The
 // job that finishes the last document of the deal's latest batch completes it: the summary over
 // its parsed statements and `statement.analyzed`. Batch creation and completion of one deal take
 // the deal's row lock, so two documents finishing at once cannot both (or neither) complete it.
@@ -46,6 +50,26 @@ export async function startStatementBatch(trx: Knex.Transaction, deps: Deps, sco
   await enqueueJob(trx, deps.clock, { queue: ANALYZE_QUEUE, payload: { document_id: documentId, location_id: scope.locationId }, maxAttempts: 3 });
 }
 
+/** Statement readings at once per process: each may hold a reader process of up to 512 MB. */
+export const MAX_CONCURRENT_ANALYSES = 2;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+/** Readings in flight now, and the most seen at once (tests, benchmarks). */
+export const analysisLoad = { get running() { return running; }, peak: 0 };
+
+async function withReadingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT_ANALYSES) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  analysisLoad.peak = Math.max(analysisLoad.peak, running);
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 type Outcome = { ok: true; figures: StoredStatement; pages: number } | { ok: false; code: string; reason: string; pages: number | null };
 
 /** Reads and analyses one statement's bytes. Never throws for what is in the file. */
@@ -63,13 +87,18 @@ async function analyze(deps: Deps, row: DocumentRow, lastAttempt: boolean): Prom
     if (!lastAttempt) throw err;
     return { ok: false, code: 'unreadable', reason: 'The stored file could not be read', pages: null };
   }
-  const r = await analyzeStatementPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const r = await withReadingSlot(() => analyzeStatementPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
   if (!r.ok) return r;
   return { ok: true, figures: r.figures satisfies StatementFigures as StoredStatement, pages: r.pages };
 }
 
 /** The `statement.analyze` job: one document. Idempotent: a document already finished only completes its batch. */
-export async function runAnalyzeJob(deps: Deps, payload: unknown, job: { attempts: number; max_attempts: number } = { attempts: 0, max_attempts: 1 }): Promise<void> {
+export async function runAnalyzeJob(
+  deps: Deps,
+  payload: unknown,
+  job: { attempts: number; max_attempts: number } = { attempts: 0, max_attempts: 1 },
+  o: { abandoned?: boolean } = {},
+): Promise<void> {
   const { document_id: id, location_id: locationId } = payload as { document_id: string; location_id: string };
   const scope = systemScope(locationId);
   const row: DocumentRow | undefined = await deps.db.knex('documents').where({ id, location_id: locationId }).first();
@@ -78,7 +107,9 @@ export async function runAnalyzeJob(deps: Deps, payload: unknown, job: { attempt
     if (row.status !== 'processing') {
       await updateDocumentRow(deps.db.knex, scope, id, { status: 'processing', updated_at: deps.clock.now() });
     }
-    const outcome = await analyze(deps, row, job.attempts + 1 >= job.max_attempts);
+    const outcome: Outcome = o.abandoned
+      ? { ok: false, code: 'resource_limit', reason: `Reading the PDF stopped the analysis ${job.attempts} times; it is not read again`, pages: null }
+      : await analyze(deps, row, job.attempts + 1 >= job.max_attempts);
     await deps.db.knex.transaction(async (trx) => {
       await lockDeal(trx, scope, row.deal_id);
       const current: DocumentRow | undefined = await trx('documents').where({ id, location_id: locationId }).forUpdate().first();
@@ -148,6 +179,10 @@ export async function getDealStatementAnalysis(deps: Deps, scope: Scope, dealId:
 
 export function registerStatementJobs(): void {
   registerMaintenance('documents.abandoned_uploads', (deps) => sweepAbandonedUploads(deps));
-  registerJobHandler(ANALYZE_QUEUE, (deps, payload, job) => runAnalyzeJob(deps, payload, job), { backoffMs: [10_000, 60_000] });
+  registerJobHandler(ANALYZE_QUEUE, (deps, payload, job) => runAnalyzeJob(deps, payload, job), {
+    backoffMs: [10_000, 60_000],
+    concurrency: MAX_CONCURRENT_ANALYSES,
+    exhausted: (deps, payload, job) => runAnalyzeJob(deps, payload, job, { abandoned: true }),
+  });
 }
 

@@ -2,7 +2,7 @@ import type { components } from '../../../generated/schema';
 import { extractLines, type Run } from './extract';
 import { depositKind, isNsf, isRecovery, mcaFunder } from './rules';
 
-// Bank statement analysis: a PDF's text (read in a worker thread with time and memory limits) is
+// Bank statement analysis: a PDF's text (read in a child process with time and memory limits) is
 // turned into the statement's period, opening and closing balances and transactions, and from them
 // the figures lenders underwrite on. The reading is checked before any figure is trusted: the
 // opening balance plus the transactions must come to the printed closing balance, to the cent;
@@ -31,7 +31,7 @@ export interface StatementFigures {
   has_recovery_activity: boolean;
 }
 
-export type FailureCode = 'empty' | 'not_pdf' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'too_large' | 'timeout' | 'too_complex' | 'not_a_statement';
+export type FailureCode = 'empty' | 'not_pdf' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'too_large' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement';
 export type StatementResult =
   | { ok: true; figures: StatementFigures; pages: number }
   | { ok: false; code: FailureCode; reason: string; pages: number | null };
@@ -41,9 +41,17 @@ export interface AnalyzeOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxHeapMb?: number;
+  /** Everything the reader process may hold: heap, the buffers pdf.js decodes into, code. */
+  maxMemoryMb?: number;
+  /** What the file's compressed streams may decode to, in total. */
+  maxDecodedBytes?: number;
 }
 
-export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256 } as const;
+/**
+ * Limits of one reading: 200 pages, 20 s, 25 MB of file, a 256 MB heap in a reader process capped at
+ * 512 MB in all, and 128 MB of decoded stream data (a statement's text and fonts decode to a few MB).
+ */
+export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 128 * 1024 * 1024 } as const;
 
 const REASONS: Record<FailureCode, string> = {
   empty: 'The file is empty',
@@ -55,6 +63,7 @@ const REASONS: Record<FailureCode, string> = {
   too_large: 'The file is larger than 25 MB',
   timeout: 'Reading the PDF took too long',
   too_complex: 'The PDF is too complex to read',
+  resource_limit: 'Reading the PDF needs more memory than a statement may use (its compressed content expands too far)',
   not_a_statement: 'No bank statement could be read in the PDF (period, balances and transactions that add up)',
 };
 const fail = (code: FailureCode, pages: number | null = null, reason = REASONS[code]): StatementResult => ({ ok: false, code, reason, pages });
@@ -278,7 +287,7 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
   if (!bytes.length) return fail('empty');
   if (bytes.length > o.maxBytes) return fail('too_large');
   if (!Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return fail('not_pdf');
-  const x = await extractLines(bytes, { maxPages: o.maxPages, timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb });
+  const x = await extractLines(bytes, { maxPages: o.maxPages, timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes });
   if (!x.ok) return fail(x.code, x.pages, x.code === 'too_many_pages' ? `The PDF has more than ${o.maxPages} pages` : REASONS[x.code]);
   const text = x.lines.flat(2).map((r) => r.text).join('').replace(/\s/g, '');
   if (text.length < 20) return fail('no_text_layer', x.pages);

@@ -21,7 +21,12 @@ import {
   PDFArray,
   PDFDict,
   PDFDocument,
+  PDFHexString,
   PDFName,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  type PDFObject,
   StandardFonts,
   concatTransformationMatrix,
   degrees,
@@ -40,6 +45,15 @@ export const MAX_PACKAGE_BYTES = 20 * 1024 * 1024;
 
 /** Largest PNG we decode (PNGs are decoded to raw pixels to be embedded; JPEGs are embedded as they are). */
 export const MAX_PNG_PIXELS = 30_000_000;
+
+/**
+ * Pages one document may bring (a 12-month statement set is well under 100), and pages in a whole
+ * package. A document over its cap, or a package over its cap, is refused like any document that
+ * cannot be packaged (the error names the file): 25,000 empty pages cost 3 MB of PDF and 25 s of
+ * copying and stamping.
+ */
+export const MAX_DOCUMENT_PAGES = 500;
+export const MAX_PACKAGE_PAGES = 2000;
 
 export const PACKAGE_CREATOR = 'Svc submissions';
 export const PACKAGE_PRODUCER = 'Svc submission package 1.0 (pdf-lib 1.17)';
@@ -114,7 +128,9 @@ export type SubmissionPackageErrorCode =
   | 'corrupt_document'
   | 'encrypted_document'
   | 'image_too_large'
-  | 'package_too_large';
+  | 'too_many_pages'
+  | 'package_too_large'
+  | 'build_failed';
 
 /** Why a package cannot be built. `filename` (and `documentIndex`) name the document at fault, if any. */
 export class SubmissionPackageError extends Error {
@@ -464,6 +480,7 @@ async function loadDocument(doc: PackageDocument, index: number): Promise<Loaded
       return fail('corrupt_document', 'the PDF is damaged and cannot be read.');
     }
     if (pages === 0) return fail('corrupt_document', 'the PDF has no readable pages.');
+    if (pages > MAX_DOCUMENT_PAGES) return fail('too_many_pages', `the PDF has ${pages} pages; a document can have at most ${MAX_DOCUMENT_PAGES}.`);
     return { kind: 'pdf', ...base, src, pages };
   }
   if (kind === 'png') {
@@ -609,19 +626,90 @@ function stampDocumentPage(page: PDFPage, fonts: Fonts, code: string, pageNo: nu
   drawStamp(page, fonts, grown, rotation, geometry, stampText(code, pageNo, total, right));
 }
 
-/** Drops actions that run when a copied page or its annotations are opened or clicked (scripts, launches). */
-function stripActiveContent(page: PDFPage) {
-  const node = page.node;
-  node.delete(PDFName.of('AA'));
-  const annots = node.lookupMaybe(PDFName.of('Annots'), PDFArray);
-  if (!annots) return;
-  for (let i = 0; i < annots.size(); i++) {
-    const annot = annots.lookupMaybe(i, PDFDict);
-    if (!annot) continue;
-    annot.delete(PDFName.of('AA'));
-    const action = annot.lookupMaybe(PDFName.of('A'), PDFDict);
-    const type = action?.lookupMaybe(PDFName.of('S'), PDFName)?.decodeText();
-    if (type && !['URI', 'GoTo', 'Named'].includes(type)) annot.delete(PDFName.of('A'));
+/** Actions a package may keep: jumps inside it, viewer menu items, and web or mail links. */
+const SAFE_ACTIONS = new Set(['GoTo', 'Named', 'URI']);
+const SAFE_URI = /^(https?|mailto):/i;
+const ACTION_KEYS = ['A', 'OpenAction', 'Next'].map((k) => PDFName.of(k));
+
+function actionType(d: PDFDict): string | null {
+  const s = d.get(PDFName.of('S'));
+  return s instanceof PDFName ? s.decodeText() : null;
+}
+
+function isSafeAction(d: PDFDict): boolean {
+  const type = actionType(d);
+  if (!type || !SAFE_ACTIONS.has(type)) return false;
+  if (type !== 'URI') return true;
+  const uri = d.get(PDFName.of('URI'));
+  // Leading spaces and control characters are ignored by viewers ("  javascript:...").
+  const text = uri instanceof PDFString || uri instanceof PDFHexString ? uri.decodeText().replace(/^[\s\x00-\x1f]+/, '') : '';
+  return SAFE_URI.test(text);
+}
+
+/**
+ * Removes everything that could run from the package, on every object of the output (not only the
+ * copied pages' own entries, so that no path is missed): additional actions (/AA on pages,
+ * annotations and form fields), document-level scripts (a /JavaScript name tree), and every action
+ * dictionary but a safe one (GoTo, Named, an http(s) or mailto URI), wherever it sits: an
+ * annotation's or a field's /A, a /Next chain (one dictionary or an array, to any depth), a field's
+ * /Parent or /Kids, an outline item, /OpenAction. An unsafe action is emptied where it is stored and
+ * every reference to it (/A, /OpenAction, a /Next entry) is then dropped, so a safe action keeps
+ * only the safe rest of its chain.
+ */
+export function stripActiveContent(doc: PDFDocument): void {
+  const ctx = doc.context;
+  const seen = new Set<PDFDict>();
+  const all: PDFDict[] = [];
+  const collect = (o: PDFObject | undefined): void => {
+    if (o instanceof PDFStream) return collect(o.dict);
+    if (o instanceof PDFArray) return o.asArray().forEach(collect);
+    if (!(o instanceof PDFDict) || seen.has(o)) return;
+    seen.add(o);
+    all.push(o);
+    for (const [, v] of o.entries()) collect(v);
+  };
+  for (const [, obj] of ctx.enumerateIndirectObjects()) collect(obj);
+  // Pass 1: empty every unsafe action; drop additional actions and document scripts. An action is
+  // what /A, /OpenAction or /Next holds (a dictionary with /S, or an array of them), or any
+  // dictionary typed /Action or carrying a script (/JS); other dictionaries with /S (transparency
+  // groups, soft masks, page labels, structure elements) are left alone.
+  const actions = new Set<PDFDict>();
+  const asDict = (o: PDFObject | undefined) => (o instanceof PDFRef ? ctx.lookup(o) : o);
+  for (const d of all) {
+    d.delete(PDFName.of('AA'));
+    d.delete(PDFName.of('JavaScript'));
+    if (d.get(PDFName.of('Type'))?.toString() === '/Action' || d.has(PDFName.of('JS'))) actions.add(d);
+    for (const key of ACTION_KEYS) {
+      const v = asDict(d.get(key));
+      for (const e of v instanceof PDFArray ? v.asArray().map(asDict) : [v]) {
+        if (e instanceof PDFDict && (e.has(PDFName.of('S')) || e.has(PDFName.of('JS')))) actions.add(e);
+      }
+    }
+  }
+  const emptied = new Set<PDFDict>();
+  for (const a of actions) {
+    if (isSafeAction(a)) continue;
+    for (const key of a.keys()) a.delete(key);
+    emptied.add(a);
+  }
+  // Pass 2: drop references to what was emptied.
+  const gone = (o: PDFObject | undefined): boolean => {
+    const r = asDict(o);
+    return r instanceof PDFDict && emptied.has(r);
+  };
+  for (const d of all) {
+    for (const key of ACTION_KEYS) {
+      const v = d.get(key);
+      if (v === undefined) continue;
+      const resolved = v instanceof PDFRef ? ctx.lookup(v) : v;
+      if (resolved instanceof PDFArray) {
+        const keep = resolved.asArray().filter((e) => !gone(e));
+        if (!keep.length) d.delete(key);
+        else if (keep.length !== resolved.size()) d.set(key, ctx.obj(keep));
+      } else if (gone(v)) {
+        d.delete(key);
+      }
+    }
   }
 }
 
@@ -847,6 +935,12 @@ export async function buildSubmissionPackage(
   const loaded: LoadedDoc[] = [];
   for (let i = 0; i < documents.length; i++) loaded.push(await loadDocument(documents[i], i));
   const total = 1 + loaded.reduce((n, d) => n + d.pages, 0);
+  if (total > MAX_PACKAGE_PAGES) {
+    throw new SubmissionPackageError(
+      'too_many_pages',
+      `Cannot build the submission package: it would have ${total} pages; a package can have at most ${MAX_PACKAGE_PAGES}. Choose fewer documents.`,
+    );
+  }
 
   const out = await PDFDocument.create({ updateMetadata: false });
   const regular = await out.embedFont(StandardFonts.Helvetica);
@@ -876,7 +970,6 @@ export async function buildSubmissionPackage(
         const copies = await out.copyPages(d.src, d.src.getPageIndices());
         copies.forEach((page, k) => {
           out.addPage(page);
-          stripActiveContent(page);
           stampDocumentPage(page, fonts, code, pageNo, total, `${label} (${k + 1}/${d.pages})`);
           pageNo++;
         });
@@ -892,6 +985,8 @@ export async function buildSubmissionPackage(
       throw new SubmissionPackageError('corrupt_document', `Cannot add "${d.filename}" to the submission package: ${what}.`, d.filename, d.index);
     }
   }
+
+  stripActiveContent(out);
 
   // Metadata. Keywords carry the trace code; dates are generatedAt, so the output is reproducible.
   const name = String(input.business.legal_name).trim();

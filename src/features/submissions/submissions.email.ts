@@ -5,7 +5,8 @@ import { registerAttachmentSource } from '../../mail/attachments';
 import { registerEmailSentHook } from '../../mail/sent-hooks';
 import { usd } from '../deals/deals.mapper';
 import { MAX_DOCUMENT_BYTES } from '../documents/documents.service';
-import { buildSubmissionPackage, type PackageDocument, type PackageOwner, type SubmissionPackageInput } from './package';
+import { buildSubmissionPackageIsolated } from './package.isolated';
+import { type PackageDocument, type PackageOwner, type SubmissionPackageInput } from './package';
 import type { SubmissionRow } from './submissions.repository';
 import { markSubmissionSent } from './submissions.service';
 
@@ -160,6 +161,6 @@ async function onSubmissionEmailSent(trx: Knex.Transaction, deps: Deps, email: {
 
 /** Registers the package source and the sent hook; call once where the worker is wired. */
 export function registerSubmissionMail(): void {
-  registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackage(await packageInput(deps, ctx.locationId, ref)));
+  registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackageIsolated(await packageInput(deps, ctx.locationId, ref), { signal: ctx.signal }));
   registerEmailSentHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailSent);
 }

@@ -1,0 +1,120 @@
+// Runs in a child process (see ./extract.ts and src/lib/isolated.ts): reads a PDF's text with pdf.js
+// (through unpdf) and returns its lines, each a list of positioned text runs. Input (the bytes and
+// limits) and output cross stdin/stdout v8-serialized. The parent caps this process's heap, its
+// whole memory (prlimit --data and an RSS watch) and its time, so a hostile PDF (a decompression
+// bomb, a form XObject nested a billion times) cannot stall or exhaust the API process.
+//
+// Before pdf.js sees the file, the decoded size of its Flate streams (chained Flate filters
+// included) is counted without keeping the output, 64 KB at a time; past `maxDecodedBytes` in total
+// the file is refused (`resource_limit`). pdf.js inflates into ArrayBuffers outside the V8 heap, so
+// this is what keeps a 1 MB file from turning into gigabytes; streams under other filters are left
+// to the memory caps.
+import { deserialize, serialize } from 'node:v8';
+import { constants, createInflate } from 'node:zlib';
+import { getDocumentProxy } from 'unpdf';
+
+function linesOf(items) {
+  // Group runs by baseline (y, rounded to 2 points), top to bottom; runs left to right.
+  const rows = new Map();
+  for (const it of items) {
+    if (typeof it.str !== 'string' || !it.str.trim()) continue;
+    const x = it.transform[4];
+    const y = Math.round(it.transform[5] / 2) * 2;
+    if (!rows.has(y)) rows.set(y, []);
+    rows.get(y).push({ x: Math.round(x * 10) / 10, w: Math.round((it.width ?? 0) * 10) / 10, text: it.str });
+  }
+  return [...rows.entries()].sort((a, b) => b[0] - a[0]).map(([, runs]) => runs.sort((a, b) => a.x - b.x));
+}
+
+/** Every stream of the file: its dictionary text and its data's bounds. */
+function* streamsOf(text) {
+  const re = /(?<!end)stream\r?\n|(?<!end)stream\r/g;
+  let m;
+  while ((m = re.exec(text))) {
+    const from = m.index;
+    const objAt = text.lastIndexOf(' obj', from);
+    const dict = text.slice(Math.max(objAt, from - 4096, 0), from);
+    const start = from + m[0].length;
+    let end = text.indexOf('endstream', start);
+    if (end < 0) end = text.length;
+    yield { dict, start, end };
+    re.lastIndex = end;
+  }
+}
+
+/** How many bytes `data` decodes to through `layers` Flate filters, counting at most to `limit`. */
+function inflatedLength(data, layers, limit) {
+  return new Promise((resolve) => {
+    const chain = Array.from({ length: layers }, () => createInflate({ finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 }));
+    let n = 0;
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      for (const z of chain) z.destroy();
+      resolve(n);
+    };
+    for (let i = 0; i < chain.length; i++) {
+      chain[i].on('error', end);
+      if (i + 1 < chain.length) chain[i].pipe(chain[i + 1]);
+    }
+    const last = chain[chain.length - 1];
+    last.on('data', (c) => {
+      n += c.length;
+      if (n > limit) end();
+    });
+    last.on('end', end);
+    chain[0].end(data);
+  });
+}
+
+/** Decoded bytes of the file's Flate streams, counted up to just past `budget`. */
+async function decodedBytes(bytes, budget) {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let total = 0;
+  for (const s of streamsOf(text)) {
+    const filter = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(s.dict)?.[1] ?? '';
+    const names = filter.match(/\/[A-Za-z0-9]+/g) ?? [];
+    let layers = 0;
+    while (layers < names.length && (names[layers] === '/FlateDecode' || names[layers] === '/Fl')) layers++;
+    if (!layers) {
+      total += s.end - s.start;
+    } else {
+      total += await inflatedLength(bytes.subarray(s.start, s.end), layers, budget - total);
+    }
+    if (total > budget) return total;
+  }
+  return total;
+}
+
+async function main({ bytes, maxPages, maxDecodedBytes }) {
+  if ((await decodedBytes(bytes, maxDecodedBytes)) > maxDecodedBytes) return { ok: false, code: 'resource_limit' };
+  let pdf;
+  try {
+    pdf = await getDocumentProxy(bytes, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, maxImageSize: 1024 * 1024 });
+  } catch (err) {
+    const name = err && err.name;
+    if (name === 'PasswordException') return { ok: false, code: 'encrypted' };
+    return { ok: false, code: 'unreadable', detail: String(name || 'error') };
+  }
+  const pages = pdf.numPages;
+  if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
+  const out = [];
+  for (let i = 1; i <= pages; i++) {
+    const page = await pdf.getPage(i);
+    const content = await page.getTextContent();
+    out.push(linesOf(content.items));
+    page.cleanup();
+  }
+  await pdf.destroy();
+  return { ok: true, pages, lines: out };
+}
+
+const parts = [];
+for await (const c of process.stdin) parts.push(c);
+const input = deserialize(Buffer.concat(parts));
+const result = await main(input).catch((err) =>
+  // An allocation refused by the memory cap surfaces as a RangeError.
+  err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
+);
+process.stdout.write(serialize(result), () => process.exit(0));

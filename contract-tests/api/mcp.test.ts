@@ -740,5 +740,5 @@ describe(`MCP batches and the rate limit (${ENGINE})`, () => {
     h.clock.advance(61_000);
     const again = JSON.parse((await mcpRaw(tokens.access_token, batch(2) as unknown as object)).text) as { result: { isError?: boolean } }[];
     expect(again.map((a) => a.result.isError ?? false)).toEqual([false, false]);
-  });
+  }, 240_000);
 });

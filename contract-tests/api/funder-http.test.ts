@@ -361,6 +361,18 @@ describe(`the HTTP funder adapter against a loopback funder (${ENGINE})`, () => 
     expect(funder.requestsFor(created.id).map((r) => r.kind)).toEqual(['submit', 'status', 'status', 'status', 'status']);
   });
 
+  it('credentials with CR, LF or another control character are refused with 400 naming api_credentials; the stored ones stay', async () => {
+    const lender = await apiLender();
+    const before = (await h.knex('lenders').where({ id: lender }).first('api_credentials_encrypted')).api_credentials_encrypted;
+    for (const bad of [`${KEY}\r\nX-Injected: 1,${CODE}`, `${KEY}\n,${CODE}`, `${KEY},${CODE}\r`, `${KEY}\t,${CODE}`, `${KEY}\u007f,${CODE}`, `${KEY}\u001b,${CODE}`]) {
+      const res = await h.api.put(`/v1/lenders/${lender}/api-config`).set(t.auth()).send({ submission_method: 'api', funder_api_spec_id: SPEC, api_credentials: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.error, JSON.stringify(bad)).toMatchObject({ type: 'validation_error', param: 'api_credentials' });
+      expect(JSON.stringify(res.body)).not.toContain(KEY);
+    }
+    expect((await h.knex('lenders').where({ id: lender }).first('api_credentials_encrypted')).api_credentials_encrypted).toBe(before);
+  });
+
   it('a secret echoed JSON-escaped, URL-encoded or base64-encoded (not only as is) is stored and shown as ****', async () => {
     const ODD = 'sk"live\\/ 7+=?Q9&x';
     const l = await post('/v1/lenders', { name: `Odd Lender ${rnd()}` });

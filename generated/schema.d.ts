@@ -6458,7 +6458,8 @@ export interface components {
             /**
              * @description One comma-separated string in the order of the integration's `credential_spec`. Write-only:
              *     stored encrypted, never returned. Omit to keep the stored ones; required when the integration
-             *     changes.
+             *     changes. No control characters (CR, LF, tab, ...): a credential with a line break would
+             *     be sent into a funder's HTTP headers.
              * @example key_live_9a8b7c6d5e4f3a2b1c0d7f3a,482913
              */
             api_credentials?: string;

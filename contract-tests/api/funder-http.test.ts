@@ -361,6 +361,45 @@ describe(`the HTTP funder adapter against a loopback funder (${ENGINE})`, () => 
     expect(funder.requestsFor(created.id).map((r) => r.kind)).toEqual(['submit', 'status', 'status', 'status', 'status']);
   });
 
+  it('credentials with CR, LF or another control character are refused with 400 naming api_credentials; the stored ones stay', async () => {
+    const lender = await apiLender();
+    const before = (await h.knex('lenders').where({ id: lender }).first('api_credentials_encrypted')).api_credentials_encrypted;
+    for (const bad of [`${KEY}\r\nX-Injected: 1,${CODE}`, `${KEY}\n,${CODE}`, `${KEY},${CODE}\r`, `${KEY}\t,${CODE}`, `${KEY}\u007f,${CODE}`, `${KEY}\u001b,${CODE}`]) {
+      const res = await h.api.put(`/v1/lenders/${lender}/api-config`).set(t.auth()).send({ submission_method: 'api', funder_api_spec_id: SPEC, api_credentials: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.error, JSON.stringify(bad)).toMatchObject({ type: 'validation_error', param: 'api_credentials' });
+      expect(JSON.stringify(res.body)).not.toContain(KEY);
+    }
+    expect((await h.knex('lenders').where({ id: lender }).first('api_credentials_encrypted')).api_credentials_encrypted).toBe(before);
+  });
+
+  it('a secret echoed JSON-escaped, URL-encoded or base64-encoded (not only as is) is stored and shown as ****', async () => {
+    const ODD = 'sk"live\\/ 7+=?Q9&x';
+    const l = await post('/v1/lenders', { name: `Odd Lender ${rnd()}` });
+    const cfg = await h.api.put(`/v1/lenders/${l.body.data.id}/api-config`).set(t.auth()).send({ submission_method: 'api', funder_api_spec_id: SPEC, api_credentials: `${ODD},${CODE}` });
+    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+    const forms: Record<string, string> = {
+      raw: ODD,
+      json: JSON.stringify(ODD).slice(1, -1),
+      json_slash: JSON.stringify(ODD).slice(1, -1).replace(/\//g, '\\/'),
+      url: encodeURIComponent(ODD),
+      url_lower: encodeURIComponent(ODD).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      form: new URLSearchParams({ k: ODD }).toString().slice(2),
+      base64: Buffer.from(ODD).toString('base64'),
+      base64url: Buffer.from(ODD).toString('base64url'),
+    };
+    for (const [name, form] of Object.entries(forms)) {
+      expect(form === ODD || !form.includes(ODD), name).toBe(true);
+      const { sub } = await submitted(l.body.data.id);
+      funder.onSubmit(sub.id, () => ({ status: 401, json: { error: { message: `echo [${form}]` } } }));
+      await worker.drain();
+      const expected = 'HTTP 401: echo [****]';
+      expect((await read(sub.id)).api, name).toMatchObject({ error_code: 'auth_failed', error_message: expected });
+      expect((await attempts(sub.id))[0].error_message, name).toBe(expected);
+      expect(JSON.stringify(await h.knex('api_submissions').select('*')), name).not.toContain(form);
+    }
+  });
+
   it('credentials a funder echoes are stored and shown as ****, on submit and on poll; never in the database in the clear or in the logs', async () => {
     const lender = await apiLender();
     const { sub: created } = await submitted(lender);

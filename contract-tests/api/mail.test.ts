@@ -658,6 +658,25 @@ describe('operator CLI commands', () => {
     await expect(run('mailbox set', { location: lab.locationId, 'smtp-url': 'ftp://x', from: 'ops@northwind.example' })).rejects.toBeInstanceOf(MailboxError);
   });
 
+  it('mailbox set refuses a user name or password with CR, LF or another control character (raw or percent-encoded): SMTP AUTH injection; nothing stored', async () => {
+    const fresh = await h.tenant('Control Char Mailbox');
+    const urls = {
+      encodedCrlfPassword: labUrl(smtpPort, 'pw%0D%0AMAIL%20FROM%3A%3Cx%40evil.example%3E'),
+      encodedLfPassword: labUrl(smtpPort, 'pw%0Amore'),
+      encodedTabPassword: labUrl(smtpPort, 'pw%09x'),
+      encodedDelPassword: labUrl(smtpPort, 'pw%7Fx'),
+      encodedCrUser: `smtp://us%0Der:pw@127.0.0.1:${smtpPort}`,
+      rawCrlfPassword: labUrl(smtpPort, 'pw\r\nx'),
+    };
+    for (const [name, url] of Object.entries(urls)) {
+      const err = await run('mailbox set', { location: fresh.locationId, 'smtp-url': url, from: 'ops@northwind.example' }).then(() => undefined, (e: unknown) => e);
+      expect(err, name).toBeInstanceOf(MailboxError);
+      expect((err as Error).message, name).toMatch(/^--smtp-url .*must not contain control characters/);
+      expect((err as Error).message, name).not.toContain('pw');
+    }
+    expect(await h.knex('mailboxes').where({ location_id: fresh.locationId })).toHaveLength(0);
+  });
+
   it('usage errors are raised before anything runs', () => {
     expect(() => MAIL_COMMANDS['mailbox set']({ location: lab.locationId, from: 'a@northwind.example' }, [])).toThrow(MailUsageError);
     expect(() => MAIL_COMMANDS['mailbox set']({ location: lab.locationId, 'smtp-url': labUrl() }, [])).toThrow('--from is required');

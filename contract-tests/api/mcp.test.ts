@@ -1012,3 +1012,34 @@ describe(`MCP tools under attack (${ENGINE})`, () => {
     await client.close();
   });
 });
+
+describe(`MCP batches and the rate limit (${ENGINE})`, () => {
+  it('every tool call of a JSON-RPC batch counts against the token: past 300 a minute the rest are rate_limited tool errors, not run; the window frees on the clock', async () => {
+    const { tokens } = await rawToken(emailOf(demo, 'admin'), { resource: `${base}/mcp` });
+    h.clock.advance(61_000); // a fresh window for this token (the token exchange does not count, but be sure)
+    let id = 0;
+    const batch = (n: number) => Array.from({ length: n }, () => ({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'listDeals', arguments: { limit: 1 } } }));
+    const outcomes = { ok: 0, limited: 0, other: 0 };
+    // 100 + 100 + 60 tool calls in three POSTs (260 counts), then a batch of 100: 40 fit, 60 do not.
+    for (const n of [100, 100, 60, 100]) {
+      const res = await mcpRaw(tokens.access_token, batch(n) as unknown as object);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      const answers = JSON.parse(res.text) as { result?: { isError?: boolean; content: { text: string }[] } }[];
+      expect(answers).toHaveLength(n);
+      for (const a of answers) {
+        if (!a.result?.isError) outcomes.ok++;
+        else if (/"code":"rate_limited"/.test(a.result.content[0].text)) {
+          outcomes.limited++;
+          expect(JSON.parse(a.result.content[0].text).error).toMatchObject({ type: 'rate_limit_error', status: 429, retry_after: expect.any(Number) });
+        } else outcomes.other++;
+      }
+    }
+    expect(outcomes).toEqual({ ok: 300, limited: 60, other: 0 });
+    // The same window holds the token's /v1 requests and its next POST to /mcp.
+    expect((await v1('/v1/deals', tokens.access_token)).status).toBe(429);
+    expect((await mcpRaw(tokens.access_token, batch(1) as unknown as object)).status).toBe(429);
+    h.clock.advance(61_000);
+    const again = JSON.parse((await mcpRaw(tokens.access_token, batch(2) as unknown as object)).text) as { result: { isError?: boolean } }[];
+    expect(again.map((a) => a.result.isError ?? false)).toEqual([false, false]);
+  }, 240_000);
+});

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
@@ -400,3 +400,33 @@ describe(`the merchant portal (${ENGINE})`, () => {
     expect(noCsrf.status).toBe(403);
   });
 });
+
+describe(`bearer values in paths and queries never reach the access log (${ENGINE})`, () => {
+  it('a magic link (/p/<token>, any case) and signed /files/ upload and download URLs: one log line each, carrying no token and no signature', async () => {
+    const { dealId } = await dealWithPeople();
+    const link = (await post(`/v1/deals/${dealId}/document-requests`, { items: ['bank_statement'], send_email: false })).body.data;
+    const token = tokenOf(link.portal_url);
+    const bytes = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 0x20), Buffer.from('\n%%EOF\n')]);
+    const from = h.logs.length;
+    await open(link.portal_url);
+    expect((await h.api.get(`/P/${token}`)).status).toBe(303); // Express routes paths case-insensitively
+    const slot = await post(`/v1/deals/${dealId}/documents`, { filename: 'statement.pdf', content_type: 'application/pdf', size_bytes: bytes.length, category: 'other' });
+    const upload = new URL(slot.body.data.upload_url as string);
+    expect((await h.api.put(upload.pathname + upload.search).set(slot.body.data.upload_headers).send(bytes)).status).toBe(200);
+    expect((await post(`/v1/documents/${slot.body.data.document.id}/finalize`)).status).toBe(200);
+    const download = new URL((await get(`/v1/documents/${slot.body.data.document.id}`)).body.data.download_url as string);
+    expect((await h.api.get(download.pathname + download.search)).status).toBe(200);
+    // A streamed download's line is written when its socket closes, which may come just after the client has the bytes.
+    const requestPaths = () => h.logs.slice(from).join('').trim().split('\n').map((l) => JSON.parse(l) as { msg: string; path?: string }).filter((l) => l.msg === 'request').map((l) => l.path);
+    await vi.waitFor(() => expect(requestPaths().filter((p) => p?.startsWith('/files/'))).toHaveLength(2));
+    const lines = h.logs.slice(from).join('');
+    const secrets = [token, upload.searchParams.get('signature')!, download.searchParams.get('signature')!];
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThanOrEqual(16);
+      expect(lines).not.toContain(secret);
+      expect(lines).not.toContain(encodeURIComponent(secret));
+    }
+    expect(requestPaths().filter((p) => p === '/p/:token')).toHaveLength(2);
+  });
+});
+

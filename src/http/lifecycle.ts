@@ -5,6 +5,20 @@ import { newId } from '../lib/ids';
 const SANE = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
+ * Paths that carry a bearer value, as the route template their log line writes instead: the portal's
+ * magic link (`/p/<token>`) opens a merchant's session to whoever reads it. Matched the way Express
+ * routes them (case-insensitive, any trailing part). Query strings are never logged (`req.path`
+ * has none), so the signatures and expiries of the signed /files/ URLs stay out as well.
+ */
+const SECRET_PATHS: Array<[RegExp, string]> = [[/^\/p\/[^/]*/i, '/p/:token']];
+
+/** The path as the access log writes it: never a bearer value. */
+export function loggedPath(path: string): string {
+  for (const [re, template] of SECRET_PATHS) if (re.test(path)) return path.replace(re, template);
+  return path;
+}
+
+/**
  * How a request ended, in its one log line:
  * - `completed`: answered (any status, errors included);
  * - `shed`: answered `503 overloaded` at admission (queue full, or waited past its budget);
@@ -109,7 +123,7 @@ export function requestLifecycle(logger: Logger): RequestHandler {
     const life = new RequestLife((l, status) => {
       req.log.info(
         {
-          method, path: req.path, status, ms: Number(process.hrtime.bigint() - started) / 1e6, credential: req.auth?.credentialId,
+          method, path: loggedPath(req.path), status, ms: Number(process.hrtime.bigint() - started) / 1e6, credential: req.auth?.credentialId,
           outcome: l.outcome ?? 'completed', ...(l.reason ? { reason: l.reason } : {}),
         },
         'request',

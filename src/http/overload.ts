@@ -34,7 +34,8 @@ const UNBOUNDED = /^\/files\//;
  * before any write. A queued request whose client leaves gives its place up and never runs.
  * Probes (/healthz, /readyz) are routed before this and never shed; /readyz reports `overloaded`
  * while `saturated()` so a load balancer steers new connections elsewhere. A tool call of /mcp
- * re-entering the pipeline runs on the slot of the /mcp request that made it.
+ * re-entering the pipeline runs on the slot of the /mcp request that made it (one POST's tool calls
+ * run one after another, so a JSON-RPC batch never holds more than that one slot's share).
  *
  * The budget is measured on the injected clock and checked when a slot frees and every 100 ms.
  */

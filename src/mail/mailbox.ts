@@ -55,12 +55,17 @@ export function smtpUrlWithoutPassword(t: Pick<SmtpTarget, 'protocol' | 'host' |
   return `${t.protocol}//${user}${hostForUrl(t.host)}:${t.port}`;
 }
 
+/** C0 controls and DEL: never part of a credential. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /**
  * Parses `smtp[s]://[USER:PASSWORD@]HOST[:PORT]`. Error messages never repeat the input (it may hold
  * the password). `stored`: the password-free form kept in `mailboxes.smtp_url` (a user, no password).
  */
 export function parseSmtpUrl(input: string, opts: { stored?: boolean } = {}): SmtpTarget {
   const text = String(input ?? '').trim();
+  // The URL parser would silently drop a tab, CR or LF: the stored credential would not be the one given.
+  if (CONTROL.test(text)) throw new MailboxError('--smtp-url must not contain control characters (CR, LF, tab, ...)');
   const scheme = /^(smtps?):\/\//i.exec(text);
   if (!scheme) throw new MailboxError('--smtp-url must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465');
   let raw: URL;
@@ -91,6 +96,10 @@ export function parseSmtpUrl(input: string, opts: { stored?: boolean } = {}): Sm
     password = raw.password ? decodeURIComponent(raw.password) : null;
   } catch {
     throw new MailboxError('--smtp-url user name or password is not correctly percent-encoded');
+  }
+  // Percent-encoded CR/LF would reach the SMTP AUTH exchange as a line break (command injection).
+  if ((user && CONTROL.test(user)) || (password && CONTROL.test(password))) {
+    throw new MailboxError('--smtp-url user name or password must not contain control characters (CR, LF, tab, ... also percent-encoded)');
   }
   if (password && !user) throw new MailboxError('--smtp-url has a password but no user name');
   if (user && !password && !opts.stored) throw new MailboxError('--smtp-url has a user name but no password (smtp[s]://user:password@host)');

@@ -12,7 +12,7 @@ import type { Deps } from '../deps';
 import { canUse } from '../http/access';
 import { authenticate, INTERNAL_CALL_HEADER, registerInternalCall } from '../http/auth';
 import { ApiError } from '../http/errors';
-import { rateLimit, type Verdict } from '../http/rate-limit';
+import { RATE_LIMIT, RATE_WINDOW_SECONDS, rateLimit, take, type Verdict } from '../http/rate-limit';
 import { loadSpec } from '../http/spec';
 import type { Auth } from '../http/types';
 import { tools, type ToolDef } from './tools';
@@ -28,6 +28,13 @@ import { tools, type ToolDef } from './tools';
 // role, idempotency, the handler and the error envelope are the API's own. The inner request is not
 // looked up or counted a second time (a one-time nonce carries the authentication this request
 // already did). Injection libraries were tried: they rewrite Express's shared prototypes.
+//
+// JSON-RPC batches: the revisions 2025-06-18 and 2025-11-25 removed them, but 2025-03-26 (which the
+// SDK still negotiates) says a server MUST accept them, so a batch is served, and costs what its
+// tool calls cost: the POST's own count pays for its first tool call, every further tool call takes
+// one more count from the same per-token window (past the limit it is a tool error `rate_limited`
+// with retry_after, not run), and the tool calls of one POST run one after another on that POST's
+// admission slot (a batch never works on more than one request's share of the process).
 
 export const MCP_SERVER_INFO = { name: 'deal-funding-platform', version: '1.0.0' };
 
@@ -89,6 +96,12 @@ function derivedKey(tool: string, args: Record<string, unknown>): string {
   return `mcp_${createHash('sha256').update(JSON.stringify([tool, canonical(args)])).digest('hex').slice(0, 48)}`;
 }
 
+/** One POST's tool calls: the POST's rate-limit count pays for the first, and they run one at a time. */
+interface PostBudget {
+  prepaid: boolean;
+  chain: Promise<unknown>;
+}
+
 function toolError(body: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: typeof body === 'string' ? body : JSON.stringify(body) }] };
 }
@@ -131,7 +144,28 @@ function send(lb: Loopback, method: string, path: string, headers: Record<string
 }
 
 /** Calls the operation a tool names through the /v1 pipeline, as the authenticated caller. */
-async function callTool(app: Express, req: Request, tool: ToolDef, rawArgs: unknown, auth: Auth, verdict: Verdict): Promise<CallToolResult> {
+async function callTool(deps: Deps, app: Express, req: Request, tool: ToolDef, rawArgs: unknown, auth: Auth, budget: PostBudget, postVerdict: Verdict): Promise<CallToolResult> {
+  const turn = budget.chain.then(() => runTool(deps, app, req, tool, rawArgs, auth, budget, postVerdict));
+  budget.chain = turn.catch(() => undefined);
+  return turn;
+}
+
+async function runTool(deps: Deps, app: Express, req: Request, tool: ToolDef, rawArgs: unknown, auth: Auth, budget: PostBudget, postVerdict: Verdict): Promise<CallToolResult> {
+  let verdict = postVerdict;
+  if (budget.prepaid) budget.prepaid = false;
+  else {
+    // A further tool call of the same POST: counted against the token like any /v1 request.
+    verdict = await take(deps.db.knex, auth.credentialId, deps.clock.now().getTime(), RATE_LIMIT);
+    if (!verdict.allowed) {
+      return toolError({
+        error: {
+          type: 'rate_limit_error', code: 'rate_limited', status: 429, retry_after: verdict.retryAfter,
+          message: `Rate limit of ${RATE_LIMIT} requests per ${RATE_WINDOW_SECONDS} seconds exceeded (every tool call counts); retry after ${verdict.retryAfter} seconds`,
+          request_id: req.requestId,
+        },
+      });
+    }
+  }
   const args = (rawArgs ?? {}) as Record<string, unknown>;
   if (typeof args !== 'object' || Array.isArray(args)) return toolError({ error: { type: 'validation_error', code: 'invalid_request', message: 'Arguments must be an object' } });
   const known = new Set(Object.keys((tool.inputSchema.properties as object) ?? {}));
@@ -192,13 +226,14 @@ async function callTool(app: Express, req: Request, tool: ToolDef, rawArgs: unkn
   }
 }
 
-function buildServer(app: Express, req: Request, auth: Auth, verdict: Verdict): Server {
+function buildServer(deps: Deps, app: Express, req: Request, auth: Auth, verdict: Verdict): Server {
+  const budget: PostBudget = { prepaid: true, chain: Promise.resolve() };
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => listingFor(auth) as never);
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools().find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTool(app, req, tool, request.params.arguments, auth, verdict);
+    return callTool(deps, app, req, tool, request.params.arguments, auth, budget, verdict);
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [{ uri: 'guide://api', name: 'API guide', title: 'Deal-Funding Platform API guide', mimeType: 'text/markdown', description: 'Authentication, roles, errors, pagination, idempotency, the pipeline from submission to offer, webhooks.' }],
@@ -247,7 +282,7 @@ export function mcpRoutes(deps: Deps, app: Express): Router {
   });
   router.use(rateLimit());
   router.post('/', async (req, res) => {
-    const server = buildServer(app, req, req.auth!, req.rateLimit!);
+    const server = buildServer(deps, app, req, req.auth!, req.rateLimit!);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

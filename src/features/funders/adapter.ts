@@ -111,11 +111,32 @@ export interface FunderAdapter {
   status(ctx: AdapterContext, externalId: string): Promise<FunderResult>;
 }
 
-/** Every secret credential value replaced by `****` (a funder may echo what it was sent). */
+/**
+ * The forms in which a funder may echo a secret it was sent: as is, JSON-escaped (quotes,
+ * backslashes, control characters; `/` as `\/`; non-ASCII as `\uXXXX`), URL-encoded (upper- or
+ * lower-case hex, `+` for a space) and base64 (standard and URL-safe, with or without padding).
+ */
+export function secretForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const jsonAscii = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const url = encodeURIComponent(secret);
+  const b64 = Buffer.from(secret, 'utf8').toString('base64');
+  const forms = [
+    secret, json, json.replace(/\//g, '\\/'), jsonAscii, jsonAscii.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`),
+    url, url.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), url.replace(/%20/g, '+'),
+    b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url'),
+  ];
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/** Every secret credential value, in every form it may be echoed in, replaced by `****`. */
 export function redactSecrets(text: string | null | undefined, secrets: string[]): string | null {
   if (text === null || text === undefined) return null;
   let out = text;
-  for (const s of secrets) if (s && s.length >= 3) out = out.split(s).join('****');
+  for (const s of secrets) {
+    if (!s || s.length < 3) continue;
+    for (const form of secretForms(s)) if (form.length >= 3) out = out.split(form).join('****');
+  }
   return out;
 }
 

@@ -34,14 +34,15 @@ describe(`job leases (${ENGINE})`, () => {
     // The old claim reports success, then failure: neither is recorded.
     expect(await finishJob(h.knex, first, h.clock.now(), { ok: true })).toMatchObject({ recorded: false });
     expect(await finishJob(h.knex, first, h.clock.now(), { ok: false, error: 'late failure', final: true })).toMatchObject({ recorded: false });
+    // Each claim counts as an attempt when it is taken (a claim whose process died still counts).
     const untouched = await h.knex('jobs').where({ id }).first();
-    expect(untouched).toMatchObject({ status: 'queued', attempts: 0, locked_by: other, lease_id: second.lease_id, last_error: null, finished_at: null });
+    expect(untouched).toMatchObject({ status: 'queued', attempts: 2, locked_by: other, lease_id: second.lease_id, last_error: null, finished_at: null });
 
     // The current claim finishes it.
     h.clock.advance(1000);
     expect(await finishJob(h.knex, second, h.clock.now(), { ok: true })).toEqual({ recorded: true, status: 'succeeded' });
     const done = await h.knex('jobs').where({ id }).first();
-    expect(done).toMatchObject({ status: 'succeeded', attempts: 1, locked_by: null, lease_id: null });
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 2, locked_by: null, lease_id: null });
     expect(new Date(done.finished_at).toISOString()).toBe(h.clock.now().toISOString());
   });
 });

@@ -1,10 +1,10 @@
 import { promises as dns } from 'node:dns';
 // mailauth's sub-modules, not its index: the index also loads BIMI (undici), which needs Node 22;
 // DKIM, SPF and the alignment rule below run on Node 20.
-import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import { spf } from 'mailauth/lib/spf';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { spf } from 'mailauth/lib/spf/index.js';
 // @ts-expect-error no type declarations for this sub-module (its relaxed-alignment rule, on the Public Suffix List)
-import * as tools from 'mailauth/lib/tools';
+import * as tools from 'mailauth/lib/tools.js';
 
 const getAlignment = (tools as unknown as { getAlignment: (fromDomain: string, domains: string[], strict?: boolean) => { domain: string } | false }).getAlignment
   ?? (tools as unknown as { default: { getAlignment: (fromDomain: string, domains: string[], strict?: boolean) => { domain: string } | false } }).default.getAlignment;

@@ -194,8 +194,8 @@ describe(`server process (${ENGINE})`, () => {
   // only on a loaded machine; 1 s makes an idle one show it (the warm-up alone takes 2-3 s here).
   it.skipIf(ENGINE !== 'pg')('a healthy start on a clean database logs nothing at error level: the first poll is not held past the pool\'s wait', { timeout: 120_000 }, async () => {
     const clean = await clonePostgresUrl();
+    const s = startServer({ DATABASE_URL: clean.url, LOG_LEVEL: 'debug', DB_ACQUIRE_TIMEOUT_MS: '1000' });
     try {
-      const s = startServer({ DATABASE_URL: clean.url, LOG_LEVEL: 'debug', DB_ACQUIRE_TIMEOUT_MS: '1000' });
       await listening(s);
       // SIGTERM lets the worker finish the poll it is in before the process exits, and the log
       // (buffered) is flushed at exit: the exit is the signal that the first poll's outcome is written.
@@ -206,6 +206,7 @@ describe(`server process (${ENGINE})`, () => {
       expect(lines.filter((l) => l.level >= 50)).toEqual([]);
       expect(s.output()).not.toMatch(/Acquire connection error|Timeout acquiring/);
     } finally {
+      s.child.kill('SIGKILL'); // no server left running when an expectation fails
       await clean.drop();
     }
   });

@@ -231,7 +231,8 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
  * contract and compiles an operation's validator on its first request (tens of ms each, 85
  * operations): done before the port opens, the first request after "listening" is as fast as the
  * hundredth. One synthetic request per operation runs through the validator's own middlewares and no
- * further: no handler, no database. Returns the number of operations whose validator ran.
+ * further: no handler, no database. The event loop turns between operations (the worker polls
+ * meanwhile). Returns the number of operations whose validator ran.
  */
 async function warmValidator(app: Express, validator: RequestHandler[], operations: OperationInfo[]): Promise<number> {
   let warmed = 0;
@@ -255,6 +256,9 @@ async function warmValidator(app: Express, validator: RequestHandler[], operatio
       if (failed) break; // the synthetic request is invalid (its path has no real id): compiled all the same
     }
     warmed++;
+    // Each compile runs tens of ms without a pause; yield between them so that what else started
+    // (the worker's first poll, a pool connection being opened) is not held past its timeout.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return warmed;
 }

@@ -30,6 +30,10 @@ async function main(): Promise<void> {
     }
   }
 
+  // Built before the worker starts: building the app holds the event loop for a while, and a poll
+  // waiting for a connection meanwhile would time out (an error-level log at every busy start).
+  const app = createApp(deps, handlers);
+
   // Background work in this process unless START_WORKER=false (then `npm run worker` runs it apart),
   // started before the port opens so its first round of polls is not paid by the first requests.
   let worker: Worker | undefined;
@@ -41,8 +45,8 @@ async function main(): Promise<void> {
   }
 
   // Ready means ready: every validator compiled and a database connection open before the port
-  // opens, so the first request after "listening" costs what the hundredth does.
-  const app = createApp(deps, handlers);
+  // opens, so the first request after "listening" costs what the hundredth does. The warm-up yields
+  // between operations, so the worker's first polls run meanwhile.
   await (app.locals.warmUp as () => Promise<number>)();
   await knex.raw('select 1');
   const server: Server = app.listen(config.port, config.host);

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool } from 'tarn';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveEmbeddedSocket, socketConnection } from '../../src/db/embedded-socket';
 import { wrapPglite } from '../../src/db/engine';
 import { ENGINE, clonePostgresUrl } from '../support/harness';
@@ -34,7 +35,10 @@ function fetch(url: string, init: { method?: string; headers?: Record<string, st
     req.end(init.body);
   });
 }
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+// The bundle `npm start` runs (built once per run by contract-tests/support/global-setup-bundle.ts),
+// started with plain node as an operator would: no transpiler in the child processes.
+const BUNDLE = inject('bundleDir');
+const bundled = (entry: 'cli' | 'seed' | 'server') => ['--enable-source-maps', join(BUNDLE, `${entry}.mjs`)];
 
 let env: NodeJS.ProcessEnv;
 let cleanup: () => Promise<void>;
@@ -58,13 +62,13 @@ function cli(...args: string[]) {
   return cliIn(env, ...args);
 }
 function cliIn(e: NodeJS.ProcessEnv, ...args: string[]) {
-  const r = spawnSync(TSX, ['src/cli/index.ts', ...args], { cwd: ROOT, env: e, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...bundled('cli'), ...args], { cwd: ROOT, env: e, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
-/** A tsx script as a child process, without blocking this one (so the test can keep a server busy meanwhile). */
-function tsxAsync(e: NodeJS.ProcessEnv, script: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; json: () => any }> {
+/** A bundled tool as a child process, without blocking this one (so the test can keep a server busy meanwhile). */
+function nodeAsync(e: NodeJS.ProcessEnv, entry: 'cli' | 'seed', ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; json: () => any }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...bundled(entry), ...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -136,7 +140,7 @@ describe(`operator CLI (${ENGINE})`, () => {
 
 describe(`seed (${ENGINE})`, () => {
   it('fills a location with a living book through the public API: every phase, offers, advances at several payment levels', { timeout: 180_000 }, async () => {
-    const r = spawnSync(TSX, ['src/cli/seed.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 });
+    const r = spawnSync(process.execPath, bundled('seed'), { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -157,7 +161,7 @@ describe(`seed (${ENGINE})`, () => {
 });
 
 function startServer(extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(TSX, ['src/server.ts'], { cwd: ROOT, env: { ...env, PORT: '0', ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, bundled('server'), { cwd: ROOT, env: { ...env, PORT: '0', ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -182,6 +186,29 @@ describe(`server process (${ENGINE})`, () => {
     expect(s.output()).not.toMatch(/svc_live_|loc_/);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
+  });
+
+  // The worker's first poll asks the pool for a connection while the server still builds the app
+  // and compiles its validators; when that held the event loop past the pool's wait, every busy
+  // start logged an error-level "Timeout acquiring a connection". The default wait (5 s) is passed
+  // only on a loaded machine; 1 s makes an idle one show it (the warm-up alone takes 2-3 s here).
+  it.skipIf(ENGINE !== 'pg')('a healthy start on a clean database logs nothing at error level: the first poll is not held past the pool\'s wait', { timeout: 120_000 }, async () => {
+    const clean = await clonePostgresUrl();
+    const s = startServer({ DATABASE_URL: clean.url, LOG_LEVEL: 'debug', DB_ACQUIRE_TIMEOUT_MS: '1000' });
+    try {
+      await listening(s);
+      // SIGTERM lets the worker finish the poll it is in before the process exits, and the log
+      // (buffered) is flushed at exit: the exit is the signal that the first poll's outcome is written.
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      const lines = s.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(lines.map((l) => l.msg)).toContain('worker first poll done');
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(s.output()).not.toMatch(/Acquire connection error|Timeout acquiring/);
+    } finally {
+      s.child.kill('SIGKILL'); // no server left running when an expectation fails
+      await clean.drop();
+    }
   });
 
   it('production mode requires DATABASE_URL and creates nothing', async () => {
@@ -272,8 +299,8 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
       }
     })();
     const [seed, key] = await Promise.all([
-      tsxAsync(dirEnv, 'src/cli/seed.ts'),
-      tsxAsync(dirEnv, 'src/cli/index.ts', 'key', 'create', '--location', locationId, '--name', 'Made during the seed'),
+      nodeAsync(dirEnv, 'seed'),
+      nodeAsync(dirEnv, 'cli', 'key', 'create', '--location', locationId, '--name', 'Made during the seed'),
     ]).finally(() => (busy = false));
     await serverWrites;
     expect(seed.stderr).toBe('');
@@ -303,7 +330,8 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
 
   it('a server killed with -9 leaves a stale lock, which the next process takes over', { timeout: 120_000 }, async () => {
     const pid = Number(readFileSync(join(dir, 'svc.lock'), 'utf8'));
-    process.kill(pid, 'SIGKILL'); // the server itself (tsx runs it as a child process)
+    expect(pid).toBe(s.child.pid); // the server itself, no wrapper process
+    process.kill(pid, 'SIGKILL');
     await s.exited;
     expect(readFileSync(join(dir, 'svc.lock'), 'utf8')).toBe(String(pid));
     const list = cliIn(dirEnv, 'location', 'list');
@@ -316,7 +344,24 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
 // PGlite is one backend session: whoever runs between another's BEGIN and COMMIT runs inside that
 // transaction. The operator socket lets a client in only while it holds the server's one connection.
 describe.skipIf(ENGINE !== 'pglite')('operator socket: no transaction is ever entered by the other side', () => {
-  const settle = (p: Promise<unknown>) => Promise.race([p.then(() => 'done'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+  /**
+   * 'queued' once `p` waits in the pool of the server's one connection (a pending acquire there),
+   * 'done' if it settles without ever waiting: a signal from the pool itself, no timer.
+   */
+  const queued = (p: Promise<unknown>) => {
+    const pool = (db.knex.client as unknown as { pool: Pool<unknown> }).pool;
+    return new Promise<'queued' | 'done'>((resolve) => {
+      const onRequest = () => queueMicrotask(() => pool.numPendingAcquires() > 0 && finish('queued'));
+      const finish = (r: 'queued' | 'done') => {
+        pool.removeListener('acquireRequest', onRequest);
+        resolve(r);
+      };
+      pool.on('acquireRequest', onRequest);
+      onRequest(); // a knex query asks the pool as it starts, before this is called
+      p.then(() => finish('done'), () => finish('done'));
+    });
+  };
+  const pending = () => (db.knex.client as unknown as { pool: Pool<unknown> }).pool.numPendingAcquires();
   let tmp: string;
   let db: ReturnType<typeof wrapPglite>;
   let sock: Awaited<ReturnType<typeof serveEmbeddedSocket>>;
@@ -344,8 +389,13 @@ describe.skipIf(ENGINE !== 'pglite')('operator socket: no transaction is ever en
     const c = await client();
     await c.query('BEGIN');
     await c.query("insert into t values ('cli-rolled-back')");
-    const serverInsert = db.knex('t').insert({ id: 'server-1' }).then(() => 'ok');
-    expect(await settle(serverInsert)).toBe('waiting');
+    let serverDone = false;
+    const serverInsert = db.knex('t').insert({ id: 'server-1' }).finally(() => (serverDone = true));
+    expect(await queued(serverInsert)).toBe('queued');
+    // The operator goes on working in its transaction; the server's insert still waits.
+    await c.query("insert into t values ('cli-rolled-back-2')");
+    expect(serverDone).toBe(false);
+    expect(pending()).toBe(1);
     await c.query('ROLLBACK');
     await serverInsert;
     expect(await ids()).toEqual(['server-1']);
@@ -354,8 +404,13 @@ describe.skipIf(ENGINE !== 'pglite')('operator socket: no transaction is ever en
     await db.knex
       .transaction(async (trx) => {
         await trx('t').insert({ id: 'server-rolled-back' });
-        cliInsert = c.query("insert into t values ('cli-1')");
-        expect(await settle(cliInsert)).toBe('waiting');
+        let cliDone = false;
+        cliInsert = c.query("insert into t values ('cli-1')").finally(() => (cliDone = true));
+        expect(await queued(cliInsert)).toBe('queued');
+        // The server goes on working in its transaction; the operator's insert still waits.
+        await trx('t').insert({ id: 'server-rolled-back-2' });
+        expect(cliDone).toBe(false);
+        expect(pending()).toBe(1);
         throw new Error('roll back');
       })
       .catch(() => {});

@@ -140,12 +140,17 @@ export class Worker {
   }
 
   private async run(): Promise<void> {
+    let first = true;
     while (this.running) {
       let started = 0;
       try {
         started = await this.fill();
       } catch (err) {
         this.deps.logger.error({ err }, 'worker poll failed');
+      }
+      if (first) {
+        first = false;
+        this.deps.logger.debug({ worker: this.id, started }, 'worker first poll done');
       }
       if (!this.running) break;
       if (started === 0 || this.inFlight.size >= this.concurrency) {

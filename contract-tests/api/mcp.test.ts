@@ -18,6 +18,7 @@ import { MAX_CODE_ATTEMPTS, SIGN_IN_EMAILS_PER_MINUTE, SIGN_IN_FAILURES_PER_EMAI
 import { scopesForRole } from '../../src/web/oauth/scopes';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
+import { browseAt, Jar, type Page } from '../support/browser-jar';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // OAuth 2.1 for assistants and the MCP server, end to end on a real port: the SDK's own MCP client
@@ -100,33 +101,9 @@ class TestProvider implements OAuthClientProvider {
   }
 }
 
-type Page = { status: number; text: string; location: string | null; headers: Headers };
-/** A browser's cookie jar: our pages belong to the browser that started the authorization. */
-class Jar {
-  readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  keep(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const i = pair.indexOf('=');
-      const name = pair.slice(0, i).trim();
-      if (attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
-      else this.cookies.set(name, pair.slice(i + 1).trim());
-    }
-  }
-}
 /** The user's browser (the helpers below browse in it unless told otherwise). */
 const jar = new Jar();
-async function browseIn(url: string, form?: Record<string, string | string[]>, browser: Jar | null = jar): Promise<Page> {
-  const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v]]))) : undefined;
-  const headers: Record<string, string> = form ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
-  if (browser?.cookies.size) headers.cookie = browser.header();
-  const res = await fetch(new URL(url, base), { method: form ? 'POST' : 'GET', body, redirect: 'manual', headers });
-  browser?.keep(res);
-  return { status: res.status, text: await res.text(), location: res.headers.get('location'), headers: res.headers };
-}
+const browseIn = (url: string, form?: Record<string, string | string[]>, browser: Jar | null = jar): Promise<Page> => browseAt(base, url, form, browser);
 const browse = (url: string, form?: Record<string, string | string[]>) => browseIn(url, form, jar);
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
 

@@ -4,6 +4,7 @@ import { createUser, setUserActive } from '../../src/features/accounts/accounts.
 import { MAX_CODE_ATTEMPTS, SIGN_IN_FAILURES_PER_EMAIL } from '../../src/web/oauth/oauth.routes';
 import { ENGINE, type Harness, type Tenant } from '../support/harness';
 import { startServedHarness } from '../support/served';
+import { browseAt, Jar, type Page } from '../support/browser-jar';
 
 let served: Awaited<ReturnType<typeof startServedHarness>>;
 let base: string;
@@ -25,28 +26,7 @@ afterAll(async () => {
   await served?.close();
 });
 
-type Page = { status: number; text: string; location: string | null; headers: Headers };
-class Jar {
-  readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  keep(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const i = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, i).trim(), pair.slice(i + 1).trim());
-    }
-  }
-}
-async function browseIn(url: string, form: Record<string, string | string[]> | undefined, browser: Jar | null): Promise<Page> {
-  const body = form ? new URLSearchParams(Object.entries(form).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v]]))) : undefined;
-  const headers: Record<string, string> = form ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
-  if (browser?.cookies.size) headers.cookie = browser.header();
-  const res = await fetch(new URL(url, base), { method: form ? 'POST' : 'GET', body, redirect: 'manual', headers });
-  browser?.keep(res);
-  return { status: res.status, text: await res.text(), location: res.headers.get('location'), headers: res.headers };
-}
+const browseIn = (url: string, form: Record<string, string | string[]> | undefined, browser: Jar | null): Promise<Page> => browseAt(base, url, form, browser);
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
 const codeOnPage = (page: Page) => /your code is <strong>(\d{6})<\/strong>/.exec(page.text)?.[1];
 const pkce = () => {

@@ -20,6 +20,7 @@ const parts: Array<[string, typeof results]> = [
   ['dev (rules developed against it)', results.filter((r) => r.expected.set === 'dev')],
   ['holdout (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout')],
   ['holdout2 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout2')],
+  ['holdout3 (issue 26 labels; blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout3')],
 ];
 
 for (const [name, rs] of parts) {

@@ -4,7 +4,7 @@ import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startReceiver, type LoopbackReceiver, type Received } from '../support/receiver';
-import { letterPdf, passwordPdf, statementFixtures } from '../support/statement-fixtures';
+import { letterPdf, passwordPdf, SPECS, statementFixture } from '../support/statement-fixtures';
 
 // Why a statement was not read, where users look (issue 25, part 4): a bank statement that analysis
 // could not read carries `failure_code` and `failure_message` on the document (get and list), in
@@ -67,7 +67,7 @@ describe(`a statement that cannot be read says why (${ENGINE})`, () => {
     const hook = await post('/v1/webhooks', { url: `${receiver.base}/hooks`, events: ['document.processed'] });
     expect(hook.data.status).toBe('active');
     const dealId = await newDeal();
-    const [good] = await statementFixtures();
+    const good = await statementFixture(SPECS[0]);
     const letter = await letterPdf();
     const letterReading = await analyzeStatementPdf(letter);
     expect(letterReading.ok).toBe(false);
@@ -139,7 +139,7 @@ describe(`a statement that cannot be read says why (${ENGINE})`, () => {
     // The activity line keeps its code too.
     const activity = await h.knex('activities').where({ entity_id: encrypted, action: 'document.processed' }).first();
     expect(activity.data).toMatchObject({ parsed: false, failure_code: 'encrypted' });
-  });
+  }, 120_000); // five PDFs read in child processes, two at a time, on a shared machine
 
   it('a failure recorded under a code the contract does not declare is reported as a declared one', async () => {
     const dealId = await newDeal();
@@ -152,5 +152,5 @@ describe(`a statement that cannot be read says why (${ENGINE})`, () => {
     await h.knex('documents').where({ id }).update({ failure_code: 'some_future_code' });
     expect((await get(`/v1/documents/${id}`)).data).toMatchObject({ failure_code: 'unreadable', failure_message: 'Only PDF bank statements can be analysed' });
     expect((await get(`/v1/deals/${dealId}/statement-analysis`)).data.statements[0]).toMatchObject({ parsed: false, failure_code: 'unreadable' });
-  });
+  }, 60_000);
 });

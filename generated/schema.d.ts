@@ -1630,8 +1630,8 @@ export interface paths {
          *       completed analysis, or are null.
          *     - `status: completed`: every statement of the batch is done (`statement.analyzed` has fired).
          *
-         *     A statement that could not be parsed is listed with `parsed: false` and null figures; it does
-         *     not count in `statements_parsed` or in the summary. Finalizing another bank statement starts a
+         *     A statement that could not be parsed is listed with `parsed: false`, `failure_code` and
+         *     `failure_message` (why) and null figures; it does not count in `statements_parsed` or in the summary. Finalizing another bank statement starts a
          *     new batch covering all of the deal's statements. Always answers 200 for a visible deal.
          *
          *     Role `user` may read only deals it created; other deals answer 404.
@@ -2279,7 +2279,7 @@ export interface webhooks {
          * Bank statement processed
          * @description **When it fires:** bank statement analysis finished for one document.
          *
-         *     When `parsed` is false the statement could not be read (`statement` is null): ask the merchant for a clearer copy. The deal-level figures arrive in `statement.analyzed`.
+         *     When `parsed` is false the statement could not be read (`statement` is null): `failure_code` says why (see `StatementFailureCode`: a password, a scan without text, a file that is not a statement, figures that do not add up) and `failure_message` says it in a sentence you can show; ask the merchant for the copy it names. The deal-level figures arrive in `statement.analyzed`.
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
@@ -6544,8 +6544,35 @@ export interface components {
          */
         DocumentStatus: "pending_upload" | "uploaded" | "processing" | "processed" | "failed";
         /**
+         * @description Why a bank statement could not be analysed, as a short stable code (the plain sentence is in
+         *     the neighbouring `failure_message`). Null when the statement was read, is not read yet, or
+         *     the document is not a bank statement. New codes may be added: treat a code you do not know
+         *     like `unreadable` and show `failure_message`.
+         *
+         *     | Code | Meaning | What to ask the merchant for |
+         *     |---|---|---|
+         *     | `empty` | the file has no bytes | upload the statement again |
+         *     | `not_pdf` | the file is not a PDF (only PDF statements are analysed) | upload the statement as the PDF the bank provides |
+         *     | `too_large` | the file is larger than 25 MB | upload the statement month by month |
+         *     | `encrypted` | the PDF is password protected | upload a copy without a password |
+         *     | `unreadable` | the PDF is damaged, or its stored bytes could not be read | download the statement again and upload that copy |
+         *     | `no_text_layer` | the PDF has no text: a scan or a photo | upload the statement as downloaded from online banking |
+         *     | `too_many_pages` | the PDF has more than 200 pages | upload one statement period per file |
+         *     | `timeout` | reading the PDF took longer than 20 seconds | upload the statement as downloaded from the bank |
+         *     | `too_complex` | the PDF's structure needs more memory than a statement may use | upload the statement as downloaded from the bank |
+         *     | `resource_limit` | reading the PDF needed more memory than allowed (its content expands too far), or stopped the analysis repeatedly; it is not read again | upload the statement as downloaded from the bank |
+         *     | `not_a_statement` | no bank statement was found in the file (no statement period, balances and transactions) | check that the file is a bank statement |
+         *     | `no_transactions` | a statement, but no transactions could be read from it | upload the full statement, every page |
+         *     | `does_not_reconcile` | the transactions read do not add up (opening balance plus credits minus debits is not the closing balance, or a printed section total differs from its rows); no figure is reported rather than a wrong one | upload the statement as downloaded from the bank, every page |
+         * @example null
+         * @enum {string|null}
+         */
+        StatementFailureCode: "empty" | "not_pdf" | "too_large" | "encrypted" | "unreadable" | "no_text_layer" | "too_many_pages" | "timeout" | "too_complex" | "resource_limit" | "not_a_statement" | "no_transactions" | "does_not_reconcile" | null;
+        /**
          * @description A file on a deal. Documents arrive
          *     through the API (presigned upload then finalize), the app, the merchant portal or email.
+         *     A bank statement that analysis could not read is `failed` with `failure_code` and
+         *     `failure_message` saying why; the file itself is kept.
          */
         Document: {
             /**
@@ -6582,6 +6609,13 @@ export interface components {
             category: components["schemas"]["DocumentCategory"];
             /** @description Lifecycle state of the document. */
             status: components["schemas"]["DocumentStatus"];
+            /** @description Why statement analysis could not read this bank statement, when `status` is `failed`; null otherwise (not analysed yet, analysed, or not a bank statement). */
+            failure_code: components["schemas"]["StatementFailureCode"];
+            /**
+             * @description The same reason as a plain sentence to show the person who uploaded the file (what went wrong and what to upload instead); null when `failure_code` is null. Branch on `failure_code`, not on this text.
+             * @example null
+             */
+            failure_message: string | null;
             /**
              * @description How the document arrived.
              * @example api
@@ -6767,7 +6801,7 @@ export interface components {
         };
         /**
          * @description Figures read from one bank statement (one document). When the statement could not be parsed,
-         *     `parsed` is false and every figure is null. Money in dollars, two decimals. This is also the `statement` of
+         *     `parsed` is false, `failure_code` and `failure_message` say why, and every figure is null. Money in dollars, two decimals. This is also the `statement` of
          *     `document.processed`.
          */
         Statement: {
@@ -6781,6 +6815,13 @@ export interface components {
              * @example true
              */
             parsed: boolean;
+            /** @description Why the statement could not be read (`parsed` false); null when it was. */
+            failure_code: components["schemas"]["StatementFailureCode"];
+            /**
+             * @description The same reason as a plain sentence to show a user; null when `parsed` is true.
+             * @example null
+             */
+            failure_message: string | null;
             /**
              * Format: date
              * @description First day the statement covers.
@@ -8053,7 +8094,7 @@ export interface components {
             /** @description The document as added. */
             document: components["schemas"]["DocumentSnapshot"];
         };
-        /** @description Payload (`data`) of `document.processed`: `document_id`, `deal_id`, `parsed`, `statement`. */
+        /** @description Payload (`data`) of `document.processed`: `document_id`, `deal_id`, `parsed`, `statement`, and why a statement could not be parsed: `failure_code`, `failure_message` (on every event since 2026-11-27; events stored before lack them). */
         DocumentProcessedEventData: {
             /**
              * @description The document.
@@ -8070,6 +8111,13 @@ export interface components {
              * @example true
              */
             parsed: boolean;
+            /** @description Why the statement could not be parsed; null when `parsed` is true. */
+            failure_code?: components["schemas"]["StatementFailureCode"];
+            /**
+             * @description The same reason as a plain sentence to show a user; null when `parsed` is true.
+             * @example null
+             */
+            failure_message?: string | null;
             /** @description Per-statement figures; null when parsing failed. */
             statement: components["schemas"]["StatementSnapshot"] | null;
         };

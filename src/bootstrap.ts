@@ -1,4 +1,5 @@
 import { loadFunderIntegrationsFile } from './features/lenders/funder-specs';
+import { loadStatementRulesFile } from './features/statements/rules';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -31,6 +32,7 @@ export async function buildDeps(
   opts: { db?: Database; clock?: Clock; validateResponses?: boolean; storage?: Storage; s3Credentials?: { accessKeyId: string; secretAccessKey: string } } = {},
 ): Promise<Deps> {
   loadFunderIntegrationsFile(config.funderIntegrationsFile);
+  loadStatementRulesFile(config.statementRulesFile);
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db }));
   await migrateLatest(db.knex);
   const secretKey = await resolveSecretKey(db.knex, config);

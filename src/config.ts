@@ -59,6 +59,11 @@ export interface Config {
   /** JSON file of the operator's HTTP funder integrations (src/features/lenders/funder-specs.ts). */
   funderIntegrationsFile?: string;
   /**
+   * JSON file of the operator's statement-analysis rows (STATEMENT_RULES_FILE), added to the
+   * built-in table of funders, processors, NSF and transfer descriptors (src/features/statements/rules.ts).
+   */
+  statementRulesFile?: string;
+  /**
    * Load shedding (src/http/overload.ts): requests worked on at once (OVERLOAD_MAX_CONCURRENT,
    * default 32), requests that may wait for a turn (OVERLOAD_MAX_QUEUE, default 256), and how long
    * one may wait (OVERLOAD_QUEUE_MS, default 5000). Beyond either, `503 overloaded` at once.
@@ -148,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ) as Partial<InboundSmtpLimits>,
     inboundUnmatchedRawDays: parsePositiveInt(env.INBOUND_UNMATCHED_RAW_DAYS, 'INBOUND_UNMATCHED_RAW_DAYS'),
     funderIntegrationsFile: env.FUNDER_INTEGRATIONS_FILE || undefined,
+    statementRulesFile: env.STATEMENT_RULES_FILE || undefined,
     storageUrl: env.STORAGE_URL || undefined,
     storageLimits: {
       maxConcurrentUploads: parsePositiveInt(env.STORAGE_MAX_CONCURRENT_UPLOADS, 'STORAGE_MAX_CONCURRENT_UPLOADS') ?? 16,

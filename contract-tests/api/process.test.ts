@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,6 +215,15 @@ describe(`server process (${ENGINE})`, () => {
     const s = startServer({ NODE_ENV: 'production', DATABASE_URL: '', SECRET_KEY: 'x'.repeat(40) });
     expect(await s.exited).not.toBe(0);
     expect(s.output()).toMatch(/DATABASE_URL is required/);
+  });
+
+  it.skipIf(ENGINE !== 'pg')('a bad STATEMENT_RULES_FILE stops the start with the bad row named, and no stack', { timeout: 60_000 }, async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'stmt-rules-')), 'rules.json');
+    writeFileSync(file, JSON.stringify([{ class: 'mca_funder', name: 'Acme Funding', match: ['ACME FUND*'] }, { class: 'mca_funder', name: 'Short Funding', match: ['SQ'] }]));
+    const s = startServer({ STATEMENT_RULES_FILE: file });
+    expect(await s.exited).toBe(1);
+    expect(s.output()).toContain(`Could not start: STATEMENT_RULES_FILE (${file}): 1 problem: row 2 (mca_funder "Short Funding"): match[0] "SQ" needs at least 3 letters or digits`);
+    expect(s.output()).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -72,9 +72,9 @@ describe(`statement analysis (${ENGINE})`, () => {
     expect(done.analyzed_at).toBe(h.clock.now().toISOString());
     // Unparsed first, then oldest period first.
     expect(done.statements.map((s: Json) => s.document_id)).toEqual([c, b, a]);
-    expect(done.statements[0]).toMatchObject({ parsed: false, period_start: null, true_revenue: null, has_recovery_activity: null });
+    expect(done.statements[0]).toMatchObject({ parsed: false, failure_code: 'no_text_layer', period_start: null, true_revenue: null, has_recovery_activity: null });
     const { beginning_balance: _skip, ...octFigures } = oct.expected;
-    expect(done.statements[2]).toEqual({ document_id: a, parsed: true, ...octFigures });
+    expect(done.statements[2]).toEqual({ document_id: a, parsed: true, failure_code: null, failure_message: null, ...octFigures });
     const avg = (x: number, y: number) => Math.round(((x * 100 + y * 100) / 2)) / 100;
     expect(done.summary).toMatchObject({
       true_revenue: avg(oct.expected.true_revenue, sep.expected.true_revenue),
@@ -90,7 +90,7 @@ describe(`statement analysis (${ENGINE})`, () => {
     const processed = await events('document.processed', dealId);
     expect(processed).toHaveLength(3);
     const byDoc = Object.fromEntries(processed.map((e) => [e.data.document_id, e.data]));
-    expect(byDoc[c]).toEqual({ document_id: c, deal_id: dealId, parsed: false, statement: null });
+    expect(byDoc[c]).toEqual({ document_id: c, deal_id: dealId, parsed: false, failure_code: 'no_text_layer', failure_message: expect.stringMatching(/no text layer/), statement: null });
     expect(byDoc[a].statement).toMatchObject({ period_start: '2026-10-01', beginning_balance: oct.expected.beginning_balance, total_deposits: oct.expected.deposits_total, average_balance: oct.expected.average_daily_balance });
     const analyzed = await events('statement.analyzed', dealId);
     expect(analyzed).toHaveLength(1);

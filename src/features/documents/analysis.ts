@@ -12,7 +12,7 @@ import { StorageError } from '../../storage';
 import { systemScope } from '../inbound/inbound.service';
 import { getVisibleDealOr404 } from '../notes/notes.service';
 import { analyzeStatementPdf, summarize, type StatementFigures } from '../statements/analyze';
-import { statementSnapshot, toStatement, type StoredStatement } from './documents.mapper';
+import { contractFailureCode, failureOf, statementSnapshot, toStatement, type StoredStatement } from './documents.mapper';
 import { MAX_DOCUMENT_BYTES, sweepAbandonedUploads } from './documents.service';
 import {
   completeBatchRow, dealStatements, documentsByIds, insertBatch, latestBatches, lockDeal, supersedeRunningBatches, updateDocumentRow,
@@ -75,7 +75,7 @@ type Outcome = { ok: true; figures: StoredStatement; pages: number } | { ok: fal
 /** Reads and analyses one statement's bytes. Never throws for what is in the file. */
 async function analyze(deps: Deps, row: DocumentRow, lastAttempt: boolean): Promise<Outcome> {
   if (row.content_type !== 'application/pdf') {
-    return { ok: false, code: 'unsupported_type', reason: 'Only PDF bank statements can be analysed; this file is kept and can be downloaded', pages: null };
+    return { ok: false, code: 'not_pdf', reason: 'Only PDF bank statements can be analysed; this file is kept and can be downloaded', pages: null };
   }
   let bytes: Buffer;
   try {
@@ -117,17 +117,18 @@ export async function runAnalyzeJob(
       const now = deps.clock.now();
       const patch: Partial<DocumentRow> = outcome.ok
         ? { status: 'processed', statement: outcome.figures as unknown as Record<string, unknown>, failure_code: null, failure_reason: null, pages: outcome.pages, processed_at: now, updated_at: now }
-        : { status: 'failed', statement: null, failure_code: outcome.code, failure_reason: outcome.reason, pages: outcome.pages, processed_at: now, updated_at: now };
+        : { status: 'failed', statement: null, failure_code: contractFailureCode(outcome.code), failure_reason: outcome.reason, pages: outcome.pages, processed_at: now, updated_at: now };
       await updateDocumentRow(trx, scope, id, patch);
+      const failure = failureOf({ status: outcome.ok ? 'processed' : 'failed', failure_code: patch.failure_code ?? null, failure_reason: patch.failure_reason ?? null });
       await recordEvent(trx, deps.clock, locationId, 'document.processed', {
-        document_id: id, deal_id: row.deal_id, parsed: outcome.ok, statement: outcome.ok ? statementSnapshot(outcome.figures) : null,
+        document_id: id, deal_id: row.deal_id, parsed: outcome.ok, ...failure, statement: outcome.ok ? statementSnapshot(outcome.figures) : null,
       });
       const business = await trx('businesses').where({ id: row.business_id, location_id: locationId }).first('legal_name');
       await recordActivity(trx, deps.clock, scope, {
         businessId: row.business_id, dealId: row.deal_id, entityType: 'document', entityId: id, entityName: business?.legal_name ?? '',
         action: 'document.processed',
         description: outcome.ok ? `Bank statement ${row.filename} analysed` : `Bank statement ${row.filename} could not be analysed: ${outcome.reason}`,
-        data: { deal_id: row.deal_id, parsed: outcome.ok, ...(outcome.ok ? {} : { failure_code: outcome.code }) },
+        data: { deal_id: row.deal_id, parsed: outcome.ok, ...(outcome.ok ? {} : { failure_code: failure.failure_code }) },
       });
       await completeIfDone(trx, deps, scope, row.deal_id);
     });

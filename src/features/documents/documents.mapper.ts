@@ -9,6 +9,37 @@ export type Statement = S['Statement'];
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
+export type StatementFailureCode = NonNullable<S['StatementFailureCode']>;
+
+/** The contract's failure codes of statement analysis (`StatementFailureCode`), exactly. */
+export const STATEMENT_FAILURE_CODES = [
+  'empty', 'not_pdf', 'too_large', 'encrypted', 'unreadable', 'no_text_layer', 'too_many_pages', 'timeout', 'too_complex', 'resource_limit', 'not_a_statement', 'no_transactions', 'does_not_reconcile',
+] as const satisfies readonly StatementFailureCode[];
+// Every code of the contract is listed (tsc fails here when openapi.yaml gains one).
+const _allListed: Exclude<StatementFailureCode, (typeof STATEMENT_FAILURE_CODES)[number]> extends never ? true : never = true;
+void _allListed;
+
+const KNOWN = new Set<string>(STATEMENT_FAILURE_CODES);
+/** Codes recorded before they were the contract's, by their contract code. */
+const RENAMED: Record<string, StatementFailureCode> = { unsupported_type: 'not_pdf' };
+
+/**
+ * A failure code as the contract declares it: the reader's codes pass through; a code from an
+ * older or newer reader that the contract does not declare is `unreadable` (its message still says why).
+ */
+export function contractFailureCode(code: string): StatementFailureCode {
+  return KNOWN.has(code) ? (code as StatementFailureCode) : (RENAMED[code] ?? 'unreadable');
+}
+
+/** `failure_code` and `failure_message` of a document: set only on a bank statement analysis could not read. */
+export function failureOf(row: Pick<DocumentRow, 'status' | 'failure_code' | 'failure_reason'>): { failure_code: StatementFailureCode | null; failure_message: string | null } {
+  if (row.status !== 'failed') return { failure_code: null, failure_message: null };
+  return {
+    failure_code: contractFailureCode(row.failure_code ?? 'unreadable'),
+    failure_message: (row.failure_reason ?? 'The statement could not be read').slice(0, 500),
+  };
+}
+
 /** Row -> wire shape, field by field. `download_url` only from getDocument (a fresh signed link). */
 export function toDocument(row: DocumentRow, downloadUrl: string | null = null): Document {
   return {
@@ -20,6 +51,7 @@ export function toDocument(row: DocumentRow, downloadUrl: string | null = null):
     size_bytes: num(row.size_bytes),
     category: row.category as Document['category'],
     status: row.status,
+    ...failureOf(row),
     source: row.source,
     sha256: row.sha256,
     download_url: downloadUrl,
@@ -52,6 +84,7 @@ export function toStatement(row: DocumentRow): Statement {
   return {
     document_id: row.id,
     parsed: !!s,
+    ...(s ? { failure_code: null, failure_message: null } : failureOf({ ...row, status: 'failed' })),
     period_start: s?.period_start ?? null,
     period_end: s?.period_end ?? null,
     bank_name: s?.bank_name ?? null,

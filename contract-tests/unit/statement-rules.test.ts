@@ -1,0 +1,281 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import knowledge from '../../src/features/statements/knowledge.json' with { type: 'json' };
+import {
+  classify, depositKind, isNsf, isRecovery, loadStatementRulesFile, mcaFunder, processorOf, rowProblems, setOperatorRules, statementRules,
+} from '../../src/features/statements/rules';
+
+// The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
+// the known gaps of issue 25, guards against common words matching, and the operator's file
+// (STATEMENT_RULES_FILE) that extends the table without a release.
+
+afterEach(() => setOperatorRules([]));
+
+describe('the built-in table', () => {
+  it('is valid, and names at least 100 distinct MCA / revenue-based funders', () => {
+    const rows = (knowledge as { rows: unknown[] }).rows;
+    expect(rows.flatMap((r, i) => rowProblems(r).map((p) => `row ${i + 1}: ${p}`))).toEqual([]);
+    const funders = new Set(statementRules().builtIn.filter((r) => r.class === 'mca_funder').map((r) => r.name));
+    expect(funders.size).toBeGreaterThanOrEqual(100);
+    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery']));
+  });
+
+  it('classifies 10,000 descriptions in well under a second', () => {
+    const words = ['ACH DEBIT', 'POS PURCHASE', 'DEPOSIT', 'ONLINE TRANSFER FROM SAV', 'CHECK', 'WIRE OUT'];
+    const descs = Array.from({ length: 10_000 }, (_, i) => `${words[i % words.length]} MERCHANT ${i} XXXXXX${1000 + (i % 9000)}`);
+    const t = performance.now();
+    for (const d of descs) {
+      depositKind(d);
+      isNsf(d);
+      isRecovery(d);
+      mcaFunder(d);
+    }
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+});
+
+describe('mca_funder: a debit is a position, whatever descriptor variant the funder\'s ACH carries', () => {
+  it.each([
+    ['ACH DEBIT FORWARD FINANCIN PMT', 'Forward Financing'],
+    ['FORWARD FIN     DES:PAYMENT ID:88412', 'Forward Financing'],
+    ['ACH DEBIT FORWARD FINANCING', 'Forward Financing'],
+    ['LG FUNDING LLC  DEBIT 1029', 'LG Funding'],
+    ['FORA FINANCIAL  ACH PMT', 'Fora Financial'],
+    ['MULLIGAN FUNDING DES:DEBIT', 'Mulligan Funding'],
+    ['KAPITUS SERVICING PAYMENT', 'Kapitus'],
+    ['CREDIBLY OF ARIZONA PMT', 'Credibly'],
+    ['ONDECK CAPITAL  DEBIT', 'OnDeck'],
+    ['ON DECK CAP PMT', 'OnDeck'],
+    ['LIBERTAS FUNDING LLC', 'Libertas Funding'],
+    ['RAPID FINANCE ACH', 'Rapid Finance'],
+    ['YELLOWSTONE CAP DEBIT', 'Yellowstone Capital'],
+    ['PEARL CAPITAL BUSINESS FUNDING', 'Pearl Capital'],
+    ['FOX CAPITAL GRP ACH', 'Fox Capital'],
+    ['MANTIS FUNDING LLC', 'Mantis Funding'],
+    ['EVEREST BUSINESS DEBIT', 'Everest Business Funding'],
+    ['EBF HOLDINGS LLC PMT', 'Everest Business Funding'],
+    ['CFG MERCHANT SOL PMT', 'CFG Merchant Solutions'],
+    ['VOX FUNDING ACH', 'Vox Funding'],
+    ['FUNDKITE PMT', 'Fundkite'],
+    ['GREENBOX CAP DEBIT', 'Greenbox Capital'],
+    ['ITRIA VENTURES', 'Itria Ventures'],
+    ['LENDINI ACH', 'Lendini'],
+    ['BITTY ADVANCE 2 DEBIT', 'Bitty Advance'],
+    ['COBALT FUNDING SOLUTIONS', 'Cobalt Merchant Funding'],
+    ['VELOCITY CAPITAL GROUP', 'Velocity Capital Group'],
+    ['NEWCO CAPITAL GRP', 'Newco Capital Group'],
+    ['1WEST ACH PMT', '1West'],
+    ['1 WEST FINANCE LLC', '1West'],
+    ['HEADWAY CAPITAL LLC', 'Headway Capital'],
+    ['IDEA FINANCIAL PMT', 'Idea Financial'],
+    ['BLUEVINE CAPITAL PAYMENT', 'Bluevine'],
+    ['FUNDBOX INC DEBIT', 'Fundbox'],
+    ['PAYPAL WORKING CAPITAL', 'PayPal Working Capital'],
+    ['LOANBUILDER PMT', 'LoanBuilder (PayPal Business Loan)'],
+    ['SHOPIFY CAPITAL REMIT', 'Shopify Capital'],
+    ['SQ LOAN PAYMENT', 'Square Capital'],
+    ['STRIPE CAPITAL REPAY', 'Stripe Capital'],
+    ['AMAZON LENDING PMT', 'Amazon Lending'],
+    ['CAN CAPITAL ACH', 'CAN Capital'],
+    ['BYZFUNDER NY LLC', 'Byzfunder'],
+    ['GFE ACH DEBIT', 'Global Financial Exchange (GFE)'],
+    ['GLOBAL FINANCIAL EXCHANGE', 'Global Financial Exchange (GFE)'],
+    ['ELEVATE FUNDING', 'Elevate Funding'],
+    ['SECURE ACCOUNT SERVICING', 'Secure Account Servicing'],
+    ['SAMSON MCA LLC', 'Samson MCA'],
+    ['IOU FINANCIAL', 'IOU Financial'],
+    ['NATIONAL FUNDING INC', 'National Funding'],
+    ['GREEN NOTE CAPITAL', 'Green Note Capital'],
+    ['TORRO FUNDING', 'Torro'],
+    ['SOS CAPITAL', 'SOS Capital'],
+    ['LIFETIME FUNDING', 'Lifetime Funding'],
+    ['EMPIRE FUNDING LLC', 'Empire Funding'],
+  ])('%s -> %s', (d, funder) => {
+    expect(mcaFunder(d)).toBe(funder);
+    expect(depositKind(d)).toBe('loan'); // the same descriptor on a credit is the advance's funding
+  });
+});
+
+describe('processor: card processor and marketplace payouts are revenue', () => {
+  it.each([
+    ['SQUARE INC DES:SQ261027 ID:T3E8', 'Square'],
+    ['STRIPE TRANSFER ST-K2L9Q', 'Stripe'],
+    ['SHOPIFY TRANSFER', 'Shopify'],
+    ['BANKCARD 8076 MTOT DEP', 'Clover / First Data / Fiserv'],
+    ['TOAST INC DEP 1102', 'Toast'],
+    ['AMEX SETTLEMENT 2245', 'American Express settlement'],
+    ['HPS MERCH DEP 650000', 'Heartland'],
+    ['WORLDPAY DEPOSIT', 'Worldpay / Vantiv'],
+    ['GLOBAL PAYMENTS DEP', 'Global Payments'],
+    ['TSYS MERCH DEP', 'TSYS'],
+    ['ELAVON MERCH SETL', 'Elavon'],
+    ['PAYPAL TRANSFER', 'PayPal'],
+    ['VENMO CASHOUT', 'Venmo (business)'],
+    ['AMAZON MKTPLACE PMTS', 'Amazon marketplace'],
+    ['EBAY COM PAYOUT', 'eBay'],
+    ['ETSY INC DEPOSIT', 'Etsy'],
+    ['DOORDASH INC PAYOUT', 'DoorDash'],
+    ['UBER EATS PAYOUT', 'Uber Eats'],
+    ['GRUBHUB HOLDINGS', 'Grubhub'],
+    ['WALMART MKTPLACE', 'Walmart marketplace'],
+    ['AUTHORIZE.NET SETTLEMENT', 'Authorize.Net'],
+  ])('%s -> %s, revenue', (d, name) => {
+    expect(processorOf(d)).toBe(name);
+    expect(depositKind(d)).toBe('revenue');
+    expect(mcaFunder(d)).toBeNull();
+  });
+  it("a processor's own capital product is a funder, not a payout", () => {
+    for (const [d, funder] of [['SHOPIFY CAPITAL', 'Shopify Capital'], ['SQUARE CAPITAL LOAN', 'Square Capital'], ['DOORDASH CAPITAL', 'DoorDash Capital']]) {
+      expect(depositKind(d)).toBe('loan');
+      expect(mcaFunder(d)).toBe(funder);
+    }
+  });
+});
+
+describe('loan: proceeds are not revenue', () => {
+  it.each(['SBAD TREAS 310 MISC PAY', 'SBA LOAN PROCEEDS', 'EIDL ADVANCE', 'LOC ADVANCE 1203', 'LINE OF CREDIT DRAW', 'LOAN DISBURSEMENT', 'ADVANCE FUNDING DEPOSIT', 'ACH CREDIT KAPITUS ADVANCE'])('%s', (d) => {
+    expect(depositKind(d)).toBe('loan');
+  });
+});
+
+describe("own_transfer: money moved between the merchant's own accounts is not revenue", () => {
+  it.each(['ONLINE TRANSFER FROM SAV XXXXXX4410', 'Online Transfer From Chk ...1234', 'TRANSFER FROM SAVINGS', 'INTERNAL TRANSFER', 'BOOK TRANSFER CREDIT', 'XFER FROM ACCT 7731', 'TRANSFER FROM SHARE 01'])('%s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+  });
+  it('a wire from a customer is revenue, not a transfer', () => {
+    expect(depositKind('WIRE TRANSFER FROM ACME CORP')).toBe('revenue');
+  });
+  it('"TRANSFER TO SAVINGS" (a debit) is no NSF, no position, no recovery', () => {
+    for (const d of ['TRANSFER TO SAVINGS', 'ONLINE TRANSFER TO SAV XXXXXX4410']) {
+      expect(isNsf(d)).toBe(false);
+      expect(mcaFunder(d)).toBeNull();
+      expect(isRecovery(d)).toBe(false);
+    }
+  });
+});
+
+describe('refund: refunds, reversals, chargebacks and returned-item credits are not revenue', () => {
+  it.each(['REFUND AMAZON MKTPL', 'CHARGEBACK REVERSAL VISA', 'ACH REVERSAL', 'RETURNED ITEM CREDIT', 'ADJUSTMENT CREDIT', 'PROVISIONAL CREDIT CLAIM 5521'])('%s', (d) => {
+    expect(depositKind(d)).toBe('refund');
+  });
+});
+
+describe('nsf: NSF, returned, unpaid and overdraft (paid item) events', () => {
+  it.each([
+    'NSF FEE', 'NON-SUFFICIENT FUNDS CHARGE', 'Insufficient Funds Fee For A $389.00 Item', 'RETURN ITEM FEE', 'RETURNED ITEM', 'UNPAID ITEM', 'OVERDRAFT RTN', 'OVERDRAFT ITEM FEE', 'OD FEE', 'PAID ITEM FEE', 'EXTENDED OVERDRAFT CHARGE',
+  ])('%s is an NSF', (d) => expect(isNsf(d)).toBe(true));
+  it('an NSF fee line that names a funder is an NSF, not an MCA payment', () => {
+    expect(isNsf('NSF FEE LG FUNDING')).toBe(true);
+    expect(mcaFunder('NSF FEE LG FUNDING')).toBeNull();
+    expect(mcaFunder('RETURN ITEM FEE FORWARD FINANCING')).toBeNull();
+  });
+  it('an NSF return credit is not revenue', () => {
+    expect(depositKind('NSF RETURN CREDIT')).toBe('refund');
+    expect(depositKind('ACH RETURN NSF')).toBe('refund');
+  });
+  it('an overdraft protection transfer is not an overdraft fee', () => {
+    expect(isNsf('OVERDRAFT PROTECTION TRANSFER FROM SAV')).toBe(false);
+    expect(depositKind('OVERDRAFT PROTECTION TRANSFER FROM SAV')).toBe('transfer');
+  });
+});
+
+describe('nsf_reversal: a reversed or refunded fee is neither an NSF nor revenue', () => {
+  it.each(['NSF FEE REVERSAL', 'OD FEE REFUND', 'OVERDRAFT FEE REVERSED', 'REVERSAL NSF FEE', 'RETURNED ITEM CREDIT', 'RETURN ITEM  CREDIT', 'NSF RETURN CREDIT', 'FEE REFUND RETURN ITEM'])('%s', (d) => {
+    expect(isNsf(d)).toBe(false);
+    expect(depositKind(d)).toBe('refund');
+  });
+});
+
+describe('recovery: collection activity', () => {
+  it.each(['ACH DEBIT LIBERTAS FUNDING COLLECTIONS', 'RECOVERY PMT', 'LEGAL ORDER DEBIT', 'BANK LEVY 2231', 'GARNISHMENT'])('%s', (d) => {
+    expect(isRecovery(d)).toBe(true);
+    expect(mcaFunder(d)).toBeNull(); // a collection is not a current position
+  });
+  it('a waste-collection bill is not recovery activity', () => {
+    expect(isRecovery('ACH DEBIT WASTE COLLECTION SERVICES')).toBe(false);
+    expect(isRecovery('DISASTER RECOVERY BACKUP SVC')).toBe(false);
+  });
+});
+
+describe('common words do not false-match', () => {
+  it.each([
+    'POS PURCHASE FOX RENT A CAR', 'SILVER FOX DINER', 'ACH DEBIT BLG FUNDING SVCS', 'ALG FUNDING', 'AMERICAN CAPITAL MGMT', 'CAN CAPITALIZE', 'POS DELI 1 WEST 34TH ST', 'FORWARD FINISH CARPENTRY',
+    'POS PURCHASE KALAMATA GRILL', 'PEARL STREET CAFE', 'RAPID CITY UTILITIES', 'LG ELECTRONICS', 'EVEREST COLLEGE', 'NATIONAL GRID', 'STRIPES CONVENIENCE',
+  ])('%s is no funder', (d) => expect(mcaFunder(d)).toBeNull());
+});
+
+describe('STATEMENT_RULES_FILE: operator rows extend the table without a release', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stmt-rules-'));
+  const file = (name: string, content: unknown) => {
+    const p = join(dir, name);
+    writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+    return p;
+  };
+
+  it('is read from the environment like FUNDER_INTEGRATIONS_FILE', () => {
+    expect(loadConfig({ STATEMENT_RULES_FILE: '/etc/svc/rules.json' }).statementRulesFile).toBe('/etc/svc/rules.json');
+    expect(loadConfig({}).statementRulesFile).toBeUndefined();
+  });
+
+  it('valid rows add a funder, a descriptor variant of a built-in funder, and a processor', () => {
+    expect(mcaFunder('ACH DEBIT ACME MERCHANT FUNDING')).toBeNull();
+    expect(mcaFunder('FWDFIN PMT 2231')).toBeNull();
+    const path = file('ok.json', {
+      rows: [
+        { class: 'mca_funder', name: 'Acme Merchant Funding', match: ['ACME MERCHANT FUND*', 'ACME MCA'] },
+        { class: 'mca_funder', name: 'Forward Financing', match: ['FWDFIN'], note: 'seen on a Chase statement' },
+        { class: 'processor', name: 'Local POS Co', match: ['LOCALPOS PAYOUT'] },
+      ],
+    });
+    expect(loadStatementRulesFile(path)).toBe(3);
+    expect(mcaFunder('ACH DEBIT ACME MERCHANT FUNDING')).toBe('Acme Merchant Funding');
+    expect(mcaFunder('FWDFIN PMT 2231')).toBe('Forward Financing');
+    expect(depositKind('LOCALPOS PAYOUT 11/03')).toBe('revenue');
+    expect(classify('LOCALPOS PAYOUT 11/03')).toEqual([{ class: 'processor', name: 'Local POS Co' }]);
+    // The built-in rows are still there; a plain array of rows is accepted too.
+    expect(mcaFunder('LG FUNDING LLC')).toBe('LG Funding');
+    expect(loadStatementRulesFile(file('array.json', [{ class: 'recovery', match: ['PARAMOUNT RECOVERY GRP'] }]))).toBe(1);
+    expect(mcaFunder('ACH DEBIT ACME MERCHANT FUNDING')).toBeNull(); // a new file replaces the previous operator rows
+    // No file: the built-in table alone.
+    expect(loadStatementRulesFile(undefined)).toBe(0);
+  });
+
+  it('an invalid file is refused with a plain message naming every bad row; the table in force is unchanged', () => {
+    setOperatorRules([{ class: 'mca_funder', name: 'Kept Funding', match: ['KEPT FUNDING'] }]);
+    const path = file('bad.json', [
+      { class: 'mca_funder', name: 'Good Funding', match: ['GOOD FUNDING'] },
+      { class: 'mca_funder', name: 'Acme Funding', match: ['SQ'] },
+      { class: 'funder', match: ['SOMETHING BIG'] },
+      { class: 'processor', match: ['MYPOS'] },
+      { class: 'refund', regex: ['(unclosed'] },
+      { class: 'nsf', regex: ['.*'] },
+      { class: 'loan', mach: ['TYPO'] },
+    ]);
+    let message = '';
+    try {
+      loadStatementRulesFile(path);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain(`STATEMENT_RULES_FILE (${path})`);
+    expect(message).toContain('row 2 (mca_funder "Acme Funding"): match[0] "SQ" needs at least 3 letters or digits');
+    expect(message).toContain('row 3 (funder): class must be one of');
+    expect(message).toContain('row 4 (processor): name is required for class processor');
+    expect(message).toContain('row 5 (refund): regex[0] "(unclosed" is not a valid regular expression');
+    expect(message).toContain('row 6 (nsf): regex[0] ".*" matches (almost) any description');
+    expect(message).toContain('row 7 (loan): unknown field "mach"');
+    expect(message).not.toContain('row 1 ');
+    expect(message).not.toMatch(/\n\s+at /); // no stack in the message
+    expect(mcaFunder('KEPT FUNDING')).toBe('Kept Funding');
+    expect(mcaFunder('GOOD FUNDING')).toBeNull();
+  });
+
+  it('a missing file or bad JSON is a plain error', () => {
+    expect(() => loadStatementRulesFile(join(dir, 'missing.json'))).toThrow(/STATEMENT_RULES_FILE \(.*missing\.json\): cannot be read \(ENOENT\)/);
+    expect(() => loadStatementRulesFile(file('broken.json', '{"rows": ['))).toThrow(/STATEMENT_RULES_FILE \(.*broken\.json\): not valid JSON/);
+    expect(() => loadStatementRulesFile(file('object.json', { funders: [] }))).toThrow(/expected a JSON array of rows/);
+  });
+});

@@ -4,9 +4,25 @@ import { childEntry, runIsolated } from '../../lib/isolated';
 // with a heap limit, a whole-process memory limit (prlimit --data and an RSS watch: pdf.js inflates
 // streams into ArrayBuffers that a heap limit does not count), a wall-clock limit after which the
 // child is killed, and a budget for the bytes the file's streams decode to. The result is every
-// page's lines, each line its text runs with their x position, or a failure code. Never throws for
-// anything in the file.
+// page's positioned text items (x, y from the top left of the upright page, width, font size) and
+// the page's size, or a failure code (`extractItems`); `extractLines` groups the same items into
+// lines of runs for callers that only want the text. Never throws for anything in the file.
 
+/** One text item as pdf.js places it: baseline at (x, y) from the page's top left, w wide, h the font size. */
+export interface Item {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  s: string;
+  /** Set when the text runs up or down the page. */
+  v?: 1;
+}
+export interface PageItems {
+  width: number;
+  height: number;
+  items: Item[];
+}
 export interface Run {
   x: number;
   w: number;
@@ -14,6 +30,7 @@ export interface Run {
 }
 export type ExtractFailure = 'encrypted' | 'unreadable' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit';
 export type Extracted = { ok: true; pages: number; lines: Run[][][] } | { ok: false; code: ExtractFailure; pages: number | null };
+export type ExtractedItems = { ok: true; pages: number; items: PageItems[] } | { ok: false; code: ExtractFailure; pages: number | null };
 
 export interface ExtractLimits {
   maxPages: number;
@@ -31,8 +48,8 @@ const CHILD = childEntry('pdf-text.child', import.meta.url, { plain: true });
 /** Peak resident size of the last reader child (MB), for benchmarks and tests. */
 export let lastPeakRssMb = 0;
 
-export async function extractLines(bytes: Uint8Array, o: ExtractLimits): Promise<Extracted> {
-  const r = await runIsolated<{ ok: boolean; code?: ExtractFailure; pages?: number; lines?: Run[][][] }>(
+export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise<ExtractedItems> {
+  const r = await runIsolated<{ ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] }>(
     CHILD,
     { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes },
     { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 },
@@ -44,6 +61,31 @@ export async function extractLines(bytes: Uint8Array, o: ExtractLimits): Promise
     return { ok: false, code: r.reason === 'timeout' ? 'timeout' : r.reason === 'heap' ? 'too_complex' : 'resource_limit', pages: null };
   }
   const m = r.value;
-  if (m && m.ok === true && Array.isArray(m.lines)) return { ok: true, pages: m.pages!, lines: m.lines };
+  if (m && m.ok === true && Array.isArray(m.items)) return { ok: true, pages: m.pages!, items: m.items };
   return { ok: false, code: m?.code ?? 'unreadable', pages: m?.pages ?? null };
+}
+
+/**
+ * Items on one baseline: grouped top to bottom by y (items whose baselines are within a third of
+ * the font size share a line), left to right within a line. Text running up the page is left out.
+ */
+export function groupLines(items: Item[]): Item[][] {
+  const sorted = items.filter((i) => !i.v).sort((a, b) => a.y - b.y || a.x - b.x);
+  const lines: Array<{ y: number; h: number; items: Item[] }> = [];
+  for (const it of sorted) {
+    const last = lines[lines.length - 1];
+    const tol = Math.max(1.5, 0.35 * Math.min(it.h || 8, last?.h || 8));
+    if (last && Math.abs(it.y - last.y) <= tol) {
+      last.items.push(it);
+      last.h = Math.max(last.h, it.h);
+    } else lines.push({ y: it.y, h: it.h, items: [it] });
+  }
+  return lines.map((l) => l.items.sort((a, b) => a.x - b.x));
+}
+
+/** Every page's lines, each its text runs (x, width, text) left to right. */
+export async function extractLines(bytes: Uint8Array, o: ExtractLimits): Promise<Extracted> {
+  const r = await extractItems(bytes, o);
+  if (!r.ok) return r;
+  return { ok: true, pages: r.pages, lines: r.items.map((p) => groupLines(p.items).map((l) => l.map((i) => ({ x: i.x, w: i.w, text: i.s })))) };
 }

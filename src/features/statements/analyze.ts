@@ -122,7 +122,8 @@ export function reconcile(r: Reading): Reconciled {
   // A "summary of checks" repeating checks that are already in the history: counted once.
   const txns = signed.filter((x) => {
     if (r.sections[x.section].kind !== 'checks' || !x.check) return true;
-    return !signed.some((y) => y !== x && r.sections[y.section].kind !== 'checks' && y.cents === x.cents && new RegExp(`\\b0*${x.check}\\b`).test(y.description));
+    const num = new RegExp(`(^|\\D)0*${x.check}(\\D|$)`);
+    return !signed.some((y) => y.section !== x.section && y.cents === x.cents && (y.check === x.check || num.test(y.description)) && (r.sections[y.section].kind !== 'checks' || y.section < x.section));
   });
   const credits = txns.filter((x) => x.cents > 0);
   const debits = txns.filter((x) => x.cents < 0);
@@ -197,9 +198,6 @@ function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: 
 
 const dollars = (cents: number) => Math.round(cents) / 100;
 
-/** Words that tie a returned payment to the debit it returns (the descriptor without the bank's words). */
-const BANK_WORDS = /\b(ACH|DEBIT|CREDIT|RETURN(ED)?|RTN|REVERSAL|REVERSED|PMT|PAYMENT|ITEM|WEB|CCD|PPD|ID|CO|ENTRY|DESCR|INDN|ORIG|TRN|SEC|LLC|INC|THE)\b|[^A-Z ]/g;
-
 function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string | null): StatementFigures {
   let deposits = 0;
   let depositCount = 0;
@@ -208,33 +206,35 @@ function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string | null
   let mcaDebits = 0;
   let recovery = false;
   const funders = new Set<string>();
-  const mcaRows: Array<{ words: string[]; cents: number }> = [];
+  const mcaRows: Array<{ date: string; cents: number; returned: boolean }> = [];
   for (const t of c.txns) {
-    if (t.cents < 0) {
-      if (isRecovery(t.description)) recovery = true;
-      if (isNsf(t.description)) {
-        nsf++;
-        continue;
-      }
-      const funder = mcaFunder(t.description);
-      if (funder) {
-        funders.add(funder);
-        mcaDebits += -t.cents;
-        mcaRows.push({ words: t.description.toUpperCase().replace(BANK_WORDS, ' ').split(/\s+/).filter((w) => w.length > 2), cents: -t.cents });
-      }
+    if (t.cents >= 0) continue;
+    if (isRecovery(t.description)) recovery = true;
+    // An NSF or returned-item fee is an NSF event, even when it names the funder whose debit bounced.
+    if (isNsf(t.description)) {
+      nsf++;
+      continue;
+    }
+    const funder = mcaFunder(t.description);
+    if (funder) {
+      funders.add(funder);
+      mcaDebits += -t.cents;
+      mcaRows.push({ date: t.date, cents: -t.cents, returned: false });
     }
   }
   for (const t of c.txns) {
     if (t.cents <= 0) continue;
     deposits += t.cents;
     depositCount++;
-    const kind = depositKind(t.description);
-    if (kind !== 'revenue') {
-      nonRevenue += t.cents;
-      // A funder's debit returned to the account: the position was not paid that time.
-      if (kind === 'refund' && /\b(RETURN(ED)?|RTN|REVERS(AL|ED))\b/i.test(t.description)) {
-        const words = t.description.toUpperCase().replace(BANK_WORDS, ' ').split(/\s+/).filter((w) => w.length > 2);
-        if (mcaRows.some((m) => m.cents === t.cents && m.words.length && m.words.slice(0, 2).every((w) => words.includes(w)))) mcaDebits -= t.cents;
+    if (depositKind(t.description) === 'revenue') continue;
+    nonRevenue += t.cents;
+    // A funder's debit returned unpaid (the same amount credited back within a few days, as a
+    // return): that payment was not withheld.
+    if (/\b(RETURN(ED)?|RTN|REVERS(AL|ED)|R0\d)\b/i.test(t.description)) {
+      const m = mcaRows.find((x) => !x.returned && x.cents === t.cents && x.date <= t.date && days(x.date, t.date) <= 6);
+      if (m) {
+        m.returned = true;
+        mcaDebits -= t.cents;
       }
     }
   }

@@ -565,7 +565,8 @@ export function read(pages: PageItems[]): Reading {
     const there = THERE_ARE_RE.exec(text);
     if (there) {
       const h = headingOf(there[2]);
-      if (h) newSection(h, there[2]);
+      // Before its rows it opens their section; after them (the same kind) it closes it.
+      if (h && (sections[sec].kind !== h.kind || sections[sec].category !== h.category)) newSection(h, there[2]);
       const cat = categoryOf(there[2]);
       if (cat) r.totals.push({ label: there[0], kind: cat === 'deposits' ? 'credit' : 'debit', category: cat, cents: parseMoney(there[3])!.cents, count: Number(there[1]), section: sec });
       lastRow = null;

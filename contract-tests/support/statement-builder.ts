@@ -4,8 +4,8 @@ import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 // a list of cells placed at an x (left-aligned, or right-aligned at x with `r`), one baseline per
 // line. What the reader sees is exactly what a bank's PDF gives pdf.js: positioned text items.
 
-export type Cell = [x: number, text: string] | [x: number, text: string, o: { r?: boolean; b?: boolean; size?: number }];
-export type PageSpec = Array<Cell[] | string>;
+export type Cell = readonly [x: number, text: string] | readonly [x: number, text: string, o: { readonly r?: boolean; readonly b?: boolean; readonly size?: number }];
+export type PageSpec = Array<readonly Cell[] | string>;
 
 export async function statementPdf(pages: PageSpec[], o: { landscape?: boolean; size?: number; lineGap?: number } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -17,7 +17,7 @@ export async function statementPdf(pages: PageSpec[], o: { landscape?: boolean; 
     const page = doc.addPage([w, h]);
     let y = h - 50;
     for (const line of spec) {
-      const cells: Cell[] = typeof line === 'string' ? [[50, line]] : line;
+      const cells: readonly Cell[] = typeof line === 'string' ? [[50, line]] : line;
       for (const c of cells) {
         const opts = c[2] ?? {};
         const f: PDFFont = opts.b ? bold : font;

@@ -196,7 +196,7 @@ describe('summary boxes, multi-page and landscape tables', () => {
     // Rows by date, as banks print them; balances recomputed in that order.
     rows.sort((a, b) => String((a as [number, string][])[0][1]).localeCompare(String((b as [number, string][])[0][1])));
     bal = 50000;
-    for (const r of rows as Array<Array<[number, string, object?]>>) {
+    for (const r of rows as unknown as Array<Array<[number, string, object?]>>) {
       const amt = Math.round(Number(r[2][1]) * 100) * (r[2][0] === 560 ? -1 : 1);
       bal += amt;
       r[3] = [750, (bal / 100).toFixed(2), { r: true }];
@@ -206,7 +206,7 @@ describe('summary boxes, multi-page and landscape tables', () => {
       ['Cascade Business Bank', 'Statement period: November 1, 2026 to November 30, 2026', summary, 'Account activity', head, ...rows.slice(0, 20), 'Page 1 of 2'],
       ['Cascade Business Bank', 'Account activity (continued)', head, ...rows.slice(20), 'Page 2 of 2'],
     ], { landscape: true });
-    expect(figures(r)).toMatchObject({ beginning_balance: 500, ending_balance: bal / 100, deposits_total: credits / 100, deposit_count: rows.filter((x) => (x as [number][])[2][0] === 650).length });
+    expect(figures(r)).toMatchObject({ beginning_balance: 500, ending_balance: bal / 100, deposits_total: credits / 100, deposit_count: rows.filter((x) => (x as unknown as [number][])[2][0] === 650).length });
   });
 
   it('a letter is not_a_statement; a statement without rows is no_transactions; no figures either way', async () => {
@@ -231,4 +231,28 @@ describe.skipIf(!existsSync(`${CORPUS}/truth.json`))('the dev corpus', () => {
     expect(score.figuresRight / score.figuresTotal, report).toBeGreaterThanOrEqual(0.8);
     expect(score.correctlyFailed, report).toBe(score.statements.length - readable);
   }, 300_000);
+});
+
+describe('the warm readers', () => {
+  it('a reader stopped at its time limit is replaced: the next statement reads, and a second document pays no process start', async () => {
+    const { bombPdf, statementFixtures } = await import('../support/statement-fixtures');
+    const [good] = await statementFixtures();
+    const bomb = await analyzeStatementPdf(bombPdf(9), { timeoutMs: 1500 });
+    expect(bomb.ok).toBe(false);
+    if (!bomb.ok) expect(['timeout', 'too_complex']).toContain(bomb.code);
+    await analyzeStatementPdf(good.bytes);
+    await analyzeStatementPdf(good.bytes);
+    const t = performance.now();
+    const r = await analyzeStatementPdf(good.bytes);
+    const warmMs = performance.now() - t;
+    expect(r.ok).toBe(true);
+    const { useReaderPool } = await import('../../src/features/statements/extract');
+    useReaderPool(false);
+    const t2 = performance.now();
+    const cold = await analyzeStatementPdf(good.bytes);
+    const coldMs = performance.now() - t2;
+    useReaderPool(true);
+    expect(cold).toEqual(r);
+    expect(warmMs).toBeLessThan(coldMs);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { childEntry, runIsolated } from '../../lib/isolated';
+import { childEntry, IsolatedPool, runIsolated } from '../../lib/isolated';
 
 // Text extraction of a PDF in a child process (./pdf-text.child.mjs, run by src/lib/isolated.ts)
 // with a heap limit, a whole-process memory limit (prlimit --data and an RSS watch: pdf.js inflates
@@ -7,6 +7,11 @@ import { childEntry, runIsolated } from '../../lib/isolated';
 // page's positioned text items (x, y from the top left of the upright page, width, font size) and
 // the page's size, or a failure code (`extractItems`); `extractLines` groups the same items into
 // lines of runs for callers that only want the text. Never throws for anything in the file.
+//
+// Readers are kept warm (a pool of 2 processes, each replaced after 50 documents, when a document
+// leaves it above 300 MB, or at once when it breaches a limit), so a document does not pay the
+// process start (node and pdf.js, about 0.4 s); every bound holds per document. A reading with other
+// heap or memory limits than the pool's runs in a process of its own.
 
 /** One text item as pdf.js places it: baseline at (x, y) from the page's top left, w wide, h the font size. */
 export interface Item {
@@ -48,12 +53,27 @@ const CHILD = childEntry('pdf-text.child', import.meta.url, { plain: true });
 /** Peak resident size of the last reader child (MB), for benchmarks and tests. */
 export let lastPeakRssMb = 0;
 
+/** The warm readers' limits: the statement reader's defaults (src/features/statements/analyze.ts). */
+export const POOL = { size: 2, maxJobs: 50, softRssMb: 300, maxHeapMb: 256, maxMemoryMb: 512 } as const;
+let pool: IsolatedPool | null = null;
+/** Whether documents go to the warm readers (tests and benchmarks compare both). */
+export function useReaderPool(on: boolean): void {
+  poolOn = on;
+  if (!on) {
+    pool?.close();
+    pool = null;
+  }
+}
+let poolOn = process.env.STATEMENT_READER_POOL !== '0';
+
 export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise<ExtractedItems> {
-  const r = await runIsolated<{ ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] }>(
-    CHILD,
-    { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes },
-    { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 },
-  );
+  type Answer = { ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] };
+  const input = { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes };
+  const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
+  if (warm) pool ??= new IsolatedPool(CHILD, POOL);
+  const r = warm
+    ? await pool!.run<Answer>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
+    : await runIsolated<Answer>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
   lastPeakRssMb = r.peakRssMb;
   if (!r.ok) {
     // Out of heap: the file is too complex (a nesting bomb); past the process's memory cap, or the

@@ -113,25 +113,54 @@ async function main({ bytes, maxPages, maxDecodedBytes }) {
     if (name === 'PasswordException') return { ok: false, code: 'encrypted' };
     return { ok: false, code: 'unreadable', detail: String(name || 'error') };
   }
-  const pages = pdf.numPages;
-  if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
-  const out = [];
-  for (let i = 1; i <= pages; i++) {
-    const page = await pdf.getPage(i);
-    const content = await page.getTextContent();
-    const viewport = page.getViewport({ scale: 1 });
-    out.push({ width: r1(viewport.width), height: r1(viewport.height), items: itemsOf(content.items, viewport) });
-    page.cleanup();
+  try {
+    const pages = pdf.numPages;
+    if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
+    const out = [];
+    for (let i = 1; i <= pages; i++) {
+      const page = await pdf.getPage(i);
+      const content = await page.getTextContent();
+      const viewport = page.getViewport({ scale: 1 });
+      out.push({ width: r1(viewport.width), height: r1(viewport.height), items: itemsOf(content.items, viewport) });
+      page.cleanup();
+    }
+    return { ok: true, pages, items: out };
+  } finally {
+    await pdf.destroy();
   }
-  await pdf.destroy();
-  return { ok: true, pages, items: out };
 }
 
-const parts = [];
-for await (const c of process.stdin) parts.push(c);
-const input = deserialize(Buffer.concat(parts));
-const result = await main(input).catch((err) =>
-  // An allocation refused by the memory cap surfaces as a RangeError.
-  err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
-);
-process.stdout.write(serialize(result), () => process.exit(0));
+const answer = (input) =>
+  main(input).catch((err) =>
+    // An allocation refused by the memory cap surfaces as a RangeError.
+    err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
+  );
+
+if (process.env.ISOLATED_POOL === '1') {
+  // A warm reader (src/lib/isolated.ts IsolatedPool): one document after another, each input and
+  // answer a length-prefixed v8-serialized frame; the parent kills and replaces this process on a
+  // time or memory breach and recycles it after a number of documents.
+  let buf = Buffer.alloc(0);
+  let busy = Promise.resolve();
+  process.stdin.on('data', (c) => {
+    buf = Buffer.concat([buf, c]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32LE(0)) {
+      const n = buf.readUInt32LE(0);
+      const frame = buf.subarray(4, 4 + n);
+      buf = buf.subarray(4 + n);
+      const input = deserialize(frame);
+      busy = busy.then(async () => {
+        const out = serialize(await answer(input));
+        const head = Buffer.alloc(4);
+        head.writeUInt32LE(out.length, 0);
+        await new Promise((resolve) => process.stdout.write(Buffer.concat([head, out]), resolve));
+      });
+    }
+  });
+  process.stdin.on('end', () => busy.then(() => process.exit(0)));
+} else {
+  const parts = [];
+  for await (const c of process.stdin) parts.push(c);
+  const result = await answer(deserialize(Buffer.concat(parts)));
+  process.stdout.write(serialize(result), () => process.exit(0));
+}

@@ -131,6 +131,10 @@ export function reconcile(r: Reading): Reconciled {
     const side = t.kind === 'credit' ? credits : debits;
     const cands: Array<Array<{ cents: number }>> = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));
+    // The section of the same name ("Customer Deposits 7 $10,741.27" and its "Customer Deposits" rows).
+    const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
+    const named = signed.filter((x) => name(r.sections[x.section].heading) === name(t.label));
+    if (named.length) cands.push(named);
     const bySection = side.filter((x) => r.sections[x.section].category === t.category);
     cands.push(bySection, txns.filter((x) => r.sections[x.section].category === t.category));
     const words: Record<string, RegExp> = { checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };

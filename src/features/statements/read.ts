@@ -329,7 +329,7 @@ interface Heading {
 }
 /** A section heading's meaning, from its words. */
 function headingOf(text: string): Heading | null {
-  const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t || t.split(' ').length > 9) return null;
   if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
   if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
@@ -339,6 +339,7 @@ function headingOf(text: string): Heading | null {
   const cat = categoryOf(t);
   if (cat === 'deposits') return { kind: 'credit', category: cat };
   if (cat) return { kind: 'debit', category: cat };
+  if (/\b(activity|transactions|transaction history|transaction detail)\b/.test(t) && t.split(' ').length <= 7) return { kind: 'mixed', category: 'mixed' };
   return null;
 }
 
@@ -518,7 +519,23 @@ export function read(pages: PageItems[]): Reading {
   let forwardOpening: number | null = null;
   const toks = lines.map((l) => tokens(l.words));
 
+  const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
+  let firstActivity: string | null = null;
+  let stopped = false;
   const newSection = (h: Heading, heading: string) => {
+    // A second account's activity (a savings account after the checking account): not this
+    // statement's transactions; nothing after it is read as this account's.
+    if (h.kind === 'mixed' && heading) {
+      const k = activityKey(heading);
+      if (firstActivity === null) firstActivity = k;
+      else if (k !== firstActivity && r.rows.length && /\b(savings|money market|share|certificate|cd|loan|line of credit)\b/.test(k)) stopped = true;
+    }
+    if (stopped) {
+      sections.push({ kind: 'ignore', category: 'other', heading });
+      sec = sections.length - 1;
+      cols = null;
+      return;
+    }
     const cur = sections[sec];
     // "(continued)" on a later page, or the same heading repeated: the same section.
     if (cur.kind === h.kind && cur.category === h.category && (/contin|cont'd|cont\./i.test(heading) || cur.heading.toLowerCase() === heading.toLowerCase())) return;
@@ -552,8 +569,14 @@ export function read(pages: PageItems[]): Reading {
     const text = line.text;
 
     // A table's header row.
+    if (stopped || kind === 'ignore') {
+      const h = !money.length && !stopped ? headingOf(text) : null;
+      if (h) newSection(h, text);
+      continue;
+    }
     const header = headerOf(line);
     if (header) {
+      if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
       const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
       cols = header;
@@ -628,6 +651,9 @@ export function read(pages: PageItems[]): Reading {
       }
     }
 
+    // The first line of a two-line header row ("Deposits/" over "Credits"): not a heading.
+    if (!money.length && cellsOf(line.words).length >= 2 && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
+
     // A heading: words only.
     if (!money.length && (!first || first.k !== 'date')) {
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2 && !headingOf(text);
@@ -655,7 +681,12 @@ export function read(pages: PageItems[]): Reading {
         const h = pairs.length === 1 ? headingOf(pairs[0].label.replace(/\(\d+\)|\b\d+\b/g, '')) : null;
         const nextRowFollows = h && i + 1 < lines.length && (headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date') && kind !== 'summary';
         const isTotalLine = /^total\b/i.test(text) || /\btotal\b/i.test(pairs[0]?.label ?? '');
+        const seen = new Set<string>();
         for (const p of labelled) {
+          // Several accounts side by side (checking, savings, the total): the first is this account's.
+          const k = p.label.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+          if (seen.has(k)) continue;
+          seen.add(k);
           const count = /\((\d+)\)/.exec(p.label);
           addTotal(p.label, p.money, p.count ?? (count ? Number(count[1]) : null), isTotalLine && sections[sec].kind !== 'summary' && sections[sec].kind !== 'mixed');
         }
@@ -704,9 +735,10 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
   let cents: number | null = null;
   for (const t of tk) {
     if (t.k === 'int' && !t.paren && num === null) num = String(t.n);
-    else if (t.k === 'text' && /^\d{1,8}[*#]+$|^[*#]$/.test(t.t)) {
-      if (/^\d/.test(t.t) && num === null) num = t.t.replace(/[*#]/g, '');
-      else if (!/^[*#]$/.test(t.t)) return null;
+    else if (t.k === 'text' && /^\d{1,8}[*#^]+$|^[*#^~†]+$/.test(t.t)) {
+      // Gap marks (*), image marks (^) beside a check number.
+      if (/^\d/.test(t.t) && num === null) num = t.t.replace(/[*#^]/g, '');
+      else if (/^\d/.test(t.t)) return null;
     } else if (t.k === 'date' && md === null) md = t.md;
     else if (t.k === 'money' && cents === null) cents = t.m.cents;
     else return null;

@@ -234,7 +234,7 @@ function tokens(words: Word[]): Tok[] {
     let x0 = w.x0;
     let x1 = w.x1;
     let j = i;
-    if ((t === '$' || t === '-' || t === '-$' || t === '$-') && i + 1 < words.length && parseMoney(t + words[i + 1].t)) {
+    if ((t === '$' || t === '-' || t === '+' || t === '-$' || t === '$-' || t === '+$') && i + 1 < words.length && parseMoney(t + words[i + 1].t)) {
       word = t + words[i + 1].t;
       x1 = words[i + 1].x1;
       j = i + 1;
@@ -633,21 +633,38 @@ export function read(pages: PageItems[]): Reading {
       }
     }
 
-    // Summary labels on one line and their amounts on the next.
-    if (!money.length && i + 1 < lines.length && lines[i + 1].page === line.page) {
-      const below = toks[i + 1];
+    // Summary labels on one line (possibly wrapped onto a second) and their amounts below them.
+    if (!money.length && i + 1 < lines.length) {
       const cells = cellsOf(line.words);
-      if (cells.length >= 2 && below.length && below.every((t) => t.k === 'money' || t.k === 'int') && below.some((t) => t.k === 'money') && cells.filter((c) => labelOf(c.t)).length >= 2) {
-        for (const t of below) {
-          if (t.k !== 'money') continue;
-          const cx = (t.x0 + t.x1) / 2;
-          const cell = cells.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
-          const count = /\((\d+)\)/.exec(cell.t);
-          addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
+      let j = i + 1;
+      const extra: Line[] = [];
+      while (j < lines.length && j <= i + 3 && lines[j].page === line.page && lines[j].y - lines[j - 1].y <= lines[j - 1].size * 2.4 && !toks[j].some((t) => t.k === 'money')) extra.push(lines[j++]);
+      const below = toks[j];
+      const amountsOnly = (tk: Tok[]) => tk.length > 0 && tk.every((t) => t.k === 'money' || t.k === 'int' || (t.k === 'text' && /^[=+]$/.test(t.t))) && tk.some((t) => t.k === 'money');
+      if (cells.length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
+        const labels = cells.map((c) => ({ ...c }));
+        for (const l of extra) {
+          for (const c of cellsOf(l.words)) {
+            const cx = (c.x0 + c.x1) / 2;
+            const to = labels.reduce((b, x) => (ivDist(x.x0, x.x1, c.x0, c.x1) - ivDist(b.x0, b.x1, c.x0, c.x1) || Math.abs((x.x0 + x.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? x : b);
+            to.t += ` ${c.t}`;
+          }
         }
-        i++;
-        lastRow = null;
-        continue;
+        if (labels.filter((c) => labelOf(c.t) && labelOf(c.t)!.role !== 'ignore').length >= 2) {
+          const used = new Set<string>();
+          for (const t of below) {
+            if (t.k !== 'money') continue;
+            const cx = (t.x0 + t.x1) / 2;
+            const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
+            if (used.has(cell.t)) continue;
+            used.add(cell.t);
+            const count = /\((\d+)\)/.exec(cell.t);
+            addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
+          }
+          i = j;
+          lastRow = null;
+          continue;
+        }
       }
     }
 
@@ -735,10 +752,10 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
   let cents: number | null = null;
   for (const t of tk) {
     if (t.k === 'int' && !t.paren && num === null) num = String(t.n);
-    else if (t.k === 'text' && /^\d{1,8}[*#^]+$|^[*#^~†]+$/.test(t.t)) {
+    else if (t.k === 'text' && /^\d{1,8}[*#^]+$|^[*#^]+\d{1,8}$|^[*#^~†]+$/.test(t.t)) {
       // Gap marks (*), image marks (^) beside a check number.
-      if (/^\d/.test(t.t) && num === null) num = t.t.replace(/[*#^]/g, '');
-      else if (/^\d/.test(t.t)) return null;
+      if (/\d/.test(t.t) && num === null) num = t.t.replace(/[*#^]/g, '');
+      else if (/\d/.test(t.t)) return null;
     } else if (t.k === 'date' && md === null) md = t.md;
     else if (t.k === 'money' && cents === null) cents = t.m.cents;
     else return null;
@@ -809,6 +826,11 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
       }
     }
     if (!amount) return balance ? null : null;
+  } else if (kind === 'credit' || kind === 'debit' || kind === 'checks' || (cols && !cols.some((c) => c.kind === 'balance'))) {
+    // A section's list without a balance column: the last amount is the row's; any before it is
+    // quoted in the description ("OVERDRAFT ITEM FEE ITEM AMOUNT $1,299.00   36.00").
+    if (amounts.length >= 2) description = `${description} ${amounts.slice(0, -1).map((a) => a.t).join(' ')}`.trim();
+    amount = amounts[amounts.length - 1];
   } else {
     if (amounts.length >= 3) description = `${description} ${amounts.slice(0, -2).map((a) => a.t).join(' ')}`.trim();
     if (amounts.length >= 2) {

@@ -145,7 +145,9 @@ export function reconcile(r: Reading): Reconciled {
     }
     if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check));
     const ok = cands.some((c) => Math.abs(sumOf(c)) === t.cents && (t.count === null || c.length === t.count));
-    if (!ok && !(t.cents === 0 && t.count === null && !cands.some((c) => c.length === 0) && t.category !== 'deposits')) {
+    // A zero total ("Other Credits 0.00") with no section of its name holding rows.
+    const zero = t.cents === 0 && !t.count && !named.length;
+    if (!ok && !zero) {
       return { ok: false, code: 'does_not_reconcile', reason: `The printed total "${t.label}" (${money(t.cents)}) does not match the transactions read, so the figures cannot be trusted` };
     }
   }

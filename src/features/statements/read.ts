@@ -607,9 +607,9 @@ export function read(pages: PageItems[]): Reading {
     }
 
     // A check register: check number, date and amount, possibly several on one line.
-    if ((kind === 'checks' || cols?.some((c) => c.kind === 'check')) && first && first.k !== 'text') {
+    if ((kind === 'checks' || cols?.some((c) => c.kind === 'check')) && first && (first.k !== 'text' || /^[*#^]*\d{1,8}[*#^]*$/.test(first.t))) {
       const checks = checkGroups(tk);
-      if (checks && (kind === 'checks' || checks.length > 1 || first.k === 'int')) {
+      if (checks) {
         for (const c of checks) r.rows.push({ md: c.md, description: `CHECK ${c.number}`, cents: c.cents, sign: -1, marker: null, balance: null, section: sec, check: c.number });
         lastRow = null;
         continue;
@@ -669,7 +669,7 @@ export function read(pages: PageItems[]): Reading {
     }
 
     // The first line of a two-line header row ("Deposits/" over "Credits"): not a heading.
-    if (!money.length && cellsOf(line.words).length >= 2 && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
+    if (!money.length && !/\d/.test(text) && cellsOf(line.words).length >= (headingOf(cellTexts(line.words)[0]) ? 3 : 2) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
 
     // A heading: words only.
     if (!money.length && (!first || first.k !== 'date')) {
@@ -679,9 +679,11 @@ export function read(pages: PageItems[]): Reading {
         lastRow.line = line;
         continue;
       }
-      const h = headingOf(text);
+      // A heading, or a heading followed by a note on its line ("Checks Paid   No. Checks: 3   *Indicates ...").
+      const firstCell = cellTexts(line.words)[0];
+      const h = headingOf(text) ?? (firstCell !== text ? headingOf(firstCell) : null);
       if (h) {
-        newSection(h, text);
+        newSection(h, headingOf(text) ? text : firstCell);
         lastRow = null;
         continue;
       }
@@ -692,6 +694,13 @@ export function read(pages: PageItems[]): Reading {
     // Label and amount pairs: a summary, a section's total, a balance.
     if (money.length && (!first || first.k !== 'date')) {
       const pairs = pairsOf(tk);
+      // "Subtotal: 40,587.05": the current section's total.
+      const cur = sections[sec];
+      if (pairs.length === 1 && /^(sub ?total|total)\s*:?$/i.test(pairs[0].label.trim()) && (cur.kind === 'credit' || cur.kind === 'debit' || cur.kind === 'checks')) {
+        r.totals.push({ label: `${pairs[0].label} ${cur.heading}`, kind: cur.kind === 'credit' ? 'credit' : 'debit', category: cur.category, cents: pairs[0].money.cents, count: null, section: sec });
+        lastRow = null;
+        continue;
+      }
       const labelled = pairs.filter((p) => labelOf(p.label));
       if (labelled.length) {
         // A heading that carries its section's total ("Deposits and Additions (12) $45,000.00") when rows follow.

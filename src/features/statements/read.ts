@@ -359,7 +359,7 @@ type Label = { role: 'opening' | 'closing' } | { role: 'total'; kind: 'credit' |
 function labelOf(raw: string): Label | null {
   const t = raw.toLowerCase().replace(/[^a-z&/' ]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t) return null;
-  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending)\b/.test(t)) return { role: 'ignore' };
+  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|this period|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
   if (/\b(beginning|opening|starting|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
   if (/\b(ending|closing|new|current|end|this statement s?)\b.*\bbalance\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
   if (/\btotal (overdraft|returned item)/.test(t)) return { role: 'ignore' };
@@ -522,6 +522,8 @@ export function read(pages: PageItems[]): Reading {
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
   let stopped = false;
+  const accounts: Array<Pick<Reading, 'opening' | 'closing' | 'rows' | 'totals' | 'daily'>> = [];
+  let accountRows = 0;
   const newSection = (h: Heading, heading: string) => {
     // A second account's activity (a savings account after the checking account): not this
     // statement's transactions; nothing after it is read as this account's.
@@ -547,9 +549,24 @@ export function read(pages: PageItems[]): Reading {
     const l = labelOf(label);
     if (!l) return;
     if (l.role === 'opening') {
+      if (r.opening !== null && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
+        // A second account's opening balance after this one's rows (a credit union's shares, each
+        // with its own table): each account is kept apart, and the one with the most activity read.
+        accounts.push({ opening: r.opening, closing: r.closing, rows: r.rows, totals: r.totals, daily: r.daily });
+        r.rows = [];
+        r.totals = [];
+        r.daily = [];
+        r.closing = null;
+        r.opening = signedCents(money);
+        accountRows = 0;
+        return;
+      }
       if (r.opening === null) {
         if (/forward|brought/i.test(label)) forwardOpening ??= signedCents(money);
-        else r.opening = signedCents(money);
+        else {
+          r.opening = signedCents(money);
+          accountRows = r.rows.length;
+        }
       }
       return;
     }
@@ -736,6 +753,10 @@ export function read(pages: PageItems[]): Reading {
   }
   r.opening ??= forwardOpening;
   r.sections = sections;
+  if (accounts.length) {
+    const best = [...accounts, { opening: r.opening, closing: r.closing, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
+    Object.assign(r, best);
+  }
   return r;
 }
 

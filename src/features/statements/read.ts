@@ -658,7 +658,11 @@ export function read(pages: PageItems[]): Reading {
       while (j < lines.length && j <= i + 3 && lines[j].page === line.page && lines[j].y - lines[j - 1].y <= lines[j - 1].size * 2.4 && !toks[j].some((t) => t.k === 'money')) extra.push(lines[j++]);
       const below = toks[j];
       const amountsOnly = (tk: Tok[]) => tk.length > 0 && tk.every((t) => t.k === 'money' || t.k === 'int' || (t.k === 'text' && /^[=+]$/.test(t.t))) && tk.some((t) => t.k === 'money');
-      if (cells.length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
+      const isLabel = (t: string) => {
+        const l = labelOf(t);
+        return l !== null && l.role !== 'ignore';
+      };
+      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
         const labels = cells.map((c) => ({ ...c }));
         for (const l of extra) {
           for (const c of cellsOf(l.words)) {
@@ -667,7 +671,7 @@ export function read(pages: PageItems[]): Reading {
             to.t += ` ${c.t}`;
           }
         }
-        if (labels.filter((c) => labelOf(c.t) && labelOf(c.t)!.role !== 'ignore').length >= 2) {
+        {
           const used = new Set<string>();
           for (const t of below) {
             if (t.k !== 'money') continue;

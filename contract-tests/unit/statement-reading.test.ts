@@ -178,6 +178,23 @@ describe('sections, check registers, daily balances, wrapped descriptions', () =
   });
 });
 
+describe('rows over two lines, balances on a day\'s last line', () => {
+  it('a row whose amount is on the line below its date keeps its own date; a running balance printed only on each day\'s last row', async () => {
+    const row = (d: string, desc: string, w: string, dep: string, bal: string): PageSpec[number] => [[50, d], [100, desc], ...(w ? ([[390, w, { r: true }]] as const) : []), ...(dep ? ([[470, dep, { r: true }]] as const) : []), ...(bal ? ([[550, bal, { r: true }]] as const) : [])];
+    const f = figures(await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/10/2026', [[50, 'Beginning Balance'], [300, '100.00', { r: true }]],
+      [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [390, 'Debits', { b: true, r: true }], [470, 'Credits', { b: true, r: true }], [550, 'Balance', { b: true, r: true }]],
+      row('10/02', 'DEPOSIT SQUARE INC', '', '50.00', ''),
+      row('10/02', 'POS PURCHASE SYSCO', '200.00', '', '-50.00'),
+      row('10/06', 'ORIG CO NAME:SHOPIFY', '', '', ''),
+      [[100, 'CO ENTRY DESCR:PAYOUT'], [470, '150.00', { r: true }], [550, '100.00', { r: true }]],
+      [[50, 'Ending Balance'], [300, '100.00', { r: true }]],
+    ]]));
+    // End of day: 10/01 100, 10/02-10/05 -50 (4 days), 10/06-10/10 100 (5 days)
+    expect(f).toMatchObject({ negative_days: 4, average_daily_balance: 40, deposit_count: 2, deposits_total: 200 });
+  });
+});
+
 describe('summary boxes, multi-page and landscape tables', () => {
   it('label/value pairs side by side, several on one line; a landscape table continued over pages with repeated headers and footers', async () => {
     const head: PageSpec[number] = [[40, 'Posted', { b: true }], [110, 'Transaction Description', { b: true }], [560, 'Debits', { b: true, r: true }], [650, 'Credits', { b: true, r: true }], [750, 'Running Balance', { b: true, r: true }]];

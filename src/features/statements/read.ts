@@ -516,6 +516,8 @@ export function read(pages: PageItems[]): Reading {
   let sec = 0;
   let cols: Col[] | null = null;
   let lastRow: { row: Row; line: Line; descX: number } | null = null;
+  /** A dated line without an amount: its row's amounts may follow on the next line. */
+  let pending: { toks: Tok[]; line: Line } | null = null;
   let forwardOpening: number | null = null;
   const toks = lines.map((l) => tokens(l.words));
 
@@ -549,7 +551,7 @@ export function read(pages: PageItems[]): Reading {
     const l = labelOf(label);
     if (!l) return;
     if (l.role === 'opening') {
-      if (r.opening !== null && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
+      if (r.opening !== null && signedCents(money) !== r.opening && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
         // A second account's opening balance after this one's rows (a credit union's shares, each
         // with its own table): each account is kept apart, and the one with the most activity read.
         accounts.push({ opening: r.opening, closing: r.closing, rows: r.rows, totals: r.totals, daily: r.daily });
@@ -650,6 +652,13 @@ export function read(pages: PageItems[]): Reading {
       }
     }
 
+    if (first?.k === 'date' && !money.length && (kind === 'credit' || kind === 'debit' || kind === 'mixed' || kind === 'checks') && (cols || kind !== 'mixed') && tk.length > 1) {
+      pending = { toks: tk, line };
+      lastRow = null;
+      continue;
+    }
+    if (money.length && first?.k === 'date') pending = null;
+
     // Summary labels on one line (possibly wrapped onto a second) and their amounts below them.
     if (!money.length && i + 1 < lines.length) {
       const cells = cellsOf(line.words);
@@ -695,6 +704,10 @@ export function read(pages: PageItems[]): Reading {
     // A heading: words only.
     if (!money.length && (!first || first.k !== 'date')) {
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2 && !headingOf(text);
+      if (pending && !headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6) {
+        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y } };
+        continue;
+      }
       if (continuation && lastRow) {
         if (!/^(page \d|continued)/i.test(text)) lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
         lastRow.line = line;
@@ -743,6 +756,16 @@ export function read(pages: PageItems[]): Reading {
         }
         lastRow = null;
         continue;
+      }
+      // A row whose date and first description line sit above its amounts.
+      if (pending && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 4 && kind !== 'summary' && kind !== 'daily') {
+        const row = rowOf([...pending.toks, ...tk], cols, sec, kind);
+        pending = null;
+        if (row && row !== 'balance') {
+          r.rows.push(row.row);
+          lastRow = { row: row.row, line, descX: row.descX };
+          continue;
+        }
       }
       // A row without its own date (the date printed once per day): the day's date carries.
       if (lastRow && cols && kind !== 'summary' && kind !== 'daily') {

@@ -133,7 +133,7 @@ describe('sections, check registers, daily balances, wrapped descriptions', () =
       [[50, '10/08'], [100, 'ACH DEBIT'], [540, '349.00', { r: true }]],
       [[100, 'YELLOWSTONE CAPITAL PMT']],
       [[50, '10/20'], [100, 'Insufficient Funds Fee For A $389.00 Item'], [540, '35.00', { r: true }]],
-      [[50, '10/21'], [100, 'ACH DEBIT XCEL ENERGY'], [540, '355.00', { r: true }]],
+      [[50, '10/21'], [100, 'ACH DEBIT XCEL ENERGY INVOICE TOTAL $1,299.00'], [540, '355.00', { r: true }]],
       ...(o.checkSummaryTwice ? ['SUMMARY OF CHECKS WRITTEN', [[50, '1042'], [100, '10/05'], [190, '300.00', { r: true }]] as PageSpec[number]] : []),
     ],
     [

@@ -242,8 +242,8 @@ function tokens(words: Word[]): Tok[] {
     const m = parseMoney(word);
     if (m) {
       const next = words[j + 1]?.t;
-      if (m.marker === null && next && /^(CR|DR|-)$/i.test(next) && words[j + 1].x0 - x1 < 30) {
-        m.marker = next === '-' ? 'minus' : next.toLowerCase() === 'cr' ? 'cr' : 'dr';
+      if (m.marker === null && next && /^(CR|DR|-|\+)$/i.test(next) && words[j + 1].x0 - x1 < 30) {
+        m.marker = next === '-' ? 'minus' : next === '+' || next.toLowerCase() === 'cr' ? 'cr' : 'dr';
         x1 = words[j + 1].x1;
         j++;
       }
@@ -378,7 +378,7 @@ const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DA
 const RANGE_SAME_MONTH_RE = new RegExp(`(${MONTH_NAME})\\s+(\\d{1,2})\\s*(?:-|to|through|thru)\\s*(\\d{1,2}),?\\s+(\\d{4})`, 'i');
 const CLOSING_DATE_RE = new RegExp(`\\b(?:statement (?:closing )?date|closing date|statement ending|period ending|ending date|end date|for (?:the period ending )?|as of|statement through|through)\\s*:?\\s*(${DATE_Y})`, 'i');
 const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last) statement(?: date| closing date| ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
-const OPEN_ON_RE = new RegExp(`\\b(?:beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
+const OPEN_ON_RE = new RegExp(`\\b(beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 const CLOSE_ON_RE = new RegExp(`\\b(?:ending|closing|new) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 
 export function isoOf(y: number, mo: number, d: number): string | null {
@@ -437,7 +437,10 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
   let open: string | null = null;
   let close: string | null = null;
   for (const l of texts) {
-    open ??= fullDate(OPEN_ON_RE.exec(l)?.[1] ?? '');
+    // "Beginning balance on 10/01" opens the period; "previous balance as of 09/30" closes the one before.
+    const o = OPEN_ON_RE.exec(l);
+    const od = o ? fullDate(o[2]) : null;
+    if (od) open ??= /previous/i.test(o![1]) ? addDays(od, 1) : od;
     close ??= fullDate(CLOSE_ON_RE.exec(l)?.[1] ?? '');
   }
   if (open && close && open <= close) return { start: open, end: close };
@@ -703,7 +706,9 @@ export function read(pages: PageItems[]): Reading {
 
     // A heading: words only.
     if (!money.length && (!first || first.k !== 'date')) {
-      const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2 && !headingOf(text);
+      // Below a row, indented to its description: the description goes on (even if its words
+      // look like a heading, "MOBILE DEPOSIT"); headings start left of the descriptions.
+      const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
       if (pending && !headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6) {
         pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y } };
         continue;

@@ -195,6 +195,26 @@ describe('rows over two lines, balances on a day\'s last line', () => {
   });
 });
 
+describe('a check number column, CR/DR amounts, daily ledger balances by month name', () => {
+  it('reads them and reconciles against "additions" and "subtractions" totals', async () => {
+    const row = (d: string, chk: string, desc: string, amt: string, bal: string): PageSpec[number] => [[40, d], ...(chk ? ([[95, chk]] as const) : []), [140, desc], [460, amt, { r: true }], [560, bal, { r: true }]];
+    const f = figures(await read([[
+      'Ozark Mountain Bank',
+      'Statement Period: 09/01/2026 to 09/30/2026',
+      [[40, 'Beginning balance'], [200, '1,000.00', { r: true }], [240, 'Total additions'], [400, '2,500.00', { r: true }]],
+      [[40, 'Ending balance'], [200, '2,150.00', { r: true }], [240, 'Total subtractions'], [400, '1,350.00', { r: true }]],
+      [[40, 'Date', { b: true }], [95, 'Check No.', { b: true }], [140, 'Description', { b: true }], [460, 'Amount', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+      row('09/02', '', 'CARD PROCESSOR PAYOUT', '2,000.00 CR', '3,000.00'),
+      row('09/03', '1042', 'CHECK', '350.00 DR', '2,650.00'),
+      row('09/04', '', 'TRANSFER FROM SAVINGS', '500.00 CR', '3,150.00'),
+      row('09/08', '', 'ACH PAYROLL', '1,000.00 DR', '2,150.00'),
+      'Daily Ledger Balances',
+      [[40, 'Sep 02'], [120, '3,000.00', { r: true }], [160, 'Sep 03'], [240, '2,650.00', { r: true }], [280, 'Sep 04'], [360, '3,150.00', { r: true }], [400, 'Sep 08'], [480, '2,150.00', { r: true }]],
+    ]]));
+    expect(f).toMatchObject({ deposits_total: 2500, deposit_count: 2, beginning_balance: 1000, ending_balance: 2150, negative_days: 0 });
+  });
+});
+
 describe('summary boxes, multi-page and landscape tables', () => {
   it('label/value pairs side by side, several on one line; a landscape table continued over pages with repeated headers and footers', async () => {
     const head: PageSpec[number] = [[40, 'Posted', { b: true }], [110, 'Transaction Description', { b: true }], [560, 'Debits', { b: true, r: true }], [650, 'Credits', { b: true, r: true }], [750, 'Running Balance', { b: true, r: true }]];

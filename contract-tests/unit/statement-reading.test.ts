@@ -215,6 +215,20 @@ describe('a check number column, CR/DR amounts, daily ledger balances by month n
   });
 });
 
+describe('newest first', () => {
+  it('a history listed newest first, its running balances following from the bottom up; a wrong one still fails', async () => {
+    const make = (lastBal: string): PageSpec[] => [[
+      'Relay Business Bank', 'Statement period: Oct 1, 2026 - Oct 31, 2026', [[40, 'Starting balance'], [200, '$100.00', { r: true }]], [[40, 'Ending balance'], [200, '$130.00', { r: true }]],
+      [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [380, 'Money out', { b: true, r: true }], [460, 'Money in', { b: true, r: true }], [550, 'Balance', { b: true, r: true }]],
+      [[40, 'Oct 20'], [100, 'Stripe payout'], [460, '$80.00', { r: true }], [550, '$130.00', { r: true }]],
+      [[40, 'Oct 10'], [100, 'Gusto payroll'], [380, '\u2013$100.00', { r: true }], [550, '$50.00', { r: true }]],
+      [[40, 'Oct 02'], [100, 'Shopify payout'], [460, '$50.00', { r: true }], [550, lastBal, { r: true }]],
+    ]];
+    expect(figures(await read(make('$150.00')))).toMatchObject({ deposits_total: 130, negative_days: 0, average_daily_balance: Math.round(((100 + 150 * 8 + 50 * 10 + 130 * 12) / 31) * 100) / 100 });
+    failed(await read(make('$151.00')), 'does_not_reconcile');
+  });
+});
+
 describe('summary boxes, multi-page and landscape tables', () => {
   it('label/value pairs side by side, several on one line; a landscape table continued over pages with repeated headers and footers', async () => {
     const head: PageSpec[number] = [[40, 'Posted', { b: true }], [110, 'Transaction Description', { b: true }], [560, 'Debits', { b: true, r: true }], [650, 'Credits', { b: true, r: true }], [750, 'Running Balance', { b: true, r: true }]];

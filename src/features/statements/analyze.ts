@@ -157,12 +157,18 @@ export function reconcile(r: Reading): Reconciled {
     return { ok: false, code: 'does_not_reconcile', reason: `The opening balance plus the transactions (${money(r.opening + total)}) is not the closing balance (${money(r.closing)}), so the figures cannot be trusted` };
   }
   // Running balances, where printed, row by row (in the order printed).
-  let bal = r.opening;
-  for (const x of signed) {
-    bal += x.cents;
-    if (x.balance !== null && x.balance !== bal && r.sections[x.section].kind !== 'checks') {
-      return { ok: false, code: 'does_not_reconcile', reason: `A running balance (${money(x.balance)}) does not follow from the transactions before it, so the figures cannot be trusted` };
+  // Newest first (as some online banks list them) when that is the order the balances follow.
+  const follows = (list: typeof signed) => {
+    let bal = r.opening!;
+    for (const x of list) {
+      bal += x.cents;
+      if (x.balance !== null && x.balance !== bal && r.sections[x.section].kind !== 'checks') return x;
     }
+    return null;
+  };
+  const bad = follows(signed);
+  if (bad && follows([...signed].reverse())) {
+    return { ok: false, code: 'does_not_reconcile', reason: `A running balance (${money(bad.balance!)}) does not follow from the transactions before it, so the figures cannot be trusted` };
   }
   // Dates inside the period.
   const out: Txn[] = [];

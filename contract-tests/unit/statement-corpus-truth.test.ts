@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../fixtures/statements/generate';
 
@@ -107,6 +108,20 @@ describe('statement corpus truth', () => {
     const tx = s.transactions;
     const credits = tx.filter((t) => t.amount > 0);
     const debits = tx.filter((t) => t.amount < 0);
+
+    it('prints what truth says: every amount as often as truth needs it, the opening and closing balance', async () => {
+      // a check of the rendering, not a source of truth: a row dropped or misprinted fails here
+      const pdf = await getDocumentProxy(new Uint8Array(readFileSync(join(DIR, s.file))));
+      const { text } = await extractText(pdf, { mergePages: true });
+      const printed = new Map<string, number>();
+      for (const m of text.matchAll(/\d{1,3}(?:,\d{3})*\.\d\d/g)) printed.set(m[0], (printed.get(m[0]) ?? 0) + 1);
+      const fmt = (n: number) => Math.abs(n).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+      const needed = new Map<string, number>();
+      for (const t of tx) needed.set(fmt(t.amount), (needed.get(fmt(t.amount)) ?? 0) + 1);
+      for (const [amount, n] of needed) expect(printed.get(amount) ?? 0, amount).toBeGreaterThanOrEqual(n);
+      expect(printed.has(fmt(s.openingBalance))).toBe(true);
+      expect(printed.has(fmt(s.closingBalance))).toBe(true);
+    });
 
     it('reconciles: opening + credits - debits = closing, and every running balance follows', () => {
       expect(c(s.openingBalance) + c(s.totalCredits) - c(s.totalDebits)).toBe(c(s.closingBalance));

@@ -289,6 +289,20 @@ describe.skipIf(!existsSync(`${CORPUS}/truth.json`))('the dev corpus', () => {
   }, 300_000);
 });
 
+describe('extractLines (the text of any PDF, for other readers)', () => {
+  it('keeps its shape: pages of lines of runs (x, width, text), top to bottom, left to right', async () => {
+    const { extractLines } = await import('../../src/features/statements/extract');
+    const bytes = await statementPdf([[[[50, 'Hello'], [300, 'world']], 'Second line'], ['Page two']]);
+    const x = await extractLines(bytes, { maxPages: 10, timeoutMs: 10_000, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 1 << 26 });
+    expect(x.ok).toBe(true);
+    if (!x.ok) return;
+    expect(x.pages).toBe(2);
+    expect(x.lines.map((p) => p.map((l) => l.map((r) => r.text).join('|')))).toEqual([['Hello|world', 'Second line'], ['Page two']]);
+    expect(x.lines[0][0][1].x).toBeCloseTo(300, 0);
+    expect(x.lines[0][0][0].w).toBeGreaterThan(10);
+  });
+});
+
 describe('the warm readers', () => {
   it('a reader stopped at its time limit is replaced: the next statement reads, and a second document pays no process start', async () => {
     const { bombPdf, statementFixtures } = await import('../support/statement-fixtures');

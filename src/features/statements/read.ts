@@ -241,6 +241,7 @@ function tokens(words: Word[]): Tok[] {
     }
     const m = parseMoney(word);
     if (m) {
+      if (/^USD$/i.test(words[j + 1]?.t ?? '')) j++; // "1,234.56 USD"
       const next = words[j + 1]?.t;
       if (m.marker === null && next && /^(CR|DR|-|\+)$/i.test(next) && words[j + 1].x0 - x1 < 30) {
         m.marker = next === '-' ? 'minus' : next === '+' || next.toLowerCase() === 'cr' ? 'cr' : 'dr';
@@ -273,7 +274,8 @@ interface Col {
 function headerKind(text: string): ColKind | null {
   const t = text.toLowerCase().replace(/[:.]+$/, '').trim();
   if (/^(date|dates|post(ing|ed)?( date)?|trans(action)?\.? date|eff(ective)?\.? date|value date|date posted|posting|day)$/.test(t)) return 'date';
-  if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|ref(erence)?( no| number| #)?|serial( no)?)\.?$/.test(t)) return 'check';
+  if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
+  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|category|trans(action)? type|code|tran code)\.?$/.test(t)) return 'other';
   if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|transaction type|type|merchant|description of transaction)$/.test(t)) return 'desc';
   if (/^(withdrawals?|debits?|subtractions?|payments?|charges?|money out|paid out|withdrawals? ?(\/|&|and) ?debits|debits? ?(\/|&|and) ?withdrawals?|checks? ?(\/|&|and) ?(other )?debits|(debits?|withdrawals?) \(-\)|-|withdrawal amount|debit amount|amount debited|outflows?)$/.test(t)) return 'debit';
   if (/^(deposits?|credits?|additions?|money in|paid in|receipts?|deposits? ?(\/|&|and) ?(other )?credits|credits? ?(\/|&|and) ?deposits?|(credits?|deposits?) \(\+\)|\+|deposit amount|credit amount|amount credited|inflows?)$/.test(t)) return 'credit';
@@ -346,6 +348,8 @@ function headingOf(text: string): Heading | null {
 /** What a label or heading totals: deposits, checks, fees, electronic, card, withdrawals, or null. */
 function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
+  if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
+  if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
   if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
   if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
   if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';

@@ -380,7 +380,13 @@ const DATE_NOY = `(?:${MONTH_NAME}\\s+\\d{1,2}|\\d{1,2}/\\d{1,2})`;
 const RANGE_RE = new RegExp(`(${DATE_Y})\\s*(?:-|to|through|thru|until)\\s*(${DATE_Y})`, 'i');
 const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DATE_Y})`, 'i');
 const RANGE_SAME_MONTH_RE = new RegExp(`(${MONTH_NAME})\\s+(\\d{1,2})\\s*(?:-|to|through|thru)\\s*(\\d{1,2}),?\\s+(\\d{4})`, 'i');
-const CLOSING_DATE_RE = new RegExp(`\\b(?:statement (?:closing )?date|closing date|statement ending|period ending|ending date|end date|for (?:the period ending )?|as of|statement through|through)\\s*:?\\s*(${DATE_Y})`, 'i');
+/** The statement's closing date, strongest wording first ("as of" last, and never a balance's). */
+const CLOSING_DATE_RES = [
+  new RegExp(`\\b(?:statement (?:closing )?date|closing date|statement ending|period ending|ending date|end date|statement through)\\s*:?\\s*(${DATE_Y})`, 'i'),
+  new RegExp(`\\bfor (?:the period ending )?:?\\s*(${DATE_Y})`, 'i'),
+  new RegExp(`\\bthrough\\s*:?\\s*(${DATE_Y})`, 'i'),
+  new RegExp(`\\bas of\\s*:?\\s*(${DATE_Y})`, 'i'),
+];
 const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last) statement(?: date| closing date| ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
 const OPEN_ON_RE = new RegExp(`\\b(beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 const CLOSE_ON_RE = new RegExp(`\\b(?:ending|closing|new) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
@@ -453,11 +459,17 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
   for (const l of texts) {
     const p = PREVIOUS_DATE_RE.exec(l);
     if (p) prev ??= fullDate(p[1]);
-    const c = CLOSING_DATE_RE.exec(l.replace(PREVIOUS_DATE_RE, ' '));
-    if (c) end ??= fullDate(c[1]);
+  }
+  for (const re of CLOSING_DATE_RES) {
+    for (const l of texts) {
+      if (end) break;
+      if (/\bbalance\b/i.test(l) && re === CLOSING_DATE_RES[3]) continue;
+      const c = re.exec(l.replace(PREVIOUS_DATE_RE, ' '));
+      if (c) end = fullDate(c[1]);
+    }
   }
   if (end) {
-    const start = prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
+    const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
     return { start, end };
   }
   return null;

@@ -215,6 +215,16 @@ describe('a check number column, CR/DR amounts, daily ledger balances by month n
   });
 });
 
+describe('page balances', () => {
+  it('an "ending balance" printed under each page\'s rows: the one the rows reconcile to is the statement\'s', async () => {
+    const f = figures(await read([
+      ['Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD, AMT('10/02', 'DEPOSIT SQUARE', '500.00', '1,500.00'), [[50, 'Ending balance'], [300, '1,500.00', { r: true }]], 'Page 1 of 2'],
+      ['Lakeshore Bank', HEAD, AMT('10/20', 'DEPOSIT SQUARE', '500.00', '2,000.00'), [[50, 'Ending balance'], [300, '2,000.00', { r: true }]], 'Page 2 of 2'],
+    ]));
+    expect(f).toMatchObject({ ending_balance: 2000, deposits_total: 1000 });
+  });
+});
+
 describe('newest first', () => {
   it('a history listed newest first, its running balances following from the bottom up; a wrong one still fails', async () => {
     const make = (lastBal: string): PageSpec[] => [[

@@ -153,7 +153,9 @@ export function reconcile(r: Reading): Reconciled {
   }
   // Opening + transactions = closing.
   const total = sumOf(txns);
-  if (r.opening + total !== r.closing) {
+  // The first closing balance printed, or a later one (a page's own "ending balance" came first).
+  const closing = r.opening + total === r.closing ? r.closing : (r.closings.find((c) => c === r.opening! + total) ?? r.closing);
+  if (r.opening + total !== closing) {
     return { ok: false, code: 'does_not_reconcile', reason: `The opening balance plus the transactions (${money(r.opening + total)}) is not the closing balance (${money(r.closing)}), so the figures cannot be trusted` };
   }
   // Running balances, where printed, row by row (in the order printed).
@@ -187,7 +189,7 @@ export function reconcile(r: Reading): Reconciled {
       if (want !== d.cents) return { ok: false, code: 'does_not_reconcile', reason: `The printed balance of ${date} (${money(d.cents)}) does not follow from the transactions, so the figures cannot be trusted` };
     }
   }
-  return { ok: true, txns: out, period, opening: r.opening, closing: r.closing };
+  return { ok: true, txns: out, period, opening: r.opening, closing };
 }
 
 /** End-of-day balance of every calendar day of the period (carried over days without activity). */

@@ -83,6 +83,8 @@ export interface Reading {
   period: { start: string; end: string } | null;
   opening: number | null;
   closing: number | null;
+  /** Every other closing balance printed for the account (a page's own "ending balance"), in order. */
+  closings: number[];
   rows: Row[];
   totals: Total[];
   daily: Array<{ md: [number, number, number | null]; cents: number }>;
@@ -528,7 +530,7 @@ const THERE_ARE_RE = /there (?:are|were|is|was) (\d+) (.+?) totaling \$?([\d,]+\
 
 export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
-  const r: Reading = { bankName: null, period: null, opening: null, closing: null, rows: [], totals: [], daily: [], sections: [] };
+  const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(lines);
   r.period = periodOf(lines.map((l) => l.text));
   const sections: Section[] = [{ kind: 'mixed', category: 'mixed', heading: '' }];
@@ -543,7 +545,7 @@ export function read(pages: PageItems[]): Reading {
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
   let stopped = false;
-  const accounts: Array<Pick<Reading, 'opening' | 'closing' | 'rows' | 'totals' | 'daily'>> = [];
+  const accounts: Array<Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'>> = [];
   let accountRows = 0;
   const newSection = (h: Heading, heading: string) => {
     // A second account's activity (a savings account after the checking account): not this
@@ -573,7 +575,8 @@ export function read(pages: PageItems[]): Reading {
       if (r.opening !== null && signedCents(money) !== r.opening && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
         // A second account's opening balance after this one's rows (a credit union's shares, each
         // with its own table): each account is kept apart, and the one with the most activity read.
-        accounts.push({ opening: r.opening, closing: r.closing, rows: r.rows, totals: r.totals, daily: r.daily });
+        accounts.push({ opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily });
+        r.closings = [];
         r.rows = [];
         r.totals = [];
         r.daily = [];
@@ -592,7 +595,8 @@ export function read(pages: PageItems[]): Reading {
       return;
     }
     if (l.role === 'closing') {
-      r.closing ??= signedCents(money);
+      if (r.closing === null) r.closing = signedCents(money);
+      else if (!r.closings.includes(signedCents(money))) r.closings.push(signedCents(money));
       return;
     }
     if (l.role !== 'total') return;
@@ -802,7 +806,7 @@ export function read(pages: PageItems[]): Reading {
   r.opening ??= forwardOpening;
   r.sections = sections;
   if (accounts.length) {
-    const best = [...accounts, { opening: r.opening, closing: r.closing, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
+    const best = [...accounts, { opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
     Object.assign(r, best);
   }
   return r;

@@ -273,8 +273,15 @@ interface Col {
   x1: number;
 }
 
+const CREDIT_WORD = /^(other )?(deposits?|credits?|additions?|money in|paid in|receipts?|inflows?)( amount)?$/;
+const DEBIT_WORD = /^(other )?(withdrawals?|debits?|subtractions?|payments?|charges?|checks?|fees?|money out|paid out|outflows?)( amount)?$/;
 function headerKind(text: string): ColKind | null {
-  const t = text.toLowerCase().replace(/[:.]+$/, '').trim();
+  const raw = text.toLowerCase().replace(/[:.]+$/, '').trim();
+  // "Deposits/Additions", "Checks & Other Debits", "Withdrawals ($)": every part a credit word, or every part a debit word.
+  const parts = raw.replace(/\((\$|usd)\)/g, '').split(/\s*(?:\/|&|\band\b|,)\s*/).map((x) => x.trim()).filter(Boolean);
+  if (parts.length && parts.every((x) => CREDIT_WORD.test(x))) return 'credit';
+  if (parts.length && parts.every((x) => DEBIT_WORD.test(x)) && !(parts.length === 1 && /^checks?$/.test(parts[0]))) return 'debit';
+  const t = raw.replace(/\s*\((\$|usd)\)$/, '');
   if (/^(date|dates|post(ing|ed)?( date)?|trans(action)?\.? date|eff(ective)?\.? date|value date|date posted|posting|day)$/.test(t)) return 'date';
   if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
   if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|category|trans(action)? type|code|tran code)\.?$/.test(t)) return 'other';

@@ -1,15 +1,17 @@
-// Statement analysis on the synthetic fixtures (contract-tests/support/statement-fixtures.ts):
-// accuracy per figure against each fixture's ground truth, and analysis time per page (the whole
-// path: reader process start, pdf.js text extraction, reading, figures), sequentially and with the
-// worker's usual concurrency.
+// Statement analysis on the dev corpus (contract-tests/fixtures/statements/, truth.json: statements
+// parsed and fully right, accuracy per figure, any statement parsed with a wrong figure) and on the
+// synthetic fixtures (contract-tests/support/statement-fixtures.ts), and analysis time per
+// statement and per page (the whole path: reader process, pdf.js text extraction, reading,
+// reconciliation, figures), sequentially and with the worker's usual concurrency.
 //
-//   npm run bench:statements [-- --rounds 5]
-import { rmSync } from 'node:fs';
+//   npm run bench:statements [-- --rounds 5] [-- --dir contract-tests/fixtures/statements]
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { statementFixtures, type Expected } from '../contract-tests/support/statement-fixtures';
+import { formatScore, scoreCorpus } from '../contract-tests/support/statement-score';
 
 // The module is timed as it runs in production: bundled to plain JavaScript with its reader beside
 // it (as scripts/build.mjs does), so no TypeScript loader runs in the reader processes.
@@ -21,8 +23,12 @@ await build({
 const { analyzeStatementPdf } = (await import(pathToFileURL(join(out, 'analyze.mjs')).href)) as typeof import('../src/features/statements/analyze');
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, dir: { type: 'string', default: 'contract-tests/fixtures/statements' } } });
 const rounds = Number(values.rounds);
+if (existsSync(join(values.dir, 'truth.json'))) {
+  const score = await scoreCorpus(values.dir, (b) => analyzeStatementPdf(b));
+  console.log(formatScore(values.dir, score));
+} else console.log(`\n(no dev corpus at ${values.dir})`);
 const fixtures = await statementFixtures();
 const FIGURES = Object.keys(fixtures[0].expected) as (keyof Expected)[];
 

@@ -59,7 +59,7 @@ describe('unreadable statements fail with a reason, never a crash', () => {
     if (!r.ok) expect(['unreadable', 'not_a_statement', 'no_text_layer']).toContain(r.code);
   });
 
-  it('a statement whose transactions do not add up to its closing balance is not_a_statement', async () => {
+  it('a statement whose transactions do not add up to its closing balance is does_not_reconcile, with no figures', async () => {
     // Same bytes with one digit of the printed closing balance changed.
     const f = fixtures[0];
     const text = Buffer.from(f.bytes).toString('latin1');
@@ -71,7 +71,8 @@ describe('unreadable statements fail with a reason, never a crash', () => {
     ['Front Range Community Bank', 'Statement Period: 10/01/2026 - 10/31/2026', 'Beginning Balance: $1,000.00', '10/02  DEPOSIT SQUARE INC  500.00  1,500.00', 'Ending Balance: $1,600.00']
       .forEach((l, i) => page.drawText(l, { x: 50, y: 700 - i * 14, size: 10, font }));
     const r = await analyzeStatementPdf(await doc.save());
-    expect(r).toMatchObject({ ok: false, code: 'not_a_statement' });
+    expect(r).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+    expect(r).not.toHaveProperty('figures');
   });
 
   it('boundaries: a day ending at exactly 0.00 is not negative, one at -0.01 is; days without transactions carry the balance', async () => {

@@ -140,3 +140,187 @@ export async function readChildInput<T>(): Promise<T> {
 export function writeChildOutput(value: unknown): void {
   process.stdout.write(serialize(value), () => process.exit(0));
 }
+
+// ------------------------------------------------------------------------------------ warm pool
+
+export interface PoolOptions {
+  /** Reader processes kept warm. */
+  size: number;
+  /** A process is replaced after this many jobs. */
+  maxJobs: number;
+  /** A process is replaced after a job that leaves it above this resident size (MB). */
+  softRssMb: number;
+  /** V8 heap of each process (--max-old-space-size). */
+  maxHeapMb: number;
+  /** Everything each process may hold (prlimit --data and the RSS watch), as for runIsolated. */
+  maxMemoryMb: number;
+}
+
+interface PoolChild {
+  child: ReturnType<typeof spawn>;
+  jobs: number;
+  busy: boolean;
+  buf: Buffer;
+  errTail: string;
+  onFrame: ((b: Buffer) => void) | null;
+  onExit: (() => void) | null;
+  dead: boolean;
+}
+
+/**
+ * Warm child processes for `entry` (which must serve length-prefixed frames when ISOLATED_POOL=1),
+ * so a job does not pay the process start. Every bound of runIsolated holds per job: the heap and
+ * memory caps are set when a process starts (and the RSS watch runs during each job); a job past its
+ * time limit, its output limit or the memory cap has its process killed (the job fails as it would
+ * alone) and a fresh process takes its place. A process is also retired after `maxJobs` jobs or when
+ * a job leaves it above `softRssMb`. Idle processes do not keep the event loop alive.
+ */
+export class IsolatedPool {
+  private idle: PoolChild[] = [];
+  private live = 0;
+  private waiting: Array<(c: PoolChild) => void> = [];
+  constructor(private readonly entry: URL, readonly o: PoolOptions) {}
+
+  private spawnChild(): PoolChild {
+    const file = fileURLToPath(this.entry);
+    const nodeArgs = [`--max-old-space-size=${this.o.maxHeapMb}`, '--max-semi-space-size=16', file];
+    const maxMemory = this.o.maxMemoryMb * 1024 * 1024;
+    const [cmd, args] = kernelMemoryCap ? [PRLIMIT!, [`--data=${maxMemory}`, '--core=0', '--', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', NODE_ENV: process.env.NODE_ENV ?? '', ISOLATED_POOL: '1' } });
+    const pc: PoolChild = { child, jobs: 0, busy: false, buf: Buffer.alloc(0), errTail: '', onFrame: null, onExit: null, dead: false };
+    child.stdout!.on('data', (c: Buffer) => {
+      pc.buf = pc.buf.length ? Buffer.concat([pc.buf, c]) : c;
+      while (pc.buf.length >= 4 && pc.buf.length >= 4 + pc.buf.readUInt32LE(0)) {
+        const n = pc.buf.readUInt32LE(0);
+        const frame = pc.buf.subarray(4, 4 + n);
+        pc.buf = pc.buf.subarray(4 + n);
+        pc.onFrame?.(frame);
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      pc.errTail = (pc.errTail + c.toString('latin1')).slice(-4096);
+    });
+    child.stdin!.on('error', () => undefined);
+    const gone = () => {
+      if (pc.dead) return;
+      pc.dead = true;
+      this.live--;
+      this.idle = this.idle.filter((x) => x !== pc);
+      pc.onExit?.();
+    };
+    child.on('error', gone);
+    child.on('close', gone);
+    this.live++;
+    this.unref(pc);
+    return pc;
+  }
+  private unref(pc: PoolChild) {
+    pc.child.unref();
+    for (const s of [pc.child.stdin, pc.child.stdout, pc.child.stderr]) (s as unknown as { unref?: () => void })?.unref?.();
+  }
+  private ref(pc: PoolChild) {
+    pc.child.ref();
+    for (const s of [pc.child.stdin, pc.child.stdout, pc.child.stderr]) (s as unknown as { ref?: () => void })?.ref?.();
+  }
+  private acquire(): Promise<PoolChild> {
+    const c = this.idle.pop();
+    if (c) return Promise.resolve(c);
+    if (this.live < this.o.size) return Promise.resolve(this.spawnChild());
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  private release(pc: PoolChild, retire: boolean) {
+    pc.busy = false;
+    pc.onFrame = null;
+    pc.onExit = null;
+    if (retire && !pc.dead) {
+      pc.child.stdin!.end();
+      pc.child.kill('SIGKILL');
+    }
+    const next = this.waiting.shift();
+    if (next) {
+      if (!retire && !pc.dead) return next(pc);
+      // The retired process's place goes to a fresh one (its exit is counted when it closes).
+      if (!pc.dead) this.live--, (pc.dead = true);
+      return next(this.spawnChild());
+    }
+    if (!retire && !pc.dead) {
+      this.unref(pc);
+      this.idle.push(pc);
+    }
+  }
+
+  /** Runs one job; the same answers as runIsolated (never throws for anything the child does). */
+  async run<T>(input: unknown, limits: { timeoutMs: number; maxOutputBytes?: number; signal?: AbortSignal }): Promise<IsolatedResult<T>> {
+    const pc = await this.acquire();
+    pc.busy = true;
+    pc.errTail = '';
+    this.ref(pc);
+    const maxMemory = this.o.maxMemoryMb * 1024 * 1024;
+    const maxOutput = limits.maxOutputBytes ?? 64 * 1024 * 1024;
+    return new Promise((resolve) => {
+      let peak = 0;
+      let killedFor: 'timeout' | 'memory' | null = null;
+      let settled = false;
+      const sample = () => {
+        const s = pc.child.pid ? readStatus(pc.child.pid) : null;
+        if (!s) return;
+        peak = Math.max(peak, s.rss);
+        if (s.rss > maxMemory) kill('memory');
+      };
+      const kill = (why: 'timeout' | 'memory') => {
+        if (killedFor || settled) return;
+        killedFor = why;
+        pc.child.kill('SIGKILL');
+      };
+      const timer = setTimeout(() => kill('timeout'), limits.timeoutMs);
+      const onAbort = () => kill('timeout');
+      if (limits.signal?.aborted) onAbort();
+      limits.signal?.addEventListener('abort', onAbort, { once: true });
+      const watch = setInterval(sample, RSS_POLL_MS);
+      const outWatch = setInterval(() => {
+        if (pc.buf.length > maxOutput) kill('memory');
+      }, RSS_POLL_MS);
+      const finish = (r: IsolatedResult<T>, retire: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(watch);
+        clearInterval(outWatch);
+        limits.signal?.removeEventListener('abort', onAbort);
+        pc.jobs++;
+        this.release(pc, retire || pc.jobs >= this.o.maxJobs || peak > this.o.softRssMb * 1024 * 1024);
+        resolve(r);
+      };
+      pc.onFrame = (frame) => {
+        sample();
+        const peakRssMb = mb(peak);
+        if (frame.length > maxOutput) return finish({ ok: false, reason: 'memory', peakRssMb }, true);
+        try {
+          finish({ ok: true, value: deserialize(frame) as T, peakRssMb }, false);
+        } catch {
+          finish({ ok: false, reason: 'crashed', peakRssMb }, true);
+        }
+      };
+      pc.onExit = () => {
+        const peakRssMb = mb(peak);
+        if (killedFor) return finish({ ok: false, reason: killedFor, peakRssMb }, true);
+        const reason = /heap limit|JavaScript heap out of memory/i.test(pc.errTail) ? 'heap' : /out of memory|allocation failed/i.test(pc.errTail) ? 'memory' : 'crashed';
+        finish({ ok: false, reason, peakRssMb }, true);
+      };
+      if (pc.dead) return pc.onExit();
+      sample();
+      const body = serialize(input);
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(body.length, 0);
+      pc.child.stdin!.write(Buffer.concat([head, body]));
+    });
+  }
+
+  /** Stops every idle process (busy ones finish their job first and are then retired). */
+  close(): void {
+    for (const pc of this.idle.splice(0)) {
+      pc.child.stdin!.end();
+      pc.child.kill('SIGKILL');
+    }
+  }
+}

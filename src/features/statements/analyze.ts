@@ -1,18 +1,20 @@
 import type { components } from '../../../generated/schema';
-import { extractLines, type Run } from './extract';
+import { extractItems } from './extract';
+import { dateIn, days, read, type Reading } from './read';
 import { depositKind, isNsf, isRecovery, mcaFunder } from './rules';
 
-// Bank statement analysis: a PDF's text (read in a child process with time and memory limits) is
-// turned into the statement's period, opening and closing balances and transactions, and from them
-// the figures lenders underwrite on. The reading is checked before any figure is trusted: the
-// opening balance plus the transactions must come to the printed closing balance, to the cent;
-// otherwise the statement is `not_a_statement` rather than a set of invented numbers.
-//
-// Layouts read: one transaction per line starting with its date (10/02, 10/02/2026, Oct 02,
-// Oct 2, 2026), with a signed amount and a running balance (single column), separate withdrawal
-// and deposit columns with a balance column (table), or deposits and withdrawals listed in their
-// own sections without a running balance (sectioned, typically several pages). A transaction's sign
-// comes from the running balance when there is one, else from an explicit sign, else its section.
+// Bank statement analysis: a PDF's positioned text (read in a child process with time and memory
+// limits, ./extract.ts) is read from the page's geometry (./read.ts: lines and columns built from
+// the text items, transaction tables found by their header row, sections by their headings, a
+// row's sign from its column, its section or its printed marker, wrapped descriptions joined,
+// check registers, daily-balance tables and summary boxes read as what they are), then RECONCILED
+// before any figure is trusted: the opening balance plus the transactions must come to the printed
+// closing balance to the cent, every printed section or summary total and count must match its
+// rows, every printed running balance and daily balance must follow from the rows before it, and
+// every date must fall in the statement period. Anything short of that is `failed` with a stable
+// code (`does_not_reconcile`, `not_a_statement`, `no_transactions`, ...) and no figures: a partial
+// reading is never reported as a statement. Only then are the figures computed, with what the
+// transactions mean (revenue or not, NSF, MCA funder, recovery) taken from ./rules.ts.
 
 export interface StatementFigures {
   period_start: string;
@@ -31,7 +33,7 @@ export interface StatementFigures {
   has_recovery_activity: boolean;
 }
 
-export type FailureCode = 'empty' | 'not_pdf' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'too_large' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement';
+export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile';
 export type StatementResult =
   | { ok: true; figures: StatementFigures; pages: number }
   | { ok: false; code: FailureCode; reason: string; pages: number | null };
@@ -53,7 +55,7 @@ export interface AnalyzeOptions {
  */
 export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 128 * 1024 * 1024 } as const;
 
-const REASONS: Record<FailureCode, string> = {
+export const REASONS: Record<FailureCode, string> = {
   empty: 'The file is empty',
   not_pdf: 'The file is not a PDF',
   encrypted: 'The PDF is password protected; upload a copy without a password',
@@ -64,168 +66,153 @@ const REASONS: Record<FailureCode, string> = {
   timeout: 'Reading the PDF took too long',
   too_complex: 'The PDF is too complex to read',
   resource_limit: 'Reading the PDF needs more memory than a statement may use (its compressed content expands too far)',
-  not_a_statement: 'No bank statement could be read in the PDF (period, balances and transactions that add up)',
+  not_a_statement: 'No bank statement could be read in the PDF (no statement period with opening and closing balances)',
+  no_transactions: 'The statement shows no transactions that could be read',
+  does_not_reconcile: "The transactions read do not add up to the statement's printed balances and totals, so its figures cannot be trusted",
 };
 const fail = (code: FailureCode, pages: number | null = null, reason = REASONS[code]): StatementResult => ({ ok: false, code, reason, pages });
 
-// ------------------------------------------------------------------------------------ reading
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_NAME = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\\.?';
-const DATE_WITH_YEAR = `(?:\\d{1,2}/\\d{1,2}/\\d{2,4}|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4})`;
-const PERIOD_RE = new RegExp(`(${DATE_WITH_YEAR})\\s*(?:-|–|to|through|thru)\\s*(${DATE_WITH_YEAR})`, 'i');
-const LEADING_DATE_RE = new RegExp(`^(\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${MONTH_NAME}\\s+\\d{1,2}(?:,?\\s+\\d{4})?)(?=\\s|$)`, 'i');
-const MONEY_RE = /(\(?)(-?)\$?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})(\)?)(-?)(?![\d,])/g;
-const OPENING_RE = /\b(beginning|opening|starting|previous|prior)\s+balance\b/i;
-const CLOSING_RE = /\b(ending|closing|new)\s+balance\b/i;
-const DEPOSIT_SECTION = /\b(deposits|credits|additions)\b/i;
-const DEBIT_SECTION = /\b(withdrawals|debits|subtractions|checks\s+paid|fees|electronic\s+payments)\b/i;
-
-interface Money {
-  cents: number;
-  negative: boolean;
-}
-function moneyIn(text: string): Money[] {
-  const out: Money[] = [];
-  for (const m of text.matchAll(MONEY_RE)) {
-    const cents = Number(m[3].replace(/,/g, '')) * 100 + Number(m[4]);
-    const negative = m[2] === '-' || m[6] === '-' || (m[1] === '(' && m[5] === ')');
-    out.push({ cents, negative });
-  }
-  return out;
-}
-
-/** A date with its year ('YYYY-MM-DD'), or null. */
-function fullDate(text: string): string | null {
-  const t = text.trim();
-  let m = /^(\d{1,2})\/(\d{1,2})\/(\d{2,4})$/.exec(t);
-  if (m) return ymd(Number(m[3].length === 2 ? `20${m[3]}` : m[3]), Number(m[1]), Number(m[2]));
-  m = new RegExp(`^(${MONTH_NAME})\\s+(\\d{1,2}),?\\s+(\\d{4})$`, 'i').exec(t);
-  if (m) return ymd(Number(m[3]), MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]));
-  return null;
-}
-function ymd(y: number, mo: number, d: number): string | null {
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCMonth() !== mo - 1) return null;
-  return date.toISOString().slice(0, 10);
-}
-/** A transaction's date (its year from the period when it has none). */
-function txnDate(text: string, period: { start: string; end: string }): string | null {
-  const withYear = fullDate(text);
-  if (withYear) return withYear;
-  let mo: number;
-  let d: number;
-  let m = /^(\d{1,2})\/(\d{1,2})$/.exec(text.trim());
-  if (m) {
-    mo = Number(m[1]);
-    d = Number(m[2]);
-  } else {
-    m = new RegExp(`^(${MONTH_NAME})\\s+(\\d{1,2})$`, 'i').exec(text.trim());
-    if (!m) return null;
-    mo = MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1;
-    d = Number(m[2]);
-  }
-  const startYear = Number(period.start.slice(0, 4));
-  const startMonth = Number(period.start.slice(5, 7));
-  return ymd(mo < startMonth ? startYear + 1 : startYear, mo, d);
-}
+// ------------------------------------------------------------------------------------ reconciling
 
 interface Txn {
   date: string;
   description: string;
   cents: number;
 }
+type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: string }; opening: number; closing: number } | { ok: false; code: FailureCode; reason?: string };
 
-interface Reading {
-  bankName: string | null;
-  period: { start: string; end: string } | null;
-  opening: number | null;
-  closing: number | null;
-  txns: Txn[];
+const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
+const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
+
+/**
+ * The transactions of a reading, when everything printed agrees with them to the cent: every row's
+ * sign decided, opening + credits - debits = closing, each running balance, each section and
+ * summary total and count, each printed daily balance. Otherwise the failure and what disagreed.
+ */
+export function reconcile(r: Reading): Reconciled {
+  if (!r.period || r.opening === null || r.closing === null) return { ok: false, code: 'not_a_statement' };
+  if (!r.rows.length) return { ok: false, code: r.opening === r.closing && r.totals.every((t) => t.cents === 0) ? 'no_transactions' : r.totals.length ? 'does_not_reconcile' : 'no_transactions' };
+  const period = r.period;
+  const rows = r.rows.map((x) => ({ ...x }));
+  // Signs: the column, the printed marker or the section; else the running balance; else the
+  // table's convention (amounts marked one way, the others the other way).
+  const marked = rows.filter((x) => x.sign === null);
+  if (marked.length) {
+    let bal = r.opening;
+    for (const x of rows) {
+      if (x.sign === null && x.balance !== null) {
+        if (bal + x.cents === x.balance) x.sign = 1;
+        else if (bal - x.cents === x.balance) x.sign = -1;
+      }
+      if (x.sign === null) break;
+      bal += x.sign * x.cents;
+    }
+    const markers = new Set(rows.map((x) => x.marker).filter(Boolean));
+    for (const x of rows) {
+      if (x.sign !== null) continue;
+      if (markers.has('cr') && !markers.has('dr') && !markers.has('minus') && !markers.has('paren')) x.sign = -1;
+      else if (!markers.has('cr') && (markers.has('dr') || markers.has('minus') || markers.has('paren'))) x.sign = 1;
+    }
+    if (rows.some((x) => x.sign === null)) return { ok: false, code: 'does_not_reconcile', reason: 'Some transactions could not be told apart as deposits or withdrawals, so the figures cannot be trusted' };
+  }
+  const signed = rows.map((x) => ({ ...x, cents: x.sign! * x.cents }));
+  // Printed section totals, against the rows of that section (before checks listed twice are dropped).
+  const key = (i: number) => `${r.sections[i].kind}|${r.sections[i].category}|${r.sections[i].heading.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim()}`;
+  const inGroup = (s: number) => signed.filter((x) => key(x.section) === key(s));
+  // A "summary of checks" repeating checks that are already in the history: counted once.
+  const txns = signed.filter((x) => {
+    if (r.sections[x.section].kind !== 'checks' || !x.check) return true;
+    const num = new RegExp(`(^|\\D)0*${x.check}(\\D|$)`);
+    return !signed.some((y) => y.section !== x.section && y.cents === x.cents && (y.check === x.check || num.test(y.description)) && (r.sections[y.section].kind !== 'checks' || y.section < x.section));
+  });
+  const credits = txns.filter((x) => x.cents > 0);
+  const debits = txns.filter((x) => x.cents < 0);
+  for (const t of r.totals) {
+    const side = t.kind === 'credit' ? credits : debits;
+    const cands: Array<Array<{ cents: number }>> = [side];
+    if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));
+    // The section of the same name ("Customer Deposits 7 $10,741.27" and its "Customer Deposits" rows).
+    const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
+    const named = signed.filter((x) => name(r.sections[x.section].heading) === name(t.label));
+    if (named.length) cands.push(named);
+    const bySection = side.filter((x) => r.sections[x.section].category === t.category);
+    cands.push(bySection, txns.filter((x) => r.sections[x.section].category === t.category));
+    const words: Record<string, RegExp> = { checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
+    if (words[t.category]) {
+      const w = side.filter((x) => words[t.category].test(x.description));
+      cands.push(w);
+      if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
+    }
+    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check));
+    const ok = cands.some((c) => Math.abs(sumOf(c)) === t.cents && (t.count === null || c.length === t.count));
+    // A zero total ("Other Credits 0.00") with no section of its name holding rows.
+    const zero = t.cents === 0 && !t.count && !named.length;
+    if (!ok && !zero) {
+      return { ok: false, code: 'does_not_reconcile', reason: `The printed total "${t.label}" (${money(t.cents)}) does not match the transactions read, so the figures cannot be trusted` };
+    }
+  }
+  // Opening + transactions = closing.
+  const total = sumOf(txns);
+  // The first closing balance printed, or a later one (a page's own "ending balance" came first).
+  const closing = r.opening + total === r.closing ? r.closing : (r.closings.find((c) => c === r.opening! + total) ?? r.closing);
+  if (r.opening + total !== closing) {
+    return { ok: false, code: 'does_not_reconcile', reason: `The opening balance plus the transactions (${money(r.opening + total)}) is not the closing balance (${money(r.closing)}), so the figures cannot be trusted` };
+  }
+  // Running balances, where printed, row by row (in the order printed).
+  // Newest first (as some online banks list them) when that is the order the balances follow.
+  const follows = (list: typeof signed) => {
+    let bal = r.opening!;
+    for (const x of list) {
+      bal += x.cents;
+      if (x.balance !== null && x.balance !== bal && r.sections[x.section].kind !== 'checks') return x;
+    }
+    return null;
+  };
+  const bad = follows(signed);
+  if (bad && follows([...signed].reverse())) {
+    return { ok: false, code: 'does_not_reconcile', reason: `A running balance (${money(bad.balance!)}) does not follow from the transactions before it, so the figures cannot be trusted` };
+  }
+  // Dates inside the period.
+  const out: Txn[] = [];
+  for (const x of txns) {
+    const date = dateIn(x.md, period);
+    if (!date || date < period.start || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A transaction falls outside the statement period, so the figures cannot be trusted' };
+    out.push({ date, description: x.description, cents: x.cents });
+  }
+  // Printed daily balances against the end-of-day balances the transactions give.
+  if (r.daily.length) {
+    const eod = endOfDay(out, period, r.opening);
+    for (const d of r.daily) {
+      const date = dateIn(d.md, period);
+      if (!date || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A daily balance falls outside the statement period' };
+      const want = date < period.start ? r.opening : eod.get(date)!;
+      if (want !== d.cents) return { ok: false, code: 'does_not_reconcile', reason: `The printed balance of ${date} (${money(d.cents)}) does not follow from the transactions, so the figures cannot be trusted` };
+    }
+  }
+  return { ok: true, txns: out, period, opening: r.opening, closing };
 }
 
-const lineText = (runs: Run[]) => runs.map((r) => r.text.trim()).filter(Boolean).join('  ');
-
-function read(pages: Run[][][]): Reading {
-  const lines = pages.flatMap((p) => p.map(lineText)).filter((l) => l.trim());
-  const r: Reading = { bankName: null, period: null, opening: null, closing: null, txns: [] };
-  // The bank: the first text run near the top of page 1 that names one (a run, not the whole line:
-  // a page number or an address often shares its baseline).
-  const top = (pages[0] ?? []).slice(0, 10).flat();
-  const bank = top.find((run) => /\b(bank|credit union|financial|savings|trust|n\.a\.)(?=\W|$)/i.test(run.text) && !/statement/i.test(run.text) && !moneyIn(run.text).length);
-  r.bankName = bank ? bank.text.replace(/\s+/g, ' ').trim() : null;
-  for (const l of lines) {
-    const m = PERIOD_RE.exec(l);
-    if (m) {
-      const start = fullDate(m[1]);
-      const end = fullDate(m[2]);
-      if (start && end && start <= end) {
-        r.period = { start, end };
-        break;
-      }
-    }
+/** End-of-day balance of every calendar day of the period (carried over days without activity). */
+function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: number): Map<string, number> {
+  const byDay = new Map<string, number>();
+  for (const t of txns) byDay.set(t.date, (byDay.get(t.date) ?? 0) + t.cents);
+  const out = new Map<string, number>();
+  const n = days(period.start, period.end);
+  const start = Date.parse(`${period.start}T00:00:00Z`);
+  let bal = opening;
+  for (let i = 0; i < n; i++) {
+    const day = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+    bal += byDay.get(day) ?? 0;
+    out.set(day, bal);
   }
-  if (!r.period) return r;
-  let section = 0; // +1 deposits, -1 withdrawals, 0 unknown
-  let balance: number | null = null;
-  for (const l of lines) {
-    const amounts = moneyIn(l);
-    const lead = LEADING_DATE_RE.exec(l);
-    const isPeriodLine = PERIOD_RE.test(l);
-    if (OPENING_RE.test(l) && amounts.length) {
-      if (r.opening === null) {
-        const a = amounts[amounts.length - 1];
-        r.opening = a.negative ? -a.cents : a.cents;
-        balance = r.opening;
-      }
-      continue;
-    }
-    if (CLOSING_RE.test(l) && amounts.length) {
-      if (r.closing === null) {
-        const a = amounts[amounts.length - 1];
-        r.closing = a.negative ? -a.cents : a.cents;
-      }
-      continue;
-    }
-    if (!lead || isPeriodLine) {
-      // A section heading: words only, no amount.
-      if (!amounts.length && !lead) {
-        if (DEPOSIT_SECTION.test(l) && !DEBIT_SECTION.test(l)) section = 1;
-        else if (DEBIT_SECTION.test(l) && !DEPOSIT_SECTION.test(l)) section = -1;
-      }
-      continue;
-    }
-    if (!amounts.length) continue;
-    const date = txnDate(lead[1], r.period);
-    if (!date) continue;
-    const rest = l.slice(lead[0].length);
-    const firstMoney = rest.search(/\(?-?\$?(\d{1,3}(,\d{3})*|\d+)\.\d{2}/);
-    const description = (firstMoney >= 0 ? rest.slice(0, firstMoney) : rest).replace(/\s{2,}/g, ' ').trim();
-    const amt = amounts.length >= 2 ? amounts[amounts.length - 2] : amounts[0];
-    let cents: number | null = null;
-    if (amounts.length >= 2 && balance !== null) {
-      const b = amounts[amounts.length - 1];
-      const next = b.negative ? -b.cents : b.cents;
-      if (Math.abs(next - balance) === amt.cents) cents = next - balance;
-    }
-    if (cents === null) {
-      if (amt.negative) cents = -amt.cents;
-      else if (section) cents = section * amt.cents;
-      else cents = /\b(deposit|credit)\b/i.test(description) ? amt.cents : -amt.cents;
-    }
-    if (balance !== null) balance += cents;
-    r.txns.push({ date, description, cents });
-  }
-  return r;
+  return out;
 }
 
 // ------------------------------------------------------------------------------------ figures
 
 const dollars = (cents: number) => Math.round(cents) / 100;
-const days = (start: string, end: string) => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 
-function figuresOf(r: Required<Pick<Reading, 'txns'>> & { bankName: string | null; period: { start: string; end: string }; opening: number; closing: number }): StatementFigures {
+function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string | null): StatementFigures {
   let deposits = 0;
   let depositCount = 0;
   let nonRevenue = 0;
@@ -233,46 +220,56 @@ function figuresOf(r: Required<Pick<Reading, 'txns'>> & { bankName: string | nul
   let mcaDebits = 0;
   let recovery = false;
   const funders = new Set<string>();
-  for (const t of r.txns) {
-    if (isNsf(t.description)) nsf++;
-    if (isRecovery(t.description) && t.cents < 0) recovery = true;
-    if (t.cents > 0) {
-      deposits += t.cents;
-      depositCount++;
-      if (depositKind(t.description) !== 'revenue') nonRevenue += t.cents;
-    } else {
-      const funder = mcaFunder(t.description);
-      if (funder) {
-        funders.add(funder);
-        mcaDebits += -t.cents;
+  const mcaRows: Array<{ date: string; cents: number; returned: boolean }> = [];
+  for (const t of c.txns) {
+    if (t.cents >= 0) continue;
+    if (isRecovery(t.description)) recovery = true;
+    // An NSF or returned-item fee is an NSF event, even when it names the funder whose debit bounced.
+    if (isNsf(t.description)) {
+      nsf++;
+      continue;
+    }
+    const funder = mcaFunder(t.description);
+    if (funder) {
+      funders.add(funder);
+      mcaDebits += -t.cents;
+      mcaRows.push({ date: t.date, cents: -t.cents, returned: false });
+    }
+  }
+  for (const t of c.txns) {
+    if (t.cents <= 0) continue;
+    deposits += t.cents;
+    depositCount++;
+    if (depositKind(t.description) === 'revenue') continue;
+    nonRevenue += t.cents;
+    // A funder's debit returned unpaid (the same amount credited back within a few days, as a
+    // return): that payment was not withheld.
+    if (/\b(RETURN(ED)?|RTN|REVERS(AL|ED)|R0\d)\b/i.test(t.description)) {
+      const m = mcaRows.find((x) => !x.returned && x.cents === t.cents && x.date <= t.date && days(x.date, t.date) <= 6);
+      if (m) {
+        m.returned = true;
+        mcaDebits -= t.cents;
       }
     }
   }
-  // End-of-day balances over every calendar day of the period.
-  const n = days(r.period.start, r.period.end);
-  const byDay = new Map<string, number>();
-  for (const t of r.txns) byDay.set(t.date, (byDay.get(t.date) ?? 0) + t.cents);
-  let bal = r.opening;
+  const eod = endOfDay(c.txns, c.period, c.opening);
   let sum = 0;
   let negative = 0;
-  const start = Date.parse(`${r.period.start}T00:00:00Z`);
-  for (let i = 0; i < n; i++) {
-    const day = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
-    bal += byDay.get(day) ?? 0;
-    sum += bal;
-    if (bal < 0) negative++;
+  for (const b of eod.values()) {
+    sum += b;
+    if (b < 0) negative++;
   }
   const trueRevenue = deposits - nonRevenue;
   return {
-    period_start: r.period.start,
-    period_end: r.period.end,
-    bank_name: r.bankName,
-    beginning_balance: dollars(r.opening),
+    period_start: c.period.start,
+    period_end: c.period.end,
+    bank_name: bankName,
+    beginning_balance: dollars(c.opening),
     deposits_total: dollars(deposits),
     deposit_count: depositCount,
     true_revenue: dollars(trueRevenue),
-    average_daily_balance: dollars(Math.round(sum / n)),
-    ending_balance: dollars(r.closing),
+    average_daily_balance: dollars(Math.round(sum / eod.size)),
+    ending_balance: dollars(c.closing),
     negative_days: negative,
     nsf_count: nsf,
     mca_count: funders.size,
@@ -287,20 +284,19 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
   if (!bytes.length) return fail('empty');
   if (bytes.length > o.maxBytes) return fail('too_large');
   if (!Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return fail('not_pdf');
-  const x = await extractLines(bytes, { maxPages: o.maxPages, timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes });
+  const x = await extractItems(bytes, { maxPages: o.maxPages, timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes });
   if (!x.ok) return fail(x.code, x.pages, x.code === 'too_many_pages' ? `The PDF has more than ${o.maxPages} pages` : REASONS[x.code]);
-  const text = x.lines.flat(2).map((r) => r.text).join('').replace(/\s/g, '');
+  const text = x.items.flatMap((p) => p.items.map((i) => i.s)).join('').replace(/\s/g, '');
   if (text.length < 20) return fail('no_text_layer', x.pages);
-  const r = read(x.lines);
-  if (!r.period || r.opening === null || r.closing === null || !r.txns.length) return fail('not_a_statement', x.pages);
-  const total = r.txns.reduce((s, t) => s + t.cents, 0);
-  if (r.opening + total !== r.closing) {
-    return fail('not_a_statement', x.pages, "The statement's transactions do not add up to its closing balance, so its figures cannot be trusted");
+  let reading: Reading;
+  try {
+    reading = read(x.items);
+  } catch {
+    return fail('unreadable', x.pages);
   }
-  if (r.txns.some((t) => t.date < r.period!.start || t.date > r.period!.end)) {
-    return fail('not_a_statement', x.pages, 'Transactions fall outside the statement period');
-  }
-  return { ok: true, pages: x.pages, figures: figuresOf({ ...r, period: r.period, opening: r.opening, closing: r.closing }) };
+  const c = reconcile(reading);
+  if (!c.ok) return fail(c.code, x.pages, c.reason ?? REASONS[c.code]);
+  return { ok: true, pages: x.pages, figures: figuresOf(c, reading.bankName) };
 }
 
 // ------------------------------------------------------------------------------------ summary

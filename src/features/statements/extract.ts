@@ -1,12 +1,33 @@
-import { childEntry, runIsolated } from '../../lib/isolated';
+import { childEntry, IsolatedPool, runIsolated } from '../../lib/isolated';
 
 // Text extraction of a PDF in a child process (./pdf-text.child.mjs, run by src/lib/isolated.ts)
 // with a heap limit, a whole-process memory limit (prlimit --data and an RSS watch: pdf.js inflates
 // streams into ArrayBuffers that a heap limit does not count), a wall-clock limit after which the
 // child is killed, and a budget for the bytes the file's streams decode to. The result is every
-// page's lines, each line its text runs with their x position, or a failure code. Never throws for
-// anything in the file.
+// page's positioned text items (x, y from the top left of the upright page, width, font size) and
+// the page's size, or a failure code (`extractItems`); `extractLines` groups the same items into
+// lines of runs for callers that only want the text. Never throws for anything in the file.
+//
+// Readers are kept warm (a pool of 2 processes, each replaced after 50 documents, when a document
+// leaves it above 300 MB, or at once when it breaches a limit), so a document does not pay the
+// process start (node and pdf.js, about 0.4 s); every bound holds per document. A reading with other
+// heap or memory limits than the pool's runs in a process of its own.
 
+/** One text item as pdf.js places it: baseline at (x, y) from the page's top left, w wide, h the font size. */
+export interface Item {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  s: string;
+  /** Set when the text runs up or down the page. */
+  v?: 1;
+}
+export interface PageItems {
+  width: number;
+  height: number;
+  items: Item[];
+}
 export interface Run {
   x: number;
   w: number;
@@ -14,6 +35,7 @@ export interface Run {
 }
 export type ExtractFailure = 'encrypted' | 'unreadable' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit';
 export type Extracted = { ok: true; pages: number; lines: Run[][][] } | { ok: false; code: ExtractFailure; pages: number | null };
+export type ExtractedItems = { ok: true; pages: number; items: PageItems[] } | { ok: false; code: ExtractFailure; pages: number | null };
 
 export interface ExtractLimits {
   maxPages: number;
@@ -31,12 +53,27 @@ const CHILD = childEntry('pdf-text.child', import.meta.url, { plain: true });
 /** Peak resident size of the last reader child (MB), for benchmarks and tests. */
 export let lastPeakRssMb = 0;
 
-export async function extractLines(bytes: Uint8Array, o: ExtractLimits): Promise<Extracted> {
-  const r = await runIsolated<{ ok: boolean; code?: ExtractFailure; pages?: number; lines?: Run[][][] }>(
-    CHILD,
-    { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes },
-    { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 },
-  );
+/** The warm readers' limits: the statement reader's defaults (src/features/statements/analyze.ts). */
+export const POOL = { size: 2, maxJobs: 50, softRssMb: 300, maxHeapMb: 256, maxMemoryMb: 512 } as const;
+let pool: IsolatedPool | null = null;
+/** Whether documents go to the warm readers (tests and benchmarks compare both). */
+export function useReaderPool(on: boolean): void {
+  poolOn = on;
+  if (!on) {
+    pool?.close();
+    pool = null;
+  }
+}
+let poolOn = process.env.STATEMENT_READER_POOL !== '0';
+
+export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise<ExtractedItems> {
+  type Answer = { ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] };
+  const input = { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes };
+  const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
+  if (warm) pool ??= new IsolatedPool(CHILD, POOL);
+  const r = warm
+    ? await pool!.run<Answer>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
+    : await runIsolated<Answer>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
   lastPeakRssMb = r.peakRssMb;
   if (!r.ok) {
     // Out of heap: the file is too complex (a nesting bomb); past the process's memory cap, or the
@@ -44,6 +81,31 @@ export async function extractLines(bytes: Uint8Array, o: ExtractLimits): Promise
     return { ok: false, code: r.reason === 'timeout' ? 'timeout' : r.reason === 'heap' ? 'too_complex' : 'resource_limit', pages: null };
   }
   const m = r.value;
-  if (m && m.ok === true && Array.isArray(m.lines)) return { ok: true, pages: m.pages!, lines: m.lines };
+  if (m && m.ok === true && Array.isArray(m.items)) return { ok: true, pages: m.pages!, items: m.items };
   return { ok: false, code: m?.code ?? 'unreadable', pages: m?.pages ?? null };
+}
+
+/**
+ * Items on one baseline: grouped top to bottom by y (items whose baselines are within a third of
+ * the font size share a line), left to right within a line. Text running up the page is left out.
+ */
+export function groupLines(items: Item[]): Item[][] {
+  const sorted = items.filter((i) => !i.v).sort((a, b) => a.y - b.y || a.x - b.x);
+  const lines: Array<{ y: number; h: number; items: Item[] }> = [];
+  for (const it of sorted) {
+    const last = lines[lines.length - 1];
+    const tol = Math.max(1.5, 0.35 * Math.min(it.h || 8, last?.h || 8));
+    if (last && Math.abs(it.y - last.y) <= tol) {
+      last.items.push(it);
+      last.h = Math.max(last.h, it.h);
+    } else lines.push({ y: it.y, h: it.h, items: [it] });
+  }
+  return lines.map((l) => l.items.sort((a, b) => a.x - b.x));
+}
+
+/** Every page's lines, each its text runs (x, width, text) left to right. */
+export async function extractLines(bytes: Uint8Array, o: ExtractLimits): Promise<Extracted> {
+  const r = await extractItems(bytes, o);
+  if (!r.ok) return r;
+  return { ok: true, pages: r.pages, lines: r.items.map((p) => groupLines(p.items).map((l) => l.map((i) => ({ x: i.x, w: i.w, text: i.s })))) };
 }

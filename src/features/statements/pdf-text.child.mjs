@@ -1,8 +1,10 @@
 // Runs in a child process (see ./extract.ts and src/lib/isolated.ts): reads a PDF's text with pdf.js
-// (through unpdf) and returns its lines, each a list of positioned text runs. Input (the bytes and
-// limits) and output cross stdin/stdout v8-serialized. The parent caps this process's heap, its
-// whole memory (prlimit --data and an RSS watch) and its time, so a hostile PDF (a decompression
-// bomb, a form XObject nested a billion times) cannot stall or exhaust the API process.
+// (through unpdf) and returns every page's positioned text items (x, y, width, font size, text) and
+// the page's size; lines and columns are built from them by the caller (./extract.ts,
+// ./analyze.ts). Input (the bytes and limits) and output cross stdin/stdout v8-serialized. The
+// parent caps this process's heap, its whole memory (prlimit --data and an RSS watch) and its time,
+// so a hostile PDF (a decompression bomb, a form XObject nested a billion times) cannot stall or
+// exhaust the API process.
 //
 // Before pdf.js sees the file, the decoded size of its Flate streams (chained Flate filters
 // included) is counted without keeping the output, 64 KB at a time; past `maxDecodedBytes` in total
@@ -13,18 +15,32 @@ import { deserialize, serialize } from 'node:v8';
 import { constants, createInflate } from 'node:zlib';
 import { getDocumentProxy } from 'unpdf';
 
-function linesOf(items) {
-  // Group runs by baseline (y, rounded to 2 points), top to bottom; runs left to right.
-  const rows = new Map();
+/**
+ * The page's text items with their geometry, in the page's upright view (a rotated or landscape page
+ * is turned by its viewport, so y grows downward from the top left and x to the right as read):
+ * x, y (baseline), w (width), h (font size), s (text). Empty items are dropped.
+ */
+function itemsOf(items, viewport) {
+  const [a, b, c, d, e, f] = viewport.transform;
+  const out = [];
   for (const it of items) {
     if (typeof it.str !== 'string' || !it.str.trim()) continue;
-    const x = it.transform[4];
-    const y = Math.round(it.transform[5] / 2) * 2;
-    if (!rows.has(y)) rows.set(y, []);
-    rows.get(y).push({ x: Math.round(x * 10) / 10, w: Math.round((it.width ?? 0) * 10) / 10, text: it.str });
+    const [ta, tb, tc, td, tx, ty] = it.transform;
+    // The item's matrix in the upright view: viewport × text matrix.
+    const m0 = a * ta + c * tb;
+    const m1 = b * ta + d * tb;
+    const m2 = a * tc + c * td;
+    const m3 = b * tc + d * td;
+    const x = a * tx + c * ty + e;
+    const y = b * tx + d * ty + f;
+    const size = Math.hypot(m2, m3) || it.height || 0;
+    // Text that runs up or down the upright page (a side note) is kept but marked.
+    const vertical = Math.abs(m1) > Math.abs(m0);
+    out.push({ x: r1(x), y: r1(y), w: r1(it.width ?? 0), h: r1(size), s: it.str, ...(vertical ? { v: 1 } : {}) });
   }
-  return [...rows.entries()].sort((a, b) => b[0] - a[0]).map(([, runs]) => runs.sort((a, b) => a.x - b.x));
+  return out;
 }
+const r1 = (n) => Math.round(n * 10) / 10;
 
 /** Every stream of the file: its dictionary text and its data's bounds. */
 function* streamsOf(text) {
@@ -97,24 +113,54 @@ async function main({ bytes, maxPages, maxDecodedBytes }) {
     if (name === 'PasswordException') return { ok: false, code: 'encrypted' };
     return { ok: false, code: 'unreadable', detail: String(name || 'error') };
   }
-  const pages = pdf.numPages;
-  if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
-  const out = [];
-  for (let i = 1; i <= pages; i++) {
-    const page = await pdf.getPage(i);
-    const content = await page.getTextContent();
-    out.push(linesOf(content.items));
-    page.cleanup();
+  try {
+    const pages = pdf.numPages;
+    if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
+    const out = [];
+    for (let i = 1; i <= pages; i++) {
+      const page = await pdf.getPage(i);
+      const content = await page.getTextContent();
+      const viewport = page.getViewport({ scale: 1 });
+      out.push({ width: r1(viewport.width), height: r1(viewport.height), items: itemsOf(content.items, viewport) });
+      page.cleanup();
+    }
+    return { ok: true, pages, items: out };
+  } finally {
+    await pdf.destroy();
   }
-  await pdf.destroy();
-  return { ok: true, pages, lines: out };
 }
 
-const parts = [];
-for await (const c of process.stdin) parts.push(c);
-const input = deserialize(Buffer.concat(parts));
-const result = await main(input).catch((err) =>
-  // An allocation refused by the memory cap surfaces as a RangeError.
-  err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
-);
-process.stdout.write(serialize(result), () => process.exit(0));
+const answer = (input) =>
+  main(input).catch((err) =>
+    // An allocation refused by the memory cap surfaces as a RangeError.
+    err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
+  );
+
+if (process.env.ISOLATED_POOL === '1') {
+  // A warm reader (src/lib/isolated.ts IsolatedPool): one document after another, each input and
+  // answer a length-prefixed v8-serialized frame; the parent kills and replaces this process on a
+  // time or memory breach and recycles it after a number of documents.
+  let buf = Buffer.alloc(0);
+  let busy = Promise.resolve();
+  process.stdin.on('data', (c) => {
+    buf = Buffer.concat([buf, c]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32LE(0)) {
+      const n = buf.readUInt32LE(0);
+      const frame = buf.subarray(4, 4 + n);
+      buf = buf.subarray(4 + n);
+      const input = deserialize(frame);
+      busy = busy.then(async () => {
+        const out = serialize(await answer(input));
+        const head = Buffer.alloc(4);
+        head.writeUInt32LE(out.length, 0);
+        await new Promise((resolve) => process.stdout.write(Buffer.concat([head, out]), resolve));
+      });
+    }
+  });
+  process.stdin.on('end', () => busy.then(() => process.exit(0)));
+} else {
+  const parts = [];
+  for await (const c of process.stdin) parts.push(c);
+  const result = await answer(deserialize(Buffer.concat(parts)));
+  process.stdout.write(serialize(result), () => process.exit(0));
+}

@@ -1,0 +1,338 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
+import { dateIn, parseMoney, signedCents } from '../../src/features/statements/read';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
+import { formatScore, scoreCorpus } from '../support/statement-score';
+
+// The reading rules of the statement reader, each on a small statement built for it (real PDFs read
+// through the same child process and reconciliation the API uses), and the dev corpus
+// (contract-tests/fixtures/statements/, truth computed from the generated transactions): every
+// statement there is either fully right or failed, never parsed with a wrong figure.
+
+let n = 0;
+const read = async (pages: PageSpec[], o?: { landscape?: boolean }) => {
+  const b = await statementPdf(pages, o);
+  if (process.env.DUMP_PDFS) (await import('node:fs')).writeFileSync(`/tmp/sr/t${++n}.pdf`, b);
+  return analyzeStatementPdf(b);
+};
+function figures(r: StatementResult) {
+  expect(r.ok, JSON.stringify(r)).toBe(true);
+  if (!r.ok) throw new Error('not parsed');
+  return r.figures;
+}
+function failed(r: StatementResult, code: string) {
+  expect(r).toMatchObject({ ok: false, code });
+  expect(r).not.toHaveProperty('figures');
+}
+
+// A table: Date | Description | Amount | Balance
+const AMT = (date: string, desc: string, amount: string, balance?: string): PageSpec[number] => [[50, date], [100, desc], [420, amount, { r: true }], ...(balance ? ([[540, balance, { r: true }]] as const) : [])];
+const HEAD: PageSpec[number] = [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [420, 'Amount', { b: true, r: true }], [540, 'Balance', { b: true, r: true }]];
+
+describe('numbers and signs', () => {
+  it.each([
+    ['1,234.56', 123456, null], ['$1,234.56', 123456, null], ['(310.00)', -31000, 'paren'], ['125.00-', -12500, 'minus'], ['-125.00', -12500, 'minus'],
+    ['\u2013219.00', -21900, 'minus'], ['\u2212219.00', -21900, 'minus'], ['349.00DR', -34900, 'dr'], ['349.00CR', 34900, 'cr'], ['-$1,000.00', -100000, 'minus'], ['$-5.00', -500, 'minus'],
+  ])('%s', (text, cents, marker) => {
+    const m = parseMoney(text)!;
+    expect(m.marker).toBe(marker);
+    expect(signedCents(m)).toBe(cents);
+  });
+  it('refuses what is not an amount', () => {
+    for (const t of ['1042', '10/02', '(310.00', '12.5', 'abc']) expect(parseMoney(t)).toBeNull();
+  });
+
+  it('a signed amount column in every format, "$ " and CR/DR as separate words, a blank for zero: parsed and reconciled', async () => {
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]], HEAD,
+      AMT('10/02', 'CARD SETTLEMENT VISA', '$1,234.56', '2,234.56'),
+      AMT('10/03', 'POS PURCHASE SYSCO', '(310.00)', '1,924.56'),
+      AMT('10/05', 'ACH DEBIT XCEL ENERGY', '125.00-', '1,799.56'),
+      AMT('10/06', 'POS PURCHASE HOME DEPOT', '-125.00', '1,674.56'),
+      AMT('10/07', 'ACH DEBIT COMCAST', '\u2013219.00', '1,455.56'),
+      [[50, '10/08'], [100, 'WIRE OUT LANDLORD'], [420, '349.00 DR', { r: true }], [540, '1,106.56', { r: true }]],
+      [[50, '10/09'], [100, 'DEPOSIT SQUARE INC'], [420, '500.00 CR', { r: true }], [540, '1,606.56', { r: true }]],
+      [[50, 'Ending Balance'], [300, '$1,606.56', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ beginning_balance: 1000, ending_balance: 1606.56, deposits_total: 1734.56, deposit_count: 2 });
+  });
+
+  it('separate withdrawal and deposit columns decide the sign (an unsigned payout is a credit, whatever its words)', async () => {
+    const row = (d: string, desc: string, w: string, dep: string, bal: string): PageSpec[number] => [[50, d], [100, desc], ...(w ? ([[390, w, { r: true }]] as const) : []), ...(dep ? ([[470, dep, { r: true }]] as const) : []), [550, bal, { r: true }]];
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[50, 'Opening balance'], [300, '500.00', { r: true }]],
+      [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [390, 'Withdrawals', { b: true, r: true }], [470, 'Deposits', { b: true, r: true }], [550, 'Balance', { b: true, r: true }]],
+      row('10/02', 'PAYMENT FROM STRIPE TRANSFER', '', '800.00', '1,300.00'),
+      row('10/03', 'DEPOSIT CORRECTION DEBIT', '100.00', '', '1,200.00'),
+      [[50, 'Closing balance'], [300, '1,200.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ deposits_total: 800, deposit_count: 1, ending_balance: 1200 });
+  });
+});
+
+describe('dates and the period', () => {
+  it.each([
+    [[5, 2, null], '2026-05-02'], [[12, 20, null], '2025-12-20'], [[1, 5, null], '2026-01-05'], [[1, 3, 2026], '2026-01-03'],
+  ] as const)('%j in 12/16/2025 - 05/15/2026 is %s', (md, iso) => {
+    expect(dateIn([...md], { start: '2025-12-16', end: '2026-05-15' })).toBe(iso);
+  });
+
+  it('a period crossing the year end: December and January rows get their own years (05-02 style dates, Jan 03 style dates)', async () => {
+    const r = await read([[
+      'Pine Valley Credit Union', 'Statement Period: 12/16/2025 - 01/15/2026', [[50, 'Previous Balance'], [300, '100.00', { r: true }]], HEAD,
+      AMT('12-20', 'DEPOSIT BRANCH', '50.00', '150.00'),
+      AMT('Dec 31', 'POS PURCHASE', '-200.00', '-50.00'),
+      AMT('Jan 03', 'DEPOSIT BRANCH', '100.00', '50.00'),
+      AMT('1/5', 'DEPOSIT BRANCH', '10.00', '60.00'),
+      [[50, 'New Balance'], [300, '60.00', { r: true }]],
+    ]]);
+    // End of day: 12/16-19 100 (4), 12/20-30 150 (11), 12/31-01/02 -50 (3), 01/03-04 50 (2), 01/05-15 60 (11) over 31 days
+    expect(figures(r)).toMatchObject({ period_start: '2025-12-16', period_end: '2026-01-15', negative_days: 3, average_daily_balance: Math.round((400 + 1650 - 150 + 100 + 660) / 31 * 100) / 100 });
+  });
+
+  it('a statement printing only its closing date and the previous statement date; 2-digit years; Oct 2, 2026 dates', async () => {
+    const r = await read([[
+      'Granite State Bank', 'Statement Date: 10/31/25', 'Previous Statement Date: 09/30/25', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,
+      AMT('Oct 2, 2025', 'DEPOSIT BRANCH', '100.00', '1,100.00'),
+      AMT('10/15/25', 'DEPOSIT BRANCH', '100.00', '1,200.00'),
+      [[50, 'Ending Balance'], [300, '1,200.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ period_start: '2025-10-01', period_end: '2025-10-31', deposit_count: 2 });
+  });
+
+  it('10/01/25 THRU 10/31/25 periods', async () => {
+    const r = await read([['Granite State Bank', 'STATEMENT PERIOD 10/01/25 THRU 10/31/25', [[50, 'BEGINNING BALANCE'], [300, '10.00', { r: true }]], HEAD, AMT('10/02', 'DEPOSIT', '5.00', '15.00'), [[50, 'ENDING BALANCE'], [300, '15.00', { r: true }]]]]);
+    expect(figures(r)).toMatchObject({ period_start: '2025-10-01', period_end: '2025-10-31' });
+  });
+
+  it('a transaction outside the period fails does_not_reconcile', async () => {
+    const r = await read([['Granite State Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '10.00', { r: true }]], HEAD, AMT('11/02/2026', 'DEPOSIT', '5.00', '15.00'), [[50, 'Ending Balance'], [300, '15.00', { r: true }]]]]);
+    failed(r, 'does_not_reconcile');
+  });
+});
+
+describe('sections, check registers, daily balances, wrapped descriptions', () => {
+  const sectioned = (o: { dailyWrong?: boolean; checkSummaryTwice?: boolean } = {}): PageSpec[] => [
+    [
+      'Riverbend National Bank', 'Account Statement   October 1, 2026 - October 31, 2026',
+      [[50, 'Beginning Balance', { b: true }], [180, 'Deposits and Credits', { b: true }], [320, 'Withdrawals and Debits', { b: true }], [540, 'Ending Balance', { b: true, r: true }]],
+      [[120, '$2,000.00', { r: true }], [270, '$1,500.00', { r: true }], [420, '$1,239.00', { r: true }], [540, '$2,261.00', { r: true }]],
+      'DEPOSITS AND OTHER CREDITS',
+      [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+      [[50, '10/02'], [100, 'CARD SETTLEMENT VISA'], [540, '1,000.00', { r: true }]],
+      [[50, '10/14'], [100, 'ONLINE TRANSFER'], [540, '500.00', { r: true }]],
+      [[100, 'FROM SAV XXXXXX4410']],
+      [[100, 'Total Deposits and Other Credits'], [540, '$1,500.00', { r: true }]],
+      'CHECKS PAID',
+      [[50, 'Check', { b: true }], [100, 'Date', { b: true }], [190, 'Amount', { b: true, r: true }], [230, 'Check', { b: true }], [280, 'Date', { b: true }], [370, 'Amount', { b: true, r: true }], [410, 'Check', { b: true }], [460, 'Date', { b: true }], [550, 'Amount', { b: true, r: true }]],
+      [[50, '1042'], [100, '10/05'], [190, '300.00', { r: true }], [230, '1043'], [280, '10/07'], [370, '100.00', { r: true }], [410, '1046*'], [460, '10/09'], [550, '40.00', { r: true }]],
+      [[50, '1047'], [100, '10/12'], [190, '60.00', { r: true }]],
+      'There are 4 checks totaling $500.00',
+      'ELECTRONIC WITHDRAWALS',
+      [[50, '10/08'], [100, 'ACH DEBIT'], [540, '349.00', { r: true }]],
+      [[100, 'YELLOWSTONE CAPITAL PMT']],
+      [[50, '10/20'], [100, 'Insufficient Funds Fee For A $389.00 Item'], [540, '35.00', { r: true }]],
+      [[50, '10/21'], [100, 'ACH DEBIT XCEL ENERGY INVOICE TOTAL $1,299.00'], [540, '355.00', { r: true }]],
+      ...(o.checkSummaryTwice ? ['SUMMARY OF CHECKS WRITTEN', [[50, '1042'], [100, '10/05'], [190, '300.00', { r: true }]] as PageSpec[number]] : []),
+    ],
+    [
+      'Riverbend National Bank   Page 2',
+      'DAILY ENDING BALANCE',
+      [[50, '10/02'], [110, '3,000.00', { r: true }], [180, '10/05'], [240, '2,700.00', { r: true }], [310, '10/07'], [370, '2,600.00', { r: true }], [440, '10/08'], [500, '2,251.00', { r: true }]],
+      [[50, '10/09'], [110, '2,211.00', { r: true }], [180, '10/12'], [240, '2,151.00', { r: true }], [310, '10/14'], [370, o.dailyWrong ? '2,561.00' : '2,651.00', { r: true }], [440, '10/20'], [500, '2,616.00', { r: true }]],
+      [[50, '10/21'], [110, '2,261.00', { r: true }]],
+    ],
+  ];
+
+  it('labels over amounts, deposits and checks sections, 3 checks a line with * gap marks, a quoted-item fee at the fee, a wrapped transfer, daily balances', async () => {
+    const f = figures(await read(sectioned()));
+    expect(f).toMatchObject({
+      beginning_balance: 2000, ending_balance: 2261, deposits_total: 1500, deposit_count: 2,
+      true_revenue: 1000, // the wrapped "ONLINE TRANSFER / FROM SAV" is a transfer, not revenue
+      nsf_count: 1, // booked at 35.00, not the quoted 389.00 (the balances would not reconcile)
+      mca_count: 1, // "ACH DEBIT / YELLOWSTONE CAPITAL PMT" wrapped over two lines
+      mca_withhold_percent: 34.9,
+    });
+  });
+
+  it('a printed daily balance that does not follow from the rows fails does_not_reconcile, with no figures', async () => {
+    failed(await read(sectioned({ dailyWrong: true })), 'does_not_reconcile');
+  });
+
+  it('a "summary of checks written" repeating a check already in the history counts it once', async () => {
+    const f = figures(await read(sectioned({ checkSummaryTwice: true })));
+    expect(f.ending_balance).toBe(2261);
+  });
+
+  it('a printed section total that does not match its rows fails does_not_reconcile', async () => {
+    const pages = sectioned();
+    pages[0] = pages[0].map((l) => (typeof l === 'string' ? l.replace('4 checks totaling $500.00', '4 checks totaling $510.00') : l));
+    failed(await read(pages), 'does_not_reconcile');
+  });
+
+  it('a summary box total that does not match the rows fails does_not_reconcile', async () => {
+    const pages = sectioned();
+    pages[0] = pages[0].map((l) => (Array.isArray(l) ? l.map((c) => (c[1] === '$1,500.00' && c[0] === 270 ? ([270, '$1,400.00', { r: true }] as typeof c) : c)) : l));
+    failed(await read(pages), 'does_not_reconcile');
+  });
+});
+
+describe('rows over two lines, balances on a day\'s last line', () => {
+  it('a row whose amount is on the line below its date keeps its own date; a running balance printed only on each day\'s last row', async () => {
+    const row = (d: string, desc: string, w: string, dep: string, bal: string): PageSpec[number] => [[50, d], [100, desc], ...(w ? ([[390, w, { r: true }]] as const) : []), ...(dep ? ([[470, dep, { r: true }]] as const) : []), ...(bal ? ([[550, bal, { r: true }]] as const) : [])];
+    const f = figures(await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/10/2026', [[50, 'Beginning Balance'], [300, '100.00', { r: true }]],
+      [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [390, 'Debits', { b: true, r: true }], [470, 'Credits', { b: true, r: true }], [550, 'Balance', { b: true, r: true }]],
+      row('10/02', 'DEPOSIT SQUARE INC', '', '50.00', ''),
+      row('10/02', 'POS PURCHASE SYSCO', '200.00', '', '-50.00'),
+      row('10/06', 'ORIG CO NAME:SHOPIFY', '', '', ''),
+      [[100, 'CO ENTRY DESCR:PAYOUT'], [470, '150.00', { r: true }], [550, '100.00', { r: true }]],
+      [[50, 'Ending Balance'], [300, '100.00', { r: true }]],
+    ]]));
+    // End of day: 10/01 100, 10/02-10/05 -50 (4 days), 10/06-10/10 100 (5 days)
+    expect(f).toMatchObject({ negative_days: 4, average_daily_balance: 40, deposit_count: 2, deposits_total: 200 });
+  });
+});
+
+describe('a check number column, CR/DR amounts, daily ledger balances by month name', () => {
+  it('reads them and reconciles against "additions" and "subtractions" totals', async () => {
+    const row = (d: string, chk: string, desc: string, amt: string, bal: string): PageSpec[number] => [[40, d], ...(chk ? ([[95, chk]] as const) : []), [140, desc], [460, amt, { r: true }], [560, bal, { r: true }]];
+    const f = figures(await read([[
+      'Ozark Mountain Bank',
+      'Statement Period: 09/01/2026 to 09/30/2026',
+      [[40, 'Beginning balance'], [200, '1,000.00', { r: true }], [240, 'Total additions'], [400, '2,500.00', { r: true }]],
+      [[40, 'Ending balance'], [200, '2,150.00', { r: true }], [240, 'Total subtractions'], [400, '1,350.00', { r: true }]],
+      [[40, 'Date', { b: true }], [95, 'Check No.', { b: true }], [140, 'Description', { b: true }], [460, 'Amount', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+      row('09/02', '', 'CARD PROCESSOR PAYOUT', '2,000.00 CR', '3,000.00'),
+      row('09/03', '1042', 'CHECK', '350.00 DR', '2,650.00'),
+      row('09/04', '', 'TRANSFER FROM SAVINGS', '500.00 CR', '3,150.00'),
+      row('09/08', '', 'ACH PAYROLL', '1,000.00 DR', '2,150.00'),
+      'Daily Ledger Balances',
+      [[40, 'Sep 02'], [120, '3,000.00', { r: true }], [160, 'Sep 03'], [240, '2,650.00', { r: true }], [280, 'Sep 04'], [360, '3,150.00', { r: true }], [400, 'Sep 08'], [480, '2,150.00', { r: true }]],
+    ]]));
+    expect(f).toMatchObject({ deposits_total: 2500, deposit_count: 2, beginning_balance: 1000, ending_balance: 2150, negative_days: 0 });
+  });
+});
+
+describe('page balances', () => {
+  it('an "ending balance" printed under each page\'s rows: the one the rows reconcile to is the statement\'s', async () => {
+    const f = figures(await read([
+      ['Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD, AMT('10/02', 'DEPOSIT SQUARE', '500.00', '1,500.00'), [[50, 'Ending balance'], [300, '1,500.00', { r: true }]], 'Page 1 of 2'],
+      ['Lakeshore Bank', HEAD, AMT('10/20', 'DEPOSIT SQUARE', '500.00', '2,000.00'), [[50, 'Ending balance'], [300, '2,000.00', { r: true }]], 'Page 2 of 2'],
+    ]));
+    expect(f).toMatchObject({ ending_balance: 2000, deposits_total: 1000 });
+  });
+});
+
+describe('newest first', () => {
+  it('a history listed newest first, its running balances following from the bottom up; a wrong one still fails', async () => {
+    const make = (lastBal: string): PageSpec[] => [[
+      'Relay Business Bank', 'Statement period: Oct 1, 2026 - Oct 31, 2026', [[40, 'Starting balance'], [200, '$100.00', { r: true }]], [[40, 'Ending balance'], [200, '$130.00', { r: true }]],
+      [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [380, 'Money out', { b: true, r: true }], [460, 'Money in', { b: true, r: true }], [550, 'Balance', { b: true, r: true }]],
+      [[40, 'Oct 20'], [100, 'Stripe payout'], [460, '$80.00', { r: true }], [550, '$130.00', { r: true }]],
+      [[40, 'Oct 10'], [100, 'Gusto payroll'], [380, '\u2013$100.00', { r: true }], [550, '$50.00', { r: true }]],
+      [[40, 'Oct 02'], [100, 'Shopify payout'], [460, '$50.00', { r: true }], [550, lastBal, { r: true }]],
+    ]];
+    expect(figures(await read(make('$150.00')))).toMatchObject({ deposits_total: 130, negative_days: 0, average_daily_balance: Math.round(((100 + 150 * 8 + 50 * 10 + 130 * 12) / 31) * 100) / 100 });
+    failed(await read(make('$151.00')), 'does_not_reconcile');
+  });
+});
+
+describe('summary boxes, multi-page and landscape tables', () => {
+  it('label/value pairs side by side, several on one line; a landscape table continued over pages with repeated headers and footers', async () => {
+    const head: PageSpec[number] = [[40, 'Posted', { b: true }], [110, 'Transaction Description', { b: true }], [560, 'Debits', { b: true, r: true }], [650, 'Credits', { b: true, r: true }], [750, 'Running Balance', { b: true, r: true }]];
+    const rows: PageSpec[number][] = [];
+    let bal = 50000;
+    let credits = 0;
+    let debits = 0;
+    for (let d = 1; d <= 40; d++) {
+      const day = 1 + (d % 28);
+      const c = (d % 3 === 0 ? -1 : 1) * (1000 + d * 37);
+      bal += c;
+      if (c > 0) credits += c;
+      else debits -= c;
+      rows.push([[40, `11/${String(day).padStart(2, '0')}`], [110, c > 0 ? `DEPOSIT SHOPIFY ${d}` : `POS PURCHASE ${d}`], ...(c < 0 ? ([[560, (Math.abs(c) / 100).toFixed(2), { r: true }]] as const) : ([[650, (c / 100).toFixed(2), { r: true }]] as const)), [750, (bal / 100).toFixed(2), { r: true }]]);
+    }
+    // Rows by date, as banks print them; balances recomputed in that order.
+    rows.sort((a, b) => String((a as [number, string][])[0][1]).localeCompare(String((b as [number, string][])[0][1])));
+    bal = 50000;
+    for (const r of rows as unknown as Array<Array<[number, string, object?]>>) {
+      const amt = Math.round(Number(r[2][1]) * 100) * (r[2][0] === 560 ? -1 : 1);
+      bal += amt;
+      r[3] = [750, (bal / 100).toFixed(2), { r: true }];
+    }
+    const summary: PageSpec[number] = [[40, 'Beginning balance'], [200, '$500.00', { r: true }], [230, 'Total credits'], [380, `$${(credits / 100).toFixed(2)}`, { r: true }], [410, 'Total debits'], [560, `$${(debits / 100).toFixed(2)}`, { r: true }], [590, 'Ending balance'], [750, `$${(bal / 100).toFixed(2)}`, { r: true }]];
+    const r = await read([
+      ['Cascade Business Bank', 'Statement period: November 1, 2026 to November 30, 2026', summary, 'Account activity', head, ...rows.slice(0, 20), 'Page 1 of 2'],
+      ['Cascade Business Bank', 'Account activity (continued)', head, ...rows.slice(20), 'Page 2 of 2'],
+    ], { landscape: true });
+    expect(figures(r)).toMatchObject({ beginning_balance: 500, ending_balance: bal / 100, deposits_total: credits / 100, deposit_count: rows.filter((x) => (x as unknown as [number][])[2][0] === 650).length });
+  });
+
+  it('a letter is not_a_statement; a statement without rows is no_transactions; no figures either way', async () => {
+    failed(await read([['Dear Maria,', 'Thank you for your application dated 10/02/2026.', 'Kind regards']]), 'not_a_statement');
+    failed(await read([['Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '10.00', { r: true }]], [[50, 'Ending Balance'], [300, '10.00', { r: true }]]]]), 'no_transactions');
+  });
+
+  it('a row whose sign cannot be told (no column, marker, section or balance) fails rather than guessing', async () => {
+    const r = await read([['Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '10.00', { r: true }]], [[50, 'Date'], [100, 'Description'], [420, 'Amount', { r: true }]], AMT('10/02', 'SOMETHING', '5.00'), [[50, 'Ending Balance'], [300, '15.00', { r: true }]]]]);
+    failed(r, 'does_not_reconcile');
+  });
+});
+
+const CORPUS = 'contract-tests/fixtures/statements';
+// The figures the reader alone decides (period, balances, credits, daily balances); the others
+// (true revenue, NSF, MCA) also depend on what rules.ts knows a description means.
+const READER_FIGURES = ['period_start', 'period_end', 'beginning_balance', 'ending_balance', 'deposits_total', 'deposit_count', 'average_daily_balance', 'negative_days'];
+describe.skipIf(!existsSync(`${CORPUS}/truth.json`))('the dev corpus', () => {
+  it('every statement is read (figures the reader decides all right) or failed, never parsed with a wrong figure of its own; accuracy over thresholds', async () => {
+    const score = await scoreCorpus(CORPUS, (b) => analyzeStatementPdf(b));
+    const report = formatScore(CORPUS, score);
+    const readerWrong = score.statements.filter((s) => s.result.ok && (s.expectedFailed || s.wrong.some((w) => READER_FIGURES.includes(w.figure))));
+    expect(readerWrong.map((s) => s.file), report).toEqual([]);
+    const readable = score.statements.filter((s) => !s.expectedFailed).length;
+    expect(score.parsed / readable, report).toBeGreaterThanOrEqual(0.9);
+    expect(score.figuresRight / score.figuresTotal, report).toBeGreaterThanOrEqual(0.8);
+    expect(score.correctlyFailed, report).toBe(score.statements.length - readable);
+    for (const k of READER_FIGURES) expect(score.perFigure[k as keyof typeof score.perFigure].right / readable, `${k}\n${report}`).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+});
+
+describe('extractLines (the text of any PDF, for other readers)', () => {
+  it('keeps its shape: pages of lines of runs (x, width, text), top to bottom, left to right', async () => {
+    const { extractLines } = await import('../../src/features/statements/extract');
+    const bytes = await statementPdf([[[[50, 'Hello'], [300, 'world']], 'Second line'], ['Page two']]);
+    const x = await extractLines(bytes, { maxPages: 10, timeoutMs: 10_000, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 1 << 26 });
+    expect(x.ok).toBe(true);
+    if (!x.ok) return;
+    expect(x.pages).toBe(2);
+    expect(x.lines.map((p) => p.map((l) => l.map((r) => r.text).join('|')))).toEqual([['Hello|world', 'Second line'], ['Page two']]);
+    expect(x.lines[0][0][1].x).toBeCloseTo(300, 0);
+    expect(x.lines[0][0][0].w).toBeGreaterThan(10);
+  });
+});
+
+describe('the warm readers', () => {
+  it('a reader stopped at its time limit is replaced: the next statement reads, and a second document pays no process start', async () => {
+    const { bombPdf, statementFixtures } = await import('../support/statement-fixtures');
+    const [good] = await statementFixtures();
+    const bomb = await analyzeStatementPdf(bombPdf(9), { timeoutMs: 1500 });
+    expect(bomb.ok).toBe(false);
+    if (!bomb.ok) expect(['timeout', 'too_complex']).toContain(bomb.code);
+    await analyzeStatementPdf(good.bytes);
+    await analyzeStatementPdf(good.bytes);
+    const t = performance.now();
+    const r = await analyzeStatementPdf(good.bytes);
+    const warmMs = performance.now() - t;
+    expect(r.ok).toBe(true);
+    const { useReaderPool } = await import('../../src/features/statements/extract');
+    useReaderPool(false);
+    const t2 = performance.now();
+    const cold = await analyzeStatementPdf(good.bytes);
+    const coldMs = performance.now() - t2;
+    useReaderPool(true);
+    expect(cold).toEqual(r);
+    expect(warmMs).toBeLessThan(coldMs);
+  }, 60_000);
+});

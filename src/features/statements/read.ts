@@ -1,0 +1,957 @@
+import { groupLines, type Item, type PageItems } from './extract';
+
+// The statement reader: from the positioned text items of every page (./extract.ts) to the
+// statement's period, balances, transactions, printed totals and daily balances, using the page's
+// geometry rather than a list of known layouts.
+//
+// - Lines: items on one baseline; each item is cut into words at its spaces (x positions estimated
+//   along the item's width) and words far apart start a new cell.
+// - Tokens: dates (05/02, 5/2, 05-02, Jan 03, Oct 2, 2026, 01/03/2026, 10/01/25), amounts in any
+//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR), counts.
+// - Tables: a header row (date, description, debit/withdrawal, credit/deposit, amount, balance,
+//   check number) gives the columns; an amount's column is the header it sits under.
+// - Sections: headings (deposits and credits, withdrawals and debits, checks paid, electronic
+//   withdrawals, card purchases, fees, daily balances, summary) give a row's default sign.
+// - Rows: a line starting with a date (or, in a check register, a check number) and carrying
+//   amounts; lines below it without a date or an amount continue its description. A check
+//   register may hold several checks on one line. Daily-balance tables (date-balance pairs) are
+//   balances, never transactions. Summary boxes (label and amount side by side, several on a line,
+//   labels on one line and amounts on the next, "There are N ... totaling $X") are totals to check
+//   the rows against, never transactions.
+//
+// Nothing here decides what a statement's figures are: analyze.ts reconciles the reading to the
+// cent and only then computes figures.
+
+export type Sign = 1 | -1;
+export type Marker = 'minus' | 'paren' | 'cr' | 'dr' | null;
+export interface Money {
+  cents: number;
+  marker: Marker;
+}
+
+interface Word {
+  x0: number;
+  x1: number;
+  t: string;
+  cell: number;
+}
+export interface Line {
+  page: number;
+  y: number;
+  size: number;
+  words: Word[];
+  text: string;
+}
+
+type Tok =
+  | { k: 'date'; x0: number; x1: number; t: string; md: [number, number, number | null] }
+  | { k: 'money'; x0: number; x1: number; t: string; m: Money }
+  | { k: 'int'; x0: number; x1: number; t: string; n: number; paren: boolean }
+  | { k: 'text'; x0: number; x1: number; t: string };
+
+export interface Row {
+  /** month, day, year (null when the row prints none) */
+  md: [number, number, number | null];
+  description: string;
+  cents: number;
+  /** How the sign was decided, weakest last: a debit/credit column, a printed marker, the section. */
+  sign: Sign | null;
+  marker: Marker;
+  /** The running balance printed on the row, if any. */
+  balance: number | null;
+  section: number;
+  check?: string;
+}
+export interface Total {
+  label: string;
+  kind: 'credit' | 'debit';
+  category: string;
+  cents: number;
+  count: number | null;
+  /** The section the total closes (a "Total ..." line inside a section), else -1 (a summary). */
+  section: number;
+}
+export interface Section {
+  kind: SectionKind;
+  category: string;
+  heading: string;
+}
+export type SectionKind = 'credit' | 'debit' | 'checks' | 'daily' | 'summary' | 'mixed' | 'ignore';
+
+export interface Reading {
+  bankName: string | null;
+  period: { start: string; end: string } | null;
+  opening: number | null;
+  closing: number | null;
+  /** Every other closing balance printed for the account (a page's own "ending balance"), in order. */
+  closings: number[];
+  rows: Row[];
+  totals: Total[];
+  daily: Array<{ md: [number, number, number | null]; cents: number }>;
+  sections: Section[];
+}
+
+// ------------------------------------------------------------------------------------ lines
+
+const norm = (s: string) => s.replace(/[\u2212\u2012\u2013\u2014\u2015\uFE63\uFF0D]/g, '-').replace(/[\u00A0\u2007\u202F]/g, ' ').replace(/[\u200B-\u200D\uFEFF]/g, '');
+
+/** The words of a line of items, with estimated positions, and the cell each belongs to. */
+function wordsOf(items: Item[]): Word[] {
+  const words: Word[] = [];
+  let cell = -1;
+  let lastX1 = -Infinity;
+  for (const it of items) {
+    const s = norm(it.s);
+    if (!s.trim()) continue;
+    const size = it.h || 8;
+    const cw = (it.w || s.length * size * 0.5) / s.length;
+    let prevEnd = -1;
+    for (const m of s.matchAll(/\S+/g)) {
+      const x0 = it.x + m.index! * cw;
+      const x1 = x0 + m[0].length * cw;
+      if (prevEnd < 0) {
+        // The item's first word: a new cell unless it sits close to the previous item's text.
+        const gap = x0 - lastX1;
+        if (words.length && gap < size * 0.12 && m.index === 0) {
+          // A word split across items.
+          const w = words[words.length - 1];
+          w.t += m[0];
+          w.x1 = x1;
+          lastX1 = x1;
+          prevEnd = m.index! + m[0].length;
+          continue;
+        }
+        if (!(gap < size * 0.45)) cell++;
+      } else if (m.index! - prevEnd >= 2) cell++; // two spaces or more inside an item
+      words.push({ x0, x1, t: m[0], cell });
+      lastX1 = x1;
+      prevEnd = m.index! + m[0].length;
+    }
+  }
+  return words;
+}
+
+export function linesOf(pages: PageItems[]): Line[] {
+  const out: Line[] = [];
+  pages.forEach((p, page) => {
+    for (const items of groupLines(p.items)) {
+      const words = wordsOf(items);
+      if (!words.length) continue;
+      const size = Math.max(...items.map((i) => i.h || 8));
+      out.push({ page, y: items[0].y, size, words, text: cellTexts(words).join('  ') });
+    }
+  });
+  return out;
+}
+
+function cellTexts(words: Word[]): string[] {
+  const cells: string[] = [];
+  let c = -1;
+  for (const w of words) {
+    if (w.cell !== c) {
+      cells.push(w.t);
+      c = w.cell;
+    } else cells[cells.length - 1] += ` ${w.t}`;
+  }
+  return cells;
+}
+function cellsOf(words: Word[]): Array<{ x0: number; x1: number; t: string }> {
+  const cells: Array<{ x0: number; x1: number; t: string }> = [];
+  let c = -1;
+  for (const w of words) {
+    if (w.cell !== c) {
+      cells.push({ x0: w.x0, x1: w.x1, t: w.t });
+      c = w.cell;
+    } else {
+      const last = cells[cells.length - 1];
+      last.t += ` ${w.t}`;
+      last.x1 = w.x1;
+    }
+  }
+  return cells;
+}
+
+// ------------------------------------------------------------------------------------ tokens
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_WORD = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
+const MONEY_WORD = /^(\()?([-+])?\$?([-+])?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(\))?(-)?(CR|DR|Cr|Dr|cr|dr)?$/;
+
+export function parseMoney(word: string): Money | null {
+  const m = MONEY_WORD.exec(norm(word).trim());
+  if (!m) return null;
+  if (Boolean(m[1]) !== Boolean(m[6])) return null;
+  const cents = Number(m[4].replace(/,/g, '')) * 100 + Number(m[5]);
+  const suffix = m[8]?.toLowerCase();
+  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' ? 'cr' : suffix === 'dr' ? 'dr' : null;
+  return { cents, marker };
+}
+/** A money value with its printed sign applied (CR and unmarked positive). */
+export const signedCents = (m: Money) => (m.marker === 'minus' || m.marker === 'paren' || m.marker === 'dr' ? -m.cents : m.cents);
+
+/** Month, day and year (4 digits, or null) of one date word, or null. */
+function numericDate(w: string): [number, number, number | null] | null {
+  let m = /^(\d{1,2})[/-](\d{1,2})(?:[/-](\d{2}|\d{4}))?$/.exec(w);
+  if (m) {
+    const mo = Number(m[1]);
+    const d = Number(m[2]);
+    if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+    return [mo, d, m[3] ? year4(m[3]) : null];
+  }
+  m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(w);
+  if (m) return [Number(m[2]), Number(m[3]), Number(m[1])];
+  m = /^([A-Za-z]{3,4})[-.](\d{1,2})$/.exec(w);
+  if (m && MONTH_WORD.test(m[1])) return [MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]), null];
+  return null;
+}
+const year4 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
+
+function tokens(words: Word[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const t = w.t;
+    // A month name and a day (and a year): Oct 02 / Oct 2, 2026 / October 2 2026
+    if (MONTH_WORD.test(t) && i + 1 < words.length && /^\d{1,2},?$/.test(words[i + 1].t)) {
+      const d = Number(words[i + 1].t.replace(',', ''));
+      let y: number | null = null;
+      let j = i + 1;
+      if (i + 2 < words.length && /^\d{4}$/.test(words[i + 2].t)) {
+        y = Number(words[i + 2].t);
+        j = i + 2;
+      }
+      if (d >= 1 && d <= 31) {
+        out.push({ k: 'date', x0: w.x0, x1: words[j].x1, t: words.slice(i, j + 1).map((x) => x.t).join(' '), md: [MONTHS.indexOf(t.slice(0, 3).toLowerCase()) + 1, d, y] });
+        i = j;
+        continue;
+      }
+    }
+    const nd = numericDate(t.replace(/,$/, ''));
+    if (nd && !MONEY_WORD.test(t)) {
+      out.push({ k: 'date', x0: w.x0, x1: w.x1, t, md: nd });
+      continue;
+    }
+    // "$ 1,234.56", "- 125.00", "1,234.56 CR"
+    let word = t;
+    let x0 = w.x0;
+    let x1 = w.x1;
+    let j = i;
+    if ((t === '$' || t === '-' || t === '+' || t === '-$' || t === '$-' || t === '+$') && i + 1 < words.length && parseMoney(t + words[i + 1].t)) {
+      word = t + words[i + 1].t;
+      x1 = words[i + 1].x1;
+      j = i + 1;
+    }
+    const m = parseMoney(word);
+    if (m) {
+      if (/^USD$/i.test(words[j + 1]?.t ?? '')) j++; // "1,234.56 USD"
+      const next = words[j + 1]?.t;
+      if (m.marker === null && next && /^(CR|DR|-|\+)$/i.test(next) && words[j + 1].x0 - x1 < 30) {
+        m.marker = next === '-' ? 'minus' : next === '+' || next.toLowerCase() === 'cr' ? 'cr' : 'dr';
+        x1 = words[j + 1].x1;
+        j++;
+      }
+      out.push({ k: 'money', x0, x1, t: words.slice(i, j + 1).map((x) => x.t).join(' '), m });
+      i = j;
+      continue;
+    }
+    const n = /^\(?(\d{1,7})\)?$/.exec(t);
+    if (n) {
+      out.push({ k: 'int', x0, x1, t, n: Number(n[1]), paren: t.startsWith('(') });
+      continue;
+    }
+    out.push({ k: 'text', x0, x1, t });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------ vocabulary
+
+type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'other';
+interface Col {
+  kind: ColKind;
+  x0: number;
+  x1: number;
+}
+
+const CREDIT_WORD = /^(other )?(deposits?|credits?|additions?|money in|paid in|receipts?|inflows?)( amount)?$/;
+const DEBIT_WORD = /^(other )?(withdrawals?|debits?|subtractions?|payments?|charges?|checks?|fees?|money out|paid out|outflows?)( amount)?$/;
+function headerKind(text: string): ColKind | null {
+  const raw = text.toLowerCase().replace(/[:.]+$/, '').trim();
+  // "Deposits/Additions", "Checks & Other Debits", "Withdrawals ($)": every part a credit word, or every part a debit word.
+  const parts = raw.replace(/\((\$|usd)\)/g, '').split(/\s*(?:\/|&|\band\b|,)\s*/).map((x) => x.trim()).filter(Boolean);
+  if (parts.length && parts.every((x) => CREDIT_WORD.test(x))) return 'credit';
+  if (parts.length && parts.every((x) => DEBIT_WORD.test(x)) && !(parts.length === 1 && /^checks?$/.test(parts[0]))) return 'debit';
+  const t = raw.replace(/\s*\((\$|usd)\)$/, '');
+  if (/^(date|dates|post(ing|ed)?( date)?|trans(action)?\.? date|eff(ective)?\.? date|value date|date posted|posting|day)$/.test(t)) return 'date';
+  if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
+  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|category|trans(action)? type|code|tran code)\.?$/.test(t)) return 'other';
+  if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|transaction type|type|merchant|description of transaction)$/.test(t)) return 'desc';
+  if (/^(withdrawals?|debits?|subtractions?|payments?|charges?|money out|paid out|withdrawals? ?(\/|&|and) ?debits|debits? ?(\/|&|and) ?withdrawals?|checks? ?(\/|&|and) ?(other )?debits|(debits?|withdrawals?) \(-\)|-|withdrawal amount|debit amount|amount debited|outflows?)$/.test(t)) return 'debit';
+  if (/^(deposits?|credits?|additions?|money in|paid in|receipts?|deposits? ?(\/|&|and) ?(other )?credits|credits? ?(\/|&|and) ?deposits?|(credits?|deposits?) \(\+\)|\+|deposit amount|credit amount|amount credited|inflows?)$/.test(t)) return 'credit';
+  if (/^(amount|amount \(\$\)|amt|transaction amount|\$ amount|amount\(\$\))$/.test(t)) return 'amount';
+  if (/^((running|ledger|daily|ending|account|end of day|closing|available|new) )?balance( \(\$\))?$/.test(t)) return 'balance';
+  return null;
+}
+
+/** The columns of a header row, or null when the line is not one. */
+function headerOf(line: Line): Col[] | null {
+  const words = line.words;
+  if (words.length > 24) return null;
+  if (words.some((w) => parseMoney(w.t) || numericDate(w.t))) return null;
+  // Cells first; a cell that is not a header as a whole is tried word by word (and word pairs).
+  const cols: Col[] = [];
+  let unknown = 0;
+  const cells = cellsOf(words);
+  for (const c of cells) {
+    const k = headerKind(c.t);
+    if (k) {
+      cols.push({ kind: k, x0: c.x0, x1: c.x1 });
+      continue;
+    }
+    const ws = words.filter((w) => w.x0 >= c.x0 - 0.01 && w.x1 <= c.x1 + 0.01);
+    for (let i = 0; i < ws.length; i++) {
+      const two = i + 1 < ws.length ? headerKind(`${ws[i].t} ${ws[i + 1].t}`) : null;
+      const three = i + 2 < ws.length ? headerKind(`${ws[i].t} ${ws[i + 1].t} ${ws[i + 2].t}`) : null;
+      if (three) {
+        cols.push({ kind: three, x0: ws[i].x0, x1: ws[i + 2].x1 });
+        i += 2;
+      } else if (two) {
+        cols.push({ kind: two, x0: ws[i].x0, x1: ws[i + 1].x1 });
+        i++;
+      } else {
+        const k = headerKind(ws[i].t);
+        if (k) cols.push({ kind: k, x0: ws[i].x0, x1: ws[i].x1 });
+        else unknown++;
+      }
+    }
+  }
+  const has = (k: ColKind) => cols.some((c) => c.kind === k);
+  const numeric = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).length;
+  if (cols.length < 2 || unknown > Math.max(1, cols.length / 2)) return null;
+  if (!(has('date') || has('check'))) return null;
+  if (!numeric) return null;
+  if (!has('desc') && !has('balance') && !has('check') && !has('amount')) return null;
+  return cols;
+}
+
+interface Heading {
+  kind: SectionKind;
+  category: string;
+}
+/** A section heading's meaning, from its words. */
+function headingOf(text: string): Heading | null {
+  const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!t || t.split(' ').length > 9) return null;
+  if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
+  if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
+  if (/^(summary of checks( written| paid)?|checks? (paid|cleared|written)|checks? (paid )?summary|paid checks|checks|check register|checks? and substitute checks|checks cleared)\b/.test(t)) return { kind: 'checks', category: 'checks' };
+  if (/\b(account summary|summary of (your )?account|statement summary|account overview|balance summary|summary)$/.test(t) && !/checks/.test(t)) return { kind: 'summary', category: 'summary' };
+  if (/^(transaction history|account activity|transactions?|activity( detail)?|transaction detail|account transactions|transaction activity|details of your account|daily activity)\b/.test(t)) return { kind: 'mixed', category: 'mixed' };
+  const cat = categoryOf(t);
+  if (cat === 'deposits') return { kind: 'credit', category: cat };
+  if (cat) return { kind: 'debit', category: cat };
+  if (/\b(activity|transactions|transaction history|transaction detail)\b/.test(t) && t.split(' ').length <= 7) return { kind: 'mixed', category: 'mixed' };
+  return null;
+}
+
+/** What a label or heading totals: deposits, checks, fees, electronic, card, withdrawals, or null. */
+function categoryOf(t: string): string | null {
+  const s = t.toLowerCase();
+  if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
+  if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
+  if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
+  if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
+  if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';
+  if (/\b(card|pos|debit card|purchases?)\b/.test(s)) return 'card';
+  if (/\belectronic\b|\bach\b|\bpayments?\b/.test(s)) return 'electronic';
+  if (/\b(withdrawals?|debits?|subtractions?)\b/.test(s)) return 'withdrawals';
+  return null;
+}
+
+type Label = { role: 'opening' | 'closing' } | { role: 'total'; kind: 'credit' | 'debit'; category: string } | { role: 'ignore' };
+function labelOf(raw: string): Label | null {
+  const t = raw.toLowerCase().replace(/[^a-z&/' ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!t) return null;
+  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|this period|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
+  if (/\b(beginning|opening|starting|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
+  if (/\b(ending|closing|new|current|end|this statement s?)\b.*\bbalance\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
+  if (/\btotal (overdraft|returned item)/.test(t)) return { role: 'ignore' };
+  const cat = categoryOf(t);
+  if (!cat) return null;
+  return { role: 'total', kind: cat === 'deposits' ? 'credit' : 'debit', category: cat };
+}
+
+// ------------------------------------------------------------------------------------ the period
+
+const MONTH_NAME = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})`;
+const DATE_NOY = `(?:${MONTH_NAME}\\s+\\d{1,2}|\\d{1,2}/\\d{1,2})`;
+const RANGE_RE = new RegExp(`(${DATE_Y})\\s*(?:-|to|through|thru|until)\\s*(${DATE_Y})`, 'i');
+const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DATE_Y})`, 'i');
+const RANGE_SAME_MONTH_RE = new RegExp(`(${MONTH_NAME})\\s+(\\d{1,2})\\s*(?:-|to|through|thru)\\s*(\\d{1,2}),?\\s+(\\d{4})`, 'i');
+/** The statement's closing date, strongest wording first ("as of" last, and never a balance's). */
+const CLOSING_DATE_RES = [
+  new RegExp(`\\b(?:statement (?:closing )?date|closing date|statement ending|period ending|ending date|end date|statement through)\\s*:?\\s*(${DATE_Y})`, 'i'),
+  new RegExp(`\\bfor (?:the period ending )?:?\\s*(${DATE_Y})`, 'i'),
+  new RegExp(`\\bthrough\\s*:?\\s*(${DATE_Y})`, 'i'),
+  new RegExp(`\\bas of\\s*:?\\s*(${DATE_Y})`, 'i'),
+];
+const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last) statement(?: date| closing date| ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
+const OPEN_ON_RE = new RegExp(`\\b(beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
+const CLOSE_ON_RE = new RegExp(`\\b(?:ending|closing|new) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
+
+export function isoOf(y: number, mo: number, d: number): string | null {
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCMonth() !== mo - 1) return null;
+  return date.toISOString().slice(0, 10);
+}
+export function fullDate(text: string): string | null {
+  const t = text.trim().replace(/,/g, ' ').replace(/\s+/g, ' ');
+  let m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/.exec(t);
+  if (m) return isoOf(year4(m[3]), Number(m[1]), Number(m[2]));
+  m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  if (m) return isoOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = new RegExp(`^(${MONTH_NAME})\\s+(\\d{1,2})\\s+(\\d{4})$`, 'i').exec(t);
+  if (m) return isoOf(Number(m[3]), MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]));
+  return null;
+}
+const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+function monthBefore(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  const last = new Date(Date.UTC(y, m - 1, 0)).getUTCDate();
+  const prev = new Date(Date.UTC(y, m - 2, Math.min(d, last)));
+  // The day after the same day a month earlier; a month-end statement starts on the 1st.
+  const endOfMonth = d === new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return endOfMonth ? `${iso.slice(0, 8)}01` : addDays(prev.toISOString().slice(0, 10), 1);
+}
+
+function periodOf(texts: string[]): { start: string; end: string } | null {
+  for (const l of texts) {
+    let m = RANGE_RE.exec(l);
+    if (m) {
+      const start = fullDate(m[1]);
+      const end = fullDate(m[2]);
+      if (start && end && start <= end && days(start, end) <= 120) return { start, end };
+    }
+    m = RANGE_SAME_MONTH_RE.exec(l);
+    if (m) {
+      const mo = MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1;
+      const start = isoOf(Number(m[4]), mo, Number(m[2]));
+      const end = isoOf(Number(m[4]), mo, Number(m[3]));
+      if (start && end && start <= end) return { start, end };
+    }
+    m = RANGE_NOY_RE.exec(l);
+    if (m) {
+      const end = fullDate(m[2]);
+      const md = tokens(m[1].split(/\s+/).map((t, i) => ({ x0: i, x1: i, t, cell: 0 })))[0];
+      if (end && md?.k === 'date') {
+        const y = Number(end.slice(0, 4));
+        let start = isoOf(y, md.md[0], md.md[1]);
+        if (start && start > end) start = isoOf(y - 1, md.md[0], md.md[1]);
+        if (start && days(start, end) <= 120) return { start, end };
+      }
+    }
+  }
+  let open: string | null = null;
+  let close: string | null = null;
+  for (const l of texts) {
+    // "Beginning balance on 10/01" opens the period; "previous balance as of 09/30" closes the one before.
+    const o = OPEN_ON_RE.exec(l);
+    const od = o ? fullDate(o[2]) : null;
+    if (od) open ??= /previous/i.test(o![1]) ? addDays(od, 1) : od;
+    close ??= fullDate(CLOSE_ON_RE.exec(l)?.[1] ?? '');
+  }
+  if (open && close && open <= close) return { start: open, end: close };
+  let end: string | null = null;
+  let prev: string | null = null;
+  for (const l of texts) {
+    const p = PREVIOUS_DATE_RE.exec(l);
+    if (p) prev ??= fullDate(p[1]);
+  }
+  for (const re of CLOSING_DATE_RES) {
+    for (const l of texts) {
+      if (end) break;
+      if (/\bbalance\b/i.test(l) && re === CLOSING_DATE_RES[3]) continue;
+      const c = re.exec(l.replace(PREVIOUS_DATE_RE, ' '));
+      if (c) end = fullDate(c[1]);
+    }
+  }
+  if (end) {
+    const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
+    return { start, end };
+  }
+  return null;
+}
+export const days = (start: string, end: string) => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** A row's date with its year: the year that puts it inside the period (or nearest to it). */
+export function dateIn(md: [number, number, number | null], period: { start: string; end: string }): string | null {
+  const [mo, d, y] = md;
+  if (y) return isoOf(y, mo, d);
+  const ys = [...new Set([Number(period.start.slice(0, 4)), Number(period.end.slice(0, 4))])];
+  let best: string | null = null;
+  let bestDist = Infinity;
+  for (const yy of [...ys, ys[0] - 1, ys[ys.length - 1] + 1]) {
+    const iso = isoOf(yy, mo, d);
+    if (!iso) continue;
+    const dist = iso < period.start ? days(iso, period.start) : iso > period.end ? days(period.end, iso) : 0;
+    if (dist < bestDist) {
+      best = iso;
+      bestDist = dist;
+    }
+  }
+  return best;
+}
+
+// ------------------------------------------------------------------------------------ reading
+
+const isBalanceLabel = (t: string) => {
+  const l = labelOf(t);
+  return l?.role === 'opening' || l?.role === 'closing';
+};
+
+/** Label/amount pairs of a summary line: each amount with the words before it (and a count). */
+function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: number | null }> {
+  const out: Array<{ label: string; money: Money; count: number | null }> = [];
+  let label: string[] = [];
+  let count: number | null = null;
+  for (const t of toks) {
+    if (t.k === 'money') {
+      if (label.length) out.push({ label: label.join(' '), money: t.m, count });
+      label = [];
+      count = null;
+    } else if (t.k === 'int' && label.length) count = t.n;
+    else if (t.k === 'text') {
+      if (count !== null && /^(items?|deposits?|credits?|debits?|withdrawals?|checks?|transactions?)$/i.test(t.t)) label.push(t.t);
+      else {
+        if (count !== null && !label.length) count = null;
+        label.push(t.t);
+      }
+    } else if (t.k === 'date') label.push(t.t);
+  }
+  return out;
+}
+
+const THERE_ARE_RE = /there (?:are|were|is|was) (\d+) (.+?) totaling \$?([\d,]+\.\d{2})/i;
+
+export function read(pages: PageItems[]): Reading {
+  const lines = linesOf(pages);
+  const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
+  r.bankName = bankOf(lines);
+  r.period = periodOf(lines.map((l) => l.text));
+  const sections: Section[] = [{ kind: 'mixed', category: 'mixed', heading: '' }];
+  let sec = 0;
+  let cols: Col[] | null = null;
+  let lastRow: { row: Row; line: Line; descX: number } | null = null;
+  /** A dated line without an amount: its row's amounts may follow on the next line. */
+  let pending: { toks: Tok[]; line: Line } | null = null;
+  let forwardOpening: number | null = null;
+  const toks = lines.map((l) => tokens(l.words));
+
+  const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
+  let firstActivity: string | null = null;
+  let stopped = false;
+  const accounts: Array<Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'>> = [];
+  let accountRows = 0;
+  const newSection = (h: Heading, heading: string) => {
+    // A second account's activity (a savings account after the checking account): not this
+    // statement's transactions; nothing after it is read as this account's.
+    if (h.kind === 'mixed' && heading) {
+      const k = activityKey(heading);
+      if (firstActivity === null) firstActivity = k;
+      else if (k !== firstActivity && r.rows.length && /\b(savings|money market|share|certificate|cd|loan|line of credit)\b/.test(k)) stopped = true;
+    }
+    if (stopped) {
+      sections.push({ kind: 'ignore', category: 'other', heading });
+      sec = sections.length - 1;
+      cols = null;
+      return;
+    }
+    const cur = sections[sec];
+    // "(continued)" on a later page, or the same heading repeated: the same section.
+    if (cur.kind === h.kind && cur.category === h.category && (/contin|cont'd|cont\./i.test(heading) || cur.heading.toLowerCase() === heading.toLowerCase())) return;
+    sections.push({ kind: h.kind, category: h.category, heading });
+    sec = sections.length - 1;
+    cols = null;
+  };
+  const addTotal = (label: string, money: Money, count: number | null, inSection: boolean) => {
+    const l = labelOf(label);
+    if (!l) return;
+    if (l.role === 'opening') {
+      if (r.opening !== null && signedCents(money) !== r.opening && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
+        // A second account's opening balance after this one's rows (a credit union's shares, each
+        // with its own table): each account is kept apart, and the one with the most activity read.
+        accounts.push({ opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily });
+        r.closings = [];
+        r.rows = [];
+        r.totals = [];
+        r.daily = [];
+        r.closing = null;
+        r.opening = signedCents(money);
+        accountRows = 0;
+        return;
+      }
+      if (r.opening === null) {
+        if (/forward|brought/i.test(label)) forwardOpening ??= signedCents(money);
+        else {
+          r.opening = signedCents(money);
+          accountRows = r.rows.length;
+        }
+      }
+      return;
+    }
+    if (l.role === 'closing') {
+      if (r.closing === null) r.closing = signedCents(money);
+      else if (!r.closings.includes(signedCents(money))) r.closings.push(signedCents(money));
+      return;
+    }
+    if (l.role !== 'total') return;
+    r.totals.push({ label, kind: l.kind, category: l.category, cents: money.cents, count, section: inSection ? sec : -1 });
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const tk = toks[i];
+    const kind = sections[sec].kind;
+    const money = tk.filter((t) => t.k === 'money');
+    const text = line.text;
+
+    // A table's header row.
+    if (stopped || kind === 'ignore') {
+      const h = !money.length && !stopped ? headingOf(text) : null;
+      if (h) newSection(h, text);
+      continue;
+    }
+    const header = headerOf(line);
+    if (header) {
+      if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
+      const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
+      if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
+      cols = header;
+      lastRow = null;
+      continue;
+    }
+
+    // "There are 12 deposits totaling $45,000.00"
+    const there = THERE_ARE_RE.exec(text);
+    if (there) {
+      const h = headingOf(there[2]);
+      // Before its rows it opens their section; after them (the same kind) it closes it.
+      if (h && (sections[sec].kind !== h.kind || sections[sec].category !== h.category)) newSection(h, there[2]);
+      const cat = categoryOf(there[2]);
+      if (cat) r.totals.push({ label: there[0], kind: cat === 'deposits' ? 'credit' : 'debit', category: cat, cents: parseMoney(there[3])!.cents, count: Number(there[1]), section: sec });
+      lastRow = null;
+      continue;
+    }
+
+    const first = tk[0];
+    // Daily balances: date-balance pairs.
+    if (kind === 'daily') {
+      const pairs = datePairs(tk);
+      if (pairs) {
+        r.daily.push(...pairs);
+        continue;
+      }
+    }
+
+    // A check register: check number, date and amount, possibly several on one line.
+    if ((kind === 'checks' || cols?.some((c) => c.kind === 'check')) && first && (first.k !== 'text' || /^[*#^]*\d{1,8}[*#^]*$/.test(first.t))) {
+      const checks = checkGroups(tk);
+      if (checks) {
+        for (const c of checks) r.rows.push({ md: c.md, description: `CHECK ${c.number}`, cents: c.cents, sign: -1, marker: null, balance: null, section: sec, check: c.number });
+        lastRow = null;
+        continue;
+      }
+    }
+
+    // A transaction: a date first (a second date, a posting date, may follow), then amounts.
+    if (first?.k === 'date' && money.length && kind !== 'daily' && kind !== 'summary') {
+      const row = rowOf(tk, cols, sec, kind);
+      if (row === 'balance') {
+        const desc = tk.filter((t) => t.k === 'text').map((t) => t.t).join(' ');
+        const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
+        addTotal(desc, last.m, null, false);
+        lastRow = null;
+        continue;
+      }
+      if (row) {
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
+        continue;
+      }
+    }
+
+    if (first?.k === 'date' && !money.length && (kind === 'credit' || kind === 'debit' || kind === 'mixed' || kind === 'checks') && (cols || kind !== 'mixed') && tk.length > 1) {
+      pending = { toks: tk, line };
+      lastRow = null;
+      continue;
+    }
+    if (money.length && first?.k === 'date') pending = null;
+
+    // Summary labels on one line (possibly wrapped onto a second) and their amounts below them.
+    if (!money.length && i + 1 < lines.length) {
+      const cells = cellsOf(line.words);
+      let j = i + 1;
+      const extra: Line[] = [];
+      while (j < lines.length && j <= i + 3 && lines[j].page === line.page && lines[j].y - lines[j - 1].y <= lines[j - 1].size * 2.4 && !toks[j].some((t) => t.k === 'money')) extra.push(lines[j++]);
+      const below = toks[j];
+      const amountsOnly = (tk: Tok[]) => tk.length > 0 && tk.every((t) => t.k === 'money' || t.k === 'int' || (t.k === 'text' && /^[=+]$/.test(t.t))) && tk.some((t) => t.k === 'money');
+      const isLabel = (t: string) => {
+        const l = labelOf(t);
+        return l !== null && l.role !== 'ignore';
+      };
+      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
+        const labels = cells.map((c) => ({ ...c }));
+        for (const l of extra) {
+          for (const c of cellsOf(l.words)) {
+            const cx = (c.x0 + c.x1) / 2;
+            const to = labels.reduce((b, x) => (ivDist(x.x0, x.x1, c.x0, c.x1) - ivDist(b.x0, b.x1, c.x0, c.x1) || Math.abs((x.x0 + x.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? x : b);
+            to.t += ` ${c.t}`;
+          }
+        }
+        {
+          const used = new Set<string>();
+          for (const t of below) {
+            if (t.k !== 'money') continue;
+            const cx = (t.x0 + t.x1) / 2;
+            const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
+            if (used.has(cell.t)) continue;
+            used.add(cell.t);
+            const count = /\((\d+)\)/.exec(cell.t);
+            addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
+          }
+          i = j;
+          lastRow = null;
+          continue;
+        }
+      }
+    }
+
+    // The first line of a two-line header row ("Deposits/" over "Credits"): not a heading.
+    if (!money.length && !/\d/.test(text) && cellsOf(line.words).length >= (headingOf(cellTexts(line.words)[0]) ? 3 : 2) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
+
+    // A heading: words only.
+    if (!money.length && (!first || first.k !== 'date')) {
+      // Below a row, indented to its description: the description goes on (even if its words
+      // look like a heading, "MOBILE DEPOSIT"); headings start left of the descriptions.
+      const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
+      if (pending && !headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6) {
+        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y } };
+        continue;
+      }
+      if (continuation && lastRow) {
+        if (!/^(page \d|continued)/i.test(text)) lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
+        lastRow.line = line;
+        continue;
+      }
+      // A heading, or a heading followed by a note on its line ("Checks Paid   No. Checks: 3   *Indicates ...").
+      const firstCell = cellTexts(line.words)[0];
+      const h = headingOf(text) ?? (firstCell !== text ? headingOf(firstCell) : null);
+      if (h) {
+        newSection(h, headingOf(text) ? text : firstCell);
+        lastRow = null;
+        continue;
+      }
+      if (lastRow && line.y - lastRow.line.y > lastRow.line.size * 2.6) lastRow = null;
+      continue;
+    }
+
+    // Label and amount pairs: a summary, a section's total, a balance.
+    if (money.length && (!first || first.k !== 'date')) {
+      const pairs = pairsOf(tk);
+      // "Subtotal: 40,587.05": the current section's total.
+      const cur = sections[sec];
+      if (pairs.length === 1 && /^(sub ?total|total)\s*:?$/i.test(pairs[0].label.trim()) && (cur.kind === 'credit' || cur.kind === 'debit' || cur.kind === 'checks')) {
+        r.totals.push({ label: `${pairs[0].label} ${cur.heading}`, kind: cur.kind === 'credit' ? 'credit' : 'debit', category: cur.category, cents: pairs[0].money.cents, count: null, section: sec });
+        lastRow = null;
+        continue;
+      }
+      const labelled = pairs.filter((p) => labelOf(p.label));
+      if (labelled.length) {
+        // A heading that carries its section's total ("Deposits and Additions (12) $45,000.00") when rows follow.
+        const h = pairs.length === 1 ? headingOf(pairs[0].label.replace(/\(\d+\)|\b\d+\b/g, '')) : null;
+        const nextRowFollows = h && i + 1 < lines.length && (headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date') && kind !== 'summary';
+        const isTotalLine = /^total\b/i.test(text) || /\btotal\b/i.test(pairs[0]?.label ?? '');
+        const seen = new Set<string>();
+        for (const p of labelled) {
+          // Several accounts side by side (checking, savings, the total): the first is this account's.
+          const k = p.label.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+          if (seen.has(k)) continue;
+          seen.add(k);
+          const count = /\((\d+)\)/.exec(p.label);
+          addTotal(p.label, p.money, p.count ?? (count ? Number(count[1]) : null), isTotalLine && sections[sec].kind !== 'summary' && sections[sec].kind !== 'mixed');
+        }
+        if (nextRowFollows && h) {
+          newSection(h, pairs[0].label);
+          if (r.totals.length && r.totals[r.totals.length - 1].label === pairs[0].label) r.totals[r.totals.length - 1].section = sec;
+        }
+        lastRow = null;
+        continue;
+      }
+      // A row whose date and first description line sit above its amounts.
+      if (pending && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 4 && kind !== 'summary' && kind !== 'daily') {
+        const row = rowOf([...pending.toks, ...tk], cols, sec, kind);
+        pending = null;
+        if (row && row !== 'balance') {
+          r.rows.push(row.row);
+          lastRow = { row: row.row, line, descX: row.descX };
+          continue;
+        }
+      }
+      // A row without its own date (the date printed once per day): the day's date carries.
+      if (lastRow && cols && kind !== 'summary' && kind !== 'daily') {
+        const row = rowOf([{ ...lastRow.row, k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md } as Tok, ...tk], cols, sec, kind);
+        if (row && row !== 'balance') {
+          r.rows.push(row.row);
+          lastRow = { row: row.row, line, descX: row.descX };
+          continue;
+        }
+      }
+    }
+  }
+  r.opening ??= forwardOpening;
+  r.sections = sections;
+  if (accounts.length) {
+    const best = [...accounts, { opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
+    Object.assign(r, best);
+  }
+  return r;
+}
+
+const ivDist = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.max(a0, b0) - Math.min(a1, b1));
+
+function datePairs(tk: Tok[]): Reading['daily'] | null {
+  const out: Reading['daily'] = [];
+  for (let i = 0; i < tk.length; i++) {
+    const t = tk[i];
+    const n = tk[i + 1];
+    if (t.k === 'date' && n?.k === 'money') {
+      out.push({ md: t.md, cents: signedCents(n.m) });
+      i++;
+    } else return null;
+  }
+  return out.length ? out : null;
+}
+
+function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, number | null]; cents: number }> | null {
+  const out: Array<{ number: string; md: [number, number, number | null]; cents: number }> = [];
+  let num: string | null = null;
+  let md: [number, number, number | null] | null = null;
+  let cents: number | null = null;
+  for (const t of tk) {
+    if (t.k === 'int' && !t.paren && num === null) num = String(t.n);
+    else if (t.k === 'text' && /^\d{1,8}[*#^]+$|^[*#^]+\d{1,8}$|^[*#^~†]+$/.test(t.t)) {
+      // Gap marks (*), image marks (^) beside a check number.
+      if (/\d/.test(t.t) && num === null) num = t.t.replace(/[*#^]/g, '');
+      else if (/\d/.test(t.t)) return null;
+    } else if (t.k === 'date' && md === null) md = t.md;
+    else if (t.k === 'money' && cents === null) cents = t.m.cents;
+    else return null;
+    if (num !== null && md && cents !== null) {
+      out.push({ number: num, md, cents });
+      num = null;
+      md = null;
+      cents = null;
+    }
+  }
+  if (num !== null || md || cents !== null) return null;
+  return out.length ? out : null;
+}
+
+/** One transaction row (or 'balance' for a balance line in the table, or null). */
+function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): { row: Row; descX: number } | 'balance' | null {
+  const first = tk[0] as Extract<Tok, { k: 'date' }>;
+  let i = 1;
+  if (tk[i]?.k === 'date') i++; // a posting date and an effective date
+  let end = tk.length;
+  while (end > i && tk[end - 1].k === 'money') end--;
+  const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;
+  if (!amounts.length) return null;
+  const middle = tk.slice(i, end);
+  let check: string | undefined;
+  const descParts: string[] = [];
+  for (const t of middle) {
+    if (t.k === 'int' && cols?.some((c) => c.kind === 'check' && ivDist(c.x0 - 6, c.x1 + 6, t.x0, t.x1) === 0)) check = String(t.n);
+    else descParts.push(t.t);
+  }
+  let description = descParts.join(' ').trim();
+  if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
+  const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
+  if (isBalanceLabel(description)) return 'balance';
+  if (/^(total|subtotal)\b/i.test(description)) return null;
+
+  let amount: Extract<Tok, { k: 'money' }> | null = null;
+  let balance: Extract<Tok, { k: 'money' }> | null = null;
+  let colSign: Sign | null = null;
+  const numeric = (cols ?? []).filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind));
+  if (numeric.length) {
+    const assigned = new Map<Col, Extract<Tok, { k: 'money' }>>();
+    const extra: string[] = [];
+    for (const a of amounts) {
+      const cx = (a.x0 + a.x1) / 2;
+      const col = numeric.reduce((b, c) => {
+        const d = ivDist(c.x0, c.x1, a.x0, a.x1) - ivDist(b.x0, b.x1, a.x0, a.x1);
+        return (d || Math.abs(c.x1 - a.x1) - Math.abs(b.x1 - a.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b;
+      });
+      const prev = assigned.get(col);
+      if (prev) {
+        // Two amounts under one column: the one further from it is part of the description.
+        const dPrev = Math.abs(col.x1 - prev.x1);
+        const dNew = Math.abs(col.x1 - a.x1);
+        if (dNew < dPrev) {
+          extra.push(prev.t);
+          assigned.set(col, a);
+        } else extra.push(a.t);
+      } else assigned.set(col, a);
+    }
+    if (extra.length) description = `${description} ${extra.join(' ')}`.trim();
+    for (const [c, a] of assigned) {
+      if (c.kind === 'balance') balance = a;
+      else if (amount) return null; // a debit and a credit on one row: not a row we can read
+      else {
+        amount = a;
+        colSign = c.kind === 'debit' ? -1 : c.kind === 'credit' ? 1 : null;
+      }
+    }
+    if (!amount) return balance ? null : null;
+  } else if (kind === 'credit' || kind === 'debit' || kind === 'checks' || (cols && !cols.some((c) => c.kind === 'balance'))) {
+    // A section's list without a balance column: the last amount is the row's; any before it is
+    // quoted in the description ("OVERDRAFT ITEM FEE ITEM AMOUNT $1,299.00   36.00").
+    if (amounts.length >= 2) description = `${description} ${amounts.slice(0, -1).map((a) => a.t).join(' ')}`.trim();
+    amount = amounts[amounts.length - 1];
+  } else {
+    if (amounts.length >= 3) description = `${description} ${amounts.slice(0, -2).map((a) => a.t).join(' ')}`.trim();
+    if (amounts.length >= 2) {
+      amount = amounts[amounts.length - 2];
+      balance = amounts[amounts.length - 1];
+    } else amount = amounts[0];
+  }
+  const m = amount.m;
+  const markerSign: Sign | null = m.marker === 'minus' || m.marker === 'paren' || m.marker === 'dr' ? -1 : m.marker === 'cr' ? 1 : null;
+  const sectionSign: Sign | null = kind === 'credit' ? 1 : kind === 'debit' || kind === 'checks' ? -1 : null;
+  return {
+    row: {
+      md: first.md,
+      description,
+      cents: m.cents,
+      sign: colSign ?? markerSign ?? sectionSign,
+      marker: m.marker,
+      balance: balance ? signedCents(balance.m) : null,
+      section: sec,
+      ...(check ? { check } : {}),
+    },
+    descX,
+  };
+}
+
+function bankOf(lines: Line[]): string | null {
+  // The bank: a cell near the top of page 1 that names one (a cell, not the whole line: a page
+  // number or an address often shares its baseline).
+  for (const l of lines.filter((x) => x.page === 0).slice(0, 12)) {
+    for (const c of cellTexts(l.words)) {
+      if (/\b(bank|credit union|financial|savings|trust|n\.a\.|bancorp|fcu)(?=\W|$)/i.test(c) && !/statement|member fdic|^page\b/i.test(c) && !/\d+\.\d{2}/.test(c)) return c.replace(/\s+/g, ' ').trim();
+    }
+  }
+  return null;
+}

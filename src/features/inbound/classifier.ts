@@ -409,7 +409,11 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     if (!BULLET.test(lines[i]) || inList.has(i)) continue;
     const block: number[] = [];
     let j = i;
-    while (j < lines.length && BULLET.test(lines[j])) block.push(j++);
+    while (j < lines.length) {
+      if (BULLET.test(lines[j])) block.push(j++);
+      else if (!lines[j].trim() && j + 1 < lines.length && BULLET.test(lines[j + 1])) j++; // one blank line between items
+      else break;
+    }
     let k = i - 1;
     while (k >= 0 && !lines[k].trim()) k--;
     const intro = k >= 0 ? lines[k] : '';
@@ -424,7 +428,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -480,6 +484,8 @@ interface Fact {
   unit?: TermUnit;
   freq?: PaymentFrequency;
   text: string;
+  /** An amount read from a bare number in thousands ("can do 40"): it does not make the other amounts "labelled". */
+  shorthand?: boolean;
 }
 
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
@@ -558,7 +564,7 @@ function parseMoney(num: string, cents: string | undefined, suffix: string | und
 
 /** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
 const SHORTHAND_RE = new RegExp(
-  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d.,%]|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
 const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
@@ -605,7 +611,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
         const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
         taken.push([start, start + n.length]);
-        facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim() });
+        facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });
       }
     }
     // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
@@ -668,7 +674,7 @@ interface Draft {
 }
 
 function groupFacts(facts: Fact[]): Draft[] {
-  const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded');
+  const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded' && !f.shorthand);
   const drafts: Draft[] = [];
   let cur: Draft | null = null;
   const fresh = () => {
@@ -881,17 +887,20 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const items = requestedItems(normalizeText(own));
   // a bare stip ask on its own ("MTD pls")
   const first = normalizeText(own).trim().split('\n')[0] ?? '';
+  let bareAsk = false;
   if (!items.items.length && first.split(/\s+/).length <= 4 && DOC_WORDS.test(first) && /\b(pls|please|plz|need|asap)\b/i.test(first)) {
     const item = first.replace(/\b(pls|please|plz|asap)\b[.!]*/gi, '').replace(/\bneed\b/gi, '').trim();
     if (item) {
       items.items.push(item);
       items.hits.push(`short request "${first.trim()}"`);
+      bareAsk = true;
     }
   }
   const category = declineCategory(lower);
   const approved = score(lower, APPROVED_CUES);
   const declined = score(lower, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);
+  if (bareAsk) add(needs, 2, 'a bare stip request');
   const counter = score(lower, COUNTER_CUES);
   const auto = score(lower, AUTO_CUES);
   const pending = score(lower, PENDING_CUES);

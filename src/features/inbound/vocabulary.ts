@@ -96,7 +96,7 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
   { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
   { phrase: 'should be \\$?\\d+k?', w: 1.5 },
-  { phrase: 'approved up to|up to \\$?\\d+k?\\b', w: 2 },
+  { phrase: 'approved (for )?up to', w: 2 },
   { phrase: 'your call|pick (one|a term|an option)', w: 1 },
   { phrase: "(might|may) be able to do something|i might be able|don't promise", w: 3 },
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },

@@ -120,7 +120,7 @@ export function wordsToDigits(lower: string): string {
   const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
   const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
   return lower
-    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: and (${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
+    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);
       return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
@@ -352,6 +352,7 @@ CATEGORY_CUES.push({
   w: 3,
 });
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
+CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
 function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[] }>();
@@ -621,8 +622,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '';
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
-      const lastSell = Math.max(...['sell', 'max', 'up to', 'cap'].map((w) => pre.lastIndexOf(w)));
-      const lastBuy = Math.max(...['buy', '@', ' at '].map((w) => pre.lastIndexOf(w)));
+      const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
+      const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
       const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });

@@ -197,7 +197,7 @@ export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly
 };
 
 /** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */
-export const RATE_LABELS = { buy: ['buy rate', 'buy', 'factor', 'rate'], sell: ['sell rate', 'max sell', 'sell', 'max', 'up to', 'cap'] };
+export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max sell', 'sell', 'max', 'up to', 'cap'] };
 
 /** Holdback (the share of deposits a lender debits): a stacking reason in a decline, not a term. */
-export const HOLDBACK: string[] = ['holdback', 'hold back', 'withhold(ing)?', 'split', '% of (deposits|receivables|sales)'];
+export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

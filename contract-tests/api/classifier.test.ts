@@ -284,6 +284,11 @@ describe('issue 26: what the hook does with a reading (reply-outcome.ts, as the 
     // a decline and an offer at the full ask: no rule settles it
     const conflict = outcomeOf('Declined by credit. Approved $50,000 at 1.35, 120 days, $562.50 daily.', 50_000);
     expect(conflict.outcome).toMatchObject({ apply: false, review_reason: 'conflicting_cues' });
+    // a reading that barely wins: approval words against a stip request
+    const close = outcomeOf('Good news on this one, looks good. Can you send the MTD?', 50_000);
+    expect(close.c).toMatchObject({ type: 'needs_info', review_reason: 'low_confidence' });
+    expect(close.c.confidence).toBeLessThan(0.35);
+    expect(close.outcome).toMatchObject({ apply: false, review_reason: 'low_confidence' });
     // every reading carries its evidence and a confidence
     for (const r of results) {
       expect(r.got.reasons.length, r.expected.file).toBeGreaterThan(0);

@@ -967,7 +967,7 @@ function byCues(a: Analysis): Decision {
 }
 
 /** Below this, a decided class goes to a person (`low_confidence`). */
-export const MIN_CONFIDENCE = 0.3;
+export const MIN_CONFIDENCE = 0.35;
 
 /**
  * The rules of the trade, over the cue scores and the offer terms compared with the ask:
@@ -1011,6 +1011,8 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (type === 'approved' || type === 'counter') {
     if (less || otherTerms) type = 'counter';
     else if (type === 'counter' && atAsk && a.counter.score < 3) type = 'approved';
+    // the terms themselves decide a counter: the cue balance matters less
+    if (less) confidence = Math.max(confidence, 0.75);
   } else if (type === 'declined' && complete.length) {
     // a no and a priced offer in one answer
     if (less || otherTerms) {

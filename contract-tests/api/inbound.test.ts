@@ -223,7 +223,9 @@ describe(`lender replies (${ENGINE})`, () => {
 
     const assigned = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
-    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null, matched_by: 'assigned', submission_id: s.sub.id, deal_id: s.dealId });
+    // read again against the assigned submission's deal: $40,000 on a $75,000 ask is a counter
+    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null, matched_by: 'assigned', submission_id: s.sub.id, deal_id: s.dealId, classification: { type: 'counter' } });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.response_type).toBe('counter');
     expect(assigned.body.data.offer_ids).toHaveLength(1);
     expect((await h.api.get(`/v1/offers/${assigned.body.data.offer_ids[0]}`).set(t.auth())).body.data).toMatchObject({ source: 'email_classifier', amount: 40000, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
     expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('approved');

@@ -433,8 +433,17 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
     if (!found) throw notFound('submission', body.submission_id, 'submission_id');
     const row = await lockedSubmissionOr404(trx, scope, found.id);
     if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition', 'submission_id');
-    const classification = json(email.classification);
-    const own = replyParts({ subject: email.subject, text: email.text_body }).own;
+    let classification = json(email.classification);
+    let own = replyParts({ subject: email.subject, text: email.text_body }).own;
+    if (!body.response) {
+      // read again against the chosen submission's deal (counter is about terms): the stored message, whole
+      const stored = (await trx('inbound_emails').where({ id, location_id: scope.locationId }).first('raw')) as { raw: Buffer | null } | undefined;
+      try {
+        if (stored?.raw) ({ classification, own } = classify(await parseInbound(Buffer.from(stored.raw)), await replyContext(trx, scope, row)));
+      } catch {
+        // a message that no longer parses keeps its stored reading
+      }
+    }
     const autoReply = classification.reasons.some((r) => r.startsWith('auto-reply:') || r === 'automatic reply');
     const decided = replyOutcome(classification, { from: email.from_address, own, autoReply });
     const response = body.response ?? (decided.apply ? decided.body : null);
@@ -444,7 +453,7 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
     });
     const now = deps.clock.now();
     await trx('inbound_emails').where({ id }).update({
-      ...outcome, offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
+      ...outcome, classification: cleanJson(classification), offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
     });
     return toInboundEmail((await findInbound(trx, scope, id))!);
   });

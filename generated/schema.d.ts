@@ -990,7 +990,9 @@ export interface paths {
          *        trace code of the location in the subject or body (`matched_by` says which).
          *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
          *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
-         *        anything unclear). The cues that decided are listed in `classification.reasons`.
+         *        anything unclear). The cues that decided are listed in `classification.reasons`. Once
+         *        matched, the reply is read against the deal's `requested_amount`: less money, another
+         *        term or another product is a `counter` however it is worded; the full ask is `approved`.
          *     3. **Applied**, when matched, classified, and sent from the domain of the lender's submission
          *        or Cc addresses (anyone can write to a reply address; other senders wait for review with
          *        `review_reason: unknown_sender`), and only when that domain is authenticated: DKIM with
@@ -999,8 +1001,13 @@ export interface paths {
          *        trusted relay (the operator's setting; a header the sender wrote is ignored); otherwise
          *        `review_reason: sender_unauthenticated`. Then the submission's response is recorded as in
          *        `recordSubmissionResponse` (`submission.responded` fires), and every offer whose amount,
-         *        factor rate and term were all found is logged on the deal (status `pending`,
-         *        `source: email_classifier`, `offer.received` with `source: email_classifier`).
+         *        factor rate (or payback) and term were all found is logged on the deal, whatever the term's
+         *        unit (status `pending`, `source: email_classifier`, `offer.received` with
+         *        `source: email_classifier`); its payment amount and frequency as stated, else the term's
+         *        own schedule (9 months: 9 monthly payments). A reply the classifier doubts, or with an
+         *        offer that cannot be completed, is not applied: it waits with `review_reason`
+         *        `incomplete_offer`, `conflicting_cues`, `low_confidence`, `tentative_terms`,
+         *        `approval_withdrawn` or `multiple_deals`.
          *
          *     A message that matches no submission, or cannot be classified, is kept with status
          *     `unmatched` or `unclassified` for review (`listInboundEmails`, `assignInboundEmail`), never

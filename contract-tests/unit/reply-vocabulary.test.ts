@@ -47,6 +47,10 @@ describe('decisions', () => {
       type: 'counter', offers: [{ amount: 45_000, term: 6, term_unit: 'months' }],
     });
     expect(read('What we can do is a reverse consolidation: $45,000, 1.45 factor, 32 weeks, $2,039.06 weekly.', ask(45_000)).type).toBe('counter');
+    // another product than the deal's: a counter; the product asked for: an approval
+    const loc = 'Approved - we can offer a line of credit: $50,000 at 1.25, 12 months, $5,208.33 monthly.';
+    expect(read(loc, ask(50_000)).type).toBe('counter');
+    expect(read(loc, { requested_amount: 50_000, product_type: 'loc' }).type).toBe('approved');
     expect(read("4 months won't work for us. We'd have to go 8 months: $50k, 1.34, $1,914.29 weekly.", ask(50_000)).offers).toMatchObject([{ term: 8, term_unit: 'months' }]);
   });
 

@@ -277,7 +277,7 @@ PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
-const PRODUCT_CUES = fromRows(V.PRODUCT);
+const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
 interface Fired {
   score: number;
@@ -907,7 +907,9 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
-  const product = score(lower, PRODUCT_CUES);
+  // another product than the one asked for (an advance when the deal does not say)
+  const asked = ctx?.product_type ?? 'mca';
+  const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
   if (/\bapproved\b|\bapproval\b/.test(subj) && !/\bnot approved\b/.test(subj)) add(approved, 1.5, 'subject says approved');

@@ -8,7 +8,7 @@
 // any phrase runs (CONTRACTIONS), so phrases are written with the apostrophe.
 //
 // Row classes (each has a unit test in contract-tests/unit/reply-vocabulary.test.ts):
-//   decisions: approval, decline, withdrawal, needs_info, tentative, counter, product
+//   decisions: approval, decline, withdrawal, needs_info, tentative, counter, products
 //   decline reasons: DECLINE_REASONS (category + phrases), STATES, INDUSTRIES
 //   numbers: NUMBER_WORDS, SHORTHAND_AMOUNT, FREQUENCY_SHORTHAND
 //   pricing: RATE_LABELS (buy / sell), HOLDBACK
@@ -117,10 +117,17 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
 ];
 
-/** Another product than the advance asked for: a counter. */
-export const PRODUCT: PhraseRow[] = [
-  { phrase: 'reverse consolidation|consolidation', w: 3 },
-  { phrase: 'line of credit|term loan|equipment (loan|financing)|sba', w: 2 },
+/**
+ * Products a lender may offer instead of the one asked for (the deal's `product_type`; an advance,
+ * `mca`, when unknown). Offering another product is a counter; naming the product asked for is not.
+ */
+export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
+  { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with) (a |an )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with) (a |an )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with) (an? )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'sba', phrase: '(do|offer|approve|approved for|go with) (an? )?sba( loan)?', w: 3 },
+  { product: 'mca', phrase: '(do|offer|approve|approved for|go with) (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 
 /**

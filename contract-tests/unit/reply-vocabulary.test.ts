@@ -22,11 +22,13 @@ describe('decisions', () => {
     expect(read("Fox Run is showing 4 positions, not 3. We don't go 5th. Sorry Dana.").type).toBe('declined');
     expect(read("Brightside runs too thin - avg daily balance is under $900. Can't make it work.").type).toBe('declined');
     expect(read("revenue's too light for 15 on this one. pass\n\nTony").type).toBe('declined');
+    expect(read('Unable to offer at this time.').type).toBe('declined');
   });
 
   it('withdrawal: a pulled approval is a decline a person confirms', () => {
     const c = read('bad news, I have to pull the approval on Lakeside. A new position funded Monday.');
     expect(c).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read('Deal is approved but the offer was rescinded after the bank verification failed.').review_reason).toBe('approval_withdrawn');
   });
 
   it('needs_info phrases: a bare "Send payoff letters ... and I\'ll take another look", "MTD pls"', () => {
@@ -38,6 +40,8 @@ describe('decisions', () => {
   it('tentative phrases: terms before the final sign-off or "approved up to" go to a person', () => {
     expect(read("Looks good! Just waiting on final sign-off, should be 40k at 1.29 for 6 months if he doesn't change anything.", ask(40_000)).review_reason).toBe('tentative_terms');
     expect(read("Green Leaf is approved up to 60k. At 60 it's 1.45 / 8 months, at 50 it's 1.41 / 8 months.", ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read("Good news - we can offer up to $90k. At 75k it's 1.35 / 9 months.", ask(75_000)).review_reason).toBe('tentative_terms');
+    expect(read('Approved at 75 but pending a site inspection; final terms after the inspection.', ask(75_000)).review_reason).toBe('tentative_terms');
     // "up to 10 pts" of a max sell rate is not tentative
     expect(read('Approved $100,000\nBuy rate: 1.30\nMax sell: 1.40 (up to 10 pts)\nTerm: 160 days, daily debit', ask(100_000)).review_reason).toBeUndefined();
   });
@@ -51,6 +55,8 @@ describe('decisions', () => {
     const loc = 'Approved - we can offer a line of credit: $50,000 at 1.25, 12 months, $5,208.33 monthly.';
     expect(read(loc, ask(50_000)).type).toBe('counter');
     expect(read(loc, { requested_amount: 50_000, product_type: 'loc' }).type).toBe('approved');
+    expect(read('UW approved the 75 but for 6 months not 9. 1.33, weekly $4,156.25', ask(75_000)).type).toBe('counter');
+    expect(read('We can approve $75,000 but only at 6 months instead of 12. 1.38 factor, $862.50 daily.', ask(75_000)).offers).toMatchObject([{ amount: 75_000, factor_rate: 1.38, term: 6 }]);
     expect(read("4 months won't work for us. We'd have to go 8 months: $50k, 1.34, $1,914.29 weekly.", ask(50_000)).offers).toMatchObject([{ term: 8, term_unit: 'months' }]);
   });
 
@@ -87,6 +93,7 @@ describe('decline reasons', () => {
   it('states by name and by postal code', () => {
     expect(read("merchant is in California, we can't fund CA right now (licensing).")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
     expect(read("Sorry, we can't fund NY files. Decline.")).toMatchObject({ decline_category: 'restricted_state' });
+    expect(read("Not a fit at this time, merchant's in Nevada.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
     expect(V.STATES).toHaveLength(50);
     // codes that are English words are never read bare
     expect(V.AMBIGUOUS_STATE_CODES.has('in')).toBe(true);

@@ -568,7 +568,7 @@ const SHORTHAND_RE = new RegExp(
   `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
-const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];

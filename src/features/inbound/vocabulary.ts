@@ -43,6 +43,7 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: '(credit|committee|uw|underwriting|credit committee) signed off', w: 3, negatable: true },
   { phrase: 'signed off on', w: 2.5, negatable: true, modal: true },
   { phrase: 'looks good', w: 1.5, negatable: true, modal: true },
+  { phrase: '(we |i )?(can|could) approve', w: 2, negatable: true, modal: true },
 ];
 
 /** A decline, including idioms with no decline word. */
@@ -56,13 +57,14 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
   { phrase: 'hard no|(it\'s|its) a no', w: 3, modal: true },
   { phrase: 'max out at', w: 1.5 },
+  { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
 ];
 
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
 export const WITHDRAWAL: PhraseRow[] = [
   { phrase: '(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my )?(approval|offer)', w: 4 },
-  { phrase: '(approval|offer) (is|has been) (pulled|rescinded|withdrawn|revoked|off the table)', w: 4 },
+  { phrase: '(approval|offer) (is|was|has been) (pulled|rescinded|withdrawn|revoked|off the table)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
 ];
 
@@ -97,10 +99,13 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
   { phrase: 'should be \\$?\\d+k?', w: 1.5 },
   { phrase: 'approved (for )?up to', w: 2 },
+  { phrase: '(offer|approve|do) up to(?! \\$?\\d+ ?(pts|points|%))', w: 2 },
   { phrase: 'your call|pick (one|a term|an option)', w: 1 },
   { phrase: "(might|may) be able to do something|i might be able|don't promise", w: 3 },
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
   { phrase: 'no pricing yet', w: 2.5 },
+  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|committee)', w: 2.5 },
+  { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
 ];
 
 /** The terms differ from the ask, in words. */
@@ -115,6 +120,10 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
+  { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
+  { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
+  { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },
+  { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
 ];
 
 /**
@@ -170,7 +179,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(merchant|business|they|client) (is|are) (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -193,7 +202,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', 'is', 'for the( full)?', 'the( full)?', 'at', 'of', 'around', 'approved( for)?( the)?', 'get to', 'take'],
+  before: ["can do", 'do', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

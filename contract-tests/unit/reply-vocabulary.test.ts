@@ -13,6 +13,7 @@ describe('decisions', () => {
     expect(read("They're approved for the full 65. 1.35 over 9 months, $2,250 a week.", ask(65_000)).type).toBe('approved');
     expect(read("we're good to go on Pinecrest at $75k. $99,000 back over 9 months, weekly.", ask(75_000)).type).toBe('approved');
     expect(read('APPR 35k/1.45/130d/$390.38 dly. BV + VC to fund.', ask(35_000)).type).toBe('approved');
+    expect(read('Pinecrest - approved. 75k / 1.35 / 180 / 562.50', ask(75_000))).toMatchObject({ type: 'approved', offers: [{ amount: 75_000, factor_rate: 1.35, term: 180, term_unit: 'days' }] });
     for (const row of V.APPROVAL) expect(row.w).toBeGreaterThan(0);
   });
 
@@ -102,6 +103,7 @@ describe('decline reasons', () => {
   it('industries', () => {
     expect(read("We don't touch vape/CBD/smoke shops, sorry.")).toMatchObject({ type: 'declined', decline_category: 'industry' });
     expect(V.INDUSTRIES).toContain('trucking');
+    expect(read("Sorry Dana, we're not doing vet clinics anymore.")).toMatchObject({ type: 'declined', decline_category: 'industry' });
   });
 });
 

@@ -628,6 +628,14 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
     }
+    // a bare term in a slash line after the factor: "75k / 1.35 / 180 / 562.50" (business days)
+    const slashTermRe = /(?<=[1-2]\.\d{1,3}\s*\/\s*)(\d{2,3})(?=\s*(?:\/|$))/g;
+    while ((m = slashTermRe.exec(line))) {
+      const n = Number(m[1]);
+      if (n < 20 || n > 400 || overlaps(m.index, m.index + m[1].length)) continue;
+      taken.push([m.index, m.index + m[1].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: n, unit: 'days', text: m[1] });
+    }
     // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
     const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {

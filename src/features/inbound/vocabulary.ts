@@ -44,6 +44,7 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: 'signed off on', w: 2.5, negatable: true, modal: true },
   { phrase: 'looks good', w: 1.5, negatable: true, modal: true },
   { phrase: '(we |i )?(can|could) approve', w: 2, negatable: true, modal: true },
+  { phrase: '\\w+ [-:] approved', w: 3 },
 ];
 
 /** A decline, including idioms with no decline word. */
@@ -57,6 +58,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
   { phrase: 'hard no|(it\'s|its) a no', w: 3, modal: true },
   { phrase: 'max out at', w: 1.5 },
+  { phrase: "(we're|we are) (not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment|at this time)", w: 3 },
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
 ];
@@ -161,6 +163,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out"], w: 3 },
+  { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
 ];
 
 /** US states as lenders write them (name, postal code). A restricted-state decline names one near "fund", "in" or "licensing". */

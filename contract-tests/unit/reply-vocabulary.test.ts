@@ -24,12 +24,16 @@ describe('decisions', () => {
     expect(read("Brightside runs too thin - avg daily balance is under $900. Can't make it work.").type).toBe('declined');
     expect(read("revenue's too light for 15 on this one. pass\n\nTony").type).toBe('declined');
     expect(read('Unable to offer at this time.').type).toBe('declined');
+    expect(read("We passed on this one last month, nothing has changed so it's still a no.").type).toBe('declined');
   });
 
   it('withdrawal: a pulled approval is a decline a person confirms', () => {
     const c = read('bad news, I have to pull the approval on Lakeside. A new position funded Monday.');
     expect(c).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
     expect(read('Deal is approved but the offer was rescinded after the bank verification failed.').review_reason).toBe('approval_withdrawn');
+    expect(read("Approved last week but merchant never signed; offer expired. Resubmit if they're still interested.").review_reason).toBe('approval_withdrawn');
+    // an approval that has not happened yet is no approval
+    expect(read('UW wants a call with the merchant before final approval. Can you set up 15 min tomorrow?').type).not.toBe('approved');
   });
 
   it('needs_info phrases: a bare "Send payoff letters ... and I\'ll take another look", "MTD pls"', () => {

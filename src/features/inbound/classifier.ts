@@ -170,7 +170,7 @@ interface Cue {
 }
 
 const NEGATION_BEFORE = /\b(not|never|no|nothing|n't|unable to|cannot|can't be|won't be|wasn't|isn't)\s+(be\s+|get\s+|been\s+|else\s+)?$/;
-const MODAL_BEFORE = /\b(once|if|unless|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
+const MODAL_BEFORE = /\b(once|if|unless|before|pending|until|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
 
 const APPROVED_CUES: Cue[] = [
   { re: /\b(is|are|been|got|was|were|it's|its|we)\s+approved\b/g, w: 3, negatable: true, modal: true },

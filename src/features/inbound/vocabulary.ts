@@ -56,7 +56,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we )?(don't|do not|won't|can't|cannot) (fund|touch|do) (ca|ny|nj|tx|fl|[a-z]{2}|california|new york|new jersey|texas|florida)( right now| at the moment| anymore)?", w: 3 },
   { phrase: '(too|way too) (light|thin)', w: 2 },
   { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
-  { phrase: 'hard no|(it\'s|its) a no', w: 3, modal: true },
+  { phrase: "hard no|(it's|its|that's|still) (still )?a (hard )?no", w: 3, modal: true },
+  { phrase: 'passed on (this|it|that|the file|the deal)', w: 3 },
   { phrase: 'max out at', w: 1.5 },
   { phrase: "(we're|we are) (not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment|at this time)", w: 3 },
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
@@ -68,6 +69,7 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: '(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my )?(approval|offer)', w: 4 },
   { phrase: '(approval|offer) (is|was|has been) (pulled|rescinded|withdrawn|revoked|off the table)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
+  { phrase: '(offer|approval) (has |had )?expired', w: 3 },
 ];
 
 /** A request for items: the lender will decide once they arrive. */

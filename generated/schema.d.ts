@@ -990,7 +990,9 @@ export interface paths {
          *        trace code of the location in the subject or body (`matched_by` says which).
          *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
          *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
-         *        anything unclear). The cues that decided are listed in `classification.reasons`.
+         *        anything unclear). The cues that decided are listed in `classification.reasons`. Once
+         *        matched, the reply is read against the deal's `requested_amount`: less money, another
+         *        term or another product is a `counter` however it is worded; the full ask is `approved`.
          *     3. **Applied**, when matched, classified, and sent from the domain of the lender's submission
          *        or Cc addresses (anyone can write to a reply address; other senders wait for review with
          *        `review_reason: unknown_sender`), and only when that domain is authenticated: DKIM with
@@ -999,8 +1001,13 @@ export interface paths {
          *        trusted relay (the operator's setting; a header the sender wrote is ignored); otherwise
          *        `review_reason: sender_unauthenticated`. Then the submission's response is recorded as in
          *        `recordSubmissionResponse` (`submission.responded` fires), and every offer whose amount,
-         *        factor rate and term were all found is logged on the deal (status `pending`,
-         *        `source: email_classifier`, `offer.received` with `source: email_classifier`).
+         *        factor rate (or payback) and term were all found is logged on the deal, whatever the term's
+         *        unit (status `pending`, `source: email_classifier`, `offer.received` with
+         *        `source: email_classifier`); its payment amount and frequency as stated, else the term's
+         *        own schedule (9 months: 9 monthly payments). A reply the classifier doubts, or with an
+         *        offer that cannot be completed, is not applied: it waits with `review_reason`
+         *        `incomplete_offer`, `conflicting_cues`, `low_confidence`, `tentative_terms`,
+         *        `approval_withdrawn` or `multiple_deals`.
          *
          *     A message that matches no submission, or cannot be classified, is kept with status
          *     `unmatched` or `unclassified` for review (`listInboundEmails`, `assignInboundEmail`), never
@@ -5710,7 +5717,7 @@ export interface components {
             /** @description Offer terms found (approved and counter only). */
             offers: components["schemas"]["ExtractedOfferTerms"][];
             /**
-             * @description The cues that decided, for a reviewer.
+             * @description The cues that decided, for a reviewer (the reading's evidence).
              * @example [
              *       "read the text part",
              *       "approval cue: \"approved\"",
@@ -5718,6 +5725,15 @@ export interface components {
              *     ]
              */
             reasons: string[];
+            /**
+             * @description Set when the classifier doubts its own reading, so the email waits for a person with this
+             *     `review_reason` (see InboundEmail): `conflicting_cues`, `low_confidence`, `tentative_terms`,
+             *     `approval_withdrawn`, `multiple_deals`. Absent or null when the reading is clear (emails
+             *     stored before 2026-11-27 do not have it).
+             * @example null
+             * @enum {string|null}
+             */
+            review_reason?: "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | null;
         };
         /** @description An attachment of a received email (its bytes are kept with the message, not served). */
         InboundEmailAttachment: {
@@ -5753,11 +5769,18 @@ export interface components {
              *     unseen), `sender_unauthenticated` (the From domain is the lender's but neither DKIM nor
              *     SPF authenticated it: the From header alone can be forged), `submission_funded` (its submission is funded and can no longer change),
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
-             *     by the submission's state rules). Null when `processed`.
+             *     by the submission's state rules). What the classifier read but a person should decide:
+             *     `incomplete_offer` (an approval or counter states an offer that cannot be completed: no
+             *     factor rate or payback, or no term; it is never applied without it), `conflicting_cues`
+             *     (a decline and an offer at the ask, or two readings tied, that no rule of the trade
+             *     settles), `low_confidence` (the winning reading barely won), `tentative_terms` (terms
+             *     given before the final sign-off, "approved up to", an amount floated without pricing),
+             *     `approval_withdrawn` (the lender pulls an earlier approval), `multiple_deals` (one reply
+             *     answering several files). Null when `processed`.
              * @example null
              * @enum {string|null}
              */
-            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "sender_unauthenticated" | "submission_funded" | "deal_funded" | "not_applied" | null;
+            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "sender_unauthenticated" | "submission_funded" | "deal_funded" | "not_applied" | "incomplete_offer" | "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | null;
             /**
              * @description The message's `Message-ID` header.
              * @example <reply-4411@atlascapital.example>

@@ -1,14 +1,16 @@
 // Lender-reply classifier report on the fixture corpus (contract-tests/fixtures/replies):
 // confusion matrix, per-class precision/recall, offer extraction per field, decline categories and
-// requested items, for the whole corpus and for each part of it (dev / holdout / holdout2; see the
-// corpus README for why the parts matter).
+// requested items, for the whole corpus and for each part of it (dev / holdout / holdout2 / holdout3;
+// see the corpus README for why the parts matter). First, per set, issue 26's measures of what the
+// inbound hook does (reply-outcome.ts, the function the hook itself uses): applications and wrong
+// applications, offers logged exactly, coverage, type accuracy, decline category.
 //
 //   npx tsx scripts/classifier-report.ts            summary for the corpus and each part
 //   npx tsx scripts/classifier-report.ts --fixtures  ... plus one line per fixture
 //   npx tsx scripts/classifier-report.ts --misses    ... plus the fixtures that miss, with the cues that fired
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLASSES, CORPUS_DIR, fixtureTable, metrics, runCorpus, summary } from '../contract-tests/fixtures/replies/evaluate';
+import { CLASSES, CORPUS_DIR, fixtureTable, hookMetrics, hookSummary, metrics, runCorpus, summary } from '../contract-tests/fixtures/replies/evaluate';
 
 const args = new Set(process.argv.slice(2));
 const started = performance.now();
@@ -23,6 +25,12 @@ const parts: Array<[string, typeof results]> = [
   ['holdout3 (issue 26 labels; blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout3')],
 ];
 
+console.log('=== what the hook does (issue 26): per set');
+for (const [name, rs] of parts) {
+  if (!rs.length) continue;
+  console.log(`\n--- ${name}\n${hookSummary(hookMetrics(rs), metrics(rs))}`);
+}
+
 for (const [name, rs] of parts) {
   if (!rs.length) continue;
   console.log(`\n=== ${name}\n`);
@@ -31,7 +39,9 @@ for (const [name, rs] of parts) {
 }
 
 if (args.has('--misses')) {
-  const misses = results.filter((r) => !r.typeOk || r.offersExact === false || r.categoryOk === false || (r.items && (r.items.found < r.items.expected || r.items.extra > 0)));
+  const misses = results.filter(
+    (r) => !r.typeOk || r.offersExact === false || r.categoryOk === false || r.appliedWrong || r.loggedExact === false || (r.shouldApply && !r.applied) || (r.items && (r.items.found < r.items.expected || r.items.extra > 0)),
+  );
   console.log(`\n=== misses (${misses.length})\n`);
   for (const r of misses) {
     console.log(fixtureTable([r]));

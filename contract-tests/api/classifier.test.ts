@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { classifyReply, DECLINE_CATEGORIES, toResponseType } from '../../src/features/inbound/classifier';
+import { contractClassification, loggableOffers, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import { htmlToText, splitReply } from '../../src/features/inbound/reply-text';
-import { EML_DIR, fixtureTable, loadManifest, metrics, runCorpus, summary, type FixtureResult } from '../fixtures/replies/evaluate';
+import { EML_DIR, fixtureTable, hookMetrics, hookSummary, loadManifest, metrics, runCorpus, summary, type FixtureResult } from '../fixtures/replies/evaluate';
 
 const manifest = loadManifest();
 let results: FixtureResult[] = [];
@@ -113,8 +114,10 @@ describe('must-pass cases', () => {
     expect(byFile('keystone-maple.eml').got.decline_category).toBe('other');
     expect(byFile('h-meadow-maple.eml').got.decline_category).toBe('other');
     expect(byFile('blueharbor-hudson.eml').got.decline_category).toBe('default_history');
-    // the lender's own earlier stip request, quoted under today's approval
-    expect(byFile('h2-prairie-bellavista-thread.eml').got.type).toBe('approved');
+    // the lender's own earlier stip request, quoted under today's approval ($22,500 on a $30,000
+    // ask: a counter by issue 26's rule, labelled `approved` under the older one)
+    expect(byFile('h2-prairie-bellavista-thread.eml').got.type).toBe('counter');
+    expect(byFile('h2-prairie-bellavista-thread.eml').got.requested_items).toEqual([]);
     expect(byFile('blueharbor-lopez-thread.eml').got.requested_items.join(' ')).not.toMatch(/voided check|driver's license|october/i);
     // "please send ..." in the quoted submission is not a stip request
     expect(byFile('h-capstone-lopez-dupe.eml').got.type).toBe('unclassified');
@@ -228,5 +231,86 @@ describe('accuracy on the whole corpus', () => {
     console.log(`${fixtureTable(results)}\n\n${summary(m)}`);
     expect(m.typeAccuracy).toBeGreaterThanOrEqual(0.85);
     expect(m.offers.accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe('issue 26: what the hook does with a reading (reply-outcome.ts, as the hook uses it)', () => {
+  const outcomeOf = (text: string, requested?: number) => {
+    const c = classifyReply({ subject: 'Re: Submission', text }, requested ? { requested_amount: requested } : undefined);
+    return { c, outcome: replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('counter is about terms: the same words are an approval of the full ask and a counter below it', () => {
+    const text = 'Harbor Seafood approved at 40k. 1.39, 6 months, $441.27 daily.';
+    expect(outcomeOf(text, 40_000).c.type).toBe('approved');
+    expect(outcomeOf(text, 75_000).c.type).toBe('counter');
+    expect(byFile('h3-granite-harbor-approved40.eml').got.type).toBe('counter');
+    expect(byFile('h3-ember-tricounty-approved50.eml').got.type).toBe('counter');
+    // "Declined at 150k. Approved at 50k": a no and a priced offer on other terms is a counter
+    expect(byFile('h3-harborline-metro-declinedat.eml')).toMatchObject({ got: { type: 'counter' }, applied: true });
+    // another product for the asked amount
+    expect(byFile('h3-ridge-silverspoon-product.eml').got.type).toBe('counter');
+  });
+
+  it('reads amounts in words and in thousands against the ask, and the factor from the payback', () => {
+    expect(byFile('h3-kestrel-pinecrest-cantget.eml').got).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days' }] });
+    expect(byFile('h3-tidewater-lopez-words.eml').got.offers).toMatchObject([{ amount: 40_000, factor_rate: 1.39, term: 6, term_unit: 'months' }]);
+    expect(byFile('h3-kestrel-coastal-payback.eml').got.offers).toMatchObject([{ amount: 50_000, factor_rate: 1.39, term: 120 }]);
+    expect(byFile('h3-clearpath-empire-notify.eml').got.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.38, term: 110, payment_amount: 376.36 }]);
+    // without the ask, a bare "40" is not read as money
+    expect(classifyReply({ subject: '', text: 'can do 40, 1.36 / 120 days' }).offers).toEqual([]);
+  });
+
+  it('logs every complete offer whatever its unit; payment amount and frequency only as stated or derivable', () => {
+    const months = loggableOffers({ offers: [{ amount: 50_000, factor_rate: 1.4, term: 5, term_unit: 'months', payment_frequency: null, payment_amount: null, missing: [] }] });
+    expect(months).toEqual({ offers: [{ amount: 50_000, factor_rate: 1.4, term: 5, term_unit: 'months', payment_frequency: 'monthly' }], incomplete: [] });
+    const weekly = loggableOffers({ offers: [{ amount: 65_000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: 'weekly', payment_amount: 2250, missing: [] }] });
+    expect(weekly.offers).toEqual([{ amount: 65_000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: 'weekly', payment_amount: 2250 }]);
+    expect(byFile('h3-harborline-rivera-columns.eml').logged.map((o) => `${o.amount}@${o.factor_rate}/${o.term}${o.term_unit}`)).toEqual(['35000@1.3/4months', '35000@1.36/6months', '35000@1.42/8months']);
+  });
+
+  it('sends an offer that cannot be completed to review (incomplete_offer), never applied without it', () => {
+    const { c, outcome } = outcomeOf('Approved! $50,000 for 6 months, factor to follow from credit.', 50_000);
+    expect(c.type).toBe('approved');
+    expect(outcome).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+  });
+
+  it('sends doubt to a person with a specific reason', () => {
+    expect(byFile('h3-kestrel-lakeside-pulled.eml')).toMatchObject({ got: { type: 'declined', review_reason: 'approval_withdrawn' }, applied: false });
+    expect(byFile('h3-granite-greenleaf-upto60.eml')).toMatchObject({ got: { type: 'approved', review_reason: 'tentative_terms' }, applied: false });
+    expect(byFile('h3-tidewater-oakstreet-signoff.eml').outcome).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+    expect(byFile('h3-ridge-sunrise-twodeals.eml')).toMatchObject({ got: { type: 'approved', review_reason: 'multiple_deals' }, applied: false });
+    expect(byFile('h3-harborline-bellavista-subject.eml').got.type).toBe('counter');
+    // a decline and an offer at the full ask: no rule settles it
+    const conflict = outcomeOf('Declined by credit. Approved $50,000 at 1.35, 120 days, $562.50 daily.', 50_000);
+    expect(conflict.outcome).toMatchObject({ apply: false, review_reason: 'conflicting_cues' });
+    // a reading that barely wins: approval words against a stip request
+    const close = outcomeOf('Good news on this one, looks good. Can you send the MTD?', 50_000);
+    expect(close.c).toMatchObject({ type: 'needs_info', review_reason: 'low_confidence' });
+    expect(close.c.confidence).toBeLessThan(0.35);
+    expect(close.outcome).toMatchObject({ apply: false, review_reason: 'low_confidence' });
+    // every reading carries its evidence and a confidence
+    for (const r of results) {
+      expect(r.got.reasons.length, r.expected.file).toBeGreaterThan(0);
+      expect(r.got.confidence).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('every expected_review fixture goes to a person; holdout3 is applied with no wrong application', () => {
+    for (const r of results.filter((x) => x.expected.expected_review)) expect(r.applied, r.expected.file).toBe(false);
+    const h3 = results.filter((r) => r.expected.set === 'holdout3');
+    const h = hookMetrics(h3);
+    const m = metrics(h3);
+    console.log(`holdout3\n${hookSummary(h, m)}`);
+    expect(h.appliedWrong).toBe(0);
+    expect(m.typeAccuracy).toBeGreaterThanOrEqual(0.95);
+    expect(h.offers.loggedExact / h.offers.fixtures).toBeGreaterThanOrEqual(24 / 26);
+    expect(h.appliedRight / h.shouldApply).toBeGreaterThanOrEqual(0.9);
+    expect(m.category.ok).toBe(m.category.fixtures);
+  });
+
+  it('on the whole corpus, every offer of a reply to apply is logged as read', () => {
+    const h = hookMetrics(results);
+    expect(h.offers.loggedExact / h.offers.fixtures).toBeGreaterThanOrEqual(0.95);
   });
 });

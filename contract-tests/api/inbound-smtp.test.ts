@@ -50,7 +50,8 @@ const resolver: DnsResolver = async (domain, rrtype) => {
 };
 
 const MAX_BYTES = 64 * 1024; // the listener's size limit in this file (INBOUND_MAX_BYTES in production)
-const REPLY = 'Approved for $50,000 at a 1.30 factor rate, 120 days, daily payments.';
+// The deal asks $75,000: an approval of the full ask (less would be a counter, issue 26).
+const REPLY = 'Approved for $75,000 at a 1.30 factor rate, 120 days, daily payments.';
 
 let h: Harness;
 let t: Tenant;
@@ -191,7 +192,7 @@ describe(`the inbound SMTP listener (${ENGINE})`, () => {
     expect(email).toMatchObject({
       status: 'processed', matched_by: 'reply_to', submission_id: s.id, deal_id: s.dealId, lender_id: s.lenderId,
       from: { address: 'dana@atlas.example', name: 'Dana Reyes' }, to: [s.replyTo], subject: `RE: ${s.subject}`,
-      classification: { type: 'approved', offers: [{ amount: 50000, factor_rate: 1.3, term: 120, term_unit: 'days', payment_frequency: 'daily' }] },
+      classification: { type: 'approved', offers: [{ amount: 75000, factor_rate: 1.3, term: 120, term_unit: 'days', payment_frequency: 'daily' }] },
     });
     expect(email.text).toContain(REPLY);
     expect(email.offer_ids).toHaveLength(1);
@@ -323,7 +324,7 @@ describe(`the inbound SMTP listener (${ENGINE})`, () => {
   it('logs neither the text of a message nor its addresses', async () => {
     const logs = h.logs.slice(logsFrom).join('\n');
     expect(logs).toContain('inbound smtp: message received'); // it does log: ids, sizes, outcomes
-    for (const secret of ['Approved for', '50,000', 'factor rate', 'Any news', 'northwind.example', 'atlas.example', 'elsewhere.example', 'other.example', 'dana', 'Dana Reyes', 'deals+', 'nobody']) {
+    for (const secret of ['Approved for', '75,000', 'factor rate', 'Any news', 'northwind.example', 'atlas.example', 'elsewhere.example', 'other.example', 'dana', 'Dana Reyes', 'deals+', 'nobody']) {
       expect(logs, secret).not.toContain(secret);
     }
     // A trace code standing alone (a tag, a subject), not three letters inside a random id
@@ -374,7 +375,7 @@ describe(`M5: sender authentication on the listener (${ENGINE})`, () => {
     expect(other).toMatchObject({ ok: true });
     expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' });
     // Signed by atlas.example, then altered on the way.
-    const signed = (await reply(s.replyTo, { sign: { domain: 'atlas.example', key: ATLAS_KEY.privateKey } })).toString('latin1').replace('$50,000', '$95,000');
+    const signed = (await reply(s.replyTo, { sign: { domain: 'atlas.example', key: ATLAS_KEY.privateKey } })).toString('latin1').replace('$75,000', '$95,000');
     expect(await deliver({ envelope: { from: 'bounce@esp-mailer.example', to: [s.replyTo] }, raw: signed })).toMatchObject({ ok: true });
     expect(await emailOf(s.id)).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated' });
     expect((await get(`/v1/submissions/${s.id}`)).body.data.status).toBe('sent');

@@ -127,7 +127,7 @@ describe(`lender replies (${ENGINE})`, () => {
     expect(s.replyTo).toBe(`deals+${s.sub.trace_code.replace(/-/g, '').toLowerCase()}@northwind.example`);
     const raw = await compose({
       to: s.replyTo, subject: `RE: ${s.mail.subject}`, inReplyTo: s.messageId,
-      text: `Approved! We can do $60,000 at a 1.32 factor, 160 days, daily payments of $495.00.\n\nOn Mon, Dana wrote:\n> Please find attached a new funding request for $75,000.`,
+      text: `Approved! We can do the full $75,000 at a 1.32 factor, 160 days, daily payments of $618.75.\n\nOn Mon, Dana wrote:\n> Please find attached a new funding request for $75,000.`,
     });
     const res = await receive(raw);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -135,7 +135,7 @@ describe(`lender replies (${ENGINE})`, () => {
     expect(email).toMatchObject({
       status: 'processed', review_reason: null, matched_by: 'reply_to', submission_id: s.sub.id, deal_id: s.dealId, lender_id: s.lenderId,
       from: { address: 'dana@atlas.example', name: 'Dana Reyes' }, to: [s.replyTo], received_at: h.clock.now().toISOString(),
-      classification: { type: 'approved', response_type: 'approved', offers: [{ amount: 60000, factor_rate: 1.32, term: 160, term_unit: 'days', payment_frequency: 'daily', payment_amount: 495, missing: [] }] },
+      classification: { type: 'approved', response_type: 'approved', offers: [{ amount: 75000, factor_rate: 1.32, term: 160, term_unit: 'days', payment_frequency: 'daily', payment_amount: 618.75, missing: [] }] },
     });
     expect(email.offer_ids).toHaveLength(1);
 
@@ -144,7 +144,7 @@ describe(`lender replies (${ENGINE})`, () => {
     expect(sub.response_notes).toContain('From dana@atlas.example: Approved!');
     expect(sub.response_notes).not.toContain('Please find attached'); // the quoted thread is not the answer
     const offer = (await h.api.get(`/v1/offers/${email.offer_ids[0]}`).set(t.auth())).body.data;
-    expect(offer).toMatchObject({ source: 'email_classifier', submission_id: s.sub.id, lender_id: s.lenderId, amount: 60000, factor_rate: 1.32, term: 160, payment_amount: 495, status: 'pending', is_primary: false });
+    expect(offer).toMatchObject({ source: 'email_classifier', submission_id: s.sub.id, lender_id: s.lenderId, amount: 75000, factor_rate: 1.32, term: 160, payment_amount: 618.75, status: 'pending', is_primary: false });
 
     const events = await h.knex('events').where({ location_id: t.locationId }).whereRaw("data->>'deal_id' = ?", [s.dealId]).whereIn('type', ['offer.received', 'submission.responded']);
     const received = events.filter((e: { type: string }) => e.type === 'offer.received');
@@ -223,7 +223,9 @@ describe(`lender replies (${ENGINE})`, () => {
 
     const assigned = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
-    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null, matched_by: 'assigned', submission_id: s.sub.id, deal_id: s.dealId });
+    // read again against the assigned submission's deal: $40,000 on a $75,000 ask is a counter
+    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null, matched_by: 'assigned', submission_id: s.sub.id, deal_id: s.dealId, classification: { type: 'counter' } });
+    expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.response_type).toBe('counter');
     expect(assigned.body.data.offer_ids).toHaveLength(1);
     expect((await h.api.get(`/v1/offers/${assigned.body.data.offer_ids[0]}`).set(t.auth())).body.data).toMatchObject({ source: 'email_classifier', amount: 40000, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
     expect((await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data.status).toBe('approved');
@@ -409,6 +411,56 @@ describe(`lender replies (${ENGINE})`, () => {
     }
     expect(await count('inbound_emails', { location_id: other.locationId })).toBe(before + manifest.length);
     expect(right / manifest.length).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe(`issue 26: replies read against the ask, every offer logged, doubt to review (${ENGINE})`, () => {
+  // `submitted()` makes a deal asking $75,000: the hook reads each reply against that ask.
+  const reply = async (text: string, subject?: string) => {
+    const s = await submitted();
+    const res = await receive(await compose({ to: s.replyTo, subject: subject ?? `RE: ${s.mail.subject}`, inReplyTo: s.messageId, text }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const sub = (await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data;
+    const offers = (await h.knex('offers').where({ submission_id: s.sub.id }).select('amount', 'factor_rate', 'term', 'term_unit', 'payment_frequency', 'payment_amount', 'source')) as Record<string, unknown>[];
+    return { email: res.body.data, sub, offers: offers.map((o) => ({ ...o, amount: Number(o.amount), factor_rate: Number(o.factor_rate), payment_amount: Number(o.payment_amount) })) };
+  };
+
+  it('an approval for less than the ask is applied as a counter, its offer logged', async () => {
+    const { email, sub, offers } = await reply('Sunrise approved at 40k. 1.39, 6 months, $441.27 daily.\n\nTony');
+    expect(email).toMatchObject({ status: 'processed', review_reason: null, classification: { type: 'counter', response_type: 'counter' } });
+    expect(email.classification.reasons.join('\n')).toContain('against a $75,000 ask: less money');
+    expect(sub).toMatchObject({ response_type: 'counter' });
+    expect(offers).toEqual([{ amount: 40000, factor_rate: 1.39, term: 6, term_unit: 'months', payment_frequency: 'daily', payment_amount: 441.27, source: 'email_classifier' }]);
+  });
+
+  it('an offer stated in months without a payment amount is logged, on the term\'s own schedule', async () => {
+    const { email, sub, offers } = await reply("They're approved for the full 75. 1.35 over 9 months.\n\nDerek");
+    expect(email).toMatchObject({ status: 'processed', classification: { type: 'approved', offers: [{ amount: 75000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: null, payment_amount: null }] } });
+    expect(sub).toMatchObject({ response_type: 'approved' });
+    // payback 101,250 over 9 monthly payments
+    expect(offers).toEqual([{ amount: 75000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: 'monthly', payment_amount: 11250, source: 'email_classifier' }]);
+    expect(email.offer_ids).toHaveLength(1);
+  });
+
+  it('an offer that cannot be completed waits for a person (incomplete_offer), nothing applied', async () => {
+    const { email, sub, offers } = await reply('Approved! $75,000 for 6 months, factor to follow from credit tomorrow.');
+    expect(email).toMatchObject({ status: 'unclassified', review_reason: 'incomplete_offer', offer_ids: [], classification: { type: 'approved' } });
+    expect(sub.status).toBe('sent');
+    expect(offers).toEqual([]);
+  });
+
+  it('conflicting replies wait for a person: a decline with an offer at the ask, a pulled approval', async () => {
+    const conflict = await reply('Declined by credit on the first pass. Approved $75,000 at 1.35, 120 days, $843.75 daily.');
+    expect(conflict.email).toMatchObject({ status: 'unclassified', review_reason: 'conflicting_cues', offer_ids: [], classification: { review_reason: 'conflicting_cues' } });
+    expect(conflict.sub.status).toBe('sent');
+    expect(conflict.offers).toEqual([]);
+    const pulled = await reply('Bad news, I have to pull the approval on Sunrise. Bank verification showed a new position funded Monday.');
+    expect(pulled.email).toMatchObject({ status: 'unclassified', review_reason: 'approval_withdrawn', classification: { type: 'declined' } });
+    expect(pulled.sub.status).toBe('sent');
+    // a person decides: assigning with the answer they read records it
+    const assigned = await post(`/v1/inbound-emails/${pulled.email.id}/assign`, { submission_id: pulled.email.submission_id, response: { response_type: 'declined', decline_category: 'stacking' } });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null });
   });
 });
 

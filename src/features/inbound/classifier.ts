@@ -8,6 +8,7 @@
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
+import * as V from './vocabulary';
 
 export type ReplyType = 'approved' | 'declined' | 'needs_info' | 'counter' | 'unclassified';
 export type TermUnit = 'days' | 'weeks' | 'months';
@@ -38,9 +39,36 @@ export interface ExtractedOffer {
   missing: string[];
 }
 
+/**
+ * Why a reading goes to a person rather than being applied: `conflicting_cues` (a decline and an
+ * offer, or an approval and a decline, that no rule of the trade settles), `low_confidence` (the
+ * winning class barely won), `tentative_terms` (terms before the final sign-off, "up to", a floated
+ * amount without pricing), `approval_withdrawn` (an approval pulled back), `multiple_deals` (one
+ * reply answering several files). `incomplete_offer` is decided when the offers are logged
+ * (reply-outcome.ts), not here.
+ */
+export const CLASSIFIER_REVIEW_REASONS = ['conflicting_cues', 'low_confidence', 'tentative_terms', 'approval_withdrawn', 'multiple_deals'] as const;
+export type ClassifierReviewReason = (typeof CLASSIFIER_REVIEW_REASONS)[number];
+
+/**
+ * What the inbound hook knows about the submission a reply answers: the deal's requested amount
+ * (what an offer is compared with: less money is a counter), the requested term when the
+ * submission gives one, the product asked for, and the business name (which of several deals a
+ * reply is about). Every field is optional: without context, counters are read from words only.
+ */
+export interface ReplyContext {
+  requested_amount?: number | null;
+  requested_term?: { term: number; unit: TermUnit } | null;
+  product_type?: string | null;
+  business_name?: string | null;
+}
+
 export interface Classification {
   type: ReplyType;
+  /** How clear the winning reading is, 0-1; its evidence is `reasons`. */
   confidence: number;
+  /** Set when a person should decide (see CLASSIFIER_REVIEW_REASONS); absent or null otherwise. */
+  review_reason?: ClassifierReviewReason | null;
   decline_category?: DeclineCategory;
   decline_reason?: string;
   requested_items: string[];
@@ -84,10 +112,29 @@ function editDistance(a: string, b: string, max: number): number {
 }
 
 /** Lowercase, ASCII quotes, and misspelt cue words replaced by the word they are meant to be. */
+const CONTRACTION_RE = new RegExp(`\\b(${Object.keys(V.CONTRACTIONS).join('|')})\\b`, 'g');
+
+/** "forty thousand dollars" -> "$40,000", "six months" -> "6 months", "the eighty" -> "the 80" (lower-cased text). */
+export function wordsToDigits(lower: string): string {
+  const unit = Object.keys(V.NUMBER_WORDS).sort((a, b) => b.length - a.length).join('|');
+  const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
+  const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
+  return lower
+    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
+      let n = value(a);
+      if (h) n = n * 100 + (b ? value(b) : 0);
+      return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
+    })
+    .replace(new RegExp(`\\b(${num}) (business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
+}
+
 function prepare(text: string): { lower: string; fixed: string[] } {
   const fixed: string[] = [];
   const lower = normalizeText(text)
     .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)
     .replace(/[a-z]{6,}/g, (w) => {
       if (FUZZY_WORDS.includes(w) || REAL_WORDS.has(w)) return w;
       for (const target of FUZZY_WORDS) {
@@ -123,7 +170,7 @@ interface Cue {
 }
 
 const NEGATION_BEFORE = /\b(not|never|no|nothing|n't|unable to|cannot|can't be|won't be|wasn't|isn't)\s+(be\s+|get\s+|been\s+|else\s+)?$/;
-const MODAL_BEFORE = /\b(once|if|unless|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
+const MODAL_BEFORE = /\b(once|if|unless|before|pending|until|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
 
 const APPROVED_CUES: Cue[] = [
   { re: /\b(is|are|been|got|was|were|it's|its|we)\s+approved\b/g, w: 3, negatable: true, modal: true },
@@ -219,6 +266,19 @@ const PENDING_CUES: Cue[] = [
   { re: /\bcall me\b|\bgive me a (call|ring)\b|\bcan we (talk|hop on)\b|\b(couple|few|some) questions\b/g, w: 2.5 },
 ];
 
+// the trade's vocabulary (vocabulary.ts), compiled into cues
+const fromRows = (rows: V.PhraseRow[]): Cue[] =>
+  rows.map((r) => ({ re: new RegExp(`\\b(?:${r.phrase})\\b`, 'g'), w: r.w, negatable: r.negatable, modal: r.modal }));
+APPROVED_CUES.push(...fromRows(V.APPROVAL));
+DECLINED_CUES.push(...fromRows(V.DECLINE));
+NEEDS_CUES.push(...fromRows(V.NEEDS_INFO));
+COUNTER_CUES.push(...fromRows(V.COUNTER));
+PENDING_CUES.push(...fromRows(V.PENDING));
+AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
+const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
+const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
+
 interface Fired {
   score: number;
   hits: string[];
@@ -283,6 +343,17 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   { cat: 'deal_size', re: /\btoo (small|large|big)\b|\b(minimum|min|maximum|max) (funding|deal|advance|amount|size)\b|\bbelow our (min|minimum)\b|\babove our (max|maximum)\b/g, w: 3 },
 ];
 
+// decline reasons, states and industries from the vocabulary
+for (const r of V.DECLINE_REASONS) CATEGORY_CUES.push({ cat: r.category, re: new RegExp(`\\b(?:${r.phrases.join('|')})\\b`, 'g'), w: r.w });
+const STATE_WORDS = [...V.STATES.map(([name]) => name), ...V.STATES.map(([, code]) => code).filter((c) => !V.AMBIGUOUS_STATE_CODES.has(c))];
+CATEGORY_CUES.push({
+  cat: 'restricted_state',
+  re: new RegExp(`\\b(?:${V.STATE_CONTEXT.join('|')})\\s+(?:the state of\\s+)?(?:${STATE_WORDS.join('|')})\\b`, 'g'),
+  w: 3,
+});
+CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
+CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
+
 function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[] }>();
   for (const c of CATEGORY_CUES) {
@@ -339,7 +410,11 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     if (!BULLET.test(lines[i]) || inList.has(i)) continue;
     const block: number[] = [];
     let j = i;
-    while (j < lines.length && BULLET.test(lines[j])) block.push(j++);
+    while (j < lines.length) {
+      if (BULLET.test(lines[j])) block.push(j++);
+      else if (!lines[j].trim() && j + 1 < lines.length && BULLET.test(lines[j + 1])) j++; // one blank line between items
+      else break;
+    }
     let k = i - 1;
     while (k >= 0 && !lines[k].trim()) k--;
     const intro = k >= 0 ? lines[k] : '';
@@ -354,7 +429,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -410,6 +485,8 @@ interface Fact {
   unit?: TermUnit;
   freq?: PaymentFrequency;
   text: string;
+  /** An amount read from a bare number in thousands ("can do 40"): it does not make the other amounts "labelled". */
+  shorthand?: boolean;
 }
 
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
@@ -418,16 +495,16 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
-  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly)\b/g],
+  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly)\b/g],
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /^\s*(pay ?back|rtr|purchased amount|total)/],
+  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total)/],
   ['fee', /^\s*(fees?|orig\w*|in points)/],
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],
   ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance)/],
-  ['payment', /^\s*(daily|weekly|bi-?weekly|monthly|\/\s*(day|d|wk|week|mo|month)\b|per (day|week|month|payment)|a (day|week|month)|each)/],
+  ['payment', /^\s*(daily|weekly|bi-?weekly|monthly|dly|wkly|\/\s*(day|d|wk|week|mo|month)\b|per (day|week|month|payment)|a (day|week|month)|each)/],
   ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
 ];
 
@@ -467,13 +544,13 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   return best.kind;
 }
 
-const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
 
 function normFreq(s: string): PaymentFrequency {
   const l = s.toLowerCase();
   if (/bi-?weekly|every (other|two) week/.test(l)) return 'bi-weekly';
   if (/semi-?monthly/.test(l)) return 'bi-weekly';
-  if (/daily|m-f|day/.test(l)) return 'daily';
+  if (/daily|m-f|day|dly/.test(l)) return 'daily';
   if (/week|wk/.test(l)) return 'weekly';
   return 'monthly';
 }
@@ -486,7 +563,14 @@ function parseMoney(num: string, cents: string | undefined, suffix: string | und
   return round2(v);
 }
 
-function scanFacts(text: string, offset: number): Fact[] {
+/** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
+const SHORTHAND_RE = new RegExp(
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  'gi',
+);
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+
+function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.split('\n');
   let base = offset;
@@ -517,6 +601,20 @@ function scanFacts(text: string, offset: number): Fact[] {
       taken.push([m.index, m.index + m[1].length]);
       facts.push({ pos: base + m.index, kind: 'money', value: n * 1000, money: 'funded', text: m[0].trim() });
     }
+    // amounts in thousands without a "k", read against the deal's ask: "can do 40" on a 75k ask is $40,000
+    const ask = ctx?.requested_amount;
+    if (ask && ask > 0) {
+      SHORTHAND_RE.lastIndex = 0;
+      while ((m = SHORTHAND_RE.exec(line))) {
+        const n = m.groups!.n;
+        const start = m.index + m[0].length - n.length;
+        const value = Number(n) * 1000;
+        if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
+        const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
+        taken.push([start, start + n.length]);
+        facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });
+      }
+    }
     // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
     const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
     while ((m = factorRe.exec(line))) {
@@ -524,11 +622,19 @@ function scanFacts(text: string, offset: number): Fact[] {
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '';
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
-      const lastSell = Math.max(...['sell', 'max', 'up to', 'cap'].map((w) => pre.lastIndexOf(w)));
-      const lastBuy = Math.max(...['buy', '@', ' at '].map((w) => pre.lastIndexOf(w)));
+      const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
+      const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
       const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
+    }
+    // a bare term in a slash line after the factor: "75k / 1.35 / 180 / 562.50" (business days)
+    const slashTermRe = /(?<=[1-2]\.\d{1,3}\s*\/\s*)(\d{2,3})(?=\s*(?:\/|$))/g;
+    while ((m = slashTermRe.exec(line))) {
+      const n = Number(m[1]);
+      if (n < 20 || n > 400 || overlaps(m.index, m.index + m[1].length)) continue;
+      taken.push([m.index, m.index + m[1].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: n, unit: 'days', text: m[1] });
     }
     // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
     const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
@@ -538,13 +644,13 @@ function scanFacts(text: string, offset: number): Fact[] {
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
     }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
-    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?)(?![\w])/gi;
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|d)(?![\w])/gi;
     while ((m = termRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (/\b(last|past|within|good for|valid for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than)\s*\(?$/.test(pre)) continue;
-      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive))/.test(post)) continue;
+      if (/\b(last|past|within|good for|valid for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the)\s*\(?$/.test(pre)) continue;
+      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);
@@ -572,10 +678,12 @@ interface Draft {
   payment?: number;
   count?: number;
   countFreq?: PaymentFrequency;
+  /** Total repaid ("payback", "RTR", "purchased amount", "$99,000 back"): the factor is payback / amount when no factor is stated. */
+  payback?: number;
 }
 
 function groupFacts(facts: Fact[]): Draft[] {
-  const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded');
+  const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded' && !f.shorthand);
   const drafts: Draft[] = [];
   let cur: Draft | null = null;
   const fresh = () => {
@@ -593,6 +701,8 @@ function groupFacts(facts: Fact[]): Draft[] {
           else c.amount = f.value;
         } else if (kind === 'payment') {
           if (c.payment === undefined) c.payment = f.value;
+        } else if (kind === 'payback') {
+          if (c.payback === undefined) c.payback = f.value;
         }
         break;
       }
@@ -626,7 +736,7 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined)
   const out: ExtractedOffer[] = [];
   for (const d of drafts) {
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
-    if (d.factor === undefined && d.term === undefined) continue;
+    if (d.factor === undefined && d.term === undefined && d.payback === undefined) continue;
     const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
     let term = d.term ?? null;
     let unit = d.unit ?? null;
@@ -637,7 +747,9 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined)
     if (term !== null && unit === null) unit = 'days';
     let payment = d.payment ?? null;
     if (payment !== null && payment >= d.amount) payment = null;
-    const factor = d.factor !== undefined && d.factor >= 1 && d.factor <= 5 ? d.factor : null;
+    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it)
+    const stated = d.factor ?? (d.payback !== undefined && d.payback > d.amount ? Math.round((d.payback / d.amount) * 10000) / 10000 : undefined);
+    const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing });
   }
@@ -706,8 +818,12 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
       const block: number[] = [];
       while (j < lines.length && cells[j].length >= 2 && (isLabelRow(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
       const width = Math.max(...block.map((b) => cells[b].length));
+      // a header row of terms ("| 4 mo | 6 mo | 8 mo"): each column's term
+      const header = start < i ? cells[start] : null;
       for (let col = 1; col < width; col++) {
+        const termHead = header && /^\d{1,3}\s*(mo|mos|months?|wks?|weeks?|days?|d)\b/i.test(header[col] ?? '') ? `Term: ${header[col]}\n` : '';
         docs.push(
+          termHead +
           block
             .map((b) => {
               const r = cells[b];
@@ -726,8 +842,9 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
 }
 
 /** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
-export function extractOffers(own: string): ExtractedOffer[] {
-  const text = normalizeText(own);
+export function extractOffers(own: string, ctx?: ReplyContext): ExtractedOffer[] {
+  // lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels
+  const text = wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
   const lines = text.split('\n');
   const { docs, used } = tableDocuments(lines);
   // two-cell rows ("Funding Amount | $50,000") read as "Funding Amount: $50,000"
@@ -739,11 +856,11 @@ export function extractOffers(own: string): ExtractedOffer[] {
     })
     .join('\n');
   const freqs = new Set<PaymentFrequency>();
-  for (const f of scanFacts(text, 0)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
+  for (const f of scanFacts(text, 0, ctx)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
-  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0)), globalFreq));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0)), globalFreq));
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq));
   return offers;
 }
 
@@ -758,6 +875,12 @@ interface Analysis {
   counter: Fired;
   auto: Fired;
   pending: Fired;
+  /** An approval taken back ("have to pull the approval"). */
+  withdrawal: Fired;
+  /** Terms before the final word ("waiting on final sign-off", "approved up to", "no pricing yet"). */
+  tentative: Fired;
+  /** Another product than the advance asked for ("reverse consolidation"). */
+  product: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -766,30 +889,47 @@ interface Analysis {
   ownDecision: number;
 }
 
-function analyse(own: string, subject: string): Analysis {
+function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const { lower, fixed } = prepare(own);
   const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
-  const offers = extractOffers(own);
+  const offers = extractOffers(own, ctx);
   const items = requestedItems(normalizeText(own));
+  // a bare stip ask on its own ("MTD pls")
+  const first = normalizeText(own).trim().split('\n')[0] ?? '';
+  let bareAsk = false;
+  if (!items.items.length && first.split(/\s+/).length <= 4 && DOC_WORDS.test(first) && /\b(pls|please|plz|need|asap)\b/i.test(first)) {
+    const item = first.replace(/\b(pls|please|plz|asap)\b[.!]*/gi, '').replace(/\bneed\b/gi, '').trim();
+    if (item) {
+      items.items.push(item);
+      items.hits.push(`short request "${first.trim()}"`);
+      bareAsk = true;
+    }
+  }
   const category = declineCategory(lower);
   const approved = score(lower, APPROVED_CUES);
   const declined = score(lower, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);
+  if (bareAsk) add(needs, 2, 'a bare stip request');
   const counter = score(lower, COUNTER_CUES);
   const auto = score(lower, AUTO_CUES);
   const pending = score(lower, PENDING_CUES);
-  const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score);
+  const withdrawal = score(lower, WITHDRAWAL_CUES);
+  const tentative = score(lower, TENTATIVE_CUES);
+  // another product than the one asked for (an advance when the deal does not say)
+  const asked = ctx?.product_type ?? 'mca';
+  const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
+  const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
   if (/\bapproved\b|\bapproval\b/.test(subj) && !/\bnot approved\b/.test(subj)) add(approved, 1.5, 'subject says approved');
   if (/\bdeclined?\b/.test(subj)) add(declined, 1.5, 'subject says declined');
   if (/\bcounter/.test(subj)) add(counter, 3, 'subject says counter');
-  if (/\b(additional (information|info|documents)|items needed|stips|information required|missing)\b/.test(subj)) add(needs, 1.5, 'subject asks for items');
+  if (/\b(additional (information|info|documents)|items needed|stips|information required|missing|action required)\b/.test(subj)) add(needs, 1.5, 'subject asks for items');
   if (AUTO_SUBJECT.test(subj) || AUTO_SUBJECT.test(subject.trim())) add(auto, 4, 'auto-reply subject');
   const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
-  return { own, lower, approved, declined, needs, counter, auto, pending, offers, items, category, fixed, ownDecision };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, offers, items, category, fixed, ownDecision };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -797,16 +937,15 @@ function add(f: Fired, w: number, why: string) {
   f.hits.push(why);
 }
 
-function decide(a: Analysis): { type: ReplyType; confidence: number; reasons: string[] } {
-  const reasons: string[] = [];
-  const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
-  for (const [name, f] of [['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending]] as const) {
-    if (f.hits.length) reasons.push(fmt(name, f));
-  }
-  if (a.fixed.length) reasons.push(`misspellings read as: ${a.fixed.join(', ')}`);
-  const hasCompleteOffer = a.offers.some((o) => o.factor_rate !== null && o.term !== null);
-  if (a.auto.score >= 4 && !hasCompleteOffer) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
+interface Decision {
+  type: ReplyType;
+  confidence: number;
+  reasons: string[];
+  review?: ClassifierReviewReason;
+}
 
+/** The winning class by cue weight alone (the rules before issue 26), before the terms are compared. */
+function byCues(a: Analysis): Decision {
   const ranked = (
     [
       ['approved', a.approved.score],
@@ -819,50 +958,151 @@ function decide(a: Analysis): { type: ReplyType; confidence: number; reasons: st
   // a counter is an approval on other terms than asked
   if (a.counter.score >= 3 && (a.offers.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
     const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
-    return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: [...reasons, 'counter cues with offer terms'] };
+    return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
   }
   if (topScore < 2 || a.pending.score > topScore) {
-    return { type: 'unclassified', confidence: round2(Math.max(0.3, 1 - topScore / 4)), reasons: [...reasons, topScore < 2 ? 'no decisive cue' : 'acknowledgement, no decision'] };
+    return { type: 'unclassified', confidence: round2(Math.max(0.3, 1 - topScore / 4)), reasons: [topScore < 2 ? 'no decisive cue' : 'acknowledgement, no decision'] };
   }
   if (top === 'needs_info' && a.items.items.length === 0 && topScore < 3 && a.approved.score < 2 && a.declined.score < 2) {
-    return { type: 'unclassified', confidence: 0.5, reasons: [...reasons, 'asks for something, but no item could be named'] };
+    return { type: 'unclassified', confidence: 0.5, reasons: ['asks for something, but no item could be named'] };
   }
   if (topScore === second) {
-    // a tie: prefer the class with the more specific evidence
+    // a tie: the more specific evidence names the class, but nothing is applied on a tie-break
     const tied = ranked.filter((r) => r[1] === topScore).map((r) => r[0]);
     top = tied.includes('declined') ? 'declined' : tied.includes('needs_info') ? 'needs_info' : tied[0];
-    topScore = second;
+    return { type: top, confidence: 0.3, reasons: [`tie between ${tied.join(' and ')}`], review: 'conflicting_cues' };
   }
   const confidence = round2(Math.min(0.99, Math.max(0.2, (topScore - second + 1) / (topScore + 2))));
-  return { type: top, confidence, reasons };
+  return { type: top, confidence, reasons: [] };
+}
+
+/** Below this, a decided class goes to a person (`low_confidence`). */
+export const MIN_CONFIDENCE = 0.35;
+
+/**
+ * The rules of the trade, over the cue scores and the offer terms compared with the ask:
+ * - an approval taken back is a decline that a person confirms (`approval_withdrawn`);
+ * - counter is about terms: less money than the deal asked, or other terms or another product in
+ *   words, is a counter however it is worded; the full ask is an approval;
+ * - a no and a priced offer in one answer ("declined at 150k. Approved at 50k") is a counter when
+ *   the offer is on other terms; a no and an offer at the ask is a conflict for a person;
+ * - tentative terms ("waiting on final sign-off", "up to", a floated amount with no pricing) and
+ *   ties go to a person; nothing is applied on a tie-break.
+ */
+function decide(a: Analysis, ctx?: ReplyContext): Decision {
+  const reasons: string[] = [];
+  const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
+  for (const [name, f] of [
+    ['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending],
+    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product],
+  ] as const) {
+    if (f.hits.length) reasons.push(fmt(name, f));
+  }
+  if (a.fixed.length) reasons.push(`misspellings read as: ${a.fixed.join(', ')}`);
+  const complete = a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
+  if (a.auto.score >= 4 && !complete.length) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
+  if (a.withdrawal.score >= 3) {
+    return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
+  }
+  const d = byCues(a);
+  reasons.push(...d.reasons);
+  let { type, confidence } = d;
+  let review = d.review;
+
+  // counter is about terms: what is offered against what was asked
+  const ask = ctx?.requested_amount ?? null;
+  const amounts = a.offers.map((o) => o.amount);
+  const less = ask !== null && ask > 0 && amounts.length > 0 && amounts.every((x) => x < ask - 0.5);
+  const atAsk = ask !== null && amounts.some((x) => Math.abs(x - ask) < 0.5);
+  const otherTerms = a.counter.score >= 3 || a.product.score >= 3;
+  if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
+  if (a.product.score >= 3) reasons.push('another product than asked');
+
+  if (type === 'approved' || type === 'counter') {
+    if (less || otherTerms) type = 'counter';
+    else if (type === 'counter' && atAsk && a.counter.score < 3) type = 'approved';
+    // the terms themselves decide a counter: the cue balance matters less
+    if (less) confidence = Math.max(confidence, 0.75);
+  } else if (type === 'declined' && complete.length) {
+    // a no and a priced offer in one answer
+    if (less || otherTerms) {
+      type = 'counter';
+      confidence = Math.max(confidence, 0.6);
+      reasons.push('declined the ask, offered other terms: a counter');
+    } else {
+      type = a.approved.score >= a.declined.score ? 'approved' : 'declined';
+      review = 'conflicting_cues';
+      reasons.push('a decline and an offer at the ask in one answer');
+    }
+  } else if ((type === 'declined' || type === 'unclassified') && a.counter.score >= 3 && a.tentative.score >= 2) {
+    // "declined it at 30, but my manager would look at 15": a counter without terms yet
+    type = 'counter';
+    reasons.push('declined the ask, floated other terms');
+  }
+  if (type === 'counter' && complete.length && d.type !== 'counter' && !less && !otherTerms && a.declined.score >= 3) review ??= 'conflicting_cues';
+
+  // doubt goes to a person
+  if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
+  if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
+  if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
+  if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
+  if (review) reasons.push(`review: ${review}`);
+  return { type, confidence: round2(confidence), reasons, review };
+}
+
+/** One reply answering several files: decision lines that name different businesses. */
+const DEAL_LINE = /^\s*([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips)\b/i;
+
+function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+  const lines = normalizeText(own).split('\n');
+  const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
+  const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
+  const both = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b/i.test(own);
+  if (names.size < 2 && !(both && names.size >= 1)) return { own, multiple: false, picked: false };
+  const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
+  const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
+  if (!mine.length) return { own, multiple: true, picked: false };
+  const keep = new Set<number>();
+  for (const h of mine) {
+    keep.add(h.i);
+    // the lines under it, up to the next file's line or a blank line
+    for (let j = h.i + 1; j < lines.length && lines[j].trim() && !heads.some((x) => x.i === j); j++) keep.add(j);
+  }
+  return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
 }
 
 /**
  * Classifies a lender's reply. `text` is the text part, `html` the HTML part when there is one; the
  * quoted thread is cut before any rule runs. A forwarded message is read when the sender's own text
- * decides nothing ("see below from UW").
+ * decides nothing ("see below from UW"). `context` is what the hook knows of the submission (the
+ * deal's requested amount above all): with it, counters are read from the terms, not only the words.
  */
-export function classifyReply(input: { subject: string; text: string; html?: string | null }): Classification {
+export function classifyReply(input: { subject: string; text: string; html?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
-  let a = analyse(parts.own, input.subject);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
+  const deals = splitDeals(parts.own, context);
+  if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  let a = analyse(deals.own, input.subject, context);
   if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
-    const f = analyse(parts.forwarded, input.subject);
+    const f = analyse(parts.forwarded, input.subject, context);
     if (f.ownDecision > a.ownDecision) {
       reasons.push('own text decides nothing: read the forwarded message');
       a = f;
     }
   }
   // the other alternative can carry terms the chosen one lost (e.g. a table flattened in the text part)
-  if (!a.offers.some((o) => o.missing.length === 0) && parts.alternate?.own) {
-    const alt = extractOffers(parts.alternate.own);
+  if (!a.offers.some((o) => o.missing.length === 0) && parts.alternate?.own && !deals.multiple) {
+    const alt = extractOffers(parts.alternate.own, context);
     if (alt.some((o) => o.missing.length === 0)) {
       a.offers = alt;
       reasons.push('offer terms read from the other alternative');
     }
   }
-  const d = decide(a);
+  const d = decide(a, context);
+  const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
+  if (review) result.review_reason = review;
   if (d.type === 'approved' || d.type === 'counter') result.offers = a.offers;
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {

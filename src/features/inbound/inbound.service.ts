@@ -7,13 +7,13 @@ import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { randomBase62, sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import { priceOffer } from '../offers/offers.service';
 import { SUBMISSION_EMAIL_KIND } from '../submissions/submissions.email';
 import { findSubmission, type SubmissionRow } from '../submissions/submissions.repository';
 import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
-import { classifyReply, toResponseType, type Classification } from './classifier';
+import { classifyReply, type Classification, type ReplyContext } from './classifier';
+import { contractClassification, replyOutcome } from './reply-outcome';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
 
@@ -197,7 +197,7 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
 
 // ---------------------------------------------------------------- classifying and applying
 
-function classify(msg: ParsedInbound): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
+function classify(msg: ParsedInbound, context?: ReplyContext): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
   const input = parsedMailToInput(msg.parsed);
   const header = autoReplySignal(msg.parsed);
   let c: Classification;
@@ -205,7 +205,7 @@ function classify(msg: ParsedInbound): { classification: S['InboundEmailClassifi
   try {
     if (header) c = { type: 'unclassified', confidence: 0.95, requested_items: [], offers: [], reasons: [`auto-reply: ${header}`] };
     else {
-      c = classifyReply(input);
+      c = classifyReply(input, context);
       own = replyParts(input).own;
     }
   } catch {
@@ -215,59 +215,21 @@ function classify(msg: ParsedInbound): { classification: S['InboundEmailClassifi
   return {
     own,
     autoReply: !!header || c.reasons.includes('automatic reply'),
-    classification: {
-      type: c.type,
-      confidence: Math.round(c.confidence * 100) / 100,
-      response_type: toResponseType(c.type),
-      decline_category: c.decline_category ?? null,
-      decline_reason: c.decline_reason ?? null,
-      requested_items: c.requested_items,
-      offers: c.offers.map((o) => ({
-        amount: o.amount, factor_rate: o.factor_rate, term: o.term, term_unit: o.term_unit, payment_frequency: o.payment_frequency,
-        payment_amount: o.payment_amount, missing: o.missing as ('factor_rate' | 'term')[],
-      })),
-      reasons: c.reasons,
-    },
+    classification: contractClassification(c),
   };
 }
 
-/** Offers of a classification that can be logged as they are: every required term, within the contract's bounds, priceable. */
-function loggableOffers(c: S['InboundEmailClassification']): NonNullable<ResponseBody['offers']> {
-  const out: NonNullable<ResponseBody['offers']> = [];
-  for (const o of c.offers) {
-    if (o.factor_rate === null || o.term === null) continue; // what `missing` lists
-    if (!(o.amount > 0 && o.amount <= 100_000_000 && o.factor_rate >= 1 && o.factor_rate <= 5 && Number.isInteger(o.term) && o.term >= 1 && o.term <= 1000)) continue;
-    if (o.payment_amount !== null && !(o.payment_amount > 0 && o.payment_amount <= 100_000_000)) continue;
-    const terms = {
-      amount: o.amount, factor_rate: o.factor_rate, term: o.term, term_unit: o.term_unit ?? 'days', payment_frequency: o.payment_frequency ?? 'daily',
-      ...(o.payment_amount !== null ? { payment_amount: o.payment_amount } : {}),
-    };
-    try {
-      priceOffer(terms);
-    } catch {
-      continue; // e.g. months paid weekly with no payment amount: left for a person
-    }
-    out.push(terms);
-    if (out.length === 10) break;
-  }
-  return out;
-}
-
-/** The answer an email's classification records on its submission, or null when it says nothing. */
-function responseOf(c: S['InboundEmailClassification'], from: string, own: string): ResponseBody | null {
-  if (!c.response_type) return null;
-  const excerpt = clean(own).replace(/\s+/g, ' ').trim();
-  const body: ResponseBody = { response_type: c.response_type, response_notes: `From ${from}: ${excerpt}`.slice(0, 2000) };
-  if (c.response_type === 'declined') {
-    if (c.decline_reason) body.decline_reason = clean(c.decline_reason).slice(0, 1000);
-    if (c.decline_category) body.decline_category = c.decline_category;
-  }
-  if (c.response_type === 'more_info' && c.requested_items.length) body.requested_items = c.requested_items.slice(0, 50).map((i) => clean(i).slice(0, 500));
-  if (c.response_type === 'approved' || c.response_type === 'counter') {
-    const offers = loggableOffers(c);
-    if (offers.length) body.offers = offers;
-  }
-  return body;
+/** What the hook knows of a submission's deal, for the classifier: the requested amount above all (counter is about terms). */
+async function replyContext(trx: Knex.Transaction, scope: Scope, row: SubmissionRow): Promise<ReplyContext> {
+  const deal = (await trx('deals as d')
+    .leftJoin('businesses as b', 'b.id', 'd.business_id')
+    .where({ 'd.id': row.deal_id, 'd.location_id': scope.locationId })
+    .first('d.requested_amount', 'd.product_type', 'b.legal_name')) as { requested_amount: number | string | null; product_type: string | null; legal_name: string | null } | undefined;
+  return {
+    requested_amount: deal?.requested_amount != null ? Number(deal.requested_amount) : null,
+    product_type: deal?.product_type ?? null,
+    business_name: deal?.legal_name ?? null,
+  };
 }
 
 // ---------------------------------------------------------------- rows
@@ -343,10 +305,10 @@ async function applyToSubmission(
   scope: Scope,
   row: SubmissionRow,
   body: ResponseBody | null,
-  opts: { offerSource: 'api' | 'email_classifier'; autoReply: boolean; sender?: string; authenticated?: boolean },
+  opts: { offerSource: 'api' | 'email_classifier'; autoReply: boolean; sender?: string; authenticated?: boolean; reviewReason?: NonNullable<InboundEmail['review_reason']> },
 ): Promise<Pick<InboundRow, 'status' | 'review_reason' | 'offer_ids'>> {
   const review = (review_reason: NonNullable<InboundEmail['review_reason']>) => ({ status: 'unclassified' as const, review_reason, offer_ids: [] });
-  if (!body) return review(opts.autoReply ? 'auto_reply' : 'not_classified');
+  if (!body) return review(opts.reviewReason ?? (opts.autoReply ? 'auto_reply' : 'not_classified'));
   if (opts.offerSource === 'api') {
     // The answer a reviewer gave: recorded exactly as recordSubmissionResponse would (its 409s included).
     const { offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api', paramPrefix: 'response.' });
@@ -399,7 +361,7 @@ export async function receiveInboundEmail(
   const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
   const authenticated = isAligned(auth, msg.from.address);
   const scope = systemScope(locationId);
-  const { classification, own, autoReply } = classify(msg);
+  const first = classify(msg);
   const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
     filename: a.filename ? clean(a.filename).slice(0, 500) : null,
     content_type: clean(a.contentType || 'application/octet-stream').slice(0, 200),
@@ -415,7 +377,7 @@ export async function receiveInboundEmail(
       .insert({
         id, location_id: locationId, status: 'unmatched', review_reason: 'no_match', dedupe_key: msg.dedupeKey, message_id: msg.messageId,
         from_address: msg.from.address, from_name: msg.from.name, to_addresses: cleanJson(msg.recipients), subject: msg.subject, sent_at: sentAt,
-        text_body: msg.text, attachments: cleanJson(attachments), raw, classification: cleanJson(classification), offer_ids: '[]',
+        text_body: msg.text, attachments: cleanJson(attachments), raw, classification: cleanJson(first.classification), offer_ids: '[]',
         created_at: now, updated_at: now,
       })
       .onConflict(['location_id', 'dedupe_key'])
@@ -427,14 +389,21 @@ export async function receiveInboundEmail(
     }
     const match = await matchSubmission(trx, scope, msg);
     let patch: Partial<InboundRow>;
+    let reread: string | undefined;
     if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
     else {
       const row = await lockedSubmissionOr404(trx, scope, match.row.id);
-      const outcome = await applyToSubmission(trx, deps, scope, row, responseOf(classification, msg.from.address, own), { offerSource: 'email_classifier', autoReply, sender: msg.from.address, authenticated });
+      // read again with what the submission asked for (counter is about terms), then apply or keep for review
+      const { classification, own, autoReply } = classify(msg, await replyContext(trx, scope, row));
+      const decided = replyOutcome(classification, { from: msg.from.address, own, autoReply });
+      const outcome = await applyToSubmission(trx, deps, scope, row, decided.apply ? decided.body : null, {
+        offerSource: 'email_classifier', autoReply, sender: msg.from.address, authenticated, reviewReason: decided.apply ? undefined : decided.review_reason,
+      });
+      reread = cleanJson(classification);
       patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
     }
-    await trx('inbound_emails').where({ id }).update({ ...patch, offer_ids: JSON.stringify(patch.offer_ids ?? []) });
+    await trx('inbound_emails').where({ id }).update({ ...patch, ...(reread ? { classification: reread } : {}), offer_ids: JSON.stringify(patch.offer_ids ?? []) });
     return { email: toInboundEmail((await findInbound(trx, scope, id))!), created: true };
   });
 }
@@ -464,15 +433,27 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
     if (!found) throw notFound('submission', body.submission_id, 'submission_id');
     const row = await lockedSubmissionOr404(trx, scope, found.id);
     if (row.status === 'funded') throw conflict('The submission is funded: an advance exists, its response can no longer change', 'invalid_state_transition', 'submission_id');
-    const classification = json(email.classification);
-    const own = replyParts({ subject: email.subject, text: email.text_body }).own;
-    const response = body.response ?? responseOf(classification, email.from_address, own);
+    let classification = json(email.classification);
+    let own = replyParts({ subject: email.subject, text: email.text_body }).own;
+    if (!body.response) {
+      // read again against the chosen submission's deal (counter is about terms): the stored message, whole
+      const stored = (await trx('inbound_emails').where({ id, location_id: scope.locationId }).first('raw')) as { raw: Buffer | null } | undefined;
+      try {
+        if (stored?.raw) ({ classification, own } = classify(await parseInbound(Buffer.from(stored.raw)), await replyContext(trx, scope, row)));
+      } catch {
+        // a message that no longer parses keeps its stored reading
+      }
+    }
     const autoReply = classification.reasons.some((r) => r.startsWith('auto-reply:') || r === 'automatic reply');
+    const decided = replyOutcome(classification, { from: email.from_address, own, autoReply });
+    const response = body.response ?? (decided.apply ? decided.body : null);
     // A person tied it to the submission: the sender is vouched for.
-    const outcome = await applyToSubmission(trx, deps, scope, row, response, { offerSource: body.response ? 'api' : 'email_classifier', autoReply });
+    const outcome = await applyToSubmission(trx, deps, scope, row, response, {
+      offerSource: body.response ? 'api' : 'email_classifier', autoReply, reviewReason: decided.apply ? undefined : decided.review_reason,
+    });
     const now = deps.clock.now();
     await trx('inbound_emails').where({ id }).update({
-      ...outcome, offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
+      ...outcome, classification: cleanJson(classification), offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
     });
     return toInboundEmail((await findInbound(trx, scope, id))!);
   });

@@ -1,0 +1,151 @@
+// The trade's vocabulary (src/features/inbound/vocabulary.ts), one test per row class: each row
+// class is shown changing what the classifier reads, on short replies written the way lenders write.
+import { describe, expect, it } from 'vitest';
+import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
+import * as V from '../../src/features/inbound/vocabulary';
+
+const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
+const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
+
+describe('decisions', () => {
+  it('approval phrases: portal decisions, "they\'re approved", "good to go", underwriter shorthand', () => {
+    expect(read('Decision: APPROVED\nFunded Amount: $40,000\nFactor Rate: 1.25\nTerm: 6 Months', ask(40_000)).type).toBe('approved');
+    expect(read("They're approved for the full 65. 1.35 over 9 months, $2,250 a week.", ask(65_000)).type).toBe('approved');
+    expect(read("we're good to go on Pinecrest at $75k. $99,000 back over 9 months, weekly.", ask(75_000)).type).toBe('approved');
+    expect(read('APPR 35k/1.45/130d/$390.38 dly. BV + VC to fund.', ask(35_000)).type).toBe('approved');
+    expect(read('Pinecrest - approved. 75k / 1.35 / 180 / 562.50', ask(75_000))).toMatchObject({ type: 'approved', offers: [{ amount: 75_000, factor_rate: 1.35, term: 180, term_unit: 'days' }] });
+    for (const row of V.APPROVAL) expect(row.w).toBeGreaterThan(0);
+  });
+
+  it('decline phrases: "DECL", "sit this one out", "we don\'t go 5th", "can\'t make it work", a bare "pass"', () => {
+    expect(read('DECL - too many negs. 14 in Oct alone.').type).toBe('declined');
+    expect(read("We're gonna sit this one out.").type).toBe('declined');
+    expect(read("Fox Run is showing 4 positions, not 3. We don't go 5th. Sorry Dana.").type).toBe('declined');
+    expect(read("Brightside runs too thin - avg daily balance is under $900. Can't make it work.").type).toBe('declined');
+    expect(read("revenue's too light for 15 on this one. pass\n\nTony").type).toBe('declined');
+    expect(read('Unable to offer at this time.').type).toBe('declined');
+    expect(read("We passed on this one last month, nothing has changed so it's still a no.").type).toBe('declined');
+  });
+
+  it('withdrawal: a pulled approval is a decline a person confirms', () => {
+    const c = read('bad news, I have to pull the approval on Lakeside. A new position funded Monday.');
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read('Deal is approved but the offer was rescinded after the bank verification failed.').review_reason).toBe('approval_withdrawn');
+    expect(read("Approved last week but merchant never signed; offer expired. Resubmit if they're still interested.").review_reason).toBe('approval_withdrawn');
+    // an approval that has not happened yet is no approval
+    expect(read('UW wants a call with the merchant before final approval. Can you set up 15 min tomorrow?').type).not.toBe('approved');
+  });
+
+  it('needs_info phrases: a bare "Send payoff letters ... and I\'ll take another look", "MTD pls"', () => {
+    expect(read("Send payoff letters for Kapitus and Mulligan and I'll take another look.")).toMatchObject({ type: 'needs_info', requested_items: ['payoff letters for Kapitus and Mulligan'] });
+    expect(read('MTD pls\n\nMegan')).toMatchObject({ type: 'needs_info', requested_items: ['MTD'] });
+    expect(read('At 100k we need financials: 2025 business tax return and a YTD P&L.').requested_items).toEqual(['2025 business tax return', 'YTD P&L']);
+  });
+
+  it('tentative phrases: terms before the final sign-off or "approved up to" go to a person', () => {
+    expect(read("Looks good! Just waiting on final sign-off, should be 40k at 1.29 for 6 months if he doesn't change anything.", ask(40_000)).review_reason).toBe('tentative_terms');
+    expect(read("Green Leaf is approved up to 60k. At 60 it's 1.45 / 8 months, at 50 it's 1.41 / 8 months.", ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read("Good news - we can offer up to $90k. At 75k it's 1.35 / 9 months.", ask(75_000)).review_reason).toBe('tentative_terms');
+    expect(read('Approved at 75 but pending a site inspection; final terms after the inspection.', ask(75_000)).review_reason).toBe('tentative_terms');
+    // "up to 10 pts" of a max sell rate is not tentative
+    expect(read('Approved $100,000\nBuy rate: 1.30\nMax sell: 1.40 (up to 10 pts)\nTerm: 160 days, daily debit', ask(100_000)).review_reason).toBeUndefined();
+  });
+
+  it('counter phrases and products: other terms or another product in words', () => {
+    expect(read("We can fund the $45,000 but not on the 12 months you asked for. Best we can do is 6 months at 1.38, $492.86 daily.", ask(45_000))).toMatchObject({
+      type: 'counter', offers: [{ amount: 45_000, term: 6, term_unit: 'months' }],
+    });
+    expect(read('What we can do is a reverse consolidation: $45,000, 1.45 factor, 32 weeks, $2,039.06 weekly.', ask(45_000)).type).toBe('counter');
+    // another product than the deal's: a counter; the product asked for: an approval
+    const loc = 'Approved - we can offer a line of credit: $50,000 at 1.25, 12 months, $5,208.33 monthly.';
+    expect(read(loc, ask(50_000)).type).toBe('counter');
+    expect(read(loc, { requested_amount: 50_000, product_type: 'loc' }).type).toBe('approved');
+    expect(read('UW approved the 75 but for 6 months not 9. 1.33, weekly $4,156.25', ask(75_000)).type).toBe('counter');
+    expect(read('We can approve $75,000 but only at 6 months instead of 12. 1.38 factor, $862.50 daily.', ask(75_000)).offers).toMatchObject([{ amount: 75_000, factor_rate: 1.38, term: 6 }]);
+    expect(read("4 months won't work for us. We'd have to go 8 months: $50k, 1.34, $1,914.29 weekly.", ask(50_000)).offers).toMatchObject([{ term: 8, term_unit: 'months' }]);
+  });
+
+  it('pending and auto-reply phrases: no decision', () => {
+    expect(read("Still with UW, they had a question on the CA address but I think it's fine. Should know by tomorrow.").type).toBe('unclassified');
+    expect(read('This mailbox is no longer monitored. Submissions sent here will not receive an approval or decline.').type).toBe('unclassified');
+  });
+
+  it('contractions typed without the apostrophe are restored', () => {
+    expect(V.CONTRACTIONS.cant).toBe("can't");
+    expect(read('can do 40 on pinecrest, cant get to 75 with the balances they keep. 1.36 / 120 days', ask(75_000))).toMatchObject({
+      type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120 }],
+    });
+  });
+});
+
+describe('decline reasons', () => {
+  it.each([
+    ['DECL - too many negs.', 'negative_days'],
+    ['Declined, 9 NSFs in 90 days.', 'nsf'],
+    ["Sorry, 4 positions and we don't go 5th.", 'stacking'],
+    ['Keystone is outside our box, we max out at $250k.', 'deal_size'],
+    ["revenue's too light for 15. pass", 'low_revenue'],
+    ["Runs too thin - avg daily balance under $900, can't make it work.", 'low_balance'],
+    ['FICO too low. 512 is under our 550 floor. Decline.', 'credit_score'],
+    ['Declined: TIB under a year.', 'time_in_business'],
+    ['Declined. Merchant defaulted with us in 2024 and we settled for 60 cents.', 'default_history'],
+    ["Statements are doctored, balances don't tie out. Declining.", 'verification'],
+    ['Decline - holdback would be over 25% of deposits with the existing advance.', 'stacking'],
+  ])('"%s" is %s', (text, category) => {
+    expect(read(text)).toMatchObject({ type: 'declined', decline_category: category });
+  });
+
+  it('states by name and by postal code', () => {
+    expect(read("merchant is in California, we can't fund CA right now (licensing).")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read("Sorry, we can't fund NY files. Decline.")).toMatchObject({ decline_category: 'restricted_state' });
+    expect(read("Not a fit at this time, merchant's in Nevada.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(V.STATES).toHaveLength(50);
+    // codes that are English words are never read bare
+    expect(V.AMBIGUOUS_STATE_CODES.has('in')).toBe(true);
+  });
+
+  it('industries', () => {
+    expect(read("We don't touch vape/CBD/smoke shops, sorry.")).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(V.INDUSTRIES).toContain('trucking');
+    expect(read("Sorry Dana, we're not doing vet clinics anymore.")).toMatchObject({ type: 'declined', decline_category: 'industry' });
+  });
+});
+
+describe('numbers and pricing', () => {
+  it('amounts and terms in words', () => {
+    expect(wordsToDigits('we can get them forty thousand dollars at 1.39 over six months')).toBe('we can get them $40,000 at 1.39 over 6 months');
+    expect(wordsToDigits('one hundred twenty five thousand')).toBe('$125,000');
+    expect(extractOffers('We can get them forty thousand dollars at 1.39 over six months.')).toMatchObject([{ amount: 40_000, factor_rate: 1.39, term: 6, term_unit: 'months' }]);
+  });
+
+  it('shorthand amounts in thousands, only against the ask', () => {
+    expect(extractOffers('Best I can do is 40. 1.42, 100 days, daily.', ask(65_000))).toMatchObject([{ amount: 40_000, factor_rate: 1.42, term: 100 }]);
+    expect(extractOffers('Best I can do is 40. 1.42, 100 days, daily.')).toEqual([]);
+    // far from the ask (a tenth to four times): not an amount
+    expect(extractOffers('Best I can do is 40. 1.42, 100 days, daily.', ask(1_000_000))).toEqual([]);
+    // a term or a count after the number is not money
+    expect(extractOffers('at 120 days 1.42', ask(65_000))).toEqual([]);
+  });
+
+  it('frequency shorthand', () => {
+    expect(extractOffers('lopez dental good for the 80. 1.28 / 12 mo / 1,969.23 wkly', ask(80_000))).toMatchObject([
+      { amount: 80_000, factor_rate: 1.28, term: 12, term_unit: 'months', payment_frequency: 'weekly', payment_amount: 1969.23 },
+    ]);
+    expect(V.FREQUENCY_SHORTHAND.dly).toBe('daily');
+  });
+
+  it('buy and sell rates: the buy rate is the factor', () => {
+    expect(extractOffers('Approved $100,000\nMax sell: 1.40\nBuy rate: 1.30\nTerm: 160 days')).toMatchObject([{ amount: 100_000, factor_rate: 1.3 }]);
+    expect(extractOffers('Approved $100,000 - buy 1.30, sell rate 1.40, 160 days')).toMatchObject([{ factor_rate: 1.3 }]);
+  });
+
+  it('payback: the factor is payback / amount, to four decimals', () => {
+    expect(extractOffers('$50k funded, $69,500 payback, 120 business days.')).toMatchObject([{ amount: 50_000, factor_rate: 1.39, term: 120, term_unit: 'days' }]);
+    expect(extractOffers('Advance: $30,000\nTotal payback: $41,234\n60 daily payments')).toMatchObject([{ amount: 30_000, factor_rate: 1.3745, term: 60 }]);
+  });
+
+  it('holdback is a stacking reason, not a term', () => {
+    expect(V.HOLDBACK).toContain('holdback');
+    expect(read('Declined: the holdback with both positions would be too high.').decline_category).toBe('stacking');
+  });
+});

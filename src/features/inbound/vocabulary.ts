@@ -1,0 +1,224 @@
+// The trade's vocabulary, as data: how underwriters and brokers write approvals, declines,
+// withdrawals, stip requests, tentative terms and counters, the shorthand of decline reasons, the
+// states and industries lenders restrict, amounts in words and in thousands, buy / sell rates and
+// holdback. The classifier (classifier.ts) compiles these rows into its cues; nothing here is code.
+//
+// A phrase is a small pattern over lower-cased text with ASCII quotes, matched on word boundaries
+// (`\b` is added on both sides). Apostrophe-less contractions ("cant", "dont") are restored before
+// any phrase runs (CONTRACTIONS), so phrases are written with the apostrophe.
+//
+// Row classes (each has a unit test in contract-tests/unit/reply-vocabulary.test.ts):
+//   decisions: approval, decline, withdrawal, needs_info, tentative, counter, products
+//   decline reasons: DECLINE_REASONS (category + phrases), STATES, INDUSTRIES
+//   numbers: NUMBER_WORDS, SHORTHAND_AMOUNT, FREQUENCY_SHORTHAND
+//   pricing: RATE_LABELS (buy / sell), HOLDBACK
+import type { DeclineCategory } from './classifier';
+
+export interface PhraseRow {
+  /** Pattern over lower-cased text, word-bounded on both ends. */
+  phrase: string;
+  /** How much it counts for its class (a clear statement is 3). */
+  w: number;
+  /** Does not count when negated just before ("not approved"). */
+  negatable?: boolean;
+  /** Counts for less inside a conditional sentence ("if ... approved"). */
+  modal?: boolean;
+}
+
+/** Apostrophe-less contractions as phones type them, restored before matching. */
+export const CONTRACTIONS: Record<string, string> = {
+  cant: "can't", dont: "don't", wont: "won't", doesnt: "doesn't", didnt: "didn't", isnt: "isn't", arent: "aren't", wasnt: "wasn't",
+  couldnt: "couldn't", wouldnt: "wouldn't", shouldnt: "shouldn't", theyre: "they're", youre: "you're", thats: "that's", weve: "we've", itll: "it'll",
+};
+
+/** Approval, however the trade says it. */
+export const APPROVAL: PhraseRow[] = [
+  { phrase: "(decision|new status|status|result)\\W{1,40}approved", w: 3 },
+  { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
+  { phrase: 'approved as submitted', w: 3.5 },
+  { phrase: 'appr(vd)?', w: 2.5 },
+  { phrase: "(we're|we are) good to go|good to go", w: 2.5, negatable: true, modal: true },
+  { phrase: 'good for the( full)?', w: 2.5, negatable: true, modal: true },
+  { phrase: '(it|this|that) works', w: 2, negatable: true, modal: true },
+  { phrase: '(credit|committee|uw|underwriting|credit committee) signed off', w: 3, negatable: true },
+  { phrase: 'signed off on', w: 2.5, negatable: true, modal: true },
+  { phrase: 'looks good', w: 1.5, negatable: true, modal: true },
+  { phrase: '(we |i )?(can|could) approve', w: 2, negatable: true, modal: true },
+  { phrase: '\\w+ [-:] approved', w: 3 },
+];
+
+/** A decline, including idioms with no decline word. */
+export const DECLINE: PhraseRow[] = [
+  { phrase: 'decl', w: 3 },
+  { phrase: "(gonna|going to|will|we'll|have to) sit (this|it) (one )?out", w: 3 },
+  { phrase: "(can't|cannot|couldn't) make (it|this|that) work", w: 3 },
+  { phrase: "(we|i) don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", w: 3 },
+  { phrase: "(we )?(don't|do not|won't|can't|cannot) (fund|touch|do) (ca|ny|nj|tx|fl|[a-z]{2}|california|new york|new jersey|texas|florida)( right now| at the moment| anymore)?", w: 3 },
+  { phrase: '(too|way too) (light|thin)', w: 2 },
+  { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
+  { phrase: "hard no|(it's|its|that's|still) (still )?a (hard )?no", w: 3, modal: true },
+  { phrase: 'passed on (this|it|that|the file|the deal)', w: 3 },
+  { phrase: 'max out at', w: 1.5 },
+  { phrase: "(we're|we are) (not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment|at this time)", w: 3 },
+  { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
+  { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
+];
+
+/** An approval taken back: decided by a person (review reason approval_withdrawn). */
+export const WITHDRAWAL: PhraseRow[] = [
+  { phrase: '(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my )?(approval|offer)', w: 4 },
+  { phrase: '(approval|offer) (is|was|has been) (pulled|rescinded|withdrawn|revoked|off the table)', w: 4 },
+  { phrase: "(won't|will not) stay on", w: 2 },
+  { phrase: '(offer|approval) (has |had )?expired', w: 3 },
+];
+
+/** A request for items: the lender will decide once they arrive. */
+export const NEEDS_INFO: PhraseRow[] = [
+  { phrase: "(and|then) (i'll|we'll|i will|we will) take (another|a) look", w: 2 },
+  { phrase: '(send|get|need) (me |us )?payoff letters?', w: 2 },
+  { phrase: 'pls|please', w: 0.5 },
+  { phrase: '(at|for) \\$?\\d+k? we need', w: 2 },
+  { phrase: 'we need (financials|the|a|an|2|two|3)', w: 1.5 },
+  { phrase: 'on hold until', w: 2.5 },
+  { phrase: 'documents required|action required', w: 2 },
+];
+
+/** A person acknowledging or reporting progress: no decision yet. */
+export const PENDING: PhraseRow[] = [
+  { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },
+  { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
+  { phrase: 'you will be notified|will be notified when', w: 3 },
+  { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
+];
+
+/** Automatic replies a phrase gives away (the header check comes first in the hook). */
+export const AUTO_REPLY: PhraseRow[] = [
+  { phrase: '(this )?mailbox is no longer monitored|no longer monitored', w: 4 },
+  { phrase: 'thanks for your submission|thank you for your submission', w: 2 },
+];
+
+/** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
+export const TENTATIVE: PhraseRow[] = [
+  { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
+  { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
+  { phrase: 'should be \\$?\\d+k?', w: 1.5 },
+  { phrase: 'approved (for )?up to', w: 2 },
+  { phrase: '(offer|approve|do) up to(?! \\$?\\d+ ?(pts|points|%))', w: 2 },
+  { phrase: 'your call|pick (one|a term|an option)', w: 1 },
+  { phrase: "(might|may) be able to do something|i might be able|don't promise", w: 3 },
+  { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
+  { phrase: 'no pricing yet', w: 2.5 },
+  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|committee)', w: 2.5 },
+  { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
+];
+
+/** The terms differ from the ask, in words. */
+export const COUNTER: PhraseRow[] = [
+  { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
+  { phrase: 'declined (it |this |the file )?at \\$?\\d+k?', w: 3 },
+  { phrase: "(isn't|is not|not) there", w: 1 },
+  { phrase: "(can't|cannot) fund the (whole|full|entire)", w: 3 },
+  { phrase: "not (able|unable) to approve the (full|whole|entire|requested)", w: 3 },
+  { phrase: "(\\d+ (months?|weeks?|days?)|that term) (won't|will not|doesn't|does not) work", w: 3 },
+  { phrase: "(we'd|we would|we) (have to|need to) go \\d+", w: 3 },
+  { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
+  { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
+  { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
+  { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
+  { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
+  { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },
+  { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
+];
+
+/**
+ * Products a lender may offer instead of the one asked for (the deal's `product_type`; an advance,
+ * `mca`, when unknown). Offering another product is a counter; naming the product asked for is not.
+ */
+export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
+  { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with) (a |an )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with) (a |an )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with) (an? )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'sba', phrase: '(do|offer|approve|approved for|go with) (an? )?sba( loan)?', w: 3 },
+  { product: 'mca', phrase: '(do|offer|approve|approved for|go with) (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
+];
+
+/**
+ * Decline reasons with their shorthand. A category whose rows add up to 2 or more is named; with two,
+ * the one named first in the text wins.
+ */
+export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
+  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days'], w: 3 },
+  { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
+  {
+    category: 'stacking',
+    phrases: [
+      "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
+      'mca debits', 'stacked', 'stacking', 'too many positions', 'holdback (is )?too high', 'over[- ]?leveraged',
+    ],
+    w: 3,
+  },
+  { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
+  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month'], w: 3 },
+  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)'], w: 3 },
+  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor'], w: 3 },
+  { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new'], w: 3 },
+  { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
+  { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out"], w: 3 },
+  { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
+];
+
+/** US states as lenders write them (name, postal code). A restricted-state decline names one near "fund", "in" or "licensing". */
+export const STATES: Array<[string, string]> = [
+  ['alabama', 'al'], ['alaska', 'ak'], ['arizona', 'az'], ['arkansas', 'ar'], ['california', 'ca'], ['colorado', 'co'], ['connecticut', 'ct'],
+  ['delaware', 'de'], ['florida', 'fl'], ['georgia', 'ga'], ['hawaii', 'hi'], ['idaho', 'id'], ['illinois', 'il'], ['indiana', 'in'], ['iowa', 'ia'],
+  ['kansas', 'ks'], ['kentucky', 'ky'], ['louisiana', 'la'], ['maine', 'me'], ['maryland', 'md'], ['massachusetts', 'ma'], ['michigan', 'mi'],
+  ['minnesota', 'mn'], ['mississippi', 'ms'], ['missouri', 'mo'], ['montana', 'mt'], ['nebraska', 'ne'], ['nevada', 'nv'], ['new hampshire', 'nh'],
+  ['new jersey', 'nj'], ['new mexico', 'nm'], ['new york', 'ny'], ['north carolina', 'nc'], ['north dakota', 'nd'], ['ohio', 'oh'], ['oklahoma', 'ok'],
+  ['oregon', 'or'], ['pennsylvania', 'pa'], ['rhode island', 'ri'], ['south carolina', 'sc'], ['south dakota', 'sd'], ['tennessee', 'tn'], ['texas', 'tx'],
+  ['utah', 'ut'], ['vermont', 'vt'], ['virginia', 'va'], ['washington', 'wa'], ['west virginia', 'wv'], ['wisconsin', 'wi'], ['wyoming', 'wy'],
+];
+/**
+ * Postal codes that are also English words ("in", "me", "or", "ok", "hi"...): matched only in
+ * upper case in the original text or right after "fund"/"in", never as bare words.
+ */
+export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
+/** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
+export const STATE_CONTEXT = ["(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+
+/** Industries lenders restrict (as merchants' files name them). */
+export const INDUSTRIES: string[] = [
+  'vape', 'smoke shops?', 'cbd', 'cannabis', 'dispensar(y|ies)', 'firearms?', 'guns?', 'adult', 'gambling', 'casinos?', 'trucking', 'freight', 'construction',
+  'contractors?', 'auto sales', 'car dealers?', 'used cars?', 'non-?profits?', 'real estate', 'law firms?', 'attorneys?', 'travel agenc(y|ies)', 'crypto\\w*', 'pawn',
+  'restricted industry', 'industry',
+];
+
+/** Number words, for amounts and terms written out ("forty thousand", "six months"). */
+export const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14,
+  fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70,
+  eighty: 80, ninety: 90,
+};
+export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, grand: 1000, million: 1_000_000 };
+
+/**
+ * A bare number meaning thousands ("can do 40", "good for the 80", "at 60 it's 1.45"): the words
+ * before it that make it an amount. Read only when the deal's requested amount is known and the
+ * number, in thousands, is within a tenth to four times of it.
+ */
+export const SHORTHAND_AMOUNT = {
+  before: ["can do", 'do', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
+  /** Words right after that make it something else (a term, a count, a percentage). */
+  notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
+};
+
+/** Payment frequencies as typed in shorthand. */
+export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly' | 'monthly'> = {
+  dly: 'daily', 'a day': 'daily', 'per day': 'daily', wkly: 'weekly', 'a week': 'weekly', 'per week': 'weekly', 'bi-wkly': 'bi-weekly', mthly: 'monthly', 'a month': 'monthly',
+};
+
+/** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */
+export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max sell', 'sell', 'max', 'up to', 'cap'] };
+
+/** Holdback (the share of deposits a lender debits): a stacking reason in a decline, not a term. */
+export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

@@ -13,6 +13,7 @@ import { findSubmission, type SubmissionRow } from '../submissions/submissions.r
 import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
+import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
 import { classifyReply, toResponseType, type Classification } from './classifier';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
@@ -160,7 +161,7 @@ function messageIds(value: string | string[] | undefined): string[] {
   return out;
 }
 
-async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound): Promise<Match> {
+async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound, attachmentText = ''): Promise<Match> {
   // 1. The Reply-To of a submission email: <mailbox>+<trace code>@<domain>.
   for (const address of msg.recipients) {
     const local = address.slice(0, address.lastIndexOf('@'));
@@ -184,9 +185,12 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
       if (row) return { row, by: 'in_reply_to' };
     }
   }
-  // 3. Exactly one of the location's trace codes in the subject or the text.
+  // 3. Exactly one of the location's trace codes in the subject, the text or the text of a PDF
+  // attachment (an offer letter quoting it): codes from all three count together, so a body and an
+  // attachment naming two different submissions are ambiguous, as two codes in a body are.
   const found = new Map<string, SubmissionRow>();
-  for (const code of findTraceCodes(`${msg.subject}\n${msg.text}`).slice(0, 20)) {
+  const codes = [...new Set([...findTraceCodes(`${msg.subject}\n${msg.text}`).slice(0, 20), ...findTraceCodes(attachmentText).slice(0, 20)])];
+  for (const code of codes.slice(0, 40)) {
     const row = await submissionByTrace(trx, scope, code);
     if (row) found.set(row.id, row);
   }
@@ -197,8 +201,8 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
 
 // ---------------------------------------------------------------- classifying and applying
 
-function classify(msg: ParsedInbound): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
-  const input = parsedMailToInput(msg.parsed);
+function classify(msg: ParsedInbound, attachments: AttachmentReading): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
+  const input = { ...parsedMailToInput(msg.parsed), attachmentText: attachments.text };
   const header = autoReplySignal(msg.parsed);
   let c: Classification;
   let own = '';
@@ -226,7 +230,7 @@ function classify(msg: ParsedInbound): { classification: S['InboundEmailClassifi
         amount: o.amount, factor_rate: o.factor_rate, term: o.term, term_unit: o.term_unit, payment_frequency: o.payment_frequency,
         payment_amount: o.payment_amount, missing: o.missing as ('factor_rate' | 'term')[],
       })),
-      reasons: c.reasons,
+      reasons: [...c.reasons, ...attachments.notes],
     },
   };
 }
@@ -399,7 +403,12 @@ export async function receiveInboundEmail(
   const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
   const authenticated = isAligned(auth, msg.from.address);
   const scope = systemScope(locationId);
-  const { classification, own, autoReply } = classify(msg);
+  // PDF attachments (offer letters, term sheets) are read before the transaction, in reader
+  // processes with the statement reader's bounds; not for an automatic reply (a bounce carries our
+  // own submission package), nor for a message already received (its record comes back as it is).
+  const seen = await deps.db.knex('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first('id');
+  const attachmentReading = seen || autoReplySignal(msg.parsed) ? EMPTY_READING : await readPdfAttachments(msg.parsed, deps.config.inboundAttachmentLimits);
+  const { classification, own, autoReply } = classify(msg, attachmentReading);
   const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
     filename: a.filename ? clean(a.filename).slice(0, 500) : null,
     content_type: clean(a.contentType || 'application/octet-stream').slice(0, 200),
@@ -425,7 +434,7 @@ export async function receiveInboundEmail(
       const existing = (await trx('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first(COLUMNS)) as InboundRow;
       return { email: toInboundEmail(existing), created: false };
     }
-    const match = await matchSubmission(trx, scope, msg);
+    const match = await matchSubmission(trx, scope, msg, attachmentReading.text);
     let patch: Partial<InboundRow>;
     if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };

@@ -118,14 +118,14 @@ describe('the classifier reads attachment text for offer terms only', () => {
   it('a reply that only points at the attached offer is an approval; one that acknowledges, asks or is away is not', () => {
     expect(classifyReply({ subject: 'RE: Sunrise Bakery', text: 'Please see the attached offer letter.', attachmentText })).toMatchObject({ type: 'approved', offers: [expect.objectContaining(offer)] });
     expect(classifyReply({ subject: 'RE: Sunrise Bakery', text: 'Please see the attached offer letter.' }).type).toBe('unclassified');
-    for (const text of ['Got it, will review. Attached our term sheet.', 'I am out of the office until Monday. Attached is our rate sheet.', 'Thanks for the file.']) {
+    for (const text of ['Got it, will review. Attached our term sheet.', 'Will review and get back to you. Attached our rate sheet.', 'I am out of the office until Monday. Attached is our rate sheet.', 'Thanks for the file.']) {
       expect(classifyReply({ subject: 'RE: Sunrise Bakery', text, attachmentText }), text).toMatchObject({ type: 'unclassified', offers: [] });
     }
     expect(classifyReply({ subject: 'RE: Sunrise Bakery', text: 'We need the October statement, see attached term sheet.', attachmentText })).toMatchObject({ type: 'needs_info', offers: [] });
   });
 
   it('a decline with a stale term sheet attached stays a decline, without offers', () => {
-    for (const text of ['Unfortunately we have to decline, too many negative days.', 'Declined - see attached.', 'Pass on this one. Attached is the term sheet from the first look.']) {
+    for (const text of ['Unfortunately we have to decline, too many negative days.', 'Declined - see attached.', 'Minimum is 12 months in business, see attached guidelines.', 'Pass on this one. Attached is the term sheet from the first look.']) {
       const c = classifyReply({ subject: 'RE: Sunrise Bakery', text, attachmentText });
       expect(c, text).toMatchObject({ type: 'declined', offers: [] });
       expect(c.reasons).toContain('offer terms in the attachment not used: the reply itself is not an approval');

@@ -138,6 +138,17 @@ describe(`trace codes in an attached PDF (${ENGINE})`, () => {
     expect(await count('offers', { submission_id: other.sub.id })).toBe(0);
   });
 
+  it('an automatic reply\'s attachments are not read (a bounce carries our own submission package)', async () => {
+    const s = await submitted();
+    const raw = await composeReply({
+      from: 'uw@atlas.example', to: 'deals@northwind.example', subject: 'Automatic reply: Offer', text: 'I am out of the office until Monday.',
+      headers: { 'Auto-Submitted': 'auto-replied' }, attachments: [{ filename: 'offer.pdf', content: await sheet({ trace: s.sub.trace_code }) }],
+    });
+    const res = await receive(raw);
+    expect(res.body.data).toMatchObject({ status: 'unmatched', review_reason: 'no_match', offer_ids: [] });
+    expect(res.body.data.classification.reasons.some((r: string) => r.startsWith('attachment'))).toBe(false);
+  });
+
   it('the same code in body and PDF matches', async () => {
     const s = await submitted();
     const raw = await composeReply({

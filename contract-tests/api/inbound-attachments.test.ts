@@ -149,6 +149,19 @@ describe(`trace codes in an attached PDF (${ENGINE})`, () => {
     expect(res.body.data.classification.reasons.some((r: string) => r.startsWith('attachment'))).toBe(false);
   });
 
+  it('our own submission package attached back: matched by its trace code, no offer read from it', async () => {
+    const s = await submitted();
+    const pkg = s.mail.attachments.find((a) => a.contentType === 'application/pdf');
+    expect(pkg, 'the submission email carries its package').toBeTruthy();
+    const raw = await composeReply({
+      from: 'uw@atlas.example', to: 'deals@northwind.example', subject: 'Sunrise', text: 'Approved, see attached.',
+      attachments: [{ filename: pkg!.filename!, content: pkg!.content }],
+    });
+    const res = await receive(raw);
+    expect(res.body.data).toMatchObject({ matched_by: 'trace_code', submission_id: s.sub.id, classification: { type: 'approved', offers: [] }, offer_ids: [] });
+    expect(res.body.data.classification.reasons).toContain(`attachment "${pkg!.filename}" read (1 page): our own submission package, read for its trace code only`);
+  });
+
   it('the same code in body and PDF matches', async () => {
     const s = await submitted();
     const raw = await composeReply({

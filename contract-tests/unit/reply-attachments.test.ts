@@ -83,6 +83,20 @@ describe('reading the PDF attachments of a reply', () => {
     expect(tooLarge.notes).toEqual(['attachment "big.pdf" not read: larger than the inbound size limit']);
   });
 
+  it('our own submission package attached back is read for its trace code, not for offer terms', async () => {
+    const ours = await offerPdf([
+      'DEAL SUBMISSION', 'Sunrise Bakery LLC', 'Reference SVC-7K3M-9Q2P', ['Amount requested', '$75,000.00'], ['Factor rate', '1.35'], ['Desired term', '180 days'],
+      'Please quote reference SVC-7K3M-9Q2P in every reply about this deal.',
+    ]);
+    const r = await readPdfAttachments(await parse([{ filename: 'Sunrise Bakery LLC - SVC-7K3M-9Q2P.pdf', content: ours }, { filename: 'offer.pdf', content: await sheet('$52,000.00') }]));
+    expect(r.text).toContain('SVC-7K3M-9Q2P');
+    expect(r.text).toContain('$52,000.00');
+    expect(r.offerText).not.toContain('SVC-7K3M-9Q2P');
+    expect(r.offerText).not.toContain('$75,000.00');
+    expect(r.offerText).toContain('$52,000.00');
+    expect(r.notes[0]).toBe('attachment "Sunrise Bakery LLC - SVC-7K3M-9Q2P.pdf" read (1 page): our own submission package, read for its trace code only');
+  });
+
   it('reads only the first N PDFs of a message, and notes the rest', async () => {
     const pdfs = await Promise.all([1, 2, 3, 4].map((n) => termSheet({ amount: `$${n}0,000.00`, factor: '1.3', term: '100 days' })));
     const r = await readPdfAttachments(await parse(pdfs.map((content, i) => ({ filename: `offer-${i + 1}.pdf`, content }))), { maxPdfs: 3 });

@@ -202,7 +202,7 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
 // ---------------------------------------------------------------- classifying and applying
 
 function classify(msg: ParsedInbound, attachments: AttachmentReading): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
-  const input = { ...parsedMailToInput(msg.parsed), attachmentText: attachments.text };
+  const input = { ...parsedMailToInput(msg.parsed), attachmentText: attachments.offerText };
   const header = autoReplySignal(msg.parsed);
   let c: Classification;
   let own = '';

@@ -995,7 +995,8 @@ export interface paths {
          *        anything unclear). The cues that decided are listed in `classification.reasons`.
          *        PDF attachments (an offer letter, a term sheet; also inside an attached forwarded message)
          *        are read for offer terms and trace codes, with the bounds of statement reading, at most 5
-         *        per message: their terms complete an approval or counter whose body states none (the
+         *        per message in 15 seconds (our own submission package attached back is read for its trace
+         *        code only): their terms complete an approval or counter whose body states none (the
          *        body decides; a decline with a term sheet attached stays a decline, without offers). A
          *        PDF that cannot be read (password, damaged, too large or complex) is skipped, and
          *        `classification.reasons` says so; the reply is still processed from its body. Automatic

@@ -36,7 +36,7 @@ export const ATTACHMENT_DEFAULTS: AttachmentLimits = {
   maxDecodedBytes: STATEMENT_LIMITS.maxDecodedBytes,
   maxBytes: STATEMENT_LIMITS.maxBytes, // 25 MB, INBOUND_MAX_BYTES (a unit test holds them equal)
   maxPdfs: 5,
-  totalMs: 30_000,
+  totalMs: 15_000, // a hostile PDF (a bomb) costs at most this per message, well within an inbound hook's patience
   maxTextChars: 50_000,
   maxNestedMessages: 5,
   maxDepth: 2,

@@ -45,8 +45,10 @@ export const ATTACHMENT_DEFAULTS: AttachmentLimits = {
 export type SkipCode = ExtractFailure | 'not_pdf' | 'empty' | 'too_large' | 'no_text_layer' | 'over_count' | 'out_of_time';
 
 export interface AttachmentReading {
-  /** The text of the PDFs read, one after the other (a blank line between files). */
+  /** The text of the PDFs read, one after the other (a blank line between files): for trace codes. */
   text: string;
+  /** The same without our own submission packages (a lender attaching ours back): for offer terms. */
+  offerText: string;
   read: { name: string; pages: number }[];
   skipped: { name: string; code: SkipCode }[];
   /** One line per PDF for a reviewer (the classification's reasons); never the content. */
@@ -68,7 +70,10 @@ const WHY: Record<SkipCode, string> = {
   out_of_time: 'the time budget for attachments was spent',
 };
 
-export const EMPTY_READING: AttachmentReading = { text: '', read: [], skipped: [], notes: [] };
+export const EMPTY_READING: AttachmentReading = { text: '', offerText: '', read: [], skipped: [], notes: [] };
+
+/** The first page of a submission package this service sent (src/features/submissions/package.ts). */
+const OWN_PACKAGE = /^DEAL SUBMISSION\n[\s\S]{0,4000}?Please quote reference SVC-[0-9A-Z]{4}-[0-9A-Z]{4} in every reply about this deal\./;
 
 const isPdf = (a: Attachment) => /^application\/(x-)?pdf$/i.test(a.contentType ?? '') || /\.pdf$/i.test(a.filename ?? '');
 const isMessage = (a: Attachment) => /^message\/rfc822$/i.test(a.contentType ?? '');
@@ -124,8 +129,9 @@ export function pagesText(lines: Run[][][]): string {
 export async function readPdfAttachments(parsed: ParsedMail, limits: Partial<AttachmentLimits> = {}, now: () => number = Date.now): Promise<AttachmentReading> {
   const o: AttachmentLimits = { ...ATTACHMENT_DEFAULTS, ...limits };
   const started = now();
-  const reading: AttachmentReading = { text: '', read: [], skipped: [], notes: [] };
+  const reading: AttachmentReading = { text: '', offerText: '', read: [], skipped: [], notes: [] };
   const texts: string[] = [];
+  const offerTexts: string[] = [];
   let chars = 0;
   const skip = (name: string, code: SkipCode) => {
     reading.skipped.push({ name, code });
@@ -176,10 +182,13 @@ export async function readPdfAttachments(parsed: ParsedMail, limits: Partial<Att
     const kept = text.slice(0, Math.max(0, o.maxTextChars - chars));
     chars += kept.length;
     texts.push(kept);
+    const ours = OWN_PACKAGE.test(text);
+    if (!ours) offerTexts.push(kept);
     reading.read.push({ name, pages: x.pages });
-    reading.notes.push(`attachment "${name}" read (${x.pages} page${x.pages === 1 ? '' : 's'})`);
+    reading.notes.push(`attachment "${name}" read (${x.pages} page${x.pages === 1 ? '' : 's'})${ours ? ': our own submission package, read for its trace code only' : ''}`);
   }
   if (pdfs.length > o.maxPdfs) reading.notes.push(`${pdfs.length - o.maxPdfs} more PDF attachment(s) not read: only the first ${o.maxPdfs} of a message are`);
   reading.text = texts.join('\n\n');
+  reading.offerText = offerTexts.join('\n\n');
   return reading;
 }

@@ -842,15 +842,16 @@ function decide(a: Analysis): { type: ReplyType; confidence: number; reasons: st
 /**
  * Offer terms from the text of the reply's PDF attachments (offer letters, term sheets; read by
  * attachments.ts). The body decides, the attachment only completes it:
- * - its complete offers stand in for the body's when the body states no complete offer itself, and
- *   only for an approval or a counter (see `classifyReply`): a body that declines or asks for items
- *   keeps no offer, whatever term sheet is attached;
+ * - its complete offers stand in for the body's when the body states no complete offer itself
+ *   (before `decide`, so that they are weighed as the body's would be), and are kept only for an
+ *   approval or a counter: a body that declines or asks for items keeps no offer, whatever term
+ *   sheet is attached; an automatic reply's attachment is not read for terms;
  * - they count as evidence of an approval only when the body decides nothing on its own, points at
  *   the attachment ("see attached offer") and has no decline, request, auto-reply or acknowledgement
  *   cue at all.
  */
 function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]): ExtractedOffer[] {
-  if (a.offers.some((o) => o.missing.length === 0)) return [];
+  if (a.offers.some((o) => o.missing.length === 0) || a.auto.score >= 4) return [];
   const offers = extractOffers(attachmentText).filter((o) => o.missing.length === 0);
   if (!offers.length) return [];
   reasons.push(`${offers.length} offer(s) with terms in the attached PDF`);
@@ -887,9 +888,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     }
   }
   const attached = input.attachmentText ? attachmentOffers(a, input.attachmentText, reasons) : [];
+  if (attached.length) a.offers = attached;
   const d = decide(a);
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
-  if (d.type === 'approved' || d.type === 'counter') result.offers = attached.length ? attached : a.offers;
+  if (d.type === 'approved' || d.type === 'counter') result.offers = a.offers;
   else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {

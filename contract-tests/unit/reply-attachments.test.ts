@@ -146,6 +146,12 @@ describe('the classifier reads attachment text for offer terms only', () => {
     }
   });
 
+  it('a counter whose terms are only in the attachment is weighed with them, as with terms in the body', () => {
+    const text = "We can't do the full amount, best we can do is attached.";
+    expect(classifyReply({ subject: 'RE: Sunrise Bakery', text }).type).toBe('unclassified');
+    expect(classifyReply({ subject: 'RE: Sunrise Bakery', text, attachmentText })).toMatchObject({ type: 'counter', offers: [expect.objectContaining(offer)] });
+  });
+
   it('terms stated in the body win over the attachment', () => {
     const c = classifyReply({ subject: 'RE: Sunrise Bakery', text: 'Approved: $40,000 at 1.30 factor, 120 days, see attached.', attachmentText });
     expect(c.type).toBe('approved');

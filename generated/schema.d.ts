@@ -987,12 +987,22 @@ export interface paths {
          *     1. **Matched** to one of the location's submissions, first by the trace code in a recipient
          *        address (submission emails carry `Reply-To: <mailbox>+<trace_code>@<domain>`), then by
          *        `In-Reply-To`/`References` naming a submission email's `Message-ID`, then by exactly one
-         *        trace code of the location in the subject or body (`matched_by` says which).
+         *        trace code of the location in the subject, the body or the text of a PDF attachment
+         *        (codes from all three count together: two different ones are `ambiguous_match`;
+         *        `matched_by` says which rule matched).
          *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
          *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
          *        anything unclear). The cues that decided are listed in `classification.reasons`. Once
          *        matched, the reply is read against the deal's `requested_amount`: less money, another
          *        term or another product is a `counter` however it is worded; the full ask is `approved`.
+         *        PDF attachments (an offer letter, a term sheet; also inside an attached forwarded message)
+         *        are read for offer terms and trace codes, with the bounds of statement reading, at most 5
+         *        per message in 15 seconds (our own submission package attached back is read for its trace
+         *        code only): their terms complete an approval or counter whose body states none (the
+         *        body decides; a decline with a term sheet attached stays a decline, without offers). A
+         *        PDF that cannot be read (password, damaged, too large or complex) is skipped, and
+         *        `classification.reasons` says so; the reply is still processed from its body. Automatic
+         *        replies' attachments are not read.
          *     3. **Applied**, when matched, classified, and sent from the domain of the lender's submission
          *        or Cc addresses (anyone can write to a reply address; other senders wait for review with
          *        `review_reason: unknown_sender`), and only when that domain is authenticated: DKIM with
@@ -5717,11 +5727,12 @@ export interface components {
             /** @description Offer terms found (approved and counter only). */
             offers: components["schemas"]["ExtractedOfferTerms"][];
             /**
-             * @description The cues that decided, for a reviewer (the reading's evidence).
+             * @description The cues that decided, for a reviewer (the reading's evidence), and one line per PDF attachment (read, or why not).
              * @example [
              *       "read the text part",
              *       "approval cue: \"approved\"",
-             *       "offer: $75,000, factor 1.35, 180 days"
+             *       "offer: $75,000, factor 1.35, 180 days",
+             *       "attachment \"offer.pdf\" read (1 page)"
              *     ]
              */
             reasons: string[];

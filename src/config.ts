@@ -1,3 +1,5 @@
+import type { AttachmentLimits } from './features/inbound/attachments';
+
 /** Typed process configuration, read once from the environment. */
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -42,6 +44,8 @@ export interface Config {
   inboundSmtpTrustedRelays?: string[];
   /** The SMTP listener's volume limits (INBOUND_SMTP_* below; see smtp-listener.ts). */
   inboundSmtpLimits?: Partial<InboundSmtpLimits>;
+  /** Bounds on reading a reply's PDF attachments (src/features/inbound/attachments.ts); the defaults there, a setting for tests. */
+  inboundAttachmentLimits?: Partial<AttachmentLimits>;
   /** Days an unmatched reply keeps its raw message before the maintenance sweep empties it (INBOUND_UNMATCHED_RAW_DAYS, default 30). */
   inboundUnmatchedRawDays?: number;
   /**

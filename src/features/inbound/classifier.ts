@@ -1071,13 +1071,39 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
   return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
 }
 
+// ---------------------------------------------------------------- attached PDFs
+
+/**
+ * Offer terms from the text of the reply's PDF attachments (offer letters, term sheets; read by
+ * attachments.ts). The body decides, the attachment only completes it:
+ * - its complete offers stand in for the body's when the body states no complete offer itself
+ *   (before `decide`, so that they are weighed as the body's would be), and are kept only for an
+ *   approval or a counter: a body that declines or asks for items keeps no offer, whatever term
+ *   sheet is attached; an automatic reply's attachment is not read for terms;
+ * - they count as evidence of an approval only when the body decides nothing on its own, points at
+ *   the attachment ("see attached offer") and has no decline, request, auto-reply or acknowledgement
+ *   cue at all.
+ */
+function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[], context?: ReplyContext): ExtractedOffer[] {
+  if (a.offers.some((o) => o.missing.length === 0) || a.auto.score >= 4) return [];
+  const offers = extractOffers(attachmentText, context).filter((o) => o.missing.length === 0);
+  if (!offers.length) return [];
+  reasons.push(`${offers.length} offer(s) with terms in the attached PDF`);
+  const pointsAtIt = /\battach(ed|ment|ments)?\b|\benclosed\b|\bpdf\b|\bterm sheet\b|\boffer letter\b/.test(a.lower);
+  if (pointsAtIt && a.ownDecision < 2 && a.declined.score === 0 && a.needs.score === 0 && a.auto.score === 0 && a.pending.score === 0) {
+    add(a.approved, 2.5, 'offer terms in the attachment the reply points at');
+  }
+  return offers;
+}
+
 /**
  * Classifies a lender's reply. `text` is the text part, `html` the HTML part when there is one; the
  * quoted thread is cut before any rule runs. A forwarded message is read when the sender's own text
- * decides nothing ("see below from UW"). `context` is what the hook knows of the submission (the
+ * decides nothing ("see below from UW"). `attachmentText`, the text of its PDF attachments, is read
+ * for offer terms only (`attachmentOffers`). `context` is what the hook knows of the submission (the
  * deal's requested amount above all): with it, counters are read from the terms, not only the words.
  */
-export function classifyReply(input: { subject: string; text: string; html?: string | null }, context?: ReplyContext): Classification {
+export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
   const deals = splitDeals(parts.own, context);
@@ -1098,12 +1124,15 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       reasons.push('offer terms read from the other alternative');
     }
   }
+  const attached = input.attachmentText ? attachmentOffers(a, input.attachmentText, reasons, context) : [];
+  if (attached.length) a.offers = attached;
   const d = decide(a, context);
   const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
   if (d.type === 'approved' || d.type === 'counter') result.offers = a.offers;
+  else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {
     result.decline_category = a.category.category;

@@ -12,6 +12,7 @@ import { findSubmission, type SubmissionRow } from '../submissions/submissions.r
 import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
+import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
 import { classifyReply, type Classification, type ReplyContext } from './classifier';
 import { contractClassification, replyOutcome } from './reply-outcome';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
@@ -160,7 +161,7 @@ function messageIds(value: string | string[] | undefined): string[] {
   return out;
 }
 
-async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound): Promise<Match> {
+async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound, attachmentText = ''): Promise<Match> {
   // 1. The Reply-To of a submission email: <mailbox>+<trace code>@<domain>.
   for (const address of msg.recipients) {
     const local = address.slice(0, address.lastIndexOf('@'));
@@ -184,9 +185,12 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
       if (row) return { row, by: 'in_reply_to' };
     }
   }
-  // 3. Exactly one of the location's trace codes in the subject or the text.
+  // 3. Exactly one of the location's trace codes in the subject, the text or the text of a PDF
+  // attachment (an offer letter quoting it): codes from all three count together, so a body and an
+  // attachment naming two different submissions are ambiguous, as two codes in a body are.
   const found = new Map<string, SubmissionRow>();
-  for (const code of findTraceCodes(`${msg.subject}\n${msg.text}`).slice(0, 20)) {
+  const codes = [...new Set([...findTraceCodes(`${msg.subject}\n${msg.text}`).slice(0, 20), ...findTraceCodes(attachmentText).slice(0, 20)])];
+  for (const code of codes.slice(0, 40)) {
     const row = await submissionByTrace(trx, scope, code);
     if (row) found.set(row.id, row);
   }
@@ -197,8 +201,11 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
 
 // ---------------------------------------------------------------- classifying and applying
 
-function classify(msg: ParsedInbound, context?: ReplyContext): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
-  const input = parsedMailToInput(msg.parsed);
+/** One line per PDF attachment (read, or why not) after the classifier's own cues. */
+const withNotes = (c: S['InboundEmailClassification'], notes: string[]) => (notes.length ? { ...c, reasons: [...c.reasons, ...notes] } : c);
+
+function classify(msg: ParsedInbound, attachments: AttachmentReading, context?: ReplyContext): { classification: S['InboundEmailClassification']; own: string; autoReply: boolean } {
+  const input = { ...parsedMailToInput(msg.parsed), attachmentText: attachments.offerText };
   const header = autoReplySignal(msg.parsed);
   let c: Classification;
   let own = '';
@@ -215,7 +222,7 @@ function classify(msg: ParsedInbound, context?: ReplyContext): { classification:
   return {
     own,
     autoReply: !!header || c.reasons.includes('automatic reply'),
-    classification: contractClassification(c),
+    classification: withNotes(contractClassification(c), attachments.notes),
   };
 }
 
@@ -361,7 +368,12 @@ export async function receiveInboundEmail(
   const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
   const authenticated = isAligned(auth, msg.from.address);
   const scope = systemScope(locationId);
-  const first = classify(msg);
+  // PDF attachments (offer letters, term sheets) are read before the transaction, in reader
+  // processes with the statement reader's bounds; not for an automatic reply (a bounce carries our
+  // own submission package), nor for a message already received (its record comes back as it is).
+  const seen = await deps.db.knex('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first('id');
+  const attachmentReading = seen || autoReplySignal(msg.parsed) ? EMPTY_READING : await readPdfAttachments(msg.parsed, deps.config.inboundAttachmentLimits);
+  const first = classify(msg, attachmentReading);
   const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
     filename: a.filename ? clean(a.filename).slice(0, 500) : null,
     content_type: clean(a.contentType || 'application/octet-stream').slice(0, 200),
@@ -387,7 +399,7 @@ export async function receiveInboundEmail(
       const existing = (await trx('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first(COLUMNS)) as InboundRow;
       return { email: toInboundEmail(existing), created: false };
     }
-    const match = await matchSubmission(trx, scope, msg);
+    const match = await matchSubmission(trx, scope, msg, attachmentReading.text);
     let patch: Partial<InboundRow>;
     let reread: string | undefined;
     if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
@@ -395,7 +407,7 @@ export async function receiveInboundEmail(
     else {
       const row = await lockedSubmissionOr404(trx, scope, match.row.id);
       // read again with what the submission asked for (counter is about terms), then apply or keep for review
-      const { classification, own, autoReply } = classify(msg, await replyContext(trx, scope, row));
+      const { classification, own, autoReply } = classify(msg, attachmentReading, await replyContext(trx, scope, row));
       const decided = replyOutcome(classification, { from: msg.from.address, own, autoReply });
       const outcome = await applyToSubmission(trx, deps, scope, row, decided.apply ? decided.body : null, {
         offerSource: 'email_classifier', autoReply, sender: msg.from.address, authenticated, reviewReason: decided.apply ? undefined : decided.review_reason,
@@ -439,7 +451,8 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
       // read again against the chosen submission's deal (counter is about terms): the stored message, whole
       const stored = (await trx('inbound_emails').where({ id, location_id: scope.locationId }).first('raw')) as { raw: Buffer | null } | undefined;
       try {
-        if (stored?.raw) ({ classification, own } = classify(await parseInbound(Buffer.from(stored.raw)), await replyContext(trx, scope, row)));
+        // (attachments are not read again inside the transaction: a reviewer assigning a reply reads it)
+        if (stored?.raw) ({ classification, own } = classify(await parseInbound(Buffer.from(stored.raw)), EMPTY_READING, await replyContext(trx, scope, row)));
       } catch {
         // a message that no longer parses keeps its stored reading
       }

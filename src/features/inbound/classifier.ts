@@ -1090,7 +1090,7 @@ function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]
   if (!offers.length) return [];
   reasons.push(`${offers.length} offer(s) with terms in the attached PDF`);
   const pointsAtIt = /\battach(ed|ment|ments)?\b|\benclosed\b|\bpdf\b|\bterm sheet\b|\boffer letter\b/.test(a.lower);
-  if (pointsAtIt && a.ownDecision < 2 && a.declined.score === 0 && a.needs.score === 0 && a.auto.score === 0 && a.pending.score === 0) {
+  if (pointsAtIt && a.ownDecision < 2 && a.declined.score === 0 && a.needs.score < 1 && a.auto.score === 0 && a.pending.score === 0) {
     add(a.approved, 2.5, 'offer terms in the attachment the reply points at');
   }
   return offers;

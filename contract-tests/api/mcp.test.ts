@@ -951,7 +951,7 @@ async function signInPageFor(): Promise<{ authorization: string; _csrf: string }
 describe(`MCP tools under attack (${ENGINE})`, () => {
   // 600+ calls through the MCP layer, whose answers do not depend on the engine (the API's own attack
   // suite runs on both): PostgreSQL only.
-  it.skipIf(ENGINE !== 'pg')('every tool, called with no arguments, wrong types, unknown arguments and hostile strings, answers a result or a tool error, never a server error', async () => {
+  it.skipIf(ENGINE !== 'pg')('every tool, called with no arguments, wrong types, unknown arguments and hostile strings, answers a result or a tool error, never a server error', { timeout: 120_000 }, async () => {
     const { tokens } = await rawToken(emailOf(demo, 'admin'), { resource: `${base}/mcp` });
     const listed = json((await mcpRaw(tokens.access_token)).text).result.tools as { name: string; inputSchema: { properties?: Record<string, unknown> } }[];
     expect(listed.length).toBe(tools().length);

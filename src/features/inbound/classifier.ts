@@ -1124,7 +1124,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       reasons.push('offer terms read from the other alternative');
     }
   }
-  const attached = input.attachmentText ? attachmentOffers(a, input.attachmentText, reasons, context) : [];
+  // The body decides: a reply whose own words decline keeps its attachment's terms out of the
+  // reading (a stale term sheet would otherwise make "declined, offered other terms" a counter).
+  const bodyDeclines = a.declined.score > a.approved.score + a.counter.score;
+  const attached = input.attachmentText && !bodyDeclines ? attachmentOffers(a, input.attachmentText, reasons, context) : [];
+  if (input.attachmentText && bodyDeclines) reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (attached.length) a.offers = attached;
   const d = decide(a, context);
   const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);

@@ -281,21 +281,25 @@ describe('summary boxes, multi-page and landscape tables', () => {
   });
 });
 
-const CORPUS = 'contract-tests/fixtures/statements';
-// The figures the reader alone decides (period, balances, credits, daily balances); the others
-// (true revenue, NSF, MCA) also depend on what rules.ts knows a description means.
-const READER_FIGURES = ['period_start', 'period_end', 'beginning_balance', 'ending_balance', 'deposits_total', 'deposit_count', 'average_daily_balance', 'negative_days'];
-describe.skipIf(!existsSync(`${CORPUS}/truth.json`))('the dev corpus', () => {
-  it('every statement is read (figures the reader decides all right) or failed, never parsed with a wrong figure of its own; accuracy over thresholds', async () => {
-    const score = await scoreCorpus(CORPUS, (b) => analyzeStatementPdf(b));
-    const report = formatScore(CORPUS, score);
-    const readerWrong = score.statements.filter((s) => s.result.ok && (s.expectedFailed || s.wrong.some((w) => READER_FIGURES.includes(w.figure))));
-    expect(readerWrong.map((s) => s.file), report).toEqual([]);
+// The dev corpus and the two former blind batches (scored once blind, then used for development;
+// their READMEs hold that first result): no statement parsed with a wrong figure, in any of them,
+// whatever the figure (the reader's own or what rules.ts knows a description means), every
+// expected failure failed, and at least as many parsed as the reader reaches today.
+const CORPORA: Array<{ dir: string; minParsed: number }> = [
+  { dir: 'contract-tests/fixtures/statements', minParsed: 31 },
+  { dir: 'contract-tests/fixtures/statements-blind-1', minParsed: 8 },
+  { dir: 'contract-tests/fixtures/statements-blind-2', minParsed: 4 },
+];
+describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
+  it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
+    const score = await scoreCorpus(dir, (b) => analyzeStatementPdf(b));
+    const report = formatScore(dir, score);
+    expect(score.parsedWrong.map((s) => s.file), report).toEqual([]);
+    expect(score.statements.filter((s) => s.result.ok && s.expectedFailed).map((s) => s.file), report).toEqual([]);
     const readable = score.statements.filter((s) => !s.expectedFailed).length;
-    expect(score.parsed / readable, report).toBeGreaterThanOrEqual(0.9);
-    expect(score.figuresRight / score.figuresTotal, report).toBeGreaterThanOrEqual(0.8);
     expect(score.correctlyFailed, report).toBe(score.statements.length - readable);
-    for (const k of READER_FIGURES) expect(score.perFigure[k as keyof typeof score.perFigure].right / readable, `${k}\n${report}`).toBeGreaterThanOrEqual(0.9);
+    expect(score.parsed, report).toBeGreaterThanOrEqual(minParsed);
+    expect(score.fullyRight, report).toBe(score.parsed);
   }, 300_000);
 });
 

@@ -344,6 +344,9 @@ function headingOf(text: string): Heading | null {
   if (!t || t.split(' ').length > 9) return null;
   if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
   if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
+  // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period
+  // 12/13 - 01/14  Standard monthly service fee $30.00  You paid $30.00"): terms, not a printed total.
+  if (/^((monthly|standard|account) )*(service|maintenance|account) (fee|charge)s? (summary|information|details?|calculation|explained|waiver)\b/.test(t)) return { kind: 'ignore', category: 'other' };
   if (/^(summary of checks( written| paid)?|checks? (paid|cleared|written)|checks? (paid )?summary|paid checks|checks|check register|checks? and substitute checks|checks cleared)\b/.test(t)) return { kind: 'checks', category: 'checks' };
   if (/\b(account summary|summary of (your )?account|statement summary|account overview|balance summary|summary)$/.test(t) && !/checks/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(transaction history|account activity|transactions?|activity( detail)?|transaction detail|account transactions|transaction activity|details of your account|daily activity)\b/.test(t)) return { kind: 'mixed', category: 'mixed' };

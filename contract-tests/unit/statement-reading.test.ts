@@ -316,6 +316,21 @@ describe('what is not a total', () => {
     ]]);
     expect(figures(r)).toMatchObject({ ending_balance: 1455, deposits_total: 500 });
   });
+  it('an amount quoted on the second line of a description, in the description column, is part of it: no total, no row', async () => {
+    const H3: PageSpec[number] = [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]];
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]],
+      'Deposits and other credits', H3,
+      [[50, '10/02'], [100, 'CARD SETTLEMENT VISA'], [540, '500.00', { r: true }]],
+      'Service fees', H3,
+      [[50, '10/05'], [100, 'NSF: RETURNED ITEM FEE LG FUNDING LLC'], [540, '-35.00', { r: true }]],
+      [[100, 'DEBIT ITEM AMOUNT'], [180, '$449.00']],
+      [[50, '10/09'], [100, 'NSF: RETURNED ITEM FEE GUSTO ITEM AMOUNT'], [540, '-35.00', { r: true }]],
+      [[100, '$1,631.39']],
+      [[50, 'Ending Balance'], [300, '$1,430.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ ending_balance: 1430, deposits_total: 500, nsf_count: 2 });
+  });
 });
 
 describe('extractLines (the text of any PDF, for other readers)', () => {

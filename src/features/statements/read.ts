@@ -760,6 +760,18 @@ export function read(pages: PageItems[]): Reading {
       continue;
     }
 
+    // Below a row, indented to its description, an amount quoted in the description's own column,
+    // well left of every amount column ("DEBIT ITEM AMOUNT $449.00" under an NSF fee): the
+    // description goes on; it is neither a total nor a row.
+    if (money.length && (!first || first.k !== 'date') && lastRow && cols && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) {
+      const amountX = Math.min(...cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).map((c) => c.x0));
+      if (money.every((t) => t.x1 < amountX - 20)) {
+        lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
+        lastRow.line = line;
+        continue;
+      }
+    }
+
     // Label and amount pairs: a summary, a section's total, a balance.
     if (money.length && (!first || first.k !== 'date')) {
       const pairs = pairsOf(tk);

@@ -288,7 +288,7 @@ describe('summary boxes, multi-page and landscape tables', () => {
 const CORPORA: Array<{ dir: string; minParsed: number }> = [
   { dir: 'contract-tests/fixtures/statements', minParsed: 31 },
   { dir: 'contract-tests/fixtures/statements-blind-1', minParsed: 9 },
-  { dir: 'contract-tests/fixtures/statements-blind-2', minParsed: 6 },
+  { dir: 'contract-tests/fixtures/statements-blind-2', minParsed: 9 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -301,6 +301,38 @@ describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the cor
     expect(score.parsed, report).toBeGreaterThanOrEqual(minParsed);
     expect(score.fullyRight, report).toBe(score.parsed);
   }, 300_000);
+});
+
+describe('a header box with the period stacked, rows and checks printed across with reference numbers', () => {
+  const stmt = (o: { periodLabel?: string } = {}): PageSpec[] => [[
+    [[42, 'Great Prairie Bank'], [460, 'Business Statement']],
+    [[460, o.periodLabel ?? 'Statement Period:']],
+    [[42, 'RIDGELINE ELECTRIC CO'], [460, 'Aug 1, 2026']],
+    [[42, '1455 RICE ST'], [470, 'through']],
+    [[460, 'Aug 31, 2026']],
+    [[42, 'SAINT PAUL MN 55117']],
+    'Account Summary',
+    [[42, 'Beginning Balance on Aug 1'], [282, '$'], [380, '3,100.00', { r: true }]],
+    [[42, 'Customer Deposits'], [260, '3', { r: true }], [380, '3,000.00', { r: true }]],
+    [[42, 'Checks Paid'], [260, '4', { r: true }], [380, '1,000.00-', { r: true }]],
+    [[42, 'Ending Balance on Aug 31, 2026'], [282, '$'], [380, '5,100.00', { r: true }]],
+    'Customer Deposits',
+    [[42, 'Date', { b: true }], [87, 'Ref Number', { b: true }], [280, 'Amount', { b: true, r: true }], [306, 'Date', { b: true }], [351, 'Ref Number', { b: true }], [545, 'Amount', { b: true, r: true }]],
+    [[42, 'Aug 4'], [87, '2553824832'], [280, '1,000.00', { r: true }], [306, 'Aug 11'], [351, '5640413173'], [545, '1,500.00', { r: true }]],
+    [[42, 'Aug 18'], [87, '3572674334'], [280, '500.00', { r: true }]],
+    [[406, 'Total Customer Deposits'], [500, '$'], [545, '3,000.00', { r: true }]],
+    'Checks Presented Conventionally',
+    [[42, 'Check', { b: true }], [76, 'Date', { b: true }], [108, 'Ref Number', { b: true }], [210, 'Amount', { b: true, r: true }], [240, 'Check', { b: true }], [274, 'Date', { b: true }], [306, 'Ref Number', { b: true }], [408, 'Amount', { b: true, r: true }], [420, 'Check', { b: true }], [454, 'Date', { b: true }], [486, 'Ref Number', { b: true }], [570, 'Amount', { b: true, r: true }]],
+    [[42, '7730'], [76, 'Aug 5'], [108, '4381711233'], [210, '250.00-', { r: true }], [240, '7731'], [274, 'Aug 6'], [306, '4212671450'], [408, '250.00-', { r: true }], [420, '7733*'], [454, 'Aug 7'], [486, '0605116107'], [570, '250.00-', { r: true }]],
+    [[42, '7734'], [76, 'Aug 8'], [108, '4590658826'], [210, '250.00-', { r: true }]],
+    [[42, '* Gap in check sequence'], [400, 'Conventional Checks Paid (4)'], [500, '$'], [570, '1,000.00-', { r: true }]],
+  ]];
+  it('reads the period down the box, each deposit and check of a line across, the reference numbers left out', async () => {
+    expect(figures(await read(stmt()))).toMatchObject({ period_start: '2026-08-01', period_end: '2026-08-31', beginning_balance: 3100, ending_balance: 5100, deposits_total: 3000, deposit_count: 3 });
+  });
+  it('without a period label above the dates, no period is made up from them', async () => {
+    failed(await read(stmt({ periodLabel: 'Account Number: 1 523 0007 2093' })), 'not_a_statement');
+  });
 });
 
 describe('what is not a total', () => {

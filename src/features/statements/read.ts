@@ -486,6 +486,31 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
   }
   return null;
 }
+/**
+ * A period printed down a header box ("Statement Period:" / "Dec 16, 2025" / "through" /
+ * "Jan 15, 2026"), each part on its own line beside other text (the address): the label's cell and
+ * the cells under it, left-aligned with it, on the next few lines, as one text.
+ */
+function stackedPeriods(lines: Line[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    for (const c of cellsOf(lines[i].words)) {
+      if (!/^(statement |account )?(period|dates?)( covered)?:?$|^statement (period|dates?)\b.*:$/i.test(c.t.trim())) continue;
+      const parts = [c.t];
+      let prev = lines[i];
+      for (let j = i + 1; j < lines.length && j <= i + 5; j++) {
+        const l = lines[j];
+        if (l.page !== prev.page || l.y - prev.y > prev.size * 2.4) break;
+        const under = cellsOf(l.words).filter((x) => Math.abs(x.x0 - c.x0) <= 20 || (x.x0 >= c.x0 && x.x1 <= c.x1 + 40));
+        if (!under.length) break;
+        parts.push(...under.map((x) => x.t));
+        prev = l;
+      }
+      if (parts.length > 1) out.push(parts.join(' '));
+    }
+  }
+  return out;
+}
 export const days = (start: string, end: string) => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 
 /** A row's date with its year: the year that puts it inside the period (or nearest to it). */
@@ -542,7 +567,7 @@ export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(lines);
-  r.period = periodOf(lines.map((l) => l.text));
+  r.period = periodOf([...lines.map((l) => l.text), ...stackedPeriods(lines)]);
   const sections: Section[] = [{ kind: 'mixed', category: 'mixed', heading: '' }];
   let sec = 0;
   let cols: Col[] | null = null;
@@ -663,6 +688,28 @@ export function read(pages: PageItems[]): Reading {
       const checks = checkGroups(tk);
       if (checks) {
         for (const c of checks) r.rows.push({ md: c.md, description: `CHECK ${c.number}`, cents: c.cents, sign: -1, marker: null, balance: null, section: sec, check: c.number });
+        lastRow = null;
+        continue;
+      }
+    }
+
+    // Transactions printed two or three across under a header that repeats its columns ("Date  Ref
+    // Number  Amount  Date  Ref Number  Amount"): each group of columns is a row of its own.
+    const across = cols ? groupsAcross(cols) : null;
+    if (across && first?.k === 'date' && money.length && kind !== 'daily' && kind !== 'summary') {
+      const got: Row[] = [];
+      for (const g of across) {
+        const part = tk.filter((t) => t.x0 >= g.from && t.x0 < g.to);
+        if (!part.length) continue;
+        const row = part[0].k === 'date' && part.some((t) => t.k === 'money') ? rowOf(part, g.cols, sec, kind) : null;
+        if (!row || row === 'balance') {
+          got.length = 0;
+          break;
+        }
+        got.push(row.row);
+      }
+      if (got.length) {
+        r.rows.push(...got);
         lastRow = null;
         continue;
       }
@@ -861,6 +908,8 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
       if (/\d/.test(t.t) && num === null) num = t.t.replace(/[*#^]/g, '');
       else if (/\d/.test(t.t)) return null;
     } else if (t.k === 'date' && md === null) md = t.md;
+    // A long reference number between the date and the amount ("7730  Aug 1  4381711233  2,850.00").
+    else if (t.k === 'text' && /^\d{8,}$/.test(t.t) && num !== null && md !== null && cents === null) continue;
     else if (t.k === 'money' && cents === null) cents = t.m.cents;
     else return null;
     if (num !== null && md && cents !== null) {
@@ -872,6 +921,21 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
   }
   if (num !== null || md || cents !== null) return null;
   return out.length ? out : null;
+}
+
+/** The column groups of a header that repeats its columns side by side (two or three across), or null. */
+function groupsAcross(cols: Col[]): Array<{ from: number; to: number; cols: Col[] }> | null {
+  const sorted = [...cols].sort((a, b) => a.x0 - b.x0);
+  const starts = sorted.filter((c) => c.kind === sorted[0].kind);
+  if (starts.length < 2 || sorted[0].kind !== 'date') return null;
+  const groups = starts.map((s, i) => {
+    const from = i === 0 ? -Infinity : s.x0 - 4;
+    const to = i + 1 < starts.length ? starts[i + 1].x0 - 4 : Infinity;
+    return { from, to, cols: sorted.filter((c) => c.x0 >= s.x0 - 0.01 && (i + 1 >= starts.length || c.x0 < starts[i + 1].x0 - 0.01)) };
+  });
+  // Each group the same columns, in the same order.
+  const shape = (g: { cols: Col[] }) => g.cols.map((c) => c.kind).join(',');
+  return groups.every((g) => shape(g) === shape(groups[0])) && groups[0].cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) ? groups : null;
 }
 
 /** One transaction row (or 'balance' for a balance line in the table, or null). */

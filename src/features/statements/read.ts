@@ -766,8 +766,11 @@ export function read(pages: PageItems[]): Reading {
             if (t.k !== 'money') continue;
             const cx = (t.x0 + t.x1) / 2;
             const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
-            if (used.has(cell.t)) continue;
-            used.add(cell.t);
+            // Several accounts side by side ("Deposits/Credits (30)" for checking, "Deposits/Credits
+            // (3)" for savings): the first of a label is this account's.
+            const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+            if (used.has(key)) continue;
+            used.add(key);
             const count = /\((\d+)\)/.exec(cell.t);
             addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
           }

@@ -362,12 +362,12 @@ function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
   if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
   if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
-  if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
+  if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|deductions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
   if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
   if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';
   if (/\b(card|pos|debit card|purchases?)\b/.test(s)) return 'card';
   if (/\belectronic\b|\bach\b|\bpayments?\b/.test(s)) return 'electronic';
-  if (/\b(withdrawals?|debits?|subtractions?)\b/.test(s)) return 'withdrawals';
+  if (/\b(withdrawals?|debits?|subtractions?|deductions?)\b/.test(s)) return 'withdrawals';
   return null;
 }
 
@@ -946,6 +946,14 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   const first = tk[0] as Extract<Tok, { k: 'date' }>;
   let i = 1;
   if (tk[i]?.k === 'date') i++; // a posting date and an effective date
+  // The amount column before the description ("Date posted | Amount | Transaction description"):
+  // the amounts printed there, right after the date, are the row's amounts.
+  const desc = cols?.find((c) => c.kind === 'desc');
+  if (desc && tk[i]?.k === 'money' && tk[tk.length - 1].k !== 'money' && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x1 < desc.x0)) {
+    let j = i;
+    while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
+    tk = [...tk.slice(0, i), ...tk.slice(j), ...tk.slice(i, j)];
+  }
   let end = tk.length;
   while (end > i && tk[end - 1].k === 'money') end--;
   const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;

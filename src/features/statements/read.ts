@@ -814,8 +814,12 @@ export function read(pages: PageItems[]): Reading {
     // well left of every amount column ("DEBIT ITEM AMOUNT $449.00" under an NSF fee): the
     // description goes on; it is neither a total nor a row.
     if (money.length && (!first || first.k !== 'date') && lastRow && cols && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) {
-      const amountX = Math.min(...cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).map((c) => c.x0));
-      if (money.every((t) => t.x1 < amountX - 20)) {
+      const numericCols = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind));
+      const amountX = Math.min(...numericCols.map((c) => c.x0));
+      // Or, the amount column before the description, an amount inside the description column.
+      const descCol = cols.find((c) => c.kind === 'desc');
+      const inDesc = (t: Tok) => !!descCol && numericCols.every((c) => c.x1 < descCol.x0) && t.x0 >= descCol.x0 - 2;
+      if (money.every((t) => t.x1 < amountX - 20 || inDesc(t))) {
         lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
         lastRow.line = line;
         continue;

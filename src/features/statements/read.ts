@@ -495,7 +495,8 @@ function stackedPeriods(lines: Line[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     for (const c of cellsOf(lines[i].words)) {
-      if (!/^(statement |account )?(period|dates?)( covered)?:?$|^statement (period|dates?)\b.*:$/i.test(c.t.trim())) continue;
+      // The label alone ("Statement Period:", "Period", "Statement Dates"), never a table's "Date".
+      if (!/^(statement |account |billing )?period( covered)?:?$|^statement dates?:?$/i.test(c.t.trim())) continue;
       const parts = [c.t];
       let prev = lines[i];
       for (let j = i + 1; j < lines.length && j <= i + 5; j++) {

@@ -281,22 +281,139 @@ describe('summary boxes, multi-page and landscape tables', () => {
   });
 });
 
-const CORPUS = 'contract-tests/fixtures/statements';
-// The figures the reader alone decides (period, balances, credits, daily balances); the others
-// (true revenue, NSF, MCA) also depend on what rules.ts knows a description means.
-const READER_FIGURES = ['period_start', 'period_end', 'beginning_balance', 'ending_balance', 'deposits_total', 'deposit_count', 'average_daily_balance', 'negative_days'];
-describe.skipIf(!existsSync(`${CORPUS}/truth.json`))('the dev corpus', () => {
-  it('every statement is read (figures the reader decides all right) or failed, never parsed with a wrong figure of its own; accuracy over thresholds', async () => {
-    const score = await scoreCorpus(CORPUS, (b) => analyzeStatementPdf(b));
-    const report = formatScore(CORPUS, score);
-    const readerWrong = score.statements.filter((s) => s.result.ok && (s.expectedFailed || s.wrong.some((w) => READER_FIGURES.includes(w.figure))));
-    expect(readerWrong.map((s) => s.file), report).toEqual([]);
+// The dev corpus and the two former blind batches (scored once blind, then used for development;
+// their READMEs hold that first result): no statement parsed with a wrong figure, in any of them,
+// whatever the figure (the reader's own or what rules.ts knows a description means), every
+// expected failure failed, and at least as many parsed as the reader reaches today.
+const CORPORA: Array<{ dir: string; minParsed: number }> = [
+  { dir: 'contract-tests/fixtures/statements', minParsed: 31 },
+  { dir: 'contract-tests/fixtures/statements-blind-1', minParsed: 12 },
+  { dir: 'contract-tests/fixtures/statements-blind-2', minParsed: 12 },
+];
+describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
+  it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
+    const score = await scoreCorpus(dir, (b) => analyzeStatementPdf(b));
+    const report = formatScore(dir, score);
+    expect(score.parsedWrong.map((s) => s.file), report).toEqual([]);
+    expect(score.statements.filter((s) => s.result.ok && s.expectedFailed).map((s) => s.file), report).toEqual([]);
     const readable = score.statements.filter((s) => !s.expectedFailed).length;
-    expect(score.parsed / readable, report).toBeGreaterThanOrEqual(0.9);
-    expect(score.figuresRight / score.figuresTotal, report).toBeGreaterThanOrEqual(0.8);
     expect(score.correctlyFailed, report).toBe(score.statements.length - readable);
-    for (const k of READER_FIGURES) expect(score.perFigure[k as keyof typeof score.perFigure].right / readable, `${k}\n${report}`).toBeGreaterThanOrEqual(0.9);
+    expect(score.parsed, report).toBeGreaterThanOrEqual(minParsed);
+    expect(score.fullyRight, report).toBe(score.parsed);
   }, 300_000);
+});
+
+describe('a header box with the period stacked, rows and checks printed across with reference numbers', () => {
+  const stmt = (o: { periodLabel?: string } = {}): PageSpec[] => [[
+    [[42, 'Great Prairie Bank'], [460, 'Business Statement']],
+    [[460, o.periodLabel ?? 'Statement Period:']],
+    [[42, 'RIDGELINE ELECTRIC CO'], [460, 'Aug 1, 2026']],
+    [[42, '1455 RICE ST'], [470, 'through']],
+    [[460, 'Aug 31, 2026']],
+    [[42, 'SAINT PAUL MN 55117']],
+    'Account Summary',
+    [[42, 'Beginning Balance on Aug 1'], [282, '$'], [380, '3,100.00', { r: true }]],
+    [[42, 'Customer Deposits'], [260, '3', { r: true }], [380, '3,000.00', { r: true }]],
+    [[42, 'Checks Paid'], [260, '4', { r: true }], [380, '1,000.00-', { r: true }]],
+    [[42, 'Ending Balance on Aug 31, 2026'], [282, '$'], [380, '5,100.00', { r: true }]],
+    'Customer Deposits',
+    [[42, 'Date', { b: true }], [87, 'Ref Number', { b: true }], [280, 'Amount', { b: true, r: true }], [306, 'Date', { b: true }], [351, 'Ref Number', { b: true }], [545, 'Amount', { b: true, r: true }]],
+    [[42, 'Aug 4'], [87, '2553824832'], [280, '1,000.00', { r: true }], [306, 'Aug 11'], [351, '5640413173'], [545, '1,500.00', { r: true }]],
+    [[42, 'Aug 18'], [87, '3572674334'], [280, '500.00', { r: true }]],
+    [[406, 'Total Customer Deposits'], [500, '$'], [545, '3,000.00', { r: true }]],
+    'Checks Presented Conventionally',
+    [[42, 'Check', { b: true }], [76, 'Date', { b: true }], [108, 'Ref Number', { b: true }], [210, 'Amount', { b: true, r: true }], [240, 'Check', { b: true }], [274, 'Date', { b: true }], [306, 'Ref Number', { b: true }], [408, 'Amount', { b: true, r: true }], [420, 'Check', { b: true }], [454, 'Date', { b: true }], [486, 'Ref Number', { b: true }], [570, 'Amount', { b: true, r: true }]],
+    [[42, '7730'], [76, 'Aug 5'], [108, '4381711233'], [210, '250.00-', { r: true }], [240, '7731'], [274, 'Aug 6'], [306, '4212671450'], [408, '250.00-', { r: true }], [420, '7733*'], [454, 'Aug 7'], [486, '0605116107'], [570, '250.00-', { r: true }]],
+    [[42, '7734'], [76, 'Aug 8'], [108, '4590658826'], [210, '250.00-', { r: true }]],
+    [[42, '* Gap in check sequence'], [400, 'Conventional Checks Paid (4)'], [500, '$'], [570, '1,000.00-', { r: true }]],
+  ]];
+  it('reads the period down the box, each deposit and check of a line across, the reference numbers left out', async () => {
+    expect(figures(await read(stmt()))).toMatchObject({ period_start: '2026-08-01', period_end: '2026-08-31', beginning_balance: 3100, ending_balance: 5100, deposits_total: 3000, deposit_count: 3 });
+  });
+  it('without a period label above the dates, no period is made up from them', async () => {
+    failed(await read(stmt({ periodLabel: 'Account Number: 1 523 0007 2093' })), 'not_a_statement');
+  });
+});
+
+describe('two accounts summarised side by side, each label over its amount', () => {
+  it("the first account's totals are this statement's; the second's (other counts, other amounts) are not checked against its rows", async () => {
+    const r = await read([[
+      'Anchorpoint Federal Credit Union', [[40, 'Statement Period'], [422, '06/01/26 - 06/30/26']],
+      'Summary of your deposit accounts',
+      [[40, 'Business Checking - 7102004417'], [306, 'Business Savings - 3090004417']],
+      [[40, 'Previous Balance'], [306, 'Previous Balance']],
+      [[40, '$1,000.00'], [306, '$24,096.57']],
+      [[40, 'Deposits/Credits (2)'], [306, 'Deposits/Credits (3)']],
+      [[40, '$1,500.00'], [306, '$5,501.46']],
+      [[40, 'Withdrawals/Debits (1)'], [306, 'Withdrawals/Debits (1)']],
+      [[40, '$200.00'], [306, '$4,000.00']],
+      [[40, 'Ending Balance'], [306, 'Ending Balance']],
+      [[40, '$2,300.00'], [306, '$25,598.03']],
+      'Business Checking - 7102004417',
+      [[40, 'Date', { b: true }], [84, 'Transaction Detail', { b: true }], [480, 'Amount($)', { b: true, r: true }], [560, 'Balance($)', { b: true, r: true }]],
+      [[40, '06-02'], [84, 'Deposit - ACH Paid From SQUARE INC'], [480, '1,000.00', { r: true }], [560, '2,000.00', { r: true }]],
+      [[40, '06-03'], [84, 'Paid To - XCEL ENERGY'], [480, '-200.00', { r: true }], [560, '1,800.00', { r: true }]],
+      [[40, '06-04'], [84, 'Deposit - Branch Norfolk Main'], [480, '500.00', { r: true }], [560, '2,300.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ beginning_balance: 1000, ending_balance: 2300, deposits_total: 1500, deposit_count: 2 });
+  });
+});
+
+describe('the amount column before the description; "deductions" sections', () => {
+  it('reads "Date posted | Amount | Transaction description" rows (wrapped descriptions under them, an amount quoted there) and each "... Deductions" section with its own total', async () => {
+    const H: PageSpec[number] = [[50, 'Date posted', { b: true }], [200, 'Amount', { b: true, r: true }], [220, 'Transaction description', { b: true }]];
+    const r = await read([[
+      'Keystone Valley Bank', [[410, 'For the period 04/01/2026 to 04/30/2026']],
+      [[58, 'Beginning balance'], [185, 'Deposits and other additions'], [325, 'Checks and other deductions'], [460, 'Ending balance']],
+      [[58, '1,000.00'], [185, '3,000.00'], [325, '854.00'], [460, '3,146.00']],
+      [[50, 'Deposits and Other Additions'], [352, 'There are 2 Deposits and Other Additions totaling $3,000.00.']],
+      H,
+      [[50, '04/01'], [200, '1,000.00', { r: true }], [220, 'Corporate ACH Square Inc 250401p2']],
+      [[220, 'L279456950']],
+      [[50, '04/02'], [200, '2,000.00', { r: true }], [220, 'Mobile Deposit']],
+      [[50, 'Online and Electronic Banking Deductions'], [309, 'There are 2 Online and Electronic Banking Deductions totaling $800.00.']],
+      H,
+      [[50, '04/03'], [200, '389.00', { r: true }], [220, 'Corporate ACH Libertas Funding Debit']],
+      [[220, '250403 6531675120']],
+      [[50, '04/04'], [200, '411.00', { r: true }], [220, 'Online Transfer To Xxxxxx4821']],
+      [[50, 'Other Deductions'], [409, 'There are 2 Other Deductions totaling $54.00.']],
+      H,
+      [[50, '04/23'], [200, '36.00', { r: true }], [220, 'NSF Returned Item Fee']],
+      [[220, 'Item Amount'], [290, '$1,995.00']],
+      [[50, '04/30'], [200, '18.00', { r: true }], [220, 'Service Charge Period Ending 04/30']],
+    ]]);
+    expect(figures(r)).toMatchObject({ beginning_balance: 1000, ending_balance: 3146, deposits_total: 3000, deposit_count: 2, mca_count: 1, nsf_count: 1 });
+  });
+});
+
+describe('what is not a total', () => {
+  it("a monthly service fee summary (the fee's terms, its period and amount) is not a printed total of the fees read", async () => {
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]], HEAD,
+      AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+      AMT('10/31', 'MONTHLY SERVICE FEE', '-30.00', '1,470.00'),
+      AMT('10/31', 'WIRE FEE', '-15.00', '1,455.00'),
+      [[50, 'Ending Balance'], [300, '$1,455.00', { r: true }]],
+      'Monthly service fee summary',
+      'Fee period 10/01/2026 - 10/31/2026 Standard monthly service fee $30.00 You paid $30.00',
+    ]]);
+    expect(figures(r)).toMatchObject({ ending_balance: 1455, deposits_total: 500 });
+  });
+  it('an amount quoted on the second line of a description, in the description column, is part of it: no total, no row', async () => {
+    const H3: PageSpec[number] = [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]];
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]],
+      'Deposits and other credits', H3,
+      [[50, '10/02'], [100, 'CARD SETTLEMENT VISA'], [540, '500.00', { r: true }]],
+      'Service fees', H3,
+      [[50, '10/05'], [100, 'NSF: RETURNED ITEM FEE LG FUNDING LLC'], [540, '-35.00', { r: true }]],
+      [[100, 'DEBIT ITEM AMOUNT'], [180, '$449.00']],
+      [[50, '10/09'], [100, 'NSF: RETURNED ITEM FEE GUSTO ITEM AMOUNT'], [540, '-35.00', { r: true }]],
+      [[100, '$1,631.39']],
+      [[50, 'Ending Balance'], [300, '$1,430.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ ending_balance: 1430, deposits_total: 500, nsf_count: 2 });
+  });
 });
 
 describe('extractLines (the text of any PDF, for other readers)', () => {

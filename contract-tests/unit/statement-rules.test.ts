@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import knowledge from '../../src/features/statements/knowledge.json' with { type: 'json' };
 import {
-  classify, depositKind, isNsf, isRecovery, loadStatementRulesFile, mcaFunder, processorOf, rowProblems, setOperatorRules, statementRules,
+  achCut, classify, depositKind, isNsf, isRecovery, loadStatementRulesFile, mcaFunder, processorOf, rowProblems, setOperatorRules, statementRules,
 } from '../../src/features/statements/rules';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
@@ -54,6 +54,9 @@ describe('mca_funder: a debit is a position, whatever descriptor variant the fun
     ['YELLOWSTONE CAP DEBIT', 'Yellowstone Capital'],
     ['PEARL CAPITAL BUSINESS FUNDING', 'Pearl Capital'],
     ['FOX CAPITAL GRP ACH', 'Fox Capital'],
+    // The ACH company name cut at 16 characters ("FOX BUSINESS FUNDING" -> "FOX BUSINESS FUN").
+    ['WITHDRAWAL ACH FOX BUSINESS FUN TYPE: ACH DEBIT ID: 77422119', 'Fox Capital'],
+    ['ORIG CO NAME:FOX BUSINESS FUN ORIG ID:9802077338 CO ENTRY DESCR:RECEIVABLE SEC:CCD', 'Fox Capital'],
     ['MANTIS FUNDING LLC', 'Mantis Funding'],
     ['EVEREST BUSINESS DEBIT', 'Everest Business Funding'],
     ['EBF HOLDINGS LLC PMT', 'Everest Business Funding'],
@@ -96,6 +99,26 @@ describe('mca_funder: a debit is a position, whatever descriptor variant the fun
   ])('%s -> %s', (d, funder) => {
     expect(mcaFunder(d)).toBe(funder);
     expect(depositKind(d)).toBe('loan'); // the same descriptor on a credit is the advance's funding
+  });
+});
+
+describe('a funder or processor name cut at the 16 characters of an ACH company name still matches', () => {
+  it('cuts inside a word, keeping at least 3 of its letters and a whole word before it', () => {
+    expect(achCut('FOX BUSINESS FUND*')).toBe('FOX BUSINESS FUN*');
+    expect(achCut('STRATEGIC FUNDING SOURCE')).toBe('STRATEGIC FUNDIN*');
+    expect(achCut('FORWARD FIN')).toBeNull(); // 16 or fewer: nothing cut
+    expect(achCut('GLOBAL FINANCIAL EXCHANGE')).toBeNull(); // cut at a word boundary: "GLOBAL FINANCIAL" alone matches too much
+    expect(achCut('SECURE ACCOUNT SERVICING')).toBeNull(); // "S" is no name
+  });
+  it.each([
+    ['ACH DEBIT DELTA BRIDGE FUN PMT', 'Delta Bridge Funding'],
+    ['STRATEGIC FUNDIN DES:PAYMENT', 'Kapitus'],
+    ['1ST MERCHANT FUN ACH DEBIT', '1st Merchant Funding'],
+  ])('%s -> %s', (d, name) => expect(mcaFunder(d)).toBe(name));
+  it("an operator's row is cut the same way", () => {
+    setOperatorRules([{ class: 'mca_funder', name: 'Harborlight Advance Partners', match: ['HARBORLIGHT ADVANCE PARTNERS'] }]);
+    expect(mcaFunder('ACH DEBIT HARBORLIGHT ADVA 0412')).toBe('Harborlight Advance Partners');
+    expect(mcaFunder('ACH DEBIT HARBORLIGHT ELECTRIC')).toBeNull();
   });
 });
 
@@ -142,7 +165,7 @@ describe('loan: proceeds are not revenue', () => {
 });
 
 describe("own_transfer: money moved between the merchant's own accounts is not revenue", () => {
-  it.each(['ONLINE TRANSFER FROM SAV XXXXXX4410', 'Online Transfer From Chk ...1234', 'TRANSFER FROM SAVINGS', 'INTERNAL TRANSFER', 'BOOK TRANSFER CREDIT', 'XFER FROM ACCT 7731', 'TRANSFER FROM SHARE 01'])('%s', (d) => {
+  it.each(['ONLINE TRANSFER FROM SAV XXXXXX4410', 'Online Transfer From Chk ...1234', 'TRANSFER FROM SAVINGS', 'INTERNAL TRANSFER', 'BOOK TRANSFER CREDIT', 'XFER FROM ACCT 7731', 'TRANSFER FROM SHARE 01', 'Transfer From Shares', 'Transfer from Tallyline Reserve x7781', 'Transfer from Reserve ...4410'])('%s', (d) => {
     expect(depositKind(d)).toBe('transfer');
   });
   it('a wire from a customer is revenue, not a transfer', () => {
@@ -160,6 +183,14 @@ describe("own_transfer: money moved between the merchant's own accounts is not r
 describe('refund: refunds, reversals, chargebacks and returned-item credits are not revenue', () => {
   it.each(['REFUND AMAZON MKTPL', 'CHARGEBACK REVERSAL VISA', 'ACH REVERSAL', 'RETURNED ITEM CREDIT', 'ADJUSTMENT CREDIT', 'PROVISIONAL CREDIT CLAIM 5521'])('%s', (d) => {
     expect(depositKind(d)).toBe('refund');
+  });
+  // A card purchase credited back to the merchant's own debit card is a refund from a store, not a sale.
+  it.each([
+    'POS RETURN SYSCO FOODS 0442 HOUSTON', 'POS Return Costco Whse #0381 Somerville', 'DEBIT CARD CREDIT STAPLES 00123 10/07 XXXX6566', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN 25421848067192355514144 RETURN',
+    'PURCHASE RETURN 03/07 AUTOZONE 4410 TOLEDO OH CARD 4417',
+  ])('card refund: %s', (d) => expect(depositKind(d)).toBe('refund'));
+  it('a card sale settled by a processor is still revenue', () => {
+    for (const d of ['SQUARE INC DEPOSIT 250401', 'BANKCARD DEPOSIT MERCH 4410', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN']) expect(depositKind(d)).not.toBe('refund');
   });
 });
 

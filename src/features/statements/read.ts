@@ -344,6 +344,9 @@ function headingOf(text: string): Heading | null {
   if (!t || t.split(' ').length > 9) return null;
   if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
   if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
+  // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period
+  // 12/13 - 01/14  Standard monthly service fee $30.00  You paid $30.00"): terms, not a printed total.
+  if (/^((monthly|standard|account) )*(service|maintenance|account) (fee|charge)s? (summary|information|details?|calculation|explained|waiver)\b/.test(t)) return { kind: 'ignore', category: 'other' };
   if (/^(summary of checks( written| paid)?|checks? (paid|cleared|written)|checks? (paid )?summary|paid checks|checks|check register|checks? and substitute checks|checks cleared)\b/.test(t)) return { kind: 'checks', category: 'checks' };
   if (/\b(account summary|summary of (your )?account|statement summary|account overview|balance summary|summary)$/.test(t) && !/checks/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(transaction history|account activity|transactions?|activity( detail)?|transaction detail|account transactions|transaction activity|details of your account|daily activity)\b/.test(t)) return { kind: 'mixed', category: 'mixed' };
@@ -359,12 +362,12 @@ function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
   if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
   if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
-  if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
+  if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|deductions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
   if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
   if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';
   if (/\b(card|pos|debit card|purchases?)\b/.test(s)) return 'card';
   if (/\belectronic\b|\bach\b|\bpayments?\b/.test(s)) return 'electronic';
-  if (/\b(withdrawals?|debits?|subtractions?)\b/.test(s)) return 'withdrawals';
+  if (/\b(withdrawals?|debits?|subtractions?|deductions?)\b/.test(s)) return 'withdrawals';
   return null;
 }
 
@@ -483,6 +486,32 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
   }
   return null;
 }
+/**
+ * A period printed down a header box ("Statement Period:" / "Dec 16, 2025" / "through" /
+ * "Jan 15, 2026"), each part on its own line beside other text (the address): the label's cell and
+ * the cells under it, left-aligned with it, on the next few lines, as one text.
+ */
+function stackedPeriods(lines: Line[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    for (const c of cellsOf(lines[i].words)) {
+      // The label alone ("Statement Period:", "Period", "Statement Dates"), never a table's "Date".
+      if (!/^(statement |account |billing )?period( covered)?:?$|^statement dates?:?$/i.test(c.t.trim())) continue;
+      const parts = [c.t];
+      let prev = lines[i];
+      for (let j = i + 1; j < lines.length && j <= i + 5; j++) {
+        const l = lines[j];
+        if (l.page !== prev.page || l.y - prev.y > prev.size * 2.4) break;
+        const under = cellsOf(l.words).filter((x) => Math.abs(x.x0 - c.x0) <= 20 || (x.x0 >= c.x0 && x.x1 <= c.x1 + 40));
+        if (!under.length) break;
+        parts.push(...under.map((x) => x.t));
+        prev = l;
+      }
+      if (parts.length > 1) out.push(parts.join(' '));
+    }
+  }
+  return out;
+}
 export const days = (start: string, end: string) => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 
 /** A row's date with its year: the year that puts it inside the period (or nearest to it). */
@@ -539,7 +568,7 @@ export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(lines);
-  r.period = periodOf(lines.map((l) => l.text));
+  r.period = periodOf([...lines.map((l) => l.text), ...stackedPeriods(lines)]);
   const sections: Section[] = [{ kind: 'mixed', category: 'mixed', heading: '' }];
   let sec = 0;
   let cols: Col[] | null = null;
@@ -665,6 +694,28 @@ export function read(pages: PageItems[]): Reading {
       }
     }
 
+    // Transactions printed two or three across under a header that repeats its columns ("Date  Ref
+    // Number  Amount  Date  Ref Number  Amount"): each group of columns is a row of its own.
+    const across = cols ? groupsAcross(cols) : null;
+    if (across && first?.k === 'date' && money.length && kind !== 'daily' && kind !== 'summary') {
+      const got: Row[] = [];
+      for (const g of across) {
+        const part = tk.filter((t) => t.x0 >= g.from && t.x0 < g.to);
+        if (!part.length) continue;
+        const row = part[0].k === 'date' && part.some((t) => t.k === 'money') ? rowOf(part, g.cols, sec, kind) : null;
+        if (!row || row === 'balance') {
+          got.length = 0;
+          break;
+        }
+        got.push(row.row);
+      }
+      if (got.length) {
+        r.rows.push(...got);
+        lastRow = null;
+        continue;
+      }
+    }
+
     // A transaction: a date first (a second date, a posting date, may follow), then amounts.
     if (first?.k === 'date' && money.length && kind !== 'daily' && kind !== 'summary') {
       const row = rowOf(tk, cols, sec, kind);
@@ -716,8 +767,11 @@ export function read(pages: PageItems[]): Reading {
             if (t.k !== 'money') continue;
             const cx = (t.x0 + t.x1) / 2;
             const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
-            if (used.has(cell.t)) continue;
-            used.add(cell.t);
+            // Several accounts side by side ("Deposits/Credits (30)" for checking, "Deposits/Credits
+            // (3)" for savings): the first of a label is this account's.
+            const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+            if (used.has(key)) continue;
+            used.add(key);
             const count = /\((\d+)\)/.exec(cell.t);
             addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
           }
@@ -755,6 +809,22 @@ export function read(pages: PageItems[]): Reading {
       }
       if (lastRow && line.y - lastRow.line.y > lastRow.line.size * 2.6) lastRow = null;
       continue;
+    }
+
+    // Below a row, indented to its description, an amount quoted in the description's own column,
+    // well left of every amount column ("DEBIT ITEM AMOUNT $449.00" under an NSF fee): the
+    // description goes on; it is neither a total nor a row.
+    if (money.length && (!first || first.k !== 'date') && lastRow && cols && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) {
+      const numericCols = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind));
+      const amountX = Math.min(...numericCols.map((c) => c.x0));
+      // Or, the amount column before the description, an amount inside the description column.
+      const descCol = cols.find((c) => c.kind === 'desc');
+      const inDesc = (t: Tok) => !!descCol && numericCols.every((c) => c.x1 < descCol.x0) && t.x0 >= descCol.x0 - 2;
+      if (money.every((t) => t.x1 < amountX - 20 || inDesc(t))) {
+        lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
+        lastRow.line = line;
+        continue;
+      }
     }
 
     // Label and amount pairs: a summary, a section's total, a balance.
@@ -846,6 +916,8 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
       if (/\d/.test(t.t) && num === null) num = t.t.replace(/[*#^]/g, '');
       else if (/\d/.test(t.t)) return null;
     } else if (t.k === 'date' && md === null) md = t.md;
+    // A long reference number between the date and the amount ("7730  Aug 1  4381711233  2,850.00").
+    else if (t.k === 'text' && /^\d{8,}$/.test(t.t) && num !== null && md !== null && cents === null) continue;
     else if (t.k === 'money' && cents === null) cents = t.m.cents;
     else return null;
     if (num !== null && md && cents !== null) {
@@ -859,11 +931,34 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
   return out.length ? out : null;
 }
 
+/** The column groups of a header that repeats its columns side by side (two or three across), or null. */
+function groupsAcross(cols: Col[]): Array<{ from: number; to: number; cols: Col[] }> | null {
+  const sorted = [...cols].sort((a, b) => a.x0 - b.x0);
+  const starts = sorted.filter((c) => c.kind === sorted[0].kind);
+  if (starts.length < 2 || sorted[0].kind !== 'date') return null;
+  const groups = starts.map((s, i) => {
+    const from = i === 0 ? -Infinity : s.x0 - 4;
+    const to = i + 1 < starts.length ? starts[i + 1].x0 - 4 : Infinity;
+    return { from, to, cols: sorted.filter((c) => c.x0 >= s.x0 - 0.01 && (i + 1 >= starts.length || c.x0 < starts[i + 1].x0 - 0.01)) };
+  });
+  // Each group the same columns, in the same order.
+  const shape = (g: { cols: Col[] }) => g.cols.map((c) => c.kind).join(',');
+  return groups.every((g) => shape(g) === shape(groups[0])) && groups[0].cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) ? groups : null;
+}
+
 /** One transaction row (or 'balance' for a balance line in the table, or null). */
 function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): { row: Row; descX: number } | 'balance' | null {
   const first = tk[0] as Extract<Tok, { k: 'date' }>;
   let i = 1;
   if (tk[i]?.k === 'date') i++; // a posting date and an effective date
+  // The amount column before the description ("Date posted | Amount | Transaction description"):
+  // the amounts printed there, right after the date, are the row's amounts.
+  const desc = cols?.find((c) => c.kind === 'desc');
+  if (desc && tk[i]?.k === 'money' && tk[tk.length - 1].k !== 'money' && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x1 < desc.x0)) {
+    let j = i;
+    while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
+    tk = [...tk.slice(0, i), ...tk.slice(j), ...tk.slice(i, j)];
+  }
   let end = tk.length;
   while (end > i && tk[end - 1].k === 'money') end--;
   const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;

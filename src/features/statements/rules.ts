@@ -145,6 +145,25 @@ interface Compiled {
   regexRows: Array<{ row: number; re: RegExp }>;
 }
 
+/**
+ * An ACH company name is at most 16 characters (NACHA), so banks print a funder's or processor's
+ * name cut there ("FOX BUSINESS FUNDING" -> "FOX BUSINESS FUN"). A phrase of a named row longer than
+ * that also matches its first 16 characters, the cut word as a prefix, when the cut falls inside a
+ * word and leaves at least 3 of its letters and one whole word before it (a cut at a word boundary,
+ * "GLOBAL FINANCIAL", or after 1-2 letters, "SECURE ACCOUNT S", would match too much).
+ */
+export function achCut(phrase: string): string | null {
+  // A starred last word ("DELTA BRIDGE FUND*") is a name that goes on past the star.
+  const p = phrase.toUpperCase().replace(/\s+/g, ' ').trim().replace(/\*$/, '');
+  if (p.length <= 16 || p.includes('*')) return null;
+  const head = p.slice(0, 16);
+  if (/[A-Z0-9]/.test(p[16]) === false || !/[A-Z0-9]$/.test(head)) return null;
+  const words = wordsOf(head);
+  const last = words[words.length - 1];
+  if (words.length < 2 || !/^[A-Z0-9]{3,}$/.test(last)) return null;
+  return `${words.join(' ')}*`;
+}
+
 function compile(rows: RuleRow[]): Compiled {
   const c: Compiled = { rows, byFirst: new Map(), starredFirst: [], regexRows: [] };
   const add = (phrase: string, row: number, unless: boolean) => {
@@ -154,7 +173,13 @@ function compile(rows: RuleRow[]): Compiled {
     else c.byFirst.set(p.words[0], [...(c.byFirst.get(p.words[0]) ?? []), p]);
   };
   rows.forEach((r, i) => {
-    for (const m of r.match ?? []) add(m, i, false);
+    for (const m of r.match ?? []) {
+      add(m, i, false);
+      if (NAMED.has(r.class)) {
+        const cut = achCut(m);
+        if (cut) add(cut, i, false);
+      }
+    }
     for (const u of r.unless ?? []) add(u, i, true);
     if (r.regex?.length) c.regexRows.push({ row: i, re: new RegExp(r.regex.map((x) => `(?:${x})`).join('|')) });
   });

@@ -150,6 +150,26 @@ function prepare(text: string): { lower: string; fixed: string[] } {
   return { lower, fixed };
 }
 
+const BOILERPLATE_RE = new RegExp(`\\b(?:${V.BOILERPLATE.join('|')})`, 'g');
+
+/** The sentences that decide nothing (vocabulary.ts BOILERPLATE) blanked, the text keeping its length. */
+export function blankBoilerplate(lower: string): { text: string; hits: string[] } {
+  const hits: string[] = [];
+  let out = lower;
+  BOILERPLATE_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BOILERPLATE_RE.exec(lower))) {
+    let start = m.index;
+    while (start > 0 && !/[.!?\n]/.test(lower[start - 1])) start--;
+    let end = m.index + m[0].length;
+    if (!/[.!?\n]$/.test(m[0])) while (end < lower.length && !/[.!?\n]/.test(lower[end])) end++;
+    out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end);
+    hits.push(m[0].trim());
+    if (m[0].length === 0) BOILERPLATE_RE.lastIndex++;
+  }
+  return { text: out, hits };
+}
+
 function sentenceAround(text: string, index: number): string {
   let start = index;
   while (start > 0 && !/[.!?\n]/.test(text[start - 1])) start--;
@@ -490,7 +510,7 @@ interface Fact {
 }
 
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?)\b/g],
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
@@ -568,7 +588,7 @@ const SHORTHAND_RE = new RegExp(
   `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
-const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -649,7 +669,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (/\b(last|past|within|good for|valid for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the)\s*\(?$/.test(pre)) continue;
+      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the)\s*\(?$/.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -890,7 +910,11 @@ interface Analysis {
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
-  const { lower, fixed } = prepare(own);
+  const prepared = prepare(own);
+  const { fixed } = prepared;
+  const boiler = blankBoilerplate(prepared.lower);
+  const lower = boiler.text;
+  if (boiler.hits.length) fixed.push(...boiler.hits.map((h) => `"${h}" (boilerplate, not read)`));
   const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
   const offers = extractOffers(own, ctx);
   const items = requestedItems(normalizeText(own));
@@ -998,7 +1022,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   ] as const) {
     if (f.hits.length) reasons.push(fmt(name, f));
   }
-  if (a.fixed.length) reasons.push(`misspellings read as: ${a.fixed.join(', ')}`);
+  if (a.fixed.length) reasons.push(`misspellings and boilerplate: ${a.fixed.join(', ')}`);
   const complete = a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
   if (a.auto.score >= 4 && !complete.length) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
   if (a.withdrawal.score >= 3) {

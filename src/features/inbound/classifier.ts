@@ -296,6 +296,7 @@ COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
+const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -403,6 +404,8 @@ const DOC_WORDS =
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
 
+const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
+
 function cleanItem(s: string): string {
   return s
     .replace(/^\s*(?:and|also|plus|then)\s+/i, '')
@@ -425,6 +428,16 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   const items: string[] = [];
   const hits: string[] = [];
   const inList = new Set<number>();
+  // 0. a stip table with a status column: the rows still outstanding ("2 | Driver's license | Outstanding")
+  for (let i = 0; i < lines.length; i++) {
+    const c = splitCells(own.split('\n')[i] ?? '');
+    if (c.length < 2 || !c.some((x) => STILL_OPEN.test(x))) continue;
+    const doc = c.find((x) => !STILL_OPEN.test(x) && !/^#?\d{0,3}$/.test(x) && DOC_WORDS.test(x));
+    if (!doc) continue;
+    inList.add(i);
+    items.push(cleanItem(doc));
+    hits.push(`open row "${doc}"`);
+  }
   // 1. bulleted / numbered lists, introduced by a request or made of documents
   for (let i = 0; i < lines.length; i++) {
     if (!BULLET.test(lines[i]) || inList.has(i)) continue;
@@ -449,7 +462,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -635,6 +648,15 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });
       }
     }
+    // a fraction of the ask: "we can do half the ask"
+    if (ask && ask > 0) {
+      const fracRe = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`, 'gi');
+      while ((m = fracRe.exec(line))) {
+        if (overlaps(m.index, m.index + m[0].length)) continue;
+        taken.push([m.index, m.index + m[0].length]);
+        facts.push({ pos: base + m.index, kind: 'money', value: round2(ask * V.ASK_FRACTIONS[m[1].toLowerCase()]), money: 'funded', text: m[0], shorthand: true });
+      }
+    }
     // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
     const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
     while ((m = factorRe.exec(line))) {
@@ -644,6 +666,11 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
+      // "the factor is 1.38, not 1.28": a value corrected or refused is no factor
+      if (/\bnot\s*$/.test(pre)) {
+        taken.push([m.index, m.index + m[0].length]);
+        continue;
+      }
       const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
@@ -901,6 +928,8 @@ interface Analysis {
   tentative: Fired;
   /** Another product than the advance asked for ("reverse consolidation"). */
   product: Fired;
+  /** A correction of terms sent earlier ("Correction on Lucky 7: the factor is 1.38"). */
+  correction: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -939,6 +968,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
+  const correction = score(lower, CORRECTION_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -953,7 +983,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, offers, items, category, fixed, ownDecision };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1000,6 +1030,13 @@ function byCues(a: Analysis): Decision {
   return { type: top, confidence, reasons: [] };
 }
 
+/** "Can't do 70", "can't fund the $70,000", "unable to approve 70k" where 70k is the deal's ask. */
+function refusesAsk(lower: string, ask: number): boolean {
+  const k = ask / 1000;
+  const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
+  return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
+}
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -1018,7 +1055,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
   for (const [name, f] of [
     ['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending],
-    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product],
+    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction],
   ] as const) {
     if (f.hits.length) reasons.push(fmt(name, f));
   }
@@ -1067,6 +1104,15 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
 
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
+  // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
+  if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  // a correction of earlier terms: which terms stand is for a person
+  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
+  // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
+  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask)) {
+    review = 'conflicting_cues';
+    reasons.push('refuses the ask in words, yet offers it');
+  }
   if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';

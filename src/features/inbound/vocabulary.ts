@@ -126,6 +126,14 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(looks|is|looking) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
 ];
 
+/** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
+export const CORRECTION: PhraseRow[] = [
+  { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)', w: 3 },
+];
+
+/** A fraction of the ask as the amount offered ("half the ask" on an 85k deal is $42,500). */
+export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 1 / 3, 'two thirds of': 2 / 3, 'a quarter of': 0.25, 'three quarters of': 0.75 };
+
 /** The terms differ from the ask, in words. */
 export const COUNTER: PhraseRow[] = [
   { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
@@ -222,7 +230,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', '(can|could) go', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
+  before: ["can do", 'do', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

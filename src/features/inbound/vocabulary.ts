@@ -98,7 +98,7 @@ export const PENDING: PhraseRow[] = [
   { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
   { phrase: 'you will be notified|will be notified when', w: 3 },
   // the broker's own paperwork before the file is opened: no decision on the merchant
-  { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 3 },
+  { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
 ];
 

@@ -229,4 +229,11 @@ describe('boilerplate, corrections and the ask in words (holdout4)', () => {
     expect(stips).toMatchObject({ type: 'needs_info', requested_items: ['Voided check', 'Proof of ownership'] });
     expect(read('PENDING INFO\n  Required 1:   Signed application\n  Required 2:   Last 3 months of statements').requested_items).toEqual(['Signed application', 'Last 3 months of statements']);
   });
+
+  it('requested items: an explanation in brackets is cut, a question naming an item already asked for is not a second item', () => {
+    expect(read('Need the voided check and the last 3 months on the payroll account (the one the ADP debits come out of).').requested_items).toEqual([
+      'voided check', 'last 3 months on the payroll account',
+    ]);
+    expect(read("Who's the landlord at the Elm St location? Need landlord name and phone.").requested_items).toEqual(['landlord name and phone']);
+  });
 });

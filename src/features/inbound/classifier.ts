@@ -482,7 +482,8 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get us|email us|submit|missing)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
-    for (const p of splitList(m[1])) {
+    // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
+    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
       if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12) {
         items.push(p);
         hits.push(`asked for "${p}"`);
@@ -493,6 +494,9 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
   while ((m = qRe.exec(prose))) {
     const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
+    // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
+    const head = p.toLowerCase().split(/[^a-z0-9']+/)[0] ?? '';
+    if (!m[1] && head.length >= 4 && items.some((it) => new RegExp(`\\b${head}\\b`, 'i').test(it))) continue;
     if (p) {
       items.push(p);
       hits.push(`question "${p}"`);

@@ -59,10 +59,10 @@ async function receive(raw: Buffer) {
 const count = async (table: string, where: Record<string, unknown>) => Number(((await h.knex(table).where(where).count('* as c')) as { c: number | string }[])[0].c);
 const submission = async (id: string) => (await h.api.get(`/v1/submissions/${id}`).set(t.auth())).body.data;
 
-/** A deal submitted by email to a new lender (requested $75,000). */
+/** A deal submitted by email to a new lender (requested $60,000: the term sheets below offer the full ask, so an offer read is an approval, not a counter by terms). */
 async function submitted() {
   const biz = await post('/v1/businesses', { legal_name: 'Sunrise Bakery LLC' });
-  const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 75000 });
+  const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 60000 });
   const l = await post('/v1/lenders', { name: `Atlas ${Math.random().toString(36).slice(2, 6)}`, submission_email: 'submissions@atlas.example' });
   const res = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [l.body.data.id] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -101,8 +101,8 @@ describe(`terms in an attached PDF (${ENGINE})`, () => {
 
   it('a reply that only points at the attached offer letter is read as its approval', async () => {
     const s = await submitted();
-    const res = await receive(await replyTo(s, 'Please see the attached offer letter.', [{ filename: 'offer.pdf', content: await sheet({ amount: '$55,000.00' }) }]));
-    expect(res.body.data).toMatchObject({ status: 'processed', classification: { type: 'approved', offers: [{ amount: 55000, factor_rate: 1.32, term: 160 }] } });
+    const res = await receive(await replyTo(s, 'Please see the attached offer letter.', [{ filename: 'offer.pdf', content: await sheet({ amount: '$60,000.00' }) }]));
+    expect(res.body.data).toMatchObject({ status: 'processed', classification: { type: 'approved', offers: [{ amount: 60000, factor_rate: 1.32, term: 160 }] } });
     expect(res.body.data.offer_ids).toHaveLength(1);
   });
 

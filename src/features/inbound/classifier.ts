@@ -943,6 +943,8 @@ interface Analysis {
   fixed: string[];
   /** The strongest decision cue in the text itself, before subject and offer evidence. */
   ownDecision: number;
+  /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
+  offersAttached?: boolean;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1067,7 +1069,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     if (f.hits.length) reasons.push(fmt(name, f));
   }
   if (a.fixed.length) reasons.push(`misspellings and boilerplate: ${a.fixed.join(', ')}`);
-  const complete = a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
+  const complete = a.offersAttached ? [] : a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
   if (a.auto.score >= 4 && !complete.length) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
   if (a.withdrawal.score >= 3) {
     return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
@@ -1202,7 +1204,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     }
   }
   const attached = input.attachmentText ? attachmentOffers(a, input.attachmentText, reasons, context) : [];
-  if (attached.length) a.offers = attached;
+  if (attached.length) {
+    a.offers = attached;
+    a.offersAttached = true;
+  }
   const d = decide(a, context);
   const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');

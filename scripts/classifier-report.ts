@@ -23,7 +23,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout')],
   ['holdout2 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout2')],
   ['holdout3 (issue 26 labels; blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout3')],
-  ['holdout4 (blind: scored once, not yet used for fixes)', results.filter((r) => r.expected.set === 'holdout4')],
+  ['holdout4 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout4')],
 ];
 
 console.log('=== what the hook does (issue 26): per set');

@@ -149,3 +149,91 @@ describe('numbers and pricing', () => {
     expect(read('Declined: the holdback with both positions would be too high.').decline_category).toBe('stacking');
   });
 });
+
+// holdout4's lessons, one test per new row class or rule (wording new, not copied from the fixtures)
+describe('boilerplate, corrections and the ask in words (holdout4)', () => {
+  it('BOILERPLATE: footers, "approve or decline", marketing signatures and zero counts decide nothing', () => {
+    // a portal approval whose footer says the funder may decline at any stage
+    const footer = 'APPROVED\nFunding: $40,000\nFactor: 1.30\nTerm: 6 months\n\nAll offers subject to final review. Northgate reserves the right to decline any file prior to funding.';
+    expect(read(footer, ask(40_000))).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.3 }] });
+    expect(classifyReply({ subject: 'Re: Submission', text: footer }, ask(40_000)).review_reason).toBeUndefined();
+    // a receipt that names both outcomes is no decline
+    expect(read('Your file is with an underwriter. We usually approve or decline within four hours.').type).toBe('unclassified');
+    // a signature selling to declined merchants is no decline reason
+    const sig = 'Approved, 30k at 1.35 over 5 months, daily.\n\nJo Park\nRiverbend Funding\nDeclined by the banks? We fund in 48 hrs. NSFs OK, B & C paper welcome.';
+    expect(read(sig, ask(30_000))).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.35 }] });
+    expect(read(sig, ask(30_000)).review_reason).toBeUndefined();
+    expect(read('Decision: approved. $20,000 / 1.29 / 100 business days. Declined payments count: 0.', ask(20_000)).review_reason).toBeUndefined();
+    for (const p of V.BOILERPLATE) expect(() => new RegExp(p)).not.toThrow();
+  });
+
+  it('decisions in holdout4 wording: "cleared UW", "won\'t pass", "hard stop", "killing the file", a closing bare "no" / "Can\'t"', () => {
+    expect(read('Riverside cleared underwriting, 25k at 1.33 for 5 months, weekly.', ask(25_000)).type).toBe('approved');
+    expect(read("Merchant's bank statements won't pass our review.").type).toBe('declined');
+    expect(read('Two defaults in 2025, that is a hard stop here.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(read('14 negative days in October. no').type).toBe('declined');
+    expect(read('Balances average $300. They sit at zero most weeks. Can\'t')).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
+    expect(read("TIB is too short, they opened in March.")).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read("We're out of CA until the new disclosure law settles. Can't help on this one.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+
+  it('decline reasons in shorthand: "N deep", a credit "shop", edited statements, inconsistent deposits', () => {
+    expect(read("they're 4 deep already, we won't take a fifth. pass").decline_category).toBe('stacking');
+    expect(read("Declined. Owner's credit is 561, we're a 600 shop.").decline_category).toBe('credit_score');
+    expect(read('Declined - the March statement was edited, the balances do not carry over.').decline_category).toBe('verification');
+    expect(read("Declined, deposits aren't consistent month to month.").decline_category).toBe('low_revenue');
+  });
+
+  it('no decision: a request for the broker\'s ISO agreement, a ticket receipt, an offer withdrawn by name', () => {
+    expect(read('We need a signed ISO agreement from your shop before UW can look at this. Send it back and resubmit.').type).toBe('unclassified');
+    expect(read('Your ticket (#5521) has been received. Typical time to approve or decline a file is one business day.').type).toBe('unclassified');
+    expect(read('I have to rescind the Riverside offer, the landlord never verified.').review_reason).toBe('approval_withdrawn');
+  });
+
+  it('TENTATIVE rows and the needs_info rule: "might be able to", "ballpark", "looks approvable ... I need" go to a person', () => {
+    expect(read('might be able to do 30 if Dec holds. ballpark 1.40 / 5 mo', ask(40_000)).review_reason).toBe('tentative_terms');
+    const c = read('This looks approvable around 40. I need the October statement and a voided check first.', ask(50_000));
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // the same request without the floated decision is applied
+    expect(read('I need the October statement and a voided check first.', ask(50_000)).review_reason).toBeUndefined();
+    expect(read('Pre-approved at 50, 1.32 over 7 months, final once the site visit is done.', ask(50_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it('CORRECTION: a correction of earlier terms goes to a person, and the corrected-away factor is not read', () => {
+    const c = read('Correction on Riverside: the factor is 1.36, not 1.26. Rest stands, 30k over 6 months, weekly.', ask(30_000));
+    expect(c).toMatchObject({ type: 'approved', review_reason: 'conflicting_cues', offers: [{ amount: 30_000, factor_rate: 1.36, term: 6 }] });
+    expect(read('Approved: 30k at 1.36 over 6 months, weekly.', ask(30_000)).review_reason).toBeUndefined();
+  });
+
+  it('the rule "refuses the ask in words, yet offers it": a person picks', () => {
+    const text = "Can't do 60 as submitted. Option A - 40k, 1.30, 6 months. Option B - the full $60k, 1.42, 12 months.";
+    expect(read(text, ask(60_000))).toMatchObject({ type: 'counter', review_reason: 'conflicting_cues' });
+    // the same options without the refusal: a counter applied as a menu
+    expect(read('Option A - 40k, 1.30, 6 months. Option B - the full $60k, 1.42, 12 months.', ask(60_000)).review_reason).toBeUndefined();
+  });
+
+  it('ASK_FRACTIONS and DIGIT_WORDS: "half the ask", a factor read out, payments counted in words, "at the requested 45"', () => {
+    expect(read('We can do half the ask: 1.38 over 5 months, weekly.', ask(60_000))).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.38, term: 5 }] });
+    expect(wordsToDigits('a factor of one point four five, twenty-four weekly payments')).toBe('a factor of 1.45, 24 weekly payments');
+    expect(extractOffers('approved for thirty thousand dollars at a factor of one point four five, twenty-four weekly payments of $1,812.50.')).toMatchObject([
+      { amount: 30_000, factor_rate: 1.45, term: 24, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1812.5 },
+    ]);
+    expect(read('Cleared credit at the requested 45. 1.41, 120 days, 528.75 a day.', ask(45_000)).offers).toMatchObject([{ amount: 45_000, factor_rate: 1.41, term: 120 }]);
+  });
+
+  it('portal layouts: receivables purchased is the payback, "available for 5 business days" is no term, open stip rows are items', () => {
+    expect(extractOffers('Counter available for 5 business days.\nPurchase price: $30,000\nReceivables purchased: $41,700\nEstimated term: 7 months')).toMatchObject([
+      { amount: 30_000, factor_rate: 1.39, term: 7, term_unit: 'months' },
+    ]);
+    const stips = read('Stipulations outstanding\n\n# | Stipulation | Status\n1 | Voided check | Outstanding\n2 | Bank login | Received\n3 | Proof of ownership | Missing');
+    expect(stips).toMatchObject({ type: 'needs_info', requested_items: ['Voided check', 'Proof of ownership'] });
+    expect(read('PENDING INFO\n  Required 1:   Signed application\n  Required 2:   Last 3 months of statements').requested_items).toEqual(['Signed application', 'Last 3 months of statements']);
+  });
+
+  it('requested items: an explanation in brackets is cut, a question naming an item already asked for is not a second item', () => {
+    expect(read('Need the voided check and the last 3 months on the payroll account (the one the ADP debits come out of).').requested_items).toEqual([
+      'voided check', 'last 3 months on the payroll account',
+    ]);
+    expect(read("Who's the landlord at the Elm St location? Need landlord name and phone.").requested_items).toEqual(['landlord name and phone']);
+  });
+});

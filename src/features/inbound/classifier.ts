@@ -119,13 +119,16 @@ export function wordsToDigits(lower: string): string {
   const unit = Object.keys(V.NUMBER_WORDS).sort((a, b) => b.length - a.length).join('|');
   const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
   const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
+  const digit = Object.keys(V.DIGIT_WORDS).join('|');
   return lower
     .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);
       return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
     })
-    .replace(new RegExp(`\\b(${num}) (business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    // a factor in words: "one point three two" -> "1.32"
+    .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
 }
 
@@ -148,6 +151,26 @@ function prepare(text: string): { lower: string; fixed: string[] } {
       return w;
     });
   return { lower, fixed };
+}
+
+const BOILERPLATE_RE = new RegExp(`\\b(?:${V.BOILERPLATE.join('|')})`, 'g');
+
+/** The sentences that decide nothing (vocabulary.ts BOILERPLATE) blanked, the text keeping its length. */
+export function blankBoilerplate(lower: string): { text: string; hits: string[] } {
+  const hits: string[] = [];
+  let out = lower;
+  BOILERPLATE_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BOILERPLATE_RE.exec(lower))) {
+    let start = m.index;
+    while (start > 0 && !/[.!?\n]/.test(lower[start - 1])) start--;
+    let end = m.index + m[0].length;
+    if (!/[.!?\n]$/.test(m[0])) while (end < lower.length && !/[.!?\n]/.test(lower[end])) end++;
+    out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end);
+    hits.push(m[0].trim());
+    if (m[0].length === 0) BOILERPLATE_RE.lastIndex++;
+  }
+  return { text: out, hits };
 }
 
 function sentenceAround(text: string, index: number): string {
@@ -276,6 +299,7 @@ COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
+const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -378,10 +402,12 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
+
+const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
 
 function cleanItem(s: string): string {
   return s
@@ -393,7 +419,7 @@ function cleanItem(s: string): string {
 }
 
 function splitList(s: string): string[] {
-  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
   return parts.map(cleanItem).filter((p) => p.length > 1);
 }
 
@@ -405,6 +431,16 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   const items: string[] = [];
   const hits: string[] = [];
   const inList = new Set<number>();
+  // 0. a stip table with a status column: the rows still outstanding ("2 | Driver's license | Outstanding")
+  for (let i = 0; i < lines.length; i++) {
+    const c = splitCells(own.split('\n')[i] ?? '');
+    if (c.length < 2 || !c.some((x) => STILL_OPEN.test(x))) continue;
+    const doc = c.find((x) => !STILL_OPEN.test(x) && !/^#?\d{0,3}$/.test(x) && DOC_WORDS.test(x));
+    if (!doc) continue;
+    inList.add(i);
+    items.push(cleanItem(doc));
+    hits.push(`open row "${doc}"`);
+  }
   // 1. bulleted / numbered lists, introduced by a request or made of documents
   for (let i = 0; i < lines.length; i++) {
     if (!BULLET.test(lines[i]) || inList.has(i)) continue;
@@ -429,7 +465,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -446,7 +482,8 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get us|email us|submit|missing)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
-    for (const p of splitList(m[1])) {
+    // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
+    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
       if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12) {
         items.push(p);
         hits.push(`asked for "${p}"`);
@@ -457,6 +494,9 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
   while ((m = qRe.exec(prose))) {
     const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
+    // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
+    const head = p.toLowerCase().split(/[^a-z0-9']+/)[0] ?? '';
+    if (!m[1] && head.length >= 4 && items.some((it) => new RegExp(`\\b${head}\\b`, 'i').test(it))) continue;
     if (p) {
       items.push(p);
       hits.push(`question "${p}"`);
@@ -490,7 +530,7 @@ interface Fact {
 }
 
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?)\b/g],
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
@@ -568,7 +608,7 @@ const SHORTHAND_RE = new RegExp(
   `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
-const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -615,6 +655,15 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });
       }
     }
+    // a fraction of the ask: "we can do half the ask"
+    if (ask && ask > 0) {
+      const fracRe = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`, 'gi');
+      while ((m = fracRe.exec(line))) {
+        if (overlaps(m.index, m.index + m[0].length)) continue;
+        taken.push([m.index, m.index + m[0].length]);
+        facts.push({ pos: base + m.index, kind: 'money', value: round2(ask * V.ASK_FRACTIONS[m[1].toLowerCase()]), money: 'funded', text: m[0], shorthand: true });
+      }
+    }
     // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
     const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
     while ((m = factorRe.exec(line))) {
@@ -624,6 +673,11 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
+      // "the factor is 1.38, not 1.28": a value corrected or refused is no factor
+      if (/\bnot\s*$/.test(pre)) {
+        taken.push([m.index, m.index + m[0].length]);
+        continue;
+      }
       const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
@@ -649,7 +703,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (/\b(last|past|within|good for|valid for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the)\s*\(?$/.test(pre)) continue;
+      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the)\s*\(?$/.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -881,16 +935,24 @@ interface Analysis {
   tentative: Fired;
   /** Another product than the advance asked for ("reverse consolidation"). */
   product: Fired;
+  /** A correction of terms sent earlier ("Correction on Lucky 7: the factor is 1.38"). */
+  correction: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
   fixed: string[];
   /** The strongest decision cue in the text itself, before subject and offer evidence. */
   ownDecision: number;
+  /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
+  offersAttached?: boolean;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
-  const { lower, fixed } = prepare(own);
+  const prepared = prepare(own);
+  const { fixed } = prepared;
+  const boiler = blankBoilerplate(prepared.lower);
+  const lower = boiler.text;
+  if (boiler.hits.length) fixed.push(...boiler.hits.map((h) => `"${h}" (boilerplate, not read)`));
   const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
   const offers = extractOffers(own, ctx);
   const items = requestedItems(normalizeText(own));
@@ -915,6 +977,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
+  const correction = score(lower, CORRECTION_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -929,7 +992,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, offers, items, category, fixed, ownDecision };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -976,6 +1039,13 @@ function byCues(a: Analysis): Decision {
   return { type: top, confidence, reasons: [] };
 }
 
+/** "Can't do 70", "can't fund the $70,000", "unable to approve 70k" where 70k is the deal's ask. */
+function refusesAsk(lower: string, ask: number): boolean {
+  const k = ask / 1000;
+  const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
+  return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
+}
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -994,12 +1064,12 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
   for (const [name, f] of [
     ['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending],
-    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product],
+    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction],
   ] as const) {
     if (f.hits.length) reasons.push(fmt(name, f));
   }
-  if (a.fixed.length) reasons.push(`misspellings read as: ${a.fixed.join(', ')}`);
-  const complete = a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
+  if (a.fixed.length) reasons.push(`misspellings and boilerplate: ${a.fixed.join(', ')}`);
+  const complete = a.offersAttached ? [] : a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
   if (a.auto.score >= 4 && !complete.length) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
   if (a.withdrawal.score >= 3) {
     return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
@@ -1043,6 +1113,15 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
 
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
+  // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
+  if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  // a correction of earlier terms: which terms stand is for a person
+  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
+  // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
+  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask)) {
+    review = 'conflicting_cues';
+    reasons.push('refuses the ask in words, yet offers it');
+  }
   if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
@@ -1129,7 +1208,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const bodyDeclines = a.declined.score > a.approved.score + a.counter.score;
   const attached = input.attachmentText && !bodyDeclines ? attachmentOffers(a, input.attachmentText, reasons, context) : [];
   if (input.attachmentText && bodyDeclines) reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
-  if (attached.length) a.offers = attached;
+  if (attached.length) {
+    a.offers = attached;
+    a.offersAttached = true;
+  }
   const d = decide(a, context);
   const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');

@@ -12,6 +12,7 @@
 //   decline reasons: DECLINE_REASONS (category + phrases), STATES, INDUSTRIES
 //   numbers: NUMBER_WORDS, SHORTHAND_AMOUNT, FREQUENCY_SHORTHAND
 //   pricing: RATE_LABELS (buy / sell), HOLDBACK
+//   boilerplate: BOILERPLATE (footers, marketing signatures, zero counts: sentences that decide nothing)
 import type { DeclineCategory } from './classifier';
 
 export interface PhraseRow {
@@ -45,6 +46,8 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: 'looks good', w: 1.5, negatable: true, modal: true },
   { phrase: '(we |i )?(can|could) approve', w: 2, negatable: true, modal: true },
   { phrase: '\\w+ [-:] approved', w: 3 },
+  { phrase: '(cleared|passed) (uw|underwriting|credit)', w: 3, negatable: true, modal: true },
+  { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
 ];
 
 /** A decline, including idioms with no decline word. */
@@ -62,11 +65,17 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we're|we are) (not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment|at this time)", w: 3 },
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
+  { phrase: "(won't|will not|can't|cannot) pass", w: 3 },
+  { phrase: 'hard stop|(kill|killing|killed) the (file|deal)', w: 3 },
+  { phrase: "(tib|time in business|history) (is |was )?too (short|new|young)", w: 3 },
+  { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
+  // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
+  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
 
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
 export const WITHDRAWAL: PhraseRow[] = [
-  { phrase: '(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my )?(approval|offer)', w: 4 },
+  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
   { phrase: '(approval|offer) (is|was|has been) (pulled|rescinded|withdrawn|revoked|off the table)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
@@ -88,6 +97,8 @@ export const PENDING: PhraseRow[] = [
   { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },
   { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
   { phrase: 'you will be notified|will be notified when', w: 3 },
+  // the broker's own paperwork before the file is opened: no decision on the merchant
+  { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
 ];
 
@@ -95,6 +106,7 @@ export const PENDING: PhraseRow[] = [
 export const AUTO_REPLY: PhraseRow[] = [
   { phrase: '(this )?mailbox is no longer monitored|no longer monitored', w: 4 },
   { phrase: 'thanks for your submission|thank you for your submission', w: 2 },
+  { phrase: '(your )?(request|ticket|submission|file)( \\(?#?\\d+\\)?)? has been received', w: 4 },
 ];
 
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
@@ -110,7 +122,17 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: 'no pricing yet', w: 2.5 },
   { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|committee)', w: 2.5 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
+  { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
+  { phrase: "(looks|is|looking) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
 ];
+
+/** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
+export const CORRECTION: PhraseRow[] = [
+  { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)', w: 3 },
+];
+
+/** A fraction of the ask as the amount offered ("half the ask" on an 85k deal is $42,500). */
+export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 1 / 3, 'two thirds of': 2 / 3, 'a quarter of': 0.25, 'three quarters of': 0.75 };
 
 /** The terms differ from the ask, in words. */
 export const COUNTER: PhraseRow[] = [
@@ -155,16 +177,17 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     phrases: [
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
       'mca debits', 'stacked', 'stacking', 'too many positions', 'holdback (is )?too high', 'over[- ]?leveraged',
+      '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
     ],
     w: 3,
   },
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
-  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month'], w: 3 },
-  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)'], w: 3 },
-  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor'], w: 3 },
+  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)'], w: 3 },
+  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
+  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit"], w: 3 },
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
-  { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out"], w: 3 },
+  { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
 ];
 
@@ -184,7 +207,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(we're|we are) out of", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -199,6 +222,8 @@ export const NUMBER_WORDS: Record<string, number> = {
   fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70,
   eighty: 80, ninety: 90,
 };
+/** Digits as read out in a factor ("one point three two" is 1.32). */
+export const DIGIT_WORDS: Record<string, string> = { zero: '0', oh: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9' };
 export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1000, grand: 1000, million: 1_000_000 };
 
 /**
@@ -207,7 +232,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
+  before: ["can do", 'do', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };
@@ -221,4 +246,22 @@ export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly
 export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max sell', 'sell', 'max', 'up to', 'cap'] };
 
 /** Holdback (the share of deposits a lender debits): a stacking reason in a decline, not a term. */
+/**
+ * Sentences that decide nothing however they read: funders' footers ("reserves the right to decline
+ * any file", "Declined files may be resubmitted"), both outcomes named as alternatives ("approve or
+ * decline", "approved or declined"), marketing signatures ("Declined by the banks? We fund in 24 hrs.
+ * NSFs OK") and zero counts ("Declined ACH count: 0"). The sentence around a match is blanked before
+ * any decision or decline-reason cue is scored (offer terms are still read from it).
+ */
+export const BOILERPLATE: string[] = [
+  'reserves? the right to (decline|refuse|approve)',
+  '(decline|approve) any (file|deal|submission)',
+  '(declined|approved) (files|deals|submissions|merchants) (may|can|will) be',
+  'approved (iso|broker)s?( partners)?( only)',
+  '(approve|approved|approval|accept|accepted),? or (decline|declined)|(decline|declined),? or (approve|approved|accept)',
+  'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
+  'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
+  "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",
+];
+
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

@@ -552,7 +552,7 @@ describe(`consent and scopes (${ENGINE})`, () => {
     expect(list).not.toContain('createDeal');
     expect(list).not.toContain('listWebhooks');
     const call = json((await mcpRaw(res.body.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'createBusiness', arguments: { body: { legal_name: 'Nope LLC' } } } })).text);
-    expect(call.result.isError).toBe(true);
+    expect(call.result?.isError, JSON.stringify(call)).toBe(true);
     expect(json(call.result.content[0].text).error.code).toBe('missing_scope');
   });
 

@@ -106,7 +106,7 @@ function toolError(body: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: typeof body === 'string' ? body : JSON.stringify(body) }] };
 }
 
-interface Loopback {
+export interface Loopback {
   port: number;
   agent: Agent;
 }
@@ -129,7 +129,13 @@ function loopbackOf(app: Express): Promise<Loopback> {
   return started;
 }
 
-function send(lb: Loopback, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<{ status: number; body: string }> {
+/**
+ * One request to the loopback app. A kept-alive socket the server has just closed (its keep-alive
+ * timeout ends while the agent hands the socket out) fails with ECONNRESET/EPIPE before the server
+ * has read anything: that request is sent once more on a fresh socket (Node's documented pattern,
+ * `request.reusedSocket`). Any other failure is the caller's.
+ */
+export function send(lb: Loopback, method: string, path: string, headers: Record<string, string>, payload?: string, retried = false): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: lb.port, method, path, headers, agent: lb.agent }, (res) => {
       res.socket.unref();
@@ -138,7 +144,11 @@ function send(lb: Loopback, method: string, path: string, headers: Record<string
       res.on('end', () => resolve({ status: res.statusCode ?? 500, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (!retried && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        send(lb, method, path, headers, payload, true).then(resolve, reject);
+      } else reject(err);
+    });
     req.end(payload);
   });
 }
@@ -208,7 +218,15 @@ async function runTool(deps: Deps, app: Express, req: Request, tool: ToolDef, ra
   headers[INTERNAL_CALL_HEADER] = call.nonce;
   try {
     const qs = query.toString();
-    const r = await send(await loopbackOf(app), tool.op.method.toUpperCase(), qs ? `${path}?${qs}` : path, headers, payload);
+    let r: { status: number; body: string };
+    try {
+      r = await send(await loopbackOf(app), tool.op.method.toUpperCase(), qs ? `${path}?${qs}` : path, headers, payload);
+    } catch (err) {
+      // The call never got an answer: a tool error in the API's envelope (the client may retry; a
+      // create carries its idempotency key), logged without the arguments.
+      deps.logger.error({ err: { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message }, tool: tool.name, request_id: req.requestId }, 'mcp tool call got no answer from the API');
+      return toolError({ error: { type: 'api_error', code: 'internal_error', status: 500, message: 'The tool call got no answer from the API; retry it', request_id: req.requestId } });
+    }
     let body: unknown = r.body;
     try {
       body = r.body ? JSON.parse(r.body) : null;

@@ -24,6 +24,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout2 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout2')],
   ['holdout3 (issue 26 labels; blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout3')],
   ['holdout4 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout4')],
+  ['holdout5 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout5')],
 ];
 
 console.log('=== what the hook does (issue 26): per set');

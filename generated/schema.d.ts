@@ -1464,7 +1464,21 @@ export interface paths {
          *     primary owner's credit score, `requested_amount`, `product_type` and `paper_grade`. Missing deal
          *     data fails the criterion. Filter with `eligible=true` to get only lenders the deal qualifies
          *     for. Matches are computed on read; submissions keep the snapshot taken when they were created
-         *     (`match_score`, `match_eligible`).
+         *     (`match_score`, `match_eligible`, and the figures used with their sources in `match_figures`).
+         *
+         *     **Bank statements.** Once bank statements of the deal have been read (statement analysis,
+         *     `GET /v1/deals/{id}/statement-analysis`), what the bank shows replaces what was typed:
+         *     `min_monthly_revenue` is checked against the average true monthly revenue of the statements
+         *     read, and the statement criteria `min_average_daily_balance` (day-weighted over all statement
+         *     days), `max_negative_days` and `max_nsf_count` (the worst single statement, i.e. month) and
+         *     `max_withhold_percent` (the most recent statement) can be checked at all; `max_positions`
+         *     counts the larger of the advances recorded on the business and the advance funders debiting
+         *     the most recent statement. Two statements of the same period count once (the later upload).
+         *     Statements not read yet or that failed are not used, and the reasons say so. Each reason's
+         *     `message` names the figure and its source, `source` says where it comes from and
+         *     `statements` lists the statements (`document_id` and period) it was read from. When stated and
+         *     analysed revenue differ by more than 20%, the revenue reason says so and the deal's
+         *     `revenue_check` is `flagged`.
          *
          *     Role `user` sees matches only for deals it created; others answer `404 not_found`.
          */

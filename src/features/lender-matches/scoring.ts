@@ -173,7 +173,7 @@ function check(c: Criterion, deal: DealFacts, k: Criteria): Check | null {
       if (max == null) return null;
       const [one, many, limit] = c === 'max_negative_days' ? ['negative day', 'negative days', `${max} day`] : ['NSF', 'NSFs', `${max} NSF`];
       const worst = c === 'max_negative_days' ? e?.negativeDays : e?.nsfCount;
-      if (!read(e) || !worst) return { passed: false, message: `${many[0].toUpperCase()}${many.slice(1)} per month unknown (${noStatements(e)}); the maximum is ${limit} a month` };
+      if (!read(e) || !worst) return { passed: false, message: `${many[0].toUpperCase()}${many.slice(1)} per month are unknown (${noStatements(e)}); the maximum is ${max} a month` };
       const figure = `${plural(worst.value, one, many)} in the worst month (statement ${range([worst.statement])}, of ${plural(e.used.length, 'statement')} read)`;
       return worst.value <= max
         ? { passed: true, message: `${figure} is within the ${limit} a month maximum${notUsedNote(e)}`, statements: [worst.statement] }

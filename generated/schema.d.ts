@@ -1464,7 +1464,21 @@ export interface paths {
          *     primary owner's credit score, `requested_amount`, `product_type` and `paper_grade`. Missing deal
          *     data fails the criterion. Filter with `eligible=true` to get only lenders the deal qualifies
          *     for. Matches are computed on read; submissions keep the snapshot taken when they were created
-         *     (`match_score`, `match_eligible`).
+         *     (`match_score`, `match_eligible`, and the figures used with their sources in `match_figures`).
+         *
+         *     **Bank statements.** Once bank statements of the deal have been read (statement analysis,
+         *     `GET /v1/deals/{id}/statement-analysis`), what the bank shows replaces what was typed:
+         *     `min_monthly_revenue` is checked against the average true monthly revenue of the statements
+         *     read, and the statement criteria `min_average_daily_balance` (day-weighted over all statement
+         *     days), `max_negative_days` and `max_nsf_count` (the worst single statement, i.e. month) and
+         *     `max_withhold_percent` (the most recent statement) can be checked at all; `max_positions`
+         *     counts the larger of the advances recorded on the business and the advance funders debiting
+         *     the most recent statement. Two statements of the same period count once (the later upload).
+         *     Statements not read yet or that failed are not used, and the reasons say so. Each reason's
+         *     `message` names the figure and its source, `source` says where it comes from and
+         *     `statements` lists the statements (`document_id` and period) it was read from. When stated and
+         *     analysed revenue differ by more than 20%, the revenue reason says so and the deal's
+         *     `revenue_check` is `flagged`.
          *
          *     Role `user` sees matches only for deals it created; others answer `404 not_found`.
          */
@@ -4269,6 +4283,13 @@ export interface components {
              */
             offers_count: number;
             /**
+             * @description The deal's stated monthly revenue (`annual_revenue` / 12) against the true monthly revenue
+             *     read from its analysed bank statements; `flagged` when they differ by more than 20%. Null
+             *     while no bank statement of the deal has been read (none uploaded, still processing, or
+             *     every one failed).
+             */
+            revenue_check: components["schemas"]["RevenueCheck"] | null;
+            /**
              * @description When this deal renews an earlier one, that deal's id.
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
@@ -5231,6 +5252,12 @@ export interface components {
              */
             match_eligible: boolean | null;
             /**
+             * @description The figures the match snapshot (`match_score`, `match_eligible`) was computed from, each
+             *     with its source (stated on the deal, or read from which bank statements). Null on
+             *     submissions created before 2026-11-27.
+             */
+            match_figures: components["schemas"]["MatchFigures"] | null;
+            /**
              * @description Id of the user who submitted; null for API keys without a creator.
              * @example usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9
              */
@@ -6136,7 +6163,7 @@ export interface components {
          * @example min_credit_score
          * @enum {string}
          */
-        LenderCriterion: "min_monthly_revenue" | "min_time_in_business_months" | "min_credit_score" | "min_amount" | "max_amount" | "max_positions" | "allowed_states" | "excluded_states" | "excluded_industries" | "product_types" | "paper_grades";
+        LenderCriterion: "min_monthly_revenue" | "min_time_in_business_months" | "min_credit_score" | "min_amount" | "max_amount" | "max_positions" | "min_average_daily_balance" | "max_negative_days" | "max_nsf_count" | "max_withhold_percent" | "allowed_states" | "excluded_states" | "excluded_industries" | "product_types" | "paper_grades";
         /**
          * @description A lender's underwriting criteria. Null limits and empty lists are not checked.
          *     `hard_gates` lists the criteria that disqualify a deal when failed; failing any other
@@ -6174,10 +6201,30 @@ export interface components {
              */
             max_amount: number | null;
             /**
-             * @description Most advances the business may already carry (0 = first position only).
+             * @description Most advances the business may already carry (0 = first position only). Measured by the larger of the advances recorded on the business and the merchant-cash-advance funders debiting the account in the most recent statement read.
              * @example null
              */
             max_positions: number | null;
+            /**
+             * @description Minimum average daily balance read from the deal's bank statements (day-weighted over the statements read), in dollars, two decimals.
+             * @example 5000
+             */
+            min_average_daily_balance: number | null;
+            /**
+             * @description Most days with a negative closing balance in any one statement (month) read from the deal's bank statements.
+             * @example 5
+             */
+            max_negative_days: number | null;
+            /**
+             * @description Most non-sufficient-funds and returned-item events in any one statement (month) read from the deal's bank statements.
+             * @example 3
+             */
+            max_nsf_count: number | null;
+            /**
+             * @description Most merchant-cash-advance withhold (existing advances' debits as a percentage of true revenue) in the most recent statement read.
+             * @example 25
+             */
+            max_withhold_percent: number | null;
             /**
              * @description Business states (two-letter codes) the lender funds; empty means all.
              * @example []
@@ -6263,6 +6310,26 @@ export interface components {
              * @example 1
              */
             max_positions?: number | null;
+            /**
+             * @description Minimum average daily balance read from the deal's bank statements, in dollars, two decimals.
+             * @example 5000
+             */
+            min_average_daily_balance?: number | null;
+            /**
+             * @description Most negative days in any one statement (month).
+             * @example 5
+             */
+            max_negative_days?: number | null;
+            /**
+             * @description Most NSF and returned-item events in any one statement (month).
+             * @example 3
+             */
+            max_nsf_count?: number | null;
+            /**
+             * @description Most existing merchant-cash-advance withhold, percent of true revenue, in the most recent statement.
+             * @example 25
+             */
+            max_withhold_percent?: number | null;
             /**
              * @description Business states (two-letter codes) the lender funds; empty means all.
              * @example [
@@ -6513,10 +6580,14 @@ export interface components {
              */
             hard_gate: boolean;
             /**
-             * @description A human-readable explanation.
+             * @description A human-readable explanation naming the figure checked and where it comes from.
              * @example Credit score 712 meets the 600 minimum
              */
             message: string;
+            /** @description Where the figure checked comes from. */
+            source: components["schemas"]["MatchFigureSource"];
+            /** @description The bank statements the figure was read from (`source` `statements`); empty otherwise. */
+            statements: components["schemas"]["StatementPeriod"][];
         };
         /** @description How well a deal fits one lender's criteria. */
         LenderMatch: {
@@ -6552,6 +6623,123 @@ export interface components {
              * @example sub_01JD1C5E7G9J1K3M5N7P9R1T3V
              */
             submission_id: string | null;
+        };
+        /**
+         * @description Where a figure of lender matching comes from: `deal` stated on the deal (`annual_revenue` / 12,
+         *     `requested_amount`, `product_type`, `paper_grade`); `business` the business record (start date,
+         *     state, industry); `primary_owner` the primary owner's credit score; `advances` advances recorded
+         *     on the business; `statements` read from the deal's analysed bank statements.
+         * @example statements
+         * @enum {string}
+         */
+        MatchFigureSource: "deal" | "business" | "primary_owner" | "advances" | "statements";
+        /** @description One analysed bank statement a figure was read from. */
+        StatementPeriod: {
+            /**
+             * @description The bank-statement document.
+             * @example doc_01JD1B5A7C9E1G3J5M7P9R1T3V
+             */
+            document_id: string;
+            /**
+             * Format: date
+             * @description First day of the statement period.
+             * @example 2026-10-01
+             */
+            period_start: string;
+            /**
+             * Format: date
+             * @description Last day of the statement period.
+             * @example 2026-10-31
+             */
+            period_end: string;
+        };
+        /** @description One figure a deal was measured by, and its source. */
+        MatchFigure: {
+            /**
+             * @description The figure (dollars, days, counts, months or percent as named); null when unknown.
+             * @example 19900
+             */
+            value: number | null;
+            /** @description Where it comes from. */
+            source: components["schemas"]["MatchFigureSource"];
+        };
+        /** @description A bank statement of the deal that lender matching did not use. */
+        StatementNotUsed: {
+            /**
+             * @description The bank-statement document.
+             * @example doc_01JD1B5C9E1G3J5M7P9R1T3V5X
+             */
+            document_id: string;
+            /**
+             * @description `uploaded` or `processing`: not read yet; `failed`: could not be read (see the document's `failure_code`).
+             * @example processing
+             * @enum {string}
+             */
+            status: "uploaded" | "processing" | "failed";
+        };
+        /**
+         * @description Stated against analysed monthly revenue. `gap_percent` is (stated - analyzed) / stated x 100,
+         *     one decimal: positive when the statements show less than the broker stated. `flagged` when
+         *     its absolute value exceeds 20.
+         */
+        RevenueCheck: {
+            /**
+             * @description The deal's `annual_revenue` / 12, in dollars, two decimals; null when the deal states none.
+             * @example 30000
+             */
+            stated_monthly_revenue: number | null;
+            /**
+             * @description Average monthly true revenue over the statements read, in dollars, two decimals.
+             * @example 19900
+             */
+            analyzed_monthly_revenue: number;
+            /**
+             * @description (stated - analyzed) / stated x 100, one decimal; null without a stated revenue above 0.
+             * @example 33.7
+             */
+            gap_percent: number | null;
+            /**
+             * @description Whether the gap exceeds 20% either way.
+             * @example true
+             */
+            flagged: boolean;
+            /**
+             * @description Bank statements read and used.
+             * @example 3
+             */
+            statements_used: number;
+        };
+        /**
+         * @description The figures a deal was measured by for lender matching, each with its source. With bank
+         *     statements read (`statements` not empty), the statement figures replace what was typed:
+         *     monthly revenue is the average true revenue per statement (a statement is a month), the
+         *     average daily balance is day-weighted over all statement days, negative days and NSFs are
+         *     the worst single statement (month), positions and withhold come from the most recent
+         *     statement (positions: the larger of that and the advances recorded on the business). Two
+         *     statements of the same period count once (the later upload). Statements not read yet or that
+         *     failed are listed in `statements_not_used` and do not count.
+         */
+        MatchFigures: {
+            /** @description Monthly revenue in dollars. */
+            monthly_revenue: components["schemas"]["MatchFigure"];
+            /** @description Average daily balance in dollars. */
+            average_daily_balance: components["schemas"]["MatchFigure"];
+            /** @description Negative days in the worst statement. */
+            negative_days: components["schemas"]["MatchFigure"];
+            /** @description NSF and returned-item events in the worst statement. */
+            nsf_count: components["schemas"]["MatchFigure"];
+            /** @description Open advance positions. */
+            positions: components["schemas"]["MatchFigure"];
+            /** @description Existing advances' withhold, percent of true revenue. */
+            withhold_percent: components["schemas"]["MatchFigure"];
+            /** @description Whole months since the business start date. */
+            time_in_business_months: components["schemas"]["MatchFigure"];
+            /** @description The bank statements read and used, oldest period first. */
+            statements: components["schemas"]["StatementPeriod"][];
+            /** @description The deal's bank statements not used (not read yet, or failed). */
+            statements_not_used: components["schemas"]["StatementNotUsed"][];
+            /** @description Stated against analysed revenue; null without a statement read. */
+            revenue_check: components["schemas"]["RevenueCheck"] | null;
         };
         /** @description A page of lender matches. */
         LenderMatchList: {

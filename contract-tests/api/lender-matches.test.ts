@@ -27,24 +27,24 @@ const cobaltCriteria = { min_credit_score: 550, min_amount: 5000, max_amount: 50
 
 /** The contract's example reasons, verbatim. */
 const atlasReasons = [
-  { criterion: 'min_monthly_revenue', passed: true, hard_gate: true, message: 'Monthly revenue $85,000 meets the $25,000 minimum' },
-  { criterion: 'min_time_in_business_months', passed: true, hard_gate: false, message: '127 months in business meets the 12 month minimum' },
-  { criterion: 'min_credit_score', passed: true, hard_gate: true, message: 'Credit score 712 meets the 600 minimum' },
-  { criterion: 'min_amount', passed: true, hard_gate: false, message: 'Requested $75,000 is at least the $10,000 minimum' },
-  { criterion: 'max_amount', passed: true, hard_gate: false, message: 'Requested $75,000 is within the $250,000 maximum' },
-  { criterion: 'excluded_industries', passed: true, hard_gate: true, message: 'Industry Bakeries is not excluded' },
-  { criterion: 'paper_grades', passed: false, hard_gate: false, message: 'Paper grade B is not in the accepted grades (A)' },
+  { criterion: 'min_monthly_revenue', passed: true, hard_gate: true, message: 'Monthly revenue $85,000 (stated on the deal) meets the $25,000 minimum', source: 'deal', statements: [] },
+  { criterion: 'min_time_in_business_months', passed: true, hard_gate: false, message: '127 months in business (since the business start date) meets the 12 month minimum', source: 'business', statements: [] },
+  { criterion: 'min_credit_score', passed: true, hard_gate: true, message: 'Credit score 712 meets the 600 minimum', source: 'primary_owner', statements: [] },
+  { criterion: 'min_amount', passed: true, hard_gate: false, message: 'Requested $75,000 is at least the $10,000 minimum', source: 'deal', statements: [] },
+  { criterion: 'max_amount', passed: true, hard_gate: false, message: 'Requested $75,000 is within the $250,000 maximum', source: 'deal', statements: [] },
+  { criterion: 'excluded_industries', passed: true, hard_gate: true, message: 'Industry Bakeries is not excluded', source: 'business', statements: [] },
+  { criterion: 'paper_grades', passed: false, hard_gate: false, message: 'Paper grade B is not in the accepted grades (A)', source: 'deal', statements: [] },
 ];
 const brightlineReasons = [
-  { criterion: 'min_monthly_revenue', passed: true, hard_gate: true, message: 'Monthly revenue $85,000 meets the $20,000 minimum' },
-  { criterion: 'min_time_in_business_months', passed: true, hard_gate: false, message: '127 months in business meets the 24 month minimum' },
-  { criterion: 'min_credit_score', passed: true, hard_gate: true, message: 'Credit score 712 meets the 650 minimum' },
-  { criterion: 'paper_grades', passed: false, hard_gate: false, message: 'Paper grade B is not in the accepted grades (A)' },
+  { criterion: 'min_monthly_revenue', passed: true, hard_gate: true, message: 'Monthly revenue $85,000 (stated on the deal) meets the $20,000 minimum', source: 'deal', statements: [] },
+  { criterion: 'min_time_in_business_months', passed: true, hard_gate: false, message: '127 months in business (since the business start date) meets the 24 month minimum', source: 'business', statements: [] },
+  { criterion: 'min_credit_score', passed: true, hard_gate: true, message: 'Credit score 712 meets the 650 minimum', source: 'primary_owner', statements: [] },
+  { criterion: 'paper_grades', passed: false, hard_gate: false, message: 'Paper grade B is not in the accepted grades (A)', source: 'deal', statements: [] },
 ];
 const cobaltReasons = [
-  { criterion: 'min_credit_score', passed: true, hard_gate: false, message: 'Credit score 712 meets the 550 minimum' },
-  { criterion: 'min_amount', passed: true, hard_gate: false, message: 'Requested $75,000 is at least the $5,000 minimum' },
-  { criterion: 'max_amount', passed: false, hard_gate: true, message: 'Requested $75,000 exceeds the $50,000 maximum' },
+  { criterion: 'min_credit_score', passed: true, hard_gate: false, message: 'Credit score 712 meets the 550 minimum', source: 'primary_owner', statements: [] },
+  { criterion: 'min_amount', passed: true, hard_gate: false, message: 'Requested $75,000 is at least the $5,000 minimum', source: 'deal', statements: [] },
+  { criterion: 'max_amount', passed: false, hard_gate: true, message: 'Requested $75,000 exceeds the $50,000 maximum', source: 'deal', statements: [] },
 ];
 
 describe('scoreDeal (unit)', () => {
@@ -91,7 +91,7 @@ describe('scoreDeal (unit)', () => {
       max_positions: false, allowed_states: true, excluded_states: false, excluded_industries: false, product_types: true, paper_grades: true,
     });
     expect(r).toMatchObject({ score: 50, eligible: true });
-    expect(r.reasons[0].message).toBe('2 existing positions exceeds the 1 position maximum');
+    expect(r.reasons[0].message).toBe('2 existing positions (advances recorded on the business) exceeds the 1 position maximum');
   });
 
   it('boundaries are inclusive; amounts compare in cents', () => {
@@ -234,7 +234,7 @@ describe(`listDealLenderMatches (${ENGINE})`, () => {
     await h.knex('deals').where({ id: deal }).update({ annual_revenue: 120000 }); // $10,000 a month, under Atlas's hard gate
     res = await matches(t, deal, '?eligible=false');
     expect(res.body.data.map((m: { lender_name: string }) => m.lender_name)).toEqual(['Atlas Capital']);
-    expect(res.body.data[0].reasons[0]).toEqual({ criterion: 'min_monthly_revenue', passed: false, hard_gate: true, message: 'Monthly revenue $10,000 is below the $25,000 minimum' });
+    expect(res.body.data[0].reasons[0]).toEqual({ criterion: 'min_monthly_revenue', passed: false, hard_gate: true, message: 'Monthly revenue $10,000 (stated on the deal) is below the $25,000 minimum', source: 'deal', statements: [] });
     // restore
     await h.knex('deals').where({ id: deal }).update({ annual_revenue: 1020000 });
     await h.api.patch(`/v1/lenders/${L.brightline}`).set(t.auth('admin')).send({ active: true }).expect(200);
@@ -254,7 +254,7 @@ describe(`listDealLenderMatches (${ENGINE})`, () => {
     expect(res.body.data[0]).toMatchObject({ score: 100, eligible: true });
     await insertAdvance(tenant, old2, b, funder, 'missed-payments');
     res = await matches(tenant, d);
-    expect(res.body.data[0]).toMatchObject({ score: 0, eligible: false, reasons: [{ criterion: 'max_positions', passed: false, hard_gate: true, message: '1 existing position exceeds the 0 position maximum' }] });
+    expect(res.body.data[0]).toMatchObject({ score: 0, eligible: false, reasons: [{ criterion: 'max_positions', passed: false, hard_gate: true, message: '1 existing position (advances recorded on the business) exceeds the 0 position maximum', source: 'advances' }] });
   });
 
   it("credit score comes from the business's primary owner; none means the criterion fails", async () => {
@@ -331,7 +331,8 @@ describe(`listDealLenderMatches (${ENGINE})`, () => {
     await h.api.patch(`/v1/lenders/${L.cobalt}`).set(t.auth('admin')).send({ active: false }).expect(200);
     const scope = { locationId: t.locationId, role: 'admin' as const, userId: t.users.admin.id, scopes: [] };
     const snap = await h.knex.transaction((trx) => matchSnapshots(trx, scope, deal, [L.atlas, L.cobalt, L.paused], h.clock.now()));
-    expect(Object.fromEntries(snap)).toEqual({ [L.atlas]: { score: 86, eligible: true }, [L.cobalt]: { score: 67, eligible: false }, [L.paused]: { score: 100, eligible: true } });
+    expect(Object.fromEntries(snap)).toMatchObject({ [L.atlas]: { score: 86, eligible: true }, [L.cobalt]: { score: 67, eligible: false }, [L.paused]: { score: 100, eligible: true } });
+    expect(snap.get(L.atlas)!.figures).toMatchObject({ monthly_revenue: { value: 85000, source: 'deal' }, statements: [], revenue_check: null });
     await expect(matchSnapshots(h.knex, { ...scope, locationId: other.locationId }, deal, [L.atlas], h.clock.now())).rejects.toMatchObject({ status: 404 });
     await h.api.patch(`/v1/lenders/${L.cobalt}`).set(t.auth('admin')).send({ active: true }).expect(200);
   });

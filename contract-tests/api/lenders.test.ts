@@ -208,6 +208,7 @@ describe(`lender criteria (${ENGINE})`, () => {
   };
   const empty = {
     min_monthly_revenue: null, min_time_in_business_months: null, min_credit_score: null, min_amount: null, max_amount: null, max_positions: null,
+    min_average_daily_balance: null, max_negative_days: null, max_nsf_count: null, max_withhold_percent: null,
     allowed_states: [], excluded_states: [], excluded_industries: [], product_types: [], paper_grades: [], hard_gates: [],
   };
 
@@ -230,7 +231,7 @@ describe(`lender criteria (${ENGINE})`, () => {
     expect((await h.api.get(`/v1/lenders/${l.id}`).set(t.auth())).body.data.updated_at).toBe(now);
 
     h.clock.advance(1000);
-    const regional = { min_monthly_revenue: 15000.5, max_amount: 50000, max_positions: 1, allowed_states: ['CO', 'UT', 'WY'], product_types: ['mca'], hard_gates: ['allowed_states', 'max_amount'] };
+    const regional = { min_monthly_revenue: 15000.5, max_amount: 50000, max_positions: 1, min_average_daily_balance: 5000.25, max_negative_days: 4, max_nsf_count: 3, max_withhold_percent: 35.5, allowed_states: ['CO', 'UT', 'WY'], product_types: ['mca'], hard_gates: ['allowed_states', 'max_amount'] };
     const res2 = await h.api.put(`/v1/lenders/${l.id}/criteria`).set(t.auth('admin')).send(regional);
     expect(res2.body.data).toEqual({ lender_id: l.id, ...empty, ...regional, updated_at: h.clock.now().toISOString() });
 
@@ -247,7 +248,7 @@ describe(`lender criteria (${ENGINE})`, () => {
     const res = await h.api.put(`/v1/lenders/${l.id}/criteria`).set(t.auth('admin')).send({ min_amount: 50000, max_amount: 10000 });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'validation_error', code: 'invalid_request', param: 'min_amount' });
-    for (const body of [{ allowed_states: ['co'] }, { hard_gates: ['max_speed'] }, { min_credit_score: 900 }, { min_amount: -1 }]) {
+    for (const body of [{ allowed_states: ['co'] }, { hard_gates: ['max_speed'] }, { min_credit_score: 900 }, { min_amount: -1 }, { max_negative_days: 32 }, { max_nsf_count: 2.5 }, { max_withhold_percent: -1 }]) {
       const r = await h.api.put(`/v1/lenders/${l.id}/criteria`).set(t.auth('admin')).send(body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }

@@ -1,6 +1,8 @@
 import type { components } from '../../../generated/schema';
 import { iso, isoRequired } from '../../lib/format';
 import type { StageRow } from '../pipeline/pipeline.repository';
+import { monthlyRevenueCents } from '../lender-matches/scoring';
+import { revenueCheck, statementEvidence } from '../lender-matches/statement-figures';
 import type { DealContext, DealRow } from './deals.repository';
 
 type S = components['schemas'];
@@ -81,6 +83,7 @@ export function toDeal(row: DealRow, ctx: DealContext, now: Date): Deal {
     form_data: row.form_data ?? {},
     submissions_count: ctx.submissions_count,
     offers_count: ctx.offers_count,
+    revenue_check: revenueCheck(monthlyRevenueCents(row.annual_revenue), statementEvidence(ctx.statements)),
     renewal_of_deal_id: row.renewal_of_deal_id,
     renewal_of_advance_id: row.renewal_of_advance_id,
     manually_closed: row.manually_closed,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
+import type { StatementDoc } from '../lender-matches/statement-figures';
 import { findStages, type StageRow } from '../pipeline/pipeline.repository';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
@@ -72,6 +73,8 @@ export interface DealContext {
   closer: { id: string; name: string } | null;
   submissions_count: number;
   offers_count: number;
+  /** The deal's bank-statement documents (for `revenue_check`). */
+  statements: StatementDoc[];
 }
 
 /** The deals this caller may see: its location, and for role user only the deals it created. */
@@ -164,6 +167,7 @@ export async function dealContexts(db: Db, scope: Scope, rows: DealRow[]): Promi
   };
   const subs = await counts('submissions');
   const offs = await counts('offers');
+  const statements = await statementDocsByDeal(db, scope, ids);
   for (const r of rows) {
     out.set(r.id, {
       business: businesses.get(r.business_id)!,
@@ -173,7 +177,31 @@ export async function dealContexts(db: Db, scope: Scope, rows: DealRow[]): Promi
       closer: r.closer_id ? (users.get(r.closer_id) ?? null) : null,
       submissions_count: subs.get(r.id) ?? 0,
       offers_count: offs.get(r.id) ?? 0,
+      statements: statements.get(r.id) ?? [],
     });
+  }
+  return out;
+}
+
+/**
+ * The bank-statement documents of some deals (every status but pending_upload), by deal: what
+ * lender matching and the deal's `revenue_check` read (../lender-matches/statement-figures.ts).
+ */
+export async function statementDocsByDeal(db: Db, scope: Scope, dealIds: string[]): Promise<Map<string, StatementDoc[]>> {
+  const out = new Map<string, StatementDoc[]>();
+  if (!dealIds.length) return out;
+  const rows: Array<StatementDoc & { deal_id: string }> = await db('documents')
+    .where('location_id', scope.locationId)
+    .whereIn('deal_id', dealIds)
+    .where('category', 'bank_statement')
+    .whereNot('status', 'pending_upload')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('id', 'deal_id', 'status', 'created_at', 'statement');
+  for (const r of rows) {
+    const statement = typeof r.statement === 'string' ? (JSON.parse(r.statement) as Record<string, unknown>) : r.statement;
+    const list = out.get(r.deal_id) ?? [];
+    list.push({ id: r.id, status: r.status, created_at: r.created_at, statement });
+    out.set(r.deal_id, list);
   }
   return out;
 }

@@ -4,15 +4,18 @@ import { invalid, notFound } from '../../http/errors';
 import { decodeCursor, encodeCursor, type Page } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { toCents } from '../../lib/money';
+import { statementDocsByDeal } from '../deals/deals.repository';
 import { activeLenders, existingPositions, findVisibleDeal, lendersById, primaryOwnerCreditScore, submissionsByLender, type Db } from './lender-matches.repository';
-import { monthlyRevenueCents, monthsSince, normalizeCriteria, parseCreditScore, scoreDeal, type DealFacts } from './scoring';
+import { matchFigures, monthlyRevenueCents, monthsSince, normalizeCriteria, parseCreditScore, scoreDeal, type DealFacts, type MatchFigures } from './scoring';
+import { statementEvidence } from './statement-figures';
 
 type LenderMatch = components['schemas']['LenderMatch'];
 type ListQuery = NonNullable<operations['listDealLenderMatches']['parameters']['query']>;
 
 /**
  * Measures a deal the caller may see (404 otherwise): monthly revenue, time in business, state,
- * industry, existing positions, the primary owner's credit score, amount, product and paper grade.
+ * industry, existing positions, the primary owner's credit score, amount, product and paper grade,
+ * and what its bank statements read so far show (./statement-figures.ts).
  */
 export async function loadDealFacts(db: Db, scope: Scope, dealId: string, now: Date): Promise<DealFacts> {
   const deal = await findVisibleDeal(db, scope, dealId);
@@ -20,6 +23,7 @@ export async function loadDealFacts(db: Db, scope: Scope, dealId: string, now: D
   // Sequential on purpose: callers may pass a transaction (one connection).
   const credit = await primaryOwnerCreditScore(db, scope, deal.business_id);
   const positions = await existingPositions(db, scope, deal.business_id, deal.id);
+  const statements = statementEvidence((await statementDocsByDeal(db, scope, [deal.id])).get(deal.id) ?? []);
   return {
     monthlyRevenueCents: monthlyRevenueCents(deal.annual_revenue),
     timeInBusinessMonths: monthsSince(deal.business_start_date, now),
@@ -30,19 +34,22 @@ export async function loadDealFacts(db: Db, scope: Scope, dealId: string, now: D
     requestedAmountCents: deal.requested_amount == null ? null : toCents(deal.requested_amount),
     productType: deal.product_type,
     paperGrade: deal.paper_grade,
+    statements,
   };
 }
 
 /**
  * For the submissions feature: the match snapshot (match_score, match_eligible) of a deal against
- * the given lenders of the location, active or not, taken inside the caller's transaction.
+ * the given lenders of the location, active or not, taken inside the caller's transaction, with the
+ * figures it was computed from (match_figures: the same for every lender).
  */
-export async function matchSnapshots(db: Db, scope: Scope, dealId: string, lenderIds: string[], now: Date): Promise<Map<string, { score: number; eligible: boolean }>> {
+export async function matchSnapshots(db: Db, scope: Scope, dealId: string, lenderIds: string[], now: Date): Promise<Map<string, { score: number; eligible: boolean; figures: MatchFigures }>> {
   const facts = await loadDealFacts(db, scope, dealId, now);
+  const figures = matchFigures(facts);
   const lenders = await lendersById(db, scope, lenderIds);
   return new Map(lenders.map((l) => {
     const r = scoreDeal(facts, normalizeCriteria(l.criteria));
-    return [l.id, { score: r.score, eligible: r.eligible }];
+    return [l.id, { score: r.score, eligible: r.eligible, figures }];
   }));
 }
 

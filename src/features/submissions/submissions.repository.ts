@@ -24,6 +24,8 @@ export interface SubmissionRow {
   document_ids?: string[];
   match_score: number | null;
   match_eligible: boolean | null;
+  /** The figures of the match snapshot and their sources (MatchFigures); null before 2026-11-27. */
+  match_figures?: components['schemas']['MatchFigures'] | null;
   submitted_at: Date | null;
   responded_at: Date | null;
   trace_code: string | null;
@@ -49,7 +51,7 @@ export interface LenderTarget {
 const COLUMNS = [
   's.id', 's.location_id', 's.deal_id', 's.lender_id', 's.status', 's.submission_method', 's.response_type', 's.response_notes',
   's.decline_reason', 's.decline_category', 's.submitted_by_id', 's.requested_items', 's.match_score', 's.match_eligible',
-  's.submitted_at', 's.responded_at', 's.trace_code', 's.created_at', 's.updated_at', 'l.name as lender_name',
+  's.match_figures', 's.submitted_at', 's.responded_at', 's.trace_code', 's.created_at', 's.updated_at', 'l.name as lender_name',
 ];
 
 /** Submissions of the location with their lender's name; `s` is the submission, `d` its deal. */
@@ -90,5 +92,5 @@ export async function existingByLender(db: Db, scope: Scope, dealId: string): Pr
 }
 
 export async function insertSubmissions(db: Db, rows: Omit<SubmissionRow, 'lender_name'>[]): Promise<void> {
-  if (rows.length) await db('submissions').insert(rows.map(({ api: _api, ...r }) => ({ ...r, requested_items: JSON.stringify(r.requested_items), document_ids: JSON.stringify(r.document_ids ?? []) })));
+  if (rows.length) await db('submissions').insert(rows.map(({ api: _api, ...r }) => ({ ...r, requested_items: JSON.stringify(r.requested_items), document_ids: JSON.stringify(r.document_ids ?? []), match_figures: r.match_figures == null ? null : JSON.stringify(r.match_figures) })));
 }

@@ -155,6 +155,7 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
         document_ids: documentIds,
         match_score: snap?.score ?? null,
         match_eligible: snap?.eligible ?? null,
+        match_figures: snap?.figures ?? null,
         submitted_at: null,
         responded_at: null,
         // Fixed before the first send: it is printed in the package, and every retry reuses it.

@@ -66,8 +66,17 @@ export interface Total {
   label: string;
   kind: 'credit' | 'debit';
   category: string;
+  /**
+   * Every category the label names ("Checks and other deductions": checks and withdrawals;
+   * "withdrawals, checks and fees"), when it names more than one. `nsf` / `od` / `ri` are the
+   * overdraft and returned-item fee lines (a fee box's "Total overdraft fees").
+   */
+  categories?: string[];
+  /** Null for a count printed without an amount ("Overdraft and returned item fees: 13 items"). */
   cents: number;
   count: number | null;
+  /** Only the count is printed: the rows must number `count`; `cents` means nothing. */
+  countOnly?: boolean;
   /** The section the total closes (a "Total ..." line inside a section), else -1 (a summary). */
   section: number;
 }
@@ -89,6 +98,8 @@ export interface Reading {
   totals: Total[];
   daily: Array<{ md: [number, number, number | null]; cents: number }>;
   sections: Section[];
+  /** Figures the statement prints twice that disagree: the reading cannot be trusted. */
+  conflicts?: string[];
 }
 
 // ------------------------------------------------------------------------------------ lines
@@ -241,7 +252,8 @@ function tokens(words: Word[]): Tok[] {
       x1 = words[i + 1].x1;
       j = i + 1;
     }
-    const m = parseMoney(word);
+    // "... was $1,262.14." (a sentence's full stop after the amount)
+    const m = parseMoney(word) ?? (j === i && /\d\.$/.test(word) ? parseMoney(word.slice(0, -1)) : null);
     if (m) {
       if (/^USD$/i.test(words[j + 1]?.t ?? '')) j++; // "1,234.56 USD"
       const next = words[j + 1]?.t;
@@ -371,10 +383,47 @@ function categoryOf(t: string): string | null {
   return null;
 }
 
+/**
+ * `nsf` (overdraft and returned-item fees together), `od` (overdraft / paid-item fees), `ri`
+ * (returned-item / NSF fees) for a label that totals those fees, else null. Plural or "total ...":
+ * a single fee line ("OVERDRAFT ITEM FEE") is a transaction, not a total.
+ */
+export function nsfFeeCategory(label: string): 'nsf' | 'od' | 'ri' | null {
+  const t = label.toLowerCase().replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!/\b(fees|charges)\b|^total\b.*\b(fee|charge)\b/.test(t)) return null;
+  if (/\b(limit|protection|transfer|waived|refund|reversal|credit)s?\b/.test(t)) return null;
+  const od = /\b(overdraft|overdrawn|od|paid items?|courtesy pay)\b/.test(t);
+  const ri = /\b(returned items?|return items?|nsf|non sufficient|insufficient funds?|unpaid items?)\b/.test(t);
+  return od && ri ? 'nsf' : od ? 'od' : ri ? 'ri' : null;
+}
+
+/**
+ * Every category a summary label names: "Checks and other deductions" is checks and withdrawals,
+ * "CHECKS/DEBITS" checks and withdrawals, "withdrawals, checks and fees" all three; a plain label
+ * one. A generic word ("other deductions", "debits", "withdrawals") is `withdrawals`.
+ */
+export function categoriesOf(label: string): string[] {
+  const t = label.toLowerCase().replace(/\([^)]*\)/g, ' ').replace(/[^a-z&/, ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const whole = categoryOf(t);
+  const parts = t.split(/\s*(?:\/|&|,|\band\b|\bplus\b)\s*/).map((x) => x.trim()).filter(Boolean);
+  const out = new Set<string>();
+  for (const p of parts) {
+    const c = nsfFeeCategory(p) ?? categoryOf(p);
+    if (c) out.add(c);
+  }
+  if (!out.size && whole) out.add(whole);
+  return [...out];
+}
+
 type Label = { role: 'opening' | 'closing' } | { role: 'total'; kind: 'credit' | 'debit'; category: string } | { role: 'ignore' };
 function labelOf(raw: string): Label | null {
   const t = raw.toLowerCase().replace(/[^a-z&/' ]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t) return null;
+  // A fee box's overdraft / returned-item fee totals for this period ("Total Overdraft Fees",
+  // "Overdraft and returned item fees", "TOTAL OVERDRAFT/NSF FEES"): checked against those fee
+  // lines. Year-to-date figures are not this period's and are never checked or counted.
+  const nsfFees = nsfFeeCategory(t);
+  if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|this period|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
   if (/\b(beginning|opening|starting|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
   if (/\b(ending|closing|new|current|end|this statement s?)\b.*\bbalance\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
@@ -545,24 +594,43 @@ function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: numbe
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
   let label: string[] = [];
   let count: number | null = null;
+  let leading: number | null = null;
   for (const t of toks) {
     if (t.k === 'money') {
       if (label.length) out.push({ label: label.join(' '), money: t.m, count });
       label = [];
       count = null;
+      leading = null;
     } else if (t.k === 'int' && label.length) count = t.n;
+    // A count in front of its label ("38 DEPOSITS/CREDITS  73,009.28").
+    else if (t.k === 'int' && !label.length && !t.paren) leading = t.n;
     else if (t.k === 'text') {
       if (count !== null && /^(items?|deposits?|credits?|debits?|withdrawals?|checks?|transactions?)$/i.test(t.t)) label.push(t.t);
       else {
         if (count !== null && !label.length) count = null;
+        if (leading !== null && !label.length) count = leading;
+        leading = null;
         label.push(t.t);
       }
-    } else if (t.k === 'date') label.push(t.t);
+    } else if (t.k === 'date') {
+      leading = null;
+      label.push(t.t);
+    }
   }
   return out;
 }
 
 const THERE_ARE_RE = /there (?:are|were|is|was) (\d+) (.+?) totaling \$?([\d,]+\.\d{2})/i;
+/**
+ * A summary figure in a sentence: "We added 43 deposits and credits totaling $43,806.70", "You had
+ * 12 withdrawals, checks and fees totaling $9,001.22", "Deposits and credits for a total of $X".
+ * The words before the amount name what it totals (and the count, when printed).
+ */
+const SENTENCE_TOTAL_RE = /^(.*?)\s*\b(?:totaling|totalling|totaled|totalled|for a total of|amounting to|in the amount of)\s*:?\s*(\(?[-+]?\$?\s?[\d,]+\.\d{2}\)?-?)(?=[\s.;,)]|$)/i;
+const SENTENCE_SUBJECT_RE = /^(?:.*?\b)?(?:(?:we|you|there)\s+(?:have\s+)?(?:had|added|subtracted|made|posted|received|paid|deducted|withdrew|deposited|credited|debited|are|were|is|was|processed)\s+)?(?:a\s+total\s+of\s+)?(?:(\d+)\s+)?([a-z][a-z ,&/'-]*?)\s*$/i;
+/** "Your balance on 09/01/25 was $1,262.14", "Beginning balance on Sep 1 ... $X", "ending balance as of 10/31: $X". */
+const DATE_ANY = `(?:${DATE_Y}|${DATE_NOY})`;
+const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
 export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
@@ -576,6 +644,8 @@ export function read(pages: PageItems[]): Reading {
   /** A dated line without an amount: its row's amounts may follow on the next line. */
   let pending: { toks: Tok[]; line: Line } | null = null;
   let forwardOpening: number | null = null;
+  /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
+  const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
   const toks = lines.map((l) => tokens(l.words));
 
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
@@ -636,7 +706,8 @@ export function read(pages: PageItems[]): Reading {
       return;
     }
     if (l.role !== 'total') return;
-    r.totals.push({ label, kind: l.kind, category: l.category, cents: money.cents, count, section: inSection ? sec : -1 });
+    const cats = categoriesOf(label);
+    r.totals.push({ label, kind: l.kind, category: l.category, ...(cats.length > 1 ? { categories: cats } : {}), cents: money.cents, count, section: inSection ? sec : -1 });
   };
 
   for (let i = 0; i < lines.length; i++) {
@@ -675,6 +746,46 @@ export function read(pages: PageItems[]): Reading {
     }
 
     const first = tk[0];
+    // Balances and totals written in sentences (never a transaction row, which starts with its date).
+    if (first?.k !== 'date') {
+      const bal = BALANCE_ON_RE.exec(text);
+      const bmd = bal ? tokens(bal[2].replace(/,/g, ' ').trim().split(/\s+/).map((t, n) => ({ x0: n, x1: n, t, cell: 0 })))[0] : null;
+      const bm = bal ? parseMoney(bal[3].replace(/\s+/g, '')) : null;
+      if (bal && bmd?.k === 'date' && bm) {
+        const words = bal[1].toLowerCase();
+        if (/\b(average|avg|minimum|min|lowest|low|highest|high|maximum|available|collected|projected|pending)\b/.test(words)) {
+          lastRow = null;
+          continue;
+        }
+        const role = /\b(beginning|opening|starting|previous|prior|begin)\b/.test(words) ? 'opening' : /\b(ending|closing|new|end)\b/.test(words) ? 'closing' : null;
+        if (role) addTotal(role === 'opening' ? `Beginning balance ${bal[2]}` : `Ending balance ${bal[2]}`, bm, null, false);
+        dated.push({ md: bmd.md, cents: signedCents(bm), role });
+        lastRow = null;
+        continue;
+      }
+      // ("There are N ... totaling $X" beside a sub-section's heading is that section's total, read below.)
+      const st = /\bthere (?:are|were|is|was)\b/i.test(text) ? null : SENTENCE_TOTAL_RE.exec(text);
+      const subj = st ? SENTENCE_SUBJECT_RE.exec(st[1].replace(/\s+/g, ' ').trim()) : null;
+      const sm = st ? parseMoney(st[2].replace(/\s+/g, '')) : null;
+      if (st && subj && sm) {
+        const cats = categoriesOf(subj[2]);
+        const credit = cats.length > 0 && cats.every((c) => c === 'deposits');
+        const debit = cats.length > 0 && !cats.includes('deposits');
+        if (credit || debit) {
+          r.totals.push({ label: st[0], kind: credit ? 'credit' : 'debit', category: cats[0], ...(cats.length > 1 ? { categories: cats } : {}), cents: sm.cents, count: subj[1] ? Number(subj[1]) : null, section: -1 });
+          lastRow = null;
+          continue;
+        }
+      }
+      // "Overdraft and returned item fees this period: 13 items": a count of those fee lines.
+      const nc = !money.length ? /^(.*\b(?:fees|charges)\b[^:]*?):?\s+(\d+)\s+items?\.?\s*$/i.exec(text) : null;
+      const ncat = nc ? labelOf(nc[1]) : null;
+      if (nc && ncat?.role === 'total' && ['nsf', 'od', 'ri'].includes(ncat.category)) {
+        r.totals.push({ label: nc[0], kind: 'debit', category: ncat.category, cents: 0, count: Number(nc[2]), countOnly: true, section: -1 });
+        lastRow = null;
+        continue;
+      }
+    }
     // Daily balances: date-balance pairs.
     if (kind === 'daily') {
       const pairs = datePairs(tk);
@@ -881,12 +992,48 @@ export function read(pages: PageItems[]): Reading {
     }
   }
   r.opening ??= forwardOpening;
+  datedBalances(r, dated);
   r.sections = sections;
   if (accounts.length) {
     const best = [...accounts, { opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
     Object.assign(r, best);
   }
   return r;
+}
+
+/**
+ * Balances stated with a date and no "beginning" or "ending" ("Your balance on 09/01/25 was $X",
+ * "Your balance on 09/30/25 was $Y"): by date order, the earliest is the opening balance and the
+ * latest the closing balance; with no printed period, their dates give it. A balance dated inside the
+ * period (neither end) opens or closes nothing.
+ */
+function datedBalances(r: Reading, dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }>): void {
+  if (!dated.length) return;
+  if (!r.period) {
+    const isos = dated.map((d) => (d.md[2] ? isoOf(d.md[2], d.md[0], d.md[1]) : null)).filter((x): x is string => !!x).sort();
+    if (isos.length >= 2 && isos[0] < isos[isos.length - 1] && days(isos[0], isos[isos.length - 1]) <= 63) {
+      const first = isos[0];
+      const last = isos[isos.length - 1];
+      // "Balance on 08/31 ... balance on 09/30": month ends on both sides, so the period starts the day after.
+      const monthEnd = (iso: string) => addDays(iso, 1).slice(8) === '01';
+      r.period = { start: monthEnd(first) && monthEnd(last) ? addDays(first, 1) : first, end: last };
+    } else return;
+  }
+  const period = r.period;
+  const withDate = dated.map((d) => ({ ...d, iso: dateIn(d.md, period) })).filter((d): d is typeof d & { iso: string } => !!d.iso);
+  const neutral = withDate.filter((d) => d.role === null).sort((a, b) => a.iso.localeCompare(b.iso));
+  if (!neutral.length) return;
+  const first = neutral[0];
+  const last = neutral[neutral.length - 1];
+  // A stated balance that disagrees with the one printed elsewhere is a conflict, never a choice.
+  if (first.iso <= period.start) {
+    if (r.opening === null) r.opening = first.cents;
+    else if (r.opening !== first.cents) (r.conflicts ??= []).push(`The balance stated for ${first.iso} does not match the opening balance printed`);
+  }
+  if (last.iso >= period.end) {
+    if (r.closing === null) r.closing = last.cents;
+    else if (r.closing !== last.cents) (r.conflicts ??= []).push(`The balance stated for ${last.iso} does not match the closing balance printed`);
+  }
 }
 
 const ivDist = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.max(a0, b0) - Math.min(a1, b1));
@@ -909,7 +1056,9 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
   let num: string | null = null;
   let md: [number, number, number | null] | null = null;
   let cents: number | null = null;
+  let afterRef = false;
   for (const t of tk) {
+    if (!(t.k === 'text' && /^\d{8,}$/.test(t.t))) afterRef = false;
     if (t.k === 'int' && !t.paren && num === null) num = String(t.n);
     else if (t.k === 'text' && /^\d{1,8}[*#^]+$|^[*#^]+\d{1,8}$|^[*#^~†]+$/.test(t.t)) {
       // Gap marks (*), image marks (^) beside a check number.
@@ -918,6 +1067,11 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
     } else if (t.k === 'date' && md === null) md = t.md;
     // A long reference number between the date and the amount ("7730  Aug 1  4381711233  2,850.00").
     else if (t.k === 'text' && /^\d{8,}$/.test(t.t) && num !== null && md !== null && cents === null) continue;
+    // A reference number closing a check's group ("3121  2,699.75  02/02  617011895").
+    else if (t.k === 'text' && /^\d{8,}$/.test(t.t) && num === null && md === null && cents === null && out.length && !afterRef) {
+      afterRef = true;
+      continue;
+    }
     else if (t.k === 'money' && cents === null) cents = t.m.cents;
     else return null;
     if (num !== null && md && cents !== null) {

@@ -454,3 +454,104 @@ describe('the warm readers', () => {
     expect(warmMs).toBeLessThan(coldMs);
   }, 60_000);
 });
+
+describe('summary totals that name several categories or part of a side', () => {
+  // Deposits 1,500.00 (2); checks 500.00 (2, register with a reference number after each check);
+  // card purchases 300.00 (2); ACH 400.00 (1); fees 39.00 (2: an NSF fee and a service charge).
+  const body = (summary: PageSpec[number][]): PageSpec[] => [[
+    'Keystone Valley Bank', 'For the period 10/01/2026 to 10/31/2026',
+    ...summary,
+    'Deposits and Other Additions',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/02'], [100, 'CARD SETTLEMENT VISA'], [540, '1,000.00', { r: true }]],
+    [[50, '10/14'], [100, 'MOBILE DEPOSIT'], [540, '500.00', { r: true }]],
+    'Checks Paid',
+    [[50, 'Check', { b: true }], [110, 'Amount', { b: true, r: true }], [130, 'Date paid', { b: true }], [190, 'Reference', { b: true }], [300, 'Check', { b: true }], [360, 'Amount', { b: true, r: true }], [380, 'Date paid', { b: true }], [440, 'Reference', { b: true }]],
+    [[50, '1042'], [110, '300.00', { r: true }], [130, '10/05'], [190, '617011895'], [300, '1043'], [360, '200.00', { r: true }], [380, '10/07'], [440, '221850115']],
+    'Card Purchases',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/08'], [100, 'POS PURCHASE SYSCO'], [540, '100.00', { r: true }]],
+    [[50, '10/09'], [100, 'POS PURCHASE HOME DEPOT'], [540, '200.00', { r: true }]],
+    'ACH Deductions',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/10'], [100, 'ACH DEBIT XCEL ENERGY'], [540, '400.00', { r: true }]],
+    'Service Charges and Fees',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/10'], [100, 'NSF RETURNED ITEM FEE'], [540, '35.00', { r: true }]],
+    [[50, '10/31'], [100, 'SERVICE CHARGE'], [540, '4.00', { r: true }]],
+  ]];
+  const opening: PageSpec[number] = [[50, 'PREVIOUS BALANCE'], [300, '2,000.00', { r: true }]];
+  const closing: PageSpec[number] = [[50, 'ENDING BALANCE'], [300, '2,261.00', { r: true }]];
+
+  it('a partial total beside the others of its side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") is what they leave; counts in front of labels are checked', async () => {
+    const make = (fees: string, count = '5'): PageSpec[] => body([opening, [[50, '2 DEPOSITS/CREDITS'], [300, '1,500.00', { r: true }]], [[50, `${count} CHECKS/DEBITS`], [300, '1,200.00-', { r: true }]], [[50, '2 SERVICE CHARGES/FEES'], [300, fees, { r: true }]], closing]);
+    expect(figures(await read(make('39.00-')))).toMatchObject({ beginning_balance: 2000, ending_balance: 2261, nsf_count: 1 });
+    // The split no set of rows gives (fees 49.00, so the others 1,190.00) fails, as does a wrong count.
+    failed(await read(make('49.00-')), 'does_not_reconcile');
+    failed(await read(make('39.00-', '6')), 'does_not_reconcile');
+  });
+
+  it('labels naming several categories ("Checks and card purchases", "ACH and fees") stand for the union of those rows', async () => {
+    const make = (ach: string): PageSpec[] => body([opening, [[50, 'Deposits and other additions'], [300, '1,500.00', { r: true }]], [[50, 'Checks and card purchases'], [300, '800.00', { r: true }]], [[50, 'ACH and fees'], [300, ach, { r: true }]], closing]);
+    expect(figures(await read(make('439.00')))).toMatchObject({ ending_balance: 2261 });
+    failed(await read(make('440.00')), 'does_not_reconcile');
+  });
+
+  it('"Checks and other deductions": the whole side, whatever the sub-sections', async () => {
+    const make = (d: string): PageSpec[] => body([
+      [[50, 'Beginning', { b: true }], [180, 'Deposits and', { b: true }], [320, 'Checks and other', { b: true }], [540, 'Ending', { b: true, r: true }]],
+      [[50, 'balance', { b: true }], [180, 'other additions', { b: true }], [320, 'deductions', { b: true }], [540, 'balance', { b: true, r: true }]],
+      [[120, '2,000.00', { r: true }], [270, '1,500.00', { r: true }], [420, d, { r: true }], [540, '2,261.00', { r: true }]],
+      [[50, 'Overdraft and returned item fees'], [300, '35.00', { r: true }]],
+    ]);
+    expect(figures(await read(make('1,239.00')))).toMatchObject({ deposits_total: 1500, nsf_count: 1 });
+    failed(await read(make('1,200.00')), 'does_not_reconcile');
+  });
+});
+
+describe('summaries written in sentences', () => {
+  const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string } = {}): PageSpec[] => [[
+    'Mohawk Valley Bank', 'BUSINESS CHECKING  Account 9870114417',
+    'Your balance on 09/30/26 was $1,000.00.',
+    `We added ${o.count ?? '2'} deposits and credits totaling $${o.added ?? '1,500.00'}.`,
+    'We subtracted 3 withdrawals, checks and fees totaling $638.00.',
+    'Your balance on 10/31/26 was $1,862.00.',
+    `Overdraft and returned item fees this period: ${o.feeItems ?? '1'} items.`,
+    HEAD,
+    AMT('10/02/26', 'ACH CREDIT SQUARE INC', '1,000.00', '2,000.00'),
+    AMT('10/05/26', 'CHECK # 2240', '-600.00', '1,400.00'),
+    AMT('10/05/26', 'OVERDRAFT ITEM FEE CHECK 2240', '-36.00', '1,364.00'),
+    AMT('10/09/26', 'MOBILE DEPOSIT', '500.00', '1,864.00'),
+    AMT('10/31/26', 'MAINTENANCE FEE', '-2.00', '1,862.00'),
+    [[50, 'Ending Balance'], [540, o.endRow ?? '1,862.00', { r: true }]],
+  ]];
+
+  it('"Your balance on <date> was $X" opens and closes by date order and gives the period; "We added N ... totaling $X" is a total with its count', async () => {
+    expect(figures(await read(make()))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', beginning_balance: 1000, ending_balance: 1862, deposits_total: 1500, deposit_count: 2, nsf_count: 1 });
+  });
+  it('a sentence total or count the rows do not give, or a stated balance another line contradicts, fails', async () => {
+    failed(await read(make({ added: '1,600.00' })), 'does_not_reconcile');
+    failed(await read(make({ count: '3' })), 'does_not_reconcile');
+    failed(await read(make({ feeItems: '2' })), 'does_not_reconcile');
+    failed(await read(make({ endRow: '1,962.00' })), 'does_not_reconcile');
+  });
+});
+
+describe('fee boxes with this period and year-to-date', () => {
+  const make = (od: string, ri: string): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+    AMT('10/05', 'OVERDRAFT ITEM FEE', '-35.00', '1,465.00'),
+    AMT('10/06', 'RETURNED ITEM FEE', '-35.00', '1,430.00'),
+    AMT('10/07', 'OD FEE', '-35.00', '1,395.00'),
+    [[50, 'Ending Balance'], [300, '1,395.00', { r: true }]],
+    // The year-to-date column printed first: its amounts are never read as this period's.
+    [[250, 'Total year-to-date', { b: true, r: true }], [400, 'Total for this period', { b: true, r: true }]],
+    [[50, 'Total Overdraft Fees'], [250, '$420.00', { r: true }], [400, od, { r: true }]],
+    [[50, 'Total Returned Item Fees'], [250, '$105.00', { r: true }], [400, ri, { r: true }]],
+  ]];
+  it('this period\'s overdraft and returned-item fee totals are checked against those fee lines; the year-to-date ones are not this period\'s', async () => {
+    expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
+    failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
+});

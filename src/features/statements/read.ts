@@ -710,10 +710,24 @@ export function read(pages: PageItems[]): Reading {
     r.totals.push({ label, kind: l.kind, category: l.category, ...(cats.length > 1 ? { categories: cats } : {}), cents: money.cents, count, section: inSection ? sec : -1 });
   };
 
+  /** A box with "this period" and "year-to-date" columns: only this period's amounts are read. */
+  let periodBox: { page: number; y: number; thisX: number; ytdX: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const tk = toks[i];
+    let tk = toks[i];
     const kind = sections[sec].kind;
+    {
+      const cells = cellsOf(line.words);
+      const thisCell = cells.find((c) => /\b(this|current) (period|statement|cycle|month)\b|^(total )?for this period$/i.test(c.t));
+      const ytdCell = cells.find((c) => /\b(year[- ]to[- ]date|ytd|this year)\b/i.test(c.t));
+      if (thisCell && ytdCell && thisCell !== ytdCell && !tk.some((t) => t.k === 'money')) periodBox = { page: line.page, y: line.y, thisX: (thisCell.x0 + thisCell.x1) / 2, ytdX: (ytdCell.x0 + ytdCell.x1) / 2 };
+      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14)) periodBox = null;
+      if (periodBox && tk.some((t) => t.k === 'money')) {
+        const box = periodBox;
+        // A year-to-date amount is not this period's: it is dropped from the line before reading it.
+        tk = tk.filter((t) => t.k !== 'money' || Math.abs((t.x0 + t.x1) / 2 - box.thisX) <= Math.abs((t.x0 + t.x1) / 2 - box.ytdX));
+      }
+    }
     const money = tk.filter((t) => t.k === 'money');
     const text = line.text;
 

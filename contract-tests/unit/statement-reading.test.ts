@@ -510,10 +510,11 @@ describe('summary totals that name several categories or part of a side', () => 
 });
 
 describe('summaries written in sentences', () => {
-  const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string } = {}): PageSpec[] => [[
+  const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string; stated?: string } = {}): PageSpec[] => [[
     'Mohawk Valley Bank', 'BUSINESS CHECKING  Account 9870114417',
-    'Your balance on 09/30/26 was $1,000.00.',
-    `We added ${o.count ?? '2'} deposits and credits totaling $${o.added ?? '1,500.00'}.`,
+    [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]],
+    `Your balance on 09/30/26 was $${o.stated ?? '1,000.00'}.`,
+    `During this period we added ${o.count ?? '2'} deposits and credits totaling $${o.added ?? '1,500.00'}.`,
     'We subtracted 3 withdrawals, checks and fees totaling $638.00.',
     'Your balance on 10/31/26 was $1,862.00.',
     `Overdraft and returned item fees this period: ${o.feeItems ?? '1'} items.`,
@@ -534,6 +535,8 @@ describe('summaries written in sentences', () => {
     failed(await read(make({ count: '3' })), 'does_not_reconcile');
     failed(await read(make({ feeItems: '2' })), 'does_not_reconcile');
     failed(await read(make({ endRow: '1,962.00' })), 'does_not_reconcile');
+    // The rows reconcile with the printed beginning balance, but the sentence states another one.
+    failed(await read(make({ stated: '900.00' })), 'does_not_reconcile');
   });
 });
 

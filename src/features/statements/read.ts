@@ -1025,13 +1025,16 @@ function datedBalances(r: Reading, dated: Array<{ md: [number, number, number | 
   if (!dated.length) return;
   if (!r.period) {
     const isos = dated.map((d) => (d.md[2] ? isoOf(d.md[2], d.md[0], d.md[1]) : null)).filter((x): x is string => !!x).sort();
-    if (isos.length >= 2 && isos[0] < isos[isos.length - 1] && days(isos[0], isos[isos.length - 1]) <= 63) {
-      const first = isos[0];
-      const last = isos[isos.length - 1];
-      // "Balance on 08/31 ... balance on 09/30": month ends on both sides, so the period starts the day after.
-      const monthEnd = (iso: string) => addDays(iso, 1).slice(8) === '01';
-      r.period = { start: monthEnd(first) && monthEnd(last) ? addDays(first, 1) : first, end: last };
-    } else return;
+    const first = isos[0];
+    const last = isos[isos.length - 1];
+    const monthEnd = (iso: string) => addDays(iso, 1).slice(8) === '01';
+    // Only where the dates leave no doubt which day the period starts: "balance on 09/01 ... on
+    // 09/30" (a month from its first day), or "on 08/31 ... on 09/30" (month end to month end: the
+    // day after). "On 12/15 ... on 01/15" could start on either day: no period, no statement.
+    if (isos.length < 2 || !(first < last) || days(first, last) > 63 || !monthEnd(last)) return;
+    if (first.slice(8) === '01' && first.slice(0, 7) === last.slice(0, 7)) r.period = { start: first, end: last };
+    else if (monthEnd(first) && addDays(first, 1).slice(0, 7) === last.slice(0, 7)) r.period = { start: addDays(first, 1), end: last };
+    else return;
   }
   const period = r.period;
   const withDate = dated.map((d) => ({ ...d, iso: dateIn(d.md, period) })).filter((d): d is typeof d & { iso: string } => !!d.iso);

@@ -547,6 +547,31 @@ describe('summaries written in sentences', () => {
   });
 });
 
+describe('partial totals on the credit side; "this period" labels', () => {
+  const make = (other: string, label = 'Other credits'): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]],
+    [[50, 'Deposits'], [220, '2', { r: true }], [300, '700.00', { r: true }]],
+    [[50, label], [220, '2', { r: true }], [300, other, { r: true }]],
+    [[50, 'Withdrawals this period'], [220, '1', { r: true }], [300, '100.00', { r: true }]],
+    [[50, 'Ending Balance'], [300, '1,850.00', { r: true }]],
+    HEAD,
+    AMT('10/02', 'DEPOSIT', '500.00', '1,500.00'),
+    AMT('10/03', 'ACH CREDIT STRIPE TRANSFER', '150.00', '1,650.00'),
+    AMT('10/05', 'ACH DEBIT XCEL ENERGY', '-100.00', '1,550.00'),
+    AMT('10/09', 'MOBILE DEPOSIT', '200.00', '1,750.00'),
+    AMT('10/12', 'ACH CREDIT SQUARE INC', '100.00', '1,850.00'),
+  ]];
+  it('"Other credits" beside "Deposits" is what the deposits leave; a split no rows give fails', async () => {
+    expect(figures(await read(make('250.00')))).toMatchObject({ deposits_total: 950, deposit_count: 4 });
+    failed(await read(make('240.00')), 'does_not_reconcile');
+  });
+  it('a total labelled "this period" is checked like any other', async () => {
+    expect(figures(await read(make('250.00', 'Other credits this period')))).toMatchObject({ deposits_total: 950 });
+    failed(await read(make('240.00', 'Other credits this period')), 'does_not_reconcile');
+  });
+});
+
 describe('fee boxes with this period and year-to-date', () => {
   const make = (od: string, ri: string): PageSpec[] => [[
     'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,

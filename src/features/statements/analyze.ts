@@ -134,7 +134,7 @@ export function reconcile(r: Reading): Reconciled {
   // "withdrawals, checks and fees") stands for their union; a partial total printed beside others
   // on the same side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") for what the others leave. A
   // total no set of rows adds up to fails the statement.
-  const words: Record<string, RegExp> = { checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
+  const words: Record<string, RegExp> = { deposits: /\bdeposits?\b/i, checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
   const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy)\b/i;
   const nsfRows = debits.filter((x) => isNsf(x.description));
   const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
@@ -178,9 +178,10 @@ export function reconcile(r: Reading): Reconciled {
   for (const t of unmatched) {
     const side = t.kind === 'credit' ? credits : debits;
     // What the other summary totals of its side leave ("CHECKS/DEBITS" = the debits that are not
-    // "SERVICE CHARGES/FEES"), when the label names a generic or several categories.
+    // "SERVICE CHARGES/FEES", "Other credits" = the credits that are not "Deposits"), when the
+    // label names a generic category, several categories, or "other" ones.
     let ok = false;
-    if (t.section < 0 && !t.countOnly && (t.categories || t.category === 'withdrawals')) {
+    if (t.section < 0 && !t.countOnly && (t.categories || t.category === 'withdrawals' || /\bother\b/i.test(t.label))) {
       const others = [...matched].filter(([o, c]) => o !== t && o.section < 0 && o.kind === t.kind && !o.countOnly && c.length < side.length && c.length > 0);
       const taken = new Set(others.flatMap(([, c]) => c));
       ok = others.length > 0 && fits(side.filter((x) => !taken.has(x)), t);

@@ -572,6 +572,23 @@ describe('partial totals on the credit side; "this period" labels', () => {
   });
 });
 
+describe('what is printed but not this period\'s posted activity', () => {
+  const make = (extra: PageSpec[number][]): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,200.00', { r: true }]],
+    'Account activity', HEAD,
+    AMT('10/02', 'ACH CREDIT SQUARE INC', '500.00', '1,500.00'),
+    AMT('10/05', 'CHECK 1042', '-300.00', '1,200.00'),
+    ...extra,
+  ]];
+  it.each([
+    ['pending transactions', ['Pending transactions', [[50, 'Date'], [100, 'Description'], [420, 'Amount', { r: true }]], AMT('10/31', 'ACH DEBIT GUSTO PAYROLL', '-900.00')]],
+    ['check images', ['Check Images', [[50, '10/05/2026'], [140, 'Check 1042'], [300, '$300.00', { r: true }]]]],
+    ['an account analysis', ['Account Analysis', [[50, 'ACH origination'], [200, '25', { r: true }], [300, '3.75', { r: true }]], [[50, 'Total service charges'], [300, '3.75', { r: true }]]]],
+  ] as Array<[string, PageSpec[number][]]>)('%s: never read as rows or totals', async (_, extra) => {
+    expect(figures(await read(make(extra)))).toMatchObject({ deposits_total: 500, ending_balance: 1200 });
+  });
+});
+
 describe('fee boxes with this period and year-to-date', () => {
   const make = (od: string, ri: string): PageSpec[] => [[
     'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,

@@ -359,6 +359,10 @@ function headingOf(text: string): Heading | null {
   // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period
   // 12/13 - 01/14  Standard monthly service fee $30.00  You paid $30.00"): terms, not a printed total.
   if (/^((monthly|standard|account) )*(service|maintenance|account) (fee|charge)s? (summary|information|details?|calculation|explained|waiver)\b/.test(t)) return { kind: 'ignore', category: 'other' };
+  // Not this period's posted activity: pending or held items (not yet posted, never in the
+  // balances), check images (the checks again, as pictures with their captions), an account
+  // analysis (fee arithmetic per service, "ACH ORIGINATION 25 @ 0.15").
+  if (/^(pending|scheduled|held|on hold|memo posted)( [a-z]+)? (transactions?|items?|activity|deposits?|debits?|credits?|withdrawals?|payments?)$|^(check|checks|draft|item) images?\b|^images? of (paid )?(checks|items)\b|^(account|service charge|fee|business) analysis\b|^analysis (statement|summary|of service charges)\b/.test(t)) return { kind: 'ignore', category: 'other' };
   if (/^(summary of checks( written| paid)?|checks? (paid|cleared|written)|checks? (paid )?summary|paid checks|checks|check register|checks? and substitute checks|checks cleared)\b/.test(t)) return { kind: 'checks', category: 'checks' };
   if (/\b(account summary|summary of (your )?account|statement summary|account overview|balance summary|summary)$/.test(t) && !/checks/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(transaction history|account activity|transactions?|activity( detail)?|transaction detail|account transactions|transaction activity|details of your account|daily activity)\b/.test(t)) return { kind: 'mixed', category: 'mixed' };

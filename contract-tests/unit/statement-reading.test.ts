@@ -538,6 +538,13 @@ describe('summaries written in sentences', () => {
     // The rows reconcile with the printed beginning balance, but the sentence states another one.
     failed(await read(make({ stated: '900.00' })), 'does_not_reconcile');
   });
+  it('"Your ending balance was $X on <date>": the amount before the date', async () => {
+    const r = await read([[
+      'Mohawk Valley Bank', 'Your beginning balance was $1,000.00 on October 1, 2026.', 'Your ending balance was $1,500.00 on October 31, 2026.', HEAD,
+      AMT('10/20/26', 'MOBILE DEPOSIT', '500.00', '1,500.00'),
+    ]]);
+    expect(figures(r)).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', beginning_balance: 1000, ending_balance: 1500 });
+  });
   it('balances dated mid-month with no period printed ("on 12/15 ... on 01/15"): which day the period starts is unknown, so not_a_statement', async () => {
     const r = await read([[
       'Mohawk Valley Bank', 'Your balance on 12/15/25 was $1,000.00.', 'Your balance on 01/15/26 was $1,500.00.', HEAD,

@@ -634,6 +634,8 @@ const SENTENCE_TOTAL_RE = /^(.*?)\s*\b(?:totaling|totalling|totaled|totalled|for
 const SENTENCE_SUBJECT_RE = /^(?:.*?\b)?(?:(?:we|you|there)\s+(?:have\s+)?(?:had|added|subtracted|made|posted|received|paid|deducted|withdrew|deposited|credited|debited|are|were|is|was|processed)\s+)?(?:a\s+total\s+of\s+)?(?:(\d+)\s+)?([a-z][a-z ,&/'-]*?)\s*$/i;
 /** "Your balance on 09/01/25 was $1,262.14", "Beginning balance on Sep 1 ... $X", "ending balance as of 10/31: $X". */
 const DATE_ANY = `(?:${DATE_Y}|${DATE_NOY})`;
+/** The same with the amount first: "Your ending balance was $3,045.23 on 09/30/25". */
+const BALANCE_WAS_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:was|is|of|:)\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)\\s+(?:on|as of)\\s+(${DATE_ANY})(?=[\\s.;,]|$)`, 'i');
 const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
 export function read(pages: PageItems[]): Reading {
@@ -766,7 +768,8 @@ export function read(pages: PageItems[]): Reading {
     const first = tk[0];
     // Balances and totals written in sentences (never a transaction row, which starts with its date).
     if (first?.k !== 'date') {
-      const bal = BALANCE_ON_RE.exec(text);
+      const was = BALANCE_ON_RE.test(text) ? null : BALANCE_WAS_RE.exec(text);
+      const bal = was ? ([was[0], was[1], was[3], was[2]] as unknown as RegExpExecArray) : BALANCE_ON_RE.exec(text);
       const bmd = bal ? tokens(bal[2].replace(/,/g, ' ').trim().split(/\s+/).map((t, n) => ({ x0: n, x1: n, t, cell: 0 })))[0] : null;
       const bm = bal ? parseMoney(bal[3].replace(/\s+/g, '')) : null;
       if (bal && bmd?.k === 'date' && bm) {

@@ -596,6 +596,22 @@ describe('what is printed but not this period\'s posted activity', () => {
   });
 });
 
+describe('a type column', () => {
+  it('"Debit" / "Credit" in a Type column signs unsigned amounts when nothing else does; a type the amount contradicts is not read', async () => {
+    const row = (d: string, type: string, desc: string, amt: string): PageSpec[number] => [[50, d], [100, type], [160, desc], [540, amt, { r: true }]];
+    const make = (thirdType: string, thirdAmt = '200.00'): PageSpec[] => [[
+      'Prairie Business Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+      [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,300.00', { r: true }]],
+      [[50, 'Date', { b: true }], [100, 'Type', { b: true }], [160, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+      row('10/02', 'Credit', 'SQUARE INC DEPOSIT', '500.00'),
+      row('10/06', thirdType, 'XCEL ENERGY', thirdAmt),
+    ]];
+    expect(figures(await read(make('Debit')))).toMatchObject({ deposits_total: 500, deposit_count: 1, ending_balance: 1300 });
+    failed(await read(make('Credit')), 'does_not_reconcile');
+    failed(await read(make('Credit', '-200.00')), 'does_not_reconcile');
+  });
+});
+
 describe('fee boxes with this period and year-to-date', () => {
   const make = (od: string, ri: string): PageSpec[] => [[
     'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,

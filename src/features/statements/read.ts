@@ -278,7 +278,7 @@ function tokens(words: Word[]): Tok[] {
 
 // ------------------------------------------------------------------------------------ vocabulary
 
-type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'other';
+type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'type' | 'other';
 interface Col {
   kind: ColKind;
   x0: number;
@@ -296,8 +296,10 @@ function headerKind(text: string): ColKind | null {
   const t = raw.replace(/\s*\((\$|usd)\)$/, '');
   if (/^(date|dates|post(ing|ed)?( date)?|trans(action)?\.? date|eff(ective)?\.? date|value date|date posted|posting|day)$/.test(t)) return 'date';
   if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
-  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|category|trans(action)? type|code|tran code)\.?$/.test(t)) return 'other';
-  if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|transaction type|type|merchant|description of transaction)$/.test(t)) return 'desc';
+  // A column saying which way each row goes ("Type: Debit / Credit", "DR/CR").
+  if (/^(type|category|trans(action)? type|dr ?\/ ?cr|cr ?\/ ?dr|debit ?\/ ?credit|credit ?\/ ?debit)$/.test(t)) return 'type';
+  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|code|tran code)\.?$/.test(t)) return 'other';
+  if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|merchant|description of transaction)$/.test(t)) return 'desc';
   if (/^(withdrawals?|debits?|subtractions?|payments?|charges?|money out|paid out|withdrawals? ?(\/|&|and) ?debits|debits? ?(\/|&|and) ?withdrawals?|checks? ?(\/|&|and) ?(other )?debits|(debits?|withdrawals?) \(-\)|-|withdrawal amount|debit amount|amount debited|outflows?)$/.test(t)) return 'debit';
   if (/^(deposits?|credits?|additions?|money in|paid in|receipts?|deposits? ?(\/|&|and) ?(other )?credits|credits? ?(\/|&|and) ?deposits?|(credits?|deposits?) \(\+\)|\+|deposit amount|credit amount|amount credited|inflows?)$/.test(t)) return 'credit';
   if (/^(amount|amount \(\$\)|amt|transaction amount|\$ amount|amount\(\$\))$/.test(t)) return 'amount';
@@ -1144,10 +1146,18 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   const middle = tk.slice(i, end);
   let check: string | undefined;
   const descParts: string[] = [];
+  const typeWords: string[] = [];
+  const typeCol = cols?.find((c) => c.kind === 'type');
   for (const t of middle) {
     if (t.k === 'int' && cols?.some((c) => c.kind === 'check' && ivDist(c.x0 - 6, c.x1 + 6, t.x0, t.x1) === 0)) check = String(t.n);
-    else descParts.push(t.t);
+    else {
+      if (typeCol && t.k === 'text' && ivDist(typeCol.x0 - 6, typeCol.x1 + 6, t.x0, t.x1) === 0) typeWords.push(t.t);
+      descParts.push(t.t);
+    }
   }
+  // What the type column says: only a plain debit or credit word decides a sign ("ACH in" or "Card" do not).
+  const typeText = typeWords.join(' ').toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+  const typeSign: Sign | null = /^(credit|cr|deposit|addition)$/.test(typeText) ? 1 : /^(debit|dr|withdrawal|subtraction)$/.test(typeText) ? -1 : null;
   let description = descParts.join(' ').trim();
   if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
   const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
@@ -1203,12 +1213,15 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   const m = amount.m;
   const markerSign: Sign | null = m.marker === 'minus' || m.marker === 'paren' || m.marker === 'dr' ? -1 : m.marker === 'cr' ? 1 : null;
   const sectionSign: Sign | null = kind === 'credit' ? 1 : kind === 'debit' || kind === 'checks' ? -1 : null;
+  // A type column that disagrees with the amount's column or printed sign: the row cannot be read.
+  const stronger = colSign ?? markerSign;
+  if (typeSign !== null && stronger !== null && typeSign !== stronger) return null;
   return {
     row: {
       md: first.md,
       description,
       cents: m.cents,
-      sign: colSign ?? markerSign ?? sectionSign,
+      sign: colSign ?? markerSign ?? typeSign ?? sectionSign,
       marker: m.marker,
       balance: balance ? signedCents(balance.m) : null,
       section: sec,

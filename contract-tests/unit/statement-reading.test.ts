@@ -596,6 +596,18 @@ describe('what is printed but not this period\'s posted activity', () => {
   });
 });
 
+describe('overdrawn balances', () => {
+  it('"1,234.56 OD" at the end of a line is a negative balance', async () => {
+    const f = figures(await read([[
+      'Elk Creek Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '100.00', { r: true }]], HEAD,
+      AMT('10/02', 'ACH DEBIT GUSTO PAYROLL', '-300.00', '200.00 OD'),
+      AMT('10/09', 'MOBILE DEPOSIT', '500.00', '300.00'),
+      [[50, 'Ending Balance'], [300, '300.00', { r: true }]],
+    ]]));
+    expect(f).toMatchObject({ negative_days: 7, ending_balance: 300 });
+  });
+});
+
 describe('a type column', () => {
   it('"Debit" / "Credit" in a Type column signs unsigned amounts when nothing else does; a type the amount contradicts is not read', async () => {
     const row = (d: string, type: string, desc: string, amt: string): PageSpec[number] => [[50, d], [100, type], [160, desc], [540, amt, { r: true }]];

@@ -262,6 +262,12 @@ function tokens(words: Word[]): Tok[] {
         x1 = words[j + 1].x1;
         j++;
       }
+      // An overdrawn balance at the end of a line: "1,234.56 OD".
+      else if (m.marker === null && next === 'OD' && j + 2 === words.length && words[j + 1].x0 - x1 < 30) {
+        m.marker = 'minus';
+        x1 = words[j + 1].x1;
+        j++;
+      }
       out.push({ k: 'money', x0, x1, t: words.slice(i, j + 1).map((x) => x.t).join(' '), m });
       i = j;
       continue;

@@ -486,6 +486,10 @@ describe('summary totals that name several categories or part of a side', () => 
   it('a partial total beside the others of its side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") is what they leave; counts in front of labels are checked', async () => {
     const make = (fees: string, count = '5'): PageSpec[] => body([opening, [[50, '2 DEPOSITS/CREDITS'], [300, '1,500.00', { r: true }]], [[50, `${count} CHECKS/DEBITS`], [300, '1,200.00-', { r: true }]], [[50, '2 SERVICE CHARGES/FEES'], [300, fees, { r: true }]], closing]);
     expect(figures(await read(make('39.00-')))).toMatchObject({ beginning_balance: 2000, ending_balance: 2261, nsf_count: 1 });
+    // A box that also restates its overdraft / returned-item fees (part of the service charges): still what the others leave.
+    const withFeeLine = make('39.00-');
+    withFeeLine[0].splice(5, 0, [[50, 'OVERDRAFT AND RETURNED ITEM FEES'], [300, '35.00', { r: true }]]);
+    expect(figures(await read(withFeeLine))).toMatchObject({ ending_balance: 2261 });
     // The split no set of rows gives (fees 49.00, so the others 1,190.00) fails, as does a wrong count.
     failed(await read(make('49.00-')), 'does_not_reconcile');
     failed(await read(make('39.00-', '6')), 'does_not_reconcile');

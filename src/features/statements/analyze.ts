@@ -182,9 +182,12 @@ export function reconcile(r: Reading): Reconciled {
     // label names a generic category, several categories, or "other" ones.
     let ok = false;
     if (t.section < 0 && !t.countOnly && (t.categories || t.category === 'withdrawals' || /\bother\b/i.test(t.label))) {
-      const others = [...matched].filter(([o, c]) => o !== t && o.section < 0 && o.kind === t.kind && !o.countOnly && c.length < side.length && c.length > 0);
+      // (The other lines of the box, not its overdraft/returned-item fee figures, which restate some
+      // of the side's fee lines; and only when they do not overlap.)
+      const others = [...matched].filter(([o, c]) => o !== t && o.section < 0 && o.kind === t.kind && !o.countOnly && !['nsf', 'od', 'ri'].includes(o.category) && c.length < side.length && c.length > 0);
       const taken = new Set(others.flatMap(([, c]) => c));
-      ok = others.length > 0 && fits(side.filter((x) => !taken.has(x)), t);
+      const disjoint = taken.size === others.reduce((n, [, c]) => n + c.length, 0);
+      ok = others.length > 0 && disjoint && fits(side.filter((x) => !taken.has(x)), t);
     }
     // A zero total ("Other Credits 0.00") with no section of its name holding rows.
     const zero = t.cents === 0 && !t.count && !t.countOnly && !signed.some((x) => name(r.sections[x.section].heading) === name(t.label));

@@ -72,10 +72,10 @@ export interface Total {
    * overdraft and returned-item fee lines (a fee box's "Total overdraft fees").
    */
   categories?: string[];
-  /** Null for a count printed without an amount ("Overdraft and returned item fees: 13 items"). */
+  /** 0 when only a count is printed (`countOnly`). */
   cents: number;
   count: number | null;
-  /** Only the count is printed: the rows must number `count`; `cents` means nothing. */
+  /** Only the count is printed ("Overdraft and returned item fees this period: 13 items"): the rows must number `count`. */
   countOnly?: boolean;
   /** The section the total closes (a "Total ..." line inside a section), else -1 (a summary). */
   section: number;

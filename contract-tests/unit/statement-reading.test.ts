@@ -600,6 +600,18 @@ describe('what is printed but not this period\'s posted activity', () => {
   });
 });
 
+describe('the bank\'s name', () => {
+  it('a name printed as words set apart ("FARMERS  &  DROVERS  BANK", a typewriter font) is read whole, without the page number far to its right', async () => {
+    const f = figures(await read([[
+      [[50, 'FARMERS'], [97, '&'], [112, 'DROVERS'], [162, 'BANK'], [520, 'PAGE 1']],
+      'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '100.00', { r: true }]], HEAD,
+      AMT('10/09', 'MOBILE DEPOSIT', '500.00', '600.00'),
+      [[50, 'Ending Balance'], [300, '600.00', { r: true }]],
+    ]]));
+    expect(f.bank_name).toBe('FARMERS & DROVERS BANK');
+  });
+});
+
 describe('overdrawn balances', () => {
   it('"1,234.56 OD" at the end of a line is a negative balance', async () => {
     const f = figures(await read([[

@@ -1241,7 +1241,17 @@ function bankOf(lines: Line[]): string | null {
   // The bank: a cell near the top of page 1 that names one (a cell, not the whole line: a page
   // number or an address often shares its baseline).
   for (const l of lines.filter((x) => x.page === 0).slice(0, 12)) {
-    for (const c of cellTexts(l.words)) {
+    // Cells a typewriter font spaces two apart ("FARMERS  &  DROVERS  BANK") are one name: cells
+    // closer than two characters' width are joined first.
+    const runs: Array<{ x1: number; t: string }> = [];
+    for (const c of cellsOf(l.words)) {
+      const last = runs[runs.length - 1];
+      if (last && c.x0 - last.x1 < l.size * 1.3) {
+        last.t += ` ${c.t}`;
+        last.x1 = c.x1;
+      } else runs.push({ x1: c.x1, t: c.t });
+    }
+    for (const c of runs.map((x) => x.t)) {
       if (/\b(bank|credit union|financial|savings|trust|n\.a\.|bancorp|fcu)(?=\W|$)/i.test(c) && !/statement|member fdic|^page\b/i.test(c) && !/\d+\.\d{2}/.test(c)) return c.replace(/\s+/g, ' ').trim();
     }
   }

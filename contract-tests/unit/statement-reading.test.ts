@@ -513,6 +513,27 @@ describe('summary totals that name several categories or part of a side', () => 
   });
 });
 
+describe('sub-section totals in a sentence', () => {
+  it('"There are N additions totaling  X" on its own line, set apart in cells, closes the sub-section above it', async () => {
+    const HEAD3: PageSpec[number] = [[50, 'Date', { b: true }], [160, 'Amount', { b: true, r: true }], [180, 'Description', { b: true }]];
+    const row = (d: string, amt: string, desc: string): PageSpec[number] => [[50, d], [160, amt, { r: true }], [180, desc]];
+    const make = (ach: string): PageSpec[] => [[
+      'Keystone Valley Bank', 'For the period 10/01/2026 to 10/31/2026',
+      [[50, 'Beginning balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending balance'], [300, '1,750.00', { r: true }]],
+      'Deposits and Other Additions',
+      'Deposits', [[50, 'There are 2 additions totaling'], [300, '700.00', { r: true }]], HEAD3,
+      row('10/02', '500.00', 'BRANCH DEPOSIT'), row('10/03', '200.00', 'ACH CREDIT SQUARE INC'),
+      'ACH Additions', [[50, 'There are 1 additions totaling'], [300, ach, { r: true }]], HEAD3,
+      row('10/09', '150.00', 'MOBILE DEPOSIT'),
+      'Checks and Other Deductions',
+      'ACH Deductions', [[50, 'There are 1 deductions totaling'], [300, '100.00', { r: true }]], HEAD3,
+      row('10/12', '100.00', 'ACH DEBIT XCEL ENERGY'),
+    ]];
+    expect(figures(await read(make('150.00')))).toMatchObject({ deposits_total: 850, ending_balance: 1750 });
+    failed(await read(make('160.00')), 'does_not_reconcile');
+  });
+});
+
 describe('summaries written in sentences', () => {
   const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string; stated?: string } = {}): PageSpec[] => [[
     'Mohawk Valley Bank', 'BUSINESS CHECKING  Account 9870114417',

@@ -632,7 +632,7 @@ function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: numbe
   return out;
 }
 
-const THERE_ARE_RE = /there (?:are|were|is|was) (\d+) (.+?) totaling \$?([\d,]+\.\d{2})/i;
+const THERE_ARE_RE = /there\s+(?:are|were|is|was)\s+(\d+)\s+(.+?)\s+totaling\s+\$?([\d,]+\.\d{2})/i;
 /**
  * A summary figure in a sentence: "We added 43 deposits and credits totaling $43,806.70", "You had
  * 12 withdrawals, checks and fees totaling $9,001.22", "Deposits and credits for a total of $X".
@@ -764,9 +764,14 @@ export function read(pages: PageItems[]): Reading {
     // "There are 12 deposits totaling $45,000.00"
     const there = THERE_ARE_RE.exec(text);
     if (there) {
+      // A sub-section's heading printed before it on the line ("ACH Additions  There are 27
+      // additions totaling 48,738.22") opens that sub-section.
+      const before = text.slice(0, there.index).trim();
+      const hb = before ? headingOf(before) : null;
       const h = headingOf(there[2]);
+      if (hb) newSection(hb, before);
       // Before its rows it opens their section; after them (the same kind) it closes it.
-      if (h && (sections[sec].kind !== h.kind || sections[sec].category !== h.category)) newSection(h, there[2]);
+      else if (h && (sections[sec].kind !== h.kind || sections[sec].category !== h.category)) newSection(h, there[2]);
       const cat = categoryOf(there[2]);
       if (cat) r.totals.push({ label: there[0], kind: cat === 'deposits' ? 'credit' : 'debit', category: cat, cents: parseMoney(there[3])!.cents, count: Number(there[1]), section: sec });
       lastRow = null;

@@ -535,13 +535,12 @@ describe('sub-section totals in a sentence', () => {
 });
 
 describe('summaries written in sentences', () => {
-  const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string; stated?: string } = {}): PageSpec[] => [[
+  const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string; stated?: string; wrap?: string } = {}): PageSpec[] => [[
     'Mohawk Valley Bank', 'BUSINESS CHECKING  Account 9870114417',
     [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]],
     `Your balance on 09/30/26 was $${o.stated ?? '1,000.00'}.`,
     `During this period we added ${o.count ?? '2'} deposits and credits totaling $${o.added ?? '1,500.00'}.`,
-    'We subtracted 3 withdrawals, checks and fees totaling $638.00.',
-    'Your balance on 10/31/26 was $1,862.00.',
+    ...(o.wrap ? ['We subtracted 3 withdrawals, checks and fees totaling', `${o.wrap}.`, 'Your balance on 10/31/26 was', '$1,862.00.'] : ['We subtracted 3 withdrawals, checks and fees totaling $638.00.', 'Your balance on 10/31/26 was $1,862.00.']),
     `Overdraft and returned item fees this period: ${o.feeItems ?? '1'} items.`,
     HEAD,
     AMT('10/02/26', 'ACH CREDIT SQUARE INC', '1,000.00', '2,000.00'),
@@ -562,6 +561,10 @@ describe('summaries written in sentences', () => {
     failed(await read(make({ endRow: '1,962.00' })), 'does_not_reconcile');
     // The rows reconcile with the printed beginning balance, but the sentence states another one.
     failed(await read(make({ stated: '900.00' })), 'does_not_reconcile');
+  });
+  it('a sentence wrapped before its amount is read with the line below', async () => {
+    expect(figures(await read(make({ wrap: '$638.00' })))).toMatchObject({ beginning_balance: 1000, ending_balance: 1862 });
+    failed(await read(make({ wrap: '$648.00' })), 'does_not_reconcile');
   });
   it('"Your ending balance was $X on <date>": the amount before the date', async () => {
     const r = await read([[

@@ -781,24 +781,34 @@ export function read(pages: PageItems[]): Reading {
     const first = tk[0];
     // Balances and totals written in sentences (never a transaction row, which starts with its date).
     if (first?.k !== 'date') {
-      const was = BALANCE_ON_RE.test(text) ? null : BALANCE_WAS_RE.exec(text);
-      const bal = was ? ([was[0], was[1], was[3], was[2]] as unknown as RegExpExecArray) : BALANCE_ON_RE.exec(text);
+      // A sentence wrapped before its amount ("... checks and fees totaling" / "$42,023.61."): the
+      // next line is read with it, and consumed when the sentence is.
+      let stext = text;
+      let wrapped = false;
+      if (!money.length && /\b(totaling|totalling|totaled|for a total of|amounting to|was|is|of)\s*:?\s*$/i.test(text) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 2.4 && toks[i + 1][0]?.k === 'money') {
+        stext = `${text} ${lines[i + 1].text}`;
+        wrapped = true;
+      }
+      const was = BALANCE_ON_RE.test(stext) ? null : BALANCE_WAS_RE.exec(stext);
+      const bal = was ? ([was[0], was[1], was[3], was[2]] as unknown as RegExpExecArray) : BALANCE_ON_RE.exec(stext);
       const bmd = bal ? tokens(bal[2].replace(/,/g, ' ').trim().split(/\s+/).map((t, n) => ({ x0: n, x1: n, t, cell: 0 })))[0] : null;
       const bm = bal ? parseMoney(bal[3].replace(/\s+/g, '')) : null;
       if (bal && bmd?.k === 'date' && bm) {
         const words = bal[1].toLowerCase();
         if (/\b(average|avg|minimum|min|lowest|low|highest|high|maximum|available|collected|projected|pending)\b/.test(words)) {
           lastRow = null;
+          if (wrapped) i++;
           continue;
         }
         const role = /\b(beginning|opening|starting|previous|prior|begin)\b/.test(words) ? 'opening' : /\b(ending|closing|new|end)\b/.test(words) ? 'closing' : null;
         if (role) addTotal(role === 'opening' ? `Beginning balance ${bal[2]}` : `Ending balance ${bal[2]}`, bm, null, false);
         dated.push({ md: bmd.md, cents: signedCents(bm), role });
         lastRow = null;
+        if (wrapped) i++;
         continue;
       }
       // ("There are N ... totaling $X" beside a sub-section's heading is that section's total, read below.)
-      const st = /\bthere (?:are|were|is|was)\b/i.test(text) ? null : SENTENCE_TOTAL_RE.exec(text);
+      const st = /\bthere (?:are|were|is|was)\b/i.test(stext) ? null : SENTENCE_TOTAL_RE.exec(stext);
       const subj = st ? SENTENCE_SUBJECT_RE.exec(st[1].replace(/\s+/g, ' ').trim()) : null;
       const sm = st ? parseMoney(st[2].replace(/\s+/g, '')) : null;
       if (st && subj && sm) {
@@ -808,6 +818,7 @@ export function read(pages: PageItems[]): Reading {
         if (credit || debit) {
           r.totals.push({ label: st[0], kind: credit ? 'credit' : 'debit', category: cats[0], ...(cats.length > 1 ? { categories: cats } : {}), cents: sm.cents, count: subj[1] ? Number(subj[1]) : null, section: -1 });
           lastRow = null;
+          if (wrapped) i++;
           continue;
         }
       }
@@ -817,6 +828,7 @@ export function read(pages: PageItems[]): Reading {
       if (nc && ncat?.role === 'total' && ['nsf', 'od', 'ri'].includes(ncat.category)) {
         r.totals.push({ label: nc[0], kind: 'debit', category: ncat.category, cents: 0, count: Number(nc[2]), countOnly: true, section: -1 });
         lastRow = null;
+        if (wrapped) i++;
         continue;
       }
     }

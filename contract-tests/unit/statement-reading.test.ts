@@ -281,14 +281,15 @@ describe('summary boxes, multi-page and landscape tables', () => {
   });
 });
 
-// The dev corpus and the two former blind batches (scored once blind, then used for development;
+// The dev corpus and the three former blind batches (scored once blind, then used for development;
 // their READMEs hold that first result): no statement parsed with a wrong figure, in any of them,
 // whatever the figure (the reader's own or what rules.ts knows a description means), every
 // expected failure failed, and at least as many parsed as the reader reaches today.
 const CORPORA: Array<{ dir: string; minParsed: number }> = [
-  { dir: 'contract-tests/fixtures/statements', minParsed: 31 },
+  { dir: 'contract-tests/fixtures/statements', minParsed: 35 },
   { dir: 'contract-tests/fixtures/statements-blind-1', minParsed: 12 },
   { dir: 'contract-tests/fixtures/statements-blind-2', minParsed: 12 },
+  { dir: 'contract-tests/fixtures/statements-blind-3', minParsed: 8 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -452,4 +453,232 @@ describe('the warm readers', () => {
     expect(cold).toEqual(r);
     expect(warmMs).toBeLessThan(coldMs);
   }, 60_000);
+});
+
+describe('summary totals that name several categories or part of a side', () => {
+  // Deposits 1,500.00 (2); checks 500.00 (2, register with a reference number after each check);
+  // card purchases 300.00 (2); ACH 400.00 (1); fees 39.00 (2: an NSF fee and a service charge).
+  const body = (summary: PageSpec[number][]): PageSpec[] => [[
+    'Keystone Valley Bank', 'For the period 10/01/2026 to 10/31/2026',
+    ...summary,
+    'Deposits and Other Additions',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/02'], [100, 'CARD SETTLEMENT VISA'], [540, '1,000.00', { r: true }]],
+    [[50, '10/14'], [100, 'MOBILE DEPOSIT'], [540, '500.00', { r: true }]],
+    'Checks Paid',
+    [[50, 'Check', { b: true }], [110, 'Amount', { b: true, r: true }], [130, 'Date paid', { b: true }], [190, 'Reference', { b: true }], [300, 'Check', { b: true }], [360, 'Amount', { b: true, r: true }], [380, 'Date paid', { b: true }], [440, 'Reference', { b: true }]],
+    [[50, '1042'], [110, '300.00', { r: true }], [130, '10/05'], [190, '617011895'], [300, '1043'], [360, '200.00', { r: true }], [380, '10/07'], [440, '221850115']],
+    'Card Purchases',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/08'], [100, 'POS PURCHASE SYSCO'], [540, '100.00', { r: true }]],
+    [[50, '10/09'], [100, 'POS PURCHASE HOME DEPOT'], [540, '200.00', { r: true }]],
+    'ACH Deductions',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/10'], [100, 'ACH DEBIT XCEL ENERGY'], [540, '400.00', { r: true }]],
+    'Service Charges and Fees',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+    [[50, '10/10'], [100, 'NSF RETURNED ITEM FEE'], [540, '35.00', { r: true }]],
+    [[50, '10/31'], [100, 'SERVICE CHARGE'], [540, '4.00', { r: true }]],
+  ]];
+  const opening: PageSpec[number] = [[50, 'PREVIOUS BALANCE'], [300, '2,000.00', { r: true }]];
+  const closing: PageSpec[number] = [[50, 'ENDING BALANCE'], [300, '2,261.00', { r: true }]];
+
+  it('a partial total beside the others of its side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") is what they leave; counts in front of labels are checked', async () => {
+    const make = (fees: string, count = '5'): PageSpec[] => body([opening, [[50, '2 DEPOSITS/CREDITS'], [300, '1,500.00', { r: true }]], [[50, `${count} CHECKS/DEBITS`], [300, '1,200.00-', { r: true }]], [[50, '2 SERVICE CHARGES/FEES'], [300, fees, { r: true }]], closing]);
+    expect(figures(await read(make('39.00-')))).toMatchObject({ beginning_balance: 2000, ending_balance: 2261, nsf_count: 1 });
+    // A box that also restates its overdraft / returned-item fees (part of the service charges): still what the others leave.
+    const withFeeLine = make('39.00-');
+    withFeeLine[0].splice(5, 0, [[50, 'OVERDRAFT AND RETURNED ITEM FEES'], [300, '35.00', { r: true }]]);
+    expect(figures(await read(withFeeLine))).toMatchObject({ ending_balance: 2261 });
+    // The split no set of rows gives (fees 49.00, so the others 1,190.00) fails, as does a wrong count.
+    failed(await read(make('49.00-')), 'does_not_reconcile');
+    failed(await read(make('39.00-', '6')), 'does_not_reconcile');
+  });
+
+  it('labels naming several categories ("Checks and card purchases", "ACH and fees") stand for the union of those rows', async () => {
+    const make = (ach: string): PageSpec[] => body([opening, [[50, 'Deposits and other additions'], [300, '1,500.00', { r: true }]], [[50, 'Checks and card purchases'], [300, '800.00', { r: true }]], [[50, 'ACH and fees'], [300, ach, { r: true }]], closing]);
+    expect(figures(await read(make('439.00')))).toMatchObject({ ending_balance: 2261 });
+    failed(await read(make('440.00')), 'does_not_reconcile');
+  });
+
+  it('"Checks and other deductions": the whole side, whatever the sub-sections', async () => {
+    const make = (d: string): PageSpec[] => body([
+      [[50, 'Beginning', { b: true }], [180, 'Deposits and', { b: true }], [320, 'Checks and other', { b: true }], [540, 'Ending', { b: true, r: true }]],
+      [[50, 'balance', { b: true }], [180, 'other additions', { b: true }], [320, 'deductions', { b: true }], [540, 'balance', { b: true, r: true }]],
+      [[120, '2,000.00', { r: true }], [270, '1,500.00', { r: true }], [420, d, { r: true }], [540, '2,261.00', { r: true }]],
+      [[50, 'Overdraft and returned item fees'], [300, '35.00', { r: true }]],
+    ]);
+    expect(figures(await read(make('1,239.00')))).toMatchObject({ deposits_total: 1500, nsf_count: 1 });
+    failed(await read(make('1,200.00')), 'does_not_reconcile');
+  });
+});
+
+describe('sub-section totals in a sentence', () => {
+  it('"There are N additions totaling  X" on its own line, set apart in cells, closes the sub-section above it', async () => {
+    const HEAD3: PageSpec[number] = [[50, 'Date', { b: true }], [160, 'Amount', { b: true, r: true }], [180, 'Description', { b: true }]];
+    const row = (d: string, amt: string, desc: string): PageSpec[number] => [[50, d], [160, amt, { r: true }], [180, desc]];
+    const make = (ach: string): PageSpec[] => [[
+      'Keystone Valley Bank', 'For the period 10/01/2026 to 10/31/2026',
+      [[50, 'Beginning balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending balance'], [300, '1,750.00', { r: true }]],
+      'Deposits and Other Additions',
+      'Deposits', [[50, 'There are 2 additions totaling'], [300, '700.00', { r: true }]], HEAD3,
+      row('10/02', '500.00', 'BRANCH DEPOSIT'), row('10/03', '200.00', 'ACH CREDIT SQUARE INC'),
+      'ACH Additions', [[50, 'There are 1 additions totaling'], [300, ach, { r: true }]], HEAD3,
+      row('10/09', '150.00', 'MOBILE DEPOSIT'),
+      'Checks and Other Deductions',
+      'ACH Deductions', [[50, 'There are 1 deductions totaling'], [300, '100.00', { r: true }]], HEAD3,
+      row('10/12', '100.00', 'ACH DEBIT XCEL ENERGY'),
+    ]];
+    expect(figures(await read(make('150.00')))).toMatchObject({ deposits_total: 850, ending_balance: 1750 });
+    failed(await read(make('160.00')), 'does_not_reconcile');
+  });
+});
+
+describe('summaries written in sentences', () => {
+  const make = (o: { added?: string; count?: string; endRow?: string; feeItems?: string; stated?: string; wrap?: string } = {}): PageSpec[] => [[
+    'Mohawk Valley Bank', 'BUSINESS CHECKING  Account 9870114417',
+    [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]],
+    `Your balance on 09/30/26 was $${o.stated ?? '1,000.00'}.`,
+    `During this period we added ${o.count ?? '2'} deposits and credits totaling $${o.added ?? '1,500.00'}.`,
+    ...(o.wrap ? ['We subtracted 3 withdrawals, checks and fees totaling', `${o.wrap}.`, 'Your balance on 10/31/26 was', '$1,862.00.'] : ['We subtracted 3 withdrawals, checks and fees totaling $638.00.', 'Your balance on 10/31/26 was $1,862.00.']),
+    `Overdraft and returned item fees this period: ${o.feeItems ?? '1'} items.`,
+    HEAD,
+    AMT('10/02/26', 'ACH CREDIT SQUARE INC', '1,000.00', '2,000.00'),
+    AMT('10/05/26', 'CHECK # 2240', '-600.00', '1,400.00'),
+    AMT('10/05/26', 'OVERDRAFT ITEM FEE CHECK 2240', '-36.00', '1,364.00'),
+    AMT('10/09/26', 'MOBILE DEPOSIT', '500.00', '1,864.00'),
+    AMT('10/31/26', 'MAINTENANCE FEE', '-2.00', '1,862.00'),
+    [[50, 'Ending Balance'], [540, o.endRow ?? '1,862.00', { r: true }]],
+  ]];
+
+  it('"Your balance on <date> was $X" opens and closes by date order and gives the period; "We added N ... totaling $X" is a total with its count', async () => {
+    expect(figures(await read(make()))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', beginning_balance: 1000, ending_balance: 1862, deposits_total: 1500, deposit_count: 2, nsf_count: 1 });
+  });
+  it('a sentence total or count the rows do not give, or a stated balance another line contradicts, fails', async () => {
+    failed(await read(make({ added: '1,600.00' })), 'does_not_reconcile');
+    failed(await read(make({ count: '3' })), 'does_not_reconcile');
+    failed(await read(make({ feeItems: '2' })), 'does_not_reconcile');
+    failed(await read(make({ endRow: '1,962.00' })), 'does_not_reconcile');
+    // The rows reconcile with the printed beginning balance, but the sentence states another one.
+    failed(await read(make({ stated: '900.00' })), 'does_not_reconcile');
+  });
+  it('a sentence wrapped before its amount is read with the line below', async () => {
+    expect(figures(await read(make({ wrap: '$638.00' })))).toMatchObject({ beginning_balance: 1000, ending_balance: 1862 });
+    failed(await read(make({ wrap: '$648.00' })), 'does_not_reconcile');
+  });
+  it('"Your ending balance was $X on <date>": the amount before the date', async () => {
+    const r = await read([[
+      'Mohawk Valley Bank', 'Your beginning balance was $1,000.00 on October 1, 2026.', 'Your ending balance was $1,500.00 on October 31, 2026.', HEAD,
+      AMT('10/20/26', 'MOBILE DEPOSIT', '500.00', '1,500.00'),
+    ]]);
+    expect(figures(r)).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', beginning_balance: 1000, ending_balance: 1500 });
+  });
+  it('balances dated mid-month with no period printed ("on 12/15 ... on 01/15"): which day the period starts is unknown, so not_a_statement', async () => {
+    const r = await read([[
+      'Mohawk Valley Bank', 'Your balance on 12/15/25 was $1,000.00.', 'Your balance on 01/15/26 was $1,500.00.', HEAD,
+      AMT('12/20/25', 'MOBILE DEPOSIT', '500.00', '1,500.00'),
+    ]]);
+    failed(r, 'not_a_statement');
+  });
+});
+
+describe('partial totals on the credit side; "this period" labels', () => {
+  const make = (other: string, label = 'Other credits'): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]],
+    [[50, 'Deposits'], [220, '2', { r: true }], [300, '700.00', { r: true }]],
+    [[50, label], [220, '2', { r: true }], [300, other, { r: true }]],
+    [[50, 'Withdrawals this period'], [220, '1', { r: true }], [300, '100.00', { r: true }]],
+    [[50, 'Ending Balance'], [300, '1,850.00', { r: true }]],
+    HEAD,
+    AMT('10/02', 'DEPOSIT', '500.00', '1,500.00'),
+    AMT('10/03', 'ACH CREDIT STRIPE TRANSFER', '150.00', '1,650.00'),
+    AMT('10/05', 'ACH DEBIT XCEL ENERGY', '-100.00', '1,550.00'),
+    AMT('10/09', 'MOBILE DEPOSIT', '200.00', '1,750.00'),
+    AMT('10/12', 'ACH CREDIT SQUARE INC', '100.00', '1,850.00'),
+  ]];
+  it('"Other credits" beside "Deposits" is what the deposits leave; a split no rows give fails', async () => {
+    expect(figures(await read(make('250.00')))).toMatchObject({ deposits_total: 950, deposit_count: 4 });
+    failed(await read(make('240.00')), 'does_not_reconcile');
+  });
+  it('a total labelled "this period" is checked like any other', async () => {
+    expect(figures(await read(make('250.00', 'Other credits this period')))).toMatchObject({ deposits_total: 950 });
+    failed(await read(make('240.00', 'Other credits this period')), 'does_not_reconcile');
+  });
+});
+
+describe('what is printed but not this period\'s posted activity', () => {
+  const make = (extra: PageSpec[number][]): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,200.00', { r: true }]],
+    'Account activity', HEAD,
+    AMT('10/02', 'ACH CREDIT SQUARE INC', '500.00', '1,500.00'),
+    AMT('10/05', 'CHECK 1042', '-300.00', '1,200.00'),
+    ...extra,
+  ]];
+  it.each([
+    ['pending transactions', ['Pending transactions', [[50, 'Date'], [100, 'Description'], [420, 'Amount', { r: true }]], AMT('10/31', 'ACH DEBIT GUSTO PAYROLL', '-900.00')]],
+    ['check images', ['Check Images', [[50, '10/05/2026'], [140, 'Check 1042'], [300, '$300.00', { r: true }]]]],
+    ['an account analysis', ['Account Analysis', [[50, 'ACH origination'], [200, '25', { r: true }], [300, '3.75', { r: true }]], [[50, 'Total service charges'], [300, '3.75', { r: true }]]]],
+  ] as Array<[string, PageSpec[number][]]>)('%s: never read as rows or totals', async (_, extra) => {
+    expect(figures(await read(make(extra)))).toMatchObject({ deposits_total: 500, ending_balance: 1200 });
+  });
+});
+
+describe('the bank\'s name', () => {
+  it('a name printed as words set apart ("FARMERS  &  DROVERS  BANK", a typewriter font) is read whole, without the page number far to its right', async () => {
+    const f = figures(await read([[
+      [[50, 'FARMERS'], [97, '&'], [112, 'DROVERS'], [162, 'BANK'], [520, 'PAGE 1']],
+      'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '100.00', { r: true }]], HEAD,
+      AMT('10/09', 'MOBILE DEPOSIT', '500.00', '600.00'),
+      [[50, 'Ending Balance'], [300, '600.00', { r: true }]],
+    ]]));
+    expect(f.bank_name).toBe('FARMERS & DROVERS BANK');
+  });
+});
+
+describe('overdrawn balances', () => {
+  it('"1,234.56 OD" at the end of a line is a negative balance', async () => {
+    const f = figures(await read([[
+      'Elk Creek Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '100.00', { r: true }]], HEAD,
+      AMT('10/02', 'ACH DEBIT GUSTO PAYROLL', '-300.00', '200.00 OD'),
+      AMT('10/09', 'MOBILE DEPOSIT', '500.00', '300.00'),
+      [[50, 'Ending Balance'], [300, '300.00', { r: true }]],
+    ]]));
+    expect(f).toMatchObject({ negative_days: 7, ending_balance: 300 });
+  });
+});
+
+describe('a type column', () => {
+  it('"Debit" / "Credit" in a Type column signs unsigned amounts when nothing else does; a type the amount contradicts is not read', async () => {
+    const row = (d: string, type: string, desc: string, amt: string): PageSpec[number] => [[50, d], [100, type], [160, desc], [540, amt, { r: true }]];
+    const make = (thirdType: string, thirdAmt = '200.00'): PageSpec[] => [[
+      'Prairie Business Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+      [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,300.00', { r: true }]],
+      [[50, 'Date', { b: true }], [100, 'Type', { b: true }], [160, 'Description', { b: true }], [540, 'Amount', { b: true, r: true }]],
+      row('10/02', 'Credit', 'SQUARE INC DEPOSIT', '500.00'),
+      row('10/06', thirdType, 'XCEL ENERGY', thirdAmt),
+    ]];
+    expect(figures(await read(make('Debit')))).toMatchObject({ deposits_total: 500, deposit_count: 1, ending_balance: 1300 });
+    failed(await read(make('Credit')), 'does_not_reconcile');
+    failed(await read(make('Credit', '-200.00')), 'does_not_reconcile');
+  });
+});
+
+describe('fee boxes with this period and year-to-date', () => {
+  const make = (od: string, ri: string): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+    AMT('10/05', 'OVERDRAFT ITEM FEE', '-35.00', '1,465.00'),
+    AMT('10/06', 'RETURNED ITEM FEE', '-35.00', '1,430.00'),
+    AMT('10/07', 'OD FEE', '-35.00', '1,395.00'),
+    [[50, 'Ending Balance'], [300, '1,395.00', { r: true }]],
+    // The year-to-date column printed first: its amounts are never read as this period's.
+    [[250, 'Total year-to-date', { b: true, r: true }], [400, 'Total for this period', { b: true, r: true }]],
+    [[50, 'Total Overdraft Fees'], [250, '$420.00', { r: true }], [400, od, { r: true }]],
+    [[50, 'Total Returned Item Fees'], [250, '$105.00', { r: true }], [400, ri, { r: true }]],
+  ]];
+  it('this period\'s overdraft and returned-item fee totals are checked against those fee lines; the year-to-date ones are not this period\'s', async () => {
+    expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
+    failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
 });

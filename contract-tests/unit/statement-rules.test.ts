@@ -188,6 +188,8 @@ describe('refund: refunds, reversals, chargebacks and returned-item credits are 
   it.each([
     'POS RETURN SYSCO FOODS 0442 HOUSTON', 'POS Return Costco Whse #0381 Somerville', 'DEBIT CARD CREDIT STAPLES 00123 10/07 XXXX6566', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN 25421848067192355514144 RETURN',
     'PURCHASE RETURN 03/07 AUTOZONE 4410 TOLEDO OH CARD 4417',
+    // Abbreviated card wording ("DBT CARD", "DBT CRD") with CREDIT / RETURN after it.
+    'DBT CARD CREDIT STAPLES 00115 COLUMBUS OH 4417', 'DBT CRD RETURN AMAZON.COM*2K4L91 AMZN.COM/BILL', 'DEBIT CRD RTN CHEWY.COM',
   ])('card refund: %s', (d) => expect(depositKind(d)).toBe('refund'));
   it('a card sale settled by a processor is still revenue', () => {
     for (const d of ['SQUARE INC DEPOSIT 250401', 'BANKCARD DEPOSIT MERCH 4410', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN']) expect(depositKind(d)).not.toBe('refund');

@@ -91,6 +91,7 @@ const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(
  */
 export function reconcile(r: Reading): Reconciled {
   if (!r.period || r.opening === null || r.closing === null) return { ok: false, code: 'not_a_statement' };
+  if (r.conflicts?.length) return { ok: false, code: 'does_not_reconcile', reason: `${r.conflicts[0]}, so the figures cannot be trusted` };
   if (!r.rows.length) return { ok: false, code: r.opening === r.closing && r.totals.every((t) => t.cents === 0) ? 'no_transactions' : r.totals.length ? 'does_not_reconcile' : 'no_transactions' };
   const period = r.period;
   const rows = r.rows.map((x) => ({ ...x }));
@@ -127,28 +128,71 @@ export function reconcile(r: Reading): Reconciled {
   });
   const credits = txns.filter((x) => x.cents > 0);
   const debits = txns.filter((x) => x.cents < 0);
-  for (const t of r.totals) {
+  // Each printed total must be the sum (and count) of a set of rows it can stand for: its
+  // section's rows, the rows of the sections its label names, the rows its words describe, or the
+  // whole side. A label naming several categories ("Checks and other deductions", "CHECKS/DEBITS",
+  // "withdrawals, checks and fees") stands for their union; a partial total printed beside others
+  // on the same side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") for what the others leave. A
+  // total no set of rows adds up to fails the statement.
+  const words: Record<string, RegExp> = { deposits: /\bdeposits?\b/i, checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
+  const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy)\b/i;
+  const nsfRows = debits.filter((x) => isNsf(x.description));
+  const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
+  type S = (typeof signed)[number];
+  const candidatesOf = (t: (typeof r.totals)[number]): S[][] => {
+    // Overdraft and returned-item fee totals: those fee lines only.
+    if (t.category === 'nsf' || t.category === 'od' || t.category === 'ri') {
+      const od = nsfRows.filter((x) => odWord.test(x.description));
+      const ri = nsfRows.filter((x) => !odWord.test(x.description));
+      return t.category === 'nsf' ? [nsfRows] : t.category === 'od' ? [od, nsfRows] : [ri, nsfRows];
+    }
     const side = t.kind === 'credit' ? credits : debits;
-    const cands: Array<Array<{ cents: number }>> = [side];
+    const cands: S[][] = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));
     // The section of the same name ("Customer Deposits 7 $10,741.27" and its "Customer Deposits" rows).
-    const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
     const named = signed.filter((x) => name(r.sections[x.section].heading) === name(t.label));
     if (named.length) cands.push(named);
     const bySection = side.filter((x) => r.sections[x.section].category === t.category);
     cands.push(bySection, txns.filter((x) => r.sections[x.section].category === t.category));
-    const words: Record<string, RegExp> = { checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
     if (words[t.category]) {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);
       if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
     }
     if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check));
-    const ok = cands.some((c) => Math.abs(sumOf(c)) === t.cents && (t.count === null || c.length === t.count));
+    if (t.categories) {
+      const cs = new Set(t.categories);
+      cands.push(side.filter((x) => cs.has(r.sections[x.section].category) || (cs.has('checks') && r.sections[x.section].kind === 'checks')));
+      cands.push(side.filter((x) => t.categories!.some((c) => words[c]?.test(x.description) || (c === 'checks' && !!x.check))));
+    }
+    return cands;
+  };
+  const fits = (c: S[], t: (typeof r.totals)[number]) => (t.countOnly ? c.length === t.count : Math.abs(sumOf(c)) === t.cents && (t.count === null || c.length === t.count));
+  const matched = new Map<(typeof r.totals)[number], S[]>();
+  const unmatched: Array<(typeof r.totals)[number]> = [];
+  for (const t of r.totals) {
+    const c = candidatesOf(t).find((x) => fits(x, t));
+    if (c) matched.set(t, c);
+    else unmatched.push(t);
+  }
+  for (const t of unmatched) {
+    const side = t.kind === 'credit' ? credits : debits;
+    // What the other summary totals of its side leave ("CHECKS/DEBITS" = the debits that are not
+    // "SERVICE CHARGES/FEES", "Other credits" = the credits that are not "Deposits"), when the
+    // label names a generic category, several categories, or "other" ones.
+    let ok = false;
+    if (t.section < 0 && !t.countOnly && (t.categories || t.category === 'withdrawals' || /\bother\b/i.test(t.label))) {
+      // (The other lines of the box, not its overdraft/returned-item fee figures, which restate some
+      // of the side's fee lines; and only when they do not overlap.)
+      const others = [...matched].filter(([o, c]) => o !== t && o.section < 0 && o.kind === t.kind && !o.countOnly && !['nsf', 'od', 'ri'].includes(o.category) && c.length < side.length && c.length > 0);
+      const taken = new Set(others.flatMap(([, c]) => c));
+      const disjoint = taken.size === others.reduce((n, [, c]) => n + c.length, 0);
+      ok = others.length > 0 && disjoint && fits(side.filter((x) => !taken.has(x)), t);
+    }
     // A zero total ("Other Credits 0.00") with no section of its name holding rows.
-    const zero = t.cents === 0 && !t.count && !named.length;
+    const zero = t.cents === 0 && !t.count && !t.countOnly && !signed.some((x) => name(r.sections[x.section].heading) === name(t.label));
     if (!ok && !zero) {
-      return { ok: false, code: 'does_not_reconcile', reason: `The printed total "${t.label}" (${money(t.cents)}) does not match the transactions read, so the figures cannot be trusted` };
+      return { ok: false, code: 'does_not_reconcile', reason: t.countOnly ? `The printed count "${t.label}" does not match the transactions read, so the figures cannot be trusted` : `The printed total "${t.label}" (${money(t.cents)}) does not match the transactions read, so the figures cannot be trusted` };
     }
   }
   // Opening + transactions = closing.

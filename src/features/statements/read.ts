@@ -66,8 +66,17 @@ export interface Total {
   label: string;
   kind: 'credit' | 'debit';
   category: string;
+  /**
+   * Every category the label names ("Checks and other deductions": checks and withdrawals;
+   * "withdrawals, checks and fees"), when it names more than one. `nsf` / `od` / `ri` are the
+   * overdraft and returned-item fee lines (a fee box's "Total overdraft fees").
+   */
+  categories?: string[];
+  /** 0 when only a count is printed (`countOnly`). */
   cents: number;
   count: number | null;
+  /** Only the count is printed ("Overdraft and returned item fees this period: 13 items"): the rows must number `count`. */
+  countOnly?: boolean;
   /** The section the total closes (a "Total ..." line inside a section), else -1 (a summary). */
   section: number;
 }
@@ -89,6 +98,8 @@ export interface Reading {
   totals: Total[];
   daily: Array<{ md: [number, number, number | null]; cents: number }>;
   sections: Section[];
+  /** Figures the statement prints twice that disagree: the reading cannot be trusted. */
+  conflicts?: string[];
 }
 
 // ------------------------------------------------------------------------------------ lines
@@ -241,12 +252,19 @@ function tokens(words: Word[]): Tok[] {
       x1 = words[i + 1].x1;
       j = i + 1;
     }
-    const m = parseMoney(word);
+    // "... was $1,262.14." (a sentence's full stop after the amount)
+    const m = parseMoney(word) ?? (j === i && /\d\.$/.test(word) ? parseMoney(word.slice(0, -1)) : null);
     if (m) {
       if (/^USD$/i.test(words[j + 1]?.t ?? '')) j++; // "1,234.56 USD"
       const next = words[j + 1]?.t;
       if (m.marker === null && next && /^(CR|DR|-|\+)$/i.test(next) && words[j + 1].x0 - x1 < 30) {
         m.marker = next === '-' ? 'minus' : next === '+' || next.toLowerCase() === 'cr' ? 'cr' : 'dr';
+        x1 = words[j + 1].x1;
+        j++;
+      }
+      // An overdrawn balance at the end of a line: "1,234.56 OD".
+      else if (m.marker === null && next === 'OD' && j + 2 === words.length && words[j + 1].x0 - x1 < 30) {
+        m.marker = 'minus';
         x1 = words[j + 1].x1;
         j++;
       }
@@ -266,7 +284,7 @@ function tokens(words: Word[]): Tok[] {
 
 // ------------------------------------------------------------------------------------ vocabulary
 
-type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'other';
+type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'type' | 'other';
 interface Col {
   kind: ColKind;
   x0: number;
@@ -284,8 +302,10 @@ function headerKind(text: string): ColKind | null {
   const t = raw.replace(/\s*\((\$|usd)\)$/, '');
   if (/^(date|dates|post(ing|ed)?( date)?|trans(action)?\.? date|eff(ective)?\.? date|value date|date posted|posting|day)$/.test(t)) return 'date';
   if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
-  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|category|trans(action)? type|code|tran code)\.?$/.test(t)) return 'other';
-  if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|transaction type|type|merchant|description of transaction)$/.test(t)) return 'desc';
+  // A column saying which way each row goes ("Type: Debit / Credit", "DR/CR").
+  if (/^(type|category|trans(action)? type|dr ?\/ ?cr|cr ?\/ ?dr|debit ?\/ ?credit|credit ?\/ ?debit)$/.test(t)) return 'type';
+  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|code|tran code)\.?$/.test(t)) return 'other';
+  if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|merchant|description of transaction)$/.test(t)) return 'desc';
   if (/^(withdrawals?|debits?|subtractions?|payments?|charges?|money out|paid out|withdrawals? ?(\/|&|and) ?debits|debits? ?(\/|&|and) ?withdrawals?|checks? ?(\/|&|and) ?(other )?debits|(debits?|withdrawals?) \(-\)|-|withdrawal amount|debit amount|amount debited|outflows?)$/.test(t)) return 'debit';
   if (/^(deposits?|credits?|additions?|money in|paid in|receipts?|deposits? ?(\/|&|and) ?(other )?credits|credits? ?(\/|&|and) ?deposits?|(credits?|deposits?) \(\+\)|\+|deposit amount|credit amount|amount credited|inflows?)$/.test(t)) return 'credit';
   if (/^(amount|amount \(\$\)|amt|transaction amount|\$ amount|amount\(\$\))$/.test(t)) return 'amount';
@@ -347,6 +367,10 @@ function headingOf(text: string): Heading | null {
   // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period
   // 12/13 - 01/14  Standard monthly service fee $30.00  You paid $30.00"): terms, not a printed total.
   if (/^((monthly|standard|account) )*(service|maintenance|account) (fee|charge)s? (summary|information|details?|calculation|explained|waiver)\b/.test(t)) return { kind: 'ignore', category: 'other' };
+  // Not this period's posted activity: pending or held items (not yet posted, never in the
+  // balances), check images (the checks again, as pictures with their captions), an account
+  // analysis (fee arithmetic per service, "ACH ORIGINATION 25 @ 0.15").
+  if (/^(pending|scheduled|held|on hold|memo posted)( [a-z]+)? (transactions?|items?|activity|deposits?|debits?|credits?|withdrawals?|payments?)$|^(check|checks|draft|item) images?\b|^images? of (paid )?(checks|items)\b|^(account|service charge|fee|business) analysis\b|^analysis (statement|summary|of service charges)\b/.test(t)) return { kind: 'ignore', category: 'other' };
   if (/^(summary of checks( written| paid)?|checks? (paid|cleared|written)|checks? (paid )?summary|paid checks|checks|check register|checks? and substitute checks|checks cleared)\b/.test(t)) return { kind: 'checks', category: 'checks' };
   if (/\b(account summary|summary of (your )?account|statement summary|account overview|balance summary|summary)$/.test(t) && !/checks/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(transaction history|account activity|transactions?|activity( detail)?|transaction detail|account transactions|transaction activity|details of your account|daily activity)\b/.test(t)) return { kind: 'mixed', category: 'mixed' };
@@ -371,11 +395,48 @@ function categoryOf(t: string): string | null {
   return null;
 }
 
+/**
+ * `nsf` (overdraft and returned-item fees together), `od` (overdraft / paid-item fees), `ri`
+ * (returned-item / NSF fees) for a label that totals those fees, else null. Plural or "total ...":
+ * a single fee line ("OVERDRAFT ITEM FEE") is a transaction, not a total.
+ */
+export function nsfFeeCategory(label: string): 'nsf' | 'od' | 'ri' | null {
+  const t = label.toLowerCase().replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!/\b(fees|charges)\b|^total\b.*\b(fee|charge)\b/.test(t)) return null;
+  if (/\b(limit|protection|transfer|waived|refund|reversal|credit)s?\b/.test(t)) return null;
+  const od = /\b(overdraft|overdrawn|od|paid items?|courtesy pay)\b/.test(t);
+  const ri = /\b(returned items?|return items?|nsf|non sufficient|insufficient funds?|unpaid items?)\b/.test(t);
+  return od && ri ? 'nsf' : od ? 'od' : ri ? 'ri' : null;
+}
+
+/**
+ * Every category a summary label names: "Checks and other deductions" is checks and withdrawals,
+ * "CHECKS/DEBITS" checks and withdrawals, "withdrawals, checks and fees" all three; a plain label
+ * one. A generic word ("other deductions", "debits", "withdrawals") is `withdrawals`.
+ */
+export function categoriesOf(label: string): string[] {
+  const t = label.toLowerCase().replace(/\([^)]*\)/g, ' ').replace(/[^a-z&/, ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const whole = categoryOf(t);
+  const parts = t.split(/\s*(?:\/|&|,|\band\b|\bplus\b)\s*/).map((x) => x.trim()).filter(Boolean);
+  const out = new Set<string>();
+  for (const p of parts) {
+    const c = nsfFeeCategory(p) ?? categoryOf(p);
+    if (c) out.add(c);
+  }
+  if (!out.size && whole) out.add(whole);
+  return [...out];
+}
+
 type Label = { role: 'opening' | 'closing' } | { role: 'total'; kind: 'credit' | 'debit'; category: string } | { role: 'ignore' };
 function labelOf(raw: string): Label | null {
   const t = raw.toLowerCase().replace(/[^a-z&/' ]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t) return null;
-  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|this period|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
+  // A fee box's overdraft / returned-item fee totals for this period ("Total Overdraft Fees",
+  // "Overdraft and returned item fees", "TOTAL OVERDRAFT/NSF FEES"): checked against those fee
+  // lines. Year-to-date figures are not this period's and are never checked or counted.
+  const nsfFees = nsfFeeCategory(t);
+  if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
+  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
   if (/\b(beginning|opening|starting|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
   if (/\b(ending|closing|new|current|end|this statement s?)\b.*\bbalance\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
   if (/\btotal (overdraft|returned item)/.test(t)) return { role: 'ignore' };
@@ -545,24 +606,45 @@ function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: numbe
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
   let label: string[] = [];
   let count: number | null = null;
+  let leading: number | null = null;
   for (const t of toks) {
     if (t.k === 'money') {
       if (label.length) out.push({ label: label.join(' '), money: t.m, count });
       label = [];
       count = null;
+      leading = null;
     } else if (t.k === 'int' && label.length) count = t.n;
+    // A count in front of its label ("38 DEPOSITS/CREDITS  73,009.28").
+    else if (t.k === 'int' && !label.length && !t.paren) leading = t.n;
     else if (t.k === 'text') {
       if (count !== null && /^(items?|deposits?|credits?|debits?|withdrawals?|checks?|transactions?)$/i.test(t.t)) label.push(t.t);
       else {
         if (count !== null && !label.length) count = null;
+        if (leading !== null && !label.length) count = leading;
+        leading = null;
         label.push(t.t);
       }
-    } else if (t.k === 'date') label.push(t.t);
+    } else if (t.k === 'date') {
+      leading = null;
+      label.push(t.t);
+    }
   }
   return out;
 }
 
-const THERE_ARE_RE = /there (?:are|were|is|was) (\d+) (.+?) totaling \$?([\d,]+\.\d{2})/i;
+const THERE_ARE_RE = /there\s+(?:are|were|is|was)\s+(\d+)\s+(.+?)\s+totaling\s+\$?([\d,]+\.\d{2})/i;
+/**
+ * A summary figure in a sentence: "We added 43 deposits and credits totaling $43,806.70", "You had
+ * 12 withdrawals, checks and fees totaling $9,001.22", "Deposits and credits for a total of $X".
+ * The words before the amount name what it totals (and the count, when printed).
+ */
+const SENTENCE_TOTAL_RE = /^(.*?)\s*\b(?:totaling|totalling|totaled|totalled|for a total of|amounting to|in the amount of)\s*:?\s*(\(?[-+]?\$?\s?[\d,]+\.\d{2}\)?-?)(?=[\s.;,)]|$)/i;
+const SENTENCE_SUBJECT_RE = /^(?:.*?\b)?(?:(?:we|you|there)\s+(?:have\s+)?(?:had|added|subtracted|made|posted|received|paid|deducted|withdrew|deposited|credited|debited|are|were|is|was|processed)\s+)?(?:a\s+total\s+of\s+)?(?:(\d+)\s+)?([a-z][a-z ,&/'-]*?)\s*$/i;
+/** "Your balance on 09/01/25 was $1,262.14", "Beginning balance on Sep 1 ... $X", "ending balance as of 10/31: $X". */
+const DATE_ANY = `(?:${DATE_Y}|${DATE_NOY})`;
+/** The same with the amount first: "Your ending balance was $3,045.23 on 09/30/25". */
+const BALANCE_WAS_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:was|is|of|:)\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)\\s+(?:on|as of)\\s+(${DATE_ANY})(?=[\\s.;,]|$)`, 'i');
+const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
 export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
@@ -576,6 +658,8 @@ export function read(pages: PageItems[]): Reading {
   /** A dated line without an amount: its row's amounts may follow on the next line. */
   let pending: { toks: Tok[]; line: Line } | null = null;
   let forwardOpening: number | null = null;
+  /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
+  const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
   const toks = lines.map((l) => tokens(l.words));
 
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
@@ -636,13 +720,28 @@ export function read(pages: PageItems[]): Reading {
       return;
     }
     if (l.role !== 'total') return;
-    r.totals.push({ label, kind: l.kind, category: l.category, cents: money.cents, count, section: inSection ? sec : -1 });
+    const cats = categoriesOf(label);
+    r.totals.push({ label, kind: l.kind, category: l.category, ...(cats.length > 1 ? { categories: cats } : {}), cents: money.cents, count, section: inSection ? sec : -1 });
   };
 
+  /** A box with "this period" and "year-to-date" columns: only this period's amounts are read. */
+  let periodBox: { page: number; y: number; thisX: number; ytdX: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const tk = toks[i];
+    let tk = toks[i];
     const kind = sections[sec].kind;
+    {
+      const cells = cellsOf(line.words);
+      const thisCell = cells.find((c) => /\b(this|current) (period|statement|cycle|month)\b|^(total )?for this period$/i.test(c.t));
+      const ytdCell = cells.find((c) => /\b(year[- ]to[- ]date|ytd|this year)\b/i.test(c.t));
+      if (thisCell && ytdCell && thisCell !== ytdCell && !tk.some((t) => t.k === 'money')) periodBox = { page: line.page, y: line.y, thisX: (thisCell.x0 + thisCell.x1) / 2, ytdX: (ytdCell.x0 + ytdCell.x1) / 2 };
+      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14)) periodBox = null;
+      if (periodBox && tk.some((t) => t.k === 'money')) {
+        const box = periodBox;
+        // A year-to-date amount is not this period's: it is dropped from the line before reading it.
+        tk = tk.filter((t) => t.k !== 'money' || Math.abs((t.x0 + t.x1) / 2 - box.thisX) <= Math.abs((t.x0 + t.x1) / 2 - box.ytdX));
+      }
+    }
     const money = tk.filter((t) => t.k === 'money');
     const text = line.text;
 
@@ -665,9 +764,14 @@ export function read(pages: PageItems[]): Reading {
     // "There are 12 deposits totaling $45,000.00"
     const there = THERE_ARE_RE.exec(text);
     if (there) {
+      // A sub-section's heading printed before it on the line ("ACH Additions  There are 27
+      // additions totaling 48,738.22") opens that sub-section.
+      const before = text.slice(0, there.index).trim();
+      const hb = before ? headingOf(before) : null;
       const h = headingOf(there[2]);
+      if (hb) newSection(hb, before);
       // Before its rows it opens their section; after them (the same kind) it closes it.
-      if (h && (sections[sec].kind !== h.kind || sections[sec].category !== h.category)) newSection(h, there[2]);
+      else if (h && (sections[sec].kind !== h.kind || sections[sec].category !== h.category)) newSection(h, there[2]);
       const cat = categoryOf(there[2]);
       if (cat) r.totals.push({ label: there[0], kind: cat === 'deposits' ? 'credit' : 'debit', category: cat, cents: parseMoney(there[3])!.cents, count: Number(there[1]), section: sec });
       lastRow = null;
@@ -675,6 +779,59 @@ export function read(pages: PageItems[]): Reading {
     }
 
     const first = tk[0];
+    // Balances and totals written in sentences (never a transaction row, which starts with its date).
+    if (first?.k !== 'date') {
+      // A sentence wrapped before its amount ("... checks and fees totaling" / "$42,023.61."): the
+      // next line is read with it, and consumed when the sentence is.
+      let stext = text;
+      let wrapped = false;
+      if (!money.length && /\b(totaling|totalling|totaled|for a total of|amounting to|was|is|of)\s*:?\s*$/i.test(text) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 2.4 && toks[i + 1][0]?.k === 'money') {
+        stext = `${text} ${lines[i + 1].text}`;
+        wrapped = true;
+      }
+      const was = BALANCE_ON_RE.test(stext) ? null : BALANCE_WAS_RE.exec(stext);
+      const bal = was ? ([was[0], was[1], was[3], was[2]] as unknown as RegExpExecArray) : BALANCE_ON_RE.exec(stext);
+      const bmd = bal ? tokens(bal[2].replace(/,/g, ' ').trim().split(/\s+/).map((t, n) => ({ x0: n, x1: n, t, cell: 0 })))[0] : null;
+      const bm = bal ? parseMoney(bal[3].replace(/\s+/g, '')) : null;
+      if (bal && bmd?.k === 'date' && bm) {
+        const words = bal[1].toLowerCase();
+        if (/\b(average|avg|minimum|min|lowest|low|highest|high|maximum|available|collected|projected|pending)\b/.test(words)) {
+          lastRow = null;
+          if (wrapped) i++;
+          continue;
+        }
+        const role = /\b(beginning|opening|starting|previous|prior|begin)\b/.test(words) ? 'opening' : /\b(ending|closing|new|end)\b/.test(words) ? 'closing' : null;
+        if (role) addTotal(role === 'opening' ? `Beginning balance ${bal[2]}` : `Ending balance ${bal[2]}`, bm, null, false);
+        dated.push({ md: bmd.md, cents: signedCents(bm), role });
+        lastRow = null;
+        if (wrapped) i++;
+        continue;
+      }
+      // ("There are N ... totaling $X" beside a sub-section's heading is that section's total, read below.)
+      const st = /\bthere (?:are|were|is|was)\b/i.test(stext) ? null : SENTENCE_TOTAL_RE.exec(stext);
+      const subj = st ? SENTENCE_SUBJECT_RE.exec(st[1].replace(/\s+/g, ' ').trim()) : null;
+      const sm = st ? parseMoney(st[2].replace(/\s+/g, '')) : null;
+      if (st && subj && sm) {
+        const cats = categoriesOf(subj[2]);
+        const credit = cats.length > 0 && cats.every((c) => c === 'deposits');
+        const debit = cats.length > 0 && !cats.includes('deposits');
+        if (credit || debit) {
+          r.totals.push({ label: st[0], kind: credit ? 'credit' : 'debit', category: cats[0], ...(cats.length > 1 ? { categories: cats } : {}), cents: sm.cents, count: subj[1] ? Number(subj[1]) : null, section: -1 });
+          lastRow = null;
+          if (wrapped) i++;
+          continue;
+        }
+      }
+      // "Overdraft and returned item fees this period: 13 items": a count of those fee lines.
+      const nc = !money.length ? /^(.*\b(?:fees|charges)\b[^:]*?):?\s+(\d+)\s+items?\.?\s*$/i.exec(text) : null;
+      const ncat = nc ? labelOf(nc[1]) : null;
+      if (nc && ncat?.role === 'total' && ['nsf', 'od', 'ri'].includes(ncat.category)) {
+        r.totals.push({ label: nc[0], kind: 'debit', category: ncat.category, cents: 0, count: Number(nc[2]), countOnly: true, section: -1 });
+        lastRow = null;
+        if (wrapped) i++;
+        continue;
+      }
+    }
     // Daily balances: date-balance pairs.
     if (kind === 'daily') {
       const pairs = datePairs(tk);
@@ -881,12 +1038,51 @@ export function read(pages: PageItems[]): Reading {
     }
   }
   r.opening ??= forwardOpening;
+  datedBalances(r, dated);
   r.sections = sections;
   if (accounts.length) {
     const best = [...accounts, { opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
     Object.assign(r, best);
   }
   return r;
+}
+
+/**
+ * Balances stated with a date and no "beginning" or "ending" ("Your balance on 09/01/25 was $X",
+ * "Your balance on 09/30/25 was $Y"): by date order, the earliest is the opening balance and the
+ * latest the closing balance; with no printed period, their dates give it. A balance dated inside the
+ * period (neither end) opens or closes nothing.
+ */
+function datedBalances(r: Reading, dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }>): void {
+  if (!dated.length) return;
+  if (!r.period) {
+    const isos = dated.map((d) => (d.md[2] ? isoOf(d.md[2], d.md[0], d.md[1]) : null)).filter((x): x is string => !!x).sort();
+    const first = isos[0];
+    const last = isos[isos.length - 1];
+    const monthEnd = (iso: string) => addDays(iso, 1).slice(8) === '01';
+    // Only where the dates leave no doubt which day the period starts: "balance on 09/01 ... on
+    // 09/30" (a month from its first day), or "on 08/31 ... on 09/30" (month end to month end: the
+    // day after). "On 12/15 ... on 01/15" could start on either day: no period, no statement.
+    if (isos.length < 2 || !(first < last) || days(first, last) > 63 || !monthEnd(last)) return;
+    if (first.slice(8) === '01' && first.slice(0, 7) === last.slice(0, 7)) r.period = { start: first, end: last };
+    else if (monthEnd(first) && addDays(first, 1).slice(0, 7) === last.slice(0, 7)) r.period = { start: addDays(first, 1), end: last };
+    else return;
+  }
+  const period = r.period;
+  const withDate = dated.map((d) => ({ ...d, iso: dateIn(d.md, period) })).filter((d): d is typeof d & { iso: string } => !!d.iso);
+  const neutral = withDate.filter((d) => d.role === null).sort((a, b) => a.iso.localeCompare(b.iso));
+  if (!neutral.length) return;
+  const first = neutral[0];
+  const last = neutral[neutral.length - 1];
+  // A stated balance that disagrees with the one printed elsewhere is a conflict, never a choice.
+  if (first.iso <= period.start) {
+    if (r.opening === null) r.opening = first.cents;
+    else if (r.opening !== first.cents) (r.conflicts ??= []).push(`The balance stated for ${first.iso} does not match the opening balance printed`);
+  }
+  if (last.iso >= period.end) {
+    if (r.closing === null) r.closing = last.cents;
+    else if (r.closing !== last.cents) (r.conflicts ??= []).push(`The balance stated for ${last.iso} does not match the closing balance printed`);
+  }
 }
 
 const ivDist = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.max(a0, b0) - Math.min(a1, b1));
@@ -909,7 +1105,9 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
   let num: string | null = null;
   let md: [number, number, number | null] | null = null;
   let cents: number | null = null;
+  let afterRef = false;
   for (const t of tk) {
+    if (!(t.k === 'text' && /^\d{8,}$/.test(t.t))) afterRef = false;
     if (t.k === 'int' && !t.paren && num === null) num = String(t.n);
     else if (t.k === 'text' && /^\d{1,8}[*#^]+$|^[*#^]+\d{1,8}$|^[*#^~†]+$/.test(t.t)) {
       // Gap marks (*), image marks (^) beside a check number.
@@ -918,6 +1116,11 @@ function checkGroups(tk: Tok[]): Array<{ number: string; md: [number, number, nu
     } else if (t.k === 'date' && md === null) md = t.md;
     // A long reference number between the date and the amount ("7730  Aug 1  4381711233  2,850.00").
     else if (t.k === 'text' && /^\d{8,}$/.test(t.t) && num !== null && md !== null && cents === null) continue;
+    // A reference number closing a check's group ("3121  2,699.75  02/02  617011895").
+    else if (t.k === 'text' && /^\d{8,}$/.test(t.t) && num === null && md === null && cents === null && out.length && !afterRef) {
+      afterRef = true;
+      continue;
+    }
     else if (t.k === 'money' && cents === null) cents = t.m.cents;
     else return null;
     if (num !== null && md && cents !== null) {
@@ -966,10 +1169,18 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   const middle = tk.slice(i, end);
   let check: string | undefined;
   const descParts: string[] = [];
+  const typeWords: string[] = [];
+  const typeCol = cols?.find((c) => c.kind === 'type');
   for (const t of middle) {
     if (t.k === 'int' && cols?.some((c) => c.kind === 'check' && ivDist(c.x0 - 6, c.x1 + 6, t.x0, t.x1) === 0)) check = String(t.n);
-    else descParts.push(t.t);
+    else {
+      if (typeCol && t.k === 'text' && ivDist(typeCol.x0 - 6, typeCol.x1 + 6, t.x0, t.x1) === 0) typeWords.push(t.t);
+      descParts.push(t.t);
+    }
   }
+  // What the type column says: only a plain debit or credit word decides a sign ("ACH in" or "Card" do not).
+  const typeText = typeWords.join(' ').toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+  const typeSign: Sign | null = /^(credit|cr|deposit|addition)$/.test(typeText) ? 1 : /^(debit|dr|withdrawal|subtraction)$/.test(typeText) ? -1 : null;
   let description = descParts.join(' ').trim();
   if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
   const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
@@ -1025,12 +1236,15 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   const m = amount.m;
   const markerSign: Sign | null = m.marker === 'minus' || m.marker === 'paren' || m.marker === 'dr' ? -1 : m.marker === 'cr' ? 1 : null;
   const sectionSign: Sign | null = kind === 'credit' ? 1 : kind === 'debit' || kind === 'checks' ? -1 : null;
+  // A type column that disagrees with the amount's column or printed sign: the row cannot be read.
+  const stronger = colSign ?? markerSign;
+  if (typeSign !== null && stronger !== null && typeSign !== stronger) return null;
   return {
     row: {
       md: first.md,
       description,
       cents: m.cents,
-      sign: colSign ?? markerSign ?? sectionSign,
+      sign: colSign ?? markerSign ?? typeSign ?? sectionSign,
       marker: m.marker,
       balance: balance ? signedCents(balance.m) : null,
       section: sec,
@@ -1044,7 +1258,17 @@ function bankOf(lines: Line[]): string | null {
   // The bank: a cell near the top of page 1 that names one (a cell, not the whole line: a page
   // number or an address often shares its baseline).
   for (const l of lines.filter((x) => x.page === 0).slice(0, 12)) {
-    for (const c of cellTexts(l.words)) {
+    // Cells a typewriter font spaces two apart ("FARMERS  &  DROVERS  BANK") are one name: cells
+    // closer than two characters' width are joined first.
+    const runs: Array<{ x1: number; t: string }> = [];
+    for (const c of cellsOf(l.words)) {
+      const last = runs[runs.length - 1];
+      if (last && c.x0 - last.x1 < l.size * 1.3) {
+        last.t += ` ${c.t}`;
+        last.x1 = c.x1;
+      } else runs.push({ x1: c.x1, t: c.t });
+    }
+    for (const c of runs.map((x) => x.t)) {
       if (/\b(bank|credit union|financial|savings|trust|n\.a\.|bancorp|fcu)(?=\W|$)/i.test(c) && !/statement|member fdic|^page\b/i.test(c) && !/\d+\.\d{2}/.test(c)) return c.replace(/\s+/g, ' ').trim();
     }
   }

@@ -14,6 +14,7 @@ import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
 import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
 import { classifyReply, type Classification, type ReplyContext } from './classifier';
+import { fileAttachments, listedAttachments, type Filing } from './email-documents';
 import { contractClassification, replyOutcome } from './reply-outcome';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
@@ -283,7 +284,8 @@ function toInboundEmail(r: InboundRow): InboundEmail {
     subject: r.subject,
     sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
     text: r.text_body,
-    attachments: json(r.attachments),
+    // emails stored before 2026-11-27 have no `filing`
+    attachments: json(r.attachments).map((a) => ({ ...a, filing: a.filing ?? null })),
     submission_id: r.submission_id,
     deal_id: r.deal_id,
     lender_id: r.lender_id,
@@ -367,20 +369,42 @@ export async function receiveInboundEmail(
   // The listener passes its own verdict; the HTTP hook has only the provider's (trusted) header.
   const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
   const authenticated = isAligned(auth, msg.from.address);
-  const scope = systemScope(locationId);
   // PDF attachments (offer letters, term sheets) are read before the transaction, in reader
   // processes with the statement reader's bounds; not for an automatic reply (a bounce carries our
   // own submission package), nor for a message already received (its record comes back as it is).
   const seen = await deps.db.knex('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first('id');
   const attachmentReading = seen || autoReplySignal(msg.parsed) ? EMPTY_READING : await readPdfAttachments(msg.parsed, deps.config.inboundAttachmentLimits);
   const first = classify(msg, attachmentReading);
-  const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
+  const attachments = listedAttachments(msg.parsed).map((a) => ({
     filename: a.filename ? clean(a.filename).slice(0, 500) : null,
     content_type: clean(a.contentType || 'application/octet-stream').slice(0, 200),
     size: a.size ?? a.content.length,
+    filing: null as Filing | null,
   }));
   const sentAt = msg.parsed.date && !Number.isNaN(msg.parsed.date.getTime()) && msg.parsed.date.getUTCFullYear() > 1900 && msg.parsed.date.getUTCFullYear() < 10000 ? msg.parsed.date : null;
 
+  // Keys of attachment files stored in this transaction (email-documents.ts): deleted when it does
+  // not commit, so no file outlives a rolled-back document row.
+  const written: string[] = [];
+  try {
+    return await receiveInTransaction(deps, locationId, msg, { authenticated, attachmentReading, first, attachments, sentAt, raw, written });
+  } catch (err) {
+    await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => undefined)));
+    throw err;
+  }
+}
+
+async function receiveInTransaction(
+  deps: Deps,
+  locationId: string,
+  msg: ParsedInbound,
+  o: {
+    authenticated: boolean; attachmentReading: AttachmentReading; first: ReturnType<typeof classify>; sentAt: Date | null; raw: Buffer; written: string[];
+    attachments: { filename: string | null; content_type: string; size: number; filing: Filing | null }[];
+  },
+): Promise<{ email: InboundEmail; created: boolean }> {
+  const { authenticated, attachmentReading, first, attachments, sentAt, raw } = o;
+  const scope = systemScope(locationId);
   return deps.db.knex.transaction(async (trx) => {
     const now = deps.clock.now();
     const id = newId('inb', now.getTime());
@@ -402,6 +426,7 @@ export async function receiveInboundEmail(
     const match = await matchSubmission(trx, scope, msg, attachmentReading.text);
     let patch: Partial<InboundRow>;
     let reread: string | undefined;
+    let filed: string | undefined;
     if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
     else {
@@ -414,8 +439,19 @@ export async function receiveInboundEmail(
       });
       reread = cleanJson(classification);
       patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
+      // Its files become documents of the deal only from the sender whose answer would be applied:
+      // the lender's domain, authenticated, and not an automatic reply (a bounce carries our own files).
+      if (!autoReply && authenticated && (await fromLenderDomain(trx, scope, row.lender_id, msg.from.address))) {
+        const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('business_id')) as { business_id: string };
+        const filings = await fileAttachments(trx, deps, scope, listedAttachments(msg.parsed), attachmentReading, {
+          dealId: row.deal_id, businessId: deal.business_id, inboundEmailId: id, from: msg.from, messageId: msg.messageId,
+        }, o.written);
+        filed = cleanJson(attachments.map((a, i) => ({ ...a, filing: filings[i] })));
+      }
     }
-    await trx('inbound_emails').where({ id }).update({ ...patch, ...(reread ? { classification: reread } : {}), offer_ids: JSON.stringify(patch.offer_ids ?? []) });
+    await trx('inbound_emails').where({ id }).update({
+      ...patch, ...(reread ? { classification: reread } : {}), ...(filed ? { attachments: filed } : {}), offer_ids: JSON.stringify(patch.offer_ids ?? []),
+    });
     return { email: toInboundEmail((await findInbound(trx, scope, id))!), created: true };
   });
 }

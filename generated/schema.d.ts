@@ -989,7 +989,13 @@ export interface paths {
          *        `In-Reply-To`/`References` naming a submission email's `Message-ID`, then by exactly one
          *        trace code of the location in the subject, the body or the text of a PDF attachment
          *        (codes from all three count together: two different ones are `ambiguous_match`;
-         *        `matched_by` says which rule matched).
+         *        `matched_by` says which rule matched). A message no submission matches whose
+         *        `In-Reply-To`/`References` names an email the location sent a person with a merchant
+         *        portal link (a document request, an offers or application link) is that merchant's answer
+         *        (`matched_by: merchant_reply`, the link's `deal_id`): it is not classified or applied
+         *        (steps 2 and 3), its files are filed (step 4) when it comes from the address the link was
+         *        sent to, authenticated as in step 3, and it is then `processed`; otherwise it waits with
+         *        `review_reason` `unknown_sender`, `sender_unauthenticated` or `auto_reply`.
          *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
          *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
          *        anything unclear). The cues that decided are listed in `classification.reasons`. Once
@@ -1019,7 +1025,8 @@ export interface paths {
          *        `incomplete_offer`, `conflicting_cues`, `low_confidence`, `tentative_terms`,
          *        `approval_withdrawn` or `multiple_deals`.
          *     4. **Filed**: when matched, not an automatic reply, and from a sender that passed the sender
-         *        gate of step 3 (the lender's domain, authenticated), whatever the reply says, its attached
+         *        gate of step 3 (the lender's domain, authenticated; for a merchant's reply, the address its
+         *        portal link was sent to, authenticated), whatever the reply says, its attached
          *        files become documents of the submission's deal, `source: email`, with the sender and the
          *        message in `received_from`, each firing `document.uploaded` as any upload does. The rules of
          *        `createDealDocumentUpload` apply: one of its content types (a type sent as
@@ -5645,8 +5652,8 @@ export interface components {
             };
         };
         /**
-         * @description `processed`: matched and its answer recorded on the submission. `unmatched`: no submission
-         *     found. `unclassified`: matched (or not) but nothing could be read or applied. `dismissed`:
+         * @description `processed`: matched and its answer recorded on the submission (a merchant's reply: its files
+         *     filed on the deal). `unmatched`: no submission found. `unclassified`: matched (or not) but nothing could be read or applied. `dismissed`:
          *     taken out of the review queue by a person.
          * @example processed
          * @enum {string}
@@ -5835,8 +5842,9 @@ export interface components {
              *     (several trace codes), `not_classified` (nothing clear was read), `auto_reply` (an
              *     out-of-office or other automatic reply), `unknown_sender` (the sender's domain is not the
              *     domain of the lender's submission or Cc addresses, so what it says is not applied
-             *     unseen), `sender_unauthenticated` (the From domain is the lender's but neither DKIM nor
-             *     SPF authenticated it: the From header alone can be forged), `submission_funded` (its submission is funded and can no longer change),
+             *     unseen; for a merchant's reply, the sender is not the address the portal link email went
+             *     to), `sender_unauthenticated` (the From domain is the lender's, or the From is the
+             *     merchant's address, but neither DKIM nor SPF authenticated it: the From header alone can be forged), `submission_funded` (its submission is funded and can no longer change),
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
              *     by the submission's state rules). What the classifier read but a person should decide:
              *     `incomplete_offer` (an approval or counter states an offer that cannot be completed: no
@@ -5887,7 +5895,7 @@ export interface components {
              */
             submission_id: string | null;
             /**
-             * @description That submission's deal.
+             * @description That submission's deal (for `matched_by` `merchant_reply`, the portal link's deal).
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
             deal_id: string | null;
@@ -5897,11 +5905,13 @@ export interface components {
              */
             lender_id: string | null;
             /**
-             * @description How it was tied to the submission.
+             * @description How it was tied to the submission (`reply_to`, `in_reply_to`, `trace_code`, `assigned`), or,
+             *     `merchant_reply`, to a deal as a merchant's answer to an email the location sent with a
+             *     merchant portal link (a document request): `submission_id` and `lender_id` are then null.
              * @example reply_to
              * @enum {string|null}
              */
-            matched_by: "reply_to" | "in_reply_to" | "trace_code" | "assigned" | null;
+            matched_by: "reply_to" | "in_reply_to" | "trace_code" | "assigned" | "merchant_reply" | null;
             classification: components["schemas"]["InboundEmailClassification"];
             /**
              * @description Offers logged from this email.

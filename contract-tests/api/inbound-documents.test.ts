@@ -265,4 +265,41 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
     expect(await h.deps.storage.describe(keys[0])).toBeNull();
     expect(await h.knex('inbound_emails').where({ location_id: t.locationId, deal_id: s.dealId })).toEqual([]);
   });
+
+  it("a merchant's reply to a document request: its statement filed on the deal from the merchant's address, analysed; another sender files nothing", async () => {
+    const biz = await post('/v1/businesses', { legal_name: `Sunrise ${Math.random().toString(36).slice(2, 6)} LLC` });
+    const email = `maria.${Math.random().toString(36).slice(2, 7)}@sunrise.example`;
+    expect((await post('/v1/people', { first_name: 'Maria', last_name: 'Lopez', email, business_id: biz.body.data.id })).status).toBe(201);
+    const dealId = (await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 60000 })).body.data.id as string;
+    expect((await post(`/v1/deals/${dealId}/document-requests`, { items: ['bank_statement'], message: 'Three months please.' })).status).toBe(201);
+    h.clock.advance(2000);
+    await worker.drain();
+    const sent = sink.inbox.find((m) => m.rcpt.includes(email))!.mail;
+    const statement = await statementFixture(SPECS[2]);
+    const answer = (from: string, text: string) => composeReply({
+      from, to: 'deals@meridian.example', subject: `Re: ${sent.subject}`, inReplyTo: sent.messageId!, text, attachments: [{ filename: 'harborview oct.pdf', content: statement.bytes }],
+    });
+
+    // Someone else answering the thread: matched to the deal, nothing filed, waits for review.
+    const other = await receive(await answer('Bob <bob@sunrise.example>', 'Here is the statement Maria asked about.'));
+    expect(other.body.data).toMatchObject({ status: 'unclassified', review_reason: 'unknown_sender', matched_by: 'merchant_reply', deal_id: dealId, submission_id: null, lender_id: null });
+    expect(other.body.data.attachments[0].filing).toBeNull();
+    // The merchant, unauthenticated: nothing filed either.
+    const forged = await receive(await answer(`Maria Lopez <${email}>`, 'Statement attached (forged).'), { auth: false });
+    expect(forged.body.data).toMatchObject({ status: 'unclassified', review_reason: 'sender_unauthenticated', deal_id: dealId });
+    expect(await documents(dealId)).toEqual([]);
+
+    const res = await receive(await answer(`Maria Lopez <${email}>`, 'Hi, October statement attached. Maria'));
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'processed', review_reason: null, matched_by: 'merchant_reply', deal_id: dealId, submission_id: null, offer_ids: [], classification: { type: 'unclassified', offers: [] } });
+    const docId = res.body.data.attachments[0].filing.document_id;
+    expect(await get(`/v1/documents/${docId}`)).toMatchObject({
+      source: 'email', category: 'bank_statement', filename: 'harborview oct.pdf', received_from: { address: email, name: 'Maria Lopez', inbound_email_id: res.body.data.id },
+    });
+    h.clock.advance(5000);
+    await worker.drain();
+    expect(await get(`/v1/documents/${docId}`)).toMatchObject({ status: 'processed' });
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).statements).toEqual([expect.objectContaining({ document_id: docId, parsed: true, true_revenue: statement.expected.true_revenue })]);
+    expect(delivered.map((d) => JSON.parse(d.body.toString('utf8')) as Json).filter((e) => e.type === 'document.uploaded' && e.data.document_id === docId)).toHaveLength(1);
+  });
 });

@@ -200,6 +200,31 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
   return null;
 }
 
+/**
+ * A merchant's answer: In-Reply-To / References naming an email the location sent a person of a deal
+ * with a merchant portal link (a document request, or another portal link: the deal's thread with
+ * the merchant). Only when no submission matched. The link says which deal and to which address.
+ */
+async function matchMerchantReply(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound): Promise<{ dealId: string; sentTo: string | null } | null> {
+  const ids = [...messageIds(msg.parsed.inReplyTo), ...messageIds(msg.parsed.references)];
+  if (!ids.length) return null;
+  const link = (await trx('outgoing_emails as e')
+    .join('portal_links as l', function () {
+      this.on('l.email_id', '=', 'e.id').andOn('l.location_id', '=', 'e.location_id');
+    })
+    .where('e.location_id', scope.locationId)
+    .whereIn('e.message_id', ids)
+    .orderBy('l.created_at', 'desc')
+    .first('l.deal_id', 'l.sent_to')) as { deal_id: string; sent_to: string | null } | undefined;
+  return link ? { dealId: link.deal_id, sentTo: link.sent_to } : null;
+}
+
+/** What a merchant's reply is read as: not a lender's answer, nothing to apply to a submission. */
+const MERCHANT_REPLY: S['InboundEmailClassification'] = {
+  type: 'unclassified', confidence: 1, response_type: null, decline_category: null, decline_reason: null, requested_items: [], offers: [],
+  reasons: ["a merchant's reply to an email the location sent with a portal link: not a lender's answer"],
+};
+
 // ---------------------------------------------------------------- classifying and applying
 
 /** One line per PDF attachment (read, or why not) after the classifier's own cues. */
@@ -424,10 +449,27 @@ async function receiveInTransaction(
       return { email: toInboundEmail(existing), created: false };
     }
     const match = await matchSubmission(trx, scope, msg, attachmentReading.text);
+    const merchant = match ? null : await matchMerchantReply(trx, scope, msg);
     let patch: Partial<InboundRow>;
     let reread: string | undefined;
     let filed: string | undefined;
-    if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
+    const file = async (dealId: string) => {
+      const deal = (await trx('deals').where({ id: dealId, location_id: scope.locationId }).first('business_id')) as { business_id: string };
+      const filings = await fileAttachments(trx, deps, scope, listedAttachments(msg.parsed), attachmentReading, {
+        dealId, businessId: deal.business_id, inboundEmailId: id, from: msg.from, messageId: msg.messageId,
+      }, o.written);
+      filed = cleanJson(attachments.map((a, i) => ({ ...a, filing: filings[i] })));
+    };
+    if (merchant) {
+      // Its files are the merchant's only when it comes from the address the email was sent to,
+      // authenticated (DKIM or SPF aligned with its domain), and is not an automatic reply.
+      const review_reason = autoReplySignal(msg.parsed) ? 'auto_reply' as const
+        : !merchant.sentTo || merchant.sentTo.toLowerCase() !== msg.from.address.toLowerCase() ? 'unknown_sender' as const
+          : !authenticated ? 'sender_unauthenticated' as const : null;
+      patch = { status: review_reason ? 'unclassified' : 'processed', review_reason, deal_id: merchant.dealId, matched_by: 'merchant_reply' };
+      reread = cleanJson(MERCHANT_REPLY);
+      if (!review_reason) await file(merchant.dealId);
+    } else if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
     else {
       const row = await lockedSubmissionOr404(trx, scope, match.row.id);
@@ -441,13 +483,7 @@ async function receiveInTransaction(
       patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
       // Its files become documents of the deal only from the sender whose answer would be applied:
       // the lender's domain, authenticated, and not an automatic reply (a bounce carries our own files).
-      if (!autoReply && authenticated && (await fromLenderDomain(trx, scope, row.lender_id, msg.from.address))) {
-        const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('business_id')) as { business_id: string };
-        const filings = await fileAttachments(trx, deps, scope, listedAttachments(msg.parsed), attachmentReading, {
-          dealId: row.deal_id, businessId: deal.business_id, inboundEmailId: id, from: msg.from, messageId: msg.messageId,
-        }, o.written);
-        filed = cleanJson(attachments.map((a, i) => ({ ...a, filing: filings[i] })));
-      }
+      if (!autoReply && authenticated && (await fromLenderDomain(trx, scope, row.lender_id, msg.from.address))) await file(row.deal_id);
     }
     await trx('inbound_emails').where({ id }).update({
       ...patch, ...(reread ? { classification: reread } : {}), ...(filed ? { attachments: filed } : {}), offer_ids: JSON.stringify(patch.offer_ids ?? []),

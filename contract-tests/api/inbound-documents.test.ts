@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DnsResolver } from '../../src/features/inbound/sender-auth';
+import { startInboundSmtp, type InboundSmtp } from '../../src/features/inbound/smtp-listener';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
@@ -24,7 +27,13 @@ let t: Tenant;
 let sink: SmtpSink;
 let worker: Worker;
 let receiver: LoopbackReceiver;
+let smtp: InboundSmtp;
 let secret: string;
+// The SMTP listener's own SPF check, without real DNS: atlas.example allows 127.0.0.1.
+const resolver: DnsResolver = async (domain, rrtype) => {
+  if (rrtype === 'TXT' && domain.toLowerCase() === 'atlas.example') return [['v=spf1 ip4:127.0.0.1 -all']];
+  throw Object.assign(new Error(`${domain} ${rrtype}: no such record (test table)`), { code: 'ENOTFOUND' });
+};
 const delivered: Received[] = [];
 const RELAY = 'mx.relay.test';
 
@@ -41,9 +50,11 @@ beforeAll(async () => {
     res.end();
   });
   secret = (await post('/v1/inbound-emails/rotate-secret', undefined)).body.data.secret;
+  smtp = await startInboundSmtp(h.deps, { host: '127.0.0.1', port: 0, resolver, limits: { clientMessages: 1000, clientBytes: 1e9, locationMessages: 1000, locationBytes: 1e9 } });
   expect((await post('/v1/webhooks', { url: `${receiver.base}/hooks`, events: ['document.uploaded'] })).status).toBe(201);
 });
 afterAll(async () => {
+  await smtp?.close();
   await worker?.close();
   await receiver?.close();
   await sink?.close();
@@ -301,5 +312,25 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
     expect(await get(`/v1/documents/${docId}`)).toMatchObject({ status: 'processed' });
     expect((await get(`/v1/deals/${dealId}/statement-analysis`)).statements).toEqual([expect.objectContaining({ document_id: docId, parsed: true, true_revenue: statement.expected.true_revenue })]);
     expect(delivered.map((d) => JSON.parse(d.body.toString('utf8')) as Json).filter((e) => e.type === 'document.uploaded' && e.data.document_id === docId)).toHaveLength(1);
+  });
+
+  it('through the SMTP listener: a reply delivered to the Reply-To address files its statement (SPF checked by the listener)', async () => {
+    const s = await submitted();
+    const statement = await statementFixture(SPECS[3]);
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+    try {
+      const info = await transport.sendMail({
+        from: 'Dana Reyes <dana@atlas.example>', to: s.replyTo, subject: `RE: ${s.mail.subject}`, inReplyTo: s.messageId, text: 'Approved, November statement attached for your file.',
+        attachments: [{ filename: 'nov-statement.pdf', content: Buffer.from(statement.bytes), contentType: 'application/pdf' }],
+      });
+      expect(info.accepted).toEqual([s.replyTo]);
+    } finally {
+      transport.close();
+    }
+    const docs = await documents(s.dealId);
+    expect(docs).toEqual([expect.objectContaining({ source: 'email', category: 'bank_statement', filename: 'nov-statement.pdf', sha256: sha(statement.bytes), received_from: expect.objectContaining({ address: 'dana@atlas.example' }) })]);
+    h.clock.advance(5000);
+    await worker.drain();
+    expect(await get(`/v1/documents/${docs[0].id}`)).toMatchObject({ status: 'processed' });
   });
 });

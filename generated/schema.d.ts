@@ -1120,7 +1120,12 @@ export interface paths {
          *     as `recordSubmissionResponse` would (its offers included, `source: api`); without it, the
          *     email's own classification is applied when there is one (offers `source: email_classifier`).
          *     The email becomes `processed` when an answer was recorded; otherwise it stays `unclassified`,
-         *     now tied to the submission.
+         *     now tied to the submission. Its attached files that were not filed when it arrived (it was
+         *     unmatched, or its sender did not pass the sender gate) are filed now on the submission's deal
+         *     as `receiveInboundEmail` step 4 files them (the person assigning vouches for the sender),
+         *     each attachment's `filing` saying what became of it; not those of an automatic reply, nor
+         *     those of an unmatched email whose stored message was already emptied (an unmatched email's
+         *     raw message is kept 30 days by default).
          *
          *     `unmatched`, `unclassified` and `dismissed` emails can be assigned; a `processed` one answers
          *     `409 conflict`, `code: invalid_state_transition`, and so does a funded submission (as in

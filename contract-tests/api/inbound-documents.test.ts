@@ -333,4 +333,20 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
     await worker.drain();
     expect(await get(`/v1/documents/${docs[0].id}`)).toMatchObject({ status: 'processed' });
   });
+
+  it('assigning an email whose sender the gate stopped files its attachments then, once', async () => {
+    const s = await submitted();
+    const letter = await offerLetter();
+    const res = await receive(await reply(s, 'Approved, offer attached.', [{ filename: 'offer.pdf', content: letter }], { from: 'Dana <dana@atlas-funding.example>' }));
+    expect(res.body.data).toMatchObject({ review_reason: 'unknown_sender', attachments: [{ filing: null }] });
+    expect(await documents(s.dealId)).toEqual([]);
+    const assigned = await post(`/v1/inbound-emails/${res.body.data.id}/assign`, { submission_id: s.sub.id });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    const filing = assigned.body.data.attachments[0].filing;
+    expect(filing).toMatchObject({ outcome: 'filed', skip_reason: null });
+    expect(await get(`/v1/documents/${filing.document_id}`)).toMatchObject({
+      source: 'email', category: 'other', sha256: sha(letter), received_from: { address: 'dana@atlas-funding.example', name: 'Dana', inbound_email_id: res.body.data.id },
+    });
+    expect(await documents(s.dealId)).toHaveLength(1);
+  });
 });

@@ -509,6 +509,32 @@ const OPEN = ['unmatched', 'unclassified'];
 
 export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, body: AssignBody): Promise<InboundEmail> {
   if (body.response) checkResponseBody(body.response, 'response.');
+  // Files not filed when it arrived (unmatched, or a sender the gate did not let through) are filed
+  // now: a person tied it to the submission, vouching for the sender. Its PDFs are read first,
+  // outside the transaction, with the bounds of receiving (they decide what is a bank statement).
+  let message: { parsed: ParsedInbound; reading: AttachmentReading } | null = null;
+  const before = await findInbound(deps.db.knex, scope, id);
+  if (before && before.status !== 'processed' && !json(before.attachments).some((a) => a.filing)) {
+    const stored = (await deps.db.knex('inbound_emails').where({ id, location_id: scope.locationId }).first('raw')) as { raw: Buffer | null } | undefined;
+    try {
+      const parsed = stored?.raw ? await parseInbound(Buffer.from(stored.raw)) : null;
+      if (parsed && parsed.parsed.attachments.length && !autoReplySignal(parsed.parsed)) message = { parsed, reading: await readPdfAttachments(parsed.parsed, deps.config.inboundAttachmentLimits) };
+    } catch {
+      // a message that no longer parses has nothing to file
+    }
+  }
+  const written: string[] = [];
+  try {
+    return await assignInTransaction(deps, scope, id, body, message, written);
+  } catch (err) {
+    await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => undefined)));
+    throw err;
+  }
+}
+
+async function assignInTransaction(
+  deps: Deps, scope: Scope, id: string, body: AssignBody, message: { parsed: ParsedInbound; reading: AttachmentReading } | null, written: string[],
+): Promise<InboundEmail> {
   return deps.db.knex.transaction(async (trx) => {
     const email = await findInbound(trx, scope, id, true);
     if (!email) throw notFound('inbound email', id);
@@ -537,8 +563,18 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
       offerSource: body.response ? 'api' : 'email_classifier', autoReply, reviewReason: decided.apply ? undefined : decided.review_reason,
     });
     const now = deps.clock.now();
+    let filed: string | undefined;
+    const listed = json(email.attachments);
+    if (message && !autoReply && !listed.some((a) => a.filing)) {
+      const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('business_id')) as { business_id: string };
+      const filings = await fileAttachments(trx, deps, scope, listedAttachments(message.parsed.parsed), message.reading, {
+        dealId: row.deal_id, businessId: deal.business_id, inboundEmailId: id, from: { address: email.from_address, name: email.from_name }, messageId: email.message_id,
+      }, written);
+      filed = cleanJson(listed.map((a, i) => ({ ...a, filing: filings[i] ?? null })));
+    }
     await trx('inbound_emails').where({ id }).update({
       ...outcome, classification: cleanJson(classification), offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
+      ...(filed ? { attachments: filed } : {}),
     });
     return toInboundEmail((await findInbound(trx, scope, id))!);
   });

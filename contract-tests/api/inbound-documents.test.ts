@@ -107,6 +107,18 @@ const reply = (s: Sent, text: string, attachments: MailAttachment[], o: { from?:
   composeReply({ from: o.from, to: s.replyTo, subject: `RE: ${s.mail.subject}`, inReplyTo: s.messageId, text, attachments, headers: o.headers });
 const offerLetter = () => termSheet({ amount: '$60,000.00', factor: '1.32', term: '160 days', payment: '$495.00' });
 
+/** A deal whose merchant (Maria) was sent a document request by email; that email. */
+async function requested() {
+  const biz = await post('/v1/businesses', { legal_name: `Sunrise ${Math.random().toString(36).slice(2, 6)} LLC` });
+  const email = `maria.${Math.random().toString(36).slice(2, 7)}@sunrise.example`;
+  expect((await post('/v1/people', { first_name: 'Maria', last_name: 'Lopez', email, business_id: biz.body.data.id })).status).toBe(201);
+  const dealId = (await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 60000 })).body.data.id as string;
+  expect((await post(`/v1/deals/${dealId}/document-requests`, { items: ['bank_statement'], message: 'Three months please.' })).status).toBe(201);
+  h.clock.advance(2000);
+  await worker.drain();
+  return { dealId, email, sent: sink.inbox.find((m) => m.rcpt.includes(email))!.mail };
+}
+
 describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
   it('a statement and an offer letter: two documents from email with the sender, the statement analysed, document.uploaded delivered', async () => {
     const s = await submitted();
@@ -278,14 +290,7 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
   });
 
   it("a merchant's reply to a document request: its statement filed on the deal from the merchant's address, analysed; another sender files nothing", async () => {
-    const biz = await post('/v1/businesses', { legal_name: `Sunrise ${Math.random().toString(36).slice(2, 6)} LLC` });
-    const email = `maria.${Math.random().toString(36).slice(2, 7)}@sunrise.example`;
-    expect((await post('/v1/people', { first_name: 'Maria', last_name: 'Lopez', email, business_id: biz.body.data.id })).status).toBe(201);
-    const dealId = (await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 60000 })).body.data.id as string;
-    expect((await post(`/v1/deals/${dealId}/document-requests`, { items: ['bank_statement'], message: 'Three months please.' })).status).toBe(201);
-    h.clock.advance(2000);
-    await worker.drain();
-    const sent = sink.inbox.find((m) => m.rcpt.includes(email))!.mail;
+    const { dealId, email, sent } = await requested();
     const statement = await statementFixture(SPECS[2]);
     const answer = (from: string, text: string) => composeReply({
       from, to: 'deals@meridian.example', subject: `Re: ${sent.subject}`, inReplyTo: sent.messageId!, text, attachments: [{ filename: 'harborview oct.pdf', content: statement.bytes }],
@@ -348,5 +353,22 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
       source: 'email', category: 'other', sha256: sha(letter), received_from: { address: 'dana@atlas-funding.example', name: 'Dana', inbound_email_id: res.body.data.id },
     });
     expect(await documents(s.dealId)).toHaveLength(1);
+  });
+
+  it('two replies carrying the same file, posted at once: one document, the other reply names it', async () => {
+    // The merchant's replies: no submission row serializes them, only the deal's lock in the filing.
+    // Three rounds, three files: a race, if there were one, has three chances to show.
+    const { dealId, email, sent } = await requested();
+    for (const [round, spec] of [SPECS[4], SPECS[5], SPECS[6]].entries()) {
+      const statement = await statementFixture(spec);
+      const raws = await Promise.all(['Statement attached.', 'Sending it again, statement attached.'].map((text) => composeReply({
+        from: `Maria Lopez <${email}>`, to: 'deals@meridian.example', subject: `Re: ${sent.subject}`, inReplyTo: sent.messageId!, text, attachments: [{ filename: `${spec.name}.pdf`, content: statement.bytes }],
+      })));
+      const [a, b] = await Promise.all(raws.map((raw) => receive(raw)));
+      const filings = [a, b].map((r) => r.body.data.attachments[0].filing);
+      expect(filings.map((f) => f.outcome).sort(), `round ${round}`).toEqual(['duplicate', 'filed']);
+      expect(filings[0].document_id).toBe(filings[1].document_id);
+      expect(await documents(dealId)).toHaveLength(round + 1);
+    }
   });
 });

@@ -3,6 +3,8 @@ import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsResolver } from '../../src/features/inbound/sender-auth';
 import { startInboundSmtp, type InboundSmtp } from '../../src/features/inbound/smtp-listener';
+import { reserveKeys, STALE_INTENT_MS, sweepStorageIntents } from '../../src/features/inbound/email-documents';
+import { runSweeps } from '../../src/jobs/maintenance';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
@@ -287,6 +289,26 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
     expect(await storedDocuments()).toBe(before);
     expect(await h.deps.storage.describe(keys[0])).toBeNull();
     expect(await h.knex('inbound_emails').where({ location_id: t.locationId, deal_id: s.dealId })).toEqual([]);
+    expect(await h.knex('storage_intents').where({ location_id: t.locationId })).toEqual([]);
+  });
+
+  it('a process that died between the storage write and the commit leaves a reservation: the maintenance sweep deletes its file', async () => {
+    const s = await submitted();
+    // As receiveInboundEmail does before its transaction; then the process "dies": nothing releases them.
+    const pool = await reserveKeys(h.deps, t.locationId, 2);
+    await h.deps.storage.put(pool.keys[0].key, Buffer.from('%PDF-1.4\n%orphan\n'), 'application/pdf');
+    // A filed reply in the meantime releases its own reservations in its transaction.
+    await receive(await reply(s, 'Approved, offer attached.', [{ filename: 'offer.pdf', content: await offerLetter() }]));
+    expect((await h.knex('storage_intents').where({ location_id: t.locationId })).map((r: Json) => r.key).sort()).toEqual(pool.keys.map((k) => k.key).sort());
+    expect(await sweepStorageIntents(h.deps)).toBe(0); // not before an hour: a transaction may still be running
+    h.clock.advance(STALE_INTENT_MS + 1000);
+    await runSweeps(h.deps);
+    expect(await h.deps.storage.describe(pool.keys[0].key)).toBeNull();
+    expect(await h.knex('storage_intents').where({ location_id: t.locationId })).toEqual([]);
+    // The filed document's file is untouched.
+    const [doc] = await documents(s.dealId);
+    const row = await h.knex('documents').where({ id: doc.id }).first('storage_key');
+    expect(await h.deps.storage.describe(row.storage_key)).not.toBeNull();
   });
 
   it("a merchant's reply to a document request: its statement filed on the deal from the merchant's address, analysed; another sender files nothing", async () => {

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import type { Scope } from '../../http/types';
 import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import { announceUploaded, contentMatches, MAX_DOCUMENT_BYTES, storageKeyOf } from '../documents/documents.service';
+import { announceUploaded, contentMatches, MAX_DOCUMENT_BYTES } from '../documents/documents.service';
 import { documentWithHash, insertDocument, lockDeal, type DocumentRow } from '../documents/documents.repository';
 import type { AttachmentReading } from './attachments';
 
@@ -21,8 +21,11 @@ import type { AttachmentReading } from './attachments';
 // inline images (logos) and never our own submission package sent back. A PDF is a bank statement
 // when the text attachments.ts read from it names an opening and a closing balance, or, when no text
 // was read (a scan, past the 5 PDFs read, out of time), when its file name says statement; the rest
-// is `other`. Storage is written before the document's row: `written` collects the keys so the
-// caller deletes them when its transaction does not commit.
+// is `other`. Storage is written before the document's row, under keys reserved before the email's
+// transaction (reserveKeys: a `storage_intents` row each, committed) and released in it: when the
+// transaction fails the caller deletes the objects written and the reservations (dropReserved); when
+// the process dies before the commit, the reservations stay and sweepStorageIntents deletes their
+// objects an hour later. No object outlives its transaction unnoticed.
 
 type S = components['schemas'];
 export type Filing = S['InboundEmailAttachmentFiling'];
@@ -76,6 +79,56 @@ function filenameOf(a: Attachment, i: number, type: ContentType): string {
 
 const skipped = (skip_reason: NonNullable<Filing['skip_reason']>): Filing => ({ outcome: 'skipped', document_id: null, skip_reason });
 
+/** Storage keys reserved for one email's files (`used` of them written so far). */
+export interface KeyPool {
+  keys: { id: string; key: string }[];
+  used: number;
+}
+export const emptyPool = (): KeyPool => ({ keys: [], used: 0 });
+
+/** The most files an email files (the limit of this process). */
+export const maxFilesOf = (deps: Deps): number => deps.config.inboundDocumentLimits?.maxFiles ?? MAX_FILES_PER_MESSAGE;
+
+/** Reserves `count` keys (document ids) for an email's files, committed before its transaction. */
+export async function reserveKeys(deps: Deps, locationId: string, count: number): Promise<KeyPool> {
+  if (count <= 0) return emptyPool();
+  const now = deps.clock.now();
+  const keys = Array.from({ length: count }, () => {
+    const id = newId('doc', now.getTime());
+    return { id, key: `${locationId}/email/${id}` };
+  });
+  await deps.db.knex('storage_intents').insert(keys.map((k) => ({ key: k.key, location_id: locationId, created_at: now })));
+  return { keys, used: 0 };
+}
+
+/** In the email's transaction: the reservations go (the keys used are named by their documents). */
+export async function releaseKeys(trx: Knex.Transaction, pool: KeyPool): Promise<void> {
+  if (pool.keys.length) await trx('storage_intents').whereIn('key', pool.keys.map((k) => k.key)).del();
+}
+
+/** After the email's transaction failed: the objects it wrote, then their reservations. */
+export async function dropReserved(deps: Deps, pool: KeyPool): Promise<void> {
+  if (!pool.keys.length) return;
+  await Promise.all(pool.keys.slice(0, pool.used).map((k) => deps.storage.delete(k.key).catch(() => undefined)));
+  await deps.db.knex('storage_intents').whereIn('key', pool.keys.map((k) => k.key)).del().catch(() => undefined);
+}
+
+/** Reservations older than this were left by a process that died mid-transaction. */
+export const STALE_INTENT_MS = 3600_000;
+
+/** Deletes the objects of stale reservations (unless a document names the key) and the reservations; returns how many. */
+export async function sweepStorageIntents(deps: Deps, opts: { batch?: number } = {}): Promise<number> {
+  const knex = deps.db.knex;
+  const cutoff = new Date(deps.clock.now().getTime() - STALE_INTENT_MS);
+  const rows = (await knex('storage_intents').where('created_at', '<', cutoff).orderBy('created_at').limit(opts.batch ?? 200).select('key', 'location_id')) as { key: string; location_id: string }[];
+  for (const r of rows) {
+    const named = await knex('documents').where({ location_id: r.location_id, storage_key: r.key }).first('id');
+    if (!named) await deps.storage.delete(r.key);
+    await knex('storage_intents').where({ key: r.key }).del();
+  }
+  return rows.length;
+}
+
 export interface EmailOrigin {
   dealId: string;
   businessId: string;
@@ -95,9 +148,9 @@ export async function fileAttachments(
   attachments: Attachment[],
   reading: AttachmentReading,
   origin: EmailOrigin,
-  written: string[],
+  pool: KeyPool,
 ): Promise<Filing[]> {
-  const maxFiles = deps.config.inboundDocumentLimits?.maxFiles ?? MAX_FILES_PER_MESSAGE;
+  const maxFiles = Math.min(maxFilesOf(deps), pool.keys.length);
   const maxBytes = Math.min(deps.config.inboundDocumentLimits?.maxBytes ?? MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES);
   await lockDeal(trx, scope, origin.dealId);
   const out: Filing[] = [];
@@ -121,7 +174,7 @@ export async function fileAttachments(
         out.push({ outcome: 'duplicate', document_id: existing.id, skip_reason: null });
         continue;
       }
-      out.push({ outcome: 'filed', document_id: await fileOne(trx, deps, scope, origin, { bytes, sha256, type, filename: filenameOf(a, i, type), read: reading.files.get(a) }, written), skip_reason: null });
+      out.push({ outcome: 'filed', document_id: await fileOne(trx, deps, scope, origin, { bytes, sha256, type, filename: filenameOf(a, i, type), read: reading.files.get(a) }, pool), skip_reason: null });
     }
   }
   return out;
@@ -133,13 +186,11 @@ async function fileOne(
   scope: Scope,
   origin: EmailOrigin,
   file: { bytes: Buffer; sha256: string; type: ContentType; filename: string; read: { text: string } | undefined },
-  written: string[],
+  pool: KeyPool,
 ): Promise<string> {
   const now = deps.clock.now();
-  const id = newId('doc', now.getTime());
-  const key = storageKeyOf(scope.locationId, origin.dealId, id);
+  const { id, key } = pool.keys[pool.used++];
   // the bytes first: a row never names a key that holds nothing
-  written.push(key);
   await deps.storage.put(key, file.bytes, file.type);
   const row: DocumentRow = {
     id,

@@ -14,7 +14,7 @@ import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
 import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
 import { classifyReply, type Classification, type ReplyContext } from './classifier';
-import { fileAttachments, listedAttachments, type Filing } from './email-documents';
+import { dropReserved, emptyPool, fileAttachments, listedAttachments, maxFilesOf, releaseKeys, reserveKeys, type Filing, type KeyPool } from './email-documents';
 import { contractClassification, replyOutcome } from './reply-outcome';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
@@ -408,13 +408,14 @@ export async function receiveInboundEmail(
   }));
   const sentAt = msg.parsed.date && !Number.isNaN(msg.parsed.date.getTime()) && msg.parsed.date.getUTCFullYear() > 1900 && msg.parsed.date.getUTCFullYear() < 10000 ? msg.parsed.date : null;
 
-  // Keys of attachment files stored in this transaction (email-documents.ts): deleted when it does
-  // not commit, so no file outlives a rolled-back document row.
-  const written: string[] = [];
+  // Storage keys its files may be written under, reserved (committed) before the transaction and
+  // released in it (email-documents.ts): on failure the files written are deleted; after a crash the
+  // maintenance sweep deletes them. Not for a message received before, nor for an automatic reply.
+  const pool = seen || autoReplySignal(msg.parsed) ? emptyPool() : await reserveKeys(deps, locationId, Math.min(attachments.length, maxFilesOf(deps)));
   try {
-    return await receiveInTransaction(deps, locationId, msg, { authenticated, attachmentReading, first, attachments, sentAt, raw, written });
+    return await receiveInTransaction(deps, locationId, msg, { authenticated, attachmentReading, first, attachments, sentAt, raw, pool });
   } catch (err) {
-    await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => undefined)));
+    await dropReserved(deps, pool);
     throw err;
   }
 }
@@ -424,7 +425,7 @@ async function receiveInTransaction(
   locationId: string,
   msg: ParsedInbound,
   o: {
-    authenticated: boolean; attachmentReading: AttachmentReading; first: ReturnType<typeof classify>; sentAt: Date | null; raw: Buffer; written: string[];
+    authenticated: boolean; attachmentReading: AttachmentReading; first: ReturnType<typeof classify>; sentAt: Date | null; raw: Buffer; pool: KeyPool;
     attachments: { filename: string | null; content_type: string; size: number; filing: Filing | null }[];
   },
 ): Promise<{ email: InboundEmail; created: boolean }> {
@@ -444,6 +445,7 @@ async function receiveInTransaction(
       .onConflict(['location_id', 'dedupe_key'])
       .ignore()
       .returning('id');
+    await releaseKeys(trx, o.pool);
     if (inserted.length === 0) {
       const existing = (await trx('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first(COLUMNS)) as InboundRow;
       return { email: toInboundEmail(existing), created: false };
@@ -457,7 +459,7 @@ async function receiveInTransaction(
       const deal = (await trx('deals').where({ id: dealId, location_id: scope.locationId }).first('business_id')) as { business_id: string };
       const filings = await fileAttachments(trx, deps, scope, listedAttachments(msg.parsed), attachmentReading, {
         dealId, businessId: deal.business_id, inboundEmailId: id, from: msg.from, messageId: msg.messageId,
-      }, o.written);
+      }, o.pool);
       filed = cleanJson(attachments.map((a, i) => ({ ...a, filing: filings[i] })));
     };
     if (merchant) {
@@ -523,19 +525,20 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
       // a message that no longer parses has nothing to file
     }
   }
-  const written: string[] = [];
+  const pool = message ? await reserveKeys(deps, scope.locationId, Math.min(message.parsed.parsed.attachments.length, 100, maxFilesOf(deps))) : emptyPool();
   try {
-    return await assignInTransaction(deps, scope, id, body, message, written);
+    return await assignInTransaction(deps, scope, id, body, message, pool);
   } catch (err) {
-    await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => undefined)));
+    await dropReserved(deps, pool);
     throw err;
   }
 }
 
 async function assignInTransaction(
-  deps: Deps, scope: Scope, id: string, body: AssignBody, message: { parsed: ParsedInbound; reading: AttachmentReading } | null, written: string[],
+  deps: Deps, scope: Scope, id: string, body: AssignBody, message: { parsed: ParsedInbound; reading: AttachmentReading } | null, pool: KeyPool,
 ): Promise<InboundEmail> {
   return deps.db.knex.transaction(async (trx) => {
+    await releaseKeys(trx, pool);
     const email = await findInbound(trx, scope, id, true);
     if (!email) throw notFound('inbound email', id);
     if (email.status === 'processed') throw conflict('This email was processed: its answer is recorded on its submission', 'invalid_state_transition');
@@ -569,7 +572,7 @@ async function assignInTransaction(
       const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('business_id')) as { business_id: string };
       const filings = await fileAttachments(trx, deps, scope, listedAttachments(message.parsed.parsed), message.reading, {
         dealId: row.deal_id, businessId: deal.business_id, inboundEmailId: id, from: { address: email.from_address, name: email.from_name }, messageId: email.message_id,
-      }, written);
+      }, pool);
       filed = cleanJson(listed.map((a, i) => ({ ...a, filing: filings[i] ?? null })));
     }
     await trx('inbound_emails').where({ id }).update({

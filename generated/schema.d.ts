@@ -1041,7 +1041,7 @@ export interface paths {
          *        `filing` says what became of it (`filed`, `duplicate` with the document, or `skipped` with
          *        the reason). The files are stored before the documents are written, in the same
          *        transaction as the email's record: if that transaction fails, the stored files are
-         *        deleted and nothing is half-written.
+         *        deleted and nothing is half-written (after a server stopped mid-way, within about an hour).
          *
          *     A message that matches no submission, or cannot be classified, is kept with status
          *     `unmatched` or `unclassified` for review (`listInboundEmails`, `assignInboundEmail`), never

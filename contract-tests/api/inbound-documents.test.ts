@@ -395,4 +395,22 @@ describe(`attachments of a lender reply become documents (${ENGINE})`, () => {
       expect(await documents(dealId)).toHaveLength(round + 1);
     }
   });
+
+  it('hostile file names are filed as printable names of at most 255 characters; the key is the document id', async () => {
+    const s = await submitted();
+    const pdf = (n: number) => Buffer.from(`%PDF-1.4\n% hostile ${n}\n%%EOF\n`);
+    const res = await receive(await reply(s, 'Approved, files attached.', [
+      { filename: '../../etc/passwd.pdf', content: pdf(1) },
+      { filename: `${'x'.repeat(400)}.pdf`, content: pdf(2) },
+      { filename: 'tab\there\u202e.pdf', content: pdf(3) },
+    ]));
+    const ids = res.body.data.attachments.map((a: Json) => a.filing.document_id as string);
+    expect(ids.every(Boolean)).toBe(true);
+    const names = await Promise.all(ids.map(async (id: string) => (await get(`/v1/documents/${id}`)).filename as string));
+    expect(names[0]).toBe('.._.._etc_passwd.pdf');
+    expect(names[1]).toHaveLength(255);
+    expect(names[2]).toBe('tabhere.pdf');
+    const keys = (await h.knex('documents').whereIn('id', ids).pluck('storage_key')) as string[];
+    for (const key of keys) expect(key).toMatch(new RegExp(`^${t.locationId}/email/doc_[0-9A-Z]{26}$`));
+  });
 });

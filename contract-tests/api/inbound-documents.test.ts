@@ -22,7 +22,9 @@ import { SPECS, statementFixture } from '../support/statement-fixtures';
 // statement is analysed; the same message posted twice, or the same file in another message, is not
 // stored twice; files outside the upload rules are skipped with the reason on the email's attachment
 // (`filing`); an unmatched reply, a sender outside the lender's domain, an unauthenticated one and an
-// automatic reply file nothing.
+// automatic reply file nothing (until a person assigns the email); a merchant's reply to a document
+// request files from the address it went to; the SMTP listener files as the hook does; a failed
+// transaction leaves no file, a crashed one is swept; concurrent replies never store a file twice.
 
 let h: Harness;
 let t: Tenant;

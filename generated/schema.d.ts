@@ -989,7 +989,13 @@ export interface paths {
          *        `In-Reply-To`/`References` naming a submission email's `Message-ID`, then by exactly one
          *        trace code of the location in the subject, the body or the text of a PDF attachment
          *        (codes from all three count together: two different ones are `ambiguous_match`;
-         *        `matched_by` says which rule matched).
+         *        `matched_by` says which rule matched). A message no submission matches whose
+         *        `In-Reply-To`/`References` names an email the location sent a person with a merchant
+         *        portal link (a document request, an offers or application link) is that merchant's answer
+         *        (`matched_by: merchant_reply`, the link's `deal_id`): it is not classified or applied
+         *        (steps 2 and 3), its files are filed (step 4) when it comes from the address the link was
+         *        sent to, authenticated as in step 3, and it is then `processed`; otherwise it waits with
+         *        `review_reason` `unknown_sender`, `sender_unauthenticated` or `auto_reply`.
          *     2. **Classified** from the lender's own text (quoted thread cut): approved, declined with a
          *        category, needs_info with the requested items, counter, or unclassified (auto-replies,
          *        anything unclear). The cues that decided are listed in `classification.reasons`. Once
@@ -1018,10 +1024,30 @@ export interface paths {
          *        offer that cannot be completed, is not applied: it waits with `review_reason`
          *        `incomplete_offer`, `conflicting_cues`, `low_confidence`, `tentative_terms`,
          *        `approval_withdrawn` or `multiple_deals`.
+         *     4. **Filed**: when matched, not an automatic reply, and from a sender that passed the sender
+         *        gate of step 3 (the lender's domain, authenticated; for a merchant's reply, the address its
+         *        portal link was sent to, authenticated), whatever the reply says, its attached
+         *        files become documents of the submission's deal, `source: email`, with the sender and the
+         *        message in `received_from`, each firing `document.uploaded` as any upload does. The rules of
+         *        `createDealDocumentUpload` apply: one of its content types (a type sent as
+         *        `application/octet-stream` is taken from the file name's extension), 1 byte to 25 MB, bytes
+         *        of the declared type; at most the first 10 files of a message; inline images (logos) and
+         *        our own submission package sent back are not filed. A PDF is a `bank_statement`, and goes
+         *        to statement analysis as an uploaded one does, when its text (read as in step 2) names both
+         *        an opening and a closing balance ("Beginning Balance", "Ending Balance"), or, when its
+         *        text could not be read (a scan, past the 5 PDFs read), when its file name says
+         *        `statement` or `stmt`; every other file is `other`. A file with the SHA-256 of a document
+         *        the deal already has is not stored again: that document is reused. Each attachment's
+         *        `filing` says what became of it (`filed`, `duplicate` with the document, or `skipped` with
+         *        the reason). The files are stored before the documents are written, in the same
+         *        transaction as the email's record: if that transaction fails, the stored files are
+         *        deleted and nothing is half-written (after a server stopped mid-way, within about an hour).
          *
          *     A message that matches no submission, or cannot be classified, is kept with status
          *     `unmatched` or `unclassified` for review (`listInboundEmails`, `assignInboundEmail`), never
-         *     dropped. Extracted offers are a reading of prose: have someone confirm the terms.
+         *     dropped. Extracted offers are a reading of prose: have someone confirm the terms. The files
+         *     of an unmatched message, or of a sender that did not pass the sender gate, are not filed
+         *     (`filing` is null): they stay in the stored message only.
          *
          *     The same message posted again (same `Message-ID`, or the same bytes when it has none) is
          *     answered `200` with the stored record and changes nothing, so a provider's retries are safe.
@@ -1094,7 +1120,12 @@ export interface paths {
          *     as `recordSubmissionResponse` would (its offers included, `source: api`); without it, the
          *     email's own classification is applied when there is one (offers `source: email_classifier`).
          *     The email becomes `processed` when an answer was recorded; otherwise it stays `unclassified`,
-         *     now tied to the submission.
+         *     now tied to the submission. Its attached files that were not filed when it arrived (it was
+         *     unmatched, or its sender did not pass the sender gate) are filed now on the submission's deal
+         *     as `receiveInboundEmail` step 4 files them (the person assigning vouches for the sender),
+         *     each attachment's `filing` saying what became of it; not those of an automatic reply, nor
+         *     those of an unmatched email whose stored message was already emptied (an unmatched email's
+         *     raw message is kept 30 days by default).
          *
          *     `unmatched`, `unclassified` and `dismissed` emails can be assigned; a `processed` one answers
          *     `409 conflict`, `code: invalid_state_transition`, and so does a funded submission (as in
@@ -5653,8 +5684,8 @@ export interface components {
             };
         };
         /**
-         * @description `processed`: matched and its answer recorded on the submission. `unmatched`: no submission
-         *     found. `unclassified`: matched (or not) but nothing could be read or applied. `dismissed`:
+         * @description `processed`: matched and its answer recorded on the submission (a merchant's reply: its files
+         *     filed on the deal). `unmatched`: no submission found. `unclassified`: matched (or not) but nothing could be read or applied. `dismissed`:
          *     taken out of the review queue by a person.
          * @example processed
          * @enum {string}
@@ -5773,7 +5804,7 @@ export interface components {
              */
             review_reason?: "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | null;
         };
-        /** @description An attachment of a received email (its bytes are kept with the message, not served). */
+        /** @description An attachment of a received email (its bytes are kept with the message, not served; a filed one is served as its document). */
         InboundEmailAttachment: {
             /**
              * @description The attachment's file name, when it has one.
@@ -5790,6 +5821,45 @@ export interface components {
              * @example 48211
              */
             size: number;
+            /**
+             * @description What became of the attachment as a document of the deal (see `receiveInboundEmail`, step 4).
+             *     Null when the email's attachments were not filed: not matched to a submission, a sender
+             *     that did not pass the sender gate (`unknown_sender`, `sender_unauthenticated`), an automatic
+             *     reply, or an email received before 2026-11-27.
+             * @example {
+             *       "outcome": "filed",
+             *       "document_id": "doc_01JD1E5K7M9P1R3T5W7Y9A1C3E",
+             *       "skip_reason": null
+             *     }
+             */
+            filing: components["schemas"]["InboundEmailAttachmentFiling"] | null;
+        };
+        /** @description An attachment of a matched reply, filed as a document of the deal or not, and why. */
+        InboundEmailAttachmentFiling: {
+            /**
+             * @description `filed`: a new document (`source: email`); `duplicate`: the deal already has a document
+             *     with the same SHA-256 (uploaded, from the portal or an earlier email), which is reused and
+             *     named in `document_id`, and nothing is stored twice; `skipped`: not filed, see `skip_reason`.
+             * @example filed
+             * @enum {string}
+             */
+            outcome: "filed" | "duplicate" | "skipped";
+            /**
+             * @description The document it became (`filed`) or already was (`duplicate`); null when `skipped`.
+             * @example doc_01JD1E5K7M9P1R3T5W7Y9A1C3E
+             */
+            document_id: components["schemas"]["DocumentId"] | null;
+            /**
+             * @description Why it was not filed: `type_not_accepted` (not one of the content types
+             *     `createDealDocumentUpload` accepts), `empty`, `too_large` (over 25 MB, the upload limit),
+             *     `content_mismatch` (the bytes are not of the declared type: a PNG named `.pdf`),
+             *     `over_count` (past the first 10 files of a message), `inline_image` (an image shown in
+             *     the body, a logo or signature), `own_package` (our own submission package sent back).
+             *     Null unless `skipped`.
+             * @example null
+             * @enum {string|null}
+             */
+            skip_reason: "type_not_accepted" | "empty" | "too_large" | "content_mismatch" | "over_count" | "inline_image" | "own_package" | null;
         };
         /** @description An email received in the location's submissions mailbox. */
         InboundEmail: {
@@ -5804,8 +5874,9 @@ export interface components {
              *     (several trace codes), `not_classified` (nothing clear was read), `auto_reply` (an
              *     out-of-office or other automatic reply), `unknown_sender` (the sender's domain is not the
              *     domain of the lender's submission or Cc addresses, so what it says is not applied
-             *     unseen), `sender_unauthenticated` (the From domain is the lender's but neither DKIM nor
-             *     SPF authenticated it: the From header alone can be forged), `submission_funded` (its submission is funded and can no longer change),
+             *     unseen; for a merchant's reply, the sender is not the address the portal link email went
+             *     to), `sender_unauthenticated` (the From domain is the lender's, or the From is the
+             *     merchant's address, but neither DKIM nor SPF authenticated it: the From header alone can be forged), `submission_funded` (its submission is funded and can no longer change),
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
              *     by the submission's state rules). What the classifier read but a person should decide:
              *     `incomplete_offer` (an approval or counter states an offer that cannot be completed: no
@@ -5856,7 +5927,7 @@ export interface components {
              */
             submission_id: string | null;
             /**
-             * @description That submission's deal.
+             * @description That submission's deal (for `matched_by` `merchant_reply`, the portal link's deal).
              * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
              */
             deal_id: string | null;
@@ -5866,11 +5937,13 @@ export interface components {
              */
             lender_id: string | null;
             /**
-             * @description How it was tied to the submission.
+             * @description How it was tied to the submission (`reply_to`, `in_reply_to`, `trace_code`, `assigned`), or,
+             *     `merchant_reply`, to a deal as a merchant's answer to an email the location sent with a
+             *     merchant portal link (a document request): `submission_id` and `lender_id` are then null.
              * @example reply_to
              * @enum {string|null}
              */
-            matched_by: "reply_to" | "in_reply_to" | "trace_code" | "assigned" | null;
+            matched_by: "reply_to" | "in_reply_to" | "trace_code" | "assigned" | "merchant_reply" | null;
             classification: components["schemas"]["InboundEmailClassification"];
             /**
              * @description Offers logged from this email.
@@ -6845,7 +6918,12 @@ export interface components {
              */
             source: "api" | "app" | "merchant_portal" | "email";
             /**
-             * @description Lowercase hex SHA-256 of the file's bytes, computed by the service when the upload is finalized; null before.
+             * @description For `source` `email`, who sent the file and in which message (see `receiveInboundEmail`); null for every other source.
+             * @example null
+             */
+            received_from: components["schemas"]["DocumentEmailOrigin"] | null;
+            /**
+             * @description Lowercase hex SHA-256 of the file's bytes, computed by the service when the upload is finalized (for a file from email, when it is filed); null before.
              * @example 3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b
              */
             sha256: string | null;
@@ -6873,6 +6951,33 @@ export interface components {
              * @example 2026-11-02T14:33:05Z
              */
             updated_at: string;
+        };
+        /**
+         * @description Where a document filed from an email came from: the sender as the message's `From` header
+         *     gave it (a sender that passed the sender gate: the lender's domain, authenticated by DKIM
+         *     or SPF) and the inbound email that carried it.
+         */
+        DocumentEmailOrigin: {
+            /**
+             * @description The sender's address (`From`).
+             * @example dana@atlascapital.example
+             */
+            address: string;
+            /**
+             * @description The sender's display name, when the message gave one.
+             * @example Dana Reyes
+             */
+            name: string | null;
+            /**
+             * @description The received email the file was attached to (`GET /v1/inbound-emails/{id}`).
+             * @example inb_01JD1E2F4H6K8M0P2R4T6W8Y0A
+             */
+            inbound_email_id: components["schemas"]["InboundEmailId"];
+            /**
+             * @description That email's `Message-ID` header, when it had one.
+             * @example <reply-4411@atlascapital.example>
+             */
+            message_id: string | null;
         };
         /** @description A new document in `pending_upload` and the presigned URL to `PUT` its bytes to. */
         DocumentUpload: {

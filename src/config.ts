@@ -46,6 +46,8 @@ export interface Config {
   inboundSmtpLimits?: Partial<InboundSmtpLimits>;
   /** Bounds on reading a reply's PDF attachments (src/features/inbound/attachments.ts); the defaults there, a setting for tests. */
   inboundAttachmentLimits?: Partial<AttachmentLimits>;
+  /** Files of a matched reply filed as documents (src/features/inbound/email-documents.ts): at most maxFiles per message (10), each at most maxBytes (25 MB, the upload limit); a setting for tests. */
+  inboundDocumentLimits?: { maxFiles?: number; maxBytes?: number };
   /** Days an unmatched reply keeps its raw message before the maintenance sweep empties it (INBOUND_UNMATCHED_RAW_DAYS, default 30). */
   inboundUnmatchedRawDays?: number;
   /**

@@ -13,6 +13,7 @@ import * as m0013 from './migrations/0013_funder_attempts';
 import * as m0014 from './migrations/0014_documents';
 import * as m0015 from './migrations/0015_oauth';
 import * as m0016 from './migrations/0016_oauth_hardening';
+import * as m0017 from './migrations/0017_email_documents';
 import * as m0018 from './migrations/0018_match_figures';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0014_documents': m0014,
   '0015_oauth': m0015,
   '0016_oauth_hardening': m0016,
+  '0017_email_documents': m0017,
   '0018_match_figures': m0018,
 };
 

@@ -53,6 +53,9 @@ export function toDocument(row: DocumentRow, downloadUrl: string | null = null):
     status: row.status,
     ...failureOf(row),
     source: row.source,
+    received_from: row.source === 'email' && row.received_from_address && row.inbound_email_id
+      ? { address: row.received_from_address, name: row.received_from_name ?? null, inbound_email_id: row.inbound_email_id, message_id: row.inbound_message_id ?? null }
+      : null,
     sha256: row.sha256,
     download_url: downloadUrl,
     uploaded_at: iso(row.uploaded_at),

@@ -23,6 +23,11 @@ export interface DocumentRow {
   portal_link_id: string | null;
   document_request_id: string | null;
   created_by_user_id: string | null;
+  /** `source` email: the sender (From) and the inbound email that carried the file (migration 0017). */
+  received_from_address: string | null;
+  received_from_name: string | null;
+  inbound_email_id: string | null;
+  inbound_message_id: string | null;
   statement: Record<string, unknown> | null;
   failure_code: string | null;
   failure_reason: string | null;
@@ -55,6 +60,15 @@ export async function updateDocumentRow(db: Db, scope: Scope, id: string, patch:
   const values: Record<string, unknown> = { ...patch };
   if (patch.statement !== undefined) values.statement = patch.statement === null ? null : JSON.stringify(patch.statement);
   await db('documents').where({ id, location_id: scope.locationId }).update(values);
+}
+
+/** A document of the deal whose bytes have this SHA-256 (any source, arrived), the oldest: an email's copy of it is not stored again. */
+export async function documentWithHash(db: Db, scope: Scope, dealId: string, sha256: string): Promise<DocumentRow | undefined> {
+  return db<DocumentRow>('documents')
+    .where({ location_id: scope.locationId, deal_id: dealId, sha256 })
+    .whereNot('status', 'pending_upload')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .first();
 }
 
 /** The deal's bank statements that have arrived (every status but pending_upload), oldest first. */

@@ -77,6 +77,10 @@ export async function createUploadSlot(
     portal_link_id: origin.portalLinkId ?? null,
     document_request_id: origin.documentRequestId ?? null,
     created_by_user_id: scope.userId,
+    received_from_address: null,
+    received_from_name: null,
+    inbound_email_id: null,
+    inbound_message_id: null,
     statement: null,
     failure_code: null,
     failure_reason: null,
@@ -132,16 +136,24 @@ export async function markUploaded(trx: Knex.Transaction, deps: Deps, scope: Sco
   const patch = { status: 'uploaded' as const, storage_key: stored.key, size_bytes: stored.size, sha256: stored.sha256, uploaded_at: now, updated_at: now };
   await updateDocumentRow(trx, scope, row.id, patch);
   const done: DocumentRow = { ...row, ...patch };
+  await announceUploaded(trx, deps, scope, done);
+  return done;
+}
+
+/**
+ * What every arrival of a document's bytes does, whatever its source (finalize, the portal, an
+ * email's attachment): `document.uploaded`, its history line, and a bank statement sent to analysis.
+ */
+export async function announceUploaded(trx: Knex.Transaction, deps: Deps, scope: Scope, done: DocumentRow): Promise<void> {
   await recordEvent(trx, deps.clock, scope.locationId, 'document.uploaded', { document_id: done.id, deal_id: done.deal_id, document: documentSnapshot(done) });
   const business = await trx('businesses').where({ id: done.business_id, location_id: scope.locationId }).first('legal_name');
-  const by = done.source === 'merchant_portal' ? ' by the merchant in the portal' : '';
+  const by = done.source === 'merchant_portal' ? ' by the merchant in the portal' : done.source === 'email' ? ' from an email' : '';
   await recordActivity(trx, deps.clock, scope, {
     businessId: done.business_id, dealId: done.deal_id, entityType: 'document', entityId: done.id, entityName: business?.legal_name ?? '',
     action: 'document.uploaded', description: `Document ${done.filename} uploaded${by}`,
     data: { deal_id: done.deal_id, category: done.category, source: done.source, filename: done.filename },
   });
   if (done.category === 'bank_statement') await startStatementBatch(trx, deps, scope, done.deal_id, done.id);
-  return done;
 }
 
 /**

@@ -53,6 +53,12 @@ export interface AttachmentReading {
   skipped: { name: string; code: SkipCode }[];
   /** One line per PDF for a reviewer (the classification's reasons); never the content. */
   notes: string[];
+  /**
+   * Per PDF read (the message's own attachment objects, forwarded ones included): the start of its
+   * text, and whether it is our own submission package. For filing the attachment as a document
+   * (src/features/inbound/email-documents.ts: is it a bank statement), never stored.
+   */
+  files: Map<Attachment, { text: string; ownPackage: boolean }>;
 }
 
 const WHY: Record<SkipCode, string> = {
@@ -70,7 +76,9 @@ const WHY: Record<SkipCode, string> = {
   out_of_time: 'the time budget for attachments was spent',
 };
 
-export const EMPTY_READING: AttachmentReading = { text: '', offerText: '', read: [], skipped: [], notes: [] };
+export const EMPTY_READING: AttachmentReading = { text: '', offerText: '', read: [], skipped: [], notes: [], files: new Map() };
+/** Text kept per PDF for filing it (the first pages name its kind). */
+const FILE_TEXT_CHARS = 20_000;
 
 /** The first page of a submission package this service sent (src/features/submissions/package.ts). */
 const OWN_PACKAGE = /^DEAL SUBMISSION\n[\s\S]{0,4000}?Please quote reference SVC-[0-9A-Z]{4}-[0-9A-Z]{4} in every reply about this deal\./;
@@ -129,7 +137,7 @@ export function pagesText(lines: Run[][][]): string {
 export async function readPdfAttachments(parsed: ParsedMail, limits: Partial<AttachmentLimits> = {}, now: () => number = Date.now): Promise<AttachmentReading> {
   const o: AttachmentLimits = { ...ATTACHMENT_DEFAULTS, ...limits };
   const started = now();
-  const reading: AttachmentReading = { text: '', offerText: '', read: [], skipped: [], notes: [] };
+  const reading: AttachmentReading = { text: '', offerText: '', read: [], skipped: [], notes: [], files: new Map() };
   const texts: string[] = [];
   const offerTexts: string[] = [];
   let chars = 0;
@@ -183,6 +191,7 @@ export async function readPdfAttachments(parsed: ParsedMail, limits: Partial<Att
     chars += kept.length;
     texts.push(kept);
     const ours = OWN_PACKAGE.test(text);
+    reading.files.set(a, { text: text.slice(0, FILE_TEXT_CHARS), ownPackage: ours });
     if (!ours) offerTexts.push(kept);
     reading.read.push({ name, pages: x.pages });
     reading.notes.push(`attachment "${name}" read (${x.pages} page${x.pages === 1 ? '' : 's'})${ours ? ': our own submission package, read for its trace code only' : ''}`);

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps';
 import { registerMaintenance } from '../../jobs/maintenance';
+import { sweepStorageIntents } from './email-documents';
 
 // Retention of raw messages nobody claimed (M6): an `unmatched` reply keeps its raw message for
 // INBOUND_UNMATCHED_RAW_DAYS (default 30) after it arrived; then the hourly maintenance sweep empties
@@ -31,4 +32,6 @@ export async function sweepUnmatchedRaw(deps: Deps): Promise<number> {
 
 export function registerInboundMaintenance(): void {
   registerMaintenance('inbound.unmatched_raw', (deps) => sweepUnmatchedRaw(deps));
+  // files an inbound email stored before its transaction died with the process (email-documents.ts)
+  registerMaintenance('inbound.storage_intents', (deps) => sweepStorageIntents(deps));
 }

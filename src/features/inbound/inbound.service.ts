@@ -14,6 +14,7 @@ import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
 import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
 import { classifyReply, type Classification, type ReplyContext } from './classifier';
+import { dropReserved, emptyPool, fileAttachments, listedAttachments, maxFilesOf, releaseKeys, reserveKeys, type Filing, type KeyPool } from './email-documents';
 import { contractClassification, replyOutcome } from './reply-outcome';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
 import { autoReplySignal, htmlToText, MAX_HTML_CHARS, parsedMailToInput, replyParts } from './reply-text';
@@ -199,6 +200,31 @@ async function matchSubmission(trx: Knex.Transaction, scope: Scope, msg: ParsedI
   return null;
 }
 
+/**
+ * A merchant's answer: In-Reply-To / References naming an email the location sent a person of a deal
+ * with a merchant portal link (a document request, or another portal link: the deal's thread with
+ * the merchant). Only when no submission matched. The link says which deal and to which address.
+ */
+async function matchMerchantReply(trx: Knex.Transaction, scope: Scope, msg: ParsedInbound): Promise<{ dealId: string; sentTo: string | null } | null> {
+  const ids = [...messageIds(msg.parsed.inReplyTo), ...messageIds(msg.parsed.references)];
+  if (!ids.length) return null;
+  const link = (await trx('outgoing_emails as e')
+    .join('portal_links as l', function () {
+      this.on('l.email_id', '=', 'e.id').andOn('l.location_id', '=', 'e.location_id');
+    })
+    .where('e.location_id', scope.locationId)
+    .whereIn('e.message_id', ids)
+    .orderBy('l.created_at', 'desc')
+    .first('l.deal_id', 'l.sent_to')) as { deal_id: string; sent_to: string | null } | undefined;
+  return link ? { dealId: link.deal_id, sentTo: link.sent_to } : null;
+}
+
+/** What a merchant's reply is read as: not a lender's answer, nothing to apply to a submission. */
+const MERCHANT_REPLY: S['InboundEmailClassification'] = {
+  type: 'unclassified', confidence: 1, response_type: null, decline_category: null, decline_reason: null, requested_items: [], offers: [],
+  reasons: ["a merchant's reply to an email the location sent with a portal link: not a lender's answer"],
+};
+
 // ---------------------------------------------------------------- classifying and applying
 
 /** One line per PDF attachment (read, or why not) after the classifier's own cues. */
@@ -283,7 +309,8 @@ function toInboundEmail(r: InboundRow): InboundEmail {
     subject: r.subject,
     sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
     text: r.text_body,
-    attachments: json(r.attachments),
+    // emails stored before 2026-11-27 have no `filing`
+    attachments: json(r.attachments).map((a) => ({ ...a, filing: a.filing ?? null })),
     submission_id: r.submission_id,
     deal_id: r.deal_id,
     lender_id: r.lender_id,
@@ -367,20 +394,43 @@ export async function receiveInboundEmail(
   // The listener passes its own verdict; the HTTP hook has only the provider's (trusted) header.
   const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
   const authenticated = isAligned(auth, msg.from.address);
-  const scope = systemScope(locationId);
   // PDF attachments (offer letters, term sheets) are read before the transaction, in reader
   // processes with the statement reader's bounds; not for an automatic reply (a bounce carries our
   // own submission package), nor for a message already received (its record comes back as it is).
   const seen = await deps.db.knex('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first('id');
   const attachmentReading = seen || autoReplySignal(msg.parsed) ? EMPTY_READING : await readPdfAttachments(msg.parsed, deps.config.inboundAttachmentLimits);
   const first = classify(msg, attachmentReading);
-  const attachments = msg.parsed.attachments.slice(0, 100).map((a) => ({
+  const attachments = listedAttachments(msg.parsed).map((a) => ({
     filename: a.filename ? clean(a.filename).slice(0, 500) : null,
     content_type: clean(a.contentType || 'application/octet-stream').slice(0, 200),
     size: a.size ?? a.content.length,
+    filing: null as Filing | null,
   }));
   const sentAt = msg.parsed.date && !Number.isNaN(msg.parsed.date.getTime()) && msg.parsed.date.getUTCFullYear() > 1900 && msg.parsed.date.getUTCFullYear() < 10000 ? msg.parsed.date : null;
 
+  // Storage keys its files may be written under, reserved (committed) before the transaction and
+  // released in it (email-documents.ts): on failure the files written are deleted; after a crash the
+  // maintenance sweep deletes them. Not for a message received before, nor for an automatic reply.
+  const pool = seen || autoReplySignal(msg.parsed) ? emptyPool() : await reserveKeys(deps, locationId, Math.min(attachments.length, maxFilesOf(deps)));
+  try {
+    return await receiveInTransaction(deps, locationId, msg, { authenticated, attachmentReading, first, attachments, sentAt, raw, pool });
+  } catch (err) {
+    await dropReserved(deps, pool);
+    throw err;
+  }
+}
+
+async function receiveInTransaction(
+  deps: Deps,
+  locationId: string,
+  msg: ParsedInbound,
+  o: {
+    authenticated: boolean; attachmentReading: AttachmentReading; first: ReturnType<typeof classify>; sentAt: Date | null; raw: Buffer; pool: KeyPool;
+    attachments: { filename: string | null; content_type: string; size: number; filing: Filing | null }[];
+  },
+): Promise<{ email: InboundEmail; created: boolean }> {
+  const { authenticated, attachmentReading, first, attachments, sentAt, raw } = o;
+  const scope = systemScope(locationId);
   return deps.db.knex.transaction(async (trx) => {
     const now = deps.clock.now();
     const id = newId('inb', now.getTime());
@@ -395,14 +445,33 @@ export async function receiveInboundEmail(
       .onConflict(['location_id', 'dedupe_key'])
       .ignore()
       .returning('id');
+    await releaseKeys(trx, o.pool);
     if (inserted.length === 0) {
       const existing = (await trx('inbound_emails').where({ location_id: locationId, dedupe_key: msg.dedupeKey }).first(COLUMNS)) as InboundRow;
       return { email: toInboundEmail(existing), created: false };
     }
     const match = await matchSubmission(trx, scope, msg, attachmentReading.text);
+    const merchant = match ? null : await matchMerchantReply(trx, scope, msg);
     let patch: Partial<InboundRow>;
     let reread: string | undefined;
-    if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
+    let filed: string | undefined;
+    const file = async (dealId: string) => {
+      const deal = (await trx('deals').where({ id: dealId, location_id: scope.locationId }).first('business_id')) as { business_id: string };
+      const filings = await fileAttachments(trx, deps, scope, listedAttachments(msg.parsed), attachmentReading, {
+        dealId, businessId: deal.business_id, inboundEmailId: id, from: msg.from, messageId: msg.messageId,
+      }, o.pool);
+      filed = cleanJson(attachments.map((a, i) => ({ ...a, filing: filings[i] })));
+    };
+    if (merchant) {
+      // Its files are the merchant's only when it comes from the address the email was sent to,
+      // authenticated (DKIM or SPF aligned with its domain), and is not an automatic reply.
+      const review_reason = autoReplySignal(msg.parsed) ? 'auto_reply' as const
+        : !merchant.sentTo || merchant.sentTo.toLowerCase() !== msg.from.address.toLowerCase() ? 'unknown_sender' as const
+          : !authenticated ? 'sender_unauthenticated' as const : null;
+      patch = { status: review_reason ? 'unclassified' : 'processed', review_reason, deal_id: merchant.dealId, matched_by: 'merchant_reply' };
+      reread = cleanJson(MERCHANT_REPLY);
+      if (!review_reason) await file(merchant.dealId);
+    } else if (!match) patch = { status: 'unmatched', review_reason: 'no_match' };
     else if ('ambiguous' in match) patch = { status: 'unmatched', review_reason: 'ambiguous_match' };
     else {
       const row = await lockedSubmissionOr404(trx, scope, match.row.id);
@@ -414,8 +483,13 @@ export async function receiveInboundEmail(
       });
       reread = cleanJson(classification);
       patch = { ...outcome, submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: match.by };
+      // Its files become documents of the deal only from the sender whose answer would be applied:
+      // the lender's domain, authenticated, and not an automatic reply (a bounce carries our own files).
+      if (!autoReply && authenticated && (await fromLenderDomain(trx, scope, row.lender_id, msg.from.address))) await file(row.deal_id);
     }
-    await trx('inbound_emails').where({ id }).update({ ...patch, ...(reread ? { classification: reread } : {}), offer_ids: JSON.stringify(patch.offer_ids ?? []) });
+    await trx('inbound_emails').where({ id }).update({
+      ...patch, ...(reread ? { classification: reread } : {}), ...(filed ? { attachments: filed } : {}), offer_ids: JSON.stringify(patch.offer_ids ?? []),
+    });
     return { email: toInboundEmail((await findInbound(trx, scope, id))!), created: true };
   });
 }
@@ -437,7 +511,34 @@ const OPEN = ['unmatched', 'unclassified'];
 
 export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, body: AssignBody): Promise<InboundEmail> {
   if (body.response) checkResponseBody(body.response, 'response.');
+  // Files not filed when it arrived (unmatched, or a sender the gate did not let through) are filed
+  // now: a person tied it to the submission, vouching for the sender. Its PDFs are read first,
+  // outside the transaction, with the bounds of receiving (they decide what is a bank statement).
+  let message: { parsed: ParsedInbound; reading: AttachmentReading } | null = null;
+  const before = await findInbound(deps.db.knex, scope, id);
+  if (before && before.status !== 'processed' && !json(before.attachments).some((a) => a.filing)) {
+    const stored = (await deps.db.knex('inbound_emails').where({ id, location_id: scope.locationId }).first('raw')) as { raw: Buffer | null } | undefined;
+    try {
+      const parsed = stored?.raw ? await parseInbound(Buffer.from(stored.raw)) : null;
+      if (parsed && parsed.parsed.attachments.length && !autoReplySignal(parsed.parsed)) message = { parsed, reading: await readPdfAttachments(parsed.parsed, deps.config.inboundAttachmentLimits) };
+    } catch {
+      // a message that no longer parses has nothing to file
+    }
+  }
+  const pool = message ? await reserveKeys(deps, scope.locationId, Math.min(message.parsed.parsed.attachments.length, 100, maxFilesOf(deps))) : emptyPool();
+  try {
+    return await assignInTransaction(deps, scope, id, body, message, pool);
+  } catch (err) {
+    await dropReserved(deps, pool);
+    throw err;
+  }
+}
+
+async function assignInTransaction(
+  deps: Deps, scope: Scope, id: string, body: AssignBody, message: { parsed: ParsedInbound; reading: AttachmentReading } | null, pool: KeyPool,
+): Promise<InboundEmail> {
   return deps.db.knex.transaction(async (trx) => {
+    await releaseKeys(trx, pool);
     const email = await findInbound(trx, scope, id, true);
     if (!email) throw notFound('inbound email', id);
     if (email.status === 'processed') throw conflict('This email was processed: its answer is recorded on its submission', 'invalid_state_transition');
@@ -465,8 +566,18 @@ export async function assignInboundEmail(deps: Deps, scope: Scope, id: string, b
       offerSource: body.response ? 'api' : 'email_classifier', autoReply, reviewReason: decided.apply ? undefined : decided.review_reason,
     });
     const now = deps.clock.now();
+    let filed: string | undefined;
+    const listed = json(email.attachments);
+    if (message && !autoReply && !listed.some((a) => a.filing)) {
+      const deal = (await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).first('business_id')) as { business_id: string };
+      const filings = await fileAttachments(trx, deps, scope, listedAttachments(message.parsed.parsed), message.reading, {
+        dealId: row.deal_id, businessId: deal.business_id, inboundEmailId: id, from: { address: email.from_address, name: email.from_name }, messageId: email.message_id,
+      }, pool);
+      filed = cleanJson(listed.map((a, i) => ({ ...a, filing: filings[i] ?? null })));
+    }
     await trx('inbound_emails').where({ id }).update({
       ...outcome, classification: cleanJson(classification), offer_ids: JSON.stringify(outcome.offer_ids), submission_id: row.id, deal_id: row.deal_id, lender_id: row.lender_id, matched_by: 'assigned', dismiss_reason: null, updated_at: now,
+      ...(filed ? { attachments: filed } : {}),
     });
     return toInboundEmail((await findInbound(trx, scope, id))!);
   });

@@ -149,7 +149,9 @@ export function reconcile(r: Reading): Reconciled {
       cands.push(w);
       if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
     }
-    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check));
+    // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
+    // description ("Check 2211" lines in one register).
+    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check), side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check && !words.checks.test(x.description)));
     const ok = cands.some((c) => Math.abs(sumOf(c)) === t.cents && (t.count === null || c.length === t.count));
     // A zero total ("Other Credits 0.00") with no section of its name holding rows.
     const zero = t.cents === 0 && !t.count && !named.length;

@@ -227,6 +227,9 @@ describe("own_transfer: money moved between the merchant's own accounts is not r
     expect(depositKind(d)).toBe('transfer');
     expect(creditDoubt(d)).toBeNull();
   });
+  it("an own-account transfer's words outweigh a customer payment's", () => {
+    expect(depositKind('ONLINE TRANSFER FROM SAVINGS FOR PAYMENTS')).toBe('transfer');
+  });
   it('a person paying by Zelle from their own account mask is not an own-account transfer', () => {
     expect(depositKind('ZELLE FROM JORDAN LEE x4410')).toBe('revenue');
   });
@@ -315,7 +318,11 @@ describe('doubt: what no row settles but looks like funding, an own-account tran
     ['Incoming transfer Operations \u2022\u20224410', 'transfer'],
     ['MOBILE XFER CR ACCT 5521', 'transfer'],
   ])('the credit %s is doubted (%s)', (d, why) => expect(creditDoubt(d)).toBe(why));
-  it.each(['ACH CREDIT CAPITAL CITY PLUMBING AP PAYMENT', 'CAPITAL ONE MOBILE PMT', 'SQUARE INC DEPOSIT 250401', 'ONDECK CAPITAL FUNDING', 'WIRE TRANSFER FROM ACME CORP', 'SHOPIFY CAPITAL'])('the credit %s is not doubted', (d) =>
+  it.each([
+    'ACH CREDIT CAPITAL CITY PLUMBING AP PAYMENT', 'CAPITAL ONE MOBILE PMT', 'SQUARE INC DEPOSIT 250401', 'ONDECK CAPITAL FUNDING', 'WIRE TRANSFER FROM ACME CORP', 'SHOPIFY CAPITAL',
+    // A city's finance department or an insurer named Capital pays its vendors; an invoice number is no account mask.
+    'ACH CREDIT CITY OF DAYTON FINANCE DEPT AP PAYMENT', 'ACH CR DEPT OF FINANCE VENDOR PAY', 'CAPITAL BLUECROSS CLAIM PAYMENT 4410', 'ACH CREDIT FROM ORCHARD SUPPLY INV #55120',
+  ])('the credit %s is not doubted', (d) =>
     expect(creditDoubt(d)).toBeNull());
   it('a debit reading like a returned-item fee no row counts is doubted; counted fees and plain charges are not', () => {
     expect(looksLikeNsfFee('PMT BOUNCED SERVICE CHARGE')).toBe(true);

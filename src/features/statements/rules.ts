@@ -33,7 +33,7 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // - recovery: collection or recovery activity (collections, levies, judgments).
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
-// loan -> loan; processor or revenue -> revenue; own_transfer -> transfer; otherwise revenue (and
+// loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and
 // creditDoubt says whether that default may hide funding or a transfer). For a debit
 // (mcaFunder): an NSF, fee reversal, refund or recovery line is never a position, even when it
 // names a funder ("NSF FEE LG FUNDING").
@@ -306,7 +306,8 @@ export function depositKind(description: string): DepositKind {
   const c = classOf(description);
   if (c.nsf_reversal || c.refund || c.nsf) return 'refund';
   if (c.mca_funder || c.loan) return 'loan';
-  if (c.processor || c.revenue) return 'revenue';
+  if (c.processor) return 'revenue';
+  // An own-account transfer's words outweigh a customer payment's ("TRANSFER FROM SAVINGS FOR PAYMENTS").
   if (c.own_transfer) return 'transfer';
   return 'revenue';
 }
@@ -321,9 +322,10 @@ export function depositKind(description: string): DepositKind {
 // (`uncertain_categories`) rather than report a figure that may be wrong.
 
 /** Words of the funding trade in a counterparty ("... CAPITAL GROUP", "... FINANCIAL SERVICES LLC", "... FUNDING"). */
-const FUNDING_LOOK = /\b(FUNDING|FUNDERS?|FINANCIAL|FINANCE|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING)\b))\b/;
+const FUNDING_LOOK =
+  /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+AID\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
 /** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
-const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRNSFR|SWEEP|FROM)\b.*(\bX+\d{3,}\b|[*.\u2022#]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
+const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRNSFR|SWEEP|FROM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
 /** A fee charged for a returned, unpaid or overdrawing item. */
 const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
 const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED)\b/;

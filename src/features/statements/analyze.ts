@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/schema';
 import { extractItems } from './extract';
 import { dateIn, days, read, type Reading } from './read';
-import { creditDoubt, creditSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
+import { creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
 
 // Bank statement analysis: a PDF's positioned text (read in a child process with time and memory
 // limits, ./extract.ts) is read from the page's geometry (./read.ts: lines and columns built from
@@ -219,6 +219,8 @@ function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: 
 // ------------------------------------------------------------------------------------ doubt
 
 /** An incoming wire (the channel funders and own-account moves use for large round sums). */
+/** Debits that recur by nature: transfers to the merchant's other accounts, checks. */
+const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE)\b/i;
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
 /**
@@ -234,7 +236,8 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  *   credits, or a round $5,000 or more by wire;
  * - a debit that reads like a returned-item, NSF or overdraft fee that no row counts;
  * - three or more debits of one amount to one counterparty with the funding trade's words that no
- *   funder row knows (an unknown advance's daily or weekly payments).
+ *   funder row knows, or four or more to any payee no row knows (not a transfer or a check): an
+ *   unknown advance's daily or weekly payments.
  */
 export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);
@@ -252,8 +255,17 @@ export function categoryDoubt(txns: Txn[]): string | null {
     }
   }
   const funderLike = new Map<string, Txn[]>();
+  const recurring = new Map<string, Txn[]>();
+  // A payee: the description's first words without digits (dates, trace and ID numbers vary by line).
+  const payee = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1).slice(0, 4).join(' ');
   for (const t of txns) {
     if (t.cents >= 0) continue;
+    if (!debitSettled(t.description) && !OWN_OR_CHECK.test(t.description)) {
+      const key = `${t.cents}|${payee(t.description)}`;
+      const same = [...(recurring.get(key) ?? []), t];
+      recurring.set(key, same);
+      if (same.length >= 4) return `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`;
+    }
     if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
     if (looksLikeFunderDebit(t.description)) {
       const key = `${t.cents}|${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()}`;

@@ -359,6 +359,12 @@ export function looksLikeNsfFee(description: string): boolean {
   return FEE_WORD.test(d) && RETURN_WORD.test(d);
 }
 
+/** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer). */
+export function debitSettled(description: string): boolean {
+  const c = classOf(description);
+  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan);
+}
+
 /** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection). */
 export function looksLikeFunderDebit(description: string): boolean {
   const c = classOf(description);

@@ -41,6 +41,7 @@ describe('categoryDoubt', () => {
     const pay = (d: string, name = 'ACH DEBIT NORTHGATE CAPITAL GRP') => t(d, name, -410);
     expect(categoryDoubt([...sales(3, 1000), pay('2026-03-03'), pay('2026-03-04'), pay('2026-03-05')])).toMatch(/^3 debits of \$410\.00 \(the first on 2026-03-03\) read like an advance's payments/);
     expect(categoryDoubt([...sales(3, 1000), pay('2026-03-03'), pay('2026-03-04')])).toBeNull();
+    expect(categoryDoubt([...sales(3, 1000), ...['03', '04', '05'].map((d) => pay(`2026-03-${d}`, 'POS PURCHASE ADVANCE AUTO PARTS 4410'))])).toBeNull();
     expect(categoryDoubt([...sales(3, 1000), ...['03', '04', '05'].map((d) => pay(`2026-03-${d}`, 'ACH DEBIT ONDECK CAPITAL'))])).toBeNull();
   });
 });
@@ -56,6 +57,9 @@ describe('categoryDoubt: recurring equal debits to a payee no row knows', () => 
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, () => 'ONLINE TRANSFER TO RESERVE', () => 2000)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, (i) => `CHECK 10${i}`, () => 500)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(10, () => 'ACH DEBIT ONDECK CAPITAL', () => 389)])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), ...debits(8, () => 'POS PURCHASE BLUE BOTTLE COFFEE', () => 64)])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), ...debits(4, () => 'ZELLE TO JORDAN LEE', () => 600)])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), ...debits(6, () => 'ACH DEBIT EZPASS REPLENISH', () => 25)])).toBeNull();
   });
 });
 

@@ -219,8 +219,11 @@ function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: 
 // ------------------------------------------------------------------------------------ doubt
 
 /** An incoming wire (the channel funders and own-account moves use for large round sums). */
-/** Debits that recur by nature: transfers to the merchant's other accounts, checks. */
-const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE)\b/i;
+/**
+ * Debits that recur by nature and are no funder's pull: transfers to the merchant's other accounts,
+ * checks, card purchases and cash, payments the merchant pushes (bill pay, Zelle, Venmo).
+ */
+const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|WITHDRAWAL|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
 /**
@@ -236,8 +239,9 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  *   credits, or a round $5,000 or more by wire;
  * - a debit that reads like a returned-item, NSF or overdraft fee that no row counts;
  * - three or more debits of one amount to one counterparty with the funding trade's words that no
- *   funder row knows, or four or more to any payee no row knows (not a transfer or a check): an
- *   unknown advance's daily or weekly payments.
+ *   funder row knows, or four or more of $50 or more to any payee no row knows (not a transfer, a
+ *   check, a card purchase, cash or a payment the merchant pushes): an unknown advance's daily or
+ *   weekly payments.
  */
 export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);
@@ -260,14 +264,14 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const payee = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1).slice(0, 4).join(' ');
   for (const t of txns) {
     if (t.cents >= 0) continue;
-    if (!debitSettled(t.description) && !OWN_OR_CHECK.test(t.description)) {
+    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description)) {
       const key = `${t.cents}|${payee(t.description)}`;
       const same = [...(recurring.get(key) ?? []), t];
       recurring.set(key, same);
       if (same.length >= 4) return `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`;
     }
     if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
-    if (looksLikeFunderDebit(t.description)) {
+    if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
       const key = `${t.cents}|${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()}`;
       const same = [...(funderLike.get(key) ?? []), t];
       funderLike.set(key, same);

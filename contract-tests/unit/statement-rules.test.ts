@@ -254,7 +254,7 @@ describe('refund: refunds, reversals, chargebacks and returned-item credits are 
     'POS RETURN SYSCO FOODS 0442 HOUSTON', 'POS Return Costco Whse #0381 Somerville', 'DEBIT CARD CREDIT STAPLES 00123 10/07 XXXX6566', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN 25421848067192355514144 RETURN',
     'PURCHASE RETURN 03/07 AUTOZONE 4410 TOLEDO OH CARD 4417',
   ])('card refund: %s', (d) => expect(depositKind(d)).toBe('refund'));
-  it.each(['DBT CARD CREDIT OFFICE DEPOT 4417', 'DBT CRD RETURN HARBOR FREIGHT 0113', 'CREDIT VOUCHER WALGREENS 0931', 'DISPUTE WON CASE 8812', 'RETURN OF POSTED ITEM 4410', 'CHARGEBACK REVERSAL CASE 7781'])('refund wording: %s', (d) =>
+  it.each(['DBT CARD CREDIT OFFICE DEPOT 4417', 'DBT CRD RETURN HARBOR FREIGHT 0113', 'CREDIT VOUCHER WALGREENS 0931', 'DISPUTE WON CASE 8812', 'RETURN OF POSTED ITEM 4410', 'CHARGEBACK REVERSAL CASE 7781', 'IRS TREAS 310 TAX REF', 'OHIO STATE TAX REFUND'])('refund wording: %s', (d) =>
     expect(depositKind(d)).toBe('refund'));
   it('a card sale settled by a processor is still revenue', () => {
     for (const d of ['SQUARE INC DEPOSIT 250401', 'BANKCARD DEPOSIT MERCH 4410', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN']) expect(depositKind(d)).not.toBe('refund');

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -412,5 +412,29 @@ describe('STATEMENT_RULES_FILE: operator rows extend the table without a release
     expect(() => loadStatementRulesFile(join(dir, 'missing.json'))).toThrow(/STATEMENT_RULES_FILE \(.*missing\.json\): cannot be read \(ENOENT\)/);
     expect(() => loadStatementRulesFile(file('broken.json', '{"rows": ['))).toThrow(/STATEMENT_RULES_FILE \(.*broken\.json\): not valid JSON/);
     expect(() => loadStatementRulesFile(file('object.json', { funders: [] }))).toThrow(/expected a JSON array of rows/);
+  });
+});
+
+describe('every transaction of the corpora means what its truth says (scripts/audit-statement-categories.ts)', () => {
+  // The generators label each line (truth.json `category`); what rules.ts says of its description
+  // must agree, whether or not the reader parses that statement: a credit's kind, an NSF fee, an MCA position.
+  const KIND: Record<string, string> = {
+    proc: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'revenue',
+    xfer_in: 'transfer', mca_funding: 'loan', loan: 'loan', vendor_refund: 'refund', cb_reversal: 'refund', rtn_credit: 'refund', fee_rev: 'refund',
+  };
+  const dirs = ['statements', 'statements-blind-1', 'statements-blind-2', 'statements-blind-3', 'statements-blind-4'].map((d) => `contract-tests/fixtures/${d}`).filter((d) => existsSync(`${d}/truth.json`));
+  it.each(dirs)('%s', (dir) => {
+    const t = JSON.parse(readFileSync(`${dir}/truth.json`, 'utf8'));
+    const wrong: string[] = [];
+    for (const s of (Array.isArray(t) ? t : t.statements) as Array<{ transactions?: Array<{ description: string; amount: number; category: string }> }>) {
+      for (const x of s.transactions ?? []) {
+        if (x.amount > 0) {
+          if (depositKind(x.description) !== KIND[x.category]) wrong.push(`${x.description}: ${depositKind(x.description)} (truth ${x.category})`);
+        } else if (isNsf(x.description) !== (x.category === 'nsf_fee' || x.category === 'od_fee') || !!mcaFunder(x.description) !== (x.category === 'mca')) {
+          wrong.push(`${x.description}: nsf ${isNsf(x.description)}, funder ${mcaFunder(x.description)} (truth ${x.category})`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

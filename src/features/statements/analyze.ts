@@ -247,7 +247,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);
   const total = sumOf(credits);
   // A source that pays more than once in the period is a customer or a processor; funding is an event.
-  const source = (d: string) => d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
   const times = new Map<string, number>();
   for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
   for (const t of credits) {

@@ -25,6 +25,8 @@ describe('categoryDoubt', () => {
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'ACH CREDIT NORTHGATE 0091', 4000)])).toMatch(/\(17% of the credits\) is of a kind no rule knows/);
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'ACH CREDIT NORTHGATE 0091', 1500)])).toBeNull(); // 7%
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'ACH CREDIT NORTHGATE 0091', 4000), t('2026-03-28', 'ACH CREDIT NORTHGATE 0107', 4100)])).toBeNull();
+    // Trace ids mixing letters and digits do not make each payment a new source.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'ACH CREDIT NORTHGATE ID EJFVQT92EG', 4000), t('2026-03-28', 'ACH CREDIT NORTHGATE ID KQ7PLM31ZX', 4100)])).toBeNull();
     // The same share, settled as a customer's payment: not doubted.
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'ACH CREDIT NORTHGATE AP PAYMENT', 4000)])).toBeNull();
   });

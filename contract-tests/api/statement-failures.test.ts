@@ -4,6 +4,7 @@ import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startReceiver, type LoopbackReceiver, type Received } from '../support/receiver';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
 import { letterPdf, passwordPdf, SPECS, statementFixture } from '../support/statement-fixtures';
 
 // Why a statement was not read, where users look (issue 25, part 4): a bank statement that analysis
@@ -152,5 +153,26 @@ describe(`a statement that cannot be read says why (${ENGINE})`, () => {
     await h.knex('documents').where({ id }).update({ failure_code: 'some_future_code' });
     expect((await get(`/v1/documents/${id}`)).data).toMatchObject({ failure_code: 'unreadable', failure_message: 'Only PDF bank statements can be analysed' });
     expect((await get(`/v1/deals/${dealId}/statement-analysis`)).data.statements[0]).toMatchObject({ parsed: false, failure_code: 'unreadable' });
+  }, 60_000);
+
+  it('a statement that reconciles but has a credit no rule can tell from funding is uncertain_categories, naming the credit by date and amount only', async () => {
+    const dealId = await newDeal();
+    const row = (d: string, desc: string, a: string, b: string): PageSpec[number] => [[50, d], [90, desc], [480, a, { r: true }], [560, b, { r: true }]];
+    const pdf = await statementPdf([[
+      'Lakeshore Bank', 'Statement Period 03/01/2026 - 03/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]],
+      [[50, 'Date', { b: true }], [90, 'Description', { b: true }], [480, 'Amount', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+      row('03/02', 'SQUARE INC DEPOSIT 260302', '3,000.00', '4,000.00'),
+      row('03/10', 'WIRE TRANSFER INCOMING NORTHGATE FINANCIAL SERVICES LLC', '20,000.00', '24,000.00'),
+      row('03/17', 'ACH DEBIT XCEL ENERGY', '-500.00', '23,500.00'),
+      [[50, 'Ending Balance'], [300, '23,500.00', { r: true }]],
+    ]]);
+    const id = await upload(dealId, pdf, 'march.pdf');
+    h.clock.advance(5000);
+    await worker.drain();
+    const doc = (await get(`/v1/documents/${id}`)).data;
+    expect(doc, JSON.stringify(doc)).toMatchObject({ status: 'failed', failure_code: 'uncertain_categories' });
+    expect(doc.failure_message).toBe("The credit of $20000.00 on 2026-03-10 reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted");
+    expect(doc.failure_message).not.toContain('NORTHGATE');
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).data.statements[0]).toMatchObject({ parsed: false, failure_code: 'uncertain_categories' });
   }, 60_000);
 });

@@ -281,7 +281,7 @@ describe('summary boxes, multi-page and landscape tables', () => {
   });
 });
 
-// The dev corpus and the three former blind batches (scored once blind, then used for development;
+// The dev corpus and the former blind batches (scored once blind, then used for development;
 // their READMEs hold that first result): no statement parsed with a wrong figure, in any of them,
 // whatever the figure (the reader's own or what rules.ts knows a description means), every
 // expected failure failed, and at least as many parsed as the reader reaches today.
@@ -290,6 +290,10 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   { dir: 'contract-tests/fixtures/statements-blind-1', minParsed: 12 },
   { dir: 'contract-tests/fixtures/statements-blind-2', minParsed: 12 },
   { dir: 'contract-tests/fixtures/statements-blind-3', minParsed: 8 },
+  // Blind-4 scored 2 parsed with a wrong CATEGORY (a funder's wire and an own-account transfer as
+  // revenue); the knowledge rows and the doubt guard (uncertain_categories) close both. Its three
+  // refusals (page totals, checks beside withdrawals, quoted amounts) are read since.
+  { dir: 'contract-tests/fixtures/statements-blind-4', minParsed: 10 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {

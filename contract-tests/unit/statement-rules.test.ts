@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import knowledge from '../../src/features/statements/knowledge.json' with { type: 'json' };
 import {
-  achCut, classify, depositKind, isNsf, isRecovery, loadStatementRulesFile, mcaFunder, processorOf, rowProblems, setOperatorRules, statementRules,
+  achCut, classify, creditDoubt, creditSettled, depositKind, isNsf, isRecovery, isTradeWord, loadStatementRulesFile, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, processorOf, rowProblems,
+  setOperatorRules, statementRules,
 } from '../../src/features/statements/rules';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
@@ -20,7 +21,7 @@ describe('the built-in table', () => {
     expect(rows.flatMap((r, i) => rowProblems(r).map((p) => `row ${i + 1}: ${p}`))).toEqual([]);
     const funders = new Set(statementRules().builtIn.filter((r) => r.class === 'mca_funder').map((r) => r.name));
     expect(funders.size).toBeGreaterThanOrEqual(100);
-    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery']));
+    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery']));
   });
 
   it('classifies 10,000 descriptions in well under a second', () => {
@@ -122,6 +123,57 @@ describe('a funder or processor name cut at the 16 characters of an ACH company 
   });
 });
 
+describe('a funder\'s name survives legal suffixes, trade-word variants, cuts and separators (the ~ word)', () => {
+  it.each([
+    // The trade word after the name changes (FINANCE / FINANCIAL / FUNDING / CAPITAL / ADVANCE), with legal suffixes after it.
+    ['INCOMING WIRE B/O KALAMATA FUNDING GROUP LLC', 'Kalamata Capital Group'],
+    ['FEDWIRE CREDIT VIA: ORIGINATOR VADER MOUNTAIN FUNDING LLC', 'Vader Mountain Capital'],
+    ['ACH CREDIT MULLIGAN FINANCIAL SERVICES', 'Mulligan Funding'],
+    ['WIRE IN TORRO CAPITAL GROUP LLC REF 55120', 'Torro'],
+    ['RAPID FUNDING LLC DES:ADVANCE', 'Rapid Finance'],
+    ['Wire in / RAPID FINANCIAL SERVICES, LLC', 'Rapid Finance'],
+    // Cut at 16 characters inside the trade word, and " / " or "-" between the parts.
+    ['PRINCIPIS CAPIT DES:PAYMENT ID:4410', 'Principis Capital'],
+    ['ACH DEBIT GREENBOX FINAN 8812', 'Greenbox Capital'],
+    ['GREENBOX / CAPITAL ADVANCE', 'Greenbox Capital'],
+    ['CAPYBARA-FUNDING DAILY', 'Capybara Capital'],
+    ['LENDINI LENDING PMT', 'Lendini'],
+  ])('%s -> %s (a position when debited, funding when credited)', (d, funder) => {
+    expect(mcaFunder(d)).toBe(funder);
+    expect(depositKind(d)).toBe('loan');
+  });
+  it('~ is a trade word only: not any word after the name', () => {
+    expect(isTradeWord('CAPI')).toBe(true);
+    expect(isTradeWord('FINANCIAL')).toBe(true);
+    expect(isTradeWord('FUNDS')).toBe(false);
+    expect(isTradeWord('CAPE')).toBe(false);
+    for (const d of ['RAPID FUNDS TRANSFER', 'TORRO PLUMBING SUPPLY', 'KALAMATA KITCHEN', 'PEARL STREET FINANCE OFFICE']) expect(mcaFunder(d)).toBeNull();
+  });
+  it('a phrase with ~ is validated: alone, once, after a name', () => {
+    expect(rowProblems({ class: 'mca_funder', name: 'X', match: ['~ RAPID'] }).join()).toContain('may appear once, after the name');
+    expect(rowProblems({ class: 'mca_funder', name: 'X', match: ['RAPID~'] }).join()).toContain('must stand alone');
+    expect(rowProblems({ class: 'mca_funder', name: 'X', match: ['AB ~'] }).join()).toContain('at least 3 letters');
+    expect(rowProblems({ class: 'mca_funder', name: 'X', match: ['HARBOR BRIDGE ~'] })).toEqual([]);
+  });
+  it("an operator's row with ~ matches every trade-word variant", () => {
+    setOperatorRules([{ class: 'mca_funder', name: 'Harbor Bridge Capital', match: ['HARBOR BRIDGE ~'] }]);
+    expect(mcaFunder('ACH DEBIT HARBOR BRIDGE FUNDING LLC')).toBe('Harbor Bridge Capital');
+    expect(mcaFunder('HARBOR BRIDGE CAPI DES:PMT')).toBe('Harbor Bridge Capital');
+    expect(mcaFunder('HARBOR BRIDGE MARINA')).toBeNull();
+  });
+});
+
+describe('revenue: deposits and customers\' payments known to carry sales', () => {
+  it.each([
+    'MOBILE CHECK DEPOSIT 8812', 'REMOTE DEPOSIT CAPTURE 0412', 'eDeposit scanned check 3', 'ATM CASH DEPOSIT 1180 MAIN ST', 'Deposit', 'DEPOSIT 0098812', 'Night Drop Deposit', 'LOCKBOX DEPOSIT 4410',
+    'ACH CREDIT HARTWELL MEDICAL GRP AP PAYMENT', 'ACH CREDIT ORCHARD SUPPLY CO INVOICE 55121', 'CCD CREDIT METRO TRANSIT AUTH VENDOR PYMT', 'ACH CR BLUE CROSS CLAIM PAYMENT 7731', 'ACH CREDIT LAKESIDE HOA INV 20931',
+  ])('%s is revenue, settled, not doubted', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+    expect(creditDoubt(d)).toBeNull();
+  });
+});
+
 describe('processor: card processor and marketplace payouts are revenue', () => {
   it.each([
     ['SQUARE INC DES:SQ261027 ID:T3E8', 'Square'],
@@ -168,6 +220,19 @@ describe("own_transfer: money moved between the merchant's own accounts is not r
   it.each(['ONLINE TRANSFER FROM SAV XXXXXX4410', 'Online Transfer From Chk ...1234', 'TRANSFER FROM SAVINGS', 'INTERNAL TRANSFER', 'BOOK TRANSFER CREDIT', 'XFER FROM ACCT 7731', 'TRANSFER FROM SHARE 01', 'Transfer From Shares', 'Transfer from Tallyline Reserve x7781', 'Transfer from Reserve ...4410'])('%s', (d) => {
     expect(depositKind(d)).toBe('transfer');
   });
+  it.each([
+    'From Operating x4410', 'From Tax Reserve \u2022\u20225512', 'Transfer from SAVINGS ...9921', 'Online Banking transfer from CHK 7734 Confirmation# 1180', 'INTERNAL TRANSFER FROM ACCT ENDING 2231',
+    'Book transfer credit', 'SWEEP CREDIT FROM INVESTMENT', 'ZBA TRANSFER CREDIT', 'Instant transfer from Payroll x0932', 'eTransfer Credit, Online Xfer 3321',
+  ])('online-bank and bank wordings: %s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("an own-account transfer's words outweigh a customer payment's", () => {
+    expect(depositKind('ONLINE TRANSFER FROM SAVINGS FOR PAYMENTS')).toBe('transfer');
+  });
+  it('a person paying by Zelle from their own account mask is not an own-account transfer', () => {
+    expect(depositKind('ZELLE FROM JORDAN LEE x4410')).toBe('revenue');
+  });
   it('a wire from a customer is revenue, not a transfer', () => {
     expect(depositKind('WIRE TRANSFER FROM ACME CORP')).toBe('revenue');
   });
@@ -191,6 +256,8 @@ describe('refund: refunds, reversals, chargebacks and returned-item credits are 
     // Abbreviated card wording ("DBT CARD", "DBT CRD") with CREDIT / RETURN after it.
     'DBT CARD CREDIT STAPLES 00115 COLUMBUS OH 4417', 'DBT CRD RETURN AMAZON.COM*2K4L91 AMZN.COM/BILL', 'DEBIT CRD RTN CHEWY.COM',
   ])('card refund: %s', (d) => expect(depositKind(d)).toBe('refund'));
+  it.each(['DBT CARD CREDIT OFFICE DEPOT 4417', 'DBT CRD RETURN HARBOR FREIGHT 0113', 'CREDIT VOUCHER WALGREENS 0931', 'DISPUTE WON CASE 8812', 'RETURN OF POSTED ITEM 4410', 'CHARGEBACK REVERSAL CASE 7781', 'IRS TREAS 310 TAX REF', 'OHIO STATE TAX REFUND'])('refund wording: %s', (d) =>
+    expect(depositKind(d)).toBe('refund'));
   it('a card sale settled by a processor is still revenue', () => {
     for (const d of ['SQUARE INC DEPOSIT 250401', 'BANKCARD DEPOSIT MERCH 4410', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN']) expect(depositKind(d)).not.toBe('refund');
   });
@@ -215,6 +282,17 @@ describe('nsf: NSF, returned, unpaid and overdraft (paid item) events', () => {
   });
 });
 
+describe('nsf: returned-payment fees in the wordings online banks use', () => {
+  it.each(['Returned payment fee - COMCAST $212.40', 'RETURNED ACH FEE', 'ACH RETURN FEE ITEM 7', 'BOUNCED CHECK FEE', 'REJECTED PAYMENT FEE / PG&E', 'Dishonored item charge'])('%s is an NSF', (d) => {
+    expect(isNsf(d)).toBe(true);
+    expect(looksLikeNsfFee(d)).toBe(false);
+  });
+  it.each(['REFUND OF RETURNED PAYMENT FEE', 'Returned payment fee reversal', 'Fee refund - returned payment fee', 'WAIVED RETURNED ACH FEE'])('%s is a reversal, no NSF', (d) => {
+    expect(isNsf(d)).toBe(false);
+    expect(depositKind(d)).toBe('refund');
+  });
+});
+
 describe('nsf_reversal: a reversed or refunded fee is neither an NSF nor revenue', () => {
   it.each(['NSF FEE REVERSAL', 'OD FEE REFUND', 'OVERDRAFT FEE REVERSED', 'REVERSAL NSF FEE', 'RETURNED ITEM CREDIT', 'RETURN ITEM  CREDIT', 'NSF RETURN CREDIT', 'FEE REFUND RETURN ITEM'])('%s', (d) => {
     expect(isNsf(d)).toBe(false);
@@ -230,6 +308,32 @@ describe('recovery: collection activity', () => {
   it('a waste-collection bill is not recovery activity', () => {
     expect(isRecovery('ACH DEBIT WASTE COLLECTION SERVICES')).toBe(false);
     expect(isRecovery('DISASTER RECOVERY BACKUP SVC')).toBe(false);
+  });
+});
+
+describe('doubt: what no row settles but looks like funding, an own-account transfer, an NSF fee or an unknown funder', () => {
+  it.each([
+    ['WIRE IN ORIGINATOR: HARBOR BRIDGE CAPITAL GROUP LLC', 'funding'],
+    ['ACH CREDIT NORTHFIELD LENDING', 'funding'],
+    ['Deposit from Main Street Advance Co', 'funding'],
+    ['ACH CREDIT SUMMIT FINANCIAL SVCS AP PAYMENT', 'funding'], // customer-payment words do not outweigh the funding trade's
+    ['Incoming transfer Operations \u2022\u20224410', 'transfer'],
+    ['MOBILE XFER CR ACCT 5521', 'transfer'],
+  ])('the credit %s is doubted (%s)', (d, why) => expect(creditDoubt(d)).toBe(why));
+  it.each([
+    'ACH CREDIT CAPITAL CITY PLUMBING AP PAYMENT', 'CAPITAL ONE MOBILE PMT', 'SQUARE INC DEPOSIT 250401', 'ONDECK CAPITAL FUNDING', 'WIRE TRANSFER FROM ACME CORP', 'SHOPIFY CAPITAL',
+    // A city's finance department or an insurer named Capital pays its vendors; an invoice number is no account mask.
+    'ACH CREDIT CITY OF DAYTON FINANCE DEPT AP PAYMENT', 'ACH CR DEPT OF FINANCE VENDOR PAY', 'CAPITAL BLUECROSS CLAIM PAYMENT 4410', 'ACH CREDIT FROM ORCHARD SUPPLY INV #55120',
+  ])('the credit %s is not doubted', (d) =>
+    expect(creditDoubt(d)).toBeNull());
+  it('a debit reading like a returned-item fee no row counts is doubted; counted fees and plain charges are not', () => {
+    expect(looksLikeNsfFee('PMT BOUNCED SERVICE CHARGE')).toBe(true);
+    expect(looksLikeNsfFee('ITEM RTN CHG 3')).toBe(true);
+    for (const d of ['MONTHLY SERVICE CHARGE', 'RETURNED ITEM FEE', 'NSF FEE REFUND', 'WIRE FEE']) expect(looksLikeNsfFee(d)).toBe(false);
+  });
+  it('a debit to an unknown counterparty with the funding trade\'s words looks like a funder; known funders, Capital One and collections do not', () => {
+    expect(looksLikeFunderDebit('ACH DEBIT HARBOR BRIDGE CAPITAL GRP')).toBe(true);
+    for (const d of ['ACH DEBIT ONDECK CAPITAL', 'CAPITAL ONE CRCARDPMT', 'ACH DEBIT LIBERTAS FUNDING COLLECTIONS', 'TRANSFER TO SAVINGS']) expect(looksLikeFunderDebit(d)).toBe(false);
   });
 });
 
@@ -310,5 +414,29 @@ describe('STATEMENT_RULES_FILE: operator rows extend the table without a release
     expect(() => loadStatementRulesFile(join(dir, 'missing.json'))).toThrow(/STATEMENT_RULES_FILE \(.*missing\.json\): cannot be read \(ENOENT\)/);
     expect(() => loadStatementRulesFile(file('broken.json', '{"rows": ['))).toThrow(/STATEMENT_RULES_FILE \(.*broken\.json\): not valid JSON/);
     expect(() => loadStatementRulesFile(file('object.json', { funders: [] }))).toThrow(/expected a JSON array of rows/);
+  });
+});
+
+describe('every transaction of the corpora means what its truth says (scripts/audit-statement-categories.ts)', () => {
+  // The generators label each line (truth.json `category`); what rules.ts says of its description
+  // must agree, whether or not the reader parses that statement: a credit's kind, an NSF fee, an MCA position.
+  const KIND: Record<string, string> = {
+    proc: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'revenue',
+    xfer_in: 'transfer', mca_funding: 'loan', loan: 'loan', vendor_refund: 'refund', cb_reversal: 'refund', rtn_credit: 'refund', fee_rev: 'refund',
+  };
+  const dirs = ['statements', 'statements-blind-1', 'statements-blind-2', 'statements-blind-3', 'statements-blind-4'].map((d) => `contract-tests/fixtures/${d}`).filter((d) => existsSync(`${d}/truth.json`));
+  it.each(dirs)('%s', (dir) => {
+    const t = JSON.parse(readFileSync(`${dir}/truth.json`, 'utf8'));
+    const wrong: string[] = [];
+    for (const s of (Array.isArray(t) ? t : t.statements) as Array<{ transactions?: Array<{ description: string; amount: number; category: string }> }>) {
+      for (const x of s.transactions ?? []) {
+        if (x.amount > 0) {
+          if (depositKind(x.description) !== KIND[x.category]) wrong.push(`${x.description}: ${depositKind(x.description)} (truth ${x.category})`);
+        } else if (isNsf(x.description) !== (x.category === 'nsf_fee' || x.category === 'od_fee') || !!mcaFunder(x.description) !== (x.category === 'mca')) {
+          wrong.push(`${x.description}: nsf ${isNsf(x.description)}, funder ${mcaFunder(x.description)} (truth ${x.category})`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/schema';
 import { extractItems } from './extract';
 import { dateIn, days, read, type Reading } from './read';
-import { depositKind, isNsf, isRecovery, mcaFunder } from './rules';
+import { creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
 
 // Bank statement analysis: a PDF's positioned text (read in a child process with time and memory
 // limits, ./extract.ts) is read from the page's geometry (./read.ts: lines and columns built from
@@ -14,7 +14,12 @@ import { depositKind, isNsf, isRecovery, mcaFunder } from './rules';
 // every date must fall in the statement period. Anything short of that is `failed` with a stable
 // code (`does_not_reconcile`, `not_a_statement`, `no_transactions`, ...) and no figures: a partial
 // reading is never reported as a statement. Only then are the figures computed, with what the
-// transactions mean (revenue or not, NSF, MCA funder, recovery) taken from ./rules.ts.
+// transactions mean (revenue or not, NSF, MCA funder, recovery) taken from ./rules.ts, and only when
+// no line the figures depend on is in doubt (categoryDoubt: a credit that reads like funding or a
+// transfer from the merchant's own account, a large credit of a kind no rule knows, a fee for a
+// returned item no rule counts, an unknown funder's repeated debits): reconciliation cannot catch a
+// wrong category, so such a statement is `failed` with `uncertain_categories` rather than parsed
+// with a true revenue, NSF count or MCA figure that may be wrong.
 
 export interface StatementFigures {
   period_start: string;
@@ -33,7 +38,7 @@ export interface StatementFigures {
   has_recovery_activity: boolean;
 }
 
-export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile';
+export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile' | 'uncertain_categories';
 export type StatementResult =
   | { ok: true; figures: StatementFigures; pages: number }
   | { ok: false; code: FailureCode; reason: string; pages: number | null };
@@ -69,12 +74,13 @@ export const REASONS: Record<FailureCode, string> = {
   not_a_statement: 'No bank statement could be read in the PDF (no statement period with opening and closing balances)',
   no_transactions: 'The statement shows no transactions that could be read',
   does_not_reconcile: "The transactions read do not add up to the statement's printed balances and totals, so its figures cannot be trusted",
+  uncertain_categories: 'A transaction on the statement could not be told apart as revenue, funding, a transfer or a fee, so its revenue figures cannot be trusted',
 };
 const fail = (code: FailureCode, pages: number | null = null, reason = REASONS[code]): StatementResult => ({ ok: false, code, reason, pages });
 
 // ------------------------------------------------------------------------------------ reconciling
 
-interface Txn {
+export interface Txn {
   date: string;
   description: string;
   cents: number;
@@ -159,7 +165,9 @@ export function reconcile(r: Reading): Reconciled {
       cands.push(w);
       if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
     }
-    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check));
+    // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
+    // description ("Check 2211" lines in one register).
+    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check), side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check && !words.checks.test(x.description)));
     if (t.categories) {
       const cs = new Set(t.categories);
       cands.push(side.filter((x) => cs.has(r.sections[x.section].category) || (cs.has('checks') && r.sections[x.section].kind === 'checks')));
@@ -252,6 +260,71 @@ function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: 
   return out;
 }
 
+// ------------------------------------------------------------------------------------ doubt
+
+/** An incoming wire (the channel funders and own-account moves use for large round sums). */
+/**
+ * Debits that recur by nature and are no funder's pull: transfers to the merchant's other accounts,
+ * checks, card purchases and cash, payments the merchant pushes (bill pay, Zelle, Venmo).
+ */
+const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|WITHDRAWAL|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
+const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
+
+/**
+ * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
+ * amount, never its description), or null when every line they depend on is settled:
+ * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
+ *   words: FUNDING, FINANCIAL, CAPITAL GROUP, LENDING, ADVANCE...) or like a transfer from another
+ *   account of the merchant's (an account mask or kind: x6652, ...1234, SAVINGS, TREASURY), and no
+ *   processor row settles it;
+ * - a credit no row settles at all (not a processor's payout, a deposit, a customer's payment, a
+ *   refund, a transfer or funding), from a source that pays once in the period (a customer or a
+ *   processor pays again; funding is an event), that is large: a tenth or more of the period's
+ *   credits, or a round $5,000 or more by wire;
+ * - a debit that reads like a returned-item, NSF or overdraft fee that no row counts;
+ * - three or more debits of one amount to one counterparty with the funding trade's words that no
+ *   funder row knows, or four or more of $50 or more to any payee no row knows (not a transfer, a
+ *   check, a card purchase, cash or a payment the merchant pushes): an unknown advance's daily or
+ *   weekly payments.
+ */
+export function categoryDoubt(txns: Txn[]): string | null {
+  const credits = txns.filter((t) => t.cents > 0);
+  const total = sumOf(credits);
+  // A source that pays more than once in the period is a customer or a processor; funding is an event.
+  const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
+  const times = new Map<string, number>();
+  for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
+  for (const t of credits) {
+    const why = creditDoubt(t.description);
+    if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'transfer') return `The credit of ${money(t.cents)} on ${t.date} reads like a transfer from another account of the merchant's, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
+      return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
+    }
+  }
+  const funderLike = new Map<string, Txn[]>();
+  const recurring = new Map<string, Txn[]>();
+  // A payee: the description's first words without digits (dates, trace and ID numbers vary by line).
+  const payee = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1).slice(0, 4).join(' ');
+  for (const t of txns) {
+    if (t.cents >= 0) continue;
+    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description)) {
+      const key = `${t.cents}|${payee(t.description)}`;
+      const same = [...(recurring.get(key) ?? []), t];
+      recurring.set(key, same);
+      if (same.length >= 4) return `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`;
+    }
+    if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
+    if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
+      const key = `${t.cents}|${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()}`;
+      const same = [...(funderLike.get(key) ?? []), t];
+      funderLike.set(key, same);
+      if (same.length >= 3) return `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`;
+    }
+  }
+  return null;
+}
+
 // ------------------------------------------------------------------------------------ figures
 
 const dollars = (cents: number) => Math.round(cents) / 100;
@@ -340,6 +413,8 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
   }
   const c = reconcile(reading);
   if (!c.ok) return fail(c.code, x.pages, c.reason ?? REASONS[c.code]);
+  const doubt = categoryDoubt(c.txns);
+  if (doubt) return fail('uncertain_categories', x.pages, doubt);
   return { ok: true, pages: x.pages, figures: figuresOf(c, reading.bankName) };
 }
 

@@ -986,6 +986,12 @@ export function read(pages: PageItems[]): Reading {
 
     // Label and amount pairs: a summary, a section's total, a balance.
     if (money.length && (!first || first.k !== 'date')) {
+      // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
+      // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
+      if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text)) {
+        lastRow = null;
+        continue;
+      }
       const pairs = pairsOf(tk);
       // "Subtotal: 40,587.05": the current section's total.
       const cur = sections[sec];
@@ -1194,6 +1200,10 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   if (numeric.length) {
     const assigned = new Map<Col, Extract<Tok, { k: 'money' }>>();
     const extra: string[] = [];
+    // An amount ending well left of every amount column is quoted in the description ("Fee for a
+    // Transaction Posted on 01/06 $1,650.00" before its fee), not the row's own amount.
+    const leftmost = Math.min(...numeric.map((c) => c.x0));
+    while (amounts.length > 1 && amounts[0].x1 < leftmost - 20) description = `${description} ${amounts.shift()!.t}`.trim();
     for (const a of amounts) {
       const cx = (a.x0 + a.x1) / 2;
       const col = numeric.reduce((b, c) => {

@@ -12,7 +12,10 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // A phrase matches whole words in the upper-cased description, with any run of spaces or
 // punctuation between its words ("FORWARD FIN" matches "ACH DEBIT FORWARD FIN PMT", not
 // "FORWARD FINISH"); a word ending in `*` matches any word it begins ("FORWARD FINANC*": FINANCIN,
-// FINANCING, the 16-character truncations banks print). `regex` (optional) are JavaScript regular
+// FINANCING, the 16-character truncations banks print); the word `~` matches any word of the
+// funding trade (FINANCE, FINANCIAL, FINANCING, FUNDING, FUND, CAPITAL, ADVANCE, LENDING, their
+// abbreviations FIN, FDG, CAP, ADV and their cuts CAPI, FUNDIN...), so "RAPID ~" matches "RAPID
+// FINANCIAL SERVICES LLC", "RAPID CAPI" and "RAPID FUNDING" alike. `regex` (optional) are JavaScript regular
 // expressions tested on the upper-cased description. A row with `unless` does not match a
 // description that contains any of those phrases.
 //
@@ -20,6 +23,8 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // - mca_funder: a debit is a payment on an existing merchant-cash-advance position (mcaFunder gives
 //   the funder's name; positions are counted by distinct name); a credit is that advance's funding.
 // - processor: card processors and marketplaces; their payouts are revenue.
+// - revenue: other credits known to carry sales: cash, branch, ATM and mobile/remote check deposits,
+//   customers' payments (AP/vendor payments, invoices, insurance claim payments).
 // - loan: loan proceeds, SBA disbursements, line-of-credit draws, advance fundings: not revenue.
 // - own_transfer: transfers between the merchant's own accounts: not revenue.
 // - refund: refunds, reversals, chargebacks, returned-item credits: not revenue.
@@ -28,11 +33,12 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // - recovery: collection or recovery activity (collections, levies, judgments).
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
-// loan -> loan; processor -> revenue; own_transfer -> transfer; otherwise revenue. For a debit
+// loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and
+// creditDoubt says whether that default may hide funding or a transfer). For a debit
 // (mcaFunder): an NSF, fee reversal, refund or recovery line is never a position, even when it
 // names a funder ("NSF FEE LG FUNDING").
 
-export const RULE_CLASSES = ['mca_funder', 'processor', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery'] as const;
+export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery'] as const;
 export type RuleClass = (typeof RULE_CLASSES)[number];
 
 export interface RuleRow {
@@ -51,21 +57,29 @@ const MAX_PHRASE = 100;
 const MAX_REGEX = 500;
 const MAX_ITEMS = 200;
 
-/** A phrase's words: letters and digits, `*` only at a word's end. */
-const wordsOf = (phrase: string) => phrase.toUpperCase().split(/[^A-Z0-9*]+/).filter(Boolean);
+/** A phrase's words: letters and digits, `*` only at a word's end, `~` alone (any trade word). */
+const wordsOf = (phrase: string) => phrase.toUpperCase().split(/[^A-Z0-9*~]+/).filter(Boolean);
+
+/** The funding trade's words, their abbreviations, and (4 letters or more) their cuts. */
+const TRADE_FULL = ['FINANCE', 'FINANCIAL', 'FINANCING', 'FUNDING', 'FUNDERS', 'CAPITAL', 'ADVANCE', 'ADVANCES', 'LENDING', 'LENDERS'];
+const TRADE_ABBR = new Set(['FIN', 'FINL', 'FUND', 'FDG', 'FNDG', 'CAP', 'CAPL', 'ADV', 'LEND']);
+export const isTradeWord = (w: string): boolean => TRADE_ABBR.has(w) || (w.length >= 4 && TRADE_FULL.some((f) => f.startsWith(w)));
 
 function phraseProblem(p: unknown): string | null {
   if (typeof p !== 'string') return 'must be a string';
   if (p.length > MAX_PHRASE) return `is longer than ${MAX_PHRASE} characters`;
   const words = wordsOf(p);
   if (!words.length) return 'has no letters or digits';
+  if (words.some((w) => w.includes('~') && w !== '~')) return 'the word ~ (any trade word) must stand alone';
+  if (words[0] === '~' || words.filter((w) => w === '~').length > 1) return 'the word ~ (any trade word) may appear once, after the name it follows';
   for (const w of words) {
+    if (w === '~') continue;
     const min = words.length === 1 ? 3 : 2;
     if (w.indexOf('*') !== -1 && (w.indexOf('*') !== w.length - 1 || w.length - 1 < min)) {
       return `word "${w}": * may only end a word, after at least ${min} letters or digits`;
     }
   }
-  if (words.join('').replace(/\*/g, '').length < 3) return 'needs at least 3 letters or digits (a shorter phrase matches too much)';
+  if (words.join('').replace(/[*~]/g, '').length < 3) return 'needs at least 3 letters or digits (a shorter phrase matches too much)';
   return null;
 }
 
@@ -134,6 +148,8 @@ export function validateRows(rows: unknown, source: string): RuleRow[] {
 interface Phrase {
   words: string[];
   prefix: boolean[];
+  /** `~`: any trade word. */
+  trade: boolean[];
   row: number;
   unless: boolean;
 }
@@ -155,7 +171,7 @@ interface Compiled {
 export function achCut(phrase: string): string | null {
   // A starred last word ("DELTA BRIDGE FUND*") is a name that goes on past the star.
   const p = phrase.toUpperCase().replace(/\s+/g, ' ').trim().replace(/\*$/, '');
-  if (p.length <= 16 || p.includes('*')) return null;
+  if (p.length <= 16 || p.includes('*') || p.includes('~')) return null;
   const head = p.slice(0, 16);
   if (/[A-Z0-9]/.test(p[16]) === false || !/[A-Z0-9]$/.test(head)) return null;
   const words = wordsOf(head);
@@ -168,7 +184,7 @@ function compile(rows: RuleRow[]): Compiled {
   const c: Compiled = { rows, byFirst: new Map(), starredFirst: [], regexRows: [] };
   const add = (phrase: string, row: number, unless: boolean) => {
     const raw = wordsOf(phrase);
-    const p: Phrase = { words: raw.map((w) => w.replace(/\*$/, '')), prefix: raw.map((w) => w.endsWith('*')), row, unless };
+    const p: Phrase = { words: raw.map((w) => w.replace(/\*$/, '')), prefix: raw.map((w) => w.endsWith('*')), trade: raw.map((w) => w === '~'), row, unless };
     if (p.prefix[0]) c.starredFirst.push(p);
     else c.byFirst.set(p.words[0], [...(c.byFirst.get(p.words[0]) ?? []), p]);
   };
@@ -192,6 +208,10 @@ function phraseAt(p: Phrase, words: string[], i: number): boolean {
   if (i + p.words.length > words.length) return false;
   for (let k = 0; k < p.words.length; k++) {
     const w = words[i + k];
+    if (p.trade[k]) {
+      if (!isTradeWord(w)) return false;
+      continue;
+    }
     if (p.prefix[k] ? !w.startsWith(p.words[k]) : w !== p.words[k]) return false;
   }
   return true;
@@ -213,7 +233,7 @@ function classifyUpper(c: Compiled, d: string): Classification {
     for (const p of c.starredFirst) if (w.startsWith(p.words[0]) && phraseAt(p, words, i)) (p.unless ? (vetoed ??= []) : hits).push(p.row);
   }
   for (const r of c.regexRows) if (r.re.test(d)) hits.push(r.row);
-  const out: Classification = { mca_funder: null, processor: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null };
+  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null };
   for (const row of hits) {
     if (vetoed && vetoed.includes(row)) continue;
     const r = c.rows[row];
@@ -287,8 +307,69 @@ export function depositKind(description: string): DepositKind {
   if (c.nsf_reversal || c.refund || c.nsf) return 'refund';
   if (c.mca_funder || c.loan) return 'loan';
   if (c.processor) return 'revenue';
+  // An own-account transfer's words outweigh a customer payment's ("TRANSFER FROM SAVINGS FOR PAYMENTS").
   if (c.own_transfer) return 'transfer';
   return 'revenue';
+}
+
+// ------------------------------------------------------------------------------------ doubt
+
+// What a reconciled statement's figures may still get wrong is a CATEGORY: a funder's wire counted
+// as sales, a transfer from the merchant's own account counted as sales, a fee for a returned
+// payment not counted as an NSF, an unknown funder's daily debits not counted as a position.
+// Reconciliation cannot see any of these, so the reader asks, of each line the table does not
+// settle, whether it LOOKS like one of them; analyze.ts refuses such a statement
+// (`uncertain_categories`) rather than report a figure that may be wrong.
+
+/** Words of the funding trade in a counterparty ("... CAPITAL GROUP", "... FINANCIAL SERVICES LLC", "... FUNDING"). */
+const FUNDING_LOOK =
+  /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+AID\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
+/** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
+const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRNSFR|SWEEP|FROM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
+/** A fee charged for a returned, unpaid or overdrawing item. */
+const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
+const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED)\b/;
+
+/** Whether any row of the table settles what a credit is (not the default "revenue"). */
+export function creditSettled(description: string): boolean {
+  const c = classOf(description);
+  return !!(c.nsf_reversal || c.refund || c.nsf || c.mca_funder || c.loan || c.processor || c.revenue || c.own_transfer);
+}
+
+/**
+ * Why a credit counted as revenue may not be revenue: it carries the funding trade's words
+ * (`funding`) or names an account of the merchant's (`transfer`), and no processor row settles it.
+ * Null for any other credit.
+ */
+export function creditDoubt(description: string): 'funding' | 'transfer' | null {
+  if (depositKind(description) !== 'revenue') return null;
+  const c = classOf(description);
+  if (c.processor) return null;
+  const d = description.toUpperCase();
+  if (FUNDING_LOOK.test(d)) return 'funding';
+  if (TRANSFER_LOOK.test(d)) return 'transfer';
+  return null;
+}
+
+/** A debit that reads like a returned-item, NSF or overdraft fee that no row counts (nor reverses). */
+export function looksLikeNsfFee(description: string): boolean {
+  const c = classOf(description);
+  if (c.nsf || c.nsf_reversal) return false;
+  const d = description.toUpperCase();
+  return FEE_WORD.test(d) && RETURN_WORD.test(d);
+}
+
+/** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer). */
+export function debitSettled(description: string): boolean {
+  const c = classOf(description);
+  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan);
+}
+
+/** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection). */
+export function looksLikeFunderDebit(description: string): boolean {
+  const c = classOf(description);
+  if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer) return false;
+  return FUNDING_LOOK.test(description.toUpperCase());
 }
 
 /** An NSF, returned-item or overdraft (paid item) event; its reversal or refund is not. */

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
+
+// Registers the reader refused in statements-blind-4 (does_not_reconcile), each rule on a small
+// statement built for it: a landscape CR/DR register whose pages end in "Page totals ... Carried
+// forward" and start with "Balance brought forward from page n" (none of them transactions or the
+// statement's totals), whose checks are register lines "Check 2211" beside a separate checks total;
+// and a history whose fee rows quote the bounced item's amount in the description, wrapping onto a
+// line that reads like a heading ("Yellowstone Capi Ycl Debit").
+
+const read = async (pages: PageSpec[], o?: { landscape?: boolean }) => analyzeStatementPdf(await statementPdf(pages, o));
+function figures(r: StatementResult) {
+  expect(r.ok, JSON.stringify(r)).toBe(true);
+  if (!r.ok) throw new Error('not parsed');
+  return r.figures;
+}
+
+describe('a landscape CR/DR register with page totals, carried-forward and brought-forward lines', () => {
+  const reg = (d: string, desc: string, amt: string, bal: string): PageSpec[number] => [[40, d], [90, desc], [560, amt, { r: true }], [700, bal, { r: true }]];
+  const pages = (o: { pageTotals?: string } = {}): PageSpec[] => [
+    [
+      [[40, 'Queen City National Bank'], [420, 'Statement Period Date: 3/1/2026 - 3/31/2026']],
+      [[40, 'RIVERFRONT PRESS LLC'], [480, 'Beginning Balance'], [740, '1,000.00 CR', { r: true }]],
+      [[480, 'Deposits / Credits  (2)'], [740, '3,000.00 CR', { r: true }]],
+      [[480, 'Checks  (1)'], [740, '400.00 DR', { r: true }]],
+      [[480, 'Withdrawals / Debits  (2)'], [740, '1,100.00 DR', { r: true }]],
+      [[480, 'Ending Balance'], [740, '2,500.00 CR', { r: true }]],
+      'Account Activity',
+      [[40, 'Date', { b: true }], [90, 'Description', { b: true }], [560, 'Amount', { b: true, r: true }], [700, 'Balance', { b: true, r: true }]],
+      reg('03/02', 'PREAUTHORIZED CREDIT STRIPE TRANSFER', '2,000.00 CR', '3,000.00'),
+      [[90, 'ST-8812 260302']],
+      reg('03/03', 'Check 101', '400.00 DR', '2,600.00'),
+      reg('03/04', 'PREAUTHORIZED DEBIT XCEL ENERGY', '1,000.00 DR', '1,600.00'),
+      [[40, o.pageTotals ?? 'Page totals:'], [300, 'Credits 2,000.00 CR'], [470, 'Debits 1,400.00 DR'], [620, 'Carried forward 1,600.00']],
+    ],
+    [
+      [[40, 'Queen City National Bank'], [420, 'Statement Period Date: 3/1/2026 - 3/31/2026']],
+      'Account Activity - continued',
+      [[40, 'Date', { b: true }], [90, 'Description', { b: true }], [560, 'Amount', { b: true, r: true }], [700, 'Balance', { b: true, r: true }]],
+      [[40, 'Balance brought forward from page 1'], [700, '1,600.00', { r: true }]],
+      reg('03/16', 'PREAUTHORIZED CREDIT STRIPE TRANSFER', '1,000.00 CR', '2,600.00'),
+      reg('03/17', 'MONTHLY SERVICE FEE', '100.00 DR', '2,500.00'),
+      [[40, 'Page totals:'], [300, 'Credits 1,000.00 CR'], [470, 'Debits 100.00 DR'], [620, 'Carried forward 2,500.00']],
+      [[40, 'Ending Balance'], [700, '2,500.00 CR', { r: true }]],
+    ],
+  ];
+  it('reads the register: page totals and forwarded balances are neither totals nor rows; withdrawals beside checks exclude the "Check 101" line', async () => {
+    const f = figures(await read(pages(), { landscape: true }));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2500, deposits_total: 3000, deposit_count: 2, true_revenue: 3000 });
+  }, 60_000);
+  it('a page total that is not labelled as one still has to match the statement (a wrong total is refused)', async () => {
+    const r = await read(pages({ pageTotals: 'Totals:' }), { landscape: true });
+    expect(r).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});
+
+describe('a history whose fee rows quote the bounced amount and wrap onto a heading-like line', () => {
+  const row = (d: string, desc: string, cr: string, dr: string, bal = ''): PageSpec[number] => [[40, d], [80, desc], ...(cr ? ([[430, cr, { r: true }]] as const) : []), ...(dr ? ([[500, dr, { r: true }]] as const) : []), ...(bal ? ([[570, bal, { r: true }]] as const) : [])];
+  it('the quoted amount stays in the description; the wrapped "... Debit" line is not a section', async () => {
+    const f = figures(await read([[
+      'Pioneer Trail Bank', 'March 1, 2026 - March 31, 2026  |  Page 1 of 1',
+      [[40, 'Beginning balance on 3/1'], [300, '$100.00', { r: true }]],
+      [[40, 'Deposits/Credits'], [300, '1,500.00', { r: true }]],
+      [[40, 'Withdrawals/Debits'], [300, '- 1,670.00', { r: true }]],
+      [[40, 'Ending balance on 3/31'], [300, '-$70.00', { r: true }]],
+      'Transaction history',
+      [[380, 'Deposits/', { b: true }], [460, 'Withdrawals/', { b: true }], [530, 'Ending daily', { b: true }]],
+      [[40, 'Date', { b: true }], [80, 'Description', { b: true }], [430, 'Credits', { b: true, r: true }], [500, 'Debits', { b: true, r: true }], [570, 'balance', { b: true, r: true }]],
+      row('3/2', 'Square Inc Deposit 260302 Blue Door Cafe', '1,000.00', ''),
+      row('3/2', 'Yellowstone Capi Ycl Debit 260302 Blue Door Cafe', '', '1,600.00', '-500.00'),
+      row('3/3', 'Non-Sufficient Funds Fee for a Transaction $1,600.00', '', '35.00', '-535.00'),
+      [[80, 'Yellowstone Capi Ycl Debit']],
+      row('3/4', 'Returned Item Credit Insufficient Funds', '500.00', '', ''),
+      [[80, 'Yellowstone Capi Ycl Debit']],
+      row('3/4', 'Monthly Service Fee', '', '35.00', '-70.00'),
+      [[40, 'Ending balance on 3/31'], [570, '-70.00', { r: true }]],
+    ]]));
+    expect(f).toMatchObject({ deposits_total: 1500, deposit_count: 2, nsf_count: 1, ending_balance: -70, true_revenue: 1000 });
+  }, 60_000);
+});

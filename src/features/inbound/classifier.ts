@@ -301,6 +301,7 @@ AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
 interface Fired {
@@ -402,7 +403,7 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
@@ -519,7 +520,7 @@ type MoneyKind = 'funded' | 'payment' | 'payback' | 'fee' | 'net' | 'requested' 
 
 interface Fact {
   pos: number;
-  kind: 'money' | 'factor' | 'sell' | 'term' | 'freq' | 'count';
+  kind: 'money' | 'factor' | 'sell' | 'term' | 'freq' | 'count' | 'same';
   value: number;
   money?: MoneyKind;
   unit?: TermUnit;
@@ -536,7 +537,7 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
   ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly)\b/g],
-  ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital)\b/g],
+  ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total)/],
@@ -570,9 +571,13 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
     const m = re.exec(post);
     if (m) found.push({ kind, dist: m[0].length - m[0].trimStart().length });
   }
-  if (!found.length) return 'unknown';
+  // an amount followed straight by a factor ("$60,000, 1.49, 6 months", "85k / 1.37") is what is funded,
+  // whatever context came before it ("3rd position, no payoffs: $60,000, 1.49")
+  const factorNext = /^\s*[,/|]?\s*(@|at|x)?\s*[1-2]\.\d{1,3}(?![\d%.])(?!\s*(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million|years?|yrs?))/.test(line.slice(end, end + 16));
+  if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
+  if (factorNext && best.kind === 'other') return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
     const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
@@ -608,6 +613,8 @@ const SHORTHAND_RE = new RegExp(
   `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
+const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|$\\d])`, 'g');
+const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
 const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
@@ -664,6 +671,20 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         facts.push({ pos: base + m.index, kind: 'money', value: round2(ask * V.ASK_FRACTIONS[m[1].toLowerCase()]), money: 'funded', text: m[0], shorthand: true });
       }
     }
+    // the ask named as the amount: "Approved as requested." (vocabulary.ts ASK_AS_AMOUNT)
+    if (ask && ask > 0) {
+      ASK_AS_AMOUNT_RE.lastIndex = 0;
+      while ((m = ASK_AS_AMOUNT_RE.exec(lower))) {
+        if (overlaps(m.index, m.index + m[0].length)) continue;
+        // "can't do the full amount", "not the full ask": a refusal, not an amount offered
+        if (SHORTHAND_NEGATED.test(lower.slice(Math.max(0, m.index - 40), m.index)) || /\b(not|can't|cannot|unable|won't)\b[^.;\n]{0,25}$/.test(lower.slice(Math.max(0, m.index - 30), m.index))) continue;
+        taken.push([m.index, m.index + m[0].length]);
+        facts.push({ pos: base + m.index, kind: 'money', value: ask, money: 'funded', text: m[0], shorthand: true });
+      }
+    }
+    // "at the same rate and term": the pricing of the offer before it
+    SAME_TERMS_RE.lastIndex = 0;
+    while ((m = SAME_TERMS_RE.exec(lower))) facts.push({ pos: base + m.index, kind: 'same', value: 0, text: m[0] });
     // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
     const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
     while ((m = factorRe.exec(line))) {
@@ -734,6 +755,8 @@ interface Draft {
   countFreq?: PaymentFrequency;
   /** Total repaid ("payback", "RTR", "purchased amount", "$99,000 back"): the factor is payback / amount when no factor is stated. */
   payback?: number;
+  /** "at the same rate and term": takes the pricing of the offer before it. */
+  same?: boolean;
 }
 
 function groupFacts(facts: Fact[]): Draft[] {
@@ -779,9 +802,27 @@ function groupFacts(facts: Fact[]): Draft[] {
       case 'freq':
         if (c.freq === undefined) c.freq = f.freq;
         break;
+      case 'same':
+        // said of an amount already priced ("40 at 1.38 ... at the same rate, 55k"): the next amount takes it
+        if (c.factor !== undefined && c.term !== undefined) fresh().same = true;
+        else c.same = true;
+        break;
       default:
         break;
     }
+  }
+  // the pricing of the offer before: factor, term and schedule, not the payment (another amount pays another sum)
+  for (let i = 1; i < drafts.length; i++) {
+    const d = drafts[i];
+    if (!d.same) continue;
+    const prev = drafts.slice(0, i).reverse().find((p) => p.amount !== undefined && p.factor !== undefined);
+    if (!prev) continue;
+    d.factor ??= prev.factor;
+    if (d.term === undefined) {
+      d.term = prev.term;
+      d.unit = prev.unit;
+    }
+    d.freq ??= prev.freq;
   }
   return drafts;
 }
@@ -945,6 +986,8 @@ interface Analysis {
   ownDecision: number;
   /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
   offersAttached?: boolean;
+  /** The approval in words alone (before offer terms and the subject count for it). */
+  approvalWords: number;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -981,6 +1024,10 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
+  // the ask refused by name: "not 50", "declined for the full 110", "instead of the $80,000"
+  const askNamed = ctx?.requested_amount ? refusedAskByName(lower, ctx.requested_amount) : null;
+  if (askNamed) add(counter, 3, `the ask refused by name ("${askNamed}")`);
+  const approvalWords = approved.score;
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
   if (/\bapproved\b|\bapproval\b/.test(subj) && !/\bnot approved\b/.test(subj)) add(approved, 1.5, 'subject says approved');
@@ -991,8 +1038,17 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
+  // items asked for to close a deal already priced ("need a signed contract and a voided check to fund"):
+  // conditions of the approval, not a request to decide it
+  const closing = score(lower, CLOSING_CUES);
+  if (closing.score >= 2 && complete.some((o) => o.term !== null) && needs.score > 0) {
+    needs.score = round2(needs.score * 0.3);
+    needs.hits.push(`closing stips beside priced terms (${closing.hits.join(', ')}): counted for less`);
+  }
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision };
+  // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
+  if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1046,6 +1102,21 @@ function refusesAsk(lower: string, ask: number): boolean {
   return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
 }
 
+/** The deal's ask as a lender writes it: "$150,000", "150,000", "150k", "$150k", a bare "150". */
+function askPattern(ask: number): string {
+  const k = ask / 1000;
+  return `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? `\\$?${k}` : 'x^'})(?![\\d.,]*\\d)(?!\\s*(%|days?|weeks?|wks?|months?|mos?|payments?|pmts?|positions?|nsfs?|negs?|pts?|points?))`;
+}
+
+/** The ask named in a refusal: "35, not 50", "declined for the full 110", "instead of the $80,000", "can't get to 75". */
+function refusedAskByName(lower: string, ask: number): string | null {
+  const m =
+    new RegExp(`\\b(not|instead of|rather than|versus|vs\\.?|(can't|cannot|couldn't|unable to|not able to) (do|fund|approve|go|get to|get you)|declined( it| this| the file)? (for|at))\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower) ??
+    // "We can't sit 3rd behind two funders for 150", "won't go out at 110 with Forward on": a refusal of the ask however phrased
+    new RegExp(`\\b(can't|cannot|couldn't|won't|will not|unable to|not able to)\\b[^.!?\\n]{0,50}?\\b(for|at)\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower);
+  return m ? m[0] : null;
+}
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -1084,18 +1155,33 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const amounts = a.offers.map((o) => o.amount);
   const less = ask !== null && ask > 0 && amounts.length > 0 && amounts.every((x) => x < ask - 0.5);
   const atAsk = ask !== null && amounts.some((x) => Math.abs(x - ask) < 0.5);
+  // options below the ask beside one at (or above) it: a menu of other terms unless the lender approved in words
+  const someLess = ask !== null && ask > 0 && amounts.some((x) => x < ask - 0.5);
+  const mixed = someLess && !less;
   const otherTerms = a.counter.score >= 3 || a.product.score >= 3;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
   if (type === 'approved' || type === 'counter') {
+    if (mixed && type === 'approved' && !otherTerms) {
+      if (a.declined.score >= 1 || a.counter.score >= 1.5 || a.tentative.score >= 2) {
+        // "We can't sit 3rd for 150. Option 1: the full 150 with a buyout. Option 2: 60k in 3rd": other terms
+        type = 'counter';
+        reasons.push('options below the ask beside one at it, with a refusal or a limit: a counter');
+        // ... and an approval in words as well: which one stands is for a person
+        if (a.approvalWords >= 2.5) {
+          review = 'conflicting_cues';
+          reasons.push('approved in words beside the refusal');
+        }
+      } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
+    }
     if (less || otherTerms) type = 'counter';
-    else if (type === 'counter' && atAsk && a.counter.score < 3) type = 'approved';
+    else if (type === 'counter' && atAsk && a.counter.score < 3 && !mixed) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
     if (less) confidence = Math.max(confidence, 0.75);
   } else if (type === 'declined' && complete.length) {
     // a no and a priced offer in one answer
-    if (less || otherTerms) {
+    if (less || otherTerms || someLess) {
       type = 'counter';
       confidence = Math.max(confidence, 0.6);
       reasons.push('declined the ask, offered other terms: a counter');

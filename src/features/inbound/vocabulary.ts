@@ -48,6 +48,8 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: '\\w+ [-:] approved', w: 3 },
   { phrase: '(cleared|passed) (uw|underwriting|credit)', w: 3, negatable: true, modal: true },
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
+  // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
+  { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },
 ];
 
 /** A decline, including idioms with no decline word. */
@@ -69,6 +71,14 @@ export const DECLINE: PhraseRow[] = [
   { phrase: 'hard stop|(kill|killing|killed) the (file|deal)', w: 3 },
   { phrase: "(tib|time in business|history) (is |was )?too (short|new|young)", w: 3 },
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
+  // "this one's a no for us", "that is a firm no", "a non-starter" (never "a no-brainer")
+  { phrase: "('s|is|was) a (hard |firm |definite |flat )?no(?![-']| ?brainer)( for us| from us| from me| here)?|non-?starter", w: 3, modal: true },
+  // "we're passing on Harvest Moon", "we'll be passing"
+  { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
+  // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
+  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the day|the week|today|tomorrow|vacation|holiday|pto|leave)|(we're|we are|i'm|i am) out(?=\\s*[.!;,]|\\s*$)|count (us|me) out", w: 3 },
+  // "we won't add a third position", "we will not take a 4th"
+  { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
@@ -123,7 +133,12 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|committee)', w: 2.5 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
-  { phrase: "(looks|is|looking) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
+  { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
+  // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"
+  { phrase: "(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
+  // a floated number without pricing: "probably around 35", "could maybe squeeze 50", "no numbers yet", "before I price it"
+  { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) lock (it|that|this) in", w: 2.5 },
 ];
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
@@ -134,10 +149,35 @@ export const CORRECTION: PhraseRow[] = [
 /** A fraction of the ask as the amount offered ("half the ask" on an 85k deal is $42,500). */
 export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 1 / 3, 'two thirds of': 2 / 3, 'a quarter of': 0.25, 'three quarters of': 0.75 };
 
+/**
+ * The ask named as the amount: "Approved as requested.", "good for the full amount", "we can fund at
+ * the requested amount". Read as the deal's requested amount (only when the hook knows it), so that an
+ * answer giving only the pricing ("Pricing 1.36, 44 weekly payments") still logs its offer. Not when a
+ * label with a value follows ("Requested amount: $80,000" is the ask restated, not an offer).
+ */
+export const ASK_AS_AMOUNT = [
+  'as (requested|submitted|asked|applied)',
+  '(at|for) the (full )?(requested amount|amount requested|ask|full ask|request)',
+  '(the |your )?full (amount|ask|request|requested amount)',
+];
+
+/**
+ * Items asked for to close a deal already priced, not to decide it: "need a signed contract and a
+ * voided check to fund", "Stips to fund:", "bank login at the funding call", "once the merchant
+ * accepts we'll need". Beside a complete offer they do not make the reply a request for information.
+ */
+export const CLOSING_STIPS: PhraseRow[] = [
+  { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
+  { phrase: "(once|when|after|if) (the )?(merchant|client|owner|customer|they|he|she) (accepts?|signs?|says yes|is in|wants it)", w: 2 },
+];
+
+/** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
+export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rate and term|factor and term|terms and rate)( and (term|rate|factor|pricing|frequency|schedule))?';
+
 /** The terms differ from the ask, in words. */
 export const COUNTER: PhraseRow[] = [
   { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
-  { phrase: 'declined (it |this |the file )?at \\$?\\d+k?', w: 3 },
+  { phrase: 'declined (it |this |the file )?(at|for) (the )?(full |whole |requested )?\\$?\\d+k?', w: 3 },
   { phrase: "(isn't|is not|not) there", w: 1 },
   { phrase: "(can't|cannot) fund the (whole|full|entire)", w: 3 },
   { phrase: "not (able|unable) to approve the (full|whole|entire|requested)", w: 3 },
@@ -178,13 +218,20 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
       'mca debits', 'stacked', 'stacking', 'too many positions', 'holdback (is )?too high', 'over[- ]?leveraged',
       '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
+      // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
+      "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",
+      '(new|another|undisclosed|additional|recent) (advance|mca|funder|lender|loan)s?( (funded|hit|landed|showed|came))?',
     ],
     w: 3,
   },
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
-  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)'], w: 3 },
+  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)',
+    // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
+    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)('s| is| are)? (under|below|short of) (our|the) (floor|minimum|min)"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
-  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit"], w: 3 },
+  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
+    // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
+    "(came back|pulled|pulls|scored|scores|scoring|beacon|fico)( in)?( at| of| is| a| an)? [4-8]\\d\\d(?![\\d,k%])", "(floor|cutoff|cut-off|minimum score|min score)( is| of)? [5-7]\\d\\d(?![\\d,k%]| ?(a day|per|/|dollars|avg|average))"], w: 3 },
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
@@ -262,6 +309,8 @@ export const BOILERPLATE: string[] = [
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",
+  // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
+  '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
 ];
 
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

@@ -613,7 +613,8 @@ const SHORTHAND_RE = new RegExp(
   `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
-const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|$\\d])`, 'g');
+// not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
+const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
 const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
@@ -936,10 +937,18 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
   return { docs, used };
 }
 
+/** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
+const offerText = (own: string) =>
+  wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
+
+/** Amounts put forward as what could be funded, priced or not ("probably around 35", "might squeeze 25"). */
+function floatedAmounts(own: string, ctx?: ReplyContext): number[] {
+  return scanFacts(offerText(own), 0, ctx).filter((f) => f.kind === 'money' && f.money === 'funded').map((f) => f.value);
+}
+
 /** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
 export function extractOffers(own: string, ctx?: ReplyContext): ExtractedOffer[] {
-  // lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels
-  const text = wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
+  const text = offerText(own);
   const lines = text.split('\n');
   const { docs, used } = tableDocuments(lines);
   // two-cell rows ("Funding Amount | $50,000") read as "Funding Amount: $50,000"
@@ -988,6 +997,8 @@ interface Analysis {
   offersAttached?: boolean;
   /** The approval in words alone (before offer terms and the subject count for it). */
   approvalWords: number;
+  /** Amounts put forward, priced or not. */
+  floated: number[];
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1048,7 +1059,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1194,6 +1205,14 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "declined it at 30, but my manager would look at 15": a counter without terms yet
     type = 'counter';
     reasons.push('declined the ask, floated other terms');
+  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
+    // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
+    type = 'needs_info';
+    reasons.push('items asked for beside a floated decision');
+  } else if (type === 'unclassified' && !complete.length && a.tentative.score >= 2 && ask !== null && a.floated.some((x) => x < ask - 0.5) && a.auto.score < 4 && a.pending.score < 3) {
+    // "I might squeeze 25 out of it, no pricing yet": less money floated without terms; a person follows up
+    type = 'counter';
+    reasons.push(`floated $${a.floated.filter((x) => x < ask - 0.5).map((x) => x.toLocaleString('en-US')).join(', $')} against a $${ask.toLocaleString('en-US')} ask, not priced`);
   }
   if (type === 'counter' && complete.length && d.type !== 'counter' && !less && !otherTerms && a.declined.score >= 3) review ??= 'conflicting_cues';
 

@@ -48,6 +48,9 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: '\\w+ [-:] approved', w: 3 },
   { phrase: '(cleared|passed) (uw|underwriting|credit)', w: 3, negatable: true, modal: true },
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
+  // "UW approved it", "credit okayed the file", "committee signed off on Lakeview"
+  { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
+  { phrase: 'green ?light(ed)?', w: 2.5, negatable: true, modal: true },
   // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
   { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },
 ];
@@ -77,6 +80,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
   { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the day|the week|today|tomorrow|vacation|holiday|pto|leave)|(we're|we are|i'm|i am) out(?=\\s*[.!;,]|\\s*$)|count (us|me) out", w: 3 },
+  // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
+  { phrase: "no dice|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"
   { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
@@ -130,7 +135,9 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(might|may) be able to do something|i might be able|don't promise", w: 3 },
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
   { phrase: 'no pricing yet', w: 2.5 },
-  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|committee)', w: 2.5 },
+  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
+  // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
+  { phrase: 'tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
   { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
@@ -138,7 +145,7 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
   // a floated number without pricing: "probably around 35", "could maybe squeeze 50", "no numbers yet", "before I price it"
-  { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) lock (it|that|this) in", w: 2.5 },
+  { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
@@ -169,6 +176,7 @@ export const ASK_AS_AMOUNT = [
 export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
   { phrase: "(once|when|after|if) (the )?(merchant|client|owner|customer|they|he|she) (accepts?|signs?|says yes|is in|wants it)", w: 2 },
+  { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
 ];
 
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
@@ -183,6 +191,9 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "not (able|unable) to approve the (full|whole|entire|requested)", w: 3 },
   { phrase: "(\\d+ (months?|weeks?|days?)|that term) (won't|will not|doesn't|does not) work", w: 3 },
   { phrase: "(we'd|we would|we) (have to|need to) go \\d+", w: 3 },
+  // another structure: the offer stands only with a position paid off or bought out
+  { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", w: 3 },
+  { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
@@ -227,7 +238,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
   { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)',
     // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
-    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)('s| is| are)? (under|below|short of) (our|the) (floor|minimum|min)"], w: 3 },
+    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our|the) (floor|minimum|min)"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
   { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
     // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
@@ -254,7 +265,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(we're|we are) out of", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(we're|we are) out of", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -279,7 +290,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
+  before: ["can do", 'do', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -531,8 +531,8 @@ interface Fact {
 }
 
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
-  ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?)\b/g],
+  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
@@ -580,10 +580,10 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (factorNext && best.kind === 'other') return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
-    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
+    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
     if (label) {
       const w = label[1];
-      return /pay ?back|total/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
+      return /pay ?back|total|specified|purchased/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
     }
   }
   return best.kind;
@@ -713,6 +713,20 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       facts.push({ pos: base + m.index, kind: 'term', value: n, unit: 'days', text: m[1] });
     }
     // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
+    // "Number of Payments: 140", "# of debits: 26"
+    const countLabelRe = /\b(?:number of|no\.? of|# of|#|total)\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|debits|installments|remittances)\s*[:|]?\s*(\d{1,3})(?![\d,.])/gi;
+    while ((m = countLabelRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[2]), freq: m[1] ? normFreq(m[1]) : undefined, text: m[0] });
+    }
+    // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
+    const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d)\s*(?:years?|yrs?)\b|\b(\d)[- ](?:year|yr) term\b/gi;
+    while ((m = yearRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
+    }
     const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
@@ -792,6 +806,11 @@ function groupFacts(facts: Fact[]): Draft[] {
         if (c.term === undefined) {
           c.term = f.value;
           c.unit = f.unit;
+        } else if (c.amount !== undefined && (c.factor !== undefined || c.payback !== undefined)) {
+          // a menu whose lines start with the term ("6 mo: 45k @ 1.30 / 9 mo: 45k @ 1.38"): the next offer's term
+          const n = fresh();
+          n.term = f.value;
+          n.unit = f.unit;
         }
         break;
       case 'count':
@@ -906,13 +925,16 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
       }
     }
     // column table: label in the first cell, two or more values
-    const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
+    // (the label cell holds no value: "Approved: $45,000 | Factor 1.34 | 7 months" is one offer on one line)
+    const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && !/\$|\d[\d,.]*\d/.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
     if (isLabelRow(row)) {
       let start = i;
       if (i > 0 && cells[i - 1].length >= 3 && !cells[i - 1][0] && !used.has(i - 1)) start = i - 1; // "| Option A | Option B"
       let j = i;
       const block: number[] = [];
       while (j < lines.length && cells[j].length >= 2 && (isLabelRow(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
+      // one label row alone is a line of values, not a table
+      if (block.length < 2) continue;
       const width = Math.max(...block.map((b) => cells[b].length));
       // a header row of terms ("| 4 mo | 6 mo | 8 mo"): each column's term
       const header = start < i ? cells[start] : null;

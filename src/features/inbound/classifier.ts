@@ -580,9 +580,10 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (factorNext && best.kind === 'other') return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
-    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
+    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased|payment|pmt|installment|debit|remittance)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
     if (label) {
       const w = label[1];
+      if (/^(payment|pmt|installment|debit|remittance)$/.test(w)) return 'payment';
       return /pay ?back|total|specified|purchased/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
     }
   }
@@ -787,7 +788,8 @@ function groupFacts(facts: Fact[]): Draft[] {
     const c: Draft = cur ?? fresh();
     switch (f.kind) {
       case 'money': {
-        const kind = f.money === 'unknown' ? (labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
+        // right after "same rate and term on": the amount that takes that pricing
+        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
         if (kind === 'funded') {
           if (c.amount !== undefined) fresh().amount = f.value;
           else c.amount = f.value;
@@ -847,9 +849,11 @@ function groupFacts(facts: Fact[]): Draft[] {
   return drafts;
 }
 
-function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined): ExtractedOffer[] {
+function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
   const out: ExtractedOffer[] = [];
   for (const d of drafts) {
+    // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
+    if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
     if (d.factor === undefined && d.term === undefined && d.payback === undefined) continue;
     const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
@@ -969,7 +973,7 @@ function floatedAmounts(own: string, ctx?: ReplyContext): number[] {
 }
 
 /** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
-export function extractOffers(own: string, ctx?: ReplyContext): ExtractedOffer[] {
+export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): ExtractedOffer[] {
   const text = offerText(own);
   const lines = text.split('\n');
   const { docs, used } = tableDocuments(lines);
@@ -985,8 +989,8 @@ export function extractOffers(own: string, ctx?: ReplyContext): ExtractedOffer[]
   for (const f of scanFacts(text, 0, ctx)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
-  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq));
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq, fill));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill));
   return offers;
 }
 
@@ -1021,6 +1025,8 @@ interface Analysis {
   approvalWords: number;
   /** Amounts put forward, priced or not. */
   floated: number[];
+  /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
+  termsWithoutAmount: ExtractedOffer[];
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1081,7 +1087,8 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx),
+    termsWithoutAmount: offers.some((o) => o.missing.length === 0) ? [] : extractOffers(own, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1149,6 +1156,9 @@ function refusedAskByName(lower: string, ask: number): string | null {
     new RegExp(`\\b(can't|cannot|couldn't|won't|will not|unable to|not able to)\\b[^.!?\\n]{0,50}?\\b(for|at)\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower);
   return m ? m[0] : null;
 }
+
+/** The amount given to priced terms that name none when the ask is not known (never logged: such a reply goes to a person). */
+const NO_AMOUNT = 99_999_999;
 
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
@@ -1340,11 +1350,22 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
+  let unnamed: ExtractedOffer[] = [];
+  if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {
+    if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT)) {
+      unnamed = a.termsWithoutAmount;
+      d.reasons.push(`priced terms naming no amount in an approval: the ask ($${unnamed[0].amount.toLocaleString('en-US')})`);
+    } else if (!d.review) {
+      d.review = 'low_confidence';
+      d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
+    }
+  }
   const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
-  if (d.type === 'approved' || d.type === 'counter') result.offers = a.offers;
+  if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
   else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {

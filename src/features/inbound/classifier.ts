@@ -1076,6 +1076,9 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (AUTO_SUBJECT.test(subj) || AUTO_SUBJECT.test(subject.trim())) add(auto, 4, 'auto-reply subject');
   const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
+  // a factor and a term with no amount named ("Best I can do is 40. 1.42, 100 days"): pricing, so a decision
+  const termsWithoutAmount = offers.some((o) => o.missing.length === 0) ? [] : extractOffers(own, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0);
+  if (termsWithoutAmount.length && !complete.length) add(approved, 1.5, 'priced terms naming no amount');
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
   // items asked for to close a deal already priced ("need a signed contract and a voided check to fund"):
   // conditions of the approval, not a request to decide it
@@ -1087,8 +1090,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx),
-    termsWithoutAmount: offers.some((o) => o.missing.length === 0) ? [] : extractOffers(own, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1115,7 +1117,7 @@ function byCues(a: Analysis): Decision {
   let [top, topScore] = ranked[0];
   const second = ranked[1][1];
   // a counter is an approval on other terms than asked
-  if (a.counter.score >= 3 && (a.offers.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
+  if (a.counter.score >= 3 && (a.offers.length > 0 || a.termsWithoutAmount.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
     const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
     return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
   }

@@ -384,6 +384,17 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(extractOffers('Stay in 3rd with no payoffs: $45,000, 1.42, 6 months', ask(80_000))).toMatchObject([{ amount: 45_000, factor_rate: 1.42, term: 6 }]);
   });
 
+  it('PRODUCTS with an amount, "as submitted" refusals, and pricing without an amount', () => {
+    // another product offered in place of an advance, with its amount between the verb and the product
+    expect(read("Won't stack a fourth advance. What we'd offer instead is a $30k line of credit, 2% per draw, once two positions are gone.", ask(60_000)).type).toBe('counter');
+    // "declined as submitted" and the full ask on a payoff: a counter a person confirms
+    expect(read('Declined as submitted. If they let us buy out Rapid at funding we could do the full 80 at 1.31 over 10 months.', ask(80_000))).toMatchObject({ type: 'counter', review_reason: 'conflicting_cues' });
+    // the same refusal with less money on offer: a counter applied
+    expect(outcome('Declined as submitted. We can do $25,000 at 1.40 for 5 months.', ask(40_000)).o).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+    // "best I can do" with a factor and a term, the amount only in thousands and no ask known: a counter a person completes
+    expect(read("Most I can do on this one is 35. 1.41, 90 days, daily.")).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+  });
+
   it('a password for locked statements is an item', () => {
     expect(read('The statements are password protected, pls send the password')).toMatchObject({ type: 'needs_info', requested_items: ['password'] });
   });

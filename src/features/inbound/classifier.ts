@@ -1230,6 +1230,11 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
       type = 'counter';
       confidence = Math.max(confidence, 0.6);
       reasons.push('declined the ask, offered other terms: a counter');
+      // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
+      if (atAsk && !less && a.declined.score >= 3) {
+        review = 'conflicting_cues';
+        reasons.push('a decline beside an offer at the full ask on other terms: a person picks');
+      }
     } else {
       type = a.approved.score >= a.declined.score ? 'approved' : 'declined';
       review = 'conflicting_cues';
@@ -1239,6 +1244,10 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "declined it at 30, but my manager would look at 15": a counter without terms yet
     type = 'counter';
     reasons.push('declined the ask, floated other terms');
+  } else if (type === 'unclassified' && a.product.score >= 3 && a.auto.score < 4 && a.pending.score < 3) {
+    // "What I could do is a $25k LOC": another product offered in place of the one asked for
+    type = 'counter';
+    reasons.push('another product offered in place of the one asked for');
   } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
     // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
     type = 'needs_info';
@@ -1250,6 +1259,12 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   }
   if (type === 'counter' && complete.length && d.type !== 'counter' && !less && !otherTerms && a.declined.score >= 3) review ??= 'conflicting_cues';
 
+  // a decline in words and the full ask offered on another structure ("Decline as submitted ... we could do the 250
+  // if they let us pay Fora off"): which one stands is for a person
+  if (!review && type === 'counter' && atAsk && !someLess && complete.length && a.declined.score >= 3 && /\bdeclin/.test(a.lower)) {
+    review = 'conflicting_cues';
+    reasons.push('a decline beside the full ask on another structure');
+  }
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations

@@ -194,6 +194,8 @@ export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rat
 export const COUNTER: PhraseRow[] = [
   { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
   { phrase: 'declined (it |this |the file )?(at|for) (the )?(full |whole |requested )?\\$?\\d+k?', w: 3 },
+  // the file refused as it was sent, something else on offer: "Decline as submitted", "can't do it as structured"
+  { phrase: "(declined?|pass|no|not approved|can't do (it|this)|cannot do (it|this)|won't work) as (submitted|structured|requested|presented|is)", w: 3 },
   { phrase: "(isn't|is not|not) there", w: 1 },
   { phrase: "(can't|cannot) fund the (whole|full|entire)", w: 3 },
   { phrase: "not (able|unable) to approve the (full|whole|entire|requested)", w: 3 },
@@ -220,11 +222,11 @@ export const COUNTER: PhraseRow[] = [
  */
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
-  { product: 'loc', phrase: '(do|offer|approve|approved for|go with) (a |an )?(revolving )?(line of credit|credit line|loc)', w: 3 },
-  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with) (a |an )?(\\d+[- ](month|year) )?term loan', w: 3 },
-  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with) (an? )?equipment (loan|financing|lease)', w: 3 },
-  { product: 'sba', phrase: '(do|offer|approve|approved for|go with) (an? )?sba( loan)?', w: 3 },
-  { product: 'mca', phrase: '(do|offer|approve|approved for|go with) (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },
+  { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 
 /**

@@ -395,6 +395,26 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(read("Most I can do on this one is 35. 1.41, 90 days, daily.")).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
   });
 
+  it.each([
+    ['Declining - the account was negative 18 days last month.', 'negative_days'],
+    ['Too many days below zero. Pass.', 'negative_days'],
+    ['Merchant had 22 overdraft days in the last 90, we can\'t approve.', 'negative_days'],
+    ['Monthly deposits average $9k - below our $15k minimum. Decline.', 'low_revenue'],
+    ["Gross sales don't support the request. Revenue is way too low. Pass.", 'low_revenue'],
+    ["Guarantor's score is 510, below our cutoff. Pass.", 'credit_score'],
+    ['Business opened 7 months ago, we need 12 months minimum. Declined.', 'time_in_business'],
+    ['Sitting behind Kapitus and Fora already - no room. Decline.', 'stacking'],
+    ["We can't lend to businesses in North Dakota. Decline.", 'restricted_state'],
+    ['Vermont is on our excluded list. Pass.', 'restricted_state'],
+  ])('DECLINE_REASONS in other words: "%s" is %s', (text, category) => {
+    expect(read(text)).toMatchObject({ type: 'declined', decline_category: category });
+  });
+
+  it('"can\'t approve" is a decline, unless it refuses an amount beside an offer', () => {
+    expect(read("Sorry, we can't approve this one.").type).toBe('declined');
+    expect(read("Can't approve Lakeview at 60 with 7 months in business. We'd do $25k on a 4 month term at 1.35.", ask(60_000)).type).toBe('counter');
+  });
+
   it('a password for locked statements is an item', () => {
     expect(read('The statements are password protected, pls send the password')).toMatchObject({ type: 'needs_info', requested_items: ['password'] });
   });

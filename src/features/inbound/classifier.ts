@@ -214,6 +214,8 @@ const APPROVED_CUES: Cue[] = [
 const DECLINED_CUES: Cue[] = [
   { re: /\bdecline[ds]?\b|\bdeclining\b/g, w: 3, negatable: true, modal: true },
   { re: /\bnot approved\b|\bcan't (get this |be )?approved\b|\bunable to approve\b/g, w: 3.5 },
+  // "we can't approve", never "can't approve it at 40k" or "can't approve the full 50" (a counter's refusal of the ask)
+  { re: /\b(can't|cannot|can not|won't|will not|are unable to|aren't able to) approve(?! (it |this |that |the (file|deal|request) )?(at|for|the full|the whole|more|over|above|\$|\d|up to|as))(?![^.;\n]{0,40}\b(at|for) (the )?(full )?\$?\d)/g, w: 3 },
   { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$)|(^|\n)\s*pass\b/g, w: 3 },
   { re: /\bno[- ]go\b/g, w: 3 },
   { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
@@ -374,6 +376,12 @@ const STATE_WORDS = [...V.STATES.map(([name]) => name), ...V.STATES.map(([, code
 CATEGORY_CUES.push({
   cat: 'restricted_state',
   re: new RegExp(`\\b(?:${V.STATE_CONTEXT.join('|')})\\s+(?:the state of\\s+)?(?:${STATE_WORDS.join('|')})\\b`, 'g'),
+  w: 3,
+});
+// a state named before its restriction: "Vermont is on our excluded list", "ND is restricted for us"
+CATEGORY_CUES.push({
+  cat: 'restricted_state',
+  re: new RegExp(`\\b(?:${STATE_WORDS.join('|')})\\b (?:is|are) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)`, 'g'),
   w: 3,
 });
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });

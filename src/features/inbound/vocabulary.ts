@@ -234,7 +234,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
  * the one named first in the text wins.
  */
 export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
-  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days'], w: 3 },
+  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
+    // "negative 18 days last month", "days below zero", "22 overdraft days", "went negative"
+    'negative \\d+ days', '\\d+ days? (negative|below zero|under zero|in the negative|overdrawn)', 'days? (below|under) zero', 'below zero', 'went negative', 'overdraft days', 'overdrawn', 'in the negative'], w: 3 },
   { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
   {
     category: 'stacking',
@@ -245,18 +247,22 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
       "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",
       '(new|another|undisclosed|additional|recent) (advance|mca|funder|lender|loan)s?( (funded|hit|landed|showed|came))?',
+      // "sitting behind Kapitus and Fora", "no room behind two funders"
+      '(sitting|sit|be|being|go|come in) behind', 'no room',
     ],
     w: 3,
   },
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
   { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)',
     // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
-    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our|the) (floor|minimum|min)"], w: 3 },
+    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our|the) (\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
   { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
     // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
-    "(came back|pulled|pulls|scored|scores|scoring|beacon|fico)( in)?( at| of| is| a| an)? [4-8]\\d\\d(?![\\d,k%])", "(floor|cutoff|cut-off|minimum score|min score)( is| of)? [5-7]\\d\\d(?![\\d,k%]| ?(a day|per|/|dollars|avg|average))"], w: 3 },
-  { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new'], w: 3 },
+    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score)( is| of)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
+  { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new',
+    // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
+    '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
@@ -278,7 +284,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(we're|we are) out of", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [

@@ -307,7 +307,8 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(read('Probably in the 30 range, not 50, let me talk to my manager before I quote it', ask(50_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
     expect(read('I might squeeze 25 out of it if they pay off the 2nd. No pricing yet', ask(40_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
     expect(read('declined at the full 90k but could maybe do 45 with a payoff, numbers tbd', ask(90_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
-    expect(read('We could do 20k maybe, need to see October first', ask(40_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    // ... beside a request for items it stays the request (as holdout4's labels read "approvable around 60 ... I need"), for a person
+    expect(read('We could do 20k maybe, need to see October first', ask(40_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
     // a floated decision at the ask beside a stip request: the request, for a person
     expect(read("Should be approvable at 35, send bank login and I'll firm it up", ask(35_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
   });
@@ -413,6 +414,16 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
   it('"can\'t approve" is a decline, unless it refuses an amount beside an offer', () => {
     expect(read("Sorry, we can't approve this one.").type).toBe('declined');
     expect(read("Can't approve Lakeview at 60 with 7 months in business. We'd do $25k on a 4 month term at 1.35.", ask(60_000)).type).toBe('counter');
+  });
+
+  it('NEEDS_INFO in other words: "UW is asking for", "can you get me", a request opening a sentence, questions about the merchant', () => {
+    expect(read('Credit is asking for the 2023 business return and an A/R aging report.')).toMatchObject({ type: 'needs_info' });
+    expect(read('Could you get me the last four months of bank statements? I only have two.').type).toBe('needs_info');
+    expect(read("Nice file. Upload the October statement and I'll price it tonight.").type).toBe('needs_info');
+    expect(read('Who holds the lease on the second location, and how much is left on the Fora balance?').type).toBe('needs_info');
+    expect(read('Statements stop at July. We need August and September as well.').type).toBe('needs_info');
+    // a redirect is still no request
+    expect(read('Please send future submissions to deals@lender.example so they reach the right desk.').type).toBe('unclassified');
   });
 
   it('a password for locked statements is an item', () => {

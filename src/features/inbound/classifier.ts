@@ -249,7 +249,9 @@ const NEEDS_CUES: Cue[] = [
   },
   { re: /\bthe following\b/g, w: 1 },
   { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
-  { re: /\bwhat('s| is| are)\b[^?\n]{3,80}\?/g, w: 1.5 },
+  { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
+  // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
+  { re: /\b(is|are|also|still) (asking for|requesting)\b|\b(uw|underwriting|credit|the underwriter|committee) (wants|would like|needs|requires)( to see)?\b/g, w: 2 },
 ];
 
 const COUNTER_CUES: Cue[] = [
@@ -411,7 +413,7 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
@@ -488,7 +490,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
-  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get us|email us|submit|missing)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
@@ -500,7 +502,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     }
   }
   // 4. questions: "What's the merchant's current balance with Mantis?"
-  const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
+  const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the |this |that |your )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
   while ((m = qRe.exec(prose))) {
     const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
     // "Who's the landlord? Need landlord name and phone": the question names an item already asked for

@@ -105,6 +105,8 @@ export const NEEDS_INFO: PhraseRow[] = [
   { phrase: 'we need (financials|the|a|an|2|two|3)', w: 1.5 },
   { phrase: 'on hold until', w: 2.5 },
   { phrase: 'documents required|action required', w: 2 },
+  // a request opening a sentence, naming a document: "Send the MTD and I'll get you numbers", "Upload October's statement"
+  { phrase: "(?<=(^|[.!?\\n]\\s*))(send|resend|upload|forward|provide|get (me|us)) (over |in )?(the |a |an |your |their |his |her )?(?=(mtd|month|statements?|bank|voided|void|dl|driver|id|photo|app|application|signed|tax|p&l|payoff|landlord|lease|proof|k-1|articles|ein|invoices?|password|decision|plaid|a/r|aging|\\d{4}|last|most recent|current|updated|october|november|september|august|december|january)\\b)", w: 1 },
 ];
 
 /** A person acknowledging or reporting progress: no decision yet. */

@@ -13,6 +13,8 @@
 //   numbers: NUMBER_WORDS, SHORTHAND_AMOUNT, FREQUENCY_SHORTHAND
 //   pricing: RATE_LABELS (buy / sell), HOLDBACK
 //   boilerplate: BOILERPLATE (footers, marketing signatures, zero counts: sentences that decide nothing)
+//   structure: ASK_AS_AMOUNT (the ask named as the amount), CLOSING_STIPS (items asked for to close a
+//     priced deal), SAME_TERMS (a further amount at the pricing of the one before), CORRECTION
 import type { DeclineCategory } from './classifier';
 
 export interface PhraseRow {

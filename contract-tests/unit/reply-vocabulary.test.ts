@@ -267,6 +267,8 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
   it('an apology with a named reason is a decline ("Sorry Dana, too many positions.")', () => {
     expect(read('Sorry Dana, too many positions.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('Sorry, merchant has a default with us from 2021.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    // ... and it outweighs an invitation to call
+    expect(read('Sorry, the owner has an open judgment from 2022. Call me if you want to talk through other files.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
     // an apology beside a request stays a request
     expect(read("Sorry - we'd need at least 6 months of statements and we only got 3, can you send the rest?").type).toBe('needs_info');
   });
@@ -289,6 +291,7 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     for (const text of [
       'Credit likes it - 40k at 1.33 / 7 months - but it goes in front of committee Thursday. Hold off on quoting the merchant.',
       'Approved subject to credit committee sign-off: 40k, 1.30, 6 months.',
+      'Numbers are 40k at 1.33 over 7 months; it goes before committee Tuesday.',
       "Approved, but I need to run it past my manager before it's final: 40k 1.3 6 mo",
       'I think we can get there at 40k, 1.30, 6 months - let me confirm with credit',
       'Approved in principle - 40k 1.30 6mo - final after the site visit',
@@ -342,11 +345,17 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(outcome('Counter: 1.45 factor, 6 months, daily.', ask(70_000)).o).toMatchObject({ apply: false });
     expect(extractOffers('Requested amount: $80,000\nApproved amount: $60,000\nFactor: 1.36\nTerm: 8 months', ask(80_000))).toMatchObject([{ amount: 60_000, factor_rate: 1.36, term: 8 }]);
     expect(read("We can't do the full amount. 1.40 / 6 months at 30k.", ask(50_000))).toMatchObject({ type: 'counter', offers: [{ amount: 30_000 }] });
+    // a counter on the term for the full ask: the ask is its amount
+    expect(read('We can fund the full amount, but only over 4 months instead of 8: 1.29, weekly.', ask(40_000))).toMatchObject({
+      type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.29, term: 4, term_unit: 'months' }],
+    });
   });
 
   it('CLOSING_STIPS: items asked for to close a priced deal do not make it a request for information', () => {
     expect(outcome('Lakeview cleared credit. $45,000 / 1.38 / 140 business days / $443.57 daily. Need signed contracts and a bank login to fund.', ask(45_000)).o).toMatchObject({ apply: true, body: { response_type: 'approved' } });
     expect(read("UW approved it, but we need the MTD before we send contracts. 40k 1.3 6 months.", ask(40_000)).type).toBe('approved');
+    // a long closing list beside a priced deal, no approval word at all: still the deal, not a request
+    expect(outcome('$30,000 / 1.35 / 120 business days / $337.50 daily.\n\nTo fund we need:\n- signed contract\n- voided check\n- bank login\n- photo ID', ask(30_000)).o).toMatchObject({ apply: true, body: { response_type: 'approved' } });
     // without terms, the same request decides nothing yet
     expect(read('Need signed contracts and a bank login to fund.', ask(45_000)).type).not.toBe('approved');
   });
@@ -362,6 +371,10 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
 
   it('options below the ask beside one at it: an approval with a menu, or a counter when the ask is refused or limited', () => {
     expect(read('Approved!\nOffer 1: $80,000 1.35 10 months\nOffer 2: $60,000 1.30 8 months', ask(80_000))).toMatchObject({ type: 'approved' });
+    // a limit named beside the menu (their position): a counter
+    expect(read("Two options: $80,000 at 1.36 for 10 months, or $45,000 at 1.42 for 6 months since they're in 2nd position.", ask(80_000)).type).toBe('counter');
+    // the ask refused by name, options below and at it: a counter, applied
+    expect(outcome("We can't do it for 80 as it stands. Option 1: $80,000 at 1.45 for 12 months. Option 2: $50,000 at 1.35 for 6 months.", ask(80_000)).o).toMatchObject({ apply: true, body: { response_type: 'counter' } });
     const refused = read('Two choices since they are already in 2nd with Rapid: pay Rapid off and we fund $80,000, 1.36, 10 months; or stay 3rd at $45,000, 1.42, 6 months.', ask(80_000));
     expect(refused.type).toBe('counter');
     expect(refused.offers.map((o) => o.amount)).toEqual([80_000, 45_000]);
@@ -383,6 +396,7 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     ]);
     // an amount followed by its factor is what is funded, whatever came before it
     expect(extractOffers('Stay in 3rd with no payoffs: $45,000, 1.42, 6 months', ask(80_000))).toMatchObject([{ amount: 45_000, factor_rate: 1.42, term: 6 }]);
+    expect(extractOffers('Funding amount $60,000 at 1.38 for 8 months.\nOr: $45,000, 1.32, 6 months.').map((o) => `${o.amount}@${o.factor_rate}/${o.term}`)).toEqual(['60000@1.38/8', '45000@1.32/6']);
   });
 
   it('PRODUCTS with an amount, "as submitted" refusals, and pricing without an amount', () => {
@@ -394,6 +408,8 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(outcome('Declined as submitted. We can do $25,000 at 1.40 for 5 months.', ask(40_000)).o).toMatchObject({ apply: true, body: { response_type: 'counter' } });
     // "best I can do" with a factor and a term, the amount only in thousands and no ask known: a counter a person completes
     expect(read("Most I can do on this one is 35. 1.41, 90 days, daily.")).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+    // "half the ask" is less money by its own words, the ask unknown: a counter a person completes
+    expect(read('We can do half the ask on this one: 1.38 over 5 months, weekly.')).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
   });
 
   it.each([

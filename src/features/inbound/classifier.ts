@@ -1076,6 +1076,9 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   // the ask refused by name: "not 50", "declined for the full 110", "instead of the $80,000"
   const askNamed = ctx?.requested_amount ? refusedAskByName(lower, ctx.requested_amount) : null;
   if (askNamed) add(counter, 3, `the ask refused by name ("${askNamed}")`);
+  // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
+  const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
+  if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
   const approvalWords = approved.score;
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")

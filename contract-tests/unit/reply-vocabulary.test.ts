@@ -319,6 +319,7 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
   it('COUNTER structure rows: the offer stands only with a position paid off, bought out, or in first position', () => {
     expect(read('We can do it but only if they close the Kapitus position first. $40,000, 1.33, 8 months.', ask(40_000)).type).toBe('counter');
     expect(read('Approved at 40k but we need to be in 1st position, so Kapitus has to be paid off at funding. 1.30 / 6 months.', ask(40_000)).type).toBe('counter');
+    expect(read('Good news and bad news: approved at 40k, 1.49, 6 months, but they need to close out Fora first.', ask(40_000)).type).toBe('counter');
     expect(read('Approved at 40k, 1.30, 6 months.', ask(40_000)).type).toBe('approved');
   });
 
@@ -341,6 +342,9 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(outcome('Approved at the requested amount. 1.33 factor, 9 months, weekly.').o).toMatchObject({ apply: false, review_reason: 'low_confidence' });
     // an approval pricing the file without naming an amount approves the ask
     expect(read('Approved. 1.33 factor, 9 months, weekly.', ask(70_000)).offers).toMatchObject([{ amount: 70_000, factor_rate: 1.33, term: 9 }]);
+    // ... but not when another amount is named that could not be read as the offer's: a person
+    expect(outcome('Approved - we landed on 35 after the revenue review. 1.40 over 5 months.', ask(50_000)).o).toMatchObject({ apply: false, review_reason: 'low_confidence' });
+    expect(read("They're approved, but only for 35. 1.40 over 5 months.", ask(50_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.4, term: 5 }] });
     // a counter pricing without an amount cannot be completed: a person
     expect(outcome('Counter: 1.45 factor, 6 months, daily.', ask(70_000)).o).toMatchObject({ apply: false });
     expect(extractOffers('Requested amount: $80,000\nApproved amount: $60,000\nFactor: 1.36\nTerm: 8 months', ask(80_000))).toMatchObject([{ amount: 60_000, factor_rate: 1.36, term: 8 }]);

@@ -1172,6 +1172,25 @@ function refusedAskByName(lower: string, ask: number): string | null {
   return m ? m[0] : null;
 }
 
+/**
+ * A number that could be the amount, other than the ask ("approved, but only for 35"): then priced terms
+ * without a read amount are not the ask's, and a person completes them. Terms, counts, rates, payments
+ * and percentages are not amounts.
+ */
+function otherAmountNamed(lower: string, ask: number): boolean {
+  const re = /(?<![\w.$,])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(lower))) {
+    if (m[2]) continue; // a decimal: a factor or a payment
+    let v = Number(m[1].replace(/,/g, ''));
+    if (m[3] === 'k') v *= 1000;
+    else if (m[3] === 'm') v *= 1_000_000;
+    else if (v < 1000) v *= 1000; // "for 35": thousands
+    if (v >= ask / 10 && v <= ask * 4 && Math.abs(v - ask) >= 0.5) return true;
+  }
+  return false;
+}
+
 /** The amount given to priced terms that name none when the ask is not known (never logged: such a reply goes to a person). */
 const NO_AMOUNT = 99_999_999;
 
@@ -1383,7 +1402,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
   let unnamed: ExtractedOffer[] = [];
   if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {
-    if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT)) {
+    if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT) && !otherAmountNamed(a.lower, a.termsWithoutAmount[0].amount)) {
       unnamed = a.termsWithoutAmount;
       d.reasons.push(`priced terms naming no amount in an approval: the ask ($${unnamed[0].amount.toLocaleString('en-US')})`);
     } else if (!d.review) {

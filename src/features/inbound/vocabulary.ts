@@ -186,7 +186,7 @@ export const ASK_AS_AMOUNT = [
  * accepts we'll need". Beside a complete offer they do not make the reply a request for information.
  */
 export const CLOSING_STIPS: PhraseRow[] = [
-  { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
+  { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?(?! out| off| (the|their|his|her) (position|balance|advance|loan))|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
   { phrase: "(once|when|after|if) (the )?(merchant|client|owner|customer|they|he|she) (accepts?|signs?|says yes|is in|wants it)", w: 2 },
   { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
 ];
@@ -209,7 +209,9 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", w: 3 },
   { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", w: 3 },
   // a payoff as part of the deal: "pay Rapid off and we fund 80", "closing out the Forward balance"
-  { phrase: "(pay|paying|buy|buying|take|taking|close|closing) ([a-z'&+]+ ){1,3}(off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", w: 1.5 },
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", w: 1.5 },
+  // "they need to close out Fora first", "pay off Rapid first"
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", w: 3 },
   { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
@@ -313,7 +315,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
+  before: ["can do", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -259,6 +259,9 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(read("We'll be passing on Lakeview, ADB is under $500.")).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
     expect(read("We're out on Lakeview. They're 4 positions deep.")).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read("We're out of the office Friday but approved: 40k, 1.30, 6 months.", ask(40_000)).type).toBe('approved');
+    // a person away is no decline
+    expect(read("I'm out. Back Monday, will look then.").type).toBe('unclassified');
+    expect(read("I'm out on Friday, will get you an answer Monday.").type).toBe('unclassified');
     expect(read('no dice on lakeview - 3 open MCAs already')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('Credit killed it. Open tax lien and a BK in 2022.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
     expect(read("We won't take a fourth position behind those two funders.")).toMatchObject({ type: 'declined', decline_category: 'stacking' });

@@ -81,7 +81,8 @@ export const DECLINE: PhraseRow[] = [
   // "we're passing on Harvest Moon", "we'll be passing"
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
-  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the day|the week|today|tomorrow|vacation|holiday|pto|leave)|(we're|we are|i'm|i am) out(?=\\s*[.!;,]|\\s*$)|count (us|me) out", w: 3 },
+  // (never "I'm out Friday", "I'm out on Monday", "out for the week": a person away)
+  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$)|count (us|me) out", w: 3 },
   // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
   { phrase: "no dice|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"

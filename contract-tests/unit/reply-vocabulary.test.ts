@@ -302,6 +302,7 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
       "We'd be around 1.35 on 40k, 6 months, but don't hold me to it until credit reviews.",
       'Approved at 40 if they can show me a clean October. 1.30 / 6 mo.',
       'Final approval is contingent on a clean MTD. Tentatively 40k at 1.30 over 6 months.',
+      '40k at 1.30 over 6 months, just waiting for the green light from credit.',
     ]) expect(outcome(text, ask(40_000)).o, text).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
     // the same terms stated as final are applied
     expect(outcome('Approved 40k 1.30 6 months, pending bank verification.', ask(40_000)).o.apply).toBe(true);

@@ -52,7 +52,7 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
   // "UW approved it", "credit okayed the file", "committee signed off on Lakeview"
   { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
-  { phrase: 'green ?light(ed)?', w: 2.5, negatable: true, modal: true },
+  { phrase: '(?<!(for|on|get|gets|need|needs|pending|awaiting|without) (the |a )?)green ?light(ed)?', w: 2.5, negatable: true, modal: true },
   // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
   { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },
 ];
@@ -77,7 +77,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(tib|time in business|history) (is |was )?too (short|new|young)", w: 3 },
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
   // "this one's a no for us", "that is a firm no", "a non-starter" (never "a no-brainer")
-  { phrase: "('s|is|was) a (hard |firm |definite |flat )?no(?![-']| ?brainer)( for us| from us| from me| here)?|non-?starter", w: 3, modal: true },
+  { phrase: "('s|is|was) a (hard |firm |definite |flat )?no(?![-']| ?(brainer|show|doc|go))( for us| from us| from me| here)?|non-?starter", w: 3, modal: true },
   // "we're passing on Harvest Moon", "we'll be passing"
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
@@ -142,7 +142,7 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: 'no pricing yet', w: 2.5 },
   { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
   // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
-  { phrase: 'tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
+  { phrase: '(waiting (for|on)|awaiting|pending|need|needs|until (we|i) get|once (we|i) get) (the |a )?green ?light|tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
   { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },

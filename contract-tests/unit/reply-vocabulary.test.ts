@@ -372,6 +372,10 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(read('Approved for 30k at 1.40 / 120 days. We could also go to 40k at the same terms if he wants.', ask(30_000))).toMatchObject({
       type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.4, term: 120 }, { amount: 40_000, factor_rate: 1.4, term: 120 }],
     });
+    for (const text of [
+      'Approved for the 40 at 1.38, 6 months, daily. We could go up to 55k at the same rate and term if the owner wants more.',
+      'Approved for the 40 at 1.38, 6 months, daily. If he wants more, 55k works at the same rate and term.',
+    ]) expect(read(text, ask(40_000)).offers.map((o) => `${o.amount}@${o.factor_rate}/${o.term}`), text).toEqual(['40000@1.38/6', '55000@1.38/6']);
     expect(read('Approved 50k, 1.30, 9 months. Same rate and term on 65k if they want more.', ask(50_000)).offers).toMatchObject([
       { amount: 50_000, factor_rate: 1.3, term: 9 }, { amount: 65_000, factor_rate: 1.3, term: 9 },
     ]);

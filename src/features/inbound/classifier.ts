@@ -584,6 +584,9 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   // an amount followed straight by a factor ("$60,000, 1.49, 6 months", "85k / 1.37") is what is funded,
   // whatever context came before it ("3rd position, no payoffs: $60,000, 1.49")
   const factorNext = /^\s*[,/|]?\s*(@|at|x)?\s*[1-2]\.\d{1,3}(?![\d%.])(?!\s*(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million|years?|yrs?))/.test(line.slice(end, end + 16));
+  // "up to 55k at the same rate and term", "55k works at the same terms": an amount offered on the pricing before it
+  const sameNext = /^\s*(works |is fine |is ok |is doable |also works )?(at|on|with|for) (the )?same (rate|factor|terms?|pricing|structure)/.test(line.slice(end, end + 40));
+  if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];

@@ -303,9 +303,12 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
       'Approved at 40 if they can show me a clean October. 1.30 / 6 mo.',
       'Final approval is contingent on a clean MTD. Tentatively 40k at 1.30 over 6 months.',
       '40k at 1.30 over 6 months, just waiting for the green light from credit.',
+      'If the MTD is clean we can approve 40k at 1.30 for 6 months. Need the MTD before funding.',
+      "Send the October statement. Assuming it's clean, 40k at 1.30 for 6 months.",
     ]) expect(outcome(text, ask(40_000)).o, text).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
     // the same terms stated as final are applied
     expect(outcome('Approved 40k 1.30 6 months, pending bank verification.', ask(40_000)).o.apply).toBe(true);
+    expect(outcome("Approved 40k at 1.30 for 6 months. Once they accept we'll need a voided check.", ask(40_000)).o.apply).toBe(true);
     // "qualifies for up to" is an upper bound, a person picks
     expect(outcome('Merchant qualifies for up to $30k. At 30k: 1.35, 5 months.', ask(40_000)).o).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
   });

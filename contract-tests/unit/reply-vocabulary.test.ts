@@ -2,6 +2,7 @@
 // class is shown changing what the classifier reads, on short replies written the way lenders write.
 import { describe, expect, it } from 'vitest';
 import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
+import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
@@ -235,5 +236,228 @@ describe('boilerplate, corrections and the ask in words (holdout4)', () => {
       'voided check', 'last 3 months on the payroll account',
     ]);
     expect(read("Who's the landlord at the Elm St location? Need landlord name and phone.").requested_items).toEqual(['landlord name and phone']);
+  });
+});
+
+// holdout5's lessons, one test per new row class or rule (wording new, not copied from the fixtures)
+describe('decisions in shorthand and structures of replies (holdout5)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => {
+    const c = read(text, ctx);
+    return { c, o: replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('APPROVAL rows: "cleared" as the decision word (not a check clearing), "credit okayed it", "green light"', () => {
+    expect(read('File cleared. 25k, 1.42, 6 mo weekly.', ask(25_000)).type).toBe('approved');
+    expect(read('The check cleared. Can you send the MTD?', ask(25_000)).type).toBe('needs_info');
+    expect(read('Credit okayed the file: $25,000 at 1.42 over 6 months.', ask(25_000)).type).toBe('approved');
+    expect(read('Green light on Lakeview: 40k @ 1.30, 6 mo.', ask(40_000)).type).toBe('approved');
+  });
+
+  it('DECLINE rows: "a no for us", "passing", "we\'re out on", "no dice", "credit killed it", "won\'t add a third"', () => {
+    expect(read("That's a no for us on Lakeview.").type).toBe('declined');
+    expect(read('this is a no-brainer, approved 40k 1.3 6 months', ask(40_000)).type).toBe('approved');
+    expect(read("We'll be passing on Lakeview, ADB is under $500.")).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
+    expect(read("We're out on Lakeview. They're 4 positions deep.")).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read("We're out of the office Friday but approved: 40k, 1.30, 6 months.", ask(40_000)).type).toBe('approved');
+    // a person away is no decline
+    expect(read("I'm out. Back Monday, will look then.").type).toBe('unclassified');
+    expect(read("I'm out on Friday, will get you an answer Monday.").type).toBe('unclassified');
+    expect(read('no dice on lakeview - 3 open MCAs already')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Credit killed it. Open tax lien and a BK in 2022.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(read("We won't take a fourth position behind those two funders.")).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+
+  it('an apology with a named reason is a decline ("Sorry Dana, too many positions.")', () => {
+    expect(read('Sorry Dana, too many positions.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Sorry, merchant has a default with us from 2021.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    // ... and it outweighs an invitation to call
+    expect(read('Sorry, the owner has an open judgment from 2022. Call me if you want to talk through other files.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    // an apology beside a request stays a request
+    expect(read("Sorry - we'd need at least 6 months of statements and we only got 3, can you send the rest?").type).toBe('needs_info');
+  });
+
+  it('DECLINE_REASONS: a score read out, revenue under a floor, a new advance, states "we don\'t do"', () => {
+    expect(read('Sorry Dana - owner\'s FICO came back at 540.').decline_category).toBe('credit_score');
+    expect(read('Our floor is 620 and the guarantor pulled a 588. Decline.').decline_category).toBe('credit_score');
+    expect(read('Unfortunately actual deposits run about $12k a month; we need $20k minimum.')).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    expect(read('Revenue came in under our minimum after backing out transfers. pass').decline_category).toBe('low_revenue');
+    expect(read('Had to pull the approval. They took a new MCA on Friday.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read("We don't do NV, sorry.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+
+  it('WITHDRAWAL and CORRECTION rows: "approval pulled", "make that 1.35, my mistake" go to a person', () => {
+    expect(read('Approval pulled - merchant took another advance yesterday.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read('Approved 40k at 1.30 over 6 months. Actually make that 1.35, my mistake.', ask(40_000)).review_reason).toBe('conflicting_cues');
+  });
+
+  it('TENTATIVE rows: committee still to sit, "hold off on quoting", the decider not asked yet, soft words, a condition on performance', () => {
+    for (const text of [
+      'Credit likes it - 40k at 1.33 / 7 months - but it goes in front of committee Thursday. Hold off on quoting the merchant.',
+      'Approved subject to credit committee sign-off: 40k, 1.30, 6 months.',
+      'Numbers are 40k at 1.33 over 7 months; it goes before committee Tuesday.',
+      "Approved, but I need to run it past my manager before it's final: 40k 1.3 6 mo",
+      'I think we can get there at 40k, 1.30, 6 months - let me confirm with credit',
+      'Approved in principle - 40k 1.30 6mo - final after the site visit',
+      'Verbal approval on Lakeview, 40k @ 1.30 x 6 months. Written offer to follow once credit signs.',
+      "We'd be around 1.35 on 40k, 6 months, but don't hold me to it until credit reviews.",
+      'Approved at 40 if they can show me a clean October. 1.30 / 6 mo.',
+      'Final approval is contingent on a clean MTD. Tentatively 40k at 1.30 over 6 months.',
+      '40k at 1.30 over 6 months, just waiting for the green light from credit.',
+      'If the MTD is clean we can approve 40k at 1.30 for 6 months. Need the MTD before funding.',
+      "Send the October statement. Assuming it's clean, 40k at 1.30 for 6 months.",
+    ]) expect(outcome(text, ask(40_000)).o, text).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+    // the same terms stated as final are applied
+    expect(outcome('Approved 40k 1.30 6 months, pending bank verification.', ask(40_000)).o.apply).toBe(true);
+    expect(outcome("Approved 40k at 1.30 for 6 months. Once they accept we'll need a voided check.", ask(40_000)).o.apply).toBe(true);
+    // "qualifies for up to" is an upper bound, a person picks
+    expect(outcome('Merchant qualifies for up to $30k. At 30k: 1.35, 5 months.', ask(40_000)).o).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+  });
+
+  it('a floated amount below the ask, without pricing, is a counter a person follows up', () => {
+    expect(read('Probably in the 30 range, not 50, let me talk to my manager before I quote it', ask(50_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    expect(read('I might squeeze 25 out of it if they pay off the 2nd. No pricing yet', ask(40_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    expect(read('declined at the full 90k but could maybe do 45 with a payoff, numbers tbd', ask(90_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    // ... beside a request for items it stays the request (as holdout4's labels read "approvable around 60 ... I need"), for a person
+    expect(read('We could do 20k maybe, need to see October first', ask(40_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a floated decision at the ask beside a stip request: the request, for a person
+    expect(read("Should be approvable at 35, send bank login and I'll firm it up", ask(35_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+  });
+
+  it('COUNTER structure rows: the offer stands only with a position paid off, bought out, or in first position', () => {
+    expect(read('We can do it but only if they close the Kapitus position first. $40,000, 1.33, 8 months.', ask(40_000)).type).toBe('counter');
+    expect(read('Approved at 40k but we need to be in 1st position, so Kapitus has to be paid off at funding. 1.30 / 6 months.', ask(40_000)).type).toBe('counter');
+    expect(read('Good news and bad news: approved at 40k, 1.49, 6 months, but they need to close out Fora first.', ask(40_000)).type).toBe('counter');
+    expect(read('Approved at 40k, 1.30, 6 months.', ask(40_000)).type).toBe('approved');
+  });
+
+  it('the ask refused by name, however phrased, and a refused amount is no offer', () => {
+    expect(read("Can't stay in 3rd for 40k with Fox on. What we can do is $25,000 at 1.40 for 5 months.", ask(40_000))).toMatchObject({
+      type: 'counter', offers: [{ amount: 25_000, factor_rate: 1.4, term: 5 }],
+    });
+    expect(read("I can't approve it at 40k but if they take 30k I can do 1.35 over 5 months.", ask(40_000))).toMatchObject({
+      type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.35, term: 5 }],
+    });
+    expect(read("Hey - we're gonna pass at 40 but could do 20 at 1.45/4mo if they want it.", ask(40_000)).offers).toMatchObject([{ amount: 20_000, factor_rate: 1.45 }]);
+  });
+
+  it('ASK_AS_AMOUNT: "approved at the requested amount" logs the ask; a restated "Requested amount: $X" offers nothing', () => {
+    const { c, o } = outcome('Approved at the requested amount. 1.33 factor, 9 months, weekly.', ask(70_000));
+    expect(c.offers).toMatchObject([{ amount: 70_000, factor_rate: 1.33, term: 9, term_unit: 'months' }]);
+    expect(o.apply).toBe(true);
+    expect(read('We can do the full ask: 1.29 / 160 days.', ask(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.29, term: 160 }]);
+    // no ask known: nothing to log, a person completes it
+    expect(outcome('Approved at the requested amount. 1.33 factor, 9 months, weekly.').o).toMatchObject({ apply: false, review_reason: 'low_confidence' });
+    // an approval pricing the file without naming an amount approves the ask
+    expect(read('Approved. 1.33 factor, 9 months, weekly.', ask(70_000)).offers).toMatchObject([{ amount: 70_000, factor_rate: 1.33, term: 9 }]);
+    // ... but not when another amount is named that could not be read as the offer's: a person
+    expect(outcome('Approved - we landed on 35 after the revenue review. 1.40 over 5 months.', ask(50_000)).o).toMatchObject({ apply: false, review_reason: 'low_confidence' });
+    expect(read("They're approved, but only for 35. 1.40 over 5 months.", ask(50_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.4, term: 5 }] });
+    // a counter pricing without an amount cannot be completed: a person
+    expect(outcome('Counter: 1.45 factor, 6 months, daily.', ask(70_000)).o).toMatchObject({ apply: false });
+    expect(extractOffers('Requested amount: $80,000\nApproved amount: $60,000\nFactor: 1.36\nTerm: 8 months', ask(80_000))).toMatchObject([{ amount: 60_000, factor_rate: 1.36, term: 8 }]);
+    expect(read("We can't do the full amount. 1.40 / 6 months at 30k.", ask(50_000))).toMatchObject({ type: 'counter', offers: [{ amount: 30_000 }] });
+    // a counter on the term for the full ask: the ask is its amount
+    expect(read('We can fund the full amount, but only over 4 months instead of 8: 1.29, weekly.', ask(40_000))).toMatchObject({
+      type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.29, term: 4, term_unit: 'months' }],
+    });
+  });
+
+  it('CLOSING_STIPS: items asked for to close a priced deal do not make it a request for information', () => {
+    expect(outcome('Lakeview cleared credit. $45,000 / 1.38 / 140 business days / $443.57 daily. Need signed contracts and a bank login to fund.', ask(45_000)).o).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    expect(read("UW approved it, but we need the MTD before we send contracts. 40k 1.3 6 months.", ask(40_000)).type).toBe('approved');
+    // a long closing list beside a priced deal, no approval word at all: still the deal, not a request
+    expect(outcome('$30,000 / 1.35 / 120 business days / $337.50 daily.\n\nTo fund we need:\n- signed contract\n- voided check\n- bank login\n- photo ID', ask(30_000)).o).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    // without terms, the same request decides nothing yet
+    expect(read('Need signed contracts and a bank login to fund.', ask(45_000)).type).not.toBe('approved');
+  });
+
+  it('SAME_TERMS: a larger amount "at the same rate and term" is a second offer', () => {
+    expect(read('Approved for 30k at 1.40 / 120 days. We could also go to 40k at the same terms if he wants.', ask(30_000))).toMatchObject({
+      type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.4, term: 120 }, { amount: 40_000, factor_rate: 1.4, term: 120 }],
+    });
+    for (const text of [
+      'Approved for the 40 at 1.38, 6 months, daily. We could go up to 55k at the same rate and term if the owner wants more.',
+      'Approved for the 40 at 1.38, 6 months, daily. If he wants more, 55k works at the same rate and term.',
+    ]) expect(read(text, ask(40_000)).offers.map((o) => `${o.amount}@${o.factor_rate}/${o.term}`), text).toEqual(['40000@1.38/6', '55000@1.38/6']);
+    expect(read('Approved 50k, 1.30, 9 months. Same rate and term on 65k if they want more.', ask(50_000)).offers).toMatchObject([
+      { amount: 50_000, factor_rate: 1.3, term: 9 }, { amount: 65_000, factor_rate: 1.3, term: 9 },
+    ]);
+  });
+
+  it('options below the ask beside one at it: an approval with a menu, or a counter when the ask is refused or limited', () => {
+    expect(read('Approved!\nOffer 1: $80,000 1.35 10 months\nOffer 2: $60,000 1.30 8 months', ask(80_000))).toMatchObject({ type: 'approved' });
+    // a limit named beside the menu (their position): a counter
+    expect(read("Two options: $80,000 at 1.36 for 10 months, or $45,000 at 1.42 for 6 months since they're in 2nd position.", ask(80_000)).type).toBe('counter');
+    // the ask refused by name, options below and at it: a counter, applied
+    expect(outcome("We can't do it for 80 as it stands. Option 1: $80,000 at 1.45 for 12 months. Option 2: $50,000 at 1.35 for 6 months.", ask(80_000)).o).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+    const refused = read('Two choices since they are already in 2nd with Rapid: pay Rapid off and we fund $80,000, 1.36, 10 months; or stay 3rd at $45,000, 1.42, 6 months.', ask(80_000));
+    expect(refused.type).toBe('counter');
+    expect(refused.offers.map((o) => o.amount)).toEqual([80_000, 45_000]);
+    // a portal's standing reservation ("may decline or modify any offer") is no refusal
+    expect(read('Your file has been approved. Offers below.\nOffer A $80,000 1.35 10 months\nOffer B $60,000 1.30 8 months\nLender may decline or modify any offer prior to funding.', ask(80_000)).review_reason).toBeUndefined();
+  });
+
+  it('offer layouts: one line with pipes, "Number of Payments", a term in years, lines that start with the term, "Specified Amount"', () => {
+    expect(extractOffers('Approved: $45,000 | Factor 1.34 | 7 months | $1,392.14/wk')).toMatchObject([{ amount: 45_000, factor_rate: 1.34, term: 7, term_unit: 'months' }]);
+    expect(extractOffers('Amount Approved: 45,000\nFactor Rate: 1.34\nNumber of Payments: 140\nPayment Frequency: Daily\nPayment Amount: $430.71')).toMatchObject([
+      { amount: 45_000, factor_rate: 1.34, term: 140, term_unit: 'days', payment_frequency: 'daily', payment_amount: 430.71 },
+    ]);
+    expect(extractOffers('Approved 45k at 1.34, term 1 year, monthly')).toMatchObject([{ amount: 45_000, term: 12, term_unit: 'months' }]);
+    // years named elsewhere are no term
+    expect(extractOffers('In business 9 years. Approved 45k at 1.34 for 7 months.')).toMatchObject([{ term: 7, term_unit: 'months' }]);
+    expect(extractOffers('Approved - pick a term:\n6 mo: 45k @ 1.30\n9 mo: 45k @ 1.38\n12 mo: 45k @ 1.45').map((o) => `${o.factor_rate}/${o.term}`)).toEqual(['1.3/6', '1.38/9', '1.45/12']);
+    expect(extractOffers('APPROVED\nPurchase Price: $45,000\nSpecified Amount: $60,300\nSpecified Percentage: 10%\nEstimated Duration: 7 months')).toMatchObject([
+      { amount: 45_000, factor_rate: 1.34, term: 7, term_unit: 'months' },
+    ]);
+    // an amount followed by its factor is what is funded, whatever came before it
+    expect(extractOffers('Stay in 3rd with no payoffs: $45,000, 1.42, 6 months', ask(80_000))).toMatchObject([{ amount: 45_000, factor_rate: 1.42, term: 6 }]);
+    expect(extractOffers('Funding amount $60,000 at 1.38 for 8 months.\nOr: $45,000, 1.32, 6 months.').map((o) => `${o.amount}@${o.factor_rate}/${o.term}`)).toEqual(['60000@1.38/8', '45000@1.32/6']);
+  });
+
+  it('PRODUCTS with an amount, "as submitted" refusals, and pricing without an amount', () => {
+    // another product offered in place of an advance, with its amount between the verb and the product
+    expect(read("Won't stack a fourth advance. What we'd offer instead is a $30k line of credit, 2% per draw, once two positions are gone.", ask(60_000)).type).toBe('counter');
+    // "declined as submitted" and the full ask on a payoff: a counter a person confirms
+    expect(read('Declined as submitted. If they let us buy out Rapid at funding we could do the full 80 at 1.31 over 10 months.', ask(80_000))).toMatchObject({ type: 'counter', review_reason: 'conflicting_cues' });
+    // the same refusal with less money on offer: a counter applied
+    expect(outcome('Declined as submitted. We can do $25,000 at 1.40 for 5 months.', ask(40_000)).o).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+    // "best I can do" with a factor and a term, the amount only in thousands and no ask known: a counter a person completes
+    expect(read("Most I can do on this one is 35. 1.41, 90 days, daily.")).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+    // "half the ask" is less money by its own words, the ask unknown: a counter a person completes
+    expect(read('We can do half the ask on this one: 1.38 over 5 months, weekly.')).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+  });
+
+  it.each([
+    ['Declining - the account was negative 18 days last month.', 'negative_days'],
+    ['Too many days below zero. Pass.', 'negative_days'],
+    ['Merchant had 22 overdraft days in the last 90, we can\'t approve.', 'negative_days'],
+    ['Monthly deposits average $9k - below our $15k minimum. Decline.', 'low_revenue'],
+    ["Gross sales don't support the request. Revenue is way too low. Pass.", 'low_revenue'],
+    ["Guarantor's score is 510, below our cutoff. Pass.", 'credit_score'],
+    ['Business opened 7 months ago, we need 12 months minimum. Declined.', 'time_in_business'],
+    ['Sitting behind Kapitus and Fora already - no room. Decline.', 'stacking'],
+    ["We can't lend to businesses in North Dakota. Decline.", 'restricted_state'],
+    ['Vermont is on our excluded list. Pass.', 'restricted_state'],
+  ])('DECLINE_REASONS in other words: "%s" is %s', (text, category) => {
+    expect(read(text)).toMatchObject({ type: 'declined', decline_category: category });
+  });
+
+  it('"can\'t approve" is a decline, unless it refuses an amount beside an offer', () => {
+    expect(read("Sorry, we can't approve this one.").type).toBe('declined');
+    expect(read("Can't approve Lakeview at 60 with 7 months in business. We'd do $25k on a 4 month term at 1.35.", ask(60_000)).type).toBe('counter');
+  });
+
+  it('NEEDS_INFO in other words: "UW is asking for", "can you get me", a request opening a sentence, questions about the merchant', () => {
+    expect(read('Credit is asking for the 2023 business return and an A/R aging report.')).toMatchObject({ type: 'needs_info' });
+    expect(read('Could you get me the last four months of bank statements? I only have two.').type).toBe('needs_info');
+    expect(read("Nice file. Upload the October statement and I'll price it tonight.").type).toBe('needs_info');
+    expect(read('Who holds the lease on the second location, and how much is left on the Fora balance?').type).toBe('needs_info');
+    expect(read('Statements stop at July. We need August and September as well.').type).toBe('needs_info');
+    // a redirect is still no request
+    expect(read('Please send future submissions to deals@lender.example so they reach the right desk.').type).toBe('unclassified');
+  });
+
+  it('a password for locked statements is an item', () => {
+    expect(read('The statements are password protected, pls send the password')).toMatchObject({ type: 'needs_info', requested_items: ['password'] });
   });
 });

@@ -214,6 +214,8 @@ const APPROVED_CUES: Cue[] = [
 const DECLINED_CUES: Cue[] = [
   { re: /\bdecline[ds]?\b|\bdeclining\b/g, w: 3, negatable: true, modal: true },
   { re: /\bnot approved\b|\bcan't (get this |be )?approved\b|\bunable to approve\b/g, w: 3.5 },
+  // "we can't approve", never "can't approve it at 40k" or "can't approve the full 50" (a counter's refusal of the ask)
+  { re: /\b(can't|cannot|can not|won't|will not|are unable to|aren't able to) approve(?! (it |this |that |the (file|deal|request) )?(at|for|the full|the whole|more|over|above|\$|\d|up to|as))(?![^.;\n]{0,40}\b(at|for) (the )?(full )?\$?\d)/g, w: 3 },
   { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$)|(^|\n)\s*pass\b/g, w: 3 },
   { re: /\bno[- ]go\b/g, w: 3 },
   { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
@@ -247,7 +249,9 @@ const NEEDS_CUES: Cue[] = [
   },
   { re: /\bthe following\b/g, w: 1 },
   { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
-  { re: /\bwhat('s| is| are)\b[^?\n]{3,80}\?/g, w: 1.5 },
+  { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
+  // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
+  { re: /\b(is|are|also|still) (asking for|requesting)\b|\b(uw|underwriting|credit|the underwriter|committee) (wants|would like|needs|requires)( to see)?\b/g, w: 2 },
 ];
 
 const COUNTER_CUES: Cue[] = [
@@ -301,6 +305,7 @@ AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
 interface Fired {
@@ -375,6 +380,12 @@ CATEGORY_CUES.push({
   re: new RegExp(`\\b(?:${V.STATE_CONTEXT.join('|')})\\s+(?:the state of\\s+)?(?:${STATE_WORDS.join('|')})\\b`, 'g'),
   w: 3,
 });
+// a state named before its restriction: "Vermont is on our excluded list", "ND is restricted for us"
+CATEGORY_CUES.push({
+  cat: 'restricted_state',
+  re: new RegExp(`\\b(?:${STATE_WORDS.join('|')})\\b (?:is|are) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)`, 'g'),
+  w: 3,
+});
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
@@ -402,7 +413,7 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
@@ -479,7 +490,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
-  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get us|email us|submit|missing)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
@@ -491,7 +502,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     }
   }
   // 4. questions: "What's the merchant's current balance with Mantis?"
-  const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
+  const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the |this |that |your )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
   while ((m = qRe.exec(prose))) {
     const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
     // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
@@ -519,7 +530,7 @@ type MoneyKind = 'funded' | 'payment' | 'payback' | 'fee' | 'net' | 'requested' 
 
 interface Fact {
   pos: number;
-  kind: 'money' | 'factor' | 'sell' | 'term' | 'freq' | 'count';
+  kind: 'money' | 'factor' | 'sell' | 'term' | 'freq' | 'count' | 'same';
   value: number;
   money?: MoneyKind;
   unit?: TermUnit;
@@ -530,13 +541,13 @@ interface Fact {
 }
 
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
-  ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?)\b/g],
+  ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
-  ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted)\b/g],
+  ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
   ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly)\b/g],
-  ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital)\b/g],
+  ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total)/],
@@ -570,15 +581,23 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
     const m = re.exec(post);
     if (m) found.push({ kind, dist: m[0].length - m[0].trimStart().length });
   }
-  if (!found.length) return 'unknown';
+  // an amount followed straight by a factor ("$60,000, 1.49, 6 months", "85k / 1.37") is what is funded,
+  // whatever context came before it ("3rd position, no payoffs: $60,000, 1.49")
+  const factorNext = /^\s*[,/|]?\s*(@|at|x)?\s*[1-2]\.\d{1,3}(?![\d%.])(?!\s*(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million|years?|yrs?))/.test(line.slice(end, end + 16));
+  // "up to 55k at the same rate and term", "55k works at the same terms": an amount offered on the pricing before it
+  const sameNext = /^\s*(works |is fine |is ok |is doable |also works )?(at|on|with|for) (the )?same (rate|factor|terms?|pricing|structure)/.test(line.slice(end, end + 40));
+  if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
+  if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
+  if (factorNext && best.kind === 'other') return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
-    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
+    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased|payment|pmt|installment|debit|remittance)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
     if (label) {
       const w = label[1];
-      return /pay ?back|total/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
+      if (/^(payment|pmt|installment|debit|remittance)$/.test(w)) return 'payment';
+      return /pay ?back|total|specified|purchased/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
     }
   }
   return best.kind;
@@ -608,6 +627,9 @@ const SHORTHAND_RE = new RegExp(
   `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
+// not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
+const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
+const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
 const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
@@ -664,6 +686,20 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         facts.push({ pos: base + m.index, kind: 'money', value: round2(ask * V.ASK_FRACTIONS[m[1].toLowerCase()]), money: 'funded', text: m[0], shorthand: true });
       }
     }
+    // the ask named as the amount: "Approved as requested." (vocabulary.ts ASK_AS_AMOUNT)
+    if (ask && ask > 0) {
+      ASK_AS_AMOUNT_RE.lastIndex = 0;
+      while ((m = ASK_AS_AMOUNT_RE.exec(lower))) {
+        if (overlaps(m.index, m.index + m[0].length)) continue;
+        // "can't do the full amount", "not the full ask": a refusal, not an amount offered
+        if (SHORTHAND_NEGATED.test(lower.slice(Math.max(0, m.index - 40), m.index)) || /\b(not|can't|cannot|unable|won't)\b[^.;\n]{0,25}$/.test(lower.slice(Math.max(0, m.index - 30), m.index))) continue;
+        taken.push([m.index, m.index + m[0].length]);
+        facts.push({ pos: base + m.index, kind: 'money', value: ask, money: 'funded', text: m[0], shorthand: true });
+      }
+    }
+    // "at the same rate and term": the pricing of the offer before it
+    SAME_TERMS_RE.lastIndex = 0;
+    while ((m = SAME_TERMS_RE.exec(lower))) facts.push({ pos: base + m.index, kind: 'same', value: 0, text: m[0] });
     // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
     const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
     while ((m = factorRe.exec(line))) {
@@ -691,6 +727,20 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       facts.push({ pos: base + m.index, kind: 'term', value: n, unit: 'days', text: m[1] });
     }
     // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
+    // "Number of Payments: 140", "# of debits: 26"
+    const countLabelRe = /\b(?:number of|no\.? of|# of|#|total)\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|debits|installments|remittances)\s*[:|]?\s*(\d{1,3})(?![\d,.])/gi;
+    while ((m = countLabelRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[2]), freq: m[1] ? normFreq(m[1]) : undefined, text: m[0] });
+    }
+    // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
+    const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d)\s*(?:years?|yrs?)\b|\b(\d)[- ](?:year|yr) term\b/gi;
+    while ((m = yearRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
+    }
     const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
@@ -703,7 +753,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the)\s*\(?$/.test(pre)) continue;
+      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -734,6 +784,8 @@ interface Draft {
   countFreq?: PaymentFrequency;
   /** Total repaid ("payback", "RTR", "purchased amount", "$99,000 back"): the factor is payback / amount when no factor is stated. */
   payback?: number;
+  /** "at the same rate and term": takes the pricing of the offer before it. */
+  same?: boolean;
 }
 
 function groupFacts(facts: Fact[]): Draft[] {
@@ -749,7 +801,8 @@ function groupFacts(facts: Fact[]): Draft[] {
     const c: Draft = cur ?? fresh();
     switch (f.kind) {
       case 'money': {
-        const kind = f.money === 'unknown' ? (labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
+        // right after "same rate and term on": the amount that takes that pricing
+        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
         if (kind === 'funded') {
           if (c.amount !== undefined) fresh().amount = f.value;
           else c.amount = f.value;
@@ -768,6 +821,11 @@ function groupFacts(facts: Fact[]): Draft[] {
         if (c.term === undefined) {
           c.term = f.value;
           c.unit = f.unit;
+        } else if (c.amount !== undefined && (c.factor !== undefined || c.payback !== undefined)) {
+          // a menu whose lines start with the term ("6 mo: 45k @ 1.30 / 9 mo: 45k @ 1.38"): the next offer's term
+          const n = fresh();
+          n.term = f.value;
+          n.unit = f.unit;
         }
         break;
       case 'count':
@@ -779,16 +837,36 @@ function groupFacts(facts: Fact[]): Draft[] {
       case 'freq':
         if (c.freq === undefined) c.freq = f.freq;
         break;
+      case 'same':
+        // said of an amount already priced ("40 at 1.38 ... at the same rate, 55k"): the next amount takes it
+        if (c.factor !== undefined && c.term !== undefined) fresh().same = true;
+        else c.same = true;
+        break;
       default:
         break;
     }
   }
+  // the pricing of the offer before: factor, term and schedule, not the payment (another amount pays another sum)
+  for (let i = 1; i < drafts.length; i++) {
+    const d = drafts[i];
+    if (!d.same) continue;
+    const prev = drafts.slice(0, i).reverse().find((p) => p.amount !== undefined && p.factor !== undefined);
+    if (!prev) continue;
+    d.factor ??= prev.factor;
+    if (d.term === undefined) {
+      d.term = prev.term;
+      d.unit = prev.unit;
+    }
+    d.freq ??= prev.freq;
+  }
   return drafts;
 }
 
-function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined): ExtractedOffer[] {
+function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
   const out: ExtractedOffer[] = [];
   for (const d of drafts) {
+    // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
+    if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
     if (d.factor === undefined && d.term === undefined && d.payback === undefined) continue;
     const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
@@ -864,13 +942,16 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
       }
     }
     // column table: label in the first cell, two or more values
-    const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
+    // (the label cell holds no value: "Approved: $45,000 | Factor 1.34 | 7 months" is one offer on one line)
+    const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && !/\$|\d[\d,.]*\d/.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
     if (isLabelRow(row)) {
       let start = i;
       if (i > 0 && cells[i - 1].length >= 3 && !cells[i - 1][0] && !used.has(i - 1)) start = i - 1; // "| Option A | Option B"
       let j = i;
       const block: number[] = [];
       while (j < lines.length && cells[j].length >= 2 && (isLabelRow(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
+      // one label row alone is a line of values, not a table
+      if (block.length < 2) continue;
       const width = Math.max(...block.map((b) => cells[b].length));
       // a header row of terms ("| 4 mo | 6 mo | 8 mo"): each column's term
       const header = start < i ? cells[start] : null;
@@ -895,10 +976,18 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
   return { docs, used };
 }
 
+/** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
+const offerText = (own: string) =>
+  wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
+
+/** Amounts put forward as what could be funded, priced or not ("probably around 35", "might squeeze 25"). */
+function floatedAmounts(own: string, ctx?: ReplyContext): number[] {
+  return scanFacts(offerText(own), 0, ctx).filter((f) => f.kind === 'money' && f.money === 'funded').map((f) => f.value);
+}
+
 /** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
-export function extractOffers(own: string, ctx?: ReplyContext): ExtractedOffer[] {
-  // lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels
-  const text = wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
+export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): ExtractedOffer[] {
+  const text = offerText(own);
   const lines = text.split('\n');
   const { docs, used } = tableDocuments(lines);
   // two-cell rows ("Funding Amount | $50,000") read as "Funding Amount: $50,000"
@@ -913,8 +1002,8 @@ export function extractOffers(own: string, ctx?: ReplyContext): ExtractedOffer[]
   for (const f of scanFacts(text, 0, ctx)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
-  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq));
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq, fill));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill));
   return offers;
 }
 
@@ -945,6 +1034,12 @@ interface Analysis {
   ownDecision: number;
   /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
   offersAttached?: boolean;
+  /** The approval in words alone (before offer terms and the subject count for it). */
+  approvalWords: number;
+  /** Amounts put forward, priced or not. */
+  floated: number[];
+  /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
+  termsWithoutAmount: ExtractedOffer[];
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -981,6 +1076,13 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
+  // the ask refused by name: "not 50", "declined for the full 110", "instead of the $80,000"
+  const askNamed = ctx?.requested_amount ? refusedAskByName(lower, ctx.requested_amount) : null;
+  if (askNamed) add(counter, 3, `the ask refused by name ("${askNamed}")`);
+  // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
+  const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
+  if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
+  const approvalWords = approved.score;
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
   if (/\bapproved\b|\bapproval\b/.test(subj) && !/\bnot approved\b/.test(subj)) add(approved, 1.5, 'subject says approved');
@@ -990,9 +1092,21 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (AUTO_SUBJECT.test(subj) || AUTO_SUBJECT.test(subject.trim())) add(auto, 4, 'auto-reply subject');
   const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
+  // a factor and a term with no amount named ("Best I can do is 40. 1.42, 100 days"): pricing, so a decision
+  const termsWithoutAmount = offers.some((o) => o.missing.length === 0) ? [] : extractOffers(own, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0);
+  if (termsWithoutAmount.length && !complete.length) add(approved, 1.5, 'priced terms naming no amount');
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
+  // items asked for to close a deal already priced ("need a signed contract and a voided check to fund"):
+  // conditions of the approval, not a request to decide it
+  const closing = score(lower, CLOSING_CUES);
+  if (closing.score >= 2 && complete.some((o) => o.term !== null) && needs.score > 0) {
+    needs.score = round2(needs.score * 0.3);
+    needs.hits.push(`closing stips beside priced terms (${closing.hits.join(', ')}): counted for less`);
+  }
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision };
+  // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
+  if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1019,7 +1133,7 @@ function byCues(a: Analysis): Decision {
   let [top, topScore] = ranked[0];
   const second = ranked[1][1];
   // a counter is an approval on other terms than asked
-  if (a.counter.score >= 3 && (a.offers.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
+  if (a.counter.score >= 3 && (a.offers.length > 0 || a.termsWithoutAmount.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
     const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
     return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
   }
@@ -1045,6 +1159,43 @@ function refusesAsk(lower: string, ask: number): boolean {
   const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
   return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
 }
+
+/** The deal's ask as a lender writes it: "$150,000", "150,000", "150k", "$150k", a bare "150". */
+function askPattern(ask: number): string {
+  const k = ask / 1000;
+  return `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? `\\$?${k}` : 'x^'})(?![\\d.,]*\\d)(?!\\s*(%|days?|weeks?|wks?|months?|mos?|payments?|pmts?|positions?|nsfs?|negs?|pts?|points?))`;
+}
+
+/** The ask named in a refusal: "35, not 50", "declined for the full 110", "instead of the $80,000", "can't get to 75". */
+function refusedAskByName(lower: string, ask: number): string | null {
+  const m =
+    new RegExp(`\\b(not|instead of|rather than|versus|vs\\.?|(can't|cannot|couldn't|unable to|not able to) (do|fund|approve|go|get to|get you)|declined( it| this| the file)? (for|at))\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower) ??
+    // "We can't sit 3rd behind two funders for 150", "won't go out at 110 with Forward on": a refusal of the ask however phrased
+    new RegExp(`\\b(can't|cannot|couldn't|won't|will not|unable to|not able to)\\b[^.!?\\n]{0,50}?\\b(for|at)\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower);
+  return m ? m[0] : null;
+}
+
+/**
+ * A number that could be the amount, other than the ask ("approved, but only for 35"): then priced terms
+ * without a read amount are not the ask's, and a person completes them. Terms, counts, rates, payments
+ * and percentages are not amounts.
+ */
+function otherAmountNamed(lower: string, ask: number): boolean {
+  const re = /(?<![\w.$,])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(lower))) {
+    if (m[2]) continue; // a decimal: a factor or a payment
+    let v = Number(m[1].replace(/,/g, ''));
+    if (m[3] === 'k') v *= 1000;
+    else if (m[3] === 'm') v *= 1_000_000;
+    else if (v < 1000) v *= 1000; // "for 35": thousands
+    if (v >= ask / 10 && v <= ask * 4 && Math.abs(v - ask) >= 0.5) return true;
+  }
+  return false;
+}
+
+/** The amount given to priced terms that name none when the ask is not known (never logged: such a reply goes to a person). */
+const NO_AMOUNT = 99_999_999;
 
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
@@ -1084,21 +1235,41 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const amounts = a.offers.map((o) => o.amount);
   const less = ask !== null && ask > 0 && amounts.length > 0 && amounts.every((x) => x < ask - 0.5);
   const atAsk = ask !== null && amounts.some((x) => Math.abs(x - ask) < 0.5);
+  // options below the ask beside one at (or above) it: a menu of other terms unless the lender approved in words
+  const someLess = ask !== null && ask > 0 && amounts.some((x) => x < ask - 0.5);
+  const mixed = someLess && !less;
   const otherTerms = a.counter.score >= 3 || a.product.score >= 3;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
   if (type === 'approved' || type === 'counter') {
+    if (mixed && type === 'approved' && !otherTerms) {
+      if (a.declined.score >= 1 || a.counter.score >= 1.5 || a.tentative.score >= 2) {
+        // "We can't sit 3rd for 150. Option 1: the full 150 with a buyout. Option 2: 60k in 3rd": other terms
+        type = 'counter';
+        reasons.push('options below the ask beside one at it, with a refusal or a limit: a counter');
+        // ... and an approval in words as well: which one stands is for a person
+        if (a.approvalWords >= 2.5) {
+          review = 'conflicting_cues';
+          reasons.push('approved in words beside the refusal');
+        }
+      } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
+    }
     if (less || otherTerms) type = 'counter';
-    else if (type === 'counter' && atAsk && a.counter.score < 3) type = 'approved';
+    else if (type === 'counter' && atAsk && a.counter.score < 3 && !mixed) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
     if (less) confidence = Math.max(confidence, 0.75);
   } else if (type === 'declined' && complete.length) {
     // a no and a priced offer in one answer
-    if (less || otherTerms) {
+    if (less || otherTerms || someLess) {
       type = 'counter';
       confidence = Math.max(confidence, 0.6);
       reasons.push('declined the ask, offered other terms: a counter');
+      // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
+      if (atAsk && !less && a.declined.score >= 3) {
+        review = 'conflicting_cues';
+        reasons.push('a decline beside an offer at the full ask on other terms: a person picks');
+      }
     } else {
       type = a.approved.score >= a.declined.score ? 'approved' : 'declined';
       review = 'conflicting_cues';
@@ -1108,9 +1279,27 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "declined it at 30, but my manager would look at 15": a counter without terms yet
     type = 'counter';
     reasons.push('declined the ask, floated other terms');
+  } else if (type === 'unclassified' && a.product.score >= 3 && a.auto.score < 4 && a.pending.score < 3) {
+    // "What I could do is a $25k LOC": another product offered in place of the one asked for
+    type = 'counter';
+    reasons.push('another product offered in place of the one asked for');
+  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
+    // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
+    type = 'needs_info';
+    reasons.push('items asked for beside a floated decision');
+  } else if (type === 'unclassified' && !complete.length && a.tentative.score >= 2 && ask !== null && a.floated.some((x) => x < ask - 0.5) && a.auto.score < 4 && a.pending.score < 3) {
+    // "I might squeeze 25 out of it, no pricing yet": less money floated without terms; a person follows up
+    type = 'counter';
+    reasons.push(`floated $${a.floated.filter((x) => x < ask - 0.5).map((x) => x.toLocaleString('en-US')).join(', $')} against a $${ask.toLocaleString('en-US')} ask, not priced`);
   }
   if (type === 'counter' && complete.length && d.type !== 'counter' && !less && !otherTerms && a.declined.score >= 3) review ??= 'conflicting_cues';
 
+  // a decline in words and the full ask offered on another structure ("Decline as submitted ... we could do the 250
+  // if they let us pay Fora off"): which one stands is for a person
+  if (!review && type === 'counter' && atAsk && !someLess && complete.length && a.declined.score >= 3 && /\bdeclin/.test(a.lower)) {
+    review = 'conflicting_cues';
+    reasons.push('a decline beside the full ask on another structure');
+  }
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
@@ -1213,11 +1402,22 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
+  let unnamed: ExtractedOffer[] = [];
+  if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {
+    if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT) && !otherAmountNamed(a.lower, a.termsWithoutAmount[0].amount)) {
+      unnamed = a.termsWithoutAmount;
+      d.reasons.push(`priced terms naming no amount in an approval: the ask ($${unnamed[0].amount.toLocaleString('en-US')})`);
+    } else if (!d.review) {
+      d.review = 'low_confidence';
+      d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
+    }
+  }
   const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
-  if (d.type === 'approved' || d.type === 'counter') result.offers = a.offers;
+  if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
   else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {

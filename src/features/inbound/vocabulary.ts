@@ -13,6 +13,8 @@
 //   numbers: NUMBER_WORDS, SHORTHAND_AMOUNT, FREQUENCY_SHORTHAND
 //   pricing: RATE_LABELS (buy / sell), HOLDBACK
 //   boilerplate: BOILERPLATE (footers, marketing signatures, zero counts: sentences that decide nothing)
+//   structure: ASK_AS_AMOUNT (the ask named as the amount), CLOSING_STIPS (items asked for to close a
+//     priced deal), SAME_TERMS (a further amount at the pricing of the one before), CORRECTION
 import type { DeclineCategory } from './classifier';
 
 export interface PhraseRow {
@@ -48,6 +50,11 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: '\\w+ [-:] approved', w: 3 },
   { phrase: '(cleared|passed) (uw|underwriting|credit)', w: 3, negatable: true, modal: true },
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
+  // "UW approved it", "credit okayed the file", "committee signed off on Lakeview"
+  { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
+  { phrase: '(?<!(for|on|get|gets|need|needs|pending|awaiting|without) (the |a )?)green ?light(ed)?', w: 2.5, negatable: true, modal: true },
+  // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
+  { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },
 ];
 
 /** A decline, including idioms with no decline word. */
@@ -69,6 +76,17 @@ export const DECLINE: PhraseRow[] = [
   { phrase: 'hard stop|(kill|killing|killed) the (file|deal)', w: 3 },
   { phrase: "(tib|time in business|history) (is |was )?too (short|new|young)", w: 3 },
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
+  // "this one's a no for us", "that is a firm no", "a non-starter" (never "a no-brainer")
+  { phrase: "('s|is|was) a (hard |firm |definite |flat )?no(?![-']| ?(brainer|show|doc|go))( for us| from us| from me| here)?|non-?starter", w: 3, modal: true },
+  // "we're passing on Harvest Moon", "we'll be passing"
+  { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
+  // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
+  // (never "I'm out Friday", "I'm out on Monday", "out for the week": a person away)
+  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$)|count (us|me) out", w: 3 },
+  // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
+  { phrase: "no dice|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
+  // "we won't add a third position", "we will not take a 4th"
+  { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
@@ -76,7 +94,7 @@ export const DECLINE: PhraseRow[] = [
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
 export const WITHDRAWAL: PhraseRow[] = [
   { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
-  { phrase: '(approval|offer) (is|was|has been) (pulled|rescinded|withdrawn|revoked|off the table)', w: 4 },
+  { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
 ];
@@ -90,6 +108,8 @@ export const NEEDS_INFO: PhraseRow[] = [
   { phrase: 'we need (financials|the|a|an|2|two|3)', w: 1.5 },
   { phrase: 'on hold until', w: 2.5 },
   { phrase: 'documents required|action required', w: 2 },
+  // a request opening a sentence, naming a document: "Send the MTD and I'll get you numbers", "Upload October's statement"
+  { phrase: "(?<=(^|[.!?\\n]\\s*))(send|resend|upload|forward|provide|get (me|us)) (over |in )?(the |a |an |your |their |his |her )?(?=(mtd|month|statements?|bank|voided|void|dl|driver|id|photo|app|application|signed|tax|p&l|payoff|landlord|lease|proof|k-1|articles|ein|invoices?|password|decision|plaid|a/r|aging|\\d{4}|last|most recent|current|updated|october|november|september|august|december|january)\\b)", w: 1 },
 ];
 
 /** A person acknowledging or reporting progress: no decision yet. */
@@ -120,29 +140,82 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(might|may) be able to do something|i might be able|don't promise", w: 3 },
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
   { phrase: 'no pricing yet', w: 2.5 },
-  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|committee)', w: 2.5 },
+  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
+  // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
+  { phrase: '(waiting (for|on)|awaiting|pending|need|needs|until (we|i) get|once (we|i) get) (the |a )?green ?light|tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
-  { phrase: "(looks|is|looking) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
+  { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
+  // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"
+  { phrase: "(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
+  // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
+  // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
+  { phrase: "(let me|i need to|i have to|i'll|i will|need to|have to|gotta) (confirm|check|double[- ]check|verify|run (it|this|that) (past|by)|clear (it|this) with) (it )?(with |w/ |by |past )?(credit|uw|underwriting|my manager|my boss|the committee|committee|the desk|management)|(run|ran|running) (it|this) (past|by) (my manager|my boss|credit|uw|underwriting|committee|the committee)|(haven't|have not|not yet|didn't) (run|ran|taken|shown) (it|this) (by|past|to)|(until|once|after|when) (credit|uw|underwriting|the underwriter|committee|my manager|my boss|management) (reviews|signs|signs off|approves|confirms|weighs in|looks|okays|ok's|blesses)|before (it's|it is|this is|that's|we're|anything is) final", w: 3 },
+  // soft words for a decision: "approved in principle", "verbal approval", "I think we can get there", "don't hold me to it"
+  { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|preliminary|prelim|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
+  // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
+  { phrase: "if (they|he|she|the merchant|the client|the owner|the business) (can )?(show|shows|prove|proves|keep|keeps|hold|holds|clean up|cleans up|bring|brings|stay|stays|perform|performs)", w: 2.5 },
+  // the approval hangs on an item still to come: "if the MTD is clean", "assuming October holds up", "once bank verification checks out"
+  { phrase: "(if|assuming|provided|as long as|so long as|once|pending) (that )?(the |their |his |her )?(mtd|statements?|(september|october|november|december|january|february)( statement| deposits)?|bank verification|verification|bv|deposits|numbers|it|everything)(('s| is| are| looks?| comes? back| stays?) (clean|good|ok|okay|fine|positive|strong|consistent|as expected)|( checks?| checked) out|( holds?| held) up)", w: 2.5 },
+  { phrase: "(qualif\\w*|eligible|good) (for )?up to", w: 2 },
+  // a floated number without pricing: "probably around 35", "could maybe squeeze 50", "no numbers yet", "before I price it"
+  { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
-  { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)', w: 3 },
+  { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
 ];
 
 /** A fraction of the ask as the amount offered ("half the ask" on an 85k deal is $42,500). */
 export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 1 / 3, 'two thirds of': 2 / 3, 'a quarter of': 0.25, 'three quarters of': 0.75 };
 
+/**
+ * The ask named as the amount: "Approved as requested.", "good for the full amount", "we can fund at
+ * the requested amount". Read as the deal's requested amount (only when the hook knows it), so that an
+ * answer giving only the pricing ("Pricing 1.36, 44 weekly payments") still logs its offer. Not when a
+ * label with a value follows ("Requested amount: $80,000" is the ask restated, not an offer).
+ */
+export const ASK_AS_AMOUNT = [
+  'as (requested|submitted|asked|applied)',
+  '(at|for) the (full )?(requested amount|amount requested|ask|full ask|request)',
+  '(the |your )?full (amount|ask|request|requested amount)',
+];
+
+/**
+ * Items asked for to close a deal already priced, not to decide it: "need a signed contract and a
+ * voided check to fund", "Stips to fund:", "bank login at the funding call", "once the merchant
+ * accepts we'll need". Beside a complete offer they do not make the reply a request for information.
+ */
+export const CLOSING_STIPS: PhraseRow[] = [
+  { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?(?! out| off| (the|their|his|her) (position|balance|advance|loan))|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
+  { phrase: "(once|when|after|if) (the )?(merchant|client|owner|customer|they|he|she) (accepts?|signs?|says yes|is in|wants it)", w: 2 },
+  { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
+];
+
+/** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
+export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rate and term|factor and term|terms and rate)( and (term|rate|factor|pricing|frequency|schedule))?';
+
 /** The terms differ from the ask, in words. */
 export const COUNTER: PhraseRow[] = [
   { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
-  { phrase: 'declined (it |this |the file )?at \\$?\\d+k?', w: 3 },
+  { phrase: 'declined (it |this |the file )?(at|for) (the )?(full |whole |requested )?\\$?\\d+k?', w: 3 },
+  // the file refused as it was sent, something else on offer: "Decline as submitted", "can't do it as structured"
+  { phrase: "(declined?|pass|no|not approved|can't do (it|this)|cannot do (it|this)|won't work) as (submitted|structured|requested|presented|is)", w: 3 },
   { phrase: "(isn't|is not|not) there", w: 1 },
   { phrase: "(can't|cannot) fund the (whole|full|entire)", w: 3 },
   { phrase: "not (able|unable) to approve the (full|whole|entire|requested)", w: 3 },
   { phrase: "(\\d+ (months?|weeks?|days?)|that term) (won't|will not|doesn't|does not) work", w: 3 },
   { phrase: "(we'd|we would|we) (have to|need to) go \\d+", w: 3 },
+  // another structure: the offer stands only with a position paid off or bought out
+  { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", w: 3 },
+  { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", w: 3 },
+  // a payoff as part of the deal: "pay Rapid off and we fund 80", "closing out the Forward balance"
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", w: 1.5 },
+  // "they need to close out Fora first", "pay off Rapid first"
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", w: 3 },
+  { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
@@ -158,11 +231,11 @@ export const COUNTER: PhraseRow[] = [
  */
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
-  { product: 'loc', phrase: '(do|offer|approve|approved for|go with) (a |an )?(revolving )?(line of credit|credit line|loc)', w: 3 },
-  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with) (a |an )?(\\d+[- ](month|year) )?term loan', w: 3 },
-  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with) (an? )?equipment (loan|financing|lease)', w: 3 },
-  { product: 'sba', phrase: '(do|offer|approve|approved for|go with) (an? )?sba( loan)?', w: 3 },
-  { product: 'mca', phrase: '(do|offer|approve|approved for|go with) (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },
+  { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 
 /**
@@ -170,7 +243,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
  * the one named first in the text wins.
  */
 export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
-  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days'], w: 3 },
+  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
+    // "negative 18 days last month", "days below zero", "22 overdraft days", "went negative"
+    'negative \\d+ days', '\\d+ days? (negative|below zero|under zero|in the negative|overdrawn)', 'days? (below|under) zero', 'below zero', 'went negative', 'overdraft days', 'overdrawn', 'in the negative'], w: 3 },
   { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
   {
     category: 'stacking',
@@ -178,14 +253,25 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
       'mca debits', 'stacked', 'stacking', 'too many positions', 'holdback (is )?too high', 'over[- ]?leveraged',
       '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
+      // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
+      "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",
+      '(new|another|undisclosed|additional|recent) (advance|mca|funder|lender|loan)s?( (funded|hit|landed|showed|came))?',
+      // "sitting behind Kapitus and Fora", "no room behind two funders"
+      '(sitting|sit|be|being|go|come in) behind', 'no room',
     ],
     w: 3,
   },
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
-  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)'], w: 3 },
+  { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)',
+    // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
+    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our|the) (\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
-  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit"], w: 3 },
-  { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new'], w: 3 },
+  { category: 'credit_score', phrases: ['fico too low', 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
+    // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
+    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score)( is| of)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
+  { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new',
+    // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
+    '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
@@ -207,7 +293,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(we're|we are) out of", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -232,7 +318,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'approved( for)?( the)?', 'get to', 'take'],
+  before: ["can do", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };
@@ -262,6 +348,8 @@ export const BOILERPLATE: string[] = [
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",
+  // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
+  '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
 ];
 
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

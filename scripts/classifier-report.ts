@@ -25,6 +25,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout3 (issue 26 labels; blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout3')],
   ['holdout4 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout4')],
   ['holdout5 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout5')],
+  ['holdout6 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout6')],
 ];
 
 console.log('=== what the hook does (issue 26): per set');

@@ -51,10 +51,10 @@ describe('categoryDoubt', () => {
 describe('categoryDoubt: recurring equal debits to a payee no row knows', () => {
   const debits = (n: number, name: (i: number) => string, dollars: (i: number) => number) => Array.from({ length: n }, (_, i) => t(`2026-03-${String(i + 2).padStart(2, '0')}`, name(i), -dollars(i)));
   it('four equal debits to one unknown payee read like an unknown advance (ids and dates in the line vary)', () => {
-    expect(categoryDoubt([...sales(3, 5000), ...debits(4, (i) => `ACH DEBIT LCF GROUP DAILY 26030${i} ID8812${i}`, () => 389)])).toMatch(/^4 debits of \$389\.00 to one payee \(the first on 2026-03-02\) recur like an advance's payments/);
+    expect(categoryDoubt([...sales(3, 5000), ...debits(4, (i) => `ACH DEBIT HARBORLINE DAILY 26030${i} ID8812${i}`, () => 389)])).toMatch(/^4 debits of \$389\.00 to one payee \(the first on 2026-03-02\) recur like an advance's payments/);
   });
   it('three, varying amounts, transfers to own accounts, checks and known funders are not doubted', () => {
-    expect(categoryDoubt([...sales(3, 5000), ...debits(3, () => 'ACH DEBIT LCF GROUP DAILY', () => 389)])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), ...debits(3, () => 'ACH DEBIT HARBORLINE DAILY', () => 389)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(6, () => 'ACH DEBIT PAYROLL SVC', (i) => 1000 + i)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, () => 'ONLINE TRANSFER TO RESERVE', () => 2000)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, (i) => `CHECK 10${i}`, () => 500)])).toBeNull();

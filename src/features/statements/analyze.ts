@@ -297,7 +297,13 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
   const times = new Map<string, number>();
   for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
-  const paidTo = new Set(txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description)).filter(Boolean));
+  // Counterparties the merchant pays; a credit's is the same when one's words begin the other's
+  // ("GRAINGER" paid, "GRAINGER CR" credited), with a word of 4 letters or more in common.
+  const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
+  const samePayee = (a: string[], b: string[]) => {
+    const n = Math.min(a.length, b.length);
+    return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
+  };
   for (const t of credits) {
     const why = creditDoubt(t.description);
     if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
@@ -305,7 +311,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (why === 'return') return `The credit of ${money(t.cents)} on ${t.date} reads like a return, reversal or refund, not sales, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
     const cp = counterparty(t.description);
-    if (!creditSettled(t.description) && cp && paidTo.has(cp)) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (!creditSettled(t.description) && cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }

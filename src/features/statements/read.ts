@@ -1014,7 +1014,8 @@ export function read(pages: PageItems[]): Reading {
     if (money.length && (!first || first.k !== 'date')) {
       // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
       // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
-      if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text)) {
+      // ("Total Debits/Credits this page 21,282.49 16,839.27" is one too.)
+      if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text) || /^(sub ?)?totals?\b[^\d]{0,40}?\b(this|per|on this|for this) page\b/i.test(text)) {
         lastRow = null;
         continue;
       }

@@ -160,6 +160,9 @@ export function reconcile(r: Reading): Reconciled {
     if (named.length) cands.push(named);
     const bySection = side.filter((x) => r.sections[x.section].category === t.category);
     cands.push(bySection, txns.filter((x) => r.sections[x.section].category === t.category));
+    // One of several sections of that category ("Regular Deposits" beside "Other Credits", both deposits).
+    const secs = new Set(bySection.map((x) => x.section));
+    if (secs.size > 1) for (const s of secs) cands.push(bySection.filter((x) => x.section === s));
     if (words[t.category]) {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);

@@ -1031,7 +1031,9 @@ export function read(pages: PageItems[]): Reading {
       if (labelled.length) {
         // A heading that carries its section's total ("Deposits and Additions (12) $45,000.00") when rows follow.
         const h = pairs.length === 1 ? headingOf(pairs[0].label.replace(/\(\d+\)|\b\d+\b/g, '')) : null;
-        const nextRowFollows = h && i + 1 < lines.length && (headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date') && kind !== 'summary';
+        // (In a summary box too when a column header follows at once: "Deposits (+)  Total 3,853.60"
+        // over "Date  Amount", the box over; not a "Total ..." line, the box's own.)
+        const nextRowFollows = h && i + 1 < lines.length && (kind !== 'summary' ? headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date' : h.kind !== 'summary' && !/^total\b/i.test(text) && lines[i + 1].page === line.page && !!headerOf(lines[i + 1]));
         const isTotalLine = /^total\b/i.test(text) || /\btotal\b/i.test(pairs[0]?.label ?? '');
         const seen = new Set<string>();
         for (const p of labelled) {
@@ -1190,6 +1192,11 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   // The amount column before the description ("Date posted | Amount | Transaction description"):
   // the amounts printed there, right after the date, are the row's amounts.
   const desc = cols?.find((c) => c.kind === 'desc');
+  // (With no amount column after the description, an amount printed in it is quoted: "OVERDRAFT FEE
+  // ITEM AMT $2,095.76" after its 37.00.)
+  if (desc && tk[i]?.k === 'money' && tk[tk.length - 1].k === 'money' && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x1 < desc.x0) && !cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x0 > desc.x0)) {
+    tk = tk.map((t, n) => (n > i && t.k === 'money' && t.x0 >= desc.x0 - 2 ? { k: 'text', x0: t.x0, x1: t.x1, t: t.t } : t));
+  }
   if (desc && tk[i]?.k === 'money' && tk[tk.length - 1].k !== 'money' && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x1 < desc.x0)) {
     let j = i;
     while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;

@@ -423,6 +423,27 @@ describe('the amount column before the description; "deductions" sections', () =
   });
 });
 
+describe('amount-first sections whose side is the section\'s (Huntington-style "Other Credits (+) / Other Debits (-)")', () => {
+  const H: PageSpec[number] = [[50, 'Date', { b: true }], [150, 'Amount', { b: true, r: true }], [170, 'Description', { b: true }]];
+  const stmt = (feeQuoted: string): PageSpec[] => [[
+    'Riverbend Savings Bank', 'Statement Period 05/01/26 to 05/31/26', 'Account Summary',
+    [[50, 'Beginning Balance'], [300, '$2,000.00', { r: true }]],
+    [[50, 'Credits (+)'], [300, '1,250.00', { r: true }]], [[50, 'Regular Deposits'], [300, '100.00', { r: true }]], [[50, 'Other Credits'], [300, '1,150.00', { r: true }]],
+    [[50, 'Debits (-)'], [300, '329.00', { r: true }]], [[50, 'Other Debits'], [300, '329.00', { r: true }]],
+    [[50, 'Ending Balance'], [300, '$2,921.00', { r: true }]],
+    [[50, 'Deposits (+)'], [300, 'Total 100.00', { r: true }]], H,
+    [[50, '05/04'], [150, '100.00', { r: true }]],
+    [[50, 'Other Credits (+)'], [300, 'Total 1,150.00', { r: true }]], H,
+    [[50, '05/05'], [150, '1,150.00', { r: true }], [170, 'ACH CREDIT ELAVON MERCH DEP 0505']],
+    [[50, 'Other Debits (-)'], [300, 'Total 329.00', { r: true }]], H,
+    [[50, '05/06'], [150, '300.00', { r: true }], [170, 'ACH DEBIT DUKE ENERGY WEB PMT']],
+    [[50, '05/07'], [150, '29.00', { r: true }], [170, `RETURNED ITEM FEE ITEM AMT ${feeQuoted}`]],
+  ]];
+  it('each section gives its rows\' side; the deposits total is its own section\'s; a quoted amount after the description is not the row\'s', async () => {
+    expect(figures(await read(stmt('$1,408.12')))).toMatchObject({ deposits_total: 1250, deposit_count: 2, ending_balance: 2921, nsf_count: 1 });
+  });
+});
+
 describe('what is not a total', () => {
   it("a monthly service fee summary (the fee's terms, its period and amount) is not a printed total of the fees read", async () => {
     const r = await read([[

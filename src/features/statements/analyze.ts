@@ -282,7 +282,8 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
  *   words: FUNDING, FINANCIAL, CAPITAL GROUP, LENDING, ADVANCE...) or like a transfer from another
  *   account of the merchant's (an account mask or kind: x6652, ...1234, SAVINGS, TREASURY), and no
- *   processor row settles it;
+ *   processor row settles it; or like money given back (a return, reversal or refund), or comes
+ *   from a counterparty the merchant pays in the period (a card purchase returned, a debit reversed);
  * - a credit no row settles at all (not a processor's payout, a deposit, a customer's payment, a
  *   refund, a transfer or funding), from a source that pays once in the period (a customer or a
  *   processor pays again; funding is an event), that is large: a tenth or more of the period's
@@ -291,7 +292,8 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * - three or more debits of one amount to one counterparty with the funding trade's words that no
  *   funder row knows, or four or more of $50 or more to any payee no row knows (not a transfer, a
  *   check, a card purchase, cash or a payment the merchant pushes): an unknown advance's daily or
- *   weekly payments.
+ *   weekly payments. A payee is the counterparty whatever the bank's wording (rules.ts
+ *   `counterparty`: the NACHA "ORIG CO NAME:", else the words after "Withdrawal to", "ACH DEBIT"...).
  */
 export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);

@@ -329,6 +329,8 @@ const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b
 /** A fee charged for a returned, unpaid or overdrawing item. */
 const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
 const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED|PAID ITEMS?|ITEMS? PAID)\b/;
+/** The merchant's own debit card (a credit on it is a purchase returned, never a sale). */
+const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\b/;
 /** A credit that gives money back: a return, reversal, refund or chargeback of something paid out. */
 const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?)\b/;
 
@@ -346,11 +348,13 @@ export function creditSettled(description: string): boolean {
 export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | null {
   if (depositKind(description) !== 'revenue') return null;
   const c = classOf(description);
-  if (c.processor) return null;
   const d = description.toUpperCase();
+  // Money given back is no sale, a processor's too ("SHOPIFY CB REVERSAL", "Amazon Mktpl refund"),
+  // and a credit on the merchant's own debit card is a purchase returned.
+  if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
+  if (c.processor) return null;
   if (FUNDING_LOOK.test(d)) return 'funding';
   if (TRANSFER_LOOK.test(d)) return 'transfer';
-  if (GIVEN_BACK.test(d)) return 'return';
   return null;
 }
 

@@ -51,10 +51,10 @@ describe('categoryDoubt', () => {
 describe('categoryDoubt: recurring equal debits to a payee no row knows', () => {
   const debits = (n: number, name: (i: number) => string, dollars: (i: number) => number) => Array.from({ length: n }, (_, i) => t(`2026-03-${String(i + 2).padStart(2, '0')}`, name(i), -dollars(i)));
   it('four equal debits to one unknown payee read like an unknown advance (ids and dates in the line vary)', () => {
-    expect(categoryDoubt([...sales(3, 5000), ...debits(4, (i) => `ACH DEBIT LCF GROUP DAILY 26030${i} ID8812${i}`, () => 389)])).toMatch(/^4 debits of \$389\.00 to one payee \(the first on 2026-03-02\) recur like an advance's payments/);
+    expect(categoryDoubt([...sales(3, 5000), ...debits(4, (i) => `ACH DEBIT HARBORLINE DAILY 26030${i} ID8812${i}`, () => 389)])).toMatch(/^4 debits of \$389\.00 to one payee \(the first on 2026-03-02\) recur like an advance's payments/);
   });
   it('three, varying amounts, transfers to own accounts, checks and known funders are not doubted', () => {
-    expect(categoryDoubt([...sales(3, 5000), ...debits(3, () => 'ACH DEBIT LCF GROUP DAILY', () => 389)])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), ...debits(3, () => 'ACH DEBIT HARBORLINE DAILY', () => 389)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(6, () => 'ACH DEBIT PAYROLL SVC', (i) => 1000 + i)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, () => 'ONLINE TRANSFER TO RESERVE', () => 2000)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, (i) => `CHECK 10${i}`, () => 500)])).toBeNull();
@@ -84,4 +84,37 @@ describe('end to end: a reconciled statement with a doubted line fails uncertain
     const customer = await analyzeStatementPdf(await statementPdf(stmt('ACH CREDIT NORTHGATE SCHOOLS AP PAYMENT')));
     expect(customer).toMatchObject({ ok: true, figures: { true_revenue: 29000 } });
   }, 60_000);
+});
+
+describe('categoryDoubt: what no row knows, in any bank\'s wording (blind-5)', () => {
+  const day = (i: number) => `2026-03-${String(i + 2).padStart(2, '0')}`;
+  const debits = (n: number, name: (i: number) => string, dollars: number) => Array.from({ length: n }, (_, i) => t(day(i), name(i), -dollars));
+  it('"Withdrawal to <originator>" is an ACH debit like any other: four equal ones to an unknown payee are doubted', () => {
+    expect(categoryDoubt([...sales(3, 5000), ...debits(4, (i) => `Withdrawal to HARBOR POINT VENTURES ${i}Q88${i}1`, 275)])).toMatch(/^4 debits of \$275\.00 to one payee/);
+  });
+  it('a funder-like payee is doubted at three even when the trace ids carry letters', () => {
+    expect(categoryDoubt([...sales(3, 5000), ...debits(3, (i) => `Withdrawal to NORTHGATE CAPITAL GRP ${'QXZ'[i]}K${i}81`, 40)])).toMatch(/^3 debits of \$40\.00 .* read like an advance's payments to a funder no rule knows/);
+  });
+  it('NACHA "ORIG CO NAME:" lines are keyed by their originator: one originator recurring is doubted, two alternating are not', () => {
+    const nacha = (co: string) => (i: number) => `ELECTRONIC DEBIT ORIG CO NAME:${co} CO ENTRY DESCR:DLY PMT SEC:CCD TRACE#:02100008${i}771 IND ID:ZT${i}4419`;
+    expect(categoryDoubt([...sales(3, 5000), ...debits(4, nacha('MERIDIAN BRIDGE'), 180)])).toMatch(/^4 debits of \$180\.00 to one payee/);
+    const two = [...debits(2, nacha('MERIDIAN BRIDGE'), 180), ...debits(2, nacha('OAKMONT PEST CTRL'), 180)];
+    expect(categoryDoubt([...sales(3, 5000), ...two])).toBeNull();
+  });
+  it('transfers to the merchant\'s own account by mask or kind are not doubted, worded as withdrawals', () => {
+    expect(categoryDoubt([...sales(3, 5000), ...debits(5, () => 'Withdrawal to SAV ...5531', 500)])).toBeNull();
+  });
+  it('a credit worded as a return or reversal that no row settles is doubted', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', 'ORBIT SUPPLY CO RTN 4471', 120)])).toMatch(/^The credit of \$120\.00 on 2026-03-20 reads like a return, reversal or refund/);
+  });
+  it('money given back through a processor, or a credit on the merchant\'s own debit card, is doubted; the processor\'s payout is not', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', 'SQUARE INC RTN 0412 SQ26', 64.1)])).toMatch(/^The credit of \$64\.10 on 2026-03-20 reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'CHK CARD CR STAPLES 0412', 41.99)])).toMatch(/^The credit of \$41\.99 on 2026-03-21 reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'SQUARE INC PAYOUT 0412 SQ26', 64.1)])).toBeNull();
+  });
+  it('a credit from a counterparty the merchant pays in the period is doubted (money given back); from anyone else it is not', () => {
+    const paid = t('2026-03-05', 'ACH DEBIT GRAINGER 8812', -412.1);
+    expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'GRAINGER 0031 CR', 88.4)])).toMatch(/^The credit of \$88\.40 on 2026-03-20 comes from a counterparty the merchant pays/);
+    expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'BRENNAN MILLWORK 0031', 88.4)])).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/schema';
 import { extractItems } from './extract';
 import { dateIn, days, read, type Reading } from './read';
-import { creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
+import { counterparty, creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
 
 // Bank statement analysis: a PDF's positioned text (read in a child process with time and memory
 // limits, ./extract.ts) is read from the page's geometry (./read.ts: lines and columns built from
@@ -160,6 +160,9 @@ export function reconcile(r: Reading): Reconciled {
     if (named.length) cands.push(named);
     const bySection = side.filter((x) => r.sections[x.section].category === t.category);
     cands.push(bySection, txns.filter((x) => r.sections[x.section].category === t.category));
+    // One of several sections of that category ("Regular Deposits" beside "Other Credits", both deposits).
+    const secs = new Set(bySection.map((x) => x.section));
+    if (secs.size > 1) for (const s of secs) cands.push(bySection.filter((x) => x.section === s));
     if (words[t.category]) {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);
@@ -267,7 +270,10 @@ function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: 
  * Debits that recur by nature and are no funder's pull: transfers to the merchant's other accounts,
  * checks, card purchases and cash, payments the merchant pushes (bill pay, Zelle, Venmo).
  */
-const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|WITHDRAWAL|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
+// (Not WITHDRAWAL: "Withdrawal to <originator>" is how some banks word every ACH debit, a funder's too.)
+const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
+/** A line naming an account of the merchant's (a mask or the account's kind after TO/FROM). */
+const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|DDA|MMA|RESERVE|TREASURY)\b)/i;
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
 /**
@@ -276,7 +282,8 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
  *   words: FUNDING, FINANCIAL, CAPITAL GROUP, LENDING, ADVANCE...) or like a transfer from another
  *   account of the merchant's (an account mask or kind: x6652, ...1234, SAVINGS, TREASURY), and no
- *   processor row settles it;
+ *   processor row settles it; or like money given back (a return, reversal or refund), or comes
+ *   from a counterparty the merchant pays in the period (a card purchase returned, a debit reversed);
  * - a credit no row settles at all (not a processor's payout, a deposit, a customer's payment, a
  *   refund, a transfer or funding), from a source that pays once in the period (a customer or a
  *   processor pays again; funding is an event), that is large: a tenth or more of the period's
@@ -285,7 +292,8 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * - three or more debits of one amount to one counterparty with the funding trade's words that no
  *   funder row knows, or four or more of $50 or more to any payee no row knows (not a transfer, a
  *   check, a card purchase, cash or a payment the merchant pushes): an unknown advance's daily or
- *   weekly payments.
+ *   weekly payments. A payee is the counterparty whatever the bank's wording (rules.ts
+ *   `counterparty`: the NACHA "ORIG CO NAME:", else the words after "Withdrawal to", "ACH DEBIT"...).
  */
 export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);
@@ -294,21 +302,32 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
   const times = new Map<string, number>();
   for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
+  // Counterparties the merchant pays; a credit's is the same when one's words begin the other's
+  // ("GRAINGER" paid, "GRAINGER CR" credited), with a word of 4 letters or more in common.
+  const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
+  const samePayee = (a: string[], b: string[]) => {
+    const n = Math.min(a.length, b.length);
+    return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
+  };
   for (const t of credits) {
     const why = creditDoubt(t.description);
     if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'transfer') return `The credit of ${money(t.cents)} on ${t.date} reads like a transfer from another account of the merchant's, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'return') return `The credit of ${money(t.cents)} on ${t.date} reads like a return, reversal or refund, not sales, and no rule says which, so true revenue cannot be trusted`;
+    // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
+    const cp = counterparty(t.description);
+    if (!creditSettled(t.description) && cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
   }
   const funderLike = new Map<string, Txn[]>();
   const recurring = new Map<string, Txn[]>();
-  // A payee: the description's first words without digits (dates, trace and ID numbers vary by line).
-  const payee = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1).slice(0, 4).join(' ');
+  // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
+  const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
   for (const t of txns) {
     if (t.cents >= 0) continue;
-    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description)) {
+    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description)) {
       const key = `${t.cents}|${payee(t.description)}`;
       const same = [...(recurring.get(key) ?? []), t];
       recurring.set(key, same);
@@ -316,7 +335,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     }
     if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
     if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
-      const key = `${t.cents}|${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()}`;
+      const key = `${t.cents}|${payee(t.description)}`;
       const same = [...(funderLike.get(key) ?? []), t];
       funderLike.set(key, same);
       if (same.length >= 3) return `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`;

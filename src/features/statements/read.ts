@@ -644,6 +644,11 @@ const SENTENCE_SUBJECT_RE = /^(?:.*?\b)?(?:(?:we|you|there)\s+(?:have\s+)?(?:had
 const DATE_ANY = `(?:${DATE_Y}|${DATE_NOY})`;
 /** The same with the amount first: "Your ending balance was $3,045.23 on 09/30/25". */
 const BALANCE_WAS_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:was|is|of|:)\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)\\s+(?:on|as of)\\s+(${DATE_ANY})(?=[\\s.;,]|$)`, 'i');
+/** "Your balance went from $662.10 at the start of Jan 5, 2026 to $6,518.31 at the end of Feb 4, 2026" (an online bank's summary). */
+const MONEY_SRC = `\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?`;
+const BALANCE_WENT_RE = new RegExp(`\\bbalance\\s+(?:went|moved|changed|grew|rose|fell|dropped|increased|decreased)\\s+from\\s+(${MONEY_SRC})\\s+(?:at the (?:start|beginning) of|on|as of)\\s+(${DATE_ANY})\\s*,?\\s+to\\s+(${MONEY_SRC})\\s+(?:at the (?:end|close) of|on|as of)\\s+(${DATE_ANY})(?=[\\s.;,]|$)`, 'i');
+/** "You received $46,309.95 in 39 transactions and sent $40,453.74 in 44 transactions." */
+const RECEIVED_SENT_RE = new RegExp(`\\byou\\s+received\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|deposits?|credits?|payments?)\\s*,?\\s+and\\s+(?:you\\s+)?(?:sent|spent|paid out)\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|withdrawals?|debits?|payments?)\\b`, 'i');
 const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
 export function read(pages: PageItems[]): Reading {
@@ -788,6 +793,27 @@ export function read(pages: PageItems[]): Reading {
       if (!money.length && /\b(totaling|totalling|totaled|for a total of|amounting to|was|is|of)\s*:?\s*$/i.test(text) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 2.4 && toks[i + 1][0]?.k === 'money') {
         stext = `${text} ${lines[i + 1].text}`;
         wrapped = true;
+      }
+      const went = BALANCE_WENT_RE.exec(stext);
+      if (went) {
+        const dateOf = (t: string) => tokens(t.replace(/,/g, ' ').trim().split(/\s+/).map((w, n) => ({ x0: n, x1: n, t: w, cell: 0 })))[0];
+        const [om, od, cm, cd] = [parseMoney(went[1].replace(/\s+/g, '')), dateOf(went[2]), parseMoney(went[3].replace(/\s+/g, '')), dateOf(went[4])];
+        if (om && cm && od?.k === 'date' && cd?.k === 'date') {
+          addTotal(`Beginning balance ${went[2]}`, om, null, false);
+          addTotal(`Ending balance ${went[4]}`, cm, null, false);
+          dated.push({ md: od.md, cents: signedCents(om), role: 'opening' }, { md: cd.md, cents: signedCents(cm), role: 'closing' });
+          lastRow = null;
+          if (wrapped) i++;
+          continue;
+        }
+      }
+      const rs = RECEIVED_SENT_RE.exec(stext);
+      const [rm, sm2] = rs ? [parseMoney(rs[1].replace(/\s+/g, '')), parseMoney(rs[3].replace(/\s+/g, ''))] : [null, null];
+      if (rs && rm && sm2) {
+        r.totals.push({ label: 'Received', kind: 'credit', category: 'deposits', cents: rm.cents, count: Number(rs[2]), section: -1 }, { label: 'Sent', kind: 'debit', category: 'withdrawals', cents: sm2.cents, count: Number(rs[4]), section: -1 });
+        lastRow = null;
+        if (wrapped) i++;
+        continue;
       }
       const was = BALANCE_ON_RE.test(stext) ? null : BALANCE_WAS_RE.exec(stext);
       const bal = was ? ([was[0], was[1], was[3], was[2]] as unknown as RegExpExecArray) : BALANCE_ON_RE.exec(stext);
@@ -988,7 +1014,8 @@ export function read(pages: PageItems[]): Reading {
     if (money.length && (!first || first.k !== 'date')) {
       // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
       // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
-      if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text)) {
+      // ("Total Debits/Credits this page 21,282.49 16,839.27" is one too.)
+      if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text) || /^(sub ?)?totals?\b[^\d]{0,40}?\b(this|per|on this|for this) page\b/i.test(text)) {
         lastRow = null;
         continue;
       }
@@ -1004,7 +1031,9 @@ export function read(pages: PageItems[]): Reading {
       if (labelled.length) {
         // A heading that carries its section's total ("Deposits and Additions (12) $45,000.00") when rows follow.
         const h = pairs.length === 1 ? headingOf(pairs[0].label.replace(/\(\d+\)|\b\d+\b/g, '')) : null;
-        const nextRowFollows = h && i + 1 < lines.length && (headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date') && kind !== 'summary';
+        // (In a summary box too when a column header follows at once: "Deposits (+)  Total 3,853.60"
+        // over "Date  Amount", the box over; not a "Total ..." line, the box's own.)
+        const nextRowFollows = h && i + 1 < lines.length && (kind !== 'summary' ? headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date' : h.kind !== 'summary' && !/^total\b/i.test(text) && lines[i + 1].page === line.page && !!headerOf(lines[i + 1]));
         const isTotalLine = /^total\b/i.test(text) || /\btotal\b/i.test(pairs[0]?.label ?? '');
         const seen = new Set<string>();
         for (const p of labelled) {
@@ -1163,6 +1192,11 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   // The amount column before the description ("Date posted | Amount | Transaction description"):
   // the amounts printed there, right after the date, are the row's amounts.
   const desc = cols?.find((c) => c.kind === 'desc');
+  // (With no amount column after the description, an amount printed in it is quoted: "OVERDRAFT FEE
+  // ITEM AMT $2,095.76" after its 37.00.)
+  if (desc && tk[i]?.k === 'money' && tk[tk.length - 1].k === 'money' && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x1 < desc.x0) && !cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x0 > desc.x0)) {
+    tk = tk.map((t, n) => (n > i && t.k === 'money' && t.x0 >= desc.x0 - 2 ? { k: 'text', x0: t.x0, x1: t.x1, t: t.t } : t));
+  }
   if (desc && tk[i]?.k === 'money' && tk[tk.length - 1].k !== 'money' && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x1 < desc.x0)) {
     let j = i;
     while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;

@@ -325,10 +325,14 @@ export function depositKind(description: string): DepositKind {
 const FUNDING_LOOK =
   /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+AID\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
 /** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
-const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRNSFR|SWEEP|FROM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
+const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
 /** A fee charged for a returned, unpaid or overdrawing item. */
 const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
-const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED)\b/;
+const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED|PAID ITEMS?|ITEMS? PAID)\b/;
+/** The merchant's own debit card (a credit on it is a purchase returned, never a sale). */
+const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\b/;
+/** A credit that gives money back: a return, reversal, refund or chargeback of something paid out. */
+const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?)\b/;
 
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {
@@ -341,14 +345,34 @@ export function creditSettled(description: string): boolean {
  * (`funding`) or names an account of the merchant's (`transfer`), and no processor row settles it.
  * Null for any other credit.
  */
-export function creditDoubt(description: string): 'funding' | 'transfer' | null {
+export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | null {
   if (depositKind(description) !== 'revenue') return null;
   const c = classOf(description);
-  if (c.processor) return null;
   const d = description.toUpperCase();
+  // Money given back is no sale, a processor's too ("SHOPIFY CB REVERSAL", "Amazon Mktpl refund"),
+  // and a credit on the merchant's own debit card is a purchase returned.
+  if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
+  if (c.processor) return null;
   if (FUNDING_LOOK.test(d)) return 'funding';
   if (TRANSFER_LOOK.test(d)) return 'transfer';
   return null;
+}
+
+/** The words banks put before the counterparty: channel, direction, card and ACH boilerplate. */
+const CHANNEL = new Set(['ACH', 'DEBIT', 'DEBITS', 'CREDIT', 'CREDITS', 'ELECTRONIC', 'ELEC', 'EFT', 'PREAUTHORIZED', 'PREAUTH', 'PRE', 'AUTH', 'AUTHORIZED', 'AUTOMATIC', 'AUTO', 'RECURRING', 'ONLINE', 'WEB', 'PPD', 'CCD', 'WITHDRAWAL', 'WITHDRAW', 'WD', 'DEPOSIT', 'DEP', 'PAYMENT', 'PMT', 'TO', 'FROM', 'FR', 'THE', 'OF', 'CARD', 'PURCHASE', 'POS', 'VISA', 'MASTERCARD', 'MC', 'RETURN', 'RETURNED', 'RTN', 'REVERSAL', 'REFUND', 'ITEM', 'CHECKCARD', 'DBT', 'DB', 'CRD', 'ORIG', 'CO', 'NAME', 'ID', 'ENTRY', 'DESCR', 'EXTERNAL', 'OUTGOING', 'INCOMING', 'BUSINESS', 'ORIGINATOR']);
+/**
+ * Who a line is paid to or from, whatever the bank's wording: the NACHA originator ("ORIG CO
+ * NAME:X CO ENTRY DESCR:..."), else the first words left after the channel boilerplate ("Withdrawal
+ * to", "ACH DEBIT", "Debit Card Purchase -", "Debit Return - Visa") and without digits (dates,
+ * trace and ID numbers vary by line). Empty when nothing is left.
+ */
+export function counterparty(description: string): string {
+  const d = description.toUpperCase();
+  const orig = /\bORIG(?:INATOR)?\s*CO(?:MPANY)?\s*NAME\s*:?\s*(.+?)\s*(?:\bCO\s*ENTRY\b|\bORIG\s*ID\b|\bENTRY\s*DESCR\b|\bSEC\s*:|\bDESC\s*DATE\b|\bTRACE\b|$)/.exec(d);
+  const words = (orig ? orig[1] : d).split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1);
+  let i = 0;
+  if (!orig) while (i < words.length && CHANNEL.has(words[i])) i++;
+  return words.slice(i, i + 3).join(' ');
 }
 
 /** A debit that reads like a returned-item, NSF or overdraft fee that no row counts (nor reverses). */

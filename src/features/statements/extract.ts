@@ -95,7 +95,12 @@ export interface OcrLimits {
   maxPixels: number;
 }
 export interface OcrPageStats {
+  /** Wall time of the page: getting its image, cleaning it (prepMs), recognizing it (ocrMs). */
   ms: number;
+  /** CPU time of the reader process for the page (all its threads). */
+  cpuMs: number;
+  prepMs: number;
+  ocrMs: number;
   words: number;
   /** Words tesseract read with a confidence under 60%. */
   low: number;

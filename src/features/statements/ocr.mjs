@@ -29,9 +29,9 @@ let workerP = null;
 async function tesseract() {
   if (!workerP) {
     workerP = (async () => {
-      const { createWorker, OEM, PSM } = await import('tesseract.js');
+      const { createWorker, OEM } = await import('tesseract.js');
       const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: langPath(), cacheMethod: 'none', gzip: true, errorHandler: () => undefined });
-      await w.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK, tessedit_do_invert: '0', user_defined_dpi: '300' });
+      await w.setParameters({ tessedit_pageseg_mode: knobs.psm, tessedit_do_invert: '0', user_defined_dpi: '300' });
       return w;
     })();
     workerP.catch(() => (workerP = null));
@@ -165,6 +165,26 @@ function resample(gray, w, h, W, H) {
   return out;
 }
 
+/**
+ * Impulse noise removed: a pixel much darker than all of its 8 neighbours (or much lighter) takes
+ * the nearest of their values. Edges and strokes keep their pixels (each has a neighbour alike).
+ */
+function despeckle(gray, w, h) {
+  const out = gray.slice();
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const a = gray[i - w - 1], b = gray[i - w], c = gray[i - w + 1], d = gray[i - 1], e = gray[i + 1], f = gray[i + w - 1], g = gray[i + w], k = gray[i + w + 1];
+      const lo = Math.min(a, b, c, d, e, f, g, k);
+      const hi = Math.max(a, b, c, d, e, f, g, k);
+      const p = gray[i];
+      if (p < lo - 48) out[i] = lo;
+      else if (p > hi + 48) out[i] = hi;
+    }
+  }
+  return out;
+}
+
 /** Otsu's threshold of a grey image. */
 function otsu(gray) {
   const hist = new Float64Array(256);
@@ -269,31 +289,65 @@ function clean(gray, w, h, dpi) {
       if (n <= 1) out[i] = 0;
     }
   }
-  // Ruled lines: runs of ink longer than 0.4 in. across or down (no glyph has one).
+  // Ruled lines: runs of ink longer than 0.4 in. across or down (no glyph has one), through gaps of
+  // a few pixels (noise, a broken print), erased with the pixel rows beside them that carry ink.
   const long = Math.round(dpi * 0.4);
+  const gapMax = Math.max(2, Math.round(dpi / 100));
   const erase = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    let run = 0;
-    for (let x = 0; x <= w; x++) {
-      if (x < w && out[y * w + x]) run++;
-      else {
-        if (run >= long) for (let k = x - run; k < x; k++) erase[y * w + k] = 1;
-        run = 0;
+  const scan = (n, len, at) => {
+    // `at(line, k)`: the index of pixel k of line n.
+    let start = -1;
+    let last = -1;
+    for (let k = 0; k <= len; k++) {
+      const on = k < len && out[at(n, k)];
+      if (on) {
+        if (start < 0 || k - last > gapMax + 1) {
+          if (start >= 0 && last - start + 1 >= long) for (let j = start; j <= last; j++) erase[at(n, j)] = 1;
+          start = k;
+        }
+        last = k;
       }
     }
-  }
-  for (let x = 0; x < w; x++) {
-    let run = 0;
-    for (let y = 0; y <= h; y++) {
-      if (y < h && out[y * w + x]) run++;
-      else {
-        if (run >= long) for (let k = y - run; k < y; k++) erase[k * w + x] = 1;
-        run = 0;
-      }
-    }
-  }
+    if (start >= 0 && last - start + 1 >= long) for (let j = start; j <= last; j++) erase[at(n, j)] = 1;
+  };
+  for (let y = 0; y < h; y++) scan(y, w, (n, k) => n * w + k);
+  for (let x = 0; x < w; x++) scan(x, h, (n, k) => k * w + n);
   for (let i = 0; i < out.length; i++) if (erase[i]) out[i] = 0;
+  out.threshold = t;
   return out;
+}
+
+/**
+ * What ink lies in columns [x0, x1) between rows y0 and y1, wider than a sliver: none, a dash (a
+ * stroke thin and wide) or something else.
+ */
+function marksIn(ink, w, x0, x1, y0, y1, lh) {
+  if (x1 - x0 < Math.max(2, lh * 0.12)) return 'none';
+  let top = Infinity;
+  let bottom = -1;
+  let left = Infinity;
+  let right = -1;
+  let n = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      if (!ink[y * w + x]) continue;
+      n++;
+      if (y < top) top = y;
+      if (y > bottom) bottom = y;
+      if (x < left) left = x;
+      if (x > right) right = x;
+    }
+  }
+  if (n < Math.max(3, lh * lh * 0.004)) return 'none';
+  const hh = bottom - top + 1;
+  const ww = right - left + 1;
+  if (hh <= lh * 0.2 && ww >= hh * 1.5 && ww >= lh * 0.15) return 'dash';
+  return ww >= lh * 0.25 && n >= lh * lh * 0.01 ? 'other' : 'none';
+}
+
+/** A grey image as a PGM file. */
+function pgmGray(gray, w, h) {
+  return Buffer.concat([Buffer.from(`P5\n${w} ${h}\n255\n`, 'latin1'), Buffer.from(gray.buffer, gray.byteOffset, gray.byteLength)]);
 }
 
 /** A binary image as a PGM file (tesseract's image reader takes PNM). */
@@ -306,7 +360,18 @@ function pgm(ink, w, h) {
 
 // ------------------------------------------------------------------------------------ reading
 
-const TARGET_DPI = 300;
+/** Tuning of the cleaning (benchmarks compare them): the image tesseract gets, and its resolution. */
+export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '' };
+let dumped = 0;
+
+/**
+ * A "word" that is most likely a speck or a fragment of a line read as a mark: no letter or digit,
+ * and not confidently a sign a statement prints alone ($, -, *, #, &, +, =, /).
+ */
+function speck(s, confidence) {
+  if (/[A-Za-z0-9]/.test(s)) return false;
+  return /^[-$*#&+=/]$/.test(s) ? confidence < 50 : confidence < 90;
+}
 
 /**
  * A recognized word as print would have it: a dash read twice or as a long dash before an amount is
@@ -314,7 +379,7 @@ const TARGET_DPI = 300;
  * amount must stay misread, for the reconciliation to refuse it.
  */
 function ocrText(s) {
-  return s.replace(/^[-\u2012-\u2015]{2,}(?=\$?\d)/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
+  return s.replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
 const r1 = (n) => Math.round(n * 10) / 10;
 
@@ -323,30 +388,67 @@ const r1 = (n) => Math.round(n * 10) / 10;
  * the image is too small to hold text.
  */
 async function readImage(img) {
+  const t0 = performance.now();
   const up = upright(img);
   const boxW = up.box.x1 - up.box.x0;
   const boxH = up.box.y1 - up.box.y0;
   if (boxW < 36 || boxH < 36 || up.w < 100 || up.h < 100) return null;
   // Resolution of the image on the page, brought to about 300 dpi.
   const dpi = up.w / (boxW / 72);
-  const k = dpi > 360 || dpi < 240 ? TARGET_DPI / dpi : 1;
+  const k = dpi > knobs.maxDpi || dpi < knobs.minDpi ? knobs.targetDpi / dpi : 1;
   let W = up.w;
   let H = up.h;
-  let gray = up.gray;
+  let gray = despeckle(up.gray, up.w, up.h);
   if (k !== 1) {
     W = Math.max(1, Math.round(up.w * k));
     H = Math.max(1, Math.round(up.h * k));
-    gray = resample(up.gray, up.w, up.h, W, H);
+    gray = resample(gray, up.w, up.h, W, H);
   }
   const effDpi = W / (boxW / 72);
-  const t0 = otsu(gray);
+  const th = otsu(gray);
   const rough = new Uint8Array(W * H);
-  for (let i = 0; i < rough.length; i++) rough[i] = gray[i] <= t0 ? 1 : 0;
+  for (let i = 0; i < rough.length; i++) rough[i] = gray[i] <= th ? 1 : 0;
   const skew = skewOf(rough, W, H);
   if (Math.abs(skew) >= 0.1) gray = rotate(gray, W, H, skew);
   const ink = clean(gray, W, H, effDpi);
+  // Tesseract finds the lines on its own binarisation and recognizes them from the grey image: it
+  // gets the grey image with specks and ruled lines painted white (or the binary image).
+  if (!knobs.binary) for (let i = 0; i < ink.length; i++) if (!ink[i] && gray[i] <= ink.threshold) gray[i] = 255;
+  if (knobs.dump) (await import('node:fs')).writeFileSync(`${knobs.dump}-${++dumped}.pgm`, knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H));
   const worker = await tesseract();
-  const { data } = await worker.recognize(pgm(ink, W, H), {}, { blocks: true, text: false });
+  const t1 = performance.now();
+  const { data } = await worker.recognize(knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H), {}, { blocks: true, text: false });
+  // Ink inside a word's box that none of its characters accounts for, before or after them: a
+  // dash (a minus sign the recognizer dropped, a thin stroke at mid-height) is put back; anything
+  // else makes the word unreadable ("?"), so that an amount missing a mark is never read as another.
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs ?? []) {
+      for (const l of p.lines ?? []) {
+        const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
+        for (const wd of l.words ?? []) {
+          const syms = wd.symbols ?? [];
+          // Amounts only ($1,234.56, 1,234.56, (12.00)): a mark beside one changes its sign.
+          if (!syms.length || !/^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/.test(wd.text ?? '')) continue;
+          // A first or last character much wider than a digit swallowed a mark beside it.
+          const digitW = syms.filter((y) => /\d/.test(y.text)).map((y) => y.bbox.x1 - y.bbox.x0).sort((a, b) => a - b);
+          const dw = digitW[digitW.length >> 1] ?? lh * 0.5;
+          const first = syms[0].bbox;
+          const last = syms[syms.length - 1].bbox;
+          // (Boxes of neighbouring characters may overlap: a character spans to where the next begins.)
+          const firstEnd = syms.length > 1 ? Math.min(first.x1, syms[1].bbox.x0) : first.x1;
+          const lastStart = syms.length > 1 ? Math.max(last.x0, syms[syms.length - 2].bbox.x1) : last.x0;
+          const leadTo = firstEnd - first.x0 > dw * 1.6 ? firstEnd - dw * 1.1 : first.x0;
+          const trailFrom = syms.length > 1 && last.x1 - lastStart > dw * 1.6 ? lastStart + dw * 1.1 : last.x1;
+          const lead = marksIn(ink, W, wd.bbox.x0, Math.round(leadTo), wd.bbox.y0, wd.bbox.y1 + 1, lh);
+          const trail = marksIn(ink, W, Math.round(trailFrom), wd.bbox.x1 + 1, wd.bbox.y0, wd.bbox.y1 + 1, lh);
+          if (lead === 'dash' && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
+          else if (lead === 'other') wd.text = `?${wd.text}`;
+          if (trail === 'dash' && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
+          else if (trail === 'other') wd.text = `${wd.text}?`;
+        }
+      }
+    }
+  }
   const sx = boxW / W;
   const sy = boxH / H;
   const items = [];
@@ -371,11 +473,13 @@ async function readImage(img) {
         };
         for (const wd of l.words ?? []) {
           const s = ocrText((wd.text ?? '').trim());
-          if (!s) continue;
+          if (!s || speck(s, wd.confidence)) continue;
           words++;
           if (wd.confidence < 60) low++;
+          if (knobs.debug) console.error(JSON.stringify({ t: wd.text, c: Math.round(wd.confidence), b: wd.bbox }));
           if (run && wd.bbox.x0 - run.x1 < 0.6 * size) {
-            run.s += ` ${s}`;
+            // A sign read as a word of its own is glued to the amount after it ("- $880.00").
+            run.s += /^[-+$(]$/.test(run.s.slice(-1)) && /(^|\s)[-+$(]$/.test(run.s) && /^[$\d(]/.test(s) ? s : ` ${s}`;
             run.x1 = wd.bbox.x1;
             run.y1 = Math.max(run.y1, wd.bbox.y1);
           } else {
@@ -387,7 +491,7 @@ async function readImage(img) {
       }
     }
   }
-  return { items, words, low, skew, dpi: Math.round(dpi) };
+  return { items, words, low, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
 }
 
 /**
@@ -406,11 +510,13 @@ export async function ocrPdf(pdf, OPS, { maxPages }) {
     const viewport = page.getViewport({ scale: 1 });
     const img = await pageImage(page, OPS);
     const t = performance.now();
+    const cpu = process.cpuUsage();
     const r = img ? await readImage(img) : null;
+    const used = process.cpuUsage(cpu);
     page.cleanup();
     if (img) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
-    stats.push({ ms: Math.round(performance.now() - t), words: r?.words ?? 0, low: r?.low ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

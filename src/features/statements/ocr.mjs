@@ -312,8 +312,23 @@ function clean(gray, w, h, dpi) {
   };
   for (let y = 0; y < h; y++) scan(y, w, (n, k) => n * w + k);
   for (let x = 0; x < w; x++) scan(x, h, (n, k) => k * w + n);
+  // Where a horizontal rule crosses a stroke (ink just above and just below it), the stroke keeps
+  // its pixels: the text is not cut in two.
+  for (let x = 0; x < w; x++) {
+    let y = 0;
+    while (y < h) {
+      if (!erase[y * w + x]) {
+        y++;
+        continue;
+      }
+      const y0 = y;
+      while (y < h && erase[y * w + x]) y++;
+      if (y0 > 0 && y < h && out[(y0 - 1) * w + x] && out[y * w + x] && y - y0 <= dpi / 30) for (let k = y0; k < y; k++) erase[k * w + x] = 0;
+    }
+  }
   for (let i = 0; i < out.length; i++) if (erase[i]) out[i] = 0;
   out.threshold = t;
+  out.erased = erase;
   return out;
 }
 
@@ -413,7 +428,14 @@ async function readImage(img) {
   const ink = clean(gray, W, H, effDpi);
   // Tesseract finds the lines on its own binarisation and recognizes them from the grey image: it
   // gets the grey image with specks and ruled lines painted white (or the binary image).
-  if (!knobs.binary) for (let i = 0; i < ink.length; i++) if (!ink[i] && gray[i] <= ink.threshold) gray[i] = 255;
+  if (!knobs.binary) {
+    // Erased lines and specks become paper, with the faint edge of a line beside them.
+    const e = ink.erased;
+    for (let i = 0; i < ink.length; i++) {
+      if (!ink[i] && gray[i] <= ink.threshold) gray[i] = 255;
+      else if (!ink[i] && ((i >= W && e[i - W]) || (i + W < e.length && e[i + W]))) gray[i] = 255;
+    }
+  }
   if (knobs.dump) (await import('node:fs')).writeFileSync(`${knobs.dump}-${++dumped}.pgm`, knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H));
   const worker = await tesseract();
   const t1 = performance.now();

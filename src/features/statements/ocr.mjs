@@ -279,39 +279,87 @@ function clean(gray, w, h, dpi) {
   const t = otsu(gray);
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < ink.length; i++) ink[i] = gray[i] <= t ? 1 : 0;
-  // Specks: ink with at most one inked neighbour.
+  // Specks: connected blots of ink smaller than a period (a tenth of a point's square at 300 dpi).
   const out = ink.slice();
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      if (!ink[i]) continue;
-      const n = ink[i - w - 1] + ink[i - w] + ink[i - w + 1] + ink[i - 1] + ink[i + 1] + ink[i + w - 1] + ink[i + w] + ink[i + w + 1];
-      if (n <= 1) out[i] = 0;
+  const maxSpeck = Math.max(2, Math.round((dpi / 300) * (dpi / 300) * 10));
+  const seen = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  const blot = [];
+  for (let start = 0; start < ink.length; start++) {
+    if (!ink[start] || seen[start]) continue;
+    let sp = 0;
+    stack[sp++] = start;
+    seen[start] = 1;
+    blot.length = 0;
+    let big = false;
+    while (sp) {
+      const i = stack[--sp];
+      if (!big) {
+        blot.push(i);
+        if (blot.length > maxSpeck) big = true;
+      }
+      const x = i % w;
+      const y0 = i - x;
+      for (let dy = -w; dy <= w; dy += w) {
+        const row = y0 + dy;
+        if (row < 0 || row >= ink.length) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const j = row + xx;
+          if (ink[j] && !seen[j]) {
+            seen[j] = 1;
+            stack[sp++] = j;
+          }
+        }
+      }
     }
+    if (!big) for (const i of blot) out[i] = 0;
   }
   // Ruled lines: runs of ink longer than 0.4 in. across or down (no glyph has one), through gaps of
   // a few pixels (noise, a broken print), erased with the pixel rows beside them that carry ink.
   const long = Math.round(dpi * 0.4);
   const gapMax = Math.max(2, Math.round(dpi / 100));
+  // A broken line (noise, a faint print): gaps up to a 50th of an inch, three quarters ink, and
+  // thin: the pixel rows a 75th of an inch beside it are mostly paper (a row through text is not).
+  const gapBroken = Math.max(3, Math.round(dpi / 50));
+  const side = Math.max(2, Math.round(dpi / 75));
   const erase = new Uint8Array(w * h);
-  const scan = (n, len, at) => {
-    // `at(line, k)`: the index of pixel k of line n.
+  const scan = (n, len, at, lines) => {
+    // `at(line, k)`: the index of pixel k of line n (of `lines`).
+    const mark = (start, last, count) => {
+      const extent = last - start + 1;
+      if (extent < long) return;
+      let broken = false;
+      for (let j = start, gap = 0; j <= last; j++) {
+        if (out[at(n, j)]) gap = 0;
+        else if (++gap > gapMax) broken = true;
+      }
+      if (broken) {
+        if (count < extent * 0.75) return;
+        let beside = 0;
+        for (let j = start; j <= last; j++) beside += (n >= side && out[at(n - side, j)] ? 1 : 0) + (n + side < lines && out[at(n + side, j)] ? 1 : 0);
+        if (beside > extent * 0.5) return;
+      }
+      for (let j = start; j <= last; j++) if (out[at(n, j)]) erase[at(n, j)] = 1;
+    };
     let start = -1;
     let last = -1;
-    for (let k = 0; k <= len; k++) {
-      const on = k < len && out[at(n, k)];
-      if (on) {
-        if (start < 0 || k - last > gapMax + 1) {
-          if (start >= 0 && last - start + 1 >= long) for (let j = start; j <= last; j++) erase[at(n, j)] = 1;
-          start = k;
-        }
-        last = k;
+    let count = 0;
+    for (let k = 0; k < len; k++) {
+      if (!out[at(n, k)]) continue;
+      if (start < 0 || k - last > gapBroken + 1) {
+        if (start >= 0) mark(start, last, count);
+        start = k;
+        count = 0;
       }
+      last = k;
+      count++;
     }
-    if (start >= 0 && last - start + 1 >= long) for (let j = start; j <= last; j++) erase[at(n, j)] = 1;
+    if (start >= 0) mark(start, last, count);
   };
-  for (let y = 0; y < h; y++) scan(y, w, (n, k) => n * w + k);
-  for (let x = 0; x < w; x++) scan(x, h, (n, k) => k * w + n);
+  for (let y = 0; y < h; y++) scan(y, w, (n, k) => n * w + k, h);
+  for (let x = 0; x < w; x++) scan(x, h, (n, k) => k * w + n, w);
   // Where a horizontal rule crosses a stroke (ink just above and just below it), the stroke keeps
   // its pixels: the text is not cut in two.
   for (let x = 0; x < w; x++) {
@@ -429,11 +477,15 @@ async function readImage(img) {
   // Tesseract finds the lines on its own binarisation and recognizes them from the grey image: it
   // gets the grey image with specks and ruled lines painted white (or the binary image).
   if (!knobs.binary) {
-    // Erased lines and specks become paper, with the faint edge of a line beside them.
-    const e = ink.erased;
-    for (let i = 0; i < ink.length; i++) {
-      if (!ink[i] && gray[i] <= ink.threshold) gray[i] = 255;
-      else if (!ink[i] && ((i >= W && e[i - W]) || (i + W < e.length && e[i + W]))) gray[i] = 255;
+    // Paper is white: only the ink left after cleaning, and the pixels touching it (the grey edges
+    // of strokes), keep their grey; specks, erased lines, their faint edges and grain are gone.
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if (ink[i]) continue;
+        const near = (x > 0 && ink[i - 1]) || (x + 1 < W && ink[i + 1]) || (y > 0 && ink[i - W]) || (y + 1 < H && ink[i + W]);
+        if (!near) gray[i] = 255;
+      }
     }
   }
   if (knobs.dump) (await import('node:fs')).writeFileSync(`${knobs.dump}-${++dumped}.pgm`, knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H));

@@ -622,7 +622,9 @@ export function imageSize(bytes) {
 export async function imagePdf(bytes, type) {
   const { PDFDocument } = await import('pdf-lib');
   const doc = await PDFDocument.create();
-  const img = type === 'png' ? await doc.embedPng(bytes) : await doc.embedJpg(bytes);
+  // A copy of its own: pdf-lib reads the bytes through their ArrayBuffer from offset 0.
+  const own = new Uint8Array(bytes);
+  const img = type === 'png' ? await doc.embedPng(own) : await doc.embedJpg(own);
   const pw = img.width > img.height ? 792 : 612;
   const ph = (pw * img.height) / img.width;
   const page = doc.addPage([pw, ph]);

@@ -139,19 +139,19 @@ async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes }) {
   let pdfBytes = bytes;
   if (kind !== 'pdf') {
     const size = imageSize(bytes);
-    if (!size || size.type !== kind) return { ok: false, code: 'unreadable' };
+    if (!size || size.type !== kind) return { ok: false, code: 'unreadable', detail: 'not_image' };
     if (size.w * size.h > maxPixels) return { ok: false, code: 'resource_limit', pages: 1 };
     try {
       pdfBytes = await imagePdf(bytes, size.type);
-    } catch {
-      return { ok: false, code: 'unreadable' };
+    } catch (err) {
+      return { ok: false, code: 'unreadable', detail: String((err && err.message) || 'error').slice(0, 200) };
     }
   } else if ((await decodedBytes(bytes, maxDecodedBytes)) > maxDecodedBytes) return { ok: false, code: 'resource_limit' };
   let pdf;
   try {
     pdf = await getDocumentProxy(pdfBytes, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, maxImageSize: maxPixels, isOffscreenCanvasSupported: false, isImageDecoderSupported: false });
   } catch (err) {
-    return { ok: false, code: err && err.name === 'PasswordException' ? 'encrypted' : 'unreadable' };
+    return { ok: false, code: err && err.name === 'PasswordException' ? 'encrypted' : 'unreadable', detail: String((err && err.name) || 'error') };
   }
   try {
     const { OPS } = await getResolvedPDFJS();

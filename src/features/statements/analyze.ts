@@ -334,6 +334,7 @@ async function analyzeScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: R
   if (text.replace(/\s/g, '').length < 20) return { ...fail('unreadable_scan', x.pages, 'No text could be recognized on the scan; upload the statement as downloaded from the bank, or a sharper scan'), ...stats };
   const r = readItems(x.items, x.pages);
   if (!r.ok && r.code === 'does_not_reconcile') return { ...fail('unreadable_scan', x.pages, `The scan could not be read exactly: ${r.reason.replace(/, so the figures cannot be trusted$/, '')}; upload the statement as downloaded from the bank, or a sharper scan`), ...stats };
+  if (!r.ok && r.code === 'not_a_statement') return { ...fail('not_a_statement', x.pages, 'No bank statement could be read on the scan (no statement period with opening and closing balances)'), ...stats };
   return { ...r, ...stats };
 }
 

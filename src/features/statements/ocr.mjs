@@ -279,9 +279,9 @@ function clean(gray, w, h, dpi) {
   const t = otsu(gray);
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < ink.length; i++) ink[i] = gray[i] <= t ? 1 : 0;
-  // Specks: connected blots of ink smaller than a period (a tenth of a point's square at 300 dpi).
+  // Specks: connected blots of ink of at most 4 pixels at 300 dpi (a period has about 10).
   const out = ink.slice();
-  const maxSpeck = Math.max(2, Math.round((dpi / 300) * (dpi / 300) * 10));
+  const maxSpeck = Math.max(2, Math.round((dpi / 300) * (dpi / 300) * 4));
   const seen = new Uint8Array(w * h);
   const stack = new Int32Array(w * h);
   const blot = [];

@@ -428,6 +428,23 @@ export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDp
 let dumped = 0;
 
 /**
+ * A date's slash read as a 1 ("10117" for 10/17): corrected only for a word that starts an item in
+ * a column of at least three dates printed MM/DD (same left edge within 2 pt), where a five-digit
+ * number whose middle digit is 1 and whose ends are a month and a day is that date. The
+ * reconciliation still checks every row it gives.
+ */
+function fixDates(items) {
+  const DATE = /^(\d{1,2})\/(\d{1,2})(\/\d{2,4})?(\s|$)/;
+  const cols = new Map();
+  for (const it of items) if (DATE.test(it.s)) cols.set(Math.round(it.x / 2), (cols.get(Math.round(it.x / 2)) ?? 0) + 1);
+  const inColumn = (x) => [-1, 0, 1].reduce((n, d) => n + (cols.get(Math.round(x / 2) + d) ?? 0), 0) >= 3;
+  for (const it of items) {
+    const m = /^(0[1-9]|1[0-2])1(0[1-9]|[12]\d|3[01])(\s|$)/.exec(it.s);
+    if (m && inColumn(it.x)) it.s = `${m[1]}/${m[2]}${it.s.slice(m[1].length + 1 + m[2].length)}`;
+  }
+}
+
+/**
  * A "word" that is most likely a speck or a fragment of a line read as a mark: no letter or digit,
  * and not confidently a sign a statement prints alone ($, -, *, #, &, +, =, /).
  */
@@ -442,7 +459,10 @@ function speck(s, confidence) {
  * amount must stay misread, for the reconciliation to refuse it.
  */
 function ocrText(s) {
-  return s.replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
+  return s
+    // A comma read as a period in an amount ("6.371.53"): US amounts have one decimal point.
+    .replace(/^([-(]?\$?\d{1,3})((?:\.\d{3})+)(\.\d{2}\)?-?)$/, (_m, a, b, c) => a + b.replace(/\./g, ',') + c)
+    .replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
 const r1 = (n) => Math.round(n * 10) / 10;
 
@@ -565,6 +585,7 @@ async function readImage(img) {
       }
     }
   }
+  fixDates(items);
   return { items, words, low, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
 }
 

@@ -321,7 +321,21 @@ function readItems(items: PageItems[], pages: number): StatementResult {
  * (most likely a misread character), with what disagreed; never figures from a partial reading.
  */
 async function analyzeScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, pages: number): Promise<StatementResult> {
-  const x = await ocrItems(bytes, kind, { maxPages: o.maxScanPages, timeoutMs: o.timeoutMs + pages * o.scanPageMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes, maxPixels: o.maxPixels });
+  const started = Date.now();
+  const budget = o.timeoutMs + pages * o.scanPageMs;
+  const first = await readScan(bytes, kind, o, budget, 'auto');
+  // A first reading that does not reconcile (or finds no statement) is read once more with the page
+  // taken as one block of lines, within what is left of the time limit; either reading must
+  // reconcile on its own, so a second reading is never a guess.
+  const left = budget - (Date.now() - started);
+  if (first.ok || !['unreadable_scan', 'not_a_statement', 'no_transactions'].includes(first.code) || left < pages * 2000) return first;
+  const second = await readScan(bytes, kind, o, left, 'block');
+  if (second.ok) return { ...second, ocr: [...(first.ocr ?? []), ...(second.ocr ?? [])] };
+  return { ...first, ocr: [...(first.ocr ?? []), ...(second.ocr ?? [])] };
+}
+
+async function readScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, timeoutMs: number, layout: 'auto' | 'block'): Promise<StatementResult> {
+  const x = await ocrItems(bytes, kind, { maxPages: o.maxScanPages, timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes, maxPixels: o.maxPixels, layout });
   if (!x.ok) {
     if (x.code === 'no_images') return fail('no_text_layer', x.pages);
     if (x.code === 'too_many_pages') return fail('too_many_pages', x.pages, `The scan has more than ${o.maxScanPages} pages; scans are read up to ${o.maxScanPages} pages`);

@@ -93,6 +93,8 @@ export interface OcrLimits {
   maxDecodedBytes: number;
   /** Largest image (width × height) decoded. */
   maxPixels: number;
+  /** How tesseract segments a page: its own blocks (auto), or one block of lines across the page. */
+  layout?: 'auto' | 'block';
 }
 export interface OcrPageStats {
   /** Wall time of the page: getting its image, cleaning it (prepMs), recognizing it (ocrMs). */
@@ -119,7 +121,7 @@ export type OcredItems = { ok: true; pages: number; items: PageItems[]; stats: O
  */
 export async function ocrItems(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: OcrLimits): Promise<OcredItems> {
   type Answer = { ok: boolean; code?: OcrFailure; pages?: number; items?: PageItems[]; stats?: OcrPageStats[] };
-  const input = { mode: 'ocr', bytes, kind, maxPages: o.maxPages, maxPixels: o.maxPixels, maxDecodedBytes: o.maxDecodedBytes };
+  const input = { mode: 'ocr', bytes, kind, maxPages: o.maxPages, maxPixels: o.maxPixels, maxDecodedBytes: o.maxDecodedBytes, layout: o.layout ?? 'auto' };
   const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
   if (warm) pool ??= new IsolatedPool(CHILD, POOL);
   const r = warm

@@ -31,7 +31,7 @@ async function tesseract() {
     workerP = (async () => {
       const { createWorker, OEM } = await import('tesseract.js');
       const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: langPath(), cacheMethod: 'none', gzip: true, errorHandler: () => undefined });
-      await w.setParameters({ tessedit_pageseg_mode: knobs.psm, tessedit_do_invert: '0', user_defined_dpi: '300' });
+      await w.setParameters({ tessedit_do_invert: '0', user_defined_dpi: '300' });
       return w;
     })();
     workerP.catch(() => (workerP = null));
@@ -470,7 +470,7 @@ const r1 = (n) => Math.round(n * 10) / 10;
  * One page image read: { width, height, items, words, lowConfidence } in page points, or null when
  * the image is too small to hold text.
  */
-async function readImage(img) {
+async function readImage(img, psm) {
   const t0 = performance.now();
   const up = upright(img);
   const boxW = up.box.x1 - up.box.x0;
@@ -510,6 +510,10 @@ async function readImage(img) {
   }
   if (knobs.dump) (await import('node:fs')).writeFileSync(`${knobs.dump}-${++dumped}.pgm`, knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H));
   const worker = await tesseract();
+  if (worker.psm !== psm) {
+    await worker.setParameters({ tessedit_pageseg_mode: psm });
+    worker.psm = psm;
+  }
   const t1 = performance.now();
   const { data } = await worker.recognize(knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H), {}, { blocks: true, text: false });
   // Ink inside a word's box that none of its characters accounts for, before or after them: a
@@ -594,7 +598,10 @@ async function readImage(img) {
  * stats } or a failure code. `pdf` is an open pdf.js document; `deadline` the time (ms since epoch)
  * after which no new page is started (the parent kills the process at its own limit anyway).
  */
-export async function ocrPdf(pdf, OPS, { maxPages }) {
+export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
+  // Page segmentation: tesseract finds the blocks of the page (auto), or reads it as one block of
+  // lines across the page (block; the second reading of a scan whose first did not reconcile).
+  const psm = layout === 'block' ? '6' : knobs.psm;
   const pages = pdf.numPages;
   if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
   const out = [];
@@ -606,7 +613,7 @@ export async function ocrPdf(pdf, OPS, { maxPages }) {
     const img = await pageImage(page, OPS);
     const t = performance.now();
     const cpu = process.cpuUsage();
-    const r = img ? await readImage(img) : null;
+    const r = img ? await readImage(img, psm) : null;
     const used = process.cpuUsage(cpu);
     page.cleanup();
     if (img) images++;

@@ -134,7 +134,7 @@ async function main({ bytes, maxPages, maxDecodedBytes }) {
  * OCR of a scan (./ocr.mjs): a PDF whose pages are images, or a PNG or JPEG (`kind`). Images over
  * `maxPixels` are refused before they are decoded; at most `maxPages` pages are read.
  */
-async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes }) {
+async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes, layout }) {
   const { ocrPdf, imagePdf, imageSize } = await import('./ocr.mjs');
   let pdfBytes = bytes;
   if (kind !== 'pdf') {
@@ -155,7 +155,7 @@ async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes }) {
   }
   try {
     const { OPS } = await getResolvedPDFJS();
-    return await ocrPdf(pdf, OPS, { maxPages });
+    return await ocrPdf(pdf, OPS, { maxPages, layout });
   } finally {
     await pdf.destroy();
   }

@@ -279,12 +279,33 @@ function clean(gray, w, h, dpi) {
   const t = otsu(gray);
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < ink.length; i++) ink[i] = gray[i] <= t ? 1 : 0;
-  // Specks: connected blots of ink of at most 4 pixels at 300 dpi (a period has about 10).
+  // Specks: connected blots of ink of at most 2 pixels at 300 dpi, and of 3 with no other ink within
+  // a 40th of an inch (larger ones may be a decimal point: a period has about 10 at 8 pt).
   const out = ink.slice();
-  const maxSpeck = Math.max(2, Math.round((dpi / 300) * (dpi / 300) * 4));
+  const area = (dpi / 300) * (dpi / 300);
+  const tiny = Math.max(1, Math.round(area * 2));
+  const maxSpeck = Math.max(3, Math.round(area * 3));
+  const reach = Math.max(2, Math.round(dpi / 40));
   const seen = new Uint8Array(w * h);
   const stack = new Int32Array(w * h);
   const blot = [];
+  const alone = (blot) => {
+    let x0 = w;
+    let x1 = 0;
+    let y0 = h;
+    let y1 = 0;
+    for (const i of blot) {
+      const x = i % w;
+      const y = (i - x) / w;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    let inBox = 0;
+    for (let y = Math.max(0, y0 - reach); y <= Math.min(h - 1, y1 + reach); y++) for (let x = Math.max(0, x0 - reach); x <= Math.min(w - 1, x1 + reach); x++) inBox += ink[y * w + x];
+    return inBox <= blot.length;
+  };
   for (let start = 0; start < ink.length; start++) {
     if (!ink[start] || seen[start]) continue;
     let sp = 0;
@@ -314,7 +335,7 @@ function clean(gray, w, h, dpi) {
         }
       }
     }
-    if (!big) for (const i of blot) out[i] = 0;
+    if (!big && (blot.length <= tiny || alone(blot))) for (const i of blot) out[i] = 0;
   }
   // Ruled lines: runs of ink longer than 0.4 in. across or down (no glyph has one), through gaps of
   // a few pixels (noise, a broken print), erased with the pixel rows beside them that carry ink.

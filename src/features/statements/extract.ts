@@ -131,7 +131,6 @@ export async function ocrItems(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', 
   if (!r.ok) return { ok: false, code: r.reason === 'timeout' ? 'timeout' : r.reason === 'heap' ? 'too_complex' : 'resource_limit', pages: null };
   const m = r.value;
   if (m && m.ok === true && Array.isArray(m.items)) return { ok: true, pages: m.pages!, items: m.items, stats: m.stats ?? [] };
-  if (process.env.OCR_DEBUG) console.error('ocr failed', JSON.stringify(m));
   return { ok: false, code: m?.code ?? 'unreadable', pages: m?.pages ?? null };
 }
 

@@ -6847,23 +6847,24 @@ export interface components {
          *     | Code | Meaning | What to ask the merchant for |
          *     |---|---|---|
          *     | `empty` | the file has no bytes | upload the statement again |
-         *     | `not_pdf` | the file is not a PDF (only PDF statements are analysed) | upload the statement as the PDF the bank provides |
+         *     | `not_pdf` | the file is neither a PDF nor a PNG or JPEG image (only those are analysed) | upload the statement as the PDF the bank provides |
          *     | `too_large` | the file is larger than 25 MB | upload the statement month by month |
          *     | `encrypted` | the PDF is password protected | upload a copy without a password |
          *     | `unreadable` | the PDF is damaged, or its stored bytes could not be read | download the statement again and upload that copy |
-         *     | `no_text_layer` | the PDF has no text: a scan or a photo | upload the statement as downloaded from online banking |
-         *     | `too_many_pages` | the PDF has more than 200 pages | upload one statement period per file |
-         *     | `timeout` | reading the PDF took longer than 20 seconds | upload the statement as downloaded from the bank |
+         *     | `no_text_layer` | the PDF has neither text nor page images to read (scans and photos are read by OCR) | upload the statement as downloaded from online banking |
+         *     | `too_many_pages` | the PDF has more than 200 pages, or is a scan of more than 15 pages | upload one statement period per file |
+         *     | `timeout` | reading the PDF took longer than 20 seconds (a scan: 20 seconds plus 15 per page) | upload the statement as downloaded from the bank |
          *     | `too_complex` | the PDF's structure needs more memory than a statement may use | upload the statement as downloaded from the bank |
          *     | `resource_limit` | reading the PDF needed more memory than allowed (its content expands too far), or stopped the analysis repeatedly; it is not read again | upload the statement as downloaded from the bank |
          *     | `not_a_statement` | no bank statement was found in the file (no statement period, balances and transactions) | check that the file is a bank statement |
          *     | `no_transactions` | a statement, but no transactions could be read from it | upload the full statement, every page |
          *     | `does_not_reconcile` | the transactions read do not add up (opening balance plus credits minus debits is not the closing balance, or a printed section total differs from its rows); no figure is reported rather than a wrong one | upload the statement as downloaded from the bank, every page |
          *     | `uncertain_categories` | the statement reconciles, but a transaction the figures depend on could not be told apart as revenue, funding, a transfer or a fee (a credit that reads like an advance's funding or a transfer from the merchant's own account, a large credit of an unknown kind, a fee for a returned item, repeated payments to an unknown funder); `failure_message` names it by date and amount; no figure is reported rather than a possibly wrong true revenue, NSF count or MCA figure | review the statement by hand, or ask what the named transaction is |
+         *     | `unreadable_scan` | a scan or photo (a PDF of page images, a PNG or JPEG) read by OCR, on which too little text was recognized or whose figures do not add up exactly as read (most likely a misread character); no figure is reported rather than a guessed one | upload the statement as downloaded from the bank, or a sharper, straight scan of every page |
          * @example null
          * @enum {string|null}
          */
-        StatementFailureCode: "empty" | "not_pdf" | "too_large" | "encrypted" | "unreadable" | "no_text_layer" | "too_many_pages" | "timeout" | "too_complex" | "resource_limit" | "not_a_statement" | "no_transactions" | "does_not_reconcile" | "uncertain_categories" | null;
+        StatementFailureCode: "empty" | "not_pdf" | "too_large" | "encrypted" | "unreadable" | "no_text_layer" | "too_many_pages" | "timeout" | "too_complex" | "resource_limit" | "not_a_statement" | "no_transactions" | "does_not_reconcile" | "uncertain_categories" | "unreadable_scan" | null;
         /**
          * @description A file on a deal. Documents arrive
          *     through the API (presigned upload then finalize), the app, the merchant portal or email.

@@ -2,14 +2,19 @@
 // parsed and fully right, accuracy per figure, any statement parsed with a wrong figure) and on the
 // synthetic fixtures (contract-tests/support/statement-fixtures.ts), and analysis time per
 // statement and per page (the whole path: reader process, pdf.js text extraction, reading,
-// reconciliation, figures), sequentially and with the worker's usual concurrency.
+// reconciliation, figures), sequentially and with the worker's usual concurrency. Then the SCANNED
+// set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150 and 300 dpi, some
+// turned and noisy, as image-only PDFs) read by OCR: figures right, none parsed wrong, and time per
+// page (wall and CPU of the reader process) at each resolution.
 //
-//   npm run bench:statements [-- --rounds 5] [-- --dir contract-tests/fixtures/statements]
-import { existsSync, rmSync } from 'node:fs';
+//   npm run bench:statements [-- --rounds 5] [-- --dir contract-tests/fixtures/statements] [-- --scans-only]
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { makeScanSet, SCAN_SET, scanName } from '../contract-tests/support/scans';
 import { statementFixtures, type Expected } from '../contract-tests/support/statement-fixtures';
 import { formatScore, scoreCorpus } from '../contract-tests/support/statement-score';
 
@@ -23,8 +28,34 @@ await build({
 const { analyzeStatementPdf } = (await import(pathToFileURL(join(out, 'analyze.mjs')).href)) as typeof import('../src/features/statements/analyze');
 process.on('exit', () => rmSync(out, { recursive: true, force: true }));
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, dir: { type: 'string', default: 'contract-tests/fixtures/statements' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, dir: { type: 'string', default: 'contract-tests/fixtures/statements' }, 'scans-only': { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);
+
+/** The scanned set read by OCR: score, and time per page by resolution. */
+async function benchScans(): Promise<void> {
+  const scans = mkdtempSync(join(tmpdir(), 'scans-'));
+  try {
+    const { files, truth } = await makeScanSet();
+    for (const [name, bytes] of files) writeFileSync(join(scans, name), bytes);
+    writeFileSync(join(scans, 'truth.json'), JSON.stringify(truth));
+    const score = await scoreCorpus(scans, (b) => analyzeStatementPdf(b));
+    console.log(formatScore('scanned set (OCR)', score));
+    const parsedFigures = score.statements.filter((x) => x.result.ok).reduce((n, x) => n + x.figuresExpected, 0);
+    const parsedRight = score.statements.filter((x) => x.result.ok).reduce((n, x) => n + x.right.length, 0);
+    console.log(`Of the statements parsed from scans, figures right: ${parsedRight}/${parsedFigures}`);
+    for (const dpi of [...new Set(SCAN_SET.map((x) => x.o.dpi))]) {
+      const pages = score.statements.filter((x) => SCAN_SET.some((y) => y.o.dpi === dpi && scanName(y) === x.file)).flatMap((x) => x.result.ocr ?? []);
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+      console.log(`  ${dpi} dpi: ${pages.length} pages, per page median ${(med(pages.map((p) => p.ms)) / 1000).toFixed(1)} s wall (${(med(pages.map((p) => p.cpuMs)) / 1000).toFixed(1)} s CPU of the reader process; cleaning ${(med(pages.map((p) => p.prepMs)) / 1000).toFixed(1)} s, recognition ${(med(pages.map((p) => p.ocrMs)) / 1000).toFixed(1)} s), max ${(Math.max(...pages.map((p) => p.ms)) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    rmSync(scans, { recursive: true, force: true });
+  }
+}
+if (values['scans-only']) {
+  await benchScans();
+  process.exit(0);
+}
 if (existsSync(join(values.dir, 'truth.json'))) {
   const score = await scoreCorpus(values.dir, (b) => analyzeStatementPdf(b));
   console.log(formatScore(values.dir, score));
@@ -78,3 +109,5 @@ await Promise.all(Array.from({ length: 4 }, async () => {
 }));
 const parMs = performance.now() - t1;
 console.log(`4 at once: ${((4 * pages) / (parMs / 1000)).toFixed(1)} pages/s (${(parMs / (4 * pages)).toFixed(0)} ms of wall time per page)\n`);
+await benchScans();
+process.exit(0);

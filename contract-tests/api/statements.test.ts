@@ -4,6 +4,7 @@ import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { analysisLoad } from '../../src/features/documents/analysis';
 import { claimJobs, LEASE_MS } from '../../src/jobs/queue';
+import { scanImage, scanPdf } from '../support/scans';
 import { inflateBombPdf, scannedPdf, statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // Statement analysis through the API and the job queue: finalizing bank statements starts a batch
@@ -40,9 +41,9 @@ async function newDeal(): Promise<string> {
   const biz = await post('/v1/businesses', { legal_name: `Statements ${Math.random().toString(36).slice(2, 8)} LLC` });
   return (await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 90000 })).body.data.id;
 }
-async function upload(dealId: string, bytes: Uint8Array, filename: string, category = 'bank_statement'): Promise<string> {
+async function upload(dealId: string, bytes: Uint8Array, filename: string, category = 'bank_statement', contentType = 'application/pdf'): Promise<string> {
   h.clock.advance(1000);
-  const slot = (await post(`/v1/deals/${dealId}/documents`, { filename, content_type: 'application/pdf', size_bytes: bytes.length, category })).body.data;
+  const slot = (await post(`/v1/deals/${dealId}/documents`, { filename, content_type: contentType, size_bytes: bytes.length, category })).body.data;
   const u = new URL(slot.upload_url);
   expect((await h.api.put(u.pathname + u.search).set(slot.upload_headers).send(Buffer.from(bytes))).status).toBe(200);
   const fin = await post(`/v1/documents/${slot.document.id}/finalize`);
@@ -97,6 +98,43 @@ describe(`statement analysis (${ENGINE})`, () => {
     expect(analyzed[0].data).toEqual({ deal_id: dealId, document_ids: [a, b, c], statements_parsed: 2, summary: done.summary });
     const failed = await h.knex('activities').where({ entity_id: c, action: 'document.processed' }).first();
     expect(failed.description).toContain('no text layer');
+  });
+
+  it('scanned statements (a photo as JPEG, a scan as an image-only PDF) uploaded through the presigned flow are read by OCR: parsed with the figures of their source', { timeout: 300_000 }, async () => {
+    const dealId = await newDeal();
+    const one = fixtures.filter((f) => f.pages === 1);
+    const [photoOf, scanOf] = [one[0], one[1]];
+    const photo = await scanImage(photoOf.bytes, { dpi: 200, angle: 1, format: 'jpeg', seed: 21 });
+    const scan = await scanPdf(scanOf.bytes, { dpi: 300, seed: 22 });
+    const a = await upload(dealId, photo, 'statement-photo.jpg', 'bank_statement', 'image/jpeg');
+    const b = await upload(dealId, scan, 'statement-scan.pdf');
+    h.clock.advance(5000);
+    await worker.drain();
+    const done = (await get(`/v1/deals/${dealId}/statement-analysis`)).body.data;
+    expect(done.status).toBe('completed');
+    const byId = Object.fromEntries(done.statements.map((s: Json) => [s.document_id, s]));
+    for (const [id, f] of [[a, photoOf], [b, scanOf]] as const) {
+      const { beginning_balance: _skip, ...figures } = f.expected;
+      expect(byId[id], JSON.stringify(byId[id])).toEqual({ document_id: id, parsed: true, failure_code: null, failure_message: null, ...figures });
+    }
+    expect(done.statements_parsed).toBe(2);
+    const doc = (await get(`/v1/documents/${a}`)).body.data;
+    expect(doc).toMatchObject({ content_type: 'image/jpeg', status: 'processed', failure_code: null });
+    const processed = await events('document.processed', dealId);
+    expect(processed.map((e) => e.data.parsed)).toEqual([true, true]);
+  });
+
+  it('an image with no statement on it ends failed with unreadable_scan', { timeout: 300_000 }, async () => {
+    const dealId = await newDeal();
+    // A photo of a blank page.
+    const blank = await scanImage(await blankPdf(), { dpi: 100, seed: 23 });
+    const a = await upload(dealId, blank, 'blank.png', 'bank_statement', 'image/png');
+    h.clock.advance(5000);
+    await worker.drain();
+    const doc = (await get(`/v1/documents/${a}`)).body.data;
+    expect(doc).toMatchObject({ status: 'failed', failure_code: 'unreadable_scan', failure_message: expect.stringMatching(/^No text could be recognized on the scan/) });
+    const processed = await events('document.processed', dealId);
+    expect(processed[0].data).toMatchObject({ document_id: a, parsed: false, failure_code: 'unreadable_scan' });
   });
 
   it('a statement finalized while a batch runs starts a new batch over all of them; only the latest batch is announced; analysed documents are not read again', async () => {
@@ -207,3 +245,10 @@ describe(`statement analysis (${ENGINE})`, () => {
     expect((await get(`/v1/deals/${dealId}/statement-analysis`, t, 'user')).status).toBe(404);
   });
 });
+
+async function blankPdf(): Promise<Uint8Array> {
+  const { PDFDocument } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  return doc.save();
+}

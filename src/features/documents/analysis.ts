@@ -11,7 +11,7 @@ import { registerJobHandler } from '../../jobs/worker';
 import { StorageError } from '../../storage';
 import { systemScope } from '../inbound/inbound.service';
 import { getVisibleDealOr404 } from '../notes/notes.service';
-import { analyzeStatementPdf, summarize, type StatementFigures } from '../statements/analyze';
+import { analyzeStatement, SCAN_TYPES, summarize, type StatementFigures } from '../statements/analyze';
 import { contractFailureCode, failureOf, statementSnapshot, toStatement, type StoredStatement } from './documents.mapper';
 import { MAX_DOCUMENT_BYTES, sweepAbandonedUploads } from './documents.service';
 import {
@@ -74,8 +74,9 @@ type Outcome = { ok: true; figures: StoredStatement; pages: number } | { ok: fal
 
 /** Reads and analyses one statement's bytes. Never throws for what is in the file. */
 async function analyze(deps: Deps, row: DocumentRow, lastAttempt: boolean): Promise<Outcome> {
-  if (row.content_type !== 'application/pdf') {
-    return { ok: false, code: 'not_pdf', reason: 'Only PDF bank statements can be analysed; this file is kept and can be downloaded', pages: null };
+  // PDFs, and scans or photos as PNG or JPEG (read by OCR).
+  if (row.content_type !== 'application/pdf' && !SCAN_TYPES[row.content_type]) {
+    return { ok: false, code: 'not_pdf', reason: 'Only PDF, PNG and JPEG bank statements can be analysed; this file is kept and can be downloaded', pages: null };
   }
   let bytes: Buffer;
   try {
@@ -87,8 +88,8 @@ async function analyze(deps: Deps, row: DocumentRow, lastAttempt: boolean): Prom
     if (!lastAttempt) throw err;
     return { ok: false, code: 'unreadable', reason: 'The stored file could not be read', pages: null };
   }
-  const r = await withReadingSlot(() => analyzeStatementPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-  if (!r.ok) return r;
+  const r = await withReadingSlot(() => analyzeStatement(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), row.content_type));
+  if (!r.ok) return { ok: false, code: r.code, reason: r.reason, pages: r.pages };
   return { ok: true, figures: r.figures satisfies StatementFigures as StoredStatement, pages: r.pages };
 }
 

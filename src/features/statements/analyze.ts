@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/schema';
-import { extractItems } from './extract';
+import { extractItems, ocrItems, type OcrPageStats, type PageItems } from './extract';
 import { dateIn, days, read, type Reading } from './read';
 import { counterparty, creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
 
@@ -38,10 +38,11 @@ export interface StatementFigures {
   has_recovery_activity: boolean;
 }
 
-export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile' | 'uncertain_categories';
+export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile' | 'uncertain_categories' | 'unreadable_scan';
 export type StatementResult =
-  | { ok: true; figures: StatementFigures; pages: number }
-  | { ok: false; code: FailureCode; reason: string; pages: number | null };
+  /** `ocr`: the statement was a scan, read by OCR (per-page statistics, for benchmarks and tests). */
+  | { ok: true; figures: StatementFigures; pages: number; ocr?: OcrPageStats[] }
+  | { ok: false; code: FailureCode; reason: string; pages: number | null; ocr?: OcrPageStats[] };
 
 export interface AnalyzeOptions {
   maxPages?: number;
@@ -52,13 +53,19 @@ export interface AnalyzeOptions {
   maxMemoryMb?: number;
   /** What the file's compressed streams may decode to, in total. */
   maxDecodedBytes?: number;
+  /** Pages of a scan read by OCR, at most. */
+  maxScanPages?: number;
+  /** Time allowed per scanned page (the reading's limit is this times the pages, plus `timeoutMs`). */
+  scanPageMs?: number;
+  /** Largest page image decoded (width × height pixels). */
+  maxPixels?: number;
 }
 
 /**
  * Limits of one reading: 200 pages, 20 s, 25 MB of file, a 256 MB heap in a reader process capped at
  * 512 MB in all, and 128 MB of decoded stream data (a statement's text and fonts decode to a few MB).
  */
-export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 128 * 1024 * 1024 } as const;
+export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 128 * 1024 * 1024, maxScanPages: 15, scanPageMs: 15_000, maxPixels: 36_000_000 } as const;
 
 export const REASONS: Record<FailureCode, string> = {
   empty: 'The file is empty',
@@ -75,6 +82,7 @@ export const REASONS: Record<FailureCode, string> = {
   no_transactions: 'The statement shows no transactions that could be read',
   does_not_reconcile: "The transactions read do not add up to the statement's printed balances and totals, so its figures cannot be trusted",
   uncertain_categories: 'A transaction on the statement could not be told apart as revenue, funding, a transfer or a fee, so its revenue figures cannot be trusted',
+  unreadable_scan: 'The scan could not be read exactly (too little text was recognized, or what was read does not add up); upload the statement as downloaded from the bank, or a sharper scan',
 };
 const fail = (code: FailureCode, pages: number | null = null, reason = REASONS[code]): StatementResult => ({ ok: false, code, reason, pages });
 
@@ -423,18 +431,80 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
   const x = await extractItems(bytes, { maxPages: o.maxPages, timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes });
   if (!x.ok) return fail(x.code, x.pages, x.code === 'too_many_pages' ? `The PDF has more than ${o.maxPages} pages` : REASONS[x.code]);
   const text = x.items.flatMap((p) => p.items.map((i) => i.s)).join('').replace(/\s/g, '');
-  if (text.length < 20) return fail('no_text_layer', x.pages);
+  if (text.length < 20) {
+    // No text layer: a scan, read by OCR (a PDF without page images stays `no_text_layer`).
+    if (x.pages > o.maxScanPages) return fail('too_many_pages', x.pages, `The PDF is a scan of more than ${o.maxScanPages} pages; scans are read up to ${o.maxScanPages} pages`);
+    return analyzeScan(bytes, 'pdf', o, x.pages);
+  }
+  return readItems(x.items, x.pages);
+}
+
+function readItems(items: PageItems[], pages: number): StatementResult {
   let reading: Reading;
   try {
-    reading = read(x.items);
+    reading = read(items);
   } catch {
-    return fail('unreadable', x.pages);
+    return fail('unreadable', pages);
   }
   const c = reconcile(reading);
-  if (!c.ok) return fail(c.code, x.pages, c.reason ?? REASONS[c.code]);
+  if (!c.ok) return fail(c.code, pages, c.reason ?? REASONS[c.code]);
   const doubt = categoryDoubt(c.txns);
-  if (doubt) return fail('uncertain_categories', x.pages, doubt);
-  return { ok: true, pages: x.pages, figures: figuresOf(c, reading.bankName) };
+  if (doubt) return fail('uncertain_categories', pages, doubt);
+  return { ok: true, pages, figures: figuresOf(c, reading.bankName) };
+}
+
+/**
+ * A scan read by OCR (./ocr.mjs in the reader process) and then exactly as a text layer: the same
+ * reader, the same reconciliation. A scan whose reading does not reconcile is `unreadable_scan`
+ * (most likely a misread character), with what disagreed; never figures from a partial reading.
+ */
+async function analyzeScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, pages: number): Promise<StatementResult> {
+  const started = Date.now();
+  const budget = o.timeoutMs + pages * o.scanPageMs;
+  const first = await readScan(bytes, kind, o, budget, 'auto');
+  // A first reading that does not reconcile (or finds no statement) is read once more with the page
+  // taken as one block of lines, within what is left of the time limit; either reading must
+  // reconcile on its own, so a second reading is never a guess.
+  const left = budget - (Date.now() - started);
+  if (first.ok || !['unreadable_scan', 'not_a_statement', 'no_transactions'].includes(first.code) || left < pages * 2000) return first;
+  const second = await readScan(bytes, kind, o, left, 'block');
+  if (second.ok) return { ...second, ocr: [...(first.ocr ?? []), ...(second.ocr ?? [])] };
+  return { ...first, ocr: [...(first.ocr ?? []), ...(second.ocr ?? [])] };
+}
+
+async function readScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, timeoutMs: number, layout: 'auto' | 'block'): Promise<StatementResult> {
+  const x = await ocrItems(bytes, kind, { maxPages: o.maxScanPages, timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes, maxPixels: o.maxPixels, layout });
+  if (!x.ok) {
+    if (x.code === 'no_images') return fail('no_text_layer', x.pages);
+    if (x.code === 'too_many_pages') return fail('too_many_pages', x.pages, `The scan has more than ${o.maxScanPages} pages; scans are read up to ${o.maxScanPages} pages`);
+    if (x.code === 'timeout') return fail('timeout', x.pages, 'Reading the scan took too long');
+    if (x.code === 'resource_limit') return fail('resource_limit', x.pages, 'The scan needs more memory than a statement may use (its images are too large)');
+    return fail(x.code, x.pages, kind === 'pdf' ? REASONS[x.code] : 'The image is damaged or could not be read');
+  }
+  const text = x.items.flatMap((p) => p.items.map((i) => i.s)).join('');
+  const stats = { ocr: x.stats };
+  if (text.replace(/\s/g, '').length < 20) return { ...fail('unreadable_scan', x.pages, 'No text could be recognized on the scan; upload the statement as downloaded from the bank, or a sharper scan'), ...stats };
+  const r = readItems(x.items, x.pages);
+  if (!r.ok && r.code === 'does_not_reconcile') return { ...fail('unreadable_scan', x.pages, `The scan could not be read exactly: ${r.reason.replace(/, so the figures cannot be trusted$/, '')}; upload the statement as downloaded from the bank, or a sharper scan`), ...stats };
+  if (!r.ok && r.code === 'not_a_statement') return { ...fail('not_a_statement', x.pages, 'No bank statement could be read on the scan (no statement period with opening and closing balances)'), ...stats };
+  return { ...r, ...stats };
+}
+
+/** Reads one statement photographed or scanned to a PNG or JPEG image. Never throws for any input. */
+export async function analyzeStatementImage(bytes: Uint8Array, kind: 'png' | 'jpeg', opts: AnalyzeOptions = {}): Promise<StatementResult> {
+  const o = { ...DEFAULTS, ...opts };
+  if (!bytes.length) return fail('empty');
+  if (bytes.length > o.maxBytes) return fail('too_large', null, 'The file is larger than 25 MB');
+  return analyzeScan(bytes, kind, o, 1);
+}
+
+/** Image types read by OCR, by content type. */
+export const SCAN_TYPES: Record<string, 'png' | 'jpeg'> = { 'image/png': 'png', 'image/jpeg': 'jpeg' };
+
+/** Reads one statement of a content type: a PDF (text layer, or OCR of a scan) or a PNG or JPEG image. */
+export function analyzeStatement(bytes: Uint8Array, contentType: string, opts: AnalyzeOptions = {}): Promise<StatementResult> {
+  const kind = SCAN_TYPES[contentType];
+  return kind ? analyzeStatementImage(bytes, kind, opts) : analyzeStatementPdf(bytes, opts);
 }
 
 // ------------------------------------------------------------------------------------ summary

@@ -85,6 +85,55 @@ export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise
   return { ok: false, code: m?.code ?? 'unreadable', pages: m?.pages ?? null };
 }
 
+export interface OcrLimits {
+  maxPages: number;
+  timeoutMs: number;
+  maxHeapMb: number;
+  maxMemoryMb: number;
+  maxDecodedBytes: number;
+  /** Largest image (width × height) decoded. */
+  maxPixels: number;
+  /** How tesseract segments a page: its own blocks (auto), or one block of lines across the page. */
+  layout?: 'auto' | 'block';
+}
+export interface OcrPageStats {
+  /** Wall time of the page: getting its image, cleaning it (prepMs), recognizing it (ocrMs). */
+  ms: number;
+  /** CPU time of the reader process for the page (all its threads). */
+  cpuMs: number;
+  prepMs: number;
+  ocrMs: number;
+  words: number;
+  /** Words tesseract read with a confidence under 60%. */
+  low: number;
+  /** Skew found and corrected (degrees). */
+  skew: number;
+  dpi: number;
+}
+export type OcrFailure = ExtractFailure | 'no_images';
+export type OcredItems = { ok: true; pages: number; items: PageItems[]; stats: OcrPageStats[] } | { ok: false; code: OcrFailure; pages: number | null };
+
+/**
+ * The words of a scan (a PDF whose pages are images, or a PNG or JPEG) read by OCR in the reader
+ * process (./ocr.mjs), as positioned items like a text layer's, with per-page statistics. The same
+ * process bounds as text extraction (heap, memory, time; a warm reader when the limits are the
+ * pool's), with the scan's own time limit and page limit. Never throws for anything in the file.
+ */
+export async function ocrItems(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: OcrLimits): Promise<OcredItems> {
+  type Answer = { ok: boolean; code?: OcrFailure; pages?: number; items?: PageItems[]; stats?: OcrPageStats[] };
+  const input = { mode: 'ocr', bytes, kind, maxPages: o.maxPages, maxPixels: o.maxPixels, maxDecodedBytes: o.maxDecodedBytes, layout: o.layout ?? 'auto' };
+  const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
+  if (warm) pool ??= new IsolatedPool(CHILD, POOL);
+  const r = warm
+    ? await pool!.run<Answer>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
+    : await runIsolated<Answer>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
+  lastPeakRssMb = r.peakRssMb;
+  if (!r.ok) return { ok: false, code: r.reason === 'timeout' ? 'timeout' : r.reason === 'heap' ? 'too_complex' : 'resource_limit', pages: null };
+  const m = r.value;
+  if (m && m.ok === true && Array.isArray(m.items)) return { ok: true, pages: m.pages!, items: m.items, stats: m.stats ?? [] };
+  return { ok: false, code: m?.code ?? 'unreadable', pages: m?.pages ?? null };
+}
+
 /**
  * Items on one baseline: grouped top to bottom by y (items whose baselines are within a third of
  * the font size share a line), left to right within a line. Text running up the page is left out.

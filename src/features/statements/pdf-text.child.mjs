@@ -13,7 +13,7 @@
 // to the memory caps.
 import { deserialize, serialize } from 'node:v8';
 import { constants, createInflate } from 'node:zlib';
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 
 /**
  * The page's text items with their geometry, in the page's upright view (a rotated or landscape page
@@ -130,8 +130,39 @@ async function main({ bytes, maxPages, maxDecodedBytes }) {
   }
 }
 
+/**
+ * OCR of a scan (./ocr.mjs): a PDF whose pages are images, or a PNG or JPEG (`kind`). Images over
+ * `maxPixels` are refused before they are decoded; at most `maxPages` pages are read.
+ */
+async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes, layout }) {
+  const { ocrPdf, imagePdf, imageSize } = await import('./ocr.mjs');
+  let pdfBytes = bytes;
+  if (kind !== 'pdf') {
+    const size = imageSize(bytes);
+    if (!size || size.type !== kind) return { ok: false, code: 'unreadable', detail: 'not_image' };
+    if (size.w * size.h > maxPixels) return { ok: false, code: 'resource_limit', pages: 1 };
+    try {
+      pdfBytes = await imagePdf(bytes, size.type);
+    } catch (err) {
+      return { ok: false, code: 'unreadable', detail: String((err && err.message) || 'error').slice(0, 200) };
+    }
+  } else if ((await decodedBytes(bytes, maxDecodedBytes)) > maxDecodedBytes) return { ok: false, code: 'resource_limit' };
+  let pdf;
+  try {
+    pdf = await getDocumentProxy(pdfBytes, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, maxImageSize: maxPixels, isOffscreenCanvasSupported: false, isImageDecoderSupported: false });
+  } catch (err) {
+    return { ok: false, code: err && err.name === 'PasswordException' ? 'encrypted' : 'unreadable', detail: String((err && err.name) || 'error') };
+  }
+  try {
+    const { OPS } = await getResolvedPDFJS();
+    return await ocrPdf(pdf, OPS, { maxPages, layout });
+  } finally {
+    await pdf.destroy();
+  }
+}
+
 const answer = (input) =>
-  main(input).catch((err) =>
+  (input.mode === 'ocr' ? ocr(input) : main(input)).catch((err) =>
     // An allocation refused by the memory cap surfaces as a RangeError.
     err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
   );

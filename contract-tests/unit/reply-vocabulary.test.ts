@@ -461,3 +461,34 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(read('The statements are password protected, pls send the password')).toMatchObject({ type: 'needs_info', requested_items: ['password'] });
   });
 });
+
+describe('who wrote it, conditions and unsubscribes (holdout6)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+
+  it('RELAYED: another broker passing on a funder\'s terms with its own points goes to a person', () => {
+    const a = read('Ran your Pinecrest deal past a couple of my lenders. One of them countered: 50k at 1.36, 32 weekly payments of $2,125. I add 3 points for my side, so the merchant sees 1.39.', ask(75_000));
+    expect(a).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    expect(outcome('Sent the file out to my guys. My funder can do $40,000 @ 1.42 over 6 months, plus 2 pts on top for me.', ask(40_000)).apply).toBe(false);
+    expect(read('Good news, my guy came back approved: 75k, 1.33, 9 months. Want me to lock it?', ask(75_000)).review_reason).toBe('tentative_terms');
+    // a lender writing its own terms is applied
+    expect(outcome('Approved: $75,000 at 1.33, 9 months, weekly.', ask(75_000)).apply).toBe(true);
+  });
+
+  it('a menu with an option at the ask, approved in words, with a payoff condition: approved, not a counter', () => {
+    const a = read('Pinecrest is approved, two ways:\n- $75,000 / 1.38 / 160 days / $646.88 daily\n- $60,000 / 1.35 / 140 days / $578.57 daily\nThe Kapitus balance has to be paid off from proceeds on either one.', ask(75_000));
+    expect(a.type).toBe('approved');
+    expect(a.review_reason ?? null).toBeNull();
+    // the ask refused in words beside the same menu stays a counter
+    expect(read("Can't do 75 with Kapitus open. Options:\n- $75,000 / 1.38 / 160 days if Kapitus is paid off at funding\n- $60,000 / 1.35 / 140 days", ask(75_000)).type).toBe('counter');
+    // a payoff condition with only less money on offer stays a counter
+    expect(read('Approved at $60,000 / 1.35 / 140 days. Kapitus has to be paid off at funding.', ask(75_000)).type).toBe('counter');
+  });
+
+  it('UNSUBSCRIBE: "take me off your list" and a redirect are no decision; a firm closing its doors is a decline', () => {
+    expect(read('Unsubscribe. Please stop emailing me these.').type).toBe('unclassified');
+    expect(read("Kindly remove me from this mailing list - I'm no longer the contact for broker deals here.").type).toBe('unclassified');
+    expect(read("Take me off this distribution please, I'm no longer covering ISO files. Send your deals to newbiz@lender.example.").type).toBe('unclassified');
+    expect(outcome('Please drop me from your list, I have moved on from Acme Funding.').apply).toBe(false);
+    expect(read('Please remove us from your list. We are no longer accepting broker submissions.').type).toBe('declined');
+  });
+});

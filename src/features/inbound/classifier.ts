@@ -232,7 +232,9 @@ const DECLINED_CUES: Cue[] = [
   { re: /\bminimum\b|\bmin\.? (is|of)\b/g, w: 1 },
   { re: /\bauto(matic)? dq\b|\bdq\b|\bdisqualif\w*/g, w: 2.5 },
   { re: /\brevisit\b|\btake another look\b|\bsend it back\b|\bresubmit\b/g, w: 1 },
-  { re: /\bremove (us|me) from\b|\bno longer (accepting|taking|working with)\b/g, w: 2.5 },
+  // the firm closing its doors to submissions ("Titan is no longer accepting broker submissions"); a person's
+  // "remove me from your list" is no decision (vocabulary.ts UNSUBSCRIBE)
+  { re: /\bno longer (accepting|taking|working with)\b/g, w: 2.5 },
   { re: /\bstatus:\s*declined\b|\bdecline reason\b/g, w: 3 },
 ];
 
@@ -302,9 +304,12 @@ NEEDS_CUES.push(...fromRows(V.NEEDS_INFO));
 COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
+PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const RELAYED_CUES = fromRows(V.RELAYED);
+const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
 const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -1026,6 +1031,10 @@ interface Analysis {
   product: Fired;
   /** A correction of terms sent earlier ("Correction on Lucky 7: the factor is 1.38"). */
   correction: Fired;
+  /** Terms relayed by another broker with its own points, not written by the lender ("one came back ... 2 pts on top for my side"). */
+  relayed: Fired;
+  /** The part of `counter` that is a payoff or position condition (vocabulary.ts COUNTER rows marked `structure`). */
+  structure: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -1073,6 +1082,8 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
   const correction = score(lower, CORRECTION_CUES);
+  const relayed = score(lower, RELAYED_CUES);
+  const structure = score(lower, STRUCTURE_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -1106,7 +1117,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1215,7 +1226,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
   for (const [name, f] of [
     ['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending],
-    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction],
+    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction], ['relayed', a.relayed],
   ] as const) {
     if (f.hits.length) reasons.push(fmt(name, f));
   }
@@ -1238,13 +1249,22 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // options below the ask beside one at (or above) it: a menu of other terms unless the lender approved in words
   const someLess = ask !== null && ask > 0 && amounts.some((x) => x < ask - 0.5);
   const mixed = someLess && !less;
-  const otherTerms = a.counter.score >= 3 || a.product.score >= 3;
+  // a menu with an option at (or above) the ask, approved in words, nothing refused or limited, and the
+  // only counter evidence a payoff condition on every option ("approved. Options: the full 60 / 50k ...
+  // Bitty paid off at funding on either"): an approval with a menu and a condition (README, menus). A
+  // single offer at the ask on a payoff stays a counter (holdout5: "approved at 40k ... but close out Fora first").
+  const conditionOnly =
+    mixed && a.structure.score > 0 && a.approvalWords >= 3 && a.declined.score < 1 && a.tentative.score < 2 && a.product.score < 3 &&
+    a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
+  if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
+  const otherTerms = counterScore >= 3 || a.product.score >= 3;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
   if (type === 'approved' || type === 'counter') {
     if (mixed && type === 'approved' && !otherTerms) {
-      if (a.declined.score >= 1 || a.counter.score >= 1.5 || a.tentative.score >= 2) {
+      if (a.declined.score >= 1 || counterScore >= 1.5 || a.tentative.score >= 2) {
         // "We can't sit 3rd for 150. Option 1: the full 150 with a buyout. Option 2: 60k in 3rd": other terms
         type = 'counter';
         reasons.push('options below the ask beside one at it, with a refusal or a limit: a counter');
@@ -1256,7 +1276,8 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
       } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
     }
     if (less || otherTerms) type = 'counter';
-    else if (type === 'counter' && atAsk && a.counter.score < 3 && !mixed) type = 'approved';
+    else if (type === 'counter' && atAsk && counterScore < 3 && !mixed) type = 'approved';
+    else if (type === 'counter' && conditionOnly) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
     if (less) confidence = Math.max(confidence, 0.75);
   } else if (type === 'declined' && complete.length) {
@@ -1304,6 +1325,11 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
   if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  // terms relayed by another broker, not the lender's own word: a person decides
+  if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
+    review = 'tentative_terms';
+    reasons.push("terms relayed by another broker, not the lender's own reply");
+  }
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
   // "can't do 70" and an option at the full 70: the lender's no and its offer disagree

@@ -26,6 +26,11 @@ export interface PhraseRow {
   negatable?: boolean;
   /** Counts for less inside a conditional sentence ("if ... approved"). */
   modal?: boolean;
+  /**
+   * COUNTER rows: a payoff or position condition, not a refusal of the terms asked. Beside an option at
+   * (or above) the ask approved in words, with nothing refused, it is a condition of the approval.
+   */
+  structure?: boolean;
 }
 
 /** Apostrophe-less contractions as phones type them, restored before matching. */
@@ -129,6 +134,30 @@ export const AUTO_REPLY: PhraseRow[] = [
   { phrase: '(your )?(request|ticket|submission|file)( \\(?#?\\d+\\)?)? has been received', w: 4 },
 ];
 
+/**
+ * A person asking to be taken off the broker's list, or pointing the broker elsewhere: no decision on
+ * the deal ("Please remove me from your list", "unsubscribe", "I no longer handle ISO submissions",
+ * "send deals to subs@..."). The firm refusing all submissions ("X is no longer accepting broker
+ * submissions") stays a decline.
+ */
+export const UNSUBSCRIBE: PhraseRow[] = [
+  { phrase: "unsubscribe|(remove|take|drop) me (off|from)|(stop|quit) (emailing|sending|e-?mailing) me|opt (me )?out", w: 3.5 },
+  { phrase: "(i|i'm|i am) (no longer|not) (handling|handle|covering|cover|managing|manage|the (right )?(contact|person)|with|at|in charge of)|(i've|i have) (left|moved (on|to))|no longer with (the company|[a-z]+)", w: 3 },
+  { phrase: '(send|forward|direct|route|submit) (all |any |future |new |your )*(deals|submissions|subs|files|apps|applications) (to|over to|going forward to)', w: 1.5 },
+];
+
+/**
+ * Terms relayed by another broker (an ISO who shopped the file to its own funders) rather than
+ * written by the lender that decides: the lender is not named, and the relayer adds its own points or
+ * fee. A person decides (review reason tentative_terms). "One came back", "my funder can do", "2 pts
+ * on top for my side", "shopped it to my guys".
+ */
+export const RELAYED: PhraseRow[] = [
+  { phrase: "(shopped|sent|took|ran|showed|pitched|passed) (it|this|that|the file|the deal|your [a-z'&]+( file| deal)?) (around |out )?to (a few |a couple of |some |three |two |\\d )?(of )?(my|our) (guys|funders|lenders|people|shops|network|partners|buyers|houses|contacts)", w: 3 },
+  { phrase: "(one|two|a couple|some|\\d) of (them|my (guys|funders|lenders|shops|partners)|the (funders|lenders|shops)) (came back|countered|offered|approved|said)|(one|the first|one funder|one lender|one shop) came back|(my|our) (guy|funder|lender|shop|partner|buyer)s? (came back|countered|offered|approved|can do|will do|would do|landed|said)", w: 3 },
+  { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
+];
+
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
   { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
@@ -209,16 +238,16 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(\\d+ (months?|weeks?|days?)|that term) (won't|will not|doesn't|does not) work", w: 3 },
   { phrase: "(we'd|we would|we) (have to|need to) go \\d+", w: 3 },
   // another structure: the offer stands only with a position paid off or bought out
-  { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", w: 3 },
-  { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", w: 3 },
+  { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", structure: true, w: 3 },
+  { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", structure: true, w: 3 },
   // a payoff as part of the deal: "pay Rapid off and we fund 80", "closing out the Forward balance"
-  { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", w: 1.5 },
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", structure: true, w: 1.5 },
   // "they need to close out Fora first", "pay off Rapid first"
-  { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", w: 3 },
-  { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", w: 3 },
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", structure: true, w: 3 },
+  { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", structure: true, w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
-  { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
+  { phrase: 'if they pay off|with (a|the) payoff of|contingent on', structure: true, w: 1 },
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },

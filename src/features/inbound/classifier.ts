@@ -226,7 +226,7 @@ const DECLINED_CUES: Cue[] = [
   { re: /\b(doesn't|does not|didn't|did not|don't|do not)\s+(meet|qualify|pass|fit)\b/g, w: 2 },
   { re: /\bnot a (fit|match)\b|\boutside (of )?(our )?(guidelines|criteria|box|parameters)\b/g, w: 2.5 },
   { re: /\btoo (small|many|stacked|new|young|risky|much|large|big|low|high|thin|weak)\b/g, w: 1.5 },
-  { re: /\bnot a candidate\b|\bnot (something|one) we can do\b|\bnothing (else )?(we|i) can do\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
+  { re: /\bnot a candidate\b|\bnot (something|one) (we|i) can (do|fund|approve|help with|take on|touch|get done)\b|\bnothing (else )?(we|i) can do\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
   { re: /\b(hard|easy|quick|a) pass\b/g, w: 3 },
   { re: /\bunfortunately\b|\bsorry\b|\bregret\b/g, w: 1 },
   { re: /\bminimum\b|\bmin\.? (is|of)\b/g, w: 1 },
@@ -551,7 +551,7 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
-  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly)\b/g],
+  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
@@ -608,12 +608,16 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   return best.kind;
 }
 
-const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly|semanal|diari[oa]s?|mensual|quincenal)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
 
 function normFreq(s: string): PaymentFrequency {
   const l = s.toLowerCase();
   if (/bi-?weekly|every (other|two) week/.test(l)) return 'bi-weekly';
-  if (/semi-?monthly/.test(l)) return 'bi-weekly';
+  if (/semi-?monthly|quincenal/.test(l)) return 'bi-weekly';
+  // Spanish, as bilingual reps write it: "pago semanal", "pagos diarios", "mensual"
+  if (/semanal/.test(l)) return 'weekly';
+  if (/diari/.test(l)) return 'daily';
+  if (/mensual/.test(l)) return 'monthly';
   if (/daily|m-f|day|dly/.test(l)) return 'daily';
   if (/week|wk/.test(l)) return 'weekly';
   return 'monthly';
@@ -752,8 +756,15 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
     }
+    // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
+    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly)(?=\s*(?:@|at|of|x|-)\s*\$?\d)|(dailies|weeklies))/gi;
+    while ((m = bareCountRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
+    }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
-    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|d)(?![\w])/gi;
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
     while ((m = termRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
@@ -761,7 +772,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
-      const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
+      const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
     }
@@ -1390,6 +1401,9 @@ function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]
   return offers;
 }
 
+/** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
+const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
+
 /**
  * Classifies a lender's reply. `text` is the text part, `html` the HTML part when there is one; the
  * quoted thread is cut before any rule runs. A forwarded message is read when the sender's own text
@@ -1403,6 +1417,16 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const deals = splitDeals(parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
   let a = analyse(deals.own, input.subject, context);
+  // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
+  // read the subject as the first line of the reply
+  const subjectLine = input.subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '').trim();
+  if (a.ownDecision < 2 && a.auto.score < 4 && !parts.forwarded && SUBJECT_ANSWER.test(subjectLine)) {
+    const s = analyse(`${subjectLine}\n${deals.own}`, input.subject, context);
+    if (s.ownDecision >= 2.5) {
+      reasons.push('own text decides nothing: the answer is in the subject line');
+      a = s;
+    }
+  }
   if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
     const f = analyse(parts.forwarded, input.subject, context);
     if (f.ownDecision > a.ownDecision) {

@@ -44,6 +44,12 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|result)\\W{1,40}approved", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
+  // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
+  { phrase: "(contracts?|docs|agreements?|paperwork) (were |was |have been |has been |just )?(sent|went out|are out|issued|generated|released|out for (e-?)?signature)|(sent|issued|generated|released|pushed) (out )?(the )?(contracts?|agreements?)( (out|over))?|(sent|out) (via|through|on|by) (docusign|adobe sign|hellosign|pandadoc)|docusign (sent|envelope)", w: 3, negatable: true },
+  // an approval in soft words: "verbal approval at the full 120", "soft yes" (terms still to come: TENTATIVE sends it to a person)
+  { phrase: "(verbal|verbally|soft|preliminary|prelim) (approval|approved|yes|ok)", w: 2.5, modal: true },
+  // bilingual reps: Spanish prose around the trade's English word, or the Spanish word ("quedó APPROVED", "salió aprobado")
+  { phrase: "(qued[o\u00f3]|est[a\u00e1]|fue|sali[o\u00f3]|ya) (approved|aprobad[oa])|aprobad[oa]", w: 3, negatable: true, modal: true },
   { phrase: 'appr(vd)?', w: 2.5 },
   { phrase: "(we're|we are) good to go|good to go", w: 2.5, negatable: true, modal: true },
   { phrase: 'good for the( full)?', w: 2.5, negatable: true, modal: true },
@@ -92,6 +98,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "no dice|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"
   { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
+  // a restriction the funder put on itself, for now: "we paused all Virginia merchants", "East Bay is a no for now"
+  { phrase: "(paused|pausing|suspended|suspending|stopped|halted|froze|frozen) (all |any |new )*([a-z]+ ){0,2}(merchants|deals|files|submissions|funding|business(es)?)|a no for (now|the time being)", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
@@ -176,7 +184,8 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
   { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
   // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"
-  { phrase: "(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  // (not the process a request is for: "need a merchant interview before this goes to committee")
+  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
@@ -220,6 +229,8 @@ export const ASK_AS_AMOUNT = [
 export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?(?! out| off| (the|their|his|her) (position|balance|advance|loan))|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
   { phrase: "(once|when|after|if) (the )?(merchant|client|owner|customer|they|he|she) (accepts?|signs?|says yes|is in|wants it)", w: 2 },
+  // "Once signed we need ...", "after the contracts are executed": items that follow a contract already out
+  { phrase: "(once|when|after) (it's |it is |they're |they are |the (contracts?|docs|agreements?) (is |are )?)?(signed|executed|countersigned|back)|after signing", w: 2 },
   { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
 ];
 
@@ -322,7 +333,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen)( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [

@@ -1420,7 +1420,8 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
   // read the subject as the first line of the reply
   const subjectLine = input.subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '').trim();
-  if (a.ownDecision < 2 && a.auto.score < 4 && !parts.forwarded && SUBJECT_ANSWER.test(subjectLine)) {
+  // (never when the body leans anywhere itself, nor on a question: "Re: Pinecrest - approved?")
+  if (a.ownDecision < 1 && a.pending.score === 0 && a.auto.score < 4 && !parts.forwarded && SUBJECT_ANSWER.test(subjectLine) && !/\?\s*$/.test(subjectLine)) {
     const s = analyse(`${subjectLine}\n${deals.own}`, input.subject, context);
     if (s.ownDecision >= 2.5) {
       reasons.push('own text decides nothing: the answer is in the subject line');

@@ -470,6 +470,9 @@ describe('who wrote it, conditions and unsubscribes (holdout6)', () => {
     expect(a).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
     expect(outcome('Sent the file out to my guys. My funder can do $40,000 @ 1.42 over 6 months, plus 2 pts on top for me.', ask(40_000)).apply).toBe(false);
     expect(read('Good news, my guy came back approved: 75k, 1.33, 9 months. Want me to lock it?', ask(75_000)).review_reason).toBe('tentative_terms');
+    expect(outcome("Heard back from one of my funders: 50k @ 1.38 x 6 mo. I'd need 3 points on it.", ask(75_000)).apply).toBe(false);
+    expect(outcome('Got an offer from a funder I work with: $60,000, 1.35, 8 months weekly.', ask(75_000)).apply).toBe(false);
+    expect(outcome('Our partner funder can do $75,000 at 1.35 for 8 months.', ask(75_000)).apply).toBe(false);
     // a lender writing its own terms is applied
     expect(outcome('Approved: $75,000 at 1.33, 9 months, weekly.', ask(75_000)).apply).toBe(true);
   });
@@ -514,6 +517,8 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
       .toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.35, term: 24, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3093.75 }] });
     expect(extractOffers('$40,000 a 1.30 por 6 meses, pagos diarios')).toMatchObject([{ amount: 40_000, factor_rate: 1.3, term: 6, term_unit: 'months', payment_frequency: 'daily' }]);
     expect(read('Ya está aprobado Pinecrest por $55,000 a 1.35, 9 meses.', ask(55_000)).type).toBe('approved');
+    expect(read('Pinecrest está aprobado por el monto completo: 1.35, 8 meses, pagos diarios.', ask(55_000))).toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.35, term: 8, term_unit: 'months' }] });
+    expect(read('Lo siento, Pinecrest es un DECLINE: 12 días negativos en octubre.')).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
     // the decision word alone, in Spanish or in English inside Spanish prose
     expect(read('Pinecrest quedó aprobado, te mando los números en la tarde.').type).toBe('approved');
     expect(read('Buenas noticias, Pinecrest ya quedó APPROVED. Los números te los mando mañana.').type).toBe('approved');
@@ -534,6 +539,8 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
   it('soft approvals are approvals for a person; a funder pausing a state and "not something we can fund" are declines', () => {
     expect(read('Soft yes on Pinecrest at the full 55 - pricing once credit signs tomorrow.', ask(55_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
     expect(read('We suspended new Ohio deals last week pending our license renewal, so Pinecrest is a no for the time being.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('We stopped funding Oregon deals last month.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Nothing we can approve here, revenue is under our $20k floor.').type).toBe('declined');
     expect(read("Backed out the owner's transfers and real monthly revenue is about $14k, not something I can approve at 55.")).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
     // a request before the file goes to committee is a request, applied
     expect(read('Need the 2024 tax return before this goes to credit committee.').review_reason ?? null).toBeNull();

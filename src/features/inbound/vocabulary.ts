@@ -163,6 +163,10 @@ export const UNSUBSCRIBE: PhraseRow[] = [
 export const RELAYED: PhraseRow[] = [
   { phrase: "(shopped|sent|took|ran|showed|pitched|passed) (it|this|that|the file|the deal|your [a-z'&]+( file| deal)?) (around |out )?to (a few |a couple of |some |three |two |\\d )?(of )?(my|our) (guys|funders|lenders|people|shops|network|partners|buyers|houses|contacts)", w: 3 },
   { phrase: "(one|two|a couple|some|\\d) of (them|my (guys|funders|lenders|shops|partners)|the (funders|lenders|shops)) (came back|countered|offered|approved|said)|(one|the first|one funder|one lender|one shop) came back|(my|our) (guy|funder|lender|shop|partner|buyer)s? (came back|countered|offered|approved|can do|will do|would do|landed|said)", w: 3 },
+  // "heard back from one of my funders", "a funder I work with", "our partner funder can do"
+  { phrase: "heard back from (one of |a couple of |two of |some of )?(my|our) (guys|funders|lenders|shops|partners|buyers|people)|(a|one|another) (funder|lender|shop|buyer) (i|we) (work|deal|place (deals|files)) with|(my|our) (partner|outside|other) (funder|lender|shop|buyer)s?", w: 3 },
+  // the relayer's own markup: "I'd need 3 points on it", "we add 2 points", "my fee is 2 pts on top"
+  { phrase: "(i'd|i would|we'd|we would|i|we) (need|add|want|take|tack on|put) \\d+ ?(pts?|points?)( on (it|top|that))?|(my|our) (fee|points|pts|spread|cut) (is|are|would be) \\d+", w: 3 },
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
@@ -219,6 +223,8 @@ export const ASK_AS_AMOUNT = [
   'as (requested|submitted|asked|applied)',
   '(at|for) the (full )?(requested amount|amount requested|ask|full ask|request)',
   '(the |your )?full (amount|ask|request|requested amount)',
+  // bilingual reps: "aprobado por el monto completo"
+  'el monto (completo|total|solicitado|pedido)',
 ];
 
 /**
@@ -283,7 +289,7 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
  * the one named first in the text wins.
  */
 export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
-  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
+  { category: 'negative_days', phrases: ['negs', 'd(i|\u00ed)as negativos', 'saldos? negativos?', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
     // "negative 18 days last month", "days below zero", "22 overdraft days", "went negative"
     'negative \\d+ days', '\\d+ days? (negative|below zero|under zero|in the negative|overdrawn)', 'days? (below|under) zero', 'below zero', 'went negative', 'overdraft days', 'overdrawn', 'in the negative'], w: 3 },
   { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
@@ -333,7 +339,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen)( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [

@@ -461,3 +461,88 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     expect(read('The statements are password protected, pls send the password')).toMatchObject({ type: 'needs_info', requested_items: ['password'] });
   });
 });
+
+describe('who wrote it, conditions and unsubscribes (holdout6)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+
+  it('RELAYED: another broker passing on a funder\'s terms with its own points goes to a person', () => {
+    const a = read('Ran your Pinecrest deal past a couple of my lenders. One of them countered: 50k at 1.36, 32 weekly payments of $2,125. I add 3 points for my side, so the merchant sees 1.39.', ask(75_000));
+    expect(a).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    expect(outcome('Sent the file out to my guys. My funder can do $40,000 @ 1.42 over 6 months, plus 2 pts on top for me.', ask(40_000)).apply).toBe(false);
+    expect(read('Good news, my guy came back approved: 75k, 1.33, 9 months. Want me to lock it?', ask(75_000)).review_reason).toBe('tentative_terms');
+    expect(outcome("Heard back from one of my funders: 50k @ 1.38 x 6 mo. I'd need 3 points on it.", ask(75_000)).apply).toBe(false);
+    expect(outcome('Got an offer from a funder I work with: $60,000, 1.35, 8 months weekly.', ask(75_000)).apply).toBe(false);
+    expect(outcome('Our partner funder can do $75,000 at 1.35 for 8 months.', ask(75_000)).apply).toBe(false);
+    // a lender writing its own terms is applied
+    expect(outcome('Approved: $75,000 at 1.33, 9 months, weekly.', ask(75_000)).apply).toBe(true);
+  });
+
+  it('a menu with an option at the ask, approved in words, with a payoff condition: approved, not a counter', () => {
+    const a = read('Pinecrest is approved, two ways:\n- $75,000 / 1.38 / 160 days / $646.88 daily\n- $60,000 / 1.35 / 140 days / $578.57 daily\nThe Kapitus balance has to be paid off from proceeds on either one.', ask(75_000));
+    expect(a.type).toBe('approved');
+    expect(a.review_reason ?? null).toBeNull();
+    // the ask refused in words beside the same menu stays a counter
+    expect(read("Can't do 75 with Kapitus open. Options:\n- $75,000 / 1.38 / 160 days if Kapitus is paid off at funding\n- $60,000 / 1.35 / 140 days", ask(75_000)).type).toBe('counter');
+    // a payoff condition with only less money on offer stays a counter
+    expect(read('Approved at $60,000 / 1.35 / 140 days. Kapitus has to be paid off at funding.', ask(75_000)).type).toBe('counter');
+  });
+
+  it('UNSUBSCRIBE: "take me off your list" and a redirect are no decision; a firm closing its doors is a decline', () => {
+    expect(read('Unsubscribe. Please stop emailing me these.').type).toBe('unclassified');
+    expect(read("Kindly remove me from this mailing list - I'm no longer the contact for broker deals here.").type).toBe('unclassified');
+    expect(read("Take me off this distribution please, I'm no longer covering ISO files. Send your deals to newbiz@lender.example.").type).toBe('unclassified');
+    expect(outcome('Please drop me from your list, I have moved on from Acme Funding.').apply).toBe(false);
+    expect(read('Please remove us from your list. We are no longer accepting broker submissions.').type).toBe('declined');
+  });
+});
+
+describe('terms, subject lines, bilingual reps and contracts out (holdout6)', () => {
+  it('a count of payments without the word: "32 weekly @ $1,640", "150 dailies" are weeks and days', () => {
+    expect(extractOffers('Funded 40k at 1.312, 32 weekly @ $1,640.00.')).toMatchObject([{ amount: 40_000, factor_rate: 1.312, term: 32, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1640 }]);
+    expect(extractOffers('$60,000 at 1.40, 150 dailies of $560')).toMatchObject([{ amount: 60_000, factor_rate: 1.4, term: 150, term_unit: 'days', payment_frequency: 'daily' }]);
+    // a count that is no term stays out: "14 weekly deposits"
+    expect(extractOffers('$60,000 at 1.40, 6 months. They had 14 weekly deposits over $5k.')).toMatchObject([{ term: 6, term_unit: 'months' }]);
+  });
+
+  it('the answer in the subject line when the body is only a signature', () => {
+    const subject = 'RE: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA -- approved 55k / 1.33 / 7 months';
+    expect(read('Sent from my Galaxy', ask(55_000), subject)).toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.33, term: 7, term_unit: 'months' }] });
+    expect(read('-Mike\nSent from my iPhone', undefined, 'Re: Pinecrest Veterinary Clinic - DECLINED, too many NSFs')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    // a body that decides keeps its own reading
+    expect(read('Need the October statement first.', ask(55_000), 'Re: Pinecrest - approved?').type).toBe('needs_info');
+  });
+
+  it('bilingual reps: Spanish prose, English decision words, Spanish terms ("semanas", "pago diario", "meses")', () => {
+    expect(read('Hola! El deal de Pinecrest salió APPROVED: $55,000, factor 1.35, 24 semanas, pago semanal de $3,093.75. Saludos', ask(55_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.35, term: 24, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3093.75 }] });
+    expect(extractOffers('$40,000 a 1.30 por 6 meses, pagos diarios')).toMatchObject([{ amount: 40_000, factor_rate: 1.3, term: 6, term_unit: 'months', payment_frequency: 'daily' }]);
+    expect(read('Ya está aprobado Pinecrest por $55,000 a 1.35, 9 meses.', ask(55_000)).type).toBe('approved');
+    expect(read('Pinecrest está aprobado por el monto completo: 1.35, 8 meses, pagos diarios.', ask(55_000))).toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.35, term: 8, term_unit: 'months' }] });
+    expect(read('Lo siento, Pinecrest es un DECLINE: 12 días negativos en octubre.')).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+    // the decision word alone, in Spanish or in English inside Spanish prose
+    expect(read('Pinecrest quedó aprobado, te mando los números en la tarde.').type).toBe('approved');
+    expect(read('Buenas noticias, Pinecrest ya quedó APPROVED. Los números te los mando mañana.').type).toBe('approved');
+  });
+
+  it('contracts out is the approval; the items "once signed" close it', () => {
+    const c = read('Contracts went out on Adobe Sign this morning: $55,000 @ 1.36 buy, 140 business days. After signing we need the voided check and a quick verbal with the owner.', ask(55_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.36, term: 140, term_unit: 'days' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(read('We issued contracts for $45,000 at 1.40, 28 weeks.', ask(55_000)).type).toBe('counter');
+    expect(read('Contracts are out for signature on Pinecrest.').type).toBe('approved');
+    // items "once signed" beside priced terms close the deal, they do not ask to decide it
+    expect(read('$55,000 @ 1.36, 140 business days. Once signed we need: voided check, DL and a 5 min verbal.', ask(55_000)).type).toBe('approved');
+    // a request for contracts is no approval
+    expect(read('Before we send contracts we need the voided check and the DL.', ask(55_000)).type).toBe('needs_info');
+  });
+
+  it('soft approvals are approvals for a person; a funder pausing a state and "not something we can fund" are declines', () => {
+    expect(read('Soft yes on Pinecrest at the full 55 - pricing once credit signs tomorrow.', ask(55_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(read('We suspended new Ohio deals last week pending our license renewal, so Pinecrest is a no for the time being.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('We stopped funding Oregon deals last month.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Nothing we can approve here, revenue is under our $20k floor.').type).toBe('declined');
+    expect(read("Backed out the owner's transfers and real monthly revenue is about $14k, not something I can approve at 55.")).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    // a request before the file goes to committee is a request, applied
+    expect(read('Need the 2024 tax return before this goes to credit committee.').review_reason ?? null).toBeNull();
+  });
+});

@@ -226,13 +226,15 @@ const DECLINED_CUES: Cue[] = [
   { re: /\b(doesn't|does not|didn't|did not|don't|do not)\s+(meet|qualify|pass|fit)\b/g, w: 2 },
   { re: /\bnot a (fit|match)\b|\boutside (of )?(our )?(guidelines|criteria|box|parameters)\b/g, w: 2.5 },
   { re: /\btoo (small|many|stacked|new|young|risky|much|large|big|low|high|thin|weak)\b/g, w: 1.5 },
-  { re: /\bnot a candidate\b|\bnot (something|one) we can do\b|\bnothing (else )?(we|i) can do\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
+  { re: /\bnot a candidate\b|\bnot (something|one) (we|i) can (do|fund|approve|help with|take on|touch|get done)\b|\bnothing (else )?(we|i) can (do|fund|approve)\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
   { re: /\b(hard|easy|quick|a) pass\b/g, w: 3 },
   { re: /\bunfortunately\b|\bsorry\b|\bregret\b/g, w: 1 },
   { re: /\bminimum\b|\bmin\.? (is|of)\b/g, w: 1 },
   { re: /\bauto(matic)? dq\b|\bdq\b|\bdisqualif\w*/g, w: 2.5 },
   { re: /\brevisit\b|\btake another look\b|\bsend it back\b|\bresubmit\b/g, w: 1 },
-  { re: /\bremove (us|me) from\b|\bno longer (accepting|taking|working with)\b/g, w: 2.5 },
+  // the firm closing its doors to submissions ("Titan is no longer accepting broker submissions"); a person's
+  // "remove me from your list" is no decision (vocabulary.ts UNSUBSCRIBE)
+  { re: /\bno longer (accepting|taking|working with)\b/g, w: 2.5 },
   { re: /\bstatus:\s*declined\b|\bdecline reason\b/g, w: 3 },
 ];
 
@@ -302,9 +304,12 @@ NEEDS_CUES.push(...fromRows(V.NEEDS_INFO));
 COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
+PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const RELAYED_CUES = fromRows(V.RELAYED);
+const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
 const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -546,7 +551,7 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
-  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly)\b/g],
+  ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
@@ -603,12 +608,16 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   return best.kind;
 }
 
-const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly|semanal|diari[oa]s?|mensual|quincenal)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
 
 function normFreq(s: string): PaymentFrequency {
   const l = s.toLowerCase();
   if (/bi-?weekly|every (other|two) week/.test(l)) return 'bi-weekly';
-  if (/semi-?monthly/.test(l)) return 'bi-weekly';
+  if (/semi-?monthly|quincenal/.test(l)) return 'bi-weekly';
+  // Spanish, as bilingual reps write it: "pago semanal", "pagos diarios", "mensual"
+  if (/semanal/.test(l)) return 'weekly';
+  if (/diari/.test(l)) return 'daily';
+  if (/mensual/.test(l)) return 'monthly';
   if (/daily|m-f|day|dly/.test(l)) return 'daily';
   if (/week|wk/.test(l)) return 'weekly';
   return 'monthly';
@@ -747,8 +756,15 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
     }
+    // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
+    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly)(?=\s*(?:@|at|of|x|-)\s*\$?\d)|(dailies|weeklies))/gi;
+    while ((m = bareCountRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
+    }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
-    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|d)(?![\w])/gi;
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
     while ((m = termRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
@@ -756,7 +772,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
-      const unit: TermUnit = /^(w)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
+      const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
     }
@@ -1026,6 +1042,10 @@ interface Analysis {
   product: Fired;
   /** A correction of terms sent earlier ("Correction on Lucky 7: the factor is 1.38"). */
   correction: Fired;
+  /** Terms relayed by another broker with its own points, not written by the lender ("one came back ... 2 pts on top for my side"). */
+  relayed: Fired;
+  /** The part of `counter` that is a payoff or position condition (vocabulary.ts COUNTER rows marked `structure`). */
+  structure: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -1073,6 +1093,8 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
   const correction = score(lower, CORRECTION_CUES);
+  const relayed = score(lower, RELAYED_CUES);
+  const structure = score(lower, STRUCTURE_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -1106,7 +1128,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1215,7 +1237,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
   for (const [name, f] of [
     ['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending],
-    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction],
+    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction], ['relayed', a.relayed],
   ] as const) {
     if (f.hits.length) reasons.push(fmt(name, f));
   }
@@ -1238,13 +1260,22 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // options below the ask beside one at (or above) it: a menu of other terms unless the lender approved in words
   const someLess = ask !== null && ask > 0 && amounts.some((x) => x < ask - 0.5);
   const mixed = someLess && !less;
-  const otherTerms = a.counter.score >= 3 || a.product.score >= 3;
+  // a menu with an option at (or above) the ask, approved in words, nothing refused or limited, and the
+  // only counter evidence a payoff condition on every option ("approved. Options: the full 60 / 50k ...
+  // Bitty paid off at funding on either"): an approval with a menu and a condition (README, menus). A
+  // single offer at the ask on a payoff stays a counter (holdout5: "approved at 40k ... but close out Fora first").
+  const conditionOnly =
+    mixed && a.structure.score > 0 && a.approvalWords >= 3 && a.declined.score < 1 && a.tentative.score < 2 && a.product.score < 3 &&
+    a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
+  if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
+  const otherTerms = counterScore >= 3 || a.product.score >= 3;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
   if (type === 'approved' || type === 'counter') {
     if (mixed && type === 'approved' && !otherTerms) {
-      if (a.declined.score >= 1 || a.counter.score >= 1.5 || a.tentative.score >= 2) {
+      if (a.declined.score >= 1 || counterScore >= 1.5 || a.tentative.score >= 2) {
         // "We can't sit 3rd for 150. Option 1: the full 150 with a buyout. Option 2: 60k in 3rd": other terms
         type = 'counter';
         reasons.push('options below the ask beside one at it, with a refusal or a limit: a counter');
@@ -1256,7 +1287,8 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
       } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
     }
     if (less || otherTerms) type = 'counter';
-    else if (type === 'counter' && atAsk && a.counter.score < 3 && !mixed) type = 'approved';
+    else if (type === 'counter' && atAsk && counterScore < 3 && !mixed) type = 'approved';
+    else if (type === 'counter' && conditionOnly) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
     if (less) confidence = Math.max(confidence, 0.75);
   } else if (type === 'declined' && complete.length) {
@@ -1304,6 +1336,11 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
   if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  // terms relayed by another broker, not the lender's own word: a person decides
+  if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
+    review = 'tentative_terms';
+    reasons.push("terms relayed by another broker, not the lender's own reply");
+  }
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
   // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
@@ -1364,6 +1401,9 @@ function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]
   return offers;
 }
 
+/** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
+const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
+
 /**
  * Classifies a lender's reply. `text` is the text part, `html` the HTML part when there is one; the
  * quoted thread is cut before any rule runs. A forwarded message is read when the sender's own text
@@ -1377,6 +1417,17 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const deals = splitDeals(parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
   let a = analyse(deals.own, input.subject, context);
+  // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
+  // read the subject as the first line of the reply
+  const subjectLine = input.subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '').trim();
+  // (never when the body leans anywhere itself, nor on a question: "Re: Pinecrest - approved?")
+  if (a.ownDecision < 1 && a.pending.score === 0 && a.auto.score < 4 && !parts.forwarded && SUBJECT_ANSWER.test(subjectLine) && !/\?\s*$/.test(subjectLine)) {
+    const s = analyse(`${subjectLine}\n${deals.own}`, input.subject, context);
+    if (s.ownDecision >= 2.5) {
+      reasons.push('own text decides nothing: the answer is in the subject line');
+      a = s;
+    }
+  }
   if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
     const f = analyse(parts.forwarded, input.subject, context);
     if (f.ownDecision > a.ownDecision) {

@@ -26,6 +26,11 @@ export interface PhraseRow {
   negatable?: boolean;
   /** Counts for less inside a conditional sentence ("if ... approved"). */
   modal?: boolean;
+  /**
+   * COUNTER rows: a payoff or position condition, not a refusal of the terms asked. Beside an option at
+   * (or above) the ask approved in words, with nothing refused, it is a condition of the approval.
+   */
+  structure?: boolean;
 }
 
 /** Apostrophe-less contractions as phones type them, restored before matching. */
@@ -39,6 +44,12 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|result)\\W{1,40}approved", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
+  // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
+  { phrase: "(contracts?|docs|agreements?|paperwork) (were |was |have been |has been |just )?(sent|went out|are out|issued|generated|released|out for (e-?)?signature)|(sent|issued|generated|released|pushed) (out )?(the )?(contracts?|agreements?)( (out|over))?|(sent|out) (via|through|on|by) (docusign|adobe sign|hellosign|pandadoc)|docusign (sent|envelope)", w: 3, negatable: true },
+  // an approval in soft words: "verbal approval at the full 120", "soft yes" (terms still to come: TENTATIVE sends it to a person)
+  { phrase: "(verbal|verbally|soft|preliminary|prelim) (approval|approved|yes|ok)", w: 2.5, modal: true },
+  // bilingual reps: Spanish prose around the trade's English word, or the Spanish word ("quedó APPROVED", "salió aprobado")
+  { phrase: "(qued[o\u00f3]|est[a\u00e1]|fue|sali[o\u00f3]|ya) (approved|aprobad[oa])|aprobad[oa]", w: 3, negatable: true, modal: true },
   { phrase: 'appr(vd)?', w: 2.5 },
   { phrase: "(we're|we are) good to go|good to go", w: 2.5, negatable: true, modal: true },
   { phrase: 'good for the( full)?', w: 2.5, negatable: true, modal: true },
@@ -87,6 +98,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "no dice|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"
   { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
+  // a restriction the funder put on itself, for now: "we paused all Virginia merchants", "East Bay is a no for now"
+  { phrase: "(paused|pausing|suspended|suspending|stopped|halted|froze|frozen) (all |any |new )*([a-z]+ ){0,2}(merchants|deals|files|submissions|funding|business(es)?)|a no for (now|the time being)", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
@@ -129,6 +142,34 @@ export const AUTO_REPLY: PhraseRow[] = [
   { phrase: '(your )?(request|ticket|submission|file)( \\(?#?\\d+\\)?)? has been received', w: 4 },
 ];
 
+/**
+ * A person asking to be taken off the broker's list, or pointing the broker elsewhere: no decision on
+ * the deal ("Please remove me from your list", "unsubscribe", "I no longer handle ISO submissions",
+ * "send deals to subs@..."). The firm refusing all submissions ("X is no longer accepting broker
+ * submissions") stays a decline.
+ */
+export const UNSUBSCRIBE: PhraseRow[] = [
+  { phrase: "unsubscribe|(remove|take|drop) me (off|from)|(stop|quit) (emailing|sending|e-?mailing) me|opt (me )?out", w: 3.5 },
+  { phrase: "(i|i'm|i am) (no longer|not) (handling|handle|covering|cover|managing|manage|the (right )?(contact|person)|with|at|in charge of)|(i've|i have) (left|moved (on|to))|no longer with (the company|[a-z]+)", w: 3 },
+  { phrase: '(send|forward|direct|route|submit) (all |any |future |new |your )*(deals|submissions|subs|files|apps|applications) (to|over to|going forward to)', w: 1.5 },
+];
+
+/**
+ * Terms relayed by another broker (an ISO who shopped the file to its own funders) rather than
+ * written by the lender that decides: the lender is not named, and the relayer adds its own points or
+ * fee. A person decides (review reason tentative_terms). "One came back", "my funder can do", "2 pts
+ * on top for my side", "shopped it to my guys".
+ */
+export const RELAYED: PhraseRow[] = [
+  { phrase: "(shopped|sent|took|ran|showed|pitched|passed) (it|this|that|the file|the deal|your [a-z'&]+( file| deal)?) (around |out )?to (a few |a couple of |some |three |two |\\d )?(of )?(my|our) (guys|funders|lenders|people|shops|network|partners|buyers|houses|contacts)", w: 3 },
+  { phrase: "(one|two|a couple|some|\\d) of (them|my (guys|funders|lenders|shops|partners)|the (funders|lenders|shops)) (came back|countered|offered|approved|said)|(one|the first|one funder|one lender|one shop) came back|(my|our) (guy|funder|lender|shop|partner|buyer)s? (came back|countered|offered|approved|can do|will do|would do|landed|said)", w: 3 },
+  // "heard back from one of my funders", "a funder I work with", "our partner funder can do"
+  { phrase: "heard back from (one of |a couple of |two of |some of )?(my|our) (guys|funders|lenders|shops|partners|buyers|people)|(a|one|another) (funder|lender|shop|buyer) (i|we) (work|deal|place (deals|files)) with|(my|our) (partner|outside|other) (funder|lender|shop|buyer)s?", w: 3 },
+  // the relayer's own markup: "I'd need 3 points on it", "we add 2 points", "my fee is 2 pts on top"
+  { phrase: "(i'd|i would|we'd|we would|i|we) (need|add|want|take|tack on|put) \\d+ ?(pts?|points?)( on (it|top|that))?|(my|our) (fee|points|pts|spread|cut) (is|are|would be) \\d+", w: 3 },
+  { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
+];
+
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
   { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
@@ -147,7 +188,8 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
   { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
   // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"
-  { phrase: "(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  // (not the process a request is for: "need a merchant interview before this goes to committee")
+  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
@@ -181,6 +223,8 @@ export const ASK_AS_AMOUNT = [
   'as (requested|submitted|asked|applied)',
   '(at|for) the (full )?(requested amount|amount requested|ask|full ask|request)',
   '(the |your )?full (amount|ask|request|requested amount)',
+  // bilingual reps: "aprobado por el monto completo"
+  'el monto (completo|total|solicitado|pedido)',
 ];
 
 /**
@@ -191,6 +235,8 @@ export const ASK_AS_AMOUNT = [
 export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: '(to|before|prior to|at|for|on the) (fund|funding|close|closing)( call)?(?! out| off| (the|their|his|her) (position|balance|advance|loan))|(closing|funding) (stips|conditions|items|docs|requirements)|stips to (fund|close)|conditions (to|of|prior to) funding', w: 2 },
   { phrase: "(once|when|after|if) (the )?(merchant|client|owner|customer|they|he|she) (accepts?|signs?|says yes|is in|wants it)", w: 2 },
+  // "Once signed we need ...", "after the contracts are executed": items that follow a contract already out
+  { phrase: "(once|when|after) (it's |it is |they're |they are |the (contracts?|docs|agreements?) (is |are )?)?(signed|executed|countersigned|back)|after signing", w: 2 },
   { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
 ];
 
@@ -209,16 +255,16 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(\\d+ (months?|weeks?|days?)|that term) (won't|will not|doesn't|does not) work", w: 3 },
   { phrase: "(we'd|we would|we) (have to|need to) go \\d+", w: 3 },
   // another structure: the offer stands only with a position paid off or bought out
-  { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", w: 3 },
-  { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", w: 3 },
+  { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", structure: true, w: 3 },
+  { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", structure: true, w: 3 },
   // a payoff as part of the deal: "pay Rapid off and we fund 80", "closing out the Forward balance"
-  { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", w: 1.5 },
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", structure: true, w: 1.5 },
   // "they need to close out Fora first", "pay off Rapid first"
-  { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", w: 3 },
-  { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", w: 3 },
+  { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", structure: true, w: 3 },
+  { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", structure: true, w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
-  { phrase: 'if they pay off|with (a|the) payoff of|contingent on', w: 1 },
+  { phrase: 'if they pay off|with (a|the) payoff of|contingent on', structure: true, w: 1 },
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },
@@ -243,7 +289,7 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
  * the one named first in the text wins.
  */
 export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
-  { category: 'negative_days', phrases: ['negs', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
+  { category: 'negative_days', phrases: ['negs', 'd(i|\u00ed)as negativos', 'saldos? negativos?', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
     // "negative 18 days last month", "days below zero", "22 overdraft days", "went negative"
     'negative \\d+ days', '\\d+ days? (negative|below zero|under zero|in the negative|overdrawn)', 'days? (below|under) zero', 'below zero', 'went negative', 'overdraft days', 'overdrawn', 'in the negative'], w: 3 },
   { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
@@ -293,7 +339,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [

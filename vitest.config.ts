@@ -53,12 +53,32 @@ function onConsoleLog(log: string, _type: string, entity?: { moduleId: string } 
 // The global setups build the bundle once per project (process.test.ts runs it with plain node).
 const BUNDLE = 'contract-tests/support/global-setup-bundle.ts';
 
+/**
+ * api files that must run in a process of their own: overload.test.ts mocks a package (`vi.mock`)
+ * and counts what this process parsed and compiled since it started.
+ */
+const OWN_PROCESS = ['contract-tests/api/overload.test.ts'];
+
+/**
+ * One engine's api files as two projects. `<engine>` shares one module graph per worker
+ * (`isolate: false`): the app is imported once per worker, not once per file (every file still
+ * clones its own database and starts its own harness; per-file.ts puts back the process-wide test
+ * switches before each file). `<engine>-own-process` runs OWN_PROCESS isolated, as vitest does by default.
+ */
+function apiProjects(name: string, env: Record<string, string>, dbSetup: string, exclude: string[]) {
+  const common = { env, globalSetup: [dbSetup, BUNDLE], testTimeout: 30_000, hookTimeout: 120_000 };
+  return [
+    { test: { ...common, name, include: ['contract-tests/api/**/*.test.ts'], exclude: [...exclude, ...OWN_PROCESS], isolate: false, setupFiles: ['contract-tests/support/per-file.ts'] } },
+    { test: { ...common, name: `${name}-own-process`, include: OWN_PROCESS.filter((f) => !exclude.includes(f)) } },
+  ];
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two files at a time (vitest's default on a 2-core machine is one): every file brings its own
-    // database, ports and folders, so files never share state.
+    // database, ports and folders, so files never share rows or sockets.
     maxWorkers: 2,
     fileParallelism: true,
     onConsoleLog,
@@ -79,28 +99,8 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      {
-        test: {
-          name: 'postgres',
-          include: ['contract-tests/api/**/*.test.ts'],
-          exclude: NO_DATABASE,
-          env: { TEST_DB: 'pg' },
-          globalSetup: ['contract-tests/support/global-setup-pg.ts', BUNDLE],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        test: {
-          name: 'pglite',
-          include: ['contract-tests/api/**/*.test.ts'],
-          exclude: [...NO_DATABASE, ...ENGINE_INDEPENDENT, ...POSTGRES_ONLY],
-          env: { TEST_DB: 'pglite' },
-          globalSetup: ['contract-tests/support/global-setup-pglite.ts', BUNDLE],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
-        },
-      },
+      ...apiProjects('postgres', { TEST_DB: 'pg' }, 'contract-tests/support/global-setup-pg.ts', NO_DATABASE),
+      ...apiProjects('pglite', { TEST_DB: 'pglite' }, 'contract-tests/support/global-setup-pglite.ts', [...NO_DATABASE, ...ENGINE_INDEPENDENT, ...POSTGRES_ONLY]),
     ],
   },
 });

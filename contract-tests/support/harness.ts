@@ -26,15 +26,24 @@ import { adminUrl, databaseUrl } from './pg-urls';
  */
 export const refusedDials: string[] = [];
 const onThisMachine = (address: string) => /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
-setDialGuard((address) => {
-  if (onThisMachine(address)) return true;
-  refusedDials.push(address);
-  return false;
-});
-// Nor does any test ask real DNS: names resolve only through a table a test installs itself.
-setHostResolver(async (host) => {
-  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (tests resolve no real names)`), { code: 'ENOTFOUND' });
-});
+/**
+ * Installs the guards below. Run when this module loads and again before every test file
+ * (contract-tests/support/per-file.ts): the api projects share one module graph per worker
+ * (`isolate: false`), so what one file changed or recorded must not reach the next.
+ */
+export function installNetworkGuards(): void {
+  refusedDials.length = 0;
+  setDialGuard((address) => {
+    if (onThisMachine(address)) return true;
+    refusedDials.push(address);
+    return false;
+  });
+  // Nor does any test ask real DNS: names resolve only through a table a test installs itself.
+  setHostResolver(async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (tests resolve no real names)`), { code: 'ENOTFOUND' });
+  });
+}
+installNetworkGuards();
 
 export const ENGINE = (process.env.TEST_DB ?? 'pg') as 'pg' | 'pglite';
 

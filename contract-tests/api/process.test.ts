@@ -114,7 +114,10 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(cli('key', 'list', '--location', locationId).json().data[0].revoked_at).not.toBeNull();
   });
 
-  it('bad input is a clear message on stderr and a non-zero exit, nothing on stdout', { timeout: 120_000 }, () => {
+  // On PostgreSQL only: each refusal is decided by the arguments or by a lookup that finds no row,
+  // the same code on both engines; what the embedded engine adds (opening, migrating and closing its
+  // folder from a CLI process) is the test above and the embedded server's tests below.
+  it.skipIf(ENGINE !== 'pg')('bad input is a clear message on stderr and a non-zero exit, nothing on stdout', { timeout: 120_000 }, () => {
     for (const [args, message] of [
       [['user', 'create', '--location', 'loc_nope', '--name', 'X', '--email', 'x@y.example', '--role', 'owner'], /role must be one of/],
       [['key', 'create', '--location', 'loc_nope', '--name', 'X'], /No location loc_nope/],

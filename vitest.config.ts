@@ -95,6 +95,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['contract-tests/unit/**/*.test.ts', ...NO_DATABASE],
+          // One module graph per worker (the statement reader's warm children stay up between files);
+          // a file that turns a process-wide switch puts it back itself (afterEach / finally).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

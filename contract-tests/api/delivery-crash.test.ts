@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgres } from '../../src/db/engine';
 import { createApiKey, createLocation, createUser } from '../../src/features/accounts/accounts.service';
 import { systemClock } from '../../src/lib/clock';
-import { ENGINE, clonePostgresUrl } from '../support/harness';
+import { ENGINE, clonePostgresUrl, migratedEmbeddedFolder } from '../support/harness';
 import type { Received } from '../support/receiver';
 
 // At-least-once across a crash: a worker is killed with SIGKILL after it sent a delivery and before
@@ -181,7 +179,7 @@ describe.skipIf(ENGINE !== 'pglite')('the embedded server killed mid-attempt', (
   });
 
   it('restarted on its folder, it delivers the event again with the same event id and delivery id', { timeout: 180_000 }, async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+    dir = await migratedEmbeddedFolder('svc-crash-');
     const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' };
     const first = await launch(`${DIST}/server.mjs`, env, /API key:\s+(\S+)[\s\S]*listening|listening on (http:\/\/\S+)[\s\S]*API key:\s+(\S+)/);
     procs.push(first);

@@ -9,7 +9,7 @@ import type { Pool } from 'tarn';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveEmbeddedSocket, socketConnection } from '../../src/db/embedded-socket';
 import { wrapPglite } from '../../src/db/engine';
-import { ENGINE, clonePostgresUrl } from '../support/harness';
+import { ENGINE, clonePostgresUrl, migratedEmbeddedFolder } from '../support/harness';
 
 // The operator's view: the CLI and the server process, run as a partner or operator would run them.
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -51,7 +51,7 @@ beforeAll(async () => {
     env = { ...base, DATABASE_URL: db.url };
     cleanup = db.drop;
   } else {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-proc-'));
+    const dir = await migratedEmbeddedFolder('svc-proc-'); // the first start on an empty folder is its own test below
     env = { ...base, DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }

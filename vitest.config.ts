@@ -25,6 +25,12 @@ const ENGINE_INDEPENDENT = [
   'contract-tests/api/inbound-smtp.test.ts',
   'contract-tests/api/oauth-browser.test.ts',
   'contract-tests/api/portal-browser.test.ts',
+  // The S3 back end (presigned URLs, what reached the bucket, the portal's CSP): the document rows
+  // and the analysis jobs are the ones documents.test.ts and statements.test.ts run on both engines.
+  'contract-tests/api/documents-s3.test.ts',
+  // Reading a reply's PDF attachments (offer terms, trace codes, unreadable files, the 5-PDF cap):
+  // storing a reply, matching it and logging its offer run on both engines in inbound.test.ts.
+  'contract-tests/api/inbound-attachments.test.ts',
 ];
 
 /** api files whose every test needs PostgreSQL (several processes on one database, the client tarball). */

@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // Four projects: the contract itself (spec rules, Prism sandbox, client types), engine-free units
 // (statement parsing, storage back ends, and the api files that never open a database), and the
-// real server's contract tests against PostgreSQL and against the embedded engine.
+// real server's contract tests against PostgreSQL and against the embedded engine (each engine as
+// two projects: `postgres` / `pglite`, and `*-own-process` for the files listed in OWN_PROCESS).
 //
 // A rule is tested on every engine where its outcome can differ, and only there. The lists below
 // name files (they are not moved, so edits to them merge as usual); a file that mixes
-// engine-dependent and engine-independent tests stays on both engines.
+// engine-dependent and engine-independent tests stays on both engines, its engine-free tests
+// skipped on the embedded one (`it.skipIf(ENGINE !== 'pg')`, with the reason beside it).
 
 /** api files that open no database at all: plain units, run once. */
 const NO_DATABASE = ['contract-tests/api/classifier.test.ts', 'contract-tests/api/submission-package.test.ts'];

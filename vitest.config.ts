@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // Four projects: the contract itself (spec rules, Prism sandbox, client types), engine-free units
 // (statement parsing, storage back ends, and the api files that never open a database), and the
-// real server's contract tests against PostgreSQL and against the embedded engine.
+// real server's contract tests against PostgreSQL and against the embedded engine (each engine as
+// two projects: `postgres` / `pglite`, and `*-own-process` for the files listed in OWN_PROCESS).
 //
 // A rule is tested on every engine where its outcome can differ, and only there. The lists below
 // name files (they are not moved, so edits to them merge as usual); a file that mixes
-// engine-dependent and engine-independent tests stays on both engines.
+// engine-dependent and engine-independent tests stays on both engines, its engine-free tests
+// skipped on the embedded one (`it.skipIf(ENGINE !== 'pg')`, with the reason beside it).
 
 /** api files that open no database at all: plain units, run once. */
 const NO_DATABASE = ['contract-tests/api/classifier.test.ts', 'contract-tests/api/submission-package.test.ts'];
@@ -25,6 +27,12 @@ const ENGINE_INDEPENDENT = [
   'contract-tests/api/inbound-smtp.test.ts',
   'contract-tests/api/oauth-browser.test.ts',
   'contract-tests/api/portal-browser.test.ts',
+  // The S3 back end (presigned URLs, what reached the bucket, the portal's CSP): the document rows
+  // and the analysis jobs are the ones documents.test.ts and statements.test.ts run on both engines.
+  'contract-tests/api/documents-s3.test.ts',
+  // Reading a reply's PDF attachments (offer terms, trace codes, unreadable files, the 5-PDF cap):
+  // storing a reply, matching it and logging its offer run on both engines in inbound.test.ts.
+  'contract-tests/api/inbound-attachments.test.ts',
 ];
 
 /** api files whose every test needs PostgreSQL (several processes on one database, the client tarball). */
@@ -53,12 +61,32 @@ function onConsoleLog(log: string, _type: string, entity?: { moduleId: string } 
 // The global setups build the bundle once per project (process.test.ts runs it with plain node).
 const BUNDLE = 'contract-tests/support/global-setup-bundle.ts';
 
+/**
+ * api files that must run in a process of their own: overload.test.ts mocks a package (`vi.mock`)
+ * and counts what this process parsed and compiled since it started.
+ */
+const OWN_PROCESS = ['contract-tests/api/overload.test.ts'];
+
+/**
+ * One engine's api files as two projects. `<engine>` shares one module graph per worker
+ * (`isolate: false`): the app is imported once per worker, not once per file (every file still
+ * clones its own database and starts its own harness; per-file.ts puts back the process-wide test
+ * switches before each file). `<engine>-own-process` runs OWN_PROCESS isolated, as vitest does by default.
+ */
+function apiProjects(name: string, env: Record<string, string>, dbSetup: string, exclude: string[]) {
+  const common = { env, globalSetup: [dbSetup, BUNDLE], testTimeout: 30_000, hookTimeout: 120_000 };
+  return [
+    { test: { ...common, name, include: ['contract-tests/api/**/*.test.ts'], exclude: [...exclude, ...OWN_PROCESS], isolate: false, setupFiles: ['contract-tests/support/per-file.ts'] } },
+    { test: { ...common, name: `${name}-own-process`, include: OWN_PROCESS.filter((f) => !exclude.includes(f)) } },
+  ];
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two files at a time (vitest's default on a 2-core machine is one): every file brings its own
-    // database, ports and folders, so files never share state.
+    // database, ports and folders, so files never share rows or sockets.
     maxWorkers: 2,
     fileParallelism: true,
     onConsoleLog,
@@ -75,32 +103,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['contract-tests/unit/**/*.test.ts', ...NO_DATABASE],
+          // One module graph per worker (the statement reader's warm children stay up between files);
+          // a file that turns a process-wide switch puts it back itself (afterEach / finally).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },
-      {
-        test: {
-          name: 'postgres',
-          include: ['contract-tests/api/**/*.test.ts'],
-          exclude: NO_DATABASE,
-          env: { TEST_DB: 'pg' },
-          globalSetup: ['contract-tests/support/global-setup-pg.ts', BUNDLE],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        test: {
-          name: 'pglite',
-          include: ['contract-tests/api/**/*.test.ts'],
-          exclude: [...NO_DATABASE, ...ENGINE_INDEPENDENT, ...POSTGRES_ONLY],
-          env: { TEST_DB: 'pglite' },
-          globalSetup: ['contract-tests/support/global-setup-pglite.ts', BUNDLE],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
-        },
-      },
+      ...apiProjects('postgres', { TEST_DB: 'pg' }, 'contract-tests/support/global-setup-pg.ts', NO_DATABASE),
+      ...apiProjects('pglite', { TEST_DB: 'pglite' }, 'contract-tests/support/global-setup-pglite.ts', [...NO_DATABASE, ...ENGINE_INDEPENDENT, ...POSTGRES_ONLY]),
     ],
   },
 });

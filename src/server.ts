@@ -34,8 +34,15 @@ async function main(): Promise<void> {
   // waiting for a connection meanwhile would time out (an error-level log at every busy start).
   const app = createApp(deps, handlers);
 
+  // Ready means ready: every validator compiled and a database connection open before the port
+  // opens, so the first request after "listening" costs what the hundredth does.
+  await (app.locals.warmUp as () => Promise<number>)();
+
   // Background work in this process unless START_WORKER=false (then `npm run worker` runs it apart),
-  // started before the port opens so its first round of polls is not paid by the first requests.
+  // started before the port opens so its first round of polls is not paid by the first requests,
+  // and after the warm-up: the first poll opens a pool connection, and on a loaded machine that
+  // handshake, interleaved with the warm-up's compiles, outlasted the pool's wait (an error-level
+  // "Timeout acquiring a connection" at a healthy start).
   let worker: Worker | undefined;
   if (config.startWorker) {
     registerAllJobs();
@@ -43,11 +50,6 @@ async function main(): Promise<void> {
     await worker.start();
     logger.info({ worker: worker.id }, 'worker started');
   }
-
-  // Ready means ready: every validator compiled and a database connection open before the port
-  // opens, so the first request after "listening" costs what the hundredth does. The warm-up yields
-  // between operations, so the worker's first polls run meanwhile.
-  await (app.locals.warmUp as () => Promise<number>)();
   await knex.raw('select 1');
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

@@ -215,7 +215,7 @@ describe('the pieces', () => {
     const big = classifyReply({ subject: 'Re: x', text: '', html: `<p>Declined - 9 NSFs.</p>${'<table><tr><td>Amount</td><td>$1,000</td></tr></table>'.repeat(40_000)}` });
     const broken = classifyReply({ subject: 'x', text: '', html: `<p>Pass.</p>${'<a href="x '.repeat(20_000)}` });
     const oneLine = classifyReply({ subject: 'x', text: '$1,000 1.35 12 months daily '.repeat(20_000) });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started, 'ms for the three huge messages').toBeLessThan(5_000);
     expect([big.type, broken.type]).toEqual(['declined', 'declined']);
     expect(oneLine.offers.length).toBeGreaterThan(0);
   });

@@ -65,7 +65,8 @@ console.log(JSON.stringify({ id: got.data.data.id, name: got.data.data.legal_nam
     expect(out.id).toMatch(/^biz_/);
   });
 
-  it('TypeScript (NodeNext) sees the contract through it: a right call compiles, a wrong path parameter does not', () => {
+  // Two whole tsc runs (15-30 s on a loaded machine, past the default 30 s test timeout).
+  it('TypeScript (NodeNext) sees the contract through it: a right call compiles, a wrong path parameter does not', { timeout: 120_000 }, () => {
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, lib: ['es2023', 'dom'], types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
       include: ['*.ts'],

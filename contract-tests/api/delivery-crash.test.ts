@@ -1,14 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgres } from '../../src/db/engine';
 import { createApiKey, createLocation, createUser } from '../../src/features/accounts/accounts.service';
 import { systemClock } from '../../src/lib/clock';
-import { ENGINE, clonePostgresUrl } from '../support/harness';
+import { ENGINE, clonePostgresUrl, migratedEmbeddedFolder } from '../support/harness';
 import type { Received } from '../support/receiver';
 
 // At-least-once across a crash: a worker is killed with SIGKILL after it sent a delivery and before
@@ -23,7 +21,8 @@ import type { Received } from '../support/receiver';
 // of this file's own).
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const DIST = `node_modules/.cache/deal-funding-api/dist-crash-${ENGINE}`;
+// The bundle `npm start` runs, built once per run (contract-tests/support/global-setup-bundle.ts).
+const DIST = inject('bundleDir');
 
 interface Proc {
   child: ChildProcess;
@@ -65,20 +64,17 @@ let hold = true;
 const held: http.ServerResponse[] = [];
 const procs: Proc[] = [];
 
-async function waitFor<T>(what: string, fn: () => T | undefined, ms = 60_000): Promise<T> {
+async function waitFor<T>(what: string, fn: () => T | undefined, ms = 60_000, got: () => unknown = () => received.length): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = fn();
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got: ${JSON.stringify(got())} attempt(s) received; processes: ${procs.map((p) => p.out()).join('\n---\n').slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 25)); // polling a real child process, not a time rule
   }
 }
 
 beforeAll(async () => {
-  // Its own copy of the bundle: the two engines' projects run this file at the same time.
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', DIST], { cwd: ROOT, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -159,7 +155,7 @@ describe.skipIf(ENGINE !== 'pg')('a worker killed mid-attempt (PostgreSQL, separ
     const second = await launch(`${DIST}/worker.mjs`, env, /worker (wrk_[0-9a-f]+) running/);
     procs.push(second);
     await waitFor('the attempt after the crash', () => received.length >= 2);
-    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(Date.now() - started, 'ms until the next worker delivered again').toBeLessThan(30_000);
     expectRedelivered();
     let done: Record<string, unknown> | undefined;
     let reading = false;
@@ -183,7 +179,7 @@ describe.skipIf(ENGINE !== 'pglite')('the embedded server killed mid-attempt', (
   });
 
   it('restarted on its folder, it delivers the event again with the same event id and delivery id', { timeout: 180_000 }, async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+    dir = await migratedEmbeddedFolder('svc-crash-');
     const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' };
     const first = await launch(`${DIST}/server.mjs`, env, /API key:\s+(\S+)[\s\S]*listening|listening on (http:\/\/\S+)[\s\S]*API key:\s+(\S+)/);
     procs.push(first);
@@ -200,7 +196,7 @@ describe.skipIf(ENGINE !== 'pglite')('the embedded server killed mid-attempt', (
     const second = await launch(`${DIST}/server.mjs`, env, /listening on (http:\/\/\S+)/);
     procs.push(second);
     await waitFor('the attempt after the restart', () => received.length >= 2);
-    expect(Date.now() - restarted).toBeLessThan(30_000); // not the lease running out: released at start
+    expect(Date.now() - restarted, 'ms from the restart to the new attempt').toBeLessThan(30_000); // not the lease running out: released at start
     expectRedelivered();
     const base2 = second.match[1];
     const sub = (await api(base2, key, 'GET', '/v1/webhooks')).body.data as unknown as { id: string }[];

@@ -238,7 +238,7 @@ describe(`the HTTP funder adapter against a loopback funder (${ENGINE})`, () => 
     funder.onSubmit(created.id, { delayMs: 2000, status: 201, json: { data: { application: { id: 'TOO-LATE' }, status: 'Received' } } });
     const started = performance.now();
     await worker.drain();
-    expect(performance.now() - started).toBeLessThan(1800); // gave up at the timeout, did not wait for the answer
+    expect(performance.now() - started, 'ms the worker waited for the slow funder').toBeLessThan(1800); // gave up at the timeout, did not wait for the answer
     let s = await read(created.id);
     expect(s.status).toBe('queued');
     expect(s.api).toMatchObject({ internal_status: 'errored', error_code: 'timeout', error_message: 'The funder did not answer within 300 ms', external_id: null });

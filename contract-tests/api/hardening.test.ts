@@ -364,7 +364,7 @@ describe('idempotency as Stripe defines it', () => {
     const name = `Burst ${Math.random()}`;
     const answers = await Promise.all(Array.from({ length: 50 }, () => h.api.post('/v1/businesses').set(t.auth('manager')).set('Idempotency-Key', key).send({ legal_name: name })));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(statuses.filter((s) => s !== 201 && s !== 409)).toEqual([]);
     const created = answers.filter((a) => a.status === 201);
     expect(created.length).toBeGreaterThan(0);
     expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);

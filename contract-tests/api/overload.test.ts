@@ -285,7 +285,9 @@ describe(`overload (${ENGINE})`, () => {
   });
 });
 
-describe(`ready means ready (${ENGINE})`, () => {
+// On PostgreSQL only: compiling the validators and reading the contract run before and apart from
+// any query, so the engine cannot change either count.
+describe.skipIf(ENGINE !== 'pg')(`ready means ready (${ENGINE})`, () => {
   it('validators are compiled by warmUp: afterwards no request compiles a schema; without it the first one does', async () => {
     const h = await startHarness();
     closeAll.push(() => h.close());

@@ -5,17 +5,21 @@ import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { pgliteParsers, wrapPglite } from '../../src/db/engine';
 import { migrateLatest } from '../../src/db/migrate';
+import { oncePerRun } from './once-per-run';
 
-/** A new PGlite costs seconds: migrate one, dump it, and let every test file load the dump. */
+/** A new PGlite costs seconds: migrate one, dump it, and let every test file load the dump (once per run, shared by the embedded projects). */
 export default async function setup(project: TestProject) {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-'));
-  const pglite = new PGlite({ parsers: pgliteParsers });
-  const db = wrapPglite(pglite);
-  await migrateLatest(db.knex);
-  const dump = await pglite.dumpDataDir('none');
-  const file = join(dir, 'template.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  await db.close();
+  const { value: file, release } = await oncePerRun('pglite-template', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-'));
+    const pglite = new PGlite({ parsers: pgliteParsers });
+    const db = wrapPglite(pglite);
+    await migrateLatest(db.knex);
+    const dump = await pglite.dumpDataDir('none');
+    const file = join(dir, 'template.tar');
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    await db.close();
+    return { value: file, teardown: () => rmSync(dir, { recursive: true, force: true }) };
+  });
   project.provide('pgliteTemplate', file);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return release;
 }

@@ -26,15 +26,24 @@ import { adminUrl, databaseUrl } from './pg-urls';
  */
 export const refusedDials: string[] = [];
 const onThisMachine = (address: string) => /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
-setDialGuard((address) => {
-  if (onThisMachine(address)) return true;
-  refusedDials.push(address);
-  return false;
-});
-// Nor does any test ask real DNS: names resolve only through a table a test installs itself.
-setHostResolver(async (host) => {
-  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (tests resolve no real names)`), { code: 'ENOTFOUND' });
-});
+/**
+ * Installs the guards below. Run when this module loads and again before every test file
+ * (contract-tests/support/per-file.ts): the api projects share one module graph per worker
+ * (`isolate: false`), so what one file changed or recorded must not reach the next.
+ */
+export function installNetworkGuards(): void {
+  refusedDials.length = 0;
+  setDialGuard((address) => {
+    if (onThisMachine(address)) return true;
+    refusedDials.push(address);
+    return false;
+  });
+  // Nor does any test ask real DNS: names resolve only through a table a test installs itself.
+  setHostResolver(async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host} (tests resolve no real names)`), { code: 'ENOTFOUND' });
+  });
+}
+installNetworkGuards();
 
 export const ENGINE = (process.env.TEST_DB ?? 'pg') as 'pg' | 'pglite';
 
@@ -50,6 +59,19 @@ export async function clonePostgresUrl(): Promise<{ url: string; drop(): Promise
       await admin.destroy();
     },
   };
+}
+
+/**
+ * The embedded engine only: a data folder for a child process (server, CLI, seed), already migrated,
+ * written from this run's template (under a second of CPU here; a child creating and migrating a
+ * new folder itself takes about five). Tests of a first start use an empty folder instead.
+ */
+export async function migratedEmbeddedFolder(prefix = 'svc-folder-'): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const pglite = new PGlite(dir, { loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+  await pglite.waitReady;
+  await pglite.close();
+  return dir;
 }
 
 /** A fresh database for one test file, cloned from the migrated template of this run. */

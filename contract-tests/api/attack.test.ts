@@ -447,6 +447,9 @@ beforeAll(async () => {
   h = await startHarness();
   t = await h.tenant('Attack Surface');
   server = http.createServer(createApp(h.deps, handlers));
+  // Idle keep-alive sockets outlive any pause (as in support/served.ts): at Node's default of 5 s a
+  // loaded machine lets the server close a socket just as fetch reuses it (ECONNRESET, not an answer).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   receiver = http.createServer((req, res) => {

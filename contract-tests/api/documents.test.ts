@@ -280,6 +280,7 @@ describe(`storage route bounds (${ENGINE})`, () => {
     hb = await startHarness({ storageLimits: { maxConcurrentUploads: 1, maxConcurrentDownloads: 1 } });
     tb = await hb.tenant('Bounded Brokers');
     server = createServer(hb.app);
+    server.keepAliveTimeout = 120_000; // as in support/served.ts: no ECONNRESET after a pause on a loaded machine
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -226,7 +226,7 @@ describe(`the poll schedule (${ENGINE})`, () => {
     await worker.drain();
     expect((await sub(created.id)).api).toMatchObject({ attempt_number: 2, internal_status: 'sent' });
     expect((await attempts(created.id)).map((a) => [a.attempt_number, a.internal_status])).toEqual([[1, 'stale'], [2, 'sent']]);
-  });
+  }, 120_000); // ~100 polls through the worker: minutes of work on a loaded machine, not a wait
 
   it('a withdrawn submission is not polled any more', async () => {
     const { sub: created } = await submitted(27000);

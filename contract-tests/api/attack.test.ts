@@ -471,7 +471,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   agent.destroy();
-  await new Promise((resolve) => server?.close(resolve));
+  const closed = new Promise((resolve) => server?.close(resolve));
+  server?.closeAllConnections(); // idle keep-alive sockets would hold close() for their 120 s
+  await closed;
   receiver?.closeAllConnections();
   await new Promise((resolve) => receiver?.close(resolve));
   restoreResolver?.();

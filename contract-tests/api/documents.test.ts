@@ -285,7 +285,9 @@ describe(`storage route bounds (${ENGINE})`, () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    const closed = new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server?.closeAllConnections(); // idle keep-alive sockets would hold close() for their 120 s
+    await closed;
     await hb?.close();
   });
   const at = (url: string) => `${base}${pathOf(url)}`;

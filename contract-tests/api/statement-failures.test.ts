@@ -91,7 +91,8 @@ describe(`a statement that cannot be read says why (${ENGINE})`, () => {
       [parsed]: { status: 'processed', failure_code: null, failure_message: null },
       [notStatement]: { status: 'failed', failure_code: letterReading.code, failure_message: letterReading.reason },
       [encrypted]: { status: 'failed', failure_code: 'encrypted', failure_message: 'The PDF is password protected; upload a copy without a password' },
-      [photo]: { status: 'failed', failure_code: 'not_pdf', failure_message: 'Only PDF bank statements can be analysed; this file is kept and can be downloaded' },
+      // An image is read by OCR (a photographed statement); these bytes are a PNG signature and no image.
+      [photo]: { status: 'failed', failure_code: 'unreadable', failure_message: 'The image is damaged or could not be read' },
     };
     const matches = (got: Json, want: (typeof expected)[string]) => {
       expect(got.failure_code).toBe(want.failure_code);

@@ -471,3 +471,15 @@ describe('blind-5 gaps, in wordings of our own: less-known funders, NACHA origin
     expect(isNsf(d)).toBe(true);
   });
 });
+
+describe('blind-6 gaps, in wordings of our own: a money-market transfer with words between, a debit-card credit', () => {
+  it.each(['Transfer From Corporate Money Market 8812', 'XFER FROM OPERATING MMDA 0041', 'Online transfer from Business Money Market Acct'])('own transfer: %s is not revenue', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+  });
+  it('money market in a customer\'s name without "from" stays revenue', () => {
+    expect(depositKind('ACH CREDIT MONEY MARKET DELI INV 2201')).not.toBe('transfer');
+  });
+  it.each(['DBT CREDIT - 03/02 HOME DEPOT 6620 PEORIA IL CARD 4417', 'DBT CREDIT 11/19 OFFICE DEPOT 1187'])('debit-card credit: %s is a refund', (d) => {
+    expect(depositKind(d)).toBe('refund');
+  });
+});

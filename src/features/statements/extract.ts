@@ -66,15 +66,24 @@ export function useReaderPool(on: boolean): void {
 }
 let poolOn = process.env.STATEMENT_READER_POOL !== '0';
 
-export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise<ExtractedItems> {
-  type Answer = { ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] };
-  const input = { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes };
+/**
+ * One job in the reader process: a warm reader of the pool when the limits are the pool's, else a
+ * process of its own with these limits. Records the process's peak memory.
+ */
+async function runReader<T>(input: object, o: { timeoutMs: number; maxHeapMb: number; maxMemoryMb: number }) {
   const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
   if (warm) pool ??= new IsolatedPool(CHILD, POOL);
   const r = warm
-    ? await pool!.run<Answer>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
-    : await runIsolated<Answer>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
+    ? await pool!.run<T>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
+    : await runIsolated<T>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
   lastPeakRssMb = r.peakRssMb;
+  return r;
+}
+
+export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise<ExtractedItems> {
+  type Answer = { ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] };
+  const input = { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes };
+  const r = await runReader<Answer>(input, o);
   if (!r.ok) {
     // Out of heap: the file is too complex (a nesting bomb); past the process's memory cap, or the
     // reader died for any other reason: a resource limit. Either way the file is not read again.
@@ -122,12 +131,7 @@ export type OcredItems = { ok: true; pages: number; items: PageItems[]; stats: O
 export async function ocrItems(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: OcrLimits): Promise<OcredItems> {
   type Answer = { ok: boolean; code?: OcrFailure; pages?: number; items?: PageItems[]; stats?: OcrPageStats[] };
   const input = { mode: 'ocr', bytes, kind, maxPages: o.maxPages, maxPixels: o.maxPixels, maxDecodedBytes: o.maxDecodedBytes, layout: o.layout ?? 'auto' };
-  const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
-  if (warm) pool ??= new IsolatedPool(CHILD, POOL);
-  const r = warm
-    ? await pool!.run<Answer>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
-    : await runIsolated<Answer>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
-  lastPeakRssMb = r.peakRssMb;
+  const r = await runReader<Answer>(input, o);
   if (!r.ok) return { ok: false, code: r.reason === 'timeout' ? 'timeout' : r.reason === 'heap' ? 'too_complex' : 'resource_limit', pages: null };
   const m = r.value;
   if (m && m.ok === true && Array.isArray(m.items)) return { ok: true, pages: m.pages!, items: m.items, stats: m.stats ?? [] };

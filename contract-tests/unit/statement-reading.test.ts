@@ -327,8 +327,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // doubts money given back by a counterparty the merchant pays close all three.
   { dir: 'contract-tests/fixtures/statements-blind-5', minParsed: 12 },
   // Blind-6 scored 2 parsed with a wrong category (a money-market transfer, a debit-card credit as
-  // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary) remain.
-  { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 6 },
+  // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
+  // read into the first label) are read since.
+  { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -740,5 +741,31 @@ describe('fee boxes with this period and year-to-date', () => {
   it('this period\'s overdraft and returned-item fee totals are checked against those fee lines; the year-to-date ones are not this period\'s', async () => {
     expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
     failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a fee box titled on the line of its first figure', () => {
+  // BMO-style: "Overdraft/NSF fee summary   Total overdraft fees $70.00   Total NSF fees $35.00" on
+  // one line. The title ("... summary") names the box, "Total overdraft fees" the figure: the figure
+  // is the overdraft fees only (not overdraft and NSF together) and still checked against them.
+  const make = (od: string, nsf: string): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+    AMT('10/05', 'Overdraft Item Paid Fee - 3,004.47', '-35.00', '1,465.00'),
+    AMT('10/06', 'NSF Item Returned Fee - 395.00', '-35.00', '1,430.00'),
+    AMT('10/07', 'Overdraft Item Paid Fee - 611.65', '-35.00', '1,395.00'),
+    [[50, 'Ending Balance'], [300, '1,395.00', { r: true }]],
+    [[50, 'Overdraft/NSF fee summary'], [170, 'Total overdraft fees'], [290, od, { r: true }], [320, 'Total NSF fees'], [440, nsf, { r: true }]],
+  ]];
+  it('the figure is the one its own words name, and it still binds', async () => {
+    expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
+    failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
+  it('a title is dropped only when it is one and the rest names a figure on its own', async () => {
+    const { untitled } = await import('../../src/features/statements/read');
+    expect(untitled('Overdraft/NSF fee summary Total overdraft fees')).toBe('Total overdraft fees');
+    expect(untitled('Account Summary Total deposits')).toBe('Total deposits');
+    expect(untitled('Deposits (+) Total')).toBe('Deposits (+) Total');
+    expect(untitled('Checks and other Total')).toBe('Checks and other Total');
   });
 });

@@ -601,6 +601,23 @@ const isBalanceLabel = (t: string) => {
   return l?.role === 'opening' || l?.role === 'closing';
 };
 
+/**
+ * A label without the title of its box printed before it on the same line ("Overdraft/NSF fee
+ * summary  Total overdraft fees $150.00" is "Total overdraft fees"): the title names the whole box,
+ * the words from "Total" on name the figure (when they name one on their own: "Deposits (+)
+ * Total" stays whole). Only a title that reads as one (it ends in "summary",
+ * "totals", "overview", ... or is a section heading) is dropped.
+ */
+export function untitled(label: string): string {
+  const m = /^(.+?)\s+(total\b.*)$/i.exec(label.trim());
+  if (!m) return label;
+  const title = m[1].replace(/[:\-–]+$/, '').trim();
+  const rest = labelOf(m[2]);
+  if (!rest || rest.role === 'ignore') return label;
+  if (/\b(summary|totals|overview|information|details?|recap|at a glance)$/i.test(title) || headingOf(title)) return m[2];
+  return label;
+}
+
 /** Label/amount pairs of a summary line: each amount with the words before it (and a count). */
 function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: number | null }> {
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
@@ -609,7 +626,7 @@ function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: numbe
   let leading: number | null = null;
   for (const t of toks) {
     if (t.k === 'money') {
-      if (label.length) out.push({ label: label.join(' '), money: t.m, count });
+      if (label.length) out.push({ label: untitled(label.join(' ')), money: t.m, count });
       label = [];
       count = null;
       leading = null;

@@ -7,11 +7,13 @@ import { groupLines, type Item, type PageItems } from './extract';
 // - Lines: items on one baseline; each item is cut into words at its spaces (x positions estimated
 //   along the item's width) and words far apart start a new cell.
 // - Tokens: dates (05/02, 5/2, 05-02, Jan 03, Oct 2, 2026, 01/03/2026, 10/01/25), amounts in any
-//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR), counts.
+//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR, +500.00
+//   as a CR), counts.
 // - Tables: a header row (date, description, debit/withdrawal, credit/deposit, amount, balance,
 //   check number) gives the columns; an amount's column is the header it sits under.
-// - Sections: headings (deposits and credits, withdrawals and debits, checks paid, electronic
-//   withdrawals, card purchases, fees, daily balances, summary) give a row's default sign.
+// - Sections: headings (deposits and credits, withdrawals and debits, money in / money out, checks
+//   paid, electronic withdrawals, card purchases, fees, daily balances, summary) give a row's
+//   default sign.
 // - Rows: a line starting with a date (or, in a check register, a check number) and carrying
 //   amounts; lines below it without a date or an amount continue its description. A check
 //   register may hold several checks on one line. Daily-balance tables (date-balance pairs) are
@@ -194,7 +196,8 @@ export function parseMoney(word: string): Money | null {
   if (Boolean(m[1]) !== Boolean(m[6])) return null;
   const cents = Number(m[4].replace(/,/g, '')) * 100 + Number(m[5]);
   const suffix = m[8]?.toLowerCase();
-  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' ? 'cr' : suffix === 'dr' ? 'dr' : null;
+  // A leading plus marks a credit as a CR does ("+4,867.93" beside unsigned debits).
+  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' || m[2] === '+' || m[3] === '+' ? 'cr' : suffix === 'dr' ? 'dr' : null;
   return { cents, marker };
 }
 /** A money value with its printed sign applied (CR and unmarked positive). */
@@ -386,6 +389,9 @@ function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
   if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
   if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
+  // An online bank's sides: "Money in" / "Money out", "Paid in" / "Paid out", "Funds in" / "Funds out".
+  if (/^(total )?(money|funds|paid) in$/.test(s)) return 'deposits';
+  if (/^(total )?(money|funds|paid) out$/.test(s)) return 'withdrawals';
   if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|deductions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
   if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
   if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';

@@ -330,10 +330,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in many layout variations (generate.ts there)
-  // to find where the reader's rules do not generalise. First run 14/20 (two were generator faults);
-  // "+" credit marks and "Money In / Money Out" sections were the reader's.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 36 },
+  // Not blind: one seeded transaction model rendered in 18 layout variations x 4 (generate.ts there)
+  // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
+  // sections and a "CREDIT MEMO" counted as sales were the reader's faults. The sixth of each
+  // variation's fourth rendering carries a line no row knows (an unknown funder, own transfer,
+  // loan or refund): refused or read right, never wrong (6 of 18 refused).
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 66 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {

@@ -327,8 +327,15 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // doubts money given back by a counterparty the merchant pays close all three.
   { dir: 'contract-tests/fixtures/statements-blind-5', minParsed: 12 },
   // Blind-6 scored 2 parsed with a wrong category (a money-market transfer, a debit-card credit as
-  // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary) remain.
-  { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 6 },
+  // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
+  // read into the first label) are read since.
+  { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
+  // Not blind: one seeded transaction model rendered in 18 layout variations x 4 (generate.ts there)
+  // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
+  // sections and a "CREDIT MEMO" counted as sales were the reader's faults. The sixth of each
+  // variation's fourth rendering carries a line no row knows (an unknown funder, own transfer,
+  // loan or refund): refused or read right, never wrong (6 of 18 refused).
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 66 },
   // Blind-7 scored 8/10 parsed, all right; its two refusals are a credit union's savings and
   // share-draft accounts printed on one statement.
   { dir: 'contract-tests/fixtures/statements-blind-7', minParsed: 8 },
@@ -743,5 +750,64 @@ describe('fee boxes with this period and year-to-date', () => {
   it('this period\'s overdraft and returned-item fee totals are checked against those fee lines; the year-to-date ones are not this period\'s', async () => {
     expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
     failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a fee box titled on the line of its first figure', () => {
+  // BMO-style: "Overdraft/NSF fee summary   Total overdraft fees $70.00   Total NSF fees $35.00" on
+  // one line. The title ("... summary") names the box, "Total overdraft fees" the figure: the figure
+  // is the overdraft fees only (not overdraft and NSF together) and still checked against them.
+  const make = (od: string, nsf: string): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+    AMT('10/05', 'Overdraft Item Paid Fee - 3,004.47', '-35.00', '1,465.00'),
+    AMT('10/06', 'NSF Item Returned Fee - 395.00', '-35.00', '1,430.00'),
+    AMT('10/07', 'Overdraft Item Paid Fee - 611.65', '-35.00', '1,395.00'),
+    [[50, 'Ending Balance'], [300, '1,395.00', { r: true }]],
+    [[50, 'Overdraft/NSF fee summary'], [170, 'Total overdraft fees'], [290, od, { r: true }], [320, 'Total NSF fees'], [440, nsf, { r: true }]],
+  ]];
+  it('the figure is the one its own words name, and it still binds', async () => {
+    expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
+    failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
+  it('a title is dropped only when it is one and the rest names a figure on its own', async () => {
+    const { untitled } = await import('../../src/features/statements/read');
+    expect(untitled('Overdraft/NSF fee summary Total overdraft fees')).toBe('Total overdraft fees');
+    expect(untitled('Account Summary Total deposits')).toBe('Total deposits');
+    expect(untitled('Deposits (+) Total')).toBe('Deposits (+) Total');
+    expect(untitled('Checks and other Total')).toBe('Checks and other Total');
+  });
+});
+
+describe('credits marked "+" beside unsigned debits; "Money In" / "Money Out" sections', () => {
+  it('a leading "+" marks a credit as CR does: the unsigned amounts are the debits', async () => {
+    expect(parseMoney('+4,867.93')).toEqual({ cents: 486793, marker: 'cr' });
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], HEAD,
+      // (No running balance to tell the sides apart: only the marks do.)
+      AMT('10/02', 'CARD SETTLEMENT VISA', '+500.00'),
+      AMT('10/03', 'ACH DEBIT XCEL ENERGY', '125.00'),
+      AMT('10/05', 'MOBILE DEPOSIT', '+200.00'),
+      AMT('10/06', 'POS PURCHASE HOME DEPOT', '75.00'),
+      [[50, 'Ending Balance'], [300, '1,500.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500 });
+  });
+  it('"Money In" and "Money Out" headings give their rows\' side, and their subtotals bind', async () => {
+    const head: PageSpec[number] = [[50, 'Date', { b: true }], [110, 'Details', { b: true }], [540, 'Amount', { b: true, r: true }]];
+    const make = (outTotal: string): PageSpec[] => [[
+      'Harborlight Bank', 'Statement Period: 10/01/2026 through 10/31/2026',
+      [[50, 'Opening Balance'], [300, '1,000.00', { r: true }]], [[50, 'Money In'], [300, '700.00', { r: true }]], [[50, 'Money Out'], [300, '200.00', { r: true }]], [[50, 'Closing Balance'], [300, '1,500.00', { r: true }]],
+      [[50, 'Money In', { b: true }]], head,
+      [[50, '10/02/2026'], [110, 'CARD SETTLEMENT VISA'], [540, '500.00', { r: true }]],
+      [[50, '10/05/2026'], [110, 'MOBILE DEPOSIT'], [540, '200.00', { r: true }]],
+      [[50, 'Subtotal:'], [540, '700.00', { r: true }]],
+      [[50, 'Money Out', { b: true }]], head,
+      [[50, '10/03/2026'], [110, 'ACH DEBIT XCEL ENERGY'], [540, '125.00', { r: true }]],
+      [[50, '10/06/2026'], [110, 'POS PURCHASE HOME DEPOT'], [540, '75.00', { r: true }]],
+      [[50, 'Subtotal:'], [540, outTotal, { r: true }]],
+    ]];
+    expect(figures(await read(make('200.00')))).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500 });
+    failed(await read(make('210.00')), 'does_not_reconcile');
   });
 });

@@ -7,11 +7,13 @@ import { groupLines, type Item, type PageItems } from './extract';
 // - Lines: items on one baseline; each item is cut into words at its spaces (x positions estimated
 //   along the item's width) and words far apart start a new cell.
 // - Tokens: dates (05/02, 5/2, 05-02, Jan 03, Oct 2, 2026, 01/03/2026, 10/01/25), amounts in any
-//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR), counts.
+//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR, +500.00
+//   as a CR), counts.
 // - Tables: a header row (date, description, debit/withdrawal, credit/deposit, amount, balance,
 //   check number) gives the columns; an amount's column is the header it sits under.
-// - Sections: headings (deposits and credits, withdrawals and debits, checks paid, electronic
-//   withdrawals, card purchases, fees, daily balances, summary) give a row's default sign.
+// - Sections: headings (deposits and credits, withdrawals and debits, money in / money out, checks
+//   paid, electronic withdrawals, card purchases, fees, daily balances, summary) give a row's
+//   default sign.
 // - Rows: a line starting with a date (or, in a check register, a check number) and carrying
 //   amounts; lines below it without a date or an amount continue its description. A check
 //   register may hold several checks on one line. Daily-balance tables (date-balance pairs) are
@@ -194,7 +196,8 @@ export function parseMoney(word: string): Money | null {
   if (Boolean(m[1]) !== Boolean(m[6])) return null;
   const cents = Number(m[4].replace(/,/g, '')) * 100 + Number(m[5]);
   const suffix = m[8]?.toLowerCase();
-  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' ? 'cr' : suffix === 'dr' ? 'dr' : null;
+  // A leading plus marks a credit as a CR does ("+4,867.93" beside unsigned debits).
+  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' || m[2] === '+' || m[3] === '+' ? 'cr' : suffix === 'dr' ? 'dr' : null;
   return { cents, marker };
 }
 /** A money value with its printed sign applied (CR and unmarked positive). */
@@ -386,6 +389,9 @@ function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
   if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
   if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
+  // An online bank's sides: "Money in" / "Money out", "Paid in" / "Paid out", "Funds in" / "Funds out".
+  if (/^(total )?(money|funds|paid) in$/.test(s)) return 'deposits';
+  if (/^(total )?(money|funds|paid) out$/.test(s)) return 'withdrawals';
   if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|deductions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
   if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
   if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';
@@ -601,6 +607,23 @@ const isBalanceLabel = (t: string) => {
   return l?.role === 'opening' || l?.role === 'closing';
 };
 
+/**
+ * A label without the title of its box printed before it on the same line ("Overdraft/NSF fee
+ * summary  Total overdraft fees $150.00" is "Total overdraft fees"): the title names the whole box,
+ * the words from "Total" on name the figure (when they name one on their own: "Deposits (+)
+ * Total" stays whole). Only a title that reads as one (it ends in "summary",
+ * "totals", "overview", ... or is a section heading) is dropped.
+ */
+export function untitled(label: string): string {
+  const m = /^(.+?)\s+(total\b.*)$/i.exec(label.trim());
+  if (!m) return label;
+  const title = m[1].replace(/[:\-–]+$/, '').trim();
+  const rest = labelOf(m[2]);
+  if (!rest || rest.role === 'ignore') return label;
+  if (/\b(summary|totals|overview|information|details?|recap|at a glance)$/i.test(title) || headingOf(title)) return m[2];
+  return label;
+}
+
 /** Label/amount pairs of a summary line: each amount with the words before it (and a count). */
 function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: number | null }> {
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
@@ -609,7 +632,7 @@ function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: numbe
   let leading: number | null = null;
   for (const t of toks) {
     if (t.k === 'money') {
-      if (label.length) out.push({ label: label.join(' '), money: t.m, count });
+      if (label.length) out.push({ label: untitled(label.join(' ')), money: t.m, count });
       label = [];
       count = null;
       leading = null;

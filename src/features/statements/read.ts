@@ -958,7 +958,20 @@ export function read(pages: PageItems[]): Reading {
         const l = labelOf(t);
         return l !== null && l.role !== 'ignore';
       };
-      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
+      // A one-row table under the labels ("Account | Beginning Balance | ..." over "Business
+      // Checking 4417 | 1,609.36 | ..."): words under a cell that is no label (the account's name)
+      // are that cell's, not a label's; the amounts are read as below.
+      const underNonLabel = (tk: Tok[]) => {
+        const firstMoney = tk.findIndex((t) => t.k === 'money');
+        if (firstMoney <= 0 || tk.slice(firstMoney).some((t) => t.k !== 'money' && !(t.k === 'text' && /^[=+]$/.test(t.t)))) return false;
+        // (The name starts under that cell and may run on past it, never into the amounts; a
+        // dated line is a transaction, and labels over a table's header row are that header's.)
+        if (tk.slice(0, firstMoney).some((t) => t.k === 'date') || extra.some((l) => headerOf(l))) return false;
+        const t = tk[0];
+        const cell = cells.find((c) => ivDist(c.x0, c.x1, t.x0, t.x1) === 0);
+        return !!cell && labelOf(cell.t) === null && cells.indexOf(cell) === 0;
+      };
+      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && (amountsOnly(below) || underNonLabel(below))) {
         const labels = cells.map((c) => ({ ...c }));
         for (const l of extra) {
           for (const c of cellsOf(l.words)) {

@@ -330,12 +330,13 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 21 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 24 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
-  // sections, a summary printed as a one-row table and a "CREDIT MEMO" counted as sales were the
-  // reader's faults. Each variation's fourth rendering carries one line no row knows (an unknown
-  // funder, own transfer, loan or refund): refused or read right, never wrong (8 of 21 refused).
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 76 },
+  // sections, a summary printed as a one-row table, amounts on a wrapped row's last line and a
+  // "CREDIT MEMO" counted as sales were the reader's faults. Each variation's fourth rendering
+  // carries one line no row knows (an unknown funder, own transfer, loan or refund): refused or
+  // read right, never wrong.
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 83 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -838,5 +839,21 @@ describe('a summary printed as a one-row table', () => {
       [[50, '10/06'], [100, 'POS PURCHASE HOME DEPOT'], [420, '75.00', { r: true }], [560, '1,500.00', { r: true }]],
     ]]);
     expect(figures(r)).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500 });
+  });
+});
+
+describe('a wrapped row with its amounts on its last line', () => {
+  // The date and the first description line, then the rest of the description ending in the
+  // amounts: the lines below, indented to the description, are the row's even when their words
+  // read like a heading or a label ("DEBIT ID 1853027741 ..." is no debits section or total).
+  const head: PageSpec[number] = [[40, 'Date', { b: true }], [90, 'Description', { b: true }], [420, 'Withdrawals ($)', { b: true, r: true }], [495, 'Deposits ($)', { b: true, r: true }], [572, 'Balance ($)', { b: true, r: true }]];
+  it('is one row, its lines joined, whatever the words below the first look like', async () => {
+    const r = await read([[
+      'Hollister Valley Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,330.00', { r: true }]], 'Account Activity', head,
+      [[40, '10/02'], [90, 'ACH CREDIT FISERV MERCHANT']], [[90, 'MERCH DEP CCD 473300205'], [495, '600.00', { r: true }], [572, '1,600.00', { r: true }]],
+      [[40, '10/03'], [90, 'ACH Debit - GREEN NOTE CAP GNC']], [[90, 'DEBIT ID 1853027741 Ind KF648824002'], [420, '245.00', { r: true }], [572, '1,355.00', { r: true }]],
+      [[40, '10/05'], [90, 'Debit Card Purchase']], [[90, 'DEPOSITS AND CREDITS ADJ'], [90, '']], [[90, 'STORE 4410 TOLEDO OH'], [420, '25.00', { r: true }], [572, '1,330.00', { r: true }]],
+    ]]);
+    expect(figures(r)).toMatchObject({ deposits_total: 600, deposit_count: 1, mca_count: 1, ending_balance: 1330 });
   });
 });

@@ -684,7 +684,13 @@ export function read(pages: PageItems[]): Reading {
   let cols: Col[] | null = null;
   let lastRow: { row: Row; line: Line; descX: number } | null = null;
   /** A dated line without an amount: its row's amounts may follow on the next line. */
-  let pending: { toks: Tok[]; line: Line } | null = null;
+  let pending: { toks: Tok[]; line: Line; lastY?: number } | null = null;
+  /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
+  const underPending = (line: Line) => {
+    if (!pending || !cols || pending.line.page !== line.page || line.y - (pending.lastY ?? pending.line.y) > pending.line.size * 2.6) return false;
+    const desc = pending.toks.find((t, n) => n > 0 && t.k === 'text');
+    return !!desc && line.words[0].x0 >= desc.x0 - 2 && !/^(total|sub ?total|page total)\b/i.test(line.text) && !isBalanceLabel(line.text);
+  };
   let forwardOpening: number | null = null;
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
@@ -1009,8 +1015,10 @@ export function read(pages: PageItems[]): Reading {
       // Below a row, indented to its description: the description goes on (even if its words
       // look like a heading, "MOBILE DEPOSIT"); headings start left of the descriptions.
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
-      if (pending && !headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6) {
-        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y } };
+      // (Indented to its description, a line goes on even when its words look like a heading:
+      // "DEBIT ID 1853027741" is no debits section.)
+      if (pending && (underPending(line) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
+        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y }, lastY: line.y };
         continue;
       }
       if (continuation && lastRow) {
@@ -1042,6 +1050,19 @@ export function read(pages: PageItems[]): Reading {
       if (money.every((t) => t.x1 < amountX - 20 || inDesc(t))) {
         lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
         lastRow.line = line;
+        continue;
+      }
+    }
+
+    // A dated row's description wrapped onto this line, its amounts at the end (the date and the
+    // first description line above): that row, before its words are read as a label
+    // ("DEBIT ID 1853027741 Ind KF648824002  245.00" is no "debits" total).
+    if (money.length && first && first.k !== 'date' && underPending(line) && kind !== 'summary' && kind !== 'daily') {
+      const row = rowOf([...pending!.toks, ...tk], cols, sec, kind);
+      if (row && row !== 'balance') {
+        pending = null;
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
         continue;
       }
     }

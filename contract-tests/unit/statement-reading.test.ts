@@ -332,11 +332,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 24 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
-  // sections, a summary printed as a one-row table, amounts on a wrapped row's last line and a
+  // sections, a summary printed as a one-row table, amounts on a wrapped row's last line, dates
+  // heading each day's rows with no date column and a
   // "CREDIT MEMO" counted as sales were the reader's faults. Each variation's fourth rendering
   // carries one line no row knows (an unknown funder, own transfer, loan or refund): refused or
   // read right, never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 83 },
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 86 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -855,5 +856,24 @@ describe('a wrapped row with its amounts on its last line', () => {
       [[40, '10/05'], [90, 'Debit Card Purchase']], [[90, 'DEPOSITS AND CREDITS ADJ'], [90, '']], [[90, 'STORE 4410 TOLEDO OH'], [420, '25.00', { r: true }], [572, '1,330.00', { r: true }]],
     ]]);
     expect(figures(r)).toMatchObject({ deposits_total: 600, deposit_count: 1, mca_count: 1, ending_balance: 1330 });
+  });
+});
+
+describe('dates heading each day\'s rows, no date column', () => {
+  // An online bank's "Wednesday, Oct 2, 2026" on a line of its own over the day's rows, under
+  // "Description | Amount | Balance": the heading's date is each row's; the running balance binds.
+  const make = (last: string): PageSpec[] => [[
+    'Mosaic Business Banking', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Starting balance'], [300, '$1,000.00', { r: true }]], [[50, 'Ending balance'], [300, '$1,500.00', { r: true }]],
+    [[60, 'Description', { b: true }], [470, 'Amount', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, 'Friday, Oct 2, 2026', { b: true }]],
+    [[60, 'CARD SETTLEMENT VISA'], [470, '$500.00', { r: true }], [572, '$1,500.00', { r: true }]],
+    [[60, 'ACH DEBIT XCEL ENERGY'], [470, '-$125.00', { r: true }], [572, '$1,375.00', { r: true }]],
+    [[40, 'Monday, Oct 5, 2026', { b: true }]],
+    [[60, 'MOBILE DEPOSIT'], [470, '$200.00', { r: true }], [572, '$1,575.00', { r: true }]],
+    [[60, 'POS PURCHASE HOME DEPOT'], [470, '-$75.00', { r: true }], [572, last, { r: true }]],
+  ]];
+  it('each row takes its heading\'s date', async () => {
+    expect(figures(await read(make('$1,500.00')))).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500, period_start: '2026-10-01' });
+    failed(await read(make('$1,400.00')), 'does_not_reconcile');
   });
 });

@@ -15,7 +15,9 @@ import { groupLines, type Item, type PageItems } from './extract';
 //   paid, electronic withdrawals, card purchases, fees, daily balances, summary) give a row's
 //   default sign.
 // - Rows: a line starting with a date (or, in a check register, a check number) and carrying
-//   amounts; lines below it without a date or an amount continue its description. A check
+//   amounts; lines below it without a date or an amount continue its description (and, indented
+//   to it, lines ending in its amounts). A table with no date column takes each row's date from a
+//   date alone on its line above the day's rows ("Wednesday, Apr 1, 2026"). A check
 //   register may hold several checks on one line. Daily-balance tables (date-balance pairs) are
 //   balances, never transactions. Summary boxes (label and amount side by side, several on a line,
 //   labels on one line and amounts on the next, "There are N ... totaling $X") are totals to check
@@ -351,7 +353,9 @@ function headerOf(line: Line): Col[] | null {
   const has = (k: ColKind) => cols.some((c) => c.kind === k);
   const numeric = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).length;
   if (cols.length < 2 || unknown > Math.max(1, cols.length / 2)) return null;
-  if (!(has('date') || has('check'))) return null;
+  // (No date column: a table whose dates head each day's rows, "Wednesday, Apr 1, 2026" on a line
+  // of its own over "Description | Amount | Balance"; it names what its rows are and their amount.)
+  if (!(has('date') || has('check') || (has('desc') && cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) && cols.length >= 3))) return null;
   if (!numeric) return null;
   if (!has('desc') && !has('balance') && !has('check') && !has('amount')) return null;
   return cols;
@@ -685,6 +689,8 @@ export function read(pages: PageItems[]): Reading {
   let lastRow: { row: Row; line: Line; descX: number } | null = null;
   /** A dated line without an amount: its row's amounts may follow on the next line. */
   let pending: { toks: Tok[]; line: Line; lastY?: number } | null = null;
+  /** The date heading the rows below it in a table without a date column. */
+  let dayDate: [number, number, number | null] | null = null;
   /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
   const underPending = (line: Line) => {
     if (!pending || !cols || pending.line.page !== line.page || line.y - (pending.lastY ?? pending.line.y) > pending.line.size * 2.6) return false;
@@ -792,7 +798,20 @@ export function read(pages: PageItems[]): Reading {
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
       cols = header;
       lastRow = null;
+      dayDate = null;
       continue;
+    }
+    // A table without a date column: a date alone on its line ("Wednesday, Apr 1, 2026") heads
+    // the day's rows below it.
+    if (cols && !cols.some((c) => c.kind === 'date') && !money.length) {
+      const d = tk.filter((t) => t.k === 'date');
+      const rest = tk.filter((t) => t.k !== 'date');
+      if (d.length === 1 && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
+        dayDate = (d[0] as Extract<Tok, { k: 'date' }>).md;
+        lastRow = null;
+        pending = null;
+        continue;
+      }
     }
 
     // "There are 12 deposits totaling $45,000.00"
@@ -1061,6 +1080,22 @@ export function read(pages: PageItems[]): Reading {
       const row = rowOf([...pending!.toks, ...tk], cols, sec, kind);
       if (row && row !== 'balance') {
         pending = null;
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
+        continue;
+      }
+    }
+
+    // A row under a date heading (no date column): the heading's date is the row's.
+    if (money.length && dayDate && cols && !cols.some((c) => c.kind === 'date') && first && first.k !== 'date' && kind !== 'summary' && kind !== 'daily') {
+      const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], cols, sec, kind);
+      if (row === 'balance') {
+        const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
+        addTotal(tk.filter((t) => t.k === 'text').map((t) => t.t).join(' '), last.m, null, false);
+        lastRow = null;
+        continue;
+      }
+      if (row) {
         r.rows.push(row.row);
         lastRow = { row: row.row, line, descX: row.descX };
         continue;

@@ -15,7 +15,9 @@ import { groupLines, type Item, type PageItems } from './extract';
 //   paid, electronic withdrawals, card purchases, fees, daily balances, summary) give a row's
 //   default sign.
 // - Rows: a line starting with a date (or, in a check register, a check number) and carrying
-//   amounts; lines below it without a date or an amount continue its description. A check
+//   amounts; lines below it without a date or an amount continue its description (and, indented
+//   to it, lines ending in its amounts). A table with no date column takes each row's date from a
+//   date alone on its line above the day's rows ("Wednesday, Apr 1, 2026"). A check
 //   register may hold several checks on one line. Daily-balance tables (date-balance pairs) are
 //   balances, never transactions. Summary boxes (label and amount side by side, several on a line,
 //   labels on one line and amounts on the next, "There are N ... totaling $X") are totals to check
@@ -355,7 +357,9 @@ function headerOf(line: Line): Col[] | null {
   const has = (k: ColKind) => cols.some((c) => c.kind === k);
   const numeric = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).length;
   if (cols.length < 2 || unknown > Math.max(1, cols.length / 2)) return null;
-  if (!(has('date') || has('check'))) return null;
+  // (No date column: a table whose dates head each day's rows, "Wednesday, Apr 1, 2026" on a line
+  // of its own over "Description | Amount | Balance"; it names what its rows are and their amount.)
+  if (!(has('date') || has('check') || (has('desc') && cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) && cols.length >= 3))) return null;
   if (!numeric) return null;
   if (!has('desc') && !has('balance') && !has('check') && !has('amount')) return null;
   return cols;
@@ -738,7 +742,15 @@ export function read(pages: PageItems[]): Reading {
   let cols: Col[] | null = null;
   let lastRow: { row: Row; line: Line; descX: number } | null = null;
   /** A dated line without an amount: its row's amounts may follow on the next line. */
-  let pending: { toks: Tok[]; line: Line } | null = null;
+  let pending: { toks: Tok[]; line: Line; lastY?: number } | null = null;
+  /** The date heading the rows below it in a table without a date column. */
+  let dayDate: [number, number, number | null] | null = null;
+  /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
+  const underPending = (line: Line) => {
+    if (!pending || !cols || pending.line.page !== line.page || line.y - (pending.lastY ?? pending.line.y) > pending.line.size * 2.6) return false;
+    const desc = pending.toks.find((t, n) => n > 0 && t.k === 'text');
+    return !!desc && line.words[0].x0 >= desc.x0 - 2 && !/^(total|sub ?total|page total)\b/i.test(line.text) && !isBalanceLabel(line.text);
+  };
   let forwardOpening: number | null = null;
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
@@ -879,7 +891,20 @@ export function read(pages: PageItems[]): Reading {
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
       cols = header;
       lastRow = null;
+      dayDate = null;
       continue;
+    }
+    // A table without a date column: a date alone on its line ("Wednesday, Apr 1, 2026") heads
+    // the day's rows below it.
+    if (cols && !cols.some((c) => c.kind === 'date') && !money.length) {
+      const d = tk.filter((t) => t.k === 'date');
+      const rest = tk.filter((t) => t.k !== 'date');
+      if (d.length === 1 && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
+        dayDate = (d[0] as Extract<Tok, { k: 'date' }>).md;
+        lastRow = null;
+        pending = null;
+        continue;
+      }
     }
 
     // "There are 12 deposits totaling $45,000.00"
@@ -1051,7 +1076,33 @@ export function read(pages: PageItems[]): Reading {
         const l = labelOf(t);
         return l !== null && l.role !== 'ignore';
       };
-      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
+      // A one-row table under the labels ("Account | Beginning Balance | ..." over "Business
+      // Checking 4417 | 1,609.36 | ..."): words under a cell that is no label (the account's name)
+      // are that cell's, not a label's; the amounts are read as below.
+      const underNonLabel = (tk: Tok[]) => {
+        const firstMoney = tk.findIndex((t) => t.k === 'money');
+        if (firstMoney <= 0 || tk.slice(firstMoney).some((t) => t.k !== 'money' && !(t.k === 'text' && /^[=+]$/.test(t.t)))) return false;
+        // (The name starts under that cell and may run on past it, never into the amounts; a
+        // dated line is a transaction, and labels over a table's header row are that header's.)
+        if (tk.slice(0, firstMoney).some((t) => t.k === 'date') || extra.some((l) => headerOf(l))) return false;
+        const t = tk[0];
+        const cell = cells.find((c) => ivDist(c.x0, c.x1, t.x0, t.x1) === 0);
+        return !!cell && labelOf(cell.t) === null && cells.indexOf(cell) === 0;
+      };
+      const oneRow = below && underNonLabel(below);
+      // A table of several accounts, one row each ("Account | Previous Balance | Deposits | ... |
+      // Ending Balance" over a savings row and a checking row, a relationship summary): no row is
+      // plainly this account's; each account's own section prints its balances. Read past it.
+      if (oneRow && cells.filter((c) => isLabel(c.t)).length >= 2 && extra.length <= 1 && lines[j].page === line.page) {
+        let k = j + 1;
+        while (k < lines.length && lines[k].page === line.page && lines[k].y - lines[k - 1].y <= lines[k - 1].size * 2.4 && underNonLabel(toks[k])) k++;
+        if (k > j + 1) {
+          i = k - 1;
+          lastRow = null;
+          continue;
+        }
+      }
+      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && (amountsOnly(below) || oneRow)) {
         const labels = cells.map((c) => ({ ...c }));
         for (const l of extra) {
           for (const c of cellsOf(l.words)) {
@@ -1072,7 +1123,8 @@ export function read(pages: PageItems[]): Reading {
             if (used.has(key)) continue;
             used.add(key);
             const count = /\((\d+)\)/.exec(cell.t);
-            addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
+            // (The account the row names, when it names one: "Business Savings 5678" is the savings'.)
+            addTotal(cell.t, t.m, count ? Number(count[1]) : null, false, accountNamed(cell.t) ?? (oneRow ? accountNamed(below.filter((x) => x.k !== 'money').map((x) => x.t).join(' ')) : null));
           }
           i = j;
           lastRow = null;
@@ -1100,8 +1152,10 @@ export function read(pages: PageItems[]): Reading {
       // Below a row, indented to its description: the description goes on (even if its words
       // look like a heading, "MOBILE DEPOSIT"); headings start left of the descriptions.
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
-      if (pending && !headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6) {
-        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y } };
+      // (Indented to its description, a line goes on even when its words look like a heading:
+      // "DEBIT ID 1853027741" is no debits section.)
+      if (pending && (underPending(line) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
+        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y }, lastY: line.y };
         continue;
       }
       if (continuation && lastRow) {
@@ -1133,6 +1187,35 @@ export function read(pages: PageItems[]): Reading {
       if (money.every((t) => t.x1 < amountX - 20 || inDesc(t))) {
         lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
         lastRow.line = line;
+        continue;
+      }
+    }
+
+    // A dated row's description wrapped onto this line, its amounts at the end (the date and the
+    // first description line above): that row, before its words are read as a label
+    // ("DEBIT ID 1853027741 Ind KF648824002  245.00" is no "debits" total).
+    if (money.length && first && first.k !== 'date' && underPending(line) && kind !== 'summary' && kind !== 'daily') {
+      const row = rowOf([...pending!.toks, ...tk], cols, sec, kind);
+      if (row && row !== 'balance') {
+        pending = null;
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
+        continue;
+      }
+    }
+
+    // A row under a date heading (no date column): the heading's date is the row's.
+    if (money.length && dayDate && cols && !cols.some((c) => c.kind === 'date') && first && first.k !== 'date' && kind !== 'summary' && kind !== 'daily') {
+      const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], cols, sec, kind);
+      if (row === 'balance') {
+        const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
+        addTotal(tk.filter((t) => t.k === 'text').map((t) => t.t).join(' '), last.m, null, false);
+        lastRow = null;
+        continue;
+      }
+      if (row) {
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
         continue;
       }
     }

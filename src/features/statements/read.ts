@@ -22,6 +22,12 @@ import { groupLines, type Item, type PageItems } from './extract';
 //   balances, never transactions. Summary boxes (label and amount side by side, several on a line,
 //   labels on one line and amounts on the next, "There are N ... totaling $X") are totals to check
 //   the rows against, never transactions.
+// - Accounts: a statement may print several (a credit union's share savings and share draft, a
+//   bank's combined checking and savings, a loan). An account's heading (a short line naming a kind
+//   of account, with its number) starts that account's own balances, rows, totals and daily
+//   balances; a balance whose label names an account is that account's; a summary table with a row
+//   per account is no account's. The business's transaction account (checking, share draft) is
+//   reported; when that is not plain, `ambiguousAccounts` (analyze.ts: `several_accounts`).
 //
 // Nothing here decides what a statement's figures are: analyze.ts reconciles the reading to the
 // cent and only then computes figures.
@@ -405,7 +411,7 @@ export type AccountKind = 'transaction' | 'savings' | 'loan';
 const ACCOUNT_KINDS: Array<[AccountKind, RegExp]> = [
   ['transaction', /\b(checking|share drafts?|demand deposits?|dda|operating account)\b/],
   ['savings', /\b(savings?|money market|mma|certificates?( of deposit)?|cd|ira|christmas club|club account|(regular|primary|base|membership|business|main) shares?|share account)\b/],
-  ['loan', /\b(loans?|lines? of credit|loc|heloc|mortgage|credit card|visa|mastercard)\b/],
+  ['loan', /\b(loans?|lines? of credit|loc|heloc|mortgage|credit card account)\b/],
 ];
 export function accountKindOf(text: string): AccountKind | null {
   const t = text.toLowerCase().replace(/\bcredit unions?\b/g, ' ');

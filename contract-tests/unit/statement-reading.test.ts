@@ -330,14 +330,14 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 24 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 26 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // sections, a summary printed as a one-row table, amounts on a wrapped row's last line, dates
-  // heading each day's rows with no date column and a
-  // "CREDIT MEMO" counted as sales were the reader's faults. Each variation's fourth rendering
+  // heading each day's rows with no date column, the date column right of the description, a
+  // calendar month as the period and a "CREDIT MEMO" counted as sales were the reader's faults. Each variation's fourth rendering
   // carries one line no row knows (an unknown funder, own transfer, loan or refund): refused or
   // read right, never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 86 },
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 94 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -875,5 +875,25 @@ describe('dates heading each day\'s rows, no date column', () => {
   it('each row takes its heading\'s date', async () => {
     expect(figures(await read(make('$1,500.00')))).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500, period_start: '2026-10-01' });
     failed(await read(make('$1,400.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a calendar month as the period; the date column right of the description', () => {
+  const make = (period: string, last = '1,500.00'): PageSpec[] => [[
+    'Crescent City Bank', period, [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,500.00', { r: true }]],
+    [[40, 'Description', { b: true }], [330, 'Posted', { b: true }], [470, 'Amount', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, 'CARD SETTLEMENT VISA'], [330, '10/02/2026'], [470, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+    [[40, 'OVERDRAFT ITEM FEE ITEM 1,234.56'], [330, '10/03/2026'], [470, '-35.00', { r: true }], [572, '1,465.00', { r: true }]],
+    [[40, 'MOBILE DEPOSIT'], [330, '10/05/2026'], [470, '200.00', { r: true }], [572, '1,665.00', { r: true }]],
+    [[40, 'POS PURCHASE HOME DEPOT'], [330, '10/06/2026'], [470, '-165.00', { r: true }], [572, last, { r: true }]],
+  ]];
+  it('"Statement Period: October 2026" is the month\'s first to last day; each row\'s date is the one under "Posted"', async () => {
+    expect(figures(await read(make('Statement Period: October 2026')))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', deposits_total: 700, nsf_count: 1, ending_balance: 1500 });
+    expect(figures(await read(make('October 2026 Statement')))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31' });
+    failed(await read(make('Statement Period: October 2026', '1,600.00')), 'does_not_reconcile');
+  });
+  it('a month that starts a range of months, or has no year, is no period', async () => {
+    failed(await read(make('Statement Period: October 2026 - November 2026')), 'not_a_statement');
+    failed(await read(make('Statement Period: October')), 'not_a_statement');
   });
 });

@@ -330,14 +330,14 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 24 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 29 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
-  // sections, a summary printed as a one-row table, amounts on a wrapped row's last line, dates
-  // heading each day's rows with no date column and a
-  // "CREDIT MEMO" counted as sales were the reader's faults. Each variation's fourth rendering
-  // carries one line no row knows (an unknown funder, own transfer, loan or refund): refused or
-  // read right, never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 86 },
+  // sections, a summary as a one-row table, amounts on a wrapped row's last line, dates heading
+  // each day's rows, the date column right of the description, a calendar month as the period, a
+  // summary by the bank's own categories and a "CREDIT MEMO" counted as sales were the reader's
+  // faults. Each variation's fourth rendering carries one line no row knows (an unknown funder,
+  // own transfer, loan or refund): refused or read right, never wrong.
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 105 },
   // Blind-7 scored 8/10 parsed, all right; its two refusals were a credit union's savings and
   // share-draft accounts printed on one statement, read since (each account apart, the share draft reported).
   { dir: 'contract-tests/fixtures/statements-blind-7', minParsed: 10 },
@@ -969,5 +969,54 @@ describe('dates heading each day\'s rows, no date column', () => {
   it('each row takes its heading\'s date', async () => {
     expect(figures(await read(make('$1,500.00')))).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500, period_start: '2026-10-01' });
     failed(await read(make('$1,400.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a calendar month as the period; the date column right of the description', () => {
+  const make = (period: string, last = '1,500.00'): PageSpec[] => [[
+    'Crescent City Bank', period, [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,500.00', { r: true }]],
+    [[40, 'Description', { b: true }], [330, 'Posted', { b: true }], [470, 'Amount', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, 'CARD SETTLEMENT VISA'], [330, '10/02/2026'], [470, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+    [[40, 'OVERDRAFT ITEM FEE ITEM 1,234.56'], [330, '10/03/2026'], [470, '-35.00', { r: true }], [572, '1,465.00', { r: true }]],
+    [[40, 'MOBILE DEPOSIT'], [330, '10/05/2026'], [470, '200.00', { r: true }], [572, '1,665.00', { r: true }]],
+    [[40, 'POS PURCHASE HOME DEPOT'], [330, '10/06/2026'], [470, '-165.00', { r: true }], [572, last, { r: true }]],
+  ]];
+  it('"Statement Period: October 2026" is the month\'s first to last day; each row\'s date is the one under "Posted"', async () => {
+    expect(figures(await read(make('Statement Period: October 2026')))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', deposits_total: 700, nsf_count: 1, ending_balance: 1500 });
+    expect(figures(await read(make('October 2026 Statement')))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31' });
+    failed(await read(make('Statement Period: October 2026', '1,600.00')), 'does_not_reconcile');
+  });
+  it('a month that starts a range of months, or has no year, is no period', async () => {
+    failed(await read(make('Statement Period: October 2026 - November 2026')), 'not_a_statement');
+    failed(await read(make('Statement Period: October')), 'not_a_statement');
+  });
+});
+
+describe('a summary breaking each side down by the bank\'s own categories', () => {
+  // "Deposits" (the mobile deposit only), "Electronic Credits" (card settlements), "Checks Paid",
+  // "Card Purchases", "Electronic Debits": the bank's categories, which the descriptions need not
+  // reproduce (a card settlement is no "Deposits" to the bank). Each side's lines together are the
+  // side, to the cent and in number: read as a partition of the side, which binds.
+  const make = (deposits: string, electronic: string, count = '2'): PageSpec[] => [[
+    'Tidewater Commerce Bank', 'Statement Period: 10/01/2026 through 10/31/2026', 'Account Summary',
+    [[40, 'Beginning Balance'], [330, '1,000.00', { r: true }]],
+    [[40, 'Deposits'], [230, '1', { r: true }], [330, deposits, { r: true }]],
+    [[40, 'Electronic Credits'], [230, count, { r: true }], [330, electronic, { r: true }]],
+    [[40, 'Card Purchases'], [230, '1', { r: true }], [330, '75.00', { r: true }]],
+    [[40, 'Electronic Debits'], [230, '1', { r: true }], [330, '125.00', { r: true }]],
+    [[40, 'Ending Balance'], [330, '1,700.00', { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [100, 'SQUARE INC DEPOSIT 2610'], [500, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+    [[40, '10/03'], [100, 'ACH DEBIT XCEL ENERGY'], [430, '125.00', { r: true }], [572, '1,375.00', { r: true }]],
+    [[40, '10/05'], [100, 'MOBILE DEPOSIT 0412'], [500, '200.00', { r: true }], [572, '1,575.00', { r: true }]],
+    [[40, '10/06'], [100, 'POS PURCHASE HOME DEPOT'], [430, '75.00', { r: true }], [572, '1,500.00', { r: true }]],
+    [[40, '10/07'], [100, 'STRIPE TRANSFER ST-0412'], [500, '200.00', { r: true }], [572, '1,700.00', { r: true }]],
+  ]];
+  it('lines that together are their side are read as its breakdown', async () => {
+    expect(figures(await read(make('200.00', '700.00')))).toMatchObject({ deposits_total: 900, deposit_count: 3, ending_balance: 1700 });
+  });
+  it('a breakdown that is not its side, in cents or in number, still fails', async () => {
+    failed(await read(make('200.00', '700.00', '3')), 'does_not_reconcile');
+    failed(await read(make('250.00', '700.00')), 'does_not_reconcile');
   });
 });

@@ -615,8 +615,20 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
     const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
     return { start, end };
   }
+  // A calendar month named as the period, and nothing more precise: "Statement Period: April
+  // 2026", "Statement for April 2026", "April 2026 Statement" (its first to its last day).
+  for (const l of texts) {
+    const m = MONTH_PERIOD_RE.exec(l) ?? MONTH_PERIOD_AFTER_RE.exec(l);
+    if (!m) continue;
+    const mo = MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1;
+    const y = Number(m[2]);
+    const first = isoOf(y, mo, 1);
+    if (first) return { start: first, end: addDays(isoOf(mo === 12 ? y + 1 : y, mo === 12 ? 1 : mo + 1, 1)!, -1) };
+  }
   return null;
 }
+const MONTH_PERIOD_RE = new RegExp(`\\b(?:statement(?:\\s+(?:period|month|for))?|period|for(?:\\s+the\\s+month\\s+of)?|month\\s+of)\\s*:?\\s*(${MONTH_NAME}),?\\s+(\\d{4})(?![\\d/,-]|\\s*(?:-|to\\b|through\\b|thru\\b))`, 'i');
+const MONTH_PERIOD_AFTER_RE = new RegExp(`^\\s*(${MONTH_NAME}),?\\s+(\\d{4})\\s+(?:account\\s+|bank\\s+|business\\s+)?statement\\b`, 'i');
 /**
  * A period printed down a header box ("Statement Period:" / "Dec 16, 2025" / "through" /
  * "Jan 15, 2026"), each part on its own line beside other text (the address): the label's cell and
@@ -874,6 +886,17 @@ export function read(pages: PageItems[]): Reading {
         const box = periodBox;
         // A year-to-date amount is not this period's: it is dropped from the line before reading it.
         tk = tk.filter((t) => t.k !== 'money' || Math.abs((t.x0 + t.x1) / 2 - box.thisX) <= Math.abs((t.x0 + t.x1) / 2 - box.ytdX));
+      }
+    }
+    // A date column right of the description ("Description | Posted | Amount | Balance"): the date
+    // under it is the row's, read first as in any row.
+    if (cols && tk.length > 1 && tk[0].k !== 'date') {
+      const dc = cols.find((c) => c.kind === 'date');
+      const dsc = cols.find((c) => c.kind === 'desc');
+      if (dc && dsc && dsc.x0 < dc.x0) {
+        const at = tk.findIndex((t) => t.k === 'date' && ivDist(dc.x0 - 6, dc.x1 + 6, t.x0, t.x1) === 0);
+        // (An amount quoted in the description, left of the date column, stays in it.)
+        if (at > 0 && tk.slice(0, at).every((t) => t.k !== 'money' || t.x1 < dc.x0)) tk = [tk[at], ...tk.slice(0, at), ...tk.slice(at + 1)];
       }
     }
     const money = tk.filter((t) => t.k === 'money');

@@ -898,6 +898,15 @@ describe('several accounts on one statement', () => {
     ]]);
     expect(figures(r)).toMatchObject(CHECKING);
   });
+  it('a summary with a column per account (the savings first): each balance is its column\'s account\'s', async () => {
+    const col = (label: string, sav: string, chk: string): PageSpec[number] => [[50, label], [380, sav, { r: true }], [540, chk, { r: true }]];
+    const r = await read([[
+      ...top, 'Summary of Accounts', [[300, 'Business Savings ****5678', { b: true }], [450, 'Business Checking ****1234', { b: true }]],
+      col('Beginning balance', '10,000.00', '1,000.00'), col('Deposits and credits', '1,001.25', '2,500.00'), col('Ending balance', '10,001.25', '2,700.00'), '',
+      ...savings('Business Savings  Account ****5678', false), ...checking('Business Checking  Account ****1234', false),
+    ]]);
+    expect(figures(r)).toMatchObject(CHECKING);
+  });
   it('two checking accounts, or two accounts no heading names: which is the business\'s is not plain, so several_accounts', async () => {
     failed(await read([[...top, ...checking('Operating Checking  Account ****1234'), ...checking('Payroll Checking  Account ****9876')]]), 'several_accounts');
     // (Each table opens with its own balance: two accounts, neither named.)

@@ -25,8 +25,8 @@ import { groupLines, type Item, type PageItems } from './extract';
 // - Accounts: a statement may print several (a credit union's share savings and share draft, a
 //   bank's combined checking and savings, a loan). An account's heading (a short line naming a kind
 //   of account, with its number) starts that account's own balances, rows, totals and daily
-//   balances; a balance whose label names an account is that account's; a summary table with a row
-//   per account is no account's. The business's transaction account (checking, share draft) is
+//   balances; a balance whose label names an account, or printed under a column naming one, is that
+//   account's; a summary table with a row per account is no account's. The business's transaction account (checking, share draft) is
 //   reported; when that is not plain, `ambiguousAccounts` (analyze.ts: `several_accounts`).
 //
 // Nothing here decides what a statement's figures are: analyze.ts reconciles the reading to the
@@ -872,6 +872,8 @@ export function read(pages: PageItems[]): Reading {
 
   /** A box with "this period" and "year-to-date" columns: only this period's amounts are read. */
   let periodBox: { page: number; y: number; thisX: number; ytdX: number } | null = null;
+  /** A summary with a column per account ("Business Checking ****1234 | Business Savings ****5678" over its label lines). */
+  let accountCols: { page: number; y: number; cols: Array<{ x: number; account: AccountRef }> } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     let tk = toks[i];
@@ -901,6 +903,13 @@ export function read(pages: PageItems[]): Reading {
     }
     const money = tk.filter((t) => t.k === 'money');
     const text = line.text;
+    {
+      // Column headings naming two accounts or more, nothing else: the amounts below are each
+      // their column's account's.
+      const heads = !money.length ? cellsOf(line.words).map((c) => ({ x: (c.x0 + c.x1) / 2, account: accountNamed(c.t) })) : [];
+      if (heads.length >= 2 && heads.every((c) => c.account)) accountCols = { page: line.page, y: line.y, cols: heads as Array<{ x: number; account: AccountRef }> };
+      else if (accountCols && (line.page !== accountCols.page || line.y - accountCols.y > line.size * 14)) accountCols = null;
+    }
 
     // A table's header row.
     if (stopped || kind === 'ignore') {
@@ -1250,6 +1259,19 @@ export function read(pages: PageItems[]): Reading {
     }
 
     // Label and amount pairs: a summary, a section's total, a balance.
+    // Under columns per account: "Beginning balance  1,000.00  10,000.00" is each column's
+    // account's balance; its other figures are read in each account's own section, not here.
+    if (accountCols && money.length >= 2 && first?.k === 'text' && tk.every((t, n) => (n < tk.indexOf(money[0]) ? t.k === 'text' || t.k === 'int' : t.k === 'money'))) {
+      const label = tk.filter((t) => t.k === 'text').map((t) => t.t).join(' ');
+      const cols = accountCols.cols;
+      for (const m of money as Array<Extract<Tok, { k: 'money' }>>) {
+        const cx = (m.x0 + m.x1) / 2;
+        const col = cols.reduce((b, c) => (Math.abs(c.x - cx) < Math.abs(b.x - cx) ? c : b));
+        if (isBalanceLabel(label)) addTotal(label, m.m, null, false, col.account);
+      }
+      lastRow = null;
+      continue;
+    }
     if (money.length && (!first || first.k !== 'date')) {
       // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
       // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.

@@ -898,6 +898,14 @@ describe('several accounts on one statement', () => {
     ]]);
     expect(figures(r)).toMatchObject(CHECKING);
   });
+  it('the checking\'s name heading every page (a running header) does not end the savings section continued on that page', async () => {
+    const sav = savings('Business Savings  Account ****5678');
+    const r = await read([
+      [...top, ...checking('Business Checking  Account ****1234'), ...sav.slice(0, 5)],
+      ['Business Checking  Account ****1234   Page 2 of 2', HEAD, ...sav.slice(5)],
+    ]);
+    expect(figures(r)).toMatchObject(CHECKING);
+  });
   it('a summary with a column per account (the savings first): each balance is its column\'s account\'s', async () => {
     const col = (label: string, sav: string, chk: string): PageSpec[number] => [[50, label], [380, sav, { r: true }], [540, chk, { r: true }]];
     const r = await read([[

@@ -798,11 +798,14 @@ export function read(pages: PageItems[]): Reading {
     account = next;
   };
   /** An account's heading: the same account goes on; another starts its own reading. */
-  const switchAccount = (next: AccountRef) => {
+  const switchAccount = (next: AccountRef, pageTop = false) => {
     if (account && sameAccount(account, next)) {
       account = { ...account, number: account.number ?? next.number };
       return;
     }
+    // At the top of a page, an account read before the current one: the page's running header
+    // (the statement's main account), not a new account; the current account's rows go on.
+    if (pageTop && account && accounts.some((a) => a.account && sameAccount(a.account, next))) return;
     // What came before any heading (a summary's balances, no rows) is the first account's.
     if (!account && !r.rows.length) {
       account = next;
@@ -1176,7 +1179,7 @@ export function read(pages: PageItems[]): Reading {
       const acct = accountHeadingOf(text);
       const continues = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
       if (acct && !continues) {
-        switchAccount(acct);
+        switchAccount(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
         lastRow = null;
         pending = null;
       }

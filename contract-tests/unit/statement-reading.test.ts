@@ -330,14 +330,15 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 29 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 30 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // sections, a summary as a one-row table, amounts on a wrapped row's last line, dates heading
   // each day's rows, the date column right of the description, a calendar month as the period, a
-  // summary by the bank's own categories and a "CREDIT MEMO" counted as sales were the reader's
-  // faults. Each variation's fourth rendering carries one line no row knows (an unknown funder,
-  // own transfer, loan or refund): refused or read right, never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 105 },
+  // summary by the bank's own categories, a service charge beside overdraft fees and a "CREDIT
+  // MEMO" counted as sales were the reader's faults. Each variation's fourth rendering carries one
+  // line no row knows (an unknown funder, own transfer, loan or refund): refused or read right,
+  // never wrong.
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 109 },
   // Blind-7 scored 8/10 parsed, all right; its two refusals were a credit union's savings and
   // share-draft accounts printed on one statement, read since (each account apart, the share draft reported).
   { dir: 'contract-tests/fixtures/statements-blind-7', minParsed: 10 },
@@ -1035,5 +1036,23 @@ describe('a summary breaking each side down by the bank\'s own categories', () =
   it('a breakdown that is not its side, in cents or in number, still fails', async () => {
     failed(await read(make('200.00', '700.00', '3')), 'does_not_reconcile');
     failed(await read(make('250.00', '700.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a service charge in the summary beside overdraft fees', () => {
+  const make = (svc: string): PageSpec[] => [[
+    'Ozark Hills Bank', 'Statement Period: 10/01/2026 through 10/31/2026',
+    [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,415.00', { r: true }]],
+    [[40, 'Number of Deposits'], [300, '1', { r: true }]], [[40, 'Service Charge'], [300, svc, { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Withdrawals', { b: true, r: true }], [500, 'Deposits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [100, 'SQUARE INC DEPOSIT 2610'], [500, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+    [[40, '10/03'], [100, 'OVERDRAFT ITEM FEE'], [430, '35.00', { r: true }], [572, '1,465.00', { r: true }]],
+    [[40, '10/05'], [100, 'RETURNED ITEM FEE'], [430, '35.00', { r: true }], [572, '1,430.00', { r: true }]],
+    [[40, '10/30'], [100, 'MONTHLY SERVICE FEE'], [430, '15.00', { r: true }], [572, '1,415.00', { r: true }]],
+  ]];
+  it('is the fee lines that are not overdraft or returned-item fees (or all of them); any other figure fails', async () => {
+    expect(figures(await read(make('15.00')))).toMatchObject({ nsf_count: 2, ending_balance: 1415 });
+    expect(figures(await read(make('85.00')))).toMatchObject({ nsf_count: 2 });
+    failed(await read(make('50.00')), 'does_not_reconcile');
   });
 });

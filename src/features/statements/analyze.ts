@@ -178,6 +178,9 @@ export function reconcile(r: Reading): Reconciled {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);
       if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
+      // A service charge beside overdraft and returned-item fees the bank counts apart ("Service
+      // Charge 15.00" when the period also has overdraft fees): the fee lines that are not those.
+      if (t.category === 'fees') cands.push(w.filter((x) => !isNsf(x.description)));
     }
     // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
     // description ("Check 2211" lines in one register).

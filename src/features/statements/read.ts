@@ -439,7 +439,7 @@ export function accountHeadingOf(text: string): AccountRef | null {
   const low = t.toLowerCase();
   // A line naming two kinds ("Business Checking - 7102 Business Savings - 3090", a summary's) heads neither.
   if (ACCOUNT_KINDS.filter(([, re]) => re.test(low.replace(/\bcredit unions?\b/g, ' '))).length > 1) return null;
-  if (/\b(transfers?|xfer|trf|to|from|interest|dividends?|rate|apy|fees?|charges?|payments? due|deposits|withdrawals|open|apply|today|offer|your|you|our|we|visit|call|ask|protection|linked|balance|balances|summary|overview|total|minimum|available)\b/.test(low)) return null;
+  if (/\b(transfers?|xfer|trf|to|from|interest|dividends?|rate|apy|fees?|charges?|payments? due|deposits|withdrawals|open|apply|today|offer|your|you|our|we|visit|call|ask|protection|linked|balance|balances|summary|overview|total|minimum|available|ref|pmt|pymt|iou|cleared)\b|=/.test(low)) return null;
   const num = /(?:#|no\.?|number|acct\.?|account|[*xX•.]{2,}|\b)\s*[*xX•.]*(\d{3,})\b/.exec(t);
   const tail = accountKindOf(words.slice(-3).join(' ')) !== null;
   if (!num && !/\baccount\b/i.test(t) && !tail) return null;
@@ -1177,7 +1177,9 @@ export function read(pages: PageItems[]): Reading {
     // An account's heading (not a row's wrapped description, indented to it).
     if (!money.length && first?.k !== 'date') {
       const acct = accountHeadingOf(text);
-      const continues = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
+      // (Nor the second line of a row whose amounts follow: "ONLINE TRANSFER TO" over "Business
+      // Savings xxxxxx4410".)
+      const continues = (lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) || underPending(line);
       if (acct && !continues) {
         switchAccount(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
         lastRow = null;

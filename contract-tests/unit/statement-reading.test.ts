@@ -916,6 +916,10 @@ describe('several accounts on one statement', () => {
     ]]);
     expect(figures(r)).toMatchObject(CHECKING);
   });
+  it('a checking account with no activity this period beside an active savings: no transactions, never the savings\' figures', async () => {
+    const r = await read([[...top, 'Business Checking  Account ****1234', HEAD, BAL('10/01', 'Beginning Balance', '1,000.00'), BAL('10/31', 'Ending Balance', '1,000.00'), '', ...savings('Business Savings  Account ****5678')]]);
+    failed(r, 'no_transactions');
+  });
   it('two checking accounts, or two accounts no heading names: which is the business\'s is not plain, so several_accounts', async () => {
     failed(await read([[...top, ...checking('Operating Checking  Account ****1234'), ...checking('Payroll Checking  Account ****9876')]]), 'several_accounts');
     // (Each table opens with its own balance: two accounts, neither named.)

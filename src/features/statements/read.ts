@@ -1370,7 +1370,10 @@ function accountNamed(label: string): AccountRef | null {
 function chooseAccount(r: Reading, segs: Array<Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'> & { account: AccountRef | null }>, named: Array<{ account: AccountRef; role: 'opening' | 'closing'; cents: number }>): void {
   const active = segs.filter((s) => s.rows.length);
   let chosen = segs[segs.length - 1];
-  if (active.length === 1) chosen = active[0];
+  // (A savings account's activity beside a checking account with none this period: the checking,
+  // with no transactions, never the savings' figures as the business's.)
+  const idleChecking = segs.find((s) => s.account?.kind === 'transaction' && !s.rows.length);
+  if (active.length === 1) chosen = active[0].account && active[0].account.kind !== 'transaction' && idleChecking ? idleChecking : active[0];
   else if (active.length > 1) {
     const tx = active.filter((s) => s.account?.kind === 'transaction');
     const unnamed = active.filter((s) => !s.account);

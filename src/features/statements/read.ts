@@ -413,8 +413,11 @@ const ACCOUNT_KINDS: Array<[AccountKind, RegExp]> = [
   ['savings', /\b(savings?|money market|mma|certificates?( of deposit)?|cd|ira|christmas club|club account|(regular|primary|base|membership|business|main) shares?|share account)\b/],
   ['loan', /\b(loans?|lines? of credit|loc|heloc|mortgage|credit card account)\b/],
 ];
+/** A text without the kinds of institution that name accounts' kinds ("Harborview Savings Bank", "... Federal Credit Union", "Savings and Loan"). */
+const withoutInstitution = (text: string) =>
+  text.toLowerCase().replace(/\bcredit unions?\b|\bsavings (and|&) loan( association)?\b|\bsavings (bank|institution|association|society)\b|\b(federal|mutual) savings\b|\b(loan|trust) (bank|company|association)\b|\bbuilding (and|&) loan\b|\bfsb\b/g, ' ');
 export function accountKindOf(text: string): AccountKind | null {
-  const t = text.toLowerCase().replace(/\bcredit unions?\b/g, ' ');
+  const t = withoutInstitution(text);
   return ACCOUNT_KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
 }
 export interface AccountRef {
@@ -438,7 +441,7 @@ export function accountHeadingOf(text: string): AccountRef | null {
   if (!kind) return null;
   const low = t.toLowerCase();
   // A line naming two kinds ("Business Checking - 7102 Business Savings - 3090", a summary's) heads neither.
-  if (ACCOUNT_KINDS.filter(([, re]) => re.test(low.replace(/\bcredit unions?\b/g, ' '))).length > 1) return null;
+  if (ACCOUNT_KINDS.filter(([, re]) => re.test(withoutInstitution(low))).length > 1) return null;
   if (/\b(transfers?|xfer|trf|to|from|interest|dividends?|rate|apy|fees?|charges?|payments? due|deposits|withdrawals|open|apply|today|offer|your|you|our|we|visit|call|ask|protection|linked|balance|balances|summary|overview|total|minimum|available|ref|pmt|pymt|iou|cleared)\b|=/.test(low)) return null;
   const num = /(?:#|no\.?|number|acct\.?|account|[*xX•.]{2,}|\b)\s*[*xX•.]*(\d{3,})\b/.exec(t);
   const tail = accountKindOf(words.slice(-3).join(' ')) !== null;

@@ -891,6 +891,9 @@ describe('several accounts on one statement', () => {
     const chk = checking('Business Checking  Account ****1234');
     const r = await read([['Harborview Savings Bank', ...top.slice(1), ...chk.slice(0, 4)], ['Harborview Savings Bank', HEAD, ...chk.slice(4)]]);
     expect(figures(r)).toMatchObject(CHECKING);
+    // (Nor a title naming an account's kind on every page, before the account's own heading.)
+    const t = await read([['Peoples Savings  Account Statement', ...top.slice(1), ...chk.slice(0, 4)], ['Peoples Savings  Account Statement', HEAD, ...chk.slice(4)]]);
+    expect(figures(t)).toMatchObject(CHECKING);
   });
   it('a loan\'s activity after the checking (no balance line of its own) is the loan\'s, not the checking\'s', async () => {
     const r = await read([[...top, ...checking('Business Checking  Account ****1234'), 'Business Line of Credit  Loan ****0142', HEAD, AMT('10/15', 'PAYMENT RECEIVED THANK YOU', '500.00'), AMT('10/20', 'INTEREST CHARGED', '(112.40)')]]);

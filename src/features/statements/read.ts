@@ -801,14 +801,18 @@ export function read(pages: PageItems[]): Reading {
     account = next;
   };
   /** An account's heading: the same account goes on; another starts its own reading. */
+  /** Every account heading met, the ones another heading replaced before any row too. */
+  const headings: AccountRef[] = [];
   const switchAccount = (next: AccountRef, pageTop = false) => {
     if (account && sameAccount(account, next)) {
       account = { ...account, number: account.number ?? next.number };
       return;
     }
-    // At the top of a page, an account read before the current one: the page's running header
-    // (the statement's main account), not a new account; the current account's rows go on.
-    if (pageTop && account && accounts.some((a) => a.account && sameAccount(a.account, next))) return;
+    // At the top of a page, an account met before the current one: the page's running header
+    // (the statement's main account, a title repeated on every page), not a new account; the
+    // current account's rows go on.
+    if (pageTop && account && headings.some((a) => sameAccount(a, next))) return;
+    headings.push(next);
     // What came before any heading (a summary's balances, no rows) is the first account's.
     if (!account && !r.rows.length) {
       account = next;

@@ -330,15 +330,15 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 30 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 32 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // sections, a summary as a one-row table, amounts on a wrapped row's last line, dates heading
   // each day's rows, the date column right of the description, a calendar month as the period, a
-  // summary by the bank's own categories, a service charge beside overdraft fees and a "CREDIT
-  // MEMO" counted as sales were the reader's faults. Each variation's fourth rendering carries one
-  // line no row knows (an unknown funder, own transfer, loan or refund): refused or read right,
-  // never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 109 },
+  // summary by the bank's own categories, a service charge beside overdraft fees, titles set left
+  // over figures set right, undated rows read as labels and a "CREDIT MEMO" counted as sales were
+  // the reader's faults. Each variation's fourth rendering carries one line no row knows (an
+  // unknown funder, own transfer, loan or refund): refused or read right, never wrong.
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 115 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -943,5 +943,28 @@ describe('a service charge in the summary beside overdraft fees', () => {
     expect(figures(await read(make('15.00')))).toMatchObject({ nsf_count: 2, ending_balance: 1415 });
     expect(figures(await read(make('85.00')))).toMatchObject({ nsf_count: 2 });
     failed(await read(make('50.00')), 'does_not_reconcile');
+  });
+});
+
+describe('titles set left over figures set right; the date on a day\'s first row only', () => {
+  // "Debits  Credits  Balance" each at the left of its column while the figures are right-aligned
+  // at the column's right: by the titles' places a credit would sit under "Balance". The rows'
+  // right edges give the columns. Rows after a day's first carry no date (and "ACH Debit - ..."
+  // is that day's row, not a debits total).
+  const row = (d: string, desc: string, debit: string, credit: string, bal: string): PageSpec[number] => [[40, d], [100, desc], ...(debit ? ([[430, debit, { r: true }]] as const) : []), ...(credit ? ([[500, credit, { r: true }]] as const) : []), [572, bal, { r: true }]];
+  const make = (last: string): PageSpec[] => [[
+    'Sandhill Community Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,235.00', { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [360, 'Debits', { b: true }], [430, 'Credits', { b: true }], [502, 'Balance', { b: true }]],
+    row('10/02', 'SQUARE INC DEPOSIT 2610', '', '500.00', '1,500.00'),
+    row('', 'ACH Debit - GREEN NOTE CAP GNC DEBIT ID 1853027741', '245.00', '', '1,255.00'),
+    row('', 'POS PURCHASE HOME DEPOT', '20.00', '', '1,235.00'),
+    row('10/05', 'MOBILE DEPOSIT 0412', '', '200.00', '1,435.00'),
+    row('', 'ACH DEBIT XCEL ENERGY', '125.00', '', '1,310.00'),
+    row('10/06', 'STRIPE TRANSFER ST-0412', '', '150.00', '1,460.00'),
+    row('', 'POS PURCHASE SHELL OIL', '225.00', '', last),
+  ]];
+  it('are read by where the figures are, each row with its day\'s date', async () => {
+    expect(figures(await read(make('1,235.00')))).toMatchObject({ deposits_total: 850, deposit_count: 3, mca_count: 1, ending_balance: 1235 });
+    failed(await read(make('1,335.00')), 'does_not_reconcile');
   });
 });

@@ -690,6 +690,44 @@ const BALANCE_WENT_RE = new RegExp(`\\bbalance\\s+(?:went|moved|changed|grew|ros
 const RECEIVED_SENT_RE = new RegExp(`\\byou\\s+received\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|deposits?|credits?|payments?)\\s*,?\\s+and\\s+(?:you\\s+)?(?:sent|spent|paid out)\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|withdrawals?|debits?|payments?)\\b`, 'i');
 const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
+/**
+ * A header's amount columns where its rows put their amounts: right-aligned amounts share a right
+ * edge, so the rows below the header (to the next header or the page's end) give one edge per
+ * column that has amounts. When there are as many edges, each held by several amounts, as the
+ * header has amount and balance columns, the columns, left to right, are those edges, left to
+ * right: titles set left while their figures are set right ("Debits   Credits   Balance" each over
+ * the left of a right-aligned column) are read by where the figures are. Otherwise the titles'
+ * places stand.
+ */
+function fitColumnsOf(lines: Line[], toks: Tok[][], header: Col[], at: number): Col[] {
+  const numeric = header.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).sort((a, b) => a.x0 - b.x0);
+  if (numeric.length < 2) return header;
+  const edges: Array<{ x1: number; x0: number; n: number }> = [];
+  for (let j = at + 1; j < lines.length && j <= at + 200 && lines[j].page === lines[at].page; j++) {
+    if (headerOf(lines[j])) break;
+    if (toks[j][0]?.k !== 'date' && /^(total|sub ?total|page|balance|beginning|ending|opening|closing)\b/i.test(lines[j].text)) continue;
+    for (const t of toks[j]) {
+      if (t.k !== 'money') continue;
+      const e = edges.find((x) => Math.abs(x.x1 - t.x1) <= 2.5);
+      if (e) {
+        e.n++;
+        e.x0 = Math.min(e.x0, t.x0);
+      } else edges.push({ x1: t.x1, x0: t.x0, n: 1 });
+    }
+  }
+  // (Amounts ending left of the first amount column's title are quoted in descriptions.)
+  const right = edges.filter((e) => e.x1 > numeric[0].x0);
+  const held = right.filter((e) => e.n >= 3).sort((a, b) => a.x1 - b.x1);
+  if (held.length !== numeric.length) return header;
+  // Every other amount on those rows on one of the edges.
+  if (right.some((e) => e.n < 3)) return header;
+  // Only when the titles' own places would put an edge's figures under another column.
+  const nearest = (e: { x0: number; x1: number }) => numeric.reduce((b, c) => (ivDist(c.x0, c.x1, e.x0, e.x1) - ivDist(b.x0, b.x1, e.x0, e.x1) || Math.abs(c.x1 - e.x1) - Math.abs(b.x1 - e.x1)) < 0 ? c : b);
+  if (held.every((e, k) => nearest(e) === numeric[k])) return header;
+  const moved = new Map(numeric.map((c, k) => [c, { ...c, x0: held[k].x0, x1: held[k].x1 }]));
+  return header.map((c) => moved.get(c) ?? c);
+}
+
 export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
@@ -713,6 +751,7 @@ export function read(pages: PageItems[]): Reading {
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
   const toks = lines.map((l) => tokens(l.words));
+  const fitColumns = (header: Col[], at: number) => fitColumnsOf(lines, toks, header, at);
 
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
@@ -819,7 +858,7 @@ export function read(pages: PageItems[]): Reading {
       if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
       const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
-      cols = header;
+      cols = fitColumns(header, i);
       lastRow = null;
       dayDate = null;
       continue;
@@ -1106,6 +1145,22 @@ export function read(pages: PageItems[]): Reading {
         r.rows.push(row.row);
         lastRow = { row: row.row, line, descX: row.descX };
         continue;
+      }
+    }
+
+    // A row below another, its description where the other's is and its amounts under the amount
+    // columns, without a date (the date printed on a day's first row only): that day's row, before
+    // its words are read as a label ("ACH Debit - GREEN NOTE ...  245.00" is no debits total).
+    if (money.length && first && first.k !== 'date' && lastRow && cols && kind !== 'summary' && kind !== 'daily' && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && Math.abs(line.words[0].x0 - lastRow.descX) <= 2 && !/^(total|sub ?total|page|balance)\b/i.test(text) && !isBalanceLabel(text)) {
+      const numericCols = cols.filter((c) => ['debit', 'credit', 'amount'].includes(c.kind));
+      const amountX = Math.min(...numericCols.map((c) => c.x0));
+      if (numericCols.length && money.some((t) => t.x1 >= amountX - 4)) {
+        const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md }, ...tk], cols, sec, kind);
+        if (row && row !== 'balance') {
+          r.rows.push(row.row);
+          lastRow = { row: row.row, line, descX: row.descX };
+          continue;
+        }
       }
     }
 

@@ -335,9 +335,10 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // sections, a summary as a one-row table, amounts on a wrapped row's last line, dates heading
   // each day's rows, the date column right of the description, a calendar month as the period, a
   // summary by the bank's own categories, a service charge beside overdraft fees, titles set left
-  // over figures set right, undated rows read as labels and a "CREDIT MEMO" counted as sales were
-  // the reader's faults. Each variation's fourth rendering carries one line no row knows (an
-  // unknown funder, own transfer, loan or refund): refused or read right, never wrong.
+  // over figures set right, undated rows read as labels, merchants named like a balance or a total
+  // ("NEW BALANCE", "TOTAL WINE") and a "CREDIT MEMO" counted as sales were the reader's faults.
+  // Each variation's fourth rendering carries one line no row knows (an unknown funder, own
+  // transfer, loan or refund): refused or read right, never wrong.
   { dir: 'contract-tests/fixtures/statements-stress', minParsed: 115 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
@@ -966,5 +967,35 @@ describe('titles set left over figures set right; the date on a day\'s first row
   it('are read by where the figures are, each row with its day\'s date', async () => {
     expect(figures(await read(make('1,235.00')))).toMatchObject({ deposits_total: 850, deposit_count: 3, mca_count: 1, ending_balance: 1235 });
     failed(await read(make('1,335.00')), 'does_not_reconcile');
+  });
+});
+
+describe('merchants whose names read like a balance or a total', () => {
+  it('"POS PURCHASE NEW BALANCE", "... ENDING BALANCE CAFE", "TOTAL WINE & MORE" on their dates are purchases; "Beginning Balance" leading a row is a balance', async () => {
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Ending Balance'], [300, '1,320.00', { r: true }]], HEAD,
+      AMT('10/01', 'Beginning Balance', '', '1,000.00'),
+      AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+      AMT('10/03', 'POS PURCHASE NEW BALANCE #0412 BOSTON MA', '-80.00', '1,420.00'),
+      AMT('10/05', 'POS PURCHASE ENDING BALANCE CAFE 88 AUSTIN TX', '-40.00', '1,380.00'),
+      AMT('10/06', 'TOTAL WINE & MORE 1107 TAMPA FL', '-60.00', '1,320.00'),
+    ]]);
+    expect(figures(r)).toMatchObject({ beginning_balance: 1000, ending_balance: 1320, deposits_total: 500, deposit_count: 1 });
+  });
+});
+
+describe('a repeated header keeps the columns its rows gave on an earlier page', () => {
+  // Titles set left of right-aligned figures; the last page holds only debits, too few edges to
+  // place the columns there: the first page's places stand.
+  const row = (d: string, desc: string, debit: string, credit: string, bal: string): PageSpec[number] => [[40, d], [100, desc], ...(debit ? ([[430, debit, { r: true }]] as const) : []), ...(credit ? ([[500, credit, { r: true }]] as const) : []), [572, bal, { r: true }]];
+  const head: PageSpec[number] = [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [360, 'Debits', { b: true }], [430, 'Credits', { b: true }], [502, 'Balance', { b: true }]];
+  it('and the last page\'s debits stay debits', async () => {
+    const r = await read([
+      ['Sandhill Community Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,325.00', { r: true }]], head,
+        row('10/02', 'SQUARE INC DEPOSIT 2610', '', '500.00', '1,500.00'), row('10/03', 'ACH DEBIT XCEL ENERGY', '125.00', '', '1,375.00'), row('10/05', 'MOBILE DEPOSIT 0412', '', '200.00', '1,575.00'),
+        row('10/06', 'POS PURCHASE HOME DEPOT', '20.00', '', '1,555.00'), row('10/07', 'STRIPE TRANSFER ST-0412', '', '150.00', '1,705.00'), row('10/08', 'POS PURCHASE SHELL OIL', '30.00', '', '1,675.00')],
+      [head, row('10/20', 'ACH DEBIT COMCAST', '300.00', '', '1,375.00'), row('10/30', 'MONTHLY SERVICE FEE', '50.00', '', '1,325.00')],
+    ]);
+    expect(figures(r)).toMatchObject({ deposits_total: 850, ending_balance: 1325 });
   });
 });

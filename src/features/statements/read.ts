@@ -751,7 +751,16 @@ export function read(pages: PageItems[]): Reading {
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
   const toks = lines.map((l) => tokens(l.words));
-  const fitColumns = (header: Col[], at: number) => fitColumnsOf(lines, toks, header, at);
+  // The same header repeated on a later page (its rows too few there to place its columns) keeps
+  // the places its rows gave on an earlier page.
+  const fitted = new Map<string, Col[]>();
+  const fitColumns = (header: Col[], at: number) => {
+    const key = header.map((c) => `${c.kind}@${Math.round(c.x0)}`).join(' ');
+    const fit = fitColumnsOf(lines, toks, header, at);
+    if (fit.some((c, k) => c.x0 !== header[k].x0 || c.x1 !== header[k].x1)) fitted.set(key, fit);
+    else if (fitted.has(key)) return fitted.get(key)!;
+    return fit;
+  };
 
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
@@ -1394,8 +1403,11 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   let description = descParts.join(' ').trim();
   if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
   const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
-  if (isBalanceLabel(description)) return 'balance';
-  if (/^(total|subtotal)\b/i.test(description)) return null;
+  // A balance line: its words lead ("Beginning Balance", "Balance Forward"); a merchant's name
+  // further on is no balance ("POS PURCHASE NEW BALANCE #0412", "... ENDING BALANCE CAFE").
+  if (isBalanceLabel(description.split(/\s+/).slice(0, 3).join(' '))) return 'balance';
+  // A total line (never a dated row of a table: "TOTAL WINE & MORE 1107" on its date is a purchase).
+  if (/^(total|subtotal)\b/i.test(description) && (first.x0 < 0 || !cols)) return null;
 
   let amount: Extract<Tok, { k: 'money' }> | null = null;
   let balance: Extract<Tok, { k: 'money' }> | null = null;

@@ -330,16 +330,16 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 34 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 35 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
-  // sections, a summary as a one-row table, amounts on a wrapped row's last line, dates heading
-  // each day's rows, the date column right of the description, a calendar month as the period, a
-  // summary by the bank's own categories, a service charge beside overdraft fees, titles set left
-  // over figures set right, undated rows read as labels, merchants named like a balance or a total
-  // ("NEW BALANCE", "TOTAL WINE") and a "CREDIT MEMO" counted as sales were the reader's faults.
-  // Each variation's fourth rendering carries one line no row knows (an unknown funder, own
-  // transfer, loan or refund): refused or read right, never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 122 },
+  // sections, a summary as a one-row table, amounts on a wrapped row's last line (also on the next
+  // page), dates heading each day's rows, the date column right of the description, a calendar
+  // month as the period, a summary by the bank's own categories, a service charge beside overdraft
+  // fees, titles set left over figures set right, undated rows read as labels, merchants named like
+  // a balance or a total ("NEW BALANCE", "TOTAL WINE") and a "CREDIT MEMO" counted as sales were
+  // the reader's faults. Each variation's fourth rendering carries one line no row knows (an
+  // unknown funder, own transfer, loan or refund): refused or read right, never wrong.
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 126 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {
@@ -997,5 +997,20 @@ describe('a repeated header keeps the columns its rows gave on an earlier page',
       [head, row('10/20', 'ACH DEBIT COMCAST', '300.00', '', '1,375.00'), row('10/30', 'MONTHLY SERVICE FEE', '50.00', '', '1,325.00')],
     ]);
     expect(figures(r)).toMatchObject({ deposits_total: 850, ending_balance: 1325 });
+  });
+});
+
+describe('a wrapped row running on to the next page', () => {
+  // The date and first description line at the foot of a page; the rest of the description and
+  // its amounts under the next page's repeated column header.
+  const head: PageSpec[number] = [[40, 'Date', { b: true }], [90, 'Description', { b: true }], [420, 'Withdrawals', { b: true, r: true }], [495, 'Deposits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]];
+  it('is one row', async () => {
+    const r = await read([
+      ['Driftwood Coast Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,375.00', { r: true }]], head,
+        [[40, '10/02'], [90, 'ACH CREDIT FISERV MERCHANT']], [[90, 'MERCH DEP CCD 473300205'], [495, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+        [[40, '10/03'], [90, 'ACH DEBIT XCEL ENERGY']]],
+      ['Driftwood Coast Bank   Page 2', head, [[90, 'UTIL PAYMT CCD 279568915'], [420, '125.00', { r: true }], [572, '1,375.00', { r: true }]]],
+    ]);
+    expect(figures(r)).toMatchObject({ deposits_total: 500, ending_balance: 1375 });
   });
 });

@@ -742,8 +742,13 @@ export function read(pages: PageItems[]): Reading {
   /** The date heading the rows below it in a table without a date column. */
   let dayDate: [number, number, number | null] | null = null;
   /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
-  const underPending = (line: Line) => {
-    if (!pending || !cols || pending.line.page !== line.page || line.y - (pending.lastY ?? pending.line.y) > pending.line.size * 2.6) return false;
+  const underPending = (line: Line, at: number) => {
+    if (!pending || !cols) return false;
+    // Just below the row's last line; or, the row running on to the next page, the first line
+    // under that page's repeated column header.
+    const below = pending.line.page === line.page && line.y - (pending.lastY ?? pending.line.y) <= pending.line.size * 2.6;
+    const nextPage = line.page === pending.line.page + 1 && at > 0 && lines[at - 1].page === line.page && headerOf(lines[at - 1]) !== null;
+    if (!below && !nextPage) return false;
     const desc = pending.toks.find((t, n) => n > 0 && t.k === 'text');
     return !!desc && line.words[0].x0 >= desc.x0 - 2 && !/^(total|sub ?total|page total)\b/i.test(line.text) && !isBalanceLabel(line.text);
   };
@@ -1107,7 +1112,7 @@ export function read(pages: PageItems[]): Reading {
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
       // (Indented to its description, a line goes on even when its words look like a heading:
       // "DEBIT ID 1853027741" is no debits section.)
-      if (pending && (underPending(line) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
+      if (pending && (underPending(line, i) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
         pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y }, lastY: line.y };
         continue;
       }
@@ -1147,7 +1152,7 @@ export function read(pages: PageItems[]): Reading {
     // A dated row's description wrapped onto this line, its amounts at the end (the date and the
     // first description line above): that row, before its words are read as a label
     // ("DEBIT ID 1853027741 Ind KF648824002  245.00" is no "debits" total).
-    if (money.length && first && first.k !== 'date' && underPending(line) && kind !== 'summary' && kind !== 'daily') {
+    if (money.length && first && first.k !== 'date' && underPending(line, i) && kind !== 'summary' && kind !== 'daily') {
       const row = rowOf([...pending!.toks, ...tk], cols, sec, kind);
       if (row && row !== 'balance') {
         pending = null;

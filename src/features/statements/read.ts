@@ -1386,6 +1386,15 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
     while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
     tk = [...tk.slice(0, i), ...tk.slice(j), ...tk.slice(i, j)];
   }
+  // The amount column before the description and the balance after it ("Date | Amount |
+  // Description | Balance"): the amounts right after the date join the row's amounts at its end.
+  if (desc && tk[i]?.k === 'money' && tk[i].x1 < desc.x0 && cols!.some((c) => ['debit', 'credit', 'amount'].includes(c.kind) && c.x1 < desc.x0) && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x0 > desc.x0)) {
+    let j = i;
+    while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
+    let e = tk.length;
+    while (e > j && tk[e - 1].k === 'money') e--;
+    tk = [...tk.slice(0, i), ...tk.slice(j, e), ...tk.slice(i, j), ...tk.slice(e)];
+  }
   let end = tk.length;
   while (end > i && tk[end - 1].k === 'money') end--;
   const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;

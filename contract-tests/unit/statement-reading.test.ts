@@ -330,15 +330,16 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // revenue); the rows close both. Its two refusals (a BMO-style overdraft/NSF fee summary, its title
   // read into the first label) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-6', minParsed: 8 },
-  // Not blind: one seeded transaction model rendered in 30 layout variations x 4 (generate.ts there)
+  // Not blind: one seeded transaction model rendered in 37 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
-  // sections, a summary as a one-row table, amounts on a wrapped row's last line, dates heading
-  // each day's rows, the date column right of the description, a calendar month as the period, a
-  // summary by the bank's own categories, a service charge beside overdraft fees and a "CREDIT
-  // MEMO" counted as sales were the reader's faults. Each variation's fourth rendering carries one
-  // line no row knows (an unknown funder, own transfer, loan or refund): refused or read right,
-  // never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 109 },
+  // sections, a summary as a one-row table, amounts on a wrapped row's last line (also on the next
+  // page), dates heading each day's rows, the date column right of the description, a calendar
+  // month as the period, a summary by the bank's own categories, a service charge beside overdraft
+  // fees, titles set left over figures set right, undated rows read as labels, merchants named like
+  // a balance or a total ("NEW BALANCE", "TOTAL WINE"), "Date | Amount | Description | Balance"
+  // and a "CREDIT MEMO" counted as sales were the reader's faults. Each variation's fourth rendering carries one line no row knows (an
+  // unknown funder, own transfer, loan or refund): refused or read right, never wrong.
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 133 },
   // Blind-7 scored 8/10 parsed, all right; its two refusals were a credit union's savings and
   // share-draft accounts printed on one statement, read since (each account apart, the share draft reported).
   { dir: 'contract-tests/fixtures/statements-blind-7', minParsed: 10 },
@@ -1066,5 +1067,89 @@ describe('a service charge in the summary beside overdraft fees', () => {
     expect(figures(await read(make('15.00')))).toMatchObject({ nsf_count: 2, ending_balance: 1415 });
     expect(figures(await read(make('85.00')))).toMatchObject({ nsf_count: 2 });
     failed(await read(make('50.00')), 'does_not_reconcile');
+  });
+});
+
+describe('titles set left over figures set right; the date on a day\'s first row only', () => {
+  // "Debits  Credits  Balance" each at the left of its column while the figures are right-aligned
+  // at the column's right: by the titles' places a credit would sit under "Balance". The rows'
+  // right edges give the columns. Rows after a day's first carry no date (and "ACH Debit - ..."
+  // is that day's row, not a debits total).
+  const row = (d: string, desc: string, debit: string, credit: string, bal: string): PageSpec[number] => [[40, d], [100, desc], ...(debit ? ([[430, debit, { r: true }]] as const) : []), ...(credit ? ([[500, credit, { r: true }]] as const) : []), [572, bal, { r: true }]];
+  const make = (last: string): PageSpec[] => [[
+    'Sandhill Community Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,235.00', { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [360, 'Debits', { b: true }], [430, 'Credits', { b: true }], [502, 'Balance', { b: true }]],
+    row('10/02', 'SQUARE INC DEPOSIT 2610', '', '500.00', '1,500.00'),
+    row('', 'ACH Debit - GREEN NOTE CAP GNC DEBIT ID 1853027741', '245.00', '', '1,255.00'),
+    row('', 'POS PURCHASE HOME DEPOT', '20.00', '', '1,235.00'),
+    row('10/05', 'MOBILE DEPOSIT 0412', '', '200.00', '1,435.00'),
+    row('', 'ACH DEBIT XCEL ENERGY', '125.00', '', '1,310.00'),
+    row('10/06', 'STRIPE TRANSFER ST-0412', '', '150.00', '1,460.00'),
+    row('', 'POS PURCHASE SHELL OIL', '225.00', '', last),
+  ]];
+  it('are read by where the figures are, each row with its day\'s date', async () => {
+    expect(figures(await read(make('1,235.00')))).toMatchObject({ deposits_total: 850, deposit_count: 3, mca_count: 1, ending_balance: 1235 });
+    failed(await read(make('1,335.00')), 'does_not_reconcile');
+  });
+});
+
+describe('merchants whose names read like a balance or a total', () => {
+  it('"POS PURCHASE NEW BALANCE", "... ENDING BALANCE CAFE", "TOTAL WINE & MORE" on their dates are purchases; "Beginning Balance" leading a row is a balance', async () => {
+    const r = await read([[
+      'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Ending Balance'], [300, '1,320.00', { r: true }]], HEAD,
+      AMT('10/01', 'Beginning Balance', '', '1,000.00'),
+      AMT('10/02', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+      AMT('10/03', 'POS PURCHASE NEW BALANCE #0412 BOSTON MA', '-80.00', '1,420.00'),
+      AMT('10/05', 'POS PURCHASE ENDING BALANCE CAFE 88 AUSTIN TX', '-40.00', '1,380.00'),
+      AMT('10/06', 'TOTAL WINE & MORE 1107 TAMPA FL', '-60.00', '1,320.00'),
+    ]]);
+    expect(figures(r)).toMatchObject({ beginning_balance: 1000, ending_balance: 1320, deposits_total: 500, deposit_count: 1 });
+  });
+});
+
+describe('a repeated header keeps the columns its rows gave on an earlier page', () => {
+  // Titles set left of right-aligned figures; the last page holds only debits, too few edges to
+  // place the columns there: the first page's places stand.
+  const row = (d: string, desc: string, debit: string, credit: string, bal: string): PageSpec[number] => [[40, d], [100, desc], ...(debit ? ([[430, debit, { r: true }]] as const) : []), ...(credit ? ([[500, credit, { r: true }]] as const) : []), [572, bal, { r: true }]];
+  const head: PageSpec[number] = [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [360, 'Debits', { b: true }], [430, 'Credits', { b: true }], [502, 'Balance', { b: true }]];
+  it('and the last page\'s debits stay debits', async () => {
+    const r = await read([
+      ['Sandhill Community Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,325.00', { r: true }]], head,
+        row('10/02', 'SQUARE INC DEPOSIT 2610', '', '500.00', '1,500.00'), row('10/03', 'ACH DEBIT XCEL ENERGY', '125.00', '', '1,375.00'), row('10/05', 'MOBILE DEPOSIT 0412', '', '200.00', '1,575.00'),
+        row('10/06', 'POS PURCHASE HOME DEPOT', '20.00', '', '1,555.00'), row('10/07', 'STRIPE TRANSFER ST-0412', '', '150.00', '1,705.00'), row('10/08', 'POS PURCHASE SHELL OIL', '30.00', '', '1,675.00')],
+      [head, row('10/20', 'ACH DEBIT COMCAST', '300.00', '', '1,375.00'), row('10/30', 'MONTHLY SERVICE FEE', '50.00', '', '1,325.00')],
+    ]);
+    expect(figures(r)).toMatchObject({ deposits_total: 850, ending_balance: 1325 });
+  });
+});
+
+describe('a wrapped row running on to the next page', () => {
+  // The date and first description line at the foot of a page; the rest of the description and
+  // its amounts under the next page's repeated column header.
+  const head: PageSpec[number] = [[40, 'Date', { b: true }], [90, 'Description', { b: true }], [420, 'Withdrawals', { b: true, r: true }], [495, 'Deposits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]];
+  it('is one row', async () => {
+    const r = await read([
+      ['Driftwood Coast Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,375.00', { r: true }]], head,
+        [[40, '10/02'], [90, 'ACH CREDIT FISERV MERCHANT']], [[90, 'MERCH DEP CCD 473300205'], [495, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+        [[40, '10/03'], [90, 'ACH DEBIT XCEL ENERGY']]],
+      ['Driftwood Coast Bank   Page 2', head, [[90, 'UTIL PAYMT CCD 279568915'], [420, '125.00', { r: true }], [572, '1,375.00', { r: true }]]],
+    ]);
+    expect(figures(r)).toMatchObject({ deposits_total: 500, ending_balance: 1375 });
+  });
+});
+
+describe('the amount before the description, the balance after it', () => {
+  // "Date | Amount | Description | Balance": the amount right after the date is the row's; an
+  // amount quoted in the description stays in it.
+  const make = (last: string): PageSpec[] => [[
+    'Larkspur Savings Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,430.00', { r: true }]],
+    [[40, 'Date', { b: true }], [150, 'Amount', { b: true, r: true }], [170, 'Description', { b: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [150, '500.00', { r: true }], [170, 'CARD SETTLEMENT VISA'], [572, '1,500.00', { r: true }]],
+    [[40, '10/03'], [150, '-35.00', { r: true }], [170, 'OVERDRAFT ITEM FEE ITEM 1,234.56'], [572, '1,465.00', { r: true }]],
+    [[40, '10/05'], [150, '-35.00', { r: true }], [170, 'POS PURCHASE HOME DEPOT'], [572, last, { r: true }]],
+  ]];
+  it('is read with the amount as the row\'s and the running balance binding', async () => {
+    expect(figures(await read(make('1,430.00')))).toMatchObject({ deposits_total: 500, nsf_count: 1, ending_balance: 1430 });
+    failed(await read(make('1,440.00')), 'does_not_reconcile');
   });
 });

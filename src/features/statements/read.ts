@@ -753,6 +753,44 @@ const BALANCE_WENT_RE = new RegExp(`\\bbalance\\s+(?:went|moved|changed|grew|ros
 const RECEIVED_SENT_RE = new RegExp(`\\byou\\s+received\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|deposits?|credits?|payments?)\\s*,?\\s+and\\s+(?:you\\s+)?(?:sent|spent|paid out)\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|withdrawals?|debits?|payments?)\\b`, 'i');
 const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
+/**
+ * A header's amount columns where its rows put their amounts: right-aligned amounts share a right
+ * edge, so the rows below the header (to the next header or the page's end) give one edge per
+ * column that has amounts. When there are as many edges, each held by several amounts, as the
+ * header has amount and balance columns, the columns, left to right, are those edges, left to
+ * right: titles set left while their figures are set right ("Debits   Credits   Balance" each over
+ * the left of a right-aligned column) are read by where the figures are. Otherwise the titles'
+ * places stand.
+ */
+function fitColumnsOf(lines: Line[], toks: Tok[][], header: Col[], at: number): Col[] {
+  const numeric = header.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).sort((a, b) => a.x0 - b.x0);
+  if (numeric.length < 2) return header;
+  const edges: Array<{ x1: number; x0: number; n: number }> = [];
+  for (let j = at + 1; j < lines.length && j <= at + 200 && lines[j].page === lines[at].page; j++) {
+    if (headerOf(lines[j])) break;
+    if (toks[j][0]?.k !== 'date' && /^(total|sub ?total|page|balance|beginning|ending|opening|closing)\b/i.test(lines[j].text)) continue;
+    for (const t of toks[j]) {
+      if (t.k !== 'money') continue;
+      const e = edges.find((x) => Math.abs(x.x1 - t.x1) <= 2.5);
+      if (e) {
+        e.n++;
+        e.x0 = Math.min(e.x0, t.x0);
+      } else edges.push({ x1: t.x1, x0: t.x0, n: 1 });
+    }
+  }
+  // (Amounts ending left of the first amount column's title are quoted in descriptions.)
+  const right = edges.filter((e) => e.x1 > numeric[0].x0);
+  const held = right.filter((e) => e.n >= 3).sort((a, b) => a.x1 - b.x1);
+  if (held.length !== numeric.length) return header;
+  // Every other amount on those rows on one of the edges.
+  if (right.some((e) => e.n < 3)) return header;
+  // Only when the titles' own places would put an edge's figures under another column.
+  const nearest = (e: { x0: number; x1: number }) => numeric.reduce((b, c) => (ivDist(c.x0, c.x1, e.x0, e.x1) - ivDist(b.x0, b.x1, e.x0, e.x1) || Math.abs(c.x1 - e.x1) - Math.abs(b.x1 - e.x1)) < 0 ? c : b);
+  if (held.every((e, k) => nearest(e) === numeric[k])) return header;
+  const moved = new Map(numeric.map((c, k) => [c, { ...c, x0: held[k].x0, x1: held[k].x1 }]));
+  return header.map((c) => moved.get(c) ?? c);
+}
+
 export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
@@ -767,8 +805,13 @@ export function read(pages: PageItems[]): Reading {
   /** The date heading the rows below it in a table without a date column. */
   let dayDate: [number, number, number | null] | null = null;
   /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
-  const underPending = (line: Line) => {
-    if (!pending || !cols || pending.line.page !== line.page || line.y - (pending.lastY ?? pending.line.y) > pending.line.size * 2.6) return false;
+  const underPending = (line: Line, at: number) => {
+    if (!pending || !cols) return false;
+    // Just below the row's last line; or, the row running on to the next page, the first line
+    // under that page's repeated column header.
+    const below = pending.line.page === line.page && line.y - (pending.lastY ?? pending.line.y) <= pending.line.size * 2.6;
+    const nextPage = line.page === pending.line.page + 1 && at > 0 && lines[at - 1].page === line.page && headerOf(lines[at - 1]) !== null;
+    if (!below && !nextPage) return false;
     const desc = pending.toks.find((t, n) => n > 0 && t.k === 'text');
     return !!desc && line.words[0].x0 >= desc.x0 - 2 && !/^(total|sub ?total|page total)\b/i.test(line.text) && !isBalanceLabel(line.text);
   };
@@ -776,6 +819,16 @@ export function read(pages: PageItems[]): Reading {
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
   const toks = lines.map((l) => tokens(l.words));
+  // The same header repeated on a later page (its rows too few there to place its columns) keeps
+  // the places its rows gave on an earlier page.
+  const fitted = new Map<string, Col[]>();
+  const fitColumns = (header: Col[], at: number) => {
+    const key = header.map((c) => `${c.kind}@${Math.round(c.x0)}`).join(' ');
+    const fit = fitColumnsOf(lines, toks, header, at);
+    if (fit.some((c, k) => c.x0 !== header[k].x0 || c.x1 !== header[k].x1)) fitted.set(key, fit);
+    else if (fitted.has(key)) return fitted.get(key)!;
+    return fit;
+  };
 
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
@@ -937,7 +990,7 @@ export function read(pages: PageItems[]): Reading {
       if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
       const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
-      cols = header;
+      cols = fitColumns(header, i);
       lastRow = null;
       dayDate = null;
       continue;
@@ -1186,7 +1239,7 @@ export function read(pages: PageItems[]): Reading {
       const acct = accountHeadingOf(text);
       // (Nor the second line of a row whose amounts follow: "ONLINE TRANSFER TO" over "Business
       // Savings xxxxxx4410".)
-      const continues = (lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) || underPending(line);
+      const continues = (lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) || underPending(line, i);
       if (acct && !continues) {
         switchAccount(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
         lastRow = null;
@@ -1204,7 +1257,7 @@ export function read(pages: PageItems[]): Reading {
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
       // (Indented to its description, a line goes on even when its words look like a heading:
       // "DEBIT ID 1853027741" is no debits section.)
-      if (pending && (underPending(line) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
+      if (pending && (underPending(line, i) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
         pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y }, lastY: line.y };
         continue;
       }
@@ -1244,13 +1297,29 @@ export function read(pages: PageItems[]): Reading {
     // A dated row's description wrapped onto this line, its amounts at the end (the date and the
     // first description line above): that row, before its words are read as a label
     // ("DEBIT ID 1853027741 Ind KF648824002  245.00" is no "debits" total).
-    if (money.length && first && first.k !== 'date' && underPending(line) && kind !== 'summary' && kind !== 'daily') {
+    if (money.length && first && first.k !== 'date' && underPending(line, i) && kind !== 'summary' && kind !== 'daily') {
       const row = rowOf([...pending!.toks, ...tk], cols, sec, kind);
       if (row && row !== 'balance') {
         pending = null;
         r.rows.push(row.row);
         lastRow = { row: row.row, line, descX: row.descX };
         continue;
+      }
+    }
+
+    // A row below another, its description where the other's is and its amounts under the amount
+    // columns, without a date (the date printed on a day's first row only): that day's row, before
+    // its words are read as a label ("ACH Debit - GREEN NOTE ...  245.00" is no debits total).
+    if (money.length && first && first.k !== 'date' && lastRow && cols && kind !== 'summary' && kind !== 'daily' && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && Math.abs(line.words[0].x0 - lastRow.descX) <= 2 && !/^(total|sub ?total|page|balance)\b/i.test(text) && !isBalanceLabel(text)) {
+      const numericCols = cols.filter((c) => ['debit', 'credit', 'amount'].includes(c.kind));
+      const amountX = Math.min(...numericCols.map((c) => c.x0));
+      if (numericCols.length && money.some((t) => t.x1 >= amountX - 4)) {
+        const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md }, ...tk], cols, sec, kind);
+        if (row && row !== 'balance') {
+          r.rows.push(row.row);
+          lastRow = { row: row.row, line, descX: row.descX };
+          continue;
+        }
       }
     }
 
@@ -1534,6 +1603,15 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
     while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
     tk = [...tk.slice(0, i), ...tk.slice(j), ...tk.slice(i, j)];
   }
+  // The amount column before the description and the balance after it ("Date | Amount |
+  // Description | Balance"): the amounts right after the date join the row's amounts at its end.
+  if (desc && tk[i]?.k === 'money' && tk[i].x1 < desc.x0 && cols!.some((c) => ['debit', 'credit', 'amount'].includes(c.kind) && c.x1 < desc.x0) && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x0 > desc.x0)) {
+    let j = i;
+    while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
+    let e = tk.length;
+    while (e > j && tk[e - 1].k === 'money') e--;
+    tk = [...tk.slice(0, i), ...tk.slice(j, e), ...tk.slice(i, j), ...tk.slice(e)];
+  }
   let end = tk.length;
   while (end > i && tk[end - 1].k === 'money') end--;
   const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;
@@ -1556,8 +1634,11 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   let description = descParts.join(' ').trim();
   if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
   const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
-  if (isBalanceLabel(description)) return 'balance';
-  if (/^(total|subtotal)\b/i.test(description)) return null;
+  // A balance line: its words lead ("Beginning Balance", "Balance Forward"); a merchant's name
+  // further on is no balance ("POS PURCHASE NEW BALANCE #0412", "... ENDING BALANCE CAFE").
+  if (isBalanceLabel(description.split(/\s+/).slice(0, 3).join(' '))) return 'balance';
+  // A total line (never a dated row of a table: "TOTAL WINE & MORE 1107" on its date is a purchase).
+  if (/^(total|subtotal)\b/i.test(description) && (first.x0 < 0 || !cols)) return null;
 
   let amount: Extract<Tok, { k: 'money' }> | null = null;
   let balance: Extract<Tok, { k: 'money' }> | null = null;

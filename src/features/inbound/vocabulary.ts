@@ -194,6 +194,13 @@ export const TENTATIVE: PhraseRow[] = [
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
   { phrase: "(let me|i need to|i have to|i'll|i will|need to|have to|gotta) (confirm|check|double[- ]check|verify|run (it|this|that) (past|by)|clear (it|this) with) (it )?(with |w/ |by |past )?(credit|uw|underwriting|my manager|my boss|the committee|committee|the desk|management)|(run|ran|running) (it|this) (past|by) (my manager|my boss|credit|uw|underwriting|committee|the committee)|(haven't|have not|not yet|didn't) (run|ran|taken|shown) (it|this) (by|past|to)|(until|once|after|when) (credit|uw|underwriting|the underwriter|committee|my manager|my boss|management) (reviews|signs|signs off|approves|confirms|weighs in|looks|okays|ok's|blesses)|before (it's|it is|this is|that's|we're|anything is) final", w: 3 },
+  // an internal sign-off still to come, whoever gives it: "needs our CFO's initials", "pending my manager's OK",
+  // "waiting on the credit officer's signature", "our president still has to sign", "the owner has to bless it"
+  { phrase: "(needs?|requires?|required|waiting (on|for)|awaiting|pending|subject to|until (i|we) (get|have)|(still )?(has|have|need) to (get|have)) (the |our |my |a |his |her )?(final )?(cfo|ceo|coo|cro|president|vp|svp|evp|owners?|principal|partners?|managing partner|manager|boss|director|head of (credit|underwriting|risk)|chief (credit|risk) officer|credit (officer|manager|director|committee)|risk (team|officer|manager)|committee|senior underwriter|supervisor|management|upstairs)('s|s')? (final )?(initials|initial|signature|sign[- ]?off|ok|okay|blessing|approval|say|word|go[- ]ahead|stamp|thumbs up|review)", w: 3 },
+  { phrase: "(cfo|ceo|coo|cro|president|owner|principal|managing partner|manager|boss|director|head of (credit|underwriting|risk)|chief (credit|risk) officer|credit (officer|manager|director)|senior underwriter|supervisor) (still )?(has to|needs to|must|will need to|has yet to|hasn't|has not) (initial|sign|sign off|approve|okay|ok|bless|review|look at|see)", w: 3 },
+  // not to be given out as final yet: "don't send it to the merchant as final", "don't share the numbers with the client yet",
+  // "until I confirm", "until you hear back from me"
+  { phrase: "(don't|do not|please don't|hold off on|not yet|no) (send|sending|give|giving|pass|passing|forward|forwarding|share|sharing|release|releasing|relay|relaying)( it| this| that| these| anything| the (terms|numbers|offer|approval|deal))?( along| over| out)? (to|with) the (merchant|client|owner|customer)|until (i|we) (confirm|hear back|get (the|his|her|their) (ok|okay|sign[- ]?off|initials|signature))|until you hear (back )?from (me|us)", w: 3 },
   // soft words for a decision: "approved in principle", "verbal approval", "I think we can get there", "don't hold me to it"
   { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|preliminary|prelim|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
   // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
@@ -239,6 +246,19 @@ export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: "(once|when|after) (it's |it is |they're |they are |the (contracts?|docs|agreements?) (is |are )?)?(signed|executed|countersigned|back)|after signing", w: 2 },
   { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
 ];
+
+/**
+ * The term the merchant asked for, as a reply restates it: "the application asks for 12 months", "you
+ * requested 9 months", "a 52 week term was requested", "requested term: 12 months". A restated term is
+ * not an offered one; an offer on another term than the one asked is a counter (issue 26), as it is
+ * against the deal's desired term when the hook knows it (`requested_term`).
+ */
+export const ASKED_TERM = {
+  /** Right before the number. */
+  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
+  /** Right after the number and its unit. */
+  after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
+};
 
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
 export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rate and term|factor and term|terms and rate)( and (term|rate|factor|pricing|frequency|schedule))?';

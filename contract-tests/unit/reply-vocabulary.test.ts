@@ -546,3 +546,40 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
     expect(read('Need the 2024 tax return before this goes to credit committee.').review_reason ?? null).toBeNull();
   });
 });
+
+describe('sign-offs still to come, the term asked and arithmetic on a phone (holdout7)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+
+  it('an approval waiting on an internal sign-off (initials, signature, a manager\'s OK) goes to a person', () => {
+    const a = read('Pinecrest is approved at $55,000, 1.36, 7 months weekly. It still needs my managing partner\'s signature since it is a 3rd position.', ask(55_000));
+    expect(a).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(outcome('Approved for 55k @ 1.36 / 140 days. Pending our chief credit officer\'s sign-off, which is usually a formality.', ask(55_000)).apply).toBe(false);
+    expect(outcome('55k at 1.36 for 7 months works. My director has to initial anything over 50, she is back Monday.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. Please hold off on passing the numbers along to the client until you hear back from me.', ask(55_000)).apply).toBe(false);
+    expect(outcome("Approved: $55,000 / 1.36 / 28 weeks. Don't forward the offer to the owner just yet.", ask(55_000)).apply).toBe(false);
+    // a sign-off already given is the approval, applied
+    expect(outcome('Our credit manager signed off this morning: $55,000 at 1.36, 28 weeks, weekly.', ask(55_000)).apply).toBe(true);
+    // a portal's standing footer is not a pending sign-off
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks.\nDecisions are not final until funding documents are executed.', ask(55_000)).apply).toBe(true);
+  });
+
+  it('the full amount on another term than the one asked is a counter (in words, or against the deal\'s term)', () => {
+    const a = read('You requested 18 months on Pinecrest. We can do the $55,000 at 1.33, but our max is 10 months, weekly.', ask(55_000));
+    expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.33, term: 10, term_unit: 'months' }] });
+    expect(read('Approved $55,000 / 1.30 / 26 weeks. The merchant was hoping for a 9 month term, this is as long as we go.', ask(55_000)).type).toBe('counter');
+    // the deal's own term, as the hook passes it
+    const withTerm: ReplyContext = { requested_amount: 55_000, requested_term: { term: 12, unit: 'months' } };
+    expect(read('Approved: $55,000, factor 1.35, 6 months, daily ACH.', withTerm).type).toBe('counter');
+    // the same term in other units (52 weeks is 12 months), or the term asked, is an approval
+    expect(read('Approved: $55,000, factor 1.35, 52 weeks, weekly.', withTerm).type).toBe('approved');
+    expect(read('Approved: $55,000, factor 1.35, 12 months as requested.', withTerm).type).toBe('approved');
+    expect(read('Approved as submitted: $55,000, 1.35, 12 months. The application asked for 12 months.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('an amount multiplied by a factor is funded, even after "payments": "or lighter payments: 15k x 1.40"', () => {
+    expect(extractOffers('40k x 1.38 = 55,200 over 120 days\nor for smaller payments 30k x 1.35 = 40,500, same 120 days')).toMatchObject([
+      { amount: 40_000, factor_rate: 1.38, term: 120, term_unit: 'days' },
+      { amount: 30_000, factor_rate: 1.35, term: 120, term_unit: 'days' },
+    ]);
+  });
+});

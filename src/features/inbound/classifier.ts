@@ -305,6 +305,20 @@ COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
+// a negative decision about the deal, from its parts (vocabulary.ts DECLINE_DECISION)
+const DD = V.DECLINE_DECISION;
+DECLINED_CUES.push(
+  { re: new RegExp(`\\b(?:${DD.refusal}) (?:be able to )?(?:${DD.verbs})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:${DD.inversion}) (?:${DD.verbs})\\b`, 'g'), w: 3, modal: true },
+  {
+    re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b`, 'g'),
+    w: 3,
+    modal: true,
+  },
+  { re: new RegExp(`\\b(?:can't|cannot|can not|won't|will not) be (?:re-?submitted|reconsidered|re-?reviewed|re-?presented) (?:for|until|before|within|in) (?:${DD.deferral.time})\\b`, 'g'), w: 3 },
+  { re: new RegExp(`\\b(?:won't|will not|don't|doesn't|do not|does not) (?:have|qualify|meet|be eligible|get there|be ready)(?: for)?(?: (?:that|it|this|those|these|one))? (?:until|till|before) (?:${DD.deferral.time})\\b`, 'g'), w: 2 },
+  { re: new RegExp(`\\b(?:${DD.verdicts})\\b`, 'g'), w: 3, modal: true },
+);
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
@@ -368,7 +382,7 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     w: 3,
   },
   { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
-  { cat: 'default_history', re: /\bdefault(s|ed)?\b|\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
   {
     cat: 'verification',
     re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
@@ -595,7 +609,8 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
-  if (factorNext && best.kind === 'other') return 'funded';
+  // ... and a payment is never multiplied by a factor: "if he wants lighter payments 20k x 1.42 = 28,400" offers 20k
+  if (factorNext && (best.kind === 'other' || best.kind === 'payment')) return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
     const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased|payment|pmt|installment|debit|remittance)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
@@ -640,6 +655,40 @@ const SHORTHAND_RE = new RegExp(
 const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
 const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+
+/** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
+const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
+const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
+const ASKED_TERM_RES = [
+  new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
+];
+
+/** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
+export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
+  const text = offerText(own);
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (!m) continue;
+    const u = m.groups!.u;
+    const years = /^y/.test(u);
+    return { term: Number(m.groups!.n) * (years ? 12 : 1), unit: years || /^m/.test(u) ? 'months' : /^w/.test(u) ? 'weeks' : 'days' };
+  }
+  return null;
+}
+
+/**
+ * An offered term against the term asked: the same unit must match exactly; across units (9 months
+ * against 39 weeks) a tenth either way is the same term, days counted as business or calendar days.
+ */
+export function termDiffers(offer: { term: number | null; term_unit: TermUnit | null }, asked: { term: number; unit: TermUnit }): boolean {
+  if (offer.term === null || offer.term_unit === null) return false;
+  if (offer.term_unit === asked.unit) return offer.term !== asked.term;
+  const inMonths = (t: number, u: TermUnit): number[] => (u === 'months' ? [t] : u === 'weeks' ? [t / 4.345] : [t / 21.7, t / 30.4]);
+  const a = inMonths(asked.term, asked.unit);
+  return !inMonths(offer.term, offer.term_unit).some((x) => a.some((y) => Math.abs(x - y) <= y * 0.1));
+}
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -770,6 +819,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
+      // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
+      if (ASKED_TERM_BEFORE.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -1060,6 +1111,8 @@ interface Analysis {
   floated: number[];
   /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
   termsWithoutAmount: ExtractedOffer[];
+  /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
+  askedTerm: { term: number; unit: TermUnit } | null;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1128,7 +1181,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1269,7 +1322,11 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
   const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
   if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
-  const otherTerms = counterScore >= 3 || a.product.score >= 3;
+  // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
+  const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
+  const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
+  if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
+  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 

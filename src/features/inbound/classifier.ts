@@ -648,7 +648,7 @@ function parseMoney(num: string, cents: string | undefined, suffix: string | und
 
 /** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
 const SHORTHAND_RE = new RegExp(
-  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
@@ -662,7 +662,10 @@ const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days
 const ASKED_TERM_RES = [
   new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
 ];
+/** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
+const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
 
 /** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
 export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
@@ -728,6 +731,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       while ((m = SHORTHAND_RE.exec(line))) {
         const n = m.groups!.n;
         const start = m.index + m[0].length - n.length;
+        // "I'm at 12.5 max": thousands with a decimal, never a factor (1.05-2.5)
+        if (n.includes('.') && Number(n) < 3) continue;
         const value = Number(n) * 1000;
         if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
         const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
@@ -763,7 +768,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
     while ((m = factorRe.exec(line))) {
       const v = Number(m[1]);
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
-      const pre = lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '';
+      // "I'm at 12.5 max - 1.42": a ceiling on the amount, not a sell-rate label
+      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
@@ -821,6 +827,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
+      if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';

@@ -120,7 +120,7 @@ export const DECLINE: PhraseRow[] = [
  */
 export const DECLINE_DECISION = {
   refusal: "can't|cannot|can not|couldn't|could not|won't|will not|wouldn't|would not|(?:won't|will not|wouldn't|would not|am not|are not|aren't|is not|isn't|not) (?:be )?(?:able|going|prepared|willing|in a position|comfortable enough) to|(?:unable|not able|in no position|no longer able) to|(?:don't|do not|doesn't|does not) (?:see (?:us|a way to|how we can|how i can|any way to)|think (?:we|i) can|want to|plan to)|no way (?:we|i) (?:can|could|will|would)|(?:there's|there is) no way (?:we|i) (?:can|could|to)",
-  verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate",
+  verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate|get (?:it|this|that|this one|that one|him|her|them|the (?:file|deal)) (?:thru|through|done|over the line|past (?:credit|uw|underwriting|committee))",
   objects: "it|this|that|him|her|them|this one|that one|(?:the|this|that|your|their|his|her) (?:file|deal|merchant|request|application|app|submission|account|business|client|customer|one|opportunity|advance|company)|[a-z][a-z'&.-]*(?: [a-z][a-z'&.-]*)?(?:'s)? (?:file|deal|submission)",
   /** After the verb and its object: the clause ends, or a reason or a place in time follows. */
   tails: "\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:here|there|at (?:this|the) (?:time|moment|point|stage)|at all|right now|for now|today|on (?:this|that|it|this one|that one|the (?:file|deal))|anymore|any ?more|either|unfortunately|sorry|i'm afraid|as (?:it|this|that) (?:stands|is)|in (?:its|it's|the) current (?:form|state|shape)|because|due to|since|given|based on|after|with (?:the|those|these|that|this|his|her|their|a|an|only|just|what|so|how|him|her|them|it|[\\d$])|on (?:a|an) [a-z]+|for (?:us|me|you|this|that|now|the time being)\\b)",
@@ -130,7 +130,7 @@ export const DECLINE_DECISION = {
     objects: "it|this|that|the (?:file|deal|merchant)|with us|to us|to me|us",
     time: "(?:the )?(?:spring|summer|fall|autumn|winter|new year|next (?:year|month|quarter|season|spring|summer|fall|winter)|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|\\d{1,3} (?:days?|weeks?|months?)|(?:a|one|two|three|four|five|six|nine|twelve|a few|a couple(?: of)?|several) (?:days?|weeks?|months?|quarters?|years?)|(?:a|one) year|(?:they|he|she|the (?:merchant|business|client|owner)) (?:has|have|hits?|reach(?:es)?|gets?|shows?|builds?|adds?|clears?|pays?)|(?:the )?(?:holidays|season))",
   },
-  verdicts: "(?:that|this|which|it) (?:ends|kills|sinks|closes|finishes|rules out|knocks out) (?:it|this|that|things|the (?:file|deal|conversation|discussion))(?: for (?:us|me))?|(?:that's|that is|this is|it's|it is) (?:the end of (?:it|the road|the line)|a (?:deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|knock[- ]?out))|deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|(?:off|outside(?: of)?|not (?:in|within|inside)) (?:our|the|my) (?:box|buy box|credit box|appetite|wheelhouse|lane)|(?:no|zero|little) appetite (?:for|on)|(?:not|non|un)[- ]?(?:fundable|approvable|financeable|bankable)|(?:is|are|was|deemed|found) ineligible|(?:have|has|going|got) to (?:say no|turn (?:it|this|that|him|her|them|the (?:file|deal)) down|take a pass)|(?:turn|turning|turned) (?:it|this|that|the (?:file|deal)) down|(?:we're|we are|i'm|i am) not interested",
+  verdicts: "(?:that|this|which|it) (?:ends|kills|sinks|closes|finishes|rules out|knocks out) (?:it|this|that|things|the (?:file|deal|conversation|discussion))(?: for (?:us|me))?|(?:that's|that is|this is|it's|it is) (?:the end of (?:it|the road|the line)|a (?:deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|knock[- ]?out))|deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|(?:off|outside(?: of)?|not (?:in|within|inside)) (?:our|the|my) (?:box|buy box|credit box|appetite|wheelhouse|lane)|(?:no|zero|little) appetite (?:for|on)|(?:not|non|un)[- ]?(?:fundable|approvable|financeable|bankable)|(?:is|are|was|deemed|found) ineligible|(?:have|has|going|got) to (?:say no|turn (?:it|this|that|him|her|them|the (?:file|deal)) down|take a pass)|(?:turn|turning|turned) (?:it|this|that|the (?:file|deal)) down|(?:we're|we are|i'm|i am) not interested|(?:let|letting) (?:it|this|that|him|her|them|this one|that one|the (?:file|deal|merchant)) go\\b|bow(?:ing|ed|s)? out|(?:isn't|is not|aren't|are not|not|no longer|wasn't|was not) (?:\\w+ )?eligible(?! for (?:the full|the whole|more|over|above|\\$|\\d|up to))|(?:falls?|fell|sits?|is|are|was) (?:well |squarely |clearly )?outside (?:of )?(?:our|the|my) (?:[a-z-]+ ){1,2}(?:guidelines|criteria|parameters|policy|policies|program|box|appetite|rules)|(?:sit|sitting) (?:this|it|that) (?:one )?out",
 };
 
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
@@ -230,6 +230,9 @@ export const TENTATIVE: PhraseRow[] = [
   // not to be given out as final yet: "don't send it to the merchant as final", "don't share the numbers with the client yet",
   // "until I confirm", "until you hear back from me"
   { phrase: "(don't|do not|please don't|hold off on|not yet|no) (send|sending|give|giving|pass|passing|forward|forwarding|share|sharing|release|releasing|relay|relaying)( it| this| that| these| anything| the (terms|numbers|offer|approval|deal))?( along| over| out)? (to|with) the (merchant|client|owner|customer)|until (i|we) (confirm|hear back|get (the|his|her|their) (ok|okay|sign[- ]?off|initials|signature))|until you hear (back )?from (me|us)", w: 3 },
+  // an approval held provisionally until a recheck (holdout8): "pencil it in at the 15", "soft-hold the 40",
+  // "before our morning scrub", "we re-pull positions the day of", "until the same-day refresh", "on hold pending the re-pull"
+  { phrase: "pencil(ed|led|ing|ling|s)?( [a-z'&-]+){0,2} (in|down)\\b|penciled|pencilled|(soft|tentative)[- ]?(hold|holding|held)|(before|until|till|pending|after|subject to) (our |the |a |my |their )?(morning |same[- ]day |day[- ]of |next[- ]day |pre-?funding |funding[- ]day |final )?(scrub|re-?check|re-?pull|re-?verification|refresh)|(morning|same[- ]day|day[- ]of|pre-?funding|funding[- ]day) (scrub|re-?check|re-?pull|refresh)|re-?(pull|check|run|scrub)\\w* (the )?(positions|file|bank|statements|credit|ucc|uccs|it|everything)( again)? (the |on the )?(day of|morning of|before funding|on funding day|tomorrow morning|in the morning)|(hold off|wait|holding off) (on )?(telling|informing|notifying|letting|calling|updating) (the |your )?(merchant|client|owner|customer)|(don't|do not) (tell|inform|notify|call|update) the (merchant|client|owner|customer) (yet|until|just yet)", w: 3 },
   // soft words for a decision: "approved in principle", "verbal approval", "I think we can get there", "don't hold me to it"
   { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|preliminary|prelim|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
   // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
@@ -287,6 +290,11 @@ export const ASKED_TERM = {
   before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
   /** Right after the number and its unit. */
   after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
+  /**
+   * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
+   * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
+   */
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)",
 };
 
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
@@ -318,6 +326,9 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
+  // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
+  // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"
+  { phrase: "(is|was|that's|thats|it's|a bit|way|little|just) too rich|too rich (for|at)|(i'm|im|we're|were|i am|we are|credit is|uw is|underwriting is|the desk is|committee is|they're|they are)( only)? (at|comfortable at|good (at|for)|ok (at|for)|okay (at|for)) (\\$\\d[\\d,.]*k?|(?<![\\d.,])(\\d{1,3}(,\\d{3})+|\\d{1,3}(\\.\\d)?k|\\d{2,3}(\\.\\d)?))( (max|tops|top|ceiling|cap|at most|at the most|and no (more|higher)|and that's it|period))(?! (sell|rate|factor|buy))|(\\$\\d[\\d,.]*k?|(?<![\\d.,])(\\d{1,3}(,\\d{3})+|\\d{1,3}(\\.\\d)?k|\\d{2,3}(\\.\\d)?)) (max|tops|at most|is our (max|ceiling|cap|limit)|is the (max|ceiling|cap|limit|most))\\b(?! (sell|rate|factor|buy))|tops? out at|max(es|ed)? out at|topped out at|(capped|caps|cap|limited|held|kept) (it|us|them|the (deal|file|offer|approval|amount|advance)) (at|to)|(capped|limited|held) at \\$?\\d|(as far as|the furthest|the farthest) (i|we|credit|uw) (could|can|will|would) (go|take it|push( it)?|get( it)?|stretch)|(took|take|pushed|push) (it|this|the file|the deal|[a-z'&-]+) as far as|the most (i|we|credit|uw|underwriting|committee) (can|could|will|would) (do|sign|approve|go|fund|offer|write)", w: 3 },
 ];
 
 /**
@@ -531,6 +542,19 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   },
   // the merchant went silent on verification: "asked them to connect DecisionLogic and got no response"
   { category: 'verification', phrases: ["(got|received|heard) no (response|reply|answer)|never (responded|connected|heard back|called back|logged in)|(didn't|did not|won't|wouldn't|refused to) (respond|connect|link|log in)"], w: 2 },
+  // holdout8: reasons in the words of a program's rules
+  // seasoning, operating history in months: "requires twelve months of seasoning", "about five months of operating history", "not seasoned enough"
+  {
+    category: 'time_in_business',
+    phrases: [
+      "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)",
+      "(seasoning|operating history|time in business|tib) (requirement|minimum|rule|threshold|floor|cutoff|of (at least|only|just|about|under))|(minimum|min|required) (seasoning|operating history|time in business)|(not|isn't|aren't|insufficiently|under-?) ?seasoned|unseasoned",
+      "(reach|reaches|hit|hits|get to|gets to|turn|turns|cross|crosses|have|has) (a full|one|their first|a|the one[- ]year|their one[- ]year|the 12[- ]month|the twelve[- ]month) (year|anniversary|year mark|month mark)",
+    ],
+    w: 3,
+  },
+  // where the merchant is domiciled or registered: "LA-domiciled merchants", "domiciled in Louisiana", "holding Louisiana until the rules settle"
+  { category: 'restricted_state', phrases: ['domicil\\w*|(state|jurisdiction) of (incorporation|formation|registration)|(new|pending|upcoming) (disclosure|licensing|lending|commercial financing) (rules|law|laws|regulations|requirements|regime)'], w: 2.5 },
 ];
 
 
@@ -550,7 +574,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [

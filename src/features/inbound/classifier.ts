@@ -7,6 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
+import { findTraceCodes } from '../submissions/trace-code';
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
 import * as V from './vocabulary';
 
@@ -61,6 +62,8 @@ export interface ReplyContext {
   requested_term?: { term: number; unit: TermUnit } | null;
   product_type?: string | null;
   business_name?: string | null;
+  /** The submission's trace code (`SVC-XXXX-XXXX`): a reply naming another code answers another submission. */
+  trace_code?: string | null;
 }
 
 export interface Classification {
@@ -1441,6 +1444,109 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
   return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
 }
 
+// ---------------------------------------------------------------- another deal named
+
+/**
+ * Words that name no business in the places a decision names one ("Status: approved", "Update on
+ * Friday"): the trade's own nouns, pronouns, days and months, greetings.
+ */
+const NOT_A_NAME = new Set(
+  ('the this that these those your our my their his her its it we you they he she i a an re fwd fw update status decision approved approval declined ' +
+    'decline counter offer offers funded final file deal deals submission merchant client owner business good great news hi hello hey thanks thank ' +
+    'monday tuesday wednesday thursday friday saturday sunday today tomorrow january february march april may june july august september october ' +
+    'november december jan feb mar apr jun jul aug sep sept oct nov dec summary terms term option options note notes stips stip items item portal ' +
+    'credit underwriting committee please per new renewal amount factor rate payback payment') .split(/\s+/),
+);
+/** Words of a legal name that say nothing about which business it is. */
+const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
+/** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
+const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
+/** Where a reply names the business a decision is about. */
+const NAMED_BUSINESS: RegExp[] = [
+  // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
+  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "The Magnolia Row Boutique file", "your Dixon deal"
+  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+(${CAP_RUN})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
+  // "Dixon Auto Glass is approved" at the start of a sentence or line
+  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*(${CAP_RUN})[ \\t]+(?:is|was|has been|got|came back)[ \\t]+(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|a go|a pass|a no|[Ff]unded|good to go|cleared)\\b`, 'g'),
+  // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker)
+  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
+  // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
+  new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
+];
+
+/** The distinctive words of a business name (lower case): not legal filler, not the trade's nouns, not an all-caps acronym. */
+function nameWords(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length >= 3 && !(w.length <= 5 && /^[A-Z0-9]+$/.test(w)))
+    .map((w) => w.toLowerCase())
+    .filter((w) => !NAME_FILLER.has(w) && !NOT_A_NAME.has(w));
+}
+
+/** A name as written against the deal's business: the same when a distinctive word is shared (or one starts the other: "Chiro"). */
+function sameBusiness(written: string[], business: string[]): boolean {
+  return written.some((t) => business.some((u) => t === u || (t.length >= 4 && u.startsWith(t)) || (u.length >= 4 && t.startsWith(u))));
+}
+
+/** An aside to the reply ("P.S.", "Separately", "Unrelated") about another file than this one. */
+const ASIDE_START = /^\s*(?:p\.?\s?p?\.?s\.?(?=[\s:,-])|separately\b|unrelated\b|on (?:a |an )?(?:separate|different|unrelated) (?:note|file|deal)\b|on another (?:note|file|deal)\b|also,? on (?:the )?other\b)/i;
+const OTHER_FILE = /\b(?:the|your|that) other (?:file|deal|submission|merchant)\b|\banother (?:file|deal|submission) (?:you|of yours)\b/i;
+
+/**
+ * The parts of a reply about another deal than the one it answers (holdout8): a decision that names a
+ * business that is not this deal's ("Approved on Dixon Auto Glass" on the Windward thread), another
+ * submission's trace code, or an aside ("P.S. the Magnolia file ... we'll let that one go"). A
+ * paragraph that names another business and never this one is cut; `mine` says whether the reply
+ * names this deal anywhere. Without the deal's business name nothing is compared.
+ */
+function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: string[]; mine: boolean } | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length && !ctx?.trace_code) return null;
+  const text = normalizeText(own);
+  // paragraphs, a P.S. line starting one of its own
+  const paras = text.split(/\n\s*\n/).flatMap((p) => p.split(/\n(?=\s*(?:p\.?\s?p?\.?s\.?)[\s:,-])/i));
+  const names: string[] = [];
+  let mine = business.length > 0 && new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i').test(text);
+  const ours = ctx?.trace_code ?? null;
+  const keep: string[] = [];
+  let cut = false;
+  for (const p of paras) {
+    let other = 0;
+    let self = 0;
+    for (const re of NAMED_BUSINESS) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(p))) {
+        const words = nameWords(m[1]);
+        if (!words.length || !business.length) continue;
+        if (sameBusiness(words, business)) self++;
+        else {
+          other++;
+          names.push(m[1].trim());
+        }
+      }
+    }
+    for (const code of findTraceCodes(p)) {
+      if (ours && code === ours) self++;
+      else if (ours) {
+        other++;
+        names.push(code);
+      }
+    }
+    if (self) mine = true;
+    const aside = ASIDE_START.test(p) && OTHER_FILE.test(p);
+    if ((other > 0 && self === 0) || aside) {
+      if (aside && !other) names.push('another file');
+      cut = true;
+      continue;
+    }
+    keep.push(p);
+  }
+  if (!cut) return null;
+  return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
+}
+
 // ---------------------------------------------------------------- attached PDFs
 
 /**
@@ -1481,6 +1587,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
   const deals = splitDeals(parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  // a decision or an aside about another deal than this one (holdout8): not read for this deal
+  const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
+  if (elsewhere) {
+    reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
+    deals.own = elsewhere.own;
+  }
   let a = analyse(deals.own, input.subject, context);
   // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
   // read the subject as the first line of the reply
@@ -1529,7 +1641,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
     }
   }
-  const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
+    // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
+    return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
+  }
+  // ... beside this deal's own answer: a person records the other deal's part where it belongs
+  const review = d.review ?? ((deals.multiple || elsewhere) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

@@ -253,6 +253,8 @@ const NEEDS_CUES: Cue[] = [
     w: 2.5,
   },
   { re: /\bthe following\b/g, w: 1 },
+  // holdout8: "send those over and I'll get you numbers", "a few things first:", "once I have those"
+  { re: /\b(send|get|shoot|email|upload) (me |us )?(those|these|them|that|everything|the (docs|items|above|rest)) (over|along|in|through|my way|to (me|us))\b|\b(once|when|after) (i|we) (have|get|receive|see) (those|these|them|the (docs|items|above))\b|\ba (few|couple( of)?) (things|items|docs|documents) (first|before|needed|to (start|begin|get started))\b/g, w: 1 },
   { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
   { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
   // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
@@ -435,10 +437,10 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(mc|dot|usdot) (number|#|authority)/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
-const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
+const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
 
 const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
 
@@ -517,7 +519,8 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
-      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12) {
+      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
+      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }

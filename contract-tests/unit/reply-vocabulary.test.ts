@@ -583,3 +583,70 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     ]);
   });
 });
+
+describe('declines in new words: a negative decision from its parts, its reason as concepts (holdout7)', () => {
+  const declined = (text: string, category?: string) => {
+    const c = read(text);
+    expect(c.type, `${text}\n${c.reasons.join('\n')}`).toBe('declined');
+    if (category) expect(c.decline_category, `${text}\n${c.reasons.join('\n')}`).toBe(category);
+    return c;
+  };
+
+  it('DECLINE_DECISION: a refusal and a decision verb, closing the clause or followed by the deal or a reason', () => {
+    declined('We are not in a position to move forward on Pinecrest given the tax lien.', 'default_history');
+    declined('Afraid there is no way we can get behind this one.');
+    declined('Background check turned up an open tax lien from 2023. We won\'t be able to help.', 'default_history');
+    declined('They took funding from someone else yesterday so we\'re no longer able to proceed.', 'stacking');
+    // an amount, a term or "until" after the verb is not a decline: a refusal of the ask, or a request
+    expect(read("We can't proceed until we get the signed application.").type).not.toBe('declined');
+    expect(read("I won't be able to look at this until Monday.").type).not.toBe('declined');
+    expect(read("Can't fund 55, best is 40k at 1.38 over 6 months.", ask(55_000)).type).toBe('counter');
+    expect(read("We can't do 12 months on this, we can do 55k at 1.35 over 8 months.", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ term: 8, term_unit: 'months' }] });
+  });
+
+  it('DECLINE_DECISION inversion: "not a file we are comfortable backing", "not the kind of deal we fund"', () => {
+    declined('Pinecrest is not a file we are comfortable backing.');
+    declined("Not the kind of deal we fund. Owner's score is 540.", 'credit_score');
+    declined("We're not comfortable funding this with the open judgment.", 'default_history');
+  });
+
+  it('DECLINE_DECISION deferral: a later time is a no now; a renewal later beside an approval is not', () => {
+    declined('Circle back with us after the new year once they have six months of clean statements.');
+    declined('Resubmit in 60 days - the last two statements show 9 returned payments.', 'nsf');
+    declined('This merchant cannot be re-submitted for 6 months.');
+    declined("They won't qualify until March, they opened 8 months ago.", 'time_in_business');
+    const a = read('Approved: 55k at 1.35, 8 months weekly. We can revisit in 6 months for a renewal.', ask(55_000));
+    expect(a.type).toBe('approved');
+    expect(a.review_reason ?? null).toBeNull();
+  });
+
+  it('DECLINE_DECISION verdicts: "that sinks it", "a deal breaker", "outside our buy box", "not fundable"', () => {
+    declined('That sinks it for us - the landlord says they are three months behind on rent.');
+    declined('The open lawsuit from their old funder is a deal breaker.', 'default_history');
+    declined('Home health care is outside our buy box.', 'industry');
+    declined("Pinecrest came back ineligible: the owner's name doesn't match the bank account.", 'verification');
+    declined('Status: NOT FUNDABLE\nReason: ADB of $640 over the last 90 days', 'low_balance');
+  });
+
+  it('DECLINE_REASONS: every category as a concept, in words no batch used', () => {
+    declined("Already servicing three weeklies; a fourth would bury them. We'll pass.", 'stacking');
+    expect(read('Pulling our offer: a fresh UCC filing showed up this morning.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    declined('Brand-new LLC, been operating for just under a year. Hard pass.', 'time_in_business');
+    declined('Only two years old and we need 3 years in business. Pass.', 'time_in_business');
+    declined('Five reversed ACH debits in October. No go.', 'nsf');
+    declined('Guarantor has a thin file and recent lates. Pass.', 'credit_score');
+    declined("Experian came back ugly on the owner. We'll pass.", 'credit_score');
+    declined("The deposits on the PDF don't reconcile with the bank's own portal. Declining.", 'verification');
+    declined('We asked the owner for a bank login three times and heard no reply. Closing the file as a decline.', 'verification');
+    declined("Sales came in at $14k in October and are trending down. Can't make it work.", 'low_revenue');
+    declined("Balances hover around $300 most days. Can't make it work.", 'low_balance');
+    declined("They dipped into the red on 9 days last month, so we're out.", 'negative_days');
+    declined('Bounced payments to their current funder in October - no go.', 'nsf');
+    declined("Owner's credit is bruised with too many derogs. We'll have to pass.", 'credit_score');
+    declined("Stopped paying their last funder in 2024 and there's an ACH block on file. No way we can fund it.", 'default_history');
+    declined("We don't touch hookah lounges, sorry.", 'industry');
+    declined("We aren't licensed to lend in Nevada right now, so this is a no.", 'restricted_state');
+    declined('The ask is beyond what our desk can write for a first deal; our max ticket is $50k. Declining.', 'deal_size');
+    declined("The opening balance in November doesn't match October's close and the merchant never connected Plaid. We won't proceed.", 'verification');
+  });
+});

@@ -314,9 +314,10 @@ PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
 const DD = V.DECLINE_DECISION;
 DECLINED_CUES.push(
   { re: new RegExp(`\\b(?:${DD.refusal}) (?:be able to )?(?:${DD.verbs})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
-  { re: new RegExp(`\\b(?:${DD.inversion}) (?:${DD.verbs})\\b`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:${DD.inversion}) (?:(?:comfortable|interested) (?:with |in )?)?(?:${DD.verbs}|${DD.gerunds})\\b`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:not|never|no longer) (?:comfortable|interested|prepared) (?:in |with )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
   {
-    re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b`, 'g'),
+    re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b(?! (?:for|about|on) (?:a |the |an )?(?:renewal|re-?up|top[- ]?up|increase|add-?on|second position))`, 'g'),
     w: 3,
     modal: true,
   },

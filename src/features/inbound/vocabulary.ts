@@ -123,7 +123,9 @@ export const DECLINE_DECISION = {
   verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate|get (?:it|this|that|this one|that one|him|her|them|the (?:file|deal)) (?:thru|through|done|over the line|past (?:credit|uw|underwriting|committee))",
   objects: "it|this|that|him|her|them|this one|that one|(?:the|this|that|your|their|his|her) (?:file|deal|merchant|request|application|app|submission|account|business|client|customer|one|opportunity|advance|company)|[a-z][a-z'&.-]*(?: [a-z][a-z'&.-]*)?(?:'s)? (?:file|deal|submission)",
   /** After the verb and its object: the clause ends, or a reason or a place in time follows. */
-  tails: "\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:here|there|at (?:this|the) (?:time|moment|point|stage)|at all|right now|for now|today|on (?:this|that|it|this one|that one|the (?:file|deal))|anymore|any ?more|either|unfortunately|sorry|i'm afraid|as (?:it|this|that) (?:stands|is)|in (?:its|it's|the) current (?:form|state|shape)|because|due to|since|given|based on|after|with (?:the|those|these|that|this|his|her|their|a|an|only|just|what|so|how|him|her|them|it|[\\d$])|on (?:a|an) [a-z]+|for (?:us|me|you|this|that|now|the time being)\\b)",
+  tails: "\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:here|there|at (?:this|the) (?:time|moment|point|stage)|at all|right now|for now|today|on (?:this|that|it|this one|that one|the (?:file|deal))|anymore|any ?more|either|unfortunately|sorry|i'm afraid|as (?:it|this|that) (?:stands|is)|in (?:its|it's|the) current (?:form|state|shape)|because|due to|since|given|based on|after|with (?:the|those|these|that|this|his|her|their|a|an|only|just|what|so|how|him|her|them|it|[\\d$])|on (?:a|an) [a-z]+|on (?!the (?:full|whole|requested|entire))[a-z]|for (?:us|me|you|this|that|now|the time being)\\b)",
+  /** The verbs as gerunds: "not comfortable backing it", "not a file we're interested in funding". */
+  gerunds: "funding|approving|backing|doing|taking (?:it |this |that )?on|writing|financing|touching|supporting|underwriting|pursuing|moving forward|proceeding|going (?:any )?further",
   inversion: "not (?:one|something|a (?:deal|file|merchant|credit|risk|loan|position|profile|request|business)|the (?:kind|type|sort) of (?:deal|file|merchant|business|credit|risk|profile)|an? (?:[a-z]+ )?(?:deal|file|merchant|account|business)) (?:that )?(?:we|i)(?:'re| are|'m| am|'d| would|'ll| will| can| could| were)?(?: (?:be|feel))?(?: (?:able|going|prepared|willing|looking|comfortable))?(?: to)?(?: ever)?",
   deferral: {
     verbs: "revisit|resubmit|re-?submit|re-?apply|reconsider|come back|circle back|check back|reach back out|try (?:us |it )?again|look again|take another look|send (?:it|this|the file) back",
@@ -287,7 +289,7 @@ export const CLOSING_STIPS: PhraseRow[] = [
  */
 export const ASKED_TERM = {
   /** Right before the number. */
-  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
+  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
   /** Right after the number and its unit. */
   after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
   /**
@@ -531,7 +533,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   {
     category: 'verification',
     phrases: [
-      "(statements?|bank statements?|numbers|deposits|balances?|figures|pages?|docs|documents|application|ending balance|opening balance) (don't|doesn't|do not|does not|didn't|did not|won't|wouldn't) (tie|match|reconcile|add up|line up|foot|agree)",
+      "(statements?|bank statements?|numbers|deposits|balances?|figures|pages?|docs|documents|application|ending balance|opening balance)( [a-z'&]+){0,4} (don't|doesn't|do not|does not|didn't|did not|won't|wouldn't) (tie|match|reconcile|add up|line up|foot|agree)",
       "(font|fonts|formatting|typeface|spacing|alignment) (changes|change|changed|differs|is different|looks off|doesn't match|don't match|is inconsistent)",
       'altered|manipulated|tampered|photoshopped|fabricated|forged|falsified|misrepresent\\w*',
       '(couldn\'t|could not|can\'t|cannot|unable to|were unable to|failed to|not able to) (verify|confirm|validate|authenticate)',

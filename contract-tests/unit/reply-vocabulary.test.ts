@@ -650,3 +650,86 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined("The opening balance in November doesn't match October's close and the merchant never connected Plaid. We won't proceed.", 'verification');
   });
 });
+
+describe('held approvals, other deals, ceilings, refused terms, new declines and stip lists (holdout8)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const pinecrest: ReplyContext = { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic LLC', trace_code: 'SVC-3H7W-5KQA' };
+
+  it('an approval held provisionally until a recheck (pencilled in, a soft hold, a morning scrub, a re-pull the day of) goes to a person', () => {
+    expect(read('Pencilled Pinecrest in for $55,000 at 1.38, 24 weekly payments of $3,162.50.', ask(55_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(outcome('Approved $55,000 / 1.38 / 24 weeks, subject to a re-check of positions on funding day.', ask(55_000)).apply).toBe(false);
+    expect(outcome('55k @ 1.38, 24 wks works. We re-pull the bank the morning of.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Soft hold on Pinecrest: $55,000, 1.38, 24 weeks.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved at $55,000, 1.38, 24 weeks. Wait on telling the client, we scrub files at 8am.', ask(55_000)).apply).toBe(false);
+    // an approval with no hold is applied
+    expect(outcome('Approved: $55,000 at 1.38 over 24 weeks. Contracts out today.', ask(55_000)).apply).toBe(true);
+  });
+
+  it("a decision naming another business or another trace code than the deal's is not this deal's answer", () => {
+    expect(read('Declined for Copperline Auto Body, too many negative days.', pinecrest).type).toBe('unclassified');
+    expect(outcome('Westfield Dental Group is approved: $40,000, 1.35, 9 months weekly.', pinecrest).apply).toBe(false);
+    expect(read('Merchant: Copperline Auto Body\nDecision: Approved\nAmount: $40,000\nFactor: 1.35\nTerm: 30 weeks', pinecrest).type).toBe('unclassified');
+    expect(read('SVC-7K3M-9Q2P is approved at $40,000, 1.35 over 9 months.', pinecrest).type).toBe('unclassified');
+    // this deal's own name (or a short form of it), or no name at all, is read as before
+    expect(outcome('Pinecrest is approved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome("Approved, $55,000 @ 1.35 for 9 months. We're fine sitting behind Rapid Advance.", pinecrest).apply).toBe(true);
+  });
+
+  it('a P.S. about another file does not decide this one; the reply goes to a person to record both', () => {
+    const a = read("Approved at the full $55,000, 1.36, 40 weeks.\n\nPS - on the Copperline Auto Body deal we're passing, too many NSFs.", pinecrest);
+    expect(a).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 55_000, factor_rate: 1.36, term: 40 }] });
+    expect(read('Approved at $55,000, 1.36, 40 weeks.\n\nP.S. your other file from Monday is a decline for us, too many positions.', pinecrest)).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+  });
+
+  it('a ceiling on the amount is a counter: "too rich", "I\'m at X max", "tops out at", "capped it at", "the most credit will sign"', () => {
+    expect(read('Our committee capped the deal at $40,000 - 1.38 / 28 weeks / $1,971.43 weekly.').type).toBe('counter');
+    expect(read('The most credit will sign is 40k at 1.38 over 28 weeks.').type).toBe('counter');
+    expect(read('We top out at $40,000 on restaurants. 1.38 factor, 28 weeks.').type).toBe('counter');
+    expect(read('$40k is all the room there is - the 55 is too rich for a 3 year old shop. 1.38 over 28 weeks.').type).toBe('counter');
+    // thousands with a decimal after "at": "we're at 32.5 tops"
+    expect(read("we're at 32.5 tops - 1.44 over 110 days", ask(45_000))).toMatchObject({ type: 'counter', offers: [{ amount: 32_500, factor_rate: 1.44, term: 110, term_unit: 'days' }] });
+    // a sell-rate ceiling is no ceiling on the amount
+    expect(read('Buy 1.32, 1.42 max sell, 180 business days, $55,000.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('a term refused in words is the term asked: the full amount on another term is a counter, the refused term is no offer', () => {
+    const c = read('We can fund all $55,000, but an 18 month weekly term is longer than our program runs. What works: $55,000 at 1.32 over 9 months, weekly.', ask(55_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
+    expect(c.offers).toHaveLength(1);
+    expect(read('Approved: $55,000, 1.32, 9 months weekly.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('declines in new words: letting the file go, bowing out, not eligible, outside our X guidelines, not getting it through', () => {
+    const declined = (text: string, category?: string) => {
+      const c = read(text);
+      expect(c.type, `${text}\n${c.reasons.join('\n')}`).toBe('declined');
+      if (category) expect(c.decline_category, `${text}\n${c.reasons.join('\n')}`).toBe(category);
+    };
+    declined("We'll let the file go, owner's FICO came back at 548.", 'credit_score');
+    declined("Bowing out on this one, the owner's score is 548.", 'credit_score');
+    declined("Pinecrest isn't eligible for our program right now.");
+    declined('Veterinary practices sit outside our current underwriting guidelines.');
+    declined("Couldn't get this one through committee.");
+    // "not eligible for the full 55" refuses the ask: a counter with its offer
+    expect(read('Not eligible for the full 55, we can do 40k at 1.38 over 6 months.', ask(55_000)).type).toBe('counter');
+  });
+
+  it('decline reasons: seasoning and operating history in months, where the merchant is domiciled', () => {
+    expect(read('The business only shows 7 months of trading history and our minimum seasoning is a year. Declined.').decline_category).toBe('time_in_business');
+    expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
+    expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
+    expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
+  });
+
+  it('stip lists: "a couple of things first" over trucking stips, a numbered list, notes typed in capitals into the quoted message', () => {
+    const t = read("Pinecrest should be fine, just a couple of things first:\n- DOT number\n- title for the 2021 Kenworth\n- COI naming us\nGet me those and I'll price it.");
+    expect(t).toMatchObject({ type: 'needs_info', requested_items: ['DOT number', 'title for the 2021 Kenworth', 'COI naming us'] });
+    const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $55,000\n** STILL NEED THE SEPTEMBER STATEMENT\nTime in business: 6 years\nMISSING PHOTO ID FOR THE SECOND OWNER\nThanks!';
+    const inline = read(`Answers in caps inline below.\n\nTom\n\n${quoted}`);
+    expect(inline.type).toBe('needs_info');
+    expect(inline.requested_items.map((x) => x.toLowerCase())).toEqual(['september statement', 'photo id for the second owner']);
+    // the same quote under a reply that does not point at notes in it is not read
+    expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
+  });
+});

@@ -689,6 +689,8 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read('$40k is all the room there is - the 55 is too rich for a 3 year old shop. 1.38 over 28 weeks.').type).toBe('counter');
     // thousands with a decimal after "at": "we're at 32.5 tops"
     expect(read("we're at 32.5 tops - 1.44 over 110 days", ask(45_000))).toMatchObject({ type: 'counter', offers: [{ amount: 32_500, factor_rate: 1.44, term: 110, term_unit: 'days' }] });
+    // "40 max - 1.38": the ceiling is on the amount, the factor after it is the buy rate, not a sell rate
+    expect(read("I'm at 40 max - 1.38, 28 weeks, weekly", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.38, term: 28, term_unit: 'weeks' }] });
     // a sell-rate ceiling is no ceiling on the amount
     expect(read('Buy 1.32, 1.42 max sell, 180 business days, $55,000.', ask(55_000)).type).toBe('approved');
   });
@@ -725,10 +727,10 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
   it('stip lists: "a couple of things first" over trucking stips, a numbered list, notes typed in capitals into the quoted message', () => {
     const t = read("Pinecrest should be fine, just a couple of things first:\n- DOT number\n- title for the 2021 Kenworth\n- COI naming us\nGet me those and I'll price it.");
     expect(t).toMatchObject({ type: 'needs_info', requested_items: ['DOT number', 'title for the 2021 Kenworth', 'COI naming us'] });
-    const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $55,000\n** STILL NEED THE SEPTEMBER STATEMENT\nTime in business: 6 years\nMISSING PHOTO ID FOR THE SECOND OWNER\nThanks!';
+    const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $55,000\n** STILL NEED THE SEPTEMBER STATEMENT\nTime in business: 6 years\nMISSING PHOTO ID FOR THE SECOND OWNER\nState: OR\n>> NEED A SIGNED AUTHORIZATION, THE ONE IN THE PACKAGE ISN\'T DATED\nThanks!';
     const inline = read(`Answers in caps inline below.\n\nTom\n\n${quoted}`);
     expect(inline.type).toBe('needs_info');
-    expect(inline.requested_items.map((x) => x.toLowerCase())).toEqual(['september statement', 'photo id for the second owner']);
+    expect(inline.requested_items.map((x) => x.toLowerCase())).toEqual(['september statement', 'photo id for the second owner', 'signed authorization']);
     // the same quote under a reply that does not point at notes in it is not read
     expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
   });

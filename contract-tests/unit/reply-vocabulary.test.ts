@@ -721,16 +721,24 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read('The business only shows 7 months of trading history and our minimum seasoning is a year. Declined.').decline_category).toBe('time_in_business');
     expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
     expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
+    expect(read("Have to pass - we're holding all Oregon files for now.").decline_category).toBe('restricted_state');
     expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
   });
 
   it('stip lists: "a couple of things first" over trucking stips, a numbered list, notes typed in capitals into the quoted message', () => {
     const t = read("Pinecrest should be fine, just a couple of things first:\n- DOT number\n- title for the 2021 Kenworth\n- COI naming us\nGet me those and I'll price it.");
     expect(t).toMatchObject({ type: 'needs_info', requested_items: ['DOT number', 'title for the 2021 Kenworth', 'COI naming us'] });
+    // a list of documents with no request before it: the documents say it (trucking stips)
+    expect(read('Looks workable on our side.\n- MC authority letter\n- VIN list for the trucks\n- IFTA returns, last 2 quarters').requested_items).toHaveLength(3);
+    // a list of questions introduced as "things first"
+    expect(read("Two things first:\n- the reason the sales dipped\n- the name of the new partner\n- the owner's cell")).toMatchObject({ type: 'needs_info', requested_items: ['reason the sales dipped', 'name of the new partner', "owner's cell"] });
     const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $55,000\n** STILL NEED THE SEPTEMBER STATEMENT\nTime in business: 6 years\nMISSING PHOTO ID FOR THE SECOND OWNER\nState: OR\n>> NEED A SIGNED AUTHORIZATION, THE ONE IN THE PACKAGE ISN\'T DATED\nThanks!';
     const inline = read(`Answers in caps inline below.\n\nTom\n\n${quoted}`);
     expect(inline.type).toBe('needs_info');
     expect(inline.requested_items.map((x) => x.toLowerCase())).toEqual(['september statement', 'photo id for the second owner', 'signed authorization']);
+    // ... under an Outlook header block as well
+    const header = 'From: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nRequested amount: $55,000\n>> NEED THE LANDLORD CONTACT, NAME AND NUMBER\nState: OR';
+    expect(read(`See my notes below in red.\n\nTom\n\n${header}`)).toMatchObject({ type: 'needs_info', requested_items: ['landlord contact'] });
     // the same quote under a reply that does not point at notes in it is not read
     expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
   });

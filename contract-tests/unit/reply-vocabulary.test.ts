@@ -660,6 +660,8 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(outcome('Approved $55,000 / 1.38 / 24 weeks, subject to a re-check of positions on funding day.', ask(55_000)).apply).toBe(false);
     expect(outcome('55k @ 1.38, 24 wks works. We re-pull the bank the morning of.', ask(55_000)).apply).toBe(false);
     expect(outcome('Soft hold on Pinecrest: $55,000, 1.38, 24 weeks.', ask(55_000)).apply).toBe(false);
+    expect(outcome("Approved at 55, 1.38, 24 weeks but it's pending a refreshed bank pull tomorrow.", ask(55_000)).apply).toBe(false);
+    expect(outcome('Holding 55k for them at 1.38 / 24 wks until we re-verify the bank Monday.', ask(55_000)).apply).toBe(false);
     expect(outcome('Approved at $55,000, 1.38, 24 weeks. Wait on telling the client, we scrub files at 8am.', ask(55_000)).apply).toBe(false);
     // an approval with no hold is applied
     expect(outcome('Approved: $55,000 at 1.38 over 24 weeks. Contracts out today.', ask(55_000)).apply).toBe(true);
@@ -687,6 +689,11 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read('The most credit will sign is 40k at 1.38 over 28 weeks.').type).toBe('counter');
     expect(read('We top out at $40,000 on restaurants. 1.38 factor, 28 weeks.').type).toBe('counter');
     expect(read('$40k is all the room there is - the 55 is too rich for a 3 year old shop. 1.38 over 28 weeks.').type).toBe('counter');
+    expect(read('Max I can get you is 35k - 1.40 over 120 days.').type).toBe('counter');
+    expect(read('Credit will only go to 35k at 1.40, 120 days.').type).toBe('counter');
+    expect(read('35k is as high as we go: 1.40, 120 days.').type).toBe('counter');
+    // a ceiling at the full ask is no counter: the ask is the most the lender would do
+    expect(read('We top out at 55k on vets, so the full 55k at 1.38 / 24 weeks works.', ask(55_000)).type).toBe('approved');
     // thousands with a decimal after "at": "we're at 32.5 tops"
     expect(read("we're at 32.5 tops - 1.44 over 110 days", ask(45_000))).toMatchObject({ type: 'counter', offers: [{ amount: 32_500, factor_rate: 1.44, term: 110, term_unit: 'days' }] });
     // "40 max - 1.38": the ceiling is on the amount, the factor after it is the buy rate, not a sell rate
@@ -722,6 +729,7 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
     expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
     expect(read("Have to pass - we're holding all Oregon files for now.").decline_category).toBe('restricted_state');
+    expect(read("Unfortunately the merchant is headquartered in California, which we can't service.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
     expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
   });
 

@@ -330,6 +330,7 @@ const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
 const RELAYED_CUES = fromRows(V.RELAYED);
 const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
+const CEILING_CUES = fromRows(V.COUNTER.filter((r) => r.ceiling));
 const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -1112,6 +1113,8 @@ interface Analysis {
   relayed: Fired;
   /** The part of `counter` that is a payoff or position condition (vocabulary.ts COUNTER rows marked `structure`). */
   structure: Fired;
+  /** A ceiling on the amount ("tops out at", "I'm at 40 max"): a counter below the ask, nothing at it. */
+  ceiling: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -1163,6 +1166,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const correction = score(lower, CORRECTION_CUES);
   const relayed = score(lower, RELAYED_CUES);
   const structure = score(lower, STRUCTURE_CUES);
+  const ceiling = score(lower, CEILING_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -1196,7 +1200,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1335,7 +1339,10 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const conditionOnly =
     mixed && a.structure.score > 0 && a.approvalWords >= 3 && a.declined.score < 1 && a.tentative.score < 2 && a.product.score < 3 &&
     a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
-  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
+  // a ceiling with every offer at the full ask ("we top out at 55k, so the full 55k works"): the ask is the most, not less
+  const ceilingAtAsk = !conditionOnly && atAsk && !someLess && a.ceiling.score > 0 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  if (ceilingAtAsk) reasons.push('a ceiling on the amount at the full ask: not other terms');
+  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
   if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
   // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
   const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;

@@ -729,7 +729,7 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
     expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
     expect(read("Have to pass - we're holding all Oregon files for now.").decline_category).toBe('restricted_state');
-    expect(read("Unfortunately the merchant is headquartered in California, which we can't service.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read("The merchant is headquartered in California, which we can't service.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
     expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
   });
 

@@ -563,6 +563,11 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(outcome('Approved: $55,000 / 1.36 / 28 weeks.\nDecisions are not final until funding documents are executed.', ask(55_000)).apply).toBe(true);
   });
 
+  it('a document still awaited is a request: "Waiting on MTD", "send them over when you have them"', () => {
+    expect(read('Waiting on MTD. Send when you have it.')).toMatchObject({ type: 'needs_info', requested_items: ['MTD'] });
+    expect(read('Still holding for the signed app and the voided check, send them over once you have them.').type).toBe('needs_info');
+  });
+
   it('the full amount on another term than the one asked is a counter (in words, or against the deal\'s term)', () => {
     const a = read('You requested 18 months on Pinecrest. We can do the $55,000 at 1.33, but our max is 10 months, weekly.', ask(55_000));
     expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.33, term: 10, term_unit: 'months' }] });
@@ -626,6 +631,21 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined('Home health care is outside our buy box.', 'industry');
     declined("Pinecrest came back ineligible: the owner's name doesn't match the bank account.", 'verification');
     declined('Status: NOT FUNDABLE\nReason: ADB of $640 over the last 90 days', 'low_balance');
+  });
+
+  it('DECLINE_DECISION, more parts: "can\'t get it done", the progressive, verdicts of the file itself, who said no', () => {
+    declined("I'd love to help but the owner's FICO is 512. Can't get it done.", 'credit_score');
+    declined("Can't do anything with this one, they're in California and we stopped lending there in October.", 'restricted_state');
+    declined('We will not be extending an offer on this merchant.');
+    declined("This one doesn't pencil for us. The daily would be 30% of their deposits.", 'stacking');
+    declined('This deal is dead on our end. Bank statements appear to be modified.');
+    declined("We're going to have to bow out on this one, their ADB is under $1,000.", 'low_balance');
+    declined("I'm going to have to let this one go. They're stacked 4 deep.", 'stacking');
+    declined('UW says no. Revenue too inconsistent month to month.', 'low_revenue');
+    declined("Those numbers aren't going to fly - 60k is more than double what we'd put out on a restaurant.", 'deal_size');
+    declined('File denied. Reason: insufficient time in business.', 'time_in_business');
+    // "doesn't work" with a condition after it is not a verdict on the file
+    expect(read("This one doesn't work without the October statement, can you send it?").type).not.toBe('declined');
   });
 
   it('DECLINE_REASONS: every category as a concept, in words no batch used', () => {

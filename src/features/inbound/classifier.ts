@@ -311,6 +311,8 @@ DECLINED_CUES.push(
   { re: new RegExp(`\\b(?:${DD.refusal}) (?:be able to )?(?:${DD.verbs})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
   { re: new RegExp(`\\b(?:${DD.inversion}) (?:(?:comfortable|interested) (?:with |in )?)?(?:${DD.verbs}|${DD.gerunds})\\b`, 'g'), w: 3, modal: true },
   { re: new RegExp(`\\b(?:not|never|no longer) (?:comfortable|interested|prepared) (?:in |with )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  // the refusal in the progressive: "we will not be extending an offer", "we're not funding this one"
+  { re: new RegExp(`\\b(?:won't|will not|wouldn't|would not|are not|aren't|am not|i'm not|we're not|not) (?:be )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
   {
     re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b(?! (?:for|about|on) (?:a |the |an )?(?:renewal|re-?up|top[- ]?up|increase|add-?on|second position))`, 'g'),
     w: 3,
@@ -510,7 +512,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
-  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it

@@ -137,7 +137,9 @@ export const DECLINE_DECISION = {
 
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
 export const WITHDRAWAL: PhraseRow[] = [
-  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking|retract|retracting|retracted) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  // an approval taken back in other words: "we previously approved this but are rescinding", "have to walk back our number"
+  { phrase: "(are|is|we're|i'm|am|have|has|we've|been|now) (rescinding|withdrawing|revoking|retracting|pulling (it|this|that) back|walking (it|this|that) back|taking (it|this|that) back)|(walk|walking|take|taking|pull|pulling) back (our|the|my|yesterday's|today's|last week's|that|this|the earlier|the previous) (number|numbers|offer|approval|terms|quote|pricing)", w: 4 },
   { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
@@ -215,6 +217,12 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
   { phrase: 'no pricing yet', w: 2.5 },
   { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
+  // the same conditions in other words: "contingent on a clean site inspection", "conditional upon committee"
+  { phrase: '(contingent|conditional|dependent) (up)?on (a |an |the |our )?(clean |satisfactory |successful |good |passing )?(site inspection|inspection|site visit|appraisal|committee|credit committee|credit review|final (review|approval|underwriting)|(final )?qc|quality control)', w: 2.5 },
+  // a check still to clear before the terms stand: "need the deal to clear our final QC review", "once it passes compliance"
+  { phrase: '(clear|clears|pass|passes|get through|gets through|go through|goes through) (our |the )?(final )?(qc|quality control|compliance|audit|funding review|risk review|final review)', w: 2.5 },
+  // run past a person inside the lender: "I still have to run it past my credit manager", "taking it to our VP"
+  { phrase: "(run|ran|running|take|taking|bring|bringing|kick|kicking) (it|this|that|the (file|deal|numbers|terms)) (past|by|to|upstairs to|up to|over to) (my|our|the) (credit |risk |underwriting |funding |sales )?(manager|boss|director|supervisor|officer|head|lead|vp|cfo|ceo|coo|president|partners?|principal|owner)", w: 2.5 },
   // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
   { phrase: '(waiting (for|on)|awaiting|pending|need|needs|until (we|i) get|once (we|i) get) (the |a )?green ?light|tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
@@ -290,7 +298,7 @@ export const ASKED_TERM = {
   /** Right before the number. */
   before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
   /** Right after the number and its unit. */
-  after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
+  after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|submitted|submitted for|put in for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
 };
 
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
@@ -316,6 +324,8 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", structure: true, w: 3 },
   { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", structure: true, w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
+  // a cap on the term: "our max term for restaurants is 6 months", "the program tops out at 26 weeks"
+  { phrase: "(max|maximum|longest|most|cap)( term| length)?( on| for| in)?( [a-z'&-]+){0,3} (is|we can do|we do|we offer|would be|of) \\d+ (months?|weeks?|days?|business days)|(max|maximum|longest) (term|length) (is |of )?\\d+|(tops|maxes|caps) out at \\d+ (months?|weeks?|days?|business days)", w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', structure: true, w: 1 },
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
@@ -582,7 +592,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
+  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -563,6 +563,41 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(outcome('Approved: $55,000 / 1.36 / 28 weeks.\nDecisions are not final until funding documents are executed.', ask(55_000)).apply).toBe(true);
   });
 
+  it('conditions still to clear and people still to ask, in other words, go to a person', () => {
+    expect(outcome('Approved: $55,000 at 1.34, 30 weeks. Conditional upon a satisfactory site visit next week.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved 55k @ 1.36 / 140 days; the file still has to pass compliance before contracts.', ask(55_000)).apply).toBe(false);
+    expect(outcome("55k at 1.36 for 7 months works for me. I'm taking it to our VP this afternoon.", ask(55_000)).apply).toBe(false);
+    // a standing footer about underwriting is not a condition still to clear
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. All offers are subject to final underwriting and verification.', ask(55_000)).apply).toBe(true);
+  });
+
+  it('an approval taken back in other words: "we are now retracting", "walk back our number"', () => {
+    expect(read('We approved Pinecrest Monday but are now retracting: a new MCA funded yesterday.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read("Sorry, I have to walk back the offer from this morning, the bank verification didn't match.").review_reason).toBe('approval_withdrawn');
+  });
+
+  it('less money or a shorter term without the words of a counter', () => {
+    // "approved for 40k" on a 55k ask without pricing: a counter a person completes
+    expect(read('Pinecrest is approved for 40k, pricing to follow.', ask(55_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    // "good for 35 of the 55": the second number is the ask
+    expect(read("We're good for 35 of the 55. 1.35 over 6 months.", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.35, term: 6 }] });
+    // a cap on the term, and the term the broker submitted named
+    expect(read('Approved $55k, though our longest term for salons is 5 months: 1.31, 5 months, daily.', ask(55_000)).type).toBe('counter');
+    expect(read('Approved for $55,000 at 1.42, 120 days daily, not the 8 months you submitted.', ask(55_000))).toMatchObject({ type: 'counter', offers: [{ term: 120, term_unit: 'days' }] });
+  });
+
+  it('"approval is pending the following" is a request, not an approval', () => {
+    expect(read('Approval is pending the following: 2025 tax return, proof of ownership, landlord contact.')).toMatchObject({
+      type: 'needs_info', requested_items: ['2025 tax return', 'proof of ownership', 'landlord contact'],
+    });
+    expect(read("Approval is waiting on the owner's call.").type).not.toBe('approved');
+  });
+
+  it('a document still awaited is a request: "Waiting on MTD", "send them over when you have them"', () => {
+    expect(read('Waiting on MTD. Send when you have it.')).toMatchObject({ type: 'needs_info', requested_items: ['MTD'] });
+    expect(read('Still holding for the signed app and the voided check, send them over once you have them.').type).toBe('needs_info');
+  });
+
   it('the full amount on another term than the one asked is a counter (in words, or against the deal\'s term)', () => {
     const a = read('You requested 18 months on Pinecrest. We can do the $55,000 at 1.33, but our max is 10 months, weekly.', ask(55_000));
     expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.33, term: 10, term_unit: 'months' }] });
@@ -626,6 +661,21 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined('Home health care is outside our buy box.', 'industry');
     declined("Pinecrest came back ineligible: the owner's name doesn't match the bank account.", 'verification');
     declined('Status: NOT FUNDABLE\nReason: ADB of $640 over the last 90 days', 'low_balance');
+  });
+
+  it('DECLINE_DECISION, more parts: "can\'t get it done", the progressive, verdicts of the file itself, who said no', () => {
+    declined("I'd love to help but the owner's FICO is 512. Can't get it done.", 'credit_score');
+    declined("Can't do anything with this one, they're in California and we stopped lending there in October.", 'restricted_state');
+    declined('We will not be extending an offer on this merchant.');
+    declined("This one doesn't pencil for us. The daily would be 30% of their deposits.", 'stacking');
+    declined('This deal is dead on our end. Bank statements appear to be modified.');
+    declined("We're going to have to bow out on this one, their ADB is under $1,000.", 'low_balance');
+    declined("I'm going to have to let this one go. They're stacked 4 deep.", 'stacking');
+    declined('UW says no. Revenue too inconsistent month to month.', 'low_revenue');
+    declined("Those numbers aren't going to fly - 60k is more than double what we'd put out on a restaurant.", 'deal_size');
+    declined('File denied. Reason: insufficient time in business.', 'time_in_business');
+    // "doesn't work" with a condition after it is not a verdict on the file
+    expect(read("This one doesn't work without the October statement, can you send it?").type).not.toBe('declined');
   });
 
   it('DECLINE_REASONS: every category as a concept, in words no batch used', () => {

@@ -586,6 +586,16 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(read('Approved for $55,000 at 1.42, 120 days daily, not the 8 months you submitted.', ask(55_000))).toMatchObject({ type: 'counter', offers: [{ term: 120, term_unit: 'days' }] });
   });
 
+  it('two files answered in running prose (not "Name - decision" lines) go to a person, read for the deal\'s business', () => {
+    const text = 'Declined on Lakeside, too many NSFs. Approved 55k / 1.36 / 28 weeks for Pinecrest.';
+    expect(read(text, ask(55_000)).review_reason).toBeTruthy();
+    const mine = read(text, { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(mine).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 55_000, factor_rate: 1.36, term: 28 }] });
+    expect(read('Harbor Grill was declined. Pinecrest is approved at 55k, 1.36, 28 weeks.', { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic' }).review_reason).toBe('multiple_deals');
+    // a weekday, a month or a state after "for" names no file
+    expect(read('Approved for Monday funding: 55k at 1.36, 28 weeks. Approved on October deposits alone.', ask(55_000)).review_reason ?? null).toBeNull();
+  });
+
   it('"approval is pending the following" is a request, not an approval', () => {
     expect(read('Approval is pending the following: 2025 tax return, proof of ownership, landlord contact.')).toMatchObject({
       type: 'needs_info', requested_items: ['2025 tax return', 'proof of ownership', 'landlord contact'],

@@ -1451,7 +1451,7 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
   const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
   const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
   const both = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b/i.test(own);
-  if (names.size < 2 && !(both && names.size >= 1)) return { own, multiple: false, picked: false };
+  if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
   const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
   const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
   if (!mine.length) return { own, multiple: true, picked: false };
@@ -1565,6 +1565,39 @@ function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: stri
   }
   if (!cut) return null;
   return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
+}
+
+/** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */
+const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+/** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
+const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
+
+/**
+ * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
+ * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
+ * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
+ */
+function splitDealSentences(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+  const text = normalizeText(own);
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const named = sentences.map((sentence) => {
+    const found = new Set<string>();
+    DECISION_FOR.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = DECISION_FOR.exec(sentence))) {
+      const name = (m[1] ?? m[2]).trim();
+      const first = name.split(/\s+/)[0];
+      // a name is capitalised as written (the match itself ignores case)
+      if (/^[A-Z]/.test(first) && !NOT_A_FILE.test(first)) found.add(first.toLowerCase());
+    }
+    return { sentence, found };
+  });
+  const names = new Set(named.flatMap((n) => [...n.found]));
+  if (names.size < 2) return { own, multiple: false, picked: false };
+  const words = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
+  const mine = named.filter((n) => [...n.found].some((f) => words.includes(f)));
+  if (!mine.length) return { own, multiple: true, picked: false };
+  return { own: mine.map((n) => n.sentence).join('\n'), multiple: true, picked: true };
 }
 
 // ---------------------------------------------------------------- attached PDFs

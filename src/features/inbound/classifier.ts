@@ -1475,7 +1475,8 @@ const NOT_A_NAME = new Set(
     'decline counter offer offers funded final file deal deals submission merchant client owner business good great news hi hello hey thanks thank ' +
     'monday tuesday wednesday thursday friday saturday sunday today tomorrow january february march april may june july august september october ' +
     'november december jan feb mar apr jun jul aug sep sept oct nov dec summary terms term option options note notes stips stip items item portal ' +
-    'credit underwriting committee please per new renewal amount factor rate payback payment') .split(/\s+/),
+    'credit underwriting committee please per new renewal amount factor rate payback payment tier level grade paper program pricing ' +
+    'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
 );
 /** Words of a legal name that say nothing about which business it is. */
 const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);

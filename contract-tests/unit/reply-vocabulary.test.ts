@@ -792,6 +792,9 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
     expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
     expect(read("Have to pass - we're holding all Oregon files for now.").decline_category).toBe('restricted_state');
+    // a shortfall as the whole answer, and a score under the floor with words between
+    expect(read('Not enough time in business - they opened in April.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read("Score's under our floor, credit turned it down.").decline_category).toBe('credit_score');
     expect(read("The merchant is headquartered in California, which we can't service.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
     expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
   });
@@ -799,6 +802,9 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
   it('stip lists: "a couple of things first" over trucking stips, a numbered list, notes typed in capitals into the quoted message', () => {
     const t = read("Pinecrest should be fine, just a couple of things first:\n- DOT number\n- title for the 2021 Kenworth\n- COI naming us\nGet me those and I'll price it.");
     expect(t).toMatchObject({ type: 'needs_info', requested_items: ['DOT number', 'title for the 2021 Kenworth', 'COI naming us'] });
+    // numbered on one line, after "need:" or "before we price:"
+    expect(read('Need: (1) voided check (2) 3 months statements (3) DL').requested_items).toEqual(['voided check', '3 months statements', 'DL']);
+    expect(read('Before we price: 1) signed app 2) voided check 3) 4 months statements')).toMatchObject({ type: 'needs_info', requested_items: ['signed app', 'voided check', '4 months statements'] });
     // a list of documents with no request before it: the documents say it (trucking stips)
     expect(read('Looks workable on our side.\n- MC authority letter\n- VIN list for the trucks\n- IFTA returns, last 2 quarters').requested_items).toHaveLength(3);
     // a list of questions introduced as "things first"

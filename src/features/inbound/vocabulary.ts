@@ -81,6 +81,9 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we|i) don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", w: 3 },
   { phrase: "(we )?(don't|do not|won't|can't|cannot) (fund|touch|do) (ca|ny|nj|tx|fl|[a-z]{2}|california|new york|new jersey|texas|florida)( right now| at the moment| anymore)?", w: 3 },
   { phrase: '(too|way too) (light|thin)', w: 2 },
+  // holdout8 neighbours: a shortfall named as the whole answer, "not enough time in business", "insufficient revenue",
+  // "under our floor" with words between ("score's under our floor")
+  { phrase: "(not enough|insufficient|too little|not nearly enough) (time in business|tib|operating history|history|seasoning|revenue|deposits|volume|cash ?flow|balances?)|(under|below|beneath|short of) (our|the) (floor|minimum|cutoff|cut-off|threshold)", w: 2 },
   { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
   { phrase: "hard no|(it's|its|that's|still) (still )?a (hard )?no", w: 3, modal: true },
   { phrase: 'passed on (this|it|that|the file|the deal)', w: 3 },
@@ -575,6 +578,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
+  // a score under the floor, however far apart: "score's under our floor", "the 598 is below our credit floor"
+  { category: 'credit_score', phrases: ["(score|fico|beacon|bureau|credit)('s| is| was| came in| came back| of \\d{3})? (under|below|beneath|short of|less than) (our|the) (credit |score |fico )?(floor|minimum|cutoff|cut-off|min|requirement|threshold)"], w: 3 },
   // where the merchant is domiciled or registered: "LA-domiciled merchants", "domiciled in Louisiana", "holding Louisiana until the rules settle"
   { category: 'restricted_state', phrases: ['domicil\\w*|(state|jurisdiction) of (incorporation|formation|registration)|(new|pending|upcoming) (disclosure|licensing|lending|commercial financing) (rules|law|laws|regulations|requirements|regime)'], w: 2.5 },
 ];

@@ -120,7 +120,7 @@ export const DECLINE: PhraseRow[] = [
  */
 export const DECLINE_DECISION = {
   refusal: "can't|cannot|can not|couldn't|could not|won't|will not|wouldn't|would not|(?:won't|will not|wouldn't|would not|am not|are not|aren't|is not|isn't|not) (?:be )?(?:able|going|prepared|willing|in a position|comfortable enough) to|(?:unable|not able|in no position|no longer able) to|(?:don't|do not|doesn't|does not) (?:see (?:us|a way to|how we can|how i can|any way to)|think (?:we|i) can|want to|plan to)|no way (?:we|i) (?:can|could|will|would)|(?:there's|there is) no way (?:we|i) (?:can|could|to)",
-  verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|get (?:it|this|that|this one|the (?:deal|file)) (?:done|funded|approved|through|over the line)|do (?:anything|much|something) (?:with|for|on)|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate",
+  verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|get (?:it|this|that|this one|the (?:deal|file)) (?:done|funded|approved|through|over the line)|do (?:anything|much|something) (?:with|for|on)|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate|add to|stack on top(?: of (?:that|it|this|them|those))?|sit behind (?:them|that|those|it)",
   objects: "it|this|that|him|her|them|this one|that one|(?:the|this|that|your|their|his|her) (?:file|deal|merchant|request|application|app|submission|account|business|client|customer|one|opportunity|advance|company)|[a-z][a-z'&.-]*(?: [a-z][a-z'&.-]*)?(?:'s)? (?:file|deal|submission)",
   /** After the verb and its object: the clause ends, or a reason or a place in time follows. */
   tails: "\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:here|there|at (?:this|the) (?:time|moment|point|stage)|at all|right now|for now|today|on (?:this|that|it|this one|that one|the (?:file|deal))|anymore|any ?more|either|unfortunately|sorry|i'm afraid|as (?:it|this|that) (?:stands|is)|in (?:its|it's|the) current (?:form|state|shape)|because|due to|since|given|based on|after|with (?:the|those|these|that|this|his|her|their|a|an|only|just|what|so|how|him|her|them|it|[\\d$])|on (?:a|an) [a-z]+|on (?!the (?:full|whole|requested|entire))[a-z]|for (?:us|me|you|this|that|now|the time being)\\b)",
@@ -132,7 +132,7 @@ export const DECLINE_DECISION = {
     objects: "it|this|that|the (?:file|deal|merchant)|with us|to us|to me|us",
     time: "(?:the )?(?:spring|summer|fall|autumn|winter|new year|next (?:year|month|quarter|season|spring|summer|fall|winter)|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|\\d{1,3} (?:days?|weeks?|months?)|(?:a|one|two|three|four|five|six|nine|twelve|a few|a couple(?: of)?|several) (?:days?|weeks?|months?|quarters?|years?)|(?:a|one) year|(?:they|he|she|the (?:merchant|business|client|owner)) (?:has|have|hits?|reach(?:es)?|gets?|shows?|builds?|adds?|clears?|pays?)|(?:the )?(?:holidays|season))",
   },
-  verdicts: "(?:that|this|which|it) (?:ends|kills|sinks|closes|finishes|rules out|knocks out) (?:it|this|that|things|the (?:file|deal|conversation|discussion))(?: for (?:us|me))?|(?:that's|that is|this is|it's|it is) (?:the end of (?:it|the road|the line)|a (?:deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|knock[- ]?out))|deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|(?:off|outside(?: of)?|not (?:in|within|inside)) (?:our|the|my) (?:box|buy box|credit box|appetite|wheelhouse|lane)|(?:no|zero|little) appetite (?:for|on)|(?:not|non|un)[- ]?(?:fundable|approvable|financeable|bankable)|(?:is|are|was|deemed|found) ineligible|(?:have|has|going|got) to (?:say no|turn (?:it|this|that|him|her|them|the (?:file|deal)) down|take a pass)|(?:turn|turning|turned) (?:it|this|that|the (?:file|deal)) down|(?:we're|we are|i'm|i am) not interested|(?:this|it|that|this one|that one|the (?:file|deal|math|numbers)|this (?:file|deal)) (?:doesn't|does not|won't|will not|didn't|did not|isn't going to|is not going to|ain't going to) (?:pencil(?: out)?|work|make sense|fly|cut it|qualify|make the cut|hold up)(?=\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:for (?:us|me)|here|on our (?:end|side)|out|either|unfortunately)\\b)|(?:isn't|is not|aren't|are not|wasn't|was not) (?:gonna|going to) (?:work|happen|fly)|(?:deal|file|this|it|that|this one)(?:'s| is) (?:dead|toast|doa|a dead deal)|(?:bow|bowing|bowed) out|(?:let|letting) (?:this|it|that|this one|that one) go|(?:walk|walking) away(?: from (?:this|it|the (?:file|deal)))?|(?:step|stepping) (?:back|aside) (?:from|on) (?:this|it|the (?:file|deal))|(?:take|taking|took) a pass|(?:give|giving) (?:this|it|this one) a pass|(?:sit|sitting) (?:this|it|that) (?:one )?out|(?:uw|underwriting|credit|committee|the underwriter|my manager|the desk|management|the boss|risk)(?: team)? (?:says|said|came back|voted|is|was) (?:a )?(?:no|no-go|hard no|thumbs down)\\b|thumbs down|denied|denial|rejected (?:it|this|that|the (?:file|deal|application|request|submission))|(?:file|deal|application|request|submission) (?:was |has been |got |is )?rejected",
+  verdicts: "(?:that|this|which|it) (?:ends|kills|sinks|closes|finishes|rules out|knocks out) (?:it|this|that|things|the (?:file|deal|conversation|discussion))(?: for (?:us|me))?|(?:that's|that is|this is|it's|it is) (?:the end of (?:it|the road|the line)|a (?:deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|knock[- ]?out))|deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|(?:off|outside(?: of)?|not (?:in|within|inside)) (?:our|the|my) (?:box|buy box|credit box|appetite|wheelhouse|lane)|(?:no|zero|little) appetite (?:for|on)|(?:not|non|un)[- ]?(?:fundable|approvable|financeable|bankable)|(?:is|are|was|deemed|found) ineligible|(?:not|isn't|is not|wasn't|was not) eligible|(?:have|has|going|got) to (?:say no|turn (?:it|this|that|him|her|them|the (?:file|deal)) down|take a pass)|(?:turn|turning|turned) (?:it|this|that|the (?:file|deal)) down|(?:we're|we are|i'm|i am) not interested|(?:this|it|that|this one|that one|the (?:file|deal|math|numbers)|this (?:file|deal)) (?:doesn't|does not|won't|will not|didn't|did not|isn't going to|is not going to|ain't going to) (?:pencil(?: out)?|work|make sense|fly|cut it|qualify|make the cut|hold up)(?=\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:for (?:us|me)|here|on our (?:end|side)|out|either|unfortunately)\\b)|(?:isn't|is not|aren't|are not|wasn't|was not) (?:gonna|going to) (?:work|happen|fly)|(?:deal|file|this|it|that|this one)(?:'s| is) (?:dead|toast|doa|a dead deal)|(?:bow|bowing|bowed) out|(?:let|letting) (?:this|it|that|this one|that one) go|(?:walk|walking) away(?: from (?:this|it|the (?:file|deal)))?|(?:step|stepping) (?:back|aside) (?:from|on) (?:this|it|the (?:file|deal))|(?:take|taking|took) a pass|(?:give|giving) (?:this|it|this one) a pass|(?:sit|sitting) (?:this|it|that) (?:one )?out|(?:uw|underwriting|credit|committee|the underwriter|my manager|the desk|management|the boss|risk)(?: team)? (?:says|said|came back|voted|is|was) (?:a )?(?:no|no-go|hard no|thumbs down)\\b|thumbs down|denied|denial|rejected (?:it|this|that|the (?:file|deal|application|request|submission))|(?:file|deal|application|request|submission) (?:was |has been |got |is )?rejected",
 };
 
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
@@ -396,6 +396,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     phrases: [
       "(carrying|running|paying|servicing|juggling|sitting on|already (has|have|carrying|running|paying|got))( (two|three|four|five|six|\\d+|multiple|several))? (dailies|weeklies|daily debits|weekly debits|daily payments|positions|advances|mcas|funders|lenders|merchant cash advances)",
       '(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
+      '(all |both |each |already )?(pulling|taking|debiting|hitting|drafting)( their| the account for)? (dailies|weeklies|daily|weekly)( payments| debits)?',
       '(a|another|the) (third|fourth|fifth|sixth|3rd|4th|5th|6th|next)( one| position| advance| daily| weekly| funder| mca)? (puts|would put|will put|would|will|makes|sinks|breaks|buries|is too much)',
       '(take|takes|taking|eat|eats|eating|use|uses|using|consume|consumes|already at|sitting at)( up)? (about |around |roughly |nearly |over |almost |close to )?\\d+% of (their |the )?(deposits|revenue|sales|receivables|gross|cash ?flow)',
       '(daily|weekly|payment|debit|holdback|remittance)( payment| debit)? (would be|would run|is|was|comes to|works out to|eats) (about |around |roughly |over |nearly |almost )?\\d+% of (their |the )?(deposits|revenue|sales|receivables|gross)',
@@ -426,8 +427,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(deposits|revenue|sales|volume|gross|receipts)( in [a-z]+| for [a-z]+)? (were|was|are|is|came in( at)?|ran|run|averag\\w*|of only|only|total\\w*|hit) (only |just |about |around |roughly |under |below |barely |less than )?\\$?\\d[\\d,.]*k?\\b(?!%)',
       '(tracking|trending|running|coming in|came in|pacing) (lower|down|light|short|behind|soft|under|below|weak)',
       'seasonal(ity)?|off[- ]?season|slow (season|months|winter|summer)',
+      '(revenue|deposits|sales|volume|gross|receipts) (is |are |was |were |look |looks )?(too |way too |far too |very )(small|low|light|thin|weak|soft)',
       '(revenue|deposits|sales|volume|cash ?flow)( is| are)? (too |very |really |way too )?(inconsistent|erratic|choppy|lumpy|volatile|sporadic|uneven|all over the place)',
-      '(\\d+|one|two|three|four|five|six) (straight|consecutive|clean|full) months (above|over|of at least|at|north of|of) \\$?\\d',
+      '(\\d+|one|two|three|four|five|six) (straight|consecutive|clean|full) months (above|over|of at least|at|north of|of) \\$?\\d[\\d,.]*k?',
       '(revenue|deposit|deposits|sales|volume|gross) (floor|minimum|min|requirement|threshold)',
       '(revenue|deposits|sales|volume) (dipped|dips|fell off|falls off|dropped off|drops off|slowed|collapsed|tanked|cratered|shrank|shrunk)',
       '(not enough|insufficient) (cash ?flow|revenue|deposits|sales|volume)|cash ?flow (is |are )?(too )?(thin|weak|tight|light|low)|(thin|weak|tight|light|low) cash ?flow',
@@ -438,9 +440,10 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   {
     category: 'low_balance',
     phrases: [
-      '(average|avg|ending|daily|typical)( daily| ending)? balances? (is |are |was |were |runs? |sits? |hovers? )?(too |very |really )?(thin|low|light|tiny|small|near zero)',
+      '(average|avg|ending|daily|typical)( daily| ending)? balances? (is |are |was |were |runs? |sits? |hovers? )?(too |very |really )?(thin|low|light|tiny|small|near zero|(under|below|less than|around|about) \\$?\\d[\\d,.]*k?)',
+      '(account|accounts|balance|balances)( is| are| runs| goes| sits| gets)?( basically| nearly| almost| practically| close to)? (empty|dry|drained|wiped out|at zero|tapped out)|(runs?|ran|running) (dry|on fumes|empty)',
       'balances? (run|runs|running|sit|sits|sitting|hover|hovers|hovering|stay|stays) (thin|low|light|near|around|under|below|close to)',
-      '(adb|average daily balance|avg daily balance|average balance)( is| of| was| at| around)? (only |just |about |around |under |below )?\\$?\\d',
+      '(adb|average daily balance|avg daily balance|average balance)( is| of| was| at| around)? (only |just |about |around |under |below )?\\$?\\d[\\d,.]*k?',
       '(no|not enough|zero|little) (cushion|reserves|cash on hand|cash left|money left)',
     ],
     w: 3,
@@ -478,6 +481,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
+  { category: 'stacking', phrases: ['dailies|weeklies'], w: 2 },
   { category: 'credit_score', phrases: ['bureaus?|credit (pull|report|bureau)|tri-?merge|experian|equifax|transunion|vantage ?score'], w: 2 },
   // defaults, judgments, liens: "a confession of judgment still open on the docket", "sued by a prior funder", "tax lien"
   {
@@ -522,12 +526,12 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   {
     category: 'deal_size',
     phrases: [
-      '(ceiling|cap|limit|max|maximum|exposure( limit| cap)?|max(imum)? (exposure|ticket|deal|advance|funding))( on [a-z -]{1,30})? (is|of|at|tops out at|maxes out at|sits at) \\$?\\d',
-      "most (we|i) (can|will|are able to) (write|do|fund|go)( on [a-z -]{1,30})? is \\$?\\d",
+      '(ceiling|cap|limit|max|maximum|exposure( limit| cap)?|max(imum)? (exposure|ticket|deal|advance|funding))( on [a-z -]{1,30})? (is|of|at|tops out at|maxes out at|sits at) \\$?\\d[\\d,.]*k?',
+      "most (we|i) (can|will|are able to) (write|do|fund|go)( on [a-z -]{1,30})? is \\$?\\d[\\d,.]*k?",
       '(past|beyond|above|over|more than|bigger than|larger than|exceeds?|exceeding) (what )?(our|we|the) (desk |program |shop |house )?(can |will |are able to )?(write|do|fund|go|limit|cap|max|maximum|ceiling|exposure|appetite|range)',
       'too (big|large|small) (a|of a) (deal|ticket|request|ask|file|advance)',
       "(more than|over|double|twice|triple|three times) (double |twice )?what (we|we'd|we would|we will|we can|our desk)( [a-z']+){0,3} (put out|write|fund|do|go|advance)",
-      '(minimum|min) (deal|ticket|advance|funding|amount|size) (is|of) \\$?\\d',
+      '(minimum|min) (deal|ticket|advance|funding|amount|size) (is|of) \\$?\\d[\\d,.]*k?',
       '(below|under) our (minimum|min|floor) (deal|ticket|funding|advance|size|amount)',
       '(ticket|request|ask|deal size)( is)? (too (big|large|small|rich)|over our|above our|below our|under our)',
     ],
@@ -542,6 +546,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       'altered|manipulated|tampered|photoshopped|fabricated|forged|falsified|misrepresent\\w*',
       '(couldn\'t|could not|can\'t|cannot|unable to|were unable to|failed to|not able to) (verify|confirm|validate|authenticate)',
       "(decision ?logic|plaid|bank login|bank verification|verbal|merchant interview|site visit|landlord verification|phone verification|verification call)( [a-z]+){0,3} (failed|came back (bad|negative|different|wrong)|didn't (match|work|go through|happen)|no[- ]show|never (happened|completed))",
+      '(pulled|showed|shows|came back with|returned|shows) (different|other|lower|higher) (balances|numbers|deposits|figures|transactions|activity) (than|from)',
       "(identity|id) (theft|issues?|mismatch)|(account|bank account) (doesn't|does not) belong|(name|owner|ownership) (doesn't|does not) match",
     ],
     w: 3,

@@ -688,6 +688,21 @@ describe('declines in new words: a negative decision from its parts, its reason 
     expect(read("This one doesn't work without the October statement, can you send it?").type).not.toBe('declined');
   });
 
+  it('two reasons: the first one named with a cue of its own wins; a sector word in the business\'s name is no reason', () => {
+    declined("They had overdrafts in October, and the average daily balance is under $1,500 with an ADB of $1,100 in November. We'll pass.", 'negative_days');
+    declined('Declined Peak Trucking Co: four open positions and a 40% holdback.', 'stacking');
+  });
+
+  it('DECLINE_REASONS, more ways: pulling dailies, "can\'t add to that", sales too weak, an empty account, different deposits', () => {
+    declined("They've got Kapitus, Fora and Rapid all pulling dailies. We'll pass.", 'stacking');
+    declined("Their daily debits are maxed; we can't add to that.", 'stacking');
+    declined('Monthly sales are far too weak for this program. Pass.', 'low_revenue');
+    declined("The operating account is nearly empty by mid-month. Can't approve.", 'low_balance');
+    declined("Ending balances below $400 most of October. We'll pass.", 'low_balance');
+    declined('The owner went through a chapter 11 in 2021. Not eligible.', 'default_history');
+    declined('Plaid showed different deposits than the statements you sent. Declined.', 'verification');
+  });
+
   it('DECLINE_REASONS: every category as a concept, in words no batch used', () => {
     declined("Already servicing three weeklies; a fourth would bury them. We'll pass.", 'stacking');
     expect(read('Pulling our offer: a fresh UCC filing showed up this morning.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });

@@ -419,19 +419,25 @@ CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join(
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
 function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[] }>();
+  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = c.re.exec(lower))) {
-      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [] };
+      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [], strong: -1 };
       t.score += c.w;
       t.first = Math.min(t.first, m.index);
+      // where a cue that names the reason on its own (weight 3) first occurs; a sector word in the business's name is not one
+      if (c.w >= 3 && (t.strong < 0 || m.index < t.strong)) t.strong = m.index;
       t.hits.push(m[0]);
       totals.set(c.cat, t);
     }
   }
   let best: { category: DeclineCategory; index: number; hits: string[]; score: number } = { category: 'other', index: -1, hits: [], score: 0 };
+  // with two reasons, the first one named (the corpus labels' rule): among the categories named by a
+  // cue that names a reason on its own, the one named first; otherwise the strongest of the weaker ones
+  const clear = [...totals].filter(([, t]) => t.strong >= 0).sort((x, y) => x[1].strong - y[1].strong)[0];
+  if (clear) return { category: clear[0], index: clear[1].strong, hits: clear[1].hits };
   for (const [cat, t] of totals) {
     if (t.score < 2) continue;
     if (t.score > best.score || (t.score === best.score && t.first < best.index)) best = { category: cat, index: t.first, hits: t.hits, score: t.score };

@@ -785,6 +785,12 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
     expect(c.offers).toHaveLength(1);
     expect(read('Approved: $55,000, 1.32, 9 months weekly.', ask(55_000)).type).toBe('approved');
+    // another term or payment schedule than asked, in words, with the full amount
+    expect(read('Funding the whole 55 at 1.35; we need it on a 9 month term rather than the 12 requested.', ask(55_000)).type).toBe('counter');
+    expect(read("We can do the full $55,000 but weekly payments aren't an option for this file: 1.35 over 12 months, daily.", ask(55_000)).type).toBe('counter');
+    expect(read('Approved at $55,000, 1.35, 12 months. It has to be daily ACH for this merchant.', ask(55_000)).type).toBe('counter');
+    // a schedule stated, not refused, is the approval's
+    expect(read('Approved $55,000 at 1.35 over 12 months, weekly payments of $1,428.37.', ask(55_000)).type).toBe('approved');
   });
 
   it('declines in new words: letting the file go, bowing out, not eligible, outside our X guidelines, not getting it through', () => {

@@ -347,6 +347,10 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },
+  // holdout8 neighbours: another term or payment schedule than asked, in words. "a 9 month term rather than the 12
+  // requested", "weekly payments aren't an option for this file", "it has to be daily ACH", "we only do dailies"
+  { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3 },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
   // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"

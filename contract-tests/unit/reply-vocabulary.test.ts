@@ -557,6 +557,9 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(outcome('55k at 1.36 for 7 months works. My director has to initial anything over 50, she is back Monday.', ask(55_000)).apply).toBe(false);
     expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. Please hold off on passing the numbers along to the client until you hear back from me.', ask(55_000)).apply).toBe(false);
     expect(outcome("Approved: $55,000 / 1.36 / 28 weeks. Don't forward the offer to the owner just yet.", ask(55_000)).apply).toBe(false);
+    // the merchant's owner signing the contract is a closing step, not a sign-off inside the lender
+    expect(outcome("Approved: $55,000 at 1.36, 28 weeks. The contract needs the owner's signature and the owner has to sign the ACH form.", ask(55_000)).apply).toBe(true);
+    expect(outcome('Approved: $55,000 at 1.36, 28 weeks, pending our principal\'s sign-off.', ask(55_000)).apply).toBe(false);
     // a sign-off already given is the approval, applied
     expect(outcome('Our credit manager signed off this morning: $55,000 at 1.36, 28 weeks, weekly.', ask(55_000)).apply).toBe(true);
     // a portal's standing footer is not a pending sign-off

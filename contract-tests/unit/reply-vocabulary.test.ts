@@ -754,6 +754,9 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(outcome('Pinecrest is approved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome("Approved, $55,000 @ 1.35 for 9 months. We're fine sitting behind Rapid Advance.", pinecrest).apply).toBe(true);
+    // the lender naming itself is no other business
+    expect(outcome('Azure Cove Funding - APPROVED\n$55,000 / 1.35 / 9 months', pinecrest).apply).toBe(true);
+    expect(outcome('Approved on Harbor Point, $55,000 at 1.35 for 9 months.\n\nKim\nHarbor Point Commercial', pinecrest).apply).toBe(true);
     // the trade's own capitalised words after "approved for" name no business
     expect(outcome('Approved for DocuSign delivery: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome('Approved for Tier 2 pricing - $55,000 at 1.35 over 9 months.', pinecrest).apply).toBe(true);

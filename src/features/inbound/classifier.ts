@@ -1487,6 +1487,8 @@ const NOT_A_NAME = new Set(
     'credit underwriting committee please per new renewal amount factor rate payback payment tier level grade paper program pricing ' +
     'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
 );
+/** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
+const LENDER_WORDS = new Set(['funding', 'funders', 'funder', 'capital', 'lending', 'lender', 'lenders', 'finance', 'financial', 'advance', 'advances', 'partners', 'merchant', 'bank', 'portal', 'underwriting']);
 /** Words of a legal name that say nothing about which business it is. */
 const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
 /** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
@@ -1539,6 +1541,11 @@ function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: stri
   const names: string[] = [];
   let mine = business.length > 0 && new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i').test(text);
   const ours = ctx?.trace_code ?? null;
+  // the sender's firm as it signs (the last lines of its text)
+  const blocks = text.trim().split(/\n\s*\n/);
+  const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+  const signs = last.split('\n').length <= 4 && !/\d/.test(last) && !ASIDE_START.test(last) && last.split('\n').every((l) => l.trim().split(/\s+/).length <= 6);
+  const signature = signs ? nameWords(last).filter((w) => !business.includes(w)) : [];
   const keep: string[] = [];
   let cut = false;
   for (const p of paras) {
@@ -1551,6 +1558,8 @@ function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: stri
         const words = nameWords(m[1]);
         if (!words.length || !business.length) continue;
         if (sameBusiness(words, business)) self++;
+        // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
+        else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
         else {
           other++;
           names.push(m[1].trim());

@@ -750,10 +750,15 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(outcome('Westfield Dental Group is approved: $40,000, 1.35, 9 months weekly.', pinecrest).apply).toBe(false);
     expect(read('Merchant: Copperline Auto Body\nDecision: Approved\nAmount: $40,000\nFactor: 1.35\nTerm: 30 weeks', pinecrest).type).toBe('unclassified');
     expect(read('SVC-7K3M-9Q2P is approved at $40,000, 1.35 over 9 months.', pinecrest).type).toBe('unclassified');
+    expect(read('We reviewed Copperline Auto Body. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('unclassified');
+    expect(read('Have to bow out on Copperline Auto, the owner is at 540.', pinecrest).type).toBe('unclassified');
+    expect(read('Copperline Auto Body is a non-starter for us, open judgment.', pinecrest).type).toBe('unclassified');
     // this deal's own name (or a short form of it), or no name at all, is read as before
     expect(outcome('Pinecrest is approved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome("Approved, $55,000 @ 1.35 for 9 months. We're fine sitting behind Rapid Advance.", pinecrest).apply).toBe(true);
+    expect(read('We reviewed Pinecrest. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('declined');
+    expect(read("I'm out for Thanksgiving, back Monday. Pinecrest is approved: $55,000, 1.35, 9 months.", pinecrest).type).toBe('approved');
     // the lender naming itself is no other business
     expect(outcome('Azure Cove Funding - APPROVED\n$55,000 / 1.35 / 9 months', pinecrest).apply).toBe(true);
     expect(outcome('Approved on Harbor Point, $55,000 at 1.35 for 9 months.\n\nKim\nHarbor Point Commercial', pinecrest).apply).toBe(true);

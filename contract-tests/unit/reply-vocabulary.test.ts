@@ -758,7 +758,7 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome("Approved, $55,000 @ 1.35 for 9 months. We're fine sitting behind Rapid Advance.", pinecrest).apply).toBe(true);
     expect(read('We reviewed Pinecrest. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('declined');
-    expect(read("I'm out for Thanksgiving, back Monday. Pinecrest is approved: $55,000, 1.35, 9 months.", pinecrest).type).toBe('approved');
+    expect(outcome('Update for Thanksgiving: we close Thursday and Friday.\n\nApproved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     // the lender naming itself is no other business
     expect(outcome('Azure Cove Funding - APPROVED\n$55,000 / 1.35 / 9 months', pinecrest).apply).toBe(true);
     expect(outcome('Approved on Harbor Point, $55,000 at 1.35 for 9 months.\n\nKim\nHarbor Point Commercial', pinecrest).apply).toBe(true);

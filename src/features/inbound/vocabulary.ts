@@ -222,7 +222,7 @@ export const TENTATIVE: PhraseRow[] = [
   // a check still to clear before the terms stand: "need the deal to clear our final QC review", "once it passes compliance"
   { phrase: '(clear|clears|pass|passes|get through|gets through|go through|goes through) (our |the )?(final )?(qc|quality control|compliance|audit|funding review|risk review|final review)', w: 2.5 },
   // run past a person inside the lender: "I still have to run it past my credit manager", "taking it to our VP"
-  { phrase: "(run|ran|running|take|taking|bring|bringing|kick|kicking) (it|this|that|the (file|deal|numbers|terms)) (past|by|to|upstairs to|up to|over to) (my|our|the) (credit |risk |underwriting |funding |sales )?(manager|boss|director|supervisor|officer|head|lead|vp|cfo|ceo|coo|president|partners?|principal|owner)", w: 2.5 },
+  { phrase: "(run|ran|running|take|taking|bring|bringing|kick|kicking) (it|this|that|the (file|deal|numbers|terms)) (past|by|to|upstairs to|up to|over to) (my|our) (credit |risk |underwriting |funding |sales )?(manager|boss|director|supervisor|officer|head|lead|vp|cfo|ceo|coo|president|partners?|principal|owner)", w: 2.5 },
   // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
   { phrase: '(waiting (for|on)|awaiting|pending|need|needs|until (we|i) get|once (we|i) get) (the |a )?green ?light|tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
@@ -302,6 +302,13 @@ export const ASKED_TERM = {
   after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|submitted|submitted for|put in for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
 };
 
+/**
+ * A cap on the term, as the lender states it: "our max term for restaurants is 6 months", "the program
+ * tops out at 26 weeks". An offer at the cap is a counter (the term was cut to it); a cap above the
+ * offer ("9 months, our max is 12") says nothing about the ask. The number and unit follow the phrase.
+ */
+export const TERM_CAP = "(?:max|maximum|longest|most|cap)(?: term| length)?(?: on| for| in)?(?: [a-z'&-]+){0,3} (?:is|we can do|we do|we offer|would be|of)|(?:max|maximum|longest) (?:term|length)(?: is| of)?|(?:tops|maxes|caps) out at";
+
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
 export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rate and term|factor and term|terms and rate)( and (term|rate|factor|pricing|frequency|schedule))?';
 
@@ -325,8 +332,6 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(pay|paying|buy|buying|take|taking|close|closing|clear|clearing)( (off|out))?( [a-z'&+]+){0,3}( (off|out))? (first|before (we|funding)|prior to funding)", structure: true, w: 3 },
   { phrase: "(we|we'd|we would|we'll|we will) (buy|pay|take) (out|off) ([a-z'&+]+ ){1,4}(at funding|positions?|balances?|funders?)|(we|we'd|we would|we'll|we will) (buy|pay|take) ([a-z'&+]+ ){1,4}(out|off) at funding", structure: true, w: 3 },
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
-  // a cap on the term: "our max term for restaurants is 6 months", "the program tops out at 26 weeks"
-  { phrase: "(max|maximum|longest|most|cap)( term| length)?( on| for| in)?( [a-z'&-]+){0,3} (is|we can do|we do|we offer|would be|of) \\d+ (months?|weeks?|days?|business days)|(max|maximum|longest) (term|length) (is |of )?\\d+|(tops|maxes|caps) out at \\d+ (months?|weeks?|days?|business days)", w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', structure: true, w: 1 },
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },

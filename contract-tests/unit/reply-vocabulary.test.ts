@@ -628,6 +628,12 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(read('Approved as submitted: $55,000, 1.35, 12 months. The application asked for 12 months.', ask(55_000)).type).toBe('approved');
   });
 
+  it('a portal\'s status line, however it is worded: "status changed to APPROVED", "changed to: REJECTED"', () => {
+    expect(read('File status changed to: OFFERS ISSUED\nAmount: $55,000\nFactor: 1.36\nTerm: 28 weeks', ask(55_000)).type).toBe('approved');
+    expect(read('Your file status changed to APPROVED and the terms are in the portal.').type).toBe('approved');
+    expect(read('File status changed to: REJECTED\nReason: 7 NSFs in the last 30 days')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+
   it('an amount multiplied by a factor is funded, even after "payments": "or lighter payments: 15k x 1.40"', () => {
     expect(extractOffers('40k x 1.38 = 55,200 over 120 days\nor for smaller payments 30k x 1.35 = 40,500, same 120 days')).toMatchObject([
       { amount: 40_000, factor_rate: 1.38, term: 120, term_unit: 'days' },
@@ -691,6 +697,7 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined('UW says no. Revenue too inconsistent month to month.', 'low_revenue');
     declined("Those numbers aren't going to fly - 60k is more than double what we'd put out on a restaurant.", 'deal_size');
     declined('File denied. Reason: insufficient time in business.', 'time_in_business');
+    declined('File status changed to: REJECTED\nReason: 7 NSFs in the last 30 days', 'nsf');
     // "doesn't work" with a condition after it is not a verdict on the file
     expect(read("This one doesn't work without the October statement, can you send it?").type).not.toBe('declined');
   });

@@ -570,6 +570,8 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(outcome('Approved: $55,000 at 1.34, 30 weeks. Conditional upon a satisfactory site visit next week.', ask(55_000)).apply).toBe(false);
     expect(outcome('Approved 55k @ 1.36 / 140 days; the file still has to pass compliance before contracts.', ask(55_000)).apply).toBe(false);
     expect(outcome("55k at 1.36 for 7 months works for me. I'm taking it to our VP this afternoon.", ask(55_000)).apply).toBe(false);
+    // the broker taking the terms to the merchant's owner is no sign-off inside the lender
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. Take it to the owner and let me know.', ask(55_000)).apply).toBe(true);
     // a standing footer about underwriting is not a condition still to clear
     expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. All offers are subject to final underwriting and verification.', ask(55_000)).apply).toBe(true);
   });
@@ -586,6 +588,8 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(read("We're good for 35 of the 55. 1.35 over 6 months.", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.35, term: 6 }] });
     // a cap on the term, and the term the broker submitted named
     expect(read('Approved $55k, though our longest term for salons is 5 months: 1.31, 5 months, daily.', ask(55_000)).type).toBe('counter');
+    // a cap above the offer says nothing about the ask
+    expect(read('Approved $55k at 1.31 for 7 months (our max term is 12 months).', ask(55_000)).type).toBe('approved');
     expect(read('Approved for $55,000 at 1.42, 120 days daily, not the 8 months you submitted.', ask(55_000))).toMatchObject({ type: 'counter', offers: [{ term: 120, term_unit: 'days' }] });
   });
 
@@ -622,6 +626,12 @@ describe('sign-offs still to come, the term asked and arithmetic on a phone (hol
     expect(read('Approved: $55,000, factor 1.35, 52 weeks, weekly.', withTerm).type).toBe('approved');
     expect(read('Approved: $55,000, factor 1.35, 12 months as requested.', withTerm).type).toBe('approved');
     expect(read('Approved as submitted: $55,000, 1.35, 12 months. The application asked for 12 months.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('a portal\'s status line, however it is worded: "status changed to APPROVED", "changed to: REJECTED"', () => {
+    expect(read('File status changed to: OFFERS ISSUED\nAmount: $55,000\nFactor: 1.36\nTerm: 28 weeks', ask(55_000)).type).toBe('approved');
+    expect(read('Your file status changed to APPROVED and the terms are in the portal.').type).toBe('approved');
+    expect(read('File status changed to: REJECTED\nReason: 7 NSFs in the last 30 days')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
   });
 
   it('an amount multiplied by a factor is funded, even after "payments": "or lighter payments: 15k x 1.40"', () => {
@@ -687,6 +697,7 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined('UW says no. Revenue too inconsistent month to month.', 'low_revenue');
     declined("Those numbers aren't going to fly - 60k is more than double what we'd put out on a restaurant.", 'deal_size');
     declined('File denied. Reason: insufficient time in business.', 'time_in_business');
+    declined('File status changed to: REJECTED\nReason: 7 NSFs in the last 30 days', 'nsf');
     // "doesn't work" with a condition after it is not a verdict on the file
     expect(read("This one doesn't work without the October statement, can you send it?").type).not.toBe('declined');
   });

@@ -676,6 +676,7 @@ const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\
 const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
 const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|\d+\s?k? of|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
+const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
 /** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
 const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
 const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
@@ -1188,6 +1189,12 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
   const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
   if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
+  // an offer at the lender's cap on the term ("our longest term for salons is 5 months: 1.31, 5 months"): the term was cut to it
+  const cap = TERM_CAP_RE.exec(wordsToDigits(lower));
+  if (cap) {
+    const capTerm = { term: Number(cap.groups!.n), unit: (/^w/.test(cap.groups!.u) ? 'weeks' : /^m/.test(cap.groups!.u) ? 'months' : 'days') as TermUnit };
+    if (offers.some((o) => o.factor_rate !== null && o.term !== null && !termDiffers(o, capTerm))) add(counter, 3, `an offer at the lender's cap on the term ("${cap[0]}")`);
+  }
   const approvalWords = approved.score;
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")

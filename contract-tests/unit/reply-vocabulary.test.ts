@@ -754,6 +754,8 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(outcome('Approved at $55,000, 1.38, 24 weeks. Wait on telling the client, we scrub files at 8am.', ask(55_000)).apply).toBe(false);
     // an approval with no hold is applied
     expect(outcome('Approved: $55,000 at 1.38 over 24 weeks. Contracts out today.', ask(55_000)).apply).toBe(true);
+    // beside a request for items a recheck is the lender's process, not doubt: the request is applied
+    expect(outcome('Need the November MTD and a voided check. We re-pull the bank the morning of funding.', ask(55_000)).apply).toBe(true);
   });
 
   it("a decision naming another business or another trace code than the deal's is not this deal's answer", () => {

@@ -331,6 +331,7 @@ DECLINED_CUES.push(
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const HOLD_CUES = fromRows(V.TENTATIVE.filter((r) => r.hold));
 const RELAYED_CUES = fromRows(V.RELAYED);
 const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
 const CEILING_CUES = fromRows(V.COUNTER.filter((r) => r.ceiling));
@@ -1128,6 +1129,8 @@ interface Analysis {
   structure: Fired;
   /** A ceiling on the amount ("tops out at", "I'm at 40 max"): a counter below the ask, nothing at it. */
   ceiling: Fired;
+  /** An approval held for a recheck (TENTATIVE rows marked `hold`): doubt about an approval, not about a request. */
+  hold: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -1176,6 +1179,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
+  const hold = score(lower, HOLD_CUES);
   const correction = score(lower, CORRECTION_CUES);
   const relayed = score(lower, RELAYED_CUES);
   const structure = score(lower, STRUCTURE_CUES);
@@ -1219,7 +1223,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1419,7 +1423,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "What I could do is a $25k LOC": another product offered in place of the one asked for
     type = 'counter';
     reasons.push('another product offered in place of the one asked for');
-  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
+  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score - a.hold.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
     // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
     type = 'needs_info';
     reasons.push('items asked for beside a floated decision');
@@ -1439,7 +1443,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
-  if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3) review = 'tentative_terms';
   // terms relayed by another broker, not the lender's own word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
     review = 'tentative_terms';

@@ -766,6 +766,11 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read('We reviewed Copperline Auto Body. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('unclassified');
     expect(read('Have to bow out on Copperline Auto, the owner is at 540.', pinecrest).type).toBe('unclassified');
     expect(read('Copperline Auto Body is a non-starter for us, open judgment.', pinecrest).type).toBe('unclassified');
+    expect(read('Good news, Copperline Auto Body came back approved! $40,000 / 1.35 / 30 weeks.', pinecrest).type).toBe('unclassified');
+    expect(read('Copperline Auto Body looks good - $40k @ 1.35 / 30 wks.', pinecrest).type).toBe('unclassified');
+    expect(read('For Copperline Auto Body: $40,000 approved, 1.35 factor, 30 weeks.', pinecrest).type).toBe('unclassified');
+    expect(outcome('Everything looks good, approved at $55,000, 1.35, 30 weeks.', pinecrest).apply).toBe(true);
+    expect(outcome('On Monday, we approved $55,000 at 1.35 for 30 weeks.', pinecrest).apply).toBe(true);
     // this deal's own name (or a short form of it), or no name at all, is read as before
     expect(outcome('Pinecrest is approved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
     expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);

@@ -200,7 +200,8 @@ const APPROVED_CUES: Cue[] = [
   { re: /(^|\n)\s*approved\b/g, w: 3 },
   { re: /\bapproved\s*(for|at|@|\$|\d|-|:|!|,)/g, w: 3, negatable: true, modal: true },
   { re: /\b(conditional|final|full)\s+approval\b/g, w: 3, negatable: true, modal: true },
-  { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b/g, w: 2, negatable: true, modal: true },
+  // (never "approval is pending the following", "approval is subject to committee": no approval yet)
+  { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b(?! (pending|contingent|subject|on hold|waiting|awaiting|not\b))/g, w: 2, negatable: true, modal: true },
   { re: /\bstatus:\s*approved\b/g, w: 3 },
   { re: /\bgood news\b|\bcongrat/g, w: 1 },
   { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
@@ -305,6 +306,23 @@ COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
+// a negative decision about the deal, from its parts (vocabulary.ts DECLINE_DECISION)
+const DD = V.DECLINE_DECISION;
+DECLINED_CUES.push(
+  { re: new RegExp(`\\b(?:${DD.refusal}) (?:be able to )?(?:${DD.verbs})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:${DD.inversion}) (?:(?:comfortable|interested) (?:with |in )?)?(?:${DD.verbs}|${DD.gerunds})\\b`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:not|never|no longer) (?:comfortable|interested|prepared) (?:in |with )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  // the refusal in the progressive: "we will not be extending an offer", "we're not funding this one"
+  { re: new RegExp(`\\b(?:won't|will not|wouldn't|would not|are not|aren't|am not|i'm not|we're not|not) (?:be )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  {
+    re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b(?! (?:for|about|on) (?:a |the |an )?(?:renewal|re-?up|top[- ]?up|increase|add-?on|second position))`, 'g'),
+    w: 3,
+    modal: true,
+  },
+  { re: new RegExp(`\\b(?:can't|cannot|can not|won't|will not) be (?:re-?submitted|reconsidered|re-?reviewed|re-?presented) (?:for|until|before|within|in) (?:${DD.deferral.time})\\b`, 'g'), w: 3 },
+  { re: new RegExp(`\\b(?:won't|will not|don't|doesn't|do not|does not) (?:have|qualify|meet|be eligible|get there|be ready)(?: for)?(?: (?:that|it|this|those|these|one))? (?:until|till|before) (?:${DD.deferral.time})\\b`, 'g'), w: 2 },
+  { re: new RegExp(`\\b(?:${DD.verdicts})\\b`, 'g'), w: 3, modal: true },
+);
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
@@ -368,7 +386,7 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     w: 3,
   },
   { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
-  { cat: 'default_history', re: /\bdefault(s|ed)?\b|\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
   {
     cat: 'verification',
     re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
@@ -395,19 +413,25 @@ CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join(
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
 function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[] }>();
+  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = c.re.exec(lower))) {
-      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [] };
+      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [], strong: -1 };
       t.score += c.w;
       t.first = Math.min(t.first, m.index);
+      // where a cue that names the reason on its own (weight 3) first occurs; a sector word in the business's name is not one
+      if (c.w >= 3 && (t.strong < 0 || m.index < t.strong)) t.strong = m.index;
       t.hits.push(m[0]);
       totals.set(c.cat, t);
     }
   }
   let best: { category: DeclineCategory; index: number; hits: string[]; score: number } = { category: 'other', index: -1, hits: [], score: 0 };
+  // with two reasons, the first one named (the corpus labels' rule): among the categories named by a
+  // cue that names a reason on its own, the one named first; otherwise the strongest of the weaker ones
+  const clear = [...totals].filter(([, t]) => t.strong >= 0).sort((x, y) => x[1].strong - y[1].strong)[0];
+  if (clear) return { category: clear[0], index: clear[1].strong, hits: clear[1].hits };
   for (const [cat, t] of totals) {
     if (t.score < 2) continue;
     if (t.score > best.score || (t.score === best.score && t.first < best.index)) best = { category: cat, index: t.first, hits: t.hits, score: t.score };
@@ -481,7 +505,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -495,7 +519,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
-  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
@@ -595,7 +619,8 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
-  if (factorNext && best.kind === 'other') return 'funded';
+  // ... and a payment is never multiplied by a factor: "if he wants lighter payments 20k x 1.42 = 28,400" offers 20k
+  if (factorNext && (best.kind === 'other' || best.kind === 'payment')) return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
     const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased|payment|pmt|installment|debit|remittance)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
@@ -639,7 +664,42 @@ const SHORTHAND_RE = new RegExp(
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
 const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
-const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|\d+\s?k? of|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+
+const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
+/** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
+const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
+const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
+const ASKED_TERM_RES = [
+  new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
+];
+
+/** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
+export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
+  const text = offerText(own);
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (!m) continue;
+    const u = m.groups!.u;
+    const years = /^y/.test(u);
+    return { term: Number(m.groups!.n) * (years ? 12 : 1), unit: years || /^m/.test(u) ? 'months' : /^w/.test(u) ? 'weeks' : 'days' };
+  }
+  return null;
+}
+
+/**
+ * An offered term against the term asked: the same unit must match exactly; across units (9 months
+ * against 39 weeks) a tenth either way is the same term, days counted as business or calendar days.
+ */
+export function termDiffers(offer: { term: number | null; term_unit: TermUnit | null }, asked: { term: number; unit: TermUnit }): boolean {
+  if (offer.term === null || offer.term_unit === null) return false;
+  if (offer.term_unit === asked.unit) return offer.term !== asked.term;
+  const inMonths = (t: number, u: TermUnit): number[] => (u === 'months' ? [t] : u === 'weeks' ? [t / 4.345] : [t / 21.7, t / 30.4]);
+  const a = inMonths(asked.term, asked.unit);
+  return !inMonths(offer.term, offer.term_unit).some((x) => a.some((y) => Math.abs(x - y) <= y * 0.1));
+}
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -770,6 +830,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
+      // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
+      if (ASKED_TERM_BEFORE.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -1060,6 +1122,8 @@ interface Analysis {
   floated: number[];
   /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
   termsWithoutAmount: ExtractedOffer[];
+  /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
+  askedTerm: { term: number; unit: TermUnit } | null;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1104,6 +1168,12 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
   const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
   if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
+  // an offer at the lender's cap on the term ("our longest term for salons is 5 months: 1.31, 5 months"): the term was cut to it
+  const cap = TERM_CAP_RE.exec(wordsToDigits(lower));
+  if (cap) {
+    const capTerm = { term: Number(cap.groups!.n), unit: (/^w/.test(cap.groups!.u) ? 'weeks' : /^m/.test(cap.groups!.u) ? 'months' : 'days') as TermUnit };
+    if (offers.some((o) => o.factor_rate !== null && o.term !== null && !termDiffers(o, capTerm))) add(counter, 3, `an offer at the lender's cap on the term ("${cap[0]}")`);
+  }
   const approvalWords = approved.score;
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
@@ -1128,7 +1198,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1269,7 +1339,11 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
   const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
   if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
-  const otherTerms = counterScore >= 3 || a.product.score >= 3;
+  // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
+  const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
+  const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
+  if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
+  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
@@ -1287,6 +1361,12 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
       } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
     }
     if (less || otherTerms) type = 'counter';
+    // "Approved for 45k" on a 60k ask, no pricing: less money is a counter, its terms for a person to complete
+    else if (type === 'approved' && !complete.length && ask !== null && a.floated.length > 0 && a.floated.every((x) => x < ask - 0.5)) {
+      type = 'counter';
+      review ??= 'tentative_terms';
+      reasons.push(`approved for $${a.floated.map((x) => x.toLocaleString('en-US')).join(', $')} against a $${ask.toLocaleString('en-US')} ask, no pricing: a counter a person completes`);
+    }
     else if (type === 'counter' && atAsk && counterScore < 3 && !mixed) type = 'approved';
     else if (type === 'counter' && conditionOnly) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
@@ -1363,7 +1443,7 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
   const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
   const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
   const both = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b/i.test(own);
-  if (names.size < 2 && !(both && names.size >= 1)) return { own, multiple: false, picked: false };
+  if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
   const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
   const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
   if (!mine.length) return { own, multiple: true, picked: false };
@@ -1374,6 +1454,39 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
     for (let j = h.i + 1; j < lines.length && lines[j].trim() && !heads.some((x) => x.i === j); j++) keep.add(j);
   }
   return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
+}
+
+/** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */
+const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+/** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
+const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
+
+/**
+ * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
+ * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
+ * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
+ */
+function splitDealSentences(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+  const text = normalizeText(own);
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const named = sentences.map((sentence) => {
+    const found = new Set<string>();
+    DECISION_FOR.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = DECISION_FOR.exec(sentence))) {
+      const name = (m[1] ?? m[2]).trim();
+      const first = name.split(/\s+/)[0];
+      // a name is capitalised as written (the match itself ignores case)
+      if (/^[A-Z]/.test(first) && !NOT_A_FILE.test(first)) found.add(first.toLowerCase());
+    }
+    return { sentence, found };
+  });
+  const names = new Set(named.flatMap((n) => [...n.found]));
+  if (names.size < 2) return { own, multiple: false, picked: false };
+  const words = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
+  const mine = named.filter((n) => [...n.found].some((f) => words.includes(f)));
+  if (!mine.length) return { own, multiple: true, picked: false };
+  return { own: mine.map((n) => n.sentence).join('\n'), multiple: true, picked: true };
 }
 
 // ---------------------------------------------------------------- attached PDFs

@@ -739,3 +739,134 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined("The opening balance in November doesn't match October's close and the merchant never connected Plaid. We won't proceed.", 'verification');
   });
 });
+
+describe('held approvals, other deals, ceilings, refused terms, new declines and stip lists (holdout8)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const pinecrest: ReplyContext = { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic LLC', trace_code: 'SVC-3H7W-5KQA' };
+
+  it('an approval held provisionally until a recheck (pencilled in, a soft hold, a morning scrub, a re-pull the day of) goes to a person', () => {
+    expect(read('Pencilled Pinecrest in for $55,000 at 1.38, 24 weekly payments of $3,162.50.', ask(55_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(outcome('Approved $55,000 / 1.38 / 24 weeks, subject to a re-check of positions on funding day.', ask(55_000)).apply).toBe(false);
+    expect(outcome('55k @ 1.38, 24 wks works. We re-pull the bank the morning of.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Soft hold on Pinecrest: $55,000, 1.38, 24 weeks.', ask(55_000)).apply).toBe(false);
+    expect(outcome("Approved at 55, 1.38, 24 weeks but it's pending a refreshed bank pull tomorrow.", ask(55_000)).apply).toBe(false);
+    expect(outcome('Holding 55k for them at 1.38 / 24 wks until we re-verify the bank Monday.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved at $55,000, 1.38, 24 weeks. Wait on telling the client, we scrub files at 8am.', ask(55_000)).apply).toBe(false);
+    // an approval with no hold is applied
+    expect(outcome('Approved: $55,000 at 1.38 over 24 weeks. Contracts out today.', ask(55_000)).apply).toBe(true);
+    // beside a request for items a recheck is the lender's process, not doubt: the request is applied
+    expect(outcome('Need the November MTD and a voided check. We re-pull the bank the morning of funding.', ask(55_000)).apply).toBe(true);
+  });
+
+  it("a decision naming another business or another trace code than the deal's is not this deal's answer", () => {
+    expect(read('Declined for Copperline Auto Body, too many negative days.', pinecrest).type).toBe('unclassified');
+    expect(outcome('Westfield Dental Group is approved: $40,000, 1.35, 9 months weekly.', pinecrest).apply).toBe(false);
+    expect(read('Merchant: Copperline Auto Body\nDecision: Approved\nAmount: $40,000\nFactor: 1.35\nTerm: 30 weeks', pinecrest).type).toBe('unclassified');
+    expect(read('SVC-7K3M-9Q2P is approved at $40,000, 1.35 over 9 months.', pinecrest).type).toBe('unclassified');
+    expect(read('We reviewed Copperline Auto Body. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('unclassified');
+    expect(read('Have to bow out on Copperline Auto, the owner is at 540.', pinecrest).type).toBe('unclassified');
+    expect(read('Copperline Auto Body is a non-starter for us, open judgment.', pinecrest).type).toBe('unclassified');
+    expect(read('Good news, Copperline Auto Body came back approved! $40,000 / 1.35 / 30 weeks.', pinecrest).type).toBe('unclassified');
+    expect(read('Copperline Auto Body looks good - $40k @ 1.35 / 30 wks.', pinecrest).type).toBe('unclassified');
+    expect(read('For Copperline Auto Body: $40,000 approved, 1.35 factor, 30 weeks.', pinecrest).type).toBe('unclassified');
+    expect(outcome('Everything looks good, approved at $55,000, 1.35, 30 weeks.', pinecrest).apply).toBe(true);
+    expect(outcome('On Monday, we approved $55,000 at 1.35 for 30 weeks.', pinecrest).apply).toBe(true);
+    // this deal's own name (or a short form of it), or no name at all, is read as before
+    expect(outcome('Pinecrest is approved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome("Approved, $55,000 @ 1.35 for 9 months. We're fine sitting behind Rapid Advance.", pinecrest).apply).toBe(true);
+    expect(read('We reviewed Pinecrest. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('declined');
+    expect(outcome('Update for Thanksgiving: we close Thursday and Friday.\n\nApproved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    // the lender naming itself is no other business
+    expect(outcome('Azure Cove Funding - APPROVED\n$55,000 / 1.35 / 9 months', pinecrest).apply).toBe(true);
+    expect(outcome('Approved on Harbor Point, $55,000 at 1.35 for 9 months.\n\nKim\nHarbor Point Commercial', pinecrest).apply).toBe(true);
+    // the trade's own capitalised words after "approved for" name no business
+    expect(outcome('Approved for DocuSign delivery: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome('Approved for Tier 2 pricing - $55,000 at 1.35 over 9 months.', pinecrest).apply).toBe(true);
+  });
+
+  it('a P.S. about another file does not decide this one; the reply goes to a person to record both', () => {
+    const a = read("Approved at the full $55,000, 1.36, 40 weeks.\n\nPS - on the Copperline Auto Body deal we're passing, too many NSFs.", pinecrest);
+    expect(a).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 55_000, factor_rate: 1.36, term: 40 }] });
+    expect(read('Approved at $55,000, 1.36, 40 weeks.\n\nP.S. your other file from Monday is a decline for us, too many positions.', pinecrest)).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+  });
+
+  it('a ceiling on the amount is a counter: "too rich", "I\'m at X max", "tops out at", "capped it at", "the most credit will sign"', () => {
+    expect(read('Our committee capped the deal at $40,000 - 1.38 / 28 weeks / $1,971.43 weekly.').type).toBe('counter');
+    expect(read('The most credit will sign is 40k at 1.38 over 28 weeks.').type).toBe('counter');
+    expect(read('We top out at $40,000 on restaurants. 1.38 factor, 28 weeks.').type).toBe('counter');
+    expect(read('$40k is all the room there is - the 55 is too rich for a 3 year old shop. 1.38 over 28 weeks.').type).toBe('counter');
+    expect(read('Max I can get you is 35k - 1.40 over 120 days.').type).toBe('counter');
+    expect(read('Credit will only go to 35k at 1.40, 120 days.').type).toBe('counter');
+    expect(read('35k is as high as we go: 1.40, 120 days.').type).toBe('counter');
+    // a ceiling at the full ask is no counter: the ask is the most the lender would do
+    expect(read('We top out at 55k on vets, so the full 55k at 1.38 / 24 weeks works.', ask(55_000)).type).toBe('approved');
+    // thousands with a decimal after "at": "we're at 32.5 tops"
+    expect(read("we're at 32.5 tops - 1.44 over 110 days", ask(45_000))).toMatchObject({ type: 'counter', offers: [{ amount: 32_500, factor_rate: 1.44, term: 110, term_unit: 'days' }] });
+    // "40 max - 1.38": the ceiling is on the amount, the factor after it is the buy rate, not a sell rate
+    expect(read("I'm at 40 max - 1.38, 28 weeks, weekly", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.38, term: 28, term_unit: 'weeks' }] });
+    // a sell-rate ceiling is no ceiling on the amount
+    expect(read('Buy 1.32, 1.42 max sell, 180 business days, $55,000.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('a term refused in words is the term asked: the full amount on another term is a counter, the refused term is no offer', () => {
+    const c = read('We can fund all $55,000, but an 18 month weekly term is longer than our program runs. What works: $55,000 at 1.32 over 9 months, weekly.', ask(55_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
+    expect(c.offers).toHaveLength(1);
+    expect(read('Approved: $55,000, 1.32, 9 months weekly.', ask(55_000)).type).toBe('approved');
+    // another term or payment schedule than asked, in words, with the full amount
+    expect(read('Funding the whole 55 at 1.35; we need it on a 9 month term rather than the 12 requested.', ask(55_000)).type).toBe('counter');
+    expect(read("We can do the full $55,000 but weekly payments aren't an option for this file: 1.35 over 12 months, daily.", ask(55_000)).type).toBe('counter');
+    expect(read('Approved at $55,000, 1.35, 12 months. It has to be daily ACH for this merchant.', ask(55_000)).type).toBe('counter');
+    // a schedule stated, not refused, is the approval's
+    expect(read('Approved $55,000 at 1.35 over 12 months, weekly payments of $1,428.37.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('declines in new words: letting the file go, bowing out, not eligible, outside our X guidelines, not getting it through', () => {
+    const declined = (text: string, category?: string) => {
+      const c = read(text);
+      expect(c.type, `${text}\n${c.reasons.join('\n')}`).toBe('declined');
+      if (category) expect(c.decline_category, `${text}\n${c.reasons.join('\n')}`).toBe(category);
+    };
+    declined("We'll let the file go, owner's FICO came back at 548.", 'credit_score');
+    declined("Bowing out on this one, the owner's score is 548.", 'credit_score');
+    declined("Pinecrest isn't eligible for our program right now.");
+    declined('Veterinary practices sit outside our current underwriting guidelines.');
+    declined("Couldn't get this one through committee.");
+    // "not eligible for the full 55" refuses the ask: a counter with its offer
+    expect(read('Not eligible for the full 55, we can do 40k at 1.38 over 6 months.', ask(55_000)).type).toBe('counter');
+  });
+
+  it('decline reasons: seasoning and operating history in months, where the merchant is domiciled', () => {
+    expect(read('The business only shows 7 months of trading history and our minimum seasoning is a year. Declined.').decline_category).toBe('time_in_business');
+    expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
+    expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
+    expect(read("Have to pass - we're holding all Oregon files for now.").decline_category).toBe('restricted_state');
+    // a shortfall as the whole answer, and a score under the floor with words between
+    expect(read('Not enough time in business - they opened in April.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read("Score's under our floor, credit turned it down.").decline_category).toBe('credit_score');
+    expect(read("The merchant is headquartered in California, which we can't service.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
+  });
+
+  it('stip lists: "a couple of things first" over trucking stips, a numbered list, notes typed in capitals into the quoted message', () => {
+    const t = read("Pinecrest should be fine, just a couple of things first:\n- DOT number\n- title for the 2021 Kenworth\n- COI naming us\nGet me those and I'll price it.");
+    expect(t).toMatchObject({ type: 'needs_info', requested_items: ['DOT number', 'title for the 2021 Kenworth', 'COI naming us'] });
+    // numbered on one line, after "need:" or "before we price:"
+    expect(read('Need: (1) voided check (2) 3 months statements (3) DL').requested_items).toEqual(['voided check', '3 months statements', 'DL']);
+    expect(read('Before we price: 1) signed app 2) voided check 3) 4 months statements')).toMatchObject({ type: 'needs_info', requested_items: ['signed app', 'voided check', '4 months statements'] });
+    // a list of documents with no request before it: the documents say it (trucking stips)
+    expect(read('Looks workable on our side.\n- MC authority letter\n- VIN list for the trucks\n- IFTA returns, last 2 quarters').requested_items).toHaveLength(3);
+    // a list of questions introduced as "things first"
+    expect(read("Two things first:\n- the reason the sales dipped\n- the name of the new partner\n- the owner's cell")).toMatchObject({ type: 'needs_info', requested_items: ['reason the sales dipped', 'name of the new partner', "owner's cell"] });
+    const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $55,000\n** STILL NEED THE SEPTEMBER STATEMENT\nTime in business: 6 years\nMISSING PHOTO ID FOR THE SECOND OWNER\nState: OR\n>> NEED A SIGNED AUTHORIZATION, THE ONE IN THE PACKAGE ISN\'T DATED\nThanks!';
+    const inline = read(`Answers in caps inline below.\n\nTom\n\n${quoted}`);
+    expect(inline.type).toBe('needs_info');
+    expect(inline.requested_items.map((x) => x.toLowerCase())).toEqual(['september statement', 'photo id for the second owner', 'signed authorization']);
+    // ... under an Outlook header block as well
+    const header = 'From: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nRequested amount: $55,000\n>> NEED THE LANDLORD CONTACT, NAME AND NUMBER\nState: OR';
+    expect(read(`See my notes below in red.\n\nTom\n\n${header}`)).toMatchObject({ type: 'needs_info', requested_items: ['landlord contact'] });
+    // the same quote under a reply that does not point at notes in it is not read
+    expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
+  });
+});

@@ -7,6 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
+import { findTraceCodes } from '../submissions/trace-code';
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
 import * as V from './vocabulary';
 
@@ -61,6 +62,8 @@ export interface ReplyContext {
   requested_term?: { term: number; unit: TermUnit } | null;
   product_type?: string | null;
   business_name?: string | null;
+  /** The submission's trace code (`SVC-XXXX-XXXX`): a reply naming another code answers another submission. */
+  trace_code?: string | null;
 }
 
 export interface Classification {
@@ -251,6 +254,8 @@ const NEEDS_CUES: Cue[] = [
     w: 2.5,
   },
   { re: /\bthe following\b/g, w: 1 },
+  // holdout8: "send those over and I'll get you numbers", "a few things first:", "once I have those"
+  { re: /\b(send|get|shoot|email|upload) (me |us )?(those|these|them|that|everything|the (docs|items|above|rest)) (over|along|in|through|my way|to (me|us))\b|\b(once|when|after) (i|we) (have|get|receive|see) (those|these|them|the (docs|items|above))\b|\ba (few|couple( of)?) (things|items|docs|documents) (first|before|needed|to (start|begin|get started))\b/g, w: 1 },
   { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
   { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
   // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
@@ -326,8 +331,10 @@ DECLINED_CUES.push(
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const HOLD_CUES = fromRows(V.TENTATIVE.filter((r) => r.hold));
 const RELAYED_CUES = fromRows(V.RELAYED);
 const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
+const CEILING_CUES = fromRows(V.COUNTER.filter((r) => r.ceiling));
 const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -442,10 +449,10 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(mc|dot|usdot) (number|#|authority)/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
-const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
+const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
 
 const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
 
@@ -459,6 +466,9 @@ function cleanItem(s: string): string {
 }
 
 function splitList(s: string): string[] {
+  // numbered inline: "(1) voided check (2) 3 months statements (3) DL", "1) signed app 2) voided check"
+  const numbered = s.split(/(?:^|\s+)\(?\d{1,2}[).]\s+/);
+  if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
   const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
   return parts.map(cleanItem).filter((p) => p.length > 1);
 }
@@ -505,7 +515,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -524,7 +534,8 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
-      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12) {
+      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
+      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }
@@ -658,7 +669,7 @@ function parseMoney(num: string, cents: string | undefined, suffix: string | und
 
 /** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
 const SHORTHAND_RE = new RegExp(
-  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
@@ -673,7 +684,10 @@ const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days
 const ASKED_TERM_RES = [
   new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
 ];
+/** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
+const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
 
 /** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
 export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
@@ -739,6 +753,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       while ((m = SHORTHAND_RE.exec(line))) {
         const n = m.groups!.n;
         const start = m.index + m[0].length - n.length;
+        // "I'm at 12.5 max": thousands with a decimal, never a factor (1.05-2.5)
+        if (n.includes('.') && Number(n) < 3) continue;
         const value = Number(n) * 1000;
         if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
         const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
@@ -774,7 +790,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
     while ((m = factorRe.exec(line))) {
       const v = Number(m[1]);
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
-      const pre = lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '';
+      // "I'm at 12.5 max - 1.42": a ceiling on the amount, not a sell-rate label
+      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
@@ -832,6 +849,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
+      if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -1108,6 +1127,10 @@ interface Analysis {
   relayed: Fired;
   /** The part of `counter` that is a payoff or position condition (vocabulary.ts COUNTER rows marked `structure`). */
   structure: Fired;
+  /** A ceiling on the amount ("tops out at", "I'm at 40 max"): a counter below the ask, nothing at it. */
+  ceiling: Fired;
+  /** An approval held for a recheck (TENTATIVE rows marked `hold`): doubt about an approval, not about a request. */
+  hold: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -1156,9 +1179,11 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
+  const hold = score(lower, HOLD_CUES);
   const correction = score(lower, CORRECTION_CUES);
   const relayed = score(lower, RELAYED_CUES);
   const structure = score(lower, STRUCTURE_CUES);
+  const ceiling = score(lower, CEILING_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -1198,7 +1223,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1337,7 +1362,10 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const conditionOnly =
     mixed && a.structure.score > 0 && a.approvalWords >= 3 && a.declined.score < 1 && a.tentative.score < 2 && a.product.score < 3 &&
     a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
-  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
+  // a ceiling with every offer at the full ask ("we top out at 55k, so the full 55k works"): the ask is the most, not less
+  const ceilingAtAsk = !conditionOnly && atAsk && !someLess && a.ceiling.score > 0 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  if (ceilingAtAsk) reasons.push('a ceiling on the amount at the full ask: not other terms');
+  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
   if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
   // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
   const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
@@ -1395,7 +1423,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "What I could do is a $25k LOC": another product offered in place of the one asked for
     type = 'counter';
     reasons.push('another product offered in place of the one asked for');
-  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
+  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score - a.hold.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
     // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
     type = 'needs_info';
     reasons.push('items asked for beside a floated decision');
@@ -1415,7 +1443,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
-  if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3) review = 'tentative_terms';
   // terms relayed by another broker, not the lender's own word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
     review = 'tentative_terms';
@@ -1454,6 +1482,126 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
     for (let j = h.i + 1; j < lines.length && lines[j].trim() && !heads.some((x) => x.i === j); j++) keep.add(j);
   }
   return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
+}
+
+// ---------------------------------------------------------------- another deal named
+
+/**
+ * Words that name no business in the places a decision names one ("Status: approved", "Update on
+ * Friday"): the trade's own nouns, pronouns, days and months, greetings.
+ */
+const NOT_A_NAME = new Set(
+  ('the this that these those your our my their his her its it we you they he she i a an re fwd fw update status decision approved approval declined ' +
+    'decline counter offer offers funded final file deal deals submission merchant client owner business good great news hi hello hey thanks thank ' +
+    'monday tuesday wednesday thursday friday saturday sunday today tomorrow january february march april may june july august september october ' +
+    'november december jan feb mar apr jun jul aug sep sept oct nov dec summary terms term option options note notes stips stip items item portal ' +
+    'credit underwriting committee please per new renewal amount factor rate payback payment tier level grade paper program pricing ' +
+    'thanksgiving christmas holiday holidays easter memorial labor independence vacation pto ' +
+    'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
+);
+/** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
+const LENDER_WORDS = new Set(['funding', 'funders', 'funder', 'capital', 'lending', 'lender', 'lenders', 'finance', 'financial', 'advance', 'advances', 'partners', 'merchant', 'bank', 'portal', 'underwriting']);
+/** Words of a legal name that say nothing about which business it is. */
+const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
+/** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
+const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
+/** Where a reply names the business a decision is about. */
+const NAMED_BUSINESS: RegExp[] = [
+  // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
+  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "We reviewed Sprout & Sprig Florals", "We looked at Copperline"
+  new RegExp(`\\b(?:[Ww]e|I)[ \\t]+(?:reviewed|looked at|ran|went through|underwrote)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "The Magnolia Row Boutique file", "your Dixon deal"
+  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+(${CAP_RUN})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
+  // "Dixon Auto Glass is approved" at the start of a sentence or line
+  // "Dixon Auto Glass looks good": two words at least ("Everything looks good")
+  new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:looks|came in|checks out)[ \\t]+(?:good|great|fine|solid|clean|strong|approvable)\\b`, 'g'),
+  new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*(${CAP_RUN})[ \\t]+(?:is|was|has been|got|came back)[ \\t]+(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|a go|a pass|a no|a non-starter|a decline|an approval|[Ff]unded|good to go|cleared|reviewed|approvable|declinable)\\b`, 'g'),
+  // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker)
+  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
+  // a line opening on the file it answers: "For Dixon Auto Glass: ...", "Re Dixon Auto Glass - ..."
+  new RegExp(`(?:^|\\n)[ \\t]*(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
+  // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
+  new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
+];
+
+/** The distinctive words of a business name (lower case): not legal filler, not the trade's nouns, not an all-caps acronym. */
+function nameWords(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length >= 3 && !(w.length <= 5 && /^[A-Z0-9]+$/.test(w)))
+    .map((w) => w.toLowerCase())
+    .filter((w) => !NAME_FILLER.has(w) && !NOT_A_NAME.has(w));
+}
+
+/** A name as written against the deal's business: the same when a distinctive word is shared (or one starts the other: "Chiro"). */
+function sameBusiness(written: string[], business: string[]): boolean {
+  return written.some((t) => business.some((u) => t === u || (t.length >= 4 && u.startsWith(t)) || (u.length >= 4 && t.startsWith(u))));
+}
+
+/** An aside to the reply ("P.S.", "Separately", "Unrelated") about another file than this one. */
+const ASIDE_START = /^\s*(?:p\.?\s?p?\.?s\.?(?=[\s:,-])|separately\b|unrelated\b|on (?:a |an )?(?:separate|different|unrelated) (?:note|file|deal)\b|on another (?:note|file|deal)\b|also,? on (?:the )?other\b)/i;
+const OTHER_FILE = /\b(?:the|your|that) other (?:file|deal|submission|merchant)\b|\banother (?:file|deal|submission) (?:you|of yours)\b/i;
+
+/**
+ * The parts of a reply about another deal than the one it answers (holdout8): a decision that names a
+ * business that is not this deal's ("Approved on Dixon Auto Glass" on the Windward thread), another
+ * submission's trace code, or an aside ("P.S. the Magnolia file ... we'll let that one go"). A
+ * paragraph that names another business and never this one is cut; `mine` says whether the reply
+ * names this deal anywhere. Without the deal's business name nothing is compared.
+ */
+function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: string[]; mine: boolean } | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length && !ctx?.trace_code) return null;
+  const text = normalizeText(own);
+  // paragraphs, a P.S. line starting one of its own
+  const paras = text.split(/\n\s*\n/).flatMap((p) => p.split(/\n(?=\s*(?:p\.?\s?p?\.?s\.?)[\s:,-])/i));
+  const names: string[] = [];
+  let mine = business.length > 0 && new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i').test(text);
+  const ours = ctx?.trace_code ?? null;
+  // the sender's firm as it signs (the last lines of its text)
+  const blocks = text.trim().split(/\n\s*\n/);
+  const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+  const signs = last.split('\n').length <= 4 && !/\d/.test(last) && !ASIDE_START.test(last) && last.split('\n').every((l) => l.trim().split(/\s+/).length <= 6);
+  const signature = signs ? nameWords(last).filter((w) => !business.includes(w)) : [];
+  const keep: string[] = [];
+  let cut = false;
+  for (const p of paras) {
+    let other = 0;
+    let self = 0;
+    for (const re of NAMED_BUSINESS) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(p))) {
+        const words = nameWords(m[1]);
+        if (!words.length || !business.length) continue;
+        if (sameBusiness(words, business)) self++;
+        // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
+        else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
+        else {
+          other++;
+          names.push(m[1].trim());
+        }
+      }
+    }
+    for (const code of findTraceCodes(p)) {
+      if (ours && code === ours) self++;
+      else if (ours) {
+        other++;
+        names.push(code);
+      }
+    }
+    if (self) mine = true;
+    const aside = ASIDE_START.test(p) && OTHER_FILE.test(p);
+    if ((other > 0 && self === 0) || aside) {
+      if (aside && !other) names.push('another file');
+      cut = true;
+      continue;
+    }
+    keep.push(p);
+  }
+  if (!cut) return null;
+  return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
 }
 
 /** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */
@@ -1529,6 +1677,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
   const deals = splitDeals(parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  // a decision or an aside about another deal than this one (holdout8): not read for this deal
+  const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
+  if (elsewhere) {
+    reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
+    deals.own = elsewhere.own;
+  }
   let a = analyse(deals.own, input.subject, context);
   // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
   // read the subject as the first line of the reply
@@ -1577,7 +1731,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
     }
   }
-  const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
+    // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
+    return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
+  }
+  // ... beside this deal's own answer: a person records the other deal's part where it belongs
+  const review = d.review ?? ((deals.multiple || elsewhere) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

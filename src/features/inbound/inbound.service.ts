@@ -266,6 +266,8 @@ async function replyContext(trx: Knex.Transaction, scope: Scope, row: Submission
     requested_term: deal?.desired_term_months != null ? { term: Number(deal.desired_term_months), unit: 'months' } : null,
     product_type: deal?.product_type ?? null,
     business_name: deal?.legal_name ?? null,
+    // a reply naming another submission's code answers another deal
+    trace_code: row.trace_code ?? null,
   };
 }
 

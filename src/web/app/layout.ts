@@ -7,9 +7,19 @@ import { SECTIONS } from './sections';
 // the stylesheet and the one script are /app/assets/app.css and /app/assets/app.js. The navigation
 // lists only the sections the user's role may open.
 
+/**
+ * The pages' headers: src/web/html.ts's strict ones, but the referrer kept for this origin
+ * (`same-origin`): with `no-referrer` Chromium sends `Origin: null` with a form post, and every
+ * post under /app must prove its origin. Nothing leaves for another site (and no /app URL carries a
+ * secret). The meta tag in each page says the same, for a page answered with pageHeaders() alone.
+ */
+export function appHeaders(): Record<string, string> {
+  return { ...pageHeaders(), 'Referrer-Policy': 'same-origin' };
+}
+
 const head = (title: string) => html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title} · Settings</title>
 <link rel="stylesheet" href="/app/assets/app.css">
 <script src="/app/assets/app.js" defer></script>`;
@@ -74,7 +84,7 @@ export function messagePage(title: string, sentence: string, link?: { href: stri
 
 /** Answers a signed-in page with the app's headers (strict CSP, no caching). */
 export function sendAppPage(res: Response, ctx: AppContext, opts: Parameters<typeof appPage>[1], status = 200): void {
-  res.status(status).set(pageHeaders()).type('html').send(appPage(ctx, opts));
+  res.status(status).set(appHeaders()).type('html').send(appPage(ctx, opts));
 }
 
 /** A date for people: `27 Nov 2026, 09:30 UTC` (the server does not know the reader's zone). */

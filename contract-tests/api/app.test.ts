@@ -394,8 +394,17 @@ describe(`Origin and CSRF (${ENGINE})`, () => {
 describe(`API keys (${ENGINE})`, () => {
   it('an admin creates a key shown once, it works on /v1, shows its last use, and after revoke /v1 answers 401', async () => {
     const ada = await signInApp(h, { email: ADA });
-    const created = await ada.post('/app/settings/api-keys', { name: 'CRM sync', role: 'manager', scope: ['deals:read', 'businesses:read'] });
+    const formPage = await ada.get('/app/settings/api-keys');
+    const once = hidden(formPage.text, '_form');
+    expect(once).toMatch(/^[0-9A-Za-z]{24}$/);
+    const form = { _form: once, name: 'CRM sync', role: 'manager', scope: ['deals:read', 'businesses:read'] };
+    const created = await ada.post('/app/settings/api-keys', form);
     expect(created.status).toBe(201);
+    // The same form sent again (a double click, a reload): no second key, and the key is not shown again.
+    const twice = await ada.post('/app/settings/api-keys', form);
+    expect(twice.status).toBe(409);
+    expect(twice.text).not.toMatch(/svc_live_[0-9A-Za-z]{32}/);
+    expect(await h.knex('api_keys').where({ name: 'CRM sync', location_id: t.locationId }).count({ n: '*' }).first().then((r) => Number(r!.n))).toBe(1);
     const key = /id="new-key-value">(svc_live_[0-9A-Za-z]{32})</.exec(created.text)![1];
     expect(created.text).toContain('data-copy="new-key-value"');
     const row = await h.knex('api_keys').where({ key_hash: sha256Hex(key) }).first();
@@ -486,8 +495,10 @@ describe(`API keys (${ENGINE})`, () => {
 describe(`Team (${ENGINE})`, () => {
   it('an admin adds a user, changes a role, deactivates and reactivates; not themselves; a manager sees it read-only', async () => {
     const ada = await signInApp(h, { email: ADA });
-    const added = await ada.post('/app/settings/team', { name: 'Nora New', email: 'Nora@App-Brokers.example', role: 'user' });
+    const once = hidden((await ada.get('/app/settings/team')).text, '_form');
+    const added = await ada.post('/app/settings/team', { _form: once, name: 'Nora New', email: 'Nora@App-Brokers.example', role: 'user' });
     expect(added.status).toBe(303);
+    expect((await ada.post('/app/settings/team', { _form: once, name: 'Nora New', email: 'Nora@App-Brokers.example', role: 'user' })).status).toBe(409);
     const nora = await h.knex('users').where({ location_id: t.locationId, email: 'nora@app-brokers.example' }).first();
     expect(nora).toMatchObject({ name: 'Nora New', role: 'user', active: true });
     const dup = await ada.post('/app/settings/team', { name: 'Nora Again', email: 'nora@app-brokers.example', role: 'user' });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/features/accounts/accounts.service';
+import { sha256Hex } from '../../src/lib/crypto';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
@@ -15,7 +16,8 @@ import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 // The app's settings pages in a real browser (Debian's Chromium through puppeteer-core): sign in
 // with the code emailed to a real SMTP server, create an API key, copy it with the page's own
-// script (the full key is on that one page only), use it on /v1, revoke it (then /v1 answers 401).
+// script (the full key is on that one page only), use it on /v1, revoke it (then /v1 answers 401),
+// revoke an assistant's grant (then its token gets 401).
 // Every page is checked by axe-core at 390 px and 1366 px wide (zero violations), must not scroll
 // sideways at 390 px, and nothing may break the Content-Security-Policy.
 
@@ -134,6 +136,24 @@ describe.skipIf(skipBrowserTests)(`the settings pages in Chromium (${ENGINE})`, 
     const after = await fetch(`${base}/v1/deals`, { headers: { authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);
     violations.push(...(await audit(page, 'after revoke')));
+
+    // An assistant connected by Ada (as the consent page records it): listed, then revoked, and its token gets 401.
+    const now = h.clock.now();
+    await h.knex('oauth_clients').insert({ client_id: 'oac_01BROWSERCLIENT0000000000', metadata: JSON.stringify({ client_name: 'Desk Assistant', redirect_uris: ['http://127.0.0.1:9/cb'] }), created_at: now });
+    const ada = await h.knex('users').where({ email: EMAIL }).first('id');
+    await h.knex('oauth_grants').insert({ id: 'ogr_01BROWSERGRANT00000000000', client_id: 'oac_01BROWSERCLIENT0000000000', location_id: t.locationId, user_id: ada.id, scopes: JSON.stringify(['deals:read']), audience: 'mcp', created_at: now });
+    const token = `svc_at_${'A'.repeat(40)}`;
+    await h.knex('oauth_access_tokens').insert({
+      id: 'tok_01BROWSERTOKEN00000000000', location_id: t.locationId, user_id: ada.id, token_hash: sha256Hex(token), scopes: JSON.stringify(['deals:read']), audience: 'mcp',
+      expires_at: new Date(now.getTime() + 3600_000), created_at: now, grant_id: 'ogr_01BROWSERGRANT00000000000', client_id: 'oac_01BROWSERCLIENT0000000000',
+    });
+    expect((await fetch(`${base}/v1/deals`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await page.goto(`${base}/app/settings/assistants`, { waitUntil: 'load' });
+    violations.push(...(await audit(page, 'assistants')));
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[aria-label="Revoke Desk Assistant for Ada Admin"]')]);
+    expect(await page.$eval('#notice', (e) => e.textContent)).toContain('revoked');
+    expect(await page.$('#no-grants')).not.toBeNull();
+    expect((await fetch(`${base}/v1/deals`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
 
     for (const path of ['/app/settings/team', '/app/settings/assistants', '/app/settings/sessions']) {
       await page.goto(`${base}${path}`, { waitUntil: 'load' });

@@ -178,4 +178,39 @@ describe.skipIf(skipBrowserTests)(`the settings pages in Chromium (${ENGINE})`, 
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('the location chooser, a page a role may not open and a refused form pass axe at 390 and 1366 px too', async () => {
+    const other = await h.tenant('Second Brokers');
+    const multi = 'multi@settings-brokers.example';
+    await createUser(h.knex, h.clock, { locationId: t.locationId, name: 'Multi User', email: multi, role: 'user' });
+    await createUser(h.knex, h.clock, { locationId: other.locationId, name: 'Multi Admin', email: multi, role: 'admin' });
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const violations: string[] = [];
+    await page.goto(`${base}/app/sign-in`, { waitUntil: 'load' });
+    await page.type('#email', multi);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
+    const code = await page.$eval('#test-code strong', (e) => e.textContent ?? ''); // both locations are test locations
+    await page.type('#code', code);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('Choose a location');
+    violations.push(...(await audit(page, 'chooser')));
+    // The user account: the API keys page is not for its role.
+    const radios = await page.$$eval('input[name=account]', (inputs) => inputs.map((i) => i.getAttribute('value') ?? ''));
+    const userAccount = (await h.knex('users').whereIn('id', radios).where({ location_id: t.locationId }).first('id')).id;
+    await page.click(`input[name=account][value="${userAccount}"]`);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
+    const denied = await page.goto(`${base}/app/settings/api-keys`, { waitUntil: 'load' });
+    expect(denied?.status()).toBe(403);
+    violations.push(...(await audit(page, 'not for this role')));
+    // A form whose CSRF token was tampered with: the refusal page.
+    await page.goto(`${base}/app/settings/sessions`, { waitUntil: 'load' });
+    await page.$eval('form[action$="/revoke"] input[name=_csrf]', (input) => input.setAttribute('value', '0'.repeat(64)));
+    const [refused] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('form[action$="/revoke"] button')]);
+    expect(refused?.status()).toBe(403);
+    expect(await page.$('form')).toBeNull();
+    violations.push(...(await audit(page, 'refused form')));
+    expect(violations).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

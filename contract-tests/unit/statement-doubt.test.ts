@@ -107,6 +107,11 @@ describe('categoryDoubt: what no row knows, in any bank\'s wording (blind-5)', (
   it('a credit worded as a return or reversal that no row settles is doubted', () => {
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', 'ORBIT SUPPLY CO RTN 4471', 120)])).toMatch(/^The credit of \$120\.00 on 2026-03-20 reads like a return, reversal or refund/);
   });
+  it('a seller\'s credit memo or cash back is money given back, not sales: doubted', () => {
+    for (const d of ['CREDIT MEMO SYSCO FOODS', 'ORBIT SUPPLY CR MEMO 4471', 'AMEX CASH BACK']) {
+      expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', d, 120)]), d).toMatch(/^The credit of \$120\.00 on 2026-03-20 reads like a return, reversal or refund/);
+    }
+  });
   it('money given back through a processor, or a credit on the merchant\'s own debit card, is doubted; the processor\'s payout is not', () => {
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', 'SQUARE INC RTN 0412 SQ26', 64.1)])).toMatch(/^The credit of \$64\.10 on 2026-03-20 reads like a return/);
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-21', 'CHK CARD CR STAPLES 0412', 41.99)])).toMatch(/^The credit of \$41\.99 on 2026-03-21 reads like a return/);

@@ -175,6 +175,9 @@ export function reconcile(r: Reading): Reconciled {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);
       if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
+      // A service charge beside overdraft and returned-item fees the bank counts apart ("Service
+      // Charge 15.00" when the period also has overdraft fees): the fee lines that are not those.
+      if (t.category === 'fees') cands.push(w.filter((x) => !isNsf(x.description)));
     }
     // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
     // description ("Check 2211" lines in one register).
@@ -194,7 +197,22 @@ export function reconcile(r: Reading): Reconciled {
     if (c) matched.set(t, c);
     else unmatched.push(t);
   }
+  // A summary box breaking each side down by the bank's own categories ("Deposits", "Electronic
+  // Credits", "Other Credits" / "Checks Paid", "Card Purchases", "Electronic Debits", "Fees"), whose
+  // lines no set of rows read from the descriptions may reproduce: the lines of a side together
+  // must be the side, to the cent and in number (every line's count, when printed). Each line is
+  // then an informational subset of its side, not a total to reconcile against on its own; the
+  // side (and the balance equation) still bind.
+  const partitioned = new Set<(typeof r.totals)[number]>();
+  for (const kind of ['credit', 'debit'] as const) {
+    const side = kind === 'credit' ? credits : debits;
+    const group = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    if (group.length < 2) continue;
+    const counted = group.every((t) => t.count !== null);
+    if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+  }
   for (const t of unmatched) {
+    if (partitioned.has(t)) continue;
     const side = t.kind === 'credit' ? credits : debits;
     // What the other summary totals of its side leave ("CHECKS/DEBITS" = the debits that are not
     // "SERVICE CHARGES/FEES", "Other credits" = the credits that are not "Deposits"), when the

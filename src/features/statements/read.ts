@@ -7,13 +7,17 @@ import { groupLines, type Item, type PageItems } from './extract';
 // - Lines: items on one baseline; each item is cut into words at its spaces (x positions estimated
 //   along the item's width) and words far apart start a new cell.
 // - Tokens: dates (05/02, 5/2, 05-02, Jan 03, Oct 2, 2026, 01/03/2026, 10/01/25), amounts in any
-//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR), counts.
+//   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR, +500.00
+//   as a CR), counts.
 // - Tables: a header row (date, description, debit/withdrawal, credit/deposit, amount, balance,
 //   check number) gives the columns; an amount's column is the header it sits under.
-// - Sections: headings (deposits and credits, withdrawals and debits, checks paid, electronic
-//   withdrawals, card purchases, fees, daily balances, summary) give a row's default sign.
+// - Sections: headings (deposits and credits, withdrawals and debits, money in / money out, checks
+//   paid, electronic withdrawals, card purchases, fees, daily balances, summary) give a row's
+//   default sign.
 // - Rows: a line starting with a date (or, in a check register, a check number) and carrying
-//   amounts; lines below it without a date or an amount continue its description. A check
+//   amounts; lines below it without a date or an amount continue its description (and, indented
+//   to it, lines ending in its amounts). A table with no date column takes each row's date from a
+//   date alone on its line above the day's rows ("Wednesday, Apr 1, 2026"). A check
 //   register may hold several checks on one line. Daily-balance tables (date-balance pairs) are
 //   balances, never transactions. Summary boxes (label and amount side by side, several on a line,
 //   labels on one line and amounts on the next, "There are N ... totaling $X") are totals to check
@@ -194,7 +198,8 @@ export function parseMoney(word: string): Money | null {
   if (Boolean(m[1]) !== Boolean(m[6])) return null;
   const cents = Number(m[4].replace(/,/g, '')) * 100 + Number(m[5]);
   const suffix = m[8]?.toLowerCase();
-  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' ? 'cr' : suffix === 'dr' ? 'dr' : null;
+  // A leading plus marks a credit as a CR does ("+4,867.93" beside unsigned debits).
+  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' || m[2] === '+' || m[3] === '+' ? 'cr' : suffix === 'dr' ? 'dr' : null;
   return { cents, marker };
 }
 /** A money value with its printed sign applied (CR and unmarked positive). */
@@ -348,7 +353,9 @@ function headerOf(line: Line): Col[] | null {
   const has = (k: ColKind) => cols.some((c) => c.kind === k);
   const numeric = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).length;
   if (cols.length < 2 || unknown > Math.max(1, cols.length / 2)) return null;
-  if (!(has('date') || has('check'))) return null;
+  // (No date column: a table whose dates head each day's rows, "Wednesday, Apr 1, 2026" on a line
+  // of its own over "Description | Amount | Balance"; it names what its rows are and their amount.)
+  if (!(has('date') || has('check') || (has('desc') && cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) && cols.length >= 3))) return null;
   if (!numeric) return null;
   if (!has('desc') && !has('balance') && !has('check') && !has('amount')) return null;
   return cols;
@@ -386,6 +393,11 @@ function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
   if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
   if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
+  // Money coming in, whatever it is called ("Incoming Payments", "Received Transfers"): deposits.
+  if (/^(total )?(incoming|inbound|received)\b/.test(s) && !/\b(fees?|charges?|returns?|returned|reversals?)\b/.test(s)) return 'deposits';
+  // An online bank's sides: "Money in" / "Money out", "Paid in" / "Paid out", "Funds in" / "Funds out".
+  if (/^(total )?(money|funds|paid) in$/.test(s)) return 'deposits';
+  if (/^(total )?(money|funds|paid) out$/.test(s)) return 'withdrawals';
   if (/\b(deposits?|credits?|additions?)\b/.test(s) && !/\b(withdrawals?|debits?|subtractions?|deductions?|checks?|fees?|charges?|purchases?|payments?)\b/.test(s)) return 'deposits';
   if (/^(total )?(other )?(checks?|checks paid|paid checks)\b/.test(s)) return 'checks';
   if (/\b(fees?|service charges?|charges)\b/.test(s) && !/\bdeposits?\b/.test(s)) return 'fees';
@@ -545,8 +557,20 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
     const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
     return { start, end };
   }
+  // A calendar month named as the period, and nothing more precise: "Statement Period: April
+  // 2026", "Statement for April 2026", "April 2026 Statement" (its first to its last day).
+  for (const l of texts) {
+    const m = MONTH_PERIOD_RE.exec(l) ?? MONTH_PERIOD_AFTER_RE.exec(l);
+    if (!m) continue;
+    const mo = MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1;
+    const y = Number(m[2]);
+    const first = isoOf(y, mo, 1);
+    if (first) return { start: first, end: addDays(isoOf(mo === 12 ? y + 1 : y, mo === 12 ? 1 : mo + 1, 1)!, -1) };
+  }
   return null;
 }
+const MONTH_PERIOD_RE = new RegExp(`\\b(?:statement(?:\\s+(?:period|month|for))?|period|for(?:\\s+the\\s+month\\s+of)?|month\\s+of)\\s*:?\\s*(${MONTH_NAME}),?\\s+(\\d{4})(?![\\d/,-]|\\s*(?:-|to\\b|through\\b|thru\\b))`, 'i');
+const MONTH_PERIOD_AFTER_RE = new RegExp(`^\\s*(${MONTH_NAME}),?\\s+(\\d{4})\\s+(?:account\\s+|bank\\s+|business\\s+)?statement\\b`, 'i');
 /**
  * A period printed down a header box ("Statement Period:" / "Dec 16, 2025" / "through" /
  * "Jan 15, 2026"), each part on its own line beside other text (the address): the label's cell and
@@ -601,6 +625,23 @@ const isBalanceLabel = (t: string) => {
   return l?.role === 'opening' || l?.role === 'closing';
 };
 
+/**
+ * A label without the title of its box printed before it on the same line ("Overdraft/NSF fee
+ * summary  Total overdraft fees $150.00" is "Total overdraft fees"): the title names the whole box,
+ * the words from "Total" on name the figure (when they name one on their own: "Deposits (+)
+ * Total" stays whole). Only a title that reads as one (it ends in "summary",
+ * "totals", "overview", ... or is a section heading) is dropped.
+ */
+export function untitled(label: string): string {
+  const m = /^(.+?)\s+(total\b.*)$/i.exec(label.trim());
+  if (!m) return label;
+  const title = m[1].replace(/[:\-–]+$/, '').trim();
+  const rest = labelOf(m[2]);
+  if (!rest || rest.role === 'ignore') return label;
+  if (/\b(summary|totals|overview|information|details?|recap|at a glance)$/i.test(title) || headingOf(title)) return m[2];
+  return label;
+}
+
 /** Label/amount pairs of a summary line: each amount with the words before it (and a count). */
 function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: number | null }> {
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
@@ -609,7 +650,7 @@ function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count: numbe
   let leading: number | null = null;
   for (const t of toks) {
     if (t.k === 'money') {
-      if (label.length) out.push({ label: label.join(' '), money: t.m, count });
+      if (label.length) out.push({ label: untitled(label.join(' ')), money: t.m, count });
       label = [];
       count = null;
       leading = null;
@@ -651,6 +692,44 @@ const BALANCE_WENT_RE = new RegExp(`\\bbalance\\s+(?:went|moved|changed|grew|ros
 const RECEIVED_SENT_RE = new RegExp(`\\byou\\s+received\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|deposits?|credits?|payments?)\\s*,?\\s+and\\s+(?:you\\s+)?(?:sent|spent|paid out)\\s+(${MONEY_SRC})\\s+in\\s+(\\d+)\\s+(?:transactions?|withdrawals?|debits?|payments?)\\b`, 'i');
 const BALANCE_ON_RE = new RegExp(`\\b((?:[a-z]+\\s+){0,3})balance\\s+(?:on|as of|at the close of|at close of business on|at the end of)\\s+(${DATE_ANY})\\s*(?:was|is|of|were|:|=)?\\s*(\\(?[-+]?\\$?\\s?[-+]?[\\d,]+\\.\\d{2}\\)?-?(?:\\s?(?:CR|DR))?)(?=[\\s.;,]|$)`, 'i');
 
+/**
+ * A header's amount columns where its rows put their amounts: right-aligned amounts share a right
+ * edge, so the rows below the header (to the next header or the page's end) give one edge per
+ * column that has amounts. When there are as many edges, each held by several amounts, as the
+ * header has amount and balance columns, the columns, left to right, are those edges, left to
+ * right: titles set left while their figures are set right ("Debits   Credits   Balance" each over
+ * the left of a right-aligned column) are read by where the figures are. Otherwise the titles'
+ * places stand.
+ */
+function fitColumnsOf(lines: Line[], toks: Tok[][], header: Col[], at: number): Col[] {
+  const numeric = header.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).sort((a, b) => a.x0 - b.x0);
+  if (numeric.length < 2) return header;
+  const edges: Array<{ x1: number; x0: number; n: number }> = [];
+  for (let j = at + 1; j < lines.length && j <= at + 200 && lines[j].page === lines[at].page; j++) {
+    if (headerOf(lines[j])) break;
+    if (toks[j][0]?.k !== 'date' && /^(total|sub ?total|page|balance|beginning|ending|opening|closing)\b/i.test(lines[j].text)) continue;
+    for (const t of toks[j]) {
+      if (t.k !== 'money') continue;
+      const e = edges.find((x) => Math.abs(x.x1 - t.x1) <= 2.5);
+      if (e) {
+        e.n++;
+        e.x0 = Math.min(e.x0, t.x0);
+      } else edges.push({ x1: t.x1, x0: t.x0, n: 1 });
+    }
+  }
+  // (Amounts ending left of the first amount column's title are quoted in descriptions.)
+  const right = edges.filter((e) => e.x1 > numeric[0].x0);
+  const held = right.filter((e) => e.n >= 3).sort((a, b) => a.x1 - b.x1);
+  if (held.length !== numeric.length) return header;
+  // Every other amount on those rows on one of the edges.
+  if (right.some((e) => e.n < 3)) return header;
+  // Only when the titles' own places would put an edge's figures under another column.
+  const nearest = (e: { x0: number; x1: number }) => numeric.reduce((b, c) => (ivDist(c.x0, c.x1, e.x0, e.x1) - ivDist(b.x0, b.x1, e.x0, e.x1) || Math.abs(c.x1 - e.x1) - Math.abs(b.x1 - e.x1)) < 0 ? c : b);
+  if (held.every((e, k) => nearest(e) === numeric[k])) return header;
+  const moved = new Map(numeric.map((c, k) => [c, { ...c, x0: held[k].x0, x1: held[k].x1 }]));
+  return header.map((c) => moved.get(c) ?? c);
+}
+
 export function read(pages: PageItems[]): Reading {
   const lines = linesOf(pages);
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
@@ -661,11 +740,34 @@ export function read(pages: PageItems[]): Reading {
   let cols: Col[] | null = null;
   let lastRow: { row: Row; line: Line; descX: number } | null = null;
   /** A dated line without an amount: its row's amounts may follow on the next line. */
-  let pending: { toks: Tok[]; line: Line } | null = null;
+  let pending: { toks: Tok[]; line: Line; lastY?: number } | null = null;
+  /** The date heading the rows below it in a table without a date column. */
+  let dayDate: [number, number, number | null] | null = null;
+  /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
+  const underPending = (line: Line, at: number) => {
+    if (!pending || !cols) return false;
+    // Just below the row's last line; or, the row running on to the next page, the first line
+    // under that page's repeated column header.
+    const below = pending.line.page === line.page && line.y - (pending.lastY ?? pending.line.y) <= pending.line.size * 2.6;
+    const nextPage = line.page === pending.line.page + 1 && at > 0 && lines[at - 1].page === line.page && headerOf(lines[at - 1]) !== null;
+    if (!below && !nextPage) return false;
+    const desc = pending.toks.find((t, n) => n > 0 && t.k === 'text');
+    return !!desc && line.words[0].x0 >= desc.x0 - 2 && !/^(total|sub ?total|page total)\b/i.test(line.text) && !isBalanceLabel(line.text);
+  };
   let forwardOpening: number | null = null;
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
   const toks = lines.map((l) => tokens(l.words));
+  // The same header repeated on a later page (its rows too few there to place its columns) keeps
+  // the places its rows gave on an earlier page.
+  const fitted = new Map<string, Col[]>();
+  const fitColumns = (header: Col[], at: number) => {
+    const key = header.map((c) => `${c.kind}@${Math.round(c.x0)}`).join(' ');
+    const fit = fitColumnsOf(lines, toks, header, at);
+    if (fit.some((c, k) => c.x0 !== header[k].x0 || c.x1 !== header[k].x1)) fitted.set(key, fit);
+    else if (fitted.has(key)) return fitted.get(key)!;
+    return fit;
+  };
 
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
@@ -747,6 +849,17 @@ export function read(pages: PageItems[]): Reading {
         tk = tk.filter((t) => t.k !== 'money' || Math.abs((t.x0 + t.x1) / 2 - box.thisX) <= Math.abs((t.x0 + t.x1) / 2 - box.ytdX));
       }
     }
+    // A date column right of the description ("Description | Posted | Amount | Balance"): the date
+    // under it is the row's, read first as in any row.
+    if (cols && tk.length > 1 && tk[0].k !== 'date') {
+      const dc = cols.find((c) => c.kind === 'date');
+      const dsc = cols.find((c) => c.kind === 'desc');
+      if (dc && dsc && dsc.x0 < dc.x0) {
+        const at = tk.findIndex((t) => t.k === 'date' && ivDist(dc.x0 - 6, dc.x1 + 6, t.x0, t.x1) === 0);
+        // (An amount quoted in the description, left of the date column, stays in it.)
+        if (at > 0 && tk.slice(0, at).every((t) => t.k !== 'money' || t.x1 < dc.x0)) tk = [tk[at], ...tk.slice(0, at), ...tk.slice(at + 1)];
+      }
+    }
     const money = tk.filter((t) => t.k === 'money');
     const text = line.text;
 
@@ -761,9 +874,22 @@ export function read(pages: PageItems[]): Reading {
       if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
       const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
-      cols = header;
+      cols = fitColumns(header, i);
       lastRow = null;
+      dayDate = null;
       continue;
+    }
+    // A table without a date column: a date alone on its line ("Wednesday, Apr 1, 2026") heads
+    // the day's rows below it.
+    if (cols && !cols.some((c) => c.kind === 'date') && !money.length) {
+      const d = tk.filter((t) => t.k === 'date');
+      const rest = tk.filter((t) => t.k !== 'date');
+      if (d.length === 1 && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
+        dayDate = (d[0] as Extract<Tok, { k: 'date' }>).md;
+        lastRow = null;
+        pending = null;
+        continue;
+      }
     }
 
     // "There are 12 deposits totaling $45,000.00"
@@ -935,7 +1061,20 @@ export function read(pages: PageItems[]): Reading {
         const l = labelOf(t);
         return l !== null && l.role !== 'ignore';
       };
-      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && amountsOnly(below)) {
+      // A one-row table under the labels ("Account | Beginning Balance | ..." over "Business
+      // Checking 4417 | 1,609.36 | ..."): words under a cell that is no label (the account's name)
+      // are that cell's, not a label's; the amounts are read as below.
+      const underNonLabel = (tk: Tok[]) => {
+        const firstMoney = tk.findIndex((t) => t.k === 'money');
+        if (firstMoney <= 0 || tk.slice(firstMoney).some((t) => t.k !== 'money' && !(t.k === 'text' && /^[=+]$/.test(t.t)))) return false;
+        // (The name starts under that cell and may run on past it, never into the amounts; a
+        // dated line is a transaction, and labels over a table's header row are that header's.)
+        if (tk.slice(0, firstMoney).some((t) => t.k === 'date') || extra.some((l) => headerOf(l))) return false;
+        const t = tk[0];
+        const cell = cells.find((c) => ivDist(c.x0, c.x1, t.x0, t.x1) === 0);
+        return !!cell && labelOf(cell.t) === null && cells.indexOf(cell) === 0;
+      };
+      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && (amountsOnly(below) || underNonLabel(below))) {
         const labels = cells.map((c) => ({ ...c }));
         for (const l of extra) {
           for (const c of cellsOf(l.words)) {
@@ -973,8 +1112,10 @@ export function read(pages: PageItems[]): Reading {
       // Below a row, indented to its description: the description goes on (even if its words
       // look like a heading, "MOBILE DEPOSIT"); headings start left of the descriptions.
       const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
-      if (pending && !headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6) {
-        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y } };
+      // (Indented to its description, a line goes on even when its words look like a heading:
+      // "DEBIT ID 1853027741" is no debits section.)
+      if (pending && (underPending(line, i) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {
+        pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y }, lastY: line.y };
         continue;
       }
       if (continuation && lastRow) {
@@ -1006,6 +1147,51 @@ export function read(pages: PageItems[]): Reading {
       if (money.every((t) => t.x1 < amountX - 20 || inDesc(t))) {
         lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
         lastRow.line = line;
+        continue;
+      }
+    }
+
+    // A dated row's description wrapped onto this line, its amounts at the end (the date and the
+    // first description line above): that row, before its words are read as a label
+    // ("DEBIT ID 1853027741 Ind KF648824002  245.00" is no "debits" total).
+    if (money.length && first && first.k !== 'date' && underPending(line, i) && kind !== 'summary' && kind !== 'daily') {
+      const row = rowOf([...pending!.toks, ...tk], cols, sec, kind);
+      if (row && row !== 'balance') {
+        pending = null;
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
+        continue;
+      }
+    }
+
+    // A row below another, its description where the other's is and its amounts under the amount
+    // columns, without a date (the date printed on a day's first row only): that day's row, before
+    // its words are read as a label ("ACH Debit - GREEN NOTE ...  245.00" is no debits total).
+    if (money.length && first && first.k !== 'date' && lastRow && cols && kind !== 'summary' && kind !== 'daily' && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && Math.abs(line.words[0].x0 - lastRow.descX) <= 2 && !/^(total|sub ?total|page|balance)\b/i.test(text) && !isBalanceLabel(text)) {
+      const numericCols = cols.filter((c) => ['debit', 'credit', 'amount'].includes(c.kind));
+      const amountX = Math.min(...numericCols.map((c) => c.x0));
+      if (numericCols.length && money.some((t) => t.x1 >= amountX - 4)) {
+        const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md }, ...tk], cols, sec, kind);
+        if (row && row !== 'balance') {
+          r.rows.push(row.row);
+          lastRow = { row: row.row, line, descX: row.descX };
+          continue;
+        }
+      }
+    }
+
+    // A row under a date heading (no date column): the heading's date is the row's.
+    if (money.length && dayDate && cols && !cols.some((c) => c.kind === 'date') && first && first.k !== 'date' && kind !== 'summary' && kind !== 'daily') {
+      const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], cols, sec, kind);
+      if (row === 'balance') {
+        const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
+        addTotal(tk.filter((t) => t.k === 'text').map((t) => t.t).join(' '), last.m, null, false);
+        lastRow = null;
+        continue;
+      }
+      if (row) {
+        r.rows.push(row.row);
+        lastRow = { row: row.row, line, descX: row.descX };
         continue;
       }
     }
@@ -1202,6 +1388,15 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
     while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
     tk = [...tk.slice(0, i), ...tk.slice(j), ...tk.slice(i, j)];
   }
+  // The amount column before the description and the balance after it ("Date | Amount |
+  // Description | Balance"): the amounts right after the date join the row's amounts at its end.
+  if (desc && tk[i]?.k === 'money' && tk[i].x1 < desc.x0 && cols!.some((c) => ['debit', 'credit', 'amount'].includes(c.kind) && c.x1 < desc.x0) && cols!.some((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind) && c.x0 > desc.x0)) {
+    let j = i;
+    while (j < tk.length && tk[j].k === 'money' && tk[j].x1 < desc.x0) j++;
+    let e = tk.length;
+    while (e > j && tk[e - 1].k === 'money') e--;
+    tk = [...tk.slice(0, i), ...tk.slice(j, e), ...tk.slice(i, j), ...tk.slice(e)];
+  }
   let end = tk.length;
   while (end > i && tk[end - 1].k === 'money') end--;
   const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;
@@ -1224,8 +1419,11 @@ function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionKind): {
   let description = descParts.join(' ').trim();
   if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
   const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
-  if (isBalanceLabel(description)) return 'balance';
-  if (/^(total|subtotal)\b/i.test(description)) return null;
+  // A balance line: its words lead ("Beginning Balance", "Balance Forward"); a merchant's name
+  // further on is no balance ("POS PURCHASE NEW BALANCE #0412", "... ENDING BALANCE CAFE").
+  if (isBalanceLabel(description.split(/\s+/).slice(0, 3).join(' '))) return 'balance';
+  // A total line (never a dated row of a table: "TOTAL WINE & MORE 1107" on its date is a purchase).
+  if (/^(total|subtotal)\b/i.test(description) && (first.x0 < 0 || !cols)) return null;
 
   let amount: Extract<Tok, { k: 'money' }> | null = null;
   let balance: Extract<Tok, { k: 'money' }> | null = null;

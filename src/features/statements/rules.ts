@@ -331,8 +331,11 @@ const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
 const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED|PAID ITEMS?|ITEMS? PAID)\b/;
 /** The merchant's own debit card (a credit on it is a purchase returned, never a sale). */
 const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\b/;
-/** A credit that gives money back: a return, reversal, refund or chargeback of something paid out. */
-const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?)\b/;
+/**
+ * A credit that gives money back: a return, reversal, refund or chargeback of something paid out; a
+ * seller's credit memo, cash back on purchases (rebates and corrections are refund rows).
+ */
+const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK)\b/;
 
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {

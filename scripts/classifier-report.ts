@@ -26,8 +26,9 @@ const parts: Array<[string, typeof results]> = [
   ['holdout4 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout4')],
   ['holdout5 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout5')],
   ['holdout6 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout6')],
-  ['holdout7 (blind once)', results.filter((r) => r.expected.set === 'holdout7')],
-  ['holdout8 (blind once)', results.filter((r) => r.expected.set === 'holdout8')],
+  ['holdout7 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout7')],
+  ['holdout8 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout8')],
+  ['holdout9 (blind once)', results.filter((r) => r.expected.set === 'holdout9')],
 ];
 
 console.log('=== what the hook does (issue 26): per set');

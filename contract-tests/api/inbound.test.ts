@@ -81,9 +81,10 @@ function compose(o: { from?: string; to: string; subject: string; text?: string;
 const count = async (table: string, where: Record<string, unknown>) => Number(((await h.knex(table).where(where).count('* as c')) as { c: number | string }[])[0].c);
 
 /** A deal submitted by email to a new lender; the email sent through the SMTP server. */
-async function submitted(lenderName = `Atlas ${Math.random().toString(36).slice(2, 6)}`) {
+async function submitted(lenderName = `Atlas ${Math.random().toString(36).slice(2, 6)}`, deal: Record<string, unknown> = {}) {
   const biz = await post('/v1/businesses', { legal_name: 'Sunrise Bakery LLC' });
-  const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 75000 });
+  const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 75000, ...deal });
+  expect(d.status, JSON.stringify(d.body)).toBe(201);
   const l = await post('/v1/lenders', { name: lenderName, submission_email: 'submissions@atlas.example' });
   const res = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [l.body.data.id] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -425,8 +426,8 @@ describe(`lender replies (${ENGINE})`, () => {
 
 describe(`issue 26: replies read against the ask, every offer logged, doubt to review (${ENGINE})`, () => {
   // `submitted()` makes a deal asking $75,000: the hook reads each reply against that ask.
-  const reply = async (text: string, subject?: string) => {
-    const s = await submitted();
+  const reply = async (text: string, subject?: string, deal?: Record<string, unknown>) => {
+    const s = await submitted(undefined, deal);
     const res = await receive(await compose({ to: s.replyTo, subject: subject ?? `RE: ${s.mail.subject}`, inReplyTo: s.messageId, text }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const sub = (await h.api.get(`/v1/submissions/${s.sub.id}`).set(t.auth())).body.data;
@@ -440,6 +441,15 @@ describe(`issue 26: replies read against the ask, every offer logged, doubt to r
     expect(email.classification.reasons.join('\n')).toContain('against a $75,000 ask: less money');
     expect(sub).toMatchObject({ response_type: 'counter' });
     expect(offers).toEqual([{ amount: 40000, factor_rate: 1.39, term: 6, term_unit: 'months', payment_frequency: 'daily', payment_amount: 441.27, source: 'email_classifier' }]);
+  });
+
+  it('the full ask on another term than the deal\'s desired term is applied as a counter; on that term, as an approval', async () => {
+    const shorter = await reply('Sunrise is approved for the full 75: 1.34 over 6 months, weekly.', undefined, { desired_term_months: 12 });
+    expect(shorter.email).toMatchObject({ status: 'processed', review_reason: null, classification: { type: 'counter', response_type: 'counter' } });
+    expect(shorter.email.classification.reasons.join('\n')).toContain('against 12 months asked: another term');
+    expect(shorter.sub).toMatchObject({ response_type: 'counter' });
+    const same = await reply('Sunrise is approved for the full 75: 1.34 over 52 weeks, weekly.', undefined, { desired_term_months: 12 });
+    expect(same.email).toMatchObject({ status: 'processed', classification: { type: 'approved' } });
   });
 
   it('an offer stated in months without a payment amount is logged, on the term\'s own schedule', async () => {

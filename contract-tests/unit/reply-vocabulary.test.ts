@@ -546,3 +546,327 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
     expect(read('Need the 2024 tax return before this goes to credit committee.').review_reason ?? null).toBeNull();
   });
 });
+
+describe('sign-offs still to come, the term asked and arithmetic on a phone (holdout7)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+
+  it('an approval waiting on an internal sign-off (initials, signature, a manager\'s OK) goes to a person', () => {
+    const a = read('Pinecrest is approved at $55,000, 1.36, 7 months weekly. It still needs my managing partner\'s signature since it is a 3rd position.', ask(55_000));
+    expect(a).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(outcome('Approved for 55k @ 1.36 / 140 days. Pending our chief credit officer\'s sign-off, which is usually a formality.', ask(55_000)).apply).toBe(false);
+    expect(outcome('55k at 1.36 for 7 months works. My director has to initial anything over 50, she is back Monday.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. Please hold off on passing the numbers along to the client until you hear back from me.', ask(55_000)).apply).toBe(false);
+    expect(outcome("Approved: $55,000 / 1.36 / 28 weeks. Don't forward the offer to the owner just yet.", ask(55_000)).apply).toBe(false);
+    // the merchant's owner signing the contract is a closing step, not a sign-off inside the lender
+    expect(outcome("Approved: $55,000 at 1.36, 28 weeks. The contract needs the owner's signature and the owner has to sign the ACH form.", ask(55_000)).apply).toBe(true);
+    expect(outcome('Approved: $55,000 at 1.36, 28 weeks, pending our principal\'s sign-off.', ask(55_000)).apply).toBe(false);
+    // a sign-off already given is the approval, applied
+    expect(outcome('Our credit manager signed off this morning: $55,000 at 1.36, 28 weeks, weekly.', ask(55_000)).apply).toBe(true);
+    // a portal's standing footer is not a pending sign-off
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks.\nDecisions are not final until funding documents are executed.', ask(55_000)).apply).toBe(true);
+  });
+
+  it('conditions still to clear and people still to ask, in other words, go to a person', () => {
+    expect(outcome('Approved: $55,000 at 1.34, 30 weeks. Conditional upon a satisfactory site visit next week.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved 55k @ 1.36 / 140 days; the file still has to pass compliance before contracts.', ask(55_000)).apply).toBe(false);
+    expect(outcome("55k at 1.36 for 7 months works for me. I'm taking it to our VP this afternoon.", ask(55_000)).apply).toBe(false);
+    // the broker taking the terms to the merchant's owner is no sign-off inside the lender
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. Take it to the owner and let me know.', ask(55_000)).apply).toBe(true);
+    // a standing footer about underwriting is not a condition still to clear
+    expect(outcome('Approved: $55,000 / 1.36 / 28 weeks. All offers are subject to final underwriting and verification.', ask(55_000)).apply).toBe(true);
+  });
+
+  it('an approval taken back in other words: "we are now retracting", "walk back our number"', () => {
+    expect(read('We approved Pinecrest Monday but are now retracting: a new MCA funded yesterday.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read("Sorry, I have to walk back the offer from this morning, the bank verification didn't match.").review_reason).toBe('approval_withdrawn');
+  });
+
+  it('less money or a shorter term without the words of a counter', () => {
+    // "approved for 40k" on a 55k ask without pricing: a counter a person completes
+    expect(read('Pinecrest is approved for 40k, pricing to follow.', ask(55_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    // "good for 35 of the 55": the second number is the ask
+    expect(read("We're good for 35 of the 55. 1.35 over 6 months.", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.35, term: 6 }] });
+    // a cap on the term, and the term the broker submitted named
+    expect(read('Approved $55k, though our longest term for salons is 5 months: 1.31, 5 months, daily.', ask(55_000)).type).toBe('counter');
+    // a cap above the offer says nothing about the ask
+    expect(read('Approved $55k at 1.31 for 7 months (our max term is 12 months).', ask(55_000)).type).toBe('approved');
+    expect(read('Approved for $55,000 at 1.42, 120 days daily, not the 8 months you submitted.', ask(55_000))).toMatchObject({ type: 'counter', offers: [{ term: 120, term_unit: 'days' }] });
+  });
+
+  it('two files answered in running prose (not "Name - decision" lines) go to a person, read for the deal\'s business', () => {
+    const text = 'Declined on Lakeside, too many NSFs. Approved 55k / 1.36 / 28 weeks for Pinecrest.';
+    expect(read(text, ask(55_000)).review_reason).toBeTruthy();
+    const mine = read(text, { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(mine).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 55_000, factor_rate: 1.36, term: 28 }] });
+    expect(read('Harbor Grill was declined. Pinecrest is approved at 55k, 1.36, 28 weeks.', { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic' }).review_reason).toBe('multiple_deals');
+    // a weekday, a month or a state after "for" names no file
+    expect(read('Approved for Monday funding: 55k at 1.36, 28 weeks. Approved on October deposits alone.', ask(55_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('"approval is pending the following" is a request, not an approval', () => {
+    expect(read('Approval is pending the following: 2025 tax return, proof of ownership, landlord contact.')).toMatchObject({
+      type: 'needs_info', requested_items: ['2025 tax return', 'proof of ownership', 'landlord contact'],
+    });
+    expect(read("Approval is waiting on the owner's call.").type).not.toBe('approved');
+  });
+
+  it('a document still awaited is a request: "Waiting on MTD", "send them over when you have them"', () => {
+    expect(read('Waiting on MTD. Send when you have it.')).toMatchObject({ type: 'needs_info', requested_items: ['MTD'] });
+    expect(read('Still holding for the signed app and the voided check, send them over once you have them.').type).toBe('needs_info');
+  });
+
+  it('the full amount on another term than the one asked is a counter (in words, or against the deal\'s term)', () => {
+    const a = read('You requested 18 months on Pinecrest. We can do the $55,000 at 1.33, but our max is 10 months, weekly.', ask(55_000));
+    expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.33, term: 10, term_unit: 'months' }] });
+    expect(read('Approved $55,000 / 1.30 / 26 weeks. The merchant was hoping for a 9 month term, this is as long as we go.', ask(55_000)).type).toBe('counter');
+    // the deal's own term, as the hook passes it
+    const withTerm: ReplyContext = { requested_amount: 55_000, requested_term: { term: 12, unit: 'months' } };
+    expect(read('Approved: $55,000, factor 1.35, 6 months, daily ACH.', withTerm).type).toBe('counter');
+    // the same term in other units (52 weeks is 12 months), or the term asked, is an approval
+    expect(read('Approved: $55,000, factor 1.35, 52 weeks, weekly.', withTerm).type).toBe('approved');
+    expect(read('Approved: $55,000, factor 1.35, 12 months as requested.', withTerm).type).toBe('approved');
+    expect(read('Approved as submitted: $55,000, 1.35, 12 months. The application asked for 12 months.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('a portal\'s status line, however it is worded: "status changed to APPROVED", "changed to: REJECTED"', () => {
+    expect(read('File status changed to: OFFERS ISSUED\nAmount: $55,000\nFactor: 1.36\nTerm: 28 weeks', ask(55_000)).type).toBe('approved');
+    expect(read('Your file status changed to APPROVED and the terms are in the portal.').type).toBe('approved');
+    expect(read('File status changed to: REJECTED\nReason: 7 NSFs in the last 30 days')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+
+  it('an amount multiplied by a factor is funded, even after "payments": "or lighter payments: 15k x 1.40"', () => {
+    expect(extractOffers('40k x 1.38 = 55,200 over 120 days\nor for smaller payments 30k x 1.35 = 40,500, same 120 days')).toMatchObject([
+      { amount: 40_000, factor_rate: 1.38, term: 120, term_unit: 'days' },
+      { amount: 30_000, factor_rate: 1.35, term: 120, term_unit: 'days' },
+    ]);
+  });
+});
+
+describe('declines in new words: a negative decision from its parts, its reason as concepts (holdout7)', () => {
+  const declined = (text: string, category?: string) => {
+    const c = read(text);
+    expect(c.type, `${text}\n${c.reasons.join('\n')}`).toBe('declined');
+    if (category) expect(c.decline_category, `${text}\n${c.reasons.join('\n')}`).toBe(category);
+    return c;
+  };
+
+  it('DECLINE_DECISION: a refusal and a decision verb, closing the clause or followed by the deal or a reason', () => {
+    declined('We are not in a position to move forward on Pinecrest given the tax lien.', 'default_history');
+    declined('Afraid there is no way we can get behind this one.');
+    declined('Background check turned up an open tax lien from 2023. We won\'t be able to help.', 'default_history');
+    declined('They took funding from someone else yesterday so we\'re no longer able to proceed.', 'stacking');
+    // an amount, a term or "until" after the verb is not a decline: a refusal of the ask, or a request
+    expect(read("We can't proceed until we get the signed application.").type).not.toBe('declined');
+    expect(read("I won't be able to look at this until Monday.").type).not.toBe('declined');
+    expect(read("Can't fund 55, best is 40k at 1.38 over 6 months.", ask(55_000)).type).toBe('counter');
+    expect(read("We can't do 12 months on this, we can do 55k at 1.35 over 8 months.", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ term: 8, term_unit: 'months' }] });
+  });
+
+  it('DECLINE_DECISION inversion: "not a file we are comfortable backing", "not the kind of deal we fund"', () => {
+    declined('Pinecrest is not a file we are comfortable backing.');
+    declined("Not the kind of deal we fund. Owner's score is 540.", 'credit_score');
+    declined("We're not comfortable funding this with the open judgment.", 'default_history');
+  });
+
+  it('DECLINE_DECISION deferral: a later time is a no now; a renewal later beside an approval is not', () => {
+    declined('Circle back with us after the new year once they have six months of clean statements.');
+    declined('Resubmit in 60 days - the last two statements show 9 returned payments.', 'nsf');
+    declined('This merchant cannot be re-submitted for 6 months.');
+    declined("They won't qualify until March, they opened 8 months ago.", 'time_in_business');
+    const a = read('Approved: 55k at 1.35, 8 months weekly. We can revisit in 6 months for a renewal.', ask(55_000));
+    expect(a.type).toBe('approved');
+    expect(a.review_reason ?? null).toBeNull();
+  });
+
+  it('DECLINE_DECISION verdicts: "that sinks it", "a deal breaker", "outside our buy box", "not fundable"', () => {
+    declined('That sinks it for us - the landlord says they are three months behind on rent.');
+    declined('The open lawsuit from their old funder is a deal breaker.', 'default_history');
+    declined('Home health care is outside our buy box.', 'industry');
+    declined("Pinecrest came back ineligible: the owner's name doesn't match the bank account.", 'verification');
+    declined('Status: NOT FUNDABLE\nReason: ADB of $640 over the last 90 days', 'low_balance');
+  });
+
+  it('DECLINE_DECISION, more parts: "can\'t get it done", the progressive, verdicts of the file itself, who said no', () => {
+    declined("I'd love to help but the owner's FICO is 512. Can't get it done.", 'credit_score');
+    declined("Can't do anything with this one, they're in California and we stopped lending there in October.", 'restricted_state');
+    declined('We will not be extending an offer on this merchant.');
+    declined("This one doesn't pencil for us. The daily would be 30% of their deposits.", 'stacking');
+    declined('This deal is dead on our end. Bank statements appear to be modified.');
+    declined("We're going to have to bow out on this one, their ADB is under $1,000.", 'low_balance');
+    declined("I'm going to have to let this one go. They're stacked 4 deep.", 'stacking');
+    declined('UW says no. Revenue too inconsistent month to month.', 'low_revenue');
+    declined("Those numbers aren't going to fly - 60k is more than double what we'd put out on a restaurant.", 'deal_size');
+    declined('File denied. Reason: insufficient time in business.', 'time_in_business');
+    declined('File status changed to: REJECTED\nReason: 7 NSFs in the last 30 days', 'nsf');
+    // "doesn't work" with a condition after it is not a verdict on the file
+    expect(read("This one doesn't work without the October statement, can you send it?").type).not.toBe('declined');
+  });
+
+  it('two reasons: the first one named with a cue of its own wins; a sector word in the business\'s name is no reason', () => {
+    declined("They had overdrafts in October, and the average daily balance is under $1,500 with an ADB of $1,100 in November. We'll pass.", 'negative_days');
+    declined('Declined Peak Trucking Co: four open positions and a 40% holdback.', 'stacking');
+  });
+
+  it('DECLINE_REASONS, more ways: pulling dailies, "can\'t add to that", sales too weak, an empty account, different deposits', () => {
+    declined("They've got Kapitus, Fora and Rapid all pulling dailies. We'll pass.", 'stacking');
+    declined("Their daily debits are maxed; we can't add to that.", 'stacking');
+    declined('Monthly sales are far too weak for this program. Pass.', 'low_revenue');
+    declined("The operating account is nearly empty by mid-month. Can't approve.", 'low_balance');
+    declined("Ending balances below $400 most of October. We'll pass.", 'low_balance');
+    declined('The owner went through a chapter 11 in 2021. Not eligible.', 'default_history');
+    declined('Plaid showed different deposits than the statements you sent. Declined.', 'verification');
+  });
+
+  it('DECLINE_REASONS: every category as a concept, in words no batch used', () => {
+    declined("Already servicing three weeklies; a fourth would bury them. We'll pass.", 'stacking');
+    expect(read('Pulling our offer: a fresh UCC filing showed up this morning.')).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    declined('Brand-new LLC, been operating for just under a year. Hard pass.', 'time_in_business');
+    declined('Only two years old and we need 3 years in business. Pass.', 'time_in_business');
+    declined('Five reversed ACH debits in October. No go.', 'nsf');
+    declined('Guarantor has a thin file and recent lates. Pass.', 'credit_score');
+    declined("Experian came back ugly on the owner. We'll pass.", 'credit_score');
+    declined("The deposits on the PDF don't reconcile with the bank's own portal. Declining.", 'verification');
+    declined('We asked the owner for a bank login three times and heard no reply. Closing the file as a decline.', 'verification');
+    declined("Sales came in at $14k in October and are trending down. Can't make it work.", 'low_revenue');
+    declined("Balances hover around $300 most days. Can't make it work.", 'low_balance');
+    declined("They dipped into the red on 9 days last month, so we're out.", 'negative_days');
+    declined('Bounced payments to their current funder in October - no go.', 'nsf');
+    declined("Owner's credit is bruised with too many derogs. We'll have to pass.", 'credit_score');
+    declined("Stopped paying their last funder in 2024 and there's an ACH block on file. No way we can fund it.", 'default_history');
+    declined("We don't touch hookah lounges, sorry.", 'industry');
+    declined("We aren't licensed to lend in Nevada right now, so this is a no.", 'restricted_state');
+    declined('The ask is beyond what our desk can write for a first deal; our max ticket is $50k. Declining.', 'deal_size');
+    declined("The opening balance in November doesn't match October's close and the merchant never connected Plaid. We won't proceed.", 'verification');
+  });
+});
+
+describe('held approvals, other deals, ceilings, refused terms, new declines and stip lists (holdout8)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const pinecrest: ReplyContext = { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic LLC', trace_code: 'SVC-3H7W-5KQA' };
+
+  it('an approval held provisionally until a recheck (pencilled in, a soft hold, a morning scrub, a re-pull the day of) goes to a person', () => {
+    expect(read('Pencilled Pinecrest in for $55,000 at 1.38, 24 weekly payments of $3,162.50.', ask(55_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(outcome('Approved $55,000 / 1.38 / 24 weeks, subject to a re-check of positions on funding day.', ask(55_000)).apply).toBe(false);
+    expect(outcome('55k @ 1.38, 24 wks works. We re-pull the bank the morning of.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Soft hold on Pinecrest: $55,000, 1.38, 24 weeks.', ask(55_000)).apply).toBe(false);
+    expect(outcome("Approved at 55, 1.38, 24 weeks but it's pending a refreshed bank pull tomorrow.", ask(55_000)).apply).toBe(false);
+    expect(outcome('Holding 55k for them at 1.38 / 24 wks until we re-verify the bank Monday.', ask(55_000)).apply).toBe(false);
+    expect(outcome('Approved at $55,000, 1.38, 24 weeks. Wait on telling the client, we scrub files at 8am.', ask(55_000)).apply).toBe(false);
+    // an approval with no hold is applied
+    expect(outcome('Approved: $55,000 at 1.38 over 24 weeks. Contracts out today.', ask(55_000)).apply).toBe(true);
+    // beside a request for items a recheck is the lender's process, not doubt: the request is applied
+    expect(outcome('Need the November MTD and a voided check. We re-pull the bank the morning of funding.', ask(55_000)).apply).toBe(true);
+  });
+
+  it("a decision naming another business or another trace code than the deal's is not this deal's answer", () => {
+    expect(read('Declined for Copperline Auto Body, too many negative days.', pinecrest).type).toBe('unclassified');
+    expect(outcome('Westfield Dental Group is approved: $40,000, 1.35, 9 months weekly.', pinecrest).apply).toBe(false);
+    expect(read('Merchant: Copperline Auto Body\nDecision: Approved\nAmount: $40,000\nFactor: 1.35\nTerm: 30 weeks', pinecrest).type).toBe('unclassified');
+    expect(read('SVC-7K3M-9Q2P is approved at $40,000, 1.35 over 9 months.', pinecrest).type).toBe('unclassified');
+    expect(read('We reviewed Copperline Auto Body. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('unclassified');
+    expect(read('Have to bow out on Copperline Auto, the owner is at 540.', pinecrest).type).toBe('unclassified');
+    expect(read('Copperline Auto Body is a non-starter for us, open judgment.', pinecrest).type).toBe('unclassified');
+    expect(read('Good news, Copperline Auto Body came back approved! $40,000 / 1.35 / 30 weeks.', pinecrest).type).toBe('unclassified');
+    expect(read('Copperline Auto Body looks good - $40k @ 1.35 / 30 wks.', pinecrest).type).toBe('unclassified');
+    expect(read('For Copperline Auto Body: $40,000 approved, 1.35 factor, 30 weeks.', pinecrest).type).toBe('unclassified');
+    expect(outcome('Everything looks good, approved at $55,000, 1.35, 30 weeks.', pinecrest).apply).toBe(true);
+    expect(outcome('On Monday, we approved $55,000 at 1.35 for 30 weeks.', pinecrest).apply).toBe(true);
+    // this deal's own name (or a short form of it), or no name at all, is read as before
+    expect(outcome('Pinecrest is approved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome('Pinecrest Vet - approved at $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome("Approved, $55,000 @ 1.35 for 9 months. We're fine sitting behind Rapid Advance.", pinecrest).apply).toBe(true);
+    expect(read('We reviewed Pinecrest. Not eligible at this time, too many NSFs.', pinecrest).type).toBe('declined');
+    expect(outcome('Update for Thanksgiving: we close Thursday and Friday.\n\nApproved: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    // the lender naming itself is no other business
+    expect(outcome('Azure Cove Funding - APPROVED\n$55,000 / 1.35 / 9 months', pinecrest).apply).toBe(true);
+    expect(outcome('Approved on Harbor Point, $55,000 at 1.35 for 9 months.\n\nKim\nHarbor Point Commercial', pinecrest).apply).toBe(true);
+    // the trade's own capitalised words after "approved for" name no business
+    expect(outcome('Approved for DocuSign delivery: $55,000, 1.35, 9 months.', pinecrest).apply).toBe(true);
+    expect(outcome('Approved for Tier 2 pricing - $55,000 at 1.35 over 9 months.', pinecrest).apply).toBe(true);
+  });
+
+  it('a P.S. about another file does not decide this one; the reply goes to a person to record both', () => {
+    const a = read("Approved at the full $55,000, 1.36, 40 weeks.\n\nPS - on the Copperline Auto Body deal we're passing, too many NSFs.", pinecrest);
+    expect(a).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 55_000, factor_rate: 1.36, term: 40 }] });
+    expect(read('Approved at $55,000, 1.36, 40 weeks.\n\nP.S. your other file from Monday is a decline for us, too many positions.', pinecrest)).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+  });
+
+  it('a ceiling on the amount is a counter: "too rich", "I\'m at X max", "tops out at", "capped it at", "the most credit will sign"', () => {
+    expect(read('Our committee capped the deal at $40,000 - 1.38 / 28 weeks / $1,971.43 weekly.').type).toBe('counter');
+    expect(read('The most credit will sign is 40k at 1.38 over 28 weeks.').type).toBe('counter');
+    expect(read('We top out at $40,000 on restaurants. 1.38 factor, 28 weeks.').type).toBe('counter');
+    expect(read('$40k is all the room there is - the 55 is too rich for a 3 year old shop. 1.38 over 28 weeks.').type).toBe('counter');
+    expect(read('Max I can get you is 35k - 1.40 over 120 days.').type).toBe('counter');
+    expect(read('Credit will only go to 35k at 1.40, 120 days.').type).toBe('counter');
+    expect(read('35k is as high as we go: 1.40, 120 days.').type).toBe('counter');
+    // a ceiling at the full ask is no counter: the ask is the most the lender would do
+    expect(read('We top out at 55k on vets, so the full 55k at 1.38 / 24 weeks works.', ask(55_000)).type).toBe('approved');
+    // thousands with a decimal after "at": "we're at 32.5 tops"
+    expect(read("we're at 32.5 tops - 1.44 over 110 days", ask(45_000))).toMatchObject({ type: 'counter', offers: [{ amount: 32_500, factor_rate: 1.44, term: 110, term_unit: 'days' }] });
+    // "40 max - 1.38": the ceiling is on the amount, the factor after it is the buy rate, not a sell rate
+    expect(read("I'm at 40 max - 1.38, 28 weeks, weekly", ask(55_000))).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.38, term: 28, term_unit: 'weeks' }] });
+    // a sell-rate ceiling is no ceiling on the amount
+    expect(read('Buy 1.32, 1.42 max sell, 180 business days, $55,000.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('a term refused in words is the term asked: the full amount on another term is a counter, the refused term is no offer', () => {
+    const c = read('We can fund all $55,000, but an 18 month weekly term is longer than our program runs. What works: $55,000 at 1.32 over 9 months, weekly.', ask(55_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
+    expect(c.offers).toHaveLength(1);
+    expect(read('Approved: $55,000, 1.32, 9 months weekly.', ask(55_000)).type).toBe('approved');
+    // another term or payment schedule than asked, in words, with the full amount
+    expect(read('Funding the whole 55 at 1.35; we need it on a 9 month term rather than the 12 requested.', ask(55_000)).type).toBe('counter');
+    expect(read("We can do the full $55,000 but weekly payments aren't an option for this file: 1.35 over 12 months, daily.", ask(55_000)).type).toBe('counter');
+    expect(read('Approved at $55,000, 1.35, 12 months. It has to be daily ACH for this merchant.', ask(55_000)).type).toBe('counter');
+    // a schedule stated, not refused, is the approval's
+    expect(read('Approved $55,000 at 1.35 over 12 months, weekly payments of $1,428.37.', ask(55_000)).type).toBe('approved');
+  });
+
+  it('declines in new words: letting the file go, bowing out, not eligible, outside our X guidelines, not getting it through', () => {
+    const declined = (text: string, category?: string) => {
+      const c = read(text);
+      expect(c.type, `${text}\n${c.reasons.join('\n')}`).toBe('declined');
+      if (category) expect(c.decline_category, `${text}\n${c.reasons.join('\n')}`).toBe(category);
+    };
+    declined("We'll let the file go, owner's FICO came back at 548.", 'credit_score');
+    declined("Bowing out on this one, the owner's score is 548.", 'credit_score');
+    declined("Pinecrest isn't eligible for our program right now.");
+    declined('Veterinary practices sit outside our current underwriting guidelines.');
+    declined("Couldn't get this one through committee.");
+    // "not eligible for the full 55" refuses the ask: a counter with its offer
+    expect(read('Not eligible for the full 55, we can do 40k at 1.38 over 6 months.', ask(55_000)).type).toBe('counter');
+  });
+
+  it('decline reasons: seasoning and operating history in months, where the merchant is domiciled', () => {
+    expect(read('The business only shows 7 months of trading history and our minimum seasoning is a year. Declined.').decline_category).toBe('time_in_business');
+    expect(read("Declined - we're a 24 month seasoning shop.").decline_category).toBe('time_in_business');
+    expect(read('Declined. The company is domiciled in Vermont, which we exited last quarter.').decline_category).toBe('restricted_state');
+    expect(read("Have to pass - we're holding all Oregon files for now.").decline_category).toBe('restricted_state');
+    // a shortfall as the whole answer, and a score under the floor with words between
+    expect(read('Not enough time in business - they opened in April.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read("Score's under our floor, credit turned it down.").decline_category).toBe('credit_score');
+    expect(read("The merchant is headquartered in California, which we can't service.")).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Declining, Nevada-domiciled companies are on hold for us under the pending licensing regulations.').decline_category).toBe('restricted_state');
+  });
+
+  it('stip lists: "a couple of things first" over trucking stips, a numbered list, notes typed in capitals into the quoted message', () => {
+    const t = read("Pinecrest should be fine, just a couple of things first:\n- DOT number\n- title for the 2021 Kenworth\n- COI naming us\nGet me those and I'll price it.");
+    expect(t).toMatchObject({ type: 'needs_info', requested_items: ['DOT number', 'title for the 2021 Kenworth', 'COI naming us'] });
+    // numbered on one line, after "need:" or "before we price:"
+    expect(read('Need: (1) voided check (2) 3 months statements (3) DL').requested_items).toEqual(['voided check', '3 months statements', 'DL']);
+    expect(read('Before we price: 1) signed app 2) voided check 3) 4 months statements')).toMatchObject({ type: 'needs_info', requested_items: ['signed app', 'voided check', '4 months statements'] });
+    // a list of documents with no request before it: the documents say it (trucking stips)
+    expect(read('Looks workable on our side.\n- MC authority letter\n- VIN list for the trucks\n- IFTA returns, last 2 quarters').requested_items).toHaveLength(3);
+    // a list of questions introduced as "things first"
+    expect(read("Two things first:\n- the reason the sales dipped\n- the name of the new partner\n- the owner's cell")).toMatchObject({ type: 'needs_info', requested_items: ['reason the sales dipped', 'name of the new partner', "owner's cell"] });
+    const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $55,000\n** STILL NEED THE SEPTEMBER STATEMENT\nTime in business: 6 years\nMISSING PHOTO ID FOR THE SECOND OWNER\nState: OR\n>> NEED A SIGNED AUTHORIZATION, THE ONE IN THE PACKAGE ISN\'T DATED\nThanks!';
+    const inline = read(`Answers in caps inline below.\n\nTom\n\n${quoted}`);
+    expect(inline.type).toBe('needs_info');
+    expect(inline.requested_items.map((x) => x.toLowerCase())).toEqual(['september statement', 'photo id for the second owner', 'signed authorization']);
+    // ... under an Outlook header block as well
+    const header = 'From: Dana Whitfield <dana@summitvalleycap.com>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Tom <tom@lender.example>\nSubject: Submission: Pinecrest\n\nRequested amount: $55,000\n>> NEED THE LANDLORD CONTACT, NAME AND NUMBER\nState: OR';
+    expect(read(`See my notes below in red.\n\nTom\n\n${header}`)).toMatchObject({ type: 'needs_info', requested_items: ['landlord contact'] });
+    // the same quote under a reply that does not point at notes in it is not read
+    expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
+  });
+});

@@ -7,6 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
+import { findTraceCodes } from '../submissions/trace-code';
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
 import * as V from './vocabulary';
 
@@ -61,6 +62,8 @@ export interface ReplyContext {
   requested_term?: { term: number; unit: TermUnit } | null;
   product_type?: string | null;
   business_name?: string | null;
+  /** The submission's trace code (`SVC-XXXX-XXXX`): a reply naming another code answers another submission. */
+  trace_code?: string | null;
 }
 
 export interface Classification {
@@ -200,7 +203,8 @@ const APPROVED_CUES: Cue[] = [
   { re: /(^|\n)\s*approved\b/g, w: 3 },
   { re: /\bapproved\s*(for|at|@|\$|\d|-|:|!|,)/g, w: 3, negatable: true, modal: true },
   { re: /\b(conditional|final|full)\s+approval\b/g, w: 3, negatable: true, modal: true },
-  { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b/g, w: 2, negatable: true, modal: true },
+  // (never "approval is pending the following", "approval is subject to committee": no approval yet)
+  { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b(?! (pending|contingent|subject|on hold|waiting|awaiting|not\b))/g, w: 2, negatable: true, modal: true },
   { re: /\bstatus:\s*approved\b/g, w: 3 },
   { re: /\bgood news\b|\bcongrat/g, w: 1 },
   { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
@@ -250,6 +254,8 @@ const NEEDS_CUES: Cue[] = [
     w: 2.5,
   },
   { re: /\bthe following\b/g, w: 1 },
+  // holdout8: "send those over and I'll get you numbers", "a few things first:", "once I have those"
+  { re: /\b(send|get|shoot|email|upload) (me |us )?(those|these|them|that|everything|the (docs|items|above|rest)) (over|along|in|through|my way|to (me|us))\b|\b(once|when|after) (i|we) (have|get|receive|see) (those|these|them|the (docs|items|above))\b|\ba (few|couple( of)?) (things|items|docs|documents) (first|before|needed|to (start|begin|get started))\b/g, w: 1 },
   { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
   { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
   // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
@@ -305,11 +311,30 @@ COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
+// a negative decision about the deal, from its parts (vocabulary.ts DECLINE_DECISION)
+const DD = V.DECLINE_DECISION;
+DECLINED_CUES.push(
+  { re: new RegExp(`\\b(?:${DD.refusal}) (?:be able to )?(?:${DD.verbs})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:${DD.inversion}) (?:(?:comfortable|interested) (?:with |in )?)?(?:${DD.verbs}|${DD.gerunds})\\b`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:not|never|no longer) (?:comfortable|interested|prepared) (?:in |with )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  // the refusal in the progressive: "we will not be extending an offer", "we're not funding this one"
+  { re: new RegExp(`\\b(?:won't|will not|wouldn't|would not|are not|aren't|am not|i'm not|we're not|not) (?:be )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  {
+    re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b(?! (?:for|about|on) (?:a |the |an )?(?:renewal|re-?up|top[- ]?up|increase|add-?on|second position))`, 'g'),
+    w: 3,
+    modal: true,
+  },
+  { re: new RegExp(`\\b(?:can't|cannot|can not|won't|will not) be (?:re-?submitted|reconsidered|re-?reviewed|re-?presented) (?:for|until|before|within|in) (?:${DD.deferral.time})\\b`, 'g'), w: 3 },
+  { re: new RegExp(`\\b(?:won't|will not|don't|doesn't|do not|does not) (?:have|qualify|meet|be eligible|get there|be ready)(?: for)?(?: (?:that|it|this|those|these|one))? (?:until|till|before) (?:${DD.deferral.time})\\b`, 'g'), w: 2 },
+  { re: new RegExp(`\\b(?:${DD.verdicts})\\b`, 'g'), w: 3, modal: true },
+);
 const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
 const CORRECTION_CUES = fromRows(V.CORRECTION);
 const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+const HOLD_CUES = fromRows(V.TENTATIVE.filter((r) => r.hold));
 const RELAYED_CUES = fromRows(V.RELAYED);
 const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
+const CEILING_CUES = fromRows(V.COUNTER.filter((r) => r.ceiling));
 const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 
@@ -368,7 +393,7 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     w: 3,
   },
   { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
-  { cat: 'default_history', re: /\bdefault(s|ed)?\b|\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
   {
     cat: 'verification',
     re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
@@ -395,19 +420,25 @@ CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join(
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
 function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[] }>();
+  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = c.re.exec(lower))) {
-      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [] };
+      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [], strong: -1 };
       t.score += c.w;
       t.first = Math.min(t.first, m.index);
+      // where a cue that names the reason on its own (weight 3) first occurs; a sector word in the business's name is not one
+      if (c.w >= 3 && (t.strong < 0 || m.index < t.strong)) t.strong = m.index;
       t.hits.push(m[0]);
       totals.set(c.cat, t);
     }
   }
   let best: { category: DeclineCategory; index: number; hits: string[]; score: number } = { category: 'other', index: -1, hits: [], score: 0 };
+  // with two reasons, the first one named (the corpus labels' rule): among the categories named by a
+  // cue that names a reason on its own, the one named first; otherwise the strongest of the weaker ones
+  const clear = [...totals].filter(([, t]) => t.strong >= 0).sort((x, y) => x[1].strong - y[1].strong)[0];
+  if (clear) return { category: clear[0], index: clear[1].strong, hits: clear[1].hits };
   for (const [cat, t] of totals) {
     if (t.score < 2) continue;
     if (t.score > best.score || (t.score === best.score && t.first < best.index)) best = { category: cat, index: t.first, hits: t.hits, score: t.score };
@@ -418,10 +449,10 @@ function declineCategory(lower: string): { category: DeclineCategory; index: num
 // ---------------------------------------------------------------- requested items
 
 const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(mc|dot|usdot) (number|#|authority)/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
-const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please)\b/i;
+const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
 
 const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
 
@@ -435,6 +466,9 @@ function cleanItem(s: string): string {
 }
 
 function splitList(s: string): string[] {
+  // numbered inline: "(1) voided check (2) 3 months statements (3) DL", "1) signed app 2) voided check"
+  const numbered = s.split(/(?:^|\s+)\(?\d{1,2}[).]\s+/);
+  if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
   const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
   return parts.map(cleanItem).filter((p) => p.length > 1);
 }
@@ -481,7 +515,7 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]);
@@ -495,12 +529,13 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
-  const verbRe = /\b(?:need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
-      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12) {
+      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
+      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }
@@ -595,7 +630,8 @@ function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
-  if (factorNext && best.kind === 'other') return 'funded';
+  // ... and a payment is never multiplied by a factor: "if he wants lighter payments 20k x 1.42 = 28,400" offers 20k
+  if (factorNext && (best.kind === 'other' || best.kind === 'payment')) return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {
     // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
     const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased|payment|pmt|installment|debit|remittance)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
@@ -633,13 +669,51 @@ function parseMoney(num: string, cents: string | undefined, suffix: string | und
 
 /** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
 const SHORTHAND_RE = new RegExp(
-  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3})(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
 const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
-const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|\d+\s?k? of|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+
+const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
+/** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
+const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
+const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
+const ASKED_TERM_RES = [
+  new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
+];
+/** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
+const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
+
+/** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
+export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
+  const text = offerText(own);
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (!m) continue;
+    const u = m.groups!.u;
+    const years = /^y/.test(u);
+    return { term: Number(m.groups!.n) * (years ? 12 : 1), unit: years || /^m/.test(u) ? 'months' : /^w/.test(u) ? 'weeks' : 'days' };
+  }
+  return null;
+}
+
+/**
+ * An offered term against the term asked: the same unit must match exactly; across units (9 months
+ * against 39 weeks) a tenth either way is the same term, days counted as business or calendar days.
+ */
+export function termDiffers(offer: { term: number | null; term_unit: TermUnit | null }, asked: { term: number; unit: TermUnit }): boolean {
+  if (offer.term === null || offer.term_unit === null) return false;
+  if (offer.term_unit === asked.unit) return offer.term !== asked.term;
+  const inMonths = (t: number, u: TermUnit): number[] => (u === 'months' ? [t] : u === 'weeks' ? [t / 4.345] : [t / 21.7, t / 30.4]);
+  const a = inMonths(asked.term, asked.unit);
+  return !inMonths(offer.term, offer.term_unit).some((x) => a.some((y) => Math.abs(x - y) <= y * 0.1));
+}
 
 function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -679,6 +753,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       while ((m = SHORTHAND_RE.exec(line))) {
         const n = m.groups!.n;
         const start = m.index + m[0].length - n.length;
+        // "I'm at 12.5 max": thousands with a decimal, never a factor (1.05-2.5)
+        if (n.includes('.') && Number(n) < 3) continue;
         const value = Number(n) * 1000;
         if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
         const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
@@ -714,7 +790,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
     while ((m = factorRe.exec(line))) {
       const v = Number(m[1]);
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
-      const pre = lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '';
+      // "I'm at 12.5 max - 1.42": a ceiling on the amount, not a sell-rate label
+      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
@@ -770,6 +847,10 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
+      // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
+      if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
+      if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -1046,6 +1127,10 @@ interface Analysis {
   relayed: Fired;
   /** The part of `counter` that is a payoff or position condition (vocabulary.ts COUNTER rows marked `structure`). */
   structure: Fired;
+  /** A ceiling on the amount ("tops out at", "I'm at 40 max"): a counter below the ask, nothing at it. */
+  ceiling: Fired;
+  /** An approval held for a recheck (TENTATIVE rows marked `hold`): doubt about an approval, not about a request. */
+  hold: Fired;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -1060,6 +1145,8 @@ interface Analysis {
   floated: number[];
   /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
   termsWithoutAmount: ExtractedOffer[];
+  /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
+  askedTerm: { term: number; unit: TermUnit } | null;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1092,9 +1179,11 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
   const tentative = score(lower, TENTATIVE_CUES);
+  const hold = score(lower, HOLD_CUES);
   const correction = score(lower, CORRECTION_CUES);
   const relayed = score(lower, RELAYED_CUES);
   const structure = score(lower, STRUCTURE_CUES);
+  const ceiling = score(lower, CEILING_CUES);
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -1104,6 +1193,12 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
   const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
   if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
+  // an offer at the lender's cap on the term ("our longest term for salons is 5 months: 1.31, 5 months"): the term was cut to it
+  const cap = TERM_CAP_RE.exec(wordsToDigits(lower));
+  if (cap) {
+    const capTerm = { term: Number(cap.groups!.n), unit: (/^w/.test(cap.groups!.u) ? 'weeks' : /^m/.test(cap.groups!.u) ? 'months' : 'days') as TermUnit };
+    if (offers.some((o) => o.factor_rate !== null && o.term !== null && !termDiffers(o, capTerm))) add(counter, 3, `an offer at the lender's cap on the term ("${cap[0]}")`);
+  }
   const approvalWords = approved.score;
   const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
   // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
@@ -1128,7 +1223,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1267,9 +1362,16 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const conditionOnly =
     mixed && a.structure.score > 0 && a.approvalWords >= 3 && a.declined.score < 1 && a.tentative.score < 2 && a.product.score < 3 &&
     a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
-  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : a.counter.score;
+  // a ceiling with every offer at the full ask ("we top out at 55k, so the full 55k works"): the ask is the most, not less
+  const ceilingAtAsk = !conditionOnly && atAsk && !someLess && a.ceiling.score > 0 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  if (ceilingAtAsk) reasons.push('a ceiling on the amount at the full ask: not other terms');
+  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
   if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
-  const otherTerms = counterScore >= 3 || a.product.score >= 3;
+  // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
+  const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
+  const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
+  if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
+  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
@@ -1287,6 +1389,12 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
       } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
     }
     if (less || otherTerms) type = 'counter';
+    // "Approved for 45k" on a 60k ask, no pricing: less money is a counter, its terms for a person to complete
+    else if (type === 'approved' && !complete.length && ask !== null && a.floated.length > 0 && a.floated.every((x) => x < ask - 0.5)) {
+      type = 'counter';
+      review ??= 'tentative_terms';
+      reasons.push(`approved for $${a.floated.map((x) => x.toLocaleString('en-US')).join(', $')} against a $${ask.toLocaleString('en-US')} ask, no pricing: a counter a person completes`);
+    }
     else if (type === 'counter' && atAsk && counterScore < 3 && !mixed) type = 'approved';
     else if (type === 'counter' && conditionOnly) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
@@ -1315,7 +1423,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "What I could do is a $25k LOC": another product offered in place of the one asked for
     type = 'counter';
     reasons.push('another product offered in place of the one asked for');
-  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
+  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score - a.hold.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
     // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
     type = 'needs_info';
     reasons.push('items asked for beside a floated decision');
@@ -1335,7 +1443,7 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // doubt goes to a person
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
-  if (!review && type === 'needs_info' && a.tentative.score >= 3) review = 'tentative_terms';
+  if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3) review = 'tentative_terms';
   // terms relayed by another broker, not the lender's own word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
     review = 'tentative_terms';
@@ -1363,7 +1471,7 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
   const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
   const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
   const both = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b/i.test(own);
-  if (names.size < 2 && !(both && names.size >= 1)) return { own, multiple: false, picked: false };
+  if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
   const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
   const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
   if (!mine.length) return { own, multiple: true, picked: false };
@@ -1374,6 +1482,159 @@ function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: b
     for (let j = h.i + 1; j < lines.length && lines[j].trim() && !heads.some((x) => x.i === j); j++) keep.add(j);
   }
   return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
+}
+
+// ---------------------------------------------------------------- another deal named
+
+/**
+ * Words that name no business in the places a decision names one ("Status: approved", "Update on
+ * Friday"): the trade's own nouns, pronouns, days and months, greetings.
+ */
+const NOT_A_NAME = new Set(
+  ('the this that these those your our my their his her its it we you they he she i a an re fwd fw update status decision approved approval declined ' +
+    'decline counter offer offers funded final file deal deals submission merchant client owner business good great news hi hello hey thanks thank ' +
+    'monday tuesday wednesday thursday friday saturday sunday today tomorrow january february march april may june july august september october ' +
+    'november december jan feb mar apr jun jul aug sep sept oct nov dec summary terms term option options note notes stips stip items item portal ' +
+    'credit underwriting committee please per new renewal amount factor rate payback payment tier level grade paper program pricing ' +
+    'thanksgiving christmas holiday holidays easter memorial labor independence vacation pto ' +
+    'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
+);
+/** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
+const LENDER_WORDS = new Set(['funding', 'funders', 'funder', 'capital', 'lending', 'lender', 'lenders', 'finance', 'financial', 'advance', 'advances', 'partners', 'merchant', 'bank', 'portal', 'underwriting']);
+/** Words of a legal name that say nothing about which business it is. */
+const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
+/** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
+const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
+/** Where a reply names the business a decision is about. */
+const NAMED_BUSINESS: RegExp[] = [
+  // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
+  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "We reviewed Sprout & Sprig Florals", "We looked at Copperline"
+  new RegExp(`\\b(?:[Ww]e|I)[ \\t]+(?:reviewed|looked at|ran|went through|underwrote)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "The Magnolia Row Boutique file", "your Dixon deal"
+  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+(${CAP_RUN})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
+  // "Dixon Auto Glass is approved" at the start of a sentence or line
+  // "Dixon Auto Glass looks good": two words at least ("Everything looks good")
+  new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:looks|came in|checks out)[ \\t]+(?:good|great|fine|solid|clean|strong|approvable)\\b`, 'g'),
+  new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*(${CAP_RUN})[ \\t]+(?:is|was|has been|got|came back)[ \\t]+(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|a go|a pass|a no|a non-starter|a decline|an approval|[Ff]unded|good to go|cleared|reviewed|approvable|declinable)\\b`, 'g'),
+  // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker)
+  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
+  // a line opening on the file it answers: "For Dixon Auto Glass: ...", "Re Dixon Auto Glass - ..."
+  new RegExp(`(?:^|\\n)[ \\t]*(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
+  // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
+  new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
+];
+
+/** The distinctive words of a business name (lower case): not legal filler, not the trade's nouns, not an all-caps acronym. */
+function nameWords(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length >= 3 && !(w.length <= 5 && /^[A-Z0-9]+$/.test(w)))
+    .map((w) => w.toLowerCase())
+    .filter((w) => !NAME_FILLER.has(w) && !NOT_A_NAME.has(w));
+}
+
+/** A name as written against the deal's business: the same when a distinctive word is shared (or one starts the other: "Chiro"). */
+function sameBusiness(written: string[], business: string[]): boolean {
+  return written.some((t) => business.some((u) => t === u || (t.length >= 4 && u.startsWith(t)) || (u.length >= 4 && t.startsWith(u))));
+}
+
+/** An aside to the reply ("P.S.", "Separately", "Unrelated") about another file than this one. */
+const ASIDE_START = /^\s*(?:p\.?\s?p?\.?s\.?(?=[\s:,-])|separately\b|unrelated\b|on (?:a |an )?(?:separate|different|unrelated) (?:note|file|deal)\b|on another (?:note|file|deal)\b|also,? on (?:the )?other\b)/i;
+const OTHER_FILE = /\b(?:the|your|that) other (?:file|deal|submission|merchant)\b|\banother (?:file|deal|submission) (?:you|of yours)\b/i;
+
+/**
+ * The parts of a reply about another deal than the one it answers (holdout8): a decision that names a
+ * business that is not this deal's ("Approved on Dixon Auto Glass" on the Windward thread), another
+ * submission's trace code, or an aside ("P.S. the Magnolia file ... we'll let that one go"). A
+ * paragraph that names another business and never this one is cut; `mine` says whether the reply
+ * names this deal anywhere. Without the deal's business name nothing is compared.
+ */
+function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: string[]; mine: boolean } | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length && !ctx?.trace_code) return null;
+  const text = normalizeText(own);
+  // paragraphs, a P.S. line starting one of its own
+  const paras = text.split(/\n\s*\n/).flatMap((p) => p.split(/\n(?=\s*(?:p\.?\s?p?\.?s\.?)[\s:,-])/i));
+  const names: string[] = [];
+  let mine = business.length > 0 && new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i').test(text);
+  const ours = ctx?.trace_code ?? null;
+  // the sender's firm as it signs (the last lines of its text)
+  const blocks = text.trim().split(/\n\s*\n/);
+  const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+  const signs = last.split('\n').length <= 4 && !/\d/.test(last) && !ASIDE_START.test(last) && last.split('\n').every((l) => l.trim().split(/\s+/).length <= 6);
+  const signature = signs ? nameWords(last).filter((w) => !business.includes(w)) : [];
+  const keep: string[] = [];
+  let cut = false;
+  for (const p of paras) {
+    let other = 0;
+    let self = 0;
+    for (const re of NAMED_BUSINESS) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(p))) {
+        const words = nameWords(m[1]);
+        if (!words.length || !business.length) continue;
+        if (sameBusiness(words, business)) self++;
+        // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
+        else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
+        else {
+          other++;
+          names.push(m[1].trim());
+        }
+      }
+    }
+    for (const code of findTraceCodes(p)) {
+      if (ours && code === ours) self++;
+      else if (ours) {
+        other++;
+        names.push(code);
+      }
+    }
+    if (self) mine = true;
+    const aside = ASIDE_START.test(p) && OTHER_FILE.test(p);
+    if ((other > 0 && self === 0) || aside) {
+      if (aside && !other) names.push('another file');
+      cut = true;
+      continue;
+    }
+    keep.push(p);
+  }
+  if (!cut) return null;
+  return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
+}
+
+/** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */
+const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+/** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
+const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
+
+/**
+ * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
+ * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
+ * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
+ */
+function splitDealSentences(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+  const text = normalizeText(own);
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const named = sentences.map((sentence) => {
+    const found = new Set<string>();
+    DECISION_FOR.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = DECISION_FOR.exec(sentence))) {
+      const name = (m[1] ?? m[2]).trim();
+      const first = name.split(/\s+/)[0];
+      // a name is capitalised as written (the match itself ignores case)
+      if (/^[A-Z]/.test(first) && !NOT_A_FILE.test(first)) found.add(first.toLowerCase());
+    }
+    return { sentence, found };
+  });
+  const names = new Set(named.flatMap((n) => [...n.found]));
+  if (names.size < 2) return { own, multiple: false, picked: false };
+  const words = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
+  const mine = named.filter((n) => [...n.found].some((f) => words.includes(f)));
+  if (!mine.length) return { own, multiple: true, picked: false };
+  return { own: mine.map((n) => n.sentence).join('\n'), multiple: true, picked: true };
 }
 
 // ---------------------------------------------------------------- attached PDFs
@@ -1416,6 +1677,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
   const deals = splitDeals(parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  // a decision or an aside about another deal than this one (holdout8): not read for this deal
+  const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
+  if (elsewhere) {
+    reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
+    deals.own = elsewhere.own;
+  }
   let a = analyse(deals.own, input.subject, context);
   // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
   // read the subject as the first line of the reply
@@ -1464,7 +1731,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
     }
   }
-  const review = d.review ?? (deals.multiple && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
+    // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
+    return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
+  }
+  // ... beside this deal's own answer: a person records the other deal's part where it belongs
+  const review = d.review ?? ((deals.multiple || elsewhere) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

@@ -252,16 +252,22 @@ function classify(msg: ParsedInbound, attachments: AttachmentReading, context?: 
   };
 }
 
-/** What the hook knows of a submission's deal, for the classifier: the requested amount above all (counter is about terms). */
+/** What the hook knows of a submission's deal, for the classifier: the requested amount and term above all (counter is about terms). */
 async function replyContext(trx: Knex.Transaction, scope: Scope, row: SubmissionRow): Promise<ReplyContext> {
   const deal = (await trx('deals as d')
     .leftJoin('businesses as b', 'b.id', 'd.business_id')
     .where({ 'd.id': row.deal_id, 'd.location_id': scope.locationId })
-    .first('d.requested_amount', 'd.product_type', 'b.legal_name')) as { requested_amount: number | string | null; product_type: string | null; legal_name: string | null } | undefined;
+    .first('d.requested_amount', 'd.desired_term_months', 'd.product_type', 'b.legal_name')) as
+    | { requested_amount: number | string | null; desired_term_months: number | null; product_type: string | null; legal_name: string | null }
+    | undefined;
   return {
     requested_amount: deal?.requested_amount != null ? Number(deal.requested_amount) : null,
+    // the term the deal asks for: an offer on another term is a counter
+    requested_term: deal?.desired_term_months != null ? { term: Number(deal.desired_term_months), unit: 'months' } : null,
     product_type: deal?.product_type ?? null,
     business_name: deal?.legal_name ?? null,
+    // a reply naming another submission's code answers another deal
+    trace_code: row.trace_code ?? null,
   };
 }
 

@@ -301,6 +301,31 @@ function forwardedBody(lines: string[]): string[] {
 
 const unquote = (l: string) => l.replace(/^\s*>\s?/, '');
 
+/** The sender says the answers are written into the quoted message ("inline below in caps", "see my notes below"). */
+const INLINE_POINTER =
+  /\b(in[- ]?line|in (all )?caps|in (red|blue|green|bold)|(notes?|comments?|answers?|responses?|replies|questions?) (below|inline|in[- ]line|in caps|in red|in bold|marked)|(see|read) (my )?(notes?|comments?|answers?) (below|in the (email|message|thread))|below in (caps|red|blue|bold))\b/i;
+const NOTE_MARK = /^\s*(?:>>+|-+>|\*\*+|=>|\[note\]|note:)\s*/i;
+
+/**
+ * Notes the sender typed into the quoted message (holdout8: ">> NEED THE AUGUST STATEMENT." between the
+ * quoted submission's lines): lines marked ">>", "-->" or "**", or written in capitals, that are not
+ * header fields. All-capital notes are read in lower case.
+ */
+function inlineNotes(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of lines) {
+    const l = raw.trim();
+    if (!l || RE_HEADER_FIELD.test(l) || RE_FROM_HEADER.test(l)) continue;
+    const marked = NOTE_MARK.test(l) && !/^>\s/.test(l);
+    const body = l.replace(NOTE_MARK, '');
+    const letters = body.replace(/[^A-Za-z]/g, '');
+    const caps = letters.length >= 10 && letters.replace(/[^A-Z]/g, '').length / letters.length >= 0.9 && body.split(/\s+/).length >= 3;
+    if (!marked && !caps) continue;
+    out.push(caps ? body.charAt(0) + body.slice(1).toLowerCase() : body);
+  }
+  return out.slice(0, 50);
+}
+
 /**
  * Splits a plain-text body into the sender's own text and the first forwarded message. Lines
  * quoted with ">" are cut, but unquoted lines between them are kept (answers written inline).
@@ -350,6 +375,13 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     if (RE_ORIGINAL.test(l)) {
       markers.push('-----Original Message-----');
       quotedLines += lines.length - i;
+      if (INLINE_POINTER.test(own.join('\n'))) {
+        const notes = inlineNotes(lines.slice(i + 1));
+        if (notes.length) {
+          markers.push('notes typed into the quoted message');
+          own.push('', ...notes);
+        }
+      }
       break;
     }
     if (RE_FORWARD.test(l)) {
@@ -369,6 +401,13 @@ export function splitReply(text: string, subject = ''): ReplyParts {
         forwarded = forwardedBody(lines.slice(i + underscore));
       } else {
         markers.push('From:/Sent: quote header');
+        if (INLINE_POINTER.test(own.join('\n'))) {
+          const notes = inlineNotes(lines.slice(i + underscore + header));
+          if (notes.length) {
+            markers.push('notes typed into the quoted message');
+            own.push('', ...notes);
+          }
+        }
       }
       quotedLines += lines.length - i;
       break;

@@ -27,6 +27,16 @@ export interface PhraseRow {
   /** Counts for less inside a conditional sentence ("if ... approved"). */
   modal?: boolean;
   /**
+   * COUNTER rows: a ceiling on the amount ("tops out at", "I'm at 40 max"). Below the ask it is a counter; with
+   * every offer at the full ask it only says the ask is the most the lender would do: an approval.
+   */
+  ceiling?: boolean;
+  /**
+   * TENTATIVE rows: an approval held for a recheck ("pencil it in", "before our morning scrub"). It sends an
+   * approval or a counter to a person; beside a request for items it is the lender's process, not doubt.
+   */
+  hold?: boolean;
+  /**
    * COUNTER rows: a payoff or position condition, not a refusal of the terms asked. Beside an option at
    * (or above) the ask approved in words, with nothing refused, it is a condition of the approval.
    */
@@ -41,7 +51,7 @@ export const CONTRACTIONS: Record<string, string> = {
 
 /** Approval, however the trade says it. */
 export const APPROVAL: PhraseRow[] = [
-  { phrase: "(decision|new status|status|result)\\W{1,40}approved", w: 3 },
+  { phrase: "(decision|new status|status|file status|result|outcome)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
   // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
@@ -76,6 +86,9 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we|i) don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", w: 3 },
   { phrase: "(we )?(don't|do not|won't|can't|cannot) (fund|touch|do) (ca|ny|nj|tx|fl|[a-z]{2}|california|new york|new jersey|texas|florida)( right now| at the moment| anymore)?", w: 3 },
   { phrase: '(too|way too) (light|thin)', w: 2 },
+  // holdout8 neighbours: a shortfall named as the whole answer, "not enough time in business", "insufficient revenue",
+  // "under our floor" with words between ("score's under our floor")
+  { phrase: "(not enough|insufficient|too little|not nearly enough) (time in business|tib|operating history|history|seasoning|revenue|deposits|volume|cash ?flow|balances?)|(under|below|beneath|short of) (our|the) (floor|minimum|cutoff|cut-off|threshold)", w: 2 },
   { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
   { phrase: "hard no|(it's|its|that's|still) (still )?a (hard )?no", w: 3, modal: true },
   { phrase: 'passed on (this|it|that|the file|the deal)', w: 3 },
@@ -104,9 +117,42 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
 
+/**
+ * A negative decision about the deal, built from parts rather than listed idiom by idiom (classifier.ts
+ * compiles it into decline cues):
+ * - a refusal or an impossibility ("can't", "won't be able to", "not in a position to", "no way we can")
+ *   and a verb of deciding on a deal (fund, approve, back, do, take on, go further, move forward,
+ *   proceed, help, get behind, make it work, ...), with the deal itself or nothing after the verb and then
+ *   the end of the clause or a reason ("because", "with the NSFs", "here", "at this time"). Never an
+ *   amount, a term or "the full" after the verb: "can't fund 150", "can't do 12 months" refuse the ask,
+ *   a counter's words; nor "until": "can't proceed until we get the MTD" asks for items;
+ * - the inversion: "not one we can back", "not a deal we'd do", "not the kind of file we fund";
+ * - a deferral to a later time: "revisit in the spring", "resubmit in 90 days", "come back to us in Q2",
+ *   "won't have that until June", "cannot be resubmitted for 90 days";
+ * - verdicts without a decision verb: "that ends it for us", "a deal breaker", "off our box", "not fundable".
+ */
+export const DECLINE_DECISION = {
+  refusal: "can't|cannot|can not|couldn't|could not|won't|will not|wouldn't|would not|(?:won't|will not|wouldn't|would not|am not|are not|aren't|is not|isn't|not) (?:be )?(?:able|going|prepared|willing|in a position|comfortable enough) to|(?:unable|not able|in no position|no longer able) to|(?:don't|do not|doesn't|does not) (?:see (?:us|a way to|how we can|how i can|any way to)|think (?:we|i) can|want to|plan to)|no way (?:we|i) (?:can|could|will|would)|(?:there's|there is) no way (?:we|i) (?:can|could|to)",
+  verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|get (?:it|this|that|this one|the (?:deal|file)) (?:done|funded|approved|through|over the line)|do (?:anything|much|something) (?:with|for|on)|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate|add to|stack on top(?: of (?:that|it|this|them|those))?|sit behind (?:them|that|those|it)|service|serve|get (?:it|this|that|this one|that one|him|her|them|the (?:file|deal)) (?:(?:thru|through|past)(?: (?:credit|uw|underwriting|committee|the committee|our committee))?|done|over the line)",
+  objects: "it|this|that|him|her|them|this one|that one|(?:the|this|that|your|their|his|her) (?:file|deal|merchant|request|application|app|submission|account|business|client|customer|one|opportunity|advance|company)|[a-z][a-z'&.-]*(?: [a-z][a-z'&.-]*)?(?:'s)? (?:file|deal|submission)",
+  /** After the verb and its object: the clause ends, or a reason or a place in time follows. */
+  tails: "\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:here|there|at (?:this|the) (?:time|moment|point|stage)|at all|right now|for now|today|on (?:this|that|it|this one|that one|the (?:file|deal))|anymore|any ?more|either|unfortunately|sorry|i'm afraid|as (?:it|this|that) (?:stands|is)|in (?:its|it's|the) current (?:form|state|shape)|because|due to|since|given|based on|after|with (?:the|those|these|that|this|his|her|their|a|an|only|just|what|so|how|him|her|them|it|[\\d$])|on (?:a|an) [a-z]+|on (?!the (?:full|whole|requested|entire))[a-z]|for (?:us|me|you|this|that|now|the time being)\\b)",
+  /** The verbs as gerunds: "not comfortable backing it", "not a file we're interested in funding". */
+  gerunds: "extending (?:an |any )?(?:offer|terms)|making (?:an |any )?offer|offering (?:terms|anything)|funding|approving|backing|doing|taking (?:it |this |that )?on|writing|financing|touching|supporting|underwriting|pursuing|moving forward|proceeding|going (?:any )?further",
+  inversion: "not (?:one|something|a (?:deal|file|merchant|credit|risk|loan|position|profile|request|business)|the (?:kind|type|sort) of (?:deal|file|merchant|business|credit|risk|profile)|an? (?:[a-z]+ )?(?:deal|file|merchant|account|business)) (?:that )?(?:we|i)(?:'re| are|'m| am|'d| would|'ll| will| can| could| were)?(?: (?:be|feel))?(?: (?:able|going|prepared|willing|looking|comfortable))?(?: to)?(?: ever)?",
+  deferral: {
+    verbs: "revisit|resubmit|re-?submit|re-?apply|reconsider|come back|circle back|check back|reach back out|try (?:us |it )?again|look again|take another look|send (?:it|this|the file) back",
+    objects: "it|this|that|the (?:file|deal|merchant)|with us|to us|to me|us",
+    time: "(?:the )?(?:spring|summer|fall|autumn|winter|new year|next (?:year|month|quarter|season|spring|summer|fall|winter)|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|\\d{1,3} (?:days?|weeks?|months?)|(?:a|one|two|three|four|five|six|nine|twelve|a few|a couple(?: of)?|several) (?:days?|weeks?|months?|quarters?|years?)|(?:a|one) year|(?:they|he|she|the (?:merchant|business|client|owner)) (?:has|have|hits?|reach(?:es)?|gets?|shows?|builds?|adds?|clears?|pays?)|(?:the )?(?:holidays|season))",
+  },
+  verdicts: "(?:that|this|which|it) (?:ends|kills|sinks|closes|finishes|rules out|knocks out) (?:it|this|that|things|the (?:file|deal|conversation|discussion))(?: for (?:us|me))?|(?:that's|that is|this is|it's|it is) (?:the end of (?:it|the road|the line)|a (?:deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|knock[- ]?out))|deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|(?:off|outside(?: of)?|not (?:in|within|inside)) (?:our|the|my) (?:box|buy box|credit box|appetite|wheelhouse|lane)|(?:no|zero|little) appetite (?:for|on)|(?:not|non|un)[- ]?(?:fundable|approvable|financeable|bankable)|(?:is|are|was|deemed|found) ineligible|(?:not|isn't|is not|wasn't|was not) eligible|(?:have|has|going|got) to (?:say no|turn (?:it|this|that|him|her|them|the (?:file|deal)) down|take a pass)|(?:turn|turning|turned) (?:it|this|that|the (?:file|deal)) down|(?:we're|we are|i'm|i am) not interested|(?:this|it|that|this one|that one|the (?:file|deal|math|numbers)|this (?:file|deal)) (?:doesn't|does not|won't|will not|didn't|did not|isn't going to|is not going to|ain't going to) (?:pencil(?: out)?|work|make sense|fly|cut it|qualify|make the cut|hold up)(?=\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:for (?:us|me)|here|on our (?:end|side)|out|either|unfortunately)\\b)|(?:isn't|is not|aren't|are not|wasn't|was not) (?:gonna|going to) (?:work|happen|fly)|(?:deal|file|this|it|that|this one)(?:'s| is) (?:dead|toast|doa|a dead deal)|(?:bow|bowing|bowed) out|(?:let|letting) (?:this|it|that|this one|that one) go|(?:walk|walking) away(?: from (?:this|it|the (?:file|deal)))?|(?:step|stepping) (?:back|aside) (?:from|on) (?:this|it|the (?:file|deal))|(?:take|taking|took) a pass|(?:give|giving) (?:this|it|this one) a pass|(?:sit|sitting) (?:this|it|that) (?:one )?out|(?:uw|underwriting|credit|committee|the underwriter|my manager|the desk|management|the boss|risk)(?: team)? (?:says|said|came back|voted|is|was) (?:a )?(?:no|no-go|hard no|thumbs down)\\b|thumbs down|denied|denial|rejected (?:it|this|that|the (?:file|deal|application|request|submission))|(?:decision|status|new status|file status|result|outcome)(?: (?:changed|updated|moved|set|is now))?(?: to)?\\W{1,40}(?:rejected|turned down|not funded|dead|closed[ -]+(?:lost|dead|rejected))|(?:file|deal|application|request|submission) (?:was |has been |got |is )?rejected|(?:let|letting) (?:it|this|that|him|her|them|this one|that one|the (?:file|deal|merchant)) go\\b|bow(?:ing|ed|s)? out|(?:isn't|is not|aren't|are not|not|no longer|wasn't|was not) (?:\\w+ )?eligible(?! for (?:the full|the whole|more|over|above|\\$|\\d|up to))|(?:falls?|fell|sits?|is|are|was) (?:well |squarely |clearly )?outside (?:of )?(?:our|the|my) (?:[a-z-]+ ){1,2}(?:guidelines|criteria|parameters|policy|policies|program|box|appetite|rules)",
+};
+
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
 export const WITHDRAWAL: PhraseRow[] = [
-  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking|retract|retracting|retracted) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  // an approval taken back in other words: "we previously approved this but are rescinding", "have to walk back our number"
+  { phrase: "(are|is|we're|i'm|am|have|has|we've|been|now) (rescinding|withdrawing|revoking|retracting|pulling (it|this|that) back|walking (it|this|that) back|taking (it|this|that) back)|(walk|walking|take|taking|pull|pulling) back (our|the|my|yesterday's|today's|last week's|that|this|the earlier|the previous) (number|numbers|offer|approval|terms|quote|pricing)", w: 4 },
   { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
@@ -123,6 +169,8 @@ export const NEEDS_INFO: PhraseRow[] = [
   { phrase: 'documents required|action required', w: 2 },
   // a request opening a sentence, naming a document: "Send the MTD and I'll get you numbers", "Upload October's statement"
   { phrase: "(?<=(^|[.!?\\n]\\s*))(send|resend|upload|forward|provide|get (me|us)) (over |in )?(the |a |an |your |their |his |her )?(?=(mtd|month|statements?|bank|voided|void|dl|driver|id|photo|app|application|signed|tax|p&l|payoff|landlord|lease|proof|k-1|articles|ein|invoices?|password|decision|plaid|a/r|aging|\\d{4}|last|most recent|current|updated|october|november|september|august|december|january)\\b)", w: 1 },
+  // a document still awaited: "Waiting on MTD", "still waiting for the signed app", "send them over when you have them"
+  { phrase: "(still )?(waiting|holding) (on|for) (the |their |a |an |your )?(?=(mtd|month|statements?|bank|voided|void|dl|driver|id|photo|app|application|signed|tax|p&l|payoff|landlord|lease|proof|k-1|articles|ein|invoices?|password|decision|plaid|a/r|aging|\\d{4}|last|most recent|current|updated|october|november|september|august|december|january)\\b)|send (it|them|those|that|these)( over| in)? (when|once|as soon as) you (have|get)", w: 1.5 },
 ];
 
 /** A person acknowledging or reporting progress: no decision yet. */
@@ -182,6 +230,12 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
   { phrase: 'no pricing yet', w: 2.5 },
   { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
+  // the same conditions in other words: "contingent on a clean site inspection", "conditional upon committee"
+  { phrase: '(contingent|conditional|dependent) (up)?on (a |an |the |our )?(clean |satisfactory |successful |good |passing )?(site inspection|inspection|site visit|appraisal|committee|credit committee|credit review|final (review|approval|underwriting)|(final )?qc|quality control)', w: 2.5 },
+  // a check still to clear before the terms stand: "need the deal to clear our final QC review", "once it passes compliance"
+  { phrase: '(clear|clears|pass|passes|get through|gets through|go through|goes through) (our |the )?(final )?(qc|quality control|compliance|audit|funding review|risk review|final review)', w: 2.5 },
+  // run past a person inside the lender: "I still have to run it past my credit manager", "taking it to our VP"
+  { phrase: "(run|ran|running|take|taking|bring|bringing|kick|kicking) (it|this|that|the (file|deal|numbers|terms)) (past|by|to|upstairs to|up to|over to) (my|our) (credit |risk |underwriting |funding |sales )?(manager|boss|director|supervisor|officer|head|lead|vp|cfo|ceo|coo|president|partners?|principal|owner)", w: 2.5 },
   // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
   { phrase: '(waiting (for|on)|awaiting|pending|need|needs|until (we|i) get|once (we|i) get) (the |a )?green ?light|tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
@@ -194,6 +248,17 @@ export const TENTATIVE: PhraseRow[] = [
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
   { phrase: "(let me|i need to|i have to|i'll|i will|need to|have to|gotta) (confirm|check|double[- ]check|verify|run (it|this|that) (past|by)|clear (it|this) with) (it )?(with |w/ |by |past )?(credit|uw|underwriting|my manager|my boss|the committee|committee|the desk|management)|(run|ran|running) (it|this) (past|by) (my manager|my boss|credit|uw|underwriting|committee|the committee)|(haven't|have not|not yet|didn't) (run|ran|taken|shown) (it|this) (by|past|to)|(until|once|after|when) (credit|uw|underwriting|the underwriter|committee|my manager|my boss|management) (reviews|signs|signs off|approves|confirms|weighs in|looks|okays|ok's|blesses)|before (it's|it is|this is|that's|we're|anything is) final", w: 3 },
+  // an internal sign-off still to come, whoever gives it: "needs our CFO's initials", "pending my manager's OK",
+  // "waiting on the credit officer's signature", "our president still has to sign", "the owner has to bless it"
+  { phrase: "(needs?|requires?|required|waiting (on|for)|awaiting|pending|subject to|until (i|we) (get|have)|(still )?(has|have|need) to (get|have)) ((the |our |my |a |his |her )?(final )?(cfo|ceo|coo|cro|president|vp|svp|evp|managing partner|manager|boss|director|head of (credit|underwriting|risk)|chief (credit|risk) officer|credit (officer|manager|director|committee)|risk (team|officer|manager)|committee|senior underwriter|supervisor|management|upstairs)|(our|my) (owners?|principal|partners?))('s|s')? (final )?(initials|initial|signature|sign[- ]?off|ok|okay|blessing|approval|say|word|go[- ]ahead|stamp|thumbs up|review)", w: 3 },
+  // (the owner or a principal only as "our"/"my": "the owner has to sign" is the merchant signing the contract)
+  { phrase: "((our|my) (owner|principal|partner)|cfo|ceo|coo|cro|president|managing partner|manager|boss|director|head of (credit|underwriting|risk)|chief (credit|risk) officer|credit (officer|manager|director)|senior underwriter|supervisor) (still )?(has to|needs to|must|will need to|has yet to|hasn't|has not) (initial|sign|sign off|approve|okay|ok|bless|review|look at|see)", w: 3 },
+  // not to be given out as final yet: "don't send it to the merchant as final", "don't share the numbers with the client yet",
+  // "until I confirm", "until you hear back from me"
+  { phrase: "(don't|do not|please don't|hold off on|not yet|no) (send|sending|give|giving|pass|passing|forward|forwarding|share|sharing|release|releasing|relay|relaying)( it| this| that| these| anything| the (terms|numbers|offer|approval|deal))?( along| over| out)? (to|with) the (merchant|client|owner|customer)|until (i|we) (confirm|hear back|get (the|his|her|their) (ok|okay|sign[- ]?off|initials|signature))|until you hear (back )?from (me|us)", w: 3 },
+  // an approval held provisionally until a recheck (holdout8): "pencil it in at the 15", "soft-hold the 40",
+  // "before our morning scrub", "we re-pull positions the day of", "until the same-day refresh", "on hold pending the re-pull"
+  { phrase: "pencil(ed|led|ing|ling|s)?( [a-z'&-]+){0,2} (in|down)\\b|penciled|pencilled|(soft|tentative)[- ]?(hold|holding|held)|(before|until|till|pending|after|subject to) (our |the |a |my |their )?(morning |same[- ]day |day[- ]of |next[- ]day |pre-?funding |funding[- ]day |final )?(scrub|re-?check|re-?pull|re-?verification|refresh\\w*( bank)?( pull)?|fresh (bank )?pull|final (bank )?pull|bank re-?pull)|(morning|same[- ]day|day[- ]of|pre-?funding|funding[- ]day) (scrub|re-?check|re-?pull|refresh)|(until|till|once|after|pending|before) (we|i|uw|underwriting|credit) (re-?verify|re-?check|re-?pull|re-?run|re-?scrub|scrub|refresh|re-?confirm)|re-?(pull|check|run|scrub)\\w* (the )?(positions|file|bank|statements|credit|ucc|uccs|it|everything)( again)? (the |on the )?(day of|morning of|before funding|on funding day|tomorrow morning|in the morning)|(hold off|wait|holding off) (on )?(telling|informing|notifying|letting|calling|updating) (the |your )?(merchant|client|owner|customer)|(don't|do not) (tell|inform|notify|call|update) the (merchant|client|owner|customer) (yet|until|just yet)", w: 3, hold: true },
   // soft words for a decision: "approved in principle", "verbal approval", "I think we can get there", "don't hold me to it"
   { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|preliminary|prelim|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
   // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
@@ -240,6 +305,31 @@ export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: '(before|so) (we|i) (can )?(send|issue|draw up|prepare|generate|release) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
 ];
 
+/**
+ * The term the merchant asked for, as a reply restates it: "the application asks for 12 months", "you
+ * requested 9 months", "a 52 week term was requested", "requested term: 12 months". A restated term is
+ * not an offered one; an offer on another term than the one asked is a counter (issue 26), as it is
+ * against the deal's desired term when the hook knows it (`requested_term`).
+ */
+export const ASKED_TERM = {
+  /** Right before the number. */
+  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
+  /** Right after the number and its unit. */
+  after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|submitted|submitted for|put in for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
+  /**
+   * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
+   * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
+   */
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)",
+};
+
+/**
+ * A cap on the term, as the lender states it: "our max term for restaurants is 6 months", "the program
+ * tops out at 26 weeks". An offer at the cap is a counter (the term was cut to it); a cap above the
+ * offer ("9 months, our max is 12") says nothing about the ask. The number and unit follow the phrase.
+ */
+export const TERM_CAP = "(?:max|maximum|longest|most|cap)(?: term| length)?(?: on| for| in)?(?: [a-z'&-]+){0,3} (?:is|we can do|we do|we offer|would be|of)|(?:max|maximum|longest) (?:term|length)(?: is| of)?|(?:tops|maxes|caps) out at";
+
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
 export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rate and term|factor and term|terms and rate)( and (term|rate|factor|pricing|frequency|schedule))?';
 
@@ -268,7 +358,14 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },
+  // holdout8 neighbours: another term or payment schedule than asked, in words. "a 9 month term rather than the 12
+  // requested", "weekly payments aren't an option for this file", "it has to be daily ACH", "we only do dailies"
+  { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3 },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
+  // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
+  // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"
+  { phrase: "(is|was|that's|thats|it's|a bit|way|little|just) too rich|too rich (for|at)|(i'm|im|we're|were|i am|we are|credit is|uw is|underwriting is|the desk is|committee is|they're|they are)( only)? (at|comfortable at|good (at|for)|ok (at|for)|okay (at|for)) (\\$\\d[\\d,.]*k?|(?<![\\d.,])(\\d{1,3}(,\\d{3})+|\\d{1,3}(\\.\\d)?k|\\d{2,3}(\\.\\d)?))( (max|tops|top|ceiling|cap|at most|at the most|and no (more|higher)|and that's it|period))(?! (sell|rate|factor|buy))|(\\$\\d[\\d,.]*k?|(?<![\\d.,])(\\d{1,3}(,\\d{3})+|\\d{1,3}(\\.\\d)?k|\\d{2,3}(\\.\\d)?)) (max|tops|at most|is our (max|ceiling|cap|limit)|is the (max|ceiling|cap|limit|most))\\b(?! (sell|rate|factor|buy))|tops? out at|max(es|ed)? out at|topped out at|(capped|caps|cap|limited|held|kept) (it|us|them|the (deal|file|offer|approval|amount|advance)) (at|to)|(capped|limited|held) at \\$?\\d|(as far as|the furthest|the farthest) (i|we|credit|uw) (could|can|will|would) (go|take it|push( it)?|get( it)?|stretch)|(took|take|pushed|push) (it|this|the file|the deal|[a-z'&-]+) as far as|the most (i|we|credit|uw|underwriting|committee) (can|could|will|would) (do|sign|approve|go|fund|offer|write)|(max|maximum|highest|most) (i|we|credit|uw|underwriting|committee) (can|could|will|would) (get you|get|do|go|offer|approve|fund|sign|write|stretch)|(will|would|can|could) only (go|do|approve|fund|get|stretch|write) (to|up to)|as high as (we|i|credit|uw|underwriting|committee) (can |will |could |would )?(go|get|do)", ceiling: true, w: 3 },
 ];
 
 /**
@@ -283,6 +380,10 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
+
+/** Sectors as lenders name them in an industry decline ("nightlife is off our box", "we don't touch bars"). */
+export const SECTORS =
+  "nightlife|night ?clubs?|bars?|lounges?|taverns?|pubs?|hookah( lounges?| bars?)?|strip clubs?|gentlemen's clubs?|adult (entertainment|businesses?)|liquor stores?|tobacco|vape shops?|vape|smoke shops?|cannabis|marijuana|cbd|hemp|kratom|firearms?|guns?|ammunition|gambling|casinos?|gaming|sweepstakes|crypto\\w*|pawn( shops?)?|check cashing|payday|bail bonds?|debt collect\\w*|collection agenc(y|ies)|car dealers?|used cars?|auto (sales|dealers?)|trucking|freight|construction|contractors?|real estate|law firms?|attorneys?|travel( agenc(y|ies))?|churches|non-?profits?|staffing|massage( parlors?)?|tattoo( shops?| parlors?)?|telemarketing|mlm|multi-?level marketing|timeshares?|event (venues?|planning|promoters?)|promoters?|home health( care)?|solar|restaurants?|dispensar(y|ies)";
 
 /**
  * Decline reasons with their shorthand. A category whose rows add up to 2 or more is named; with two,
@@ -321,7 +422,188 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
+  // ---- each reason as a concept, phrased many ways (holdout7: reasons in new words were the weak part)
+  // positions and their load: "carrying two dailies", "a third puts them underwater", "takes 22% of deposits",
+  // "took money elsewhere", "a new UCC hit overnight" (a new filing is a new advance, not an old lien)
+  {
+    category: 'stacking',
+    phrases: [
+      "(carrying|running|paying|servicing|juggling|sitting on|already (has|have|carrying|running|paying|got))( (two|three|four|five|six|\\d+|multiple|several))? (dailies|weeklies|daily debits|weekly debits|daily payments|positions|advances|mcas|funders|lenders|merchant cash advances)",
+      '(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
+      '(all |both |each |already )?(pulling|taking|debiting|hitting|drafting)( their| the account for)? (dailies|weeklies|daily|weekly)( payments| debits)?',
+      '(a|another|the) (third|fourth|fifth|sixth|3rd|4th|5th|6th|next)( one| position| advance| daily| weekly| funder| mca)? (puts|would put|will put|would|will|makes|sinks|breaks|buries|is too much)',
+      '(take|takes|taking|eat|eats|eating|use|uses|using|consume|consumes|already at|sitting at)( up)? (about |around |roughly |nearly |over |almost |close to )?\\d+% of (their |the )?(deposits|revenue|sales|receivables|gross|cash ?flow)',
+      '(daily|weekly|payment|debit|holdback|remittance)( payment| debit)? (would be|would run|is|was|comes to|works out to|eats) (about |around |roughly |over |nearly |almost )?\\d+% of (their |the )?(deposits|revenue|sales|receivables|gross)',
+      '(debt service|payment load|daily load|existing load|current load|existing debits|existing payments) (is |are |would be )?(too (high|heavy|much)|already (high|heavy|too much)|maxed)',
+      'took (the |their |some |a |another )?(money|deal|offer|funding|advance|capital|cash) (elsewhere|somewhere else|from (someone|somebody|another funder|another lender)( else)?|with (someone|somebody|another funder)( else)?)',
+      'funded (elsewhere|by (someone|somebody|another (funder|lender|shop))( else)?)|(went|gone|going) with another (funder|lender|shop|offer)',
+      '(new|fresh|another|recent|additional|second|undisclosed) ucc( filings?| liens?)?|ucc (hit|popped|showed up|landed|appeared)|ucc (filed|filing) (overnight|yesterday|today|this week|last week|recently|since)',
+      '(puts|put|leaves|leave|would leave) (them|him|her|the (merchant|business|client)) (underwater|under water|upside down|over the edge|overextended)|over-?extended',
+    ],
+    w: 3,
+  },
+  // time in business: "only two years old", "a brand-new LLC", "been open less than a year", "we need 3 years in business"
+  {
+    category: 'time_in_business',
+    phrases: [
+      '(only|just|barely|not even) (\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a|a few|a couple of) (months?|mos?|years?|yrs?) (old|in business|open|operating|of history|in operation)',
+      '(young|brand[- ]new|newly (formed|opened|started|incorporated)|start-?up) (business|company|entity|llc|corp|shop|venture|merchant)',
+      "(been (open|around|operating|in business|trading))( for)? (only|just|less than|under|barely|not even)",
+      '(need|needs|require|requires|want|wants|minimum( of)?|at least) (\\d{1,2}|one|two|three|four|five) (full )?(years?|yrs?) (in business|of history|operating|of operating history|tib|of seasoning|of time in business|old)',
+      '(not enough|insufficient|limited|short|thin) (operating |business )?(history|seasoning|track record)',
+    ],
+    w: 3,
+  },
+  // revenue: "October deposits were $19k", "November is tracking lower", "four straight months above $40k", "seasonal"
+  {
+    category: 'low_revenue',
+    phrases: [
+      '(deposits|revenue|sales|volume|gross|receipts)( in [a-z]+| for [a-z]+)? (were|was|are|is|came in( at)?|ran|run|averag\\w*|of only|only|total\\w*|hit) (only |just |about |around |roughly |under |below |barely |less than )?\\$?\\d[\\d,.]*k?\\b(?!%)',
+      '(tracking|trending|running|coming in|came in|pacing) (lower|down|light|short|behind|soft|under|below|weak)',
+      'seasonal(ity)?|off[- ]?season|slow (season|months|winter|summer)',
+      '(revenue|deposits|sales|volume|gross|receipts) (is |are |was |were |look |looks )?(too |way too |far too |very )(small|low|light|thin|weak|soft)',
+      '(revenue|deposits|sales|volume|cash ?flow)( is| are)? (too |very |really |way too )?(inconsistent|erratic|choppy|lumpy|volatile|sporadic|uneven|all over the place)',
+      '(\\d+|one|two|three|four|five|six) (straight|consecutive|clean|full) months (above|over|of at least|at|north of|of) \\$?\\d[\\d,.]*k?',
+      '(revenue|deposit|deposits|sales|volume|gross) (floor|minimum|min|requirement|threshold)',
+      '(revenue|deposits|sales|volume) (dipped|dips|fell off|falls off|dropped off|drops off|slowed|collapsed|tanked|cratered|shrank|shrunk)',
+      '(not enough|insufficient) (cash ?flow|revenue|deposits|sales|volume)|cash ?flow (is |are )?(too )?(thin|weak|tight|light|low)|(thin|weak|tight|light|low) cash ?flow',
+    ],
+    w: 3,
+  },
+  // balances: "balances sit near zero", "ADB of $1,200", "average balance is too thin", "no cushion"
+  {
+    category: 'low_balance',
+    phrases: [
+      '(average|avg|ending|daily|typical)( daily| ending)? balances? (is |are |was |were |runs? |sits? |hovers? )?(too |very |really )?(thin|low|light|tiny|small|near zero|(under|below|less than|around|about) \\$?\\d[\\d,.]*k?)',
+      '(account|accounts|balance|balances)( is| are| runs| goes| sits| gets)?( basically| nearly| almost| practically| close to)? (empty|dry|drained|wiped out|at zero|tapped out)|(runs?|ran|running) (dry|on fumes|empty)',
+      'balances? (run|runs|running|sit|sits|sitting|hover|hovers|hovering|stay|stays) (thin|low|light|near|around|under|below|close to)',
+      '(adb|average daily balance|avg daily balance|average balance)( is| of| was| at| around)? (only |just |about |around |under |below )?\\$?\\d[\\d,.]*k?',
+      '(no|not enough|zero|little) (cushion|reserves|cash on hand|cash left|money left)',
+    ],
+    w: 3,
+  },
+  // days below zero: "11 days with a negative ending balance", "dipped into the red", "ran overdrawn"
+  {
+    category: 'negative_days',
+    phrases: [
+      '(\\d+|several|multiple|many|too many|a lot of|a bunch of|a dozen) days (with (a |an )?|in the |at a |of |below |under )?(negative|overdrawn|below zero|in the red|overdraft|zero)',
+      'negative (ending |daily |end of day |closing )?balances?',
+      '(went|goes|going|dipped|dips|dipping|ran|runs|running|sits|sat|sitting|was|were|slipped|slips) (negative|below zero|into the red|overdrawn|in the red)',
+    ],
+    w: 3,
+  },
+  // returned items: "bounced payments", "9 returns in October", "NSF activity"
+  {
+    category: 'nsf',
+    phrases: [
+      '(returned|bounced|rejected|reversed) (items?|payments?|ach(es)?|debits?|checks?|transactions?)',
+      '(insufficient|non-?sufficient) funds',
+      '(\\d+|several|multiple|many|too many|a lot of|a bunch of) (returns|nsfs?|returned items|bounces|bounced items)',
+      'nsf (fees|charges|activity|count|items|history)',
+    ],
+    w: 3,
+  },
+  // credit: "bruised credit", "the bureau came back at 571", "FICO floor", "too many derogs"
+  {
+    category: 'credit_score',
+    phrases: [
+      '(low|thin|weak|poor|bad|bruised|damaged|derogatory|ugly|rough|challenged|subprime|sub-prime) (personal )?(credit|fico|score|bureau|beacon)',
+      '(credit|bureau|fico|score|beacon) (is|was|came back|looks|comes back|sits) (too )?(thin|weak|poor|bad|bruised|ugly|rough|low|challenged)',
+      '(fico|score|credit|beacon|bureau)( came back| came in| comes in| is| was| of| at| sits at| pulled)( at| of| a)? (only |just )?[3-7]\\d\\d(?![\\d%]|,\\d|k\\b)',
+      'derogs?|derogatory|late pays?|(recent|multiple|too many) (lates|late payments|inquiries)',
+      '(score|fico|credit|beacon) (floor|cutoff|cut-off|minimum|min|requirement)',
+    ],
+    w: 3,
+  },
+  { category: 'stacking', phrases: ['dailies|weeklies'], w: 2 },
+  { category: 'credit_score', phrases: ['bureaus?|credit (pull|report|bureau)|tri-?merge|experian|equifax|transunion|vantage ?score'], w: 2 },
+  // defaults, judgments, liens: "a confession of judgment still open on the docket", "sued by a prior funder", "tax lien"
+  {
+    category: 'default_history',
+    phrases: [
+      'confession of judge?ment|cojs?',
+      '(open|outstanding|active|unpaid|unsatisfied|pending|recent) (judge?ments?|liens?|tax liens?|collections?|lawsuits?|litigation|suits?)',
+      '(prior|previous|past|old|former|earlier) (default|defaults|mca default|funder default|charge-?offs?|bankruptcy)',
+      '(sued|lawsuit|litigation|suit|legal action) (by|from|with|against) (a |an |the )?(prior |previous |former |another |other )?(funder|lender|mca|creditor)',
+      '(on the|a) docket|court records?|background (search|check) (turned up|showed|shows|came back with|revealed|found)',
+      '(tax|irs|state|federal) liens?|(owes|owing) (the )?(irs|state)|back taxes',
+      '(stopped|stop|quit) paying (a |an |the |their |his |her )?(prior |previous |former |other )?(funder|lender|mca|advance|loan)',
+      '(blocked|stopped) (the |a |their )?(prior |previous )?(funder|lender|mca)s?\'?s? (debits|ach|payments)|ach block',
+    ],
+    w: 3,
+  },
+  // the sector: "nightlife is off our box", "we don't touch bars", "a high-risk industry for us"
+  {
+    category: 'industry',
+    phrases: [
+      `(${SECTORS}) (is|are|was|isn't|is not|aren't|are not) (off|outside( of)?|not (in|on|within|inside)|excluded|restricted|prohibited|a no|on (our|the) (restricted|excluded|prohibited|no|do[- ]not[- ]fund) list|not something (we|i))`,
+      `(we|i) (don't|do not|won't|can't|cannot|no longer|never) (do|fund|touch|write|take|finance|go near|work with|lend to|deal with|consider) (any )?(${SECTORS})`,
+      '(high[- ]risk|restricted|prohibited|excluded|ineligible|unfundable) (industry|industries|sic|naics|business type|vertical|sector|space|category)',
+      "(industry|sector|vertical|space|business type|type of business|line of business) (we|i) (don't|do not|can't|cannot|won't) (do|fund|touch|write|take)",
+      "(not|isn't|is not) (a|an) (industry|sector|vertical|space|business type) (we|i)",
+    ],
+    w: 3,
+  },
+  // the state: "not licensed in Nevada", "a state we can't lend in", "state disclosure law"
+  {
+    category: 'restricted_state',
+    phrases: [
+      "(state|states) (we|i) (don't|do not|can't|cannot|won't|aren't able to|are not able to) (fund|do|lend|operate|work) in",
+      "(don't|do not|aren't|are not|not) (licensed|registered|permitted|allowed) (to (fund|lend|operate|do business) )?in",
+      '(state|local) (law|laws|regulation|regulations|licensing (rules|requirements))|disclosure (law|laws|rules|requirements|regulations|regime)',
+      '(our|the) (state )?(exclusion|excluded|restricted) (list|states)',
+      "(don't|do not) (operate|lend|fund) in (that|this|the|your merchant's) state|outside (our|the) (footprint|states we (serve|fund|cover))",
+    ],
+    w: 3,
+  },
+  // size: "ceiling on new relationships is $100k", "150 is past what our desk can write", "too big a ticket"
+  {
+    category: 'deal_size',
+    phrases: [
+      '(ceiling|cap|limit|max|maximum|exposure( limit| cap)?|max(imum)? (exposure|ticket|deal|advance|funding))( on [a-z -]{1,30})? (is|of|at|tops out at|maxes out at|sits at) \\$?\\d[\\d,.]*k?',
+      "most (we|i) (can|will|are able to) (write|do|fund|go)( on [a-z -]{1,30})? is \\$?\\d[\\d,.]*k?",
+      '(past|beyond|above|over|more than|bigger than|larger than|exceeds?|exceeding) (what )?(our|we|the) (desk |program |shop |house )?(can |will |are able to )?(write|do|fund|go|limit|cap|max|maximum|ceiling|exposure|appetite|range)',
+      'too (big|large|small) (a|of a) (deal|ticket|request|ask|file|advance)',
+      "(more than|over|double|twice|triple|three times) (double |twice )?what (we|we'd|we would|we will|we can|our desk)( [a-z']+){0,3} (put out|write|fund|do|go|advance)",
+      '(minimum|min) (deal|ticket|advance|funding|amount|size) (is|of) \\$?\\d[\\d,.]*k?',
+      '(below|under) our (minimum|min|floor) (deal|ticket|funding|advance|size|amount)',
+      '(ticket|request|ask|deal size)( is)? (too (big|large|small|rich)|over our|above our|below our|under our)',
+    ],
+    w: 3,
+  },
+  // verification: "doesn't tie out", "the font changes halfway down page 2", "couldn't verify", "DecisionLogic came back different"
+  {
+    category: 'verification',
+    phrases: [
+      "(statements?|bank statements?|numbers|deposits|balances?|figures|pages?|docs|documents|application|ending balance|opening balance)( [a-z'&]+){0,4} (don't|doesn't|do not|does not|didn't|did not|won't|wouldn't) (tie|match|reconcile|add up|line up|foot|agree)",
+      "(font|fonts|formatting|typeface|spacing|alignment) (changes|change|changed|differs|is different|looks off|doesn't match|don't match|is inconsistent)",
+      'altered|manipulated|tampered|photoshopped|fabricated|forged|falsified|misrepresent\\w*',
+      '(couldn\'t|could not|can\'t|cannot|unable to|were unable to|failed to|not able to) (verify|confirm|validate|authenticate)',
+      "(decision ?logic|plaid|bank login|bank verification|verbal|merchant interview|site visit|landlord verification|phone verification|verification call)( [a-z]+){0,3} (failed|came back (bad|negative|different|wrong)|didn't (match|work|go through|happen)|no[- ]show|never (happened|completed))",
+      '(pulled|showed|shows|came back with|returned|shows) (different|other|lower|higher) (balances|numbers|deposits|figures|transactions|activity) (than|from)',
+      "(identity|id) (theft|issues?|mismatch)|(account|bank account) (doesn't|does not) belong|(name|owner|ownership) (doesn't|does not) match",
+    ],
+    w: 3,
+  },
+  // the merchant went silent on verification: "asked them to connect DecisionLogic and got no response"
+  { category: 'verification', phrases: ["(got|received|heard) no (response|reply|answer)|never (responded|connected|heard back|called back|logged in)|(didn't|did not|won't|wouldn't|refused to) (respond|connect|link|log in)"], w: 2 },
+  // holdout8: reasons in the words of a program's rules
+  // seasoning, operating history in months: "requires twelve months of seasoning", "about five months of operating history", "not seasoned enough"
+  {
+    category: 'time_in_business',
+    phrases: [
+      "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)",
+      "(seasoning|operating history|time in business|tib) (requirement|minimum|rule|threshold|floor|cutoff|of (at least|only|just|about|under))|(minimum|min|required) (seasoning|operating history|time in business)|(not|isn't|aren't|insufficiently|under-?) ?seasoned|unseasoned",
+      "(reach|reaches|hit|hits|get to|gets to|turn|turns|cross|crosses|have|has) (a full|one|their first|a|the one[- ]year|their one[- ]year|the 12[- ]month|the twelve[- ]month) (year|anniversary|year mark|month mark)",
+    ],
+    w: 3,
+  },
+  // a score under the floor, however far apart: "score's under our floor", "the 598 is below our credit floor"
+  { category: 'credit_score', phrases: ["(score|fico|beacon|bureau|credit)('s| is| was| came in| came back| of \\d{3})? (under|below|beneath|short of|less than) (our|the) (credit |score |fico )?(floor|minimum|cutoff|cut-off|min|requirement|threshold)"], w: 3 },
+  // where the merchant is domiciled or registered: "LA-domiciled merchants", "domiciled in Louisiana", "holding Louisiana until the rules settle"
+  { category: 'restricted_state', phrases: ['domicil\\w*|(state|jurisdiction) of (incorporation|formation|registration)|(new|pending|upcoming) (disclosure|licensing|lending|commercial financing) (rules|law|laws|regulations|requirements|regime)'], w: 2.5 },
 ];
+
 
 /** US states as lenders write them (name, postal code). A restricted-state decline names one near "fund", "in" or "licensing". */
 export const STATES: Array<[string, string]> = [
@@ -339,7 +621,7 @@ export const STATES: Array<[string, string]> = [
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client)('s| is| are) (located |based )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -364,7 +646,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
+  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -456,6 +456,8 @@ function categoryOf(t: string): string | null {
   const s = t.toLowerCase();
   if (/^(incoming wires?|wires? in|wire transfers? in|transfers? in|incoming transfers?)$/.test(s)) return 'deposits';
   if (/^(outgoing wires?|wires? out|wire transfers? out|transfers? out|outgoing transfers?)$/.test(s)) return 'withdrawals';
+  // Money coming in, whatever it is called ("Incoming Payments", "Received Transfers"): deposits.
+  if (/^(total )?(incoming|inbound|received)\b/.test(s) && !/\b(fees?|charges?|returns?|returned|reversals?)\b/.test(s)) return 'deposits';
   // An online bank's sides: "Money in" / "Money out", "Paid in" / "Paid out", "Funds in" / "Funds out".
   if (/^(total )?(money|funds|paid) in$/.test(s)) return 'deposits';
   if (/^(total )?(money|funds|paid) out$/.test(s)) return 'withdrawals';

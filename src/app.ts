@@ -18,6 +18,7 @@ import { listOperations, loadSpec, type OperationInfo } from './http/spec';
 import { localStorageRoutes } from './storage/routes';
 import { uploadOpen } from './features/documents/documents.repository';
 import { portalRoutes } from './web/portal/portal.routes';
+import { appRoutes } from './web/app/app.routes';
 import { mcpRoutes } from './mcp/server';
 import { referenceRoutes } from './web/reference/reference.routes';
 import { apiResourceMetadataUrl, issuerProblem, oauthRoutes } from './oauth/routes';
@@ -178,6 +179,8 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     app.use(files);
   }
   app.use(portalRoutes(deps));
+  // The settings pages for people (API keys, team, connected assistants...): sign-in by emailed code, then a session.
+  app.use(appRoutes(deps));
   // OAuth 2.1 for assistants: the authorization server (metadata, registration, authorize, token,
   // revocation), the resource metadata of /mcp and /v1, and the sign-in and consent pages.
   const noIssuer = issuerProblem(deps.publicBaseUrl);

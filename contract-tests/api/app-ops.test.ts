@@ -1,16 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import supertest from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/features/webhooks/signing';
 import type { Role } from '../../src/http/spec';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
-import { OPS_SECTIONS } from '../../src/web/app/ops';
 import { formFields, textOf } from '../support/app-forms';
+import { signInApp, type AppResponse, type AppSession } from '../support/app-session';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startReceiver, type LoopbackReceiver, type Received, type Respond } from '../support/receiver';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
@@ -37,19 +35,28 @@ interface AppUser {
   get(path: string): Promise<Page>;
   /** Posts the form of `page` whose action is `action`, its hidden fields plus `fields`. */
   submit(page: Page, action: string, fields?: Record<string, string>): Promise<Page>;
-  /** A raw POST (fields exactly as given). */
-  post(path: string, fields: Record<string, string>): Promise<Page>;
+  /** A raw POST (the session's own CSRF token unless `csrf: null`). */
+  post(path: string, fields: Record<string, string>, opts?: { csrf?: string | null }): Promise<Page>;
 }
 
-// ---- signing in (TEMPORARY until app-core's skeleton: a stand-in mount of the sections)
-let standIn: express.Express;
-function appAs(tenant: Tenant, role: Role): AppUser {
-  const agent = supertest.agent(standIn);
-  const wrap = (r: { status: number; text: string; headers: Record<string, string> }): Page => ({ status: r.status, text: r.text, headers: r.headers });
+// ---- signing in: app-core's helper (the emailed code, read from the page of a test location)
+const sessions = new Map<string, AppSession>();
+async function appAs(tenant: Tenant, role: Role): Promise<AppUser> {
+  const key = `${tenant.locationId}:${role}`;
+  let s = sessions.get(key);
+  if (!s) {
+    const u = (await h.knex('users').where({ id: tenant.users[role].id }).first('email')) as { email: string };
+    s = await signInApp(h, { email: u.email });
+    sessions.set(key, s);
+  }
+  const session = s;
+  const wrap = (r: AppResponse): Page => ({ status: r.status, text: r.text, headers: r.headers as Record<string, string> });
+  // This session's own CSRF token, always (a form read from another session's page keeps only its other fields).
+  const own = (fields: Record<string, string>) => Object.fromEntries(Object.entries(fields).filter(([k]) => k !== '_csrf'));
   return {
-    get: async (path) => wrap(await agent.get(path).set('x-test-location', tenant.locationId).set('x-test-role', role)),
-    post: async (path, fields) => wrap(await agent.post(path).set('x-test-location', tenant.locationId).set('x-test-role', role).type('form').send(fields)),
-    submit: async (page, action, fields = {}) => wrap(await agent.post(action).set('x-test-location', tenant.locationId).set('x-test-role', role).type('form').send({ ...formFields(page.text, action), ...fields })),
+    get: async (path) => wrap(await session.get(path)),
+    post: async (path, fields, opts) => wrap(await session.post(path, own(fields), opts)),
+    submit: async (page, action, fields = {}) => wrap(await session.post(action, own({ ...formFields(page.text, action), ...fields }))),
   };
 }
 // ----
@@ -85,18 +92,6 @@ beforeAll(async () => {
   worker = new Worker(h.deps, { concurrency: 4 });
   inboundSecret = (await v1().post('/v1/inbound-emails/rotate-secret')).body.data.secret;
 
-  // TEMPORARY stand-in mount (see appAs).
-  standIn = express();
-  standIn.use(async (req, res, next) => {
-    const loc = await h.knex('locations').where({ id: req.get('x-test-location') }).first();
-    const role = req.get('x-test-role') as Role;
-    const user = await h.knex('users').where({ location_id: loc.id, role }).first();
-    res.locals.app = { user: { id: user.id, name: user.name, email: user.email, role }, location: { id: loc.id, name: loc.name, isTest: loc.is_test }, scope: { locationId: loc.id, role, userId: user.id, scopes: [], locationIsTest: loc.is_test }, csrf: 'x', sessionId: `s-${user.id}` };
-    next();
-  });
-  for (const s of OPS_SECTIONS) {
-    standIn.use(`/app${s.path}`, (_req, res, next) => (s.roles.includes(res.locals.app.role ?? res.locals.app.user.role) ? next() : res.status(403).send('forbidden')), s.router(h.deps));
-  }
 });
 afterAll(async () => {
   await worker?.close();
@@ -119,7 +114,7 @@ describe(`webhooks in the app (${ENGINE})`, () => {
   it('shows a disabled webhook with why, and turns it back on through updateWebhook; the same form sent twice acts once', async () => {
     const w = await webhook();
     await h.knex('webhook_subscriptions').where({ id: w.id }).update({ status: 'disabled', disabled_reason: 'Deliveries failed for 3 days', failing_since: h.clock.now() });
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const list = await admin.get('/app/settings/webhooks');
     expect(list.status).toBe(200);
     expect(list.headers['content-security-policy']).toContain("script-src 'self'");
@@ -155,7 +150,7 @@ describe(`webhooks in the app (${ENGINE})`, () => {
     const failed = (await v1().get(`/v1/webhooks/${w.id}/deliveries`)).data.find((d: any) => d.event_type === 'business.created');
     expect(failed).toMatchObject({ status: 'failed', attempts: 1, last_response_status: 500 });
 
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const detail = await admin.get(`/app/settings/webhooks/${w.id}`);
     expect(textOf(detail.text)).toContain('business.created · Failed, will try again');
     const tries = await admin.get(`/app/settings/webhooks/${w.id}/deliveries/${failed.id}`);
@@ -176,10 +171,10 @@ describe(`webhooks in the app (${ENGINE})`, () => {
 
   it('a new signing secret is shown once and signs the test event; a failing test says so in plain words', async () => {
     const w = await webhook(t, '/rotate');
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const rotated = await admin.submit(await admin.get('/app/settings/webhooks'), `/app/settings/webhooks/${w.id}/rotate`);
     expect(rotated.status).toBe(200);
-    const secret = /value="(whsec_[0-9A-Za-z]{32})"/.exec(rotated.text)?.[1];
+    const secret = /id="new-secret">(whsec_[0-9A-Za-z]{32})</.exec(rotated.text)?.[1];
     expect(secret).toBeDefined();
     expect(secret).not.toBe(w.secret);
     expect((await admin.get('/app/settings/webhooks')).text).not.toContain(secret!);
@@ -202,7 +197,7 @@ describe(`webhooks in the app (${ENGINE})`, () => {
 
 describe(`the mailbox in the app (${ENGINE})`, () => {
   it('saves the SMTP settings through setMailbox, never shows the password back, and tests the connection against the real server', async () => {
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const page = await admin.get('/app/settings/mailbox');
     expect(textOf(page.text)).toContain('No mail server is set up yet');
     const saved = await admin.submit(page, '/app/settings/mailbox/save', {
@@ -240,7 +235,7 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
   });
 
   it('a connection that fails is reported in plain words; a private address is refused by the outbound policy', async () => {
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const port = (closed.address() as AddressInfo).port;
@@ -260,11 +255,11 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
   });
 
   it('shows where replies arrive and creates a new inbound password, shown once, which the inbound endpoint then takes', async () => {
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const page = await admin.get('/app/settings/mailbox');
     expect(textOf(page.text)).toContain('Replies come back to deals+code@ops.example');
     const rotated = await admin.submit(page, '/app/settings/mailbox/inbound/rotate');
-    const secret = /value="(svc_inbound_[0-9A-Za-z]{32})"/.exec(rotated.text)?.[1];
+    const secret = /id="new-secret">(svc_inbound_[0-9A-Za-z]{32})</.exec(rotated.text)?.[1];
     expect(secret).toBeDefined();
     expect((await admin.get('/app/settings/mailbox')).text).not.toContain(secret!);
     inboundSecret = secret!;
@@ -289,7 +284,7 @@ describe(`the review queue (${ENGINE})`, () => {
     const reply = await receiveReply({ subject: 'Sunrise Bakery', text: 'Approved! $75,000 at a 1.32 factor, 150 days, daily payments.\n\nDana' });
     expect(reply).toMatchObject({ status: 'unmatched', review_reason: 'no_match' });
 
-    const manager = appAs(t, 'manager');
+    const manager = await appAs(t, 'manager');
     const queue = await manager.get('/app/review');
     expect(queue.status).toBe(200);
     const text = textOf(queue.text);
@@ -317,7 +312,7 @@ describe(`the review queue (${ENGINE})`, () => {
   it('a reviewer can record another answer than the one read, and dismiss a reply', async () => {
     const { sub } = await submitted();
     const reply = await receiveReply({ subject: 'Re: file', text: 'We need more info on this one.' });
-    const admin = appAs(t, 'admin');
+    const admin = await appAs(t, 'admin');
     const queue = await admin.get('/app/review');
     expect((await admin.submit(queue, `/app/review/${reply.id}/assign`, { submission_id: sub.id, answer: 'declined', notes: 'Called Dana: too many NSFs' })).status).toBe(303);
     expect((await v1().get(`/v1/submissions/${sub.id}`)).data).toMatchObject({ status: 'declined', response_type: 'declined', response_notes: 'Called Dana: too many NSFs' });
@@ -333,20 +328,35 @@ describe(`the review queue (${ENGINE})`, () => {
 
 describe(`who may do what (${ENGINE})`, () => {
   it('roles follow the x-roles of the operations: a user sees none of these pages, a manager no mailbox', async () => {
-    const user = appAs(t, 'user');
+    const user = await appAs(t, 'user');
     for (const path of ['/app/settings/webhooks', '/app/settings/mailbox', '/app/review']) expect((await user.get(path)).status, path).toBe(403);
-    const manager = appAs(t, 'manager');
+    const manager = await appAs(t, 'manager');
     expect((await manager.get('/app/settings/webhooks')).status).toBe(200);
     expect((await manager.get('/app/review')).status).toBe(200);
     expect((await manager.get('/app/settings/mailbox')).status).toBe(403);
     expect((await manager.post('/app/settings/mailbox/inbound/rotate', {})).status).toBe(403);
   });
 
+  it('a form without its CSRF token is refused (403) and changes nothing', async () => {
+    const w = await webhook(t, '/csrf');
+    await h.knex('webhook_subscriptions').where({ id: w.id }).update({ status: 'disabled', disabled_reason: 'Deliveries failed for 3 days' });
+    const admin = await appAs(t, 'admin');
+    const action = `/app/settings/webhooks/${w.id}/enable`;
+    const fields = formFields((await admin.get('/app/settings/webhooks')).text, action);
+    const refused = await admin.post(action, fields, { csrf: null });
+    expect(refused.status).toBe(403);
+    expect((await v1().get(`/v1/webhooks/${w.id}`)).data.status).toBe('disabled');
+    const before = (await h.knex('inbound_secrets').where({ location_id: t.locationId }).first()).secret_hash;
+    expect((await admin.post('/app/settings/mailbox/inbound/rotate', {}, { csrf: 'f'.repeat(64) })).status).toBe(403);
+    expect((await h.knex('inbound_secrets').where({ location_id: t.locationId }).first()).secret_hash).toBe(before);
+    expect((await admin.post(action, fields)).status).toBe(303);
+  });
+
   it("a second location's admin sees nothing of the first and can change nothing of it", async () => {
     const w = await webhook(t, '/mine');
     await h.knex('webhook_subscriptions').where({ id: w.id }).update({ status: 'disabled', disabled_reason: 'Deliveries failed for 3 days' });
     const reply = await receiveReply({ subject: 'Secret deal', text: 'Approved at $10,000.' });
-    const admin = appAs(other, 'admin');
+    const admin = await appAs(other, 'admin');
     const hooks = await admin.get('/app/settings/webhooks');
     expect(hooks.text).not.toContain(w.id);
     expect(hooks.text).not.toContain(receiver.base);
@@ -354,7 +364,7 @@ describe(`who may do what (${ENGINE})`, () => {
     const page = await admin.get('/app/review');
     expect(page.text).not.toContain(reply.id);
     expect(textOf(page.text)).toContain('No replies wait for review.');
-    const mine = await appAs(t, 'admin').get('/app/settings/webhooks');
+    const mine = await (await appAs(t, 'admin')).get('/app/settings/webhooks');
     const fields = formFields(mine.text, `/app/settings/webhooks/${w.id}/enable`);
     expect((await admin.post(`/app/settings/webhooks/${w.id}/enable`, fields)).status).toBe(404);
     expect((await v1().get(`/v1/webhooks/${w.id}`)).data.status).toBe('disabled');

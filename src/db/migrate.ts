@@ -15,6 +15,7 @@ import * as m0015 from './migrations/0015_oauth';
 import * as m0016 from './migrations/0016_oauth_hardening';
 import * as m0017 from './migrations/0017_email_documents';
 import * as m0018 from './migrations/0018_match_figures';
+import * as m0019 from './migrations/0019_app_sessions';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0016_oauth_hardening': m0016,
   '0017_email_documents': m0017,
   '0018_match_figures': m0018,
+  '0019_app_sessions': m0019,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -6,7 +6,8 @@ import type { Scope } from '../http/types';
 export interface ActivityInput {
   businessId: string | null;
   dealId?: string | null;
-  entityType: 'deal' | 'business' | 'note' | 'task' | 'submission' | 'offer' | 'advance' | 'document';
+  /** The last three are the location's settings (the app): no business, so in no business's history. */
+  entityType: 'deal' | 'business' | 'note' | 'task' | 'submission' | 'offer' | 'advance' | 'document' | 'api_key' | 'user' | 'oauth_grant';
   entityId: string;
   entityName: string;
   action: string;

@@ -63,6 +63,13 @@ export async function createUser(knex: Knex, clock: Clock, input: { locationId: 
   return { id: row.id, location_id: row.location_id, name: row.name, email: row.email, role: row.role, active: true, created_at: now.toISOString() };
 }
 
+export async function setUserRole(knex: Knex, clock: Clock, userId: string, role: Role) {
+  if (!ROLES.includes(role)) throw new AccountError(`role must be one of ${ROLES.join(', ')}`);
+  const n = await knex('users').where({ id: userId }).update({ role, updated_at: clock.now() });
+  if (!n) throw new AccountError(`No user ${userId}`);
+  return { id: userId, role };
+}
+
 export async function setUserActive(knex: Knex, clock: Clock, userId: string, active: boolean) {
   const n = await knex('users').where({ id: userId }).update({ active, updated_at: clock.now() });
   if (!n) throw new AccountError(`No user ${userId}`);
@@ -171,7 +178,7 @@ export async function listApiKeys(knex: Knex, locationId: string) {
   return rows.map((r) => ({
     id: r.id, name: r.name, role: r.role, scopes: r.scopes, user_id: r.user_id, display: `${r.prefix}…${r.last4}`, prefix: r.prefix, last4: r.last4,
     expires_at: r.expires_at ? new Date(r.expires_at).toISOString() : null, revoked_at: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
-    created_at: new Date(r.created_at).toISOString(),
+    last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null, created_at: new Date(r.created_at).toISOString(),
   }));
 }
 

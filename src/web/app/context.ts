@@ -1,16 +1,25 @@
-// PLACEHOLDER (app-ops): replaced by app-core's file on merge.
 import type { Response } from 'express';
 import type { Role } from '../../http/spec';
 import type { Scope } from '../../http/types';
 
+/**
+ * Who is using the app on this request: set on `res.locals.app` by the session middleware
+ * (src/web/app/session.ts) before any section's router runs, read again from the database on every
+ * request (a deactivated user, a changed role or a revoked session take effect at once).
+ */
 export interface AppContext {
   user: { id: string; name: string; email: string; role: Role };
   location: { id: string; name: string; isTest: boolean };
+  /** The same object the /v1 services take: this user's role and every scope that role has in the contract's `x-roles`. */
   scope: Scope;
+  /** The CSRF token every form of this session carries as `_csrf`. */
   csrf: string;
   sessionId: string;
 }
 
+/** The signed-in context of this request (only under /app, after the session middleware). */
 export function appContext(res: Response): AppContext {
-  return res.locals.app as AppContext;
+  const ctx = res.locals.app as AppContext | undefined;
+  if (!ctx) throw new Error('appContext used outside a signed-in /app request');
+  return ctx;
 }

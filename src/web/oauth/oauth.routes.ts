@@ -88,7 +88,7 @@ export async function takeEmailTry(knex: Knex, email: string, nowMs: number, lim
 }
 
 /** Gives back a try that turned out right (only failures count against the address). */
-async function refundEmailTry(knex: Knex, taken: { subject: string; windowStart: Date }): Promise<void> {
+export async function refundEmailTry(knex: Knex, taken: { subject: string; windowStart: Date }): Promise<void> {
   await knex('oauth_sign_in_guards').where({ subject: taken.subject, window_start: taken.windowStart }).where('failures', '>', 0).decrement('failures', 1);
 }
 

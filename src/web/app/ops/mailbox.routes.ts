@@ -182,9 +182,9 @@ export function mailboxRouter(deps: Deps): Router {
     const top = html`<section class="card secret" aria-labelledby="secret-title">
   <h2 id="secret-title">New inbound password</h2>
   <p>Copy it now and enter it in your email provider's forwarding settings (user name <strong>${value.username}</strong>): it is shown only this once. The old password no longer works.</p>
-  <label for="new-secret">Inbound password</label>
-  <input id="new-secret" class="secret-value" type="text" readonly value="${value.secret}">
-  <button type="button" class="copy" data-copy="new-secret">Copy</button>
+  <code class="secret" id="new-secret">${value.secret}</code>
+  <button type="button" data-copy="new-secret" data-status="copy-status" id="copy-secret">Copy</button>
+  <p role="status" aria-live="polite" id="copy-status" class="muted"></p>
 </section>`;
     await mailboxPage(deps, res, ctx, { top, notice: 'A new inbound password was created.' });
   }, again));

@@ -162,9 +162,9 @@ export function webhooksRouter(deps: Deps): Router {
   <h2 id="secret-title">New signing secret</h2>
   <p>Copy it now and give it to whoever runs the receiving system: it is shown only this once.
   ${value.previous_secret_expires_at ? html`The old secret keeps working until ${when(value.previous_secret_expires_at)}, so there is time to switch.` : ''}</p>
-  <label for="new-secret">Signing secret</label>
-  <input id="new-secret" class="secret-value" type="text" readonly value="${value.secret}">
-  <button type="button" class="copy" data-copy="new-secret">Copy</button>
+  <code class="secret" id="new-secret">${value.secret}</code>
+  <button type="button" data-copy="new-secret" data-status="copy-status" id="copy-secret">Copy</button>
+  <p role="status" aria-live="polite" id="copy-status" class="muted"></p>
 </section>`;
     await listPage(deps, req, res, ctx, { top, notice: 'The signing secret was changed.' });
   }, listAgain));

@@ -4,10 +4,10 @@ import { ApiError } from '../../http/errors';
 import type { Role } from '../../http/spec';
 import { AccountError } from '../../features/accounts/accounts.service';
 import { safeEqual } from '../../lib/crypto';
-import { html, pageHeaders } from '../html';
+import { html } from '../html';
 import { APP_CSS, APP_JS } from './assets';
 import { appContext } from './context';
-import { appPage, messagePage } from './layout';
+import { appHeaders, appPage, messagePage } from './layout';
 import { SECTIONS } from './sections';
 import { appCookie, loadSession, revokeSession, sessionCookieName } from './session';
 import { signInRoutes } from './sign-in.routes';
@@ -21,7 +21,7 @@ import { signInRoutes } from './sign-in.routes';
 
 export function appRoutes(deps: Deps): Router {
   const router = express.Router();
-  const headers = pageHeaders();
+  const headers = appHeaders();
   const origin = new URL(deps.publicBaseUrl).origin;
   const send = (res: Response, status: number, page: string, extra: Record<string, string> = {}) =>
     res.status(status).set({ ...headers, ...extra }).type('html').send(page);

@@ -9,7 +9,7 @@ import { SECTIONS } from './sections';
 
 const head = (title: string) => html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title} · Settings</title>
 <link rel="stylesheet" href="/app/assets/app.css">
 <script src="/app/assets/app.js" defer></script>`;
@@ -72,9 +72,16 @@ export function messagePage(title: string, sentence: string, link?: { href: stri
   return plainPage(title, html`<p>${sentence}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`);
 }
 
+/**
+ * The app's page headers: the strict ones of every page, but the referrer policy `same-origin`:
+ * under `no-referrer` a browser sends `Origin: null` (and no Referer) with every form it posts, and
+ * the same-origin check would refuse every form of the app. Nothing leaves for another site still.
+ */
+export const appHeaders = (): Record<string, string> => ({ ...pageHeaders(), 'Referrer-Policy': 'same-origin' });
+
 /** Answers a signed-in page with the app's headers (strict CSP, no caching). */
 export function sendAppPage(res: Response, ctx: AppContext, opts: Parameters<typeof appPage>[1], status = 200): void {
-  res.status(status).set(pageHeaders()).type('html').send(appPage(ctx, opts));
+  res.status(status).set(appHeaders()).type('html').send(appPage(ctx, opts));
 }
 
 /** A date for people: `27 Nov 2026, 09:30 UTC` (the server does not know the reader's zone). */

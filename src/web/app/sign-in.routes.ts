@@ -6,8 +6,8 @@ import { hmacHex, safeEqual, sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import { queueEmail } from '../../mail';
 import { MAX_CODE_ATTEMPTS, refundEmailTry, SIGN_IN_CODE_TTL_MS, SIGN_IN_EMAILS_PER_MINUTE, takeEmailTry } from '../oauth/oauth.routes';
-import { html, pageHeaders } from '../html';
-import { messagePage, plainPage } from './layout';
+import { html } from '../html';
+import { appHeaders, messagePage, plainPage } from './layout';
 import { appCookie, cookieValue, createSession, newCookieValue, signInCookieName } from './session';
 
 // Signing in to the app with a one-time code emailed through the location's mailbox, by the OAuth
@@ -48,7 +48,7 @@ interface Account {
 export function signInRoutes(deps: Deps): Router {
   const router = express.Router();
   const base = deps.publicBaseUrl;
-  const headers = pageHeaders();
+  const headers = appHeaders();
   const send = (res: Response, status: number, page: string, extra: Record<string, string> = {}) =>
     res.status(status).set({ ...headers, ...extra }).type('html').send(page);
   const browserHash = (value: string) => sha256Hex(`app-sign-in-browser:${value}`);

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { html, pageHeaders, type Safe } from '../../html';
+import { html, type Safe } from '../../html';
 import { appContext, type AppContext } from '../context';
-import { appPage, csrfField } from '../layout';
+import { appHeaders, appPage, csrfField } from '../layout';
 import { onceField } from './once';
 import { plainError } from './words';
 
@@ -23,7 +23,7 @@ export interface PageParts {
 }
 
 export function sendPage(res: Response, ctx: AppContext, parts: PageParts, status = 200): void {
-  res.status(status).set(pageHeaders()).type('html').send(appPage(ctx, parts));
+  res.status(status).set(appHeaders()).type('html').send(appPage(ctx, parts));
 }
 
 /** A POST form with the session's CSRF token and a fresh idempotency key. */

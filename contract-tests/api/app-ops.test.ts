@@ -251,7 +251,18 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
     expect(textOf(refused.text)).toContain('10.1.2.3 is not a public address (private)');
     const mb = await h.knex('mailboxes').where({ location_id: t.locationId }).first();
     expect(mb.smtp_url).toBe(`smtp://127.0.0.1:${port}`);
+    // The test connects under the outbound address policy, checked again at test time: once the
+    // location is no longer a test location, its loopback server is refused before any connection.
     await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Ops Brokers <deals@ops.example>' });
+    const accepted = sink.inbox.length;
+    await h.knex('locations').where({ id: t.locationId }).update({ is_test: false });
+    try {
+      const blocked = await admin.submit(await admin.get('/app/settings/mailbox'), '/app/settings/mailbox/test');
+      expect(textOf(blocked.text)).toContain('This mail server address is not allowed: mail may only go to a server on the public internet.');
+    } finally {
+      await h.knex('locations').where({ id: t.locationId }).update({ is_test: true });
+    }
+    expect(sink.inbox.length).toBe(accepted);
   });
 
   it('shows where replies arrive and creates a new inbound password, shown once, which the inbound endpoint then takes', async () => {

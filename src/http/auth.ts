@@ -107,7 +107,7 @@ export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimi
 
 // The credential lookups, as rate-limit subjects: one round trip finds the credential and counts
 // the request against it (only when it is usable).
-const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.expires_at, k.revoked_at, l.is_test,
+const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.expires_at, k.revoked_at, k.last_used_at, l.is_test,
     u.active AS user_active,
     (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND (k.user_id IS NULL OR u.active)) AS usable
   FROM api_keys k JOIN locations l ON l.id = k.location_id LEFT JOIN users u ON u.id = k.user_id
@@ -118,7 +118,10 @@ const ACCESS_TOKEN_SQL = `SELECT t.id, t.audience, t.location_id, u.role, t.scop
   FROM oauth_access_tokens t JOIN users u ON u.id = t.user_id JOIN locations l ON l.id = t.location_id
   WHERE t.token_hash = ?`;
 
-type Found = CredentialRow & { expires_at: Date | string | null; revoked_at: Date | string | null; user_active: boolean | null; usable: boolean };
+type Found = CredentialRow & { expires_at: Date | string | null; revoked_at: Date | string | null; last_used_at?: Date | string | null; user_active: boolean | null; usable: boolean };
+
+/** An API key's `last_used_at` (shown in the app) is written at most this often per key. */
+export const KEY_LAST_USED_EVERY_MS = 60_000;
 
 export async function resolveCredential(deps: Deps, header: string, rateLimit: number): Promise<{ auth: Auth; verdict: Verdict }> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -138,6 +141,13 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
     }
     if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('Access token has expired', 'api_key_expired');
     throw unauthenticated('Access token has been revoked', 'api_key_revoked');
+  }
+  if (isKey && (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() >= KEY_LAST_USED_EVERY_MS)) {
+    // Once a minute at most, and only when the key was let through (an over-limit request is not a use).
+    if (verdict.allowed) {
+      await deps.db.knex('api_keys').where({ id: row.id })
+        .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - KEY_LAST_USED_EVERY_MS))).update({ last_used_at: now });
+    }
   }
   // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.
   return { auth: toAuth(isKey ? 'api_key' : 'oauth_token', row), verdict };

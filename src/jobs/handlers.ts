@@ -5,6 +5,7 @@ import { registerPortalMail } from '../features/portal/portal.service';
 import { registerSubmissionMail } from '../features/submissions/submissions.email';
 import { registerMailJobs } from '../mail/mail.sender';
 import { registerInboundMaintenance } from '../features/inbound/inbound.retention';
+import { registerAppMaintenance } from '../web/app/session';
 
 // Every job queue's handler, registered once by each process that runs a worker (src/server.ts,
 // src/worker.ts) before it starts. Later queues (submissions, polling, analysis) add a line here.
@@ -16,4 +17,5 @@ export function registerAllJobs(): void {
   registerOAuthMaintenance();
   registerPortalMail();
   registerInboundMaintenance();
+  registerAppMaintenance();
 }

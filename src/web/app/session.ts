@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import type { Role } from '../../http/spec';
 import { hmacHex, randomBase62, sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
+import { registerMaintenance } from '../../jobs/maintenance';
 import { cookieOf } from '../../oauth/browser';
 import { scopesForRole } from '../oauth/scopes';
 import type { AppContext } from './context';
@@ -116,4 +117,28 @@ export async function revokeSession(knex: Knex, id: string, at: Date): Promise<n
 /** Ends every session of a user (deactivation). */
 export async function revokeUserSessions(knex: Knex, userId: string, at: Date): Promise<number> {
   return knex('app_sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+}
+
+const SWEEP_BATCH = 1000;
+/** Rows a delete removed (the embedded engine answers a result object when it removed none). */
+const deleted = (r: unknown): number => (typeof r === 'number' ? r : Number((r as { rowCount?: number } | null)?.rowCount ?? 0));
+/** Ended sessions are kept this long (the sessions page and an investigation may want them), then deleted. */
+export const ENDED_SESSION_RETENTION_MS = 30 * 24 * 3600_000;
+
+/**
+ * Deletes, in bounded batches, sign-ins a day after they expired and sessions 30 days after they
+ * ended (revoked or past their absolute expiry). Run hourly by the worker.
+ */
+export async function sweepApp(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  const knex = deps.db.knex;
+  const now = deps.clock.now().getTime();
+  let total = deleted(await knex('app_sign_ins').whereIn('id', knex('app_sign_ins').where('expires_at', '<', new Date(now - 24 * 3600_000)).limit(SWEEP_BATCH).select('id')).del());
+  const before = new Date(now - ENDED_SESSION_RETENTION_MS);
+  total += deleted(await knex('app_sessions').whereIn('id', knex('app_sessions')
+    .where((q) => q.where('expires_at', '<', before).orWhere('revoked_at', '<', before)).limit(SWEEP_BATCH).select('id')).del());
+  return total;
+}
+
+export function registerAppMaintenance(): void {
+  registerMaintenance('app.expired', (deps) => sweepApp(deps));
 }

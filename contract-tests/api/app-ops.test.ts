@@ -159,14 +159,24 @@ describe(`webhooks in the app (${ENGINE})`, () => {
 
     respond = (_req, res) => res.end('ok');
     received = [];
-    const sent = await admin.submit(detail, `/app/settings/webhooks/${w.id}/deliveries/${failed.id}/retry`);
+    const retryAction = `/app/settings/webhooks/${w.id}/deliveries/${failed.id}/retry`;
+    const retryForm = formFields(detail.text, retryAction);
+    const sent = await admin.post(retryAction, retryForm);
     expect(sent.status).toBe(303);
     await worker.drain();
     expect(received.filter((r) => r.path === '/retry')).toHaveLength(1);
     expect(JSON.parse(received[0].body.toString()).type).toBe('business.created');
     expect((await v1().get(`/v1/webhooks/${w.id}/deliveries/${failed.id}`)).data.status).toBe('succeeded');
-    // Succeeded: no "send again" any more, and a replayed retry form is answered, not an error page.
+    // Succeeded: no "send again" any more; the same form sent again (a reload) is answered as the first time and sends nothing.
     expect((await admin.get(`/app/settings/webhooks/${w.id}`)).text).not.toContain(`/deliveries/${failed.id}/retry`);
+    const replay = await admin.post(retryAction, retryForm);
+    expect(replay.status).toBe(303);
+    await worker.drain();
+    expect(received.filter((r) => r.path === '/retry')).toHaveLength(1);
+    // A new form for a delivery that succeeded: refused in plain words (the service's 409), nothing sent.
+    const again = await admin.post(retryAction, { once: 'x'.repeat(24) });
+    expect(again.status).toBe(409);
+    expect(textOf(again.text)).toContain('This delivery already arrived; it is not sent again.');
   });
 
   it('a new signing secret is shown once and signs the test event; a failing test says so in plain words', async () => {
@@ -232,6 +242,7 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
     expect(moved.status).toBe(400);
     expect(textOf(moved.text)).toContain('Enter the password for this user name');
     expect(moved.text).not.toContain('Hunter2-very-secret');
+    expect(h.logs.join('')).not.toContain('Hunter2-very-secret');
   });
 
   it('a connection that fails is reported in plain words; a private address is refused by the outbound policy', async () => {
@@ -273,6 +284,7 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
     const secret = /id="new-secret">(svc_inbound_[0-9A-Za-z]{32})</.exec(rotated.text)?.[1];
     expect(secret).toBeDefined();
     expect((await admin.get('/app/settings/mailbox')).text).not.toContain(secret!);
+    expect(h.logs.join('')).not.toContain(secret!);
     inboundSecret = secret!;
     await receiveReply({ subject: 'hello', text: 'Just checking in.' });
   });
@@ -327,6 +339,19 @@ describe(`the review queue (${ENGINE})`, () => {
     const queue = await admin.get('/app/review');
     expect((await admin.submit(queue, `/app/review/${reply.id}/assign`, { submission_id: sub.id, answer: 'declined', notes: 'Called Dana: too many NSFs' })).status).toBe(303);
     expect((await v1().get(`/v1/submissions/${sub.id}`)).data).toMatchObject({ status: 'declined', response_type: 'declined', response_notes: 'Called Dana: too many NSFs' });
+
+    // Nothing could be read: assigned "as we read it", it is tied to the submission and still waits, and the page says so.
+    const { sub: other2 } = await submitted();
+    const vague = await receiveReply({ subject: 'Sunrise', text: 'Thanks, we will take a look and get back to you.' });
+    const unread = await admin.submit(await admin.get('/app/review'), `/app/review/${vague.id}/assign`, { submission_id: other2.id, answer: 'read' });
+    expect(unread.status).toBe(303);
+    const v = (await v1().get(`/v1/inbound-emails/${vague.id}`)).data;
+    expect(v).toMatchObject({ status: 'unclassified', submission_id: other2.id });
+    expect((await v1().get(`/v1/submissions/${other2.id}`)).data.status).toBe('sent');
+    const still = await admin.get(unread.headers.location);
+    expect(textOf(still.text)).toContain('The reply is now tied to the submission, but no answer was recorded');
+    expect(still.text).toContain(`data-inbound-id="${vague.id}"`);
+    expect(still.text).toMatch(new RegExp(`<option value="${other2.id}" selected>`));
 
     const junk = await receiveReply({ subject: 'Out of office', text: 'I am out of the office until Monday.' });
     const q2 = await admin.get('/app/review');

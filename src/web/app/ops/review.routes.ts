@@ -23,7 +23,7 @@ type S = components['schemas'];
 export const REVIEW_PATH = '/review';
 const BASE = `/app${REVIEW_PATH}`;
 const ACTIVE = 'review';
-const PAGE = 50;
+const PAGE = 25;
 /** Submissions offered in the picker: the location's most recent open ones. */
 const PICKER_MAX = 200;
 const CLOSED = ['funded', 'withdrawn', 'expired'];
@@ -153,7 +153,8 @@ function assignBody(b: Record<string, unknown>, found: S['InboundEmailClassifica
   const answer = typeof b.answer === 'string' ? b.answer : 'read';
   const notes = typeof b.notes === 'string' && b.notes.trim() ? b.notes.trim() : undefined;
   if (answer === 'read' && !notes) return body;
-  const type = (answer === 'read' ? found?.response_type ?? 'more_info' : answer) as S['RecordSubmissionResponseRequest']['response_type'];
+  if (answer === 'read' && !found?.response_type) return body; // nothing was read: the notes alone are no answer
+  const type = (answer === 'read' ? found!.response_type : answer) as S['RecordSubmissionResponseRequest']['response_type'];
   const response: S['RecordSubmissionResponseRequest'] = { response_type: type, ...(notes ? { response_notes: notes } : {}) };
   if (type === 'approved' || type === 'counter') {
     const amount = num(b.amount);
@@ -190,7 +191,11 @@ export function reviewRouter(deps: Deps): Router {
   };
 
   router.get('/', page(async (req, res, ctx) => {
-    await queuePage(deps, req, res, ctx, { notice: typeof req.query.done === 'string' ? DONE[req.query.done] : undefined });
+    const why = typeof req.query.why === 'string' ? REVIEW_REASONS[req.query.why] : undefined;
+    const notice = req.query.done === 'unread'
+      ? `The reply is now tied to the submission, but no answer was recorded${why ? `: ${why.replace(/\.$/, '')}` : ''}. It still waits here: choose the lender's answer yourself.`
+      : typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+    await queuePage(deps, req, res, ctx, { notice });
   }, again));
 
   router.post('/:id/assign', page(async (req, res, ctx) => {
@@ -201,8 +206,9 @@ export function reviewRouter(deps: Deps): Router {
     const body = assignBody(b, email.classification);
     const problem = contractProblem('AssignInboundEmailRequest', body, LABELS);
     if (problem) return queuePage(deps, req, res, ctx, { error: problem, status: 400 });
-    await once(deps, ctx, b[ONCE_FIELD], `assign ${id} ${JSON.stringify(body)}`, (d) => assignInboundEmail(d, ctx.scope, id, body));
-    res.redirect(303, `${BASE}?done=assigned`);
+    const { value } = await once(deps, ctx, b[ONCE_FIELD], `assign ${id} ${JSON.stringify(body)}`, (d) => assignInboundEmail(d, ctx.scope, id, body));
+    if (value.status === 'processed') return res.redirect(303, `${BASE}?done=assigned`);
+    res.redirect(303, `${BASE}?done=unread&why=${encodeURIComponent(value.review_reason ?? '')}`);
   }, again));
 
   router.post('/:id/dismiss', page(async (req, res, ctx) => {

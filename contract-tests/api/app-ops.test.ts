@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/features/webhooks/signing';
 import type { Role } from '../../src/http/spec';
@@ -218,7 +219,7 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
     expect(textOf(shown.text)).toContain(`mail goes out through 127.0.0.1 (port ${sink.port}) as Ops Brokers <deals@ops.example>`);
 
     const ok = await admin.submit(shown, '/app/settings/mailbox/test');
-    expect(textOf(ok.text)).toContain('The connection works: 127.0.0.1 answered and accepted the login. No email was sent.');
+    expect(textOf(ok.text)).toContain('The connection works: 127.0.0.1 answered and is ready to send. No email was sent.');
     expect(sink.inbox).toHaveLength(0);
 
     // With a login: the password is sealed and never drawn again, not even in the form.
@@ -257,11 +258,24 @@ describe(`the mailbox in the app (${ENGINE})`, () => {
     expect(textOf(failed.text)).toContain(`The mail server 127.0.0.1 (port ${port}) did not accept a connection. Check the server name and port.`);
     expect(failed.text).not.toMatch(/ECONNREFUSED|Error:|stack/);
 
+    // A server that turns the login down (a real SMTP server on loopback asking for AUTH).
+    const strict = new SMTPServer({ authMethods: ['PLAIN', 'LOGIN'], allowInsecureAuth: true, disabledCommands: ['STARTTLS'], logger: false, onAuth: (_a, _s, cb) => cb(new Error('Invalid username or password')) });
+    strict.on('error', () => undefined);
+    const strictPort = await new Promise<number>((r) => strict.listen(0, '127.0.0.1', () => r((strict.server.address() as AddressInfo).port)));
+    try {
+      await admin.submit(await admin.get('/app/settings/mailbox'), '/app/settings/mailbox/save', { host: '127.0.0.1', port: String(strictPort), security: 'starttls', user: 'deals@ops.example', password: 'wrong-password', from_name: '', from_address: 'deals@ops.example' });
+      const denied = await admin.submit(await admin.get('/app/settings/mailbox'), '/app/settings/mailbox/test');
+      expect(textOf(denied.text)).toContain('The mail server turned down the user name and password. Check them and save the settings again.');
+      expect(denied.text).not.toContain('wrong-password');
+    } finally {
+      await new Promise<void>((r) => strict.close(() => r()));
+    }
+
     const refused = await admin.submit(await admin.get('/app/settings/mailbox'), '/app/settings/mailbox/save', { host: '10.1.2.3', port: '587', security: 'starttls', user: '', password: '', from_name: '', from_address: 'deals@ops.example' });
     expect(refused.status).toBe(400);
     expect(textOf(refused.text)).toContain('10.1.2.3 is not a public address (private)');
     const mb = await h.knex('mailboxes').where({ location_id: t.locationId }).first();
-    expect(mb.smtp_url).toBe(`smtp://127.0.0.1:${port}`);
+    expect(mb.smtp_url).not.toContain('10.1.2.3'); // nothing stored
     // The test connects under the outbound address policy, checked again at test time: once the
     // location is no longer a test location, its loopback server is refused before any connection.
     await setMailbox(h.knex, h.deps.secrets, h.clock, { locationId: t.locationId, smtpUrl: sink.url, from: 'Ops Brokers <deals@ops.example>' });

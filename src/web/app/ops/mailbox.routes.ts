@@ -174,7 +174,7 @@ export function mailboxRouter(deps: Deps): Router {
       const failure = err instanceof MailSendError ? err : new MailSendError('send_failed', `Connecting to ${mailbox.target.host} failed`);
       return mailboxPage(deps, res, ctx, { error: mailTestFailure(failure, mailbox.target.host, mailbox.target.port) });
     }
-    await mailboxPage(deps, res, ctx, { notice: `The connection works: ${mailbox.target.host} answered and accepted the login. No email was sent.` });
+    await mailboxPage(deps, res, ctx, { notice: `The connection works: ${mailbox.target.host} answered and is ready to send. No email was sent.` });
   }, again));
 
   router.post('/inbound/rotate', page(async (req, res, ctx) => {

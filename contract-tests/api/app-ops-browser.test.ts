@@ -125,7 +125,13 @@ describe.skipIf(skipBrowserTests)(`webhooks and the review queue in Chromium (${
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(`[data-webhook-id="${hook.id}"] form.enable button`)]);
     expect(await page.$eval('#notice', (e) => e.textContent)).toContain('turned back on');
     expect((await get(`/v1/webhooks/${hook.id}`)).data).toMatchObject({ status: 'active', disabled_reason: null });
+    // A test event from its button; its delivery, try by try.
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(`[data-webhook-id="${hook.id}"] form.test button`)]);
+    expect(await page.$eval('#notice', (e) => e.textContent)).toContain('The test event arrived');
     await page.goto(`${served.base}/app/settings/webhooks/${hook.id}`, { waitUntil: 'load' });
+    expect(await axeAtWidths(page)).toEqual([]);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#deliveries li a.button')]);
+    expect(await page.$eval('#attempts', (e) => e.textContent)).toContain('the other system answered 200 (received)');
     expect(await axeAtWidths(page)).toEqual([]);
 
     // The review queue: the reply, why it waits, what was read; assigned to its submission.

@@ -58,7 +58,7 @@ h1 { font-size: 24px; margin: 4px 0 16px; }
 h2 { font-size: 18px; margin: 0 0 10px; }
 section, .card { background: #fff; border: 1px solid #dde2ea; border-radius: 8px; padding: 16px; margin: 16px 0; }
 label { display: block; font-size: 14px; margin: 10px 0 4px; font-weight: 600; }
-label.choice { font-weight: 400; display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+label.choice { font-weight: 400; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
 fieldset { border: 1px solid #dde2ea; border-radius: 6px; margin: 10px 0; padding: 8px 12px; }
 legend { font-weight: 600; font-size: 14px; padding: 0 4px; }
 input[type=text], input[type=email], input[type=date], input:not([type]), select { width: 100%; max-width: 420px; padding: 8px; border: 1px solid #8a96a8; border-radius: 6px; font-size: 16px; }
@@ -71,7 +71,7 @@ td button, td form { margin: 0; }
 .inline select { width: auto; }
 .inline button { margin: 0; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
-th, td { text-align: left; padding: 8px 6px; border-bottom: 1px solid #e4e8ee; vertical-align: top; }
+th, td { text-align: left; padding: 8px 6px; border-bottom: 1px solid #e4e8ee; vertical-align: top; overflow-wrap: anywhere; }
 th { font-size: 13px; color: #3d4857; }
 code, .secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .secret { display: block; word-break: break-all; background: #f1f4f8; border: 1px solid #c9d1dc; border-radius: 6px; padding: 10px; font-size: 15px; margin: 8px 0; }

@@ -7,6 +7,16 @@ import { SECTIONS } from './sections';
 // the stylesheet and the one script are /app/assets/app.css and /app/assets/app.js. The navigation
 // lists only the sections the user's role may open.
 
+/**
+ * The pages' headers: src/web/html.ts's strict ones, but the referrer kept for this origin
+ * (`same-origin`): with `no-referrer` Chromium sends `Origin: null` with a form post, and every
+ * post under /app must prove its origin. Nothing leaves for another site (and no /app URL carries a
+ * secret). The meta tag in each page says the same, for a page answered with pageHeaders() alone.
+ */
+export function appHeaders(): Record<string, string> {
+  return { ...pageHeaders(), 'Referrer-Policy': 'same-origin' };
+}
+
 const head = (title: string) => html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
@@ -71,13 +81,6 @@ ${body}
 export function messagePage(title: string, sentence: string, link?: { href: string; label: string }): string {
   return plainPage(title, html`<p>${sentence}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`);
 }
-
-/**
- * The app's page headers: the strict ones of every page, but the referrer policy `same-origin`:
- * under `no-referrer` a browser sends `Origin: null` (and no Referer) with every form it posts, and
- * the same-origin check would refuse every form of the app. Nothing leaves for another site still.
- */
-export const appHeaders = (): Record<string, string> => ({ ...pageHeaders(), 'Referrer-Policy': 'same-origin' });
 
 /** Answers a signed-in page with the app's headers (strict CSP, no caching). */
 export function sendAppPage(res: Response, ctx: AppContext, opts: Parameters<typeof appPage>[1], status = 200): void {

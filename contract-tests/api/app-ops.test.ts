@@ -317,7 +317,7 @@ describe(`the review queue (${ENGINE})`, () => {
   }
 
   it('shows a waiting reply with why it waits and what was read; assigning it answers the submission (GET /v1 shows it)', async () => {
-    const { sub } = await submitted();
+    const { sub, deal } = await submitted();
     const reply = await receiveReply({ subject: 'Sunrise Bakery', text: 'Approved! $75,000 at a 1.32 factor, 150 days, daily payments.\n\nDana' });
     expect(reply).toMatchObject({ status: 'unmatched', review_reason: 'no_match' });
 
@@ -344,6 +344,11 @@ describe(`the review queue (${ENGINE})`, () => {
     const offers = (await v1().get(`/v1/deals/${answered.deal_id}/offers`)).data;
     expect(offers.map((o: any) => [o.amount, o.factor_rate])).toContainEqual([75000, 1.32]);
     expect(textOf((await manager.get(done.headers.location)).text)).toContain('The reply was assigned and its answer recorded on the submission.');
+    // The activity log as /v1 writes it: the answer, by the person who assigned it.
+    const activity = (await v1().get(`/v1/businesses/${deal.business_id}/activity`)).data as any[];
+    const line = activity.find((a) => a.action === 'submission.responded' && a.entity_id === sub.id);
+    expect(line, JSON.stringify(activity.map((a) => a.action))).toBeDefined();
+    expect(JSON.stringify(line.actor)).toContain(t.users.manager.id);
   });
 
   it('a reviewer can record another answer than the one read, and dismiss a reply', async () => {

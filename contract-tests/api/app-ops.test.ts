@@ -190,8 +190,13 @@ describe(`webhooks in the app (${ENGINE})`, () => {
     expect(secret).not.toBe(w.secret);
     expect((await admin.get('/app/settings/webhooks')).text).not.toContain(secret!);
 
-    const tested = await admin.submit(await admin.get('/app/settings/webhooks'), `/app/settings/webhooks/${w.id}/test`);
+    const testAction = `/app/settings/webhooks/${w.id}/test`;
+    const testForm = formFields((await admin.get('/app/settings/webhooks')).text, testAction);
+    const tested = await admin.post(testAction, testForm);
     expect(textOf(tested.text)).toMatch(/The test event arrived: the other system answered 200/);
+    // The same form again (a reload): the first answer, no second event.
+    expect(textOf((await admin.post(testAction, testForm)).text)).toMatch(/The test event arrived: the other system answered 200/);
+    expect(received.filter((r) => r.path === '/rotate')).toHaveLength(1);
     const got = received.find((r) => r.path === '/rotate')!;
     const sig = String(got.headers['x-svc-signature']);
     const ts = Number(/t=(\d+)/.exec(sig)![1]);

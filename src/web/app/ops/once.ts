@@ -16,6 +16,8 @@ import type { AppContext } from '../context';
 
 export const ONCE_FIELD = 'once';
 const KEY = /^[A-Za-z0-9_-]{16,64}$/;
+/** A form's key is held this long by the request working on it (the API's lock, or a network action's longest wait). */
+const FORM_LOCK_MS = Math.max(LOCK_MS, 30_000);
 
 /** The hidden field every form of these pages carries: a new key each time the page is drawn. */
 export function onceField(): Safe {
@@ -33,7 +35,10 @@ export interface Once<T> {
  * answer (the services' own transactions become savepoints, exactly as on /v1 with an
  * Idempotency-Key). Without a key (an old form) it simply runs.
  */
-export async function once<T>(deps: Deps, ctx: AppContext, key: unknown, what: string, action: (d: Deps) => Promise<T>): Promise<Once<T>> {
+export async function once<T>(
+  deps: Deps, ctx: AppContext, key: unknown, what: string, action: (d: Deps) => Promise<T>,
+  opts: { network?: boolean } = {},
+): Promise<Once<T>> {
   if (typeof key !== 'string' || !KEY.test(key)) return { value: await action(deps), replayed: false };
   const knex = deps.db.knex;
   const id = { credential_id: `app:${ctx.sessionId}`, key };
@@ -41,7 +46,7 @@ export async function once<T>(deps: Deps, ctx: AppContext, key: unknown, what: s
   const now = deps.clock.now();
   const claim = async () =>
     (await knex('idempotency_keys')
-      .insert({ ...id, request_hash: requestHash, state: 'in_progress', created_at: now, locked_until: new Date(now.getTime() + LOCK_MS) })
+      .insert({ ...id, request_hash: requestHash, state: 'in_progress', created_at: now, locked_until: new Date(now.getTime() + FORM_LOCK_MS) })
       .onConflict(['credential_id', 'key'])
       .ignore()
       .returning('key')).length === 1;
@@ -62,10 +67,19 @@ export async function once<T>(deps: Deps, ctx: AppContext, key: unknown, what: s
       return { value: JSON.parse(deps.secrets.open(stored.sealed)) as T, replayed: true };
     }
   }
+  const remember = (db: Knex | Knex.Transaction, v: T) =>
+    db('idempotency_keys').where(id).update({ state: 'done', response_status: 200, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(v ?? null)) }) });
   try {
+    if (opts.network) {
+      // An action that waits on the network (a test event): no transaction held open meanwhile; it
+      // records what it did itself, and its answer is remembered right after.
+      const v = await action(deps);
+      await remember(knex, v);
+      return { value: v, replayed: false };
+    }
     const value = await knex.transaction(async (trx) => {
       const v = await action({ ...deps, db: { ...deps.db, knex: trx as unknown as Knex } });
-      await trx('idempotency_keys').where(id).update({ state: 'done', response_status: 200, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(v ?? null)) }) });
+      await remember(trx, v);
       return v;
     });
     return { value, replayed: false };

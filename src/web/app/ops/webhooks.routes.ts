@@ -171,7 +171,7 @@ export function webhooksRouter(deps: Deps): Router {
 
   router.post('/:id/test', page(async (req, res, ctx) => {
     const id = idOf(req);
-    const { value: r } = await once(deps, ctx, req.body?.[ONCE_FIELD], `test ${id}`, (d) => webhooks.testWebhook(d, ctx.scope, id));
+    const { value: r } = await once(deps, ctx, req.body?.[ONCE_FIELD], `test ${id}`, (d) => webhooks.testWebhook(d, ctx.scope, id), { network: true });
     if (r.status === 'succeeded') {
       await listPage(deps, req, res, ctx, { notice: `The test event arrived: the other system answered ${r.response_status} in ${r.duration_ms} ms.` });
     } else {

@@ -115,6 +115,8 @@ form.assign, form.dismiss { border-top: 1px solid #e4e8ee; margin-top: 12px; pad
 h3 { font-size: 16px; margin: 12px 0 4px; }
 .offer-fields .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 0 12px; }
 .offer-fields input, .offer-fields select { max-width: none; }
+label.choice.option { flex-wrap: nowrap; align-items: flex-start; }
+label.choice.option input { flex: none; margin-top: 4px; }
 @media (max-width: 640px) {
   .facts { grid-template-columns: 1fr; }
   .facts dd { margin-bottom: 6px; }

@@ -93,8 +93,8 @@ async function mailboxPage(deps: Deps, res: Response, ctx: AppContext, extra: { 
     ${input('host', 'Mail server (SMTP host)', f.host, { hint: 'For example smtp.gmail.com or smtp.office365.com', autocomplete: 'off', required: true })}
     <fieldset>
       <legend>Security</legend>
-      <label class="choice"><input type="radio" name="security" value="tls"${f.security === 'tls' ? html` checked` : ''}> Secure from the start (SSL/TLS, usually port 465)</label>
-      <label class="choice"><input type="radio" name="security" value="starttls"${f.security === 'starttls' ? html` checked` : ''}> Upgraded to secure (STARTTLS, usually port 587)</label>
+      <label class="choice option"><input type="radio" name="security" value="tls"${f.security === 'tls' ? html` checked` : ''}> Secure from the start (SSL/TLS, usually port 465)</label>
+      <label class="choice option"><input type="radio" name="security" value="starttls"${f.security === 'starttls' ? html` checked` : ''}> Upgraded to secure (STARTTLS, usually port 587)</label>
     </fieldset>
     ${input('port', 'Port', f.port, { inputmode: 'numeric', required: true })}
     ${input('user', 'User name', f.user, { hint: 'Usually your full email address. Leave empty if your server needs no login.', autocomplete: 'off' })}

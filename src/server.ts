@@ -87,6 +87,7 @@ async function main(): Promise<void> {
         `  Location: ${firstRun.locationId}\n  API key:  ${firstRun.key}\n\n` +
         `Try it:\n  curl -s ${url}/v1/businesses -H "Authorization: Bearer ${firstRun.key}"\n` +
         `  npm run --silent cli -- key list --location ${firstRun.locationId}\n\n` +
+        `Settings (API keys, team, connected assistants): ${url}/app, sign in as admin@demo.example\n` +
         `Connect an assistant: point an MCP client at ${url}/mcp and sign in as admin@demo.example\n` +
         `  (a test location: the sign-in code is shown on the page).\n\n`,
     );

@@ -7,6 +7,7 @@ import { setMailbox } from '../../src/mail/mailbox';
 import { SIGN_IN_FAILURES_PER_EMAIL, SIGN_IN_LOCKOUT_MS } from '../../src/oauth/provider';
 import { APP_SESSION_IDLE_MS, APP_SESSION_MAX_MS, appCookie, sessionCookieName, signInCookieName, sweepApp } from '../../src/web/app/session';
 import { SECTIONS } from '../../src/web/app/sections';
+import { APP_SIGN_IN_RATE_LIMIT } from '../../src/web/app/sign-in.routes';
 import { MAX_CODE_ATTEMPTS, SIGN_IN_CODE_TTL_MS, SIGN_IN_EMAILS_PER_MINUTE } from '../../src/web/oauth/oauth.routes';
 import { scopesForRole } from '../../src/web/oauth/scopes';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
@@ -181,6 +182,19 @@ describe(`signing in (${ENGINE})`, () => {
     expect((await startSignIn(UMA)).sent.status).toBe(200);
   });
 
+  it(`at most ${APP_SIGN_IN_RATE_LIMIT} requests a minute from one address to the sign-in pages`, async () => {
+    h.clock.advance(61_000);
+    const b = appBrowser(h);
+    let last = 0;
+    for (let i = 0; i < APP_SIGN_IN_RATE_LIMIT; i++) last = (await b.get('/app/sign-in')).status;
+    expect(last).toBe(200);
+    const refused = await b.get('/app/sign-in');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    h.clock.advance(61_000);
+    expect((await b.get('/app/sign-in')).status).toBe(200);
+  });
+
   it('a sign-in belongs to the browser that started it', async () => {
     const s = await startSignIn(ADA);
     const thief = appBrowser(h);
@@ -306,7 +320,13 @@ describe(`sessions (${ENGINE})`, () => {
     expect((await s.get('/app/settings/team')).location).toBe('/app/sign-in'); // not back
 
     const s2 = await signInApp(h, { email: victim });
+    const s3 = await signInApp(h, { email: victim });
     const ada = await signInApp(h, { email: ADA });
+    expect((await ada.post(`/app/settings/team/${u.id}/deactivate`)).status).toBe(303);
+    // Deactivating from the Team page ends every session at once: reactivated, none comes back.
+    expect((await h.knex('app_sessions').where({ user_id: u.id }).whereNull('revoked_at')).length).toBe(0);
+    expect((await ada.post(`/app/settings/team/${u.id}/reactivate`)).status).toBe(303);
+    expect((await s3.get('/app/settings/team')).location).toBe('/app/sign-in?ended=revoked');
     expect((await ada.post(`/app/settings/team/${u.id}/deactivate`)).status).toBe(303);
     const ended = await s2.post('/app/settings/sessions/others/revoke'); // a post: a page saying so, no form
     expect(ended.status).toBe(403);
@@ -374,8 +394,17 @@ describe(`Origin and CSRF (${ENGINE})`, () => {
 describe(`API keys (${ENGINE})`, () => {
   it('an admin creates a key shown once, it works on /v1, shows its last use, and after revoke /v1 answers 401', async () => {
     const ada = await signInApp(h, { email: ADA });
-    const created = await ada.post('/app/settings/api-keys', { name: 'CRM sync', role: 'manager', scope: ['deals:read', 'businesses:read'] });
+    const formPage = await ada.get('/app/settings/api-keys');
+    const once = hidden(formPage.text, '_form');
+    expect(once).toMatch(/^[0-9A-Za-z]{24}$/);
+    const form = { _form: once, name: 'CRM sync', role: 'manager', scope: ['deals:read', 'businesses:read'] };
+    const created = await ada.post('/app/settings/api-keys', form);
     expect(created.status).toBe(201);
+    // The same form sent again (a double click, a reload): no second key, and the key is not shown again.
+    const twice = await ada.post('/app/settings/api-keys', form);
+    expect(twice.status).toBe(409);
+    expect(twice.text).not.toMatch(/svc_live_[0-9A-Za-z]{32}/);
+    expect(await h.knex('api_keys').where({ name: 'CRM sync', location_id: t.locationId }).count({ n: '*' }).first().then((r) => Number(r!.n))).toBe(1);
     const key = /id="new-key-value">(svc_live_[0-9A-Za-z]{32})</.exec(created.text)![1];
     expect(created.text).toContain('data-copy="new-key-value"');
     const row = await h.knex('api_keys').where({ key_hash: sha256Hex(key) }).first();
@@ -466,8 +495,10 @@ describe(`API keys (${ENGINE})`, () => {
 describe(`Team (${ENGINE})`, () => {
   it('an admin adds a user, changes a role, deactivates and reactivates; not themselves; a manager sees it read-only', async () => {
     const ada = await signInApp(h, { email: ADA });
-    const added = await ada.post('/app/settings/team', { name: 'Nora New', email: 'Nora@App-Brokers.example', role: 'user' });
+    const once = hidden((await ada.get('/app/settings/team')).text, '_form');
+    const added = await ada.post('/app/settings/team', { _form: once, name: 'Nora New', email: 'Nora@App-Brokers.example', role: 'user' });
     expect(added.status).toBe(303);
+    expect((await ada.post('/app/settings/team', { _form: once, name: 'Nora New', email: 'Nora@App-Brokers.example', role: 'user' })).status).toBe(409);
     const nora = await h.knex('users').where({ location_id: t.locationId, email: 'nora@app-brokers.example' }).first();
     expect(nora).toMatchObject({ name: 'Nora New', role: 'user', active: true });
     const dup = await ada.post('/app/settings/team', { name: 'Nora Again', email: 'nora@app-brokers.example', role: 'user' });

@@ -7,6 +7,7 @@ import { html, type Safe } from '../html';
 import { scopesForRole } from '../oauth/scopes';
 import { appContext, type AppContext } from './context';
 import { csrfField, sendAppPage, when } from './layout';
+import { claimForm, FormAlreadySent, onceField } from './once';
 
 // Settings › Developers › API keys. Admins create keys (a role up to their own, scopes the contract's
 // `x-roles` give that role, an optional expiry) and revoke them; managers see the list only (the
@@ -65,6 +66,7 @@ export function apiKeysRouter(deps: Deps): Router {
     let created: CreatedKey;
     try {
       created = await deps.db.knex.transaction(async (trx) => {
+        await claimForm(trx, deps.clock, ctx, form._form, 'api_key.create');
         const key = await createApiKey(trx, deps.clock, { locationId: ctx.location.id, name, role, userId: ctx.user.id, scopes, expiresAt: expires || null });
         await recordActivity(trx, deps.clock, ctx.scope, {
           businessId: null, entityType: 'api_key', entityId: key.id, entityName: key.name, action: 'api_key.created',
@@ -74,6 +76,9 @@ export function apiKeysRouter(deps: Deps): Router {
       });
     } catch (err) {
       if (err instanceof AccountError) return void (await fail(err.message));
+      if (err instanceof FormAlreadySent) {
+        return void (await render(res, { status: 409, error: 'This form was already sent: its key is in the list below (the full key was shown once, on the first answer).' }));
+      }
       throw err;
     }
     req.log?.info({ api_key: created.id, by: ctx.user.id }, 'app: api key created');
@@ -121,7 +126,7 @@ function createForm(ctx: AppContext, form: Record<string, unknown> = {}): Safe {
   return html`<section aria-labelledby="create-heading">
     <h2 id="create-heading">Create a key</h2>
     <form method="post" action="/app/settings/api-keys" class="create-key">
-      ${csrfField(ctx)}
+      ${csrfField(ctx)}${onceField()}
       <label for="key-name">Name</label>
       <input id="key-name" name="name" type="text" maxlength="100" required value="${String(form.name ?? '')}" aria-describedby="key-name-hint">
       <p class="muted" id="key-name-hint">Say what will use it, such as "CRM sync".</p>

@@ -24,6 +24,8 @@ import { appCookie, cookieValue, createSession, newCookieValue, signInCookieName
 // locations picks one, among the accounts this sign-in proved.
 
 const SIGN_IN_COOKIE_TTL_S = 30 * 60;
+/** Requests per client address per 60 seconds to the sign-in pages (as the OAuth server's OAUTH_RATE_LIMIT). */
+export const APP_SIGN_IN_RATE_LIMIT = 120;
 
 interface SignInRow {
   id: string;
@@ -135,6 +137,12 @@ export function signInRoutes(deps: Deps): Router {
     revoked: 'That session was signed out. Sign in again.',
     deactivated: 'Your account is deactivated. Ask an admin of your location.',
   };
+
+  router.use(['/app/sign-in', '/app/verify', '/app/choose'], async (req, res, next) => {
+    const verdict = await take(deps.db.knex, `app-sign-in:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, deps.clock.now().getTime(), APP_SIGN_IN_RATE_LIMIT);
+    if (verdict.allowed) return next();
+    send(res, 429, messagePage('Too many requests', `Too many requests from this address; try again in ${verdict.retryAfter} seconds.`), { 'Retry-After': String(verdict.retryAfter) });
+  });
 
   router.get('/app/sign-in', (req, res) => {
     const { csrf } = browser(req, res);

@@ -7,6 +7,7 @@ import { html, type Safe } from '../html';
 import { appContext, type AppContext } from './context';
 import { csrfField, sendAppPage, when } from './layout';
 import { revokeUserSessions } from './session';
+import { claimForm, FormAlreadySent, onceField } from './once';
 
 // Team: the location's users with their roles. Admins add users, change roles, deactivate and
 // reactivate (the CLI's functions, recorded in the location's activity); managers see the team
@@ -55,6 +56,7 @@ export function teamRouter(deps: Deps): Router {
     const role = String(form.role ?? '') as Role;
     try {
       const created = await deps.db.knex.transaction(async (trx) => {
+        await claimForm(trx, deps.clock, ctx, form._form, 'user.create');
         const u = await createUser(trx, deps.clock, { locationId: ctx.location.id, name: String(form.name ?? '').slice(0, 200), email: String(form.email ?? '').trim().slice(0, 320), role });
         await log(ctx, u, 'user.created', `${u.name} added as ${u.role}`, { role: u.role })(trx);
         return u;
@@ -62,6 +64,7 @@ export function teamRouter(deps: Deps): Router {
       req.log?.info({ user: created.id, by: ctx.user.id }, 'app: user created');
     } catch (err) {
       if (err instanceof AccountError) return void (await render(res, { status: 400, error: err.message, form }));
+      if (err instanceof FormAlreadySent) return void (await render(res, { status: 409, error: 'This form was already sent: the user is in the list below.' }));
       throw err;
     }
     res.redirect(303, `${req.baseUrl}?done=added`);
@@ -106,7 +109,7 @@ function addForm(ctx: AppContext, form: Record<string, unknown> = {}): Safe {
   return html`<section aria-labelledby="add-heading">
     <h2 id="add-heading">Add a user</h2>
     <form method="post" action="/app/settings/team" class="stack">
-      ${csrfField(ctx)}
+      ${csrfField(ctx)}${onceField()}
       <label for="user-name">Name</label><input id="user-name" name="name" type="text" maxlength="200" required value="${String(form.name ?? '')}">
       <label for="user-email">Email</label><input id="user-email" name="email" type="email" maxlength="320" required value="${String(form.email ?? '')}">
       <label for="user-role">Role</label>

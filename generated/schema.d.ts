@@ -968,7 +968,8 @@ export interface paths {
         /**
          * List received lender emails
          * @description Lists the emails received for the location, newest first, with cursor pagination. Filter with
-         *     `status`: `unmatched` and `unclassified` are the review queue.
+         *     `status`: `unmatched` and `unclassified` are the review queue (brokers' staff clear it in the
+         *     app at `/app/review`, through the same `assignInboundEmail` and `dismissInboundEmail` rules).
          */
         get: operations["listInboundEmails"];
         put?: never;
@@ -1075,7 +1076,8 @@ export interface paths {
          * Create or rotate the inbound email secret
          * @description Creates the location's inbound secret, or replaces it: the secret is returned once, in this
          *     response, and only its hash is kept. The previous secret stops working at once, so update
-         *     your provider's URL right after (providers retry refused posts for hours).
+         *     your provider's URL right after (providers retry refused posts for hours). Admins can do the
+         *     same in the app at `/app/settings/mailbox`.
          */
         post: operations["rotateInboundEmailSecret"];
         delete?: never;
@@ -1823,7 +1825,8 @@ export interface paths {
          * Get a webhook subscription
          * @description Returns one subscription with its health fields, without the secret. A subscription whose
          *     deliveries kept failing for 3 days is `disabled` with a `disabled_reason`; re-enable it with `PATCH`
-         *     and `status: active`.
+         *     and `status: active`, or in the app at `/app/settings/webhooks` (which also shows the delivery
+         *     log, retries a delivery, rotates the secret and sends a test event).
          */
         get: operations["getWebhook"];
         put?: never;

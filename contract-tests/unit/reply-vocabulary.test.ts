@@ -909,4 +909,15 @@ describe('restated asks, another payment frequency, floated ranges (holdout9)', 
     // the same message as a plain reply (no forward subject): the quoted thread is not read
     expect(read(fwd, ask(55_000), 'RE: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA').offers).toHaveLength(0);
   });
+
+  it('debits named with their rail ("ACH debits") count as payments; too early in business; a prohibited list is an industry reason', () => {
+    expect(read('Funded today. Purchase price $20,000, factor 1.40, 100 daily ACH debits of $280.00.', ask(20_000)).offers[0]).toMatchObject({ term: 100, term_unit: 'days', payment_frequency: 'daily', payment_amount: 280 });
+    // the shortfall said as a requirement ("we need ... before we can") beside "too green for us": a decline, applied
+    const early = read('Unfortunately this one is too fresh for us. They only opened in June and we need a full year of bank history before we can write anything. Circle back in the summer.');
+    expect(early).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(early.review_reason ?? null).toBeNull();
+    expect(read('A little too fresh for our program, they started in March. Come back next spring.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read("Sorry, they only opened their doors in the summer and we want a year of bank history. Pass.").decline_category).toBe('time_in_business');
+    expect(read('Liquor stores sit on our prohibited list, so we have to pass.')).toMatchObject({ type: 'declined', decline_category: 'industry' });
+  });
 });

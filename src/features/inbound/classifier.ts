@@ -373,15 +373,15 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   { cat: 'nsf', re: /\bnsfs?\b|\bnon[- ]sufficient\b|\binsufficient funds\b|\breturned (items|payments|ach)\b|\bbounced\b/g, w: 3 },
   { cat: 'low_revenue', re: /\b(low|insufficient|not enough|minimum)\s+(monthly\s+)?(revenue|deposits|sales|volume|gross)\b|\brevenue (is |was )?(too low|requirement)\b|\b(revenue|deposits|sales) (are|is) (too )?(low|down|declining)\b|\btrue deposits\b|\b(revenue|deposits|sales|volume)\b[^.\n]{0,20}\b(dropped|drop|declin\w*|decreas\w*|fell|falling|trending down)\b/g, w: 3 },
   { cat: 'low_balance', re: /\b(low|average)\s+(average\s+)?(daily\s+)?balances?\b|\badb\b|\bbalances? (are|is) too low\b/g, w: 3 },
-  { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
+  { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (list|industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
   {
     cat: 'industry',
-    re: /\b(vape|smoke shops?|cannabis|cbd|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
+    re: /\b(bars|nightclubs?|night ?life|lounges?|liquor stores?|vape|smoke shops?|cannabis|cbd|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
     w: 1.5,
   },
   { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
   { cat: 'credit_score', re: /\bcredit\b/g, w: 1 },
-  { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young)\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
+  { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
   {
     cat: 'stacking',
     re: /\bstack(ed|ing)?\b|\b(\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|\bdaily debits\b/g,
@@ -865,7 +865,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
     }
-    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);

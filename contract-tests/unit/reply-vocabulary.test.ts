@@ -925,4 +925,10 @@ describe('restated asks, another payment frequency, floated ranges (holdout9)', 
     expect(read('Probably 45 at 1.29 for the 9 months, pending committee.', ask(60_000)).offers[0]).toMatchObject({ amount: 45_000, factor_rate: 1.29, term: 9, term_unit: 'months' });
     expect(read('Deposits were down for the 6 months before, so 45k at 1.29 over 40 weeks.', ask(60_000)).offers[0]).toMatchObject({ term: 40, term_unit: 'weeks' });
   });
+
+  it('a table column counting the payments ("Daily Debits | 120") gives the term, not an amount', () => {
+    const c = read('Credit signed off at the full 40, pick one:\n\nAdvance | Buy Rate | Payback | Daily Debits\n$40,000 | 1.28 | $51,200 | 120\n$40,000 | 1.33 | $53,200 | 140', ask(40_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit, o.payment_frequency])).toEqual([[40_000, 1.28, 120, 'days', 'daily'], [40_000, 1.33, 140, 'days', 'daily']]);
+  });
 });

@@ -28,7 +28,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout6 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout6')],
   ['holdout7 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout7')],
   ['holdout8 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout8')],
-  ['holdout9 (blind once)', results.filter((r) => r.expected.set === 'holdout9')],
+  ['holdout9 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout9')],
 ];
 
 console.log('=== what the hook does (issue 26): per set');

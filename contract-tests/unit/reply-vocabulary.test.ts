@@ -870,3 +870,65 @@ describe('held approvals, other deals, ceilings, refused terms, new declines and
     expect(read(`Thanks, will review.\n\nTom\n\n${quoted}`).type).toBe('unclassified');
   });
 });
+
+describe('restated asks, another payment frequency, floated ranges (holdout9)', () => {
+  it('a term restated with the ask before the counter is the ask, never the offer', () => {
+    const c = read('The client requested $80,000 for 12 months. Where we land: 60k at 1.38, 30 weekly payments of $2,760.', ask(80_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.38, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
+  });
+
+  it('the full amount on another payment frequency than the one asked is a counter', () => {
+    const c = read("Monthly payments over 10 months aren't an option for a food truck. We can fund the whole 30 on dailies instead: $30,000 at 1.35, 120 business-day payments of $337.50.", ask(30_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 30_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_frequency: 'daily' });
+    // the same term, only the schedule changed: still another structure than asked
+    const daily = read("A weekly structure over 6 months isn't something we do on restaurants. We can fund the full $30,000 at 1.35, 126 daily payments of $321.43.", ask(30_000));
+    expect(daily.type).toBe('counter');
+    expect(daily.offers[0]).toMatchObject({ amount: 30_000, term: 126, term_unit: 'days', payment_frequency: 'daily' });
+    // the same offer with no frequency asked in the reply stays an approval of the full ask
+    expect(read('Approved for the full 30: $30,000 at 1.35, 120 daily payments of $337.50.', ask(30_000)).type).toBe('approved');
+  });
+
+  it('a floated range, a factor by its decade or a hunch next to stips goes to a person', () => {
+    const c = read('looking like somewhere around a 40 to 45k approval, low 1.4s. need the landlord letter and the october bank statement, then i can firm up the numbers');
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason).toBe('tentative_terms');
+    expect(read('Get me the September statement and a copy of the lease, then I can firm up pricing.')).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    expect(read('send over the payoff letter and ill firm it up')).toMatchObject({ review_reason: 'tentative_terms' });
+    expect(read('Off the top of my head this is a 20-25k deal. Send the MTD.').review_reason).toBe('tentative_terms');
+    // a range of balances is no floated offer
+    expect(read('Balances sit at 2-3k most days, unable to extend an offer.').review_reason ?? null).toBeNull();
+  });
+
+  it('a forward whose sender points below for credit\'s terms is read with the forwarded message', () => {
+    const fwd = "Dana, credit's numbers are below - 35 on Pinecrest, not the 55.\n\nMarco\n\n-----Original Message-----\nFrom: Credit Desk <credit@lender.example>\nSent: Monday, November 2, 2026 9:00 AM\nTo: Marco <marco@lender.example>\nSubject: Pinecrest\n\nSized down on concentration.\nAdvance 35,000 | Factor 1.32 | 30 weekly payments of 1,540.00";
+    const c = read(fwd, ask(55_000), 'FW: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA');
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 35_000, factor_rate: 1.32, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' });
+    // the same message as a plain reply (no forward subject): the quoted thread is not read
+    expect(read(fwd, ask(55_000), 'RE: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA').offers).toHaveLength(0);
+  });
+
+  it('debits named with their rail ("ACH debits") count as payments; too early in business; a prohibited list is an industry reason', () => {
+    expect(read('Funded today. Purchase price $20,000, factor 1.40, 100 daily ACH debits of $280.00.', ask(20_000)).offers[0]).toMatchObject({ term: 100, term_unit: 'days', payment_frequency: 'daily', payment_amount: 280 });
+    // the shortfall said as a requirement ("we need ... before we can") beside "too green for us": a decline, applied
+    const early = read('Unfortunately this one is too fresh for us. They only opened in June and we need a full year of bank history before we can write anything. Circle back in the summer.');
+    expect(early).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(early.review_reason ?? null).toBeNull();
+    expect(read('A little too fresh for our program, they started in March. Come back next spring.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read("Sorry, they only opened their doors in the summer and we want a year of bank history. Pass.").decline_category).toBe('time_in_business');
+    expect(read('Liquor stores sit on our prohibited list, so we have to pass.')).toMatchObject({ type: 'declined', decline_category: 'industry' });
+  });
+
+  it('a factor then "for the" names the offer\'s term ("1.29 for the 9 months"); "down for the 6 months before" is still history', () => {
+    expect(read('Probably 45 at 1.29 for the 9 months, pending committee.', ask(60_000)).offers[0]).toMatchObject({ amount: 45_000, factor_rate: 1.29, term: 9, term_unit: 'months' });
+    expect(read('Deposits were down for the 6 months before, so 45k at 1.29 over 40 weeks.', ask(60_000)).offers[0]).toMatchObject({ term: 40, term_unit: 'weeks' });
+  });
+
+  it('a table column counting the payments ("Daily Debits | 120") gives the term, not an amount', () => {
+    const c = read('Credit signed off at the full 40, pick one:\n\nAdvance | Buy Rate | Payback | Daily Debits\n$40,000 | 1.28 | $51,200 | 120\n$40,000 | 1.33 | $53,200 | 140', ask(40_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit, o.payment_frequency])).toEqual([[40_000, 1.28, 120, 'days', 'daily'], [40_000, 1.33, 140, 'days', 'daily']]);
+  });
+});

@@ -373,15 +373,15 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   { cat: 'nsf', re: /\bnsfs?\b|\bnon[- ]sufficient\b|\binsufficient funds\b|\breturned (items|payments|ach)\b|\bbounced\b/g, w: 3 },
   { cat: 'low_revenue', re: /\b(low|insufficient|not enough|minimum)\s+(monthly\s+)?(revenue|deposits|sales|volume|gross)\b|\brevenue (is |was )?(too low|requirement)\b|\b(revenue|deposits|sales) (are|is) (too )?(low|down|declining)\b|\btrue deposits\b|\b(revenue|deposits|sales|volume)\b[^.\n]{0,20}\b(dropped|drop|declin\w*|decreas\w*|fell|falling|trending down)\b/g, w: 3 },
   { cat: 'low_balance', re: /\b(low|average)\s+(average\s+)?(daily\s+)?balances?\b|\badb\b|\bbalances? (are|is) too low\b/g, w: 3 },
-  { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
+  { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (list|industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
   {
     cat: 'industry',
-    re: /\b(vape|smoke shops?|cannabis|cbd|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
+    re: /\b(bars|nightclubs?|night ?life|lounges?|liquor stores?|vape|smoke shops?|cannabis|cbd|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
     w: 1.5,
   },
   { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
   { cat: 'credit_score', re: /\bcredit\b/g, w: 1 },
-  { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young)\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
+  { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
   {
     cat: 'stacking',
     re: /\bstack(ed|ing)?\b|\b(\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|\bdaily debits\b/g,
@@ -679,13 +679,51 @@ const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|r
 
 const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
 /** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
+/**
+ * The ask restated with its amount before its term (holdout9): "you came in asking for 120k over 9 months",
+ * "the merchant requested $50,000 for 12 months": the term in that clause is the ask's, never the offer's.
+ */
+const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s+\\$?\\d[\\d,.]*\\s?k?\\s+(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
+const ASKED_CLAUSE_BEFORE = new RegExp(`${ASKED_CLAUSE}$`);
 const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
 const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
 const ASKED_TERM_RES = [
   new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
+  new RegExp(`${ASKED_CLAUSE}${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
 ];
+
+/** A payment frequency named in a sentence that restates or refuses the asked term: the frequency asked, not offered. */
+const FREQ_WORD = /\b(bi-?weekly|semi-?monthly|daily|weekly|monthly|dailies|weeklies)\b/;
+
+/** The sentence spans (in `line`) that restate or refuse the asked term ("Weekly over 6 months isn't something we offer"). */
+function askedSentences(lower: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(lower))) {
+      const before = lower.slice(0, m.index);
+      const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('! '), before.lastIndexOf('? '), before.lastIndexOf(';')) + 1;
+      const restM = /[.!?;](\s|$)|:/.exec(lower.slice(m.index + m[0].length));
+      const end = restM ? m.index + m[0].length + restM.index : lower.length;
+      spans.push([start, end]);
+    }
+  }
+  return spans;
+}
+
+/** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
+export function askedFrequency(own: string): PaymentFrequency | null {
+  for (const line of offerText(own).toLowerCase().split('\n')) {
+    for (const [s, e] of askedSentences(line)) {
+      const f = FREQ_WORD.exec(line.slice(s, e));
+      if (f) return f[1].startsWith('dail') ? 'daily' : f[1].startsWith('weekl') ? 'weekly' : normFreq(f[1]);
+    }
+  }
+  return null;
+}
 /** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
 const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
 
@@ -827,11 +865,13 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
     }
-    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
-      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
+      // "80 business-day payments": daily debits
+      const cf = m[2] ? (/day$/i.test(m[2]) ? 'daily' : normFreq(m[2])) : undefined;
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: cf, text: m[0] });
     }
     // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
     const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly)(?=\s*(?:@|at|of|x|-)\s*\$?\d)|(dailies|weeklies))/gi;
@@ -846,9 +886,11 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre)) continue;
+      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre) && !/[12]\.\d{1,3}\s+for the\s*$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // ... with its amount before it: "you came in asking for 120k over 9 months"
+      if (ASKED_CLAUSE_BEFORE.test(lower.slice(Math.max(0, m.index - 70), m.index).split(/[.!?;]\s/).pop() ?? '')) continue;
       // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
@@ -857,9 +899,12 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
     }
-    // payment frequency
+    // payment frequency (not one named where the asked term is restated or refused)
+    const asked = askedSentences(lower);
     FREQ_RE.lastIndex = 0;
     while ((m = FREQ_RE.exec(line))) {
+      const at = m.index;
+      if (asked.some(([s, e]) => at >= s && at < e)) continue;
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 16);
       if (/^\s*(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to)/.test(post)) continue;
       if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
@@ -1006,6 +1051,11 @@ function withUnit(label: string, value: string): string {
     const u = /\b(days|weeks|months)\b/i.exec(label);
     if (u) return `${value} ${u[1]}`;
     if (/term|length|duration/i.test(label)) return `${value} days`;
+    // a column counting the payments ("Weekly Payments | 40", "# of Debits | 120"): a count, not an amount (holdout9)
+    if (/\b(payments|pmts|debits|installments|remittances)\b/i.test(label) && !/amount|\$|size|each|per\b/i.test(label)) {
+      const f = /\b(daily|weekly|bi-?weekly|monthly)\b/i.exec(label);
+      return `${value} ${f ? `${f[1].toLowerCase()} ` : ''}payments`;
+    }
   }
   return value;
 }
@@ -1147,6 +1197,8 @@ interface Analysis {
   termsWithoutAmount: ExtractedOffer[];
   /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
   askedTerm: { term: number; unit: TermUnit } | null;
+  /** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
+  askedFreq: PaymentFrequency | null;
 }
 
 function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -1223,7 +1275,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1371,7 +1423,10 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
   const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
   if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
-  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm;
+  // another payment frequency than asked (holdout9): "weekly over 6 months isn't something we offer ... all 40 on dailies"
+  const otherFreq = a.askedFreq !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== a.askedFreq);
+  if (otherFreq) reasons.push(`offered ${complete.map((o) => o.payment_frequency).join(', ')} payments against ${a.askedFreq} asked: another structure`);
+  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm || otherFreq;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');
 
@@ -1663,6 +1718,8 @@ function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]
 }
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
+/** The sender's words pointing at the message below for the answer: "see below from UW", "per credit's note below", "decision below". */
+const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**
@@ -1695,7 +1752,13 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       a = s;
     }
   }
-  if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
+  // the sender points at the forwarded message for the decision ("see below from UW. They'll go 45, not the 60"):
+  // its terms are the answer, read together with the sender's own words (holdout9)
+  const both = parts.forwarded && a.auto.score < 4 && !a.offers.some((o) => o.missing.length === 0) && POINTS_BELOW.test(a.lower) ? analyse(`${deals.own}\n\n${parts.forwarded}`, input.subject, context) : null;
+  if (both && both.offers.some((o) => o.missing.length === 0)) {
+    reasons.push('the sender points at the forwarded message: read with it');
+    a = both;
+  } else if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
     const f = analyse(parts.forwarded, input.subject, context);
     if (f.ownDecision > a.ownDecision) {
       reasons.push('own text decides nothing: read the forwarded message');

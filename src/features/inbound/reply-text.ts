@@ -374,6 +374,8 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     }
     if (RE_ORIGINAL.test(l)) {
       markers.push('-----Original Message-----');
+      // under a forward's subject ("FW: UW decision"), Outlook's "-----Original Message-----" is the forwarded message (holdout9)
+      if (isFwdSubject && firstBlock && forwarded === null) forwarded = forwardedBody(lines.slice(i + 1));
       quotedLines += lines.length - i;
       if (INLINE_POINTER.test(own.join('\n'))) {
         const notes = inlineNotes(lines.slice(i + 1));

@@ -81,6 +81,8 @@ export const APPROVAL: PhraseRow[] = [
 /** A decline, including idioms with no decline word. */
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
+  // too early in the business's life, however it is put (holdout9): "too green for us", "a little too fresh for our program"
+  { phrase: "too (green|new|young|early|fresh)( for (us|me|our (program|box|guidelines|shop|funders?)))", w: 3 },
   { phrase: "(gonna|going to|will|we'll|have to) sit (this|it) (one )?out", w: 3 },
   { phrase: "(can't|cannot|couldn't) make (it|this|that) work", w: 3 },
   { phrase: "(we|i) don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", w: 3 },
@@ -267,6 +269,10 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(if|assuming|provided|as long as|so long as|once|pending) (that )?(the |their |his |her )?(mtd|statements?|(september|october|november|december|january|february)( statement| deposits)?|bank verification|verification|bv|deposits|numbers|it|everything)(('s| is| are| looks?| comes? back| stays?) (clean|good|ok|okay|fine|positive|strong|consistent|as expected)|( checks?| checked) out|( holds?| held) up)", w: 2.5 },
   { phrase: "(qualif\\w*|eligible|good) (for )?up to", w: 2 },
   // a floated number without pricing: "probably around 35", "could maybe squeeze 50", "no numbers yet", "before I price it"
+  // a floated figure, not yet terms (holdout9): a range of amounts ("25-30k", "between 40 and 50k"), a factor named by
+  // its decade ("mid 1.3s", "low 1.4's"), a hunch ("feels like a 30k deal", "my gut says", "off the top of my head"),
+  // "firm it up" / "firm up the numbers" however the contraction is typed ("ill firm it up")
+  { phrase: "(like|around|about|approx\\w*|somewhere|probably|could do|can do|do|go|land|in the) (a |an |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k\\b|\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k (deal|range|advance|approval|offer|area|neighborhood)|between \\$?\\d{1,3}k? and \\$?\\d{1,3}k\\b|(low|mid|high|upper|lower)[- ]?(to[- ](low|mid|high|upper)[- ]?)?[12]\\.\\d\\d?'?s\\b|(feels|smells|sounds|looks) like (a|an) \\$?\\d|(my )?gut (says|tells|feeling|feel)|off the top of my head|back of the (envelope|napkin)|firm (it|this|that|them|things|the (numbers|terms|offer|pricing|deal)) up|firm up (the )?(numbers|terms|offer|pricing|deal)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
@@ -314,13 +320,15 @@ export const CLOSING_STIPS: PhraseRow[] = [
 export const ASKED_TERM = {
   /** Right before the number. */
   before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?",
+  /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
+  clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)",
   /** Right after the number and its unit. */
   after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|submitted|submitted for|put in for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
   /**
    * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
    * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
    */
-  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)",
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)",
 };
 
 /**

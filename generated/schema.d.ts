@@ -6863,11 +6863,12 @@ export interface components {
          *     | `no_transactions` | a statement, but no transactions could be read from it | upload the full statement, every page |
          *     | `does_not_reconcile` | the transactions read do not add up (opening balance plus credits minus debits is not the closing balance, or a printed section total differs from its rows); no figure is reported rather than a wrong one | upload the statement as downloaded from the bank, every page |
          *     | `uncertain_categories` | the statement reconciles, but a transaction the figures depend on could not be told apart as revenue, funding, a transfer or a fee (a credit that reads like an advance's funding or a transfer from the merchant's own account, a large credit of an unknown kind, a fee for a returned item, repeated payments to an unknown funder); `failure_message` names it by date and amount; no figure is reported rather than a possibly wrong true revenue, NSF count or MCA figure | review the statement by hand, or ask what the named transaction is |
+         *     | `several_accounts` | the statement prints several accounts with activity (a combined statement of checking and savings, a credit union's shares) and none is plainly the business's transaction account (two checking or share-draft accounts, or accounts no heading names); no account is reported rather than one picked by guess, and two accounts' rows are never read as one | upload one statement per account, and say which is the business's operating account |
          *     | `unreadable_scan` | a scan or photo (a PDF of page images, a PNG or JPEG) read by OCR, on which too little text was recognized or whose figures do not add up exactly as read (most likely a misread character); no figure is reported rather than a guessed one | upload the statement as downloaded from the bank, or a sharper, straight scan of every page |
          * @example null
          * @enum {string|null}
          */
-        StatementFailureCode: "empty" | "not_pdf" | "too_large" | "encrypted" | "unreadable" | "no_text_layer" | "too_many_pages" | "timeout" | "too_complex" | "resource_limit" | "not_a_statement" | "no_transactions" | "does_not_reconcile" | "uncertain_categories" | "unreadable_scan" | null;
+        StatementFailureCode: "empty" | "not_pdf" | "too_large" | "encrypted" | "unreadable" | "no_text_layer" | "too_many_pages" | "timeout" | "too_complex" | "resource_limit" | "not_a_statement" | "no_transactions" | "does_not_reconcile" | "uncertain_categories" | "unreadable_scan" | "several_accounts" | null;
         /**
          * @description A file on a deal. Documents arrive
          *     through the API (presigned upload then finalize), the app, the merchant portal or email.

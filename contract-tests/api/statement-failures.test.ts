@@ -176,4 +176,23 @@ describe(`a statement that cannot be read says why (${ENGINE})`, () => {
     expect(doc.failure_message).not.toContain('NORTHGATE');
     expect((await get(`/v1/deals/${dealId}/statement-analysis`)).data.statements[0]).toMatchObject({ parsed: false, failure_code: 'uncertain_categories' });
   }, 60_000);
+
+  it('a statement of two checking accounts (which is the business\'s operating account is not plain) is several_accounts, naming neither account\'s number', async () => {
+    const dealId = await newDeal();
+    const row = (d: string, desc: string, a: string, b: string): PageSpec[number] => [[50, d], [90, desc], [480, a, { r: true }], [560, b, { r: true }]];
+    const head: PageSpec[number] = [[50, 'Date', { b: true }], [90, 'Description', { b: true }], [480, 'Amount', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]];
+    const account = (name: string): PageSpec => [
+      name, head, row('03/01', 'Beginning Balance', '', '1,000.00'), row('03/02', 'SQUARE INC DEPOSIT 260302', '3,000.00', '4,000.00'),
+      row('03/17', 'ACH DEBIT XCEL ENERGY', '-500.00', '3,500.00'), row('03/31', 'Ending Balance', '', '3,500.00'), '',
+    ];
+    const pdf = await statementPdf([['Lakeshore Bank', 'Statement Period 03/01/2026 - 03/31/2026', '', ...account('Operating Checking  Account ****7731'), ...account('Payroll Checking  Account ****8842')]]);
+    const id = await upload(dealId, pdf, 'march-combined.pdf');
+    h.clock.advance(5000);
+    await worker.drain();
+    const doc = (await get(`/v1/documents/${id}`)).data;
+    expect(doc, JSON.stringify(doc)).toMatchObject({ status: 'failed', failure_code: 'several_accounts' });
+    expect(doc.failure_message).toBe('The statement holds 2 accounts with activity (a checking account, a checking account) and none is plainly the business checking account; upload one statement per account');
+    expect(doc.failure_message).not.toMatch(/7731|8842/);
+    expect((await get(`/v1/deals/${dealId}/statement-analysis`)).data.statements[0]).toMatchObject({ parsed: false, failure_code: 'several_accounts' });
+  }, 60_000);
 });

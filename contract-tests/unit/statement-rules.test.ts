@@ -458,7 +458,7 @@ describe('blind-5 gaps, in wordings of our own: less-known funders, NACHA origin
     expect(depositKind('RETURNED ACH SPARTAN CAP DLY')).toBe('refund');
     expect(mcaFunder('RETURNED ACH SPARTAN CAP DLY')).toBeNull();
   });
-  it.each(['POS DEBIT RETURN ORBIT OFFICE SUPPLY 0917', 'VISA RETURN 0302 HARBOR FREIGHT 6612', 'MASTERCARD RETURN TRACTOR SUPPLY', 'PURCHASE CREDIT NAPA AUTO 4410'])('card return: %s is a refund', (d) => {
+  it.each(['POS DEBIT RETURN ORBIT OFFICE SUPPLY 0917', 'VISA RETURN 0302 HARBOR FREIGHT 6612', 'MASTERCARD RETURN TRACTOR SUPPLY', 'PURCHASE CREDIT NAPA AUTO 4410', 'Credit POS COSTCO RETURN', 'POS CREDIT HOME DEPOT 6512'])('card return: %s is a refund', (d) => {
     expect(depositKind(d)).toBe('refund');
   });
   it.each(['MOBILE TRF FR SAV 0931', 'Online Xfer Frm Chk 7710', 'TFR FR MMA 2204'])('short own-account transfer: %s', (d) => {

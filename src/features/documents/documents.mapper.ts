@@ -13,7 +13,7 @@ export type StatementFailureCode = NonNullable<S['StatementFailureCode']>;
 
 /** The contract's failure codes of statement analysis (`StatementFailureCode`), exactly. */
 export const STATEMENT_FAILURE_CODES = [
-  'empty', 'not_pdf', 'too_large', 'encrypted', 'unreadable', 'no_text_layer', 'too_many_pages', 'timeout', 'too_complex', 'resource_limit', 'not_a_statement', 'no_transactions', 'does_not_reconcile', 'uncertain_categories', 'unreadable_scan',
+  'empty', 'not_pdf', 'too_large', 'encrypted', 'unreadable', 'no_text_layer', 'too_many_pages', 'timeout', 'too_complex', 'resource_limit', 'not_a_statement', 'no_transactions', 'does_not_reconcile', 'uncertain_categories', 'unreadable_scan', 'several_accounts',
 ] as const satisfies readonly StatementFailureCode[];
 // Every code of the contract is listed (tsc fails here when openapi.yaml gains one).
 const _allListed: Exclude<StatementFailureCode, (typeof STATEMENT_FAILURE_CODES)[number]> extends never ? true : never = true;

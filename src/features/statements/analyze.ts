@@ -38,7 +38,7 @@ export interface StatementFigures {
   has_recovery_activity: boolean;
 }
 
-export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile' | 'uncertain_categories' | 'unreadable_scan';
+export type FailureCode = 'empty' | 'not_pdf' | 'too_large' | 'encrypted' | 'unreadable' | 'no_text_layer' | 'too_many_pages' | 'timeout' | 'too_complex' | 'resource_limit' | 'not_a_statement' | 'no_transactions' | 'does_not_reconcile' | 'uncertain_categories' | 'unreadable_scan' | 'several_accounts';
 export type StatementResult =
   /** `ocr`: the statement was a scan, read by OCR (per-page statistics, for benchmarks and tests). */
   | { ok: true; figures: StatementFigures; pages: number; ocr?: OcrPageStats[] }
@@ -82,6 +82,7 @@ export const REASONS: Record<FailureCode, string> = {
   no_transactions: 'The statement shows no transactions that could be read',
   does_not_reconcile: "The transactions read do not add up to the statement's printed balances and totals, so its figures cannot be trusted",
   uncertain_categories: 'A transaction on the statement could not be told apart as revenue, funding, a transfer or a fee, so its revenue figures cannot be trusted',
+  several_accounts: 'The statement holds several accounts with activity and none is plainly the business checking account; upload one statement per account',
   unreadable_scan: 'The scan could not be read exactly (too little text was recognized, or what was read does not add up); upload the statement as downloaded from the bank, or a sharper scan',
 };
 const fail = (code: FailureCode, pages: number | null = null, reason = REASONS[code]): StatementResult => ({ ok: false, code, reason, pages });
@@ -106,6 +107,8 @@ const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(
 export function reconcile(r: Reading): Reconciled {
   if (!r.period || r.opening === null || r.closing === null) return { ok: false, code: 'not_a_statement' };
   if (r.conflicts?.length) return { ok: false, code: 'does_not_reconcile', reason: `${r.conflicts[0]}, so the figures cannot be trusted` };
+  // Several accounts with activity, none plainly the business's transaction account: none is read.
+  if (r.ambiguousAccounts) return { ok: false, code: 'several_accounts', reason: `The statement holds ${r.ambiguousAccounts.length} accounts with activity (${r.ambiguousAccounts.join(', ')}) and none is plainly the business checking account; upload one statement per account` };
   if (!r.rows.length) return { ok: false, code: r.opening === r.closing && r.totals.every((t) => t.cents === 0) ? 'no_transactions' : r.totals.length ? 'does_not_reconcile' : 'no_transactions' };
   const period = r.period;
   const rows = r.rows.map((x) => ({ ...x }));

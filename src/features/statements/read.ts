@@ -22,6 +22,12 @@ import { groupLines, type Item, type PageItems } from './extract';
 //   balances, never transactions. Summary boxes (label and amount side by side, several on a line,
 //   labels on one line and amounts on the next, "There are N ... totaling $X") are totals to check
 //   the rows against, never transactions.
+// - Accounts: a statement may print several (a credit union's share savings and share draft, a
+//   bank's combined checking and savings, a loan). An account's heading (a short line naming a kind
+//   of account, with its number) starts that account's own balances, rows, totals and daily
+//   balances; a balance whose label names an account, or printed under a column naming one, is that
+//   account's; a summary table with a row per account is no account's. The business's transaction account (checking, share draft) is
+//   reported; when that is not plain, `ambiguousAccounts` (analyze.ts: `several_accounts`).
 //
 // Nothing here decides what a statement's figures are: analyze.ts reconciles the reading to the
 // cent and only then computes figures.
@@ -104,6 +110,10 @@ export interface Reading {
   sections: Section[];
   /** Figures the statement prints twice that disagree: the reading cannot be trusted. */
   conflicts?: string[];
+  /** The account read, when the statement names it (several accounts on one statement: the transaction account's). */
+  account?: AccountRef | null;
+  /** Several accounts with activity and none of them plainly the business's transaction account: their kinds. */
+  ambiguousAccounts?: string[];
 }
 
 // ------------------------------------------------------------------------------------ lines
@@ -367,8 +377,11 @@ interface Heading {
 }
 /** A section heading's meaning, from its words. */
 function headingOf(text: string): Heading | null {
-  const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\bcredit unions?\b/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t || t.split(' ').length > 9) return null;
+  // A summary's column header naming both sides and the balances ("Account  Previous Balance
+  // Deposits  Withdrawals  Ending Balance"): neither a credit nor a debit section.
+  if (/\b(deposits?|credits?|additions?)\b/.test(t) && /\b(withdrawals?|debits?|subtractions?|deductions?|checks)\b/.test(t) && /\bbalances?\b/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
   if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
   // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period
@@ -387,6 +400,56 @@ function headingOf(text: string): Heading | null {
   if (/\b(activity|transactions|transaction history|transaction detail)\b/.test(t) && t.split(' ').length <= 7) return { kind: 'mixed', category: 'mixed' };
   return null;
 }
+
+/**
+ * The kind of account a text names: `transaction` (checking, a credit union's share draft, a
+ * demand-deposit / operating account), `savings` (savings, a credit union's share savings or
+ * regular share, money market, certificates, IRA, club accounts) or `loan` (loans, lines of
+ * credit, cards), else null.
+ */
+export type AccountKind = 'transaction' | 'savings' | 'loan';
+const ACCOUNT_KINDS: Array<[AccountKind, RegExp]> = [
+  ['transaction', /\b(checking|share drafts?|demand deposits?|dda|operating account)\b/],
+  ['savings', /\b(savings?|money market|mma|certificates?( of deposit)?|cd|ira|christmas club|club account|(regular|primary|base|membership|business|main) shares?|share account)\b/],
+  ['loan', /\b(loans?|lines? of credit|loc|heloc|mortgage|credit card account)\b/],
+];
+/** A text without the kinds of institution that name accounts' kinds ("Harborview Savings Bank", "... Federal Credit Union", "Savings and Loan"). */
+const withoutInstitution = (text: string) =>
+  text.toLowerCase().replace(/\bcredit unions?\b|\bsavings (and|&) loan( association)?\b|\bsavings (bank|institution|association|society)\b|\b(federal|mutual) savings\b|\b(loan|trust) (bank|company|association)\b|\bbuilding (and|&) loan\b|\bfsb\b/g, ' ');
+export function accountKindOf(text: string): AccountKind | null {
+  const t = withoutInstitution(text);
+  return ACCOUNT_KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
+}
+export interface AccountRef {
+  kind: AccountKind;
+  /** The account's number as printed (last digits of a mask), or null. */
+  number: string | null;
+  name: string;
+}
+/**
+ * An account's heading: a short line, words and an account number only, that names a kind of
+ * account ("0070 BUSINESS SHARE DRAFT", "Business Checking Account ****1234", "SAVINGS 0001",
+ * "Business Line of Credit - Loan 0142"): the rows and balances after it are that account's. A
+ * sentence, a transfer's or an interest line's words, a section heading ("Transfers to savings") or
+ * an offer ("Open a money market account today") is none.
+ */
+export function accountHeadingOf(text: string): AccountRef | null {
+  const t = text.replace(/\(?continued\)?|\bcont(\.|'d)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  const words = t.split(' ');
+  if (!t || words.length > 10 || /[.!?]$/.test(t)) return null;
+  const kind = accountKindOf(t);
+  if (!kind) return null;
+  const low = t.toLowerCase();
+  // A line naming two kinds ("Business Checking - 7102 Business Savings - 3090", a summary's) heads neither.
+  if (ACCOUNT_KINDS.filter(([, re]) => re.test(withoutInstitution(low))).length > 1) return null;
+  if (/\b(transfers?|xfer|trf|to|from|interest|dividends?|rate|apy|fees?|charges?|payments? due|deposits|withdrawals|open|apply|today|offer|your|you|our|we|visit|call|ask|protection|linked|balance|balances|summary|overview|total|minimum|available|ref|pmt|pymt|iou|cleared)\b|=/.test(low)) return null;
+  const num = /(?:#|no\.?|number|acct\.?|account|[*xX•.]{2,}|\b)\s*[*xX•.]*(\d{3,})\b/.exec(t);
+  const tail = accountKindOf(words.slice(-3).join(' ')) !== null;
+  if (!num && !/\baccount\b/i.test(t) && !tail) return null;
+  return { kind, number: num ? num[1].slice(-4) : null, name: t };
+}
+/** Whether two headings name the same account: the same kind, and the same number when both print one. */
+const sameAccount = (a: AccountRef, b: AccountRef) => a.kind === b.kind && (a.number === null || b.number === null || a.number === b.number);
 
 /** What a label or heading totals: deposits, checks, fees, electronic, card, withdrawals, or null. */
 function categoryOf(t: string): string | null {
@@ -772,8 +835,50 @@ export function read(pages: PageItems[]): Reading {
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
   let stopped = false;
-  const accounts: Array<Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'>> = [];
+  // Accounts: a statement may print several (a credit union's share savings and share draft, a
+  // bank's combined checking and savings, a loan). Each account's heading starts its own opening,
+  // closing, rows, totals and daily balances; one account is reported (see `chooseAccount`).
+  type Segment = Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'> & { account: AccountRef | null };
+  const accounts: Segment[] = [];
+  let account: AccountRef | null = null;
   let accountRows = 0;
+  /** Balances whose label names an account ("Savings ending balance"), kept for that account. */
+  const named: Array<{ account: AccountRef; role: 'opening' | 'closing'; cents: number }> = [];
+  const startAccount = (next: AccountRef | null, opening: number | null) => {
+    accounts.push({ account, opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily });
+    r.closings = [];
+    r.rows = [];
+    r.totals = [];
+    r.daily = [];
+    r.closing = null;
+    r.opening = opening;
+    accountRows = 0;
+    account = next;
+  };
+  /** An account's heading: the same account goes on; another starts its own reading. */
+  /** Every account heading met, the ones another heading replaced before any row too. */
+  const headings: AccountRef[] = [];
+  const switchAccount = (next: AccountRef, pageTop = false) => {
+    if (account && sameAccount(account, next)) {
+      account = { ...account, number: account.number ?? next.number };
+      return;
+    }
+    // At the top of a page, an account met before the current one: the page's running header
+    // (the statement's main account, a title repeated on every page), not a new account; the
+    // current account's rows go on.
+    if (pageTop && account && headings.some((a) => sameAccount(a, next))) return;
+    headings.push(next);
+    // What came before any heading (a summary's balances, no rows) is the first account's.
+    if (!account && !r.rows.length) {
+      account = next;
+      return;
+    }
+    if (!r.rows.length && r.opening === null && r.closing === null && !r.totals.length) {
+      account = next;
+      return;
+    }
+    startAccount(next, null);
+  };
   const newSection = (h: Heading, heading: string) => {
     // A second account's activity (a savings account after the checking account): not this
     // statement's transactions; nothing after it is read as this account's.
@@ -795,21 +900,20 @@ export function read(pages: PageItems[]): Reading {
     sec = sections.length - 1;
     cols = null;
   };
-  const addTotal = (label: string, money: Money, count: number | null, inSection: boolean) => {
+  const addTotal = (label: string, money: Money, count: number | null, inSection: boolean, of: AccountRef | null = accountNamed(label)) => {
     const l = labelOf(label);
     if (!l) return;
+    // A balance naming an account ("Savings ending balance", a relationship summary's line per
+    // account) is that account's, never the one being read unless it is the same.
+    if ((l.role === 'opening' || l.role === 'closing') && of && !(account && sameAccount(account, of))) {
+      named.push({ account: of, role: l.role, cents: signedCents(money) });
+      return;
+    }
     if (l.role === 'opening') {
       if (r.opening !== null && signedCents(money) !== r.opening && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
-        // A second account's opening balance after this one's rows (a credit union's shares, each
-        // with its own table): each account is kept apart, and the one with the most activity read.
-        accounts.push({ opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily });
-        r.closings = [];
-        r.rows = [];
-        r.totals = [];
-        r.daily = [];
-        r.closing = null;
-        r.opening = signedCents(money);
-        accountRows = 0;
+        // A second account's opening balance after this one's rows, no heading naming it (a credit
+        // union's shares, each with its own table): each account is kept apart.
+        startAccount(null, signedCents(money));
         return;
       }
       if (r.opening === null) {
@@ -833,6 +937,8 @@ export function read(pages: PageItems[]): Reading {
 
   /** A box with "this period" and "year-to-date" columns: only this period's amounts are read. */
   let periodBox: { page: number; y: number; thisX: number; ytdX: number } | null = null;
+  /** A summary with a column per account ("Business Checking ****1234 | Business Savings ****5678" over its label lines). */
+  let accountCols: { page: number; y: number; cols: Array<{ x: number; account: AccountRef }> } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     let tk = toks[i];
@@ -862,11 +968,23 @@ export function read(pages: PageItems[]): Reading {
     }
     const money = tk.filter((t) => t.k === 'money');
     const text = line.text;
+    {
+      // Column headings naming two accounts or more, nothing else: the amounts below are each
+      // their column's account's.
+      const heads = !money.length ? cellsOf(line.words).map((c) => ({ x: (c.x0 + c.x1) / 2, account: accountNamed(c.t) })) : [];
+      if (heads.length >= 2 && heads.every((c) => c.account)) accountCols = { page: line.page, y: line.y, cols: heads as Array<{ x: number; account: AccountRef }> };
+      else if (accountCols && (line.page !== accountCols.page || line.y - accountCols.y > line.size * 14)) accountCols = null;
+    }
 
     // A table's header row.
     if (stopped || kind === 'ignore') {
       const h = !money.length && !stopped ? headingOf(text) : null;
+      const acct = !money.length && !stopped && tk[0]?.k !== 'date' ? accountHeadingOf(text) : null;
       if (h) newSection(h, text);
+      else if (acct) {
+        switchAccount(acct);
+        newSection({ kind: 'mixed', category: 'mixed' }, '');
+      }
       continue;
     }
     const header = headerOf(line);
@@ -1074,7 +1192,20 @@ export function read(pages: PageItems[]): Reading {
         const cell = cells.find((c) => ivDist(c.x0, c.x1, t.x0, t.x1) === 0);
         return !!cell && labelOf(cell.t) === null && cells.indexOf(cell) === 0;
       };
-      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && (amountsOnly(below) || underNonLabel(below))) {
+      const oneRow = below && underNonLabel(below);
+      // A table of several accounts, one row each ("Account | Previous Balance | Deposits | ... |
+      // Ending Balance" over a savings row and a checking row, a relationship summary): no row is
+      // plainly this account's; each account's own section prints its balances. Read past it.
+      if (oneRow && cells.filter((c) => isLabel(c.t)).length >= 2 && extra.length <= 1 && lines[j].page === line.page) {
+        let k = j + 1;
+        while (k < lines.length && lines[k].page === line.page && lines[k].y - lines[k - 1].y <= lines[k - 1].size * 2.4 && underNonLabel(toks[k])) k++;
+        if (k > j + 1) {
+          i = k - 1;
+          lastRow = null;
+          continue;
+        }
+      }
+      if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && (amountsOnly(below) || oneRow)) {
         const labels = cells.map((c) => ({ ...c }));
         for (const l of extra) {
           for (const c of cellsOf(l.words)) {
@@ -1095,12 +1226,26 @@ export function read(pages: PageItems[]): Reading {
             if (used.has(key)) continue;
             used.add(key);
             const count = /\((\d+)\)/.exec(cell.t);
-            addTotal(cell.t, t.m, count ? Number(count[1]) : null, false);
+            // (The account the row names, when it names one: "Business Savings 5678" is the savings'.)
+            addTotal(cell.t, t.m, count ? Number(count[1]) : null, false, accountNamed(cell.t) ?? (oneRow ? accountNamed(below.filter((x) => x.k !== 'money').map((x) => x.t).join(' ')) : null));
           }
           i = j;
           lastRow = null;
           continue;
         }
+      }
+    }
+
+    // An account's heading (not a row's wrapped description, indented to it).
+    if (!money.length && first?.k !== 'date') {
+      const acct = accountHeadingOf(text);
+      // (Nor the second line of a row whose amounts follow: "ONLINE TRANSFER TO" over "Business
+      // Savings xxxxxx4410".)
+      const continues = (lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) || underPending(line, i);
+      if (acct && !continues) {
+        switchAccount(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
+        lastRow = null;
+        pending = null;
       }
     }
 
@@ -1197,6 +1342,19 @@ export function read(pages: PageItems[]): Reading {
     }
 
     // Label and amount pairs: a summary, a section's total, a balance.
+    // Under columns per account: "Beginning balance  1,000.00  10,000.00" is each column's
+    // account's balance; its other figures are read in each account's own section, not here.
+    if (accountCols && money.length >= 2 && first?.k === 'text' && tk.every((t, n) => (n < tk.indexOf(money[0]) ? t.k === 'text' || t.k === 'int' : t.k === 'money'))) {
+      const label = tk.filter((t) => t.k === 'text').map((t) => t.t).join(' ');
+      const cols = accountCols.cols;
+      for (const m of money as Array<Extract<Tok, { k: 'money' }>>) {
+        const cx = (m.x0 + m.x1) / 2;
+        const col = cols.reduce((b, c) => (Math.abs(c.x - cx) < Math.abs(b.x - cx) ? c : b));
+        if (isBalanceLabel(label)) addTotal(label, m.m, null, false, col.account);
+      }
+      lastRow = null;
+      continue;
+    }
     if (money.length && (!first || first.k !== 'date')) {
       // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
       // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
@@ -1222,13 +1380,16 @@ export function read(pages: PageItems[]): Reading {
         const nextRowFollows = h && i + 1 < lines.length && (kind !== 'summary' ? headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date' : h.kind !== 'summary' && !/^total\b/i.test(text) && lines[i + 1].page === line.page && !!headerOf(lines[i + 1]));
         const isTotalLine = /^total\b/i.test(text) || /\btotal\b/i.test(pairs[0]?.label ?? '');
         const seen = new Set<string>();
+        // A line naming its account before its figures ("Business Savings ****5678  Beginning
+        // balance $5,000.00  Ending balance $5,010.00"): every figure on it is that account's.
+        const lineAccount = accountNamed(pairs[0].label);
         for (const p of labelled) {
           // Several accounts side by side (checking, savings, the total): the first is this account's.
           const k = p.label.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
           if (seen.has(k)) continue;
           seen.add(k);
           const count = /\((\d+)\)/.exec(p.label);
-          addTotal(p.label, p.money, p.count ?? (count ? Number(count[1]) : null), isTotalLine && sections[sec].kind !== 'summary' && sections[sec].kind !== 'mixed');
+          addTotal(p.label, p.money, p.count ?? (count ? Number(count[1]) : null), isTotalLine && sections[sec].kind !== 'summary' && sections[sec].kind !== 'mixed', accountNamed(p.label) ?? lineAccount);
         }
         if (nextRowFollows && h) {
           newSection(h, pairs[0].label);
@@ -1261,11 +1422,67 @@ export function read(pages: PageItems[]): Reading {
   r.opening ??= forwardOpening;
   datedBalances(r, dated);
   r.sections = sections;
-  if (accounts.length) {
-    const best = [...accounts, { opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }].reduce((b, a) => (a.rows.length > b.rows.length ? a : b));
-    Object.assign(r, best);
-  }
+  chooseAccount(r, [...accounts, { account, opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }], named);
   return r;
+}
+
+/**
+ * The account a balance's label names ("Savings ending balance", "Checking ****1234 beginning
+ * balance"), or null for a plain "Ending balance".
+ */
+function accountNamed(label: string): AccountRef | null {
+  const kind = accountKindOf(label);
+  if (!kind) return null;
+  const num = /(?:#|[*xX•.]{2,}|\b)(\d{3,})\b/.exec(label);
+  return { kind, number: num ? num[1].slice(-4) : null, name: label };
+}
+
+/**
+ * Which account of a statement to report: the only one with activity; of several, the business's
+ * transaction account (checking, share draft) when exactly one is; an account no heading names
+ * beside savings or loans it is not; else none (two checking accounts, or several accounts none of
+ * which is named): `ambiguousAccounts`, and the statement is refused rather than read from one
+ * account picked by guess. Rows of two accounts are never read as one. A balance that names an
+ * account goes to that account only (a relationship summary's lines are each their account's).
+ */
+function chooseAccount(r: Reading, segs: Array<Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'> & { account: AccountRef | null }>, named: Array<{ account: AccountRef; role: 'opening' | 'closing'; cents: number }>): void {
+  const active = segs.filter((s) => s.rows.length);
+  let chosen = segs[segs.length - 1];
+  // (A savings account's activity beside a checking account with none this period: the checking,
+  // with no transactions, never the savings' figures as the business's.)
+  const idleChecking = segs.find((s) => s.account?.kind === 'transaction' && !s.rows.length);
+  if (active.length === 1) chosen = active[0].account && active[0].account.kind !== 'transaction' && idleChecking ? idleChecking : active[0];
+  else if (active.length > 1) {
+    const tx = active.filter((s) => s.account?.kind === 'transaction');
+    const unnamed = active.filter((s) => !s.account);
+    if (tx.length === 1) chosen = tx[0];
+    else if (!tx.length && unnamed.length === 1) chosen = unnamed[0];
+    else {
+      // (Their kinds only: an account's name or number is not for a message.)
+      r.ambiguousAccounts = active.map((s) => (s.account ? { transaction: 'a checking account', savings: 'a savings account', loan: 'a loan' }[s.account.kind] : 'an account without a heading'));
+      chosen = active[0];
+    }
+  } else {
+    chosen = segs.find((s) => s.account?.kind === 'transaction') ?? segs.find((s) => !s.account && (s.opening !== null || s.closing !== null)) ?? chosen;
+  }
+  r.opening = chosen.opening;
+  r.closing = chosen.closing;
+  r.closings = chosen.closings;
+  r.rows = chosen.rows;
+  r.totals = chosen.totals;
+  r.daily = chosen.daily;
+  r.account = chosen.account;
+  // Balances naming the account read (or, when it has no heading, naming one kind of account only
+  // and no other account of that kind is on the statement) fill what its own table did not print.
+  const own = chosen.account;
+  const mine = named.filter((n) => (own ? n.account.kind === own.kind && (own.number === null || n.account.number === null || own.number === n.account.number) : !segs.some((s) => s.account && s.account.kind === n.account.kind) && new Set(named.filter((m) => m.role === n.role).map((m) => m.account.kind)).size === 1));
+  for (const role of ['opening', 'closing'] as const) {
+    const vals = [...new Set(mine.filter((n) => n.role === role).map((n) => n.cents))];
+    if (!vals.length) continue;
+    if (r[role] === null) {
+      if (vals.length === 1) r[role] = vals[0];
+    } else if (role === 'closing') for (const v of vals) if (v !== r.closing && !r.closings.includes(v)) r.closings.push(v);
+  }
 }
 
 /**

@@ -333,6 +333,10 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Blind-7 scored 8/10 parsed, all right; its two refusals were a credit union's savings and
   // share-draft accounts printed on one statement, read since (each account apart, the share draft reported).
   { dir: 'contract-tests/fixtures/statements-blind-7', minParsed: 10 },
+  // Blind-8 scored 4/10 parsed, 1 with a wrong NSF count (a deposited check returned unpaid read as
+  // the merchant's returned item); the deposited_return row closes it (and settles the bank's
+  // return-deposit-item charge, the $12 doubt).
+  { dir: 'contract-tests/fixtures/statements-blind-8', minParsed: 5 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1152,6 +1156,27 @@ describe('the amount before the description, the balance after it', () => {
   it('is read with the amount as the row\'s and the running balance binding', async () => {
     expect(figures(await read(make('1,430.00')))).toMatchObject({ deposits_total: 500, nsf_count: 1, ending_balance: 1430 });
     failed(await read(make('1,440.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a check the merchant deposited, returned unpaid, on a register with a running balance', () => {
+  // The debit of the returned check and the bank's charge for it are the payer's bounce: not an
+  // NSF of the merchant's (the truth of a Zions-style register counted 4 overdraft fees, the reader 5).
+  const make = (returned: string): PageSpec[] => [[
+    'Wasatch Plains Bank', 'Statement Period: 10/01/2026 through 10/31/2026', [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,229.00', { r: true }]],
+    HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '800.00', '1,800.00'),
+    AMT('10/03', 'MOBILE DEPOSIT CK 1207', '400.00', '2,200.00'),
+    AMT('10/09', returned, '-400.00', '1,800.00'),
+    AMT('10/09', 'RETURN DEPOSIT ITEM CHARGE', '-12.00', '1,788.00'),
+    AMT('10/12', 'ACH DEBIT XCEL ENERGY', '-2,000.00', '-212.00'),
+    AMT('10/12', 'OVERDRAFT PAID ITEM FEE', '-35.00', '-247.00'),
+    AMT('10/20', 'CARD SETTLEMENT VISA', '1,476.00', '1,229.00'),
+  ]];
+  it('is a debit, not an NSF, and its charge is no doubt', async () => {
+    expect(figures(await read(make('DEPOSITED ITEM RETURNED UNPAID CK 1207')))).toMatchObject({ ending_balance: 1229, deposits_total: 2676, nsf_count: 1 });
+    // The merchant's own item returned unpaid is still counted.
+    expect(figures(await read(make('ITEM RETURNED UNPAID CK 1207')))).toMatchObject({ nsf_count: 2 });
   });
 });
 

@@ -21,7 +21,7 @@ describe('the built-in table', () => {
     expect(rows.flatMap((r, i) => rowProblems(r).map((p) => `row ${i + 1}: ${p}`))).toEqual([]);
     const funders = new Set(statementRules().builtIn.filter((r) => r.class === 'mca_funder').map((r) => r.name));
     expect(funders.size).toBeGreaterThanOrEqual(100);
-    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery']));
+    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return']));
   });
 
   it('classifies 10,000 descriptions in well under a second', () => {
@@ -297,6 +297,19 @@ describe('nsf_reversal: a reversed or refunded fee is neither an NSF nor revenue
   it.each(['NSF FEE REVERSAL', 'OD FEE REFUND', 'OVERDRAFT FEE REVERSED', 'REVERSAL NSF FEE', 'RETURNED ITEM CREDIT', 'RETURN ITEM  CREDIT', 'NSF RETURN CREDIT', 'FEE REFUND RETURN ITEM'])('%s', (d) => {
     expect(isNsf(d)).toBe(false);
     expect(depositKind(d)).toBe('refund');
+  });
+});
+
+describe('deposited_return: a check the merchant took in bounced, so the payer was short of funds, not the merchant', () => {
+  it.each(['DEPOSITED ITEM RETURNED UNPAID CK 4471 STATE FARM', 'DEPOSITED ITEM RETURNED CK 1207', 'RETURN DEPOSIT ITEM CHARGE', 'RETURNED DEPOSITED ITEM FEE', 'DEP ITEM RTN NSF 3310', 'DEPOSITED CHECK RETURNED'])('%s is neither an NSF count nor a doubt', (d) => {
+    expect(isNsf(d)).toBe(false);
+    expect(looksLikeNsfFee(d)).toBe(false);
+    expect(mcaFunder(d)).toBeNull();
+  });
+  it.each(['ITEM RETURNED UNPAID FEE', 'RETURNED ITEM FEE', 'NSF CHARGE PAID ITEM', 'OVERDRAFT PAID ITEM FEE'])('the merchant\'s own bounced item %s still counts', (d) => expect(isNsf(d)).toBe(true));
+  it('a deposit is still a deposit', () => {
+    expect(depositKind('REMOTE DEPOSIT ITEMS 3')).toBe('revenue');
+    expect(depositKind('BRANCH DEPOSIT')).toBe('revenue');
   });
 });
 

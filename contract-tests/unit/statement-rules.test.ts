@@ -313,6 +313,21 @@ describe('deposited_return: a check the merchant took in bounced, so the payer w
   });
 });
 
+describe('a customer\'s purchase-order number, a supplier\'s credit memo, a funder\'s one-off fee', () => {
+  it.each(['Incoming wire from FRONT RANGE HEALTH SYSTEM; PO 44810', 'WIRE IN ACME PO# 5512', 'ACH CREDIT ACME CORP PURCHASE ORDER 77120'])('%s is a customer paying for an order: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a PO box is no order, and a funder paying against a PO is still doubted', () => {
+    expect(creditSettled('ACH CREDIT PO BOX 1234 HOLDINGS')).toBe(false);
+    expect(creditDoubt('WIRE FROM NORTHSTAR CAPITAL PO 5512')).toBe('funding');
+  });
+  it.each(['ACH CREDIT CO: JOHNSTONE SUPPLY ENTRY DESCR: CREDIT MEMO SEC: CCD IND ID: 44120', 'FERGUSON ENT DES:CREDIT MEMO ID:55120'])('%s (the company\'s entry says credit memo) is money given back', (d) => expect(depositKind(d)).toBe('refund'));
+  it.each(['ACH DEBIT CO: ONDECK CAPITAL ENTRY DESCR: ORIG FEE SEC: CCD IND ID: 7719204', 'ACH DEBIT KALAMATA CAPITAL ORIGINATION FEE', 'FORA FINANCIAL UCC FILING FEE'])('%s is no position', (d) => expect(mcaFunder(d)).toBeNull());
+  it('the same funder\'s payments are', () => expect(mcaFunder('ACH DEBIT CO: ONDECK CAPITAL ENTRY DESCR: ODK DEBIT SEC: CCD')).toBe('OnDeck'));
+});
+
 describe('recovery: collection activity', () => {
   it.each(['ACH DEBIT LIBERTAS FUNDING COLLECTIONS', 'RECOVERY PMT', 'LEGAL ORDER DEBIT', 'BANK LEVY 2231', 'GARNISHMENT'])('%s', (d) => {
     expect(isRecovery(d)).toBe(true);

@@ -410,10 +410,17 @@ export function isNsf(description: string): boolean {
 
 export const isRecovery = (description: string): boolean => !!classOf(description).recovery;
 
-/** The known funder a debit pays, if any (an NSF fee, a reversal or a collection naming one is not a position). */
+/**
+ * A fee a lender or funder takes once, when it funds (origination, closing, underwriting,
+ * documentation, UCC filing): no payment on a position ("ONDECK CAPITAL ENTRY DESCR: ORIG FEE").
+ */
+const ONE_OFF_FEE = /\b(ORIG(INATION)?|ORGINATION|CLOSING|UNDERWRITING|APPLICATION|DOCUMENTATION|DOC|UCC|FILING|BROKER)\W+(FEES?|CHG|CHARGES?)\b/;
+
+/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection or a one-off funding fee naming one is not a position). */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
   if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return) return null;
+  if (c.mca_funder && ONE_OFF_FEE.test(description.toUpperCase())) return null;
   return c.mca_funder?.name ?? null;
 }
 

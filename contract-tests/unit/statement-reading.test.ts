@@ -1233,6 +1233,24 @@ describe('a box of fees beside the summary, its heading level with the balances'
   });
 });
 
+describe('only a statement date and the days in the period', () => {
+  // "Statement Date 02/28/26" and "Days in period 14": the period is the 14 days ending that date.
+  const make = (daysLine: string): PageSpec[] => [[
+    [[40, 'Gulf Plains Bank'], [420, 'Statement Date 02/28/26']],
+    [[420, daysLine]],
+    [[40, 'Balance Last Statement'], [300, '1,000.00', { r: true }]],
+    [[40, 'Balance This Statement'], [300, '1,300.00', { r: true }]],
+    HEAD,
+    AMT('02/16', 'CARD SETTLEMENT VISA', '500.00', '1,500.00'),
+    AMT('02/20', 'ACH DEBIT XCEL ENERGY', '-200.00', '1,300.00'),
+  ]];
+  it('starts the period that many days before its end', async () => {
+    expect(figures(await read(make('Days in period 14')))).toMatchObject({ period_start: '2026-02-15', period_end: '2026-02-28', beginning_balance: 1000, ending_balance: 1300 });
+    // Without it, a month-end statement date is a calendar month.
+    expect(figures(await read(make('Enclosures 0')))).toMatchObject({ period_start: '2026-02-01', period_end: '2026-02-28' });
+  });
+});
+
 describe('"Incoming Payments" / "Outgoing Payments" sections', () => {
   it('money coming in is a credit section whatever its noun ("payments" alone reads as debits)', async () => {
     const head: PageSpec[number] = [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [560, 'Amount', { b: true, r: true }]];

@@ -537,6 +537,7 @@ const CLOSING_DATE_RES = [
   new RegExp(`\\bas of\\s*:?\\s*(${DATE_Y})`, 'i'),
 ];
 const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last) statement(?: date| closing date| ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
+const DAYS_IN_PERIOD_RE = /\b(?:number of )?days in (?:the |this )?(?:statement |billing )?(?:period|cycle)\s*:?\s*(\d{1,3})\b/i;
 const OPEN_ON_RE = new RegExp(`\\b(beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 const CLOSE_ON_RE = new RegExp(`\\b(?:ending|closing|new) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 
@@ -618,7 +619,16 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
     }
   }
   if (end) {
-    const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
+    // "Days in period 28" (or "Number of days in this statement period: 28") beside the closing date.
+    let span: number | null = null;
+    for (const l of texts) {
+      const d = DAYS_IN_PERIOD_RE.exec(l);
+      if (d && Number(d[1]) >= 1 && Number(d[1]) <= 62) {
+        span = Number(d[1]);
+        break;
+      }
+    }
+    const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : span ? addDays(end, 1 - span) : monthBefore(end);
     return { start, end };
   }
   // A calendar month named as the period, and nothing more precise: "Statement Period: April

@@ -21,7 +21,7 @@ describe('the built-in table', () => {
     expect(rows.flatMap((r, i) => rowProblems(r).map((p) => `row ${i + 1}: ${p}`))).toEqual([]);
     const funders = new Set(statementRules().builtIn.filter((r) => r.class === 'mca_funder').map((r) => r.name));
     expect(funders.size).toBeGreaterThanOrEqual(100);
-    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery']));
+    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return']));
   });
 
   it('classifies 10,000 descriptions in well under a second', () => {
@@ -298,6 +298,34 @@ describe('nsf_reversal: a reversed or refunded fee is neither an NSF nor revenue
     expect(isNsf(d)).toBe(false);
     expect(depositKind(d)).toBe('refund');
   });
+});
+
+describe('deposited_return: a check the merchant took in bounced, so the payer was short of funds, not the merchant', () => {
+  it.each(['DEPOSITED ITEM RETURNED UNPAID CK 4471 STATE FARM', 'DEPOSITED ITEM RETURNED CK 1207', 'RETURN DEPOSIT ITEM CHARGE', 'RETURNED DEPOSITED ITEM FEE', 'DEP ITEM RTN NSF 3310', 'DEPOSITED CHECK RETURNED'])('%s is neither an NSF count nor a doubt', (d) => {
+    expect(isNsf(d)).toBe(false);
+    expect(looksLikeNsfFee(d)).toBe(false);
+    expect(mcaFunder(d)).toBeNull();
+  });
+  it.each(['ITEM RETURNED UNPAID FEE', 'RETURNED ITEM FEE', 'NSF CHARGE PAID ITEM', 'OVERDRAFT PAID ITEM FEE'])('the merchant\'s own bounced item %s still counts', (d) => expect(isNsf(d)).toBe(true));
+  it('a deposit is still a deposit', () => {
+    expect(depositKind('REMOTE DEPOSIT ITEMS 3')).toBe('revenue');
+    expect(depositKind('BRANCH DEPOSIT')).toBe('revenue');
+  });
+});
+
+describe('a customer\'s purchase-order number, a supplier\'s credit memo, a funder\'s one-off fee', () => {
+  it.each(['Incoming wire from FRONT RANGE HEALTH SYSTEM; PO 44810', 'WIRE IN ACME PO# 5512', 'ACH CREDIT ACME CORP PURCHASE ORDER 77120'])('%s is a customer paying for an order: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a PO box is no order, and a funder paying against a PO is still doubted', () => {
+    expect(creditSettled('ACH CREDIT PO BOX 1234 HOLDINGS')).toBe(false);
+    expect(creditDoubt('WIRE FROM NORTHSTAR CAPITAL PO 5512')).toBe('funding');
+  });
+  it.each(['ACH CREDIT CO: JOHNSTONE SUPPLY ENTRY DESCR: CREDIT MEMO SEC: CCD IND ID: 44120', 'FERGUSON ENT DES:CREDIT MEMO ID:55120'])('%s (the company\'s entry says credit memo) is money given back', (d) => expect(depositKind(d)).toBe('refund'));
+  it.each(['ACH DEBIT CO: ONDECK CAPITAL ENTRY DESCR: ORIG FEE SEC: CCD IND ID: 7719204', 'ACH DEBIT KALAMATA CAPITAL ORIGINATION FEE', 'FORA FINANCIAL UCC FILING FEE'])('%s is no position', (d) => expect(mcaFunder(d)).toBeNull());
+  it('the same funder\'s payments are', () => expect(mcaFunder('ACH DEBIT CO: ONDECK CAPITAL ENTRY DESCR: ODK DEBIT SEC: CCD')).toBe('OnDeck'));
 });
 
 describe('recovery: collection activity', () => {

@@ -200,13 +200,14 @@ function cellsOf(words: Word[]): Array<{ x0: number; x1: number; t: string }> {
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_WORD = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
-const MONEY_WORD = /^(\()?([-+])?\$?([-+])?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(\))?(-)?(CR|DR|Cr|Dr|cr|dr)?$/;
+// (No whole dollars before the point is none: a box's "Interest Paid  .00".)
+const MONEY_WORD = /^(\()?([-+])?\$?([-+])?(\d{1,3}(?:,\d{3})+|\d*)\.(\d{2})(\))?(-)?(CR|DR|Cr|Dr|cr|dr)?$/;
 
 export function parseMoney(word: string): Money | null {
   const m = MONEY_WORD.exec(norm(word).trim());
   if (!m) return null;
   if (Boolean(m[1]) !== Boolean(m[6])) return null;
-  const cents = Number(m[4].replace(/,/g, '')) * 100 + Number(m[5]);
+  const cents = Number(m[4].replace(/,/g, '') || '0') * 100 + Number(m[5]);
   const suffix = m[8]?.toLowerCase();
   // A leading plus marks a credit as a CR does ("+4,867.93" beside unsigned debits).
   const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' || m[2] === '+' || m[3] === '+' ? 'cr' : suffix === 'dr' ? 'dr' : null;
@@ -536,6 +537,7 @@ const CLOSING_DATE_RES = [
   new RegExp(`\\bas of\\s*:?\\s*(${DATE_Y})`, 'i'),
 ];
 const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last) statement(?: date| closing date| ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
+const DAYS_IN_PERIOD_RE = /\b(?:number of )?days in (?:the |this )?(?:statement |billing )?(?:period|cycle)\s*:?\s*(\d{1,3})\b/i;
 const OPEN_ON_RE = new RegExp(`\\b(beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 const CLOSE_ON_RE = new RegExp(`\\b(?:ending|closing|new) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 
@@ -617,7 +619,16 @@ function periodOf(texts: string[]): { start: string; end: string } | null {
     }
   }
   if (end) {
-    const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : monthBefore(end);
+    // "Days in period 28" (or "Number of days in this statement period: 28") beside the closing date.
+    let span: number | null = null;
+    for (const l of texts) {
+      const d = DAYS_IN_PERIOD_RE.exec(l);
+      if (d && Number(d[1]) >= 1 && Number(d[1]) <= 62) {
+        span = Number(d[1]);
+        break;
+      }
+    }
+    const start = open && open < end && days(open, end) <= 62 ? open : prev && prev < end && days(prev, end) <= 62 ? addDays(prev, 1) : span ? addDays(end, 1 - span) : monthBefore(end);
     return { start, end };
   }
   // A calendar month named as the period, and nothing more precise: "Statement Period: April
@@ -793,11 +804,42 @@ function fitColumnsOf(lines: Line[], toks: Tok[][], header: Col[], at: number): 
   return header.map((c) => moved.get(c) ?? c);
 }
 
+/**
+ * A box beside the account summary whose figures are not read ("OVERDRAFT / RETURN ITEM FEES" with
+ * this period and year to date, right of "Beginning Balance ... Ending Balance"): its heading would
+ * end the summary's reading at the box, so the box's words are taken out of the lines it shares
+ * with the summary. A box is a heading of an unread kind, alone on its line right of the middle,
+ * with text left of it just below; it runs while its lines follow each other closely.
+ */
+function withoutSideBoxes(lines: Line[], pages: PageItems[]): Line[] {
+  const out = lines.slice();
+  for (let i = 0; i < out.length; i++) {
+    const head = out[i];
+    if (!head.words.length) continue;
+    const x0 = head.words[0].x0;
+    if (x0 < (pages[head.page]?.width ?? 612) * 0.4 || headingOf(head.text)?.kind !== 'ignore') continue;
+    const next = out[i + 1];
+    if (!next || next.page !== head.page || next.y - head.y > head.size * 2.4 || !next.words.some((w) => w.x1 < x0 - 4)) continue;
+    let lastY = head.y;
+    out[i] = { ...head, words: [], text: '' };
+    for (let j = i + 1; j < out.length; j++) {
+      const l = out[j];
+      if (l.page !== head.page || l.y - lastY > l.size * 2.4 || l.words.some((w) => w.x0 < x0 - 4 && w.x1 > x0 + 4)) break;
+      const keep = l.words.filter((w) => w.x0 < x0 - 4);
+      if (keep.length === l.words.length) continue;
+      lastY = l.y;
+      out[j] = { ...l, words: keep, text: cellTexts(keep).join('  ') };
+    }
+  }
+  return out.filter((l) => l.words.length);
+}
+
 export function read(pages: PageItems[]): Reading {
-  const lines = linesOf(pages);
+  const all = linesOf(pages);
+  const lines = withoutSideBoxes(all, pages);
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
-  r.bankName = bankOf(lines);
-  r.period = periodOf([...lines.map((l) => l.text), ...stackedPeriods(lines)]);
+  r.bankName = bankOf(all);
+  r.period = periodOf([...all.map((l) => l.text), ...stackedPeriods(all)]);
   const sections: Section[] = [{ kind: 'mixed', category: 'mixed', heading: '' }];
   let sec = 0;
   let cols: Col[] | null = null;

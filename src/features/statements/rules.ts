@@ -31,6 +31,9 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // - nsf: NSF, returned-item, unpaid-item and overdraft (paid item) fees and events.
 // - nsf_reversal: the reversal or refund of such a fee, a returned-item credit: neither an NSF nor revenue.
 // - recovery: collection or recovery activity (collections, levies, judgments).
+// - deposited_return: a check or item the merchant DEPOSITED coming back unpaid, and the bank's
+//   charge for it: the merchant's customer bounced, not the merchant; never an NSF (it outweighs
+//   the nsf rows' "ITEM RETURNED UNPAID", "RETURNED ITEM"), and a settled debit.
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
 // loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and
@@ -38,7 +41,7 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // (mcaFunder): an NSF, fee reversal, refund or recovery line is never a position, even when it
 // names a funder ("NSF FEE LG FUNDING").
 
-export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery'] as const;
+export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return'] as const;
 export type RuleClass = (typeof RULE_CLASSES)[number];
 
 export interface RuleRow {
@@ -233,7 +236,7 @@ function classifyUpper(c: Compiled, d: string): Classification {
     for (const p of c.starredFirst) if (w.startsWith(p.words[0]) && phraseAt(p, words, i)) (p.unless ? (vetoed ??= []) : hits).push(p.row);
   }
   for (const r of c.regexRows) if (r.re.test(d)) hits.push(r.row);
-  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null };
+  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null, deposited_return: null };
   for (const row of hits) {
     if (vetoed && vetoed.includes(row)) continue;
     const r = c.rows[row];
@@ -381,7 +384,7 @@ export function counterparty(description: string): string {
 /** A debit that reads like a returned-item, NSF or overdraft fee that no row counts (nor reverses). */
 export function looksLikeNsfFee(description: string): boolean {
   const c = classOf(description);
-  if (c.nsf || c.nsf_reversal) return false;
+  if (c.nsf || c.nsf_reversal || c.deposited_return) return false;
   const d = description.toUpperCase();
   return FEE_WORD.test(d) && RETURN_WORD.test(d);
 }
@@ -389,7 +392,7 @@ export function looksLikeNsfFee(description: string): boolean {
 /** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer). */
 export function debitSettled(description: string): boolean {
   const c = classOf(description);
-  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan);
+  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return);
 }
 
 /** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection). */
@@ -402,15 +405,22 @@ export function looksLikeFunderDebit(description: string): boolean {
 /** An NSF, returned-item or overdraft (paid item) event; its reversal or refund is not. */
 export function isNsf(description: string): boolean {
   const c = classOf(description);
-  return !!c.nsf && !c.nsf_reversal;
+  return !!c.nsf && !c.nsf_reversal && !c.deposited_return;
 }
 
 export const isRecovery = (description: string): boolean => !!classOf(description).recovery;
 
-/** The known funder a debit pays, if any (an NSF fee, a reversal or a collection naming one is not a position). */
+/**
+ * A fee a lender or funder takes once, when it funds (origination, closing, underwriting,
+ * documentation, UCC filing): no payment on a position ("ONDECK CAPITAL ENTRY DESCR: ORIG FEE").
+ */
+const ONE_OFF_FEE = /\b(ORIG(INATION)?|ORGINATION|CLOSING|UNDERWRITING|APPLICATION|DOCUMENTATION|DOC|UCC|FILING|BROKER)\W+(FEES?|CHG|CHARGES?)\b/;
+
+/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection or a one-off funding fee naming one is not a position). */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
-  if (c.nsf || c.nsf_reversal || c.refund || c.recovery) return null;
+  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return) return null;
+  if (c.mca_funder && ONE_OFF_FEE.test(description.toUpperCase())) return null;
   return c.mca_funder?.name ?? null;
 }
 

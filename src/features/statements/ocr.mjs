@@ -445,7 +445,7 @@ function pgm(ink, w, h) {
 // ------------------------------------------------------------------------------------ reading
 
 /** Tuning of the cleaning (benchmarks compare them): the image tesseract gets, and its resolution. */
-export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '' };
+export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '', rereadBelow: 80 };
 let dumped = 0;
 
 /**
@@ -474,13 +474,91 @@ function speck(s, confidence) {
   return /^[-$*#&+=/]$/.test(s) ? confidence < 50 : confidence < 90;
 }
 
+const MONTH_GLUED = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(\d{1,2})(,?)$/i;
+/**
+ * Specks read as marks at a word's edge, and two words read as one, undone where print cannot have
+ * them: a quote, backtick, underscore or tilde before a word's first letter or digit (or after its
+ * last), a dash before a date (a date is never signed), a month's name glued to its day ("Apr10").
+ * An amount is never changed here: one with a stray mark stays as read, doubtful (`doubtfulAmount`),
+ * for the second reading to settle.
+ */
+export function strayMarks(s) {
+  const bare = s.replace(/^["'`_~\u2018\u2019\u201C\u201D]+(?=[A-Za-z0-9$(])/, '').replace(/(?<=[A-Za-z0-9.)])["'`_~\u2018\u2019\u201C\u201D]+$/, '');
+  if (AMOUNT.test(bare.replace(/^[-\u2012-\u2015]/, '').replace(/[-\u2012-\u2015]$/, '')) && bare !== s) return s;
+  const date = bare.replace(/^[-\u2012-\u2015~.,]+(?=\d{1,2}[/-]\d{1,2}([/-]\d{2,4})?$)/, '');
+  const m = MONTH_GLUED.exec(date);
+  return m ? `${m[1]} ${m[2]}${m[3]}` : date;
+}
+
+const STRAY_LEAD = /^["'`_~\u2018\u2019\u201C\u201D]+/;
+const STRAY_TRAIL = /["'`_~\u2018\u2019\u201C\u201D]+$/;
+
+/** An amount's value and its signs: { cents, lead, trail } (lead/trail: the marks before/after its digits), or null. */
+export function amountParts(s) {
+  const t = ocrText(s.replace(/\s+/g, ''));
+  if (!AMOUNT.test(t)) return null;
+  const m = /^([^\d]*)([\d,]*\.\d\d)([^\d]*)$/.exec(t);
+  if (!m) return null;
+  return { cents: Math.round(Number(m[2].replace(/,/g, '')) * 100), lead: m[1].replace(/\$/g, ''), trail: m[3] };
+}
+
+/**
+ * What a doubtful amount is, from the first reading (`first`, stray marks at its edge removed) and
+ * readings of it alone (`more()` gives the next one, or ''): the first reading when a second reads
+ * the same value with no sign the first lacks; else the value two of three readings agree on (a
+ * second and a third, each an amount with the same signs); else null (unreadable). A doubt about
+ * a mark beside the amount (`marks`) is settled only by a reading that sees no sign there: a sign
+ * it does see is not taken from one reading alone, the amount stays unreadable.
+ */
+export async function settleAmount(first, why, marks, more) {
+  const f = amountParts(first);
+  if (!f) return null;
+  const same = (a, b) => a && b && a.cents === b.cents && a.lead === b.lead && a.trail === b.trail;
+  const r1 = amountParts(await more());
+  if (r1 && r1.cents === f.cents) {
+    if (same(r1, f)) return first;
+    // The signs differ: a mark the first reading lacks is where the doubt was.
+    if (why === 'mark' && ((marks?.lead && r1.lead !== f.lead) || (marks?.trail && r1.trail !== f.trail))) return null;
+    if (why !== 'mark' && !r1.lead && !r1.trail) return first;
+  }
+  const r2 = amountParts(await more());
+  if (same(r2, f) && (!r1 || r1.cents !== f.cents || same(r1, f))) return first;
+  if (why !== 'mark' && same(r1, r2) && r1.lead === f.lead && r1.trail === f.trail) return ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(r1.cents, /,/.test(first))));
+  return null;
+}
+const formatCents = (c, commas) => {
+  const s = (c / 100).toFixed(2);
+  return commas ? s.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : s;
+};
+
+/** A word cut out of the page (with room for a mark beside it), enlarged `k` times, read as one line. */
+async function readCrop(worker, gray, W, H, bbox, lh, k) {
+  const padX = Math.round(lh * 0.6);
+  const padY = Math.round(lh * 0.3);
+  const x0 = Math.max(0, bbox.x0 - padX);
+  const x1 = Math.min(W, bbox.x1 + padX);
+  const y0 = Math.max(0, bbox.y0 - padY);
+  const y1 = Math.min(H, bbox.y1 + padY);
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w < 4 || h < 4) return '';
+  const crop = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) crop.set(gray.subarray((y0 + y) * W + x0, (y0 + y) * W + x1), y * w);
+  const big = resample(crop, w, h, w * k, h * k);
+  const { data } = await worker.recognize(pgmGray(big, w * k, h * k), {}, { text: true });
+  return (data.text ?? '').trim();
+}
+
+/** An amount as printed: 1,234.56, $1,234.56, (12.00), -$5.00, 5.00-. */
+const AMOUNT = /^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/;
+
 /**
  * A recognized word as print would have it: a dash read twice or as a long dash before an amount is
  * one minus sign, curly quotes are straight. Letters are never turned into digits: a misread
  * amount must stay misread, for the reconciliation to refuse it.
  */
-function ocrText(s) {
-  return s
+export function ocrText(s) {
+  return strayMarks(s)
     // A comma read as a period in an amount ("6.371.53"): US amounts have one decimal point.
     .replace(/^([-(]?\$?\d{1,3})((?:\.\d{3})+)(\.\d{2}\)?-?)$/, (_m, a, b, c) => a + b.replace(/\./g, ',') + c)
     .replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
@@ -561,11 +639,49 @@ async function readImage(img, psm) {
           const lead = marksIn(ink, W, wd.bbox.x0, Math.round(leadTo), wd.bbox.y0, wd.bbox.y1 + 1, lh);
           const trail = marksIn(ink, W, Math.round(trailFrom), wd.bbox.x1 + 1, wd.bbox.y0, wd.bbox.y1 + 1, lh);
           if (lead === 'dash' && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
-          else if (lead === 'other') wd.text = `?${wd.text}`;
           if (trail === 'dash' && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
-          else if (trail === 'other') wd.text = `${wd.text}?`;
+          wd.marks = { lead: lead === 'other', trail: trail === 'other' };
         }
       }
+    }
+  }
+  // Doubtful amounts read a second time, alone: ink beside one that its characters do not account
+  // for (a mark dropped, or only a character's box drawn too narrow), a stray mark read at its
+  // edge, or a low confidence. Each is cut out of the page, enlarged and read as one line of
+  // digits and signs (`settleAmount` decides); one that stays doubtful is unreadable ("?").
+  const doubtful = [];
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs ?? []) {
+      for (const l of p.lines ?? []) {
+        const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
+        for (const wd of l.words ?? []) {
+          const text = wd.text ?? '';
+          const core = text.replace(STRAY_LEAD, '').replace(STRAY_TRAIL, '');
+          if (!AMOUNT.test(core)) continue;
+          const why = wd.marks?.lead || wd.marks?.trail ? 'mark' : core !== text ? 'stray' : wd.confidence < knobs.rereadBelow ? 'low' : null;
+          if (why) doubtful.push({ wd, lh, core, why });
+        }
+      }
+    }
+  }
+  let reread = 0;
+  if (doubtful.length) {
+    await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
+    worker.psm = '7';
+    try {
+      for (const d of doubtful) {
+        const reads = [];
+        const settled = await settleAmount(d.core, d.why, d.wd.marks, async () => {
+          reread++;
+          const r = await readCrop(worker, gray, W, H, d.wd.bbox, d.lh, reads.length ? 3 : 2);
+          reads.push(r);
+          return r;
+        });
+        if (knobs.debug) console.error(JSON.stringify({ reread: d.core, why: d.why, reads, settled }));
+        d.wd.text = settled ?? `${d.core}?`;
+      }
+    } finally {
+      await worker.setParameters({ tessedit_char_whitelist: '' });
     }
   }
   const sx = boxW / W;
@@ -611,7 +727,7 @@ async function readImage(img, psm) {
     }
   }
   fixDates(items);
-  return { items, words, low, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
+  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
 }
 
 /**
@@ -639,7 +755,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     page.cleanup();
     if (img) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
-    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

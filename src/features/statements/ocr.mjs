@@ -405,7 +405,7 @@ function clean(gray, w, h, dpi) {
  * What ink lies in columns [x0, x1) between rows y0 and y1, wider than a sliver: none, a dash (a
  * stroke thin and wide) or something else.
  */
-function marksIn(ink, w, x0, x1, y0, y1, lh) {
+function marksIn(ink, w, x0, x1, y0, y1, lh, midOnly = false) {
   if (x1 - x0 < Math.max(2, lh * 0.12)) return 'none';
   let top = Infinity;
   let bottom = -1;
@@ -425,7 +425,11 @@ function marksIn(ink, w, x0, x1, y0, y1, lh) {
   if (n < Math.max(3, lh * lh * 0.004)) return 'none';
   const hh = bottom - top + 1;
   const ww = right - left + 1;
-  if (hh <= lh * 0.2 && ww >= hh * 1.5 && ww >= lh * 0.15) return 'dash';
+  // (`midOnly`: a dash must lie across the middle of the rows, where a minus sign is printed; a
+  // thin stroke at the top or bottom is a rule's remnant.)
+  const mid = (top + bottom) / 2;
+  const middle = !midOnly || (mid >= y0 + (y1 - y0) * 0.3 && mid <= y0 + (y1 - y0) * 0.75);
+  if (hh <= lh * 0.2 && ww >= hh * 1.5 && ww >= lh * 0.15) return middle ? 'dash' : 'other';
   return ww >= lh * 0.25 && n >= lh * lh * 0.01 ? 'other' : 'none';
 }
 
@@ -451,17 +455,25 @@ let dumped = 0;
 /**
  * A date's slash read as a 1 ("10117" for 10/17): corrected only for a word that starts an item in
  * a column of at least three dates printed MM/DD (same left edge within 2 pt), where a five-digit
- * number whose middle digit is 1 and whose ends are a month and a day is that date. The
- * reconciliation still checks every row it gives.
+ * number whose middle digit is 1 and whose ends are a month and a day is that date; and a slash
+ * lost ("1117" for 11/17) in a column of at least three dates printed with two-digit months and
+ * days, where a four-digit number that is a month and a day is that date. The reconciliation still
+ * checks every row it gives.
  */
-function fixDates(items) {
+export function fixDates(items) {
   const DATE = /^(\d{1,2})\/(\d{1,2})(\/\d{2,4})?(\s|$)/;
   const cols = new Map();
   for (const it of items) if (DATE.test(it.s)) cols.set(Math.round(it.x / 2), (cols.get(Math.round(it.x / 2)) ?? 0) + 1);
   const inColumn = (x) => [-1, 0, 1].reduce((n, d) => n + (cols.get(Math.round(x / 2) + d) ?? 0), 0) >= 3;
+  // Dates printed with two-digit months and days (MM/DD): the slash may also be lost ("1117").
+  const twoDigit = new Map();
+  for (const it of items) if (/^\d\d\/\d\d(\s|$)/.test(it.s)) twoDigit.set(Math.round(it.x / 2), (twoDigit.get(Math.round(it.x / 2)) ?? 0) + 1);
+  const inTwoDigitColumn = (x) => [-1, 0, 1].reduce((n, d) => n + (twoDigit.get(Math.round(x / 2) + d) ?? 0), 0) >= 3;
   for (const it of items) {
     const m = /^(0[1-9]|1[0-2])1(0[1-9]|[12]\d|3[01])(\s|$)/.exec(it.s);
     if (m && inColumn(it.x)) it.s = `${m[1]}/${m[2]}${it.s.slice(m[1].length + 1 + m[2].length)}`;
+    const n = /^(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(\s|$)/.exec(it.s);
+    if (n && inTwoDigitColumn(it.x)) it.s = `${n[1]}/${n[2]}${it.s.slice(4)}`;
   }
 }
 
@@ -499,16 +511,17 @@ export function amountParts(s) {
   if (!AMOUNT.test(t)) return null;
   const m = /^([^\d]*)([\d,]*\.\d\d)([^\d]*)$/.exec(t);
   if (!m) return null;
-  return { cents: Math.round(Number(m[2].replace(/,/g, '')) * 100), lead: m[1].replace(/\$/g, ''), trail: m[3] };
+  const sign = (x) => x.replace(/\$/g, '').replace(/[\u2012-\u2015\u2212]/g, '-');
+  return { cents: Math.round(Number(m[2].replace(/,/g, '')) * 100), lead: sign(m[1]), trail: sign(m[3]) };
 }
 
 /**
  * What a doubtful amount is, from the first reading (`first`, stray marks at its edge removed) and
  * readings of it alone (`more()` gives the next one, or ''): the first reading when a second reads
- * the same value with no sign the first lacks; else the value two of three readings agree on (a
- * second and a third, each an amount with the same signs); else null (unreadable). A doubt about
- * a mark beside the amount (`marks`) is settled only by a reading that sees no sign there: a sign
- * it does see is not taken from one reading alone, the amount stays unreadable.
+ * the same value with no sign the first lacks; else what a second and a third reading agree on
+ * (value and signs): a value the first misread (when the doubt is not about a mark), or a sign
+ * where unexplained ink beside the amount is (`marks`: the doubt is about a mark; its value must be
+ * the first's); else null (unreadable).
  */
 export async function settleAmount(first, why, marks, more) {
   const f = amountParts(first);
@@ -517,14 +530,15 @@ export async function settleAmount(first, why, marks, more) {
   const r1 = amountParts(await more());
   if (r1 && r1.cents === f.cents) {
     if (same(r1, f)) return first;
-    // The signs differ: a mark the first reading lacks is where the doubt was.
-    if (why === 'mark' && ((marks?.lead && r1.lead !== f.lead) || (marks?.trail && r1.trail !== f.trail))) return null;
     if (why !== 'mark' && !r1.lead && !r1.trail) return first;
   }
   const r2 = amountParts(await more());
   if (same(r2, f) && (!r1 || r1.cents !== f.cents || same(r1, f))) return first;
-  if (why !== 'mark' && same(r1, r2) && r1.lead === f.lead && r1.trail === f.trail) return ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(r1.cents, /,/.test(first))));
-  return null;
+  if (!r1 || !same(r1, r2)) return null;
+  if (why !== 'mark') return r1.lead === f.lead && r1.trail === f.trail ? ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(r1.cents, /,/.test(first)))) : null;
+  // Signs where the unexplained ink is, and only there.
+  if (r1.cents !== f.cents || (r1.lead !== f.lead && !marks?.lead) || (r1.trail !== f.trail && !marks?.trail)) return null;
+  return `${r1.lead}${/\$/.test(first) ? '$' : ''}${/[\d,]*\.\d\d/.exec(first)[0]}${r1.trail}`;
 }
 const formatCents = (c, commas) => {
   const s = (c / 100).toFixed(2);
@@ -532,18 +546,19 @@ const formatCents = (c, commas) => {
 };
 
 /** A word cut out of the page (with room for a mark beside it), enlarged `k` times, read as one line. */
-async function readCrop(worker, gray, W, H, bbox, lh, k) {
-  const padX = Math.round(lh * 0.6);
-  const padY = Math.round(lh * 0.3);
-  const x0 = Math.max(0, bbox.x0 - padX);
-  const x1 = Math.min(W, bbox.x1 + padX);
-  const y0 = Math.max(0, bbox.y0 - padY);
-  const y1 = Math.min(H, bbox.y1 + padY);
-  const w = x1 - x0;
-  const h = y1 - y0;
-  if (w < 4 || h < 4) return '';
-  const crop = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) crop.set(gray.subarray((y0 + y) * W + x0, (y0 + y) * W + x1), y * w);
+async function readCrop(worker, gray, W, H, { wd, lh, left, right }, k) {
+  const bbox = wd.bbox;
+  // Paper all round, as tesseract wants it: the crop sits on a white margin.
+  const m = Math.round(lh * 0.5);
+  const x0 = Math.max(0, bbox.x0 - left);
+  const x1 = Math.min(W, bbox.x1 + right + 1);
+  const y0 = Math.max(0, bbox.y0 - Math.round(lh * 0.15));
+  const y1 = Math.min(H, bbox.y1 + Math.round(lh * 0.15) + 1);
+  if (x1 - x0 < 4 || y1 - y0 < 4) return '';
+  const w = x1 - x0 + 2 * m;
+  const h = y1 - y0 + 2 * m;
+  const crop = new Uint8Array(w * h).fill(255);
+  for (let y = y0; y < y1; y++) crop.set(gray.subarray(y * W + x0, y * W + x1), (y - y0 + m) * w + m);
   const big = resample(crop, w, h, w * k, h * k);
   const { data } = await worker.recognize(pgmGray(big, w * k, h * k), {}, { text: true });
   return (data.text ?? '').trim();
@@ -622,7 +637,9 @@ async function readImage(img, psm) {
     for (const p of b.paragraphs ?? []) {
       for (const l of p.lines ?? []) {
         const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
-        for (const wd of l.words ?? []) {
+        const ws = l.words ?? [];
+        for (let wi = 0; wi < ws.length; wi++) {
+          const wd = ws[wi];
           const syms = wd.symbols ?? [];
           // Amounts only ($1,234.56, 1,234.56, (12.00)): a mark beside one changes its sign.
           if (!syms.length || !/^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/.test(wd.text ?? '')) continue;
@@ -638,9 +655,22 @@ async function readImage(img, psm) {
           const trailFrom = syms.length > 1 && last.x1 - lastStart > dw * 1.6 ? lastStart + dw * 1.1 : last.x1;
           const lead = marksIn(ink, W, wd.bbox.x0, Math.round(leadTo), wd.bbox.y0, wd.bbox.y1 + 1, lh);
           const trail = marksIn(ink, W, Math.round(trailFrom), wd.bbox.x1 + 1, wd.bbox.y0, wd.bbox.y1 + 1, lh);
-          if (lead === 'dash' && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
-          if (trail === 'dash' && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
-          wd.marks = { lead: lead === 'other', trail: trail === 'other' };
+          // A dash just outside the word's box, nearer to it than to the words beside it, that the
+          // recognizer left out of the word (a minus sign, small at 150 dpi).
+          // (A word beside it that is only a mark, the sign itself read with little confidence, does
+          // not bound the search.)
+          const reach = Math.round(lh * 0.7);
+          const prev = ws.slice(0, wi).reverse().find((x) => /[A-Za-z0-9]/.test(x.text ?? ''));
+          const next = ws.slice(wi + 1).find((x) => /[A-Za-z0-9]/.test(x.text ?? ''));
+          const before = marksIn(ink, W, Math.max(0, wd.bbox.x0 - reach, prev ? Math.ceil((prev.bbox.x1 + wd.bbox.x0) / 2) : 0), wd.bbox.x0, wd.bbox.y0, wd.bbox.y1 + 1, lh, true);
+          const after = marksIn(ink, W, wd.bbox.x1 + 1, Math.min(W, wd.bbox.x1 + 1 + reach, next ? Math.floor((wd.bbox.x1 + next.bbox.x0) / 2) : W), wd.bbox.y0, wd.bbox.y1 + 1, lh, true);
+          // The sign read as a word of its own, with too little confidence to be kept: the ink
+          // confirms it (it is glued to the amount below).
+          const signWord = wi > 0 && /^[-\u2012-\u2015\u2212]+$/.test(ws[wi - 1].text ?? '') ? ws[wi - 1] : null;
+          if (before === 'dash' && signWord) signWord.confidence = 100;
+          else if ((lead === 'dash' || before === 'dash') && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
+          if ((trail === 'dash' || after === 'dash') && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
+          wd.marks = { lead: lead === 'other' || (before === 'other' && !signWord), trail: trail === 'other' || after === 'other' };
         }
       }
     }
@@ -654,13 +684,20 @@ async function readImage(img, psm) {
     for (const p of b.paragraphs ?? []) {
       for (const l of p.lines ?? []) {
         const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
-        for (const wd of l.words ?? []) {
+        const ws = l.words ?? [];
+        ws.forEach((wd, i) => {
           const text = wd.text ?? '';
           const core = text.replace(STRAY_LEAD, '').replace(STRAY_TRAIL, '');
-          if (!AMOUNT.test(core)) continue;
+          if (!AMOUNT.test(core)) return;
           const why = wd.marks?.lead || wd.marks?.trail ? 'mark' : core !== text ? 'stray' : wd.confidence < knobs.rereadBelow ? 'low' : null;
-          if (why) doubtful.push({ wd, lh, core, why });
-        }
+          // The crop reaches toward the words beside it by at most half the gap (a mark is nearer
+          // to its amount than to the next word), by a fifth of the line height when the doubt is
+          // not about a mark.
+          const reach = why === 'mark' ? lh * 0.6 : lh * 0.2;
+          const left = Math.min(reach, i > 0 ? (wd.bbox.x0 - ws[i - 1].bbox.x1) / 2 : reach);
+          const right = Math.min(reach, i + 1 < ws.length ? (ws[i + 1].bbox.x0 - wd.bbox.x1) / 2 : reach);
+          if (why) doubtful.push({ wd, lh, core, why, left: Math.max(1, Math.floor(left)), right: Math.max(1, Math.floor(right)) });
+        });
       }
     }
   }
@@ -673,7 +710,7 @@ async function readImage(img, psm) {
         const reads = [];
         const settled = await settleAmount(d.core, d.why, d.wd.marks, async () => {
           reread++;
-          const r = await readCrop(worker, gray, W, H, d.wd.bbox, d.lh, reads.length ? 3 : 2);
+          const r = await readCrop(worker, gray, W, H, d, reads.length ? 3 : 2);
           reads.push(r);
           return r;
         });

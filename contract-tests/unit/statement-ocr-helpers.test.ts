@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { amountParts, fixDates, ocrText, settleAmount } from '../../src/features/statements/ocr.mjs';
+
+// The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
+// before the reader sees it, and how a doubtful amount read a second time is settled. The rule they
+// keep: an amount is read exactly or left unreadable ("?", refused by the reconciliation), never
+// guessed from one reading.
+
+/** The readings a test gives `settleAmount`, one per call, then '' (nothing more read). */
+const reads = (...xs: string[]) => {
+  const asked: string[] = [];
+  return { asked, more: async () => (asked.push(xs[asked.length] ?? ''), xs[asked.length - 1] ?? '') };
+};
+
+describe('a recognized word is cleaned of what print cannot have', () => {
+  it('a stray quote, backtick or underscore at a word edge goes; a dash before a date goes', () => {
+    expect(ocrText('"Opening')).toBe('Opening');
+    expect(ocrText("Debit'")).toBe('Debit');
+    expect(ocrText("'06/06")).toBe('06/06');
+    expect(ocrText('"11/10')).toBe('11/10');
+    expect(ocrText('_Apr25')).toBe('Apr 25');
+    expect(ocrText('-06/09')).toBe('06/09');
+    // Inside a word a quote stays.
+    expect(ocrText("O'BRIEN")).toBe("O'BRIEN");
+  });
+
+  it("a month's name glued to its day is two words", () => {
+    expect(ocrText('Apr10')).toBe('Apr 10');
+    expect(ocrText('Apr7')).toBe('Apr 7');
+    expect(ocrText('Sept3,')).toBe('Sept 3,');
+    expect(ocrText('Apr2s')).toBe('Apr2s');
+    expect(ocrText('April')).toBe('April');
+  });
+
+  it('an amount is never changed by it: signs stay, one with a stray mark stays as read (doubtful)', () => {
+    expect(ocrText('-$5.00')).toBe('-$5.00');
+    expect(ocrText('5.00-')).toBe('5.00-');
+    expect(ocrText('(12.00)')).toBe('(12.00)');
+    expect(ocrText('"669.79')).toBe('"669.79');
+    expect(ocrText("1,234.56'")).toBe("1,234.56'");
+    // A comma read as a period in a US amount (one decimal point) is put back.
+    expect(ocrText('6.371.53')).toBe('6,371.53');
+  });
+
+  it('a date column whose slash was lost or read as a 1 is put right; nothing outside such a column is', () => {
+    const col = (ss: string[], x = 40.8) => ss.map((s) => ({ x, s }));
+    const a = col(['11/03', '11/04', '11/07', '1117', '11117', '11/18']);
+    fixDates(a);
+    expect(a.map((i) => i.s)).toEqual(['11/03', '11/04', '11/07', '11/17', '11/17', '11/18']);
+    // Two dates only, or another column (a check number): left as read.
+    const b = [...col(['11/03', '11/04', '1117']), ...col(['1117', '8812'], 80.4)];
+    fixDates(b);
+    expect(b.map((i) => i.s)).toEqual(['11/03', '11/04', '1117', '1117', '8812']);
+    // Dates printed with one-digit days: four digits are not taken for one.
+    const c = col(['1/3', '1/4', '1/7', '1117']);
+    fixDates(c);
+    expect(c[3].s).toBe('1117');
+  });
+
+  it('an amount in parts: value and the signs before and after its digits', () => {
+    expect(amountParts('$1,234.56')).toEqual({ cents: 123456, lead: '', trail: '' });
+    expect(amountParts('-$5.00')).toEqual({ cents: 500, lead: '-', trail: '' });
+    expect(amountParts('(12.00)')).toEqual({ cents: 1200, lead: '(', trail: ')' });
+    expect(amountParts('4237.32')).toEqual({ cents: 423732, lead: '', trail: '' });
+    // A dash of any length is one minus sign.
+    expect(amountParts('\u2014$14,608.35')).toEqual({ cents: 1460835, lead: '-', trail: '' });
+    expect(amountParts('4,237.3')).toBeNull();
+    expect(amountParts('')).toBeNull();
+  });
+});
+
+describe('a doubtful amount read again is settled by agreement, or stays unreadable', () => {
+  it('ink beside an amount that a second reading does not read as a sign: the first reading holds', async () => {
+    const r = reads('2,880.00');
+    expect(await settleAmount('2,880.00', 'mark', { lead: false, trail: true }, r.more)).toBe('2,880.00');
+    expect(r.asked).toHaveLength(1);
+  });
+
+  it('ink beside an amount read as a sign by a second and a third reading: the sign is put there, and only there', async () => {
+    expect(await settleAmount('$960.00', 'mark', { lead: true, trail: false }, reads('-$960.00', '-960.00').more)).toBe('-$960.00');
+    expect(await settleAmount('12.00', 'mark', { lead: false, trail: true }, reads('12.00-', '12.00-').more)).toBe('12.00-');
+    // Not where no ink was found, not with another value, not from one reading alone.
+    expect(await settleAmount('12.00', 'mark', { lead: false, trail: true }, reads('(12.00)', '(12.00)').more)).toBeNull();
+    expect(await settleAmount('12.00', 'mark', { lead: false, trail: true }, reads('13.00-', '13.00-').more)).toBeNull();
+    expect(await settleAmount('880.00', 'mark', { lead: true, trail: false }, reads('-880.00', '880.00').more)).toBeNull();
+    expect(await settleAmount('880.00', 'mark', { lead: true, trail: false }, reads('-880.00', '').more)).toBeNull();
+  });
+
+  it('a low-confidence amount read the same again holds (a comma dropped or a period for a comma is the same value)', async () => {
+    expect(await settleAmount('4237.32', 'low', undefined, reads('4,237.32').more)).toBe('4237.32');
+    expect(await settleAmount('6,018.35', 'low', undefined, reads('6.018.35').more)).toBe('6,018.35');
+    expect(await settleAmount('-$5.00', 'low', undefined, reads('5.00').more)).toBe('-$5.00');
+    expect(await settleAmount('\u2014$4,528.59', 'low', undefined, reads('-$4,528.59').more)).toBe('\u2014$4,528.59');
+  });
+
+  it('a low-confidence amount read otherwise twice (two of three readings agree) takes their value', async () => {
+    expect(await settleAmount('3,215.45', 'low', undefined, reads('3,275.45', '3,275.45').more)).toBe('3,275.45');
+    expect(await settleAmount('$553.95', 'low', undefined, reads('563.95', '563.95').more)).toBe('$563.95');
+  });
+
+  it('a third reading that agrees with the first settles it on the first', async () => {
+    expect(await settleAmount('1,496.30', 'low', undefined, reads('1,486.30', '1,496.30').more)).toBe('1,496.30');
+  });
+
+  it('three readings that do not agree, or readings that are no amount: unreadable (never a guess)', async () => {
+    expect(await settleAmount('1,496.30', 'low', undefined, reads('1,486.30', '1,436.30').more)).toBeNull();
+    expect(await settleAmount('1,496.30', 'stray', undefined, reads('', '').more)).toBeNull();
+    expect(await settleAmount('1,496.30', 'low', undefined, reads('1,496.3', '1496').more)).toBeNull();
+    // Signs that differ between the readings are no agreement.
+    expect(await settleAmount('96.30', 'low', undefined, reads('(96.30)', '(96.30)').more)).toBeNull();
+    expect(await settleAmount('not an amount', 'low', undefined, reads('1.00').more)).toBeNull();
+  });
+});

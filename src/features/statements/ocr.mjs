@@ -381,6 +381,40 @@ function clean(gray, w, h, dpi) {
   };
   for (let y = 0; y < h; y++) scan(y, w, (n, k) => n * w + k, h);
   for (let x = 0; x < w; x++) scan(x, h, (n, k) => k * w + n, w);
+  // A thin rule printed faint (grey, half of it lighter than the threshold), broken into dashes by
+  // noise, drifting a pixel up or down across the page (a scan turned a little): three pixel rows
+  // taken together, with anything darker than halfway between the threshold and paper, gaps up to
+  // a 50th of an inch, three quarters ink, paper beyond them on both sides; its ink is erased.
+  const faint = (t + 255) >> 1;
+  const band = new Uint8Array(w);
+  for (let y = 1; y + 1 < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const a = (y - 1) * w + x;
+      band[x] = (gray[a] <= faint && !erase[a]) || (gray[a + w] <= faint && !erase[a + w]) || (gray[a + 2 * w] <= faint && !erase[a + 2 * w]) ? 1 : 0;
+    }
+    let start = -1;
+    let last = -1;
+    let count = 0;
+    const mark = () => {
+      const extent = last - start + 1;
+      if (extent < long || count < extent * 0.75) return;
+      let beside = 0;
+      for (let j = start; j <= last; j++) beside += (y - side - 1 >= 0 && out[(y - side - 1) * w + j] ? 1 : 0) + (y + side + 1 < h && out[(y + side + 1) * w + j] ? 1 : 0);
+      if (beside > extent * 0.25) return;
+      for (let yy = y - 1; yy <= y + 1; yy++) for (let j = start; j <= last; j++) if (out[yy * w + j]) erase[yy * w + j] = 1;
+    };
+    for (let x = 0; x < w; x++) {
+      if (!band[x]) continue;
+      if (start < 0 || x - last > gapBroken + 1) {
+        if (start >= 0) mark();
+        start = x;
+        count = 0;
+      }
+      last = x;
+      count++;
+    }
+    if (start >= 0) mark();
+  }
   // Where a horizontal rule crosses a stroke (ink just above and just below it), the stroke keeps
   // its pixels: the text is not cut in two.
   for (let x = 0; x < w; x++) {

@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeStatementPdf } from '../../src/features/statements/analyze';
+import { makeScanSet } from '../support/scans';
+import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement-score';
+
+// The scanned set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150, 200 and
+// 300 dpi, turned, noisy, JPEG-compressed, as image-only PDFs) read by OCR end to end, scored
+// against the truth of their sources: at least MIN_FIGURES of the figures exactly right, and no
+// statement ever parsed with a wrong figure (a scan that cannot be read exactly fails
+// `unreadable_scan`). Slow (OCR of every page): one scoring for the whole file.
+
+/** Share of the set's figures read exactly right, at least (issue 27: 95%). */
+const MIN_FIGURES = 0.95;
+
+let dir: string;
+let score: CorpusScore;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'scanned-set-'));
+  const { files, truth } = await makeScanSet();
+  for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes);
+  writeFileSync(join(dir, 'truth.json'), JSON.stringify(truth));
+  score = await scoreCorpus(dir, (b) => analyzeStatementPdf(b));
+  console.log(formatScore('scanned set (OCR)', score));
+}, 1_200_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the scanned set is read by OCR', () => {
+  it(`at least ${MIN_FIGURES * 100}% of its figures exactly right`, () => {
+    expect(score.figuresRight / score.figuresTotal).toBeGreaterThanOrEqual(MIN_FIGURES);
+  });
+
+  it('no scan is ever parsed with a wrong figure; the statement that does not add up fails unreadable_scan', () => {
+    expect(score.parsedWrong.map((s) => s.file)).toEqual([]);
+    const neg = score.statements.filter((s) => s.expectedFailed);
+    expect(neg.length).toBeGreaterThan(0);
+    for (const s of neg) expect(s.result).toMatchObject({ ok: false, code: 'unreadable_scan' });
+    // Every scan that is not parsed says why in the same code.
+    for (const s of score.statements.filter((x) => !x.result.ok)) expect(s.result).toMatchObject({ code: 'unreadable_scan' });
+  });
+});

@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { amountParts, fixDates, ocrText, settleAmount } from '../../src/features/statements/ocr.mjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chooseAlternatives } from '../../src/features/statements/analyze';
+import { extractItems, type PageItems } from '../../src/features/statements/extract';
+import { amountAlternatives, amountParts, fixDates, ocrText, settleAmount } from '../../src/features/statements/ocr.mjs';
+import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
 // before the reader sees it, and how a doubtful amount read a second time is settled. The rule they
 // keep: an amount is read exactly or left unreadable ("?", refused by the reconciliation), never
 // guessed from one reading.
-
 /** The readings a test gives `settleAmount`, one per call, then '' (nothing more read). */
 const reads = (...xs: string[]) => {
   const asked: string[] = [];
@@ -93,13 +95,13 @@ describe('a doubtful amount read again is settled by agreement, or stays unreada
     expect(await settleAmount('\u2014$4,528.59', 'low', undefined, reads('-$4,528.59').more)).toBe('\u2014$4,528.59');
   });
 
-  it('a low-confidence amount read otherwise twice (two of three readings agree) takes their value', async () => {
-    expect(await settleAmount('3,215.45', 'low', undefined, reads('3,275.45', '3,275.45').more)).toBe('3,275.45');
-    expect(await settleAmount('$553.95', 'low', undefined, reads('563.95', '563.95').more)).toBe('$563.95');
-  });
-
-  it('a third reading that agrees with the first settles it on the first', async () => {
-    expect(await settleAmount('1,496.30', 'low', undefined, reads('1,486.30', '1,496.30').more)).toBe('1,496.30');
+  it('a low-confidence amount read otherwise is never settled by a vote: unreadable, with the values read as alternatives', async () => {
+    expect(await settleAmount('3,215.45', 'low', undefined, reads('3,275.45', '3,275.45').more)).toBeNull();
+    expect(await settleAmount('9,676.65', 'low', undefined, reads('9,626.65', '9,676.65').more)).toBeNull();
+    expect(amountAlternatives('9,676.65', ['9,626.65', '9,676.65'])).toEqual(['9,676.65', '9,626.65']);
+    // Written as the first reading is (signs, dollar sign, commas); readings with other signs are no alternative.
+    expect(amountAlternatives('-$3,215.45', ['3275.45', '(3,215.45)', '3,21.5', '-3,295.45'])).toEqual(['-$3,215.45', '-$3,275.45', '-$3,295.45']);
+    expect(amountAlternatives('not an amount', ['1.00'])).toEqual([]);
   });
 
   it('three readings that do not agree, or readings that are no amount: unreadable (never a guess)', async () => {
@@ -109,5 +111,50 @@ describe('a doubtful amount read again is settled by agreement, or stays unreada
     // Signs that differ between the readings are no agreement.
     expect(await settleAmount('96.30', 'low', undefined, reads('(96.30)', '(96.30)').more)).toBeNull();
     expect(await settleAmount('not an amount', 'low', undefined, reads('1.00').more)).toBeNull();
+  });
+});
+
+describe('amounts OCR could not settle are chosen by the reconciliation, only when one choice reconciles', () => {
+  let f: StatementFixture;
+  let items: PageItems[];
+  let at: { page: number; item: number; s: string };
+  beforeAll(async () => {
+    f = (await statementFixtures()).find((x) => x.name === 'front-range-2026-10')!;
+    const x = await extractItems(f.bytes, { maxPages: 10, timeoutMs: 20_000, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 1e8 });
+    if (!x.ok) throw new Error('fixture not read');
+    items = x.items;
+    // A transaction amount printed once on the statement.
+    const all = items.flatMap((p, page) => p.items.map((it, item) => ({ page, item, s: it.s })));
+    const once = all.filter((a) => /^\d{1,3}(,\d{3})*\.\d\d$/.test(a.s) && all.filter((b) => b.s === a.s).length === 1);
+    at = once[once.length >> 1];
+    expect(at).toBeDefined();
+  });
+  const withDoubt = (alts: string[]) => {
+    const copy = items.map((p) => ({ ...p, items: p.items.map((it) => ({ ...it })) }));
+    const it = copy[at.page].items[at.item];
+    it.s = `${alts[0]}?`;
+    it.alt = [[`${alts[0]}?`, ...alts]];
+    return copy;
+  };
+  const off = (s: string, cents: number) => {
+    const v = (Math.round(Number(s.replace(/,/g, '')) * 100) + cents) / 100;
+    return v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  };
+
+  it('the one value that reconciles is taken, whichever reading gave it', () => {
+    const r = chooseAlternatives(withDoubt([off(at.s, 5000), at.s]), 1);
+    expect(r?.ok, JSON.stringify(r)).toBe(true);
+    if (r?.ok) expect(r.figures).toEqual(f.expected);
+  });
+
+  it('no value that reconciles, or more combinations than allowed: none is taken', () => {
+    expect(chooseAlternatives(withDoubt([off(at.s, 5000), off(at.s, -90)]), 1)).toBeNull();
+    const many = withDoubt([off(at.s, 1), at.s]);
+    for (let k = 0; k < 9; k++) many[at.page].items.push({ x: 0, y: 0, w: 1, h: 1, s: 'x', alt: [['x', 'y', 'z']] });
+    expect(chooseAlternatives(many, 1)).toBeNull();
+  });
+
+  it('no doubt at all: nothing to choose', () => {
+    expect(chooseAlternatives(items, 1)).toBeNull();
   });
 });

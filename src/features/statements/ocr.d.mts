@@ -17,3 +17,4 @@ export function imageSize(bytes: Uint8Array): { type: 'png' | 'jpeg'; w: number;
 export function imagePdf(bytes: Uint8Array, type: 'png' | 'jpeg'): Promise<Uint8Array>;
 export function langPath(): string;
 export function fixDates(items: Array<{ x: number; s: string }>): void;
+export function amountAlternatives(first: string, reads: string[]): string[];

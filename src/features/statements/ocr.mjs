@@ -552,10 +552,10 @@ export function amountParts(s) {
 /**
  * What a doubtful amount is, from the first reading (`first`, stray marks at its edge removed) and
  * readings of it alone (`more()` gives the next one, or ''): the first reading when a second reads
- * the same value with no sign the first lacks; else what a second and a third reading agree on
- * (value and signs): a value the first misread (when the doubt is not about a mark), or a sign
- * where unexplained ink beside the amount is (`marks`: the doubt is about a mark; its value must be
- * the first's); else null (unreadable).
+ * the same value with no sign the first lacks; a sign where unexplained ink beside the amount is
+ * (`marks`: the doubt is about a mark) when a second and a third reading agree on it and on the
+ * first's value; else null: unreadable, with the values read (`amountAlternatives`) left for the
+ * reconciliation to choose from, never chosen here.
  */
 export async function settleAmount(first, why, marks, more) {
   const f = amountParts(first);
@@ -567,12 +567,28 @@ export async function settleAmount(first, why, marks, more) {
     if (why !== 'mark' && !r1.lead && !r1.trail) return first;
   }
   const r2 = amountParts(await more());
-  if (same(r2, f) && (!r1 || r1.cents !== f.cents || same(r1, f))) return first;
-  if (!r1 || !same(r1, r2)) return null;
-  if (why !== 'mark') return r1.lead === f.lead && r1.trail === f.trail ? ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(r1.cents, /,/.test(first)))) : null;
+  if (why !== 'mark' || !r1 || !same(r1, r2)) return null;
   // Signs where the unexplained ink is, and only there.
   if (r1.cents !== f.cents || (r1.lead !== f.lead && !marks?.lead) || (r1.trail !== f.trail && !marks?.trail)) return null;
   return `${r1.lead}${/\$/.test(first) ? '$' : ''}${/[\d,]*\.\d\d/.exec(first)[0]}${r1.trail}`;
+}
+
+/**
+ * The values an unsettled amount was read as (the first reading and the readings of it alone that
+ * are amounts with the first's signs), each written as the first is (its signs, dollar sign and
+ * commas): the alternatives the reconciliation may choose one from, the first reading's first.
+ */
+export function amountAlternatives(first, reads) {
+  const f = amountParts(first);
+  if (!f) return [];
+  const out = [first];
+  for (const r of reads) {
+    const p = amountParts(r);
+    if (!p || (p.lead && p.lead !== f.lead) || (p.trail && p.trail !== f.trail)) continue;
+    const alt = ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(p.cents, /,/.test(first))));
+    if (!out.includes(alt)) out.push(alt);
+  }
+  return out;
 }
 const formatCents = (c, commas) => {
   const s = (c / 100).toFixed(2);
@@ -750,6 +766,10 @@ async function readImage(img, psm) {
         });
         if (knobs.debug) console.error(JSON.stringify({ reread: d.core, why: d.why, reads, settled }));
         d.wd.text = settled ?? `${d.core}?`;
+        if (!settled && d.why !== 'mark') {
+          const alts = amountAlternatives(d.core, reads);
+          if (alts.length > 1) d.wd.alts = [d.wd.text, ...alts];
+        }
       }
     } finally {
       await worker.setParameters({ tessedit_char_whitelist: '' });
@@ -774,12 +794,14 @@ async function readImage(img, psm) {
           if (!run) return;
           const cx = (run.x0 + run.x1) / 2;
           const base = bl ? bl.y0 + slope * (cx - bl.x0) : run.y1;
-          items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s });
+          items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s, ...(run.alt.length ? { alt: run.alt } : {}) });
           run = null;
         };
         for (const wd of l.words ?? []) {
           const s = ocrText((wd.text ?? '').trim());
           if (!s || speck(s, wd.confidence)) continue;
+          // An unsettled amount: the word as written here ("1,234.56?"), then what it may be.
+          const alt = wd.alts && wd.alts[0] === s ? wd.alts : null;
           words++;
           if (wd.confidence < 60) low++;
           if (knobs.debug) console.error(JSON.stringify({ t: wd.text, c: Math.round(wd.confidence), b: wd.bbox }));
@@ -790,8 +812,9 @@ async function readImage(img, psm) {
             run.y1 = Math.max(run.y1, wd.bbox.y1);
           } else {
             flush();
-            run = { x0: wd.bbox.x0, x1: wd.bbox.x1, y1: wd.bbox.y1, s };
+            run = { x0: wd.bbox.x0, x1: wd.bbox.x1, y1: wd.bbox.y1, s, alt: [] };
           }
+          if (alt) run.alt.push(alt.slice(0, 4));
         }
         flush();
       }

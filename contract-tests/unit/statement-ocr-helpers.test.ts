@@ -93,6 +93,9 @@ describe('a doubtful amount read again is settled by agreement, or stays unreada
     expect(await settleAmount('6,018.35', 'low', undefined, reads('6.018.35').more)).toBe('6,018.35');
     expect(await settleAmount('-$5.00', 'low', undefined, reads('5.00').more)).toBe('-$5.00');
     expect(await settleAmount('\u2014$4,528.59', 'low', undefined, reads('-$4,528.59').more)).toBe('\u2014$4,528.59');
+    // A second reading that is no amount (its decimal point lost) contradicts nothing: the third agrees.
+    expect(await settleAmount('4.12', 'low', undefined, reads('412', '4.12').more)).toBe('4.12');
+    expect(await settleAmount('4.12', 'low', undefined, reads('412', '4.72').more)).toBeNull();
   });
 
   it('a low-confidence amount read otherwise is never settled by a vote: unreadable, with the values read as alternatives', async () => {

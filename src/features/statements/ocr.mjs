@@ -552,7 +552,7 @@ export function amountParts(s) {
 /**
  * What a doubtful amount is, from the first reading (`first`, stray marks at its edge removed) and
  * readings of it alone (`more()` gives the next one, or ''): the first reading when a second reads
- * the same value with no sign the first lacks; a sign where unexplained ink beside the amount is
+ * the same value with no sign the first lacks (or, the second being no amount at all, a third); a sign where unexplained ink beside the amount is
  * (`marks`: the doubt is about a mark) when a second and a third reading agree on it and on the
  * first's value; else null: unreadable, with the values read (`amountAlternatives`) left for the
  * reconciliation to choose from, never chosen here.
@@ -567,6 +567,8 @@ export async function settleAmount(first, why, marks, more) {
     if (why !== 'mark' && !r1.lead && !r1.trail) return first;
   }
   const r2 = amountParts(await more());
+  // A second reading that is no amount at all (a decimal point lost) contradicts nothing: the third decides as it would have.
+  if (!r1 && r2 && r2.cents === f.cents && (same(r2, f) || (why !== 'mark' && !r2.lead && !r2.trail))) return first;
   if (why !== 'mark' || !r1 || !same(r1, r2)) return null;
   // Signs where the unexplained ink is, and only there.
   if (r1.cents !== f.cents || (r1.lead !== f.lead && !marks?.lead) || (r1.trail !== f.trail && !marks?.trail)) return null;

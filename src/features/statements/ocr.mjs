@@ -12,8 +12,11 @@
 // would otherwise strike through the text), and read by tesseract. Its words, with their boxes and
 // the line's baseline and height, become positioned text items in page points (x, y of the
 // baseline from the top left, width, font size), exactly what the text-layer path gives the
-// reader (./read.ts). Nothing here decides a figure: a misread amount or date ends in the
-// reconciliation's refusal.
+// reader (./read.ts). A doubtful amount (low confidence, a stray mark at its edge, ink beside it its
+// characters do not explain) is cut out, enlarged and read again as digits and signs: kept when a
+// second reading agrees, else unreadable ("?") with the values read as alternatives (`Item.alt`),
+// of which ./analyze.ts takes a combination only when exactly one reconciles. Nothing here decides
+// a figure: a misread amount or date ends in the reconciliation's refusal.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 

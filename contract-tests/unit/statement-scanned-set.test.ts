@@ -24,6 +24,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'truth.json'), JSON.stringify(truth));
   score = await scoreCorpus(dir, (b) => analyzeStatementPdf(b));
   console.log(formatScore('scanned set (OCR)', score));
+  // Time per page, of every reading (a second reading of a scan counts as pages too).
+  const pages = score.statements.flatMap((x) => x.result.ocr ?? []);
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+  const perPage = (k: 'ms' | 'cpuMs') => score.statements.reduce((n, x) => n + (x.result.ocr ?? []).reduce((m, p) => m + p[k], 0), 0) / score.statements.reduce((n, x) => n + (x.result.pages ?? 1), 0) / 1000;
+  console.log(`OCR per page: median ${(med(pages.map((p) => p.cpuMs)) / 1000).toFixed(1)} CPU-s, ${(med(pages.map((p) => p.ms)) / 1000).toFixed(1)} wall-s per reading; per page of the set (all readings) ${perPage('cpuMs').toFixed(1)} CPU-s, ${perPage('ms').toFixed(1)} wall-s`);
 }, 1_200_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -404,7 +404,12 @@ function clean(gray, w, h, dpi) {
       let beside = 0;
       for (let j = start; j <= last; j++) beside += (y - side - 1 >= 0 && out[(y - side - 1) * w + j] ? 1 : 0) + (y + side + 1 < h && out[(y + side + 1) * w + j] ? 1 : 0);
       if (beside > extent * 0.25) return;
-      for (let yy = y - 1; yy <= y + 1; yy++) for (let j = start; j <= last; j++) if (out[yy * w + j]) erase[yy * w + j] = 1;
+      // A column where ink goes on just above or below the three rows is a glyph touching the rule
+      // (a period, a comma, a descender): its pixels stay.
+      for (let j = start; j <= last; j++) {
+        if ((y >= 2 && out[(y - 2) * w + j]) || (y + 2 < h && out[(y + 2) * w + j])) continue;
+        for (let yy = y - 1; yy <= y + 1; yy++) if (out[yy * w + j]) erase[yy * w + j] = 1;
+      }
     };
     for (let x = 0; x < w; x++) {
       if (!band[x]) continue;

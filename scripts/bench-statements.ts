@@ -3,7 +3,7 @@
 // synthetic fixtures (contract-tests/support/statement-fixtures.ts), and analysis time per
 // statement and per page (the whole path: reader process, pdf.js text extraction, reading,
 // reconciliation, figures), sequentially and with the worker's usual concurrency. Then the SCANNED
-// set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150 and 300 dpi, some
+// set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150, 200 and 300 dpi, some
 // turned and noisy, as image-only PDFs) read by OCR: figures right, none parsed wrong, and time per
 // page (wall and CPU of the reader process) at each resolution.
 //

@@ -1,5 +1,5 @@
-// Writes the scanned set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150 and
-// 300 dpi, some turned a few degrees and noisy, as image-only PDFs) and its truth.json into a folder,
+// Writes the scanned set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150, 200
+// and 300 dpi, some turned a few degrees and noisy, as image-only PDFs) and its truth.json into a folder,
 // deterministically. `npm run bench:statements` scores it; this is to look at the files.
 //
 //   npx tsx scripts/make-scans.ts /tmp/scans

@@ -505,10 +505,44 @@ async function readScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Requ
   const text = x.items.flatMap((p) => p.items.map((i) => i.s)).join('');
   const stats = { ocr: x.stats };
   if (text.replace(/\s/g, '').length < 20) return { ...fail('unreadable_scan', x.pages, 'No text could be recognized on the scan; upload the statement as downloaded from the bank, or a sharper scan'), ...stats };
-  const r = readItems(x.items, x.pages);
+  let r = readItems(x.items, x.pages);
+  if (!r.ok) r = chooseAlternatives(x.items, x.pages) ?? r;
   if (!r.ok && r.code === 'does_not_reconcile') return { ...fail('unreadable_scan', x.pages, `The scan could not be read exactly: ${r.reason.replace(/, so the figures cannot be trusted$/, '')}; upload the statement as downloaded from the bank, or a sharper scan`), ...stats };
   if (!r.ok && r.code === 'not_a_statement') return { ...fail('not_a_statement', x.pages, 'No bank statement could be read on the scan (no statement period with opening and closing balances)'), ...stats };
   return { ...r, ...stats };
+}
+
+/** Readings tried at most when choosing among the values of amounts OCR could not settle. */
+export const MAX_ALTERNATIVE_READINGS = 256;
+
+/**
+ * A scan whose reading does not reconcile, with amounts OCR could not settle (each unreadable, with
+ * the values its readings gave: `Item.alt`): every combination of those values is read and
+ * reconciled, and the one that reconciles is taken only when it is the only one (with its running
+ * and daily balances, totals and counts, as any reading). None, more than one, or more
+ * combinations than MAX_ALTERNATIVE_READINGS: null (the scan stays unreadable).
+ */
+export function chooseAlternatives(items: PageItems[], pages: number): StatementResult | null {
+  const doubts: Array<{ page: number; item: number; from: string; alts: string[] }> = [];
+  items.forEach((p, page) => p.items.forEach((it, item) => (it.alt ?? []).forEach(([from, ...alts]) => doubts.push({ page, item, from, alts }))));
+  if (!doubts.length) return null;
+  const combos = doubts.reduce((n, d) => n * d.alts.length, 1);
+  if (combos > MAX_ALTERNATIVE_READINGS) return null;
+  let found: StatementResult | null = null;
+  for (let k = 0; k < combos; k++) {
+    const pick = items.map((p) => ({ ...p, items: p.items.map((it) => ({ ...it })) }));
+    let rest = k;
+    for (const d of doubts) {
+      const it = pick[d.page].items[d.item];
+      it.s = it.s.replace(d.from, d.alts[rest % d.alts.length]);
+      rest = Math.floor(rest / d.alts.length);
+    }
+    const r = readItems(pick, pages);
+    if (!r.ok) continue;
+    if (found) return null;
+    found = r;
+  }
+  return found;
 }
 
 /** Reads one statement photographed or scanned to a PNG or JPEG image. Never throws for any input. */

@@ -22,6 +22,11 @@ export interface Item {
   s: string;
   /** Set when the text runs up or down the page. */
   v?: 1;
+  /**
+   * OCR only: amounts in `s` that could not be read exactly, each as written in `s` ("9,676.65?")
+   * followed by the values it was read as; the reconciliation may choose (analyze.ts).
+   */
+  alt?: string[][];
 }
 export interface PageItems {
   width: number;

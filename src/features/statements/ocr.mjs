@@ -12,8 +12,11 @@
 // would otherwise strike through the text), and read by tesseract. Its words, with their boxes and
 // the line's baseline and height, become positioned text items in page points (x, y of the
 // baseline from the top left, width, font size), exactly what the text-layer path gives the
-// reader (./read.ts). Nothing here decides a figure: a misread amount or date ends in the
-// reconciliation's refusal.
+// reader (./read.ts). A doubtful amount (low confidence, a stray mark at its edge, ink beside it its
+// characters do not explain) is cut out, enlarged and read again as digits and signs: kept when a
+// second reading agrees, else unreadable ("?") with the values read as alternatives (`Item.alt`),
+// of which ./analyze.ts takes a combination only when exactly one reconciles. Nothing here decides
+// a figure: a misread amount or date ends in the reconciliation's refusal.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -381,6 +384,45 @@ function clean(gray, w, h, dpi) {
   };
   for (let y = 0; y < h; y++) scan(y, w, (n, k) => n * w + k, h);
   for (let x = 0; x < w; x++) scan(x, h, (n, k) => k * w + n, w);
+  // A thin rule printed faint (grey, half of it lighter than the threshold), broken into dashes by
+  // noise, drifting a pixel up or down across the page (a scan turned a little): three pixel rows
+  // taken together, with anything darker than halfway between the threshold and paper, gaps up to
+  // a 50th of an inch, three quarters ink, paper beyond them on both sides; its ink is erased.
+  const faint = (t + 255) >> 1;
+  const band = new Uint8Array(w);
+  for (let y = 1; y + 1 < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const a = (y - 1) * w + x;
+      band[x] = (gray[a] <= faint && !erase[a]) || (gray[a + w] <= faint && !erase[a + w]) || (gray[a + 2 * w] <= faint && !erase[a + 2 * w]) ? 1 : 0;
+    }
+    let start = -1;
+    let last = -1;
+    let count = 0;
+    const mark = () => {
+      const extent = last - start + 1;
+      if (extent < long || count < extent * 0.75) return;
+      let beside = 0;
+      for (let j = start; j <= last; j++) beside += (y - side - 1 >= 0 && out[(y - side - 1) * w + j] ? 1 : 0) + (y + side + 1 < h && out[(y + side + 1) * w + j] ? 1 : 0);
+      if (beside > extent * 0.25) return;
+      // A column where ink goes on just above or below the three rows is a glyph touching the rule
+      // (a period, a comma, a descender): its pixels stay.
+      for (let j = start; j <= last; j++) {
+        if ((y >= 2 && out[(y - 2) * w + j]) || (y + 2 < h && out[(y + 2) * w + j])) continue;
+        for (let yy = y - 1; yy <= y + 1; yy++) if (out[yy * w + j]) erase[yy * w + j] = 1;
+      }
+    };
+    for (let x = 0; x < w; x++) {
+      if (!band[x]) continue;
+      if (start < 0 || x - last > gapBroken + 1) {
+        if (start >= 0) mark();
+        start = x;
+        count = 0;
+      }
+      last = x;
+      count++;
+    }
+    if (start >= 0) mark();
+  }
   // Where a horizontal rule crosses a stroke (ink just above and just below it), the stroke keeps
   // its pixels: the text is not cut in two.
   for (let x = 0; x < w; x++) {
@@ -405,7 +447,7 @@ function clean(gray, w, h, dpi) {
  * What ink lies in columns [x0, x1) between rows y0 and y1, wider than a sliver: none, a dash (a
  * stroke thin and wide) or something else.
  */
-function marksIn(ink, w, x0, x1, y0, y1, lh) {
+function marksIn(ink, w, x0, x1, y0, y1, lh, midOnly = false) {
   if (x1 - x0 < Math.max(2, lh * 0.12)) return 'none';
   let top = Infinity;
   let bottom = -1;
@@ -425,7 +467,11 @@ function marksIn(ink, w, x0, x1, y0, y1, lh) {
   if (n < Math.max(3, lh * lh * 0.004)) return 'none';
   const hh = bottom - top + 1;
   const ww = right - left + 1;
-  if (hh <= lh * 0.2 && ww >= hh * 1.5 && ww >= lh * 0.15) return 'dash';
+  // (`midOnly`: a dash must lie across the middle of the rows, where a minus sign is printed; a
+  // thin stroke at the top or bottom is a rule's remnant.)
+  const mid = (top + bottom) / 2;
+  const middle = !midOnly || (mid >= y0 + (y1 - y0) * 0.3 && mid <= y0 + (y1 - y0) * 0.75);
+  if (hh <= lh * 0.2 && ww >= hh * 1.5 && ww >= lh * 0.15) return middle ? 'dash' : 'other';
   return ww >= lh * 0.25 && n >= lh * lh * 0.01 ? 'other' : 'none';
 }
 
@@ -445,23 +491,31 @@ function pgm(ink, w, h) {
 // ------------------------------------------------------------------------------------ reading
 
 /** Tuning of the cleaning (benchmarks compare them): the image tesseract gets, and its resolution. */
-export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '' };
+export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '', rereadBelow: 80 };
 let dumped = 0;
 
 /**
  * A date's slash read as a 1 ("10117" for 10/17): corrected only for a word that starts an item in
  * a column of at least three dates printed MM/DD (same left edge within 2 pt), where a five-digit
- * number whose middle digit is 1 and whose ends are a month and a day is that date. The
- * reconciliation still checks every row it gives.
+ * number whose middle digit is 1 and whose ends are a month and a day is that date; and a slash
+ * lost ("1117" for 11/17) in a column of at least three dates printed with two-digit months and
+ * days, where a four-digit number that is a month and a day is that date. The reconciliation still
+ * checks every row it gives.
  */
-function fixDates(items) {
+export function fixDates(items) {
   const DATE = /^(\d{1,2})\/(\d{1,2})(\/\d{2,4})?(\s|$)/;
   const cols = new Map();
   for (const it of items) if (DATE.test(it.s)) cols.set(Math.round(it.x / 2), (cols.get(Math.round(it.x / 2)) ?? 0) + 1);
   const inColumn = (x) => [-1, 0, 1].reduce((n, d) => n + (cols.get(Math.round(x / 2) + d) ?? 0), 0) >= 3;
+  // Dates printed with two-digit months and days (MM/DD): the slash may also be lost ("1117").
+  const twoDigit = new Map();
+  for (const it of items) if (/^\d\d\/\d\d(\s|$)/.test(it.s)) twoDigit.set(Math.round(it.x / 2), (twoDigit.get(Math.round(it.x / 2)) ?? 0) + 1);
+  const inTwoDigitColumn = (x) => [-1, 0, 1].reduce((n, d) => n + (twoDigit.get(Math.round(x / 2) + d) ?? 0), 0) >= 3;
   for (const it of items) {
     const m = /^(0[1-9]|1[0-2])1(0[1-9]|[12]\d|3[01])(\s|$)/.exec(it.s);
     if (m && inColumn(it.x)) it.s = `${m[1]}/${m[2]}${it.s.slice(m[1].length + 1 + m[2].length)}`;
+    const n = /^(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(\s|$)/.exec(it.s);
+    if (n && inTwoDigitColumn(it.x)) it.s = `${n[1]}/${n[2]}${it.s.slice(4)}`;
   }
 }
 
@@ -474,13 +528,112 @@ function speck(s, confidence) {
   return /^[-$*#&+=/]$/.test(s) ? confidence < 50 : confidence < 90;
 }
 
+const MONTH_GLUED = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(\d{1,2})(,?)$/i;
+/**
+ * Specks read as marks at a word's edge, and two words read as one, undone where print cannot have
+ * them: a quote, backtick, underscore or tilde before a word's first letter or digit (or after its
+ * last), a dash before a date (a date is never signed), a month's name glued to its day ("Apr10").
+ * An amount is never changed here: one with a stray mark stays as read, doubtful (`doubtfulAmount`),
+ * for the second reading to settle.
+ */
+export function strayMarks(s) {
+  const bare = s.replace(/^["'`_~\u2018\u2019\u201C\u201D]+(?=[A-Za-z0-9$(])/, '').replace(/(?<=[A-Za-z0-9.)])["'`_~\u2018\u2019\u201C\u201D]+$/, '');
+  if (AMOUNT.test(bare.replace(/^[-\u2012-\u2015]/, '').replace(/[-\u2012-\u2015]$/, '')) && bare !== s) return s;
+  const date = bare.replace(/^[-\u2012-\u2015~.,]+(?=\d{1,2}[/-]\d{1,2}([/-]\d{2,4})?$)/, '');
+  const m = MONTH_GLUED.exec(date);
+  return m ? `${m[1]} ${m[2]}${m[3]}` : date;
+}
+
+const STRAY_LEAD = /^["'`_~\u2018\u2019\u201C\u201D]+/;
+const STRAY_TRAIL = /["'`_~\u2018\u2019\u201C\u201D]+$/;
+
+/** An amount's value and its signs: { cents, lead, trail } (lead/trail: the marks before/after its digits), or null. */
+export function amountParts(s) {
+  const t = ocrText(s.replace(/\s+/g, ''));
+  if (!AMOUNT.test(t)) return null;
+  const m = /^([^\d]*)([\d,]*\.\d\d)([^\d]*)$/.exec(t);
+  if (!m) return null;
+  const sign = (x) => x.replace(/\$/g, '').replace(/[\u2012-\u2015\u2212]/g, '-');
+  return { cents: Math.round(Number(m[2].replace(/,/g, '')) * 100), lead: sign(m[1]), trail: sign(m[3]) };
+}
+
+/**
+ * What a doubtful amount is, from the first reading (`first`, stray marks at its edge removed) and
+ * readings of it alone (`more()` gives the next one, or ''): the first reading when a second reads
+ * the same value with no sign the first lacks (or, the second being no amount at all, a third); a sign where unexplained ink beside the amount is
+ * (`marks`: the doubt is about a mark) when a second and a third reading agree on it and on the
+ * first's value; else null: unreadable, with the values read (`amountAlternatives`) left for the
+ * reconciliation to choose from, never chosen here.
+ */
+export async function settleAmount(first, why, marks, more) {
+  const f = amountParts(first);
+  if (!f) return null;
+  const same = (a, b) => a && b && a.cents === b.cents && a.lead === b.lead && a.trail === b.trail;
+  const r1 = amountParts(await more());
+  if (r1 && r1.cents === f.cents) {
+    if (same(r1, f)) return first;
+    if (why !== 'mark' && !r1.lead && !r1.trail) return first;
+  }
+  const r2 = amountParts(await more());
+  // A second reading that is no amount at all (a decimal point lost) contradicts nothing: the third decides as it would have.
+  if (!r1 && r2 && r2.cents === f.cents && (same(r2, f) || (why !== 'mark' && !r2.lead && !r2.trail))) return first;
+  if (why !== 'mark' || !r1 || !same(r1, r2)) return null;
+  // Signs where the unexplained ink is, and only there.
+  if (r1.cents !== f.cents || (r1.lead !== f.lead && !marks?.lead) || (r1.trail !== f.trail && !marks?.trail)) return null;
+  return `${r1.lead}${/\$/.test(first) ? '$' : ''}${/[\d,]*\.\d\d/.exec(first)[0]}${r1.trail}`;
+}
+
+/**
+ * The values an unsettled amount was read as (the first reading and the readings of it alone that
+ * are amounts with the first's signs), each written as the first is (its signs, dollar sign and
+ * commas): the alternatives the reconciliation may choose one from, the first reading's first.
+ */
+export function amountAlternatives(first, reads) {
+  const f = amountParts(first);
+  if (!f) return [];
+  const out = [first];
+  for (const r of reads) {
+    const p = amountParts(r);
+    if (!p || (p.lead && p.lead !== f.lead) || (p.trail && p.trail !== f.trail)) continue;
+    const alt = ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(p.cents, /,/.test(first))));
+    if (!out.includes(alt)) out.push(alt);
+  }
+  return out;
+}
+const formatCents = (c, commas) => {
+  const s = (c / 100).toFixed(2);
+  return commas ? s.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : s;
+};
+
+/** A word cut out of the page (with room for a mark beside it), enlarged `k` times, read as one line. */
+async function readCrop(worker, gray, W, H, { wd, lh, left, right }, k) {
+  const bbox = wd.bbox;
+  // Paper all round, as tesseract wants it: the crop sits on a white margin.
+  const m = Math.round(lh * 0.5);
+  const x0 = Math.max(0, bbox.x0 - left);
+  const x1 = Math.min(W, bbox.x1 + right + 1);
+  const y0 = Math.max(0, bbox.y0 - Math.round(lh * 0.15));
+  const y1 = Math.min(H, bbox.y1 + Math.round(lh * 0.15) + 1);
+  if (x1 - x0 < 4 || y1 - y0 < 4) return '';
+  const w = x1 - x0 + 2 * m;
+  const h = y1 - y0 + 2 * m;
+  const crop = new Uint8Array(w * h).fill(255);
+  for (let y = y0; y < y1; y++) crop.set(gray.subarray(y * W + x0, y * W + x1), (y - y0 + m) * w + m);
+  const big = resample(crop, w, h, w * k, h * k);
+  const { data } = await worker.recognize(pgmGray(big, w * k, h * k), {}, { text: true });
+  return (data.text ?? '').trim();
+}
+
+/** An amount as printed: 1,234.56, $1,234.56, (12.00), -$5.00, 5.00-. */
+const AMOUNT = /^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/;
+
 /**
  * A recognized word as print would have it: a dash read twice or as a long dash before an amount is
  * one minus sign, curly quotes are straight. Letters are never turned into digits: a misread
  * amount must stay misread, for the reconciliation to refuse it.
  */
-function ocrText(s) {
-  return s
+export function ocrText(s) {
+  return strayMarks(s)
     // A comma read as a period in an amount ("6.371.53"): US amounts have one decimal point.
     .replace(/^([-(]?\$?\d{1,3})((?:\.\d{3})+)(\.\d{2}\)?-?)$/, (_m, a, b, c) => a + b.replace(/\./g, ',') + c)
     .replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
@@ -544,7 +697,9 @@ async function readImage(img, psm) {
     for (const p of b.paragraphs ?? []) {
       for (const l of p.lines ?? []) {
         const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
-        for (const wd of l.words ?? []) {
+        const ws = l.words ?? [];
+        for (let wi = 0; wi < ws.length; wi++) {
+          const wd = ws[wi];
           const syms = wd.symbols ?? [];
           // Amounts only ($1,234.56, 1,234.56, (12.00)): a mark beside one changes its sign.
           if (!syms.length || !/^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/.test(wd.text ?? '')) continue;
@@ -560,12 +715,74 @@ async function readImage(img, psm) {
           const trailFrom = syms.length > 1 && last.x1 - lastStart > dw * 1.6 ? lastStart + dw * 1.1 : last.x1;
           const lead = marksIn(ink, W, wd.bbox.x0, Math.round(leadTo), wd.bbox.y0, wd.bbox.y1 + 1, lh);
           const trail = marksIn(ink, W, Math.round(trailFrom), wd.bbox.x1 + 1, wd.bbox.y0, wd.bbox.y1 + 1, lh);
-          if (lead === 'dash' && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
-          else if (lead === 'other') wd.text = `?${wd.text}`;
-          if (trail === 'dash' && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
-          else if (trail === 'other') wd.text = `${wd.text}?`;
+          // A dash just outside the word's box, nearer to it than to the words beside it, that the
+          // recognizer left out of the word (a minus sign, small at 150 dpi).
+          // (A word beside it that is only a mark, the sign itself read with little confidence, does
+          // not bound the search.)
+          const reach = Math.round(lh * 0.7);
+          const prev = ws.slice(0, wi).reverse().find((x) => /[A-Za-z0-9]/.test(x.text ?? ''));
+          const next = ws.slice(wi + 1).find((x) => /[A-Za-z0-9]/.test(x.text ?? ''));
+          const before = marksIn(ink, W, Math.max(0, wd.bbox.x0 - reach, prev ? Math.ceil((prev.bbox.x1 + wd.bbox.x0) / 2) : 0), wd.bbox.x0, wd.bbox.y0, wd.bbox.y1 + 1, lh, true);
+          const after = marksIn(ink, W, wd.bbox.x1 + 1, Math.min(W, wd.bbox.x1 + 1 + reach, next ? Math.floor((wd.bbox.x1 + next.bbox.x0) / 2) : W), wd.bbox.y0, wd.bbox.y1 + 1, lh, true);
+          // The sign read as a word of its own, with too little confidence to be kept: the ink
+          // confirms it (it is glued to the amount below).
+          const signWord = wi > 0 && /^[-\u2012-\u2015\u2212]+$/.test(ws[wi - 1].text ?? '') ? ws[wi - 1] : null;
+          if (before === 'dash' && signWord) signWord.confidence = 100;
+          else if ((lead === 'dash' || before === 'dash') && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
+          if ((trail === 'dash' || after === 'dash') && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
+          wd.marks = { lead: lead === 'other' || (before === 'other' && !signWord), trail: trail === 'other' || after === 'other' };
         }
       }
+    }
+  }
+  // Doubtful amounts read a second time, alone: ink beside one that its characters do not account
+  // for (a mark dropped, or only a character's box drawn too narrow), a stray mark read at its
+  // edge, or a low confidence. Each is cut out of the page, enlarged and read as one line of
+  // digits and signs (`settleAmount` decides); one that stays doubtful is unreadable ("?").
+  const doubtful = [];
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs ?? []) {
+      for (const l of p.lines ?? []) {
+        const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
+        const ws = l.words ?? [];
+        ws.forEach((wd, i) => {
+          const text = wd.text ?? '';
+          const core = text.replace(STRAY_LEAD, '').replace(STRAY_TRAIL, '');
+          if (!AMOUNT.test(core)) return;
+          const why = wd.marks?.lead || wd.marks?.trail ? 'mark' : core !== text ? 'stray' : wd.confidence < knobs.rereadBelow ? 'low' : null;
+          // The crop reaches toward the words beside it by at most half the gap (a mark is nearer
+          // to its amount than to the next word), by a fifth of the line height when the doubt is
+          // not about a mark.
+          const reach = why === 'mark' ? lh * 0.6 : lh * 0.2;
+          const left = Math.min(reach, i > 0 ? (wd.bbox.x0 - ws[i - 1].bbox.x1) / 2 : reach);
+          const right = Math.min(reach, i + 1 < ws.length ? (ws[i + 1].bbox.x0 - wd.bbox.x1) / 2 : reach);
+          if (why) doubtful.push({ wd, lh, core, why, left: Math.max(1, Math.floor(left)), right: Math.max(1, Math.floor(right)) });
+        });
+      }
+    }
+  }
+  let reread = 0;
+  if (doubtful.length) {
+    await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
+    worker.psm = '7';
+    try {
+      for (const d of doubtful) {
+        const reads = [];
+        const settled = await settleAmount(d.core, d.why, d.wd.marks, async () => {
+          reread++;
+          const r = await readCrop(worker, gray, W, H, d, reads.length ? 3 : 2);
+          reads.push(r);
+          return r;
+        });
+        if (knobs.debug) console.error(JSON.stringify({ reread: d.core, why: d.why, reads, settled }));
+        d.wd.text = settled ?? `${d.core}?`;
+        if (!settled && d.why !== 'mark') {
+          const alts = amountAlternatives(d.core, reads);
+          if (alts.length > 1) d.wd.alts = [d.wd.text, ...alts];
+        }
+      }
+    } finally {
+      await worker.setParameters({ tessedit_char_whitelist: '' });
     }
   }
   const sx = boxW / W;
@@ -587,12 +804,14 @@ async function readImage(img, psm) {
           if (!run) return;
           const cx = (run.x0 + run.x1) / 2;
           const base = bl ? bl.y0 + slope * (cx - bl.x0) : run.y1;
-          items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s });
+          items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s, ...(run.alt.length ? { alt: run.alt } : {}) });
           run = null;
         };
         for (const wd of l.words ?? []) {
           const s = ocrText((wd.text ?? '').trim());
           if (!s || speck(s, wd.confidence)) continue;
+          // An unsettled amount: the word as written here ("1,234.56?"), then what it may be.
+          const alt = wd.alts && wd.alts[0] === s ? wd.alts : null;
           words++;
           if (wd.confidence < 60) low++;
           if (knobs.debug) console.error(JSON.stringify({ t: wd.text, c: Math.round(wd.confidence), b: wd.bbox }));
@@ -603,15 +822,16 @@ async function readImage(img, psm) {
             run.y1 = Math.max(run.y1, wd.bbox.y1);
           } else {
             flush();
-            run = { x0: wd.bbox.x0, x1: wd.bbox.x1, y1: wd.bbox.y1, s };
+            run = { x0: wd.bbox.x0, x1: wd.bbox.x1, y1: wd.bbox.y1, s, alt: [] };
           }
+          if (alt) run.alt.push(alt.slice(0, 4));
         }
         flush();
       }
     }
   }
   fixDates(items);
-  return { items, words, low, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
+  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
 }
 
 /**
@@ -639,7 +859,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     page.cleanup();
     if (img) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
-    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

@@ -1,0 +1,163 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chooseAlternatives } from '../../src/features/statements/analyze';
+import { extractItems, type PageItems } from '../../src/features/statements/extract';
+import { amountAlternatives, amountParts, fixDates, ocrText, settleAmount } from '../../src/features/statements/ocr.mjs';
+import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
+
+// The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
+// before the reader sees it, and how a doubtful amount read a second time is settled. The rule they
+// keep: an amount is read exactly or left unreadable ("?", refused by the reconciliation), never
+// guessed from one reading.
+/** The readings a test gives `settleAmount`, one per call, then '' (nothing more read). */
+const reads = (...xs: string[]) => {
+  const asked: string[] = [];
+  return { asked, more: async () => (asked.push(xs[asked.length] ?? ''), xs[asked.length - 1] ?? '') };
+};
+
+describe('a recognized word is cleaned of what print cannot have', () => {
+  it('a stray quote, backtick or underscore at a word edge goes; a dash before a date goes', () => {
+    expect(ocrText('"Opening')).toBe('Opening');
+    expect(ocrText("Debit'")).toBe('Debit');
+    expect(ocrText("'06/06")).toBe('06/06');
+    expect(ocrText('"11/10')).toBe('11/10');
+    expect(ocrText('_Apr25')).toBe('Apr 25');
+    expect(ocrText('-06/09')).toBe('06/09');
+    // Inside a word a quote stays.
+    expect(ocrText("O'BRIEN")).toBe("O'BRIEN");
+  });
+
+  it("a month's name glued to its day is two words", () => {
+    expect(ocrText('Apr10')).toBe('Apr 10');
+    expect(ocrText('Apr7')).toBe('Apr 7');
+    expect(ocrText('Sept3,')).toBe('Sept 3,');
+    expect(ocrText('Apr2s')).toBe('Apr2s');
+    expect(ocrText('April')).toBe('April');
+  });
+
+  it('an amount is never changed by it: signs stay, one with a stray mark stays as read (doubtful)', () => {
+    expect(ocrText('-$5.00')).toBe('-$5.00');
+    expect(ocrText('5.00-')).toBe('5.00-');
+    expect(ocrText('(12.00)')).toBe('(12.00)');
+    expect(ocrText('"669.79')).toBe('"669.79');
+    expect(ocrText("1,234.56'")).toBe("1,234.56'");
+    // A comma read as a period in a US amount (one decimal point) is put back.
+    expect(ocrText('6.371.53')).toBe('6,371.53');
+  });
+
+  it('a date column whose slash was lost or read as a 1 is put right; nothing outside such a column is', () => {
+    const col = (ss: string[], x = 40.8) => ss.map((s) => ({ x, s }));
+    const a = col(['11/03', '11/04', '11/07', '1117', '11117', '11/18']);
+    fixDates(a);
+    expect(a.map((i) => i.s)).toEqual(['11/03', '11/04', '11/07', '11/17', '11/17', '11/18']);
+    // Two dates only, or another column (a check number): left as read.
+    const b = [...col(['11/03', '11/04', '1117']), ...col(['1117', '8812'], 80.4)];
+    fixDates(b);
+    expect(b.map((i) => i.s)).toEqual(['11/03', '11/04', '1117', '1117', '8812']);
+    // Dates printed with one-digit days: four digits are not taken for one.
+    const c = col(['1/3', '1/4', '1/7', '1117']);
+    fixDates(c);
+    expect(c[3].s).toBe('1117');
+  });
+
+  it('an amount in parts: value and the signs before and after its digits', () => {
+    expect(amountParts('$1,234.56')).toEqual({ cents: 123456, lead: '', trail: '' });
+    expect(amountParts('-$5.00')).toEqual({ cents: 500, lead: '-', trail: '' });
+    expect(amountParts('(12.00)')).toEqual({ cents: 1200, lead: '(', trail: ')' });
+    expect(amountParts('4237.32')).toEqual({ cents: 423732, lead: '', trail: '' });
+    // A dash of any length is one minus sign.
+    expect(amountParts('\u2014$14,608.35')).toEqual({ cents: 1460835, lead: '-', trail: '' });
+    expect(amountParts('4,237.3')).toBeNull();
+    expect(amountParts('')).toBeNull();
+  });
+});
+
+describe('a doubtful amount read again is settled by agreement, or stays unreadable', () => {
+  it('ink beside an amount that a second reading does not read as a sign: the first reading holds', async () => {
+    const r = reads('2,880.00');
+    expect(await settleAmount('2,880.00', 'mark', { lead: false, trail: true }, r.more)).toBe('2,880.00');
+    expect(r.asked).toHaveLength(1);
+  });
+
+  it('ink beside an amount read as a sign by a second and a third reading: the sign is put there, and only there', async () => {
+    expect(await settleAmount('$960.00', 'mark', { lead: true, trail: false }, reads('-$960.00', '-960.00').more)).toBe('-$960.00');
+    expect(await settleAmount('12.00', 'mark', { lead: false, trail: true }, reads('12.00-', '12.00-').more)).toBe('12.00-');
+    // Not where no ink was found, not with another value, not from one reading alone.
+    expect(await settleAmount('12.00', 'mark', { lead: false, trail: true }, reads('(12.00)', '(12.00)').more)).toBeNull();
+    expect(await settleAmount('12.00', 'mark', { lead: false, trail: true }, reads('13.00-', '13.00-').more)).toBeNull();
+    expect(await settleAmount('880.00', 'mark', { lead: true, trail: false }, reads('-880.00', '880.00').more)).toBeNull();
+    expect(await settleAmount('880.00', 'mark', { lead: true, trail: false }, reads('-880.00', '').more)).toBeNull();
+  });
+
+  it('a low-confidence amount read the same again holds (a comma dropped or a period for a comma is the same value)', async () => {
+    expect(await settleAmount('4237.32', 'low', undefined, reads('4,237.32').more)).toBe('4237.32');
+    expect(await settleAmount('6,018.35', 'low', undefined, reads('6.018.35').more)).toBe('6,018.35');
+    expect(await settleAmount('-$5.00', 'low', undefined, reads('5.00').more)).toBe('-$5.00');
+    expect(await settleAmount('\u2014$4,528.59', 'low', undefined, reads('-$4,528.59').more)).toBe('\u2014$4,528.59');
+    // A second reading that is no amount (its decimal point lost) contradicts nothing: the third agrees.
+    expect(await settleAmount('4.12', 'low', undefined, reads('412', '4.12').more)).toBe('4.12');
+    expect(await settleAmount('4.12', 'low', undefined, reads('412', '4.72').more)).toBeNull();
+  });
+
+  it('a low-confidence amount read otherwise is never settled by a vote: unreadable, with the values read as alternatives', async () => {
+    expect(await settleAmount('3,215.45', 'low', undefined, reads('3,275.45', '3,275.45').more)).toBeNull();
+    expect(await settleAmount('9,676.65', 'low', undefined, reads('9,626.65', '9,676.65').more)).toBeNull();
+    expect(amountAlternatives('9,676.65', ['9,626.65', '9,676.65'])).toEqual(['9,676.65', '9,626.65']);
+    // Written as the first reading is (signs, dollar sign, commas); readings with other signs are no alternative.
+    expect(amountAlternatives('-$3,215.45', ['3275.45', '(3,215.45)', '3,21.5', '-3,295.45'])).toEqual(['-$3,215.45', '-$3,275.45', '-$3,295.45']);
+    expect(amountAlternatives('not an amount', ['1.00'])).toEqual([]);
+  });
+
+  it('three readings that do not agree, or readings that are no amount: unreadable (never a guess)', async () => {
+    expect(await settleAmount('1,496.30', 'low', undefined, reads('1,486.30', '1,436.30').more)).toBeNull();
+    expect(await settleAmount('1,496.30', 'stray', undefined, reads('', '').more)).toBeNull();
+    expect(await settleAmount('1,496.30', 'low', undefined, reads('1,496.3', '1496').more)).toBeNull();
+    // Signs that differ between the readings are no agreement.
+    expect(await settleAmount('96.30', 'low', undefined, reads('(96.30)', '(96.30)').more)).toBeNull();
+    expect(await settleAmount('not an amount', 'low', undefined, reads('1.00').more)).toBeNull();
+  });
+});
+
+describe('amounts OCR could not settle are chosen by the reconciliation, only when one choice reconciles', () => {
+  let f: StatementFixture;
+  let items: PageItems[];
+  let at: { page: number; item: number; s: string };
+  beforeAll(async () => {
+    f = (await statementFixtures()).find((x) => x.name === 'front-range-2026-10')!;
+    const x = await extractItems(f.bytes, { maxPages: 10, timeoutMs: 20_000, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 1e8 });
+    if (!x.ok) throw new Error('fixture not read');
+    items = x.items;
+    // A transaction amount printed once on the statement.
+    const all = items.flatMap((p, page) => p.items.map((it, item) => ({ page, item, s: it.s })));
+    const once = all.filter((a) => /^\d{1,3}(,\d{3})*\.\d\d$/.test(a.s) && all.filter((b) => b.s === a.s).length === 1);
+    at = once[once.length >> 1];
+    expect(at).toBeDefined();
+  });
+  const withDoubt = (alts: string[]) => {
+    const copy = items.map((p) => ({ ...p, items: p.items.map((it) => ({ ...it })) }));
+    const it = copy[at.page].items[at.item];
+    it.s = `${alts[0]}?`;
+    it.alt = [[`${alts[0]}?`, ...alts]];
+    return copy;
+  };
+  const off = (s: string, cents: number) => {
+    const v = (Math.round(Number(s.replace(/,/g, '')) * 100) + cents) / 100;
+    return v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  };
+
+  it('the one value that reconciles is taken, whichever reading gave it', () => {
+    const r = chooseAlternatives(withDoubt([off(at.s, 5000), at.s]), 1);
+    expect(r?.ok, JSON.stringify(r)).toBe(true);
+    if (r?.ok) expect(r.figures).toEqual(f.expected);
+  });
+
+  it('no value that reconciles, or more combinations than allowed: none is taken', () => {
+    expect(chooseAlternatives(withDoubt([off(at.s, 5000), off(at.s, -90)]), 1)).toBeNull();
+    const many = withDoubt([off(at.s, 1), at.s]);
+    for (let k = 0; k < 9; k++) many[at.page].items.push({ x: 0, y: 0, w: 1, h: 1, s: 'x', alt: [['x', 'y', 'z']] });
+    expect(chooseAlternatives(many, 1)).toBeNull();
+  });
+
+  it('no doubt at all: nothing to choose', () => {
+    expect(chooseAlternatives(items, 1)).toBeNull();
+  });
+});

@@ -1,0 +1,20 @@
+// Types of the pure helpers of ./ocr.mjs that tests call (the module is plain JavaScript: it runs in
+// the reader process without a TypeScript loader).
+export interface AmountParts {
+  cents: number;
+  /** Signs before the digits ("-", "(", "+"; a dollar sign is not one). */
+  lead: string;
+  /** Signs after the digits (")", "-"). */
+  trail: string;
+}
+export function ocrText(s: string): string;
+export function strayMarks(s: string): string;
+export function amountParts(s: string): AmountParts | null;
+export function settleAmount(first: string, why: 'mark' | 'stray' | 'low', marks: { lead: boolean; trail: boolean } | undefined, more: () => Promise<string>): Promise<string | null>;
+export const knobs: Record<string, unknown>;
+export function ocrPdf(pdf: unknown, OPS: unknown, o: { maxPages: number; layout?: 'auto' | 'block' }): Promise<unknown>;
+export function imageSize(bytes: Uint8Array): { type: 'png' | 'jpeg'; w: number; h: number } | null;
+export function imagePdf(bytes: Uint8Array, type: 'png' | 'jpeg'): Promise<Uint8Array>;
+export function langPath(): string;
+export function fixDates(items: Array<{ x: number; s: string }>): void;
+export function amountAlternatives(first: string, reads: string[]): string[];

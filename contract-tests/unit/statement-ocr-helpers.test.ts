@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chooseAlternatives } from '../../src/features/statements/analyze';
+import { chooseAlternatives, DEFAULTS, scanPageMsFromEnv } from '../../src/features/statements/analyze';
 import { extractItems, type PageItems } from '../../src/features/statements/extract';
 import { amountAlternatives, amountParts, fixDates, ocrText, settleAmount } from '../../src/features/statements/ocr.mjs';
 import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
@@ -159,5 +159,32 @@ describe('amounts OCR could not settle are chosen by the reconciliation, only wh
 
   it('no doubt at all: nothing to choose', () => {
     expect(chooseAlternatives(items, 1)).toBeNull();
+  });
+});
+
+describe('the time per scanned page is a setting (STATEMENT_SCAN_PAGE_MS)', () => {
+  const withEnv = (v: string | undefined, f: () => void) => {
+    const before = process.env.STATEMENT_SCAN_PAGE_MS;
+    if (v === undefined) delete process.env.STATEMENT_SCAN_PAGE_MS;
+    else process.env.STATEMENT_SCAN_PAGE_MS = v;
+    try {
+      f();
+    } finally {
+      if (before === undefined) delete process.env.STATEMENT_SCAN_PAGE_MS;
+      else process.env.STATEMENT_SCAN_PAGE_MS = before;
+    }
+  };
+
+  it('15 s unset; a positive whole number of milliseconds when set; anything else stops the start', () => {
+    withEnv(undefined, () => expect(scanPageMsFromEnv()).toBe(15_000));
+    withEnv('', () => expect(scanPageMsFromEnv()).toBe(15_000));
+    withEnv('90000', () => expect(scanPageMsFromEnv()).toBe(90_000));
+    for (const bad of ['0', '-5', '1e5', '15s', ' 15000', '1.5', '9999999999']) {
+      withEnv(bad, () => expect(() => scanPageMsFromEnv(), bad).toThrow(/STATEMENT_SCAN_PAGE_MS must be a positive whole number/));
+    }
+  });
+
+  it('the tests read scans with 120 s a page (vitest.config.ts), so a loaded machine cannot change a reading', () => {
+    expect(DEFAULTS.scanPageMs).toBe(120_000);
   });
 });

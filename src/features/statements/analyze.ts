@@ -62,10 +62,23 @@ export interface AnalyzeOptions {
 }
 
 /**
- * Limits of one reading: 200 pages, 20 s, 25 MB of file, a 256 MB heap in a reader process capped at
- * 512 MB in all, and 128 MB of decoded stream data (a statement's text and fonts decode to a few MB).
+ * Time allowed per scanned page: 15 s, or `STATEMENT_SCAN_PAGE_MS` for slower hardware (OCR of a page
+ * takes about 5 CPU-seconds here; a machine shared with other work needs more wall time). A value
+ * that is not a positive whole number stops the start.
  */
-export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 128 * 1024 * 1024, maxScanPages: 15, scanPageMs: 15_000, maxPixels: 36_000_000 } as const;
+export function scanPageMsFromEnv(): number {
+  const raw = process.env.STATEMENT_SCAN_PAGE_MS;
+  if (raw === undefined || raw === '') return 15_000;
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new Error(`STATEMENT_SCAN_PAGE_MS must be a positive whole number of milliseconds (got "${raw.slice(0, 20)}")`);
+  return Number(raw);
+}
+
+/**
+ * Limits of one reading: 200 pages, 20 s (a scan: plus 15 s a page), 25 MB of file, a 256 MB heap in a
+ * reader process capped at 512 MB in all, and 128 MB of decoded stream data (a statement's text and
+ * fonts decode to a few MB).
+ */
+export const DEFAULTS = { maxPages: 200, timeoutMs: 20_000, maxBytes: 26_214_400, maxHeapMb: 256, maxMemoryMb: 512, maxDecodedBytes: 128 * 1024 * 1024, maxScanPages: 15, scanPageMs: scanPageMsFromEnv(), maxPixels: 36_000_000 } as const;
 
 export const REASONS: Record<FailureCode, string> = {
   empty: 'The file is empty',

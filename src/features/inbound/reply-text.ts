@@ -49,8 +49,22 @@ export function autoReplySignal(parsed: ParsedMail): string | null {
 // ---------------------------------------------------------------- normalisation
 
 /** Smart quotes, dashes, odd spaces -> ASCII; line ends -> \n. */
+/**
+ * Numbers written the continental way ("25.000 USD", "factor 1,38", "287,50 daily") read as the trade's
+ * ("25000", "1.38", "287.50"). Only when the text shows both signs of that style: a dot grouping
+ * thousands and a comma before two decimals. A lone "1,2" or "1.350" stays as written.
+ */
+const DOT_THOUSANDS = /(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d]|[.,]\d)/g;
+const COMMA_DECIMAL = /(?<![\d.,])\d{1,3}(?:\.\d{3})*,\d{2}(?![\d]|[.,]\d)/g;
+export function continentalNumbers(s: string): string {
+  DOT_THOUSANDS.lastIndex = 0;
+  COMMA_DECIMAL.lastIndex = 0;
+  if (!DOT_THOUSANDS.test(s) || !COMMA_DECIMAL.test(s)) return s;
+  return s.replace(COMMA_DECIMAL, (n) => n.replace(/\./g, '').replace(',', '.')).replace(DOT_THOUSANDS, (n) => n.replace(/\./g, ''));
+}
+
 export function normalizeText(s: string): string {
-  return s
+  return continentalNumbers(s)
     .replace(/\r\n?/g, '\n')
     .replace(/[\u2018\u2019\u201B\u2032]/g, "'")
     .replace(/[\u201C\u201D\u201F\u2033]/g, '"')

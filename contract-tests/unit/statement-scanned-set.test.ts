@@ -8,22 +8,33 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 
 // The scanned set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150, 200 and
 // 300 dpi, turned, noisy, JPEG-compressed, as image-only PDFs) read by OCR end to end, scored
-// against the truth of their sources: at least MIN_FIGURES of the figures exactly right, and no
-// statement ever parsed with a wrong figure (a scan that cannot be read exactly fails
-// `unreadable_scan`). Slow (OCR of every page): one scoring for the whole file.
+// against the truth of their sources: no statement ever parsed with a wrong figure (a scan that
+// cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 3.5 CPU-minutes for
+// the whole set): `npm test` reads four of them (one read right at 300 dpi and one at 200 dpi as a
+// JPEG, one the reader cannot read exactly at 150 dpi, the statement that does not add up; about 70 CPU-seconds), each with
+// its exact outcome; SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements`
+// prints the same score with time per page). A scan's reading does not depend on the machine's load
+// (120 s a page in the tests, vitest.config.ts), so each outcome is exact.
+const ALL = process.env.SCANNED_SET === 'all';
+const SUBSET: Record<string, 'right' | 'unreadable_scan'> = {
+  'bay-liberty-sunrise-dental-2025-08.pdf': 'right',
+  'harborline-coastline-outfitters-2026-03.pdf': 'right',
+  'capstone-harbor-redline-logistics-2025-04.pdf': 'unreadable_scan',
+  'negative-lantern-mismatch-2025-10.pdf': 'unreadable_scan',
+};
 
 /**
  * Share of the set's figures read exactly right, at least. Issue 27's bar is 95%; measured on
  * 2026-11-27: 9 of 12 statements (75%) on a quiet run, 7 of 12 when a loaded machine made two scans
  * time out. The floor is what is reached, not the bar.
  */
-const MIN_FIGURES = 0.6;
+const MIN_FIGURES = 0.75;
 
 let dir: string;
 let score: CorpusScore;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'scanned-set-'));
-  const { files, truth } = await makeScanSet();
+  const { files, truth } = await makeScanSet(undefined, ALL ? undefined : (x) => x.source in SUBSET);
   for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes);
   writeFileSync(join(dir, 'truth.json'), JSON.stringify(truth));
   score = await scoreCorpus(dir, (b) => analyzeStatementPdf(b));
@@ -37,8 +48,17 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the scanned set is read by OCR', () => {
-  it(`at least ${MIN_FIGURES * 100}% of its figures exactly right`, () => {
+  it.runIf(ALL)(`at least ${MIN_FIGURES * 100}% of its figures exactly right`, () => {
     expect(score.figuresRight / score.figuresTotal).toBeGreaterThanOrEqual(MIN_FIGURES);
+  });
+
+  it.runIf(!ALL)('four scans, each with its exact outcome: read fully right, or unreadable_scan', () => {
+    expect(score.statements.length).toBe(Object.keys(SUBSET).length);
+    for (const st of score.statements) {
+      const source = Object.keys(SUBSET).find((k) => st.file.startsWith(k.replace(/\.pdf$/, '')))!;
+      if (SUBSET[source] === 'right') expect({ ok: st.result.ok, wrong: st.wrong }, st.file).toEqual({ ok: true, wrong: [] });
+      else expect(st.result, st.file).toMatchObject({ ok: false, code: 'unreadable_scan' });
+    }
   });
 
   it('no scan is ever parsed with a wrong figure; the statement that does not add up fails unreadable_scan', () => {

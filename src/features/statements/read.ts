@@ -976,6 +976,20 @@ export function read(pages: PageItems[]): Reading {
     const cats = categoriesOf(label);
     r.totals.push({ label, kind: l.kind, category: l.category, ...(cats.length > 1 ? { categories: cats } : {}), cents: money.cents, count, section: inSection ? sec : -1 });
   };
+  // A dated row read: a balance line is a printed total; a transaction is kept, and the next line may
+  // continue its description. False when the line is no row.
+  const takeRow = (row: ReturnType<typeof rowOf>, tk: Tok[], money: Tok[], line: Line): boolean => {
+    if (row === 'balance') {
+      const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
+      addTotal(tk.filter((t) => t.k === 'text').map((t) => t.t).join(' '), last.m, null, false);
+      lastRow = null;
+      return true;
+    }
+    if (!row) return false;
+    r.rows.push(row.row);
+    lastRow = { row: row.row, line, descX: row.descX };
+    return true;
+  };
 
   /** A box with "this period" and "year-to-date" columns: only this period's amounts are read. */
   let periodBox: { page: number; y: number; thisX: number; ytdX: number } | null = null;
@@ -1187,19 +1201,7 @@ export function read(pages: PageItems[]): Reading {
 
     // A transaction: a date first (a second date, a posting date, may follow), then amounts.
     if (first?.k === 'date' && money.length && kind !== 'daily' && kind !== 'summary') {
-      const row = rowOf(tk, cols, sec, kind);
-      if (row === 'balance') {
-        const desc = tk.filter((t) => t.k === 'text').map((t) => t.t).join(' ');
-        const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
-        addTotal(desc, last.m, null, false);
-        lastRow = null;
-        continue;
-      }
-      if (row) {
-        r.rows.push(row.row);
-        lastRow = { row: row.row, line, descX: row.descX };
-        continue;
-      }
+      if (takeRow(rowOf(tk, cols, sec, kind), tk, money, line)) continue;
     }
 
     if (first?.k === 'date' && !money.length && (kind === 'credit' || kind === 'debit' || kind === 'mixed' || kind === 'checks') && (cols || kind !== 'mixed') && tk.length > 1) {
@@ -1369,18 +1371,7 @@ export function read(pages: PageItems[]): Reading {
 
     // A row under a date heading (no date column): the heading's date is the row's.
     if (money.length && dayDate && cols && !cols.some((c) => c.kind === 'date') && first && first.k !== 'date' && kind !== 'summary' && kind !== 'daily') {
-      const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], cols, sec, kind);
-      if (row === 'balance') {
-        const last = money[money.length - 1] as Extract<Tok, { k: 'money' }>;
-        addTotal(tk.filter((t) => t.k === 'text').map((t) => t.t).join(' '), last.m, null, false);
-        lastRow = null;
-        continue;
-      }
-      if (row) {
-        r.rows.push(row.row);
-        lastRow = { row: row.row, line, descX: row.descX };
-        continue;
-      }
+      if (takeRow(rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], cols, sec, kind), tk, money, line)) continue;
     }
 
     // Label and amount pairs: a summary, a section's total, a balance.

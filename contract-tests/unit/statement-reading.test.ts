@@ -338,6 +338,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // the bank's return-deposit-item charge, the $12 doubt). Its refusals (a summary as a row of boxes
   // with an ".00", a fee box beside the summary, a wire with a PO number) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-8', minParsed: 10 },
+  // Blind-9 scored 4/8 parsed, all right, none wrong; its four refusals (a TD-style deposits total,
+  // a CitiBusiness-style fee box) are not worked on yet.
+  { dir: 'contract-tests/fixtures/statements-blind-9', minParsed: 4 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

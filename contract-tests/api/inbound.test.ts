@@ -5,6 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
+import { simpleParser } from 'mailparser';
+import { classifyReply } from '../../src/features/inbound/classifier';
+import { parsedMailToInput } from '../../src/features/inbound/reply-text';
 import { BLIND_SETS, EML_DIR, loadManifest } from '../fixtures/replies/evaluate';
 import { RATE_WINDOW_SECONDS } from '../../src/http/rate-limit';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
@@ -407,20 +410,30 @@ describe(`lender replies (${ENGINE})`, () => {
     const manifest = loadManifest().filter((m) => !BLIND_SETS.has(m.set)).filter((_, i) => i % 4 === (ENGINE === 'pg' ? 0 : 2));
     const before = await count('inbound_emails', { location_id: other.locationId });
     let right = 0;
+    let judged = 0;
     for (const [i, fx] of manifest.entries()) {
       // the corpus is larger than one location's per-minute inbound limit (RATE_LIMIT): a new window every 250 replies
       if (i > 0 && i % 250 === 0) h.clock.advance((RATE_WINDOW_SECONDS + 1) * 1000);
-      const res = await receive(readFileSync(join(EML_DIR, fx.file)), { secret: otherSecret });
+      const raw = readFileSync(join(EML_DIR, fx.file));
+      const res = await receive(raw, { secret: otherSecret });
       expect(res.status, fx.file).toBeLessThan(300);
       expect(res.body.data.status, fx.file).toMatch(/^(unmatched|unclassified)$/);
-      // Unmatched, the hook reads without the deal: an approval for less than the ask (a counter by
-      // its terms alone) can only read as an approval here; classifier.test.ts reads it with the deal.
+      // Unmatched, the hook reads without the deal, exactly as the classifier reads the reply alone.
+      // A reply whose answer needs its deal (a counter by the ask's amount, term or frequency; a
+      // decision naming another business than the deal's) is read with it by classifier.test.ts; the
+      // rest must come out as the corpus expects.
       const got = res.body.data.classification.type;
-      const lessThanAsk = !!fx.deal && !!fx.offers?.length && fx.offers.every((o) => o.amount < fx.deal!.requested_amount);
-      if (got === fx.type || (fx.type === 'counter' && got === 'approved' && lessThanAsk)) right++;
+      const input = parsedMailToInput(await simpleParser(raw));
+      const alone = classifyReply(input).type;
+      expect(got, fx.file).toBe(alone);
+      const withDeal = fx.deal ? classifyReply(input, { requested_amount: fx.deal.requested_amount, business_name: fx.deal.business }).type : alone;
+      if (withDeal !== alone) continue;
+      judged++;
+      if (got === fx.type) right++;
     }
     expect(await count('inbound_emails', { location_id: other.locationId })).toBe(before + manifest.length);
-    expect(right / manifest.length).toBeGreaterThanOrEqual(0.95);
+    expect(judged / manifest.length).toBeGreaterThan(0.8); // most replies are judged: a check that judges nothing cannot fail
+    expect(right / judged).toBeGreaterThanOrEqual(0.95);
   });
 });
 

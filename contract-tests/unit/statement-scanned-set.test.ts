@@ -10,17 +10,16 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 // 300 dpi, turned, noisy, JPEG-compressed, as image-only PDFs) read by OCR end to end, scored
 // against the truth of their sources: no statement ever parsed with a wrong figure (a scan that
 // cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 3.5 CPU-minutes for
-// the whole set): `npm test` reads four of them (one read right at 300 dpi and one at 200 dpi as a
-// JPEG, one the reader cannot read exactly at 150 dpi, the statement that does not add up; about 70 CPU-seconds), each with
-// its exact outcome; SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements`
-// prints the same score with time per page). A scan's reading does not depend on the machine's load
+// the whole set): `npm test` reads two of them with their exact outcomes (a 200 dpi JPEG of a layout
+// with page subtotals read right, and a noisy 150 dpi scan OCR misreads, refused; about 35
+// CPU-seconds; statement-ocr.test.ts reads 300, 200 and 150 dpi scans and the statement that does not
+// add up); SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements` prints the same
+// score with time per page). A scan's reading does not depend on the machine's load
 // (120 s a page in the tests, vitest.config.ts), so each outcome is exact.
 const ALL = process.env.SCANNED_SET === 'all';
 const SUBSET: Record<string, 'right' | 'unreadable_scan'> = {
-  'bay-liberty-sunrise-dental-2025-08.pdf': 'right',
   'harborline-coastline-outfitters-2026-03.pdf': 'right',
   'capstone-harbor-redline-logistics-2025-04.pdf': 'unreadable_scan',
-  'negative-lantern-mismatch-2025-10.pdf': 'unreadable_scan',
 };
 
 /**
@@ -52,7 +51,7 @@ describe('the scanned set is read by OCR', () => {
     expect(score.figuresRight / score.figuresTotal).toBeGreaterThanOrEqual(MIN_FIGURES);
   });
 
-  it.runIf(!ALL)('four scans, each with its exact outcome: read fully right, or unreadable_scan', () => {
+  it.runIf(!ALL)('two scans, each with its exact outcome: read fully right, or unreadable_scan', () => {
     expect(score.statements.length).toBe(Object.keys(SUBSET).length);
     for (const st of score.statements) {
       const source = Object.keys(SUBSET).find((k) => st.file.startsWith(k.replace(/\.pdf$/, '')))!;
@@ -61,12 +60,13 @@ describe('the scanned set is read by OCR', () => {
     }
   });
 
-  it('no scan is ever parsed with a wrong figure; the statement that does not add up fails unreadable_scan', () => {
+  it('no scan is ever parsed with a wrong figure; one that cannot be read exactly fails unreadable_scan', () => {
     expect(score.parsedWrong.map((s) => s.file)).toEqual([]);
     const neg = score.statements.filter((s) => s.expectedFailed);
-    expect(neg.length).toBeGreaterThan(0);
+    if (ALL) expect(neg.length).toBeGreaterThan(0);
     for (const s of neg) expect(s.result).toMatchObject({ ok: false, code: 'unreadable_scan' });
-    // Every scan that is not parsed says why: not read exactly, or (a loaded machine) out of time.
-    for (const s of score.statements.filter((x) => !x.result.ok)) expect(['unreadable_scan', 'timeout']).toContain((s.result as { code: string }).code);
+    // Every scan that is not parsed says why: it could not be read exactly (the tests give OCR 120 s a
+    // page, so no scan here runs out of time).
+    for (const s of score.statements.filter((x) => !x.result.ok)) expect((s.result as { code: string }).code, s.file).toBe('unreadable_scan');
   });
 });

@@ -340,7 +340,8 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   { dir: 'contract-tests/fixtures/statements-blind-8', minParsed: 10 },
   // Blind-9 scored 4/8 parsed, all right, none wrong; its four refusals (a TD-style deposits total,
   // a CitiBusiness-style fee box) are not worked on yet.
-  { dir: 'contract-tests/fixtures/statements-blind-9', minParsed: 4 },
+  // blind-9 after its fixes: a fee box's "Fee per item: $34.00" beside its item counts is a rate, not a total.
+  { dir: 'contract-tests/fixtures/statements-blind-9', minParsed: 6 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -582,6 +583,12 @@ describe('summary totals that name several categories or part of a side', () => 
     const make = (ach: string): PageSpec[] => body([opening, [[50, 'Deposits and other additions'], [300, '1,500.00', { r: true }]], [[50, 'Checks and card purchases'], [300, '800.00', { r: true }]], [[50, 'ACH and fees'], [300, ach, { r: true }]], closing]);
     expect(figures(await read(make('439.00')))).toMatchObject({ ending_balance: 2261 });
     failed(await read(make('440.00')), 'does_not_reconcile');
+  });
+
+  it('a fee box of item counts and a fee per item ("Overdraft items paid: 0 Items returned unpaid: 1 Fee per item: $35.00") is a rate, not a total; a genuine fee total beside it still binds', async () => {
+    const box: PageSpec[number] = [[50, 'Overdraft items paid:'], [170, '0'], [200, 'Items returned unpaid:'], [330, '1'], [360, 'Fee per item:'], [480, '$35.00', { r: true }]];
+    expect(figures(await read(body([opening, box, closing])))).toMatchObject({ beginning_balance: 2000, ending_balance: 2261, nsf_count: 1 });
+    failed(await read(body([opening, box, [[50, 'Total returned item fees'], [300, '70.00', { r: true }]], closing])), 'does_not_reconcile');
   });
 
   it('"Checks and other deductions": the whole side, whatever the sub-sections', async () => {

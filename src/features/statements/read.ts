@@ -510,6 +510,9 @@ function labelOf(raw: string): Label | null {
   // A fee box's overdraft / returned-item fee totals for this period ("Total Overdraft Fees",
   // "Overdraft and returned item fees", "TOTAL OVERDRAFT/NSF FEES"): checked against those fee
   // lines. Year-to-date figures are not this period's and are never checked or counted.
+  // A rate, not a total: a fee box's "Fee per item: $34.00" beside its item counts ("Overdraft
+  // items paid: 3 Items returned unpaid: 1 Fee per item: $34.00") is the price of one item.
+  if (/\b(per item|each item|per occurrence|fee each)\b/.test(t)) return { role: 'ignore' };
   const nsfFees = nsfFeeCategory(t);
   if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };

@@ -1007,7 +1007,9 @@ export function read(pages: PageItems[]): Reading {
       const thisCell = cells.find((c) => /\b(this|current) (period|statement|cycle|month)\b|^(total )?for this period$/i.test(c.t));
       const ytdCell = cells.find((c) => /\b(year[- ]to[- ]date|ytd|this year)\b/i.test(c.t));
       if (thisCell && ytdCell && thisCell !== ytdCell && !tk.some((t) => t.k === 'money')) periodBox = { page: line.page, y: line.y, thisX: (thisCell.x0 + thisCell.x1) / 2, ytdX: (ytdCell.x0 + ytdCell.x1) / 2 };
-      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14)) periodBox = null;
+      // (The box ends at the next table's column header: a register's "DATE  DESCRIPTION  AMOUNT"
+      // right under it is no box line, and its amounts are never taken for year-to-date ones.)
+      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14 || headerOf(line))) periodBox = null;
       if (periodBox && tk.some((t) => t.k === 'money')) {
         const box = periodBox;
         // A year-to-date amount is not this period's: it is dropped from the line before reading it.

@@ -338,9 +338,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // the bank's return-deposit-item charge, the $12 doubt). Its refusals (a summary as a row of boxes
   // with an ".00", a fee box beside the summary, a wire with a PO number) are read since.
   { dir: 'contract-tests/fixtures/statements-blind-8', minParsed: 10 },
-  // Blind-9 scored 4/8 parsed, all right, none wrong; its four refusals (a TD-style deposits total,
-  // a CitiBusiness-style fee box) are not worked on yet.
-  { dir: 'contract-tests/fixtures/statements-blind-9', minParsed: 4 },
+  // Blind-9 scored 4/8 parsed, all right, none wrong. After its fixes 8/8: a fee box's "Fee per
+  // item: $34.00" beside its item counts is a rate, not a total; a this-period / year-to-date fee
+  // box ends at the next table's column header (TD-style: the register right under it had its first
+  // rows' amounts dropped as year-to-date ones, so "Deposits" did not match).
+  { dir: 'contract-tests/fixtures/statements-blind-9', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -584,6 +586,12 @@ describe('summary totals that name several categories or part of a side', () => 
     failed(await read(make('440.00')), 'does_not_reconcile');
   });
 
+  it('a fee box of item counts and a fee per item ("Overdraft items paid: 0 Items returned unpaid: 1 Fee per item: $35.00") is a rate, not a total; a genuine fee total beside it still binds', async () => {
+    const box: PageSpec[number] = [[50, 'Overdraft items paid:'], [170, '0'], [200, 'Items returned unpaid:'], [330, '1'], [360, 'Fee per item:'], [480, '$35.00', { r: true }]];
+    expect(figures(await read(body([opening, box, closing])))).toMatchObject({ beginning_balance: 2000, ending_balance: 2261, nsf_count: 1 });
+    failed(await read(body([opening, box, [[50, 'Total returned item fees'], [300, '70.00', { r: true }]], closing])), 'does_not_reconcile');
+  });
+
   it('"Checks and other deductions": the whole side, whatever the sub-sections', async () => {
     const make = (d: string): PageSpec[] => body([
       [[50, 'Beginning', { b: true }], [180, 'Deposits and', { b: true }], [320, 'Checks and other', { b: true }], [540, 'Ending', { b: true, r: true }]],
@@ -763,6 +771,28 @@ describe('fee boxes with this period and year-to-date', () => {
   it('this period\'s overdraft and returned-item fee totals are checked against those fee lines; the year-to-date ones are not this period\'s', async () => {
     expect(figures(await read(make('$70.00', '$35.00')))).toMatchObject({ nsf_count: 3, ending_balance: 1395 });
     failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a register right under a this-period / year-to-date fee box', () => {
+  // TD-style: the fee box, then at once "Deposits" with its column header; the register's amounts
+  // stand under the box's year-to-date column. The box ends at the register's header: its rows are
+  // read whole, the box's own figures still bind.
+  const make = (od: string): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,465.00', { r: true }]],
+    [[130, 'Total for This Period', { b: true }], [330, 'Total Year-to-Date', { b: true }]],
+    [[50, 'Total Overdraft Fees'], [250, od, { r: true }], [430, '$420.00', { r: true }]],
+    [[50, 'Total Returned Item Fees'], [250, '$0.00', { r: true }], [430, '$105.00', { r: true }]],
+    'Deposits',
+    HEAD,
+    AMT('10/02', 'DEPOSIT', '500.00', '1,500.00'),
+    'Service Charges',
+    HEAD,
+    AMT('10/05', 'OVERDRAFT ITEM FEE', '35.00', '1,465.00'),
+  ]];
+  it('the rows are read, not cut as year-to-date amounts; the box\'s this-period total still binds', async () => {
+    expect(figures(await read(make('$35.00')))).toMatchObject({ deposits_total: 500, deposit_count: 1, nsf_count: 1, ending_balance: 1465 });
+    failed(await read(make('$70.00')), 'does_not_reconcile');
   });
 });
 

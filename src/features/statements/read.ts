@@ -510,6 +510,9 @@ function labelOf(raw: string): Label | null {
   // A fee box's overdraft / returned-item fee totals for this period ("Total Overdraft Fees",
   // "Overdraft and returned item fees", "TOTAL OVERDRAFT/NSF FEES"): checked against those fee
   // lines. Year-to-date figures are not this period's and are never checked or counted.
+  // A rate, not a total: a fee box's "Fee per item: $34.00" beside its item counts ("Overdraft
+  // items paid: 3 Items returned unpaid: 1 Fee per item: $34.00") is the price of one item.
+  if (/\b(per item|each item|per occurrence|fee each)\b/.test(t)) return { role: 'ignore' };
   const nsfFees = nsfFeeCategory(t);
   if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
@@ -1004,7 +1007,9 @@ export function read(pages: PageItems[]): Reading {
       const thisCell = cells.find((c) => /\b(this|current) (period|statement|cycle|month)\b|^(total )?for this period$/i.test(c.t));
       const ytdCell = cells.find((c) => /\b(year[- ]to[- ]date|ytd|this year)\b/i.test(c.t));
       if (thisCell && ytdCell && thisCell !== ytdCell && !tk.some((t) => t.k === 'money')) periodBox = { page: line.page, y: line.y, thisX: (thisCell.x0 + thisCell.x1) / 2, ytdX: (ytdCell.x0 + ytdCell.x1) / 2 };
-      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14)) periodBox = null;
+      // (The box ends at the next table's column header: a register's "DATE  DESCRIPTION  AMOUNT"
+      // right under it is no box line, and its amounts are never taken for year-to-date ones.)
+      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14 || headerOf(line))) periodBox = null;
       if (periodBox && tk.some((t) => t.k === 'money')) {
         const box = periodBox;
         // A year-to-date amount is not this period's: it is dropped from the line before reading it.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
+import { rotate } from '../../src/features/statements/ocr.mjs';
 import type { TruthStatement } from './statement-score';
 
 // Scans made from text-layer statements, for the OCR path (src/features/statements/ocr.mjs): each
@@ -50,7 +51,8 @@ export async function scanPages(pdf: Uint8Array, o: ScanOptions): Promise<Array<
     const src = pix.getPixels();
     const gray = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) gray[y * w + x] = src[y * stride + x];
-    const turned = o.angle ? rotate(gray, w, h, o.angle) : gray;
+    // turned by `angle` clockwise: the reader's own rotation (which turns by -deg) with the sign flipped
+    const turned = o.angle ? rotate(gray, w, h, -o.angle) : gray;
     if (o.noise) {
       for (let k = 0; k < turned.length; k++) {
         const r = rand();
@@ -69,32 +71,6 @@ export async function scanPages(pdf: Uint8Array, o: ScanOptions): Promise<Array<
     page.destroy();
   }
   doc.destroy();
-  return out;
-}
-
-/** The grey image turned by `deg` clockwise about its centre (paper white where nothing was). */
-function rotate(gray: Uint8Array, w: number, h: number, deg: number): Uint8Array {
-  const out = new Uint8Array(w * h).fill(255);
-  const r = (-deg * Math.PI) / 180;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
-  const cx = w / 2;
-  const cy = h / 2;
-  for (let Y = 0; Y < h; Y++) {
-    for (let X = 0; X < w; X++) {
-      const dx = X - cx;
-      const dy = Y - cy;
-      const sx = cx + dx * cos - dy * sin;
-      const sy = cy + dx * sin + dy * cos;
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h) continue;
-      const tx = sx - x0;
-      const ty = sy - y0;
-      const i = y0 * w + x0;
-      out[Y * w + X] = (gray[i] * (1 - tx) + gray[i + 1] * tx) * (1 - ty) + (gray[i + w] * (1 - tx) + gray[i + w + 1] * tx) * ty;
-    }
-  }
   return out;
 }
 

@@ -18,3 +18,4 @@ export function imagePdf(bytes: Uint8Array, type: 'png' | 'jpeg'): Promise<Uint8
 export function langPath(): string;
 export function fixDates(items: Array<{ x: number; s: string }>): void;
 export function amountAlternatives(first: string, reads: string[]): string[];
+export function rotate(gray: Uint8Array, w: number, h: number, deg: number): Uint8Array;

@@ -248,8 +248,8 @@ function skewOf(ink, w, h) {
   return best;
 }
 
-/** The grey image turned by -deg about its centre (white outside). */
-function rotate(gray, w, h, deg) {
+/** The grey image turned by -deg about its centre (white outside). Also makes the test scans' skew. */
+export function rotate(gray, w, h, deg) {
   const out = new Uint8Array(w * h).fill(255);
   const r = (deg * Math.PI) / 180;
   const cos = Math.cos(r);

@@ -177,3 +177,20 @@ describe('money given back by a counterparty the merchant paid in the period', (
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-05', 'SQUARE INC FEES 0412', -90), t('2026-03-20', 'SQUARE INC RTN 0412 SQ26', 64.1)])).toMatch(/reads like a return/);
   });
 });
+
+// The general fault behind blind-10's wrong figure: one generic word settled a credit as NOT revenue,
+// and a credit the table excludes is never doubted. "PROCEEDS" alone was a loan row: a dealer's
+// auction proceeds, an insurer's claim proceeds, a processor's settlement proceeds were read as loans.
+// Proceeds a loan row does not name are doubted; a processor's are its payout.
+describe('proceeds: a loan only when a loan row says so', () => {
+  it.each(['MANHEIM AUCTION PROCEEDS 4410', 'ACH CREDIT STATE FARM CLAIM PROCEEDS', 'CARVANA SALE PROCEEDS'])('%s is doubted, not read as a loan', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBe('funding');
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-13', d, 900)])).toMatch(/^The credit of \$900\.00 on 2026-03-13 reads like a loan or an advance's funding/);
+  });
+  it('a loan\'s proceeds are a loan; a processor\'s settlement proceeds are revenue', () => {
+    for (const d of ['COMMERCIAL TERM LOAN PROCEEDS NOTE 0071', 'SBA 7(A) LOAN PROCEEDS Wire in - Celtic Bank Corp 55799053', 'Wire Transfer In ONDECK CAPITAL INC Term Loan Proceeds']) expect(depositKind(d), d).toBe('loan');
+    expect(depositKind('AMEX SETTLEMENT PROCEEDS')).toBe('revenue');
+    expect(creditDoubt('AMEX SETTLEMENT PROCEEDS')).toBeNull();
+  });
+});

@@ -350,6 +350,14 @@ const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|C
 const REBATE_LOOK = /\b(REBATES?|INCENTIVES?)\b/;
 
 /**
+ * "PROCEEDS" alone says money from a sale or a loan, not which: "LOAN PROCEEDS", "NOTE PROCEEDS"
+ * are loan rows; "MANHEIM AUCTION PROCEEDS" (a used-car dealer's sales), "CLAIM PROCEEDS" (a body
+ * shop's insurer) or "AMEX SETTLEMENT PROCEEDS" (a processor's payout) are not loans. Such a credit
+ * no row settles is doubted.
+ */
+const PROCEEDS_LOOK = /\bPROCEEDS\b/;
+
+/**
  * Money given back by a named counterparty, in words that say so ("Credit Memo GRAYBAR ELECTRIC",
  * "HENRY SCHEIN CREDIT MEMO", "ACH returned: GUSTO"): settled as a refund (not revenue) only by the
  * statement it is on, when the merchant paid that counterparty at least as much in the period
@@ -412,7 +420,8 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'retu
   // and a credit on the merchant's own debit card is a purchase returned.
   if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
   if (c.processor) return null;
-  if (FUNDING_LOOK.test(d)) return 'funding';
+  // Proceeds of what? A loan's, or a sale's (a dealer's auction proceeds, an insurer's claim proceeds).
+  if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
   if (TRANSFER_LOOK.test(d)) return 'transfer';

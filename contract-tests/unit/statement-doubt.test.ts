@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeStatementPdf, categoryDoubt, type Txn } from '../../src/features/statements/analyze';
+import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
+import { creditDoubt, depositKind } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -121,5 +122,75 @@ describe('categoryDoubt: what no row knows, in any bank\'s wording (blind-5)', (
     const paid = t('2026-03-05', 'ACH DEBIT GRAINGER 8812', -412.1);
     expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'GRAINGER 0031 CR', 88.4)])).toMatch(/^The credit of \$88\.40 on 2026-03-20 comes from a counterparty the merchant pays/);
     expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'BRENNAN MILLWORK 0031', 88.4)])).toBeNull();
+  });
+});
+
+// blind-10: an HVAC contractor paid $1,250 by a utility's rebate programme ("DOMINION ENERGY REBATE
+// PGM", revenue: part of an installation's price) was read as money back ("REBATE" was a refund
+// phrase), and the statement was PARSED with a wrong true revenue. A programme's rebate or incentive
+// pays the owner who bought (money back) or the contractor who installed (sales): no row may settle
+// it, so it is doubted. A supplier's rebate on the merchant's purchases stays a refund.
+describe('rebates and incentives: settled only as a supplier\'s purchase rebate, otherwise doubted', () => {
+  it.each(['Deposit - ACH Paid From DOMINION ENERGY REBATE PGM', 'ACH CREDIT XCEL ENERGY REBATES', 'ACH CREDIT PSEG INCENTIVE PROGRAM 4410', 'DUKE POWER EFFICIENCY INCENTIVE', 'ACH CREDIT MASS SAVE REBATE PROGRAM'])('%s is doubted, read neither as money back nor as sales', (d) => {
+    expect(depositKind(d)).toBe('revenue'); // no row settles it
+    expect(creditDoubt(d)).toBe('rebate');
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-13', d, 1250)])).toMatch(/^The credit of \$1250\.00 on 2026-03-13 reads like a rebate or incentive program's payment/);
+  });
+  it('a utility\'s rebate stays doubted when the merchant also pays the utility\'s bill (a contractor pays its own power bill)', () => {
+    const bill = t('2026-03-05', 'Paid To - DOMINION ENERGY BILLPAY 8828736561', -300.42);
+    expect(categoryDoubt([...sales(10, 2000), bill, t('2026-03-13', 'Deposit - ACH Paid From DOMINION ENERGY REBATE PGM', 250)])).toMatch(/reads like a rebate or incentive/);
+  });
+  it.each(['ACH CREDIT GOODYEAR TIRE RUB REBATE 2025Q2', 'ACH CREDIT HOME DEPOT PRO REBATE 250519 1807746103'])('a supplier\'s purchase rebate %s is money back: not revenue, not doubted', (d) => {
+    expect(depositKind(d)).toBe('refund');
+    expect(creditDoubt(d)).toBeNull();
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-13', d, 212.75)])).toBeNull();
+  });
+});
+
+// blind-10: a supplier's credit memo ("Corporate ACH Credit Credit Memo GRAYBAR ELECTRIC", "HENRY
+// SCHEIN CREDIT MEMO") was refused although the statement pays the same supplier thousands. Money
+// given back by a counterparty the merchant paid at least as much in the period is not revenue;
+// anything short of that is still doubted.
+describe('money given back by a counterparty the merchant paid in the period', () => {
+  const graybarPaid = t('2026-06-04', 'Corporate ACH Debit Payment GRAYBAR ELECTRIC 5259640966', -6679.74);
+  const memo = t('2026-06-15', 'Corporate ACH Credit Credit Memo GRAYBAR ELECTRIC 4457159917', 412.75);
+  it('a credit memo from a supplier the merchant paid more is settled as money back (not doubted, not revenue)', () => {
+    const txns = [...sales(10, 2000), graybarPaid, memo];
+    expect(categoryDoubt(txns)).toBeNull();
+    expect([...paidBack(txns)]).toEqual([memo]);
+    const schein = [...sales(10, 2000), t('2026-02-03', 'HENRY SCHEIN AR PAYMENT 260203 CUSTOMER ID 7250627330', -3055.83), t('2026-02-23', 'HENRY SCHEIN CREDIT MEMO 4710745265', 188.4)];
+    expect(categoryDoubt(schein)).toBeNull();
+    expect(paidBack(schein).size).toBe(1);
+    // A one-word counterparty: a payroll debit returned.
+    const gusto = [...sales(10, 2000), t('2026-03-06', 'ACH DEBIT GUSTO PAYROLL 8812', -6614.68), t('2026-03-09', 'ACH returned: GUSTO', 6614.68)];
+    expect(categoryDoubt(gusto)).toBeNull();
+    expect(paidBack(gusto).size).toBe(1);
+  });
+  it('more than the merchant paid that counterparty in the period, or a counterparty it did not pay: still doubted', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-06-04', 'Corporate ACH Debit Payment GRAYBAR ELECTRIC 5259640966', -300), memo])).toMatch(/^The credit of \$412\.75 on 2026-06-15 reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), t('2026-06-04', 'Corporate ACH Debit Payment ANIXTER INC 5259640966', -6679.74), memo])).toMatch(/reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), memo])).toMatch(/reads like a return/);
+    // A payee sharing one word of the name is another counterparty.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-06-04', 'ACH DEBIT DOMINION ELECTRIC SUPPLY', -6679.74), memo])).toMatch(/reads like a return/);
+  });
+  it('a processor\'s return is never settled by the merchant paying the same name', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-05', 'SQUARE INC FEES 0412', -90), t('2026-03-20', 'SQUARE INC RTN 0412 SQ26', 64.1)])).toMatch(/reads like a return/);
+  });
+});
+
+// The general fault behind blind-10's wrong figure: one generic word settled a credit as NOT revenue,
+// and a credit the table excludes is never doubted. "PROCEEDS" alone was a loan row: a dealer's
+// auction proceeds, an insurer's claim proceeds, a processor's settlement proceeds were read as loans.
+// Proceeds a loan row does not name are doubted; a processor's are its payout.
+describe('proceeds: a loan only when a loan row says so', () => {
+  it.each(['MANHEIM AUCTION PROCEEDS 4410', 'ACH CREDIT STATE FARM CLAIM PROCEEDS', 'CARVANA SALE PROCEEDS'])('%s is doubted, not read as a loan', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBe('funding');
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-13', d, 900)])).toMatch(/^The credit of \$900\.00 on 2026-03-13 reads like a loan or an advance's funding/);
+  });
+  it('a loan\'s proceeds are a loan; a processor\'s settlement proceeds are revenue', () => {
+    for (const d of ['COMMERCIAL TERM LOAN PROCEEDS NOTE 0071', 'SBA 7(A) LOAN PROCEEDS Wire in - Celtic Bank Corp 55799053', 'Wire Transfer In ONDECK CAPITAL INC Term Loan Proceeds']) expect(depositKind(d), d).toBe('loan');
+    expect(depositKind('AMEX SETTLEMENT PROCEEDS')).toBe('revenue');
+    expect(creditDoubt('AMEX SETTLEMENT PROCEEDS')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/schema';
 import { extractItems, ocrItems, type OcrPageStats, type PageItems } from './extract';
 import { dateIn, days, read, type Reading } from './read';
-import { counterparty, creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder } from './rules';
+import { counterparty, creditDoubt, creditSettled, debitSettled, depositKind, isNsf, isRecovery, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, paysCounterparty } from './rules';
 
 // Bank statement analysis: a PDF's positioned text (read in a child process with time and memory
 // limits, ./extract.ts) is read from the page's geometry (./read.ts: lines and columns built from
@@ -319,6 +319,26 @@ const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
 /**
+ * The credits that are money given back by a counterparty the merchant paid in the same period:
+ * worded as money back ("Credit Memo GRAYBAR ELECTRIC", "HENRY SCHEIN CREDIT MEMO", rules.ts
+ * `moneyBackFrom`), naming a counterparty that debits of the period pay (rules.ts
+ * `paysCounterparty`), and no more than those debits paid it (a supplier gives back at most what it
+ * was paid). Not revenue. Any other money-back credit no row settles is still doubted.
+ */
+export function paidBack(txns: Txn[]): Set<Txn> {
+  const out = new Set<Txn>();
+  const debits = txns.filter((t) => t.cents < 0);
+  for (const t of txns) {
+    if (t.cents <= 0 || creditDoubt(t.description) !== 'return') continue;
+    const name = moneyBackFrom(t.description);
+    if (!name) continue;
+    const paid = debits.filter((x) => paysCounterparty(x.description, name)).reduce((a, x) => a - x.cents, 0);
+    if (paid > 0 && t.cents <= paid) out.add(t);
+  }
+  return out;
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -351,11 +371,14 @@ export function categoryDoubt(txns: Txn[]): string | null {
     const n = Math.min(a.length, b.length);
     return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
   };
+  const givenBack = paidBack(txns);
   for (const t of credits) {
+    if (givenBack.has(t)) continue;
     const why = creditDoubt(t.description);
     if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'transfer') return `The credit of ${money(t.cents)} on ${t.date} reads like a transfer from another account of the merchant's, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'return') return `The credit of ${money(t.cents)} on ${t.date} reads like a return, reversal or refund, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
     const cp = counterparty(t.description);
     if (!creditSettled(t.description) && cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
@@ -414,11 +437,12 @@ function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string | null
       mcaRows.push({ date: t.date, cents: -t.cents, returned: false });
     }
   }
+  const givenBack = paidBack(c.txns);
   for (const t of c.txns) {
     if (t.cents <= 0) continue;
     deposits += t.cents;
     depositCount++;
-    if (depositKind(t.description) === 'revenue') continue;
+    if (depositKind(t.description) === 'revenue' && !givenBack.has(t)) continue;
     nonRevenue += t.cents;
     // A funder's debit returned unpaid (the same amount credited back within a few days, as a
     // return): that payment was not withheld.

@@ -340,6 +340,67 @@ const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\
  */
 const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK)\b/;
 
+/**
+ * A rebate or incentive no row settles: a supplier's purchase rebate is a refund row, but a rebate or
+ * incentive PROGRAM (a utility's energy-efficiency rebates) pays whoever it names, the owner who
+ * bought the equipment (money back) or the contractor who installed it (part of the job's price):
+ * the line cannot say which (blind-10: "DOMINION ENERGY REBATE PGM" paid to an HVAC contractor is
+ * revenue; blind-8/9: a tire maker's and a home centre's rebates to their buyers are not).
+ */
+const REBATE_LOOK = /\b(REBATES?|INCENTIVES?)\b/;
+
+/**
+ * "PROCEEDS" alone says money from a sale or a loan, not which: "LOAN PROCEEDS", "NOTE PROCEEDS"
+ * are loan rows; "MANHEIM AUCTION PROCEEDS" (a used-car dealer's sales), "CLAIM PROCEEDS" (a body
+ * shop's insurer) or "AMEX SETTLEMENT PROCEEDS" (a processor's payout) are not loans. Such a credit
+ * no row settles is doubted.
+ */
+const PROCEEDS_LOOK = /\bPROCEEDS\b/;
+
+/**
+ * Money given back by a named counterparty, in words that say so ("Credit Memo GRAYBAR ELECTRIC",
+ * "HENRY SCHEIN CREDIT MEMO", "ACH returned: GUSTO"): settled as a refund (not revenue) only by the
+ * statement it is on, when the merchant paid that counterparty at least as much in the period
+ * (analyze.ts `paidBack`). Not a rebate (a program pays contractors too), not a reimbursement (an
+ * insurer the merchant pays premiums to also pays claims), not an adjustment (a processor's batch
+ * correction is sales), not a processor's line.
+ */
+const MONEY_BACK = /\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|RETURN(S|ED)?|RTN|REFUND\w*|RFND|REVERS\w*|VOID(ED)?|CANCEL\w*)\b/;
+/** Words that name no counterparty: channel boilerplate, money-back words, company suffixes. */
+const NOT_A_NAME = new Set(['CORPORATE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
+/** The words of a description that can name a counterparty, in order. */
+export function nameWords(description: string): string[] {
+  return description
+    .toUpperCase()
+    .split(/[\s:;,]+/)
+    .filter((w) => !/\d/.test(w))
+    .map((w) => w.replace(/[^A-Z&]/g, ''))
+    .filter((w) => w.length > 1 && !CHANNEL.has(w) && !NOT_A_NAME.has(w) && !/^(REFUND|REVERS|CANCEL)/.test(w));
+}
+
+/**
+ * Whether a credit says it is money given back by a named counterparty (MONEY_BACK words, no
+ * processor, no rebate or reimbursement) and the counterparty it names, as name words; null otherwise.
+ */
+export function moneyBackFrom(description: string): string[] | null {
+  const d = description.toUpperCase();
+  if (!MONEY_BACK.test(d) || REBATE_LOOK.test(d) || /\bREIMB/.test(d) || classOf(description).processor) return null;
+  const w = nameWords(description);
+  return w.length ? w : null;
+}
+
+/**
+ * Whether a debit pays the counterparty a money-back credit names: the credit's first two name words
+ * are two consecutive name words of the debit ("GRAYBAR ELECTRIC"), or, when the credit names one
+ * word only, it is the debit's first and has 5 letters or more ("GUSTO").
+ */
+export function paysCounterparty(debitDescription: string, creditName: string[]): boolean {
+  const d = nameWords(debitDescription);
+  if (creditName.length === 1) return creditName[0].length >= 5 && d[0] === creditName[0];
+  for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
+  return false;
+}
+
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {
   const c = classOf(description);
@@ -351,7 +412,7 @@ export function creditSettled(description: string): boolean {
  * (`funding`) or names an account of the merchant's (`transfer`), and no processor row settles it.
  * Null for any other credit.
  */
-export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | null {
+export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | 'rebate' | null {
   if (depositKind(description) !== 'revenue') return null;
   const c = classOf(description);
   const d = description.toUpperCase();
@@ -359,7 +420,10 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'retu
   // and a credit on the merchant's own debit card is a purchase returned.
   if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
   if (c.processor) return null;
-  if (FUNDING_LOOK.test(d)) return 'funding';
+  // Proceeds of what? A loan's, or a sale's (a dealer's auction proceeds, an insurer's claim proceeds).
+  if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
+  // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
+  if (REBATE_LOOK.test(d)) return 'rebate';
   if (TRANSFER_LOOK.test(d)) return 'transfer';
   return null;
 }

@@ -1,0 +1,47 @@
+// Audits what the reader's rules say each transaction of a corpus means against the truth's category
+// (the generator's own label for every line of truth.json), independent of reading the PDF. A line is
+// right when the rules settle it as the truth says, or DOUBT it (the statement then refuses,
+// uncertain_categories); it is wrong only when the rules settle it otherwise: the line-level form of
+// "never a wrong figure". A credit is settled as the statement settles it: money given back by a
+// counterparty the statement shows the merchant paying (analyze.ts paidBack), else the table's kind
+// when creditDoubt has no doubt. Debits: an NSF/overdraft fee or not, an MCA position or not.
+import { readFileSync } from 'node:fs';
+import { paidBack, type Txn } from '../../src/features/statements/analyze';
+import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
+
+const KIND: Record<string, string> = {
+  proc: 'revenue', marketplace: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'revenue',
+  xfer_in: 'transfer', mca_funding: 'loan', loan: 'loan', vendor_refund: 'refund', cb_reversal: 'refund', rtn_credit: 'refund', fee_rev: 'refund',
+};
+export interface AuditLine { file: string; amount: number; description: string; why: string }
+
+export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } {
+  const t = JSON.parse(readFileSync(`${dir}/truth.json`, 'utf8'));
+  const stmts: Array<{ file: string; transactions?: Array<{ date: string; description: string; amount: number; category: string }> }> = Array.isArray(t) ? t : t.statements;
+  let lines = 0;
+  const wrong: AuditLine[] = [];
+  for (const s of stmts) {
+    const rows = s.transactions ?? [];
+    const txns: Txn[] = rows.map((x) => ({ date: x.date, description: x.description, cents: Math.round(x.amount * 100) }));
+    const back = paidBack(txns);
+    rows.forEach((x, i) => {
+      lines++;
+      const d = x.description;
+      let why: string | null = null;
+      if (x.amount > 0) {
+        const want = KIND[x.category];
+        if (!want) why = `credit of unknown truth category ${x.category}`;
+        else if (!back.has(txns[i]) && !creditDoubt(d)) {
+          const got = depositKind(d);
+          if (got !== want) why = `credit ${x.category}: settled as ${got} (want ${want})`;
+        } else if (back.has(txns[i]) && want !== 'refund') why = `credit ${x.category}: settled as money given back (want ${want})`;
+      } else {
+        const nsfWant = x.category === 'nsf_fee' || x.category === 'od_fee';
+        if (isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
+        else if ((x.category === 'mca') !== !!mcaFunder(d)) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
+      }
+      if (why) wrong.push({ file: s.file, amount: x.amount, description: d, why });
+    });
+  }
+  return { lines, wrong };
+}

@@ -249,14 +249,15 @@ async function checkRows(db: Knex | Knex.Transaction, scope: Scope, records: Csv
       else body[key] = key === 'name' || key === 'notes' ? raw : v.value;
     });
     if (Object.keys(criteria).length) body.criteria = criteria;
-    if (!rowProblems.length) {
-      const seenCols = new Set<string>();
+    {
+      // Every column's problem at once (cells that could not be read are left out of this check).
+      const seenCols = new Set(rowProblems.map((x) => x.column));
       for (const e of contractErrors('CreateLenderRequest', body)) {
         const col = columnOfAjv(e);
-        const k = `${col}`;
-        if (seenCols.has(k)) continue; // one reason per column
-        seenCols.add(k);
-        rowProblems.push({ row: rec.row, column: col ? label(col) : null, reason: `${col ?? 'the row'} ${ajvReason(e)}` });
+        const column = col ? label(col) : null;
+        if (seenCols.has(column)) continue; // one reason per column
+        seenCols.add(column);
+        rowProblems.push({ row: rec.row, column, reason: `${col ?? 'the row'} ${ajvReason(e)}` });
       }
     }
     let lender: LenderRow | undefined;

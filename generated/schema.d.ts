@@ -834,8 +834,28 @@ export interface paths {
          * Submit a deal to lenders
          * @description Submits the deal to up to 50 lenders at once, recording one submission per lender. Each new
          *     submission stores a snapshot of the lender match (`match_score`, `match_eligible`) taken at this
-         *     moment; a lender whose hard gates the deal fails can still be submitted to (`match_eligible`
-         *     is then `false`).
+         *     moment.
+         *
+         *     **Where money is at stake the request needs `force: true`.** Without it, the request is
+         *     refused with `409 conflict`, and nothing is written, queued or sent, when:
+         *
+         *     | Reason | `code` | `param` |
+         *     |---|---|---|
+         *     | the deal is funded | `deal_funded` | `dealId` |
+         *     | the deal is dead (closed without funding) | `deal_dead` | `dealId` |
+         *     | the deal fails a hard gate of a lender that would get a submission (`match_eligible` would be `false`; see `GET /v1/deals/{dealId}/lender-matches`) | `lender_hard_rules_failed` | `lender_ids` |
+         *
+         *     The deal's state is checked first. The `lender_hard_rules_failed` message names every such
+         *     lender (name and id) and the hard gates it fails, never a figure of the deal or its people.
+         *     Lenders that would get no submission (already submitted, inactive, no submission email)
+         *     are not checked. The `409` is kept under its `Idempotency-Key` like any conflict, so send
+         *     `force: true` under a new key. With `force: true` the request proceeds and each submission
+         *     created over a refusal has `forced: true`; every hard gate so overridden is listed in
+         *     `meta.warnings` (`hard_rule_forced`).
+         *
+         *     On success `meta.warnings` lists, for each submission created, the lender's criteria the
+         *     deal does not meet that are not hard gates (`soft_criterion_failed`): the lender may still
+         *     decline for them.
          *
          *     **Always send an `Idempotency-Key`: real email is sent.** A replay with the same key returns the
          *     first response and sends nothing.
@@ -866,7 +886,7 @@ export interface paths {
          *     Errors: an unknown lender id, or a document id that is not on this deal, answers
          *     `404 not_found` (`code: resource_missing`, `param` `lender_ids` or `document_ids`); a document
          *     still in `pending_upload` answers `409 conflict` (`code: invalid_state_transition`,
-         *     `param: document_ids`).
+         *     `param: document_ids`); these are checked before the deal's state and the lenders' hard gates.
          *
          *     Role `user` may submit, but only deals it created; any other deal answers `404 not_found`.
          */
@@ -1312,8 +1332,13 @@ export interface paths {
          * Create a lender
          * @description Adds a lender to the location. A new lender receives submissions by email
          *     (`submission_method: email`); switch it to a funder API integration with
-         *     `PUT /v1/lenders/{id}/api-config`. Set its underwriting criteria with
-         *     `PUT /v1/lenders/{id}/criteria`.
+         *     `PUT /v1/lenders/{id}/api-config`. Its underwriting criteria can be sent in the same call
+         *     (`criteria`, the body of `PUT /v1/lenders/{id}/criteria`, validated by the same rules): the
+         *     lender and its criteria are written in one transaction, so a bad criterion creates nothing
+         *     (`400 validation_error`, `param` such as `criteria.min_amount`). Read them back with
+         *     `GET /v1/lenders/{id}/criteria`; replace them later with `PUT /v1/lenders/{id}/criteria`.
+         *     Many lenders at once: the operator CLI imports a CSV file (`lenders import`, see the
+         *     operations guide).
          *
          *     Phone numbers are normalised to E.164 digits (10 US digits get a leading 1). An email lender
          *     without `submission_email` can be created, but submissions to it are listed in `meta.not_sent`
@@ -5286,6 +5311,13 @@ export interface components {
              */
             match_eligible: boolean | null;
             /**
+             * @description true when the submission was created with `force: true` over a refusal: the deal was funded
+             *     or dead, or it failed this lender's hard gates (`match_eligible: false`). false otherwise,
+             *     and for every submission created before 2026-11-27.
+             * @example false
+             */
+            forced: boolean;
+            /**
              * @description The figures the match snapshot (`match_score`, `match_eligible`) was computed from, each
              *     with its source (stated on the deal, or read from which bank statements). Null on
              *     submissions created before 2026-11-27.
@@ -5489,6 +5521,40 @@ export interface components {
              * @example []
              */
             not_sent: components["schemas"]["SubmissionNotSent"][];
+            /**
+             * @description For each submission created by this request, every criterion of its lender the deal does
+             *     not meet: `soft_criterion_failed` for a criterion that only lowers the score, and
+             *     `hard_rule_forced` for a hard gate overridden with `force: true`. Always present, possibly
+             *     empty. The figures behind each are in `GET /v1/deals/{dealId}/lender-matches`.
+             * @example []
+             */
+            warnings: components["schemas"]["SubmissionWarning"][];
+        };
+        /** @description One criterion of a lender that the deal does not meet, on a submission created anyway. */
+        SubmissionWarning: {
+            /**
+             * @description `soft_criterion_failed`: a criterion that is not a hard gate (it lowers `match_score`); `hard_rule_forced`: a hard gate the deal fails, submitted with `force: true`. New codes may be added.
+             * @example soft_criterion_failed
+             * @enum {string}
+             */
+            code: "soft_criterion_failed" | "hard_rule_forced";
+            /**
+             * @description The lender.
+             * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+             */
+            lender_id: components["schemas"]["LenderId"];
+            /**
+             * @description The lender's name.
+             * @example Atlas Capital
+             */
+            lender_name: string;
+            /** @description The criterion not met. */
+            criterion: components["schemas"]["LenderCriterion"];
+            /**
+             * @description A sentence naming the lender and the criterion (no figures of the deal or its people).
+             * @example Atlas Capital: max_positions is not met (a soft criterion; it lowers the match score)
+             */
+            message: string;
         };
         /** @description A lender in `lender_ids` that already had a submission on the deal. */
         SubmissionAlreadySubmitted: {
@@ -5566,6 +5632,15 @@ export interface components {
              * @example true
              */
             send?: boolean;
+            /**
+             * @description true submits even when money is at stake: the deal is funded or dead, or it fails a
+             *     lender's hard gates. Without it such a request is `409 conflict` (`deal_funded`,
+             *     `deal_dead`, `lender_hard_rules_failed`) and nothing is written or sent. Each submission
+             *     created over such a refusal has `forced: true`.
+             * @default false
+             * @example false
+             */
+            force?: boolean;
         };
         /** @description Optional details of a withdrawal. */
         WithdrawSubmissionRequest: {
@@ -6182,6 +6257,14 @@ export interface components {
              * @example Prefers all bank statements in one PDF.
              */
             notes?: string;
+            /**
+             * @description The lender's underwriting criteria, set in the same call and the same transaction: the
+             *     same fields and rules as `PUT /v1/lenders/{id}/criteria` (a limit left out is null, a list
+             *     left out is empty). A bad criterion (for example `min_amount` above `max_amount`) is
+             *     `400 validation_error` with `param` dotted under `criteria` (`criteria.min_amount`), and no
+             *     lender is created. Omitted: the lender starts with no criteria.
+             */
+            criteria?: components["schemas"]["ReplaceLenderCriteriaRequest"];
         };
         /** @description Fields to change; only those sent change. Send null to clear a nullable field. */
         UpdateLenderRequest: {
@@ -9320,6 +9403,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description The deal is funded or dead, or fails a lender's hard gates, and `force: true` was not sent
+         *     (nothing was written or sent); or a document is not uploaded yet; or the `Idempotency-Key` is
+         *     still being processed.
+         */
+        SubmissionCreateConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfterIfInUse"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description The body is larger than 1 MB. */
         PayloadTooLarge: {
             headers: {
@@ -11605,7 +11706,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["SubmissionCreateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -107,10 +107,10 @@ describe(`lender matching from bank statements (${ENGINE})`, () => {
 
     // The submission made now records the figures it was matched on.
     h.clock.advance(1000);
-    const sub = await h.api.post(`/v1/deals/${deal}/submissions`).set(t.auth('admin')).set('Idempotency-Key', `ms-${deal}`).send({ lender_ids: [harbor] });
+    const sub = await h.api.post(`/v1/deals/${deal}/submissions`).set(t.auth('admin')).set('Idempotency-Key', `ms-${deal}`).send({ lender_ids: [harbor], force: true }); // ineligible now: its hard gate needs force
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     const subId = sub.body.data[0].id;
-    const snapshot = { match_score: 50, match_eligible: false };
+    const snapshot = { match_score: 50, match_eligible: false, forced: true };
     expect(sub.body.data[0]).toMatchObject(snapshot);
     const figures = {
       monthly_revenue: { value: FEB.truth.trueRevenue, source: 'statements' },

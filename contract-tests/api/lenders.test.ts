@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createLocation, createUser } from '../../src/features/accounts/accounts.service';
 import { funderSpecs, maskCredentials, splitCredentials, type FunderSpec } from '../../src/features/lenders/funder-specs';
@@ -263,6 +266,171 @@ describe(`lender criteria (${ENGINE})`, () => {
     expect((await h.api.get(`/v1/lenders/${l.id}/criteria`).set(other.auth())).status).toBe(404);
     expect((await h.api.put(`/v1/lenders/${l.id}/criteria`).set(other.auth()).send(atlas)).status).toBe(404);
     expect((await h.api.get(`/v1/lenders/${l.id}/criteria`).set(t.auth())).body.data.updated_at).toBeNull();
+  });
+});
+
+describe(`createLender with its criteria in one call (${ENGINE})`, () => {
+  const lenderCount = async () => Number((await h.knex('lenders').where({ location_id: t.locationId }).count<{ n: string }[]>('* as n'))[0].n);
+  const harbor = { min_monthly_revenue: 30000, min_time_in_business_months: 12, min_credit_score: 550, max_amount: 150000, excluded_states: ['ND'], excluded_industries: [' Cannabis ', 'Cannabis'], hard_gates: ['min_monthly_revenue', 'excluded_industries'] };
+
+  it('the lender and its criteria are written together; GET criteria reads them as PUT would have stored them', async () => {
+    h.clock.advance(1000);
+    const created = await createLender({ name: 'Harbor Funding Group', submission_email: 'deals@harborfunding.example', tier: 'B', criteria: harbor });
+    const viaPut = await createLender({ name: 'Harbor by PUT' });
+    const put = await h.api.put(`/v1/lenders/${viaPut.id}/criteria`).set(t.auth('admin')).send(harbor);
+    const got = (await h.api.get(`/v1/lenders/${created.id}/criteria`).set(t.auth())).body.data;
+    expect(got).toEqual({ ...put.body.data, lender_id: created.id, updated_at: h.clock.now().toISOString() });
+    expect(got).toMatchObject({ excluded_industries: ['Cannabis'], min_amount: null, allowed_states: [] });
+    // Criteria are not part of the lender's wire shape; created, not updated.
+    expect(created).not.toHaveProperty('criteria');
+    expect(created.updated_at).toBeNull();
+    // Without criteria: none set, never updated.
+    const plain = await createLender({ name: 'Plain' });
+    expect((await h.api.get(`/v1/lenders/${plain.id}/criteria`).set(t.auth())).body.data.updated_at).toBeNull();
+  });
+
+  it('a bad criterion creates nothing: 400 with param under criteria (service rule and schema alike)', async () => {
+    const before = await lenderCount();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ min_amount: 50000, max_amount: 10000 }, 'criteria.min_amount'],
+      [{ allowed_states: ['co'] }, 'criteria.allowed_states.0'],
+      [{ hard_gates: ['max_speed'] }, 'criteria.hard_gates.0'],
+      [{ min_credit_score: 900 }, 'criteria.min_credit_score'],
+      [{ max_nsf_count: 2.5 }, 'criteria.max_nsf_count'],
+      [{ unknown_rule: 1 }, 'criteria'],
+    ];
+    for (const [criteria, param] of cases) {
+      // No Idempotency-Key: only the service's own transaction stands between a bad criterion and a lender.
+      const res = await h.api.post('/v1/lenders').set(t.auth('admin')).send({ name: 'Never Created', criteria });
+      expect(res.status, JSON.stringify(criteria)).toBe(400);
+      expect(res.body.error, JSON.stringify(criteria)).toMatchObject({ type: 'validation_error', param: expect.stringMatching(new RegExp(`^${param.replace(/\./g, '\\.')}`)) });
+    }
+    expect(await lenderCount()).toBe(before);
+  });
+
+  it('idempotent as every POST: a replay answers the first lender and creates no second one', async () => {
+    const before = await lenderCount();
+    const send = (body: object) => h.api.post('/v1/lenders').set(t.auth('admin')).set('Idempotency-Key', 'lender-with-criteria-1').send(body);
+    const first = await send({ name: 'Once Only', criteria: { max_amount: 90000, hard_gates: ['max_amount'] } });
+    expect(first.status).toBe(201);
+    const replay = await send({ name: 'Once Only', criteria: { max_amount: 90000, hard_gates: ['max_amount'] } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    expect((await send({ name: 'Once Only', criteria: { max_amount: 95000 } })).body.error.code).toBe('idempotency_key_reused');
+    expect(await lenderCount()).toBe(before + 1);
+  });
+});
+
+describe(`lenders import from CSV, the operator CLI (${ENGINE})`, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lenders-import-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const csvFile = (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const run = async (file: string, values: Record<string, string | boolean>) => {
+    const { LENDER_COMMANDS } = await import('../../src/cli/lenders');
+    return LENDER_COMMANDS['lenders import']({ location: t.locationId, ...values }, [file])(h.knex, h.clock);
+  };
+  const rejection = async (p: Promise<unknown>) => {
+    const { LenderImportRejected } = await import('../../src/cli/lenders');
+    const err = await p.then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(LenderImportRejected);
+    return (err as InstanceType<typeof LenderImportRejected>).report;
+  };
+  const lenderCount = async () => Number((await h.knex('lenders').where({ location_id: t.locationId }).count<{ n: string }[]>('* as n'))[0].n);
+
+  const header = 'Name,submission_email,cc_emails,tier,active,min_monthly_revenue,min_credit_score,min_amount,max_amount,allowed_states,excluded_industries,hard_gates,notes';
+  const good = [
+    header,
+    'Import Atlas,subs@import-atlas.example,uw@import-atlas.example;ops@import-atlas.example,A,yes,"$25,000",600,10000,250000,,Cannabis;Firearms,min_credit_score;excluded_industries,"Prefers one PDF, ""all"" statements"',
+    '',
+    'Import Cobalt,cobalt@import.example,,B,false,,,100000,300000,co;ut,,allowed_states,"two',
+    'lines"',
+    'Import Plain,,,,,,,,,,,,',
+  ].join('\r\n');
+
+  it('a dry run of a good file names what it would create and writes nothing; the real run writes them all, as the API would', async () => {
+    const file = csvFile('good.csv', `\ufeff${good}\r\n`);
+    const before = await lenderCount();
+    const dry = (await run(file, { 'dry-run': true })) as { dry_run: boolean; rows: number; errors: unknown[]; lenders: { row: number; id: string | null; name: string }[] };
+    expect(dry).toMatchObject({ dry_run: true, rows: 3, errors: [] });
+    expect(dry.lenders).toEqual([{ row: 2, id: null, name: 'Import Atlas' }, { row: 4, id: null, name: 'Import Cobalt' }, { row: 5, id: null, name: 'Import Plain' }]);
+    expect(await lenderCount()).toBe(before);
+
+    const real = (await run(file, {})) as typeof dry;
+    expect(real.errors).toEqual([]);
+    expect(real.lenders.map((l) => [l.row, l.name])).toEqual([[2, 'Import Atlas'], [4, 'Import Cobalt'], [5, 'Import Plain']]);
+    expect(await lenderCount()).toBe(before + 3);
+    const [atlas, cobalt, plain] = real.lenders.map((l) => l.id!);
+    expect((await h.api.get(`/v1/lenders/${atlas}`).set(t.auth())).body.data).toMatchObject({
+      name: 'Import Atlas', submission_email: 'subs@import-atlas.example', cc_emails: ['uw@import-atlas.example', 'ops@import-atlas.example'], tier: 'A', active: true,
+      notes: 'Prefers one PDF, "all" statements', submission_method: 'email',
+    });
+    expect((await h.api.get(`/v1/lenders/${atlas}/criteria`).set(t.auth())).body.data).toMatchObject({
+      min_monthly_revenue: 25000, min_credit_score: 600, min_amount: 10000, max_amount: 250000, excluded_industries: ['Cannabis', 'Firearms'], hard_gates: ['min_credit_score', 'excluded_industries'],
+    });
+    expect((await h.api.get(`/v1/lenders/${cobalt}`).set(t.auth())).body.data).toMatchObject({ active: false, notes: 'two\r\nlines' });
+    expect((await h.api.get(`/v1/lenders/${cobalt}/criteria`).set(t.auth())).body.data).toMatchObject({ allowed_states: ['CO', 'UT'], hard_gates: ['allowed_states'] });
+    expect((await h.api.get(`/v1/lenders/${plain}/criteria`).set(t.auth())).body.data.updated_at).toBeNull();
+
+    // The same file again: every row is a duplicate (by name and by email), nothing is written.
+    const again = await rejection(run(file, {}));
+    expect(again.errors).toContainEqual({ row: 2, column: 'Name', reason: `duplicate: lender ${atlas} has the same name` });
+    expect(again.errors).toContainEqual({ row: 2, column: 'submission_email', reason: `duplicate: lender ${atlas} has the same submission email` });
+    expect(again.errors).toContainEqual({ row: 5, column: 'Name', reason: `duplicate: lender ${plain} has the same name` });
+    expect(await lenderCount()).toBe(before + 3);
+  });
+
+  it('bad rows are each named (row, column, reason), every bad column of a row at once; a dry run and a real run write nothing', async () => {
+    const file = csvFile('bad.csv', [
+      header,
+      'Fine One,fine1@import.example,,,,,,,,,,,',
+      'Bad Types,not-an-email,,Z,maybe,abc,200,,,,,min_score,',
+      'Bad Range,range@import.example,,,,,,300000,100000,,,,',
+      'fine one,other@import.example,,,,,,,,,,,',
+      'Stray "quote",x@import.example,,,,,,,,,,,',
+      'Too,few',
+      'Unclosed,"oops,,,,,,,,,,,',
+    ].join('\n'));
+    const before = await lenderCount();
+    for (const dryRun of [true, false]) {
+      const report = await rejection(run(file, dryRun ? { 'dry-run': true } : {}));
+      expect(report).toMatchObject({ dry_run: dryRun, rows: 7, lenders: [] });
+      expect(report.errors).toEqual([
+        { row: 3, column: 'active', reason: 'must be true or false (yes/no, 1/0)' },
+        { row: 3, column: 'min_monthly_revenue', reason: 'must be a number (for example 25000 or 25,000.50)' },
+        { row: 3, column: 'submission_email', reason: 'submission_email is not an email address' },
+        { row: 3, column: 'tier', reason: 'tier must be A, B, C or D' },
+        { row: 3, column: 'min_credit_score', reason: 'min_credit_score must be at least 300' },
+        { row: 3, column: 'hard_gates', reason: expect.stringMatching(/^hard_gates must be one of min_monthly_revenue, /) },
+        { row: 4, column: 'min_amount', reason: 'min_amount (300000) must not be greater than max_amount (100000)' },
+        { row: 5, column: 'Name', reason: 'duplicate: row 2 has the same name' },
+        { row: 6, column: null, reason: expect.stringContaining('a double quote inside a field') },
+        { row: 7, column: null, reason: 'has 2 fields, the header has 13 (quote a field holding a comma)' },
+        { row: 8, column: null, reason: 'a quoted field is never closed (a double quote is missing)' },
+      ]);
+      expect(await lenderCount()).toBe(before);
+    }
+  });
+
+  it('the header is checked first (unknown or repeated column, no name column); usage mistakes never open the database', async () => {
+    const { LenderUsageError } = await import('../../src/cli/lenders');
+    const unknown = await rejection(run(csvFile('h1.csv', 'name,fax\nA,1\n'), { 'dry-run': true }));
+    expect(unknown.errors).toEqual([{ row: 1, column: 'fax', reason: expect.stringMatching(/^unknown column \(the columns are: name, submission_email, /) }]);
+    expect((await rejection(run(csvFile('h2.csv', 'name,NAME\nA,B\n'), {}))).errors).toEqual([{ row: 1, column: 'NAME', reason: 'the column appears twice' }]);
+    expect((await rejection(run(csvFile('h3.csv', 'tier\nA\n'), {}))).errors).toEqual([{ row: 1, column: 'name', reason: 'the name column is required' }]);
+    expect((await rejection(run(csvFile('h4.csv', ''), {}))).errors).toEqual([{ row: 1, column: null, reason: expect.stringContaining('the file is empty') }]);
+    const { LENDER_COMMANDS } = await import('../../src/cli/lenders');
+    expect(() => LENDER_COMMANDS['lenders import']({ location: t.locationId }, [])).toThrow(LenderUsageError);
+    expect(() => LENDER_COMMANDS['lenders import']({}, [csvFile('h5.csv', 'name\nA\n')])).toThrow('--location is required');
+    expect(() => LENDER_COMMANDS['lenders import']({ location: t.locationId }, [join(dir, 'missing.csv')])).toThrow(/Cannot read .*ENOENT/);
+    await expect(LENDER_COMMANDS['lenders import']({ location: 'loc_01JD1B4D6F8H0K2M4P6R8T0V2X' }, [csvFile('h6.csv', 'name\nA\n')])(h.knex, h.clock)).rejects.toThrow('No location loc_01JD1B4D6F8H0K2M4P6R8T0V2X');
   });
 });
 

@@ -283,6 +283,17 @@ describe(`OAuth and MCP with the SDK client (${ENGINE})`, () => {
     expect(invalid.isError).toBe(true);
     expect(json((invalid.content as { text: string }[])[0].text).error).toMatchObject({ type: 'validation_error', param: 'legal_name' });
 
+    // Where money is at stake the tool answers as /v1 does: the refusal is a tool error naming its
+    // code; the same call with force: true goes through and is recorded as forced.
+    const gated = await h.api.post('/v1/lenders').set(t.auth('admin')).send({ name: 'Assistant Gated', submission_email: 'gated@assist.example', criteria: { max_amount: 1000, hard_gates: ['max_amount'] } });
+    const gatedDeal = await h.api.post('/v1/deals').set(t.auth('admin')).send({ business_id: biz.id, requested_amount: 50000 });
+    const refusedCall = await client.callTool({ name: 'createDealSubmissions', arguments: { dealId: gatedDeal.body.data.id, body: { lender_ids: [gated.body.data.id], send: false } } });
+    expect(refusedCall.isError).toBe(true);
+    expect(json((refusedCall.content as { text: string }[])[0].text).error).toMatchObject({ type: 'conflict', code: 'lender_hard_rules_failed', param: 'lender_ids' });
+    const forcedCall = await client.callTool({ name: 'createDealSubmissions', arguments: { dealId: gatedDeal.body.data.id, body: { lender_ids: [gated.body.data.id], send: false, force: true } } });
+    expect(forcedCall.isError, JSON.stringify(forcedCall)).toBeFalsy();
+    expect((forcedCall.structuredContent as { data: { forced: boolean }[]; meta: { warnings: { code: string }[] } })).toMatchObject({ data: [{ forced: true }], meta: { warnings: [{ code: 'hard_rule_forced' }] } });
+
     // The same token works on /v1.
     expect((await v1('/v1/deals', tokens.access_token)).status).toBe(200);
 

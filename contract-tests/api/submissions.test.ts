@@ -69,13 +69,14 @@ describe(`submitting a deal by email (${ENGINE})`, () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toHaveLength(1);
     const sub = res.body.data[0] as Record<string, any>;
-    expect(sub).toMatchObject({ deal_id: d.id, lender_id: atlas.id, lender_name: atlas.name, status: 'queued', submission_method: 'email', api: null, submitted_at: null, trace_code: null, match_score: expect.any(Number), match_eligible: expect.any(Boolean) });
+    expect(sub).toMatchObject({ deal_id: d.id, lender_id: atlas.id, lender_name: atlas.name, status: 'queued', submission_method: 'email', api: null, submitted_at: null, trace_code: null, match_score: expect.any(Number), match_eligible: expect.any(Boolean), forced: false });
     expect(res.body.meta).toEqual({
       already_submitted: [],
       not_sent: [
         { lender_id: noEmail.id, lender_name: noEmail.name, reason: 'no_submission_email' },
         { lender_id: inactive.id, lender_name: inactive.name, reason: 'lender_inactive' },
       ],
+      warnings: [],
     });
     const events = await h.knex('events').where({ location_id: t.locationId, type: 'submission.sent' });
 
@@ -368,5 +369,128 @@ describe(`trace codes (${ENGINE})`, () => {
     expect(rows[1].trace_code).toBe('SVC-AAAA-BBBB');
     expect(rows[2].trace_code).not.toBe('SVC-AAAA-BBBB');
     expect(rows[3].trace_code).toBeNull();
+  });
+});
+
+describe(`where money is at stake: force (${ENGINE})`, () => {
+  // Everything a submission could leave behind in this location: its rows, the email outbox, the
+  // job queue (mail and funder attempts), funder attempts, webhook events.
+  async function footprint(tenant: Tenant = t) {
+    const n = async (table: string) => Number((await h.knex(table).where({ location_id: tenant.locationId }).count<{ n: string }[]>('* as n'))[0].n);
+    const jobs = Number((await h.knex('jobs').count<{ n: string }[]>('* as n'))[0].n);
+    return { submissions: await n('submissions'), emails: await n('outgoing_emails'), attempts: await n('api_submissions'), events: await n('events'), jobs };
+  }
+  async function refused(dealId: string, body: Record<string, unknown>, code: string) {
+    await worker.drain(); // earlier work of the test settled first
+    sink.inbox.length = 0;
+    const before = await footprint();
+    // No Idempotency-Key: the service's own transaction is the only thing between a refusal and a
+    // write (with a key, the request's transaction would roll it back as well).
+    const res = await h.api.post(`/v1/deals/${dealId}/submissions`).set(t.auth('admin')).send(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error).toMatchObject({ type: 'conflict', code });
+    await worker.drain();
+    expect(await footprint()).toEqual(before);
+    expect(sink.inbox).toHaveLength(0);
+    return res.body.error!;
+  }
+  async function fundedDeal() {
+    const d = await deal(t, 'Funded Florist LLC');
+    const backer = await lender({ submission_email: 'backer@funded.example' });
+    const o = await post(`/v1/deals/${d.id}/offers`, { lender_id: backer.id, amount: 75000, factor_rate: 1.35, term: 180, status: 'accepted' });
+    expect(o.status, JSON.stringify(o.body)).toBe(201);
+    expect((await post(`/v1/deals/${d.id}/fund`, { offer_id: o.body.data.id })).status).toBe(201);
+    return d;
+  }
+
+  it('a funded deal: 409 deal_funded, nothing written or sent; force: true sends it and the submission says forced', async () => {
+    const d = await fundedDeal();
+    const a = await lender({ submission_email: 'late@atlas.example' });
+    const err = await refused(d.id, { lender_ids: [a.id] }, 'deal_funded');
+    expect(err).toMatchObject({ param: 'dealId', message: expect.stringContaining('force: true') });
+    // force: false is the default, said out loud
+    await refused(d.id, { lender_ids: [a.id], force: false }, 'deal_funded');
+
+    const forced = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [a.id], force: true });
+    expect(forced.status, JSON.stringify(forced.body)).toBe(201);
+    expect(forced.body.data[0]).toMatchObject({ status: 'queued', forced: true });
+    expect(forced.body.meta.warnings).toEqual([]);
+    await worker.drain();
+    expect(sink.inbox.map((m) => m.rcpt)).toEqual([['late@atlas.example']]);
+    expect((await h.api.get(`/v1/submissions/${forced.body.data[0].id}`).set(t.auth())).body.data).toMatchObject({ status: 'sent', forced: true });
+  });
+
+  it('a dead deal: 409 deal_dead; force: true proceeds', async () => {
+    const d = await deal(t, 'Dead Diner LLC');
+    expect((await h.api.post(`/v1/deals/${d.id}/dead`).set(t.auth()).send({ reason: 'Went quiet' })).status).toBe(200);
+    const a = await lender({ submission_email: 'dead@atlas.example' });
+    await refused(d.id, { lender_ids: [a.id], send: false }, 'deal_dead');
+    const forced = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [a.id], send: false, force: true });
+    expect(forced.status).toBe(201);
+    expect(forced.body.data[0]).toMatchObject({ status: 'pending', forced: true });
+  });
+
+  it('a lender whose hard gates fail: 409 lender_hard_rules_failed naming each such lender and gate, no figures; nothing for the good lender either', async () => {
+    const d = await deal(t, 'Gated Garage LLC'); // requests $75,000, no owner (credit score unknown), no state
+    const strict = await lender({ submission_email: 'strict@gate.example', criteria: { max_amount: 50000, allowed_states: ['CO'], min_credit_score: 700, hard_gates: ['max_amount', 'allowed_states'] } });
+    const picky = await lender({ submission_email: 'picky@gate.example', criteria: { min_amount: 100000, hard_gates: ['min_amount'] } });
+    const fine = await lender({ submission_email: 'fine@gate.example' });
+    const err = await refused(d.id, { lender_ids: [fine.id, strict.id, picky.id] }, 'lender_hard_rules_failed');
+    expect(err.param).toBe('lender_ids');
+    expect(err.message).toBe(
+      `The deal fails the hard gates of 2 lenders: ${strict.name} (${strict.id}): max_amount, allowed_states; ${picky.name} (${picky.id}): min_amount. Leave them out, or send force: true to submit anyway`,
+    );
+    expect(err.message).not.toMatch(/75,?000|Gated Garage/);
+
+    // Leaving them out goes through; a lender already submitted to, or inactive, is not checked.
+    const good = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [fine.id] });
+    expect(good.status).toBe(201);
+    expect(good.body.data[0].forced).toBe(false);
+    await h.api.patch(`/v1/lenders/${picky.id}`).set(t.auth()).send({ active: false }).expect(200);
+    await refused(d.id, { lender_ids: [fine.id, strict.id, picky.id] }, 'lender_hard_rules_failed');
+
+    const forced = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [fine.id, strict.id, picky.id], force: true });
+    expect(forced.status, JSON.stringify(forced.body)).toBe(201);
+    expect(forced.body.data).toHaveLength(1);
+    expect(forced.body.data[0]).toMatchObject({ lender_id: strict.id, forced: true, match_eligible: false, status: 'queued' });
+    expect(forced.body.meta.already_submitted.map((x: { lender_id: string }) => x.lender_id)).toEqual([fine.id]);
+    expect(forced.body.meta.not_sent).toEqual([{ lender_id: picky.id, lender_name: picky.name, reason: 'lender_inactive' }]);
+    expect(forced.body.meta.warnings).toEqual([
+      { code: 'soft_criterion_failed', lender_id: strict.id, lender_name: strict.name, criterion: 'min_credit_score', message: `${strict.name}: min_credit_score is not met (a soft criterion; it lowers the match score)` },
+      { code: 'hard_rule_forced', lender_id: strict.id, lender_name: strict.name, criterion: 'max_amount', message: `${strict.name}: max_amount is not met (a hard gate, overridden with force: true)` },
+      { code: 'hard_rule_forced', lender_id: strict.id, lender_name: strict.name, criterion: 'allowed_states', message: `${strict.name}: allowed_states is not met (a hard gate, overridden with force: true)` },
+    ]);
+    await worker.drain();
+    expect(sink.inbox.map((m) => m.rcpt)).toEqual([['strict@gate.example']]); // fine's went out before the second refusal
+  });
+
+  it('soft mismatches only: 201 without force, each listed in meta.warnings; a deal meeting everything has none', async () => {
+    const d = await deal(t, 'Soft Soap LLC');
+    const soft = await lender({ submission_email: 'soft@lender.example', criteria: { max_amount: 50000, max_positions: 0, min_time_in_business_months: 24 } });
+    const easy = await lender({ submission_email: 'easy@lender.example', criteria: { max_amount: 100000, hard_gates: ['max_amount'] } });
+    const res = await post(`/v1/deals/${d.id}/submissions`, { lender_ids: [soft.id, easy.id], send: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.map((s: { forced: boolean; match_eligible: boolean }) => [s.forced, s.match_eligible])).toEqual([[false, true], [false, true]]);
+    expect(res.body.meta.warnings.map((w: { code: string; lender_id: string; criterion: string }) => [w.code, w.lender_id, w.criterion])).toEqual([
+      ['soft_criterion_failed', soft.id, 'min_time_in_business_months'],
+      ['soft_criterion_failed', soft.id, 'max_amount'],
+    ]);
+    // force: true where nothing needed forcing records nothing as forced
+    const d2 = await deal(t, 'Soft Soap Two LLC');
+    const again = await post(`/v1/deals/${d2.id}/submissions`, { lender_ids: [easy.id], send: false, force: true });
+    expect(again.body.data[0].forced).toBe(false);
+    expect(again.body.meta.warnings).toEqual([]);
+  });
+
+  it('the 409 is kept under its Idempotency-Key: a replay answers it again, force needs a new key', async () => {
+    const d = await deal(t, 'Replay Rentals LLC');
+    const gated = await lender({ submission_email: 'gated@replay.example', criteria: { max_amount: 1000, hard_gates: ['max_amount'] } });
+    const send = (body: object, key: string) => h.api.post(`/v1/deals/${d.id}/submissions`).set(t.auth()).set('Idempotency-Key', key).send(body);
+    expect((await send({ lender_ids: [gated.id], send: false }, 'force-k1')).status).toBe(409);
+    const replay = await send({ lender_ids: [gated.id], send: false }, 'force-k1');
+    expect(replay.status).toBe(409);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await send({ lender_ids: [gated.id], send: false, force: true }, 'force-k1')).body.error.code).toBe('idempotency_key_reused');
+    expect((await send({ lender_ids: [gated.id], send: false, force: true }, 'force-k2')).status).toBe(201);
   });
 });

@@ -189,7 +189,40 @@ describe('sandbox (Prism over openapi.yaml)', () => {
     });
     const body = expectEnvelope(pending, 201, 'batch');
     expect((body.data as Array<{ status: string }>).map((s) => s.status)).toEqual(['pending', 'pending']);
-    expect(body.meta).toEqual({ already_submitted: [], not_sent: [] });
+    expect(body.meta).toEqual({ already_submitted: [], not_sent: [], warnings: [] });
+
+    // Where money is at stake: the 409 a partner must handle, and the answer to force: true.
+    const refused = await api.POST('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } },
+      body: { lender_ids: [ATLAS, BRIGHTLINE] },
+      headers: { Prefer: 'code=409, example=lender_hard_rules_failed' },
+    });
+    expect(expectError(refused, 409, 'conflict')).toMatchObject({ code: 'lender_hard_rules_failed', param: 'lender_ids', message: expect.stringContaining('force: true') });
+    const funded = await api.POST('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } }, body: { lender_ids: [ATLAS] }, headers: { Prefer: 'code=409, example=deal_funded' },
+    });
+    expect(expectError(funded, 409, 'conflict')).toMatchObject({ code: 'deal_funded', param: 'dealId' });
+    const forced = await api.POST('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } },
+      body: { lender_ids: [ATLAS], force: true },
+      headers: { Prefer: 'example=forced_with_warnings' },
+    });
+    const forcedBody = expectEnvelope(forced, 201, 'batch');
+    expect((forcedBody.data as Array<{ forced: boolean }>)[0].forced).toBe(true);
+    expect((forcedBody.meta as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toEqual(['hard_rule_forced', 'soft_criterion_failed']);
+    // A non-boolean force is refused as production refuses it.
+    const badForce = await api.POST('/v1/deals/{dealId}/submissions', {
+      params: { path: { dealId: DEAL } }, body: { lender_ids: [ATLAS], force: 'yes' as unknown as boolean },
+    });
+    expect(expectError(badForce, 400, 'validation_error')).toMatchObject({ param: 'force' });
+
+    // A lender and its criteria in one call; a criterion out of bounds is refused before Prism.
+    const withCriteria = await api.POST('/v1/lenders', {
+      body: { name: 'Harbor Funding Group', criteria: { max_amount: 150000, hard_gates: ['max_amount'] } },
+    });
+    expect(withCriteria.response.status).toBe(201);
+    const badCriteria = await api.POST('/v1/lenders', { body: { name: 'Harbor', criteria: { min_credit_score: 900 } } });
+    expect(expectError(badCriteria, 400, 'validation_error')).toMatchObject({ param: 'criteria.min_credit_score' });
 
     const missing = await api.GET('/v1/deals/{id}', { params: { path: { id: DEAL } }, headers: { Prefer: 'code=404' } });
     expect(expectError(missing, 404, 'not_found')).toMatchObject({ code: 'resource_missing' });

@@ -8,6 +8,7 @@ import {
 } from '../features/accounts/accounts.service';
 import { systemClock, type Clock } from '../lib/clock';
 import type { Role } from '../http/spec';
+import { LENDER_COMMANDS, LENDER_OPTIONS, LENDER_USAGE, LenderImportRejected, LenderUsageError } from './lenders';
 import { listenMain } from './listen';
 import { MAIL_COMMANDS, MAIL_OPTIONS, MAIL_USAGE, MailUsageError } from './mailbox';
 import { OAUTH_COMMANDS, OAUTH_OPTIONS, OAUTH_USAGE, OAuthUsageError } from './oauth';
@@ -26,6 +27,7 @@ const USAGE = `Usage: npm run --silent cli -- <command>
 ${WEBHOOK_USAGE}
 ${MAIL_USAGE}
 ${OAUTH_USAGE}
+${LENDER_USAGE}
   listen --forward-to URL [--events a.b,c.d] [--api-base URL]
                                                   forward this location's new events, re-signed, to a local server
                                                   (key in SVC_API_KEY; the local signing secret is printed on stderr)
@@ -98,12 +100,13 @@ const COMMANDS: Record<string, Command> = {
   ...WEBHOOK_COMMANDS,
   ...MAIL_COMMANDS,
   ...OAUTH_COMMANDS,
+  ...LENDER_COMMANDS,
 };
 
 const OPTIONS = {
   name: { type: 'string' }, test: { type: 'boolean' }, location: { type: 'string' }, email: { type: 'string' },
   role: { type: 'string' }, user: { type: 'string' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
-  audience: { type: 'string' }, ttl: { type: 'string' }, ...WEBHOOK_OPTIONS, ...MAIL_OPTIONS, ...OAUTH_OPTIONS,
+  audience: { type: 'string' }, ttl: { type: 'string' }, ...WEBHOOK_OPTIONS, ...MAIL_OPTIONS, ...OAUTH_OPTIONS, ...LENDER_OPTIONS,
 } as const;
 
 /** Returns the JSON to print, or `undefined` when the usage was asked for. */
@@ -140,7 +143,12 @@ else run(process.argv.slice(2)).then(
     process.stdout.write(result === undefined ? `${USAGE}\n` : `${JSON.stringify(result)}\n`);
   },
   (err) => {
-    if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError || err instanceof OAuthUsageError) {
+    if (err instanceof LenderImportRejected) {
+      // The report (every bad row: row, column, reason) is the command's output; the exit says it failed.
+      process.stdout.write(`${JSON.stringify(err.report)}\n`);
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+    } else if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError || err instanceof OAuthUsageError || err instanceof LenderUsageError) {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
     } else {

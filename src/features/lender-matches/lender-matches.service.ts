@@ -6,7 +6,7 @@ import type { Scope } from '../../http/types';
 import { toCents } from '../../lib/money';
 import { statementDocsByDeal } from '../deals/deals.repository';
 import { activeLenders, existingPositions, findVisibleDeal, lendersById, primaryOwnerCreditScore, submissionsByLender, type Db } from './lender-matches.repository';
-import { matchFigures, monthlyRevenueCents, monthsSince, normalizeCriteria, parseCreditScore, scoreDeal, type DealFacts, type MatchFigures } from './scoring';
+import { matchFigures, monthlyRevenueCents, monthsSince, normalizeCriteria, parseCreditScore, scoreDeal, type DealFacts, type MatchFigures, type MatchReason } from './scoring';
 import { statementEvidence } from './statement-figures';
 
 type LenderMatch = components['schemas']['LenderMatch'];
@@ -43,13 +43,22 @@ export async function loadDealFacts(db: Db, scope: Scope, dealId: string, now: D
  * the given lenders of the location, active or not, taken inside the caller's transaction, with the
  * figures it was computed from (match_figures: the same for every lender).
  */
-export async function matchSnapshots(db: Db, scope: Scope, dealId: string, lenderIds: string[], now: Date): Promise<Map<string, { score: number; eligible: boolean; figures: MatchFigures }>> {
+export interface MatchSnapshot {
+  score: number;
+  eligible: boolean;
+  figures: MatchFigures;
+  /** The criteria the deal does not meet, in the order of the lender's reasons; `hard` for a hard gate. */
+  failed: { criterion: MatchReason['criterion']; hard: boolean }[];
+}
+
+export async function matchSnapshots(db: Db, scope: Scope, dealId: string, lenderIds: string[], now: Date): Promise<Map<string, MatchSnapshot>> {
   const facts = await loadDealFacts(db, scope, dealId, now);
   const figures = matchFigures(facts);
   const lenders = await lendersById(db, scope, lenderIds);
   return new Map(lenders.map((l) => {
     const r = scoreDeal(facts, normalizeCriteria(l.criteria));
-    return [l.id, { score: r.score, eligible: r.eligible, figures }];
+    const failed = r.reasons.filter((x) => !x.passed).map((x) => ({ criterion: x.criterion, hard: x.hard_gate }));
+    return [l.id, { score: r.score, eligible: r.eligible, figures, failed }];
   }));
 }
 

@@ -34,9 +34,11 @@ export async function getLenderOr404(db: Db, scope: Scope, id: string, opts: { f
   return row;
 }
 
-export async function createLender(deps: Deps, scope: Scope, body: CreateBody): Promise<Lender> {
-  const now = deps.clock.now();
-  const row: LenderRow = {
+/** The lender row a create body describes (name, contact, criteria checked); nothing written. */
+export function lenderRowFromBody(scope: Scope, body: CreateBody, now: Date): LenderRow {
+  // Criteria first: the same rules as PUT /v1/lenders/{id}/criteria, errors named under `criteria.`.
+  const criteria = body.criteria === undefined ? null : criteriaFromBody(body.criteria, 'criteria.');
+  return {
     id: newId('lnd', now.getTime()),
     location_id: scope.locationId,
     name: nameOrThrow(body.name),
@@ -54,11 +56,16 @@ export async function createLender(deps: Deps, scope: Scope, body: CreateBody): 
     api_credentials_encrypted: null,
     api_last_verified_at: null,
     api_last_error: null,
-    criteria: {},
-    criteria_updated_at: null,
+    criteria: criteria ? { ...criteria } : {},
+    criteria_updated_at: criteria ? now : null,
     created_at: now,
     updated_at: null,
   };
+}
+
+/** POST /v1/lenders: the lender and its criteria (when sent) in one row, one transaction. */
+export async function createLender(deps: Deps, scope: Scope, body: CreateBody): Promise<Lender> {
+  const row = lenderRowFromBody(scope, body, deps.clock.now());
   await deps.db.knex.transaction((trx) => insertLender(trx, row));
   return toLender(row);
 }
@@ -108,7 +115,7 @@ export async function getLenderCriteria(deps: Deps, scope: Scope, id: string): P
 const money = (v: number | null | undefined) => (v == null ? null : toDollars(toCents(v)));
 
 /** The whole criteria from a replace body: limits left out become null, lists left out empty. */
-export function criteriaFromBody(body: CriteriaBody): Criteria {
+export function criteriaFromBody(body: CriteriaBody, paramPrefix = ''): Criteria {
   const c: Criteria = {
     min_monthly_revenue: money(body.min_monthly_revenue),
     min_time_in_business_months: body.min_time_in_business_months ?? null,
@@ -128,7 +135,7 @@ export function criteriaFromBody(body: CriteriaBody): Criteria {
     hard_gates: body.hard_gates ?? [],
   };
   if (c.min_amount != null && c.max_amount != null && toCents(c.min_amount) > toCents(c.max_amount)) {
-    throw invalid(`min_amount (${c.min_amount}) must not be greater than max_amount (${c.max_amount})`, 'min_amount');
+    throw invalid(`min_amount (${c.min_amount}) must not be greater than max_amount (${c.max_amount})`, `${paramPrefix}min_amount`);
   }
   return c;
 }

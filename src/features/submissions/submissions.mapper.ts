@@ -27,6 +27,7 @@ export function toSubmission(row: SubmissionRow): Submission {
     match_score: row.match_score === null ? null : Number(row.match_score),
     match_eligible: row.match_eligible,
     match_figures: (typeof row.match_figures === 'string' ? JSON.parse(row.match_figures) : row.match_figures) ?? null,
+    forced: row.forced ?? false,
     submitted_by_id: row.submitted_by_id,
     submitted_at: iso(row.submitted_at),
     responded_at: iso(row.responded_at),

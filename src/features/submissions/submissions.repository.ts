@@ -26,6 +26,8 @@ export interface SubmissionRow {
   match_eligible: boolean | null;
   /** The figures of the match snapshot and their sources (MatchFigures); null before 2026-11-27. */
   match_figures?: components['schemas']['MatchFigures'] | null;
+  /** Created with `force: true` over a refusal (deal funded or dead, or the lender's hard gates failed). */
+  forced: boolean;
   submitted_at: Date | null;
   responded_at: Date | null;
   trace_code: string | null;
@@ -51,7 +53,7 @@ export interface LenderTarget {
 const COLUMNS = [
   's.id', 's.location_id', 's.deal_id', 's.lender_id', 's.status', 's.submission_method', 's.response_type', 's.response_notes',
   's.decline_reason', 's.decline_category', 's.submitted_by_id', 's.requested_items', 's.match_score', 's.match_eligible',
-  's.match_figures', 's.submitted_at', 's.responded_at', 's.trace_code', 's.created_at', 's.updated_at', 'l.name as lender_name',
+  's.match_figures', 's.forced', 's.submitted_at', 's.responded_at', 's.trace_code', 's.created_at', 's.updated_at', 'l.name as lender_name',
 ];
 
 /** Submissions of the location with their lender's name; `s` is the submission, `d` its deal. */

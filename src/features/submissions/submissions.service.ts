@@ -91,7 +91,7 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
   return deps.db.knex.transaction(async (trx) => {
     const deal = await visibleDealOr404(trx, scope, dealId);
     // One request at a time per deal: two racing requests cannot both create a lender's submission.
-    await trx('deals').where({ id: dealId, location_id: scope.locationId }).forUpdate().first('id');
+    const locked = (await trx('deals').where({ id: dealId, location_id: scope.locationId }).forUpdate().first('id', 'status')) as { status: string };
     const documentIds = [...new Set(body.document_ids ?? [])];
     if (documentIds.length) {
       const docs: { id: string; status: string }[] = await trx('documents').where({ location_id: scope.locationId, deal_id: dealId }).whereIn('id', documentIds).select('id', 'status');
@@ -108,12 +108,32 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
     const missing = body.lender_ids.find((id) => !byId.has(id));
     if (missing) throw notFound('lender', missing, 'lender_ids');
 
+    // Where money is at stake (a closed deal, a lender's hard gates) only `force: true` goes on; a
+    // refusal is thrown before anything is written, so the transaction leaves nothing behind.
+    const force = body.force ?? false;
+    const dealClosed = locked.status === 'funded' || locked.status === 'dead';
+    if (dealClosed && !force) {
+      throw locked.status === 'funded'
+        ? conflict(`Deal ${dealId} is funded: submitting it again needs force: true`, 'deal_funded', 'dealId')
+        : conflict(`Deal ${dealId} is dead: submitting it needs force: true`, 'deal_dead', 'dealId');
+    }
+
     const existing = await existingByLender(trx, scope, dealId);
     const now = deps.clock.now();
-    const mailbox = send ? await getMailbox(trx, scope.locationId) : null;
-    const meta: S['SubmissionBatchMeta'] = { already_submitted: [], not_sent: [] };
+    const meta: S['SubmissionBatchMeta'] = { already_submitted: [], not_sent: [], warnings: [] };
     const fresh = body.lender_ids.filter((id) => !existing.has(id) && byId.get(id)!.active && (byId.get(id)!.submission_method === 'api' || byId.get(id)!.submission_email));
     const snapshots = await matchSnapshots(trx, scope, dealId, fresh, now);
+    const refusedBy = fresh.filter((id) => snapshots.get(id)?.eligible === false);
+    if (refusedBy.length && !force) {
+      // Names and criterion names only: never a figure of the deal or its people.
+      const named = refusedBy.map((id) => `${byId.get(id)!.name} (${id}): ${snapshots.get(id)!.failed.filter((f) => f.hard).map((f) => f.criterion).join(', ')}`);
+      throw conflict(
+        `The deal fails the hard gates of ${refusedBy.length === 1 ? '1 lender' : `${refusedBy.length} lenders`}: ${named.join('; ')}. Leave ${refusedBy.length === 1 ? 'it' : 'them'} out, or send force: true to submit anyway`,
+        'lender_hard_rules_failed',
+        'lender_ids',
+      );
+    }
+    const mailbox = send ? await getMailbox(trx, scope.locationId) : null;
     const business = (await trx('businesses').where({ id: deal.business_id, location_id: scope.locationId }).first('legal_name', 'dba', 'industry', 'state'))!;
     const dealRow = (await trx('deals').where({ id: dealId }).first('requested_amount', 'product_type', 'use_of_funds'))!;
     const locationName = ((await trx('locations').where({ id: scope.locationId }).first('name')) as { name: string }).name;
@@ -156,6 +176,7 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
         match_score: snap?.score ?? null,
         match_eligible: snap?.eligible ?? null,
         match_figures: snap?.figures ?? null,
+        forced: force && (dealClosed || snap?.eligible === false),
         submitted_at: null,
         responded_at: null,
         // Fixed before the first send: it is printed in the package, and every retry reuses it.
@@ -164,6 +185,14 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
         updated_at: null,
       };
       rows.push(row);
+      for (const f of snap?.failed ?? []) {
+        meta.warnings.push({
+          code: f.hard ? 'hard_rule_forced' : 'soft_criterion_failed', lender_id: id, lender_name: lender.name, criterion: f.criterion,
+          message: f.hard
+            ? `${lender.name}: ${f.criterion} is not met (a hard gate, overridden with force: true)`
+            : `${lender.name}: ${f.criterion} is not met (a soft criterion; it lowers the match score)`,
+        });
+      }
       if (viaEmail && status === 'queued') emails.push({ row, lender });
     }
     await reissueTakenTraceCodes(trx, rows);

@@ -50,3 +50,9 @@ export function contractProblem(schemaName: string, body: unknown, labels: Recor
   if (v(body)) return null;
   return sentence((v.errors ?? [])[0]!, labels);
 }
+
+/** Every problem of `body` under the contract's schema (ajv's errors, all of them); empty when valid. */
+export function contractErrors(schemaName: string, body: unknown): ErrorObject[] {
+  const v = validatorOf(schemaName);
+  return v(body) ? [] : [...(v.errors ?? [])];
+}

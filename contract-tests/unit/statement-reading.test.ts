@@ -1015,6 +1015,30 @@ describe('a summary printed as a one-row table', () => {
   });
 });
 
+describe('a typewriter register: CHECKS/DEBITS and DEP/CREDITS columns, a dotted-leader summary', () => {
+  // blind-11 (Farmers & Drovers): "DEP/CREDITS" was no credit header, so every amount read as a
+  // debit and the printed "DEPOSITS/CREDITS.........  32  32,290.18" total did not reconcile.
+  const make = (credits: string): PageSpec[] => [[
+    'THE FARMERS & DROVERS BANK OF HILLSBORO', 'STATEMENT PERIOD 09/01/2025 TO 09/30/2025',
+    [[40, 'PREVIOUS BALANCE..................'], [330, '1,000.00', { r: true }]],
+    [[40, 'DEPOSITS/CREDITS..................'], [260, '2', { r: true }], [330, credits, { r: true }]],
+    [[40, 'CHECKS/DEBITS.....................'], [260, '1', { r: true }], [330, '220.09', { r: true }]],
+    [[40, 'ENDING BALANCE....................'], [330, '3,094.43', { r: true }]],
+    [[40, 'DATE', { b: true }], [90, 'DESCRIPTION', { b: true }], [400, 'CHECKS/DEBITS', { b: true, r: true }], [480, 'DEP/CREDITS', { b: true, r: true }], [560, 'BALANCE', { b: true, r: true }]],
+    [[40, '09-02'], [90, 'CLOVER MERCH DEP'], [480, '1,443.46', { r: true }], [560, '2,443.46', { r: true }]],
+    [[90, 'BATCH 980445']],
+    [[40, '09-02'], [90, 'CHECK 6650'], [400, '220.09', { r: true }], [560, '2,223.37', { r: true }]],
+    [[90, 'PAY TO: HILLSBORO HARDWARE']],
+    [[40, '09-03'], [90, 'CASH DEPOSIT'], [480, '871.06', { r: true }], [560, '3,094.43', { r: true }]],
+    [[90, 'CASH & CHECKS']],
+  ]];
+  it('reads DEP/CREDITS as the credit column: the rows and the dotted totals bind', async () => {
+    // 1,000.00 + 1,443.46 + 871.06 - 220.09 = 3,094.43; the credits 2,314.52 in 2.
+    expect(figures(await read(make('2,314.52')))).toMatchObject({ beginning_balance: 1000, ending_balance: 3094.43, deposits_total: 2314.52, deposit_count: 2 });
+    failed(await read(make('2,414.52')), 'does_not_reconcile');
+  });
+});
+
 describe('a wrapped row with its amounts on its last line', () => {
   // The date and the first description line, then the rest of the description ending in the
   // amounts: the lines below, indented to the description, are the row's even when their words

@@ -7,11 +7,16 @@ import { auditCorpus } from '../support/category-audit';
 // it otherwise. blind-10's wrong figure was one such line ("DOMINION ENERGY REBATE PGM", revenue,
 // settled as a refund by the word REBATE); this catches a word that two authors read differently
 // before it reaches a statement, including lines on statements that refuse for another reason.
+// blind-11 (a factoring advance settled as a loan, insurance claims for the business's own loss and a
+// warranty credit settled as sales: two statements parsed with a wrong revenue) is one of them.
 const ROOT = 'contract-tests/fixtures';
 const DIRS = readdirSync(ROOT).filter((d) => d.startsWith('statements') && existsSync(`${ROOT}/${d}/truth.json`));
 
 describe('the rules against every truth, line by line', () => {
-  it('knows at least the twelve corpora', () => expect(DIRS.length).toBeGreaterThanOrEqual(12));
+  it('knows at least the thirteen corpora, blind-11 among them', () => {
+    expect(DIRS.length).toBeGreaterThanOrEqual(13);
+    expect(DIRS).toContain('statements-blind-11');
+  });
   it.each(DIRS)('%s: no line settled otherwise than its truth', (dir) => {
     const { lines, wrong } = auditCorpus(`${ROOT}/${dir}`);
     expect(lines).toBeGreaterThanOrEqual(0);

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
-import { creditDoubt, depositKind } from '../../src/features/statements/rules';
+import { creditDoubt, debatableCredit, depositKind, setOperatorRules } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -192,5 +192,37 @@ describe('proceeds: a loan only when a loan row says so', () => {
     for (const d of ['COMMERCIAL TERM LOAN PROCEEDS NOTE 0071', 'SBA 7(A) LOAN PROCEEDS Wire in - Celtic Bank Corp 55799053', 'Wire Transfer In ONDECK CAPITAL INC Term Loan Proceeds']) expect(depositKind(d), d).toBe('loan');
     expect(depositKind('AMEX SETTLEMENT PROCEEDS')).toBe('revenue');
     expect(creditDoubt('AMEX SETTLEMENT PROCEEDS')).toBeNull();
+  });
+});
+
+// blind-11: two statements PARSED with a wrong true revenue. A trucker's factoring advances
+// ("TRIUMPH PAY FACTORING ADV ... LOADS", revenue by the batch's truth: the carrier sells its own
+// invoices) were settled as a loan by a row; an HVAC contractor's "CARRIER CORP WARRANTY CREDIT" and a
+// trucker's "PROGRESSIVE COMMERCIAL CLAIM ... TRAILER DAMAGE" (the business's own loss reimbursed)
+// were settled as sales. Underwriters read each of these either way, so no row settles them: doubted.
+describe('credits the trade reads either way: factoring, an insurance claim for a loss, a warranty credit', () => {
+  afterEach(() => setOperatorRules([]));
+  it.each([
+    'TRIUMPH PAY FACTORING ADV 38489489 LOADS',
+    'ACH CREDIT RTS FINANCIAL FACTORING 4410',
+    'OTR SOLUTIONS FACTORED INVOICES 2231',
+    'PROGRESSIVE COMMERCIAL CLAIM CLM 26-00412 TRAILER DAMAGE',
+    'KY FARM BUREAU INS CLAIM 44120 FREEZER LOSS',
+    'Direct Deposit, Cincinnati Insurance Claim 7741 equipment theft',
+    'STATE FARM CLAIM PMT HAIL DAMAGE 8812',
+    'CARRIER CORP WARRANTY CREDIT CLAIM WC-88120 COMPRESSOR',
+    'ACH CREDIT TRANE WARRANTY REIMB 5512',
+  ])('%s is doubted, settled neither as sales nor otherwise', (d) => {
+    expect(creditDoubt(d)).toBe('debatable');
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-13', d, 1422.6)])).toMatch(/^The credit of \$1422\.60 on 2026-03-13 reads like a factoring advance, an insurance claim for a loss or a warranty credit/);
+  });
+  it.each(['GEICO CLAIMS ACH PMT 1941673741', 'STATE FARM CLAIMS PAYMENT CLM 57-DGU6Z REPAIR', 'ELECTRONIC CREDIT PROGRESSIVE INS CLAIM PMT 251216 4945461034', 'DELTA DENTAL OF U HCCLAIMPMT CCD CR ID 177336972', 'ACH CREDIT FIRESTONE COMPLETE AUTO 0091', 'ACH CREDIT STORMWATER DISTRICT INV 4410'])('%s (an insurer paying for a customer\'s repair or care, or no claim at all) is not', (d) => {
+    expect(debatableCredit(d)).toBe(false);
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a row of the table cannot settle it either (an operator\'s loan row for factoring advances)', () => {
+    setOperatorRules([{ class: 'loan', name: 'Factoring advances', match: ['FACTORING ADV*'] }]);
+    expect(depositKind('TRIUMPH PAY FACTORING ADV 38489489 LOADS')).toBe('loan');
+    expect(creditDoubt('TRIUMPH PAY FACTORING ADV 38489489 LOADS')).toBe('debatable');
   });
 });

@@ -323,6 +323,17 @@ describe('a customer\'s purchase-order number, a supplier\'s credit memo, a fund
     expect(creditSettled('ACH CREDIT PO BOX 1234 HOLDINGS')).toBe(false);
     expect(creditDoubt('WIRE FROM NORTHSTAR CAPITAL PO 5512')).toBe('funding');
   });
+  // blind-11 (a Mercury-style statement): "Brightline Health Wire in • INV-2591 milestone 2", an
+  // agency's client paying an invoice by wire, was refused as a large credit of no known kind.
+  it.each(['Brightline Health Wire in • INV-2591 milestone 2', 'ACH CREDIT ACME CORP INV-10442'])('an invoice number written INV-2591 (%s) is a customer paying: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('an invoice number does not settle a funder\'s wire, nor a hyphen without digits', () => {
+    expect(creditDoubt('WIRE IN NORTHSTAR CAPITAL INV-5512')).toBe('funding');
+    expect(creditSettled('ACH CREDIT INV-ESTCO HOLDINGS')).toBe(false);
+  });
   it.each(['ACH CREDIT CO: JOHNSTONE SUPPLY ENTRY DESCR: CREDIT MEMO SEC: CCD IND ID: 44120', 'FERGUSON ENT DES:CREDIT MEMO ID:55120'])('%s (the company\'s entry says credit memo) is money given back', (d) => expect(depositKind(d)).toBe('refund'));
   it.each(['ACH DEBIT CO: ONDECK CAPITAL ENTRY DESCR: ORIG FEE SEC: CCD IND ID: 7719204', 'ACH DEBIT KALAMATA CAPITAL ORIGINATION FEE', 'FORA FINANCIAL UCC FILING FEE'])('%s is no position', (d) => expect(mcaFunder(d)).toBeNull());
   it('the same funder\'s payments are', () => expect(mcaFunder('ACH DEBIT CO: ONDECK CAPITAL ENTRY DESCR: ODK DEBIT SEC: CCD')).toBe('OnDeck'));

@@ -307,7 +307,8 @@ interface Col {
   x1: number;
 }
 
-const CREDIT_WORD = /^(other )?(deposits?|credits?|additions?|money in|paid in|receipts?|inflows?)( amount)?$/;
+// "DEP/CREDITS" (a typewriter register, blind-11): DEP is how such banks shorten deposits.
+const CREDIT_WORD = /^(other )?(deposits?|deps?|credits?|additions?|money in|paid in|receipts?|inflows?)( amount)?$/;
 const DEBIT_WORD = /^(other )?(withdrawals?|debits?|subtractions?|payments?|charges?|checks?|fees?|money out|paid out|outflows?)( amount)?$/;
 function headerKind(text: string): ColKind | null {
   const raw = text.toLowerCase().replace(/[:.]+$/, '').trim();

@@ -401,6 +401,28 @@ export function paysCounterparty(debitDescription: string, creditName: string[])
   return false;
 }
 
+/**
+ * Credits the trade itself reads either way, whatever a row says, so doubted, never settled:
+ * - a FACTORING company's advance: the merchant selling its own invoices (brokers who count it as
+ *   revenue: it replaces the customers' payments) or financing (underwriters who exclude it);
+ * - an insurance CLAIM that names a loss or damage: the business's own loss reimbursed (not sales:
+ *   "PROGRESSIVE COMMERCIAL CLAIM ... TRAILER DAMAGE", "INS CLAIM ... FREEZER LOSS") or an insurer
+ *   paying a contractor for a customer's loss (sales: a roofer's "CLAIM PMT HAIL DAMAGE"); a plain
+ *   insurer's claim payment without a loss named ("GEICO CLAIM PMT") stays a customer payment;
+ * - a manufacturer's WARRANTY credit: parts credited back (money back) or the contractor's warranty
+ *   labour paid (sales).
+ * (blind-11: a factoring advance settled as a loan, and loss claims and a warranty credit settled
+ * as sales, each gave a statement parsed with a wrong true revenue.)
+ */
+const FACTORING_LOOK = /\bFACTOR(ING|S|ED)?\b/;
+const CLAIM_LOOK = /\b(CLAIMS?|CLM|INS|INSUR\w*|ASSURANCE|CASUALTY|CASU)\b/;
+const LOSS_LOOK = /\b(THEFT|STOLEN|BURGLA\w*|BREAK IN|VANDAL\w*|LOSS|LOSSES|DAMAGED?|FIRE|FLOOD\w*|HAIL|STORM|WIND|SPOILAGE|COLLISION|ACCIDENT|INTERRUPTION)\b/;
+const WARRANTY_LOOK = /\b(WARRANTY|WARR|WRNTY)\b/;
+export function debatableCredit(description: string): boolean {
+  const d = description.toUpperCase();
+  return FACTORING_LOOK.test(d) || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(d));
+}
+
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {
   const c = classOf(description);
@@ -412,7 +434,9 @@ export function creditSettled(description: string): boolean {
  * (`funding`) or names an account of the merchant's (`transfer`), and no processor row settles it.
  * Null for any other credit.
  */
-export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | 'rebate' | null {
+export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | 'rebate' | 'debatable' | null {
+  // Before any row: a row settling a factoring advance as a loan is as wrong as one settling it as sales.
+  if (debatableCredit(description)) return 'debatable';
   if (depositKind(description) !== 'revenue') return null;
   const c = classOf(description);
   const d = description.toUpperCase();

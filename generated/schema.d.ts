@@ -7584,7 +7584,6 @@ export interface components {
              */
             user_id: string;
             /**
-             * Format: email
              * @description Where the notifications go (the user's address).
              * @example marcus@northwind.example
              */

@@ -240,7 +240,7 @@ export async function readSettings(db: Db, locationId: string, userId: string): 
 export type SettingsChange = S['UpdateNotificationSettingsRequest'];
 
 /** Changes one person's settings (the API's PATCH and the app's form alike); `all_deals` is for admins. */
-export async function changeSettings(db: Knex, clock: Clock, locationId: string, userId: string, change: SettingsChange): Promise<NotificationSettings> {
+export async function changeSettings(db: Db, clock: Clock, locationId: string, userId: string, change: SettingsChange): Promise<NotificationSettings> {
   return db.transaction(async (trx) => {
     const current = await readSettings(trx, locationId, userId);
     if (change.all_deals !== undefined && change.all_deals && current.role !== 'admin') {

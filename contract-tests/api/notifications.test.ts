@@ -68,6 +68,7 @@ beforeEach(async () => {
   respondStatus = 200;
   // Every test starts from the defaults, with no subscription.
   await h.knex('notification_settings').del();
+  await h.knex('notifications').where({ status: 'pending_digest' }).update({ status: 'digested' });
   await h.knex('webhook_subscriptions').update({ deleted_at: h.clock.now(), status: 'disabled' });
   await h.knex('webhook_deliveries').whereIn('status', ['pending', 'failed']).update({ status: 'dead', next_attempt_at: null });
 });
@@ -278,7 +279,9 @@ describe(`who is told, and how (${ENGINE})`, () => {
     }
     const email = await h.knex('outgoing_emails').where({ location_id: t.locationId, kind: 'submission_package' }).orderBy('created_at', 'desc').first();
     expect(email.status).toBe('dead');
+    // The notification's own email met the same refusing server: it is retried like any email.
     sink.refuse = false;
+    h.clock.advance(DEFAULT_BACKOFF_MS[0] + 1000);
     await worker.drain();
     expect(recipients()).toEqual([t.users.user.id]);
     const [m] = mailsTo(t.users.user.id);

@@ -68,6 +68,8 @@ export interface NotificationCause {
 
 interface QueuedCause extends NotificationCause {
   sourceKey: string;
+  /** When it happened (the digest's 24 hours count from here, not from the fan-out). */
+  at: string;
 }
 
 /**
@@ -75,7 +77,7 @@ interface QueuedCause extends NotificationCause {
  * wrong here is logged (kind and location only) and the caller's change goes on.
  */
 export async function notify(trx: Knex.Transaction, ctx: { clock: Clock; logger?: Logger }, cause: NotificationCause): Promise<void> {
-  const payload: QueuedCause = { ...cause, title: cause.title.replace(/[\r\n]+/g, ' ').slice(0, 200), sourceKey: newId('ntc', ctx.clock.now().getTime()) };
+  const payload: QueuedCause = { ...cause, title: cause.title.replace(/[\r\n]+/g, ' ').slice(0, 200), sourceKey: newId('ntc', ctx.clock.now().getTime()), at: ctx.clock.now().toISOString() };
   try {
     await trx.transaction((sp) => enqueueJob(sp, ctx.clock, { queue: NOTIFY_QUEUE, payload, maxAttempts: 5 }));
   } catch (err) {
@@ -141,12 +143,13 @@ export async function fanOut(deps: Deps, payload: unknown): Promise<void> {
   const cause = payload as QueuedCause;
   await deps.db.knex.transaction(async (trx) => {
     const now = deps.clock.now();
+    const at = cause.at ? new Date(cause.at) : now;
     for (const r of await recipientsOf(trx, cause)) {
       const id = newId('ntf', now.getTime());
       const inserted = await trx('notifications')
         .insert({
           id, location_id: cause.locationId, user_id: r.id, kind: cause.kind, source_key: cause.sourceKey, deal_id: cause.dealId,
-          title: cause.title, body: cause.lines.join('\n'), status: r.mode === 'immediate' ? 'emailed' : 'pending_digest', created_at: now,
+          title: cause.title, body: cause.lines.join('\n'), status: r.mode === 'immediate' ? 'emailed' : 'pending_digest', created_at: at,
         })
         .onConflict(['source_key', 'user_id'])
         .ignore()

@@ -8661,7 +8661,7 @@ export interface components {
         /** @description Payload (`data`) of `document_request.fulfilled`: `document_request_id`, `deal_id`, `document_ids`, `document_request`. */
         DocumentRequestFulfilledEventData: {
             /**
-             * @description The fulfilled request.
+             * @description The fulfilled request (its id, as `document_request.id`).
              * @example dreq_01JD1B6A8C0E2G4J6M8P0R2T4W
              */
             document_request_id: string;
@@ -8676,7 +8676,7 @@ export interface components {
              *       "doc_01JD1B7B9D1F3H5K7N9Q1S3V5X"
              *     ]
              */
-            document_ids: string[];
+            document_ids: components["schemas"]["DocumentId"][];
             /** @description The request as fulfilled. */
             document_request: components["schemas"]["DocumentRequestSnapshot"];
         };

@@ -114,6 +114,7 @@ export interface paths {
          *     | `submission.status_changed` | submission | a funder API reported the submission `funded` or `expired` | `status`, `funder_status`, `source` (`funder_api`) |
          *     | `offer.received` | offer | an offer was logged | `deal_id`, `lender_id`, `lender_name`, `amount`, `factor_rate`, `source` |
          *     | `offer.primary_changed` | offer | another offer became primary | `deal_id`, `previous_primary_offer_id` |
+         *     | `offer.accepted` | offer | an offer became accepted (the merchant's choice in the portal, or a broker's `PATCH`) | `deal_id`, `accepted_by` |
          *     | `document.uploaded` | document | a document arrived on a deal (API, merchant portal) | `deal_id`, `category`, `source`, `filename` |
          *     | `document.processed` | document | a bank statement's analysis finished | `deal_id`, `parsed`, `failure_code` |
          *     | `documents.requested` | deal | documents were requested from the merchant | `document_request_id`, `items`, `person_id`, `sent` |

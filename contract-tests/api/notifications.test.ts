@@ -234,6 +234,27 @@ describe(`who is told, and how (${ENGINE})`, () => {
     }
   });
 
+  it('a notification that cannot be queued never fails the change that caused it (it is logged, the answer is recorded)', async () => {
+    const l = await lender();
+    const sub = await submission((await deal('user')).id, l.id);
+    await h.knex.raw(`CREATE FUNCTION refuse_fanout() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      IF NEW.queue = 'notification.fanout' THEN RAISE EXCEPTION 'fan-out refused by the test'; END IF; RETURN NEW; END $$`);
+    await h.knex.raw(`CREATE TRIGGER refuse_fanout BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION refuse_fanout()`);
+    try {
+      const res = await post(`/v1/submissions/${sub.id}/responses`, { response_type: 'approved', offers: [{ amount: 20000, factor_rate: 1.3, term: 90 }] });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.meta.offer_ids).toHaveLength(1);
+      expect((await h.knex('submissions').where({ id: sub.id }).first()).status).toBe('approved');
+      expect(await h.knex('events').where({ type: 'submission.responded' }).whereRaw(`data->>'submission_id' = ?`, [sub.id])).toHaveLength(1);
+      expect(h.logs.some((l) => l.includes('notification could not be queued') && !l.includes('Sunrise'))).toBe(true);
+      await worker.drain();
+      expect(sink.inbox).toHaveLength(0);
+    } finally {
+      await h.knex.raw('DROP TRIGGER refuse_fanout ON jobs');
+      await h.knex.raw('DROP FUNCTION refuse_fanout()');
+    }
+  });
+
   it('off sends nothing; daily_digest waits for the injected clock (none at 23 h, one summary at 24 h, nothing after)', async () => {
     const l = await lender();
     await setMode('user', { lender_answered: 'off' });

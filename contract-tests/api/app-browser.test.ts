@@ -165,7 +165,7 @@ describe.skipIf(skipBrowserTests)(`the settings pages in Chromium (${ENGINE})`, 
     await page.click('input[name="lender_answered"][value="daily_digest"]');
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#save')]);
     expect(await page.$eval('#notice', (e) => e.textContent)).toContain('Saved');
-    expect(await page.$eval('input[name="lender_answered"][value="daily_digest"]', (e) => (e as HTMLInputElement).checked)).toBe(true);
+    expect(await page.$eval('input[name="lender_answered"][value="daily_digest"]', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
     violations.push(...(await audit(page, 'notifications saved')));
     // An error state too (a form sent without a name reaches the server's own check).
     await page.goto(`${base}/app/settings/api-keys`, { waitUntil: 'load' });

@@ -309,6 +309,22 @@ describe(`who is told, and how (${ENGINE})`, () => {
     expect(m.mail.subject).toBe(`Your submission of ${d.name} to ${l.name} could not be sent`);
     expect(m.mail.text).toContain('SMTP');
   });
+
+  it("a funder API refusing a submission for good (the mock's invalid key) tells the originator", async () => {
+    const l = await post('/v1/lenders', { name: `Mock ${Math.random().toString(36).slice(2, 6)}` });
+    const cfg = await h.api.put(`/v1/lenders/${l.body.data.id}/api-config`).set(t.auth()).send({ submission_method: 'api', funder_api_spec_id: 'mock', api_credentials: 'mock-key-0123456789' });
+    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+    const biz = await post('/v1/businesses', { legal_name: `Mock Refusal ${Math.random().toString(36).slice(2, 6)} LLC` }, 'user');
+    const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 25004 }, 'user');
+    const res = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [l.body.data.id] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await worker.drain();
+    expect(recipients()).toEqual([t.users.user.id]);
+    const [m] = mailsTo(t.users.user.id);
+    expect(m.mail.subject).toBe(`Your submission of ${biz.body.data.legal_name} to ${l.body.data.name} could not be sent`);
+    expect(m.mail.text).toContain('invalid API key');
+    expect(m.mail.text).not.toContain('mock-key-0123456789');
+  });
 });
 
 describe(`the merchant's acts, the broker's acceptance and the events (${ENGINE})`, () => {

@@ -114,6 +114,7 @@ export interface paths {
          *     | `submission.status_changed` | submission | a funder API reported the submission `funded` or `expired` | `status`, `funder_status`, `source` (`funder_api`) |
          *     | `offer.received` | offer | an offer was logged | `deal_id`, `lender_id`, `lender_name`, `amount`, `factor_rate`, `source` |
          *     | `offer.primary_changed` | offer | another offer became primary | `deal_id`, `previous_primary_offer_id` |
+         *     | `offer.accepted` | offer | an offer became accepted (the merchant's choice in the portal, or a broker's `PATCH`) | `deal_id`, `accepted_by` |
          *     | `document.uploaded` | document | a document arrived on a deal (API, merchant portal) | `deal_id`, `category`, `source`, `filename` |
          *     | `document.processed` | document | a bank statement's analysis finished | `deal_id`, `parsed`, `failure_code` |
          *     | `documents.requested` | deal | documents were requested from the merchant | `document_request_id`, `items`, `person_id`, `sent` |
@@ -700,8 +701,11 @@ export interface paths {
          *       `payment_amount` is derived again with the rule of `createDealOffer` (`400`,
          *       `param: payment_amount`, when it cannot be derived).
          *     - Any status may be set from any status (brokers correct mistakes); a new status
-         *       changes `status_id`. No event fires for status changes. Several offers of a deal may be
-         *       accepted at once; funding picks one.
+         *       changes `status_id`. Setting `status: accepted` on an offer that was not accepted is the
+         *       broker accepting it: `offer.accepted` fires (`accepted_by: broker`) and the deal's originator
+         *       is notified by email (see `getNotificationSettings`); no other status change fires an event.
+         *       Accepting does not change the primary offer (`POST /v1/offers/{id}/primary` does). Several
+         *       offers of a deal may be accepted at once; funding picks one.
          *     - The offer that funded a deal (`is_selected` on a funded deal) is frozen: any change is
          *       `409 conflict`, `code: invalid_state_transition`.
          *
@@ -2120,6 +2124,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve your notification settings
+         * @description The calling user's email notifications: what happened on deals, sent through the location's
+         *     mailbox (the one that sends submissions) to the user's address, with a link to the deal in the
+         *     settings app and the deal's id. An email names the business, the lender and amounts the user
+         *     already sees, never a social security number, a date of birth, a token or a portal link.
+         *
+         *     | Kind | When | Who |
+         *     |---|---|---|
+         *     | `lender_answered` | a lender approved, countered, declined or asked for more information (by email, funder API or `recordSubmissionResponse`) | the deal's originator; admins with `all_deals` |
+         *     | `document_request_fulfilled` | the merchant completed a document request in the portal | the deal's originator; admins with `all_deals` |
+         *     | `offer_accepted` | the merchant chose an offer in the portal, or a broker accepted one (`PATCH /v1/offers/{id}`) | the deal's originator; admins with `all_deals` |
+         *     | `submission_failed` | a submission could not reach its lender for good (its email was given up, or the funder API refused it for good) | the deal's originator; admins with `all_deals` |
+         *     | `webhook_delivery_failed` | a webhook delivery failed its last attempt (`dead`) | admins |
+         *
+         *     Each kind is `immediate` (one email per event, sent by the background worker right after the
+         *     change commits), `daily_digest` (collected, and sent as one email once the oldest collected item
+         *     is 24 hours old) or `off`. Defaults: `immediate`, but `webhook_delivery_failed` is
+         *     `daily_digest`; `all_deals` is false. The person who made a change is not emailed about it.
+         *     Notifications never delay or fail the change that causes them.
+         *
+         *     The settings belong to a person: an OAuth token or an API key created for a user reads that
+         *     user's settings. An API key that acts for no user answers `403 permission_error`,
+         *     `code: user_required` (change settings in the app at `/app/settings/notifications`, or use a
+         *     key of the user).
+         */
+        get: operations["getNotificationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update your notification settings
+         * @description Changes the calling user's notification settings; only the fields sent change (each kind of
+         *     `notifications` on its own). The kinds, modes and defaults are described at
+         *     `getNotificationSettings`. `all_deals: true` (emails about every deal of the location, not only
+         *     the deals you created) is for admins; any other role sending it is `403 permission_error`,
+         *     `code: role_not_allowed`, `param: all_deals`. An API key that acts for no user answers `403`,
+         *     `code: user_required`. Changing what you are told about deals changes no deal, so the scope
+         *     that reads deals is enough. Items already collected for a digest are still sent in it.
+         */
+        patch: operations["updateNotificationSettings"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     "deal.created": {
@@ -2324,6 +2380,58 @@ export interface webhooks {
          *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferPrimaryChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "offer.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer accepted
+         * @description **When it fires:** an offer became `accepted`: the merchant chose it in the portal (`accepted_by: merchant`; it also became the primary offer, so `offer.primary_changed` fires too), or the broker set `status: accepted` with `PATCH /v1/offers/{id}` (`accepted_by: broker`). Setting `accepted` on an offer that already was accepted fires nothing; an offer logged as accepted fires `offer.received` only.
+         *
+         *     Prepare the contracts for this offer; fund the deal with `POST /v1/deals/{id}/fund` once they are signed.
+         *
+         *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
+         *
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         */
+        post: operations["onOfferAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document_request.fulfilled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Document request fulfilled
+         * @description **When it fires:** the merchant completed a document request in the portal (uploaded at least one file through the request's link and pressed submit).
+         *
+         *     Each file arrived before with `document.uploaded`; `document_ids` lists them. The snapshot carries ids, the items asked for and timestamps, never the merchant's message, email address or portal link.
+         *
+         *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
+         *
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         */
+        post: operations["onDocumentRequestFulfilled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7534,6 +7642,90 @@ export interface components {
             meta: components["schemas"]["ListMeta"];
         };
         /**
+         * @description `immediate`: one email per event; `daily_digest`: one email collecting the events, sent once the oldest is 24 hours old; `off`: no email.
+         * @example immediate
+         * @enum {string}
+         */
+        NotificationMode: "immediate" | "daily_digest" | "off";
+        /** @description The mode of each kind of notification (see `getNotificationSettings` for when each is sent and to whom). */
+        NotificationKinds: {
+            /** @description A lender approved, countered, declined or asked for more information. */
+            lender_answered: components["schemas"]["NotificationMode"];
+            /** @description The merchant completed a document request. */
+            document_request_fulfilled: components["schemas"]["NotificationMode"];
+            /** @description The merchant chose an offer, or a broker accepted one. */
+            offer_accepted: components["schemas"]["NotificationMode"];
+            /** @description A submission could not reach its lender for good. */
+            submission_failed: components["schemas"]["NotificationMode"];
+            /** @description A webhook delivery failed its last attempt (admins only). */
+            webhook_delivery_failed: components["schemas"]["NotificationMode"];
+        };
+        /** @description The calling user's email notification settings. */
+        NotificationSettings: {
+            /**
+             * @description The user these settings belong to (the caller).
+             * @example usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9
+             */
+            user_id: string;
+            /**
+             * @description Where the notifications go (the user's address).
+             * @example marcus@northwind.example
+             */
+            email: string;
+            /**
+             * @description The user's role (only admins may set `all_deals`).
+             * @example admin
+             * @enum {string}
+             */
+            role: "admin" | "manager" | "user";
+            /**
+             * @description Admins only: also notified about deals created by others (otherwise only about the deals you created).
+             * @example false
+             */
+            all_deals: boolean;
+            /** @description The mode of each kind. */
+            notifications: components["schemas"]["NotificationKinds"];
+            /**
+             * Format: date-time
+             * @description When the settings last changed; null while they are the defaults.
+             * @example null
+             */
+            updated_at: string | null;
+        };
+        /** @description The settings to change; at least one field. */
+        UpdateNotificationSettingsRequest: {
+            /**
+             * @description Admins only; see `NotificationSettings.all_deals`.
+             * @example true
+             */
+            all_deals?: boolean;
+            /**
+             * @description The kinds to change, each to a mode; kinds not sent keep theirs.
+             * @example {
+             *       "lender_answered": "daily_digest"
+             *     }
+             */
+            notifications?: {
+                /** @description A lender approved, countered, declined or asked for more information. */
+                lender_answered?: components["schemas"]["NotificationMode"];
+                /** @description The merchant completed a document request. */
+                document_request_fulfilled?: components["schemas"]["NotificationMode"];
+                /** @description The merchant chose an offer, or a broker accepted one. */
+                offer_accepted?: components["schemas"]["NotificationMode"];
+                /** @description A submission could not reach its lender for good. */
+                submission_failed?: components["schemas"]["NotificationMode"];
+                /** @description A webhook delivery failed its last attempt (admins only). */
+                webhook_delivery_failed?: components["schemas"]["NotificationMode"];
+            };
+        };
+        /** @description Your notification settings. */
+        NotificationSettingsResponse: {
+            /** @description The settings. */
+            data: components["schemas"]["NotificationSettings"];
+            /** @description Response metadata. */
+            meta: components["schemas"]["Meta"];
+        };
+        /**
          * @description A webhook event type. New types may be added; a subscription with an empty `events` list
          *     receives them too.
          *
@@ -7545,8 +7737,10 @@ export interface components {
          *     - `submission.responded`: a lender responded: approved, declined or needs_info.
          *     - `offer.received`: an offer was logged on a deal (manually, API, or extracted from a lender email).
          *     - `offer.primary_changed`: a different offer became the primary offer on a deal.
+         *     - `offer.accepted`: an offer became `accepted`: the merchant chose it in the portal, or the broker set `status: accepted` with `PATCH /v1/offers/{id}`.
          *     - `document.uploaded`: a document was added to a deal (app, merchant portal or finalised API upload).
          *     - `document.processed`: bank statement analysis finished for one document.
+         *     - `document_request.fulfilled`: the merchant completed a document request in the portal.
          *     - `statement.analyzed`: statement analysis finished for a deal (every statement in the batch).
          *     - `advance.renewal_ready`: a funded advance crossed its renewal threshold.
          *     - `advance.status_changed`: an advance changed status (on-track, missed-payments, defaulted, paid-off).
@@ -7556,7 +7750,7 @@ export interface components {
          * @example deal.stage_changed
          * @enum {string}
          */
-        EventType: "deal.created" | "deal.stage_changed" | "deal.funded" | "deal.dead" | "submission.sent" | "submission.responded" | "offer.received" | "offer.primary_changed" | "document.uploaded" | "document.processed" | "statement.analyzed" | "advance.renewal_ready" | "advance.status_changed" | "business.created" | "person.created" | "webhook.test";
+        EventType: "deal.created" | "deal.stage_changed" | "deal.funded" | "deal.dead" | "submission.sent" | "submission.responded" | "offer.received" | "offer.primary_changed" | "offer.accepted" | "document.uploaded" | "document.processed" | "document_request.fulfilled" | "statement.analyzed" | "advance.renewal_ready" | "advance.status_changed" | "business.created" | "person.created" | "webhook.test";
         /** @description An endpoint subscribed to events, with its delivery health. The secret is never included (see `WebhookSubscriptionWithSecret`). */
         WebhookSubscription: {
             /**
@@ -8094,9 +8288,9 @@ export interface components {
          * @example deal.created
          * @enum {string}
          */
-        StoredEventType: "deal.created" | "deal.stage_changed" | "deal.funded" | "deal.dead" | "submission.sent" | "submission.responded" | "offer.received" | "offer.primary_changed" | "document.uploaded" | "document.processed" | "statement.analyzed" | "advance.renewal_ready" | "advance.status_changed" | "business.created" | "person.created";
+        StoredEventType: "deal.created" | "deal.stage_changed" | "deal.funded" | "deal.dead" | "submission.sent" | "submission.responded" | "offer.received" | "offer.primary_changed" | "offer.accepted" | "document.uploaded" | "document.processed" | "document_request.fulfilled" | "statement.analyzed" | "advance.renewal_ready" | "advance.status_changed" | "business.created" | "person.created";
         /** @description An event exactly as webhooks deliver it; `type` decides the shape of `data` (see the Webhooks section). */
-        Event: components["schemas"]["DealCreatedEvent"] | components["schemas"]["DealStageChangedEvent"] | components["schemas"]["DealFundedEvent"] | components["schemas"]["DealDeadEvent"] | components["schemas"]["SubmissionSentEvent"] | components["schemas"]["SubmissionRespondedEvent"] | components["schemas"]["OfferReceivedEvent"] | components["schemas"]["OfferPrimaryChangedEvent"] | components["schemas"]["DocumentUploadedEvent"] | components["schemas"]["DocumentProcessedEvent"] | components["schemas"]["StatementAnalyzedEvent"] | components["schemas"]["AdvanceRenewalReadyEvent"] | components["schemas"]["AdvanceStatusChangedEvent"] | components["schemas"]["BusinessCreatedEvent"] | components["schemas"]["PersonCreatedEvent"];
+        Event: components["schemas"]["DealCreatedEvent"] | components["schemas"]["DealStageChangedEvent"] | components["schemas"]["DealFundedEvent"] | components["schemas"]["DealDeadEvent"] | components["schemas"]["SubmissionSentEvent"] | components["schemas"]["SubmissionRespondedEvent"] | components["schemas"]["OfferReceivedEvent"] | components["schemas"]["OfferPrimaryChangedEvent"] | components["schemas"]["OfferAcceptedEvent"] | components["schemas"]["DocumentUploadedEvent"] | components["schemas"]["DocumentProcessedEvent"] | components["schemas"]["DocumentRequestFulfilledEvent"] | components["schemas"]["StatementAnalyzedEvent"] | components["schemas"]["AdvanceRenewalReadyEvent"] | components["schemas"]["AdvanceStatusChangedEvent"] | components["schemas"]["BusinessCreatedEvent"] | components["schemas"]["PersonCreatedEvent"];
         /** @description One event. */
         EventResponse: {
             /** @description The event. */
@@ -8198,6 +8392,28 @@ export interface components {
             type: "offer.primary_changed";
             /** @description The event payload. */
             data: components["schemas"]["OfferPrimaryChangedEventData"];
+        };
+        /** @description The `offer.accepted` event as delivered: the common envelope with `type` fixed and the `offer.accepted` payload. */
+        OfferAcceptedEvent: components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description The event type.
+             * @example offer.accepted
+             * @constant
+             */
+            type: "offer.accepted";
+            /** @description The event payload. */
+            data: components["schemas"]["OfferAcceptedEventData"];
+        };
+        /** @description The `document_request.fulfilled` event as delivered: the common envelope with `type` fixed and the `document_request.fulfilled` payload. */
+        DocumentRequestFulfilledEvent: components["schemas"]["EventEnvelope"] & {
+            /**
+             * @description The event type.
+             * @example document_request.fulfilled
+             * @constant
+             */
+            type: "document_request.fulfilled";
+            /** @description The event payload. */
+            data: components["schemas"]["DocumentRequestFulfilledEventData"];
         };
         /** @description The `document.uploaded` event as delivered: the common envelope with `type` fixed and the `document.uploaded` payload. */
         DocumentUploadedEvent: components["schemas"]["EventEnvelope"] & {
@@ -8494,6 +8710,115 @@ export interface components {
             previous_primary_offer_id: string | null;
             /** @description The new primary offer. */
             offer: components["schemas"]["OfferSnapshot"];
+        };
+        /** @description Payload (`data`) of `offer.accepted`: `offer_id`, `deal_id`, `lender_id`, `lender_name`, `accepted_by`, `offer`. */
+        OfferAcceptedEventData: {
+            /**
+             * @description The accepted offer.
+             * @example ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z
+             */
+            offer_id: components["schemas"]["OfferId"];
+            /**
+             * @description The deal.
+             * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+             */
+            deal_id: components["schemas"]["DealId"];
+            /**
+             * @description The lender of the offer.
+             * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+             */
+            lender_id: components["schemas"]["LenderId"];
+            /**
+             * @description The lender's name.
+             * @example Atlas Capital
+             */
+            lender_name: string;
+            /**
+             * @description `merchant`: chosen by the merchant in the portal (the offer also became primary, `offer.primary_changed`); `broker`: `PATCH /v1/offers/{id}` with `status: accepted` (the primary offer does not change).
+             * @example merchant
+             * @enum {string}
+             */
+            accepted_by: "merchant" | "broker";
+            /** @description The offer as accepted (its `status_id` is `ost_accepted`). */
+            offer: components["schemas"]["OfferSnapshot"];
+        };
+        /** @description Payload (`data`) of `document_request.fulfilled`: `document_request_id`, `deal_id`, `document_ids`, `document_request`. */
+        DocumentRequestFulfilledEventData: {
+            /**
+             * @description The fulfilled request (its id, as `document_request.id`).
+             * @example dreq_01JD1B6A8C0E2G4J6M8P0R2T4W
+             */
+            document_request_id: string;
+            /**
+             * @description The deal.
+             * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+             */
+            deal_id: components["schemas"]["DealId"];
+            /**
+             * @description The documents the merchant uploaded through the request's link (fetch them with `GET /v1/documents/{id}`).
+             * @example [
+             *       "doc_01JD1B7B9D1F3H5K7N9Q1S3V5X"
+             *     ]
+             */
+            document_ids: components["schemas"]["DocumentId"][];
+            /** @description The request as fulfilled. */
+            document_request: components["schemas"]["DocumentRequestSnapshot"];
+        };
+        /** @description A document request as sent in webhook payloads: ids, what was asked, status and timestamps. It never carries the merchant's message, email address or portal link; fetch the request from `GET /v1/deals/{id}/document-requests` for the full record. */
+        DocumentRequestSnapshot: {
+            /**
+             * @description Document request id.
+             * @example dreq_01JD1B6A8C0E2G4J6M8P0R2T4W
+             */
+            id: string;
+            /**
+             * @description The deal the documents are for.
+             * @example deal_01JD1B4D6F8H0K2M4P6R8T0V2X
+             */
+            deal_id: string;
+            /**
+             * @description The person the request was sent to (fetch the person for contact details).
+             * @example per_01JD1A3C5E7G9J1K3M5N7P9R1T
+             */
+            person_id: string;
+            /**
+             * @description What was requested, each a document category or free text.
+             * @example [
+             *       "voided_check",
+             *       "Photo ID of each owner"
+             *     ]
+             */
+            items: string[];
+            /**
+             * @description The request's status (`fulfilled` in `document_request.fulfilled`).
+             * @example fulfilled
+             * @enum {string}
+             */
+            status: "open" | "fulfilled" | "cancelled";
+            /**
+             * Format: date-time
+             * @description When the request email went out; null when no email was sent.
+             * @example 2026-11-02T14:40:29Z
+             */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the request became `fulfilled`.
+             * @example 2026-11-02T16:52:40Z
+             */
+            fulfilled_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the request was created.
+             * @example 2026-11-02T14:40:27Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the request last changed.
+             * @example 2026-11-02T16:52:40Z
+             */
+            updated_at: string;
         };
         /** @description Payload (`data`) of `document.uploaded`: `document_id`, `deal_id`, `document`. */
         DocumentUploadedEventData: {
@@ -13915,6 +14240,74 @@ export interface operations {
             503: components["responses"]["Overloaded"];
         };
     };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your notification settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Your notification settings after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
+        };
+    };
     onDealCreated: {
         parameters: {
             query?: never;
@@ -14234,6 +14627,88 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OfferPrimaryChangedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            "3XX": components["responses"]["WebhookRedirect"];
+            "4XX": components["responses"]["WebhookRejected"];
+            "5XX": components["responses"]["WebhookFailed"];
+        };
+    };
+    onOfferAccepted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Identifies webhook deliveries: `Svc-Webhooks/1.0` (the version may increase).
+                 * @example Svc-Webhooks/1.0
+                 */
+                "User-Agent": components["parameters"]["WebhookUserAgent"];
+                /**
+                 * @description The event type, identical to the body's `type`. Lets you route before parsing the body.
+                 * @example submission.responded
+                 */
+                "X-SVC-Event": components["parameters"]["WebhookEvent"];
+                /**
+                 * @description The delivery id. Retries of a delivery carry the same delivery id and the same event id; quote it when asking support about a delivery.
+                 * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+                 */
+                "X-SVC-Delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The signature is HMAC-SHA256 keyed with the subscription secret over `<t>.<raw body>` (the timestamp, a dot, the exact body bytes), as 64 lowercase hex characters. Verify before parsing the JSON, hash the bytes as received, compare in constant time, and reject when `t` differs from your clock by more than 5 minutes. During secret rotation the header may carry several `v1=` values: accept when any matches. (The example signs the compact-JSON `submission.responded` example with the secret `whsec_4eC39HqLyjWDarjtT1zdp7dc`.)
+                 * @example t=1793797870,v1=fc47ab05fc4180c2c701ad298fc53343a5f5117f259352491b54feae23316436
+                 */
+                "X-SVC-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `offer.accepted` event, JSON-encoded. Hash the raw bytes for the signature before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferAcceptedEvent"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            "3XX": components["responses"]["WebhookRedirect"];
+            "4XX": components["responses"]["WebhookRejected"];
+            "5XX": components["responses"]["WebhookFailed"];
+        };
+    };
+    onDocumentRequestFulfilled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Identifies webhook deliveries: `Svc-Webhooks/1.0` (the version may increase).
+                 * @example Svc-Webhooks/1.0
+                 */
+                "User-Agent": components["parameters"]["WebhookUserAgent"];
+                /**
+                 * @description The event type, identical to the body's `type`. Lets you route before parsing the body.
+                 * @example submission.responded
+                 */
+                "X-SVC-Event": components["parameters"]["WebhookEvent"];
+                /**
+                 * @description The delivery id. Retries of a delivery carry the same delivery id and the same event id; quote it when asking support about a delivery.
+                 * @example dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z
+                 */
+                "X-SVC-Delivery": components["parameters"]["WebhookDelivery"];
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`. The signature is HMAC-SHA256 keyed with the subscription secret over `<t>.<raw body>` (the timestamp, a dot, the exact body bytes), as 64 lowercase hex characters. Verify before parsing the JSON, hash the bytes as received, compare in constant time, and reject when `t` differs from your clock by more than 5 minutes. During secret rotation the header may carry several `v1=` values: accept when any matches. (The example signs the compact-JSON `submission.responded` example with the secret `whsec_4eC39HqLyjWDarjtT1zdp7dc`.)
+                 * @example t=1793797870,v1=fc47ab05fc4180c2c701ad298fc53343a5f5117f259352491b54feae23316436
+                 */
+                "X-SVC-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `document_request.fulfilled` event, JSON-encoded. Hash the raw bytes for the signature before parsing. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentRequestFulfilledEvent"];
             };
         };
         responses: {

@@ -155,11 +155,18 @@ describe.skipIf(skipBrowserTests)(`the settings pages in Chromium (${ENGINE})`, 
     expect(await page.$('#no-grants')).not.toBeNull();
     expect((await fetch(`${base}/v1/deals`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
 
-    for (const path of ['/app/settings/team', '/app/settings/assistants', '/app/settings/sessions']) {
+    for (const path of ['/app/settings/team', '/app/settings/assistants', '/app/settings/sessions', '/app/settings/notifications']) {
       await page.goto(`${base}${path}`, { waitUntil: 'load' });
       expect(new URL(page.url()).pathname).toBe(path);
       violations.push(...(await audit(page, path)));
     }
+    // Your emails: a choice saved through the form, and the page after it.
+    await page.goto(`${base}/app/settings/notifications`, { waitUntil: 'load' });
+    await page.click('input[name="lender_answered"][value="daily_digest"]');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#save')]);
+    expect(await page.$eval('#notice', (e) => e.textContent)).toContain('Saved');
+    expect(await page.$eval('input[name="lender_answered"][value="daily_digest"]', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
+    violations.push(...(await audit(page, 'notifications saved')));
     // An error state too (a form sent without a name reaches the server's own check).
     await page.goto(`${base}/app/settings/api-keys`, { waitUntil: 'load' });
     await page.$eval('#key-name', (e) => e.removeAttribute('required'));

@@ -215,7 +215,7 @@ describe(`reading offers (${ENGINE})`, () => {
 });
 
 describe(`updateOffer (${ENGINE})`, () => {
-  it('reprices: payback recomputed, payment derived again; a new status changes status_id; no event, one activity line', async () => {
+  it('reprices: payback recomputed, payment derived again; a new status changes status_id; edits fire no event, accepting fires offer.accepted (broker) once; one activity line each', async () => {
     const d = await deal();
     const o = (await log(d.id)).body.data;
     const before = await eventCount();
@@ -229,9 +229,15 @@ describe(`updateOffer (${ENGINE})`, () => {
     expect(weekly.body.data).toMatchObject({ payment_amount: 3807.69, term: 26 });
     const accepted = await h.api.patch(`/v1/offers/${o.id}`).set(t.auth()).send({ status: 'accepted', expires_at: null, notes: null });
     expect(accepted.body.data).toMatchObject({ status: 'accepted', status_id: 'ost_accepted', expires_at: null, notes: null, payment_amount: 3807.69 });
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount()).toBe(before + 1);
+    const ev = await h.knex('events').where({ type: 'offer.accepted' }).whereRaw(`data->>'offer_id' = ?`, [o.id]);
+    expect(ev.map((e) => e.data.accepted_by)).toEqual(['broker']);
+    // Already accepted: accepting again is an edit, no event.
+    await h.api.patch(`/v1/offers/${o.id}`).set(t.auth()).send({ status: 'accepted' });
+    expect(await eventCount()).toBe(before + 1);
     const acts = await h.knex('activities').where({ entity_id: o.id, action: 'offer.updated' });
-    expect(acts).toHaveLength(4);
+    expect(acts).toHaveLength(5);
+    expect(await h.knex('activities').where({ entity_id: o.id, action: 'offer.accepted' })).toHaveLength(1);
   });
   it('400 when the payment cannot be derived; 403 for role user; 404 across locations; 409 once it funded the deal', async () => {
     const d = await deal();

@@ -14,12 +14,13 @@ const SCOPES = [
   'offers:read', 'offers:write', 'advances:read', 'advances:write', 'portal:send', 'webhooks:manage',
 ];
 const ROLES = ['admin', 'manager', 'user'];
-/** Events: the sixteen event types. */
+/** Events: the sixteen event types of the source, and the two the specification allowed adding (issue 29). */
 const EVENT_TYPES = [
   'deal.created', 'deal.stage_changed', 'deal.funded', 'deal.dead', 'submission.sent',
   'submission.responded', 'offer.received', 'offer.primary_changed', 'document.uploaded',
   'document.processed', 'statement.analyzed', 'advance.renewal_ready', 'advance.status_changed',
   'business.created', 'person.created', 'webhook.test',
+  'offer.accepted', 'document_request.fulfilled',
 ];
 const TAGS = [
   'Businesses', 'People', 'Deals', 'Pipeline', 'Tasks', 'Notes', 'Submissions', 'Lenders',
@@ -412,11 +413,11 @@ describe('responses', () => {
 });
 
 describe('webhooks', () => {
-  it('lists all 16 event types of the source in `webhooks`, and nothing else', () => {
+  it('lists all 18 event types (the source\'s 16, offer.accepted, document_request.fulfilled) in `webhooks`, and nothing else', () => {
     expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES].sort());
   });
 
-  it('EventType enumerates the 16 event types', () => {
+  it('EventType enumerates the 18 event types', () => {
     expect([...deref(doc.components.schemas.EventType).enum].sort()).toEqual([...EVENT_TYPES].sort());
   });
 

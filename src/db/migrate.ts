@@ -16,6 +16,7 @@ import * as m0016 from './migrations/0016_oauth_hardening';
 import * as m0017 from './migrations/0017_email_documents';
 import * as m0018 from './migrations/0018_match_figures';
 import * as m0019 from './migrations/0019_app_sessions';
+import * as m0020 from './migrations/0020_notifications';
 import * as m0022 from './migrations/0022_forced_submissions';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0017_email_documents': m0017,
   '0018_match_figures': m0018,
   '0019_app_sessions': m0019,
+  '0020_notifications': m0020,
   '0022_forced_submissions': m0022,
 };
 

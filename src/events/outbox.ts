@@ -16,8 +16,10 @@ export interface EventDataMap {
   'submission.responded': S['SubmissionRespondedEventData'];
   'offer.received': S['OfferReceivedEventData'];
   'offer.primary_changed': S['OfferPrimaryChangedEventData'];
+  'offer.accepted': S['OfferAcceptedEventData'];
   'document.uploaded': S['DocumentUploadedEventData'];
   'document.processed': S['DocumentProcessedEventData'];
+  'document_request.fulfilled': S['DocumentRequestFulfilledEventData'];
   'statement.analyzed': S['StatementAnalyzedEventData'];
   'advance.renewal_ready': S['AdvanceRenewalReadyEventData'];
   'advance.status_changed': S['AdvanceStatusChangedEventData'];

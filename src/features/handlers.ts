@@ -9,6 +9,7 @@ import * as inbound from './inbound/inbound.handlers';
 import * as lenderMatches from './lender-matches/lender-matches.handlers';
 import * as lenders from './lenders/lenders.handlers';
 import * as notes from './notes/notes.handlers';
+import * as notifications from './notifications/notifications.handlers';
 import * as offers from './offers/offers.handlers';
 import * as people from './people/people.handlers';
 import * as pipeline from './pipeline/pipeline.handlers';
@@ -20,7 +21,7 @@ import { pendingHandlers } from './pending';
 
 export const implemented = {
   ...activity, ...advances, ...businesses, ...deals, ...lenderMatches, ...lenders, ...notes, ...offers, ...people, ...pipeline, ...tasks,
-  ...webhooks, ...events, ...submissions, ...inbound, ...documents, ...portal,
+  ...webhooks, ...events, ...submissions, ...inbound, ...documents, ...portal, ...notifications,
 };
 
 /**

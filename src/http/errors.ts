@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   invalid_inbound_secret: { status: 401, type: 'authentication_error' },
   missing_scope: { status: 403, type: 'permission_error' },
   role_not_allowed: { status: 403, type: 'permission_error' },
+  user_required: { status: 403, type: 'permission_error' },
   resource_missing: { status: 404, type: 'not_found' },
   route_not_found: { status: 404, type: 'not_found' },
   no_api_submission: { status: 404, type: 'not_found' },

@@ -6,6 +6,7 @@ import { registerSubmissionMail } from '../features/submissions/submissions.emai
 import { registerMailJobs } from '../mail/mail.sender';
 import { registerInboundMaintenance } from '../features/inbound/inbound.retention';
 import { registerAppMaintenance } from '../web/app/session';
+import { registerNotificationJobs } from '../features/notifications/notifications.service';
 
 // Every job queue's handler, registered once by each process that runs a worker (src/server.ts,
 // src/worker.ts) before it starts. Later queues (submissions, polling, analysis) add a line here.
@@ -18,4 +19,5 @@ export function registerAllJobs(): void {
   registerPortalMail();
   registerInboundMaintenance();
   registerAppMaintenance();
+  registerNotificationJobs();
 }

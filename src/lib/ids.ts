@@ -35,7 +35,7 @@ export function ulid(nowMs: number = Date.now()): string {
 export type IdPrefix =
   | 'loc' | 'usr' | 'key' | 'biz' | 'per' | 'deal' | 'stg' | 'sub' | 'att' | 'lnd' | 'ofr' | 'adv'
   | 'whk' | 'dlv' | 'req' | 'tok' | 'doc' | 'dreq' | 'note' | 'task' | 'pl' | 'act' | 'asc' | 'job' | 'dla' | 'eml' | 'inb' | 'stb'
-  | 'oac' | 'oaz' | 'ogr' | 'ort' | 'ses' | 'asi';
+  | 'oac' | 'oaz' | 'ogr' | 'ort' | 'ses' | 'asi' | 'ntc' | 'ntf';
 
 /** Prefixed, time-sortable id such as `deal_01JD1B4D6F8H0K2M4P6R8T0V2X`. */
 export function newId(prefix: IdPrefix, nowMs?: number): string {

@@ -8,7 +8,7 @@ import { dialAllowed, policyForLocation } from '../outbound/policy';
 import { resolveAttachments, type ResolvedAttachment } from './attachments';
 import { EMAIL_SEND_QUEUE } from './mail.outbox';
 import { loadMailboxForSending, vetSmtpHost, type SendingMailbox } from './mailbox';
-import { emailSentHook } from './sent-hooks';
+import { emailDeadHook, emailSentHook } from './sent-hooks';
 
 // The `email.send` job: one queued message (a row of `outgoing_emails`) out through its location's
 // mailbox. Each attempt:
@@ -344,9 +344,13 @@ export async function sendQueuedEmail(deps: Deps, payload: unknown, job: Pick<Jo
   const fail = async (f: MailSendError): Promise<never> => {
     const attempt = job.attempts + 1;
     const final = f.permanent || attempt >= job.max_attempts;
-    await rowOf().update({
-      status: final ? 'dead' : 'failed', attempts: knex.raw('attempts + 1'), last_error: f.message, updated_at: deps.clock.now(),
-      ...(final ? { sealed_values: null } : {}),
+    const deadHook = final ? emailDeadHook(email.kind) : undefined;
+    await knex.transaction(async (trx) => {
+      await trx('outgoing_emails').where({ id: email.id }).update({
+        status: final ? 'dead' : 'failed', attempts: knex.raw('attempts + 1'), last_error: f.message, updated_at: deps.clock.now(),
+        ...(final ? { sealed_values: null } : {}),
+      });
+      await deadHook?.(trx, deps, { id: email.id, location_id: email.location_id, kind: email.kind, last_error: f.message });
     });
     deps.logger.warn({ email_id: email.id, location_id: email.location_id, error_code: f.code, attempt, final }, final ? 'email could not be sent: giving up' : 'email attempt failed: will retry');
     throw f.permanent ? new PermanentJobError(f.message) : new Error(f.message);

@@ -25,3 +25,17 @@ export function registerEmailSentHook(kind: string, hook: EmailSentHook): void {
 export function emailSentHook(kind: string): EmailSentHook | undefined {
   return hooks.get(kind);
 }
+
+/** A message given up for good (its last attempt failed, or a permanent failure): the record and the hook commit together. */
+export type EmailDeadHook = (trx: Knex.Transaction, deps: Deps, email: { id: string; location_id: string; kind: string; last_error: string }) => Promise<void>;
+
+const deadHooks = new Map<string, EmailDeadHook>();
+
+/** One hook per email kind (a submission's package: its originator is told); registering again replaces it. */
+export function registerEmailDeadHook(kind: string, hook: EmailDeadHook): void {
+  deadHooks.set(kind, hook);
+}
+
+export function emailDeadHook(kind: string): EmailDeadHook | undefined {
+  return deadHooks.get(kind);
+}

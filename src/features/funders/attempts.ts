@@ -3,11 +3,13 @@ import type { components } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordActivity } from '../../events/activity';
 import type { Scope } from '../../http/types';
-import { claimRows, DEFAULT_BACKOFF_MS, enqueueJob, LEASE_MS, newLeaseId, type Db } from '../../jobs/queue';
+import { claimRows, DEFAULT_BACKOFF_MS, enqueueJob, LEASE_MS, newLeaseId, type Db, type JobRow } from '../../jobs/queue';
 import { newId } from '../../lib/ids';
 import { iso, isoRequired } from '../../lib/format';
 import { policyForLocation } from '../../outbound/policy';
 import { PermanentJobError, registerJobHandler } from '../../jobs/worker';
+import { businessNameOfDeal, submissionFailedMessage } from '../notifications/messages';
+import { notify } from '../notifications/notifications.service';
 import { findFunderSpec, isFunderSpecActive, credentialMap, type FunderSpec } from '../lenders/funder-specs';
 import { logOffer, type OfferTerms } from '../offers/offers.service';
 import { applySubmissionResponse, markSubmissionSent } from '../submissions/submissions.service';
@@ -388,7 +390,7 @@ async function logFunderOffers(trx: Knex.Transaction, deps: Deps, a: AttemptRow,
  * Records a submit outcome on the attempt (only while it is still waiting to be sent), and moves the
  * submission when this attempt is its latest. Returns the error when the attempt failed.
  */
-async function recordSubmit(deps: Deps, attemptId: string, result: FunderResult, sent: boolean): Promise<FunderErrorCode | null> {
+async function recordSubmit(deps: Deps, attemptId: string, result: FunderResult, sent: boolean, lastAttempt = false): Promise<FunderErrorCode | null> {
   return deps.db.knex.transaction(async (trx) => {
     const first = (await trx('api_submissions').where({ id: attemptId }).first('location_id', 'submission_id')) as { location_id: string; submission_id: string };
     const sub = await lockSubmission(trx, first.location_id, first.submission_id);
@@ -402,6 +404,13 @@ async function recordSubmit(deps: Deps, attemptId: string, result: FunderResult,
       });
       if (result.error_code === 'auth_failed' || result.error_code === 'config') {
         await trx('lenders').where({ id: a.lender_id, location_id: a.location_id }).update({ api_last_error: result.error_message.slice(0, 500) });
+      }
+      if ((PERMANENT_ERRORS.has(result.error_code) || lastAttempt) && !CLOSED_SUBMISSION.includes(sub.status) && (await isLatest(trx, a))) {
+        // Failed for good (no retry follows): the deal's originator is told, in this transaction.
+        const message = submissionFailedMessage({
+          business: await businessNameOfDeal(trx, a.location_id, sub.deal_id), lender: sub.lender_name ?? '', submissionId: sub.id, how: 'api', reason: result.error_message,
+        });
+        await notify(trx, deps, { locationId: a.location_id, kind: 'submission_failed', dealId: sub.deal_id, actorUserId: null, ...message });
       }
       return result.error_code;
     }
@@ -424,7 +433,7 @@ async function recordSubmit(deps: Deps, attemptId: string, result: FunderResult,
 }
 
 /** The `funder.submit` job: send the attempt's application once; see the header for the outcomes. */
-export async function runSubmitJob(deps: Deps, payload: unknown): Promise<void> {
+export async function runSubmitJob(deps: Deps, payload: unknown, job?: Pick<JobRow, 'attempts' | 'max_attempts'>): Promise<void> {
   const { attempt_id } = payload as { attempt_id: string };
   const row = (await deps.db.knex('api_submissions').where({ id: attempt_id }).first()) as AttemptRow | undefined;
   if (!row) return;
@@ -446,7 +455,7 @@ export async function runSubmitJob(deps: Deps, payload: unknown): Promise<void> 
       result = redacted(await safely(() => call.spec.adapter.submit(call.ctx)), call.secrets());
     }
   }
-  const error = await recordSubmit(deps, a.id, result, sent);
+  const error = await recordSubmit(deps, a.id, result, sent, !!job && job.attempts + 1 >= job.max_attempts);
   if (!error) return;
   deps.logger.warn({ attempt_id: a.id, error_code: error }, 'funder submission failed');
   if (PERMANENT_ERRORS.has(error)) throw new PermanentJobError(`funder submission failed: ${error}`);
@@ -456,7 +465,7 @@ export async function runSubmitJob(deps: Deps, payload: unknown): Promise<void> 
 export const SUBMIT_BACKOFF_MS = DEFAULT_BACKOFF_MS;
 
 export function registerFunderJobs(): void {
-  registerJobHandler(FUNDER_SUBMIT_QUEUE, (deps, payload) => runSubmitJob(deps, payload), { backoffMs: SUBMIT_BACKOFF_MS });
+  registerJobHandler(FUNDER_SUBMIT_QUEUE, (deps, payload, job) => runSubmitJob(deps, payload, job), { backoffMs: SUBMIT_BACKOFF_MS });
 }
 
 // ------------------------------------------------------------------ polling

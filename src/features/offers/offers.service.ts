@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids';
 import { paybackCents, toCents, toDollars } from '../../lib/money';
 import { usd } from '../deals/deals.mapper';
 import { getDealOr404, moveDealOnSystemEvent } from '../deals/deals.service';
-import { offerPrimaryChanged } from './offers.events';
+import { offerAccepted, offerPrimaryChanged } from './offers.events';
 import { toOffer, toOfferSnapshot, type Offer } from './offers.mapper';
 import {
   dealOfOffer, dealOffersPageQuery, findLender, findOffer, findSubmission, fromPageRow, insertOffer, lenderNames, setPrimaryOfferRow, updateOfferRow, type Db, type OfferRow,
@@ -193,6 +193,8 @@ export async function updateOffer(deps: Deps, scope: Scope, id: string, body: Up
       businessId: deal.business_id, dealId: row.deal_id, entityType: 'offer', entityId: row.id, entityName: lender,
       action: 'offer.updated', description: `${lender}'s offer updated (${fields.join(', ')})`, data: { deal_id: row.deal_id, fields },
     });
+    // The broker accepting it: status accepted on an offer that was not (offer.accepted; the primary offer stays).
+    if (body.status === 'accepted' && existing.status !== 'accepted') await offerAccepted(trx, deps, scope, row, 'broker');
     return toOffer(row, lender);
   });
 }

@@ -2,6 +2,10 @@ import type { Knex } from 'knex';
 import type { components } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordActivity } from '../../events/activity';
+import { recordEvent } from '../../events/outbox';
+import { documentsReceivedMessage } from '../notifications/messages';
+import { notify } from '../notifications/notifications.service';
+import { offerAccepted } from '../offers/offers.events';
 import { ApiError, conflict, notFound } from '../../http/errors';
 import type { Scope } from '../../http/types';
 import { updateBusiness } from '../businesses/businesses.service';
@@ -107,7 +111,27 @@ export async function fulfillRequest(deps: Deps, ctx: PortalContext): Promise<vo
       action: 'documents.request_fulfilled', description: `The merchant submitted the requested documents (${ids.length} file${ids.length === 1 ? '' : 's'})`,
       data: { document_request_id: request.id, document_ids: ids },
     });
+    const fulfilled = { ...request, status: 'fulfilled' as const, fulfilled_at: now, updated_at: now };
+    await recordEvent(trx, deps.clock, ctx.link.location_id, 'document_request.fulfilled', {
+      document_request_id: request.id, deal_id: ctx.deal.id, document_ids: ids, document_request: toDocumentRequestSnapshot(fulfilled),
+    });
+    const items = jsonList(request.items);
+    await notify(trx, deps, {
+      locationId: ctx.link.location_id, kind: 'document_request_fulfilled', dealId: ctx.deal.id, actorUserId: null,
+      ...documentsReceivedMessage({ business: ctx.deal.business_name, requestId: request.id, items, files: ids.length }),
+    });
   });
+}
+
+const jsonList = (v: unknown): string[] => (typeof v === 'string' ? JSON.parse(v) : (v as string[]) ?? []);
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/** The request as webhooks carry it: ids, what was asked, status and times (no message, address or link). */
+export function toDocumentRequestSnapshot(r: DocumentRequestRow): components['schemas']['DocumentRequestSnapshot'] {
+  return {
+    id: r.id, deal_id: r.deal_id, person_id: r.person_id, items: jsonList(r.items), status: r.status,
+    sent_at: iso(r.sent_at), fulfilled_at: iso(r.fulfilled_at), created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)!,
+  };
 }
 
 /**
@@ -124,7 +148,9 @@ export async function chooseOffer(deps: Deps, ctx: PortalContext, offerId: strin
     if (offer.status !== 'pending' && offer.status !== 'accepted') throw conflict(`A ${offer.status} offer cannot be chosen`, 'invalid_state_transition');
     await setOfferPrimary(d, scope, offerId);
     const now = deps.clock.now();
-    await trx('offers').where({ id: offerId, location_id: scope.locationId, status: 'pending' }).update({ status: 'accepted', updated_at: now });
+    const accepted = await trx('offers').where({ id: offerId, location_id: scope.locationId, status: 'pending' }).update({ status: 'accepted', updated_at: now });
+    // From pending only: choosing an offer that was already accepted accepts nothing new.
+    if (accepted) await offerAccepted(trx, deps, scope, await getOfferOr404(trx, scope, offerId), 'merchant');
     await recordActivity(trx, deps.clock, scope, {
       businessId: ctx.deal.business_id, dealId: ctx.deal.id, entityType: 'offer', entityId: offerId, entityName: ctx.deal.business_name,
       action: 'portal.offer_chosen', description: 'The merchant chose this offer in the portal', data: { deal_id: ctx.deal.id, portal_link_id: ctx.link.id },

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { invalid } from '../../http/errors';
 import { registerAttachmentSource } from '../../mail/attachments';
-import { registerEmailSentHook } from '../../mail/sent-hooks';
+import { registerEmailDeadHook, registerEmailSentHook } from '../../mail/sent-hooks';
+import { businessNameOfDeal, submissionFailedMessage } from '../notifications/messages';
+import { notify } from '../notifications/notifications.service';
 import { usd } from '../deals/deals.mapper';
 import { MAX_DOCUMENT_BYTES } from '../documents/documents.service';
 import { buildSubmissionPackageIsolated } from './package.isolated';
@@ -159,8 +161,22 @@ async function onSubmissionEmailSent(trx: Knex.Transaction, deps: Deps, email: {
   if (row) await markSubmissionSent(trx, deps, row, email.sent_at);
 }
 
+/** The email was given up for good while its submission still waited for it: the deal's originator is told. */
+async function onSubmissionEmailDead(trx: Knex.Transaction, deps: Deps, email: { id: string; location_id: string; last_error: string }): Promise<void> {
+  const link = (await trx('outgoing_emails').where({ id: email.id }).first('attachments')) as { attachments: { source: { ref: string } }[] } | undefined;
+  const submissionId = link?.attachments?.[0]?.source?.ref;
+  if (!submissionId) return;
+  const row = (await trx('submissions as s').leftJoin('lenders as l', 'l.id', 's.lender_id').where({ 's.id': submissionId, 's.location_id': email.location_id }).first('s.id', 's.deal_id', 's.status', 'l.name as lender_name')) as
+    | { id: string; deal_id: string; status: string; lender_name: string | null }
+    | undefined;
+  if (!row || row.status !== 'queued') return;
+  const message = submissionFailedMessage({ business: await businessNameOfDeal(trx, email.location_id, row.deal_id), lender: row.lender_name ?? '', submissionId: row.id, how: 'email', reason: email.last_error });
+  await notify(trx, deps, { locationId: email.location_id, kind: 'submission_failed', dealId: row.deal_id, actorUserId: null, ...message });
+}
+
 /** Registers the package source and the sent hook; call once where the worker is wired. */
 export function registerSubmissionMail(): void {
   registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackageIsolated(await packageInput(deps, ctx.locationId, ref), { signal: ctx.signal }));
   registerEmailSentHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailSent);
+  registerEmailDeadHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailDead);
 }

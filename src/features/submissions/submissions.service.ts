@@ -13,6 +13,8 @@ import { getMailbox, parseFromAddress } from '../../mail/mailbox';
 import { createAttempt, withApi } from '../funders/attempts';
 import { findVisibleDeal } from '../lender-matches/lender-matches.repository';
 import { logOffer } from '../offers/offers.service';
+import { businessNameOfDeal, lenderAnsweredMessage } from '../notifications/messages';
+import { notify } from '../notifications/notifications.service';
 import { matchSnapshots } from '../lender-matches/lender-matches.service';
 import { checkTemplate, renderSubmissionEmail, replyAddress, SUBMISSION_EMAIL_KIND, templateValues } from './submissions.email';
 import { toSubmission, toSubmissionSnapshot, type Submission } from './submissions.mapper';
@@ -347,6 +349,14 @@ export async function applySubmissionResponse(
       });
       offerIds.push(offer.id);
     }
+  }
+  if (body.response_type !== 'withdrawn') {
+    // The deal's originator (and admins who asked) hear of the answer; never in the way of recording it.
+    const message = lenderAnsweredMessage({
+      business: await businessNameOfDeal(trx, scope.locationId, row.deal_id), lender: lenderName, responseType: body.response_type, submissionId: id,
+      traceCode: row.trace_code ?? null, declineCategory: body.decline_category, declineReason: body.decline_reason, requestedItems: body.requested_items, offers: body.offers,
+    });
+    await notify(trx, deps, { locationId: scope.locationId, kind: 'lender_answered', dealId: row.deal_id, actorUserId: scope.userId ?? null, ...message });
   }
   return { submission: toSubmission(updated), offerIds };
 }

@@ -4,6 +4,8 @@ import { newId } from '../../lib/ids';
 import { claimRows, type Db } from '../../jobs/queue';
 import { policyForLocation } from '../../outbound/policy';
 import { queueEmail } from '../../mail/mail.outbox';
+import { webhookDeliveryFailedMessage } from '../notifications/messages';
+import { notify } from '../notifications/notifications.service';
 import { signatureHeader } from './signing';
 import { deliverWebhook, deliveryHeaders, type DeliveryOutcome } from './webhooks.delivery';
 import type { AttemptRow, DeliveryRow } from './webhooks.repository';
@@ -258,6 +260,14 @@ async function recordAttempt(deps: Deps, d: ClaimedDelivery, outcome: DeliveryOu
     if (n === 0) return null; // the lease ran out and another worker took the delivery over
     await trx('webhook_delivery_attempts').insert(attemptRow(d, outcome, attemptedAt));
     if (outcome !== UNSIGNABLE) await recordHealth(deps, trx, d, outcome, attemptedAt);
+    if (status === 'dead' && d.kind === 'event') {
+      // Its last attempt failed: the location's admins are told (by their preference), in this transaction.
+      const sub = (await trx('webhook_subscriptions').where({ id: d.subscription_id }).first('url')) as { url: string } | undefined;
+      await notify(trx, deps, {
+        locationId: d.location_id, kind: 'webhook_delivery_failed', dealId: null, actorUserId: null,
+        ...webhookDeliveryFailedMessage({ url: sub?.url ?? '', subscriptionId: d.subscription_id, deliveryId: d.id, eventType: d.event_type, eventId: d.event_id, error: outcome.error }),
+      });
+    }
     return status;
   });
 }

@@ -646,6 +646,7 @@ const r1 = (n) => Math.round(n * 10) / 10;
  */
 async function readImage(img, psm) {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const up = upright(img);
   const boxW = up.box.x1 - up.box.x0;
   const boxH = up.box.y1 - up.box.y0;
@@ -689,6 +690,7 @@ async function readImage(img, psm) {
     worker.psm = psm;
   }
   const t1 = performance.now();
+  const prepCpu = process.cpuUsage(c0);
   const { data } = await worker.recognize(knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H), {}, { blocks: true, text: false });
   // Ink inside a word's box that none of its characters accounts for, before or after them: a
   // dash (a minus sign the recognizer dropped, a thin stroke at mid-height) is put back; anything
@@ -762,6 +764,7 @@ async function readImage(img, psm) {
     }
   }
   let reread = 0;
+  const c2 = process.cpuUsage();
   if (doubtful.length) {
     await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
     worker.psm = '7';
@@ -785,6 +788,7 @@ async function readImage(img, psm) {
       await worker.setParameters({ tessedit_char_whitelist: '' });
     }
   }
+  const rereadCpu = process.cpuUsage(c2);
   const sx = boxW / W;
   const sy = boxH / H;
   const items = [];
@@ -831,7 +835,7 @@ async function readImage(img, psm) {
     }
   }
   fixDates(items);
-  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
+  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
 }
 
 /**
@@ -859,7 +863,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     page.cleanup();
     if (img) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
-    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

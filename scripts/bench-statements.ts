@@ -46,7 +46,7 @@ async function benchScans(): Promise<void> {
     for (const dpi of [...new Set(SCAN_SET.map((x) => x.o.dpi))]) {
       const pages = score.statements.filter((x) => SCAN_SET.some((y) => y.o.dpi === dpi && scanName(y) === x.file)).flatMap((x) => x.result.ocr ?? []);
       const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
-      console.log(`  ${dpi} dpi: ${pages.length} pages, per page median ${(med(pages.map((p) => p.ms)) / 1000).toFixed(1)} s wall (${(med(pages.map((p) => p.cpuMs)) / 1000).toFixed(1)} s CPU of the reader process; cleaning ${(med(pages.map((p) => p.prepMs)) / 1000).toFixed(1)} s, recognition ${(med(pages.map((p) => p.ocrMs)) / 1000).toFixed(1)} s), max ${(Math.max(...pages.map((p) => p.ms)) / 1000).toFixed(1)} s`);
+      console.log(`  ${dpi} dpi: ${pages.length} pages, per page median ${(med(pages.map((p) => p.ms)) / 1000).toFixed(1)} s wall (${(med(pages.map((p) => p.cpuMs)) / 1000).toFixed(1)} s CPU of the reader process, of which cleaning ${(med(pages.map((p) => p.prepCpuMs)) / 1000).toFixed(1)} s and second readings of doubtful amounts ${(med(pages.map((p) => p.rereadCpuMs)) / 1000).toFixed(1)} s; wall: cleaning ${(med(pages.map((p) => p.prepMs)) / 1000).toFixed(1)} s, recognition ${(med(pages.map((p) => p.ocrMs)) / 1000).toFixed(1)} s), max ${(Math.max(...pages.map((p) => p.ms)) / 1000).toFixed(1)} s`);
     }
   } finally {
     rmSync(scans, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseAlternatives, DEFAULTS, scanPageMsFromEnv } from '../../src/features/statements/analyze';
 import { extractItems, type PageItems } from '../../src/features/statements/extract';
-import { amountAlternatives, amountParts, fixDates, ocrText, settleAmount } from '../../src/features/statements/ocr.mjs';
+import { amountAlternatives, amountParts, fixDates, inkBand, ocrText, settleAmount, strayDash } from '../../src/features/statements/ocr.mjs';
 import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
@@ -59,6 +59,33 @@ describe('a recognized word is cleaned of what print cannot have', () => {
     expect(c[3].s).toBe('1117');
   });
 
+  it('a dash read alone after a description is a speck (no sign is printed there); after an amount it stays', () => {
+    // The allegan 200 dpi JPEG of the scanned set: a speck after a deposit's description, read as
+    // "-", made the deposit a debit.
+    expect(strayDash('MOBILE DEPOSIT 6078401 -')).toBe('MOBILE DEPOSIT 6078401');
+    expect(strayDash('CARD PURCHASE \u2013')).toBe('CARD PURCHASE');
+    expect(strayDash('5.00 -')).toBe('5.00 -');
+    expect(strayDash('$1,569.62? -')).toBe('$1,569.62? -');
+    expect(strayDash('- $300.94')).toBe('- $300.94');
+    expect(strayDash('-')).toBe('-');
+    expect(strayDash('PAYMENT - REF 123')).toBe('PAYMENT - REF 123');
+  });
+
+  it("a word cut out to be read again keeps its own line's band of ink, not the lines above and below", () => {
+    // 8 columns, 14 rows: a sliver of the line above (rows 0-1), the word (rows 4-8, the most ink),
+    // the top of the line below (row 12); paper between. (Capstone's 150 dpi scan: a crop with parts
+    // of the rows beside it was read as nothing, twice.)
+    const W = 8;
+    const g = new Uint8Array(W * 14).fill(255);
+    const ink = (y: number, x0: number, x1: number) => g.fill(0, y * W + x0, y * W + x1);
+    ink(0, 2, 4); ink(1, 2, 3);
+    for (let y = 4; y <= 8; y++) ink(y, 1, 7);
+    ink(12, 0, 8);
+    expect(inkBand(g, W, 0, W, 0, 14)).toEqual([2, 11]);
+    // One band only (the word alone): the crop is left as it is.
+    expect(inkBand(g, W, 0, W, 3, 10)).toBeNull();
+  });
+
   it('an amount in parts: value and the signs before and after its digits', () => {
     expect(amountParts('$1,234.56')).toEqual({ cents: 123456, lead: '', trail: '' });
     expect(amountParts('-$5.00')).toEqual({ cents: 500, lead: '-', trail: '' });
@@ -102,9 +129,15 @@ describe('a doubtful amount read again is settled by agreement, or stays unreada
     expect(await settleAmount('3,215.45', 'low', undefined, reads('3,275.45', '3,275.45').more)).toBeNull();
     expect(await settleAmount('9,676.65', 'low', undefined, reads('9,626.65', '9,676.65').more)).toBeNull();
     expect(amountAlternatives('9,676.65', ['9,626.65', '9,676.65'])).toEqual(['9,676.65', '9,626.65']);
-    // Written as the first reading is (signs, dollar sign, commas); readings with other signs are no alternative.
+    // Written as the first reading is (signs, dollar sign, commas); readings with other signs are no
+    // alternative when the values read differ.
     expect(amountAlternatives('-$3,215.45', ['3275.45', '(3,215.45)', '3,21.5', '-3,295.45'])).toEqual(['-$3,215.45', '-$3,275.45', '-$3,295.45']);
     expect(amountAlternatives('not an amount', ['1.00'])).toEqual([]);
+    // Every reading has the first's value, only the signs differ (a speck before a balance read as
+    // a minus, capstone's 150 dpi scan): the signs read are the alternatives, for the reconciliation.
+    expect(amountAlternatives('$8,044.32', ['-$8,044.32', '-$8,044.32'])).toEqual(['$8,044.32', '-$8,044.32']);
+    expect(amountAlternatives('96.30', ['(96.30)', '96.30-'])).toEqual(['96.30', '(96.30)', '96.30-']);
+    expect(amountAlternatives('$8,044.32', ['-$8,044.32', ''])).toEqual(['$8,044.32', '-$8,044.32']);
   });
 
   it('three readings that do not agree, or readings that are no amount: unreadable (never a guess)', async () => {

@@ -24,10 +24,11 @@ const SUBSET: Record<string, 'right' | 'unreadable_scan'> = {
 
 /**
  * Share of the set's figures read exactly right, at least. Issue 27's bar is 95%; measured on
- * 2026-11-27: 9 of 12 statements (75%) on a quiet run, 7 of 12 when a loaded machine made two scans
- * time out. The floor is what is reached, not the bar.
+ * 2026-11-27: 9 of 12 statements (75%), then 10 of 12 (120/144, 83.3%; the allegan 200 dpi JPEG read
+ * right: a speck read as a dash after a deposit's description no longer makes it a debit). The floor
+ * is what is reached, not the bar.
  */
-const MIN_FIGURES = 0.75;
+const MIN_FIGURES = 0.83;
 
 let dir: string;
 let score: CorpusScore;

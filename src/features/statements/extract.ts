@@ -117,6 +117,9 @@ export interface OcrPageStats {
   cpuMs: number;
   prepMs: number;
   ocrMs: number;
+  /** CPU time of the cleaning (prepMs), and of the second readings of doubtful amounts (part of ocrMs). */
+  prepCpuMs: number;
+  rereadCpuMs: number;
   words: number;
   /** Words tesseract read with a confidence under 60%. */
   low: number;

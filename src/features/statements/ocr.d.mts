@@ -9,6 +9,8 @@ export interface AmountParts {
 }
 export function ocrText(s: string): string;
 export function strayMarks(s: string): string;
+export function strayDash(s: string): string;
+export function inkBand(gray: Uint8Array, W: number, x0: number, x1: number, y0: number, y1: number): [number, number] | null;
 export function amountParts(s: string): AmountParts | null;
 export function settleAmount(first: string, why: 'mark' | 'stray' | 'low', marks: { lead: boolean; trail: boolean } | undefined, more: () => Promise<string>): Promise<string | null>;
 export const knobs: Record<string, unknown>;

@@ -13,10 +13,12 @@
 // the line's baseline and height, become positioned text items in page points (x, y of the
 // baseline from the top left, width, font size), exactly what the text-layer path gives the
 // reader (./read.ts). A doubtful amount (low confidence, a stray mark at its edge, ink beside it its
-// characters do not explain) is cut out, enlarged and read again as digits and signs: kept when a
-// second reading agrees, else unreadable ("?") with the values read as alternatives (`Item.alt`),
-// of which ./analyze.ts takes a combination only when exactly one reconciles. Nothing here decides
-// a figure: a misread amount or date ends in the reconciliation's refusal.
+// characters do not explain) is cut out (its own line's band of ink only), enlarged and read again
+// as digits and signs: kept when a second reading agrees, else unreadable ("?") with the values
+// read as alternatives (`Item.alt`; the signs read, when every reading has its value), of which
+// ./analyze.ts takes a combination only when exactly one reconciles. A dash read alone after a
+// description (a speck) is dropped: a sign is printed beside its amount. Nothing here decides a
+// figure: a misread amount or date ends in the reconciliation's refusal.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -587,15 +589,23 @@ export async function settleAmount(first, why, marks, more) {
  * The values an unsettled amount was read as (the first reading and the readings of it alone that
  * are amounts with the first's signs), each written as the first is (its signs, dollar sign and
  * commas): the alternatives the reconciliation may choose one from, the first reading's first.
+ * When every reading of it alone has the first's value and only the signs differ, the signs read
+ * are the alternatives (the first's digits with each reading's signs).
  */
 export function amountAlternatives(first, reads) {
   const f = amountParts(first);
   if (!f) return [];
   const out = [first];
-  for (const r of reads) {
-    const p = amountParts(r);
-    if (!p || (p.lead && p.lead !== f.lead) || (p.trail && p.trail !== f.trail)) continue;
-    const alt = ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(p.cents, /,/.test(first))));
+  const parts = reads.map(amountParts).filter(Boolean);
+  // Every reading has the first's value, one or more with other signs (a speck beside the amount
+  // read as a minus, or a minus not read the first time): the sign is what is in doubt, and the
+  // signs read are the alternatives.
+  const signOnly = parts.length > 0 && parts.every((p) => p.cents === f.cents);
+  for (const p of parts) {
+    let alt;
+    if (signOnly) alt = ocrText(`${p.lead}${/\$/.test(first) ? '$' : ''}${/[\d,]*\.\d\d/.exec(first)[0]}${p.trail}`);
+    else if ((p.lead && p.lead !== f.lead) || (p.trail && p.trail !== f.trail)) continue;
+    else alt = ocrText(first.replace(/[\d,]*\.\d\d/, formatCents(p.cents, /,/.test(first))));
     if (!out.includes(alt)) out.push(alt);
   }
   return out;
@@ -605,6 +615,28 @@ const formatCents = (c, commas) => {
   return commas ? s.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : s;
 };
 
+/**
+ * Rows [y0, y1) of a grey image between columns x0 and x1, when they hold several bands of ink apart
+ * (rows with a dark pixel, separated by rows of paper): the band with the most ink, with up to two
+ * rows of paper on each side; else null.
+ */
+export function inkBand(gray, W, x0, x1, y0, y1) {
+  const bands = [];
+  let cur = null;
+  for (let y = y0; y < y1; y++) {
+    let n = 0;
+    for (let x = x0; x < x1; x++) if (gray[y * W + x] < 128) n++;
+    if (n) {
+      if (!cur) bands.push((cur = { from: y, to: y + 1, ink: 0 }));
+      cur.to = y + 1;
+      cur.ink += n;
+    } else cur = null;
+  }
+  if (bands.length < 2) return null;
+  const best = bands.reduce((a, b) => (b.ink > a.ink ? b : a));
+  return [Math.max(y0, best.from - 2), Math.min(y1, best.to + 2)];
+}
+
 /** A word cut out of the page (with room for a mark beside it), enlarged `k` times, read as one line. */
 async function readCrop(worker, gray, W, H, { wd, lh, left, right }, k) {
   const bbox = wd.bbox;
@@ -612,9 +644,14 @@ async function readCrop(worker, gray, W, H, { wd, lh, left, right }, k) {
   const m = Math.round(lh * 0.5);
   const x0 = Math.max(0, bbox.x0 - left);
   const x1 = Math.min(W, bbox.x1 + right + 1);
-  const y0 = Math.max(0, bbox.y0 - Math.round(lh * 0.15));
-  const y1 = Math.min(H, bbox.y1 + Math.round(lh * 0.15) + 1);
+  let y0 = Math.max(0, bbox.y0 - Math.round(lh * 0.15));
+  let y1 = Math.min(H, bbox.y1 + Math.round(lh * 0.15) + 1);
   if (x1 - x0 < 4 || y1 - y0 < 4) return '';
+  // Rows of ink apart from the word's own (the lines above and below, cut in when the word's box
+  // was drawn too tall on a turned or noisy scan) make a one-line reading come back empty: the crop
+  // keeps the band of rows that holds the most ink, with the paper around it.
+  const band = inkBand(gray, W, x0, x1, y0, y1);
+  if (band) [y0, y1] = band;
   const w = x1 - x0 + 2 * m;
   const h = y1 - y0 + 2 * m;
   const crop = new Uint8Array(w * h).fill(255);
@@ -622,6 +659,16 @@ async function readCrop(worker, gray, W, H, { wd, lh, left, right }, k) {
   const big = resample(crop, w, h, w * k, h * k);
   const { data } = await worker.recognize(pgmGray(big, w * k, h * k), {}, { text: true });
   return (data.text ?? '').trim();
+}
+
+/**
+ * Words ending in a dash read alone after words that are not an amount ("MOBILE DEPOSIT 6078401 -",
+ * a speck after the text), without it: a sign is printed beside its amount, never after a
+ * description. An amount's trailing minus ("5.00 -", "1,569.62? -") and a dash alone stay.
+ */
+export function strayDash(s) {
+  const tail = /^(.*\S)\s[-\u2012-\u2015\u2212]$/.exec(s);
+  return tail && !AMOUNT.test(tail[1].split(' ').pop().replace(/\?$/, '')) ? tail[1] : s;
 }
 
 /** An amount as printed: 1,234.56, $1,234.56, (12.00), -$5.00, 5.00-. */
@@ -646,6 +693,7 @@ const r1 = (n) => Math.round(n * 10) / 10;
  */
 async function readImage(img, psm) {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const up = upright(img);
   const boxW = up.box.x1 - up.box.x0;
   const boxH = up.box.y1 - up.box.y0;
@@ -689,6 +737,7 @@ async function readImage(img, psm) {
     worker.psm = psm;
   }
   const t1 = performance.now();
+  const prepCpu = process.cpuUsage(c0);
   const { data } = await worker.recognize(knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H), {}, { blocks: true, text: false });
   // Ink inside a word's box that none of its characters accounts for, before or after them: a
   // dash (a minus sign the recognizer dropped, a thin stroke at mid-height) is put back; anything
@@ -762,6 +811,7 @@ async function readImage(img, psm) {
     }
   }
   let reread = 0;
+  const c2 = process.cpuUsage();
   if (doubtful.length) {
     await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
     worker.psm = '7';
@@ -785,6 +835,7 @@ async function readImage(img, psm) {
       await worker.setParameters({ tessedit_char_whitelist: '' });
     }
   }
+  const rereadCpu = process.cpuUsage(c2);
   const sx = boxW / W;
   const sy = boxH / H;
   const items = [];
@@ -802,6 +853,11 @@ async function readImage(img, psm) {
         let run = null;
         const flush = () => {
           if (!run) return;
+          const bare = strayDash(run.s);
+          if (bare !== run.s && run.beforeDash !== undefined) {
+            run.s = bare;
+            run.x1 = run.beforeDash;
+          }
           const cx = (run.x0 + run.x1) / 2;
           const base = bl ? bl.y0 + slope * (cx - bl.x0) : run.y1;
           items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s, ...(run.alt.length ? { alt: run.alt } : {}) });
@@ -816,6 +872,7 @@ async function readImage(img, psm) {
           if (wd.confidence < 60) low++;
           if (knobs.debug) console.error(JSON.stringify({ t: wd.text, c: Math.round(wd.confidence), b: wd.bbox }));
           if (run && wd.bbox.x0 - run.x1 < 0.6 * size) {
+            run.beforeDash = /^[-\u2012-\u2015\u2212]$/.test(s) ? run.x1 : undefined;
             // A sign read as a word of its own is glued to the amount after it ("- $880.00").
             run.s += /^[-+$(]$/.test(run.s.slice(-1)) && /(^|\s)[-+$(]$/.test(run.s) && /^[$\d(]/.test(s) ? s : ` ${s}`;
             run.x1 = wd.bbox.x1;
@@ -831,7 +888,7 @@ async function readImage(img, psm) {
     }
   }
   fixDates(items);
-  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1) };
+  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
 }
 
 /**
@@ -859,7 +916,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     page.cleanup();
     if (img) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
-    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

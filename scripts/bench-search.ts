@@ -45,7 +45,6 @@ const rnd = () => {
   seed = (seed * 1103515245 + 12345) & 0x7fffffff;
   return seed / 0x7fffffff;
 };
-const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
 
 async function main(): Promise<void> {
   const { db, drop } = await scratchDatabase(args.engine!, 'svc_bench_search');

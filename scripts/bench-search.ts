@@ -173,6 +173,20 @@ async function main(): Promise<void> {
       allSearch.push(...(await measure(`search: ${kind}`, () => listDeals(deps, scope, { search: terms[i++ % terms.length] }))));
     }
     stats.push({ name: 'search: all kinds together', p50: pct(allSearch, 50), p95: pct(allSearch, 95), max: Math.max(...allSearch), rows: NaN });
+    // The search's own query (the page of deal rows, before the deal context every deal page reads),
+    // and an unfiltered page for the cost of that context alone.
+    {
+      const { dealsQuery, whereDealSearch } = await import('../src/features/deals/deals.repository');
+      const terms: string[] = [];
+      for (const term of Object.values(kinds)) for (let i = 0; i < RUNS / 4; i++) terms.push(await term());
+      let i = 0;
+      await measure('search: page query only, all kinds', async () => {
+        const q = dealsQuery(knex, scope).select('deals.*');
+        whereDealSearch(q, terms[i++ % terms.length]);
+        return { data: await q.orderBy([{ column: 'deals.created_at', order: 'desc' }, { column: 'deals.id', order: 'desc' }]).limit(26) };
+      }, terms.length);
+    }
+    await measure('deals: no filter (the deal context of a page)', () => listDeals(deps, scope, {}));
     const iso = (daysAgo: number) => new Date(now - daysAgo * 86_400_000).toISOString();
     const page2 = async (run: (cursor?: string) => Promise<{ data: unknown[]; meta: { next_cursor: string | null } }>) => {
       const first = await run();

@@ -17,6 +17,7 @@ import * as m0017 from './migrations/0017_email_documents';
 import * as m0018 from './migrations/0018_match_figures';
 import * as m0019 from './migrations/0019_app_sessions';
 import * as m0020 from './migrations/0020_notifications';
+import * as m0021 from './migrations/0021_finding';
 import * as m0022 from './migrations/0022_forced_submissions';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0018_match_figures': m0018,
   '0019_app_sessions': m0019,
   '0020_notifications': m0020,
+  '0021_finding': m0021,
   '0022_forced_submissions': m0022,
 };
 

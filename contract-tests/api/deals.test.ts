@@ -395,14 +395,18 @@ describe(`fundDeal (${ENGINE})`, () => {
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ code: 'invalid_state_transition', param: 'offer_id' });
     }
+    expect(await eventCount()).toBe(before);
+    // Accepting the offer is itself an event (offer.accepted); the refused fundings after it add none.
     await h.api.patch(`/v1/offers/${pending.id}`).set(t.auth()).send({ status: 'accepted' });
+    const accepted = await eventCount();
+    expect(accepted).toBe(before + 1);
     const future = await h.api.post(`/v1/deals/${d.id}/fund`).set(t.auth()).send({ offer_id: pending.id, funded_at: new Date(h.clock.now().getTime() + 60_000).toISOString() });
     expect(future.status).toBe(400);
     expect(future.body.error.param).toBe('funded_at');
     const early = await h.api.post(`/v1/deals/${d.id}/fund`).set(t.auth()).send({ offer_id: pending.id, funded_at: '2026-11-20T10:00:00Z', first_payment_date: '2026-11-19' });
     expect(early.status).toBe(400);
     expect(early.body.error.param).toBe('first_payment_date');
-    expect(await eventCount()).toBe(before);
+    expect(await eventCount()).toBe(accepted);
     const foreign = await h.api.post(`/v1/deals/${d.id}/fund`).set(other.auth()).send({ offer_id: pending.id });
     expect(foreign.status).toBe(404);
   });

@@ -390,6 +390,19 @@ export interface paths {
          *
          *     A `stage_id`, `business_id` or `originator_id` that matches nothing returns an empty page, not a
          *     404.
+         *
+         *     `search` finds deals by their business and owner, case-insensitively, always within the caller's
+         *     location (and, for role `user`, its own deals):
+         *
+         *     | Field searched | Matches when |
+         *     |---|---|
+         *     | business legal name, DBA, owner name (`first last`), owner email, business email | the text, 3 to 100 characters, appears anywhere in it (`sunrise`, `Lopez`, `@sunrisebakery`) |
+         *     | business phone, owner phone | the term has no letters and at least 4 digits, and those digits, punctuation ignored, appear in the phone (`(303) 555-0142`, `5550142`, `0142`) |
+         *     | EIN | the term is exactly 4 digits (after removing punctuation) and they are the EIN's last four |
+         *
+         *     Spaces at either end are ignored; `%` and `_` are plain characters. A term shorter than 3
+         *     characters is `400 validation_error` (`param: search`). The order and paging do not change:
+         *     newest first, with every other filter applied too.
          */
         get: operations["listDeals"];
         put?: never;
@@ -671,6 +684,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List offers across deals
+         * @description The offers on every deal this caller may see (its location; role `user`: the deals it created),
+         *     newest first (by `received_at`, then `id`, as on `GET /v1/deals/{id}/offers`), each exactly as
+         *     that list returns it.
+         *
+         *     Filters combine: `status`, `lender_id`, `created_after` / `created_before` (on the offer's
+         *     `created_at`) and `updated_after` (exclusive bounds). A `lender_id` that matches nothing returns
+         *     an empty page, not a 404.
+         */
+        get: operations["listOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/offers/{id}": {
         parameters: {
             query?: never;
@@ -871,6 +910,34 @@ export interface paths {
          *     Role `user` may submit, but only deals it created; any other deal answers `404 not_found`.
          */
         post: operations["createDealSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List submissions across deals
+         * @description The submissions of every deal this caller may see (its location; role `user`: the deals it
+         *     created), newest first (by `created_at`, then `id`), each exactly as
+         *     `GET /v1/deals/{dealId}/submissions` returns it. For a broker's day: what is waiting on lenders,
+         *     what came back today, which lender has declined what.
+         *
+         *     Filters combine: `status`, `lender_id`, `response_type` (the lender's classified answer, `none`
+         *     for submissions with no answer yet), `created_after` / `created_before` and `updated_after`
+         *     (exclusive bounds). A `lender_id` that matches nothing (unknown or another location's) returns
+         *     an empty page, not a 404.
+         */
+        get: operations["listSubmissions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9668,6 +9735,28 @@ export interface components {
          */
         Limit: number;
         /**
+         * @description Only items created after this instant (exclusive: an item created exactly then is not
+         *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+         *     with `param: created_after`.
+         * @example 2026-11-01T00:00:00Z
+         */
+        CreatedAfter: string;
+        /**
+         * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+         *     offset; anything else is `400 validation_error` with `param: created_before`. With
+         *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+         * @example 2026-12-01T00:00:00Z
+         */
+        CreatedBefore: string;
+        /**
+         * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+         *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+         *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+         *     `param: updated_after`. The page order stays newest created first.
+         * @example 2026-11-20T00:00:00Z
+         */
+        UpdatedAfter: string;
+        /**
          * @description Opaque cursor from the previous page's `meta.next_cursor`.
          * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
          */
@@ -9811,6 +9900,28 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
                 /**
                  * @description Only businesses with this status.
                  * @example active
@@ -10037,6 +10148,20 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
             };
             header?: never;
             path: {
@@ -10095,6 +10220,28 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
                 /**
                  * @description Only pinned (`true`) or only unpinned (`false`) notes.
                  * @example true
@@ -10211,6 +10358,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only pinned (`true`) or only unpinned (`false`) notes.
                  * @example false
                  */
@@ -10325,6 +10494,28 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
                 /**
                  * @description Only completed (`true`) or only open (`false`) tasks.
                  * @example false
@@ -10525,6 +10716,28 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
                 /**
                  * @description A phone number in any format; normalised to E.164 digits before comparing.
                  * @example (303) 555-0177
@@ -10838,6 +11051,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only deals with this status.
                  * @example open
                  */
@@ -10857,6 +11092,11 @@ export interface operations {
                  * @example usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9
                  */
                 originator_id?: components["schemas"]["UserId"];
+                /**
+                 * @description Case-insensitive search of business legal name, DBA, owner name, owner and business email, phones (by digits) and EIN last four; see the operation's description for the rules.
+                 * @example sunrise
+                 */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -11328,6 +11568,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only offers with this status.
                  * @example accepted
                  */
@@ -11422,6 +11684,81 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
+        };
+    };
+    listOffers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1-100.
+                 * @example 25
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the previous page's `meta.next_cursor`.
+                 * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
+                 * @description Only offers with this status.
+                 * @example pending
+                 */
+                status?: "pending" | "accepted" | "declined" | "expired" | "withdrawn";
+                /**
+                 * @description Only offers from this lender.
+                 * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+                 */
+                lender_id?: components["schemas"]["LenderId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of offers across deals, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11577,6 +11914,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only advances with this status.
                  * @example on-track
                  */
@@ -11731,6 +12090,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only submissions with this status.
                  * @example approved
                  */
@@ -11826,6 +12207,86 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
+        };
+    };
+    listSubmissions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1-100.
+                 * @example 25
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the previous page's `meta.next_cursor`.
+                 * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
+                 * @description Only submissions with this status.
+                 * @example approved
+                 */
+                status?: components["schemas"]["SubmissionStatus"];
+                /**
+                 * @description Only submissions to this lender.
+                 * @example lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0
+                 */
+                lender_id?: components["schemas"]["LenderId"];
+                /**
+                 * @description Only submissions whose lender answered this way; `none` for those with no answer yet.
+                 * @example approved
+                 */
+                response_type?: "approved" | "declined" | "counter" | "more_info" | "withdrawn" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of submissions across deals, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12455,6 +12916,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description true for active lenders only, false for inactive ones only.
                  * @example true
                  */
@@ -12932,6 +13415,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only documents of this category.
                  * @example bank_statement
                  */
@@ -13142,6 +13647,28 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
+                /**
                  * @description Only requests in this status.
                  * @example open
                  */
@@ -13296,6 +13823,20 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
             };
             header?: never;
             path: {
@@ -13456,6 +13997,28 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
             };
             header?: never;
             path?: never;
@@ -13725,6 +14288,28 @@ export interface operations {
                  * @example eyJ0IjoiMjAyNi0xMS0wM1QxNjowNTo0Mi4wMDBaIiwiaSI6InN1Yl8wMUpEMUM1RTdHOUoxSzNNNU43UDlSMVQzViJ9.Jx9k2Lq0
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only items created after this instant (exclusive: an item created exactly then is not
+                 *     included). An RFC 3339 date-time with `Z` or an offset; anything else is `400 validation_error`
+                 *     with `param: created_after`.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_after?: components["parameters"]["CreatedAfter"];
+                /**
+                 * @description Only items created before this instant (exclusive). An RFC 3339 date-time with `Z` or an
+                 *     offset; anything else is `400 validation_error` with `param: created_before`. With
+                 *     `created_after` it bounds a window; a window with no room in it returns an empty page.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                created_before?: components["parameters"]["CreatedBefore"];
+                /**
+                 * @description Only items last changed after this instant (exclusive), judged by their `updated_at`; for
+                 *     incremental sync, pass the largest `updated_at` you have already stored. An RFC 3339
+                 *     date-time with `Z` or an offset; anything else is `400 validation_error` with
+                 *     `param: updated_after`. The page order stays newest created first.
+                 * @example 2026-11-20T00:00:00Z
+                 */
+                updated_after?: components["parameters"]["UpdatedAfter"];
                 /**
                  * @description Only deliveries in this status.
                  * @example failed

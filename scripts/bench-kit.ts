@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory from 'knex';
-import { openPostgres, pgliteParsers, wrapPglite, type Database } from '../src/db/engine';
+import { openPostgres, pgliteExtensions, pgliteParsers, wrapPglite, type Database } from '../src/db/engine';
 
 // What the benchmarks share: the PostgreSQL admin address, a free loopback port, starting and
 // stopping the server's processes, and a scratch database for the in-process ones.
@@ -69,7 +69,7 @@ export async function stopProc(p: Proc, waitMs = 20_000): Promise<void> {
  * `drop`) or a fresh in-memory embedded one.
  */
 export async function scratchDatabase(engine: string, prefix: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  if (engine !== 'pg') return { db: wrapPglite(new PGlite({ parsers: pgliteParsers })), drop: async () => undefined };
+  if (engine !== 'pg') return { db: wrapPglite(new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions })), drop: async () => undefined };
   const name = `${prefix}_${Date.now()}`;
   const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE DATABASE ${name}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { pgliteParsers, wrapPglite } from '../../src/db/engine';
+import { pgliteExtensions, pgliteParsers, wrapPglite } from '../../src/db/engine';
 import { migrateLatest } from '../../src/db/migrate';
 import { oncePerRun } from './once-per-run';
 
@@ -11,7 +11,7 @@ import { oncePerRun } from './once-per-run';
 export default async function setup(project: TestProject) {
   const { value: file, release } = await oncePerRun('pglite-template', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-'));
-    const pglite = new PGlite({ parsers: pgliteParsers });
+    const pglite = new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions });
     const db = wrapPglite(pglite);
     await migrateLatest(db.knex);
     const dump = await pglite.dumpDataDir('none');

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app';
 import { buildDeps } from '../../src/bootstrap';
 import { loadConfig, type Config } from '../../src/config';
-import { openPostgres, pgliteParsers, wrapPglite, type Database, type PostgresLimits } from '../../src/db/engine';
+import { openPostgres, pgliteExtensions, pgliteParsers, wrapPglite, type Database, type PostgresLimits } from '../../src/db/engine';
 import type { Deps } from '../../src/deps';
 import { createApiKey, createLocation, createUser, type CreatedKey } from '../../src/features/accounts/accounts.service';
 import { handlers as realHandlers } from '../../src/features/handlers';
@@ -68,7 +68,7 @@ export async function clonePostgresUrl(): Promise<{ url: string; drop(): Promise
  */
 export async function migratedEmbeddedFolder(prefix = 'svc-folder-'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const pglite = new PGlite(dir, { loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+  const pglite = new PGlite(dir, { extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
   await pglite.waitReady;
   await pglite.close();
   return dir;
@@ -78,7 +78,7 @@ export async function migratedEmbeddedFolder(prefix = 'svc-folder-'): Promise<st
 export async function cloneDatabase(limits: PostgresLimits = {}): Promise<Database> {
   if (ENGINE === 'pglite') {
     const file = inject('pgliteTemplate');
-    const pglite = new PGlite({ parsers: pgliteParsers, loadDataDir: new Blob([readFileSync(file)]) });
+    const pglite = new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions, loadDataDir: new Blob([readFileSync(file)]) });
     await pglite.waitReady;
     return wrapPglite(pglite);
   }

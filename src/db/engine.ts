@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import ClientPGLite from 'knex-pglite';
 import { SOCKET_ADVERT_FILE, readSocketAdvert, socketConnection, type SocketAdvert } from './embedded-socket';
 
@@ -27,6 +28,12 @@ const DATE = 1082;
 pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC, (v) => Number(v));
 pg.types.setTypeParser(DATE, (v) => v);
+/**
+ * Extensions every embedded database loads (migration 0021 creates pg_trgm: the trigram indexes of
+ * deal search). A data folder that has them must be opened with them.
+ */
+export const pgliteExtensions = { pg_trgm };
+
 export const pgliteParsers = {
   [INT8]: (v: string) => Number(v),
   [NUMERIC]: (v: string) => Number(v),
@@ -137,7 +144,7 @@ export async function openPgliteDir(dataDir: string): Promise<Database> {
   const lock = takeLock(dir);
   rmSync(join(dir, SOCKET_ADVERT_FILE), { force: true }); // we own the folder now: any advertisement is stale
   try {
-    const pglite = new PGlite(join(dir, 'pgdata'), { parsers: pgliteParsers });
+    const pglite = new PGlite(join(dir, 'pgdata'), { parsers: pgliteParsers, extensions: pgliteExtensions });
     await pglite.waitReady;
     return wrapPglite(pglite, () => rmSync(lock, { force: true }));
   } catch (e) {

@@ -16,6 +16,7 @@ import * as m0016 from './migrations/0016_oauth_hardening';
 import * as m0017 from './migrations/0017_email_documents';
 import * as m0018 from './migrations/0018_match_figures';
 import * as m0019 from './migrations/0019_app_sessions';
+import * as m0021 from './migrations/0021_finding';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0017_email_documents': m0017,
   '0018_match_figures': m0018,
   '0019_app_sessions': m0019,
+  '0021_finding': m0021,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -14,6 +14,8 @@ interface CursorBody {
   t: string;
   /** id of the last item */
   i: string;
+  /** fingerprint of the filters the cursor was issued for (absent: no filters) */
+  f?: string;
 }
 
 const sign = (key: string, payload: string) => hmacHex(key, payload).slice(0, 32);
@@ -24,7 +26,7 @@ export function encodeCursor(key: string, body: CursorBody): string {
 }
 
 /** Opaque and tamper-evident: a cursor that was altered, or comes from another list, is a 400. */
-export function decodeCursor(key: string, list: string, cursor: string): CursorBody {
+export function decodeCursor(key: string, list: string, cursor: string, filters = ''): CursorBody {
   const bad = () => invalid('The cursor is not valid; pass meta.next_cursor unchanged', 'cursor', 'invalid_cursor');
   const [payload, sig, extra] = cursor.split('.');
   if (!payload || !sig || extra !== undefined || !safeEqual(sign(key, payload), sig)) throw bad();
@@ -35,7 +37,32 @@ export function decodeCursor(key: string, list: string, cursor: string): CursorB
     throw bad();
   }
   if (body.l !== list || typeof body.i !== 'string' || Number.isNaN(Date.parse(body.t))) throw bad();
+  if ((body.f ?? '') !== filters) {
+    throw invalid('The cursor was issued for other filters: send the same filters with it, or start again without a cursor', 'cursor', 'invalid_cursor');
+  }
   return body;
+}
+
+/** The time filters every list with timestamps takes (openapi.yaml: CreatedAfter, CreatedBefore, UpdatedAfter). */
+export interface TimeFilters {
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+}
+
+/**
+ * The list's filters, as one short signed value: a cursor carries the fingerprint of the filters it
+ * was issued for, so a next page read with other filters is a 400 instead of a page of another list.
+ * `limit` and `cursor` are not filters; times count by the instant they name, not their spelling.
+ */
+export function filterFingerprint(key: string, filters: Record<string, unknown> | undefined): string {
+  const kept: [string, unknown][] = [];
+  for (const k of Object.keys(filters ?? {}).sort()) {
+    const v = filters![k];
+    if (k === 'limit' || k === 'cursor' || v === undefined) continue;
+    kept.push([k, /_(after|before)$/.test(k) && typeof v === 'string' ? new Date(v).toISOString() : v]);
+  }
+  return kept.length ? hmacHex(key, `filters:${JSON.stringify(kept)}`).slice(0, 16) : '';
 }
 
 export interface PageOptions {
@@ -48,6 +75,30 @@ export interface PageOptions {
   /** Qualified column names when the query joins (default created_at / id). */
   createdAtColumn?: string;
   idColumn?: string;
+  /**
+   * The list's query (its filters, `limit` and `cursor` are ignored): the cursor is bound to them, and
+   * `created_after` / `created_before` / `updated_after` are applied here (exclusive bounds).
+   */
+  filters?: TimeFilters & Record<string, unknown>;
+  /** Column the created_* filters compare (default createdAtColumn, for lists ordered by another time). */
+  createdFilterColumn?: string;
+  /** Column `updated_after` compares (default: createdAtColumn's table's updated_at). */
+  updatedFilterColumn?: string;
+}
+
+function applyTimeFilters(query: Knex.QueryBuilder, opts: PageOptions, c: string): void {
+  const f = opts.filters;
+  if (!f) return;
+  const created = opts.createdFilterColumn ?? c;
+  const updated = opts.updatedFilterColumn ?? created.replace(/created_at$/, 'updated_at');
+  const at = (name: keyof TimeFilters, v: string) => {
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime())) throw invalid(`${name} must be an ISO 8601 date-time with a time zone`, name);
+    return d;
+  };
+  if (f.created_after !== undefined) query.where(created, '>', at('created_after', f.created_after));
+  if (f.created_before !== undefined) query.where(created, '<', at('created_before', f.created_before));
+  if (f.updated_after !== undefined) query.where(updated, '>', at('updated_after', f.updated_after));
 }
 
 /**
@@ -61,8 +112,10 @@ export async function paginate<Row extends { id: string; created_at: Date | stri
   const limit = opts.limit ?? 25;
   const c = opts.createdAtColumn ?? 'created_at';
   const i = opts.idColumn ?? 'id';
+  const f = filterFingerprint(opts.key, opts.filters);
+  applyTimeFilters(query, opts, c);
   if (opts.cursor) {
-    const after = decodeCursor(opts.key, opts.list, opts.cursor);
+    const after = decodeCursor(opts.key, opts.list, opts.cursor, f);
     const t = new Date(after.t);
     // A row comparison, so an index on (..., created_at, id) starts the scan at the cursor instead
     // of walking every newer row (page 3,600 of 100,000 rows costs what page 2 does).
@@ -76,7 +129,7 @@ export async function paginate<Row extends { id: string; created_at: Date | stri
     rows: page,
     meta: {
       has_more: hasMore,
-      next_cursor: hasMore && last ? encodeCursor(opts.key, { l: opts.list, t: new Date(last.created_at).toISOString(), i: last.id }) : null,
+      next_cursor: hasMore && last ? encodeCursor(opts.key, { l: opts.list, t: new Date(last.created_at).toISOString(), i: last.id, ...(f ? { f } : {}) }) : null,
     },
   };
 }

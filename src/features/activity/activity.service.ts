@@ -12,7 +12,7 @@ type ListQuery = NonNullable<operations['listBusinessActivity']['parameters']['q
 export async function listBusinessActivity(deps: Deps, scope: Scope, businessId: string, query: ListQuery) {
   await getBusinessOr404(deps.db.knex, scope, businessId);
   const page = await paginate<ActivityRow>(businessActivityQuery(deps.db.knex, scope, businessId), {
-    key: deps.cursorKey, list: `activity:${businessId}`, limit: query.limit, cursor: query.cursor,
+    key: deps.cursorKey, list: `activity:${businessId}`, limit: query.limit, cursor: query.cursor, filters: query,
     createdAtColumn: 'activities.created_at', idColumn: 'activities.id',
   });
   return { data: page.rows.map(toActivityEntry), meta: page.meta };

@@ -55,7 +55,7 @@ export async function listAdvances(deps: Deps, scope: Scope, query: ListQuery) {
     if (String(query.renewal_ready) === 'true') q.whereRaw(RENEWAL_READY_SQL, [threshold]);
     else q.whereRaw(`not ${RENEWAL_READY_SQL}`, [threshold]);
   }
-  const page = await paginate<AdvanceRow>(q, { key: deps.cursorKey, list: 'advances', limit: query.limit, cursor: query.cursor, createdAtColumn: 'advances.created_at', idColumn: 'advances.id' });
+  const page = await paginate<AdvanceRow>(q, { key: deps.cursorKey, list: 'advances', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'advances.created_at', idColumn: 'advances.id' });
   return { data: await withContext(db, scope, page.rows), meta: page.meta };
 }
 

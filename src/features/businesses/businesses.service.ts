@@ -92,7 +92,7 @@ export async function listBusinesses(deps: Deps, scope: Scope, query: ListQuery)
       if (digits.length >= 4) w.orWhereRaw(`regexp_replace(coalesce(businesses.ein, ''), '\\D', '', 'g') like ?`, [`%${digits}%`]).orWhere('businesses.phone', 'like', `%${digits}%`);
     });
   }
-  const page = await paginate<BusinessRow>(q, { key: deps.cursorKey, list: 'businesses', limit: query.limit, cursor: query.cursor, createdAtColumn: 'businesses.created_at', idColumn: 'businesses.id' });
+  const page = await paginate<BusinessRow>(q, { key: deps.cursorKey, list: 'businesses', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'businesses.created_at', idColumn: 'businesses.id' });
   return { data: await withStats(deps.db.knex, scope, page.rows), meta: page.meta };
 }
 

@@ -87,6 +87,22 @@ export function dealsQuery(db: Db, scope: Scope, alias = 'deals') {
   return q;
 }
 
+/**
+ * Deal search (`GET /v1/deals?search=`), on the columns migration 0021 keeps from the deal's business
+ * and owner: text anywhere in the names and emails (trigram index); with no letters and 4 or more
+ * digits, those digits anywhere in a phone; exactly 4 digits, the EIN's last four.
+ */
+export function whereDealSearch(q: Knex.QueryBuilder, term: string, alias = 'deals'): void {
+  const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const digits = term.replace(/\D/g, '');
+  const phoneLike = !/\p{L}/u.test(term) && digits.length >= 4;
+  q.where((w) => {
+    w.whereILike(`${alias}.search_text`, like);
+    if (phoneLike) w.orWhereLike(`${alias}.search_phones`, `%${digits}%`);
+    if (phoneLike && digits.length === 4) w.orWhere(`${alias}.search_ein4`, digits);
+  });
+}
+
 export async function findDeal(db: Db, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
   const q = dealsQuery(db, scope).where('deals.id', id).first('deals.*');
   if (opts.forUpdate) q.forUpdate();

@@ -20,7 +20,7 @@ import { findOffer, markSubmissionFunded, setPrimaryOfferRow, updateOfferRow, ty
 import { findStage, findStageByEvent, firstStageOfPhase, isOpenPhase, OPEN_PHASES, type StageEvent, type StageRow } from '../pipeline/pipeline.repository';
 import { toDeal, toDealSnapshot, toStageRef, usd, type Deal } from './deals.mapper';
 import {
-  dealContexts, dealsQuery, findDeal, findDealInLocation, findUsers, insertDeal, primaryContactOwner, updateDealRow, type DealContext, type DealOwner, type DealRow, type Db,
+  dealContexts, dealsQuery, whereDealSearch, findDeal, findDealInLocation, findUsers, insertDeal, primaryContactOwner, updateDealRow, type DealContext, type DealOwner, type DealRow, type Db,
 } from './deals.repository';
 
 type S = components['schemas'];
@@ -150,13 +150,22 @@ export async function createDeal(deps: Deps, scope: Scope, body: CreateBody): Pr
   });
 }
 
+/** `search` as the contract defines it: trimmed, 3 to 100 characters, no control characters. */
+function searchTerm(raw: string): string {
+  const term = raw.trim();
+  if (term.length < 3) throw invalid('search must have at least 3 characters (spaces at either end do not count)', 'search');
+  if (/[\u0000-\u001f\u007f]/.test(term)) throw invalid('search may not contain control characters', 'search');
+  return term;
+}
+
 export async function listDeals(deps: Deps, scope: Scope, query: ListQuery) {
   const q = dealsQuery(deps.db.knex, scope).select('deals.*');
   if (query.status) q.where('deals.status', query.status);
   if (query.stage_id) q.where('deals.stage_id', query.stage_id);
   if (query.business_id) q.where('deals.business_id', query.business_id);
   if (query.originator_id) q.where('deals.originator_id', query.originator_id);
-  const page = await paginate<DealRow>(q, { key: deps.cursorKey, list: 'deals', limit: query.limit, cursor: query.cursor, createdAtColumn: 'deals.created_at', idColumn: 'deals.id' });
+  if (query.search !== undefined) whereDealSearch(q, searchTerm(query.search));
+  const page = await paginate<DealRow>(q, { key: deps.cursorKey, list: 'deals', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'deals.created_at', idColumn: 'deals.id' });
   return { data: await withContext(deps.db.knex, scope, page.rows, deps.clock.now()), meta: page.meta };
 }
 

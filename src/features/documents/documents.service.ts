@@ -212,7 +212,7 @@ export async function listDealDocuments(deps: Deps, scope: Scope, dealId: string
   if (query.category) q.where('documents.category', query.category);
   if (query.status) q.where('documents.status', query.status);
   const page = await paginate<DocumentRow>(q, {
-    key: deps.cursorKey, list: `documents:${dealId}:${query.category ?? ''}:${query.status ?? ''}`, limit: query.limit, cursor: query.cursor,
+    key: deps.cursorKey, list: `documents:${dealId}:${query.category ?? ''}:${query.status ?? ''}`, limit: query.limit, cursor: query.cursor, filters: query,
     createdAtColumn: 'documents.created_at', idColumn: 'documents.id',
   });
   return { data: page.rows.map((r) => toDocument(r)), meta: page.meta };

@@ -71,7 +71,7 @@ export async function listLenders(deps: Deps, scope: Scope, query: ListQuery) {
     const term = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q.where((w) => w.whereILike('lenders.name', term).orWhereILike('lenders.submission_email', term).orWhereILike('lenders.contact_name', term));
   }
-  const page = await paginate<LenderRow>(q, { key: deps.cursorKey, list: 'lenders', limit: query.limit, cursor: query.cursor, createdAtColumn: 'lenders.created_at', idColumn: 'lenders.id' });
+  const page = await paginate<LenderRow>(q, { key: deps.cursorKey, list: 'lenders', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'lenders.created_at', idColumn: 'lenders.id' });
   return { data: page.rows.map(toLender), meta: page.meta };
 }
 

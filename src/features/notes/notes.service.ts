@@ -53,7 +53,7 @@ async function listNotes(deps: Deps, scope: Scope, type: 'business' | 'deal', id
   const q = notesQuery(deps.db.knex, scope, type, id);
   if (query.pinned !== undefined) q.where('notes.pinned', String(query.pinned) === 'true');
   const page = await paginate<NoteWithAuthor>(q, {
-    key: deps.cursorKey, list: `notes:${id}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 'notes.created_at', idColumn: 'notes.id',
+    key: deps.cursorKey, list: `notes:${id}`, limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'notes.created_at', idColumn: 'notes.id',
   });
   return { data: page.rows.map(toNote), meta: page.meta };
 }

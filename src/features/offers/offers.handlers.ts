@@ -13,6 +13,11 @@ export const listDealOffers: Handler<'listDealOffers'> = async ({ deps, scope, p
   body: await service.listDealOffers(deps, scope, params.id, query),
 });
 
+export const listOffers: Handler<'listOffers'> = async ({ deps, scope, query }) => ({
+  status: 200,
+  body: await service.listOffers(deps, scope, query),
+});
+
 export const getOffer: Handler<'getOffer'> = async ({ deps, scope, params }) => ({
   status: 200,
   body: { data: await service.getOffer(deps, scope, params.id), meta: {} },

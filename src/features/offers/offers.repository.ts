@@ -60,8 +60,12 @@ const COLUMNS = [
  * created_at as `record_created_at` (see `fromPageRow`).
  */
 export function dealOffersPageQuery(db: Db, scope: Scope, dealId: string) {
+  return offersPageQuery(db, scope).where('offers.deal_id', dealId);
+}
+
+/** Every visible deal's offers (`GET /v1/offers`), shaped for `paginate` as `dealOffersPageQuery`. */
+export function offersPageQuery(db: Db, scope: Scope) {
   return offersQuery(db, scope)
-    .where('offers.deal_id', dealId)
     .select(COLUMNS.map((c) => `offers.${c}`))
     .select('offers.received_at as created_at', 'offers.created_at as record_created_at');
 }

@@ -13,13 +13,14 @@ import { getDealOr404, moveDealOnSystemEvent } from '../deals/deals.service';
 import { offerPrimaryChanged } from './offers.events';
 import { toOffer, toOfferSnapshot, type Offer } from './offers.mapper';
 import {
-  dealOfOffer, dealOffersPageQuery, findLender, findOffer, findSubmission, fromPageRow, insertOffer, lenderNames, setPrimaryOfferRow, updateOfferRow, type Db, type OfferRow,
+  dealOfOffer, dealOffersPageQuery, offersPageQuery, findLender, findOffer, findSubmission, fromPageRow, insertOffer, lenderNames, setPrimaryOfferRow, updateOfferRow, type Db, type OfferRow,
 } from './offers.repository';
 
 type S = components['schemas'];
 type CreateBody = S['CreateDealOfferRequest'];
 type UpdateBody = S['UpdateOfferRequest'];
 type ListQuery = NonNullable<operations['listDealOffers']['parameters']['query']>;
+type AllQuery = NonNullable<operations['listOffers']['parameters']['query']>;
 
 /**
  * Number of payments of an offer: `term` when the unit matches the frequency (days/daily,
@@ -148,7 +149,21 @@ export async function listDealOffers(deps: Deps, scope: Scope, dealId: string, q
   const q = dealOffersPageQuery(db, scope, dealId);
   if (query.status) q.where('offers.status', query.status);
   const page = await paginate<OfferRow & { record_created_at: Date }>(q, {
-    key: deps.cursorKey, list: `offers:${dealId}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 'offers.received_at', idColumn: 'offers.id',
+    key: deps.cursorKey, list: `offers:${dealId}`, limit: query.limit, cursor: query.cursor, filters: query,
+    createdAtColumn: 'offers.received_at', idColumn: 'offers.id', createdFilterColumn: 'offers.created_at',
+  });
+  return { data: await withLender(db, scope, page.rows.map(fromPageRow)), meta: page.meta };
+}
+
+/** `GET /v1/offers`: every visible deal's offers (role user: its own deals), newest received first, filtered. */
+export async function listOffers(deps: Deps, scope: Scope, query: AllQuery) {
+  const db = deps.db.knex;
+  const q = offersPageQuery(db, scope);
+  if (query.status) q.where('offers.status', query.status);
+  if (query.lender_id) q.where('offers.lender_id', query.lender_id);
+  const page = await paginate<OfferRow & { record_created_at: Date }>(q, {
+    key: deps.cursorKey, list: 'offers', limit: query.limit, cursor: query.cursor, filters: query,
+    createdAtColumn: 'offers.received_at', idColumn: 'offers.id', createdFilterColumn: 'offers.created_at',
   });
   return { data: await withLender(db, scope, page.rows.map(fromPageRow)), meta: page.meta };
 }

@@ -154,7 +154,7 @@ export async function listPeople(deps: Deps, scope: Scope, query: ListQuery) {
   // listDeals and listAdvances), and says nothing about whether it exists elsewhere.
   if (query.business_id !== undefined) whereLinkedTo(q, scope, query.business_id);
   if (query.search !== undefined) whereSearch(q, query.search);
-  const page = await paginate<PersonRow>(q, { key: deps.cursorKey, list: 'people', limit: query.limit, cursor: query.cursor, createdAtColumn: 'people.created_at', idColumn: 'people.id' });
+  const page = await paginate<PersonRow>(q, { key: deps.cursorKey, list: 'people', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'people.created_at', idColumn: 'people.id' });
   return { data: page.rows.map((r) => toPerson(r, scope)), meta: page.meta };
 }
 

@@ -115,7 +115,7 @@ export async function createPortalLink(deps: Deps, scope: Scope, dealId: string,
 export async function listPortalLinks(deps: Deps, scope: Scope, dealId: string, query: LinkListQuery) {
   await getVisibleDealOr404(deps.db.knex, scope, dealId);
   const q = portalLinksQuery(deps.db.knex, scope).where('portal_links.deal_id', dealId);
-  const page = await paginate<PortalLinkRow>(q, { key: deps.cursorKey, list: `portal_links:${dealId}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 'portal_links.created_at', idColumn: 'portal_links.id' });
+  const page = await paginate<PortalLinkRow>(q, { key: deps.cursorKey, list: `portal_links:${dealId}`, limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'portal_links.created_at', idColumn: 'portal_links.id' });
   return { data: page.rows.map((r) => toPortalLink(r)), meta: page.meta };
 }
 
@@ -162,7 +162,7 @@ export async function listDocumentRequests(deps: Deps, scope: Scope, dealId: str
   const q = documentRequestsQuery(deps.db.knex, scope).where('document_requests.deal_id', dealId);
   if (query.status) q.where('document_requests.status', query.status);
   const page = await paginate<DocumentRequestRow>(q, {
-    key: deps.cursorKey, list: `document_requests:${dealId}:${query.status ?? ''}`, limit: query.limit, cursor: query.cursor,
+    key: deps.cursorKey, list: `document_requests:${dealId}:${query.status ?? ''}`, limit: query.limit, cursor: query.cursor, filters: query,
     createdAtColumn: 'document_requests.created_at', idColumn: 'document_requests.id',
   });
   return { data: page.rows.map((r) => toDocumentRequest(r)), meta: page.meta };

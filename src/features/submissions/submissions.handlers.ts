@@ -9,6 +9,11 @@ export const listDealSubmissions: Handler<'listDealSubmissions'> = async ({ deps
   body: await service.listDealSubmissions(deps, scope, params.dealId, query),
 });
 
+export const listSubmissions: Handler<'listSubmissions'> = async ({ deps, scope, query }) => ({
+  status: 200,
+  body: await service.listSubmissions(deps, scope, query),
+});
+
 export const createDealSubmissions: Handler<'createDealSubmissions'> = async ({ deps, scope, params, body }) => ({
   status: 201,
   body: await service.createDealSubmissions(deps, scope, params.dealId, body),

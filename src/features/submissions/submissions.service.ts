@@ -23,6 +23,7 @@ import { newTraceCode, normalizeTraceCode, TRACE_CODE_MAX_ATTEMPTS } from './tra
 
 type S = components['schemas'];
 type ListQuery = NonNullable<operations['listDealSubmissions']['parameters']['query']>;
+type AllQuery = NonNullable<operations['listSubmissions']['parameters']['query']>;
 type CreateBody = S['CreateDealSubmissionsRequest'];
 type ResponseBody = S['RecordSubmissionResponseRequest'];
 type WithdrawBody = S['WithdrawSubmissionRequest'];
@@ -43,7 +44,23 @@ export async function listDealSubmissions(deps: Deps, scope: Scope, dealId: stri
   await visibleDealOr404(db, scope, dealId);
   const q = submissionsQuery(db, scope).where('s.deal_id', dealId);
   if (query.status) q.where('s.status', query.status);
-  const page = await paginate<SubmissionRow>(q, { key: deps.cursorKey, list: `submissions:${dealId}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 's.created_at', idColumn: 's.id' });
+  const page = await paginate<SubmissionRow>(q, {
+    key: deps.cursorKey, list: `submissions:${dealId}`, limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 's.created_at', idColumn: 's.id',
+  });
+  return { data: (await withApi(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
+}
+
+/** `GET /v1/submissions`: every visible deal's submissions (role user: its own deals), filtered. */
+export async function listSubmissions(deps: Deps, scope: Scope, query: AllQuery) {
+  const db = deps.db.knex;
+  const q = submissionsQuery(db, scope);
+  if (query.status) q.where('s.status', query.status);
+  if (query.lender_id) q.where('s.lender_id', query.lender_id);
+  if (query.response_type === 'none') q.whereNull('s.response_type');
+  else if (query.response_type) q.where('s.response_type', query.response_type);
+  const page = await paginate<SubmissionRow>(q, {
+    key: deps.cursorKey, list: 'submissions', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 's.created_at', idColumn: 's.id',
+  });
   return { data: (await withApi(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
 }
 

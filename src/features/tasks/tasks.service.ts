@@ -61,7 +61,7 @@ export async function listDealTasks(deps: Deps, scope: Scope, dealId: string, qu
   const q = tasksQuery(deps.db.knex, scope).where('tasks.entity_type', 'deal').where('tasks.entity_id', dealId);
   if (query.completed !== undefined) q.where('tasks.completed', String(query.completed) === 'true');
   const page = await paginate<TaskWithNames>(q, {
-    key: deps.cursorKey, list: `tasks:${dealId}`, limit: query.limit, cursor: query.cursor, createdAtColumn: 'tasks.created_at', idColumn: 'tasks.id',
+    key: deps.cursorKey, list: `tasks:${dealId}`, limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'tasks.created_at', idColumn: 'tasks.id',
   });
   return { data: page.rows.map(toTask), meta: page.meta };
 }

@@ -11746,6 +11746,7 @@ export interface operations {
             /** @description One page of offers across deals, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11754,11 +11755,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfferList"];
+                    /**
+                     * @example id,deal_id,lender_id,lender_name,submission_id,amount,factor_rate,term,term_unit,payment_amount,payment_frequency,payback_amount,position,status,status_id,is_primary,is_selected,source,notes,received_at,expires_at,created_at,updated_at
+                     *     ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,sub_01JD1C5E7G9J1K3M5N7P9R1T3V,75000,1.35,180,days,562.5,daily,101250,1,accepted,ost_accepted,true,false,api,Stips: voided check and a signed bank verification,2026-11-04T13:11:09Z,2026-11-11T23:59:59Z,2026-11-04T13:11:09Z,2026-11-04T15:40:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12274,6 +12281,7 @@ export interface operations {
             /** @description One page of submissions across deals, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -12282,11 +12290,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionList"];
+                    /**
+                     * @example id,deal_id,lender_id,lender_name,status,submission_method,api.id,api.submission_id,api.deal_id,api.lender_id,api.funder_api_spec_id,api.environment,api.external_id,api.funder_status,api.internal_status,api.deep_link_url,api.error_message,api.error_code,api.attempt_number,api.submitted_at,api.last_polled_at,api.next_poll_at,api.created_at,api.updated_at,api.can_retry,api.retry_after_seconds,response_type,response_notes,decline_reason,decline_category,requested_items,match_score,match_eligible,match_figures.monthly_revenue.value,match_figures.monthly_revenue.source,match_figures.average_daily_balance.value,match_figures.average_daily_balance.source,match_figures.negative_days.value,match_figures.negative_days.source,match_figures.nsf_count.value,match_figures.nsf_count.source,match_figures.positions.value,match_figures.positions.source,match_figures.withhold_percent.value,match_figures.withhold_percent.source,match_figures.time_in_business_months.value,match_figures.time_in_business_months.source,match_figures.statements,match_figures.statements_not_used,match_figures.revenue_check.stated_monthly_revenue,match_figures.revenue_check.analyzed_monthly_revenue,match_figures.revenue_check.gap_percent,match_figures.revenue_check.flagged,match_figures.revenue_check.statements_used,submitted_by_id,submitted_at,responded_at,trace_code,created_at,updated_at
+                     *     sub_01JD1C5E7G9J1K3M5N7P9R1T3V,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,approved,email,,,,,,,,,,,,,,,,,,,,,approved,"Approved at 1.35 factor, 180 days, daily payments; offer attached.",,,[],86,true,,,,,,,,,,,,,,,,,,,,,,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,2026-11-03T16:05:42Z,2026-11-04T13:11:09Z,SVC-7K3M-9Q2P,2026-11-03T16:05:38Z,2026-11-04T13:11:09Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

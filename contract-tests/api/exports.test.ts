@@ -112,6 +112,10 @@ beforeAll(async () => {
     expect(d.status, JSON.stringify(d.body)).toBe(201);
     await h.api.post(`/v1/deals/${d.body.data.id}/notes`).set(t.auth()).send({ body: '=cmd|"/c calc"!A1, then\na new line' });
     await h.api.post(`/v1/deals/${d.body.data.id}/tasks`).set(t.auth()).send({ title: 'Call the bank' });
+    if (role === 'user') {
+      const doc = await h.api.post(`/v1/deals/${d.body.data.id}/documents`).set(t.auth()).send({ filename: 'a.pdf', content_type: 'application/pdf', size_bytes: 1000, category: 'other' });
+      expect(doc.status, JSON.stringify(doc.body)).toBe(201);
+    }
   }
   const p = await h.api.post('/v1/people').set(t.auth()).send({ first_name: 'Maria', last_name: 'Lopez', dob: '1980-02-03', business_id: businesses[1] });
   expect(p.status, JSON.stringify(p.body)).toBe(201);
@@ -286,6 +290,10 @@ describe(`location export (${ENGINE})`, () => {
     expect(lines.find((l) => l.object === 'person_association')!.parent).toEqual({ person_id: (of('person')[0] as { id: string }).id });
     expect(of('person')[0].dob).toBe('1980-02-03');
     expect(of('webhook')).toHaveLength(1);
+    // A document: its record without the bearer download link.
+    expect(of('document')).toHaveLength(1);
+    expect(of('document')[0]).not.toHaveProperty('download_url');
+    expect(of('document')[0]).toMatchObject({ filename: 'a.pdf', status: 'pending_upload' });
     // Parents before children.
     const first = (o: string) => lines.findIndex((l) => l.object === o);
     expect(first('business')).toBeLessThan(first('person'));

@@ -30,6 +30,10 @@ export async function accepted(): Promise<SubmissionStatus | undefined> {
     params: { path: { dealId } },
     body: { lender_ids: [lenderId], document_ids: [], send: false, subject_override: 'New file' },
   });
+  // Lists across deals (issue 29): filters and time bounds are typed like any query.
+  await api.GET('/v1/submissions', { params: { query: { status: 'approved', lender_id: lenderId, response_type: 'none', created_after: '2026-11-01T00:00:00Z' } } });
+  await api.GET('/v1/offers', { params: { query: { status: 'pending', updated_after: '2026-11-20T00:00:00Z', limit: 50 } } });
+  await api.GET('/v1/deals', { params: { query: { search: 'sunrise', created_before: '2026-12-01T00:00:00Z' } } });
   if (list.error) throw new Error(`${list.error.error.type}: ${list.error.error.message} (${list.error.error.request_id})`);
   const first: Submission | undefined = list.data.data[0];
   return first?.status;
@@ -74,6 +78,27 @@ export async function rejected(): Promise<void> {
     body: {
       // @ts-expect-error -- lender_ids is an array of strings
       lender_ids: lenderId,
+    },
+  });
+
+  // 7b. An enum value outside the response types of the submissions across deals.
+  await api.GET('/v1/submissions', {
+    params: {
+      query: {
+        // @ts-expect-error -- 'pending' is not a response_type filter
+        response_type: 'pending',
+      },
+    },
+  });
+
+  // 7c. A filter the list does not have: portal links have no updated_at.
+  await api.GET('/v1/deals/{id}/portal-links', {
+    params: {
+      path: { id: dealId },
+      query: {
+        // @ts-expect-error -- updated_after is not a parameter of listPortalLinks
+        updated_after: '2026-11-20T00:00:00Z',
+      },
     },
   });
 

@@ -2176,12 +2176,13 @@ export interface paths {
          *     object `{ "object": <type>, "data": <record> }` (`LocationExportLine`), where `data` is the
          *     record exactly as this API's own read operations return it, so a line can be compared with,
          *     or re-created through, the matching operation. Lines come parents first, in this order:
-         *     `export` (the header: format version, location, start time), `pipeline_stage`, `lender`,
-         *     `lender_criteria` (one per lender), `business`, `person`, `person_association` (with
-         *     `parent.person_id`), `deal`, then for each deal its `note`s, `task`s, `submission`s,
-         *     `offer`s, `document`s and `document_request`s, then each business's own `note`s, `advance`,
-         *     `webhook`, and last `export_end` with the count of lines of each type. A file whose last
-         *     line is not `export_end` is incomplete (the transfer was cut): do not restore from it.
+         *     `export` (the header: format version, location, start time), `pipeline_stage`, `lender`
+         *     each followed by its `lender_criteria`, `business` (each page followed by those businesses'
+         *     own `note`s), `person` each followed by its `person_association`s (with `parent.person_id`),
+         *     `deal` (each page followed by those deals' `note`s, `task`s, `document`s and
+         *     `document_request`s), `submission`, `offer`, `advance`, `webhook`, and last `export_end` with
+         *     the count of lines of each type. A file whose last line is not `export_end` is incomplete
+         *     (the transfer was cut): do not restore from it.
          *
          *     What is included follows the API's own read rules for an admin: `dob` is included, SSNs never
          *     (only `ssn_masked`). Never included: secrets and credentials of any kind (API keys, OAuth

@@ -14,6 +14,7 @@ import * as submissions from '../submissions/submissions.handlers';
 import * as tasks from '../tasks/tasks.handlers';
 import * as advances from '../advances/advances.handlers';
 import * as webhooks from '../webhooks/webhooks.handlers';
+import { businessesWithNotes, dealsWithChildren, peopleWithAssociations } from './exports.repository';
 
 type Rec = Record<string, unknown>;
 /** Fields never exported: bearer links (a presigned download URL, a merchant's magic link). */
@@ -70,27 +71,30 @@ async function* exportLines(ctx: HandlerContext<'getLocationExport'>): AsyncGene
         yield line('lender_criteria', c.body.data as Rec, { lender_id: l.id as string });
       }
     }
-    const businessIds: string[] = [];
     for await (const page of all(businesses.listBusinesses)) {
-      businessIds.push(...page.map((b) => b.id as string));
       yield page.map((r) => line('business', r)).join('');
+      const noted = await businessesWithNotes(deps.db.knex, ctx.scope, page.map((b) => b.id as string));
+      for (const b of page.filter((x) => noted.has(x.id as string))) yield* emit('note', notes.listBusinessNotes, { id: b.id });
     }
     for await (const page of all(people.listPeople)) {
       yield page.map((r) => line('person', r)).join('');
-      for (const p of page) yield* emit('person_association', people.listPersonAssociations, { id: p.id }, { person_id: p.id as string });
+      const linked = await peopleWithAssociations(deps.db.knex, ctx.scope, page.map((p) => p.id as string));
+      for (const p of page.filter((x) => linked.has(x.id as string))) yield* emit('person_association', people.listPersonAssociations, { id: p.id }, { person_id: p.id as string });
     }
     for await (const page of all(deals.listDeals)) {
       yield page.map((r) => line('deal', r)).join('');
-      for (const d of page) {
+      // A deal's own lists, asked only of the deals of this page that have something in them.
+      const withChildren = await dealsWithChildren(deps.db.knex, ctx.scope, page.map((d) => d.id as string));
+      for (const d of page.filter((x) => withChildren.has(x.id as string))) {
         yield* emit('note', notes.listDealNotes, { id: d.id });
         yield* emit('task', tasks.listDealTasks, { id: d.id });
-        yield* emit('submission', submissions.listDealSubmissions, { dealId: d.id });
-        yield* emit('offer', offers.listDealOffers, { id: d.id });
         yield* emit('document', documents.listDealDocuments, { id: d.id });
         yield* emit('document_request', portal.listDocumentRequests, { id: d.id });
       }
     }
-    for (const id of businessIds) yield* emit('note', notes.listBusinessNotes, { id });
+    // Submissions and offers of every deal, through the location-wide lists (after all deals).
+    yield* emit('submission', submissions.listSubmissions);
+    yield* emit('offer', offers.listOffers);
     yield* emit('advance', advances.listAdvances);
     yield* emit('webhook', webhooks.listWebhooks);
     yield line('export_end', { lines: { ...counts, export_end: 1 }, finished_at: ctx.deps.clock.now().toISOString() });

@@ -396,12 +396,13 @@ export interface paths {
          *
          *     | Field searched | Matches when |
          *     |---|---|
-         *     | business legal name, DBA, owner name (`first last`), owner email, business email | the text, 3 to 100 characters, appears anywhere in it (`sunrise`, `Lopez`, `@sunrisebakery`) |
-         *     | business phone, owner phone | the term has no letters and at least 4 digits, and those digits, punctuation ignored, appear in the phone (`(303) 555-0142`, `5550142`, `0142`) |
+         *     | business legal name, DBA and email; the deal's `owner` name (`first last`) and email | the text, 3 to 100 characters, appears anywhere in it (`sunrise`, `Lopez`, `@sunrisebakery`) |
+         *     | business phone, the deal's `owner` phone | the term has no letters and at least 4 digits, and those digits, punctuation ignored, appear in the phone (`(303) 555-0142`, `5550142`, `0142`) |
          *     | EIN | the term is exactly 4 digits (after removing punctuation) and they are the EIN's last four |
          *
          *     Spaces at either end are ignored; `%` and `_` are plain characters. A term shorter than 3
-         *     characters is `400 validation_error` (`param: search`). The order and paging do not change:
+         *     characters, or with a control character (tab, line break), is `400 validation_error`
+         *     (`param: search`). The order and paging do not change:
          *     newest first, with every other filter applied too.
          */
         get: operations["listDeals"];

@@ -185,6 +185,19 @@ async function main(): Promise<void> {
         whereDealSearch(q, terms[i++ % terms.length]);
         return { data: await q.orderBy([{ column: 'deals.created_at', order: 'desc' }, { column: 'deals.id', order: 'desc' }]).limit(26) };
       }, terms.length);
+      // The same queries' execution inside PostgreSQL (EXPLAIN ANALYZE's Execution Time): the database's
+      // share, without the round trip and the client's scheduling (which a loaded machine inflates).
+      if (args.engine === 'pg') {
+        const exec: number[] = [];
+        for (const term of terms) {
+          const q = dealsQuery(knex, scope).select('deals.*');
+          whereDealSearch(q, term);
+          const { sql, bindings } = q.orderBy([{ column: 'deals.created_at', order: 'desc' }, { column: 'deals.id', order: 'desc' }]).limit(26).toSQL();
+          const plan = (await knex.raw(`EXPLAIN (ANALYZE, TIMING OFF) ${sql}`, bindings)).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+          exec.push(Number(/Execution Time: ([\d.]+) ms/.exec(plan)![1]));
+        }
+        stats.push({ name: 'search: execution in PostgreSQL, all kinds', p50: pct(exec, 50), p95: pct(exec, 95), max: Math.max(...exec), rows: NaN });
+      }
     }
     await measure('deals: no filter (the deal context of a page)', () => listDeals(deps, scope, {}));
     const iso = (daysAgo: number) => new Date(now - daysAgo * 86_400_000).toISOString();

@@ -107,12 +107,17 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       [DEAL, BRIGHTLINE],
       [DEAL, ATLAS],
     ]);
+    // Submissions across deals (not taken for /v1/submissions/{id})
+    const across = expectEnvelope(await api.GET('/v1/submissions', { params: { query: { status: 'approved', created_after: '2026-11-01T00:00:00Z' } } }), 200, 'list');
+    expect((across.data as Array<{ status: string }>).map((s) => s.status)).toEqual(['approved']);
     // Lenders
     expectEnvelope(await api.GET('/v1/lenders/api-specs'), 200, 'list');
     // Lender matches
     expectEnvelope(await api.GET('/v1/deals/{id}/lender-matches', { params: { path: { id: DEAL } } }), 200, 'list');
     // Offers
     expectEnvelope(await api.GET('/v1/deals/{id}/offers', { params: { path: { id: DEAL } } }), 200, 'list');
+    expectEnvelope(await api.GET('/v1/offers', { params: { query: { lender_id: ATLAS } } }), 200, 'list');
+    expectEnvelope(await api.GET('/v1/deals', { params: { query: { search: 'sunrise', updated_after: '2026-11-01T00:00:00Z' } } }), 200, 'list');
     // Advances
     expectEnvelope(await api.GET('/v1/advances', { params: { query: { renewal_ready: true } } }), 200, 'list');
     // Documents
@@ -200,6 +205,12 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       body: { lender_ids: [] },
     });
     expect(expectError(noLenders, 400, 'validation_error')).toMatchObject({ param: 'lender_ids' });
+
+    // Time filters and search are checked as production checks them.
+    const badDate = await api.GET('/v1/offers', { params: { query: { created_before: '2026-11-01' } } });
+    expect(expectError(badDate, 400, 'validation_error')).toMatchObject({ param: 'created_before' });
+    const shortSearch = await api.GET('/v1/deals', { params: { query: { search: 'ab' } } });
+    expect(expectError(shortSearch, 400, 'validation_error')).toMatchObject({ param: 'search' });
   });
 
   it('serves a named example or another documented status on `Prefer`', async () => {

@@ -60,7 +60,8 @@ export function filterFingerprint(key: string, filters: Record<string, unknown> 
   for (const k of Object.keys(filters ?? {}).sort()) {
     const v = filters![k];
     if (k === 'limit' || k === 'cursor' || v === undefined) continue;
-    kept.push([k, /_(after|before)$/.test(k) && typeof v === 'string' ? new Date(v).toISOString() : v]);
+    const instant = /_(after|before)$/.test(k) && typeof v === 'string' ? Date.parse(v) : Number.NaN;
+    kept.push([k, Number.isNaN(instant) ? v : new Date(instant).toISOString()]);
   }
   return kept.length ? hmacHex(key, `filters:${JSON.stringify(kept)}`).slice(0, 16) : '';
 }

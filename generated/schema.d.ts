@@ -2192,6 +2192,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every record of the location, one per line
+         * @description Streams every record of the credential's location as newline-delimited JSON
+         *     (`application/x-ndjson`), for backups and for moving to another system. Each line is one JSON
+         *     object `{ "object": <type>, "data": <record> }` (`LocationExportLine`), where `data` is the
+         *     record exactly as this API's own read operations return it, so a line can be compared with,
+         *     or re-created through, the matching operation. Lines come parents first, in this order:
+         *     `export` (the header: format version, location, start time), `pipeline_stage`, `lender`
+         *     each followed by its `lender_criteria`, `business` (each page followed by those businesses'
+         *     own `note`s), `person` each followed by its `person_association`s (with `parent.person_id`),
+         *     `deal` (each page followed by those deals' `note`s, `task`s, `document`s and
+         *     `document_request`s), `submission`, `offer`, `advance`, `webhook`, and last `export_end` with
+         *     the count of lines of each type. A file whose last line is not `export_end` is incomplete
+         *     (the transfer was cut): do not restore from it.
+         *
+         *     What is included follows the API's own read rules for an admin: `dob` is included, SSNs never
+         *     (only `ssn_masked`). Never included: secrets and credentials of any kind (API keys, OAuth
+         *     clients and tokens, password or key hashes, webhook signing secrets, the inbound secret, the
+         *     mailbox's password, funder API credentials), bearer links (a document's `download_url` and a
+         *     document request's `portal_url` are omitted; portal links are not exported), and what is a
+         *     log rather than a record (events, activity, webhook deliveries, inbound emails) or is
+         *     computed again (lender matches, statement analysis). Document files themselves are not in
+         *     the export: fetch each with `GET /v1/documents/{id}`.
+         *
+         *     On PostgreSQL the whole export reads one snapshot (a read-only repeatable-read
+         *     transaction): a write made while it streams is in none of its lines, so the lines agree with
+         *     each other. The embedded engine reads page by page without a snapshot. The answer is
+         *     streamed as it is read (`Content-Disposition: attachment`); an error before the first line
+         *     is the usual JSON envelope, a failure later cuts the connection (no `export_end`).
+         *
+         *     Admin only, and the credential needs every read scope the export covers:
+         *     `businesses:read`, `people:read`, `deals:read`, `documents:read`, `lenders:read`,
+         *     `offers:read`, `advances:read` and `webhooks:manage` (a key created with no scopes has them
+         *     all). `Accept` must allow `application/x-ndjson` (or be absent, or `*\/*`); anything else is
+         *     `406 not_acceptable`.
+         */
+        get: operations["getLocationExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notification-settings": {
         parameters: {
             query?: never;
@@ -8366,6 +8418,44 @@ export interface components {
             /** @description Response metadata. */
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * @description One line of `GET /v1/exports/location`. `data` is the record as this API's read operations
+         *     return it: `pipeline_stage` a `PipelineStage`, `lender` a `Lender`, `lender_criteria` a
+         *     `LenderCriteria`, `business` a `Business`, `person` a `Person`, `person_association` an
+         *     `Association` (its person in `parent.person_id`), `deal` a `Deal`, `note` a `Note`, `task` a
+         *     `Task`, `submission` a `Submission`, `offer` an `Offer`, `document` a `Document` without
+         *     `download_url`, `document_request` a `DocumentRequest` without `portal_url`, `advance` an
+         *     `Advance`, `webhook` a `WebhookSubscription` (never its secret). The first line is `export`
+         *     (`format`, `version`, `location_id`, `started_at`, `snapshot`), the last `export_end`
+         *     (`lines`: the count of lines per `object`, `finished_at`). New object types may be added.
+         */
+        LocationExportLine: {
+            /**
+             * @description The record's type; new types may be added.
+             * @example business
+             * @enum {string}
+             */
+            object: "export" | "pipeline_stage" | "lender" | "lender_criteria" | "business" | "person" | "person_association" | "deal" | "note" | "task" | "submission" | "offer" | "document" | "document_request" | "advance" | "webhook" | "export_end";
+            /**
+             * @description Only where the record does not name its parent (`person_association`: `person_id`; `lender_criteria`: `lender_id`).
+             * @example {
+             *       "person_id": "per_01JD1A3C5E7G9J1K3M5N7P9R1T"
+             *     }
+             */
+            parent?: {
+                [key: string]: string;
+            };
+            /**
+             * @description The record, as the matching read operation returns it.
+             * @example {
+             *       "id": "biz_01JD1A2B3C4D5E6F7G8H9J0K1M",
+             *       "legal_name": "Sunrise Bakery LLC"
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
         /** @description A page of events. */
         EventList: {
             /** @description The events, newest first. */
@@ -9756,6 +9846,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The `Accept` header asks for no media type this operation answers (JSON everywhere; also `text/csv` on a list; only `application/x-ndjson` on the location export). Errors are always JSON. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description The credential lacks the required scope, or its role may not do this. */
         Forbidden: {
             headers: {
@@ -10179,6 +10282,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Only on a streamed file (a list as `text/csv`, the location export): `attachment` with a file name, such as `attachment; filename="deals-2026-11-27.csv"`. */
+        ContentDisposition: string;
         /** @description The request id; echoed as `error.request_id` on errors (on an idempotent replay the error body is the stored one, so it names the original request). */
         XRequestId: string;
         /** @description Requests allowed in any 60 seconds for this credential. */
@@ -10270,6 +10375,7 @@ export interface operations {
             /** @description A page of businesses. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -10278,11 +10384,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BusinessList"];
+                    /**
+                     * @example id,legal_name,dba,ein,entity_type,industry,address,city,state,zip,phone,email,business_start_date,status,tags,custom_data,primary_contact.id,primary_contact.name,primary_contact.email,primary_contact.phone,deal_count,lifetime_funded,active_advances,outstanding_balance,last_activity_at,created_at,updated_at
+                     *     biz_01JD1A2B3C4D5E6F7G8H9J0K1M,Sunrise Bakery LLC,Sunrise Bakery,84-1234567,llc,Bakeries,1420 Market St,Denver,CO,80202,13035550142,books@sunrisebakery.example,2016-04-01,active,"[""bakery"",""renewal-candidate""]","{""crm_tier"":""gold""}",per_01JD1A3C5E7G9J1K3M5N7P9R1T,Maria Lopez,maria@sunrisebakery.example,13035550177,2,75000,1,60750,2026-11-06T17:30:00Z,2026-09-14T15:02:11Z,2026-11-06T17:30:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10327,6 +10439,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             /** @description A business with this EIN already exists in the location, or a request with the same `Idempotency-Key` is still in progress. */
             409: {
                 headers: {
@@ -10385,6 +10498,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10428,6 +10542,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             /** @description Another business of the location already has this EIN. */
             409: {
                 headers: {
@@ -10491,6 +10606,7 @@ export interface operations {
             /** @description A page of activity entries, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -10499,12 +10615,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityEntryList"];
+                    /**
+                     * @example id,entity_type,entity_id,entity_name,action,description,actor.user_id,actor.user_name,data,created_at
+                     *     act_01JD1JAE2G4J6M8P0R2T4W6Y8A,deal,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,Sunrise Bakery LLC,deal.funded,"Deal funded with Atlas Capital for $75,000.00",usr_01JCZ8K3A1B2C3D4E5F6G7H8J9,Dana Whitfield,"{""stage"":{""id"":""stg_01JCZ8K4E0F1G2H3J4K5M6N7P8"",""label"":""Funded""},""advance_id"":""adv_01JD1E7G9J1K3M5N7P9R1T3V5X"",""funded_amount"":75000}",2026-11-06T17:30:00Z
+                     *     act_01JD1J9D1F3H5K7N9Q1S3V5X7Z,offer,ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z,Atlas Capital,offer.received,"Atlas Capital offered $75,000.00 at 1.35 over 180 days",,,"{""deal_id"":""deal_01JD1B4D6F8H0K2M4P6R8T0V2X"",""lender_id"":""lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0"",""lender_name"":""Atlas Capital"",""amount"":75000,""factor_rate"":1.35,""source"":""email_classifier""}",2026-11-04T13:11:09Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10568,6 +10691,7 @@ export interface operations {
             /** @description A page of notes, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -10576,12 +10700,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NoteList"];
+                    /**
+                     * @example id,entity_type,entity_id,body,author.id,author.name,pinned,created_at,updated_at
+                     *     note_01JD1G2A4C6E8G0J2M4P6R8T0V,business,biz_01JD1A2B3C4D5E6F7G8H9J0K1M,Maria prefers calls after 2pm MT. Second location planned for spring.,usr_01JCZ8K3A1B2C3D4E5F6G7H8J9,Dana Whitfield,true,2026-09-14T15:20:00Z,2026-09-14T15:20:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10633,6 +10763,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -10697,6 +10828,7 @@ export interface operations {
             /** @description A page of notes, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -10705,12 +10837,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NoteList"];
+                    /**
+                     * @example id,entity_type,entity_id,body,author.id,author.name,pinned,created_at,updated_at
+                     *     note_01JD1G3B5D7F9H1K3N5Q7S9V1X,deal,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,Atlas approved 75k at 1.35 over 180 days; Maria wants daily ACH.,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,Marcus Reed,false,2026-11-04T13:20:00Z,2026-11-04T13:20:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10762,6 +10900,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -10826,6 +10965,7 @@ export interface operations {
             /** @description A page of tasks, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -10834,12 +10974,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskList"];
+                    /**
+                     * @example id,entity_type,entity_id,title,due_date,assignee.id,assignee.name,completed,completed_at,created_by.id,created_by.name,created_at,updated_at
+                     *     task_01JD1H5D7F9H1K3N5Q7S9V1X3Z,deal,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,Call Maria about the second oven quote,,,,false,,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,Marcus Reed,2026-11-06T18:02:31Z,2026-11-06T18:02:31Z
+                     *     task_01JD1H4C6E8G0J2M4P6R8T0V2X,deal,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,Collect the signed Atlas Capital contract from Maria Lopez,2026-11-05,usr_01JCZ8K3A1B2C3D4E5F6G7H8J9,Dana Whitfield,true,2026-11-05T16:40:12Z,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,Marcus Reed,2026-11-04T13:25:00Z,2026-11-05T16:40:12Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10891,6 +11038,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -10931,6 +11079,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10974,6 +11123,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11046,6 +11196,7 @@ export interface operations {
             /** @description A page of people. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11054,11 +11205,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PersonList"];
+                    /**
+                     * @example id,first_name,last_name,full_name,email,phone,address,city,state,zip,dob,ssn_masked,credit_score,ghl_contact_id,status,created_at,updated_at
+                     *     per_01JD1A3D6F8H0K2M4P6R8T0V2X,James,Lopez,James Lopez,james@sunrisebakery.example,13035550188,,,,,,,,,active,2026-09-14T15:05:02Z,2026-09-14T15:05:02Z
+                     *     per_01JD1A3C5E7G9J1K3M5N7P9R1T,Maria,Lopez,Maria Lopez,maria@sunrisebakery.example,13035550177,2250 S Clarkson St,Denver,CO,80210,1981-06-23,***-**-4821,712,pXq2m9TnL4vB8cR1sW3e,active,2026-09-14T15:03:40Z,2026-09-14T15:03:40Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11104,6 +11262,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11144,6 +11303,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11187,6 +11347,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11223,6 +11384,7 @@ export interface operations {
             /** @description A page of the person's links to businesses. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11231,12 +11393,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssociationList"];
+                    /**
+                     * @example business_id,legal_name,dba,status,role,ownership_percent,active,is_primary_contact
+                     *     biz_01JD1A2B3C4D5E6F7G8H9J0K1M,Sunrise Bakery LLC,Sunrise Bakery,active,owner,75,true,true
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11288,6 +11456,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11366,6 +11535,7 @@ export interface operations {
             /** @description A page of deals. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11374,11 +11544,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DealList"];
+                    /**
+                     * @example id,business_id,business.id,business.legal_name,business.dba,business_name,dba,entity_type,industry,business_address,business_city,business_state,business_zip,business_phone,business_start_date,state_incorporated,owner.first_name,owner.last_name,owner.email,owner.phone,requested_amount,annual_revenue,use_of_funds,product_type,desired_term_months,desired_frequency,paper_grade,paper_grade_source,risk_flags,status,stage.id,stage.label,stage.phase,stage.sort_order,stage.event,stage_entered_at,days_in_stage,primary_offer.id,primary_offer.lender_id,primary_offer.lender_name,primary_offer.amount,primary_offer.factor_rate,primary_offer.status,originator.id,originator.name,closer.id,closer.name,source,lead_source,form_data,submissions_count,offers_count,revenue_check.stated_monthly_revenue,revenue_check.analyzed_monthly_revenue,revenue_check.gap_percent,revenue_check.flagged,revenue_check.statements_used,renewal_of_deal_id,renewal_of_advance_id,manually_closed,closed_at,closed_reason,ghl_contact_id,ghl_opportunity_id,created_at,updated_at
+                     *     deal_01JD1B4D6F8H0K2M4P6R8T0V2X,biz_01JD1A2B3C4D5E6F7G8H9J0K1M,biz_01JD1A2B3C4D5E6F7G8H9J0K1M,Sunrise Bakery LLC,Sunrise Bakery,Sunrise Bakery LLC,Sunrise Bakery,llc,Bakeries,1420 Market St,Denver,CO,80202,13035550142,2016-04-01,CO,Maria,Lopez,maria@sunrisebakery.example,13035550177,75000,1020000,Second oven and working capital,mca,9,daily,B,api,"{""stacking"":false,""nsf_last_90_days"":0}",open,stg_01JCZ8K4C0D1E2F3G4H5J6K7M8,Offers in,offers,3,offer_received,2026-11-04T13:11:09Z,1,ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,75000,1.35,accepted,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,Marcus Reed,usr_01JCZ8K3A1B2C3D4E5F6G7H8J9,Dana Whitfield,api,partner_referral,"{""monthly_deposits"":85000,""existing_positions"":0}",2,1,85000,83412.67,1.9,false,3,,,false,,,,,2026-11-02T14:20:05Z,2026-11-04T15:40:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11424,6 +11600,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11464,6 +11641,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11507,6 +11685,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11558,6 +11737,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11610,6 +11790,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11662,6 +11843,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11682,6 +11864,7 @@ export interface operations {
             /** @description All pipeline stages, in board order. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11690,11 +11873,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PipelineStageList"];
+                    /**
+                     * @example id,label,phase,sort_order,event,created_at,updated_at
+                     *     stg_01JCZ8K4A0B1C2D3E4F5G6H7J8,New lead,new,1,deal_created,2026-09-01T12:00:00Z,2026-09-01T12:00:00Z
+                     *     stg_01JCZ8K4B0C1D2E3F4G5H6J7K8,Submitted,submitted,2,submission_sent,2026-09-01T12:00:00Z,2026-09-01T12:00:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11739,6 +11929,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11783,6 +11974,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11846,6 +12038,7 @@ export interface operations {
             /** @description A page of the deal's offers. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11854,12 +12047,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfferList"];
+                    /**
+                     * @example id,deal_id,lender_id,lender_name,submission_id,amount,factor_rate,term,term_unit,payment_amount,payment_frequency,payback_amount,position,status,status_id,is_primary,is_selected,source,notes,received_at,expires_at,created_at,updated_at
+                     *     ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,sub_01JD1C5E7G9J1K3M5N7P9R1T3V,75000,1.35,180,days,562.5,daily,101250,1,accepted,ost_accepted,true,false,api,Stips: voided check and a signed bank verification,2026-11-04T13:11:09Z,2026-11-11T23:59:59Z,2026-11-04T13:11:09Z,2026-11-04T15:40:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11911,6 +12110,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11974,6 +12174,7 @@ export interface operations {
             /** @description One page of offers across deals, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -11982,11 +12183,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfferList"];
+                    /**
+                     * @example id,deal_id,lender_id,lender_name,submission_id,amount,factor_rate,term,term_unit,payment_amount,payment_frequency,payback_amount,position,status,status_id,is_primary,is_selected,source,notes,received_at,expires_at,created_at,updated_at
+                     *     ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,sub_01JD1C5E7G9J1K3M5N7P9R1T3V,75000,1.35,180,days,562.5,daily,101250,1,accepted,ost_accepted,true,false,api,Stips: voided check and a signed bank verification,2026-11-04T13:11:09Z,2026-11-11T23:59:59Z,2026-11-04T13:11:09Z,2026-11-04T15:40:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12026,6 +12233,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12069,6 +12277,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12117,6 +12326,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12190,6 +12400,7 @@ export interface operations {
             /** @description A page of advances. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -12198,11 +12409,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdvanceList"];
+                    /**
+                     * @example id,deal_id,business_id,business_name,lender_id,lender_name,offer_id,status,funded_amount,factor_rate,term,payment_frequency,payment_amount,payback_amount,paid_amount,remaining_balance,percent_paid,payments_made,payments_expected,position,renewal_ready,renewal_threshold,renewal_threshold_override,funded_at,first_payment_date,expected_payoff_date,actual_payoff_date,created_at,updated_at
+                     *     adv_01JD1E7G9J1K3M5N7P9R1T3V5X,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,biz_01JD1A2B3C4D5E6F7G8H9J0K1M,Sunrise Bakery LLC,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,ofr_01JD1D6F8H0K2M4P6R8T0V2X4Z,on-track,75000,1.35,180,daily,562.5,101250,40500,60750,40,72,180,1,false,50,,2026-11-06T17:30:00Z,2026-11-09,2027-07-16,,2026-11-06T17:30:00Z,2027-02-16T18:00:00Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12242,6 +12459,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12285,6 +12503,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12348,6 +12567,7 @@ export interface operations {
             /** @description One page of the deal's submissions, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -12356,12 +12576,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionList"];
+                    /**
+                     * @example id,deal_id,lender_id,lender_name,status,submission_method,api.id,api.submission_id,api.deal_id,api.lender_id,api.funder_api_spec_id,api.environment,api.external_id,api.funder_status,api.internal_status,api.deep_link_url,api.error_message,api.error_code,api.attempt_number,api.submitted_at,api.last_polled_at,api.next_poll_at,api.created_at,api.updated_at,api.can_retry,api.retry_after_seconds,response_type,response_notes,decline_reason,decline_category,requested_items,match_score,match_eligible,forced,match_figures.monthly_revenue.value,match_figures.monthly_revenue.source,match_figures.average_daily_balance.value,match_figures.average_daily_balance.source,match_figures.negative_days.value,match_figures.negative_days.source,match_figures.nsf_count.value,match_figures.nsf_count.source,match_figures.positions.value,match_figures.positions.source,match_figures.withhold_percent.value,match_figures.withhold_percent.source,match_figures.time_in_business_months.value,match_figures.time_in_business_months.source,match_figures.statements,match_figures.statements_not_used,match_figures.revenue_check.stated_monthly_revenue,match_figures.revenue_check.analyzed_monthly_revenue,match_figures.revenue_check.gap_percent,match_figures.revenue_check.flagged,match_figures.revenue_check.statements_used,submitted_by_id,submitted_at,responded_at,trace_code,created_at,updated_at
+                     *     sub_01JD1C5F8H0K2M4P6R8T0V2X4Z,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1,Brightline Funding,sent,api,att_01JD1C6A8C0E2G4J6M8P0R2T4W,sub_01JD1C5F8H0K2M4P6R8T0V2X4Z,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1,brightline,production,BLF-558213,In Review,pending,https://portal.brightlinefunding.example/applications/BLF-558213,,,1,2026-11-03T16:05:44Z,2026-11-04T13:05:44Z,2026-11-04T14:05:44Z,2026-11-03T16:05:39Z,2026-11-04T13:05:44Z,false,,,,,,[],75,true,false,,,,,,,,,,,,,,,,,,,,,,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,2026-11-03T16:05:44Z,,,2026-11-03T16:05:39Z,2026-11-04T13:05:44Z
+                     *     sub_01JD1C5E7G9J1K3M5N7P9R1T3V,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,approved,email,,,,,,,,,,,,,,,,,,,,,approved,"Approved at 1.35 factor, 180 days, daily payments; offer attached.",,,[],86,true,false,,,,,,,,,,,,,,,,,,,,,,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,2026-11-03T16:05:42Z,2026-11-04T13:11:09Z,SVC-7K3M-9Q2P,2026-11-03T16:05:38Z,2026-11-04T13:11:09Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12413,6 +12640,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["SubmissionCreateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12481,6 +12709,7 @@ export interface operations {
             /** @description One page of submissions across deals, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -12489,11 +12718,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubmissionList"];
+                    /**
+                     * @example id,deal_id,lender_id,lender_name,status,submission_method,api.id,api.submission_id,api.deal_id,api.lender_id,api.funder_api_spec_id,api.environment,api.external_id,api.funder_status,api.internal_status,api.deep_link_url,api.error_message,api.error_code,api.attempt_number,api.submitted_at,api.last_polled_at,api.next_poll_at,api.created_at,api.updated_at,api.can_retry,api.retry_after_seconds,response_type,response_notes,decline_reason,decline_category,requested_items,match_score,match_eligible,forced,match_figures.monthly_revenue.value,match_figures.monthly_revenue.source,match_figures.average_daily_balance.value,match_figures.average_daily_balance.source,match_figures.negative_days.value,match_figures.negative_days.source,match_figures.nsf_count.value,match_figures.nsf_count.source,match_figures.positions.value,match_figures.positions.source,match_figures.withhold_percent.value,match_figures.withhold_percent.source,match_figures.time_in_business_months.value,match_figures.time_in_business_months.source,match_figures.statements,match_figures.statements_not_used,match_figures.revenue_check.stated_monthly_revenue,match_figures.revenue_check.analyzed_monthly_revenue,match_figures.revenue_check.gap_percent,match_figures.revenue_check.flagged,match_figures.revenue_check.statements_used,submitted_by_id,submitted_at,responded_at,trace_code,created_at,updated_at
+                     *     sub_01JD1C5E7G9J1K3M5N7P9R1T3V,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,approved,email,,,,,,,,,,,,,,,,,,,,,approved,"Approved at 1.35 factor, 180 days, daily payments; offer attached.",,,[],86,true,false,,,,,,,,,,,,,,,,,,,,,,usr_01JCZ8K3K1M2N3P4Q5R6S7T8V9,2026-11-03T16:05:42Z,2026-11-04T13:11:09Z,SVC-7K3M-9Q2P,2026-11-03T16:05:38Z,2026-11-04T13:11:09Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12533,6 +12768,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12572,6 +12808,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12623,6 +12860,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["SubmissionConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12659,6 +12897,7 @@ export interface operations {
             /** @description One page of received emails, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -12667,11 +12906,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InboundEmailList"];
+                    /**
+                     * @example id,status,review_reason,message_id,from.address,from.name,to,subject,sent_at,text,attachments,submission_id,deal_id,lender_id,matched_by,classification.type,classification.confidence,classification.response_type,classification.decline_category,classification.decline_reason,classification.requested_items,classification.offers,classification.reasons,classification.review_reason,offer_ids,dismiss_reason,received_at,updated_at
+                     *     inb_01JD1E3G5J7M9P1R3T5W7Y9A1C,unmatched,no_match,<ooo-99812@summitfunding.example>,uw@summitfunding.example,,"[""submissions@brokerhouse.example""]",Lopez Trucking,2026-11-04T15:02:00Z,We can do 50k at 1.42 for 6 months weekly. Let me know.,[],,,,,approved,0.8,approved,,,[],"[{""amount"":50000,""factor_rate"":1.42,""term"":6,""term_unit"":""months"",""payment_frequency"":""weekly"",""payment_amount"":null,""missing"":[]}]","[""read the text part""]",,[],,2026-11-04T15:02:03Z,2026-11-04T15:02:03Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12793,6 +13038,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12833,6 +13079,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -12884,6 +13131,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12936,6 +13184,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12988,6 +13237,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["SubmissionConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13036,6 +13286,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SubmissionApiNotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["SubmissionRetryConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13084,6 +13335,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["SubmissionApiNotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["SubmissionCheckStatusConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13152,6 +13404,7 @@ export interface operations {
             /** @description One page of lenders, newest first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -13160,11 +13413,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LenderList"];
+                    /**
+                     * @example id,name,submission_email,cc_emails,contact_name,contact_phone,website,submission_method,funder_api_spec_id,tier,active,notes,created_at,updated_at
+                     *     lnd_01JCZ9A3D4E5F6G7H8J9K0M1N2,Cobalt Merchant Funding,,[],,,,email,,B,true,,2026-08-22T10:15:00Z,
+                     *     lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1,Brightline Funding,deals@brightlinefunding.example,[],Tom Alvarez,13125550119,https://brightlinefunding.example,api,brightline,A,true,Submissions go through the Brightline API; decisions usually within a day.,2026-08-21T09:30:00Z,2026-09-02T16:44:10Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13209,6 +13469,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13240,6 +13501,7 @@ export interface operations {
             /** @description One page of funder integrations. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -13248,11 +13510,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunderApiSpecList"];
+                    /**
+                     * @example id,display_name,tier,capabilities.polls,capabilities.returns_offers,capabilities.uploads_docs,capabilities.sandbox,capabilities.max_owners,credential_spec,required_fields,active
+                     *     brightline,Brightline Funding API,A,true,true,true,true,2,"[{""key"":""api_key"",""label"":""API key"",""secret"":true,""hint"":""From the Brightline partner portal; starts with key_""},{""key"":""partner_code"",""label"":""Partner code"",""secret"":true,""hint"":""Your six-digit ISO partner code""}]","[""business_name"",""ein"",""business_start_date"",""requested_amount"",""annual_revenue"",""owner.first_name"",""owner.last_name"",""owner.email""]",true
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13292,6 +13560,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13335,6 +13604,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13374,6 +13644,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13417,6 +13688,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13456,6 +13728,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13499,6 +13772,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13540,6 +13814,7 @@ export interface operations {
             /** @description One page of lender matches, best score first. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -13548,12 +13823,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LenderMatchList"];
+                    /**
+                     * @example lender_id,lender_name,score,eligible,reasons,already_submitted,submission_id
+                     *     lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0,Atlas Capital,86,true,"[{""criterion"":""min_monthly_revenue"",""passed"":true,""hard_gate"":true,""message"":""Monthly revenue $85,000 (stated on the deal) meets the $25,000 minimum"",""source"":""deal"",""statements"":[]},{""criterion"":""min_time_in_business_months"",""passed"":true,""hard_gate"":false,""message"":""127 months in business (since the business start date) meets the 12 month minimum"",""source"":""business"",""statements"":[]},{""criterion"":""min_credit_score"",""passed"":true,""hard_gate"":true,""message"":""Credit score 712 meets the 600 minimum"",""source"":""primary_owner"",""statements"":[]},{""criterion"":""min_amount"",""passed"":true,""hard_gate"":false,""message"":""Requested $75,000 is at least the $10,000 minimum"",""source"":""deal"",""statements"":[]},{""criterion"":""max_amount"",""passed"":true,""hard_gate"":false,""message"":""Requested $75,000 is within the $250,000 maximum"",""source"":""deal"",""statements"":[]},{""criterion"":""excluded_industries"",""passed"":true,""hard_gate"":true,""message"":""Industry Bakeries is not excluded"",""source"":""business"",""statements"":[]},{""criterion"":""paper_grades"",""passed"":false,""hard_gate"":false,""message"":""Paper grade B is not in the accepted grades (A)"",""source"":""deal"",""statements"":[]}]",true,sub_01JD1C5E7G9J1K3M5N7P9R1T3V
+                     *     lnd_01JCZ9A2C3D4E5F6G7H8J9K0M1,Brightline Funding,75,true,"[{""criterion"":""min_monthly_revenue"",""passed"":true,""hard_gate"":true,""message"":""Monthly revenue $85,000 (stated on the deal) meets the $20,000 minimum"",""source"":""deal"",""statements"":[]},{""criterion"":""min_time_in_business_months"",""passed"":true,""hard_gate"":false,""message"":""127 months in business (since the business start date) meets the 24 month minimum"",""source"":""business"",""statements"":[]},{""criterion"":""min_credit_score"",""passed"":true,""hard_gate"":true,""message"":""Credit score 712 meets the 650 minimum"",""source"":""primary_owner"",""statements"":[]},{""criterion"":""paper_grades"",""passed"":false,""hard_gate"":false,""message"":""Paper grade B is not in the accepted grades (A)"",""source"":""deal"",""statements"":[]}]",true,sub_01JD1C5F8H0K2M4P6R8T0V2X4Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13622,6 +13904,7 @@ export interface operations {
             /** @description A page of the deal's documents. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -13630,12 +13913,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentList"];
+                    /**
+                     * @example id,deal_id,business_id,filename,content_type,size_bytes,category,status,failure_code,failure_message,source,received_from.address,received_from.name,received_from.inbound_email_id,received_from.message_id,sha256,download_url,uploaded_at,created_at,updated_at
+                     *     doc_01JD1B5D0F2H4K6N8Q0S2V4X6Z,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,biz_01JD1A2B3C4D5E6F7G8H9J0K1M,voided-check.jpg,image/jpeg,183402,voided_check,uploaded,,,merchant_portal,,,,,5d1e9b0c7a3f2e8d4c6b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0918273645,,2026-11-02T16:48:21Z,2026-11-02T16:48:21Z,2026-11-02T16:48:21Z
+                     *     doc_01JD1B5A7C9E1G3J5M7P9R1T3V,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,biz_01JD1A2B3C4D5E6F7G8H9J0K1M,sunrise-bakery-2026-10-statement.pdf,application/pdf,482133,bank_statement,processed,,,api,,,,,3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b,,2026-11-02T14:31:48Z,2026-11-02T14:30:12Z,2026-11-02T14:33:05Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13687,6 +13977,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13735,6 +14026,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["FinalizeConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13775,6 +14067,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13838,6 +14131,7 @@ export interface operations {
             /** @description A page of the deal's document requests. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -13846,12 +14140,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentRequestList"];
+                    /**
+                     * @example id,deal_id,person_id,items,message,status,portal_url,sent_at,fulfilled_at,created_at,updated_at
+                     *     dreq_01JD1B6A8C0E2G4J6M8P0R2T4W,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,per_01JD1A3C5E7G9J1K3M5N7P9R1T,"[""voided_check"",""Photo ID of each owner""]","Hi Maria, please upload a voided business check and a photo ID for each owner so we can send your file to lenders. Thanks, Marcus",fulfilled,,2026-11-02T14:40:29Z,2026-11-02T16:52:40Z,2026-11-02T14:40:27Z,2026-11-02T16:52:40Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13903,6 +14203,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -13943,6 +14244,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -13993,6 +14295,7 @@ export interface operations {
             /** @description A page of the deal's portal links. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -14001,12 +14304,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PortalLinkList"];
+                    /**
+                     * @example id,deal_id,person_id,purpose,url,sent_to,expires_at,revoked_at,last_used_at,created_at
+                     *     pl_01JD1B7B9D1F3H5K7N9Q1S3V5X,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,per_01JD1A3C5E7G9J1K3M5N7P9R1T,offers,,maria@sunrisebakery.example,2026-11-07T13:20:15Z,,2026-11-04T18:02:44Z,2026-11-04T13:20:15Z
+                     *     pl_01JD1B6B9D1F3H5K7N9Q1S3V5X,deal_01JD1B4D6F8H0K2M4P6R8T0V2X,per_01JD1A3C5E7G9J1K3M5N7P9R1T,documents,,maria@sunrisebakery.example,2026-11-05T14:40:27Z,,2026-11-02T16:52:40Z,2026-11-02T14:40:27Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14058,6 +14368,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14106,6 +14417,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14159,6 +14471,7 @@ export interface operations {
             /** @description A page of subscriptions. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -14167,11 +14480,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSubscriptionList"];
+                    /**
+                     * @example id,url,events,description,status,disabled_reason,failing_since,last_success_at,last_failure_at,created_at,updated_at
+                     *     whk_01JD1F8H0K2M4P6R8T0V2X4Z6B,https://hooks.partner.example/svc,"[""deal.stage_changed"",""submission.responded"",""offer.received""]",Partner CRM sync,active,,,2026-11-06T17:30:02Z,2026-11-04T13:11:22Z,2026-11-01T09:12:33Z,2026-11-01T09:12:33Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14216,6 +14535,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14256,6 +14576,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14295,6 +14616,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14338,6 +14660,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14385,6 +14708,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14449,6 +14773,7 @@ export interface operations {
             /** @description A page of deliveries. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -14457,12 +14782,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
+                    /**
+                     * @example id,subscription_id,event_id,event_type,status,attempts,next_attempt_at,last_response_status,last_error,last_error_code,created_at,updated_at
+                     *     dlv_01JD1FB2C4E6G8J0M2P4R6T8W0,whk_01JD1F8H0K2M4P6R8T0V2X4Z6B,evt_9b2e7c4a-1d3f-4e5a-8b6c-7d8e9f0a1b2c,deal.stage_changed,succeeded,1,,200,,,2026-11-06T17:30:01Z,2026-11-06T17:30:02Z
+                     *     dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z,whk_01JD1F8H0K2M4P6R8T0V2X4Z6B,evt_3f1c2d4e-8a9b-4c0d-9e1f-2a3b4c5d6e7f,offer.received,succeeded,2,,204,,,2026-11-04T13:11:12Z,2026-11-04T13:12:23Z
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14507,6 +14839,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14548,6 +14881,7 @@ export interface operations {
             /** @description A page of attempts. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -14556,12 +14890,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptList"];
+                    /**
+                     * @example id,delivery_id,attempt_number,attempted_at,response_status,response_body,error,error_code,duration_ms
+                     *     dla_01JD1FA7Q9S1V3X5Z7B9D1F3H5,dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z,2,2026-11-04T13:12:22Z,200,"{""received"":true}",,,212
+                     *     dla_01JD1F9K2M4P6R8T0V2X4Z6B8D,dlv_01JD1F9J1K3M5N7P9R1T3V5X7Z,1,2026-11-04T13:11:12Z,,,Timed out after 10 seconds,timeout,10000
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14614,6 +14955,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14666,6 +15008,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14718,6 +15061,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14767,6 +15111,7 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -14775,11 +15120,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventList"];
+                    /**
+                     * @example id,type,created_at,location_id,data
+                     *     evt_f9f48c46-d388-4f40-b45b-6c3aa56e6c6d,business.created,2026-09-14T15:02:12Z,loc_01JCZ8K2M4N6P8R0T2V4X6Z8B0,"{""business_id"":""biz_01JD1A2B3C4D5E6F7G8H9J0K1M"",""business"":{""id"":""biz_01JD1A2B3C4D5E6F7G8H9J0K1M"",""legal_name"":""Sunrise Bakery LLC"",""dba"":""Sunrise Bakery"",""status"":""active"",""industry"":""Bakeries"",""state"":""CO"",""created_at"":""2026-09-14T15:02:11Z"",""updated_at"":""2026-09-14T15:02:11Z""}}"
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14819,6 +15170,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Overloaded"];
+        };
+    };
+    getLocationExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The location's records, one JSON object per line, streamed. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["LocationExportLine"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14851,6 +15237,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -14887,6 +15274,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -56,6 +56,19 @@ function forward(prismPort: number) {
   };
 }
 
+type Node = Record<string, any>;
+/** The lines of an NDJSON answer's named examples, in the contract's order. */
+function ndjsonExamples(spec: Node, path: string, method: string): string {
+  const content = spec.paths[path][method].responses['200'].content['application/x-ndjson'];
+  return Object.values<Node>(content.examples ?? {}).map((e) => `${JSON.stringify(e.value)}\n`).join('');
+}
+
+function serveNdjson(body: string) {
+  return (_req: Request, res: Response) => {
+    res.status(200).set({ 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Content-Disposition': 'attachment; filename="location-export-sandbox.ndjson"' }).send(body);
+  };
+}
+
 /** The front: the real pipeline's checks, then Prism. */
 export function createSandboxApp(prismPort: number): Express {
   const spec = loadSpec();
@@ -89,7 +102,12 @@ export function createSandboxApp(prismPort: number): Express {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
   app.use(contractValidator(spec, false));
-  for (const op of operations.filter((o) => !o.rawBody)) app[op.method](op.expressPath, ...operationGuards(op), forward(prismPort));
+  for (const op of operations.filter((o) => !o.rawBody)) {
+    // Prism has no serializer for NDJSON: the location export is answered here, from the contract's
+    // own examples (one line each), as the real server streams it.
+    const ndjson = op.produces.includes('application/x-ndjson') ? ndjsonExamples(spec, op.path, op.method) : undefined;
+    app[op.method](op.expressPath, ...operationGuards(op), ndjson ? serveNdjson(ndjson) : forward(prismPort));
+  }
   app.use((req) => {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });

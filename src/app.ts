@@ -15,6 +15,8 @@ import { lifeOf, requestLifecycle } from './http/lifecycle';
 import { Admission } from './http/overload';
 import { pendingMigrations } from './db/migrate';
 import { listOperations, loadSpec, type OperationInfo } from './http/spec';
+import { contentNegotiation } from './http/negotiate';
+import { streamCsv, streamReply, type StreamedReply } from './http/stream';
 import { localStorageRoutes } from './storage/routes';
 import { uploadOpen } from './features/documents/documents.repository';
 import { portalRoutes } from './web/portal/portal.routes';
@@ -35,13 +37,13 @@ export const jsonOnly: RequestHandler = (req, _res, next) => {
   next();
 };
 
-function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): RequestHandler {
+function route(deps: Deps, spec: Record<string, unknown>, op: OperationInfo, handler: Handler<OperationId>): RequestHandler {
   return async (req: Request, res) => {
     const auth = req.auth!;
-    const call = (d: Deps) =>
+    const call = (d: Deps, query: unknown = req.query) =>
       handler({
         params: req.params as never,
-        query: req.query as never,
+        query: query as never,
         body: req.body as never,
         auth,
         scope: { locationId: auth.locationId, role: auth.role, userId: auth.userId, scopes: auth.scopes, locationIsTest: auth.locationIsTest },
@@ -50,6 +52,11 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
       }) as Promise<{ status: number; body: unknown }>;
     const idempotent = res.locals.idempotent as IdempotentRun | undefined;
     const life = lifeOf(res);
+    // `Accept: text/csv` on a list: its pages, through the same handler and filters, written as they come.
+    if (res.locals.mediaType === 'text/csv') {
+      await streamCsv(req, res, life, { spec, op, now: deps.clock.now(), page: (query) => call(deps, query) as Promise<{ status: number; body: never }> });
+      return;
+    }
     // A client that left before this point is not worked for: the operation never starts (and an
     // Idempotency-Key it claimed is released, so a retry runs it). One that leaves while it runs
     // does not stop it: it finishes (whole, with its idempotency record) and the log says so.
@@ -65,6 +72,11 @@ function route(deps: Deps, op: OperationInfo, handler: Handler<OperationId>): Re
     });
     if (!reply) {
       await idempotent?.abandon();
+      return;
+    }
+    // A streamed operation (the location export): its lines are written as they come.
+    if ('stream' in reply) {
+      await streamReply(req, res, life, reply as unknown as StreamedReply);
       return;
     }
     res.status(reply.status).json(reply.body);
@@ -101,7 +113,7 @@ export function contractValidator(spec: Record<string, unknown>, validateRespons
 
 /** The checks of one operation that follow validation: path parameters, a required body, `x-max-*` bounds. */
 export function operationGuards(op: OperationInfo): RequestHandler[] {
-  return [safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
+  return [contentNegotiation(op), safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
 }
 
 /**
@@ -219,7 +231,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   for (const op of operations.filter((o) => !o.rawBody)) {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
-    app[op.method](op.expressPath, ...operationGuards(op), access(op), idempotency(deps), route(deps, op, handler));
+    app[op.method](op.expressPath, ...operationGuards(op), access(op), idempotency(deps), route(deps, spec, op, handler));
   }
 
   app.use((req) => {

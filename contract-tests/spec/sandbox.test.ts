@@ -146,6 +146,14 @@ describe('sandbox (Prism over openapi.yaml)', () => {
     // Inbound email (beyond the source: lender replies read from email)
     expectEnvelope(await api.GET('/v1/inbound-emails', { params: { query: { status: 'unmatched' } } }), 200, 'list');
 
+    // Exports (beyond the source: the location's NDJSON export; issue 29)
+    const exportUrl = new URL('/v1/exports/location', sandbox.url);
+    called.push({ method: 'GET', url: exportUrl });
+    const exported = await fetch(exportUrl, { headers: { Authorization: `Bearer ${KEY}`, Accept: 'application/x-ndjson' } });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(JSON.parse((await exported.text()).split('\n')[0])).toHaveProperty('object');
+
     // Every tag of the contract was reached (matched from the requests actually sent).
     const ops = operations(loadSpec()).filter((o) => o.section === 'paths');
     const matchers = ops.map((o) => ({
@@ -160,8 +168,21 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       ),
     );
     const allTags = (loadSpec().tags as Array<{ name: string }>).map((t) => t.name);
-    expect(allTags).toHaveLength(16);
+    expect(allTags).toHaveLength(17);
     expect(allTags.filter((t) => !tagsReached.has(t))).toEqual([]);
+  });
+
+  it('serves a list as CSV on Accept: text/csv (its documented example), and 406 in the envelope for an Accept nothing answers', async () => {
+    const url = new URL(`/v1/deals/${DEAL}/submissions`, sandbox.url);
+    const csv = await fetch(url, { headers: { Authorization: `Bearer ${KEY}`, Accept: 'text/csv' } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((await csv.text()).split('\r\n')[0].split(',').slice(0, 3)).toEqual(['id', 'deal_id', 'lender_id']);
+    for (const [path, accept] of [[`/v1/deals/${DEAL}/submissions`, 'application/xml'], [`/v1/deals/${DEAL}`, 'text/csv'], ['/v1/exports/location', 'application/json']]) {
+      const res = await fetch(new URL(path, sandbox.url), { headers: { Authorization: `Bearer ${KEY}`, Accept: accept } });
+      expect(res.status, `${path} ${accept}`).toBe(406);
+      expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'validation_error', code: 'not_acceptable', param: 'Accept' });
+    }
   });
 
   it('answers 401 with the error envelope when Authorization is missing', async () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENTS } from '../../src/mail/attachments';
+import { csvColumns } from '../../src/http/csv';
 import { deref, loadSpec, operations, parametersOf, type Json, type OperationRef } from './helpers';
 
 /** Authentication, item 7: the seventeen scopes. */
@@ -26,9 +27,14 @@ const TAGS = [
   'Businesses', 'People', 'Deals', 'Pipeline', 'Tasks', 'Notes', 'Submissions', 'Lenders',
   'Lender matches', 'Offers', 'Advances', 'Documents', 'Merchant portal', 'Webhooks',
   // Beyond the source's 14: the event log (GET /v1/events), as Stripe offers, and lender replies
-  // received by email (issue 10).
-  'Events', 'Inbound email',
+  // received by email (issue 10), and the location's export (issue 29).
+  'Events', 'Inbound email', 'Exports',
 ];
+/**
+ * The location export reads every resource, so it needs every read scope at once (one requirement
+ * naming them all, per scheme); the source leaves scopes of endpoints beyond its list to us.
+ */
+const EXPORT_SCOPES = ['businesses:read', 'people:read', 'deals:read', 'documents:read', 'lenders:read', 'offers:read', 'advances:read', 'webhooks:manage'];
 /**
  * "Every endpoint may answer 401, 403, 404 and 429; write endpoints may answer 400", plus 500 and 503
  * (load shedding). 404 is "resource not found in this location": documented exactly where one can be
@@ -72,7 +78,7 @@ describe('operations', () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
-  it('define exactly the 16 tags of the design (the 14 of the source, Events and Inbound email), each used by at least one REST operation', () => {
+  it('define exactly the 17 tags of the design (the 14 of the source, Events, Inbound email and Exports), each used by at least one REST operation', () => {
     const defined = (doc.tags ?? []).map((t: Json) => t.name);
     expect([...defined].sort()).toEqual([...TAGS].sort());
     const used = new Set(rest.flatMap((o) => o.op.tags ?? []));
@@ -171,7 +177,10 @@ describe('security', () => {
           }
           const [scheme, scopes] = entries[0];
           if (!['apiKey', 'oauth2'].includes(scheme)) problems.push(`${o.label}: unknown scheme ${scheme}`);
-          if (!Array.isArray(scopes) || scopes.length !== 1 || !SCOPES.includes(scopes[0]))
+          if (o.op.operationId === 'getLocationExport') {
+            if (JSON.stringify(scopes) !== JSON.stringify(EXPORT_SCOPES)) problems.push(`${o.label}: ${scheme} must require every read scope ${JSON.stringify(EXPORT_SCOPES)}`);
+            else for (const sc of scopes) pairs.add(`${scheme} ${sc}`);
+          } else if (!Array.isArray(scopes) || scopes.length !== 1 || !SCOPES.includes(scopes[0]))
             problems.push(`${o.label}: ${scheme} must require exactly one of the 17 scopes, got ${JSON.stringify(scopes)}`);
           else pairs.add(`${scheme} ${scopes[0]}`);
         }
@@ -286,6 +295,29 @@ describe('responses', () => {
     ).toEqual([]);
   });
 
+  it('every /v1 operation served by the JSON pipeline documents 406 (content negotiation runs on every operation)', () => {
+    expect(offenders(rest, (o) => (o.op.responses ?? {})['406']?.$ref !== '#/components/responses/NotAcceptable' && `${o.label}: no shared 406`)).toEqual([]);
+  });
+
+  it('every list operation offers text/csv beside JSON, listing its columns (read from the item schema) and showing them in its example', () => {
+    expect(
+      offenders(rest, (o) => {
+        const content = deref(o.op.responses?.['200'])?.content ?? {};
+        const isList = o.op.operationId.startsWith('list');
+        if (!isList) return 'text/csv' in content && `${o.label}: text/csv on an operation that is not a list`;
+        const csv = content['text/csv'];
+        if (!csv) return `${o.label}: no text/csv`;
+        if (Object.keys(content)[0] !== 'application/json') return `${o.label}: application/json must come first (the default)`;
+        const columns = csvColumns(doc, o.key, o.method)!.map((c) => c.name);
+        const listed = [...String(csv.schema?.description ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((c) => c !== 'Exports');
+        const header = String(csv.example ?? '').split('\r\n')[0];
+        if (JSON.stringify(listed) !== JSON.stringify(columns)) return `${o.label}: the listed columns are not the item schema's`;
+        if (header !== columns.join(',')) return `${o.label}: the example's header is not the columns`;
+        if (!deref(o.op.responses['200']).headers?.['Content-Disposition']) return `${o.label}: no Content-Disposition header`;
+      }),
+    ).toEqual([]);
+  });
+
   it('404 is documented exactly where it is reachable: a path id, or an id in the request body, that can be unknown; a list filter id matches nothing instead', () => {
     const bodyIds = (o: OperationRef): string[] => {
       const names = (s: Json, seen = new Set<Json>()): string[] => {
@@ -340,6 +372,17 @@ describe('responses', () => {
         Object.entries<Json>(o.op.responses)
           .filter(([status]) => isSuccess(status))
           .flatMap(([status, r]) => {
+            // The location export streams NDJSON: each line a { object, data } with named examples.
+            const ndjson = o.op.operationId === 'getLocationExport' ? deref(r).content?.['application/x-ndjson'] : undefined;
+            if (ndjson) {
+              const lines = Object.entries<Json>(ndjson.examples ?? {});
+              const schema = deref(ndjson.schema ?? {});
+              return [
+                ...(['object', 'data'].every((k) => schema.required?.includes(k)) ? [] : [`${o.label}: a line is not { object, data }`]),
+                ...(lines.length ? [] : [`${o.label}: no named examples`]),
+                ...lines.filter(([, ex]) => !deref(ex).summary || !('object' in (deref(ex).value ?? {})) || !('data' in (deref(ex).value ?? {}))).map(([n]) => `${o.label} example ${n}: not a summarised { object, data } line`),
+              ];
+            }
             const content = deref(r).content?.['application/json'];
             if (!content) return [`${o.label} ${status}: no application/json content`];
             const schema = deref(content.schema ?? {});

@@ -106,6 +106,10 @@ export interface OperationDetail {
   params: ParamInfo[];
   body?: { required: boolean; schema: Schema; examples: unknown[] };
   responses: string[];
+  /** Media types of its 2xx answers (what `Accept` may ask for). */
+  produces: string[];
+  /** Its body is not JSON (the inbound hook): served outside the JSON pipeline. */
+  rawBody: boolean;
 }
 
 export function operationDetail(spec: Spec, path: string, method: string): OperationDetail {
@@ -126,7 +130,9 @@ export function operationDetail(spec: Spec, path: string, method: string): Opera
     }
     body = { required: !!resolveRef(spec, op.requestBody).required, schema: resolveRef(spec, content.schema), examples };
   }
-  return { operationId: op.operationId, method, path, params, body, responses: Object.keys(op.responses ?? {}) };
+  const produces = [...new Set(Object.entries<Schema>(op.responses ?? {}).filter(([st]) => st.startsWith('2')).flatMap(([, r]) => Object.keys(resolveRef(spec, r).content ?? {})))];
+  const rawBody = !!op.requestBody && !content;
+  return { operationId: op.operationId, method, path, params, body, responses: Object.keys(op.responses ?? {}), produces, rawBody };
 }
 
 // ------------------------------------------------------------------------------------ schema helpers
@@ -603,6 +609,23 @@ export function catalogue(ctx: AttackContext): Attack[] {
       for (const v of ['a b', 'caf\u00e9']) if (!re.test(v)) vals.push({ cls: 'header: pattern mismatch', v });
     }
     for (const { cls, v } of vals) out.push({ cls, where: 'header', target: p.name, expect: 'reject', param: p.name, req: { ...b0, headers: { ...b0.headers, [p.name]: v } } });
+  }
+
+  // ---- Accept (content negotiation): an Accept the operation cannot answer is 406 naming Accept,
+  // before anything runs; each media type it declares (JSON, a list's text/csv, the export's NDJSON) is served.
+  if (!op.rawBody && op.produces.length) {
+    // None of these allows a media type any operation answers (q=2 is no quality value: ignored).
+    const refused = ['application/xml', '*/*;q=0', 'text/csv;q=0, application/json;q=0, application/x-ndjson;q=0', `${'x'.repeat(3000)}/y`, 'text/html, image/*', 'application/json;q=2'];
+    for (const v of refused) {
+      const cls = v.length > 100 ? 'header: Accept very long and unanswerable' : `header: Accept ${v}`;
+      out.push({ cls, where: 'header', target: 'Accept', expect: 'reject', param: 'Accept', avoid: v.length > 100 ? [v] : undefined, req: { ...b0, headers: { ...b0.headers, Accept: v } } });
+    }
+    if (!op.produces.includes('text/csv')) {
+      out.push({ cls: 'header: Accept text/csv where not offered', where: 'header', target: 'Accept', expect: 'reject', param: 'Accept', req: { ...b0, headers: { ...b0.headers, Accept: 'text/csv' } } });
+    }
+    if (op.method === 'get') {
+      for (const m of op.produces) out.push({ cls: `header: Accept ${m} (offered)`, where: 'header', target: 'Accept', expect: 'survive', req: { ...b0, headers: { ...b0.headers, Accept: m } } });
+    }
   }
   return out;
 }

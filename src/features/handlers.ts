@@ -5,6 +5,7 @@ import * as businesses from './businesses/businesses.handlers';
 import * as deals from './deals/deals.handlers';
 import * as documents from './documents/documents.handlers';
 import * as events from './events/events.handlers';
+import * as exportsHandlers from './exports/exports.handlers';
 import * as inbound from './inbound/inbound.handlers';
 import * as lenderMatches from './lender-matches/lender-matches.handlers';
 import * as lenders from './lenders/lenders.handlers';
@@ -21,7 +22,7 @@ import { pendingHandlers } from './pending';
 
 export const implemented = {
   ...activity, ...advances, ...businesses, ...deals, ...lenderMatches, ...lenders, ...notes, ...offers, ...people, ...pipeline, ...tasks,
-  ...webhooks, ...events, ...submissions, ...inbound, ...documents, ...portal, ...notifications,
+  ...webhooks, ...events, ...submissions, ...inbound, ...documents, ...portal, ...notifications, ...exportsHandlers,
 };
 
 /**

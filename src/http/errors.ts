@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, type: 'not_found' },
   no_api_submission: { status: 404, type: 'not_found' },
   method_not_allowed: { status: 405, type: 'validation_error' },
+  not_acceptable: { status: 406, type: 'validation_error' },
   duplicate_business: { status: 409, type: 'conflict' },
   idempotency_key_in_use: { status: 409, type: 'conflict' },
   invalid_state_transition: { status: 409, type: 'conflict' },

@@ -37,6 +37,11 @@ export interface OperationInfo {
   bodyRequired: boolean;
   /** Its body is not JSON (a raw message): it is served outside the JSON pipeline. */
   rawBody: boolean;
+  /**
+   * The media types of its success answers, in the contract's order (application/json first; a
+   * list also offers text/csv; the location export only application/x-ndjson): what `Accept` may ask for.
+   */
+  produces: string[];
 }
 
 export interface JsonLimit {
@@ -52,6 +57,7 @@ interface OperationObject {
   requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> };
   security?: Record<string, string[]>[];
   'x-roles'?: Role[];
+  responses?: Record<string, { $ref?: string; content?: Record<string, unknown> }>;
 }
 
 type SchemaObject = Record<string, unknown> & { $ref?: string; properties?: Record<string, SchemaObject> };
@@ -135,6 +141,17 @@ export function accessRules(op: OperationObject): { scopeAlternatives: string[][
   return { scopeAlternatives, roles: op['x-roles'] ?? [] };
 }
 
+/** The media types of an operation's 2xx answers, deduplicated, in the contract's order. */
+function producesOf(spec: Record<string, unknown>, op: OperationObject): string[] {
+  const out = new Set<string>();
+  for (const [status, raw] of Object.entries(op.responses ?? {})) {
+    if (!/^2/.test(status)) continue;
+    const r = deref(spec, raw as SchemaObject) as { content?: Record<string, unknown> } | undefined;
+    for (const type of Object.keys(r?.content ?? {})) out.add(type);
+  }
+  return [...out];
+}
+
 export function listOperations(spec: Record<string, unknown> = loadSpec()): OperationInfo[] {
   const out: OperationInfo[] = [];
   const paths = (spec.paths ?? {}) as Record<string, Record<string, OperationObject>>;
@@ -151,6 +168,7 @@ export function listOperations(spec: Record<string, unknown> = loadSpec()): Oper
         jsonLimits: jsonLimitsOf(spec, op),
         bodyRequired: op.requestBody?.required === true,
         rawBody: !!op.requestBody?.content && !('application/json' in op.requestBody.content),
+        produces: producesOf(spec, op),
       });
     }
   }

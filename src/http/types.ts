@@ -51,7 +51,10 @@ export type RequestBody<K extends OperationId> = operations[K] extends { request
 type SuccessStatus = 200 | 201 | 202;
 /** The successful replies an operation may give, each with its status and body type. */
 export type Reply<K extends OperationId> = {
-  [S in keyof operations[K]['responses'] & SuccessStatus]: { status: S; body: Json<operations[K]['responses'][S]> };
+  [S in keyof operations[K]['responses'] & SuccessStatus]: [Json<operations[K]['responses'][S]>] extends [never]
+    ? // Not JSON (the location export's NDJSON): the handler answers a stream, written as it is read.
+      import('./stream').StreamedReply
+    : { status: S; body: Json<operations[K]['responses'][S]> };
 }[keyof operations[K]['responses'] & SuccessStatus];
 
 export interface HandlerContext<K extends OperationId> {

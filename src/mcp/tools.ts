@@ -72,6 +72,8 @@ export function buildTools(spec: Node = loadSpec()): ToolDef[] {
   const tools: ToolDef[] = [];
   for (const op of listOperations(spec)) {
     if (op.rawBody) continue;
+    // A tool answers JSON: an operation that streams another media type (the location export) is not one.
+    if (!op.produces.includes('application/json')) continue;
     const item = paths[op.path];
     const raw = item[op.method] as Node;
     const used = new Set<string>();

@@ -1046,6 +1046,21 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(read('Full 60 at 1.34 over 6 months? No pressure, let me know.', ask(60_000)).offers[0]).toMatchObject({ term: 6, term_unit: 'months' });
   });
 
+  it('the ask as a noun ("the ask was 60 over 12 months") is the ask; a payoff the offer hangs on is a counter; two terms for one offer go to a person', () => {
+    const c = read('The ask was 60 over 12 months; credit approved 60 over 7 months at 1.31, weekly.', ask(60_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.31, term: 7, term_unit: 'months' });
+    expect(read('Approved $60,000 subject to a buyout of the Fora balance at funding. 1.33, 8 months.', ask(60_000)).type).toBe('counter');
+    // a term the reply says was asked is not a second term: "the 12 months the merchant wanted"
+    const asked = read("Approved the full 60 at 1.31 for 7 months. The 12 months the merchant wanted won't fit his deposits.", ask(60_000));
+    expect(asked.type).toBe('counter');
+    expect(asked.review_reason ?? null).toBeNull();
+    // two terms before the pricing, neither said to be the ask and the payments confirming neither: a person
+    expect(read('Approved 60k, 12 months. Underwriting prefers 7 months. Factor 1.31.', ask(60_000)).review_reason).toBe('conflicting_cues');
+    // a round amount in words right before its factor
+    expect(read('Fifty is too rich for this file. Forty-two at 1.37 for six months is the number.', ask(50_000)).offers[0]).toMatchObject({ amount: 42_000, factor_rate: 1.37, term: 6 });
+  });
+
   it('one amount named twice, in prose and in the terms block, is one offer', () => {
     const c = read('Credit approved the whole $90,000 over 9 months, weekly.\n\nAdvance: $90,000\nBuy rate: 1.32\nPurchased amount: $118,800\n39 weekly payments of $3,046.15', ask(90_000));
     expect(c.type).toBe('approved');

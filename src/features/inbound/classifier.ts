@@ -142,6 +142,8 @@ export function wordsToDigits(lower: string): string {
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
     .replace(new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'), (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
     .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`)
+    // ... and before the factor it is priced at: "thirty-five at 1.37", "forty on a 1.41"
+    .replace(new RegExp(`\\b((?:${TENS})(?:[- ](?:${UNITS}))?)(?= (?:at|@|on an?) [12]\\.\\d)`, 'g'), (a: string) => `${value(a)}`)
     // a round amount in words after a preposition or "all" (holdout11): "couldn't get it to fifty", "a lock for all ninety-five";
     // tens only (20-99), so "for one" or "to two of them" stay words; read as thousands only against the ask (SHORTHAND_AMOUNT)
     .replace(new RegExp(`\\b(to|at|for|all|all of|on|do) ((?:${TENS})(?:[- ](?:${UNITS}))?)\\b(?![- ](?:${unit}))`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
@@ -750,6 +752,8 @@ export function askedFrequency(own: string): PaymentFrequency | null {
 }
 /** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
 const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
+/** Right after a term: who asked for it ("the 12 months the owner asked for"): the term asked, not one offered. */
+const ASKED_TERM_AFTER = new RegExp(`^(?:${V.ASKED_TERM.after})\\b`);
 
 /** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
 export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
@@ -928,6 +932,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (ASKED_CLAUSE_BEFORE.test(lower.slice(Math.max(0, m.index - 70), m.index).split(/[.!?;]\s/).pop() ?? '')) continue;
       // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
+      // ... or said to be the one asked for: "the 12 months the owner asked for"
+      if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -963,6 +969,8 @@ interface Draft {
   payback?: number;
   /** "at the same rate and term": takes the pricing of the offer before it. */
   same?: boolean;
+  /** A second, different term met before the offer was priced (see offerConflict). */
+  otherTerm?: string;
 }
 
 function groupFacts(facts: Fact[]): Draft[] {
@@ -1003,6 +1011,10 @@ function groupFacts(facts: Fact[]): Draft[] {
           const n = fresh();
           n.term = f.value;
           n.unit = f.unit;
+        } else if (termDiffers({ term: c.term, term_unit: c.unit ?? 'days' }, { term: f.value, unit: f.unit ?? 'days' })) {
+          // (holdout11) a second, different term before the offer is priced ("ask was 50 over 12 months; approved 50 over
+          // 6 months at 1.30"): which one is the offer's is not clear from the order
+          c.otherTerm ??= `${f.value} ${f.unit ?? 'days'}`;
         }
         break;
       case 'count':
@@ -1089,6 +1101,8 @@ function offerConflict(d: Draft, amount: number, factor: number | null, term: nu
     const counted = { term: f === 'bi-weekly' ? d.count * 2 : d.count, unit: (f === 'daily' ? 'days' : f === 'monthly' ? 'months' : 'weeks') as TermUnit };
     if (termDiffers({ term: d.term, term_unit: d.unit ?? 'days' }, counted)) notes.push(`a ${d.term}-${d.unit ?? 'day'} term is not ${d.count} ${f} payments`);
   }
+  // two different terms for one offer, the payments confirming neither
+  if (d.otherTerm && !repays(ownCount(term, unit, freq))) notes.push(`two terms for one offer (${d.term} ${d.unit ?? 'days'}, ${d.otherTerm})`);
   return notes.length ? notes.join('; ') : undefined;
 }
 

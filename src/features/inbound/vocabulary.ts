@@ -364,7 +364,7 @@ export const ASKED_TERM = {
   /** Right before the number. */
   before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
   /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
-  clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)",
+  clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?",
   /** Right after the number and its unit. */
   after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|submitted|submitted for|put in for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
   /**
@@ -406,6 +406,8 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', structure: true, w: 1 },
+  // (holdout11 neighbours) the offer hangs on a payoff: "approved contingent on paying off Kapitus at funding", "subject to a buyout of Fora"
+  { phrase: "((contingent|conditional|conditioned|dependent) (up)?on|subject to) ((a|the|their|his|her) )?([a-z'&+]+ ){0,2}(paying|buying|closing|taking|payoff|pay-?off|buyout|buy-?out|consolidat\\w*)", structure: true, w: 3 },
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: 'but (for|at|over|on) \\d+ (months?|weeks?|days?|business days)', w: 3 },
   { phrase: '(months?|weeks?|days?) not \\d+', w: 3 },

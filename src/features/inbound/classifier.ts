@@ -1785,6 +1785,37 @@ const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|coun
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
 /**
+ * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
+ * or "your other deal / the other file": the name, or null. Only with the deal's business known; the lender's own name,
+ * days, months, states and the trade's words are not businesses.
+ */
+function foreignDecision(own: string, ctx?: ReplyContext): string | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length) return null;
+  const text = normalizeText(own);
+  if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
+  DECISION_FOR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DECISION_FOR.exec(text))) {
+    // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"
+    const parts = (m[1] ?? m[2]).trim().split(/\s+/);
+    const cut = parts.findIndex((w) => !/^[A-Z&]/.test(w));
+    const name = parts.slice(0, cut < 0 ? parts.length : cut).join(' ');
+    const first = parts[0];
+    if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
+    const words = nameWords(name);
+    if (!words.length || sameBusiness(words, business)) continue;
+    if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
+    // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
+    const blocks = text.trim().split(/\n\s*\n/);
+    const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+    if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+    return name;
+  }
+  return null;
+}
+
+/**
  * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
  * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
  * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
@@ -1919,7 +1950,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
   }
   // ... beside this deal's own answer: a person records the other deal's part where it belongs
-  const review = d.review ?? ((deals.multiple || elsewhere) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  // (holdout11 gate) a decision sentence naming another business than this deal's ("Approved 50k at 1.35 ... for Harbor
+  // Bakery"), or the reply speaking of "your other deal": which deal the decision is for is a person's call
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? foreignDecision(deals.own, context) : null;
+  if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
+  const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

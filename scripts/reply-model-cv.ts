@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyReply, type ReplyType } from '../src/features/inbound/classifier';
-import { combineReadings, MODEL_THRESHOLDS, predict, rulesUndecided, type ModelReading, type ReplyModel } from '../src/features/inbound/reply-model';
+import { combineReadings, MODEL_THRESHOLDS, predict, rulesUndecided, type ModelReading, type ModelThresholds, type ReplyModel } from '../src/features/inbound/reply-model';
 import { BLIND_SETS, CORPUS_DIR, loadManifest, parseFixture, scoreFixture, type FixtureResult } from '../contract-tests/fixtures/replies/evaluate';
 import { modelDocs, trainFrom } from '../contract-tests/fixtures/replies/model-data';
 
@@ -49,7 +49,7 @@ const addResult = (row: Row, r: { typeOk: boolean; applied: boolean; appliedWron
   row.right += +(r.shouldApply && r.applied && r.typeOk);
 };
 
-function scoreRules(set: string, th: { fill: number; veto: number } | null): Row {
+function scoreRules(set: string, th: ModelThresholds | null): Row {
   const row = zero();
   for (const { p, got } of rules.filter((x) => x.p.expected.set === set)) {
     const c = th ? combineReadings(got, modelOf.get(p.expected.file)!, th) : got;
@@ -79,7 +79,7 @@ function blindReadings(run: BlindRun): Map<string, BlindReading> | null {
   return out;
 }
 
-function scoreBlind(set: string, th: { fill: number; veto: number } | null): Row | null {
+function scoreBlind(set: string, th: ModelThresholds | null): Row | null {
   const run = runs.find((r) => r.set === set);
   const readings = run && blindReadings(run);
   if (!readings) return null;
@@ -94,7 +94,8 @@ function scoreBlind(set: string, th: { fill: number; veto: number } | null): Row
       // the rules' reason for an unclassified reading is not in the run: "no decisive cue" taken from today's rules for the same reply
       const undecided = b.type === 'unclassified' && b.reason === 'not_classified' && (e.type !== 'unclassified' || rulesUndecided(rules.find((r) => r.p === p)!.got));
       if (undecided && m.type !== 'unclassified' && m.probability >= th.fill) type = m.type;
-      if (applied && m.type !== b.type && m.probability >= th.veto && !(b.type === 'counter' && m.type === 'approved')) applied = false;
+      const bar = b.type === 'counter' && m.type === 'approved' ? Infinity : b.type === 'approved' && m.type === 'counter' ? th.vetoTerms : th.veto;
+      if (applied && m.type !== b.type && m.probability >= bar) applied = false;
     }
     const typeOk = type === e.type;
     const should = e.type !== 'unclassified' && !e.expected_review;
@@ -153,19 +154,19 @@ for (const [lo, hi] of [[0, 0.5], [0.5, 0.7], [0.7, 0.9], [0.9, 0.99], [0.99, 0.
 }
 
 if (process.argv.includes('--sweep')) {
-  console.log('\nthreshold sweep (fill, veto): (c) over every batch | (d) over holdout4-holdout11  [type, applied/wrong, coverage]');
-  for (const fill of process.argv.includes('--all-fill') ? [0.5, 0.7, 0.9, 0.99, 0.999, 2] : [MODEL_THRESHOLDS.fill]) {
-    for (const veto of [0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 0.995, 0.999, 2]) {
-      const t = { fill, veto };
-      const c = sum(SETS.map((s) => scoreRules(s, t)));
-      const d = sum(SETS.map((s) => scoreBlind(s, t)));
-      console.log(`  fill ${String(fill).padEnd(5)} veto ${String(veto).padEnd(5)}  ${cell(c)} | ${cell(d)}`);
-    }
-  }
+  console.log('\nthreshold sweep (fill, veto, vetoTerms): (c) over every batch | (d) over holdout4-holdout11  [type, applied/wrong, coverage]');
+  const line = (t: ModelThresholds) => {
+    const c = sum(SETS.map((s) => scoreRules(s, t)));
+    const d = sum(SETS.map((s) => scoreBlind(s, t)));
+    console.log(`  fill ${String(t.fill).padEnd(5)} veto ${String(t.veto).padEnd(5)} vetoTerms ${String(t.vetoTerms).padEnd(8)} ${cell(c)} | ${cell(d)}`);
+  };
+  for (const fill of [0.5, 0.7, 0.9, 0.99, 0.999, 2]) line({ ...MODEL_THRESHOLDS, fill });
+  for (const veto of [0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 0.995, 0.999, 2]) line({ ...MODEL_THRESHOLDS, veto });
+  for (const vetoTerms of [0.9, 0.99, 0.999, 0.9999, 0.99999, 0.999999, 2]) line({ ...MODEL_THRESHOLDS, vetoTerms });
 }
 if (process.argv.includes('--pairs')) {
   // which vetoes: rules type -> model type, at veto 0.99, for (c) and (d)
-  const t = { fill: 0.99, veto: Number(process.argv[process.argv.indexOf('--pairs') + 1] ?? 0.99) };
+  const t = { fill: 0.99, veto: Number(process.argv[process.argv.indexOf('--pairs') + 1] ?? 0.99) }; // every pair at one bar
   const pairs: Record<string, { c: [number, number]; d: [number, number] }> = {};
   for (const set of SETS) {
     const run = runs.find((r) => r.set === set);
@@ -173,12 +174,12 @@ if (process.argv.includes('--pairs')) {
     for (const { p, got } of rules.filter((x) => x.p.expected.set === set)) {
       const m = modelOf.get(p.expected.file)!;
       const r0 = scoreFixture(p, got);
-      if (r0.applied && m.type !== got.type && m.probability >= t.veto && !(got.type === 'counter' && m.type === 'approved')) {
+      if (r0.applied && m.type !== got.type && m.probability >= t.veto) {
         const k = `${got.type}->${m.type}`;
         (pairs[k] ??= { c: [0, 0], d: [0, 0] }).c[r0.appliedWrong ? 0 : 1]++;
       }
       const b = readings?.get(p.expected.file);
-      if (b && b.applied && m.type !== b.type && m.probability >= t.veto && !p.autoHeader && !(b.type === 'counter' && m.type === 'approved')) {
+      if (b && b.applied && m.type !== b.type && m.probability >= t.veto && !p.autoHeader) {
         const k = `${b.type}->${m.type}`;
         const wrong = b.type !== p.expected.type || !!p.expected.expected_review;
         (pairs[k] ??= { c: [0, 0], d: [0, 0] }).d[wrong ? 0 : 1]++;
@@ -187,5 +188,21 @@ if (process.argv.includes('--pairs')) {
   }
   console.log(`\nvetoes at ${t.veto} by (rules -> model): (c) wrong prevented / right lost, (d) wrong prevented / right lost`);
   for (const [k, v] of Object.entries(pairs).sort()) console.log(`  ${k.padEnd(26)} (c) ${v.c[0]}/${v.c[1]}   (d) ${v.d[0]}/${v.d[1]}`);
+}
+if (process.argv.includes('--margins')) {
+  // rules approved (applied), model counter: log-odds margin and feature count, wrong (W) or right (R) application
+  for (const set of SETS) {
+    const run = runs.find((r) => r.set === set);
+    const readings = run && blindReadings(run);
+    for (const { p, got } of rules.filter((x) => x.p.expected.set === set)) {
+      const m = modelOf.get(p.expected.file)!;
+      const r0 = scoreFixture(p, got);
+      const b = readings?.get(p.expected.file);
+      const lo = Math.log(m.posterior[3] / m.posterior[0]);
+      const nf = docOf.get(p.expected.file)!.features.length;
+      if (r0.applied && got.type === 'approved' && m.type === 'counter') console.log(`  (c) ${r0.appliedWrong ? 'W' : 'R'} ${lo.toFixed(1).padStart(6)} ${String(nf).padStart(4)} ${(lo / nf).toFixed(3)} ${p.expected.file}`);
+      if (b && b.applied && b.type === 'approved' && m.type === 'counter') console.log(`  (d) ${b.type !== p.expected.type || p.expected.expected_review ? 'W' : 'R'} ${lo.toFixed(1).padStart(6)} ${String(nf).padStart(4)} ${(lo / nf).toFixed(3)} ${p.expected.file}`);
+    }
+  }
 }
 void docOf;

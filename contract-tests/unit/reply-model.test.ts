@@ -118,8 +118,8 @@ describe('the two readers together (combineReadings)', () => {
   });
 
   it('rules decided and a confident model reading another type: a person decides (readers_disagree), the rules\' type kept', () => {
-    const c = combineReadings(base({ type: 'approved' }), model('counter', MODEL_THRESHOLDS.veto));
-    expect(c).toMatchObject({ type: 'approved', review_reason: 'readers_disagree' });
+    const c = combineReadings(base({ type: 'declined' }), model('counter', MODEL_THRESHOLDS.veto));
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'readers_disagree' });
     expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'readers_disagree' });
     expect(combineReadings(base({ type: 'declined' }), model('needs_info', 0.9999)).review_reason).toBe('readers_disagree');
   });
@@ -136,8 +136,9 @@ describe('the two readers together (combineReadings)', () => {
     const c = combineReadings(base({ type: 'counter' }), model('approved', 0.9999));
     expect(c.review_reason ?? null).toBeNull();
     expect(outcome(c).apply).toBe(true);
-    // the other way round (the classic unsafe error, a counter applied as an approval) goes to a person
-    expect(combineReadings(base({ type: 'approved' }), model('counter', 0.9999)).review_reason).toBe('readers_disagree');
+    // the other way round (the classic unsafe error, a counter applied as an approval) goes to a person when the model is surer
+    expect(combineReadings(base({ type: 'approved' }), model('counter', MODEL_THRESHOLDS.vetoTerms)).review_reason).toBe('readers_disagree');
+    expect(outcome(combineReadings(base({ type: 'approved' }), model('counter', (MODEL_THRESHOLDS.veto + MODEL_THRESHOLDS.vetoTerms) / 2))).apply).toBe(true);
   });
 
   it('a reading already going to a person keeps its reason', () => {

@@ -497,9 +497,9 @@ describe(`issue 26: replies read against the ask, every offer logged, doubt to r
 
   it('when the rules decide and the statistical reader confidently reads another type, a person decides (readers_disagree)', async () => {
     // the rules read "approved with us" as an approval; the model reads a question and a list of documents
-    const { email, sub, offers } = await reply('Your merchant is approved with us for 12 months TIB? Please confirm and send the last 4 months of statements, the DL and a voided check.');
+    const { email, sub, offers } = await reply('Your merchant is approved with us for 12 months TIB? Please confirm and send the last 4 months of bank statements, the DL front and back and a voided check.', 'RE: Funding request');
     expect(email).toMatchObject({ status: 'unclassified', review_reason: 'readers_disagree', offer_ids: [], classification: { type: 'approved', review_reason: 'readers_disagree' } });
-    expect(email.classification.reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^model: needs_info 0\.99/), 'review: readers_disagree']));
+    expect(email.classification.reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^model: needs_info (0\.99|1\.00)/), 'review: readers_disagree']));
     expect(sub.status).toBe('sent');
     expect(offers).toEqual([]);
   });

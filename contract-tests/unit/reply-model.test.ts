@@ -20,11 +20,12 @@ beforeAll(async () => {
 describe('tokens', () => {
   const ctx = { requested_amount: 75_000, business_name: 'Bellavista Bistro LLC' };
 
-  it('turns amounts into their relation to the ask, a bare "40" into thousands only without a unit', () => {
+  it('turns amounts into their relation to the ask (a payment is small), a bare "40" into thousands only without a unit', () => {
     expect(tokenize('We can do $50,000 not the 75k.', ctx)).toEqual(['we', 'can', 'do', 'zamtless', 'not', 'the', 'zamtask']);
     expect(tokenize('approved at 90K', ctx)).toEqual(['approved', 'at', 'zamtmore']);
     expect(tokenize('can do 40, not 75', ctx)).toEqual(['can', 'do', 'zamtless', 'not', 'zamtask']);
-    expect(tokenize('40 payments of 1,250', ctx)).toEqual(['znum', 'payments', 'of', 'zamtless']);
+    expect(tokenize('40 payments of 1,250', ctx)).toEqual(['znum', 'payments', 'of', 'zamtsmall']); // a payment, not a smaller offer
+    expect(tokenize('daily payments of $618.75', ctx)).toEqual(['daily', 'payments', 'of', 'zamtsmall']);
     expect(tokenize('approved $50,000')).toEqual(['approved', 'zamt']);
   });
 

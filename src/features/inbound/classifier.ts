@@ -53,9 +53,10 @@ export interface ExtractedOffer {
  * winning class barely won), `tentative_terms` (terms before the final sign-off, "up to", a floated
  * amount without pricing), `approval_withdrawn` (an approval pulled back), `multiple_deals` (one
  * reply answering several files). `incomplete_offer` is decided when the offers are logged
- * (reply-outcome.ts), not here.
+ * (reply-outcome.ts), not here; `readers_disagree` (the rules decided, the statistical model
+ * confidently reads another type) when the two readers are set side by side (reply-model.ts).
  */
-export const CLASSIFIER_REVIEW_REASONS = ['conflicting_cues', 'low_confidence', 'tentative_terms', 'approval_withdrawn', 'multiple_deals'] as const;
+export const CLASSIFIER_REVIEW_REASONS = ['conflicting_cues', 'low_confidence', 'tentative_terms', 'approval_withdrawn', 'multiple_deals', 'readers_disagree'] as const;
 export type ClassifierReviewReason = (typeof CLASSIFIER_REVIEW_REASONS)[number];
 
 /**

@@ -710,7 +710,8 @@ const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>bus
  * The ask restated with its amount before its term (holdout9): "you came in asking for 120k over 9 months",
  * "the merchant requested $50,000 for 12 months": the term in that clause is the ask's, never the offer's.
  */
-const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s+\\$?\\d[\\d,.]*\\s?k?\\s+(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
+// (holdout11: also a label, "Requested: $50,000 / 12 months")
+const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s*\\$?(?![12]\\.\\d{1,3}(?![\\d,]))\\d[\\d,.]*\\s?k?\\s*(?:[/,|]\\s*|-\\s+|\\s)(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
 const ASKED_CLAUSE_BEFORE = new RegExp(`${ASKED_CLAUSE}$`);
 const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
 const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
@@ -1113,7 +1114,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
     if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
-    if (d.factor === undefined && d.term === undefined && d.payback === undefined) continue;
+    // (holdout11) a count of payments is a term too: "Approved $50,000, 180 daily payments of $375.00" is an offer
+    if (d.factor === undefined && d.term === undefined && d.payback === undefined && d.count === undefined) continue;
     const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
     let term = d.term ?? null;
     let unit = d.unit ?? null;
@@ -1124,8 +1126,12 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     if (term !== null && unit === null) unit = 'days';
     let payment = d.payment ?? null;
     if (payment !== null && payment >= d.amount) payment = null;
-    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it)
-    const stated = d.factor ?? (d.payback !== undefined && d.payback > d.amount ? Math.round((d.payback / d.amount) * 10000) / 10000 : undefined);
+    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it); (holdout11) with no
+    // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
+    // gives a factor the trade writes (1.05 to 2)
+    const n = d.count ?? ownCount(term, unit, freq);
+    const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
+    const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
     const conflict = offerConflict(d, d.amount, factor, term, unit, freq, payment);

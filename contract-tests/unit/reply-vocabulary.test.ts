@@ -1085,6 +1085,17 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(labelled).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.36, term: 8, term_unit: 'months' }] });
   });
 
+  it('requests in other words: what the lender cannot decide without, items pending by label, the merchant asked through the broker', () => {
+    expect(read("Can't underwrite it without the 2025 tax return. Send it when you can.")).toMatchObject({ type: 'needs_info', requested_items: ['2025 tax return'] });
+    expect(read('Open items: voided check, landlord contact.')).toMatchObject({ type: 'needs_info', requested_items: ['voided check', 'landlord contact'] });
+    expect(read('Could you ask the owner to sign the bank verification form?').type).toBe('needs_info');
+    expect(read('Our team would like to see the October statement before making a decision.')).toMatchObject({ type: 'needs_info', requested_items: ['October statement'] });
+    expect(read('Credit requires a signed application prior to approval.').type).toBe('needs_info');
+    expect(read('Please provide: 1) voided check 2) DL 3) landlord letter')).toMatchObject({ type: 'needs_info', requested_items: ['voided check', 'DL', 'landlord letter'] });
+    // a decline that ends by asking the broker to have the merchant do something stays a decline
+    expect(read("The statements don't tie out, so we're declining the file. Please have the merchant connect their bank if they want another look.").type).toBe('declined');
+  });
+
   it('one amount named twice, in prose and in the terms block, is one offer', () => {
     const c = read('Credit approved the whole $90,000 over 9 months, weekly.\n\nAdvance: $90,000\nBuy rate: 1.32\nPurchased amount: $118,800\n39 weekly payments of $3,046.15', ask(90_000));
     expect(c.type).toBe('approved');

@@ -216,6 +216,16 @@ export const NEEDS_INFO: PhraseRow[] = [
   { phrase: "(still )?(waiting|holding) (on|for) (the |their |a |an |your )?(?=(mtd|month|statements?|bank|voided|void|dl|driver|id|photo|app|application|signed|tax|p&l|payoff|landlord|lease|proof|k-1|articles|ein|invoices?|password|decision|plaid|a/r|aging|\\d{4}|last|most recent|current|updated|october|november|september|august|december|january)\\b)|send (it|them|those|that|these)( over| in)? (when|once|as soon as) you (have|get)", w: 1.5 },
 ];
 
+// (issue 26 classes, after holdout11) a request in other words: what the lender cannot decide without ("can't price it without
+// the MTD"), items pending by label, the merchant asked through the broker ("please have the owner connect Plaid", "can you
+// ask the merchant to sign"), what the lender would like to see before a decision
+NEEDS_INFO.push(
+  { phrase: "(can't|cannot|won't|unable to|not able to|can not) (price|decide|approve|fund|move|underwrite|review|quote|structure|submit|proceed)( on)?( it| this| that| the (file|deal))?( any further)? without", w: 2.5 },
+  { phrase: '(pending|open|outstanding|remaining|missing) (items|stips|conditions|documents|docs)|items (pending|outstanding|open|still needed)', w: 2.5 },
+  { phrase: "(please|pls|kindly|can you|could you|would you)( please)? (ask|get|tell) (the |your )?(merchant|owner|client|customer|borrower|business owner) (to )?(connect|link|send|sign|complete|upload|provide|fill( out)?|submit|email|forward|share|log ?in)", w: 2.5 },
+  { phrase: '(would like to|need to|needs to|want to|wants to|have to|has to) see|before (making|we make|i make|reaching|giving) (a |the |our )?(final )?(decision|call|determination)|(please|pls|kindly|can you|could you) share', w: 1.5 },
+);
+
 /** A person acknowledging or reporting progress: no decision yet. */
 export const PENDING: PhraseRow[] = [
   { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },

@@ -1157,6 +1157,8 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(trailing.requested_items).toEqual([]);
     expect(read('Best I can land is 32.5 today at 1.41, 110 days, daily.', ask(45_000)).offers[0]).toMatchObject({ amount: 32_500, factor_rate: 1.41 });
     expect(read('We ended up at 38 on a 1.37 for 30 weeks.', ask(45_000)).offers[0]).toMatchObject({ amount: 38_000, factor_rate: 1.37, term: 30 });
+    // a payment written bare with its period
+    expect(read('ended up at 38 on a 1.37, 110 biz days, 473/day', ask(45_000)).offers[0]).toMatchObject({ amount: 38_000, payment_amount: 473, payment_frequency: 'daily' });
     // a time of day is no amount: "wire went out at 11:40" leaves priced terms to the ask
     const wire = read('Approved. 1.35, 8 months, daily. Wire went out at 11:40.', ask(45_000));
     expect(wire).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.35, term: 8 }] });

@@ -810,6 +810,15 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([start, end]);
       facts.push({ pos: base + start, kind: 'money', value, money: moneyKind(lower, start, end), text: whole.trim() });
     }
+    // (holdout11) a payment written bare with its period: "504/day", "1,900 a week", "396.00 per day" (not a month:
+    // "9000 a month" is revenue)
+    const perRe = /(?<![\w.,$])(\d{2,3}(?:,\d{3})?|\d{2,5})(\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)/gi;
+    while ((m = perRe.exec(line))) {
+      const end = m.index + m[1].length + (m[2]?.length ?? 0);
+      if (overlaps(m.index, end)) continue;
+      taken.push([m.index, end]);
+      facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
+    }
     // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"; (holdout11) with a half ("27.5 at 1.40"), a word of
     // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices
     const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?)\s*(?=[1-2]\.\d)/gi;

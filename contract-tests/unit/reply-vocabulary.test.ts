@@ -1092,6 +1092,8 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(read('Our team would like to see the October statement before making a decision.')).toMatchObject({ type: 'needs_info', requested_items: ['October statement'] });
     expect(read('Credit requires a signed application prior to approval.').type).toBe('needs_info');
     expect(read('Please provide: 1) voided check 2) DL 3) landlord letter')).toMatchObject({ type: 'needs_info', requested_items: ['voided check', 'DL', 'landlord letter'] });
+    // items beside a hedged yes ("if those look clean we're probably good for 50"): the request, for a person to set expectations
+    expect(read("Need the MTD and a payoff letter. If those look clean we're probably good for 50 at 1.35.", ask(50_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
     // a decline that ends by asking the broker to have the merchant do something stays a decline
     expect(read("The statements don't tie out, so we're declining the file. Please have the merchant connect their bank if they want another look.").type).toBe('declined');
   });

@@ -1061,6 +1061,30 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(read('Fifty is too rich for this file. Forty-two at 1.37 for six months is the number.', ask(50_000)).offers[0]).toMatchObject({ amount: 42_000, factor_rate: 1.37, term: 6 });
   });
 
+  it('a decision naming another business, or "your other deal", goes to a person; approvals pulled, held or hanging on a payoff are not applied', () => {
+    const pine: ReplyContext = { requested_amount: 50_000, business_name: 'Pinecrest Veterinary Clinic' };
+    expect(read('Approved 50k at 1.35 for 9 months for Harbor Bakery. Still reviewing Pinecrest.', pine).review_reason).toBe('multiple_deals');
+    expect(read('Your other deal, Harbor Bakery, is approved. Pinecrest: need the MTD.', pine).review_reason).toBe('multiple_deals');
+    // this deal's own name, a day, or the lender's firm after "approved ... for" is no other business
+    expect(read('Approved 50k at 1.35 for 9 months for Pinecrest.', pine).review_reason ?? null).toBeNull();
+    expect(read('Approved 50k at 1.35 for 9 months, funding on Monday. Thanks from all of us at Harbor Capital.', pine).review_reason ?? null).toBeNull();
+    expect(read('Approved 50k at 1.35, 9 months - credit pulled it this morning after a new UCC.', ask(50_000)).review_reason).toBe('approval_withdrawn');
+    expect(read('Approved at 50k 1.35 9 months pending a clean site inspection.', ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read('We can do 50k at 1.35 over 9 months, but only after they close out Rapid.', ask(50_000)).type).toBe('counter');
+    expect(read("We're not a yes on this one - the deposits dropped 40%.").type).toBe('declined');
+  });
+
+  it('the payments counted are the payback when none is stated; a count alone is a term, so the offer is never dropped; a labelled ask is the ask', () => {
+    expect(read('Approved $60,000, 160 daily payments of $498.75.', ask(60_000)).offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.33, term: 160, term_unit: 'days' });
+    // no factor, no payment: the offer cannot be completed, so a person (never applied without its offer)
+    const o = outcome('Approved $60,000 over 160 daily payments.', ask(60_000));
+    expect(o.o).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+    // a payment that would make no factor of the trade (a fee, a deposit) is not read as the payback
+    expect(read('Approved $60,000, 160 daily payments of $25.00.', ask(60_000)).offers[0]?.factor_rate ?? null).toBeNull();
+    const labelled = read('Requested: $60,000 / 12 months. Approved: $45,000 / 1.36 / 8 months.', ask(60_000));
+    expect(labelled).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.36, term: 8, term_unit: 'months' }] });
+  });
+
   it('one amount named twice, in prose and in the terms block, is one offer', () => {
     const c = read('Credit approved the whole $90,000 over 9 months, weekly.\n\nAdvance: $90,000\nBuy rate: 1.32\nPurchased amount: $118,800\n39 weekly payments of $3,046.15', ask(90_000));
     expect(c.type).toBe('approved');

@@ -710,7 +710,8 @@ const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>bus
  * The ask restated with its amount before its term (holdout9): "you came in asking for 120k over 9 months",
  * "the merchant requested $50,000 for 12 months": the term in that clause is the ask's, never the offer's.
  */
-const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s+\\$?\\d[\\d,.]*\\s?k?\\s+(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
+// (holdout11: also a label, "Requested: $50,000 / 12 months")
+const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s*\\$?(?![12]\\.\\d{1,3}(?![\\d,]))\\d[\\d,.]*\\s?k?\\s*(?:[/,|]\\s*|-\\s+|\\s)(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
 const ASKED_CLAUSE_BEFORE = new RegExp(`${ASKED_CLAUSE}$`);
 const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
 const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
@@ -1113,7 +1114,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
     if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
-    if (d.factor === undefined && d.term === undefined && d.payback === undefined) continue;
+    // (holdout11) a count of payments is a term too: "Approved $50,000, 180 daily payments of $375.00" is an offer
+    if (d.factor === undefined && d.term === undefined && d.payback === undefined && d.count === undefined) continue;
     const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
     let term = d.term ?? null;
     let unit = d.unit ?? null;
@@ -1124,8 +1126,12 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     if (term !== null && unit === null) unit = 'days';
     let payment = d.payment ?? null;
     if (payment !== null && payment >= d.amount) payment = null;
-    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it)
-    const stated = d.factor ?? (d.payback !== undefined && d.payback > d.amount ? Math.round((d.payback / d.amount) * 10000) / 10000 : undefined);
+    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it); (holdout11) with no
+    // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
+    // gives a factor the trade writes (1.05 to 2)
+    const n = d.count ?? ownCount(term, unit, freq);
+    const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
+    const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
     const conflict = offerConflict(d, d.amount, factor, term, unit, freq, payment);
@@ -1786,6 +1792,37 @@ const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|coun
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
 /**
+ * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
+ * or "your other deal / the other file": the name, or null. Only with the deal's business known; the lender's own name,
+ * days, months, states and the trade's words are not businesses.
+ */
+function foreignDecision(own: string, ctx?: ReplyContext): string | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length) return null;
+  const text = normalizeText(own);
+  if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
+  DECISION_FOR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DECISION_FOR.exec(text))) {
+    // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"
+    const parts = (m[1] ?? m[2]).trim().split(/\s+/);
+    const cut = parts.findIndex((w) => !/^[A-Z&]/.test(w));
+    const name = parts.slice(0, cut < 0 ? parts.length : cut).join(' ');
+    const first = parts[0];
+    if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
+    const words = nameWords(name);
+    if (!words.length || sameBusiness(words, business)) continue;
+    if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
+    // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
+    const blocks = text.trim().split(/\n\s*\n/);
+    const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+    if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+    return name;
+  }
+  return null;
+}
+
+/**
  * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
  * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
  * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
@@ -1920,7 +1957,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
   }
   // ... beside this deal's own answer: a person records the other deal's part where it belongs
-  const review = d.review ?? ((deals.multiple || elsewhere) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  // (holdout11 gate) a decision sentence naming another business than this deal's ("Approved 50k at 1.35 ... for Harbor
+  // Bakery"), or the reply speaking of "your other deal": which deal the decision is for is a person's call
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? foreignDecision(deals.own, context) : null;
+  if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
+  const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

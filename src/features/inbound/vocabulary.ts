@@ -152,6 +152,8 @@ export const DECLINE: PhraseRow[] = [
   // the lender closing or turning the file down in other verbs: "shot this one down", "voted it down", "closing this one out on
   // our end", "stepping away from this one" (never a position closed out: "closing out the Forward balance")
   { phrase: "(shot|turned|voted|knocked|kicked) (it|this|that|this one|that one|the (file|deal|request|application)) (down|back)|(closing|close|closed|closed|marking|marked) (it|this|that|this one|that one|the (file|deal)|this (file|deal)) (out|dead|lost)( on (our|my) (end|side))?(?=\\s*[.!,;:\\n-]|\\s*$| on (our|my) (end|side))|(step|stepping|stepped|walk|walking|walked|back|backing|backed) (away|off) (from|on) (it|this|that|this one|that one|the (file|deal))", w: 3 },
+  // a verdict noun for yes, negated: "we're not a yes on this one", "it isn't a go for us"
+  { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
 ];
@@ -194,6 +196,8 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: "(are|is|we're|i'm|am|have|has|we've|been|now) (rescinding|withdrawing|revoking|retracting|pulling (it|this|that) back|walking (it|this|that) back|taking (it|this|that) back)|(walk|walking|take|taking|pull|pulling) back (our|the|my|yesterday's|today's|last week's|that|this|the earlier|the previous) (number|numbers|offer|approval|terms|quote|pricing)", w: 4 },
   { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
+  // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
+  { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
 ];
 
@@ -268,7 +272,7 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(might|may) be able to do something|i might be able|don't promise", w: 3 },
   { phrase: "(he'd|she'd|he would|she would|they'd|they would) look at", w: 2.5 },
   { phrase: 'no pricing yet', w: 2.5 },
-  { phrase: 'pending (a |an |the )?(site inspection|inspection|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
+  { phrase: 'pending (a |an |the |our )?(clean |satisfactory |successful |good |final )?(site inspection|inspection|site visit|final (review|approval|underwriting)|credit review|(credit )?committee)', w: 2.5 },
   // the same conditions in other words: "contingent on a clean site inspection", "conditional upon committee"
   { phrase: '(contingent|conditional|dependent) (up)?on (a |an |the |our )?(clean |satisfactory |successful |good |passing )?(site inspection|inspection|site visit|appraisal|committee|credit committee|credit review|final (review|approval|underwriting)|(final )?qc|quality control)', w: 2.5 },
   // a check still to clear before the terms stand: "need the deal to clear our final QC review", "once it passes compliance"
@@ -364,7 +368,7 @@ export const ASKED_TERM = {
   /** Right before the number. */
   before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
   /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
-  clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?",
+  clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?|(?:requested|request|the ask|ask|asked|asking|submitted|applied for)(?: amount| terms?)?\\s*:",
   /** Right after the number and its unit. */
   after: "( term)? ((that )?(you|they|he|she|the (merchant|client|owner|customer|application|app|file|submission|request|deal)) )?(asked for|asks for|requested|wanted|wants|applied for|submitted|submitted for|put in for|(is|are|was|were) (asking|looking|hoping) for|(is|was|were) requested|in the (application|app|request|submission))",
   /**
@@ -397,6 +401,8 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(we'd|we would|we) (have to|need to) go \\d+", w: 3 },
   // another structure: the offer stands only with a position paid off or bought out
   { phrase: "(only )?(if|once|provided|as long as) (they|the merchant|the client|he|she|we) (close|closes|pay off|pays off|payoff|buy out|buys out|take out|takes out|clear|clears|drop|drops|consolidate|consolidates|refinance|refinances)( out)? ([a-z'&+]+ ){0,3}(position|positions|balance|advance|mca|loan|funders?)", structure: true, w: 3 },
+  // ... the funder named instead of the position: "but only after they close out Rapid", "once he pays off Kapitus"
+  { phrase: "(only )?(if|once|after|when|provided|as long as) (they|the merchant|the client|the owner|he|she) (close|closes|closed|pay|pays|paid|buy|buys|take|takes|clear|clears)( off| out)? [a-z'&+]+( [a-z'&+]+)?( (off|out))?(?=\\s*[.!;,\\n]|\\s*$| (first|at funding|before))", structure: true, w: 3 },
   { phrase: "(has|have|needs?|need|must) to be (paid off|bought out|closed out|taken out|paid down|consolidated)|(paid|bought|closed|taken) (off|out) at funding|(we|we'd|we) (need to|have to|must|would need to|would have to) be in (1st|first)( position)?", structure: true, w: 3 },
   // a payoff as part of the deal: "pay Rapid off and we fund 80", "closing out the Forward balance"
   { phrase: "(pay|paying|buy|buying|take|taking|close|closing)( [a-z'&+]+){0,3} (off|out)|stay (in )?(1st|2nd|3rd|\\d+th|first|second|third|fourth)", structure: true, w: 1.5 },

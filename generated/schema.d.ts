@@ -5886,13 +5886,16 @@ export interface components {
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
              *     by the submission's state rules). What the classifier read but a person should decide:
              *     `incomplete_offer` (an approval or counter states an offer that cannot be completed: no
-             *     factor rate or payback, or no term; it is never applied without it), `conflicting_cues`
-             *     (a decline and an offer at the ask, or two readings tied, that no rule of the trade
-             *     settles), `low_confidence` (the winning reading barely won, or only the statistical
+             *     factor rate, payback or payments that repay it, or no term; it is never applied without
+             *     it), `conflicting_cues` (a decline and an offer at the ask, or two readings tied, that no
+             *     rule of the trade settles; an offer whose own figures disagree: the amount times the
+             *     factor is not the payback stated, the payments do not repay it, or two terms for one
+             *     offer; an approval at the ask beside a smaller amount put forward), `low_confidence` (the winning reading barely won, or only the statistical
              *     model read a decision where the rules found none: its reading is shown, never applied), `tentative_terms` (terms
              *     given before the final sign-off, "approved up to", an amount floated without pricing),
              *     `approval_withdrawn` (the lender pulls an earlier approval), `multiple_deals` (one reply
-             *     answering several files), `readers_disagree` (the rules decided one type and the
+             *     answering several files, or a decision naming another business than the deal's, or
+             *     "your other deal"), `readers_disagree` (the rules decided one type and the
              *     statistical model confidently reads another; `classification.reasons` names both).
              *     Null when `processed`.
              * @example null

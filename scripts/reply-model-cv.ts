@@ -16,7 +16,7 @@
 //   npx tsx scripts/reply-model-cv.ts            the tables
 //   npx tsx scripts/reply-model-cv.ts --sweep    ... and the threshold sweep
 //   npx tsx scripts/reply-model-cv.ts --logreg   ... and logistic regression alone (slower), for comparison
-//   --pairs P, --margins                         which vetoes catch what, at one bar
+//   --pairs P, --margins, --left                 which vetoes catch what, at one bar; the wrong applications left
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyReply, type ReplyType } from '../src/features/inbound/classifier';
@@ -218,6 +218,24 @@ if (process.argv.includes('--margins')) {
       const nf = docOf.get(p.expected.file)!.features.length;
       if (r0.applied && got.type === 'approved' && m.type === 'counter') console.log(`  (c) ${r0.appliedWrong ? 'W' : 'R'} ${lo.toFixed(1).padStart(6)} ${String(nf).padStart(4)} ${(lo / nf).toFixed(3)} ${p.expected.file}`);
       if (b && b.applied && b.type === 'approved' && m.type === 'counter') console.log(`  (d) ${b.type !== p.expected.type || p.expected.expected_review ? 'W' : 'R'} ${lo.toFixed(1).padStart(6)} ${String(nf).padStart(4)} ${(lo / nf).toFixed(3)} ${p.expected.file}`);
+    }
+  }
+}
+if (process.argv.includes('--left')) {
+  // the wrong applications left in (d): what the blind rules applied wrong that the model did not stop
+  console.log('\nwrong applications left in (d), blind rules + model: rules type (expected) model type probability');
+  for (const set of SETS) {
+    const run = runs.find((r) => r.set === set);
+    const readings = run && blindReadings(run);
+    if (!readings) continue;
+    for (const p of parsed.filter((x) => x.expected.set === set)) {
+      const b = readings.get(p.expected.file)!;
+      const m = modelOf.get(p.expected.file)!;
+      const bar = b.type === 'counter' && m.type === 'approved' ? Infinity : b.type === 'approved' && m.type === 'counter' ? th.vetoTerms : th.veto;
+      const applied = b.applied && !(m.type !== b.type && m.probability >= bar);
+      if (applied && (b.type !== p.expected.type || p.expected.expected_review)) {
+        console.log(`  ${set.padEnd(10)} ${b.type} (${p.expected.type}${p.expected.expected_review ? ', for review' : ''}) model ${m.type} ${m.probability.toFixed(4)}  ${p.expected.file}`);
+      }
     }
   }
 }

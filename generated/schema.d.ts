@@ -1116,7 +1116,10 @@ export interface paths {
          *        own schedule (9 months: 9 monthly payments). A reply the classifier doubts, or with an
          *        offer that cannot be completed, is not applied: it waits with `review_reason`
          *        `incomplete_offer`, `conflicting_cues`, `low_confidence`, `tentative_terms`,
-         *        `approval_withdrawn` or `multiple_deals`.
+         *        `approval_withdrawn`, `multiple_deals` or `readers_disagree`. A reply is read twice, by
+         *        rules and by a statistical model trained on labelled replies; it is applied only when the
+         *        rules decide it and the model does not confidently read another type, and never on the
+         *        model's reading alone.
          *     4. **Filed**: when matched, not an automatic reply, and from a sender that passed the sender
          *        gate of step 3 (the lender's domain, authenticated; for a merchant's reply, the address its
          *        portal link was sent to, authenticated), whatever the reply says, its attached
@@ -6103,12 +6106,12 @@ export interface components {
             /**
              * @description Set when the classifier doubts its own reading, so the email waits for a person with this
              *     `review_reason` (see InboundEmail): `conflicting_cues`, `low_confidence`, `tentative_terms`,
-             *     `approval_withdrawn`, `multiple_deals`. Absent or null when the reading is clear (emails
-             *     stored before 2026-11-27 do not have it).
+             *     `approval_withdrawn`, `multiple_deals`, `readers_disagree`. Absent or null when the reading
+             *     is clear (emails stored before 2026-11-27 do not have it).
              * @example null
              * @enum {string|null}
              */
-            review_reason?: "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | null;
+            review_reason?: "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | "readers_disagree" | null;
         };
         /** @description An attachment of a received email (its bytes are kept with the message, not served; a filed one is served as its document). */
         InboundEmailAttachment: {
@@ -6186,16 +6189,22 @@ export interface components {
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
              *     by the submission's state rules). What the classifier read but a person should decide:
              *     `incomplete_offer` (an approval or counter states an offer that cannot be completed: no
-             *     factor rate or payback, or no term; it is never applied without it), `conflicting_cues`
-             *     (a decline and an offer at the ask, or two readings tied, that no rule of the trade
-             *     settles), `low_confidence` (the winning reading barely won), `tentative_terms` (terms
+             *     factor rate, payback or payments that repay it, or no term; it is never applied without
+             *     it), `conflicting_cues` (a decline and an offer at the ask, or two readings tied, that no
+             *     rule of the trade settles; an offer whose own figures disagree: the amount times the
+             *     factor is not the payback stated, the payments do not repay it, or two terms for one
+             *     offer; an approval at the ask beside a smaller amount put forward), `low_confidence` (the winning reading barely won, or only the statistical
+             *     model read a decision where the rules found none: its reading is shown, never applied), `tentative_terms` (terms
              *     given before the final sign-off, "approved up to", an amount floated without pricing),
              *     `approval_withdrawn` (the lender pulls an earlier approval), `multiple_deals` (one reply
-             *     answering several files). Null when `processed`.
+             *     answering several files, or a decision naming another business than the deal's, or
+             *     "your other deal"), `readers_disagree` (the rules decided one type and the
+             *     statistical model confidently reads another; `classification.reasons` names both).
+             *     Null when `processed`.
              * @example null
              * @enum {string|null}
              */
-            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "sender_unauthenticated" | "submission_funded" | "deal_funded" | "not_applied" | "incomplete_offer" | "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | null;
+            review_reason: "no_match" | "ambiguous_match" | "not_classified" | "auto_reply" | "unknown_sender" | "sender_unauthenticated" | "submission_funded" | "deal_funded" | "not_applied" | "incomplete_offer" | "conflicting_cues" | "low_confidence" | "tentative_terms" | "approval_withdrawn" | "multiple_deals" | "readers_disagree" | null;
             /**
              * @description The message's `Message-ID` header.
              * @example <reply-4411@atlascapital.example>

@@ -6,7 +6,7 @@ import { registerAllJobs } from '../../src/jobs/handlers';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { simpleParser } from 'mailparser';
-import { classifyReply } from '../../src/features/inbound/classifier';
+import { readReply } from '../../src/features/inbound/reply-model';
 import { parsedMailToInput } from '../../src/features/inbound/reply-text';
 import { BLIND_SETS, EML_DIR, loadManifest } from '../fixtures/replies/evaluate';
 import { RATE_WINDOW_SECONDS } from '../../src/http/rate-limit';
@@ -403,7 +403,7 @@ describe(`lender replies (${ENGINE})`, () => {
   });
 
   // What the engine can change here is storage (none lost, each answered); reading and classifying
-  // every corpus reply (the hook's own function, without the deal) is engine-free and runs once, in
+  // every corpus reply (the hook's own reader, rules and model, without the deal) is engine-free and runs once, in
   // classifier.test.ts (unit project). Each engine stores a different quarter of the corpus, so
   // together they store half of its real messages through the HTTP intake.
   it('every corpus reply is stored and classified as the corpus expects, none lost (no trace code of this location: unmatched)', async () => {
@@ -424,9 +424,9 @@ describe(`lender replies (${ENGINE})`, () => {
       // rest must come out as the corpus expects.
       const got = res.body.data.classification.type;
       const input = parsedMailToInput(await simpleParser(raw));
-      const alone = classifyReply(input).type;
+      const alone = readReply(input).type;
       expect(got, fx.file).toBe(alone);
-      const withDeal = fx.deal ? classifyReply(input, { requested_amount: fx.deal.requested_amount, business_name: fx.deal.business }).type : alone;
+      const withDeal = fx.deal ? readReply(input, { requested_amount: fx.deal.requested_amount, business_name: fx.deal.business }).type : alone;
       if (withDeal !== alone) continue;
       judged++;
       if (got === fx.type) right++;
@@ -493,6 +493,15 @@ describe(`issue 26: replies read against the ask, every offer logged, doubt to r
     const assigned = await post(`/v1/inbound-emails/${pulled.email.id}/assign`, { submission_id: pulled.email.submission_id, response: { response_type: 'declined', decline_category: 'stacking' } });
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
     expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null });
+  });
+
+  it('when the rules decide and the statistical reader confidently reads another type, a person decides (readers_disagree)', async () => {
+    // the rules read "approved with us" as an approval; the model reads a question and a list of documents
+    const { email, sub, offers } = await reply('Your merchant is approved with us for 12 months TIB? Please confirm and send the last 4 months of bank statements, the DL front and back and a voided check.', 'RE: Funding request');
+    expect(email).toMatchObject({ status: 'unclassified', review_reason: 'readers_disagree', offer_ids: [], classification: { type: 'approved', review_reason: 'readers_disagree' } });
+    expect(email.classification.reasons).toEqual(expect.arrayContaining([expect.stringMatching(/^model: needs_info (0\.99|1\.00)/), 'review: readers_disagree']));
+    expect(sub.status).toBe('sent');
+    expect(offers).toEqual([]);
   });
 });
 

@@ -350,7 +350,9 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
     // an approval pricing the file without naming an amount approves the ask
     expect(read('Approved. 1.33 factor, 9 months, weekly.', ask(70_000)).offers).toMatchObject([{ amount: 70_000, factor_rate: 1.33, term: 9 }]);
     // ... but not when another amount is named that could not be read as the offer's: a person
-    expect(outcome('Approved - we landed on 35 after the revenue review. 1.40 over 5 months.', ask(50_000)).o).toMatchObject({ apply: false, review_reason: 'low_confidence' });
+    expect(outcome('Approved - 35 is where the revenue review left it. 1.40 over 5 months.', ask(50_000)).o).toMatchObject({ apply: false, review_reason: 'low_confidence' });
+    // (holdout11) "landed on 35" names the amount: a counter with its offer
+    expect(read('Approved - we landed on 35 after the revenue review. 1.40 over 5 months.', ask(50_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.4, term: 5 }] });
     expect(read("They're approved, but only for 35. 1.40 over 5 months.", ask(50_000))).toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.4, term: 5 }] });
     // a counter pricing without an amount cannot be completed: a person
     expect(outcome('Counter: 1.45 factor, 6 months, daily.', ask(70_000)).o).toMatchObject({ apply: false });
@@ -992,5 +994,188 @@ describe('continental numbers, outcomes named as what may come (holdout10)', () 
     expect(read('The business is a vape shop and smoke shop, so regardless of its state licensing it is outside our guidelines and we must decline.').decline_category).toBe('industry');
     expect(read("Deposits are averaging near 22k, so we can't move forward.").decline_category).toBe('low_revenue');
     expect(read('Our floor on salons is 30k per month, so we must decline.').decline_category).toBe('low_revenue');
+  });
+});
+
+describe('parts that must agree, declines as classes of phrasing, numbers read out (holdout11)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => {
+    const c = read(text, ctx);
+    return { c, o: replyOutcome(contractClassification(c), { from: 'x@lender.example', own: text, autoReply: false }) };
+  };
+  it('an offer whose amount x factor is not the payback it states goes to a person; one that adds up is applied', () => {
+    const bad = read('Approved at the full 60: $60,000, factor 1.40, RTR $79,800, 8 months weekly.', ask(60_000));
+    expect(bad.review_reason).toBe('conflicting_cues');
+    expect(bad.reasons.join(' ')).toMatch(/figures disagree/);
+    const good = read('Approved at the full 60: $60,000, factor 1.33, RTR $79,800, 8 months weekly.', ask(60_000));
+    expect(good).toMatchObject({ type: 'approved' });
+    expect(good.review_reason ?? null).toBeNull();
+  });
+
+  it('payments that do not repay the amount at the factor, or a term that is not the payments counted, go to a person', () => {
+    expect(read('Approved 60k at 1.40, 35 weekly payments of $1,900.00.', ask(60_000)).review_reason).toBe('conflicting_cues');
+    expect(read('Approved 60k at 1.40, 35 weekly payments of $2,400.00.', ask(60_000)).review_reason ?? null).toBeNull();
+    // a stated term and a payment count that disagree, nothing to say which is right
+    expect(read('Approved $60,000 at 1.40, 12 months, 20 weekly payments.', ask(60_000)).review_reason).toBe('conflicting_cues');
+    // a count elsewhere in the reply, about something else, while the payments confirm the term: applied
+    const renewal = read('Approved $60,000 / 1.40 / 24 weeks / $3,500 weekly.\n\nRenewal opens once 12 weekly payments have cleared.', ask(60_000));
+    expect(renewal.type).toBe('approved');
+    expect(renewal.review_reason ?? null).toBeNull();
+  });
+
+  it('an approval at the ask beside a smaller amount put forward goes to a person; an amount in a hypothetical is the ask', () => {
+    // the smaller figure written as an amount beside the ask's: which stands is for a person
+    expect(read("Approved for the full $80,000 at 1.35 over 9 months. We could also fund $55,000 if he'd rather keep it smaller.", ask(80_000)).review_reason).toBe('conflicting_cues');
+    // "if she insists on the whole 80 ..." names the ask, the offer is the smaller amount before its factor
+    const c = read("Where we came out: 55 on a 1.38, 140 business days. If she insists on the whole 80 we'd need a co-signer.", ask(80_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[55_000, 1.38, 140, 'days']]);
+    // ... and never the amount the pricing is paired with: priced terms, then the ask as a hypothetical, are not an approval of the ask
+    const h = outcome("Credit priced it at 1.38 over 140 business days. If she insists on the full 80 we'd need a co-signer.", ask(80_000));
+    expect(h.o.apply).toBe(false);
+    expect(h.c.offers.filter((o) => o.amount === 80_000)).toEqual([]);
+  });
+
+  it('the term the merchant insists on, or a term asked back and refused, is the ask: another term offered is a counter', () => {
+    const set = read("The owner is dead set on 12 months; we can't go that long on a landscaper. Full 60 at 1.31, 7 months, weekly.", ask(60_000));
+    expect(set.type).toBe('counter');
+    expect(set.offers[0]).toMatchObject({ amount: 60_000, term: 7, term_unit: 'months' });
+    const q = read('Twelve months for a food truck? No way. All 60 at 1.34, 30 weekly payments of $2,680.00.', ask(60_000));
+    expect(q.type).toBe('counter');
+    expect(q.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.34, term: 30, term_unit: 'weeks' });
+    // a question that is the lender's own offer is not refused ("6 months? no pressure, think it over")
+    expect(read('Full 60 at 1.34 over 6 months? No pressure, let me know.', ask(60_000)).offers[0]).toMatchObject({ term: 6, term_unit: 'months' });
+  });
+
+  it('the ask as a noun ("the ask was 60 over 12 months") is the ask; a payoff the offer hangs on is a counter; two terms for one offer go to a person', () => {
+    const c = read('The ask was 60 over 12 months; credit approved 60 over 7 months at 1.31, weekly.', ask(60_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.31, term: 7, term_unit: 'months' });
+    expect(read('Approved $60,000 subject to a buyout of the Fora balance at funding. 1.33, 8 months.', ask(60_000)).type).toBe('counter');
+    // a term the reply says was asked is not a second term: "the 12 months the merchant wanted"
+    const asked = read("Approved the full 60 at 1.31 for 7 months. The 12 months the merchant wanted won't fit his deposits.", ask(60_000));
+    expect(asked.type).toBe('counter');
+    expect(asked.review_reason ?? null).toBeNull();
+    // two terms before the pricing, neither said to be the ask and the payments confirming neither: a person
+    expect(read('Approved 60k, 12 months. Underwriting prefers 7 months. Factor 1.31.', ask(60_000)).review_reason).toBe('conflicting_cues');
+    // a round amount in words right before its factor
+    expect(read('Fifty is too rich for this file. Forty-two at 1.37 for six months is the number.', ask(50_000)).offers[0]).toMatchObject({ amount: 42_000, factor_rate: 1.37, term: 6 });
+  });
+
+  it('a decision naming another business, or "your other deal", goes to a person; approvals pulled, held or hanging on a payoff are not applied', () => {
+    const pine: ReplyContext = { requested_amount: 50_000, business_name: 'Pinecrest Veterinary Clinic' };
+    expect(read('Approved 50k at 1.35 for 9 months for Harbor Bakery. Still reviewing Pinecrest.', pine).review_reason).toBe('multiple_deals');
+    expect(read('Your other deal, Harbor Bakery, is approved. Pinecrest: need the MTD.', pine).review_reason).toBe('multiple_deals');
+    // this deal's own name, a day, or the lender's firm after "approved ... for" is no other business
+    expect(read('Approved 50k at 1.35 for 9 months for Pinecrest.', pine).review_reason ?? null).toBeNull();
+    expect(read('Approved 50k at 1.35 for 9 months, funding on Monday. Thanks from all of us at Harbor Capital.', pine).review_reason ?? null).toBeNull();
+    expect(read('Approved 50k at 1.35, 9 months - credit pulled it this morning after a new UCC.', ask(50_000)).review_reason).toBe('approval_withdrawn');
+    expect(read('Approved at 50k 1.35 9 months pending a clean site inspection.', ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read('We can do 50k at 1.35 over 9 months, but only after they close out Rapid.', ask(50_000)).type).toBe('counter');
+    expect(read("We're not a yes on this one - the deposits dropped 40%.").type).toBe('declined');
+  });
+
+  it('the payments counted are the payback when none is stated; a count alone is a term, so the offer is never dropped; a labelled ask is the ask', () => {
+    expect(read('Approved $60,000, 160 daily payments of $498.75.', ask(60_000)).offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.33, term: 160, term_unit: 'days' });
+    // no factor, no payment: the offer cannot be completed, so a person (never applied without its offer)
+    const o = outcome('Approved $60,000 over 160 daily payments.', ask(60_000));
+    expect(o.o).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+    // a payment that would make no factor of the trade (a fee, a deposit) is not read as the payback
+    expect(read('Approved $60,000, 160 daily payments of $25.00.', ask(60_000)).offers[0]?.factor_rate ?? null).toBeNull();
+    const labelled = read('Requested: $60,000 / 12 months. Approved: $45,000 / 1.36 / 8 months.', ask(60_000));
+    expect(labelled).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.36, term: 8, term_unit: 'months' }] });
+  });
+
+  it('requests in other words: what the lender cannot decide without, items pending by label, the merchant asked through the broker', () => {
+    expect(read("Can't underwrite it without the 2025 tax return. Send it when you can.")).toMatchObject({ type: 'needs_info', requested_items: ['2025 tax return'] });
+    expect(read('Open items: voided check, landlord contact.')).toMatchObject({ type: 'needs_info', requested_items: ['voided check', 'landlord contact'] });
+    expect(read('Could you ask the owner to sign the bank verification form?').type).toBe('needs_info');
+    expect(read('Our team would like to see the October statement before making a decision.')).toMatchObject({ type: 'needs_info', requested_items: ['October statement'] });
+    expect(read('Credit requires a signed application prior to approval.').type).toBe('needs_info');
+    expect(read('Please provide: 1) voided check 2) DL 3) landlord letter')).toMatchObject({ type: 'needs_info', requested_items: ['voided check', 'DL', 'landlord letter'] });
+    // items beside a hedged yes ("if those look clean we're probably good for 50"): the request, for a person to set expectations
+    expect(read("Need the MTD and a payoff letter. If those look clean we're probably good for 50 at 1.35.", ask(50_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a decline that ends by asking the broker to have the merchant do something stays a decline
+    expect(read("The statements don't tie out, so we're declining the file. Please have the merchant connect their bank if they want another look.").type).toBe('declined');
+  });
+
+  it('one amount named twice, in prose and in the terms block, is one offer', () => {
+    const c = read('Credit approved the whole $90,000 over 9 months, weekly.\n\nAdvance: $90,000\nBuy rate: 1.32\nPurchased amount: $118,800\n39 weekly payments of $3,046.15', ask(90_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers).toHaveLength(1);
+    expect(c.offers[0]).toMatchObject({ amount: 90_000, factor_rate: 1.32, term: 9, term_unit: 'months' });
+  });
+
+  it('approval as a verdict noun ("it\'s a go", "a lock", "we\'re a yes") and "sanctioned"; never a question, a condition or OFAC', () => {
+    expect(read("Pinecrest's a go from our side - 45k, 1.36, 7 months.", ask(45_000)).type).toBe('approved');
+    expect(read("It's a go on our end. Paperwork to follow this afternoon.", ask(45_000)).type).toBe('approved');
+    expect(read('The file has been sanctioned by our credit team; the agreement follows tomorrow.', ask(45_000)).type).toBe('approved');
+    expect(read('We are a yes on all 45: 1.36, 7 months, weekly.', ask(45_000)).type).toBe('approved');
+    expect(read('The proposal has been sanctioned by our credit committee. Sanctioned amount: $45,000, factor 1.36, tenure 7 months.', ask(45_000)).type).toBe('approved');
+    expect(read("Let me know if it's a go on your side and I'll send the app over.").type).not.toBe('approved');
+    expect(read('Is this a go? Have not seen the MTD yet.').type).not.toBe('approved');
+    expect(read('The guarantor was sanctioned by OFAC last year.').type).not.toBe('approved');
+  });
+
+  it('declines in new words, by class: a decision not to proceed, a preference, no offer, an answer that is no', () => {
+    for (const text of [
+      "We've decided not to proceed with this file.",
+      'Our team elected not to pursue this one.',
+      "We'd rather not. The deposits are too inconsistent.",
+      'No offer on this one - existing holdback is already 25%.',
+      'Our answer on Pinecrest is no. Revenue dropped 40% since summer.',
+      "Honestly this isn't a fit for our program. Four open positions.",
+      "This file doesn't clear our box. Score is 540.",
+      "This is outside what we can do right now. They're 5 months in business.",
+      "Pinecrest won't qualify with us. FICO 560.",
+      "We'll need to pass. Merchant is based in California and we're not licensed there.",
+      'Underwriting shot this one down, there is a judgment from 2024.',
+      'Closing this one out on our end - the statements look edited.',
+      "We're going to step away from this one. Too much debt.",
+      "We're done with Pinecrest on our side, the September statement was altered.",
+      "Pinecrest just doesn't have the track record yet, come back next year.",
+      'No appetite for vet clinics right now, sorry.',
+      'We must refuse the application, the owner score is 548.',
+      'After careful review we are unable to participate in this transaction.',
+      'We cannot offer financing for this business.',
+      "Can't do anything here - industry is on our exclusion list.",
+    ]) expect(read(text).type, text).toBe('declined');
+    // a step of the work done is no decline
+    expect(read("We're done with the review - approved at the full 50, 1.35, 9 months.", ask(50_000)).type).toBe('approved');
+    expect(read('We will need to pass underwriting first; send the MTD.').type).not.toBe('declined');
+  });
+
+  it('decline reasons in a program\'s words: a program minimum, a floor as a year in business, no appetite for a sector', () => {
+    expect(read('Declined. Deposits come in below the program minimum of $30,000.').decline_category).toBe('low_revenue');
+    expect(read("Declined - our minimum is two years in business and they're at 14 months.").decline_category).toBe('time_in_business');
+    expect(read('No appetite for tattoo parlors, sorry.').decline_category).toBe('industry');
+  });
+
+  it('numbers as reps write them: a factor read out after its label, tens after a preposition, "$" after the number, an amount before "on a 1.44"', () => {
+    const words = read("Couldn't get it to eighty. Comfortable at sixty thousand, buy rate one thirty-four, nine months, weekly.", ask(80_000));
+    expect(words.type).toBe('counter');
+    expect(words.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.34, term: 9, term_unit: 'months' });
+    const trailing = read('Approved.\nAmount : 45,000$\nFactor : 1.36\nTenure : 140 business days\nDaily installment : 437.14$', ask(45_000));
+    expect(trailing.offers[0]).toMatchObject({ amount: 45_000, factor_rate: 1.36, term: 140, term_unit: 'days', payment_amount: 437.14 });
+    expect(trailing.requested_items).toEqual([]);
+    expect(read('Best I can land is 32.5 today at 1.41, 110 days, daily.', ask(45_000)).offers[0]).toMatchObject({ amount: 32_500, factor_rate: 1.41 });
+    expect(read('We ended up at 38 on a 1.37 for 30 weeks.', ask(45_000)).offers[0]).toMatchObject({ amount: 38_000, factor_rate: 1.37, term: 30 });
+    // a payment written bare with its period
+    expect(read('ended up at 38 on a 1.37, 110 biz days, 473/day', ask(45_000)).offers[0]).toMatchObject({ amount: 38_000, payment_amount: 473, payment_frequency: 'daily' });
+    // a time of day is no amount: "wire went out at 11:40" leaves priced terms to the ask
+    const wire = read('Approved. 1.35, 8 months, daily. Wire went out at 11:40.', ask(45_000));
+    expect(wire).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.35, term: 8 }] });
+    expect(wire.review_reason ?? null).toBeNull();
+  });
+
+  it('items after a request sentence ending in a colon; a held pre-funding visit goes to a person', () => {
+    const c = read('Credit needs two more things before they can price it: a copy of the lease, and the last 3 months of processing statements (the card volume is not in the bank account).');
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['copy of the lease', 'last 3 months of processing statements']);
+    for (const text of [
+      'Approved at the full 45: 1.36, 7 months, weekly. Our field team does a site visit before we release funds.',
+      'Approved at the full 45: 1.36, 7 months, weekly. The merchant call has not been booked yet.',
+      "Approved at the full 45: 1.36, 7 months, weekly. Please don't tell the owner the money is committed.",
+    ]) expect(read(text, ask(45_000)), text).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(read('Approved at the full 45: 1.36, 7 months, weekly.', ask(45_000)).review_reason ?? null).toBeNull();
   });
 });

@@ -38,6 +38,13 @@ export interface ExtractedOffer {
   payment_amount: number | null;
   /** Contract-required fields (`factor_rate`, `term`) that the reply did not state. */
   missing: string[];
+  /**
+   * Where the offer's own parts disagree (holdout11): the amount times the factor is not the payback the
+   * reply states, the payments do not add up to it, or the term is not the number of payments stated.
+   * Then one of its figures is not the lender's (the ask's amount paired with the offer's factor, a term
+   * from another sentence): such an offer is never applied without a person.
+   */
+  conflict?: string;
 }
 
 /**
@@ -46,9 +53,10 @@ export interface ExtractedOffer {
  * winning class barely won), `tentative_terms` (terms before the final sign-off, "up to", a floated
  * amount without pricing), `approval_withdrawn` (an approval pulled back), `multiple_deals` (one
  * reply answering several files). `incomplete_offer` is decided when the offers are logged
- * (reply-outcome.ts), not here.
+ * (reply-outcome.ts), not here; `readers_disagree` (the rules decided, the statistical model
+ * confidently reads another type) when the two readers are set side by side (reply-model.ts).
  */
-export const CLASSIFIER_REVIEW_REASONS = ['conflicting_cues', 'low_confidence', 'tentative_terms', 'approval_withdrawn', 'multiple_deals'] as const;
+export const CLASSIFIER_REVIEW_REASONS = ['conflicting_cues', 'low_confidence', 'tentative_terms', 'approval_withdrawn', 'multiple_deals', 'readers_disagree'] as const;
 export type ClassifierReviewReason = (typeof CLASSIFIER_REVIEW_REASONS)[number];
 
 /**
@@ -132,8 +140,17 @@ export function wordsToDigits(lower: string): string {
     .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
     // a factor in words: "one point three two" -> "1.32"
     .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
-    .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
+    // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
+    .replace(new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'), (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
+    .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`)
+    // ... and before the factor it is priced at: "thirty-five at 1.37", "forty on a 1.41"
+    .replace(new RegExp(`\\b((?:${TENS})(?:[- ](?:${UNITS}))?)(?= (?:at|@|on an?) [12]\\.\\d)`, 'g'), (a: string) => `${value(a)}`)
+    // a round amount in words after a preposition or "all" (holdout11): "couldn't get it to fifty", "a lock for all ninety-five";
+    // tens only (20-99), so "for one" or "to two of them" stay words; read as thousands only against the ask (SHORTHAND_AMOUNT)
+    .replace(new RegExp(`\\b(to|at|for|all|all of|on|do) ((?:${TENS})(?:[- ](?:${UNITS}))?)\\b(?![- ](?:${unit}))`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
 }
+const TENS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
+const UNITS = 'one|two|three|four|five|six|seven|eight|nine';
 
 function prepare(text: string): { lower: string; fixed: string[] } {
   const fixed: string[] = [];
@@ -522,11 +539,14 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
   const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
+  // (holdout11) a request sentence ending in a colon before the items: "UW wants two things before they will give me a
+  // number: a payoff letter on the Rapid position, and the last 2 months of Square reports (she runs ...)"
+  const askColonRe = /\b((?:needs?|wants?|requires?|asking for|is missing|are missing|provide|send|upload|submit|forward|share|(?:pending|open|outstanding|remaining|missing) (?:items|stips|conditions|documents|docs))\b[^:\n]{0,60}?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
-    const m = inlineRe.exec(lines[i]);
+    const m = inlineRe.exec(lines[i]) ?? askColonRe.exec(lines[i]);
     if (!m) continue;
-    const parts = splitList(m[2]).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    const parts = splitList(m[2].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
     if (parts.length) {
       inList.add(i);
       items.push(...parts);
@@ -535,7 +555,8 @@ function requestedItems(own: string): { items: string[]; hits: string[] } {
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
-  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|send(?: over| us| me)?|resend|provide|upload|forward|complete|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  // (after holdout11: "requires", "without", "share", "connect", "sign")
+  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
@@ -590,7 +611,7 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['payback', /\b(pay ?back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
-  ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
+  ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit|income|adb|gross|volume|up to|verified|tax)\b/g],
   ['payment', /\b(payments?|pmts?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
@@ -675,13 +696,14 @@ function parseMoney(num: string, cents: string | undefined, suffix: string | und
 
 /** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
 const SHORTHAND_RE = new RegExp(
-  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|k\\b|\\s*%|\\s*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  // (a time of day, "at 11:40", and a hyphenated unit, "the 12-month", are no amounts)
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|:\\d|k\\b|\\s*%|[\\s-]*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
 const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
-const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|\d+\s?k? of|(?<!(at|for) the )requested)\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|\d+\s?k? of|(?<!(at|for) the )requested|(?:if|unless) (?:he|she|they|the (?:merchant|client|owner|customer)) (?:really |still )?(?:wants?|needs?|insists? on|is set on|holds? out for|wanted))\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
 
 const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
 /** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
@@ -689,7 +711,8 @@ const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>bus
  * The ask restated with its amount before its term (holdout9): "you came in asking for 120k over 9 months",
  * "the merchant requested $50,000 for 12 months": the term in that clause is the ask's, never the offer's.
  */
-const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s+\\$?\\d[\\d,.]*\\s?k?\\s+(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
+// (holdout11: also a label, "Requested: $50,000 / 12 months")
+const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s*\\$?(?![12]\\.\\d{1,3}(?![\\d,]))\\d[\\d,.]*\\s?k?\\s*(?:[/,|]\\s*|-\\s+|\\s)(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
 const ASKED_CLAUSE_BEFORE = new RegExp(`${ASKED_CLAUSE}$`);
 const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
 const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
@@ -732,6 +755,8 @@ export function askedFrequency(own: string): PaymentFrequency | null {
 }
 /** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
 const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
+/** Right after a term: who asked for it ("the 12 months the owner asked for"): the term asked, not one offered. */
+const ASKED_TERM_AFTER = new RegExp(`^(?:${V.ASKED_TERM.after})\\b`);
 
 /** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
 export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
@@ -769,11 +794,12 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
     const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
     // money: $ amounts, 75k, 1,250,000
     // (a currency named after the number, "287.50 USD", "25000 dollars", is a dollar sign)
-    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])(?:\s?(usd|us dollars|dollars)\b)?/gi;
+    // (and a dollar sign written after it, as some reps do: "30,000$", "396.00$")
+    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])(?:\s?(usd|us dollars|dollars)\b|(\$)(?!\s?\d))?/gi;
     let m: RegExpExecArray | null;
     while ((m = moneyRe.exec(line))) {
-      const [whole, sign, num, cents, suffix, currency] = m;
-      const dollar = sign ?? currency;
+      const [whole, sign, num, cents, suffix, currency, after] = m;
+      const dollar = sign ?? currency ?? after;
       const hasComma = num.includes(',');
       if (!dollar && !suffix && !hasComma) continue;
       if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
@@ -784,11 +810,24 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       taken.push([start, end]);
       facts.push({ pos: base + start, kind: 'money', value, money: moneyKind(lower, start, end), text: whole.trim() });
     }
-    // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"
-    const thousandsRe = /(?<![\w.,$])(\d{1,3})\s*(?:@|at)\s*(?=[1-2]\.\d)/gi;
+    // (holdout11) a payment written bare with its period: "504/day", "1,900 a week", "396.00 per day" (not a month:
+    // "9000 a month" is revenue)
+    const perRe = /(?<![\w.,$])(\d{2,3}(?:,\d{3})?|\d{2,5})(\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)/gi;
+    while ((m = perRe.exec(line))) {
+      const end = m.index + m[1].length + (m[2]?.length ?? 0);
+      if (overlaps(m.index, end)) continue;
+      taken.push([m.index, end]);
+      facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
+    }
+    // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"; (holdout11) with a half ("27.5 at 1.40"), a word of
+    // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices
+    const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?)\s*(?=[1-2]\.\d)/gi;
     while ((m = thousandsRe.exec(line))) {
       const n = Number(m[1]);
       if (n < 5 || overlaps(m.index, m.index + m[1].length)) continue;
+      // the new forms only where the figure could be this deal's amount (a tenth to four times the ask)
+      const plain = /^\d+\s*(@|at)\s*$/.test(m[0]);
+      if (!plain && ctx?.requested_amount && (n * 1000 < ctx.requested_amount / 10 || n * 1000 > ctx.requested_amount * 4)) continue;
       taken.push([m.index, m.index + m[1].length]);
       facts.push({ pos: base + m.index, kind: 'money', value: n * 1000, money: 'funded', text: m[0].trim() });
     }
@@ -905,6 +944,8 @@ function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
       if (ASKED_CLAUSE_BEFORE.test(lower.slice(Math.max(0, m.index - 70), m.index).split(/[.!?;]\s/).pop() ?? '')) continue;
       // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
+      // ... or said to be the one asked for: "the 12 months the owner asked for"
+      if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
@@ -940,6 +981,8 @@ interface Draft {
   payback?: number;
   /** "at the same rate and term": takes the pricing of the offer before it. */
   same?: boolean;
+  /** A second, different term met before the offer was priced (see offerConflict). */
+  otherTerm?: string;
 }
 
 function groupFacts(facts: Fact[]): Draft[] {
@@ -980,6 +1023,10 @@ function groupFacts(facts: Fact[]): Draft[] {
           const n = fresh();
           n.term = f.value;
           n.unit = f.unit;
+        } else if (termDiffers({ term: c.term, term_unit: c.unit ?? 'days' }, { term: f.value, unit: f.unit ?? 'days' })) {
+          // (holdout11) a second, different term before the offer is priced ("ask was 50 over 12 months; approved 50 over
+          // 6 months at 1.30"): which one is the offer's is not clear from the order
+          c.otherTerm ??= `${f.value} ${f.unit ?? 'days'}`;
         }
         break;
       case 'count':
@@ -1013,7 +1060,62 @@ function groupFacts(facts: Fact[]): Draft[] {
     }
     d.freq ??= prev.freq;
   }
+  // the same amount named twice, in prose and again in the terms block ("credit approved the full $150,000 on the
+  // 10-month setup ... Amount: $150,000 / Factor: 1.35"): one offer, its parts from both (holdout11)
+  for (let i = drafts.length - 2; i >= 0; i--) {
+    const a = drafts[i];
+    const b = drafts[i + 1];
+    if (a.amount === undefined || a.amount !== b.amount || a.factor !== undefined || a.payback !== undefined) continue;
+    if (b.factor === undefined && b.payback === undefined) continue;
+    if (a.term !== undefined && b.term !== undefined && (a.term !== b.term || a.unit !== b.unit)) continue;
+    if (b.term === undefined) {
+      b.term = a.term;
+      b.unit = a.unit;
+    }
+    b.freq ??= a.freq;
+    if (b.count === undefined) {
+      b.count = a.count;
+      b.countFreq = a.countFreq;
+    }
+    b.payment ??= a.payment;
+    drafts.splice(i, 1);
+  }
   return drafts;
+}
+
+/** The payments a term in its own unit makes on a matching schedule (120 days daily: 120), else null. */
+function ownCount(term: number | null, unit: TermUnit | null, freq: PaymentFrequency | null): number | null {
+  if (term === null || unit === null || freq === null) return null;
+  if ((unit === 'days' && freq === 'daily') || (unit === 'weeks' && freq === 'weekly') || (unit === 'months' && freq === 'monthly')) return term;
+  if (unit === 'weeks' && freq === 'bi-weekly' && term % 2 === 0) return term / 2;
+  return null;
+}
+
+/** Where an offer's stated parts disagree (see ExtractedOffer.conflict), or undefined. */
+function offerConflict(d: Draft, amount: number, factor: number | null, term: number | null, unit: TermUnit | null, freq: PaymentFrequency | null, payment: number | null): string | undefined {
+  const notes: string[] = [];
+  // amount x factor against the payback stated (1% for rounding)
+  if (d.factor !== undefined && d.payback !== undefined && Math.abs(amount * d.factor - d.payback) > d.payback * 0.01) {
+    notes.push(`$${amount.toLocaleString('en-US')} at ${d.factor} is not the $${d.payback.toLocaleString('en-US')} payback stated`);
+  }
+  // the payments against what is repaid (2%: payments are rounded to the cent or the dollar), counted as stated or
+  // as the term runs on its schedule; one reading that adds up is enough
+  const total = factor !== null ? amount * factor : null;
+  const repays = (n: number | null) => total !== null && payment !== null && n !== null && Math.abs(payment * n - total) <= total * 0.02;
+  const counts = [d.count ?? null, ownCount(term, unit, freq)].filter((n): n is number => n !== null);
+  if (total !== null && payment !== null && counts.length && !counts.some(repays)) {
+    notes.push(`${counts[0]} payments of $${payment.toLocaleString('en-US')} do not repay $${amount.toLocaleString('en-US')} at ${factor}`);
+  }
+  // the term stated against the payments counted, unless the payments confirm the term (a count elsewhere in the
+  // reply, "50% paid in (8 weekly payments)", is about something else)
+  if (d.term !== undefined && d.count !== undefined && (d.countFreq ?? freq) && !repays(ownCount(term, unit, freq))) {
+    const f = (d.countFreq ?? freq)!;
+    const counted = { term: f === 'bi-weekly' ? d.count * 2 : d.count, unit: (f === 'daily' ? 'days' : f === 'monthly' ? 'months' : 'weeks') as TermUnit };
+    if (termDiffers({ term: d.term, term_unit: d.unit ?? 'days' }, counted)) notes.push(`a ${d.term}-${d.unit ?? 'day'} term is not ${d.count} ${f} payments`);
+  }
+  // two different terms for one offer, the payments confirming neither
+  if (d.otherTerm && !repays(ownCount(term, unit, freq))) notes.push(`two terms for one offer (${d.term} ${d.unit ?? 'days'}, ${d.otherTerm})`);
+  return notes.length ? notes.join('; ') : undefined;
 }
 
 function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
@@ -1022,7 +1124,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
     if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
-    if (d.factor === undefined && d.term === undefined && d.payback === undefined) continue;
+    // (holdout11) a count of payments is a term too: "Approved $50,000, 180 daily payments of $375.00" is an offer
+    if (d.factor === undefined && d.term === undefined && d.payback === undefined && d.count === undefined) continue;
     const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
     let term = d.term ?? null;
     let unit = d.unit ?? null;
@@ -1033,11 +1136,16 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     if (term !== null && unit === null) unit = 'days';
     let payment = d.payment ?? null;
     if (payment !== null && payment >= d.amount) payment = null;
-    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it)
-    const stated = d.factor ?? (d.payback !== undefined && d.payback > d.amount ? Math.round((d.payback / d.amount) * 10000) / 10000 : undefined);
+    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it); (holdout11) with no
+    // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
+    // gives a factor the trade writes (1.05 to 2)
+    const n = d.count ?? ownCount(term, unit, freq);
+    const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
+    const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
-    out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing });
+    const conflict = offerConflict(d, d.amount, factor, term, unit, freq, payment);
+    out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }
   const seen = new Set<string>();
   return out.filter((o) => {
@@ -1140,8 +1248,8 @@ const offerText = (own: string) =>
   wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
 
 /** Amounts put forward as what could be funded, priced or not ("probably around 35", "might squeeze 25"). */
-function floatedAmounts(own: string, ctx?: ReplyContext): number[] {
-  return scanFacts(offerText(own), 0, ctx).filter((f) => f.kind === 'money' && f.money === 'funded').map((f) => f.value);
+function floatedAmounts(own: string, ctx?: ReplyContext, firm = false): number[] {
+  return scanFacts(offerText(own), 0, ctx).filter((f) => f.kind === 'money' && f.money === 'funded' && !(firm && f.shorthand)).map((f) => f.value);
 }
 
 /** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
@@ -1205,6 +1313,8 @@ interface Analysis {
   approvalWords: number;
   /** Amounts put forward, priced or not. */
   floated: number[];
+  /** The same, written as amounts (a dollar sign, "k", thousands separators) or right before a factor, not bare shorthand. */
+  floatedFirm: number[];
   /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
   termsWithoutAmount: ExtractedOffer[];
   /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
@@ -1287,7 +1397,7 @@ function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
 }
 
 function add(f: Fired, w: number, why: string) {
@@ -1362,7 +1472,8 @@ function refusedAskByName(lower: string, ask: number): string | null {
  * and percentages are not amounts.
  */
 function otherAmountNamed(lower: string, ask: number): boolean {
-  const re = /(?<![\w.$,])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
+  // (a time of day, "at 11:40", is no amount)
+  const re = /(?<![\w.$,:])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!:\d|\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(lower))) {
     if (m[2]) continue; // a decimal: a factor or a payment
@@ -1524,6 +1635,20 @@ function decide(a: Analysis, ctx?: ReplyContext): Decision {
     reasons.push('refuses the ask in words, yet offers it');
   }
   if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
+  // (holdout11) the offer's own figures disagree (amount x factor is not the payback, the payments do not repay it, the
+  // term is not the payments counted): one of them is not the lender's, so nothing is applied
+  const disagree = complete.filter((o) => o.conflict);
+  if (!review && (type === 'approved' || type === 'counter') && disagree.length) {
+    review = 'conflicting_cues';
+    reasons.push(`the offer's figures disagree: ${disagree.map((o) => o.conflict).join('; ')}`);
+  }
+  // (holdout11) an approval at the full ask while the reply puts a smaller amount forward ("where i landed: 42 ... if he
+  // wants the full 50 ..."): the smaller one may be the offer, so a person picks
+  const smaller = ask !== null && atAsk ? a.floatedFirm.filter((x) => x < ask - 0.5 && x >= ask / 10 && !amounts.some((y) => Math.abs(y - x) < 0.5)) : [];
+  if (!review && type === 'approved' && smaller.length) {
+    review = 'conflicting_cues';
+    reasons.push(`an approval at the $${ask!.toLocaleString('en-US')} ask beside $${smaller.map((x) => x.toLocaleString('en-US')).join(', $')} put forward: which stands is for a person`);
+  }
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);
@@ -1677,6 +1802,37 @@ const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|coun
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
 /**
+ * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
+ * or "your other deal / the other file": the name, or null. Only with the deal's business known; the lender's own name,
+ * days, months, states and the trade's words are not businesses.
+ */
+function foreignDecision(own: string, ctx?: ReplyContext): string | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length) return null;
+  const text = normalizeText(own);
+  if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
+  DECISION_FOR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DECISION_FOR.exec(text))) {
+    // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"
+    const parts = (m[1] ?? m[2]).trim().split(/\s+/);
+    const cut = parts.findIndex((w) => !/^[A-Z&]/.test(w));
+    const name = parts.slice(0, cut < 0 ? parts.length : cut).join(' ');
+    const first = parts[0];
+    if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
+    const words = nameWords(name);
+    if (!words.length || sameBusiness(words, business)) continue;
+    if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
+    // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
+    const blocks = text.trim().split(/\n\s*\n/);
+    const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+    if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+    return name;
+  }
+  return null;
+}
+
+/**
  * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
  * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
  * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
@@ -1811,7 +1967,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
   }
   // ... beside this deal's own answer: a person records the other deal's part where it belongs
-  const review = d.review ?? ((deals.multiple || elsewhere) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  // (holdout11 gate) a decision sentence naming another business than this deal's ("Approved 50k at 1.35 ... for Harbor
+  // Bakery"), or the reply speaking of "your other deal": which deal the decision is for is a person's call
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? foreignDecision(deals.own, context) : null;
+  if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
+  const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

@@ -13,7 +13,8 @@ import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } fro
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
 import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
-import { classifyReply, type Classification, type ReplyContext } from './classifier';
+import { type Classification, type ReplyContext } from './classifier';
+import { readReply } from './reply-model';
 import { dropReserved, emptyPool, fileAttachments, listedAttachments, maxFilesOf, releaseKeys, reserveKeys, type Filing, type KeyPool } from './email-documents';
 import { contractClassification, replyOutcome } from './reply-outcome';
 import { fromTrustedHeader, isAligned, type SenderAuth } from './sender-auth';
@@ -238,7 +239,7 @@ function classify(msg: ParsedInbound, attachments: AttachmentReading, context?: 
   try {
     if (header) c = { type: 'unclassified', confidence: 0.95, requested_items: [], offers: [], reasons: [`auto-reply: ${header}`] };
     else {
-      c = classifyReply(input, context);
+      c = readReply(input, context);
       own = replyParts(input).own;
     }
   } catch {

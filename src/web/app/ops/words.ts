@@ -20,6 +20,7 @@ export const REVIEW_REASONS: Record<string, string> = {
   tentative_terms: 'The terms look provisional (for example "approved up to" or an amount without pricing).',
   approval_withdrawn: 'The lender seems to take back an earlier approval.',
   multiple_deals: 'The reply seems to answer several files at once.',
+  readers_disagree: 'Our two readers of the reply (the rules and a model trained on past replies) disagree about what the lender says.',
 };
 
 export const REPLY_TYPES: Record<string, string> = {

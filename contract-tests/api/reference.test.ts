@@ -38,7 +38,7 @@ describe(`the contract and the reference (${ENGINE})`, () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.text).toContain('<title>Deal-Funding Platform API</title>');
-    expect(page.text).toContain('import requests');
+    expect(page.text).toContain('import urllib.request');
     expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'");
     expect((await h.api.head('/openapi.yaml')).status).toBe(200);
     expect((await h.api.get('/openapi.yml')).status).toBe(404);

@@ -2266,7 +2266,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealCreated"];
         delete?: never;
@@ -2292,7 +2292,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealStageChanged"];
         delete?: never;
@@ -2318,7 +2318,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealFunded"];
         delete?: never;
@@ -2344,7 +2344,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealDead"];
         delete?: never;
@@ -2370,7 +2370,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onSubmissionSent"];
         delete?: never;
@@ -2396,7 +2396,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onSubmissionResponded"];
         delete?: never;
@@ -2422,7 +2422,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferReceived"];
         delete?: never;
@@ -2448,7 +2448,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferPrimaryChanged"];
         delete?: never;
@@ -2474,7 +2474,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferAccepted"];
         delete?: never;
@@ -2500,7 +2500,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDocumentRequestFulfilled"];
         delete?: never;
@@ -2526,7 +2526,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDocumentUploaded"];
         delete?: never;
@@ -2552,7 +2552,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDocumentProcessed"];
         delete?: never;
@@ -2578,7 +2578,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onStatementAnalyzed"];
         delete?: never;
@@ -2604,7 +2604,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onAdvanceRenewalReady"];
         delete?: never;
@@ -2630,7 +2630,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onAdvanceStatusChanged"];
         delete?: never;
@@ -2656,7 +2656,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onBusinessCreated"];
         delete?: never;
@@ -2682,7 +2682,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Retry button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onPersonCreated"];
         delete?: never;
@@ -2702,7 +2702,7 @@ export interface webhooks {
         put?: never;
         /**
          * Webhook test
-         * @description **When it fires:** sent only by `POST /v1/webhooks/{id}/test` and the Send test event button at `/app/settings/webhooks`.
+         * @description **When it fires:** sent only by `POST /v1/webhooks/{id}/test` and the Send a test event button at `/app/settings/webhooks`.
          *
          *     Verify the signature and answer 2xx; take no business action. Unlike other events it is sent synchronously, is never retried, and the outcome is reported to the caller of `POST /v1/webhooks/{id}/test` (`status` succeeded or dead, `response_status`, the first 2 KB of your response body, `duration_ms`). (It goes to the tested subscription whatever its `events` list, and only to that subscription.)
          *
@@ -7818,7 +7818,7 @@ export interface components {
          *     - `advance.status_changed`: an advance changed status (on-track, missed-payments, defaulted, paid-off).
          *     - `business.created`: a business was created.
          *     - `person.created`: a person was created.
-         *     - `webhook.test`: sent only by `POST /v1/webhooks/{id}/test` and the Send test event button at `/app/settings/webhooks`.
+         *     - `webhook.test`: sent only by `POST /v1/webhooks/{id}/test` and the Send a test event button at `/app/settings/webhooks`.
          * @example deal.stage_changed
          * @enum {string}
          */

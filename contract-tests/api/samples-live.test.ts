@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,10 +120,10 @@ describe.skipIf(ENGINE !== 'pglite')('the reference samples, run verbatim agains
     mkdirSync(project);
     // A default project, as `npm init -y` makes it (CommonJS: no "type": "module", no tsconfig).
     execFileSync('npm', ['init', '-y'], { cwd: project, stdio: 'pipe', env: { ...process.env, HOME: work } });
-    // The client package as `npm run pack:client` builds it, installed by copy; its one dependency from here.
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs')], { cwd: ROOT, stdio: 'pipe' });
+    // The client package as `npm run pack:client` builds it, built straight into the project's
+    // node_modules (a folder of this file's own); its one dependency from here.
     mkdirSync(join(project, 'node_modules'));
-    cpSync(join(ROOT, 'dist', 'client-package'), join(project, 'node_modules', 'deal-funding-api'), { recursive: true });
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-client.mjs'), '--out', join(project, 'node_modules', 'deal-funding-api')], { cwd: ROOT, stdio: 'pipe' });
     symlinkSync(join(ROOT, 'node_modules', 'openapi-fetch'), join(project, 'node_modules', 'openapi-fetch'));
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'deal-funding-api', 'package.json'), 'utf8'));
     clientCjs = Boolean(pkg.exports?.['./client']?.require ?? pkg.exports?.['./client']?.default);

@@ -137,7 +137,7 @@ describe.skipIf(ENGINE !== 'pglite')('the reference samples, run verbatim agains
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('the set covers five operations in three languages, and the samples name only the production address', () => {
+  it('the set covers five operations in three languages, each sample naming the production address (the one replaced)', () => {
     const picked = samples.filter((s) => SET.includes(s.operationId));
     expect(picked.map((s) => s.operationId).sort()).toEqual([...SET].sort());
     for (const op of picked) expect(op.samples.map((s) => s.lang)).toEqual(['Shell', 'TypeScript', 'Python']);

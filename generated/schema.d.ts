@@ -162,7 +162,8 @@ export interface paths {
         /**
          * Add a note to a business
          * @description Adds a free-text note to the business. The author is the user behind the credential (`null`
-         *     for an API key without a creator). Pinned notes are shown first in the app. Records a
+         *     for an API key without a creator). `pinned: true` marks a note to keep in view: the note lists take
+         *     `pinned=true` to return only those. Records a
          *     `note.created` activity entry. Notes on the business's deals are added with
          *     `POST /v1/deals/{id}/notes`.
          */
@@ -911,7 +912,7 @@ export interface paths {
          *     | email method, has a submission email | `true` (default) | yes | `queued` | one email queued per lender (to `submission_email`, copying `cc_emails`), with the chosen documents; when it goes out the submission becomes `sent`, `submitted_at` and `trace_code` are set and `submission.sent` fires |
          *     | email method, has a submission email | `true` | no | `recorded` | stored without being sent; `meta.warning` is `no_email_sender` |
          *     | api method | `true` | either | `queued` | sent through the lender's funder integration: attempt 1 is created (`api.internal_status` `queued`); when the funder acknowledges it the submission becomes `sent` and `api.external_id` is set, then the funder is polled for status |
-         *     | email or api method | `false` | either | `pending` | recorded only; the team sends from the app; `api` stays null |
+         *     | email or api method | `false` | either | `pending` | recorded only, for a submission made outside this platform: nothing here sends it later (no API call or settings page does); record the lender's answer with `PATCH /v1/submissions/{id}`, or withdraw it; `api` stays null |
          *     | already has a submission on this deal | any | either | unchanged | not in `data`; listed in `meta.already_submitted` with its existing submission id |
          *     | email method without a submission email | any | either | none | not in `data`; listed in `meta.not_sent` with `reason: no_submission_email` |
          *     | inactive lender | any | either | none | not in `data`; listed in `meta.not_sent` with `reason: lender_inactive` |
@@ -1633,8 +1634,8 @@ export interface paths {
         };
         /**
          * List a deal's documents
-         * @description Lists the deal's documents, newest first, from every source (API uploads, the app, the merchant
-         *     portal and email). Filter by `category` and `status`. Documents still in `pending_upload` are
+         * @description Lists the deal's documents, newest first, from every source (API uploads, the merchant portal and
+         *     email). Filter by `category` and `status`. Documents still in `pending_upload` are
          *     included; filter `status=processed` (or `uploaded`) for files that have arrived.
          *     `download_url` is null in lists: fetch `GET /v1/documents/{id}` for a fresh download link.
          *
@@ -1762,8 +1763,9 @@ export interface paths {
          *     - `send_email` (default true) emails the link with `message`; with false nothing is sent,
          *       `sent_at` stays null and you deliver `portal_url` yourself.
          *
-         *     `portal_url` is returned only in this response, like a secret; later reads show null. The request becomes `fulfilled` when the merchant submits it in the portal or the team
-         *     marks it so in the app, and `cancelled` when the team cancels it in the app.
+         *     `portal_url` is returned only in this response, like a secret; later reads show null. The request becomes `fulfilled` when the merchant submits it in the portal. No API call or
+         *     settings page marks a request fulfilled or cancels it in this release: an open request stays
+         *     `open` (its link keeps working until it expires); to ask for something else, create another.
          *
          *     Role `user` may request documents only on deals it created; others answer 404.
          */
@@ -2257,8 +2259,9 @@ export interface paths {
         /**
          * Retrieve your notification settings
          * @description The calling user's email notifications: what happened on deals, sent through the location's
-         *     mailbox (the one that sends submissions) to the user's address, with a link to the deal in the
-         *     settings app and the deal's id. An email names the business, the lender and amounts the user
+         *     mailbox (the one that sends submissions) to the user's address, with the deal's id (read it with
+         *     `GET /v1/deals/{id}`; the settings pages have no deal page) and a link to
+         *     `/app/settings/notifications` to change them. An email names the business, the lender and amounts the user
          *     already sees, never a social security number, a date of birth, a token or a portal link.
          *
          *     | Kind | When | Who |
@@ -2318,7 +2321,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealCreated"];
         delete?: never;
@@ -2344,7 +2347,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealStageChanged"];
         delete?: never;
@@ -2370,7 +2373,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealFunded"];
         delete?: never;
@@ -2396,7 +2399,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDealDead"];
         delete?: never;
@@ -2422,7 +2425,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onSubmissionSent"];
         delete?: never;
@@ -2448,7 +2451,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onSubmissionResponded"];
         delete?: never;
@@ -2474,7 +2477,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferReceived"];
         delete?: never;
@@ -2500,7 +2503,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferPrimaryChanged"];
         delete?: never;
@@ -2526,7 +2529,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onOfferAccepted"];
         delete?: never;
@@ -2552,7 +2555,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDocumentRequestFulfilled"];
         delete?: never;
@@ -2578,7 +2581,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDocumentUploaded"];
         delete?: never;
@@ -2604,7 +2607,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onDocumentProcessed"];
         delete?: never;
@@ -2630,7 +2633,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onStatementAnalyzed"];
         delete?: never;
@@ -2656,7 +2659,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onAdvanceRenewalReady"];
         delete?: never;
@@ -2682,7 +2685,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onAdvanceStatusChanged"];
         delete?: never;
@@ -2708,7 +2711,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onBusinessCreated"];
         delete?: never;
@@ -2734,7 +2737,7 @@ export interface webhooks {
          *
          *     Deliveries are HTTP `POST`s to your subscription URL with a 10 second timeout. They carry no bearer credential: they are authenticated by the `X-SVC-Signature` header (HMAC-SHA256 of `<t>.<raw body>` with the subscription secret; verify it before parsing, see Verifying signatures). The `webhooks:manage` scope and the admin or manager role listed here are what you need to subscribe to this event with `POST /v1/webhooks`.
          *
-         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays from the app. The payload is a notification; fetch the full record from the REST resource.
+         *     Answer any 2xx quickly and do the work asynchronously. Delivery is at-least-once and unordered: dedupe on the event `id`, which stays the same across retries and replays (`POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry`, the Send again button at `/app/settings/webhooks` or `cli delivery retry`). The payload is a notification; fetch the full record from the REST resource.
          */
         post: operations["onPersonCreated"];
         delete?: never;
@@ -2754,7 +2757,7 @@ export interface webhooks {
         put?: never;
         /**
          * Webhook test
-         * @description **When it fires:** sent only by the test endpoint and the app's test button.
+         * @description **When it fires:** sent only by `POST /v1/webhooks/{id}/test` and the Send a test event button at `/app/settings/webhooks`.
          *
          *     Verify the signature and answer 2xx; take no business action. Unlike other events it is sent synchronously, is never retried, and the outcome is reported to the caller of `POST /v1/webhooks/{id}/test` (`status` succeeded or dead, `response_status`, the first 2 KB of your response body, `duration_ms`). (It goes to the tested subscription whatever its `events` list, and only to that subscription.)
          *
@@ -2929,7 +2932,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description The business's primary contact (the first person linked, unless changed in the app); null when no person is linked.
+             * @description The business's primary contact (the first person linked to the business); null when no person is linked.
              * @example {
              *       "id": "per_01JD1A3C5E7G9J1K3M5N7P9R1T",
              *       "name": "Maria Lopez",
@@ -3095,7 +3098,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description The business's primary contact (the first person linked, unless changed in the app); null when no person is linked.
+             * @description The business's primary contact (the first person linked to the business); null when no person is linked.
              * @example {
              *       "id": "per_01JD1A3C5E7G9J1K3M5N7P9R1T",
              *       "name": "Maria Lopez",
@@ -4006,7 +4009,7 @@ export interface components {
              */
             author: components["schemas"]["UserRef"] | null;
             /**
-             * @description Whether the note is pinned (shown first in the app).
+             * @description Whether the note is pinned (the note lists filter on it with `pinned`).
              * @example false
              */
             pinned: boolean;
@@ -4590,7 +4593,7 @@ export interface components {
              */
             renewal_of_advance_id: string | null;
             /**
-             * @description True when a person closed the deal (`fundDeal`, `markDealDead` or the app); false while open or when a system event closed it.
+             * @description True when a person closed the deal (`fundDeal` or `markDealDead`); false while open or when a system event closed it.
              * @example false
              */
             manually_closed: boolean;
@@ -4725,8 +4728,9 @@ export interface components {
              */
             is_selected: boolean;
             /**
-             * @description How the offer was logged: `manual` (in the app), `api` (this API), `email_classifier`
-             *     (extracted from a lender's email), `funder_api` (returned by a funder API integration).
+             * @description How the offer was logged: `api` (this API), `email_classifier` (extracted from a lender's
+             *     email), `funder_api` (returned by a funder API integration); `manual` (entered by hand) is
+             *     reserved: nothing in this release logs an offer that way.
              * @example api
              * @enum {string}
              */
@@ -5858,7 +5862,7 @@ export interface components {
              */
             subject_override?: string;
             /**
-             * @description false only records the submissions as `pending`; the team sends them from the app.
+             * @description false only records the submissions as `pending` (made outside this platform); nothing here sends them later.
              * @default true
              * @example true
              */
@@ -7191,7 +7195,7 @@ export interface components {
         StatementFailureCode: "empty" | "not_pdf" | "too_large" | "encrypted" | "unreadable" | "no_text_layer" | "too_many_pages" | "timeout" | "too_complex" | "resource_limit" | "not_a_statement" | "no_transactions" | "does_not_reconcile" | "uncertain_categories" | "unreadable_scan" | "several_accounts" | null;
         /**
          * @description A file on a deal. Documents arrive
-         *     through the API (presigned upload then finalize), the app, the merchant portal or email.
+         *     through the API (presigned upload then finalize), the merchant portal or email.
          *     A bank statement that analysis could not read is `failed` with `failure_code` and
          *     `failure_message` saying why; the file itself is kept.
          */
@@ -7217,7 +7221,7 @@ export interface components {
              */
             filename: string;
             /**
-             * @description MIME type of the file. API uploads use one of the types accepted by the upload operation; files from email or the app may have others.
+             * @description MIME type of the file. API uploads use one of the types accepted by the upload operation; files from email may have others.
              * @example application/pdf
              */
             content_type: string;
@@ -7340,7 +7344,7 @@ export interface components {
         /** @description The file you are about to upload. */
         CreateDealDocumentUploadRequest: {
             /**
-             * @description File name, shown in the app and to lenders.
+             * @description File name, as the merchant portal shows it and lenders receive it.
              * @example sunrise-bakery-2026-10-statement.pdf
              */
             filename: string;
@@ -7389,7 +7393,7 @@ export interface components {
              */
             message: string | null;
             /**
-             * @description `open` waiting for the merchant; `fulfilled` submitted by the merchant in the portal or marked so in the app; `cancelled` in the app.
+             * @description `open` waiting for the merchant; `fulfilled` submitted by the merchant in the portal; `cancelled` is reserved: nothing in this release cancels a request.
              * @example open
              * @enum {string}
              */
@@ -7875,7 +7879,7 @@ export interface components {
          *     - `advance.status_changed`: an advance changed status (on-track, missed-payments, defaulted, paid-off).
          *     - `business.created`: a business was created.
          *     - `person.created`: a person was created.
-         *     - `webhook.test`: sent only by the test endpoint and the app's test button.
+         *     - `webhook.test`: sent only by `POST /v1/webhooks/{id}/test` and the Send a test event button at `/app/settings/webhooks`.
          * @example deal.stage_changed
          * @enum {string}
          */
@@ -8697,7 +8701,7 @@ export interface components {
             /** @description The stage the deal entered. */
             to_stage: components["schemas"]["StageRef"];
             /**
-             * @description What moved the deal: `system` (a pipeline event such as a submission being sent), `board` (a user moved it on the board in the app) or `api` (a public API call).
+             * @description What moved the deal: `system` (a pipeline event such as a submission being sent), `board` (reserved for a person moving it by hand: nothing in this release does) or `api` (a public API call).
              * @example system
              * @enum {string}
              */
@@ -9395,7 +9399,7 @@ export interface components {
              */
             is_selected: boolean;
             /**
-             * @description How the offer was logged: in the app, through the public API, extracted from a lender email, or returned by a funder API integration.
+             * @description How the offer was logged: through the public API, extracted from a lender email, or returned by a funder API integration (`manual`, by hand, is reserved: nothing in this release logs one).
              * @example email_classifier
              */
             source: string;
@@ -9457,7 +9461,7 @@ export interface components {
              */
             size_bytes: number;
             /**
-             * @description Where the document came from: a finalised public-API upload, the app, the merchant portal, or a lender or merchant email.
+             * @description Where the document came from: a finalised public-API upload, the merchant portal, or a lender or merchant email (`app` is reserved: nothing in this release uploads that way).
              * @example merchant_portal
              * @enum {string}
              */

@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'client-package');
+// `--out DIR` builds elsewhere (a test that installs the package builds its own copy, so two test
+// files never rebuild one folder under each other).
+const outAt = process.argv.indexOf('--out');
+const out = outAt > 0 ? process.argv[outAt + 1] : join(root, 'dist', 'client-package');
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 rmSync(out, { recursive: true, force: true });

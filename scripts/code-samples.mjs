@@ -1,5 +1,10 @@
 // Code samples for every operation of the reference (Redoc's `x-codeSamples`): curl, TypeScript with
-// the typed client, and Python with requests. They are generated from the contract's own examples
+// the typed client, and Python with its standard library only (urllib: nothing to install). Each runs
+// as pasted with `SVC_API_KEY` in the environment: curl is silent but shows errors (`-sS`) and makes its
+// Idempotency-Key from /dev/urandom with `od` (POSIX: Debian and macOS alike, no `uuidgen`), the
+// TypeScript one wraps its calls in `async main()` (a default `npm init` project compiles .ts to
+// CommonJS, where top-level await is an error). The address is the contract's first server; the
+// server's own /docs swaps in its own address (src/web/reference/reference.routes.ts). They are generated from the contract's own examples
 // (each path parameter's `example`, the request body's first example) when the reference is built,
 // never written by hand, so they cannot drift from openapi.yaml. contract-tests/spec/code-samples.test.ts
 // type-checks every TypeScript sample against generated/schema.d.ts and compiles every Python one.
@@ -53,6 +58,33 @@ function tsLiteral(v, pad = '') {
   return entries.length ? `{\n${entries.map(([k, x]) => `${inner}${tsKey(k)}: ${tsLiteral(x, inner)}`).join(',\n')},\n${pad}}` : '{}';
 }
 
+/** The curl sample's Idempotency-Key: 32 random hex digits, from tools every Unix shell has. */
+export const CURL_IDEMPOTENCY_KEY = "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n')";
+
+/**
+ * The query a sample sends: the required parameters, and on a list (a `limit` parameter) the page
+ * size and its first filter with a fixed set of values (an enum), so a list sample shows filtering.
+ */
+function sampleQuery(spec, params) {
+  const query = params.filter((p) => p.in === 'query');
+  const picked = query.filter((p) => p.required);
+  if (query.some((p) => p.name === 'limit')) {
+    const filter = query.find((p) => !p.required && deref(spec, p.schema)?.enum && paramExample(spec, p) !== undefined);
+    for (const p of [query.find((q) => q.name === 'limit'), filter]) if (p && !picked.includes(p) && paramExample(spec, p) !== undefined) picked.push(p);
+  }
+  return picked.map((p) => [p.name, paramExample(spec, p)]);
+}
+
+/** Python's send and print, shared: an error answer exits with its status and error envelope. */
+const PY_SEND = [
+  `try:`,
+  `    with urllib.request.urlopen(request, timeout=30) as response:`,
+  `        body = response.read()`,
+  `        print(json.loads(body) if body else response.status)`,
+  `except urllib.error.HTTPError as err:`,
+  `    raise SystemExit(f"{err.code} {err.read().decode()}")`,
+];
+
 /** The three samples of one operation. */
 export function samplesFor(spec, path, method) {
   const item = spec.paths[path];
@@ -60,7 +92,7 @@ export function samplesFor(spec, path, method) {
   const base = spec.servers?.[0]?.url ?? 'https://api.svc.example';
   const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(spec, p));
   const pathParams = params.filter((p) => p.in === 'path');
-  const query = params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, paramExample(spec, p)]);
+  const query = sampleQuery(spec, params);
   const idempotent = params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
   const body = bodyExample(spec, op);
   const concrete = path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(paramExample(spec, pathParams.find((p) => p.name === name)))));
@@ -68,9 +100,9 @@ export function samplesFor(spec, path, method) {
   const M = method.toUpperCase();
 
   const curl = [
-    `curl -X ${M} "${base}${concrete}${qs}"`,
+    `curl -sS -X ${M} "${base}${concrete}${qs}"`,
     `  -H "Authorization: Bearer $SVC_API_KEY"`,
-    ...(idempotent ? [`  -H "Idempotency-Key: $(uuidgen)"`] : []),
+    ...(idempotent ? [`  -H "Idempotency-Key: ${CURL_IDEMPOTENCY_KEY}"`] : []),
     ...(body !== undefined ? [`  -H "Content-Type: application/json"`, `  -d '${JSON.stringify(body, null, 2).replace(/'/g, `'\\''`)}'`] : []),
   ].join(' \\\n');
 
@@ -86,28 +118,37 @@ export function samplesFor(spec, path, method) {
     ``,
     `const api = createClient({ baseUrl: '${base}', apiKey: process.env.SVC_API_KEY! });`,
     ``,
-    init.length ? `const { data, error } = await api.${M}('${path}', {\n${init.join('\n')}\n});` : `const { data, error } = await api.${M}('${path}');`,
-    `if (error) throw new Error(JSON.stringify(error));`,
-    `console.log(data);`,
+    `async function main() {`,
+    init.length ? `  const { data, error } = await api.${M}('${path}', {\n${init.map((l) => '  ' + indentLines(l, '  ')).join('\n')}\n  });` : `  const { data, error } = await api.${M}('${path}');`,
+    `  if (error) throw new Error(JSON.stringify(error));`,
+    `  console.log(data);`,
+    `}`,
+    ``,
+    `main().catch((err) => {`,
+    `  console.error(err);`,
+    `  process.exitCode = 1;`,
+    `});`,
   ].join('\n');
 
-  const pyArgs = [`    "${base}${concrete}",`, `    headers={`, `        "Authorization": f"Bearer {os.environ['SVC_API_KEY']}",`];
-  if (idempotent) pyArgs.push(`        "Idempotency-Key": str(uuid.uuid4()),`);
-  pyArgs.push(`    },`);
-  if (query.length) pyArgs.push(`    params=${pyLiteral(Object.fromEntries(query), '    ')},`);
-  if (body !== undefined) pyArgs.push(`    json=${pyLiteral(body, '    ')},`);
+  const pyHeaders = [`        "Authorization": f"Bearer {os.environ['SVC_API_KEY']}",`];
+  if (idempotent) pyHeaders.push(`        "Idempotency-Key": str(uuid.uuid4()),`);
+  if (body !== undefined) pyHeaders.push(`        "Content-Type": "application/json",`);
   const py = [
+    `import json`,
     `import os`,
+    `import urllib.error`,
+    `import urllib.request`,
     ...(idempotent ? [`import uuid`] : []),
     ``,
-    `import requests`,
-    ``,
-    `response = requests.${method}(`,
-    ...pyArgs,
-    `    timeout=30,`,
+    `request = urllib.request.Request(`,
+    `    "${base}${concrete}${qs}",`,
+    `    method="${M}",`,
+    `    headers={`,
+    ...pyHeaders,
+    `    },`,
+    ...(body !== undefined ? [`    data=json.dumps(${pyLiteral(body, '    ')}).encode(),`] : []),
     `)`,
-    `response.raise_for_status()`,
-    `print(response.json() if response.content else response.status_code)`,
+    ...PY_SEND,
   ].join('\n');
 
   return [
@@ -136,14 +177,30 @@ function rawSamples(spec, path, method) {
   const base = spec.servers?.[0]?.url ?? 'https://api.svc.example';
   const type = Object.keys(spec.paths[path][method].requestBody.content)[0];
   return [
-    { lang: 'Shell', label: 'curl', source: `curl -X ${method.toUpperCase()} "${base}${path}" \\\n  -u "inbound:$SVC_INBOUND_SECRET" \\\n  -H "Content-Type: ${type}" \\\n  --data-binary @reply.eml` },
+    { lang: 'Shell', label: 'curl', source: `curl -sS -X ${method.toUpperCase()} "${base}${path}" \\\n  -u "inbound:$SVC_INBOUND_SECRET" \\\n  -H "Content-Type: ${type}" \\\n  --data-binary @reply.eml` },
     {
       lang: 'TypeScript', label: 'TypeScript',
-      source: `import { readFile } from 'node:fs/promises';\n\nconst response = await fetch('${base}${path}', {\n  method: '${method.toUpperCase()}',\n  headers: {\n    Authorization: \`Basic \${Buffer.from(\`inbound:\${process.env.SVC_INBOUND_SECRET}\`).toString('base64')}\`,\n    'Content-Type': '${type}',\n  },\n  body: await readFile('reply.eml'),\n});\nconsole.log(response.status, await response.json());`,
+      source: `import { readFile } from 'node:fs/promises';\n\nasync function main() {\n  const response = await fetch('${base}${path}', {\n    method: '${method.toUpperCase()}',\n    headers: {\n      Authorization: \`Basic \${Buffer.from(\`inbound:\${process.env.SVC_INBOUND_SECRET}\`).toString('base64')}\`,\n      'Content-Type': '${type}',\n    },\n    body: await readFile('reply.eml'),\n  });\n  console.log(response.status, await response.json());\n}\n\nmain().catch((err) => {\n  console.error(err);\n  process.exitCode = 1;\n});`,
     },
     {
       lang: 'Python', label: 'Python',
-      source: `import os\n\nimport requests\n\nwith open("reply.eml", "rb") as f:\n    response = requests.${method}(\n        "${base}${path}",\n        auth=("inbound", os.environ["SVC_INBOUND_SECRET"]),\n        headers={"Content-Type": "${type}"},\n        data=f.read(),\n        timeout=30,\n    )\nresponse.raise_for_status()\nprint(response.json())`,
+      source: [
+        `import base64`,
+        `import json`,
+        `import os`,
+        `import urllib.error`,
+        `import urllib.request`,
+        ``,
+        `credentials = base64.b64encode(f"inbound:{os.environ['SVC_INBOUND_SECRET']}".encode()).decode()`,
+        `with open("reply.eml", "rb") as f:`,
+        `    request = urllib.request.Request(`,
+        `        "${base}${path}",`,
+        `        method="${method.toUpperCase()}",`,
+        `        headers={"Authorization": f"Basic {credentials}", "Content-Type": "${type}"},`,
+        `        data=f.read(),`,
+        `    )`,
+        ...PY_SEND,
+      ].join('\n'),
     },
   ];
 }

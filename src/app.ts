@@ -144,7 +144,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     res.json({ status: 'ok' });
   });
   // The contract (/openapi.yaml, /openapi.json) and the built reference (/docs): answered from memory, never shed.
-  app.use(referenceRoutes());
+  app.use(referenceRoutes({ publicBaseUrl: deps.config.publicBaseUrl }));
   // Ready: the database answers and its schema is this release's (no migration pending).
   // Not ready while saturated (every slot busy or a queue waiting): a load balancer steers new work
   // to another process; this answer costs no database round trip.

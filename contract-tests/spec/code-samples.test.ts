@@ -2,8 +2,9 @@
  * The reference's code samples (scripts/code-samples.mjs, added by `npm run docs`): every operation
  * has curl, TypeScript and Python; the TypeScript ones type-check against generated/schema.d.ts
  * through the typed client (a wrong path, parameter, enum value or body field in the contract's
- * examples would not compile); the Python ones compile; the curl ones name the method, the path and
- * the credential.
+ * examples would not compile); the Python ones compile and import the standard library only; the curl
+ * ones name the method, the path and the credential. contract-tests/api/samples-live.test.ts runs a
+ * representative set of them, verbatim, against a live server.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,9 +31,34 @@ describe('code samples in the reference', () => {
       expect(op.samples.map((s) => s.lang), op.operationId).toEqual(['Shell', 'TypeScript', 'Python']);
       for (const s of op.samples) expect(s.source.length, `${op.operationId} ${s.lang}`).toBeGreaterThan(40);
       const curl = op.samples[0].source;
-      expect(curl, op.operationId).toContain(`curl -X ${op.method.toUpperCase()} "${spec.servers[0].url}`);
+      expect(curl, op.operationId).toContain(`curl -sS -X ${op.method.toUpperCase()} "${spec.servers[0].url}`);
       expect(curl, op.operationId).toMatch(/Authorization: Bearer \$SVC_API_KEY|inbound:\$SVC_INBOUND_SECRET/);
+      // Run as pasted: no tool a fresh Debian lacks, no top-level await (an error in a default
+      // `npm init` project, where a .ts compiles to CommonJS), no Python package to install.
+      expect(curl, op.operationId).not.toContain('uuidgen');
+      const ts = op.samples[1].source;
+      expect(ts.split('\n').filter((l) => /^(const|let|if|console|export)\b.*\bawait\b/.test(l) || /^await\b/.test(l)), op.operationId).toEqual([]);
+      expect(ts, op.operationId).toContain('async function main()');
+      const imports = [...op.samples[2].source.matchAll(/^(?:import|from) ([\w.]+)/gm)].map((m) => m[1].split('.')[0]);
+      expect(imports.filter((m) => !['base64', 'json', 'os', 'urllib', 'uuid'].includes(m)), op.operationId).toEqual([]);
     }
+  });
+
+  it('a POST with an Idempotency-Key makes it in curl with od and /dev/urandom, which Debian and macOS both have, and the key is valid', () => {
+    const create = all.find((op) => op.operationId === 'createBusiness')!;
+    const curl = create.samples[0].source;
+    expect(curl).toContain(`-H "Idempotency-Key: $(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n')"`);
+    // The shell's own expansion of that command: 32 hex digits, the header's pattern (^[\x21-\x7E]+$, at most 255).
+    const keys = [1, 2].map(() => spawnSync('sh', ['-c', `printf %s "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n')"`], { encoding: 'utf8' }).stdout);
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('a list sample shows its page size and a filter', () => {
+    const list = all.find((op) => op.operationId === 'listDeals')!;
+    expect(list.samples[0].source).toContain('/v1/deals?limit=25&status=open"');
+    expect(list.samples[1].source).toContain('query: { limit: 25, status: "open" }');
+    expect(list.samples[2].source).toContain('"https://api.svc.example/v1/deals?limit=25&status=open"');
   });
 
   it('the TypeScript samples type-check against the generated types through the typed client', () => {

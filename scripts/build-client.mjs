@@ -1,6 +1,7 @@
 // `npm run build:client`: the package partners install, in dist/client-package/ (then
-// `npm pack ./dist/client-package` makes the tarball). Plain ESM JavaScript with declarations, so
-// `node` imports it without a TypeScript loader and TypeScript sees the contract's types:
+// `npm pack ./dist/client-package` makes the tarball). Plain JavaScript, ESM (`import`) and CommonJS
+// (`require()`, `.cjs`), with declarations for both, so `node` loads it without a TypeScript loader
+// in any project and TypeScript sees the contract's types:
 //   deal-funding-api/client    createClient (openapi-fetch) and the types generated from openapi.yaml
 //   deal-funding-api/webhooks  verifyWebhookSignature, checkWebhookSignature, constructEvent (node:crypto only)
 import { spawnSync } from 'node:child_process';
@@ -16,17 +17,19 @@ const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-await build({
-  entryPoints: { client: join(root, 'src/client.ts'), webhooks: join(root, 'src/webhooks-verify.ts') },
-  outdir: out,
-  outExtension: { '.js': '.js' },
-  bundle: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-});
+for (const format of ['esm', 'cjs']) {
+  await build({
+    entryPoints: { client: join(root, 'src/client.ts'), webhooks: join(root, 'src/webhooks-verify.ts') },
+    outdir: out,
+    outExtension: { '.js': format === 'esm' ? '.js' : '.cjs' },
+    bundle: true,
+    packages: 'external', // openapi-fetch has both builds; each format requires or imports its own
+    platform: 'node',
+    format,
+    target: 'node20',
+    logLevel: 'warning',
+  });
+}
 
 // Declarations: tsc from the sources, then the generated schema beside them. Relative imports get
 // their `.js` so that NodeNext resolution (what a plain ESM project uses) finds them.
@@ -38,6 +41,13 @@ mkdirSync(join(out, 'types', 'generated'), { recursive: true });
 copyFileSync(join(root, 'generated', 'schema.d.ts'), join(out, 'types', 'generated', 'schema.d.ts'));
 const clientTypes = join(out, 'types', 'src', 'client.d.ts');
 writeFileSync(clientTypes, readFileSync(clientTypes, 'utf8').replace(/from '\.\.\/generated\/schema'/g, "from '../generated/schema.js'"));
+// The same declarations as `.d.cts` for `require()` (TypeScript reads a `.d.ts` of a `type: module`
+// package as ESM, which a CommonJS project may not require).
+for (const rel of ['src/client', 'src/webhooks-verify', 'generated/schema']) {
+  const text = readFileSync(join(out, 'types', `${rel}.d.ts`), 'utf8').replace(/from '(\.{1,2}\/[^']+)\.js'/g, "from '$1.cjs'");
+  mkdirSync(dirname(join(out, 'types-cjs', rel)), { recursive: true });
+  writeFileSync(join(out, 'types-cjs', `${rel}.d.cts`), text);
+}
 
 const pkg = {
   name: 'deal-funding-api',
@@ -46,11 +56,17 @@ const pkg = {
   type: 'module',
   engines: { node: '>=20' },
   exports: {
-    './client': { types: './types/src/client.d.ts', import: './client.js' },
-    './webhooks': { types: './types/src/webhooks-verify.d.ts', import: './webhooks.js' },
+    './client': {
+      import: { types: './types/src/client.d.ts', default: './client.js' },
+      require: { types: './types-cjs/src/client.d.cts', default: './client.cjs' },
+    },
+    './webhooks': {
+      import: { types: './types/src/webhooks-verify.d.ts', default: './webhooks.js' },
+      require: { types: './types-cjs/src/webhooks-verify.d.cts', default: './webhooks.cjs' },
+    },
     './package.json': './package.json',
   },
-  files: ['client.js', 'webhooks.js', 'types', 'README.md'],
+  files: ['client.js', 'client.cjs', 'webhooks.js', 'webhooks.cjs', 'types', 'types-cjs', 'README.md'],
   dependencies: { 'openapi-fetch': rootPkg.dependencies['openapi-fetch'] },
   license: rootPkg.license ?? 'UNLICENSED',
 };

@@ -36,7 +36,7 @@
  * `for await (const deal of api.paginate('/v1/deals', { params: { query: { limit: 100 } } })) ...`
  * (a non-2xx page throws an {@link ApiResponseError}).
  */
-import createFetchClient, { type Client, type ClientOptions, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import openapiFetch, { type Client, type ClientOptions, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import type { components, operations, paths, webhooks } from '../generated/schema';
 
 export type { components, operations, paths, webhooks };
@@ -102,6 +102,11 @@ export interface CreateClientOptions {
   /** Makes the `Idempotency-Key` of a `POST` sent without one. Default `crypto.randomUUID()`. */
   idempotencyKey?: () => string;
 }
+
+// openapi-fetch's CommonJS build sets `exports.default`; required from this package's CommonJS build
+// (Node's interop) the default import is that exports object, so take its `default` then.
+const createFetchClient: typeof openapiFetch =
+  typeof openapiFetch === 'function' ? openapiFetch : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
 
 const RETRIED_STATUSES = new Set([429, 503]);
 /** Methods a repeat cannot do twice; POST becomes one by its Idempotency-Key. */

@@ -73,19 +73,35 @@ const pkg = {
 writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 writeFileSync(join(out, 'README.md'), `# deal-funding-api
 
-Typed client and webhook signature verification for the Deal-Funding Platform API v1 (ESM, Node 20+).
+Typed client and webhook signature verification for the Deal-Funding Platform API v1 (Node 20+;
+ESM \`import\` and CommonJS \`require()\`, with TypeScript declarations for both).
 
 \`\`\`js
-import { createClient } from 'deal-funding-api/client';
+const { createClient } = require('deal-funding-api/client'); // or: import { createClient } from 'deal-funding-api/client';
 
 const api = createClient({ baseUrl: 'https://api.svc.example', apiKey: process.env.SVC_API_KEY });
-const { data, error } = await api.GET('/v1/deals', { params: { query: { limit: 10 } } });
-if (error) throw new Error(\`\${error.error.code}: \${error.error.message}\`);
-console.log(data.data);
+
+async function main() {
+  const { data, error } = await api.GET('/v1/deals', { params: { query: { limit: 10 } } });
+  if (error) throw new Error(\`\${error.error.code}: \${error.error.message}\`);
+  console.log(data.data);
+
+  // Every deal, page after page (meta.next_cursor); a failed page throws ApiResponseError.
+  for await (const deal of api.paginate('/v1/deals', { params: { query: { limit: 100 } } })) console.log(deal.id);
+}
+main();
 \`\`\`
 
+Retries: \`429\`, \`503\`, \`409 idempotency_key_in_use\` and network errors are retried up to
+\`retry.maxRetries\` times (default 4), waiting \`Retry-After\` plus a random time between 0 and
+min(30 s, 0.5 s × 2^n) before retry n. A \`POST\` sent without an \`Idempotency-Key\` gets one, and
+every retry sends the same key, so a request that ran before its answer was lost is not run twice.
+A \`PATCH\` is not repeated after a network error (it may have run). \`retry: false\` turns retries
+off; \`retry: { maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs, sleep, random, onRetry }\`
+tunes them.
+
 \`\`\`js
-import { constructEvent } from 'deal-funding-api/webhooks';
+const { constructEvent } = require('deal-funding-api/webhooks');
 // rawBody: the request's exact bytes; header: X-SVC-Signature
 const event = constructEvent(rawBody, header, [process.env.SVC_WEBHOOK_SECRET]);
 \`\`\`

@@ -97,7 +97,7 @@ Retries: \`429\`, \`503\`, \`409 idempotency_key_in_use\` and network errors are
 min(30 s, 0.5 s × 2^n) before retry n. A \`POST\` sent without an \`Idempotency-Key\` gets one, and
 every retry sends the same key, so a request that ran before its answer was lost is not run twice.
 A \`PATCH\` is not repeated after a network error (it may have run). \`retry: false\` turns retries
-off; \`retry: { maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs, sleep, random, onRetry }\`
+off (to see the sandbox's \`Prefer: code=429\` answer itself, for one); \`retry: { maxRetries, baseDelayMs, maxDelayMs, maxRetryAfterMs, sleep, random, onRetry }\`
 tunes them.
 
 \`\`\`js

@@ -30,7 +30,8 @@
  * (`crypto.randomUUID()`), and every retry of it sends the same key, so a request that did run
  * before its answer was lost is answered from the first run, not run twice. A `PATCH` (not
  * idempotent, and the API takes no key on it) is never retried after a network error; it is
- * retried only on `429` and `503`, which the server gives before doing anything.
+ * retried only on `429` and `503`, which the server gives before doing anything. Against the sandbox,
+ * `Prefer: code=429` or `code=503` is retried like the real thing: pass `retry: false` to see it.
  *
  * Every list in one loop, page after page (`meta.next_cursor`):
  * `for await (const deal of api.paginate('/v1/deals', { params: { query: { limit: 100 } } })) ...`

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Deps } from './deps';
 import { access } from './http/access';
-import { authenticate, resolveCredential } from './http/auth';
+import { API_KEY_BEARER, authenticate, resolveCredential } from './http/auth';
 import { inboundEmailRoute } from './features/inbound/inbound.route';
 import { ApiError, errorMiddleware } from './http/errors';
 import { strictFormats } from './http/formats';
@@ -211,7 +211,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.use((req, _res, next) => {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();
     // The app's internal routes are not served here, and API keys are refused outside /v1 anyway.
-    if (/^Bearer\s+svc_live_/i.test(req.get('Authorization') ?? '')) {
+    if (API_KEY_BEARER.test(req.get('Authorization') ?? '')) {
       throw new ApiError('api_key_not_allowed', 'API keys are accepted only on /v1');
     }
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   if (firstRun) {
     process.stdout.write(
       `\nFirst run: created a demo location with an admin API key. The key is shown only this once:\n\n` +
-        `  Location: ${firstRun.locationId}\n  API key:  ${firstRun.key}\n\n` +
+        `  Location: ${firstRun.locationId} (TEST location)\n  API key:  ${firstRun.key}  (TEST key: acts only on test locations)\n\n` +
         `Try it:\n  curl -s ${url}/v1/businesses -H "Authorization: Bearer ${firstRun.key}"\n` +
         `  npm run --silent cli -- key list --location ${firstRun.locationId}\n\n` +
         `Settings (API keys, team, connected assistants): ${url}/app, sign in as admin@demo.example\n` +

@@ -113,7 +113,7 @@ describe.skipIf(skipBrowserTests)(`the settings pages in Chromium (${ENGINE})`, 
     await page.click('input[name=scope][value="webhooks:manage"]');
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('.create-key button[type=submit]')]);
     const key = (await page.$eval('#new-key-value', (e) => e.textContent ?? '')).trim();
-    expect(key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
+    expect(key).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
     violations.push(...(await audit(page, 'key shown once')));
     await page.click('#copy-key');
     await page.waitForFunction(`document.getElementById('copy-status').textContent === 'Copied.'`);

@@ -403,9 +403,9 @@ describe(`API keys (${ENGINE})`, () => {
     // The same form sent again (a double click, a reload): no second key, and the key is not shown again.
     const twice = await ada.post('/app/settings/api-keys', form);
     expect(twice.status).toBe(409);
-    expect(twice.text).not.toMatch(/svc_live_[0-9A-Za-z]{32}/);
+    expect(twice.text).not.toMatch(/svc_test_[0-9A-Za-z]{32}/);
     expect(await h.knex('api_keys').where({ name: 'CRM sync', location_id: t.locationId }).count({ n: '*' }).first().then((r) => Number(r!.n))).toBe(1);
-    const key = /id="new-key-value">(svc_live_[0-9A-Za-z]{32})</.exec(created.text)![1];
+    const key = /id="new-key-value">(svc_test_[0-9A-Za-z]{32})</.exec(created.text)![1];
     expect(created.text).toContain('data-copy="new-key-value"');
     const row = await h.knex('api_keys').where({ key_hash: sha256Hex(key) }).first();
     expect(row).toMatchObject({ location_id: t.locationId, name: 'CRM sync', role: 'manager', user_id: users[ADA], last4: key.slice(-4), last_used_at: null });
@@ -416,7 +416,8 @@ describe(`API keys (${ENGINE})`, () => {
     // The list: prefix and last four, last used, never the key itself.
     const list = await ada.get('/app/settings/api-keys');
     expect(list.text).not.toContain(key);
-    expect(list.text).toContain(`svc_live_…${key.slice(-4)}`);
+    expect(list.text).toContain(`svc_test_…${key.slice(-4)}`);
+    expect(list.text).toContain(`<span class="badge test">TEST</span>`); // a test location's key says so
     expect((await h.knex('api_keys').where({ id: row.id }).first()).last_used_at).not.toBeNull();
     const line = new RegExp(`data-key-id="${row.id}"[\\s\\S]*?</tr>`).exec(list.text)![0];
     expect(line).toMatch(/data-label="Last used">\d{1,2} [A-Z][a-z]{2} 2026/);
@@ -459,7 +460,7 @@ describe(`API keys (${ENGINE})`, () => {
     // An expiry: works until then, 401 api_key_expired after, on the injected clock.
     const made = await ada.post('/app/settings/api-keys', { name: 'Short', role: 'user', scope: 'deals:read', expires_on: day(2) });
     expect(made.status).toBe(201);
-    const key = /id="new-key-value">(svc_live_[0-9A-Za-z]{32})</.exec(made.text)![1];
+    const key = /id="new-key-value">(svc_test_[0-9A-Za-z]{32})</.exec(made.text)![1];
     expect((await v1('/v1/deals', key)).status).toBe(200);
     h.clock.advance(2 * 24 * 3600_000);
     expect((await v1('/v1/deals', key)).body.error.code).toBe('api_key_expired');

@@ -1,7 +1,7 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import { startServedHarness } from '../support/served';
 
 // The package partners install: `npm run pack:client` makes a tarball; a fresh folder outside this
 // repository installs it with npm and uses it from plain `node` (ESM, no TypeScript loader) against
-// the running server, and from TypeScript (NodeNext resolution, as a plain ESM project has). Once,
+// the running server, and from TypeScript (NodeNext resolution, as a plain ESM project has), and by
+// require() from a default (CommonJS) project, in JavaScript and TypeScript. Once,
 // on PostgreSQL: the package does not depend on the engine.
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -63,6 +64,55 @@ console.log(JSON.stringify({ id: got.data.data.id, name: got.data.data.legal_nam
     const out = JSON.parse(run.stdout);
     expect(out).toMatchObject({ name: 'Packaged LLC', status: 404, code: 'resource_missing', event: 'evt_123' });
     expect(out.id).toMatch(/^biz_/);
+  });
+
+  it('require() works in a default (CommonJS) project: the package exports both conditions, and the CJS build calls the server, pages and verifies', async () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules', 'deal-funding-api', 'package.json'), 'utf8'));
+    expect(pkg.exports['./client']).toEqual({
+      import: { types: './types/src/client.d.ts', default: './client.js' },
+      require: { types: './types-cjs/src/client.d.cts', default: './client.cjs' },
+    });
+    const cjs = join(app, 'cjs-app');
+    mkdirSync(cjs, { recursive: true });
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-app', version: '1.0.0', main: 'index.js' })); // as `npm init -y` writes it: no "type"
+    writeFileSync(join(cjs, 'index.js'), `
+const { createClient } = require('deal-funding-api/client');
+const { constructEvent } = require('deal-funding-api/webhooks');
+const api = createClient({ baseUrl: process.env.BASE, apiKey: process.env.KEY });
+(async () => {
+  for (const n of [1, 2, 3]) await api.POST('/v1/businesses', { body: { legal_name: 'Required ' + n + ' LLC' } });
+  const names = [];
+  for await (const b of api.paginate('/v1/businesses', { params: { query: { limit: 2 } } })) names.push(b.legal_name);
+  const event = constructEvent(process.env.BODY, process.env.SIG, [process.env.SECRET], { now: Number(process.env.NOW) });
+  console.log(JSON.stringify({ names: names.filter((x) => x.startsWith('Required')).sort(), event: event.id }));
+})().catch((e) => { console.error(e); process.exit(1); });
+`);
+    const body = JSON.stringify({ id: 'evt_cjs', type: 'deal.created', data: {} });
+    const ts = 1_800_000_000;
+    const sig = `t=${ts},v1=${createHmac('sha256', 'whsec_test').update(`${ts}.${body}`).digest('hex')}`;
+    const fresh = await h.tenant('Required Partners');
+    const run = await promisify(execFile)(process.execPath, ['index.js'], {
+      cwd: cjs, encoding: 'utf8', env: { PATH: process.env.PATH, BASE: base, KEY: fresh.keys.admin, BODY: body, SIG: sig, SECRET: 'whsec_test', NOW: String(ts * 1000) },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ names: ['Required 1 LLC', 'Required 2 LLC', 'Required 3 LLC'], event: 'evt_cjs' });
+  });
+
+  it('TypeScript in a CommonJS project (module node16) gets the types through require', { timeout: 120_000 }, () => {
+    const cjs = join(app, 'cjs-app');
+    writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, lib: ['es2023', 'dom'], types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+      include: ['*.ts'],
+    }));
+    writeFileSync(join(cjs, 'main.ts'), `import { createClient, type Deal } from 'deal-funding-api/client';
+const api = createClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'svc_test_x', retry: { maxRetries: 2 } });
+async function main(): Promise<void> {
+  for await (const d of api.paginate('/v1/deals', { params: { query: { limit: 10 } } })) { const deal: Deal = d; console.log(deal.id); }
+}
+void main();
+`);
+    const ok = spawnSync(process.execPath, [TSC, '-p', '.'], { cwd: cjs, encoding: 'utf8' });
+    expect(ok.stdout + ok.stderr).toBe('');
   });
 
   // Two whole tsc runs (15-30 s on a loaded machine, past the default 30 s test timeout).

@@ -93,7 +93,8 @@ describe(`operator CLI (${ENGINE})`, () => {
     const key = cli('key', 'create', '--location', locationId, '--name', 'CRM sync', '--role', 'user', '--user', user.json().id, '--scopes', 'deals:read,deals:write', '--expires-at', '2030-01-01T00:00:00Z');
     expect(key.code, key.stderr).toBe(0);
     const k = key.json();
-    expect(k.key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
+    expect(k.key).toMatch(/^svc_test_[0-9A-Za-z]{32}$/); // a test location's key says so
+    expect(k.mode).toBe('TEST');
     expect(k).toMatchObject({ role: 'user', scopes: ['deals:read', 'deals:write'], expires_at: '2030-01-01T00:00:00.000Z', last4: k.key.slice(-4) });
 
     // A key that would be born expired is refused, and nothing is created.
@@ -106,7 +107,7 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.json().data).toHaveLength(1);
     expect(list.stdout).not.toContain(k.key);
-    expect(list.json().data[0]).toMatchObject({ id: k.id, prefix: 'svc_live_', last4: k.key.slice(-4) });
+    expect(list.json().data[0]).toMatchObject({ id: k.id, mode: 'TEST', prefix: 'svc_test_', last4: k.key.slice(-4) });
 
     const revoked = cli('key', 'revoke', k.id);
     expect(revoked.code, revoked.stderr).toBe(0);
@@ -148,7 +149,7 @@ describe(`seed (${ENGINE})`, () => {
     expect(r.stderr).toBe('');
     expect(r.status, `${r.error ?? ''} ${r.signal ?? ''}`).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ location_id: expect.stringMatching(/^loc_/), api_key: expect.stringMatching(/^svc_live_/), businesses: 8, deals: 8 });
+    expect(out).toMatchObject({ location_id: expect.stringMatching(/^loc_/), api_key: expect.stringMatching(/^svc_test_/), businesses: 8, deals: 8 });
     const { openDatabase } = await import('../../src/db/engine');
     const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '' });
     try {
@@ -187,7 +188,7 @@ describe(`server process (${ENGINE})`, () => {
     const url = await listening(s);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
-    expect(s.output()).not.toMatch(/svc_live_|loc_/);
+    expect(s.output()).not.toMatch(/svc_(live|test)_|loc_/);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
   });
@@ -272,7 +273,8 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
     locationId = /Location:\s+(loc_[0-9A-Z]{26})/.exec(s.output())?.[1] as string;
-    adminKey = /API key:\s+(svc_live_[0-9A-Za-z]{32})/.exec(s.output())?.[1] as string;
+    adminKey = /API key:\s+(svc_test_[0-9A-Za-z]{32})\s+\(TEST key/.exec(s.output())?.[1] as string;
+    expect(s.output()).toContain('(TEST location)');
     expect(locationId).toBeDefined();
     expect(adminKey).toBeDefined();
     expect((await fetch(`${url}/v1/businesses`, { headers: bearer(adminKey) })).status).toBe(200);
@@ -320,7 +322,7 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
     expect(seed.stderr).toBe('');
     expect(seed.code, seed.stderr).toBe(0);
     seeded = seed.json();
-    expect(seeded).toMatchObject({ location_id: expect.stringMatching(/^loc_/), api_key: expect.stringMatching(/^svc_live_/), businesses: 8, deals: 8 });
+    expect(seeded).toMatchObject({ location_id: expect.stringMatching(/^loc_/), api_key: expect.stringMatching(/^svc_test_/), businesses: 8, deals: 8 });
     expect(key.stderr).toBe('');
     expect(key.code, key.stderr).toBe(0);
     keys.push(key.json().key);
@@ -336,7 +338,7 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
 
     s = startServer({ DATA_DIR: dir });
     url = await listening(s);
-    expect(s.output()).not.toMatch(/First run|svc_live_/);
+    expect(s.output()).not.toMatch(/First run|svc_(live|test)_/);
     for (const id of businessIds) expect((await fetch(`${url}/v1/businesses/${id}`, { headers: bearer(adminKey) })).status, id).toBe(200);
     for (const k of keys) expect((await fetch(`${url}/v1/businesses`, { headers: bearer(k) })).status).toBe(200);
     expect(await dealCount(url, seeded.api_key)).toBe(8);

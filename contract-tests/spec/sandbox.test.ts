@@ -25,6 +25,7 @@ beforeAll(async () => {
   api = createClient({
     baseUrl: sandbox.url,
     apiKey: KEY,
+    retry: false, // the documented 429 and 503 answers themselves (`Prefer: code=429`) are what is checked here
     fetch: (request) => {
       called.push({ method: request.method, url: new URL(request.url) });
       return fetch(request);

@@ -151,7 +151,7 @@ export async function runListen(args: string[], io: ListenIO): Promise<number> {
     const apiBase = parseApiBase(parsed.values['api-base'] ?? io.env.SVC_API_BASE ?? 'http://127.0.0.1:3000');
     const apiKey = io.env.SVC_API_KEY;
     if (!apiKey) throw new UsageError('Set SVC_API_KEY to an API key of your location (role admin or manager)');
-    client = createClient({ baseUrl: apiBase, apiKey, fetch: io.fetch });
+    client = createClient({ baseUrl: apiBase, apiKey, fetch: io.fetch, retry: false }); // its own loop retries, on its own clock
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err(`${e.message}\n\n${LISTEN_USAGE}`);

@@ -7,7 +7,24 @@ import { AUTH_FAILURE_LIMIT, RATE_LIMIT, take, takeFor, type Verdict } from './r
 import type { Auth } from './types';
 import type { Role } from './spec';
 
-export const API_KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32}$/;
+export const API_KEY_PATTERN = /^svc_(live|test)_[0-9A-Za-z]{32}$/;
+/** Any API key-looking bearer credential (refused outside /v1 and on /mcp). */
+export const API_KEY_BEARER = /^Bearer\s+svc_(live|test)_/i;
+
+/**
+ * A test location's keys are `svc_test_`, a production location's `svc_live_`. Keys of test locations
+ * issued before this date were `svc_live_`: they keep working (a key's text cannot change without
+ * breaking whoever holds it). A `svc_live_` key of a test location created on or after it cannot
+ * have been issued by this service, so it is refused like a `svc_test_` key of a production location.
+ */
+export const TEST_KEY_PREFIX_SINCE = new Date('2026-11-28T00:00:00Z');
+
+/** The prefix a new key of a location gets. */
+export const keyPrefixFor = (isTest: boolean) => (isTest ? 'svc_test_' : 'svc_live_');
+
+/** The key was issued as `svc_live_` to a test location before `svc_test_` keys existed. */
+export const isLegacyTestKey = (prefix: string, isTest: boolean, createdAt: Date | string) =>
+  isTest && prefix === 'svc_live_' && new Date(createdAt).getTime() < TEST_KEY_PREFIX_SINCE.getTime();
 export const ACCESS_TOKEN_PATTERN = /^svc_at_[0-9A-Za-z]{40}$/;
 
 interface CredentialRow {
@@ -107,7 +124,7 @@ export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimi
 
 // The credential lookups, as rate-limit subjects: one round trip finds the credential and counts
 // the request against it (only when it is usable).
-const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.expires_at, k.revoked_at, k.last_used_at, l.is_test,
+const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.expires_at, k.revoked_at, k.last_used_at, k.created_at, l.is_test,
     u.active AS user_active,
     (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND (k.user_id IS NULL OR u.active)) AS usable
   FROM api_keys k JOIN locations l ON l.id = k.location_id LEFT JOIN users u ON u.id = k.user_id
@@ -118,7 +135,7 @@ const ACCESS_TOKEN_SQL = `SELECT t.id, t.audience, t.location_id, u.role, t.scop
   FROM oauth_access_tokens t JOIN users u ON u.id = t.user_id JOIN locations l ON l.id = t.location_id
   WHERE t.token_hash = ?`;
 
-type Found = CredentialRow & { expires_at: Date | string | null; revoked_at: Date | string | null; last_used_at?: Date | string | null; user_active: boolean | null; usable: boolean };
+type Found = CredentialRow & { created_at?: Date | string; expires_at: Date | string | null; revoked_at: Date | string | null; last_used_at?: Date | string | null; user_active: boolean | null; usable: boolean };
 
 /** An API key's `last_used_at` (shown in the app) is written at most this often per key. */
 export const KEY_LAST_USED_EVERY_MS = 60_000;
@@ -133,6 +150,14 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
   const found = await takeFor<Found>(deps.db.knex, { sql: isKey ? API_KEY_SQL : ACCESS_TOKEN_SQL, bindings: [now, sha256Hex(credential)] }, now.getTime(), rateLimit);
   if (!found) throw unauthenticated('Invalid API key', 'invalid_api_key');
   const { row, verdict } = found;
+  if (isKey) {
+    // Before any other answer: a key of the wrong mode is refused whatever its state.
+    const presented = credential.startsWith('svc_test_') ? 'svc_test_' : 'svc_live_';
+    if (presented === 'svc_test_' && !row.is_test) throw unauthenticated('This svc_test_ key cannot act on a production location', 'api_key_mode_mismatch');
+    if (presented === 'svc_live_' && row.is_test && !isLegacyTestKey(presented, row.is_test, row.created_at!)) {
+      throw unauthenticated('This svc_live_ key cannot act on a test location', 'api_key_mode_mismatch');
+    }
+  }
   if (!verdict) {
     if (isKey) {
       if (row.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   api_key_revoked: { status: 401, type: 'authentication_error' },
   api_key_expired: { status: 401, type: 'authentication_error' },
   api_key_not_allowed: { status: 401, type: 'authentication_error' },
+  api_key_mode_mismatch: { status: 401, type: 'authentication_error' },
   invalid_token_audience: { status: 401, type: 'authentication_error' },
   invalid_inbound_secret: { status: 401, type: 'authentication_error' },
   missing_scope: { status: 403, type: 'permission_error' },

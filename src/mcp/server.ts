@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../deps';
 import { canUse } from '../http/access';
-import { authenticate, INTERNAL_CALL_HEADER, registerInternalCall } from '../http/auth';
+import { API_KEY_BEARER, authenticate, INTERNAL_CALL_HEADER, registerInternalCall } from '../http/auth';
 import { ApiError } from '../http/errors';
 import { RATE_LIMIT, RATE_WINDOW_SECONDS, rateLimit, take, type Verdict } from '../http/rate-limit';
 import { loadSpec } from '../http/spec';
@@ -286,7 +286,7 @@ export function mcpRoutes(deps: Deps, app: Express): Router {
     return err;
   };
   router.use((req, _res, next) => {
-    if (/^Bearer\s+svc_live_/i.test(req.get('Authorization') ?? '')) {
+    if (API_KEY_BEARER.test(req.get('Authorization') ?? '')) {
       throw challenge(new ApiError('api_key_not_allowed', 'API keys are not accepted on /mcp; connect with OAuth (see the resource metadata)'));
     }
     next();

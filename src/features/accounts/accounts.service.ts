@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock';
 import { randomBase62, sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import type { Role } from '../../http/spec';
+import { isLegacyTestKey, keyPrefixFor } from '../../http/auth';
 
 // Operator-side accounts: locations, users, API keys and OAuth tokens. Used by the CLI, the
 // first-run bootstrap and the tests; not part of the public /v1 surface.
@@ -79,6 +80,8 @@ export async function setUserActive(knex: Knex, clock: Clock, userId: string, ac
 export interface CreatedKey {
   id: string;
   key: string;
+  /** TEST for a test location's key (`svc_test_`), LIVE for a production location's (`svc_live_`). */
+  mode: 'TEST' | 'LIVE';
   name: string;
   location_id: string;
   role: Role;
@@ -120,7 +123,7 @@ export function parseExpiry(value: Date | string, now: Date): Date {
   return at;
 }
 
-/** `svc_live_` + 32 base62 characters from a CSPRNG; only its SHA-256, prefix and last four are kept. */
+/** `svc_live_` (production location) or `svc_test_` (test location) + 32 base62 characters from a CSPRNG; only its SHA-256, prefix and last four are kept. */
 export async function createApiKey(
   knex: Knex,
   clock: Clock,
@@ -132,13 +135,14 @@ export async function createApiKey(
   const scopes = validateScopes(input.scopes ?? []);
   const now = clock.now();
   const expiresAt = input.expiresAt == null ? null : parseExpiry(input.expiresAt, now);
-  const loc = await knex('locations').where({ id: input.locationId }).first('id');
+  const loc = await knex('locations').where({ id: input.locationId }).first('id', 'is_test');
   if (!loc) throw new AccountError(`No location ${input.locationId}`);
   if (input.userId) {
     const user = await knex('users').where({ id: input.userId, location_id: input.locationId }).first('id');
     if (!user) throw new AccountError(`No user ${input.userId} in location ${input.locationId}`);
   }
-  const key = `svc_live_${randomBase62(32)}`;
+  const prefix = keyPrefixFor(!!loc.is_test);
+  const key = `${prefix}${randomBase62(32)}`;
   const row = {
     id: newId('key', now.getTime()),
     location_id: input.locationId,
@@ -146,7 +150,7 @@ export async function createApiKey(
     role,
     scopes: JSON.stringify(scopes),
     key_hash: sha256Hex(key),
-    prefix: 'svc_live_',
+    prefix,
     last4: key.slice(-4),
     user_id: input.userId ?? null,
     expires_at: expiresAt,
@@ -154,7 +158,7 @@ export async function createApiKey(
   };
   await knex('api_keys').insert(row);
   return {
-    id: row.id, key, name: row.name, location_id: row.location_id, role, scopes, user_id: row.user_id,
+    id: row.id, key, mode: loc.is_test ? 'TEST' : 'LIVE', name: row.name, location_id: row.location_id, role, scopes, user_id: row.user_id,
     expires_at: row.expires_at ? row.expires_at.toISOString() : null, prefix: row.prefix, last4: row.last4, created_at: now.toISOString(),
   };
 }
@@ -174,9 +178,13 @@ export async function listLocations(knex: Knex) {
 }
 
 export async function listApiKeys(knex: Knex, locationId: string) {
+  const loc = await knex('locations').where({ id: locationId }).first('is_test');
+  const isTest = !!loc?.is_test;
   const rows = await knex('api_keys').where({ location_id: locationId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
   return rows.map((r) => ({
-    id: r.id, name: r.name, role: r.role, scopes: r.scopes, user_id: r.user_id, display: `${r.prefix}…${r.last4}`, prefix: r.prefix, last4: r.last4,
+    id: r.id, name: r.name, mode: isTest ? 'TEST' : 'LIVE', role: r.role, scopes: r.scopes, user_id: r.user_id, display: `${r.prefix}…${r.last4}`, prefix: r.prefix, last4: r.last4,
+    // Issued as svc_live_ to a test location before svc_test_ keys: still works; replace it when convenient.
+    legacy_prefix: isLegacyTestKey(r.prefix, isTest, r.created_at),
     expires_at: r.expires_at ? new Date(r.expires_at).toISOString() : null, revoked_at: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
     last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null, created_at: new Date(r.created_at).toISOString(),
   }));

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
+import { API_KEY_BEARER } from '../../http/auth';
 import type { Role } from '../../http/spec';
 import { AccountError } from '../../features/accounts/accounts.service';
 import { safeEqual } from '../../lib/crypto';
@@ -29,7 +30,7 @@ export function appRoutes(deps: Deps): Router {
     send(res, 403, messagePage('This form has expired', 'Reload the page and try again.', { href: '/app', label: 'Back to the settings' }));
 
   router.use('/app', (req, _res, next) => {
-    if (/^Bearer\s+svc_live_/i.test(req.get('Authorization') ?? '')) throw new ApiError('api_key_not_allowed', 'API keys are accepted only on /v1');
+    if (API_KEY_BEARER.test(req.get('Authorization') ?? '')) throw new ApiError('api_key_not_allowed', 'API keys are accepted only on /v1');
     next();
   });
 

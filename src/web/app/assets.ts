@@ -80,6 +80,7 @@ code, .secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, mono
 .muted { color: #4f5a6a; font-size: 14px; }
 .badge { display: inline-block; font-size: 12px; padding: 1px 8px; border-radius: 10px; background: #e6ebf2; color: #1c2430; }
 .badge.off { background: #fbeaea; color: #8a1216; }
+.badge.test { background: #fff3cd; color: #5c4400; }
 .stack { max-width: 460px; }
 @media (max-width: 640px) {
   table.rows, table.rows tbody, table.rows tr, table.rows td { display: block; width: 100%; }

@@ -109,7 +109,7 @@ export function apiKeysRouter(deps: Deps): Router {
 
 function shownOnce(key: CreatedKey): Safe {
   return html`<section class="card" aria-labelledby="new-key-heading" id="new-key">
-    <h2 id="new-key-heading">Your new key: ${key.name}</h2>
+    <h2 id="new-key-heading">Your new key: ${key.name} <span class="badge ${key.mode === 'TEST' ? 'test' : 'live'}">${key.mode}</span></h2>
     <p>Copy it now. This is the only time it is shown; afterwards only <code>${key.prefix}…${key.last4}</code> is.</p>
     <code class="secret" id="new-key-value">${key.key}</code>
     <button type="button" data-copy="new-key-value" data-status="copy-status" id="copy-key">Copy the key</button>
@@ -156,7 +156,7 @@ function keyTable(ctx: AppContext, keys: Listed[], names: Map<string, string>, n
           : html`<span class="badge">active</span>${k.expires_at ? html` <span class="muted">until ${when(k.expires_at)}</span>` : ''}`;
       return html`<tr data-key-id="${k.id}">
         <td data-label="Name">${k.name}<br><span class="muted">${scopes.length ? scopes.join(', ') : 'every scope'}</span></td>
-        <td data-label="Key"><code>${k.prefix}…${k.last4}</code></td>
+        <td data-label="Key"><code>${k.prefix}…${k.last4}</code> <span class="badge ${k.mode === 'TEST' ? 'test' : 'live'}">${k.mode}</span>${k.legacy_prefix ? html`<br><span class="muted">issued before svc_test_ keys; still works, replace it when convenient</span>` : ''}</td>
         <td data-label="Role">${k.role}</td>
         <td data-label="Created">${when(k.created_at)}${k.user_id ? html`<br><span class="muted">by ${names.get(k.user_id) ?? k.user_id}</span>` : ''}</td>
         <td data-label="Last used">${k.last_used_at ? when(k.last_used_at) : 'never'}</td>

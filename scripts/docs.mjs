@@ -29,8 +29,9 @@ const slug = (s) => s.toLowerCase().replace(/\s+/g, '-');
 
 /**
  * Old links (Redoc 2: `#section/Webhook-deliveries/Verifying-signatures`, `#tag/Lender-matches`,
- * `#operation/listDeals`, `#tag/Deals/operation/listDeals`) land on today's anchors
- * (`#/section/webhook-deliveries/verifying-signatures`, `#/lender-matches`, `#/deals/listdeals`).
+ * `#operation/listDeals`, `#tag/Deals/operation/listDeals`; and `#/section/pagination` from before the
+ * guides had pages) land on today's anchors (`#/webhook-deliveries/verifying-signatures`,
+ * `#/lender-matches`, `#/deals/listdeals`).
  * Run before Redoc reads the address, and again on every change of the hash. Inline (the page is one
  * file and works from file://; its CSP admits the inline scripts Redoc itself needs).
  */
@@ -43,10 +44,46 @@ export function sectionLinkScript(spec) {
   const tags = Object.fromEntries((spec.tags ?? []).map((t) => [slug(t.name), slug(t.name)]));
   return `<script>(function(){var ops=${JSON.stringify(ops)},tags=${JSON.stringify(tags)};
 function target(h){var m=/^#(?:tag\/[^/]+\/)?operation\/([^/?]+)$/i.exec(h);if(m){var o=ops[decodeURIComponent(m[1]).toLowerCase()];return o?'#/'+o:null}
-m=/^#section\/(.+)$/i.exec(h);if(m)return '#/section/'+decodeURIComponent(m[1]).toLowerCase();
+m=/^#\/?section\/(.+)$/i.exec(h);if(m)return '#/'+decodeURIComponent(m[1]).toLowerCase();
 m=/^#tag\/([^/]+)$/i.exec(h);if(m){var t=tags[decodeURIComponent(m[1]).toLowerCase().replace(/\s+/g,'-')];return t?'#/'+t:null}return null}
 function land(){var t=target(location.hash);if(t)location.replace(t)}
 land();addEventListener('hashchange',land);})();</script>`;
+}
+
+/**
+ * The guides (the `# ` sections of info.description) become pages of their own, a "Guides" group
+ * ahead of the API's tags (each a tag with `x-traitTag`: a page, no operations). Redoc's search
+ * indexes a page per tag, so a guide is found by its name and its words and the hit lands on it;
+ * kept inside info.description they were one page, and search answered only "Deal-Funding Platform
+ * API". The contract keeps them in info.description (one place to edit); this is the page's layout.
+ */
+export function withGuideTags(spec) {
+  // Split at `# ` headings outside code fences (a `# comment` in a sample is not a guide).
+  const parts = [{ name: null, lines: [] }];
+  let fenced = false;
+  for (const line of spec.info.description.split('\n')) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    if (!fenced && line.startsWith('# ')) parts.push({ name: line.slice(2).trim(), lines: [] });
+    // One level up: a guide's `## Verifying signatures` is a heading of the guide's page.
+    else parts.at(-1).lines.push(!fenced && /^##+ /.test(line) ? line.slice(1) : line);
+  }
+  const [intro, ...sections] = parts;
+  const guides = sections.map((p) => ({ name: p.name, description: p.lines.join('\n').trim(), 'x-traitTag': true }));
+  const apiTags = (spec.tags ?? []).map((t) => t.name);
+  for (const group of [spec.paths ?? {}, spec.webhooks ?? {}])
+    for (const item of Object.values(group))
+      for (const op of Object.values(item)) for (const t of (op && typeof op === 'object' && op.tags) || []) if (!apiTags.includes(t)) apiTags.push(t);
+  const clash = guides.find((g) => apiTags.some((t) => slug(t) === slug(g.name)));
+  if (clash) throw new Error(`guide "${clash.name}" has the address of a tag`);
+  return {
+    ...spec,
+    info: { ...spec.info, description: intro.lines.join('\n').trim() },
+    tags: [...guides, ...(spec.tags ?? [])],
+    'x-tagGroups': [
+      { name: 'Guides', tags: guides.map((g) => g.name) },
+      { name: 'API', tags: apiTags },
+    ],
+  };
 }
 
 /** The built page, finished: our CSS, the old-link script, no remote badge. */
@@ -59,7 +96,7 @@ export function finishPage(html, spec) {
 }
 
 export function buildDocs(out = join(root, 'docs-site', 'index.html')) {
-  const spec = withCodeSamples(parse(readFileSync(join(root, 'openapi.yaml'), 'utf8')));
+  const spec = withGuideTags(withCodeSamples(parse(readFileSync(join(root, 'openapi.yaml'), 'utf8'))));
   const dir = mkdtempSync(join(tmpdir(), 'svc-docs-'));
   try {
     const file = join(dir, 'openapi.json');

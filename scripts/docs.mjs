@@ -20,7 +20,10 @@ const BADGE = (text) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="ht
 // cell's words are never cut between letters ("Mai lbo x"): a cell is at least as wide as its longest
 // word. Long lines in code blocks wrap.
 const CSS = [
-  'table{display:block;max-width:100%;overflow-x:auto}',
+  // Redoc 3 wraps a Markdown table in .md-table-wrapper and hides what overflows (`overflow: hidden`,
+  // a wide table's last columns were cut off): both scroll instead.
+  '.md-table-wrapper{max-width:100%;overflow-x:auto!important}',
+  'table{display:block;max-width:100%;overflow-x:auto!important}',
   'th,td,th *,td *{overflow-wrap:normal!important;word-break:normal!important;hyphens:none!important}',
   'pre{white-space:pre-wrap!important;overflow-wrap:anywhere}',
 ].join('');
@@ -42,12 +45,32 @@ export function sectionLinkScript(spec) {
       for (const op of Object.values(item))
         if (op && typeof op === 'object' && op.operationId) ops[op.operationId.toLowerCase()] = `${slug(op.tags?.[0] ?? kind)}/${op.operationId.toLowerCase()}`;
   const tags = Object.fromEntries((spec.tags ?? []).map((t) => [slug(t.name), slug(t.name)]));
-  return `<script>(function(){var ops=${JSON.stringify(ops)},tags=${JSON.stringify(tags)};
-function target(h){var m=/^#(?:tag\/[^/]+\/)?operation\/([^/?]+)$/i.exec(h);if(m){var o=ops[decodeURIComponent(m[1]).toLowerCase()];return o?'#/'+o:null}
-m=/^#\/?section\/(.+)$/i.exec(h);if(m)return '#/'+decodeURIComponent(m[1]).toLowerCase();
-m=/^#tag\/([^/]+)$/i.exec(h);if(m){var t=tags[decodeURIComponent(m[1]).toLowerCase().replace(/\s+/g,'-')];return t?'#/'+t:null}return null}
-function land(){var t=target(location.hash);if(t)location.replace(t)}
-land();addEventListener('hashchange',land);})();</script>`;
+  return `<script>(${landOldLinks.toString()})(${JSON.stringify(ops)},${JSON.stringify(tags)});</script>`;
+}
+
+/** In the page (serialised into it): rewrites an old hash to today's, now and on every hash change. */
+function landOldLinks(ops, tags) {
+  function target(h) {
+    let m = /^#(?:tag\/[^/]+\/)?operation\/([^/?]+)$/i.exec(h);
+    if (m) {
+      const op = ops[decodeURIComponent(m[1]).toLowerCase()];
+      return op ? `#/${op}` : null;
+    }
+    m = /^#\/?section\/(.+)$/i.exec(h);
+    if (m) return `#/${decodeURIComponent(m[1]).toLowerCase()}`;
+    m = /^#tag\/([^/]+)$/i.exec(h);
+    if (m) {
+      const tag = tags[decodeURIComponent(m[1]).toLowerCase().replace(/[\s-]+/g, '-')];
+      return tag ? `#/${tag}` : null;
+    }
+    return null;
+  }
+  function land() {
+    const t = target(location.hash);
+    if (t) location.replace(t);
+  }
+  land();
+  addEventListener('hashchange', land);
 }
 
 /**

@@ -19,6 +19,11 @@ import { startServedHarness } from '../support/served';
 
 warnIfNoBrowser('reference-browser.test.ts');
 
+// The functions passed to page.evaluate run in the page; the project compiles without the DOM library.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any, window: any, location: any, getComputedStyle: any, NodeFilter: any;
+type HTMLInputElement = any;
+
 let served: Awaited<ReturnType<typeof startServedHarness>>;
 let browser: Browser;
 let dir: string;
@@ -42,7 +47,7 @@ async function newPage(width: number): Promise<Page> {
   // A request refused by the page's CSP never reaches the network: count those attempts too. (Not
   // the bundle's probe for `eval`, which the CSP refuses and Redoc does without: no address.)
   await page.evaluateOnNewDocument(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
+    document.addEventListener('securitypolicyviolation', (e: any) => {
       if (/^(https?|wss?):/.test(e.blockedURI)) ((window as unknown as { __csp: string[] }).__csp ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
     });
   });

@@ -27,6 +27,7 @@ const ENGINE_INDEPENDENT = [
   'contract-tests/api/inbound-smtp.test.ts',
   'contract-tests/api/oauth-browser.test.ts',
   'contract-tests/api/portal-browser.test.ts',
+  'contract-tests/api/reference-browser.test.ts',
   // The S3 back end (presigned URLs, what reached the bucket, the portal's CSP): the document rows
   // and the analysis jobs are the ones documents.test.ts and statements.test.ts run on both engines.
   'contract-tests/api/documents-s3.test.ts',

@@ -1,22 +1,41 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SPEC_PATH } from '../../src/http/spec';
 import express from 'express';
 import request from 'supertest';
-import { DOCS_PATH, referenceRoutes } from '../../src/web/reference/reference.routes';
+import { DOCS_CSP, DOCS_PATH, pageForBase, pickEncoding, referenceRoutes } from '../../src/web/reference/reference.routes';
 import { buildDocs } from '../../scripts/docs.mjs';
-import { ENGINE, startHarness, type Harness } from '../support/harness';
+import { ENGINE, type Harness } from '../support/harness';
+import { startServedHarness } from '../support/served';
 
 // The contract and the reference, served by the API without a credential.
 let h: Harness;
+let served: Awaited<ReturnType<typeof startServedHarness>>;
 beforeAll(async () => {
   if (!existsSync(DOCS_PATH)) buildDocs(DOCS_PATH);
-  h = await startHarness();
+  served = await startServedHarness();
+  h = served.h;
 });
 afterAll(async () => {
-  await h?.close();
+  await served?.close();
 });
+
+/** A raw GET on the listening server: the bytes as sent (no client-side decompression). */
+function raw(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${served.base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe(`the contract and the reference (${ENGINE})`, () => {
   it('GET /openapi.yaml is the hand-written file, byte for byte; /openapi.json the same document', async () => {
@@ -41,7 +60,9 @@ describe(`the contract and the reference (${ENGINE})`, () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.text).toContain('<title>Deal-Funding Platform API</title>');
     expect(page.text).toContain('import urllib.request');
-    expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).toBe(DOCS_CSP);
+    expect(DOCS_CSP).toContain("frame-ancestors 'none'");
+    expect(DOCS_CSP).toContain("connect-src 'self' blob:");
     expect((await h.api.head('/openapi.yaml')).status).toBe(200);
     expect((await h.api.get('/openapi.yml')).status).toBe(404);
   });
@@ -56,10 +77,10 @@ describe(`the contract and the reference (${ENGINE})`, () => {
     expect(built.includes(`curl -sS -X POST \\"${PROD}/v1/businesses\\"`), 'the built page samples production').toBe(true);
 
     const page = (await h.api.get('/docs')).text;
-    expect(servers(page).slice(0, 2)).toEqual([{ url: 'http://127.0.0.1:3000', description: 'This server' }, { url: PROD, description: 'Production' }]);
-    expect(page.includes(`curl -sS -X POST \\"http://127.0.0.1:3000/v1/businesses\\"`), 'curl sample').toBe(true);
-    expect(page.includes(`createClient({ baseUrl: 'http://127.0.0.1:3000'`), 'TypeScript sample').toBe(true);
-    expect(page.includes(`\\"http://127.0.0.1:3000/v1/deals?limit=25&status=open\\"`), 'Python sample').toBe(true);
+    expect(servers(page).slice(0, 2)).toEqual([{ url: served.base, description: 'This server' }, { url: PROD, description: 'Production' }]);
+    expect(page.includes(`curl -sS -X POST \\"${served.base}/v1/businesses\\"`), 'curl sample').toBe(true);
+    expect(page.includes(`createClient({ baseUrl: '${served.base}'`), 'TypeScript sample').toBe(true);
+    expect(page.includes(`\\"${served.base}/v1/deals?limit=25&status=open\\"`), 'Python sample').toBe(true);
     expect(page.includes(`${PROD}/v1/`), 'no sample left on production').toBe(false);
     expect(page.split(PROD).length - 1).toBe(1); // only the servers list's second entry
   });
@@ -69,7 +90,7 @@ describe(`the contract and the reference (${ENGINE})`, () => {
     const asked = await request(plain).get('/docs').set('Host', 'docs.partner.test:8080').set('X-Forwarded-Proto', 'https');
     expect(servers(asked.text)[0]).toEqual({ url: 'http://docs.partner.test:8080', description: 'This server' });
     expect(asked.text.includes(`createClient({ baseUrl: 'http://docs.partner.test:8080'`)).toBe(true);
-    expect(asked.headers.vary).toBe('Host, X-Forwarded-Proto');
+    expect(asked.headers.vary).toBe('Host, X-Forwarded-Proto, Accept-Encoding');
 
     const proxied = express().set('trust proxy', 1).use(referenceRoutes({}));
     const behind = await request(proxied).get('/docs').set('Host', 'api.partner.test').set('X-Forwarded-Proto', 'https');
@@ -78,5 +99,66 @@ describe(`the contract and the reference (${ENGINE})`, () => {
     const hostile = await request(plain).get('/docs').set('Host', 'x"><script>alert(1)</script>');
     expect(servers(hostile.text)[0]).toEqual({ url: PROD, description: 'Production' });
     expect(hostile.text.includes('<script>alert(1)')).toBe(false);
+  });
+
+  it('GET / leads to the reference: a redirect to /docs for a browser or curl, the addresses as JSON for a JSON client', async () => {
+    for (const accept of ['text/html,application/xhtml+xml,*/*;q=0.8', '*/*', undefined]) {
+      const res = await raw('/', accept ? { Accept: accept } : {});
+      expect(res.status, String(accept)).toBe(302);
+      expect(res.headers.location).toBe('/docs');
+    }
+    const json = await raw('/', { Accept: 'application/json' });
+    expect(json.status).toBe(200);
+    expect(JSON.parse(json.body.toString())).toEqual({ reference: '/docs', openapi_yaml: '/openapi.yaml', openapi_json: '/openapi.json', api: '/v1' });
+    expect(json.headers.vary).toContain('Accept');
+    expect((await raw('/nothing-here')).status).toBe(404);
+  });
+
+  it('/docs is sent compressed (br, else gzip) when accepted, identical once decoded, and as it is otherwise', async () => {
+    const page = Buffer.from(pageForBase(readFileSync(DOCS_PATH, 'utf8'), PROD, served.base)); // this server's page (its own address)
+    const plain = await raw('/docs');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Buffer.compare(plain.body, page)).toBe(0);
+    const br = await raw('/docs', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(Buffer.compare(brotliDecompressSync(br.body), page)).toBe(0);
+    const gz = await raw('/docs', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(Buffer.compare(gunzipSync(gz.body), page)).toBe(0);
+    // Measured: the 3.4 MB page goes out at well under a quarter of its size.
+    expect(br.body.length).toBeLessThan(page.length / 4);
+    expect(gz.body.length).toBeLessThan(page.length / 3);
+    console.log(`/docs: ${page.length} bytes, br ${br.body.length}, gzip ${gz.body.length}`);
+    const yaml = await raw('/openapi.yaml', { 'Accept-Encoding': 'gzip' });
+    expect(Buffer.compare(gunzipSync(yaml.body), readFileSync(SPEC_PATH))).toBe(0);
+    expect(pickEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(pickEncoding('identity')).toBe('identity');
+    expect(pickEncoding('*')).toBe('br');
+    expect(pickEncoding('gzip;q=0, *;q=0')).toBe('identity');
+  });
+
+  it('/docs is cached: Cache-Control and an ETag per encoding; revalidation answers 304 with no body', async () => {
+    const first = await raw('/docs', { 'Accept-Encoding': 'br' });
+    expect(first.headers['cache-control']).toBe('public, max-age=300');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}-br"$/);
+    const again = await raw('/docs', { 'Accept-Encoding': 'br', 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    // The plain copy's tag revalidates too (same bytes); a stale tag gets the page.
+    const plainTag = (await raw('/docs')).headers.etag as string;
+    expect(plainTag).toBe(etag.replace('-br"', '"'));
+    expect((await raw('/docs', { 'If-None-Match': plainTag })).status).toBe(304);
+    const stale = await raw('/docs', { 'If-None-Match': '"AAAAAAAAAAAAAAAAAAAAAAAAAAA"' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.length).toBe(Buffer.byteLength(pageForBase(readFileSync(DOCS_PATH, 'utf8'), PROD, served.base)));
+    expect((await raw('/openapi.json', { 'If-None-Match': (await raw('/openapi.json')).headers.etag as string })).status).toBe(304);
+    // HEAD: the headers, no body.
+    const head = await raw('/docs', { 'Accept-Encoding': 'gzip' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers.etag).toBe(etag.replace('-br"', '-gzip"'));
+    expect(head.body.length).toBe(0);
   });
 });

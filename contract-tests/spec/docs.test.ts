@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, run } from './helpers';
 
-const GUIDES = ['Authentication', 'Roles and scopes', 'Errors', 'Pagination', 'Idempotency', 'Rate limits', 'Webhook deliveries', 'Assistants (MCP)', 'Sandbox and test mode', 'Versioning', 'Changelog'];
+const GUIDES = ['Quick start', 'Authentication', 'Roles and scopes', 'Errors', 'Pagination', 'Idempotency', 'Rate limits', 'Webhook deliveries', 'Assistants (MCP)', 'Sandbox and test mode', 'Versioning', 'Changelog'];
 
 const dir = mkdtempSync(join(tmpdir(), 'docs-site-'));
 const out = join(dir, 'index.html');
@@ -35,7 +35,6 @@ describe('docs-site (redocly build-docs --inlineBundle)', () => {
     expect(html.includes('<title>Deal-Funding Platform API</title>'), 'page title').toBe(true);
   });
 
-  // Only the "API docs by Redocly" badge image points at cdn.redoc.ly; offline it is simply hidden.
   it('inlines the Redoc bundle: no external scripts or stylesheets', () => {
     const scriptTags = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
     expect(scriptTags.length).toBeGreaterThan(0);
@@ -50,11 +49,19 @@ describe('docs-site (redocly build-docs --inlineBundle)', () => {
     expect(Math.max(...inline)).toBeGreaterThan(200_000);
   });
 
-  it('renders the guide sections as headings', () => {
-    const headings = [...html.matchAll(/<h([1-6])\b[^>]*\bid="section\/[^"]+"[^>]*>([\s\S]*?)<\/h\1>/gi)].map((m) =>
-      m[2].replace(/<[^>]+>/g, '').trim(),
-    );
-    expect(GUIDES.filter((g) => !headings.includes(g))).toEqual([]);
+  // Each guide is a page of its own (a trait tag in the "Guides" group), so Redoc's search indexes it.
+  it('makes every guide a page in the Guides group, ahead of the API', () => {
+    const def = JSON.parse(/const __redoc_definition = (.*);\n/.exec(html)![1]);
+    const groups = def['x-tagGroups'] as { name: string; tags: string[] }[];
+    expect(groups.map((g) => g.name)).toEqual(['Guides', 'API']);
+    expect(GUIDES.filter((g) => !groups[0].tags.includes(g))).toEqual([]);
+    for (const g of groups[0].tags) expect(def.tags.find((t: { name: string }) => t.name === g)['x-traitTag']).toBe(true);
+    expect(def.info.description).not.toMatch(/^# /m);
+  });
+
+  it('sends no usage data: telemetry off in the page, no remote badge image', () => {
+    expect(html).toContain('"disableTelemetry":true');
+    expect(html.includes('cdn.redoc.ly'), 'badge image from cdn.redoc.ly').toBe(false);
   });
 
   it('lists every tag and the event catalogue', () => {

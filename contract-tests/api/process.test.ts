@@ -108,6 +108,18 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(list.stdout).not.toContain(k.key);
     expect(list.json().data[0]).toMatchObject({ id: k.id, prefix: 'svc_live_', last4: k.key.slice(-4) });
 
+    // What is there, without an API key: users, the location at a glance, webhooks (none yet).
+    const users = cli('user', 'list', '--location', locationId);
+    expect(users.code, users.stderr).toBe(0);
+    expect(users.json().data).toEqual([{ id: user.json().id, name: 'Dana Whitfield', email: 'dana@cli.example', role: 'admin', active: true, created_at: expect.any(String) }]);
+    const shown = cli('location', 'show', locationId);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json()).toMatchObject({ id: locationId, name: 'CLI Capital', is_test: true, users: { active: 1, inactive: 0 }, api_keys: { usable: 1 }, webhooks: { active: 0, disabled: 0 }, mailbox: null, worker: expect.stringMatching(/^(seen|not_seen)$/) });
+    const hooks = cli('webhook', 'list', '--location', locationId);
+    expect(hooks.code, hooks.stderr).toBe(0);
+    expect(hooks.json()).toEqual({ data: [] });
+    expect(cli('location', 'show', 'loc_nope').stderr).toMatch(/No location loc_nope/);
+
     const revoked = cli('key', 'revoke', k.id);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.json()).toMatchObject({ id: k.id, revoked: true });

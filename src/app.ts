@@ -1,3 +1,4 @@
+import { workerStatus } from './jobs/heartbeat';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -156,7 +157,9 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     try {
       const pending = await pendingMigrations(deps.db.knex);
       if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
-      else res.json({ status: 'ready' });
+      // Ready either way; `worker: not_seen` tells the operator no worker wrote a heartbeat in 2 minutes
+      // (email and webhooks stay queued until one runs: `npm run worker`, or START_WORKER unset).
+      else res.json({ status: 'ready', worker: await workerStatus(deps.db.knex, deps.clock.now()) });
     } catch {
       res.status(503).json({ status: 'unavailable' });
     }

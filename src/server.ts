@@ -7,6 +7,7 @@ import { serveEmbeddedSocket, type EmbeddedSocket } from './db/embedded-socket';
 import { createApiKey, createLocation, createUser } from './features/accounts/accounts.service';
 import { handlers } from './features/handlers';
 import { Worker } from './jobs/worker';
+import { workerStatus } from './jobs/heartbeat';
 import { startInboundSmtp } from './features/inbound/smtp-listener';
 import { registerAllJobs } from './jobs/handlers';
 import { createLogger } from './logger';
@@ -81,6 +82,23 @@ async function main(): Promise<void> {
   const url = config.publicBaseUrl ?? `http://${config.host}:${port}`;
   logger.info({ url, engine: deps.db.engine }, 'listening');
   process.stdout.write(`\nDeal-Funding API listening on ${url} (database: ${deps.db.engine === 'pg' ? 'PostgreSQL' : `embedded, ${config.dataDir}`})\n`);
+  // PostgreSQL (or production) on an empty database: nothing was created, so say what to do first.
+  if (!firstRun && !(await knex('locations').first('id'))) {
+    process.stdout.write(
+      `\nNo location yet. Next step: create one and an admin key with the CLI (the key is printed once):\n` +
+        `  npm run --silent cli -- location create --name "Your brokerage" [--test]\n` +
+        `  npm run --silent cli -- user create --location LOCATION_ID --name "Your Name" --email you@example.com --role admin\n` +
+        `  npm run --silent cli -- key create --location LOCATION_ID --name "First key" --role admin --user USER_ID\n\n`,
+    );
+  }
+  // No worker in this process (START_WORKER=false) and none seen elsewhere: email and webhooks would wait.
+  if (!worker && (await workerStatus(knex, deps.clock.now())) === 'not_seen') {
+    process.stdout.write(
+      `\nNo worker seen in the last 2 minutes: emails and webhooks stay queued until one runs.\n` +
+        `  Start one with: npm run worker   (or start this server without START_WORKER=false)\n` +
+        `  ${url}/readyz says "worker": "not_seen" meanwhile.\n\n`,
+    );
+  }
   if (firstRun) {
     process.stdout.write(
       `\nFirst run: created a demo location with an admin API key. The key is shown only this once:\n\n` +

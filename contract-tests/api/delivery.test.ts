@@ -492,6 +492,11 @@ describe(`operator commands (${ENGINE})`, () => {
     expect(() => WEBHOOK_COMMANDS['delivery list']({ webhook: sub.id, status: 'lost' }, [])).toThrow(WebhookUsageError);
 
     await h.knex('webhook_subscriptions').where({ id: sub.id }).update({ status: 'disabled', disabled_reason: 'Deliveries failed for 3 days' });
+    // webhook list: the location's subscriptions with their status, never the signing secret.
+    const hooks = (await WEBHOOK_COMMANDS['webhook list']({ location: t.locationId }, [])(h.knex, h.clock)) as { data: { id: string; status: string }[] };
+    expect(hooks.data.find((w) => w.id === sub.id)).toMatchObject({ id: sub.id, status: 'disabled', disabled_reason: 'Deliveries failed for 3 days' });
+    expect(JSON.stringify(hooks)).not.toMatch(/whsec_|"secret"/);
+    expect(() => WEBHOOK_COMMANDS['webhook list']({}, [])).toThrow(WebhookUsageError);
     await expect(WEBHOOK_COMMANDS['delivery retry']({}, [listed.data[0].id])(h.knex, h.clock)).rejects.toMatchObject({ code: 'webhook_disabled' });
     const enabled = (await WEBHOOK_COMMANDS['webhook enable']({}, [sub.id])(h.knex, h.clock)) as { status: string; disabled_reason: null };
     expect(enabled).toMatchObject({ status: 'active', disabled_reason: null, failing_since: null });

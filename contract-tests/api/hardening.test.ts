@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_MS } from '../../src/http/idempotency';
+import { Worker } from '../../src/jobs/worker';
 import { RATE_LIMIT } from '../../src/http/rate-limit';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 
@@ -456,6 +457,34 @@ describe('small truths', () => {
     }
     const missing = await h.api.head('/v1/businesses/biz_01JD1A2B3C4D5E6F7G8H9J0K1M').set(t.auth());
     expect(missing.status).toBe(404);
+  });
+
+  it('/readyz says worker: not_seen (still 200) when no worker wrote a heartbeat in the last 2 minutes of the clock', async () => {
+    expect((await h.api.get('/readyz')).body).toEqual({ status: 'ready', worker: 'not_seen' });
+    const worker = new Worker(h.deps, { concurrency: 1 });
+    try {
+      await worker.drain(); // a poll writes the heartbeat
+      expect((await h.api.get('/readyz')).body).toEqual({ status: 'ready', worker: 'seen' });
+      const beat = await h.knex('worker_heartbeats').where({ worker_id: worker.id }).first();
+      expect(new Date(beat.seen_at).getTime()).toBe(h.clock.now().getTime());
+      h.clock.advance(2 * 60_000);
+      expect((await h.api.get('/readyz')).body.worker).toBe('seen'); // exactly 2 minutes: still seen
+      h.clock.advance(1000);
+      const late = await h.api.get('/readyz');
+      expect(late.status).toBe(200);
+      expect(late.body).toEqual({ status: 'ready', worker: 'not_seen' });
+      // A poll writes a new heartbeat (one every 30 s of the clock at most).
+      await worker.drain();
+      expect((await h.api.get('/readyz')).body.worker).toBe('seen');
+      h.clock.advance(10_000);
+      await worker.drain();
+      expect(new Date((await h.knex('worker_heartbeats').where({ worker_id: worker.id }).first()).seen_at).getTime()).toBe(h.clock.now().getTime() - 10_000);
+    } finally {
+      await worker.close();
+    }
+    // A clean stop removes its heartbeat: not seen at once.
+    expect(await h.knex('worker_heartbeats').where({ worker_id: worker.id }).first()).toBeUndefined();
+    expect((await h.api.get('/readyz')).body).toEqual({ status: 'ready', worker: 'not_seen' });
   });
 
   it('/readyz reports not ready while a migration is pending', async () => {

@@ -446,7 +446,12 @@ describe(`cli listen (${ENGINE})`, () => {
     await closed.close();
     const down = await run(['--forward-to', `${hooks.base}/hooks`, '--api-base', closed.base]);
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/Cannot reach the API: .*ECONNREFUSED/);
+    expect(down.stderr).toContain(`Cannot reach the API at ${closed.base} (--api-base): `);
+    expect(down.stderr).toMatch(/ECONNREFUSED/);
+    // Without --api-base: the message names the address tried and where it came from.
+    const viaEnv = await run(['--forward-to', `${hooks.base}/hooks`], { SVC_API_KEY: t.keys.manager, SVC_API_BASE: closed.base });
+    expect(viaEnv.code).toBe(1);
+    expect(viaEnv.stderr).toContain(`Cannot reach the API at ${closed.base} (SVC_API_BASE): `);
     expect(received).toEqual([]);
   });
 

@@ -677,6 +677,40 @@ describe('operator CLI commands', () => {
     expect(await h.knex('mailboxes').where({ location_id: fresh.locationId })).toHaveLength(0);
   });
 
+  it('mailbox set tries the connection first: a wrong password or smtps:// to a plain server is refused in plain words and nothing is saved; --save-untested saves anyway', async () => {
+    const fresh = await h.tenant('Tried First', { isTest: true });
+    const wrong = await run('mailbox set', { location: fresh.locationId, 'smtp-url': labUrl(smtpPort, 'not-the-password'), from: 'ops@northwind.example' }).then(() => undefined, (e: unknown) => e as Error);
+    expect(wrong).toBeInstanceOf(MailboxError);
+    expect(wrong!.message).toBe('Not saved: The mail server turned down the user name and password. Check them and save the settings again. (To save it anyway, add --save-untested.)');
+    expect(wrong!.message).not.toContain('not-the-password');
+    expect(await h.knex('mailboxes').where({ location_id: fresh.locationId })).toHaveLength(0);
+    // smtps:// to the plain SMTP lab server: the TLS handshake fails, and the message says what to change.
+    const tls = await run('mailbox set', { location: fresh.locationId, 'smtp-url': labUrl().replace(/^smtp:/, 'smtps:'), from: 'ops@northwind.example' }).then(() => undefined, (e: unknown) => e as Error);
+    expect(tls!.message).toMatch(/^Not saved: We could not set up a secure connection with 127\.0\.0\.1 \(port \d+\)\..*use smtp:\/\/ instead of smtps:\/\//);
+    expect(await h.knex('mailboxes').where({ location_id: fresh.locationId })).toHaveLength(0);
+    const anyway = await run('mailbox set', { location: fresh.locationId, 'smtp-url': labUrl(smtpPort, 'not-the-password'), from: 'ops@northwind.example', 'save-untested': true });
+    expect(anyway).toMatchObject({ location_id: fresh.locationId, has_password: true });
+    expect(inbox).toEqual([]); // trying the connection sends nothing
+  });
+
+  it('mailbox test connects, authenticates and sends one message to the given address; a clear error without a mailbox', async () => {
+    const fresh = await h.tenant('Mailbox Test Co', { isTest: true });
+    await expect(run('mailbox test', { location: fresh.locationId, to: 'rosa@catcher.example' })).rejects.toThrow(/has no mailbox/);
+    await run('mailbox set', { location: fresh.locationId, 'smtp-url': labUrl(), from: 'Ops <ops@northwind.example>' });
+    const out = await run('mailbox test', { location: fresh.locationId, to: 'rosa@catcher.example' });
+    expect(out).toMatchObject({ sent: true, to: 'rosa@catcher.example', from: 'ops@northwind.example', smtp_host: '127.0.0.1', smtp_port: smtpPort });
+    expect(inbox).toHaveLength(1);
+    expect(inbox[0].rcpt).toEqual(['rosa@catcher.example']);
+    expect(inbox[0].user).toBeTruthy(); // authenticated
+    expect(inbox[0].mail.subject).toBe('Test message from Deal-Funding');
+    expect(JSON.stringify(out)).not.toContain(PASS_IN_URL);
+    expect(() => MAIL_COMMANDS['mailbox test']({ location: fresh.locationId, to: 'not an address' }, [])).toThrow(MailUsageError);
+    // The same address policy as sending: a production location cannot test against 127.0.0.1.
+    await h.knex('mailboxes').insert({ ...(await h.knex('mailboxes').where({ location_id: fresh.locationId }).first()), location_id: live.locationId }).onConflict('location_id').merge();
+    await expect(run('mailbox test', { location: live.locationId, to: 'rosa@catcher.example' })).rejects.toThrow(/^The test message was not sent: This mail server address is not allowed/);
+    expect(inbox).toHaveLength(1);
+  });
+
   it('usage errors are raised before anything runs', () => {
     expect(() => MAIL_COMMANDS['mailbox set']({ location: lab.locationId, from: 'a@northwind.example' }, [])).toThrow(MailUsageError);
     expect(() => MAIL_COMMANDS['mailbox set']({ location: lab.locationId, 'smtp-url': labUrl() }, [])).toThrow('--from is required');

@@ -94,6 +94,23 @@ describe.skipIf(skipBrowserTests)(`connecting an assistant in Chromium (${ENGINE
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
     expect(new URL(page.url()).pathname).toBe('/oauth/consent');
     expect(await page.$eval('h2', (el) => el.textContent)).toContain('Desk Assistant wants to act as Ada Admin in Browser Assistants');
+    // Each checkbox sits on its scope's line, with the scope in plain words; Allow and Deny look different.
+    const layout = await page.$$eval('label.scope', (labels) =>
+      labels.map((l) => {
+        const box = l.querySelector('input')!.getBoundingClientRect();
+        const text = l.querySelector('span')!.getBoundingClientRect();
+        return { text: l.textContent ?? '', boxTop: box.top, boxBottom: box.bottom, textTop: text.top, textBottom: text.bottom, boxWidth: box.width };
+      }),
+    );
+    expect(layout.map((l) => l.text.trim())).toEqual(['Read businesses and their notes, tasks, activity businesses:read', 'Read deals, submissions and the pipeline deals:read', 'Create and update deals, move stages deals:write']);
+    for (const l of layout) {
+      expect(l.boxTop, l.text).toBeLessThan(l.textBottom);
+      expect(l.boxBottom, l.text).toBeGreaterThan(l.textTop);
+      expect(l.boxWidth, l.text).toBeLessThan(40);
+    }
+    const looks = await page.$$eval('button[name=decision]', (bs) => bs.map((b) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor));
+    expect(looks).toHaveLength(2);
+    expect(looks[0]).not.toBe(looks[1]);
     // Untick one scope, then allow: the browser goes to the assistant's address with the code.
     await page.click('input[name=scope][value="deals:write"]');
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[name=decision][value=allow]')]);

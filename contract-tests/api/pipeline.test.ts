@@ -59,6 +59,28 @@ describe(`authentication (${ENGINE})`, () => {
     expect(res.status).toBe(401);
     expect(res.body.error.message).toBe('API key has expired');
   });
+  it('a deactivated user\'s key answers api_key_owner_deactivated (not revoked), and works again on reactivation', async () => {
+    const k = await t.key({ user: 'user', name: 'owner deactivated' });
+    expect((await h.api.get('/v1/businesses').set(bearer(k.key))).status).toBe(200);
+    await setUserActive(h.knex, h.clock, t.users.user.id, false);
+    const res = await h.api.get('/v1/businesses').set(bearer(k.key));
+    expectEnvelope(res, 401, 'authentication_error', 'api_key_owner_deactivated');
+    expect(res.body.error.message).toBe('The user this API key belongs to is deactivated');
+    await setUserActive(h.knex, h.clock, t.users.user.id, true);
+    expect((await h.api.get('/v1/businesses').set(bearer(k.key))).status).toBe(200);
+  });
+  it('validator messages read as sentences: "legal_name is required", unknown fields, enums', async () => {
+    const missing = await h.api.post('/v1/businesses').set(t.auth()).send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'invalid_request', param: 'legal_name', message: 'legal_name is required' });
+    const extra = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'X', colour: 'red' });
+    expect(extra.body.error.message).toBe('colour is not a known field');
+    const type = await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 5 });
+    expect(type.body.error.message).toBe('legal_name must be a JSON string');
+    const limit = await h.api.get('/v1/businesses?limit=0').set(t.auth());
+    expect(limit.body.error.message).toBe('limit must be at least 1');
+    for (const r of [missing, extra, type, limit]) expect(r.body.error.message).not.toMatch(/required property|must NOT|must be equal to/);
+  });
   it('keys are refused outside /v1', async () => {
     const res = await h.api.get('/app/settings').set(t.auth());
     expect(res.status).toBe(401);

@@ -85,6 +85,7 @@ describe(`portal links (${ENGINE})`, () => {
     await worker.drain();
     const mail = sink.inbox.find((m) => m.rcpt.includes(maria.email));
     expect(mail?.mail.text).toContain(link.url);
+    expect(mail?.mail.text).toMatch(/^Hi Maria,\n/); // no message of the broker: our greeting
     expect(mail?.mail.subject).toContain('offers');
   });
 
@@ -149,6 +150,9 @@ describe(`document requests (${ENGINE})`, () => {
     expect(mail?.mail.text).toContain(r.portal_url);
     expect(mail?.mail.text).toContain('three months please');
     expect(mail?.mail.text).toContain('bank statement');
+    // The broker's message greets Maria: the email greets her once, not twice.
+    expect(String(mail?.mail.text).match(/Hi Maria/g)).toHaveLength(1);
+    expect(String(mail?.mail.text).trimStart()).toMatch(/^Hi Maria, three months please\./);
     const listed = await get(`/v1/deals/${dealId}/document-requests`);
     expect(listed.body.data[0]).toMatchObject({ id: r.id, portal_url: null, sent_at: h.clock.now().toISOString() });
     // Sent: the sealed copy is gone too.

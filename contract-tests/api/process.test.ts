@@ -109,6 +109,18 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(list.stdout).not.toContain(k.key);
     expect(list.json().data[0]).toMatchObject({ id: k.id, mode: 'TEST', prefix: 'svc_test_', last4: k.key.slice(-4) });
 
+    // What is there, without an API key: users, the location at a glance, webhooks (none yet).
+    const users = cli('user', 'list', '--location', locationId);
+    expect(users.code, users.stderr).toBe(0);
+    expect(users.json().data).toEqual([{ id: user.json().id, name: 'Dana Whitfield', email: 'dana@cli.example', role: 'admin', active: true, created_at: expect.any(String) }]);
+    const shown = cli('location', 'show', locationId);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json()).toMatchObject({ id: locationId, name: 'CLI Capital', is_test: true, users: { active: 1, inactive: 0 }, api_keys: { usable: 1 }, webhooks: { active: 0, disabled: 0 }, mailbox: null, worker: expect.stringMatching(/^(seen|not_seen)$/) });
+    const hooks = cli('webhook', 'list', '--location', locationId);
+    expect(hooks.code, hooks.stderr).toBe(0);
+    expect(hooks.json()).toEqual({ data: [] });
+    expect(cli('location', 'show', 'loc_nope').stderr).toMatch(/No location loc_nope/);
+
     const revoked = cli('key', 'revoke', k.id);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.json()).toMatchObject({ id: k.id, revoked: true });
@@ -187,10 +199,33 @@ describe(`server process (${ENGINE})`, () => {
     const s = startServer();
     const url = await listening(s);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready', worker: 'seen' }); // its own worker
     expect(s.output()).not.toMatch(/svc_(live|test)_|loc_/);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
+  });
+
+  it.skipIf(ENGINE !== 'pg')('on an empty PostgreSQL database the banner says the next step; with no worker it says so, and /readyz reports worker: not_seen (200)', { timeout: 120_000 }, async () => {
+    const clean = await clonePostgresUrl();
+    const s = startServer({ DATABASE_URL: clean.url, START_WORKER: 'false' });
+    try {
+      const url = await listening(s);
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', worker: 'not_seen' });
+      await waitFor(() => /No worker seen/.test(s.output()), 'the start banner', s.output); // written just after "listening"
+      const out = s.output();
+      expect(out).toMatch(/No location yet\. Next step: create one and an admin key with the CLI/);
+      expect(out).toContain('npm run --silent cli -- location create --name');
+      expect(out).toContain('npm run --silent cli -- key create --location LOCATION_ID');
+      expect(out).toMatch(/No worker seen in the last 2 minutes: emails and webhooks stay queued until one runs/);
+      expect(out).toContain('npm run worker');
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+    } finally {
+      s.child.kill('SIGKILL');
+      await clean.drop();
+    }
   });
 
   // The worker's first poll asks the pool for a connection; while the server still built the app
@@ -271,7 +306,7 @@ describe.skipIf(ENGINE !== 'pglite')('server process on the embedded engine, wit
     s = startServer({ DATA_DIR: dir });
     url = await listening(s);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready', worker: 'seen' });
     locationId = /Location:\s+(loc_[0-9A-Z]{26})/.exec(s.output())?.[1] as string;
     adminKey = /API key:\s+(svc_test_[0-9A-Za-z]{32})\s+\(TEST key/.exec(s.output())?.[1] as string;
     expect(s.output()).toContain('(TEST location)');

@@ -199,7 +199,7 @@ describe('sandbox (Prism over openapi.yaml)', () => {
       params: { path: { dealId: DEAL }, query: { limit: 500 } },
     });
     // The real fault, named as production names it (not Prism's one static example).
-    expect(expectError(tooBig, 400, 'validation_error')).toMatchObject({ code: 'invalid_request', param: 'limit', message: 'limit must be <= 100' });
+    expect(expectError(tooBig, 400, 'validation_error')).toMatchObject({ code: 'invalid_request', param: 'limit', message: 'limit must be at most 100' });
 
     const noLenders = await api.POST('/v1/deals/{dealId}/submissions', {
       params: { path: { dealId: DEAL } },

@@ -7,6 +7,8 @@ import {
   AccountError, createAccessToken, createApiKey, createLocation, createUser, listApiKeys, listLocations, revokeApiKey, setUserActive,
 } from '../features/accounts/accounts.service';
 import { systemClock, type Clock } from '../lib/clock';
+import { workerStatus } from '../jobs/heartbeat';
+import { showMailbox } from '../mail/mailbox';
 import type { Role } from '../http/spec';
 import { LENDER_COMMANDS, LENDER_OPTIONS, LENDER_USAGE, LenderImportRejected, LenderUsageError } from './lenders';
 import { listenMain } from './listen';
@@ -17,7 +19,10 @@ import { WEBHOOK_COMMANDS, WEBHOOK_OPTIONS, WEBHOOK_USAGE, WebhookUsageError } f
 const USAGE = `Usage: npm run --silent cli -- <command>
   location create --name NAME [--test]
   location list                                   every location, oldest first
+  location show ID                                one location: its users, keys and webhooks counted, its mailbox
+                                                  (without password), whether a worker was seen in the last 2 minutes
   user create --location ID --name NAME --email EMAIL --role admin|manager|user
+  user list --location ID                         the location's users, oldest first (active or not)
   user deactivate ID | user activate ID
   key create --location ID --name NAME [--role ROLE] [--user ID] [--scopes a:b,c:d] [--expires-at ISO]
                                                   --expires-at: a future time, e.g. 2027-01-01T00:00:00Z
@@ -62,6 +67,30 @@ const COMMANDS: Record<string, Command> = {
     return (knex, clock) => createLocation(knex, clock, input);
   },
   'location list': () => async (knex) => ({ data: await listLocations(knex) }),
+  'location show': (_, p) => {
+    const id = firstId(p, 'location id');
+    return async (knex, clock) => {
+      const location = (await listLocations(knex)).find((l) => l.id === id);
+      if (!location) throw new AccountError(`No location ${id}`);
+      const count = async (q: Knex.QueryBuilder) => Number(((await q.count({ n: '*' }).first()) as { n: string | number }).n);
+      return {
+        ...location,
+        users: { active: await count(knex('users').where({ location_id: id, active: true })), inactive: await count(knex('users').where({ location_id: id, active: false })) },
+        api_keys: { usable: await count(knex('api_keys').where({ location_id: id }).whereNull('revoked_at').where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', clock.now()))) },
+        webhooks: { active: await count(knex('webhook_subscriptions').where({ location_id: id, status: 'active' }).whereNull('deleted_at')), disabled: await count(knex('webhook_subscriptions').where({ location_id: id, status: 'disabled' }).whereNull('deleted_at')) },
+        mailbox: await showMailbox(knex, id),
+        worker: await workerStatus(knex, clock.now()),
+      };
+    };
+  },
+  'user list': (v) => {
+    const location = need(v, 'location');
+    return async (knex) => {
+      if (!(await knex('locations').where({ id: location }).first('id'))) throw new AccountError(`No location ${location}`);
+      const rows = await knex('users').where({ location_id: location }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }]).select('id', 'name', 'email', 'role', 'active', 'created_at');
+      return { data: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })) };
+    };
+  },
   'user create': (v) => {
     const input = { locationId: need(v, 'location'), name: need(v, 'name'), email: need(v, 'email'), role: need(v, 'role') as Role };
     return (knex, clock) => createUser(knex, clock, input);

@@ -128,6 +128,9 @@ export async function runListen(args: string[], io: ListenIO): Promise<number> {
   let forwardTo: URL;
   let types: Schema<'StoredEventType'>[] | undefined;
   let client: ApiClient;
+  // The address tried and where it came from, for "Cannot reach the API at ...".
+  let apiTried = '';
+  let apiFrom = '';
   try {
     let parsed;
     try {
@@ -148,7 +151,10 @@ export async function runListen(args: string[], io: ListenIO): Promise<number> {
       types = [...new Set(parsed.values.events.split(',').map((s) => s.trim()).filter(Boolean))] as Schema<'StoredEventType'>[];
       if (!types.length) throw new UsageError('--events needs at least one event type');
     }
-    const apiBase = parseApiBase(parsed.values['api-base'] ?? io.env.SVC_API_BASE ?? 'http://127.0.0.1:3000');
+    const given = parsed.values['api-base'] ?? io.env.SVC_API_BASE;
+    apiFrom = parsed.values['api-base'] !== undefined ? '--api-base' : io.env.SVC_API_BASE !== undefined ? 'SVC_API_BASE' : 'the default; pass --api-base URL or set SVC_API_BASE';
+    const apiBase = parseApiBase(given ?? 'http://127.0.0.1:3000');
+    apiTried = apiBase;
     const apiKey = io.env.SVC_API_KEY;
     if (!apiKey) throw new UsageError('Set SVC_API_KEY to an API key of your location (role admin or manager)');
     client = createClient({ baseUrl: apiBase, apiKey, fetch: io.fetch, retry: false }); // its own loop retries, on its own clock
@@ -208,7 +214,7 @@ export async function runListen(args: string[], io: ListenIO): Promise<number> {
     if (top) for (const e of await fetchSince(new Date(Date.parse(top.created_at) - OVERLAP_MS - 1).toISOString())) remember(e);
   } catch (e) {
     if (signal.aborted) return 0;
-    err(e instanceof FatalApiError ? e.message : `Cannot reach the API: ${reason(e)}`);
+    err(e instanceof FatalApiError ? e.message : `Cannot reach the API at ${apiTried} (${apiFrom}): ${reason(e)}`);
     return 1;
   }
 

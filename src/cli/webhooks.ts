@@ -29,6 +29,15 @@ async function subscription(knex: Knex, id: string): Promise<WebhookRow> {
 }
 
 export const WEBHOOK_COMMANDS: Record<string, WebhookCommand> = {
+  'webhook list': (v) => {
+    const location = v.location;
+    if (typeof location !== 'string' || !location) throw new WebhookUsageError('--location is required');
+    return async (knex) => {
+      if (!(await knex('locations').where({ id: location }).first('id'))) throw new AccountError(`No location ${location}`);
+      const rows = (await knex('webhook_subscriptions').where({ location_id: location }).whereNull('deleted_at').orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])) as WebhookRow[];
+      return { data: rows.map(toWebhook) }; // never the signing secret
+    };
+  },
   'webhook enable': (_, p) => {
     const id = p[0];
     if (!id) throw new WebhookUsageError('webhook id is required');
@@ -69,6 +78,7 @@ export const WEBHOOK_COMMANDS: Record<string, WebhookCommand> = {
 
 export const WEBHOOK_OPTIONS = { webhook: { type: 'string' }, limit: { type: 'string' } } as const;
 
-export const WEBHOOK_USAGE = `  webhook enable ID                               re-enable a disabled webhook subscription
+export const WEBHOOK_USAGE = `  webhook list --location ID                      the location's webhook subscriptions (status, events; never the secret)
+  webhook enable ID                               re-enable a disabled webhook subscription
   delivery list --webhook ID [--status pending|succeeded|failed|dead] [--limit N]
   delivery retry ID                               send a delivery again now (dead ones included)`;

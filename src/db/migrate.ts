@@ -19,6 +19,7 @@ import * as m0019 from './migrations/0019_app_sessions';
 import * as m0020 from './migrations/0020_notifications';
 import * as m0021 from './migrations/0021_finding';
 import * as m0022 from './migrations/0022_forced_submissions';
+import * as m0024 from './migrations/0024_worker_heartbeats';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0020_notifications': m0020,
   '0021_finding': m0021,
   '0022_forced_submissions': m0022,
+  '0024_worker_heartbeats': m0024,
 };
 
 const source: Knex.MigrationSource<string> = {

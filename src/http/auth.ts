@@ -162,7 +162,8 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
     if (isKey) {
       if (row.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');
       if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('API key has expired', 'api_key_expired');
-      throw unauthenticated('API key has been revoked', 'api_key_revoked'); // its user was deactivated
+      // Not revoked: its user was deactivated, and reactivating the user makes the key work again.
+      throw unauthenticated('The user this API key belongs to is deactivated', 'api_key_owner_deactivated');
     }
     if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('Access token has expired', 'api_key_expired');
     throw unauthenticated('Access token has been revoked', 'api_key_revoked');

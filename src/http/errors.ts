@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, type: 'authentication_error' },
   api_key_revoked: { status: 401, type: 'authentication_error' },
   api_key_expired: { status: 401, type: 'authentication_error' },
+  api_key_owner_deactivated: { status: 401, type: 'authentication_error' },
   api_key_not_allowed: { status: 401, type: 'authentication_error' },
   api_key_mode_mismatch: { status: 401, type: 'authentication_error' },
   invalid_token_audience: { status: 401, type: 'authentication_error' },
@@ -119,9 +120,41 @@ export function paramFromPath(path: string | undefined): string | undefined {
   return parts.join('.');
 }
 
-function humanise(item: ValidatorErrorItem): string {
+/** Ajv's wording, read as a sentence about the field ("legal_name is required", not "legal_name must have required property 'legal_name'"). */
+const PLAIN_MESSAGES: [RegExp, string][] = [
+  [/^must NOT have additional properties$/, 'is not a known field'],
+  [/^must be equal to one of the allowed values:?\s*/, 'must be one of: '],
+  [/^must be equal to one of the allowed values$/, 'must be one of the allowed values'],
+  [/^must NOT have fewer than 1 characters$/, 'must not be empty'],
+  [/^must NOT have fewer than (\d+) characters$/, 'must be at least $1 characters long'],
+  [/^must NOT have more than (\d+) characters$/, 'must be at most $1 characters long'],
+  [/^must NOT have fewer than (\d+) items$/, 'must have at least $1 items'],
+  [/^must NOT have more than (\d+) items$/, 'must have at most $1 items'],
+  [/^must be (string|number|integer|boolean|object|array)$/, 'must be a JSON $1'],
+  [/^must be >= (.+)$/, 'must be at least $1'],
+  [/^must be <= (.+)$/, 'must be at most $1'],
+  [/^must be > (.+)$/, 'must be greater than $1'],
+  [/^must be < (.+)$/, 'must be less than $1'],
+  [/^must match format "(.+)"$/, 'must be a valid $1'],
+];
+
+export function humanise(item: ValidatorErrorItem): string {
   const param = paramFromPath(item.path);
-  const msg = (item.message ?? 'is invalid').replace(/^must /, 'must ');
+  const raw = item.message ?? 'is invalid';
+  const required = /^must have required property '(.+)'$/.exec(raw);
+  if (required) {
+    // The validator's path already ends with the missing property; older paths name only its parent.
+    const prop = required[1];
+    const name = !param ? prop : param === prop || param.endsWith(`.${prop}`) ? param : `${param}.${prop}`;
+    return `${name} is required`;
+  }
+  let msg = raw;
+  for (const [re, plain] of PLAIN_MESSAGES) {
+    if (re.test(msg)) {
+      msg = msg.replace(re, plain);
+      break;
+    }
+  }
   return param ? `${param} ${msg}` : msg;
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Deps } from '../deps';
 import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
 import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
+import { HEARTBEAT_EVERY_MS, removeHeartbeat, writeHeartbeat } from './heartbeat';
 import { MAINTENANCE_EVERY_MS, purgeExpired, runSweeps } from './maintenance';
 import { claimJobs, exhaustedJob, finishJob, releaseJobs, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
 
@@ -62,6 +63,9 @@ export class Worker {
   /** Jobs in flight per queue with its own concurrency. */
   private perQueue = new Map<string, number>();
   private lastMaintenance?: number;
+  /** When this worker last wrote its heartbeat (injected clock), and when it started. */
+  private lastBeat?: number;
+  private startedAt?: Date;
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -106,6 +110,7 @@ export class Worker {
   async start(): Promise<void> {
     if (this.running) return;
     await this.open();
+    await this.beat(); // seen from the start: /readyz and the banner need not wait for the first poll
     this.running = true;
     this.loop = this.run();
   }
@@ -117,8 +122,20 @@ export class Worker {
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
     await this.flushing;
+    // A clean stop: no longer seen (a killed worker's row simply grows old).
+    if (this.lastBeat !== undefined) await removeHeartbeat(this.deps.db.knex, this.id).catch(() => undefined);
+    this.lastBeat = undefined;
     await this.session?.release();
     this.session = undefined;
+  }
+
+  /** Writes this worker's heartbeat when the last one is HEARTBEAT_EVERY_MS old on the injected clock. */
+  private async beat(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (this.lastBeat !== undefined && now.getTime() - this.lastBeat < HEARTBEAT_EVERY_MS) return;
+    this.startedAt ??= now;
+    this.lastBeat = now.getTime();
+    await writeHeartbeat(this.deps.db.knex, this.id, now, this.startedAt);
   }
 
   /** Until nothing is due on the clock: fan out, attempt, run jobs, waiting for everything started. */
@@ -172,6 +189,7 @@ export class Worker {
     const deps = this.deps;
     const knex = deps.db.knex;
     const at = deps.clock.now().getTime();
+    await this.beat();
     if (this.lastMaintenance === undefined || at - this.lastMaintenance >= MAINTENANCE_EVERY_MS) {
       this.lastMaintenance = at;
       await purgeExpired(knex, deps.clock.now());

@@ -46,11 +46,15 @@ async function recipient(db: Knex | Knex.Transaction, scope: Scope, deal: Deal, 
   return person as { id: string; first_name: string; last_name: string; email: string | null };
 }
 
+/** A message that opens with a greeting of its own. */
+const GREETING = /^\s*(hi|hello|hey|dear|good (morning|afternoon|evening))\b/i;
+
 function renderLinkEmail(o: { purpose: PortalLinkRow['purpose']; firstName: string; businessName: string; locationName: string; url: string; expiresAt: Date; message?: string | null; items?: string[] }) {
   const t = PURPOSE_TEXT[o.purpose];
+  // A broker's message usually greets the merchant itself ("Hi Maria, ..."): then it is the only greeting.
+  const greets = !!o.message && GREETING.test(o.message);
   const lines = [
-    `Hi ${o.firstName},`,
-    '',
+    ...(greets ? [] : [`Hi ${o.firstName},`, '']),
     ...(o.message ? [o.message, ''] : []),
     ...(o.items?.length ? ['Requested:', ...o.items.map((i) => `- ${i.replace(/_/g, ' ')}`), ''] : []),
     `${t.ask} (for ${o.businessName}):`,

@@ -10,7 +10,7 @@ import { audienceOf, CODE_TTL_MS, SIGN_IN_FAILURES_PER_EMAIL, SIGN_IN_LOCKOUT_MS
 import { html, pageHeaders, type Safe } from '../html';
 import { layout } from '../portal/pages';
 import { take } from '../../http/rate-limit';
-import { scopesForRole } from './scopes';
+import { scopeDescription, scopesForRole } from './scopes';
 import { randomBase62 } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 
@@ -249,9 +249,9 @@ export function oauthPages(deps: Deps): Router {
     send(res, 200, page('Allow access', html`<section><h2>${meta.client_name ?? 'An assistant'} wants to act as ${user.name} in ${location?.name ?? ''}</h2>
       ${chooser}
       <p>It will use ${audience} with your role (${user.role}) and only the scopes you leave ticked. After you answer, your browser returns to <strong>${target.origin}</strong>.</p>
-      ${form(row, csrf, '/oauth/consent', html`<fieldset><legend>Scopes</legend>${offered.map((s) => html`<label><input type="checkbox" name="scope" value="${s}" checked> ${s}</label>`)}</fieldset>
+      ${form(row, csrf, '/oauth/consent', html`<fieldset><legend>Scopes</legend>${offered.map((s) => html`<label class="scope"><input type="checkbox" name="scope" value="${s}" checked><span>${scopeDescription(s)} <code class="muted">${s}</code></span></label>`)}</fieldset>
         ${requested.filter((s) => !allowed.has(s)).length ? html`<p class="muted">Not available to your role: ${requested.filter((s) => !allowed.has(s)).join(', ')}</p>` : ''}
-        <button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button>`)}
+        <div class="actions"><button type="submit" name="decision" value="allow" class="primary">Allow</button> <button type="submit" name="decision" value="deny" class="secondary">Deny</button></div>`)}
     </section>`), pageHeaders([], [target.origin]));
   });
 

@@ -1,5 +1,5 @@
 import type { Role } from '../../http/spec';
-import { listOperations } from '../../http/spec';
+import { listOperations, loadSpec } from '../../http/spec';
 
 // What a role may grant an assistant: the scopes of the operations the contract lets that role
 // call (their `x-roles`), read from openapi.yaml, never a second list in code.
@@ -17,4 +17,15 @@ export function scopesForRole(role: Role): Set<string> {
     }
   }
   return cache.get(role) ?? new Set();
+}
+
+let descriptions: Map<string, string> | undefined;
+
+/** A scope in plain words, for the consent page: the contract's oauth2 scope description (openapi.yaml), never a second list. */
+export function scopeDescription(scope: string): string {
+  if (!descriptions) {
+    const spec = loadSpec() as { components?: { securitySchemes?: { oauth2?: { flows?: { authorizationCode?: { scopes?: Record<string, string> } } } } } };
+    descriptions = new Map(Object.entries(spec.components?.securitySchemes?.oauth2?.flows?.authorizationCode?.scopes ?? {}));
+  }
+  return descriptions.get(scope) ?? scope;
 }

@@ -46,6 +46,11 @@ label { display: block; font-size: 14px; margin: 10px 0 4px; }
 input, select { width: 100%; box-sizing: border-box; padding: 8px; border: 1px solid #b9c2cf; border-radius: 6px; font-size: 15px; }
 button { margin-top: 14px; background: #14325c; color: #fff; border: 0; border-radius: 6px; padding: 10px 16px; font-size: 15px; cursor: pointer; }
 button:disabled { opacity: .6; }
+button.secondary { background: #fff; color: #14325c; border: 1px solid #14325c; }
+.actions { display: flex; gap: 12px; flex-wrap: wrap; }
+label.scope { display: flex; align-items: flex-start; gap: 10px; margin: 8px 0; line-height: 1.4; }
+label.scope input { width: auto; flex: none; margin: 3px 0 0; }
+fieldset { border: 1px solid #dde2ea; border-radius: 6px; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
 td, th { text-align: left; padding: 6px 4px; border-bottom: 1px solid #eef1f5; vertical-align: top; }
 .status { margin-top: 10px; font-size: 14px; }

@@ -118,6 +118,14 @@ describe('the two readers together (combineReadings)', () => {
     expect(combineReadings(ack, model('approved', 0.999)).type).toBe('unclassified');
   });
 
+  it('terms read from an attachment the model never saw: the model may not contradict the rules\' offer', () => {
+    const offer = { amount: 60000, factor_rate: 1.32, term: 160, term_unit: 'days', payment_frequency: 'daily', payment_amount: 1459.16, missing: [] };
+    const withOffer = base({ type: 'approved', offers: [offer] } as never);
+    expect(combineReadings(withOffer, model('declined', 1), MODEL_THRESHOLDS, { termsFromAttachment: true }).review_reason).toBeFalsy();
+    expect(combineReadings(withOffer, model('declined', 1)).review_reason).toBe('readers_disagree');
+    expect(combineReadings(base({ type: 'approved' }), model('declined', 1), MODEL_THRESHOLDS, { termsFromAttachment: true }).review_reason).toBe('readers_disagree');
+  });
+
   it('rules decided and a confident model reading another type: a person decides (readers_disagree), the rules\' type kept', () => {
     const c = combineReadings(base({ type: 'declined' }), model('counter', MODEL_THRESHOLDS.veto));
     expect(c).toMatchObject({ type: 'declined', review_reason: 'readers_disagree' });

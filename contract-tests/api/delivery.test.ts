@@ -512,6 +512,53 @@ describe(`operator commands (${ENGINE})`, () => {
   });
 });
 
+describe(`cli trigger (${ENGINE})`, () => {
+  it('records a sample event of the type from the contract example; the worker delivers it, signed, only to the location\'s subscriptions receiving that type', async () => {
+    const { TRIGGER_COMMANDS, TriggerUsageError } = await import('../../src/cli/trigger');
+    const all = await subscribe({ events: [] });
+    const funded = await subscribe({ events: ['deal.funded', 'deal.created'] });
+    const otherType = await subscribe({ events: ['business.created'] });
+    const foreign = await subscribe({ events: [] }, other);
+
+    const out = (await TRIGGER_COMMANDS.trigger({ location: t.locationId }, ['deal.funded'])(h.knex, h.clock)) as { event: { id: string; type: string; location_id: string; data: { deal_id: string } }; subscriptions: string[] };
+    expect(out.event).toMatchObject({ type: 'deal.funded', location_id: t.locationId });
+    expect(out.subscriptions.sort()).toEqual([all.id, funded.id].sort());
+    await createBusiness('Elsewhere Trigger LLC', other); // the other location's subscriptions are in the same fan-out batch
+    await worker.drain();
+
+    received = received.filter((r) => r.headers['x-svc-event'] !== 'business.created');
+    expect(received.map((r) => r.headers['x-svc-event']).sort()).toEqual(['deal.funded', 'deal.funded']);
+    const secrets = new Map([[all.id, all.secret], [funded.id, funded.secret]]);
+    const got = new Set<string>();
+    for (const r of received) {
+      const d = await h.knex('webhook_deliveries').where({ id: String(r.headers['x-svc-delivery']) }).first('subscription_id');
+      got.add(d.subscription_id);
+      const body = JSON.parse(r.body.toString('utf8'));
+      expect(body).toMatchObject({ id: out.event.id, type: 'deal.funded', location_id: t.locationId, data: { deal_id: 'deal_01JD1B4D6F8H0K2M4P6R8T0V2X' } });
+      expect(verifyWebhookSignature(r.body, String(r.headers['x-svc-signature']), secrets.get(d.subscription_id)!, { now: h.clock.now() })).toBe(true);
+    }
+    expect([...got].sort()).toEqual([all.id, funded.id].sort());
+    expect(await deliveriesOf(otherType.id)).toHaveLength(0);
+    expect((await deliveriesOf(foreign.id)).map((d) => d.event_type)).toEqual(['business.created']);
+
+    // An ordinary event: GET /v1/events lists it with the example's data.
+    const listed = await h.api.get('/v1/events').query({ type: 'deal.funded' }).set(t.auth()).expect(200);
+    expect(listed.body.data[0]).toMatchObject({ id: out.event.id, type: 'deal.funded' });
+
+    // Unknown type (and webhook.test, which is POST /v1/webhooks/{id}/test's): a usage error listing the types.
+    expect(() => TRIGGER_COMMANDS.trigger({ location: t.locationId }, ['deal.nope'])).toThrow(TriggerUsageError);
+    expect(() => TRIGGER_COMMANDS.trigger({ location: t.locationId }, ['webhook.test'])).toThrow(/Event types: deal.created, .*person.created/);
+    expect(() => TRIGGER_COMMANDS.trigger({}, ['deal.funded'])).toThrow(/--location is required/);
+    await expect(TRIGGER_COMMANDS.trigger({ location: 'loc_nope' }, ['deal.funded'])(h.knex, h.clock)).rejects.toThrow(/No location loc_nope/);
+  });
+
+  it('every stored event type has a contract example to send', async () => {
+    const { sampleEvents } = await import('../../src/cli/trigger');
+    const spec = (await import('../../src/http/spec')).loadSpec() as { components: { schemas: { StoredEventType: { enum: string[] } } } };
+    expect([...sampleEvents().keys()]).toEqual(spec.components.schemas.StoredEventType.enum);
+  });
+});
+
 describe.skipIf(ENGINE !== 'pg')('worker presence (pg)', () => {
   it('a worker whose presence session is gone claims nothing until it has reopened it', async () => {
     await subscribe({ events: ['business.created'] });

@@ -12,7 +12,7 @@
  */
 import { createClient, type Submission, type SubmissionStatus, type WebhookEvent } from '../../src/client';
 
-const api = createClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'svc_live_4eC39HqLyjWDarjtT1zdp7dcSVCxY7Qm' });
+const api = createClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'svc_test_4eC39HqLyjWDarjtT1zdp7dcSVCxY7Qm' });
 const dealId = 'deal_01JD1B4D6F8H0K2M4P6R8T0V2X';
 const lenderId = 'lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0';
 

@@ -8,7 +8,7 @@ import { createClient, type ApiClient } from '../../src/client';
 import { startSandbox, type Sandbox } from '../../mocks/sandbox';
 import { loadSpec, operations } from './helpers';
 
-const KEY = 'svc_live_4eC39HqLyjWDarjtT1zdp7dcSVCxY7Qm';
+const KEY = 'svc_test_4eC39HqLyjWDarjtT1zdp7dcSVCxY7Qm';
 const DEAL = 'deal_01JD1B4D6F8H0K2M4P6R8T0V2X';
 const BUSINESS = 'biz_01JD1A2B3C4D5E6F7G8H9J0K1M';
 const ATLAS = 'lnd_01JCZ9A1B2C3D4E5F6G7H8J9K0';

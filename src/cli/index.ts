@@ -14,6 +14,7 @@ import { LENDER_COMMANDS, LENDER_OPTIONS, LENDER_USAGE, LenderImportRejected, Le
 import { listenMain } from './listen';
 import { MAIL_COMMANDS, MAIL_OPTIONS, MAIL_USAGE, MailUsageError } from './mailbox';
 import { OAUTH_COMMANDS, OAUTH_OPTIONS, OAUTH_USAGE, OAuthUsageError } from './oauth';
+import { TRIGGER_COMMANDS, TRIGGER_USAGE, TriggerUsageError } from './trigger';
 import { WEBHOOK_COMMANDS, WEBHOOK_OPTIONS, WEBHOOK_USAGE, WebhookUsageError } from './webhooks';
 
 const USAGE = `Usage: npm run --silent cli -- <command>
@@ -30,6 +31,7 @@ const USAGE = `Usage: npm run --silent cli -- <command>
   key list --location ID
   token create --user ID [--scopes a:b,c:d] [--audience mcp|api] [--ttl SECONDS]
 ${WEBHOOK_USAGE}
+${TRIGGER_USAGE}
 ${MAIL_USAGE}
 ${OAUTH_USAGE}
 ${LENDER_USAGE}
@@ -127,6 +129,7 @@ const COMMANDS: Record<string, Command> = {
     return (knex, clock) => createAccessToken(knex, clock, input);
   },
   ...WEBHOOK_COMMANDS,
+  ...TRIGGER_COMMANDS,
   ...MAIL_COMMANDS,
   ...OAUTH_COMMANDS,
   ...LENDER_COMMANDS,
@@ -177,7 +180,7 @@ else run(process.argv.slice(2)).then(
       process.stdout.write(`${JSON.stringify(err.report)}\n`);
       process.stderr.write(`${err.message}\n`);
       process.exitCode = 1;
-    } else if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError || err instanceof OAuthUsageError || err instanceof LenderUsageError) {
+    } else if (err instanceof UsageError || err instanceof MailUsageError || err instanceof WebhookUsageError || err instanceof TriggerUsageError || err instanceof OAuthUsageError || err instanceof LenderUsageError) {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
     } else {

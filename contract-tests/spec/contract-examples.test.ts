@@ -58,14 +58,14 @@ function resources(): Set<string> {
   return out;
 }
 
-export interface Found {
+interface Found {
   schema: string;
   record: Record<string, unknown>;
   where: string;
 }
 
 /** Every full record of a named schema inside `value`, read with `schema` (properties, items, allOf, anyOf/oneOf). */
-export function recordsIn(value: unknown, schema: any, where: string, out: Found[] = [], depth = 0): Found[] {
+function recordsIn(value: unknown, schema: any, where: string, out: Found[] = [], depth = 0): Found[] {
   if (depth > 40 || value === null || typeof value !== 'object' || !schema) return out;
   const name = refName(schema.$ref);
   const s = deref(schema);
@@ -103,7 +103,7 @@ interface ExampleSite {
 }
 
 /** Every example of the contract with the schema it is read against (components/examples through their users). */
-export function exampleSites(): ExampleSite[] {
+function exampleSites(): ExampleSite[] {
   const sites: ExampleSite[] = [];
   const media = (content: any, where: string) => {
     for (const [type, m] of Object.entries<any>(content ?? {})) {

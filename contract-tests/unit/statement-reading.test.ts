@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
-import { dateIn, parseMoney, signedCents } from '../../src/features/statements/read';
+import { dateIn } from '../../src/features/statements/period';
+import { parseMoney, signedCents } from '../../src/features/statements/tokens';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 import { formatScore, scoreCorpus } from '../support/statement-score';
 
@@ -829,7 +830,7 @@ describe('a fee box titled on the line of its first figure', () => {
     failed(await read(make('$35.00', '$70.00')), 'does_not_reconcile');
   });
   it('a title is dropped only when it is one and the rest names a figure on its own', async () => {
-    const { untitled } = await import('../../src/features/statements/read');
+    const { untitled } = await import('../../src/features/statements/sections');
     expect(untitled('Overdraft/NSF fee summary Total overdraft fees')).toBe('Total overdraft fees');
     expect(untitled('Account Summary Total deposits')).toBe('Total deposits');
     expect(untitled('Deposits (+) Total')).toBe('Deposits (+) Total');

@@ -1,0 +1,132 @@
+import { cellsOf, ivDist } from './lines';
+import type { Line, Tok } from './reading-types';
+import { numericDate, parseMoney } from './tokens';
+
+// Column and header detection: a table's header row gives its columns; the rows below place the
+// amount columns where their figures are; headers that repeat their columns side by side.
+
+type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'type' | 'other';
+export interface Col {
+  kind: ColKind;
+  x0: number;
+  x1: number;
+}
+
+// "DEP/CREDITS" (a typewriter register, blind-11): DEP is how such banks shorten deposits.
+const CREDIT_WORD = /^(other )?(deposits?|deps?|credits?|additions?|money in|paid in|receipts?|inflows?)( amount)?$/;
+const DEBIT_WORD = /^(other )?(withdrawals?|debits?|subtractions?|payments?|charges?|checks?|fees?|money out|paid out|outflows?)( amount)?$/;
+function headerKind(text: string): ColKind | null {
+  const raw = text.toLowerCase().replace(/[:.]+$/, '').trim();
+  // "Deposits/Additions", "Checks & Other Debits", "Withdrawals ($)": every part a credit word, or every part a debit word.
+  const parts = raw.replace(/\((\$|usd)\)/g, '').split(/\s*(?:\/|&|\band\b|,)\s*/).map((x) => x.trim()).filter(Boolean);
+  if (parts.length && parts.every((x) => CREDIT_WORD.test(x))) return 'credit';
+  if (parts.length && parts.every((x) => DEBIT_WORD.test(x)) && !(parts.length === 1 && /^checks?$/.test(parts[0]))) return 'debit';
+  const t = raw.replace(/\s*\((\$|usd)\)$/, '');
+  if (/^(date|dates|post(ing|ed)?( date)?|trans(action)?\.? date|eff(ective)?\.? date|value date|date posted|posting|day)$/.test(t)) return 'date';
+  if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
+  // A column saying which way each row goes ("Type: Debit / Credit", "DR/CR").
+  if (/^(type|category|trans(action)? type|dr ?\/ ?cr|cr ?\/ ?dr|debit ?\/ ?credit|credit ?\/ ?debit)$/.test(t)) return 'type';
+  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|code|tran code)\.?$/.test(t)) return 'other';
+  if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|merchant|description of transaction)$/.test(t)) return 'desc';
+  if (/^(withdrawals?|debits?|subtractions?|payments?|charges?|money out|paid out|withdrawals? ?(\/|&|and) ?debits|debits? ?(\/|&|and) ?withdrawals?|checks? ?(\/|&|and) ?(other )?debits|(debits?|withdrawals?) \(-\)|-|withdrawal amount|debit amount|amount debited|outflows?)$/.test(t)) return 'debit';
+  if (/^(deposits?|credits?|additions?|money in|paid in|receipts?|deposits? ?(\/|&|and) ?(other )?credits|credits? ?(\/|&|and) ?deposits?|(credits?|deposits?) \(\+\)|\+|deposit amount|credit amount|amount credited|inflows?)$/.test(t)) return 'credit';
+  if (/^(amount|amount \(\$\)|amt|transaction amount|\$ amount|amount\(\$\))$/.test(t)) return 'amount';
+  if (/^((running|ledger|daily|ending|account|end of day|closing|available|new) )?balance( \(\$\))?$/.test(t)) return 'balance';
+  return null;
+}
+
+/** The columns of a header row, or null when the line is not one. */
+export function headerOf(line: Line): Col[] | null {
+  const words = line.words;
+  if (words.length > 24) return null;
+  if (words.some((w) => parseMoney(w.t) || numericDate(w.t))) return null;
+  // Cells first; a cell that is not a header as a whole is tried word by word (and word pairs).
+  const cols: Col[] = [];
+  let unknown = 0;
+  const cells = cellsOf(words);
+  for (const c of cells) {
+    const k = headerKind(c.t);
+    if (k) {
+      cols.push({ kind: k, x0: c.x0, x1: c.x1 });
+      continue;
+    }
+    const ws = words.filter((w) => w.x0 >= c.x0 - 0.01 && w.x1 <= c.x1 + 0.01);
+    for (let i = 0; i < ws.length; i++) {
+      const two = i + 1 < ws.length ? headerKind(`${ws[i].t} ${ws[i + 1].t}`) : null;
+      const three = i + 2 < ws.length ? headerKind(`${ws[i].t} ${ws[i + 1].t} ${ws[i + 2].t}`) : null;
+      if (three) {
+        cols.push({ kind: three, x0: ws[i].x0, x1: ws[i + 2].x1 });
+        i += 2;
+      } else if (two) {
+        cols.push({ kind: two, x0: ws[i].x0, x1: ws[i + 1].x1 });
+        i++;
+      } else {
+        const k = headerKind(ws[i].t);
+        if (k) cols.push({ kind: k, x0: ws[i].x0, x1: ws[i].x1 });
+        else unknown++;
+      }
+    }
+  }
+  const has = (k: ColKind) => cols.some((c) => c.kind === k);
+  const numeric = cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).length;
+  if (cols.length < 2 || unknown > Math.max(1, cols.length / 2)) return null;
+  // (No date column: a table whose dates head each day's rows, "Wednesday, Apr 1, 2026" on a line
+  // of its own over "Description | Amount | Balance"; it names what its rows are and their amount.)
+  if (!(has('date') || has('check') || (has('desc') && cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) && cols.length >= 3))) return null;
+  if (!numeric) return null;
+  if (!has('desc') && !has('balance') && !has('check') && !has('amount')) return null;
+  return cols;
+}
+
+/**
+ * A header's amount columns where its rows put their amounts: right-aligned amounts share a right
+ * edge, so the rows below the header (to the next header or the page's end) give one edge per
+ * column that has amounts. When there are as many edges, each held by several amounts, as the
+ * header has amount and balance columns, the columns, left to right, are those edges, left to
+ * right: titles set left while their figures are set right ("Debits   Credits   Balance" each over
+ * the left of a right-aligned column) are read by where the figures are. Otherwise the titles'
+ * places stand.
+ */
+export function fitColumnsOf(lines: Line[], toks: Tok[][], header: Col[], at: number): Col[] {
+  const numeric = header.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).sort((a, b) => a.x0 - b.x0);
+  if (numeric.length < 2) return header;
+  const edges: Array<{ x1: number; x0: number; n: number }> = [];
+  for (let j = at + 1; j < lines.length && j <= at + 200 && lines[j].page === lines[at].page; j++) {
+    if (headerOf(lines[j])) break;
+    if (toks[j][0]?.k !== 'date' && /^(total|sub ?total|page|balance|beginning|ending|opening|closing)\b/i.test(lines[j].text)) continue;
+    for (const t of toks[j]) {
+      if (t.k !== 'money') continue;
+      const e = edges.find((x) => Math.abs(x.x1 - t.x1) <= 2.5);
+      if (e) {
+        e.n++;
+        e.x0 = Math.min(e.x0, t.x0);
+      } else edges.push({ x1: t.x1, x0: t.x0, n: 1 });
+    }
+  }
+  // (Amounts ending left of the first amount column's title are quoted in descriptions.)
+  const right = edges.filter((e) => e.x1 > numeric[0].x0);
+  const held = right.filter((e) => e.n >= 3).sort((a, b) => a.x1 - b.x1);
+  if (held.length !== numeric.length) return header;
+  // Every other amount on those rows on one of the edges.
+  if (right.some((e) => e.n < 3)) return header;
+  // Only when the titles' own places would put an edge's figures under another column.
+  const nearest = (e: { x0: number; x1: number }) => numeric.reduce((b, c) => (ivDist(c.x0, c.x1, e.x0, e.x1) - ivDist(b.x0, b.x1, e.x0, e.x1) || Math.abs(c.x1 - e.x1) - Math.abs(b.x1 - e.x1)) < 0 ? c : b);
+  if (held.every((e, k) => nearest(e) === numeric[k])) return header;
+  const moved = new Map(numeric.map((c, k) => [c, { ...c, x0: held[k].x0, x1: held[k].x1 }]));
+  return header.map((c) => moved.get(c) ?? c);
+}
+
+/** The column groups of a header that repeats its columns side by side (two or three across), or null. */
+export function groupsAcross(cols: Col[]): Array<{ from: number; to: number; cols: Col[] }> | null {
+  const sorted = [...cols].sort((a, b) => a.x0 - b.x0);
+  const starts = sorted.filter((c) => c.kind === sorted[0].kind);
+  if (starts.length < 2 || sorted[0].kind !== 'date') return null;
+  const groups = starts.map((s, i) => {
+    const from = i === 0 ? -Infinity : s.x0 - 4;
+    const to = i + 1 < starts.length ? starts[i + 1].x0 - 4 : Infinity;
+    return { from, to, cols: sorted.filter((c) => c.x0 >= s.x0 - 0.01 && (i + 1 >= starts.length || c.x0 < starts[i + 1].x0 - 0.01)) };
+  });
+  // Each group the same columns, in the same order.
+  const shape = (g: { cols: Col[] }) => g.cols.map((c) => c.kind).join(',');
+  return groups.every((g) => shape(g) === shape(groups[0])) && groups[0].cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) ? groups : null;
+}

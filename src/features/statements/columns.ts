@@ -1,9 +1,11 @@
-import { cellsOf, ivDist } from './lines';
+import { cellsOf, cellTexts, ivDist } from './lines';
 import type { Line, Tok } from './reading-types';
+import { headingOf } from './sections';
 import { numericDate, parseMoney } from './tokens';
 
 // Column and header detection: a table's header row gives its columns; the rows below place the
-// amount columns where their figures are; headers that repeat their columns side by side.
+// amount columns where their figures are; headers that repeat their columns side by side; two
+// tables printed side by side taken apart.
 
 type ColKind = 'date' | 'desc' | 'debit' | 'credit' | 'amount' | 'balance' | 'check' | 'type' | 'other';
 export interface Col {
@@ -129,4 +131,53 @@ export function groupsAcross(cols: Col[]): Array<{ from: number; to: number; col
   // Each group the same columns, in the same order.
   const shape = (g: { cols: Col[] }) => g.cols.map((c) => c.kind).join(',');
   return groups.every((g) => shape(g) === shape(groups[0])) && groups[0].cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind)) ? groups : null;
+}
+
+/**
+ * Two tables side by side ("Deposits and Credits | Withdrawals and Debits" over "Date Description
+ * Amount  Date Description Amount", the rows of the two sides unrelated): each side is a table of
+ * its own. A heading on each side, one of credits and one of debits, over a header whose columns
+ * repeat in two groups: the lines from the header down (to the totals of both sides, a line
+ * across the cut, or the page's end) are cut where the right group begins, and the right halves
+ * are read after the left ones, under the right side's heading. Anything else is left as it is.
+ */
+export function sideBySide(lines: Line[]): Line[] {
+  const part = (l: Line, words: Line['words']): Line | null => (words.length ? { ...l, words, text: cellTexts(words).join('  ') } : null);
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = lines[i];
+    const next = lines[i + 1];
+    const header = next && next.page === head.page ? headerOf(next) : null;
+    const groups = header ? groupsAcross(header) : null;
+    if (!groups || groups.length !== 2) {
+      out.push(head);
+      continue;
+    }
+    const cut = groups[1].from;
+    const halves = (l: Line) => [part(l, l.words.filter((w) => w.x0 < cut)), part(l, l.words.filter((w) => w.x0 >= cut))] as const;
+    const [hl, hr] = halves(head);
+    const kinds = [hl && headingOf(hl.text)?.kind, hr && headingOf(hr.text)?.kind].sort().join(',');
+    if (!hl || !hr || kinds !== 'credit,debit' || head.words.some((w) => w.x0 < cut && w.x1 > cut + 2)) {
+      out.push(head);
+      continue;
+    }
+    const left: Line[] = [hl];
+    const right: Line[] = [hr];
+    let j = i + 1;
+    for (; j < lines.length && lines[j].page === head.page; j++) {
+      const l = lines[j];
+      // A line across the cut (a note, the next section's heading): the two tables are over.
+      if (l.words.some((w) => w.x0 < cut && w.x1 > cut + 2)) break;
+      const [a, b] = halves(l);
+      if (a) left.push(a);
+      if (b) right.push(b);
+      if (/^total\b/i.test(a?.text ?? '') && /^total\b/i.test(b?.text ?? '')) {
+        j++;
+        break;
+      }
+    }
+    out.push(...left, ...right);
+    i = j - 1;
+  }
+  return out;
 }

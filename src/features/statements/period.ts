@@ -6,7 +6,7 @@ import { MONTHS, tokens, year4 } from './tokens';
 // with its year taken from the period.
 
 const MONTH_NAME = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-export const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})`;
+export const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}|\\d{1,2}\\s+${MONTH_NAME}\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})`;
 export const DATE_NOY = `(?:${MONTH_NAME}\\s+\\d{1,2}|\\d{1,2}/\\d{1,2})`;
 const RANGE_RE = new RegExp(`(${DATE_Y})\\s*(?:-|to|through|thru|until)\\s*(${DATE_Y})`, 'i');
 const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DATE_Y})`, 'i');
@@ -37,6 +37,9 @@ export function fullDate(text: string): string | null {
   if (m) return isoOf(Number(m[1]), Number(m[2]), Number(m[3]));
   m = new RegExp(`^(${MONTH_NAME})\\s+(\\d{1,2})\\s+(\\d{4})$`, 'i').exec(t);
   if (m) return isoOf(Number(m[3]), MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]));
+  // The day first: "14 Jan 2026".
+  m = new RegExp(`^(\\d{1,2})\\s+(${MONTH_NAME})\\s+(\\d{4})$`, 'i').exec(t);
+  if (m) return isoOf(Number(m[3]), MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]));
   return null;
 }
 export const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

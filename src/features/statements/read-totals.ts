@@ -40,7 +40,7 @@ export interface LineAt {
 /** "There are 12 deposits totaling $45,000.00": a section's total, opening or closing it. */
 export function thereAreLine(s: ReadState, l: LineAt): number | null {
   const { r, sections, newSection } = s;
-  const { i, line, text, kind } = l;
+  const { i, text } = l;
   // "There are 12 deposits totaling $45,000.00"
   const there = THERE_ARE_RE.exec(text);
   if (!there) return null;
@@ -64,7 +64,7 @@ export function thereAreLine(s: ReadState, l: LineAt): number | null {
 /** Balances and totals written in sentences (never a transaction row, which starts with its date). */
 export function sentenceLine(s: ReadState, l: LineAt): number | null {
   const { r, lines, toks, dated, addTotal } = s;
-  const { i, line, money, text, first, kind } = l;
+  const { i, line, money, text, first } = l;
   // Balances and totals written in sentences (never a transaction row, which starts with its date).
   if (first?.k !== 'date') {
     // A sentence wrapped before its amount ("... checks and fees totaling" / "$42,023.61."): the
@@ -132,8 +132,8 @@ export function sentenceLine(s: ReadState, l: LineAt): number | null {
 
 /** Summary labels on one line (possibly wrapped onto a second) and their amounts below them. */
 export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
-  const { lines, toks, dated, addTotal } = s;
-  const { i, line, tk, money, text, first } = l;
+  const { lines, toks, addTotal } = s;
+  const { i, line, money } = l;
   // Summary labels on one line (possibly wrapped onto a second) and their amounts below them.
   if (!money.length && i + 1 < lines.length) {
     const cells = cellsOf(line.words);
@@ -205,7 +205,7 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
 /** A balance line under columns naming an account each. */
 export function accountColumnsLine(s: ReadState, l: LineAt): number | null {
   const { addTotal } = s;
-  const { i, tk, money, text, first, accountCols } = l;
+  const { i, tk, money, first, accountCols } = l;
   // Label and amount pairs: a summary, a section's total, a balance.
   // Under columns per account: "Beginning balance  1,000.00  10,000.00" is each column's
   // account's balance; its other figures are read in each account's own section, not here.

@@ -1,12 +1,12 @@
 import { accountHeadingOf, accountNamed, chooseAccount, datedBalances, sameAccount } from './accounts';
-import { type Col, fitColumnsOf, groupsAcross, headerOf } from './columns';
+import { type Col, fitColumnsOf, groupsAcross, headerOf, sideBySide } from './columns';
 import type { PageItems } from './extract';
 import { bankOf, cellsOf, cellTexts, ivDist, linesOf } from './lines';
 import { periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
-import { BALANCE_ON_RE, BALANCE_WAS_RE, BALANCE_WENT_RE, categoriesOf, categoryOf, type Heading, headingOf, isBalanceLabel, labelOf, pairsOf, RECEIVED_SENT_RE, SENTENCE_SUBJECT_RE, SENTENCE_TOTAL_RE, THERE_ARE_RE, withoutSideBoxes } from './sections';
-import { parseMoney, signedCents, tokens } from './tokens';
+import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, withoutSideBoxes } from './sections';
+import { signedCents, tokens } from './tokens';
 import { accountColumnsLine, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
 // The statement reader: from the positioned text items of every page (./extract.ts) to the
@@ -43,7 +43,7 @@ import { accountColumnsLine, labelsOverAmounts, type LineAt, type ReadState, sen
 
 export function read(pages: PageItems[]): Reading {
   const all = linesOf(pages);
-  const lines = withoutSideBoxes(all, pages);
+  const lines = sideBySide(withoutSideBoxes(all, pages));
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(all);
   r.period = periodOf([...all.map((l) => l.text), ...stackedPeriods(all)]);

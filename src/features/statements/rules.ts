@@ -212,11 +212,18 @@ export const isRecovery = (description: string): boolean => !!classOf(descriptio
  */
 const ONE_OFF_FEE = /\b(ORIG(INATION)?|ORGINATION|CLOSING|UNDERWRITING|APPLICATION|DOCUMENTATION|DOC|UCC|FILING|BROKER)\W+(FEES?|CHG|CHARGES?)\b/;
 
-/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection or a one-off funding fee naming one is not a position). */
+/**
+ * A debit paying off what is owed ("Outgoing Wire Cfg Merchant Solutions Payoff Balance", "LOAN
+ * PAYOFF"): the position closed in one sum (a renewal or another funder buying it out), not one
+ * of its payments; neither an open position nor withheld from revenue.
+ */
+const PAYOFF = /\bPAY\s?-?OFFS?\b|\bPAYOFF\w*/;
+
+/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection, a one-off funding fee or a payoff naming one is not a position). */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
   if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return) return null;
-  if (c.mca_funder && ONE_OFF_FEE.test(description.toUpperCase())) return null;
+  if (c.mca_funder && (ONE_OFF_FEE.test(description.toUpperCase()) || PAYOFF.test(description.toUpperCase()))) return null;
   return c.mca_funder?.name ?? null;
 }
 

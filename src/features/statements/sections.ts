@@ -100,7 +100,7 @@ export function labelOf(raw: string): Label | null {
   const nsfFees = nsfFeeCategory(t);
   if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
-  if (/\b(beginning|opening|starting|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
+  if (/\b(beginning|opening|starting|start|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
   if (/\b(ending|closing|new|current|end|this statement s?)\b.*\bbalance\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
   if (/\btotal (overdraft|returned item)/.test(t)) return { role: 'ignore' };
   const cat = categoryOf(t);

@@ -7,6 +7,8 @@ import type { Marker, Money, Tok, Word } from './reading-types';
 export const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_WORD = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
 // (No whole dollars before the point is none: a box's "Interest Paid  .00".)
+/** A month's name or its usual cut, nothing longer ("Marketing" is no March). */
+const FULL_MONTH = /^(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?$/i;
 const MONEY_WORD = /^(\()?([-+])?\$?([-+])?(\d{1,3}(?:,\d{3})+|\d*)\.(\d{2})(\))?(-)?(CR|DR|Cr|Dr|cr|dr)?$/;
 
 export function parseMoney(word: string): Money | null {
@@ -55,6 +57,21 @@ export function tokens(words: Word[]): Tok[] {
       }
       if (d >= 1 && d <= 31) {
         out.push({ k: 'date', x0: w.x0, x1: words[j].x1, t: words.slice(i, j + 1).map((x) => x.t).join(' '), md: [MONTHS.indexOf(t.slice(0, 3).toLowerCase()) + 1, d, y] });
+        i = j;
+        continue;
+      }
+    }
+    // A day and a month name (and a year): 14 Jan / 14 Jan 2026 (the day first, in one cell).
+    if (/^\d{1,2}$/.test(t) && i + 1 < words.length && words[i + 1].cell === w.cell && FULL_MONTH.test(words[i + 1].t)) {
+      const d = Number(t);
+      let j = i + 1;
+      let y: number | null = null;
+      if (i + 2 < words.length && words[i + 2].cell === w.cell && /^\d{4}$/.test(words[i + 2].t)) {
+        y = Number(words[i + 2].t);
+        j = i + 2;
+      }
+      if (d >= 1 && d <= 31) {
+        out.push({ k: 'date', x0: w.x0, x1: words[j].x1, t: words.slice(i, j + 1).map((x) => x.t).join(' '), md: [MONTHS.indexOf(words[i + 1].t.slice(0, 3).toLowerCase()) + 1, d, y] });
         i = j;
         continue;
       }

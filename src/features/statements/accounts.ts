@@ -138,3 +138,71 @@ export function datedBalances(r: Reading, dated: Array<{ md: [number, number, nu
     else if (r.closing !== last.cents) (r.conflicts ??= []).push(`The balance stated for ${last.iso} does not match the closing balance printed`);
   }
 }
+
+type Segment = Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'> & { account: AccountRef | null };
+
+/**
+ * The accounts of one statement as the reader meets them (a credit union's share savings and share
+ * draft, a bank's combined checking and savings, a loan): each account's heading starts its own
+ * opening, closing, rows, totals and daily balances in the reading; `finish` reports one account
+ * (chooseAccount).
+ */
+export class AccountBook {
+  /** The accounts read before the current one. */
+  private readonly accounts: Segment[] = [];
+  /** The account being read (null until a heading names one). */
+  account: AccountRef | null = null;
+  /** The rows read before the current account's opening balance. */
+  rows = 0;
+  /** Balances whose label names an account ("Savings ending balance"), kept for that account. */
+  readonly named: Array<{ account: AccountRef; role: 'opening' | 'closing'; cents: number }> = [];
+  /** Every account heading met, the ones another heading replaced before any row too. */
+  private readonly headings: AccountRef[] = [];
+
+  constructor(private readonly r: Reading) {}
+
+  /** Another account's reading starts (the current one kept apart). */
+  start(next: AccountRef | null, opening: number | null): void {
+    const r = this.r;
+    this.accounts.push({ account: this.account, opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily });
+    r.closings = [];
+    r.rows = [];
+    r.totals = [];
+    r.daily = [];
+    r.closing = null;
+    r.opening = opening;
+    this.rows = 0;
+    this.account = next;
+  }
+
+  /** An account's heading: the same account goes on; another starts its own reading. */
+  switch(next: AccountRef, pageTop = false): void {
+    const r = this.r;
+    const account = this.account;
+    if (account && sameAccount(account, next)) {
+      this.account = { ...account, number: account.number ?? next.number };
+      return;
+    }
+    // At the top of a page, an account met before the current one: the page's running header
+    // (the statement's main account, a title repeated on every page), not a new account; the
+    // current account's rows go on.
+    if (pageTop && account && this.headings.some((a) => sameAccount(a, next))) return;
+    this.headings.push(next);
+    // What came before any heading (a summary's balances, no rows) is the first account's.
+    if (!account && !r.rows.length) {
+      this.account = next;
+      return;
+    }
+    if (!r.rows.length && r.opening === null && r.closing === null && !r.totals.length) {
+      this.account = next;
+      return;
+    }
+    this.start(next, null);
+  }
+
+  /** The reading left with the account reported. */
+  finish(): void {
+    const r = this.r;
+    chooseAccount(r, [...this.accounts, { account: this.account, opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }], this.named);
+  }
+}

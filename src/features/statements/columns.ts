@@ -181,3 +181,48 @@ export function sideBySide(lines: Line[]): Line[] {
   }
   return out;
 }
+
+/** A box with "this period" and "year-to-date" columns, where its column titles were. */
+export interface PeriodBox {
+  page: number;
+  y: number;
+  thisX: number;
+  ytdX: number;
+}
+/**
+ * A box with "this period" and "year-to-date" columns: only this period's amounts are read. The
+ * box in force after this line (its title line starts it; another page, a gap or the next table's
+ * column header ends it) and the line's tokens without its year-to-date amounts.
+ */
+export function thisPeriodOnly(periodBox: PeriodBox | null, line: Line, tk: Tok[]): { box: PeriodBox | null; tk: Tok[] } {
+  const cells = cellsOf(line.words);
+  const thisCell = cells.find((c) => /\b(this|current) (period|statement|cycle|month)\b|^(total )?for this period$/i.test(c.t));
+  const ytdCell = cells.find((c) => /\b(year[- ]to[- ]date|ytd|this year)\b/i.test(c.t));
+  if (thisCell && ytdCell && thisCell !== ytdCell && !tk.some((t) => t.k === 'money')) periodBox = { page: line.page, y: line.y, thisX: (thisCell.x0 + thisCell.x1) / 2, ytdX: (ytdCell.x0 + ytdCell.x1) / 2 };
+  // (The box ends at the next table's column header: a register's "DATE  DESCRIPTION  AMOUNT"
+  // right under it is no box line, and its amounts are never taken for year-to-date ones.)
+  else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14 || headerOf(line))) periodBox = null;
+  if (periodBox && tk.some((t) => t.k === 'money')) {
+    const box = periodBox;
+    // A year-to-date amount is not this period's: it is dropped from the line before reading it.
+    tk = tk.filter((t) => t.k !== 'money' || Math.abs((t.x0 + t.x1) / 2 - box.thisX) <= Math.abs((t.x0 + t.x1) / 2 - box.ytdX));
+  }
+  return { box: periodBox, tk };
+}
+
+/**
+ * A date column right of the description ("Description | Posted | Amount | Balance"): the date
+ * under it is the row's, moved first as in any row.
+ */
+export function dateFirst(cols: Col[] | null, tk: Tok[]): Tok[] {
+  if (cols && tk.length > 1 && tk[0].k !== 'date') {
+    const dc = cols.find((c) => c.kind === 'date');
+    const dsc = cols.find((c) => c.kind === 'desc');
+    if (dc && dsc && dsc.x0 < dc.x0) {
+      const at = tk.findIndex((t) => t.k === 'date' && ivDist(dc.x0 - 6, dc.x1 + 6, t.x0, t.x1) === 0);
+      // (An amount quoted in the description, left of the date column, stays in it.)
+      if (at > 0 && tk.slice(0, at).every((t) => t.k !== 'money' || t.x1 < dc.x0)) return [tk[at], ...tk.slice(0, at), ...tk.slice(at + 1)];
+    }
+  }
+  return tk;
+}

@@ -1,7 +1,7 @@
-import { accountHeadingOf, accountNamed, chooseAccount, datedBalances, sameAccount } from './accounts';
-import { type Col, fitColumnsOf, groupsAcross, headerOf, sideBySide } from './columns';
+import { AccountBook, accountHeadingOf, accountNamed, datedBalances, sameAccount } from './accounts';
+import { type Col, dateFirst, fitColumnsOf, groupsAcross, headerOf, type PeriodBox, sideBySide, thisPeriodOnly } from './columns';
 import type { PageItems } from './extract';
-import { bankOf, cellsOf, cellTexts, ivDist, linesOf } from './lines';
+import { bankOf, cellsOf, cellTexts, linesOf } from './lines';
 import { periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
@@ -84,50 +84,9 @@ export function read(pages: PageItems[]): Reading {
   const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
   let firstActivity: string | null = null;
   let stopped = false;
-  // Accounts: a statement may print several (a credit union's share savings and share draft, a
-  // bank's combined checking and savings, a loan). Each account's heading starts its own opening,
-  // closing, rows, totals and daily balances; one account is reported (see `chooseAccount`).
-  type Segment = Pick<Reading, 'opening' | 'closing' | 'closings' | 'rows' | 'totals' | 'daily'> & { account: AccountRef | null };
-  const accounts: Segment[] = [];
-  let account: AccountRef | null = null;
-  let accountRows = 0;
-  /** Balances whose label names an account ("Savings ending balance"), kept for that account. */
-  const named: Array<{ account: AccountRef; role: 'opening' | 'closing'; cents: number }> = [];
-  const startAccount = (next: AccountRef | null, opening: number | null) => {
-    accounts.push({ account, opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily });
-    r.closings = [];
-    r.rows = [];
-    r.totals = [];
-    r.daily = [];
-    r.closing = null;
-    r.opening = opening;
-    accountRows = 0;
-    account = next;
-  };
-  /** An account's heading: the same account goes on; another starts its own reading. */
-  /** Every account heading met, the ones another heading replaced before any row too. */
-  const headings: AccountRef[] = [];
-  const switchAccount = (next: AccountRef, pageTop = false) => {
-    if (account && sameAccount(account, next)) {
-      account = { ...account, number: account.number ?? next.number };
-      return;
-    }
-    // At the top of a page, an account met before the current one: the page's running header
-    // (the statement's main account, a title repeated on every page), not a new account; the
-    // current account's rows go on.
-    if (pageTop && account && headings.some((a) => sameAccount(a, next))) return;
-    headings.push(next);
-    // What came before any heading (a summary's balances, no rows) is the first account's.
-    if (!account && !r.rows.length) {
-      account = next;
-      return;
-    }
-    if (!r.rows.length && r.opening === null && r.closing === null && !r.totals.length) {
-      account = next;
-      return;
-    }
-    startAccount(next, null);
-  };
+  // Accounts: a statement may print several; each account's heading starts its own reading
+  // (./accounts.ts AccountBook), one account is reported (chooseAccount).
+  const book = new AccountBook(r);
   const newSection = (h: Heading, heading: string) => {
     // A second account's activity (a savings account after the checking account): not this
     // statement's transactions; nothing after it is read as this account's.
@@ -154,22 +113,22 @@ export function read(pages: PageItems[]): Reading {
     if (!l) return;
     // A balance naming an account ("Savings ending balance", a relationship summary's line per
     // account) is that account's, never the one being read unless it is the same.
-    if ((l.role === 'opening' || l.role === 'closing') && of && !(account && sameAccount(account, of))) {
-      named.push({ account: of, role: l.role, cents: signedCents(money) });
+    if ((l.role === 'opening' || l.role === 'closing') && of && !(book.account && sameAccount(book.account, of))) {
+      book.named.push({ account: of, role: l.role, cents: signedCents(money) });
       return;
     }
     if (l.role === 'opening') {
-      if (r.opening !== null && signedCents(money) !== r.opening && !/forward|brought/i.test(label) && r.rows.length > accountRows) {
+      if (r.opening !== null && signedCents(money) !== r.opening && !/forward|brought/i.test(label) && r.rows.length > book.rows) {
         // A second account's opening balance after this one's rows, no heading naming it (a credit
         // union's shares, each with its own table): each account is kept apart.
-        startAccount(null, signedCents(money));
+        book.start(null, signedCents(money));
         return;
       }
       if (r.opening === null) {
         if (/forward|brought/i.test(label)) forwardOpening ??= signedCents(money);
         else {
           r.opening = signedCents(money);
-          accountRows = r.rows.length;
+          book.rows = r.rows.length;
         }
       }
       return;
@@ -213,38 +172,16 @@ export function read(pages: PageItems[]): Reading {
   };
 
   /** A box with "this period" and "year-to-date" columns: only this period's amounts are read. */
-  let periodBox: { page: number; y: number; thisX: number; ytdX: number } | null = null;
+  let periodBox: PeriodBox | null = null;
   /** A summary with a column per account ("Business Checking ****1234 | Business Savings ****5678" over its label lines). */
   let accountCols: { page: number; y: number; cols: Array<{ x: number; account: AccountRef }> } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     let tk = toks[i];
     const kind = sections[sec].kind;
-    {
-      const cells = cellsOf(line.words);
-      const thisCell = cells.find((c) => /\b(this|current) (period|statement|cycle|month)\b|^(total )?for this period$/i.test(c.t));
-      const ytdCell = cells.find((c) => /\b(year[- ]to[- ]date|ytd|this year)\b/i.test(c.t));
-      if (thisCell && ytdCell && thisCell !== ytdCell && !tk.some((t) => t.k === 'money')) periodBox = { page: line.page, y: line.y, thisX: (thisCell.x0 + thisCell.x1) / 2, ytdX: (ytdCell.x0 + ytdCell.x1) / 2 };
-      // (The box ends at the next table's column header: a register's "DATE  DESCRIPTION  AMOUNT"
-      // right under it is no box line, and its amounts are never taken for year-to-date ones.)
-      else if (periodBox && (line.page !== periodBox.page || line.y - periodBox.y > line.size * 14 || headerOf(line))) periodBox = null;
-      if (periodBox && tk.some((t) => t.k === 'money')) {
-        const box = periodBox;
-        // A year-to-date amount is not this period's: it is dropped from the line before reading it.
-        tk = tk.filter((t) => t.k !== 'money' || Math.abs((t.x0 + t.x1) / 2 - box.thisX) <= Math.abs((t.x0 + t.x1) / 2 - box.ytdX));
-      }
-    }
-    // A date column right of the description ("Description | Posted | Amount | Balance"): the date
-    // under it is the row's, read first as in any row.
-    if (cols && tk.length > 1 && tk[0].k !== 'date') {
-      const dc = cols.find((c) => c.kind === 'date');
-      const dsc = cols.find((c) => c.kind === 'desc');
-      if (dc && dsc && dsc.x0 < dc.x0) {
-        const at = tk.findIndex((t) => t.k === 'date' && ivDist(dc.x0 - 6, dc.x1 + 6, t.x0, t.x1) === 0);
-        // (An amount quoted in the description, left of the date column, stays in it.)
-        if (at > 0 && tk.slice(0, at).every((t) => t.k !== 'money' || t.x1 < dc.x0)) tk = [tk[at], ...tk.slice(0, at), ...tk.slice(at + 1)];
-      }
-    }
+    // A box with "this period" and "year-to-date" columns: only this period's amounts are read.
+    ({ box: periodBox, tk } = thisPeriodOnly(periodBox, line, tk));
+    tk = dateFirst(cols, tk);
     const money = tk.filter((t) => t.k === 'money');
     const text = line.text;
     {
@@ -261,7 +198,7 @@ export function read(pages: PageItems[]): Reading {
       const acct = !money.length && !stopped && tk[0]?.k !== 'date' ? accountHeadingOf(text) : null;
       if (h) newSection(h, text);
       else if (acct) {
-        switchAccount(acct);
+        book.switch(acct);
         newSection({ kind: 'mixed', category: 'mixed' }, '');
       }
       continue;
@@ -370,7 +307,7 @@ export function read(pages: PageItems[]): Reading {
       // Savings xxxxxx4410".)
       const continues = (lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) || underPending(line, i);
       if (acct && !continues) {
-        switchAccount(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
+        book.switch(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
         lastRow = null;
         pending = null;
       }
@@ -489,6 +426,6 @@ export function read(pages: PageItems[]): Reading {
   r.opening ??= forwardOpening;
   datedBalances(r, dated);
   r.sections = sections;
-  chooseAccount(r, [...accounts, { account, opening: r.opening, closing: r.closing, closings: r.closings, rows: r.rows, totals: r.totals, daily: r.daily }], named);
+  book.finish();
   return r;
 }

@@ -208,6 +208,22 @@ describe('processor: card processor and marketplace payouts are revenue', () => 
       expect(mcaFunder(d)).toBe(funder);
     }
   });
+  it("a payout \"NET OF\" the processor's capital remit is the processor's payout (sales), the holdback withheld from it", () => {
+    for (const d of ['ACH CREDIT SHOPIFY PAYOUT SEZFD85PU1 NET OF SHOPIFY CAPITAL REMIT', 'SQUARE INC TRANSFER NET OF SQUARE CAPITAL', 'PAYPAL TRANSFER NET OF PAYPAL WORKING CAPITAL']) {
+      expect(depositKind(d)).toBe('revenue');
+      expect(mcaFunder(d)).toBeNull();
+    }
+    // The funding itself is still the funder's.
+    expect(depositKind('ACH CREDIT SHOPIFY CAPITAL FUNDING SC7741022')).toBe('loan');
+  });
+});
+
+describe("a payoff closes a position: it is none of the position's payments", () => {
+  it.each(['Outgoing Wire Cfg Merchant Solutions Payoff Balance', 'WIRE OUT PEARL CAPITAL PAY OFF', 'ACH DEBIT KAPITUS PAYOFF 4410'])('%s: no position', (d) => expect(mcaFunder(d)).toBeNull());
+  it("the same funder's payments stay positions", () => {
+    expect(mcaFunder('CFG MERCHANT SOL PMT')).toBe('CFG Merchant Solutions');
+    expect(mcaFunder('ACH DEBIT KAPITUS SERVICING PAYMENT')).toBe('Kapitus');
+  });
 });
 
 describe('loan: proceeds are not revenue', () => {
@@ -258,6 +274,10 @@ describe('refund: refunds, reversals, chargebacks and returned-item credits are 
   ])('card refund: %s', (d) => expect(depositKind(d)).toBe('refund'));
   it.each(['DBT CARD CREDIT OFFICE DEPOT 4417', 'DBT CRD RETURN HARBOR FREIGHT 0113', 'CREDIT VOUCHER WALGREENS 0931', 'DISPUTE WON CASE 8812', 'RETURN OF POSTED ITEM 4410', 'CHARGEBACK REVERSAL CASE 7781', 'IRS TREAS 310 TAX REF', 'OHIO STATE TAX REFUND'])('refund wording: %s', (d) =>
     expect(depositKind(d)).toBe('refund'));
+  it("a marketplace's inventory reimbursement (Amazon FBA) is money given back; a customer's \"refund if cancelled\" terms are no refund", () => {
+    expect(depositKind('AMAZON.COM SERVICES FBA inventory reimbursement')).toBe('refund');
+    expect(depositKind('Beacon Orthopedics PC Annual prepay, refund if cancelled in 30 days')).not.toBe('refund');
+  });
   it('a card sale settled by a processor is still revenue', () => {
     for (const d of ['SQUARE INC DEPOSIT 250401', 'BANKCARD DEPOSIT MERCH 4410', 'CHECKCARD 0909 USPS PO 4188 SAINT PAUL MN']) expect(depositKind(d)).not.toBe('refund');
   });

@@ -1,0 +1,107 @@
+import { money, sumOf, type Txn } from './reconcile';
+import { counterparty, creditDoubt, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, moneyBackFrom, paysCounterparty } from './rules';
+
+// Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
+// funding or an own-account transfer, money given back, an unknown funder's repeated debits).
+/** An incoming wire (the channel funders and own-account moves use for large round sums). */
+/**
+ * Debits that recur by nature and are no funder's pull: transfers to the merchant's other accounts,
+ * checks, card purchases and cash, payments the merchant pushes (bill pay, Zelle, Venmo).
+ */
+// (Not WITHDRAWAL: "Withdrawal to <originator>" is how some banks word every ACH debit, a funder's too.)
+const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
+/** A line naming an account of the merchant's (a mask or the account's kind after TO/FROM). */
+const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|DDA|MMA|RESERVE|TREASURY)\b)/i;
+const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
+
+/**
+ * The credits that are money given back by a counterparty the merchant paid in the same period:
+ * worded as money back ("Credit Memo GRAYBAR ELECTRIC", "HENRY SCHEIN CREDIT MEMO", rules.ts
+ * `moneyBackFrom`), naming a counterparty that debits of the period pay (rules.ts
+ * `paysCounterparty`), and no more than those debits paid it (a supplier gives back at most what it
+ * was paid). Not revenue. Any other money-back credit no row settles is still doubted.
+ */
+export function paidBack(txns: Txn[]): Set<Txn> {
+  const out = new Set<Txn>();
+  const debits = txns.filter((t) => t.cents < 0);
+  for (const t of txns) {
+    if (t.cents <= 0 || creditDoubt(t.description) !== 'return') continue;
+    const name = moneyBackFrom(t.description);
+    if (!name) continue;
+    const paid = debits.filter((x) => paysCounterparty(x.description, name)).reduce((a, x) => a - x.cents, 0);
+    if (paid > 0 && t.cents <= paid) out.add(t);
+  }
+  return out;
+}
+
+/**
+ * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
+ * amount, never its description), or null when every line they depend on is settled:
+ * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
+ *   words: FUNDING, FINANCIAL, CAPITAL GROUP, LENDING, ADVANCE...) or like a transfer from another
+ *   account of the merchant's (an account mask or kind: x6652, ...1234, SAVINGS, TREASURY), and no
+ *   processor row settles it; or like money given back (a return, reversal or refund), or comes
+ *   from a counterparty the merchant pays in the period (a card purchase returned, a debit reversed);
+ * - a credit no row settles at all (not a processor's payout, a deposit, a customer's payment, a
+ *   refund, a transfer or funding), from a source that pays once in the period (a customer or a
+ *   processor pays again; funding is an event), that is large: a tenth or more of the period's
+ *   credits, or a round $5,000 or more by wire;
+ * - a debit that reads like a returned-item, NSF or overdraft fee that no row counts;
+ * - three or more debits of one amount to one counterparty with the funding trade's words that no
+ *   funder row knows, or four or more of $50 or more to any payee no row knows (not a transfer, a
+ *   check, a card purchase, cash or a payment the merchant pushes): an unknown advance's daily or
+ *   weekly payments. A payee is the counterparty whatever the bank's wording (rules.ts
+ *   `counterparty`: the NACHA "ORIG CO NAME:", else the words after "Withdrawal to", "ACH DEBIT"...).
+ */
+export function categoryDoubt(txns: Txn[]): string | null {
+  const credits = txns.filter((t) => t.cents > 0);
+  const total = sumOf(credits);
+  // A source that pays more than once in the period is a customer or a processor; funding is an event.
+  const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
+  const times = new Map<string, number>();
+  for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
+  // Counterparties the merchant pays; a credit's is the same when one's words begin the other's
+  // ("GRAINGER" paid, "GRAINGER CR" credited), with a word of 4 letters or more in common.
+  const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
+  const samePayee = (a: string[], b: string[]) => {
+    const n = Math.min(a.length, b.length);
+    return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
+  };
+  const givenBack = paidBack(txns);
+  for (const t of credits) {
+    if (givenBack.has(t)) continue;
+    const why = creditDoubt(t.description);
+    if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'transfer') return `The credit of ${money(t.cents)} on ${t.date} reads like a transfer from another account of the merchant's, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'return') return `The credit of ${money(t.cents)} on ${t.date} reads like a return, reversal or refund, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'debatable') return `The credit of ${money(t.cents)} on ${t.date} reads like a factoring advance, an insurance claim for a loss or a warranty credit, which the trade counts as sales for some businesses and not for others, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
+    // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
+    const cp = counterparty(t.description);
+    if (!creditSettled(t.description) && cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
+      return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
+    }
+  }
+  const funderLike = new Map<string, Txn[]>();
+  const recurring = new Map<string, Txn[]>();
+  // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
+  const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  for (const t of txns) {
+    if (t.cents >= 0) continue;
+    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description)) {
+      const key = `${t.cents}|${payee(t.description)}`;
+      const same = [...(recurring.get(key) ?? []), t];
+      recurring.set(key, same);
+      if (same.length >= 4) return `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`;
+    }
+    if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
+    if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
+      const key = `${t.cents}|${payee(t.description)}`;
+      const same = [...(funderLike.get(key) ?? []), t];
+      funderLike.set(key, same);
+      if (same.length >= 3) return `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,108 @@
+import { groupLines, type Item, type PageItems } from './extract';
+import type { Line, Word } from './reading-types';
+
+// Text items to lines: items on one baseline; each item cut into words at its spaces (x positions
+// estimated along the item's width), words far apart starting a new cell. And the bank's name.
+
+// ------------------------------------------------------------------------------------ lines
+
+export const norm = (s: string) => s.replace(/[\u2212\u2012\u2013\u2014\u2015\uFE63\uFF0D]/g, '-').replace(/[\u00A0\u2007\u202F]/g, ' ').replace(/[\u200B-\u200D\uFEFF]/g, '');
+
+/** The words of a line of items, with estimated positions, and the cell each belongs to. */
+function wordsOf(items: Item[]): Word[] {
+  const words: Word[] = [];
+  let cell = -1;
+  let lastX1 = -Infinity;
+  for (const it of items) {
+    const s = norm(it.s);
+    if (!s.trim()) continue;
+    const size = it.h || 8;
+    const cw = (it.w || s.length * size * 0.5) / s.length;
+    let prevEnd = -1;
+    for (const m of s.matchAll(/\S+/g)) {
+      const x0 = it.x + m.index! * cw;
+      const x1 = x0 + m[0].length * cw;
+      if (prevEnd < 0) {
+        // The item's first word: a new cell unless it sits close to the previous item's text.
+        const gap = x0 - lastX1;
+        if (words.length && gap < size * 0.12 && m.index === 0) {
+          // A word split across items.
+          const w = words[words.length - 1];
+          w.t += m[0];
+          w.x1 = x1;
+          lastX1 = x1;
+          prevEnd = m.index! + m[0].length;
+          continue;
+        }
+        if (!(gap < size * 0.45)) cell++;
+      } else if (m.index! - prevEnd >= 2) cell++; // two spaces or more inside an item
+      words.push({ x0, x1, t: m[0], cell });
+      lastX1 = x1;
+      prevEnd = m.index! + m[0].length;
+    }
+  }
+  return words;
+}
+
+export function linesOf(pages: PageItems[]): Line[] {
+  const out: Line[] = [];
+  pages.forEach((p, page) => {
+    for (const items of groupLines(p.items)) {
+      const words = wordsOf(items);
+      if (!words.length) continue;
+      const size = Math.max(...items.map((i) => i.h || 8));
+      out.push({ page, y: items[0].y, size, words, text: cellTexts(words).join('  ') });
+    }
+  });
+  return out;
+}
+
+export function cellTexts(words: Word[]): string[] {
+  const cells: string[] = [];
+  let c = -1;
+  for (const w of words) {
+    if (w.cell !== c) {
+      cells.push(w.t);
+      c = w.cell;
+    } else cells[cells.length - 1] += ` ${w.t}`;
+  }
+  return cells;
+}
+export function cellsOf(words: Word[]): Array<{ x0: number; x1: number; t: string }> {
+  const cells: Array<{ x0: number; x1: number; t: string }> = [];
+  let c = -1;
+  for (const w of words) {
+    if (w.cell !== c) {
+      cells.push({ x0: w.x0, x1: w.x1, t: w.t });
+      c = w.cell;
+    } else {
+      const last = cells[cells.length - 1];
+      last.t += ` ${w.t}`;
+      last.x1 = w.x1;
+    }
+  }
+  return cells;
+}
+
+export const ivDist = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.max(a0, b0) - Math.min(a1, b1));
+
+export function bankOf(lines: Line[]): string | null {
+  // The bank: a cell near the top of page 1 that names one (a cell, not the whole line: a page
+  // number or an address often shares its baseline).
+  for (const l of lines.filter((x) => x.page === 0).slice(0, 12)) {
+    // Cells a typewriter font spaces two apart ("FARMERS  &  DROVERS  BANK") are one name: cells
+    // closer than two characters' width are joined first.
+    const runs: Array<{ x1: number; t: string }> = [];
+    for (const c of cellsOf(l.words)) {
+      const last = runs[runs.length - 1];
+      if (last && c.x0 - last.x1 < l.size * 1.3) {
+        last.t += ` ${c.t}`;
+        last.x1 = c.x1;
+      } else runs.push({ x1: c.x1, t: c.t });
+    }
+    for (const c of runs.map((x) => x.t)) {
+      if (/\b(bank|credit union|financial|savings|trust|n\.a\.|bancorp|fcu)(?=\W|$)/i.test(c) && !/statement|member fdic|^page\b/i.test(c) && !/\d+\.\d{2}/.test(c)) return c.replace(/\s+/g, ' ').trim();
+    }
+  }
+  return null;
+}

@@ -1,0 +1,270 @@
+import { accountNamed } from './accounts';
+import { headerOf } from './columns';
+import { cellsOf, ivDist } from './lines';
+import type { AccountRef, Line, Money, Reading, Section, SectionKind, Tok } from './reading-types';
+import { BALANCE_ON_RE, BALANCE_WAS_RE, BALANCE_WENT_RE, categoriesOf, categoryOf, type Heading, headingOf, isBalanceLabel, labelOf, pairsOf, RECEIVED_SENT_RE, SENTENCE_SUBJECT_RE, SENTENCE_TOTAL_RE, THERE_ARE_RE } from './sections';
+import { parseMoney, signedCents, tokens } from './tokens';
+
+// The lines of a statement that print totals and balances rather than transactions, read for the
+// statement reader's loop (./read.ts): "There are N ... totaling $X", balances and totals written
+// in sentences, summary labels over their amounts, balances under columns naming accounts, and
+// label/amount pairs (a summary, a section's total, a balance). Each function reads the line at
+// `l.i` (and the lines it consumes) and returns the index of the last line it read, or null when
+// the line is none of its kind; the reader then forgets the row above (no description runs on).
+
+/** What the reader's loop shares with these functions: its reading so far and how it records totals. */
+export interface ReadState {
+  r: Reading;
+  lines: Line[];
+  toks: Tok[][];
+  sections: Section[];
+  /** The current section (live: newSection moves it). */
+  readonly sec: number;
+  dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }>;
+  addTotal: (label: string, money: Money, count: number | null, inSection: boolean, of?: AccountRef | null) => void;
+  newSection: (h: Heading, heading: string) => void;
+}
+/** The line being read. */
+export interface LineAt {
+  i: number;
+  line: Line;
+  tk: Tok[];
+  money: Tok[];
+  text: string;
+  first: Tok | undefined;
+  kind: SectionKind;
+  /** A summary's columns naming an account each, over this line. */
+  accountCols: { page: number; y: number; cols: Array<{ x: number; account: AccountRef }> } | null;
+}
+
+/** "There are 12 deposits totaling $45,000.00": a section's total, opening or closing it. */
+export function thereAreLine(s: ReadState, l: LineAt): number | null {
+  const { r, sections, newSection } = s;
+  const { i, text } = l;
+  // "There are 12 deposits totaling $45,000.00"
+  const there = THERE_ARE_RE.exec(text);
+  if (!there) return null;
+  {
+    // A sub-section's heading printed before it on the line ("ACH Additions  There are 27
+    // additions totaling 48,738.22") opens that sub-section.
+    const before = text.slice(0, there.index).trim();
+    const hb = before ? headingOf(before) : null;
+    const h = headingOf(there[2]);
+    if (hb) newSection(hb, before);
+    // Before its rows it opens their section; after them (the same kind) it closes it.
+    else if (h && (sections[s.sec].kind !== h.kind || sections[s.sec].category !== h.category)) newSection(h, there[2]);
+    const cat = categoryOf(there[2]);
+    if (cat) r.totals.push({ label: there[0], kind: cat === 'deposits' ? 'credit' : 'debit', category: cat, cents: parseMoney(there[3])!.cents, count: Number(there[1]), section: s.sec });
+    return i;
+  }
+
+  return null;
+}
+
+/** Balances and totals written in sentences (never a transaction row, which starts with its date). */
+export function sentenceLine(s: ReadState, l: LineAt): number | null {
+  const { r, lines, toks, dated, addTotal } = s;
+  const { i, line, money, text, first } = l;
+  // Balances and totals written in sentences (never a transaction row, which starts with its date).
+  if (first?.k !== 'date') {
+    // A sentence wrapped before its amount ("... checks and fees totaling" / "$42,023.61."): the
+    // next line is read with it, and consumed when the sentence is.
+    let stext = text;
+    let wrapped = false;
+    if (!money.length && /\b(totaling|totalling|totaled|for a total of|amounting to|was|is|of)\s*:?\s*$/i.test(text) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 2.4 && toks[i + 1][0]?.k === 'money') {
+      stext = `${text} ${lines[i + 1].text}`;
+      wrapped = true;
+    }
+    const went = BALANCE_WENT_RE.exec(stext);
+    if (went) {
+      const dateOf = (t: string) => tokens(t.replace(/,/g, ' ').trim().split(/\s+/).map((w, n) => ({ x0: n, x1: n, t: w, cell: 0 })))[0];
+      const [om, od, cm, cd] = [parseMoney(went[1].replace(/\s+/g, '')), dateOf(went[2]), parseMoney(went[3].replace(/\s+/g, '')), dateOf(went[4])];
+      if (om && cm && od?.k === 'date' && cd?.k === 'date') {
+        addTotal(`Beginning balance ${went[2]}`, om, null, false);
+        addTotal(`Ending balance ${went[4]}`, cm, null, false);
+        dated.push({ md: od.md, cents: signedCents(om), role: 'opening' }, { md: cd.md, cents: signedCents(cm), role: 'closing' });
+        return wrapped ? i + 1 : i;
+      }
+    }
+    const rs = RECEIVED_SENT_RE.exec(stext);
+    const [rm, sm2] = rs ? [parseMoney(rs[1].replace(/\s+/g, '')), parseMoney(rs[3].replace(/\s+/g, ''))] : [null, null];
+    if (rs && rm && sm2) {
+      r.totals.push({ label: 'Received', kind: 'credit', category: 'deposits', cents: rm.cents, count: Number(rs[2]), section: -1 }, { label: 'Sent', kind: 'debit', category: 'withdrawals', cents: sm2.cents, count: Number(rs[4]), section: -1 });
+      return wrapped ? i + 1 : i;
+    }
+    const was = BALANCE_ON_RE.test(stext) ? null : BALANCE_WAS_RE.exec(stext);
+    const bal = was ? ([was[0], was[1], was[3], was[2]] as unknown as RegExpExecArray) : BALANCE_ON_RE.exec(stext);
+    const bmd = bal ? tokens(bal[2].replace(/,/g, ' ').trim().split(/\s+/).map((t, n) => ({ x0: n, x1: n, t, cell: 0 })))[0] : null;
+    const bm = bal ? parseMoney(bal[3].replace(/\s+/g, '')) : null;
+    if (bal && bmd?.k === 'date' && bm) {
+      const words = bal[1].toLowerCase();
+      if (/\b(average|avg|minimum|min|lowest|low|highest|high|maximum|available|collected|projected|pending)\b/.test(words)) {
+        return wrapped ? i + 1 : i;
+      }
+      const role = /\b(beginning|opening|starting|previous|prior|begin)\b/.test(words) ? 'opening' : /\b(ending|closing|new|end)\b/.test(words) ? 'closing' : null;
+      if (role) addTotal(role === 'opening' ? `Beginning balance ${bal[2]}` : `Ending balance ${bal[2]}`, bm, null, false);
+      dated.push({ md: bmd.md, cents: signedCents(bm), role });
+      return wrapped ? i + 1 : i;
+    }
+    // ("There are N ... totaling $X" beside a sub-section's heading is that section's total, read below.)
+    const st = /\bthere (?:are|were|is|was)\b/i.test(stext) ? null : SENTENCE_TOTAL_RE.exec(stext);
+    const subj = st ? SENTENCE_SUBJECT_RE.exec(st[1].replace(/\s+/g, ' ').trim()) : null;
+    const sm = st ? parseMoney(st[2].replace(/\s+/g, '')) : null;
+    if (st && subj && sm) {
+      const cats = categoriesOf(subj[2]);
+      const credit = cats.length > 0 && cats.every((c) => c === 'deposits');
+      const debit = cats.length > 0 && !cats.includes('deposits');
+      if (credit || debit) {
+        r.totals.push({ label: st[0], kind: credit ? 'credit' : 'debit', category: cats[0], ...(cats.length > 1 ? { categories: cats } : {}), cents: sm.cents, count: subj[1] ? Number(subj[1]) : null, section: -1 });
+        return wrapped ? i + 1 : i;
+      }
+    }
+    // "Overdraft and returned item fees this period: 13 items": a count of those fee lines.
+    const nc = !money.length ? /^(.*\b(?:fees|charges)\b[^:]*?):?\s+(\d+)\s+items?\.?\s*$/i.exec(text) : null;
+    const ncat = nc ? labelOf(nc[1]) : null;
+    if (nc && ncat?.role === 'total' && ['nsf', 'od', 'ri'].includes(ncat.category)) {
+      r.totals.push({ label: nc[0], kind: 'debit', category: ncat.category, cents: 0, count: Number(nc[2]), countOnly: true, section: -1 });
+      return wrapped ? i + 1 : i;
+    }
+  }
+  return null;
+}
+
+/** Summary labels on one line (possibly wrapped onto a second) and their amounts below them. */
+export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
+  const { lines, toks, addTotal } = s;
+  const { i, line, money } = l;
+  // Summary labels on one line (possibly wrapped onto a second) and their amounts below them.
+  if (!money.length && i + 1 < lines.length) {
+    const cells = cellsOf(line.words);
+    let j = i + 1;
+    const extra: Line[] = [];
+    while (j < lines.length && j <= i + 3 && lines[j].page === line.page && lines[j].y - lines[j - 1].y <= lines[j - 1].size * 2.4 && !toks[j].some((t) => t.k === 'money')) extra.push(lines[j++]);
+    const below = toks[j];
+    const amountsOnly = (tk: Tok[]) => tk.length > 0 && tk.every((t) => t.k === 'money' || t.k === 'int' || (t.k === 'text' && /^[=+]$/.test(t.t))) && tk.some((t) => t.k === 'money');
+    const isLabel = (t: string) => {
+      const l = labelOf(t);
+      return l !== null && l.role !== 'ignore';
+    };
+    // A one-row table under the labels ("Account | Beginning Balance | ..." over "Business
+    // Checking 4417 | 1,609.36 | ..."): words under a cell that is no label (the account's name)
+    // are that cell's, not a label's; the amounts are read as below.
+    const underNonLabel = (tk: Tok[]) => {
+      const firstMoney = tk.findIndex((t) => t.k === 'money');
+      if (firstMoney <= 0 || tk.slice(firstMoney).some((t) => t.k !== 'money' && !(t.k === 'text' && /^[=+]$/.test(t.t)))) return false;
+      // (The name starts under that cell and may run on past it, never into the amounts; a
+      // dated line is a transaction, and labels over a table's header row are that header's.)
+      if (tk.slice(0, firstMoney).some((t) => t.k === 'date') || extra.some((l) => headerOf(l))) return false;
+      const t = tk[0];
+      const cell = cells.find((c) => ivDist(c.x0, c.x1, t.x0, t.x1) === 0);
+      return !!cell && labelOf(cell.t) === null && cells.indexOf(cell) === 0;
+    };
+    const oneRow = below && underNonLabel(below);
+    // A table of several accounts, one row each ("Account | Previous Balance | Deposits | ... |
+    // Ending Balance" over a savings row and a checking row, a relationship summary): no row is
+    // plainly this account's; each account's own section prints its balances. Read past it.
+    if (oneRow && cells.filter((c) => isLabel(c.t)).length >= 2 && extra.length <= 1 && lines[j].page === line.page) {
+      let k = j + 1;
+      while (k < lines.length && lines[k].page === line.page && lines[k].y - lines[k - 1].y <= lines[k - 1].size * 2.4 && underNonLabel(toks[k])) k++;
+      if (k > j + 1) {
+        return k - 1;
+      }
+    }
+    if (cells.filter((c) => isLabel(c.t)).length >= 2 && below && lines[j].page === line.page && extra.length <= 1 && (amountsOnly(below) || oneRow)) {
+      const labels = cells.map((c) => ({ ...c }));
+      for (const l of extra) {
+        for (const c of cellsOf(l.words)) {
+          const cx = (c.x0 + c.x1) / 2;
+          const to = labels.reduce((b, x) => (ivDist(x.x0, x.x1, c.x0, c.x1) - ivDist(b.x0, b.x1, c.x0, c.x1) || Math.abs((x.x0 + x.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? x : b);
+          to.t += ` ${c.t}`;
+        }
+      }
+      {
+        const used = new Set<string>();
+        for (const t of below) {
+          if (t.k !== 'money') continue;
+          const cx = (t.x0 + t.x1) / 2;
+          const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
+          // Several accounts side by side ("Deposits/Credits (30)" for checking, "Deposits/Credits
+          // (3)" for savings): the first of a label is this account's.
+          const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+          if (used.has(key)) continue;
+          used.add(key);
+          const count = /\((\d+)\)/.exec(cell.t);
+          // (The account the row names, when it names one: "Business Savings 5678" is the savings'.)
+          addTotal(cell.t, t.m, count ? Number(count[1]) : null, false, accountNamed(cell.t) ?? (oneRow ? accountNamed(below.filter((x) => x.k !== 'money').map((x) => x.t).join(' ')) : null));
+        }
+        return j;
+      }
+    }
+  }
+
+  return null;
+}
+
+/** A balance line under columns naming an account each. */
+export function accountColumnsLine(s: ReadState, l: LineAt): number | null {
+  const { addTotal } = s;
+  const { i, tk, money, first, accountCols } = l;
+  // Label and amount pairs: a summary, a section's total, a balance.
+  // Under columns per account: "Beginning balance  1,000.00  10,000.00" is each column's
+  // account's balance; its other figures are read in each account's own section, not here.
+  if (accountCols && money.length >= 2 && first?.k === 'text' && tk.every((t, n) => (n < tk.indexOf(money[0]) ? t.k === 'text' || t.k === 'int' : t.k === 'money'))) {
+    const label = tk.filter((t) => t.k === 'text').map((t) => t.t).join(' ');
+    const cols = accountCols.cols;
+    for (const m of money as Array<Extract<Tok, { k: 'money' }>>) {
+      const cx = (m.x0 + m.x1) / 2;
+      const col = cols.reduce((b, c) => (Math.abs(c.x - cx) < Math.abs(b.x - cx) ? c : b));
+      if (isBalanceLabel(label)) addTotal(label, m.m, null, false, col.account);
+    }
+    return i;
+  }
+  return null;
+}
+
+/** Label and amount pairs on a line without a date: a summary, a section's total, a balance; a page's own totals are skipped. */
+export function totalsLine(s: ReadState, l: LineAt): number | null {
+  const { r, lines, toks, sections, addTotal, newSection } = s;
+  const { i, line, tk, money, text, first, kind } = l;
+  if (!money.length || (first && first.k === 'date')) return null;
+  // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
+  // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
+  // ("Total Debits/Credits this page 21,282.49 16,839.27" is one too.)
+  if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text) || /^(sub ?)?totals?\b[^\d]{0,40}?\b(this|per|on this|for this) page\b/i.test(text)) {
+    return i;
+  }
+  const pairs = pairsOf(tk);
+  // "Subtotal: 40,587.05": the current section's total.
+  const cur = sections[s.sec];
+  if (pairs.length === 1 && /^(sub ?total|total)\s*:?$/i.test(pairs[0].label.trim()) && (cur.kind === 'credit' || cur.kind === 'debit' || cur.kind === 'checks')) {
+    r.totals.push({ label: `${pairs[0].label} ${cur.heading}`, kind: cur.kind === 'credit' ? 'credit' : 'debit', category: cur.category, cents: pairs[0].money.cents, count: null, section: s.sec });
+    return i;
+  }
+  const labelled = pairs.filter((p) => labelOf(p.label));
+  if (labelled.length) {
+    // A heading that carries its section's total ("Deposits and Additions (12) $45,000.00") when rows follow.
+    const h = pairs.length === 1 ? headingOf(pairs[0].label.replace(/\(\d+\)|\b\d+\b/g, '')) : null;
+    // (In a summary box too when a column header follows at once: "Deposits (+)  Total 3,853.60"
+    // over "Date  Amount", the box over; not a "Total ..." line, the box's own.)
+    const nextRowFollows = h && i + 1 < lines.length && (kind !== 'summary' ? headerOf(lines[i + 1]) || toks[i + 1][0]?.k === 'date' : h.kind !== 'summary' && !/^total\b/i.test(text) && lines[i + 1].page === line.page && !!headerOf(lines[i + 1]));
+    const isTotalLine = /^total\b/i.test(text) || /\btotal\b/i.test(pairs[0]?.label ?? '');
+    const seen = new Set<string>();
+    // A line naming its account before its figures ("Business Savings ****5678  Beginning
+    // balance $5,000.00  Ending balance $5,010.00"): every figure on it is that account's.
+    const lineAccount = accountNamed(pairs[0].label);
+    for (const p of labelled) {
+      // Several accounts side by side (checking, savings, the total): the first is this account's.
+      const k = p.label.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const count = /\((\d+)\)/.exec(p.label);
+      addTotal(p.label, p.money, p.count ?? (count ? Number(count[1]) : null), isTotalLine && sections[s.sec].kind !== 'summary' && sections[s.sec].kind !== 'mixed', accountNamed(p.label) ?? lineAccount);
+    }
+    if (nextRowFollows && h) {
+      newSection(h, pairs[0].label);
+      if (r.totals.length && r.totals[r.totals.length - 1].label === pairs[0].label) r.totals[r.totals.length - 1].section = s.sec;
+    }
+    return i;
+  }
+  return null;
+}

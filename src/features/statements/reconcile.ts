@@ -1,0 +1,210 @@
+import { dateIn, days } from './period';
+import type { Reading } from './reading-types';
+import type { FailureCode } from './result';
+import { isNsf } from './rules';
+
+// Reconciling a reading (./read.ts) before any figure is trusted: every row's sign decided, opening +
+// credits - debits = closing, each running balance, section and summary total and count, each
+// printed daily balance. Otherwise the failure and what disagreed.
+export interface Txn {
+  date: string;
+  description: string;
+  cents: number;
+}
+export type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: string }; opening: number; closing: number } | { ok: false; code: FailureCode; reason?: string };
+
+export const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
+export const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
+
+/**
+ * The transactions of a reading, when everything printed agrees with them to the cent: every row's
+ * sign decided, opening + credits - debits = closing, each running balance, each section and
+ * summary total and count, each printed daily balance. Otherwise the failure and what disagreed.
+ */
+export function reconcile(r: Reading): Reconciled {
+  if (!r.period || r.opening === null || r.closing === null) return { ok: false, code: 'not_a_statement' };
+  if (r.conflicts?.length) return { ok: false, code: 'does_not_reconcile', reason: `${r.conflicts[0]}, so the figures cannot be trusted` };
+  // Several accounts with activity, none plainly the business's transaction account: none is read.
+  if (r.ambiguousAccounts) return { ok: false, code: 'several_accounts', reason: `The statement holds ${r.ambiguousAccounts.length} accounts with activity (${r.ambiguousAccounts.join(', ')}) and none is plainly the business checking account; upload one statement per account` };
+  if (!r.rows.length) return { ok: false, code: r.opening === r.closing && r.totals.every((t) => t.cents === 0) ? 'no_transactions' : r.totals.length ? 'does_not_reconcile' : 'no_transactions' };
+  const period = r.period;
+  const rows = r.rows.map((x) => ({ ...x }));
+  // Signs: the column, the printed marker or the section; else the running balance; else the
+  // table's convention (amounts marked one way, the others the other way).
+  const marked = rows.filter((x) => x.sign === null);
+  if (marked.length) {
+    let bal = r.opening;
+    for (const x of rows) {
+      if (x.sign === null && x.balance !== null) {
+        if (bal + x.cents === x.balance) x.sign = 1;
+        else if (bal - x.cents === x.balance) x.sign = -1;
+      }
+      if (x.sign === null) break;
+      bal += x.sign * x.cents;
+    }
+    const markers = new Set(rows.map((x) => x.marker).filter(Boolean));
+    for (const x of rows) {
+      if (x.sign !== null) continue;
+      if (markers.has('cr') && !markers.has('dr') && !markers.has('minus') && !markers.has('paren')) x.sign = -1;
+      else if (!markers.has('cr') && (markers.has('dr') || markers.has('minus') || markers.has('paren'))) x.sign = 1;
+    }
+    if (rows.some((x) => x.sign === null)) return { ok: false, code: 'does_not_reconcile', reason: 'Some transactions could not be told apart as deposits or withdrawals, so the figures cannot be trusted' };
+  }
+  const signed = rows.map((x) => ({ ...x, cents: x.sign! * x.cents }));
+  // Printed section totals, against the rows of that section (before checks listed twice are dropped).
+  const key = (i: number) => `${r.sections[i].kind}|${r.sections[i].category}|${r.sections[i].heading.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim()}`;
+  const inGroup = (s: number) => signed.filter((x) => key(x.section) === key(s));
+  // A "summary of checks" repeating checks that are already in the history: counted once.
+  const txns = signed.filter((x) => {
+    if (r.sections[x.section].kind !== 'checks' || !x.check) return true;
+    const num = new RegExp(`(^|\\D)0*${x.check}(\\D|$)`);
+    return !signed.some((y) => y.section !== x.section && y.cents === x.cents && (y.check === x.check || num.test(y.description)) && (r.sections[y.section].kind !== 'checks' || y.section < x.section));
+  });
+  const credits = txns.filter((x) => x.cents > 0);
+  const debits = txns.filter((x) => x.cents < 0);
+  // Each printed total must be the sum (and count) of a set of rows it can stand for: its
+  // section's rows, the rows of the sections its label names, the rows its words describe, or the
+  // whole side. A label naming several categories ("Checks and other deductions", "CHECKS/DEBITS",
+  // "withdrawals, checks and fees") stands for their union; a partial total printed beside others
+  // on the same side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") for what the others leave. A
+  // total no set of rows adds up to fails the statement.
+  const words: Record<string, RegExp> = { deposits: /\bdeposits?\b/i, checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
+  const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy)\b/i;
+  const nsfRows = debits.filter((x) => isNsf(x.description));
+  const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
+  type S = (typeof signed)[number];
+  const candidatesOf = (t: (typeof r.totals)[number]): S[][] => {
+    // Overdraft and returned-item fee totals: those fee lines only.
+    if (t.category === 'nsf' || t.category === 'od' || t.category === 'ri') {
+      const od = nsfRows.filter((x) => odWord.test(x.description));
+      const ri = nsfRows.filter((x) => !odWord.test(x.description));
+      return t.category === 'nsf' ? [nsfRows] : t.category === 'od' ? [od, nsfRows] : [ri, nsfRows];
+    }
+    const side = t.kind === 'credit' ? credits : debits;
+    const cands: S[][] = [side];
+    if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));
+    // The section of the same name ("Customer Deposits 7 $10,741.27" and its "Customer Deposits" rows).
+    const named = signed.filter((x) => name(r.sections[x.section].heading) === name(t.label));
+    if (named.length) cands.push(named);
+    const bySection = side.filter((x) => r.sections[x.section].category === t.category);
+    cands.push(bySection, txns.filter((x) => r.sections[x.section].category === t.category));
+    // One of several sections of that category ("Regular Deposits" beside "Other Credits", both deposits).
+    const secs = new Set(bySection.map((x) => x.section));
+    if (secs.size > 1) for (const s of secs) cands.push(bySection.filter((x) => x.section === s));
+    if (words[t.category]) {
+      const w = side.filter((x) => words[t.category].test(x.description));
+      cands.push(w);
+      if (t.category === 'withdrawals' || t.category === 'electronic') cands.push(side.filter((x) => !words.checks.test(x.description)));
+      // A service charge beside overdraft and returned-item fees the bank counts apart ("Service
+      // Charge 15.00" when the period also has overdraft fees): the fee lines that are not those.
+      if (t.category === 'fees') cands.push(w.filter((x) => !isNsf(x.description)));
+    }
+    // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
+    // description ("Check 2211" lines in one register).
+    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check), side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check && !words.checks.test(x.description)));
+    if (t.categories) {
+      const cs = new Set(t.categories);
+      cands.push(side.filter((x) => cs.has(r.sections[x.section].category) || (cs.has('checks') && r.sections[x.section].kind === 'checks')));
+      cands.push(side.filter((x) => t.categories!.some((c) => words[c]?.test(x.description) || (c === 'checks' && !!x.check))));
+    }
+    return cands;
+  };
+  const fits = (c: S[], t: (typeof r.totals)[number]) => (t.countOnly ? c.length === t.count : Math.abs(sumOf(c)) === t.cents && (t.count === null || c.length === t.count));
+  const matched = new Map<(typeof r.totals)[number], S[]>();
+  const unmatched: Array<(typeof r.totals)[number]> = [];
+  for (const t of r.totals) {
+    const c = candidatesOf(t).find((x) => fits(x, t));
+    if (c) matched.set(t, c);
+    else unmatched.push(t);
+  }
+  // A summary box breaking each side down by the bank's own categories ("Deposits", "Electronic
+  // Credits", "Other Credits" / "Checks Paid", "Card Purchases", "Electronic Debits", "Fees"), whose
+  // lines no set of rows read from the descriptions may reproduce: the lines of a side together
+  // must be the side, to the cent and in number (every line's count, when printed). Each line is
+  // then an informational subset of its side, not a total to reconcile against on its own; the
+  // side (and the balance equation) still bind.
+  const partitioned = new Set<(typeof r.totals)[number]>();
+  for (const kind of ['credit', 'debit'] as const) {
+    const side = kind === 'credit' ? credits : debits;
+    const group = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    if (group.length < 2) continue;
+    const counted = group.every((t) => t.count !== null);
+    if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+  }
+  for (const t of unmatched) {
+    if (partitioned.has(t)) continue;
+    const side = t.kind === 'credit' ? credits : debits;
+    // What the other summary totals of its side leave ("CHECKS/DEBITS" = the debits that are not
+    // "SERVICE CHARGES/FEES", "Other credits" = the credits that are not "Deposits"), when the
+    // label names a generic category, several categories, or "other" ones.
+    let ok = false;
+    if (t.section < 0 && !t.countOnly && (t.categories || t.category === 'withdrawals' || /\bother\b/i.test(t.label))) {
+      // (The other lines of the box, not its overdraft/returned-item fee figures, which restate some
+      // of the side's fee lines; and only when they do not overlap.)
+      const others = [...matched].filter(([o, c]) => o !== t && o.section < 0 && o.kind === t.kind && !o.countOnly && !['nsf', 'od', 'ri'].includes(o.category) && c.length < side.length && c.length > 0);
+      const taken = new Set(others.flatMap(([, c]) => c));
+      const disjoint = taken.size === others.reduce((n, [, c]) => n + c.length, 0);
+      ok = others.length > 0 && disjoint && fits(side.filter((x) => !taken.has(x)), t);
+    }
+    // A zero total ("Other Credits 0.00") with no section of its name holding rows.
+    const zero = t.cents === 0 && !t.count && !t.countOnly && !signed.some((x) => name(r.sections[x.section].heading) === name(t.label));
+    if (!ok && !zero) {
+      return { ok: false, code: 'does_not_reconcile', reason: t.countOnly ? `The printed count "${t.label}" does not match the transactions read, so the figures cannot be trusted` : `The printed total "${t.label}" (${money(t.cents)}) does not match the transactions read, so the figures cannot be trusted` };
+    }
+  }
+  // Opening + transactions = closing.
+  const total = sumOf(txns);
+  // The first closing balance printed, or a later one (a page's own "ending balance" came first).
+  const closing = r.opening + total === r.closing ? r.closing : (r.closings.find((c) => c === r.opening! + total) ?? r.closing);
+  if (r.opening + total !== closing) {
+    return { ok: false, code: 'does_not_reconcile', reason: `The opening balance plus the transactions (${money(r.opening + total)}) is not the closing balance (${money(r.closing)}), so the figures cannot be trusted` };
+  }
+  // Running balances, where printed, row by row (in the order printed).
+  // Newest first (as some online banks list them) when that is the order the balances follow.
+  const follows = (list: typeof signed) => {
+    let bal = r.opening!;
+    for (const x of list) {
+      bal += x.cents;
+      if (x.balance !== null && x.balance !== bal && r.sections[x.section].kind !== 'checks') return x;
+    }
+    return null;
+  };
+  const bad = follows(signed);
+  if (bad && follows([...signed].reverse())) {
+    return { ok: false, code: 'does_not_reconcile', reason: `A running balance (${money(bad.balance!)}) does not follow from the transactions before it, so the figures cannot be trusted` };
+  }
+  // Dates inside the period.
+  const out: Txn[] = [];
+  for (const x of txns) {
+    const date = dateIn(x.md, period);
+    if (!date || date < period.start || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A transaction falls outside the statement period, so the figures cannot be trusted' };
+    out.push({ date, description: x.description, cents: x.cents });
+  }
+  // Printed daily balances against the end-of-day balances the transactions give.
+  if (r.daily.length) {
+    const eod = endOfDay(out, period, r.opening);
+    for (const d of r.daily) {
+      const date = dateIn(d.md, period);
+      if (!date || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A daily balance falls outside the statement period' };
+      const want = date < period.start ? r.opening : eod.get(date)!;
+      if (want !== d.cents) return { ok: false, code: 'does_not_reconcile', reason: `The printed balance of ${date} (${money(d.cents)}) does not follow from the transactions, so the figures cannot be trusted` };
+    }
+  }
+  return { ok: true, txns: out, period, opening: r.opening, closing };
+}
+
+/** End-of-day balance of every calendar day of the period (carried over days without activity). */
+export function endOfDay(txns: Txn[], period: { start: string; end: string }, opening: number): Map<string, number> {
+  const byDay = new Map<string, number>();
+  for (const t of txns) byDay.set(t.date, (byDay.get(t.date) ?? 0) + t.cents);
+  const out = new Map<string, number>();
+  const n = days(period.start, period.end);
+  const start = Date.parse(`${period.start}T00:00:00Z`);
+  let bal = opening;
+  for (let i = 0; i < n; i++) {
+    const day = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+    bal += byDay.get(day) ?? 0;
+    out.set(day, bal);
+  }
+  return out;
+}

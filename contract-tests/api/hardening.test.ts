@@ -21,6 +21,18 @@ beforeAll(async () => {
   h = await startHarness({
     handlers: {
       // A real driver error carrying a submitted value in its message (22P02 names the text).
+      // 'Hold Co' is held after its rows are written (uncommitted); 'Fails after writing ...' throws there.
+      createBusiness: async (ctx) => {
+        const name = (ctx.body as { legal_name: string }).legal_name;
+        const { handlers } = await import('../../src/features/handlers');
+        const reply = await handlers.createBusiness(ctx);
+        if (name === 'Hold Co') {
+          started?.();
+          await new Promise<void>((resolve) => holds.push(resolve));
+        }
+        if (name.startsWith('Fails after writing')) throw new Error('the operation fails after its writes');
+        return reply;
+      },
       createBusinessNote: async (ctx) => {
         const body = ctx.body as { body: string };
         if (body.body === 'driver-data-error') await ctx.deps.db.knex.raw('select ?::int', ['1985-07-14']);
@@ -355,6 +367,61 @@ describe('idempotency as Stripe defines it', () => {
     expect(a.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.body).toEqual(a.body);
+  });
+
+  const written = async (name: string) => {
+    const biz = await h.knex('businesses').where({ legal_name: name }).select('id');
+    const ids = biz.map((b) => b.id as string);
+    return {
+      businesses: ids.length,
+      events: ids.length ? (await h.knex('events').where({ type: 'business.created' }).whereRaw(`data->>'business_id' = any(?)`, [ids])).length : 0,
+      activities: ids.length ? (await h.knex('activities').whereIn('business_id', ids)).length : 0,
+    };
+  };
+
+  it('two creates with one key at once: one runs, the other is 409 in use (PostgreSQL) and nothing is visible half-written', async () => {
+    const key = `twin-create-${Math.random()}`;
+    const isStarted = new Promise<void>((resolve) => (started = resolve));
+    const first = h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: 'Hold Co' }).then((r) => r);
+    await isStarted; // its business, event and activity line are written, not committed
+    if (ENGINE === 'pg') {
+      const busy = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: 'Hold Co' });
+      expect(busy.status).toBe(409);
+      expect(err(busy)).toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key' });
+      expect(busy.headers['retry-after']).toBe('1');
+      expect(await written('Hold Co')).toEqual({ businesses: 0, events: 0, activities: 0 });
+      expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+      release();
+      const done = await first;
+      expect(done.status).toBe(201);
+    } else {
+      // One connection: the second request waits for the first one's transaction, then replays its answer.
+      const second = h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: 'Hold Co' }).then((r) => r);
+      release();
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.status).toBe(201);
+      expect(b.headers['idempotent-replayed']).toBe('true');
+      expect(b.body).toEqual(a.body);
+    }
+    expect(await written('Hold Co')).toEqual({ businesses: 1, events: 1, activities: 1 });
+    expect((await h.knex('idempotency_keys').where({ key }).first()).state).toBe('done');
+  });
+
+  it('an idempotent create that fails after its writes leaves nothing: no claim on the key, no business, event or activity line', async () => {
+    const key = `fails-${Math.random()}`;
+    const name = `Fails after writing ${Math.random()}`;
+    const res = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: name });
+    expect(res.status).toBe(500);
+    expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+    expect(await written(name)).toEqual({ businesses: 0, events: 0, activities: 0 });
+    // A state conflict is remembered, and wrote nothing either.
+    const ein = `${Math.floor(10 + Math.random() * 89)}-${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+    await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'EIN holder', ein }).expect(201);
+    const k409 = `dup-create-${Math.random()}`;
+    const twin = `Twin ${Math.random()}`;
+    expect((await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', k409).send({ legal_name: twin, ein })).status).toBe(409);
+    expect(await h.knex('idempotency_keys').where({ key: k409 }).first('state', 'response_status')).toEqual({ state: 'done', response_status: 409 });
+    expect(await written(twin)).toEqual({ businesses: 0, events: 0, activities: 0 });
   });
 
   it('the answer is remembered in the operation\'s transaction: when it cannot be, the operation is undone too', async () => {

@@ -16,6 +16,7 @@ const release = () => {
   for (const go of holds.splice(0)) go();
 };
 let started: (() => void) | undefined;
+let seenLockTimeout: string | undefined;
 
 beforeAll(async () => {
   h = await startHarness({
@@ -40,6 +41,7 @@ beforeAll(async () => {
           await ctx.deps.db.knex.raw(`create temporary table if not exists t_unique (v text primary key)`);
           await ctx.deps.db.knex.raw(`insert into t_unique values ('123-45-6789'), ('123-45-6789')`);
         }
+        if (body.body === 'show lock_timeout') seenLockTimeout = (await ctx.deps.db.knex.raw(`select current_setting('lock_timeout') as v`)).rows[0].v;
         if (body.body === 'hold') {
           started?.();
           await new Promise<void>((resolve) => holds.push(resolve));
@@ -367,6 +369,14 @@ describe('idempotency as Stripe defines it', () => {
     expect(a.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.body).toEqual(a.body);
+  });
+
+  it(`the claim's lock_timeout (${CLAIM_WAIT_MS} ms) is its own: the operation after it waits for locks as any statement does`, async () => {
+    const biz = await businessId();
+    const res = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', `lt-${Math.random()}`).send({ body: 'show lock_timeout' });
+    expect(res.status).toBe(201);
+    expect(seenLockTimeout).toBe((await h.knex.raw(`select current_setting('lock_timeout') as v`)).rows[0].v);
+    expect(seenLockTimeout).not.toBe(`${CLAIM_WAIT_MS}ms`);
   });
 
   const written = async (name: string) => {

@@ -56,6 +56,7 @@ process.env.STATEMENT_SCAN_PAGE_MS ??= '120000';
 const PROVOKED: [file: string, text: RegExp][] = [
   ['contract-tests/api/overload.test.ts', /^Acquire connection error: Error: operation timed out/], // knex, when no connection frees up
   ['contract-tests/api/delivery.test.ts', /^Connection Error: Connection ended unexpectedly/], // pg, the presence session killed
+  ['contract-tests/api/hardening.test.ts', /^Connection Error: Connection ended unexpectedly/], // pg, a request's connection killed mid-operation
   ['contract-tests/api/submission-package.test.ts', /^(Trying to parse invalid object|Invalid object ref)/], // pdf-lib, a corrupt PDF
 ];
 function onConsoleLog(log: string, _type: string, entity?: { moduleId: string } | { module: { moduleId: string } }): boolean | void {

@@ -1,6 +1,5 @@
 import { workerStatus } from './jobs/heartbeat';
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import type { Knex } from 'knex';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Deps } from './deps';
 import { access } from './http/access';
@@ -8,7 +7,7 @@ import { API_KEY_BEARER, authenticate, resolveCredential } from './http/auth';
 import { inboundEmailRoute } from './features/inbound/inbound.route';
 import { ApiError, errorMiddleware } from './http/errors';
 import { strictFormats } from './http/formats';
-import { idempotency, remembered, type IdempotentRun } from './http/idempotency';
+import { idempotency, type IdempotentRun } from './http/idempotency';
 import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from './http/input';
 import './http/validator-routes';
 import { RATE_LIMIT, rateLimit } from './http/rate-limit';
@@ -58,23 +57,18 @@ function route(deps: Deps, spec: Record<string, unknown>, op: OperationInfo, han
       await streamCsv(req, res, life, { spec, op, now: deps.clock.now(), page: (query) => call(deps, query) as Promise<{ status: number; body: never }> });
       return;
     }
-    // A client that left before this point is not worked for: the operation never starts (and an
-    // Idempotency-Key it claimed is released, so a retry runs it). One that leaves while it runs
-    // does not stop it: it finishes (whole, with its idempotency record) and the log says so.
+    // A client that left before this point is not worked for: the operation never starts (nor is an
+    // Idempotency-Key claimed). One that leaves while it runs does not stop it: it finishes (whole,
+    // with its idempotency record) and the log says so.
     const reply = await life.run(async () => {
       if (!idempotent) return call(deps);
-      // An Idempotency-Key this request owns: the operation and the remembered answer commit together
-      // (the services' own transactions become savepoints of this one).
-      return deps.db.knex.transaction(async (trx) => {
-        const r = await call({ ...deps, db: { ...deps.db, knex: trx as unknown as Knex } });
-        if (remembered(r.status)) await idempotent.remember(trx, r.status, r.body);
-        return r;
-      });
+      // An Idempotency-Key: the key is claimed in the operation's transaction, and the operation and
+      // the remembered answer commit together (the services' own transactions become savepoints of it).
+      const r = await idempotent.run((trx) => call({ ...deps, db: { ...deps.db, knex: trx } }));
+      if (r.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      return r;
     });
-    if (!reply) {
-      await idempotent?.abandon();
-      return;
-    }
+    if (!reply) return;
     // A streamed operation (the location export): its lines are written as they come.
     if ('stream' in reply) {
       await streamReply(req, res, life, reply as unknown as StreamedReply);

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_MS } from '../../src/http/idempotency';
+import { CLAIM_WAIT_MS, LOCK_MS } from '../../src/http/idempotency';
 import { Worker } from '../../src/jobs/worker';
 import { RATE_LIMIT } from '../../src/http/rate-limit';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
@@ -10,13 +10,30 @@ import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harn
 
 let h: Harness;
 let t: Tenant;
-let release: (() => void) | undefined;
+/** Requests held in the handler ('hold' notes), all let go by release(). */
+const holds: (() => void)[] = [];
+const release = () => {
+  for (const go of holds.splice(0)) go();
+};
 let started: (() => void) | undefined;
+let seenLockTimeout: string | undefined;
 
 beforeAll(async () => {
   h = await startHarness({
     handlers: {
       // A real driver error carrying a submitted value in its message (22P02 names the text).
+      // 'Hold Co' is held after its rows are written (uncommitted); 'Fails after writing ...' throws there.
+      createBusiness: async (ctx) => {
+        const name = (ctx.body as { legal_name: string }).legal_name;
+        const { handlers } = await import('../../src/features/handlers');
+        const reply = await handlers.createBusiness(ctx);
+        if (name === 'Hold Co') {
+          started?.();
+          await new Promise<void>((resolve) => holds.push(resolve));
+        }
+        if (name.startsWith('Fails after writing')) throw new Error('the operation fails after its writes');
+        return reply;
+      },
       createBusinessNote: async (ctx) => {
         const body = ctx.body as { body: string };
         if (body.body === 'driver-data-error') await ctx.deps.db.knex.raw('select ?::int', ['1985-07-14']);
@@ -24,9 +41,10 @@ beforeAll(async () => {
           await ctx.deps.db.knex.raw(`create temporary table if not exists t_unique (v text primary key)`);
           await ctx.deps.db.knex.raw(`insert into t_unique values ('123-45-6789'), ('123-45-6789')`);
         }
+        if (body.body === 'show lock_timeout') seenLockTimeout = (await ctx.deps.db.knex.raw(`select current_setting('lock_timeout') as v`)).rows[0].v;
         if (body.body === 'hold') {
           started?.();
-          await new Promise<void>((resolve) => (release = resolve));
+          await new Promise<void>((resolve) => holds.push(resolve));
         }
         const { handlers } = await import('../../src/features/handlers');
         const reply = await handlers.createBusinessNote(ctx);
@@ -274,47 +292,68 @@ describe('idempotency as Stripe defines it', () => {
     expect(named.body.error.request_id).toBe(first.headers['x-request-id']);
   });
 
-  it.skipIf(ENGINE !== 'pg')('a key held by a running request answers 409 with Retry-After; the lock is renewed while it runs', async () => {
+  it.skipIf(ENGINE !== 'pg')('a key held by a running request answers 409 with Retry-After for as long as it runs; nothing of it is visible until it commits', async () => {
     const biz = await businessId();
     const key = `hold-${Math.random()}`;
     const isStarted = new Promise<void>((resolve) => (started = resolve));
     const first = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
     await isStarted;
+    // The claim is a row of the running request's open transaction: no one else sees it, or a half of the operation.
+    expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
     const busy = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(busy.status).toBe(409);
     expect(err(busy)).toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key' });
     expect(busy.headers['retry-after']).toBe('1');
-    // Well past one lock period: the running request has renewed its lock, so the key is still held.
+    // The lock is the transaction's, not a clock's: well past any lock period the key is still held.
     h.clock.advance(3 * LOCK_MS);
-    // The renewals are written asynchronously: wait until the last one has landed.
-    const renewedPast = h.clock.now().getTime();
-    let renewed = false;
-    for (let i = 0; i < 500 && !renewed; i++) {
-      const row = await h.knex('idempotency_keys').where({ key }).first('locked_until');
-      renewed = new Date(row.locked_until).getTime() > renewedPast;
-      if (!renewed) await new Promise((r) => setTimeout(r, 10));
-    }
-    // Fails loudly: a lock that was never renewed must not pass by running out of polls.
-    expect(renewed, 'the running request renewed its lock past the advanced clock').toBe(true);
     const still = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(still.status).toBe(409);
-    // Renewals run on separate connections: one that lands after a later one must not move the lock
-    // back (it did, now and then, under load: the retry above then took the key of a running request).
-    const later = new Date(h.clock.now().getTime() + 100 * LOCK_MS);
-    await h.knex('idempotency_keys').where({ key }).update({ locked_until: later });
-    const version = async () => (await h.knex.raw('select xmin::text as v from idempotency_keys where key = ?', [key])).rows[0].v as string;
-    const before = await version();
-    h.clock.advance(LOCK_MS / 3);
-    for (let i = 0; i < 500 && (await version()) === before; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(await version()).not.toBe(before);
-    const row = await h.knex('idempotency_keys').where({ key }).first('locked_until');
-    expect(new Date(row.locked_until).toISOString()).toBe(later.toISOString());
-    release!();
+    expect(await h.knex('notes').where({ body: 'hold' }).count<{ c: number }[]>('* as c')).toEqual([{ c: 0 }]);
+    release();
     const done = await first;
     expect(done.status).toBe(201);
     const replay = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' });
     expect(replay.body).toEqual(done.body);
     expect(await h.knex('notes').where({ body: 'hold' }).count<{ c: number }[]>('* as c')).toEqual([{ c: 1 }]);
+  });
+
+  it.skipIf(ENGINE !== 'pg')(`a request waiting on a held key (up to ${CLAIM_WAIT_MS} ms) replays the holder's answer when it commits meanwhile`, async () => {
+    const biz = await businessId();
+    const key = `wait-${Math.random()}`;
+    const isStarted = new Promise<void>((resolve) => (started = resolve));
+    const first = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
+    await isStarted;
+    const second = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
+    // The second request's claim is waiting on the first one's uncommitted row: let the first commit now.
+    const waiting = async () => Number((await h.knex.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n);
+    for (let i = 0; i < 400 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(await waiting()).toBe(1);
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.headers['idempotent-replayed']).toBe('true');
+    expect(b.body).toEqual(a.body);
+  });
+
+  it.skipIf(ENGINE !== 'pg')('a request whose connection dies mid-operation leaves nothing: the key is free at once, no clock to wait for', async () => {
+    const biz = await businessId();
+    const key = `killed-${Math.random()}`;
+    const isStarted = new Promise<void>((resolve) => (started = resolve));
+    const first = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
+    await isStarted;
+    // What a process dying mid-request does to its transaction: PostgreSQL rolls it back.
+    await h.knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and state = 'idle in transaction' and pid <> pg_backend_pid()`);
+    // The retry claims the key and reaches the operation while the dead request is still held in its handler.
+    const retryStarted = new Promise<void>((resolve) => (started = resolve));
+    const retry = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
+    await retryStarted;
+    release();
+    const dead = await first;
+    expect(dead.status).toBe(500);
+    const done = await retry;
+    expect(done.status).toBe(201);
+    expect(await h.knex('notes').where({ body: 'hold', entity_id: biz }).count<{ c: number }[]>('* as c')).toEqual([{ c: 1 }]);
   });
 
   it.skipIf(ENGINE !== 'pglite')('on the embedded engine a second request with a held key waits for the first and replays it', async () => {
@@ -325,11 +364,74 @@ describe('idempotency as Stripe defines it', () => {
     await isStarted;
     // One connection: the second request queues behind the first one's transaction.
     const second = h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', key).send({ body: 'hold' }).then((r) => r);
-    release!();
+    release();
     const [a, b] = await Promise.all([first, second]);
     expect(a.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.body).toEqual(a.body);
+  });
+
+  it(`the claim's lock_timeout (${CLAIM_WAIT_MS} ms) is its own: the operation after it waits for locks as any statement does`, async () => {
+    const biz = await businessId();
+    const res = await h.api.post(`/v1/businesses/${biz}/notes`).set(t.auth()).set('Idempotency-Key', `lt-${Math.random()}`).send({ body: 'show lock_timeout' });
+    expect(res.status).toBe(201);
+    expect(seenLockTimeout).toBe((await h.knex.raw(`select current_setting('lock_timeout') as v`)).rows[0].v);
+    expect(seenLockTimeout).not.toBe(`${CLAIM_WAIT_MS}ms`);
+  });
+
+  const written = async (name: string) => {
+    const biz = await h.knex('businesses').where({ legal_name: name }).select('id');
+    const ids = biz.map((b) => b.id as string);
+    return {
+      businesses: ids.length,
+      events: ids.length ? (await h.knex('events').where({ type: 'business.created' }).whereRaw(`data->>'business_id' = any(?)`, [ids])).length : 0,
+      activities: ids.length ? (await h.knex('activities').whereIn('business_id', ids)).length : 0,
+    };
+  };
+
+  it('two creates with one key at once: one runs, the other is 409 in use (PostgreSQL) and nothing is visible half-written', async () => {
+    const key = `twin-create-${Math.random()}`;
+    const isStarted = new Promise<void>((resolve) => (started = resolve));
+    const first = h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: 'Hold Co' }).then((r) => r);
+    await isStarted; // its business, event and activity line are written, not committed
+    if (ENGINE === 'pg') {
+      const busy = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: 'Hold Co' });
+      expect(busy.status).toBe(409);
+      expect(err(busy)).toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key' });
+      expect(busy.headers['retry-after']).toBe('1');
+      expect(await written('Hold Co')).toEqual({ businesses: 0, events: 0, activities: 0 });
+      expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+      release();
+      const done = await first;
+      expect(done.status).toBe(201);
+    } else {
+      // One connection: the second request waits for the first one's transaction, then replays its answer.
+      const second = h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: 'Hold Co' }).then((r) => r);
+      release();
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.status).toBe(201);
+      expect(b.headers['idempotent-replayed']).toBe('true');
+      expect(b.body).toEqual(a.body);
+    }
+    expect(await written('Hold Co')).toEqual({ businesses: 1, events: 1, activities: 1 });
+    expect((await h.knex('idempotency_keys').where({ key }).first()).state).toBe('done');
+  });
+
+  it('an idempotent create that fails after its writes leaves nothing: no claim on the key, no business, event or activity line', async () => {
+    const key = `fails-${Math.random()}`;
+    const name = `Fails after writing ${Math.random()}`;
+    const res = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', key).send({ legal_name: name });
+    expect(res.status).toBe(500);
+    expect(await h.knex('idempotency_keys').where({ key }).first()).toBeUndefined();
+    expect(await written(name)).toEqual({ businesses: 0, events: 0, activities: 0 });
+    // A state conflict is remembered, and wrote nothing either.
+    const ein = `${Math.floor(10 + Math.random() * 89)}-${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+    await h.api.post('/v1/businesses').set(t.auth()).send({ legal_name: 'EIN holder', ein }).expect(201);
+    const k409 = `dup-create-${Math.random()}`;
+    const twin = `Twin ${Math.random()}`;
+    expect((await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', k409).send({ legal_name: twin, ein })).status).toBe(409);
+    expect(await h.knex('idempotency_keys').where({ key: k409 }).first('state', 'response_status')).toEqual({ state: 'done', response_status: 409 });
+    expect(await written(twin)).toEqual({ businesses: 0, events: 0, activities: 0 });
   });
 
   it('the answer is remembered in the operation\'s transaction: when it cannot be, the operation is undone too', async () => {

@@ -16,11 +16,17 @@ export interface ActivityInput {
 }
 
 /** One line of a business's history, written in the same transaction as the change it describes. */
-export async function recordActivity(trx: Knex.Transaction, clock: Clock, scope: Scope, input: ActivityInput): Promise<void> {
+export async function recordActivity(trx: Knex.Transaction | Knex, clock: Clock, scope: Scope, input: ActivityInput): Promise<void> {
+  await activityInsert(trx, clock, scope, input).query;
+}
+
+/**
+ * The INSERT of one activity line, not yet run (for `writeTogether`, or awaited by recordActivity):
+ * the actor's name is read by the statement itself. `createdAt` is the line's time.
+ */
+export function activityInsert(db: Knex.Transaction | Knex, clock: Clock, scope: Scope, input: ActivityInput): { query: Knex.QueryBuilder; createdAt: Date } {
   const now = clock.now();
-  let actorName: string | null = null;
-  if (scope.userId) actorName = (await trx('users').where({ id: scope.userId, location_id: scope.locationId }).first('name'))?.name ?? null;
-  await trx('activities').insert({
+  const query = db('activities').insert({
     id: newId('act', now.getTime()),
     location_id: scope.locationId,
     business_id: input.businessId,
@@ -31,8 +37,9 @@ export async function recordActivity(trx: Knex.Transaction, clock: Clock, scope:
     action: input.action,
     description: input.description,
     actor_user_id: scope.userId,
-    actor_name: actorName,
+    actor_name: scope.userId ? db.raw('(SELECT name FROM users WHERE id = ? AND location_id = ?)', [scope.userId, scope.locationId]) : null,
     data: JSON.stringify(input.data ?? {}),
     created_at: now,
   });
+  return { query, createdAt: now };
 }

@@ -40,10 +40,16 @@ export interface StoredEvent<T extends EventType = EventType> {
  * Writes an event to the outbox in the caller's transaction: the change and its event commit
  * together or not at all. Delivery reads the outbox later.
  */
-export async function recordEvent<T extends EventType>(trx: Knex.Transaction, clock: Clock, locationId: string, type: T, data: EventDataMap[T]): Promise<StoredEvent<T>> {
+export async function recordEvent<T extends EventType>(trx: Knex.Transaction | Knex, clock: Clock, locationId: string, type: T, data: EventDataMap[T]): Promise<StoredEvent<T>> {
+  const { query, event } = eventInsert(trx, clock, locationId, type, data);
+  await query;
+  return event;
+}
+
+/** The outbox INSERT of one event, not yet run (for `writeTogether`), and the event as it will be stored. */
+export function eventInsert<T extends EventType>(db: Knex.Transaction | Knex, clock: Clock, locationId: string, type: T, data: EventDataMap[T]): { query: Knex.QueryBuilder; event: StoredEvent<T> } {
   const event = { id: newEventId(), type, created_at: clock.now(), location_id: locationId, data };
-  await trx('events').insert({ ...event, data: JSON.stringify(data) });
-  return { ...event, created_at: event.created_at.toISOString() };
+  return { query: db('events').insert({ ...event, data: JSON.stringify(data) }), event: { ...event, created_at: event.created_at.toISOString() } };
 }
 
 /** The envelope as delivered: `{ id, type, created_at, location_id, data }`. */

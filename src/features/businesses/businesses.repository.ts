@@ -52,8 +52,9 @@ export async function findBusinessByEin(db: Db, scope: Scope, ein: string, excep
   return q.first();
 }
 
-export async function insertBusiness(db: Db, row: BusinessRow & { created_by_user_id: string | null }): Promise<void> {
-  await db('businesses').insert({ ...row, tags: JSON.stringify(row.tags), custom_data: JSON.stringify(row.custom_data) });
+/** The INSERT of a new business, not yet run (the service writes it together with its event and activity line). */
+export function businessInsert(db: Db, row: BusinessRow & { created_by_user_id: string | null }): Knex.QueryBuilder {
+  return db('businesses').insert({ ...row, tags: JSON.stringify(row.tags), custom_data: JSON.stringify(row.custom_data) });
 }
 
 export async function updateBusinessRow(db: Db, scope: Scope, id: string, patch: Partial<BusinessRow>): Promise<void> {

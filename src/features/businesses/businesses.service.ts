@@ -1,7 +1,8 @@
 import type { components, operations } from '../../../generated/schema';
 import type { Deps } from '../../deps';
-import { recordActivity } from '../../events/activity';
-import { recordEvent } from '../../events/outbox';
+import { activityInsert, recordActivity } from '../../events/activity';
+import { eventInsert } from '../../events/outbox';
+import { writeTogether } from '../../db/together';
 import { hasScope } from '../../http/access';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
@@ -12,7 +13,7 @@ import { listAdvanceSummariesForBusiness } from '../advances/advances.service';
 import { listDealsForBusiness } from '../deals/deals.service';
 import { listBusinessPeople } from '../people/people.service';
 import { toBusiness, toBusinessSnapshot, type Business } from './businesses.mapper';
-import { businessesQuery, businessStats, findBusiness, findBusinessByEin, insertBusiness, updateBusinessRow, type BusinessRow, type Db } from './businesses.repository';
+import { businessesQuery, businessInsert, businessStats, findBusiness, findBusinessByEin, updateBusinessRow, type BusinessRow, type Db } from './businesses.repository';
 
 type CreateBody = components['schemas']['CreateBusinessRequest'];
 type UpdateBody = components['schemas']['UpdateBusinessRequest'];
@@ -37,47 +38,52 @@ export async function getBusinessOr404(db: Db, scope: Scope, id: string): Promis
   return row;
 }
 
+/**
+ * The business, its activity line and its `business.created` outbox event are one statement
+ * (`writeTogether`): one round trip, atomic on its own, and inside the caller's transaction when there
+ * is one (an Idempotency-Key's). A new business has no deals, advances or people: its figures are
+ * known without reading them back.
+ */
 export async function createBusiness(deps: Deps, scope: Scope, body: CreateBody): Promise<Business> {
   const now = deps.clock.now();
   const ein = normalizeEin(body.ein);
-  return deps.db.knex.transaction(async (trx) => {
-    const twin = ein ? await findBusinessByEin(trx, scope, ein) : undefined;
-    if (ein && twin) throw conflict(`A business with EIN ${ein} already exists in this location (${twin.id})`, 'duplicate_business', 'ein');
-    const row: BusinessRow = {
-      id: newId('biz', now.getTime()),
-      location_id: scope.locationId,
-      legal_name: body.legal_name.trim(),
-      dba: body.dba ?? null,
-      ein,
-      entity_type: body.entity_type ?? null,
-      industry: body.industry ?? null,
-      address: body.address ?? null,
-      city: body.city ?? null,
-      state: body.state ?? null,
-      zip: body.zip ?? null,
-      phone: phoneParam(body.phone, 'phone'),
-      email: body.email ?? null,
-      business_start_date: body.business_start_date ?? null,
-      status: body.status ?? 'active',
-      tags: body.tags ?? [],
-      custom_data: body.custom_data ?? {},
-      created_at: now,
-      updated_at: now,
-    };
-    try {
-      await insertBusiness(trx, { ...row, created_by_user_id: scope.userId });
-    } catch (e) {
-      // Two concurrent creates with one EIN: the unique index decides.
-      if (ein && isUniqueViolation(e)) throw DUPLICATE(ein);
-      throw e;
-    }
-    await recordActivity(trx, deps.clock, scope, {
-      businessId: row.id, entityType: 'business', entityId: row.id, entityName: row.legal_name,
-      action: 'business.created', description: `Business ${row.legal_name} created`,
-    });
-    await recordEvent(trx, deps.clock, scope.locationId, 'business.created', { business_id: row.id, business: toBusinessSnapshot(row) });
-    return (await withStats(trx, scope, [row]))[0];
+  const db = deps.db.knex;
+  const twin = ein ? await findBusinessByEin(db, scope, ein) : undefined;
+  if (ein && twin) throw conflict(`A business with EIN ${ein} already exists in this location (${twin.id})`, 'duplicate_business', 'ein');
+  const row: BusinessRow = {
+    id: newId('biz', now.getTime()),
+    location_id: scope.locationId,
+    legal_name: body.legal_name.trim(),
+    dba: body.dba ?? null,
+    ein,
+    entity_type: body.entity_type ?? null,
+    industry: body.industry ?? null,
+    address: body.address ?? null,
+    city: body.city ?? null,
+    state: body.state ?? null,
+    zip: body.zip ?? null,
+    phone: phoneParam(body.phone, 'phone'),
+    email: body.email ?? null,
+    business_start_date: body.business_start_date ?? null,
+    status: body.status ?? 'active',
+    tags: body.tags ?? [],
+    custom_data: body.custom_data ?? {},
+    created_at: now,
+    updated_at: now,
+  };
+  const activity = activityInsert(db, deps.clock, scope, {
+    businessId: row.id, entityType: 'business', entityId: row.id, entityName: row.legal_name,
+    action: 'business.created', description: `Business ${row.legal_name} created`,
   });
+  const event = eventInsert(db, deps.clock, scope.locationId, 'business.created', { business_id: row.id, business: toBusinessSnapshot(row) });
+  try {
+    await writeTogether(db, [businessInsert(db, { ...row, created_by_user_id: scope.userId }), activity.query, event.query]);
+  } catch (e) {
+    // Two concurrent creates with one EIN: the unique index decides.
+    if (ein && isUniqueViolation(e)) throw DUPLICATE(ein);
+    throw e;
+  }
+  return toBusiness(row, { deal_count: 0, lifetime_funded: 0, active_advances: 0, outstanding_balance: 0, last_activity_at: activity.createdAt, primary_contact: null });
 }
 
 export async function listBusinesses(deps: Deps, scope: Scope, query: ListQuery) {

@@ -326,7 +326,7 @@ export function serializeModel(m: ReplyModel): string {
 }
 
 /**
- * How the hook reads a lender's reply: the rules (classifier.ts) and the shipped model together
+ * How the hook reads a lender's reply: the rules (classifier/) and the shipped model together
  * (`combineReadings`). `attachmentText` is read by the rules only.
  */
 export function readReply(input: ReplyInput & { attachmentText?: string | null }, context?: ReplyContext): Classification {

@@ -1,7 +1,7 @@
 // The trade's vocabulary, as data: how underwriters and brokers write approvals, declines,
 // withdrawals, stip requests, tentative terms and counters, the shorthand of decline reasons, the
 // states and industries lenders restrict, amounts in words and in thousands, buy / sell rates and
-// holdback. The classifier (classifier.ts) compiles these rows into its cues; nothing here is code.
+// holdback. The classifier (classifier/cues.ts and the other stages) compiles these rows into its cues; nothing here is code.
 //
 // A phrase is a small pattern over lower-cased text with ASCII quotes, matched on word boundaries
 // (`\b` is added on both sides). Apostrophe-less contractions ("cant", "dont") are restored before
@@ -15,7 +15,7 @@
 //   boilerplate: BOILERPLATE (footers, marketing signatures, zero counts: sentences that decide nothing)
 //   structure: ASK_AS_AMOUNT (the ask named as the amount), CLOSING_STIPS (items asked for to close a
 //     priced deal), SAME_TERMS (a further amount at the pricing of the one before), CORRECTION
-import type { DeclineCategory } from './classifier';
+import type { DeclineCategory } from './classifier/types';
 
 export interface PhraseRow {
   /** Pattern over lower-cased text, word-bounded on both ends. */
@@ -159,7 +159,7 @@ export const DECLINE: PhraseRow[] = [
 ];
 
 /**
- * A negative decision about the deal, built from parts rather than listed idiom by idiom (classifier.ts
+ * A negative decision about the deal, built from parts rather than listed idiom by idiom (classifier/cues.ts
  * compiles it into decline cues):
  * - a refusal or an impossibility ("can't", "won't be able to", "not in a position to", "no way we can")
  *   and a verb of deciding on a deal (fund, approve, back, do, take on, go further, move forward,

@@ -1179,3 +1179,33 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(read('Approved at the full 45: 1.36, 7 months, weekly.', ask(45_000)).review_reason ?? null).toBeNull();
   });
 });
+
+describe('counts, the ask granted and amounts spoken (holdout12)', () => {
+  it('a payment count in shorthand ("pymts", "pulls") is the term in its frequency, and a bare figure after it is each payment', () => {
+    expect(extractOffers('60 @ 1.38, 120 pymts of 690 daily.', ask(60_000))).toMatchObject([{ amount: 60_000, factor_rate: 1.38, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 690 }]);
+    expect(extractOffers('Fifty thousand even, pays back $71,500 over 26 weekly pulls of $2,750.', ask(50_000))).toMatchObject([{ amount: 50_000, factor_rate: 1.43, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2750 }]);
+    // a count that is no payment stays out
+    expect(extractOffers('$60,000 at 1.38, 6 months. They had 120 deposits of 690 last month.', ask(60_000))).toMatchObject([{ term: 6, term_unit: 'months', payment_amount: null }]);
+  });
+
+  it('the term the merchant asked for, granted ("on the 12 months they asked for"), is the offer\'s term; refused, it is not', () => {
+    const ctx: ReplyContext = { requested_amount: 100_000, requested_term: { term: 12, unit: 'months' } };
+    expect(read('Credit signed off at the full $100K, on the 12 months they asked for with weekly remittance.\n\nTotal payback is $130,000, which works out to $2,500.00 a week.', ctx))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 100_000, factor_rate: 1.3, term: 12, term_unit: 'months', payment_frequency: 'weekly' }] });
+    expect(read("We can't do it on the 12 months they asked for. $100,000 at 1.30 for 9 months.", ctx).offers).toMatchObject([{ term: 9, term_unit: 'months' }]);
+    // "credit" naming the department that decided is no money label; credit card sales still are
+    expect(extractOffers('Credit signed off at the full $100K, 12 months.\nTotal payback is $130,000.')).toMatchObject([{ amount: 100_000, factor_rate: 1.3, term: 12 }]);
+    expect(extractOffers('Credit card sales of $100K a month.\n$60,000 at 1.35, 8 months.')).toMatchObject([{ amount: 60_000 }]);
+  });
+
+  it('SHORTHAND_AMOUNT.after and thousands spoken with their hundreds: "Forty-two five is where I land" is $42,500', () => {
+    expect(wordsToDigits('forty-two five is where i land')).toBe('42.5 is where i land');
+    expect(wordsToDigits('twenty five days, thirty-one five positions')).toBe('25 days, thirty-one five positions');
+    expect(read('Sixty is a stretch with Rapid still in there. Forty-two five is where I land. 1.39, 100 business days, $590.75 a day.', ask(60_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 42_500, factor_rate: 1.39, term: 100, term_unit: 'days', payment_amount: 590.75 }] });
+    for (const phrase of V.SHORTHAND_AMOUNT.after) expect(phrase).toMatch(/^is /);
+    expect(extractOffers('35 is my number. 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 35_000, factor_rate: 1.4 }]);
+    // not against the ask's range: a count, not an amount
+    expect(extractOffers('3 is my number of positions max. $50,000 at 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 50_000 }]);
+  });
+});

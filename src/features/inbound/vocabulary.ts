@@ -731,6 +731,11 @@ export const SHORTHAND_AMOUNT = {
   before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
     // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"
     'all( of)?( the)?', 'landed( at| on)?', 'comfortable (at|with)', 'full'],
+  /**
+   * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my
+   * number", "50 is the best I can do" (the number opening its sentence or after a comma).
+   */
+  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -1,7 +1,13 @@
 import * as V from '../vocabulary';
 import type { ReplyContext, TermUnit } from './types';
 import { round2 } from './text';
-import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, type Fact, SAME_TERMS_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
+import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, type Fact, SAME_TERMS_RE, SHORTHAND_AFTER_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
+
+/** The asked term granted (holdout12): "on the", "at the", "over the" right before it, no refusal earlier in its sentence. */
+function askedTermGranted(before: string): boolean {
+  const sentence = before.split(/[.!?;]\s/).pop() ?? '';
+  return /\b(?:on|at|over) the\s*$/.test(sentence) && !/\b(?:not|no|can't|cannot|won't|unable|couldn't|isn't|instead of|rather than)\b/.test(sentence);
+}
 
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -38,6 +44,16 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, end]);
       facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
     }
+    // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750" (a count of payments
+    // names what follows it as each payment's amount)
+    const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,.%]|\s?k\b)/gi;
+    while ((m = countPaymentRe.exec(line))) {
+      const start = m.index + m[0].length - m[1].length - (m[2]?.length ?? 0);
+      const end = m.index + m[0].length;
+      if (overlaps(start, end)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + (m[2] ?? '') });
+    }
     // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"; (holdout11) with a half ("27.5 at 1.40"), a word of
     // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices
     const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?)\s*(?=[1-2]\.\d)/gi;
@@ -64,6 +80,16 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
         const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
         taken.push([start, start + n.length]);
         facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });
+      }
+      SHORTHAND_AFTER_RE.lastIndex = 0;
+      while ((m = SHORTHAND_AFTER_RE.exec(line))) {
+        const n = m.groups!.n;
+        const start = m.index + m[0].indexOf(n);
+        if (n.includes('.') && Number(n) < 3) continue;
+        const value = Number(n) * 1000;
+        if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
+        taken.push([start, start + n.length]);
+        facts.push({ pos: base + start, kind: 'money', value, money: 'funded', text: m[0].trim(), shorthand: true });
       }
     }
     // a fraction of the ask: "we can do half the ask"
@@ -122,7 +148,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
     // "Number of Payments: 140", "# of debits: 26"
-    const countLabelRe = /\b(?:number of|no\.? of|# of|#|total)\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|debits|installments|remittances)\s*[:|]?\s*(\d{1,3})(?![\d,.])/gi;
+    const countLabelRe = /\b(?:number of|no\.? of|# of|#|total)\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|installments|remittances)\s*[:|]?\s*(\d{1,3})(?![\d,.])/gi;
     while ((m = countLabelRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
@@ -135,7 +161,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
     }
-    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|debits|installments|remittances)\b/gi;
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|pymts|debits|pulls|draws|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
@@ -164,8 +190,12 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
       if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
       // ... or said to be the one asked for: "the 12 months the owner asked for"
-      if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
-      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(you|they|he|she|we)? ?(asked|requested|wanted)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
+      // (holdout12) unless the lender grants it: "signed off at the full $100K, on the 12 months they asked for" is the
+      // offer's term (a refusal before it, "can't do it on the 12 months they asked for", is caught above)
+      const granted = askedTermGranted(lower.slice(0, m.index));
+      if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !granted) continue;
+      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
+      if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);

@@ -201,7 +201,7 @@ function withUnit(label: string, value: string): string {
     if (u) return `${value} ${u[1]}`;
     if (/term|length|duration/i.test(label)) return `${value} days`;
     // a column counting the payments ("Weekly Payments | 40", "# of Debits | 120"): a count, not an amount (holdout9)
-    if (/\b(payments|pmts|debits|installments|remittances)\b/i.test(label) && !/amount|\$|size|each|per\b/i.test(label)) {
+    if (/\b(payments|pmts|pymts|debits|pulls|installments|remittances)\b/i.test(label) && !/amount|\$|size|each|per\b/i.test(label)) {
       const f = /\b(daily|weekly|bi-?weekly|monthly)\b/i.exec(label);
       return `${value} ${f ? `${f[1].toLowerCase()} ` : ''}payments`;
     }

@@ -49,6 +49,9 @@ export function wordsToDigits(lower: string): string {
     .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
     .replace(new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'), (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
+    // thousands and hundreds spoken the trade's way (holdout12): "forty-two five" is 42.5 (thousands), "thirty-seven five" 37.5;
+    // a compound tens-unit then one digit word, and no unit or scale after it
+    .replace(new RegExp(`\\b((?:${TENS})[- ](?:${UNITS})) (${UNITS})\\b(?![- ](?:${unit}|hundred|thousand|grand|million|percent|points?|pts|days?|weeks?|months?|years?|payments?|positions?|nsfs?|negs?))`, 'g'), (_m, a: string, d: string) => `${value(a)}.${V.NUMBER_WORDS[d]}`)
     .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`)
     // ... and before the factor it is priced at: "thirty-five at 1.37", "forty on a 1.41"
     .replace(new RegExp(`\\b((?:${TENS})(?:[- ](?:${UNITS}))?)(?= (?:at|@|on an?) [12]\\.\\d)`, 'g'), (a: string) => `${value(a)}`)

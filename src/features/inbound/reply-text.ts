@@ -129,7 +129,7 @@ const unquote = (l: string) => l.replace(/^\s*>\s?/, '');
 /** The sender says the answers are written into the quoted message ("inline below in caps", "see my notes below"). */
 const INLINE_POINTER =
   /\b(in[- ]?line|in (all )?caps|in (red|blue|green|bold)|(notes?|comments?|answers?|responses?|replies|questions?) (below|inline|in[- ]line|in caps|in red|in bold|marked)|(see|read) (my )?(notes?|comments?|answers?) (below|in the (email|message|thread))|below in (caps|red|blue|bold))\b/i;
-const NOTE_MARK = /^\s*(?:>>+|-+>|\*\*+|=>|\[note\]|note:)\s*/i;
+const NOTE_MARK = /^\s*(?:>>+|<<+|<-+|-+>|\*\*+|=>|\[note\]|note:)\s*/i;
 
 /**
  * Notes the sender typed into the quoted message (holdout8: ">> NEED THE AUGUST STATEMENT." between the

@@ -3,7 +3,7 @@ import * as V from '../vocabulary';
 import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
 import { blankBoilerplate, prepare, round2, wordsToDigits } from './text';
 import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
-import { declineCategory } from './decline-category';
+import { blankBusinessName, declineCategory } from './decline-category';
 import { DOC_WORDS, requestedItems } from './requested-items';
 import { TERM_CAP_RE, askedFrequency, askedTerm, termDiffers } from './money';
 import { extractOffers, floatedAmounts } from './offers';
@@ -78,7 +78,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
       bareAsk = true;
     }
   }
-  const category = declineCategory(lower);
+  const category = declineCategory(blankBusinessName(lower, ctx?.business_name));
   const approved = score(lower, APPROVED_CUES);
   const declined = score(lower, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);

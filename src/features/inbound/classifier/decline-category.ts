@@ -57,6 +57,21 @@ CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|
 /** A reason set aside in the sentence is not the reason (holdout10): "irrespective of its state licensing", "regardless of the FICO". */
 const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstanding|setting aside|leaving aside)\b[^.;:!?\n]*/g;
 
+/**
+ * The deal's own business name blanked (holdout12): a name is no reason, "Beacon Hill only has seven months of history"
+ * names no credit score ("beacon"), "Texas Roadhouse Grill" no state. The whole name, or its first two words or more
+ * as a reply shortens it ("Beacon Hill" for "Beacon Hill Laundromat"), case-insensitive; lengths kept.
+ */
+export function blankBusinessName(lower: string, name: string | null | undefined): string {
+  const words = (name ?? '').toLowerCase().replace(/[^a-z0-9&' ]+/g, ' ').split(/\s+/).filter((w) => w && !/^(llc|inc|co|corp|ltd|the|dba)$/.test(w));
+  let out = lower;
+  for (let k = words.length; k >= Math.min(2, words.length) && k > 0; k--) {
+    const re = new RegExp(`\\b${words.slice(0, k).map((w) => w.replace(/[&']/g, (c) => `\\${c}`)).join('[\\s,.-]+')}\\b`, 'g');
+    out = out.replace(re, (w) => ' '.repeat(w.length));
+  }
+  return out;
+}
+
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
   const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length));
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();

@@ -9,6 +9,9 @@ function askedTermGranted(before: string): boolean {
   return /\b(?:on|at|over) the\s*$/.test(sentence) && !/\b(?:not|no|can't|cannot|won't|unable|couldn't|isn't|instead of|rather than)\b/.test(sentence);
 }
 
+const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
+const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write)( it| this| them| that)?( on)?( a)?\s*$/;
+
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.split('\n');
@@ -209,6 +212,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (asked.some(([s, e]) => at >= s && at < e)) continue;
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 16);
       if (/^\s*(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to)/.test(post)) continue;
+      // (holdout12) a schedule refused is not the offer's: "Weekly isn't in our toolbox ... on a daily remit", "can't do weekly"
+      if (REFUSED_FREQ_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 40)) || REFUSED_FREQ_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
       if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
       facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
     }

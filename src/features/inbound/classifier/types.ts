@@ -33,6 +33,11 @@ export interface ExtractedOffer {
    * from another sentence): such an offer is never applied without a person.
    */
   conflict?: string;
+  /**
+   * Set when the rules took this offer from the text of an attached PDF (an offer letter, a term sheet), not from the
+   * reply's own words: the statistical reader, which reads the words only, may then not contradict it (readReply).
+   */
+  from_attachment?: true;
 }
 
 /**

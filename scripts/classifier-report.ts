@@ -31,7 +31,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout9 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout9')],
   ['holdout10 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout10')],
   ['holdout11 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout11')],
-  ['holdout12 (blind once)', results.filter((r) => r.expected.set === 'holdout12')],
+  ['holdout12 (blind twice, then used for fixes)', results.filter((r) => r.expected.set === 'holdout12')],
   ['holdout13 (blind once)', results.filter((r) => r.expected.set === 'holdout13')],
 ];
 

@@ -1,5 +1,5 @@
 // Leave-one-batch-out cross-validation of the statistical reader of lender replies
-// (src/features/inbound/reply-model.ts) against the rules (classifier.ts), and of the two together
+// (src/features/inbound/reply-model.ts) against the rules (src/features/inbound/classifier/), and of the two together
 // (`combineReadings`) at several thresholds. For each batch: the model is trained without it (and
 // without any batch in BLIND_SETS) and tested on it.
 //

@@ -118,12 +118,22 @@ describe('the two readers together (combineReadings)', () => {
     expect(combineReadings(ack, model('approved', 0.999)).type).toBe('unclassified');
   });
 
-  it('terms read from an attachment the model never saw: the model may not contradict the rules\' offer', () => {
+  it('terms read from an attachment the model never saw: the model may not contradict the rules\' offer; offers read from the body get no such pass', () => {
     const offer = { amount: 60000, factor_rate: 1.32, term: 160, term_unit: 'days', payment_frequency: 'daily', payment_amount: 1459.16, missing: [] };
-    const withOffer = base({ type: 'approved', offers: [offer] } as never);
-    expect(combineReadings(withOffer, model('declined', 1), MODEL_THRESHOLDS, { termsFromAttachment: true }).review_reason).toBeFalsy();
-    expect(combineReadings(withOffer, model('declined', 1)).review_reason).toBe('readers_disagree');
-    expect(combineReadings(base({ type: 'approved' }), model('declined', 1), MODEL_THRESHOLDS, { termsFromAttachment: true }).review_reason).toBe('readers_disagree');
+    // where the offer came from is on the offer (set by the rules when they took it from the attached text)
+    expect(combineReadings(base({ type: 'approved', offers: [{ ...offer, from_attachment: true }] } as never), model('declined', 1)).review_reason).toBeFalsy();
+    expect(combineReadings(base({ type: 'approved', offers: [offer] } as never), model('declined', 1)).review_reason).toBe('readers_disagree');
+    expect(combineReadings(base({ type: 'approved' }), model('declined', 1)).review_reason).toBe('readers_disagree');
+  });
+
+  it('readReply: an offer taken from the attached letter is marked so; one the body states is not, whatever is attached', () => {
+    const letter = 'OFFER LETTER\nPurchase Price: $60,000\nFactor Rate: 1.32\nTerm: 160 business days\nDaily Payment: $495.00';
+    const attached = readReply({ subject: 'RE: Submission', text: 'Approved, offer attached.', attachmentText: letter }, { requested_amount: 60_000 });
+    expect(attached).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.32, from_attachment: true }] });
+    expect(attached.review_reason ?? null).toBeNull();
+    const body = readReply({ subject: 'RE: Submission', text: 'Approved: $60,000 at 1.32, 160 business days, $495.00 daily. Letter attached.', attachmentText: letter }, { requested_amount: 60_000 });
+    expect(body.offers).toHaveLength(1);
+    expect(body.offers[0].from_attachment).toBeUndefined();
   });
 
   it('rules decided and a confident model reading another type: a person decides (readers_disagree), the rules\' type kept', () => {

@@ -1179,3 +1179,76 @@ describe('parts that must agree, declines as classes of phrasing, numbers read o
     expect(read('Approved at the full 45: 1.36, 7 months, weekly.', ask(45_000)).review_reason ?? null).toBeNull();
   });
 });
+
+describe('counts, the ask granted and amounts spoken (holdout12)', () => {
+  it('a payment count in shorthand ("pymts", "pulls") is the term in its frequency, and a bare figure after it is each payment', () => {
+    expect(extractOffers('60 @ 1.38, 120 pymts of 690 daily.', ask(60_000))).toMatchObject([{ amount: 60_000, factor_rate: 1.38, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 690 }]);
+    expect(extractOffers('Fifty thousand even, pays back $71,500 over 26 weekly pulls of $2,750.', ask(50_000))).toMatchObject([{ amount: 50_000, factor_rate: 1.43, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2750 }]);
+    // a count that is no payment stays out
+    expect(extractOffers('$60,000 at 1.38, 6 months. They had 120 deposits of 690 last month.', ask(60_000))).toMatchObject([{ term: 6, term_unit: 'months', payment_amount: null }]);
+  });
+
+  it('the term the merchant asked for, granted ("on the 12 months they asked for"), is the offer\'s term; refused, it is not', () => {
+    const ctx: ReplyContext = { requested_amount: 100_000, requested_term: { term: 12, unit: 'months' } };
+    expect(read('Credit signed off at the full $100K, on the 12 months they asked for with weekly remittance.\n\nTotal payback is $130,000, which works out to $2,500.00 a week.', ctx))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 100_000, factor_rate: 1.3, term: 12, term_unit: 'months', payment_frequency: 'weekly' }] });
+    expect(read("We can't do it on the 12 months they asked for. $100,000 at 1.30 for 9 months.", ctx).offers).toMatchObject([{ term: 9, term_unit: 'months' }]);
+    // "credit" naming the department that decided is no money label; credit card sales still are
+    expect(extractOffers('Credit signed off at the full $100K, 12 months.\nTotal payback is $130,000.')).toMatchObject([{ amount: 100_000, factor_rate: 1.3, term: 12 }]);
+    expect(extractOffers('Credit card sales of $100K a month.\n$60,000 at 1.35, 8 months.')).toMatchObject([{ amount: 60_000 }]);
+  });
+
+  it('SHORTHAND_AMOUNT.after and thousands spoken with their hundreds: "Forty-two five is where I land" is $42,500', () => {
+    expect(wordsToDigits('forty-two five is where i land')).toBe('42.5 is where i land');
+    expect(wordsToDigits('twenty five days, thirty-one five positions')).toBe('25 days, thirty-one five positions');
+    expect(read('Sixty is a stretch with Rapid still in there. Forty-two five is where I land. 1.39, 100 business days, $590.75 a day.', ask(60_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 42_500, factor_rate: 1.39, term: 100, term_unit: 'days', payment_amount: 590.75 }] });
+    for (const phrase of V.SHORTHAND_AMOUNT.after) expect(phrase).toMatch(/^is /);
+    expect(extractOffers('35 is my number. 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 35_000, factor_rate: 1.4 }]);
+    // not against the ask's range: a count, not an amount
+    expect(extractOffers('3 is my number of positions max. $50,000 at 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 50_000 }]);
+  });
+});
+
+describe('declines, structures and notes in holdout12 wording', () => {
+  it('the deal\'s own name is no decline reason: "Beacon Hill" names no score', () => {
+    const text = 'Beacon Hill only has seven months of operating history and our program starts at a full year. Sorry.';
+    expect(read(text, { requested_amount: 35_000, business_name: 'Beacon Hill Laundromat' })).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    // without the name the word is read as a reason (what the blanking prevents)
+    expect(read('Beacon came back at 540. Sorry.', { requested_amount: 35_000, business_name: 'Acme Laundromat' }).decline_category).toBe('credit_score');
+  });
+
+  it('DECLINE_DECISION deferral verbs: "bring it back in the spring", "take a fresh look" later; DECLINE: "no longer purchase receivables from merchants located in"', () => {
+    expect(read('Only seven months of operating history. Bring it back in the spring and we\'ll take a fresh look.', ask(35_000)).type).toBe('declined');
+    expect(read('We no longer purchase receivables from merchants located in Texas. This reflects our state eligibility policy only.', ask(40_000))).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+
+  it('DECLINE_REASONS: revenue beside a floor, public records, a further advance found', () => {
+    expect(read("Red Clay is doing about 12 a month in deposits. Can't make it work, sorry Dana.", ask(15_000)).decline_category).toBe('low_revenue');
+    expect(read("On deposits our floor is 25k. Can't make it work.", ask(15_000)).decline_category).toBe('low_revenue');
+    expect(read("Deposits vs our minimum of 20k: short. Can't make it work.", ask(15_000)).decline_category).toBe('low_revenue');
+    // a floor that is a time in business stays one
+    expect(read("Eight months of deposits, and our floor is a full year in business. Can't make it work.", ask(15_000)).decline_category).toBe('time_in_business');
+    expect(read('FILE DECLINED\nUnable to extend an offer on this file.\nDetail: Derogatory public record on the guarantor.', ask(25_000)).decline_category).toBe('default_history');
+    expect(read("Can't make it work: a third advance funded Tuesday that wasn't on the app.", ask(80_000)).decline_category).toBe('stacking');
+    expect(read("Sorry, we won't go in behind three.", ask(80_000)).decline_category).toBe('stacking');
+  });
+
+  it('COUNTER: a schedule "not in our toolbox" is a counter, and the refused schedule is not the offer\'s', () => {
+    const a = read("Weekly isn't in our toolbox for tree service. What I can do is the full $45K on a daily remit: 1.40, 120 business days at $525/day.", ask(45_000));
+    expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.4, term: 120, payment_frequency: 'daily', payment_amount: 525 }] });
+    expect(extractOffers("We can't do weekly. $45,000 at 1.40, 120 business days, daily.", ask(45_000))).toMatchObject([{ payment_frequency: 'daily' }]);
+  });
+
+  it('COUNTER structure "only as a buyout", and CLOSING_STIPS "to finalize" beside the priced offer', () => {
+    const a = read("We won't sit third behind those two. We'd take it only as a buyout of both positions:\n$85,000 gross\nFactor 1.48, 40 weekly payments of $3,145.00\nNeed payoff letters from both funders dated within 5 days to finalize.", ask(85_000));
+    expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 85_000, factor_rate: 1.48, term: 40, term_unit: 'weeks' }] });
+    // without the structure it is the approval of the ask with closing items
+    expect(read('$85,000, factor 1.48, 40 weekly payments of $3,145.00.\nNeed payoff letters from both funders dated within 5 days to finalize.', ask(85_000)).type).toBe('approved');
+  });
+
+  it('notes typed into the quoted submission after "<<", and an item\'s trailing "as well"', () => {
+    const quoted = '-----Original Message-----\nFrom: Dana Whitfield <dana@summitvalleycap.com>\nSent: Tuesday, November 3, 2026 11:05 AM\nTo: Hannah <h@lender.example>\nSubject: Submission: Pinecrest\n\nHi team,\nRequested amount: $38,000\nMonthly revenue: $61,000 avg\n<< Only August through October came through. Need the July statement as well.\nState: WI\n<< Please send a payoff or zero-balance letter.\nThanks!';
+    expect(read(`Hi Dana, a couple of things inline before we can go further.\n\nHannah\n\n${quoted}`, ask(38_000))).toMatchObject({ type: 'needs_info', requested_items: ['July statement', 'payoff or zero-balance letter'] });
+  });
+});

@@ -291,14 +291,13 @@ export function rulesUndecided(c: Pick<Classification, 'type' | 'reasons'>): boo
  * The reading of both readers (pure): the rules' reading, with the model's where the rules found no
  * decisive cue (always for a person), and sent to a person where the two disagree on a decided reading.
  * A reading already going to a person keeps its reason. Nothing is applied on the model alone.
+ *
+ * An offer the rules took from an attached letter (`from_attachment` on the offer: an offer letter, a term sheet) was
+ * never seen by the model, which reads the reply's own words only: the model may not contradict that reading (a short
+ * "approved, offer attached" body is too little for it: it once read one as a decline at 1.00). Offers read from the
+ * body get no such pass, whatever is attached.
  */
-/**
- * `termsFromAttachment`: the reply carries attached text (an offer letter, a term sheet) that the rules
- * read and the model, which reads the reply's own words only, never saw; when the rules found offers,
- * the model may not contradict their answer (a short "approved, offer attached" body is too little for
- * it: it once read one as a decline at 1.00).
- */
-export function combineReadings(rules: Classification, model: ModelReading, thresholds: ModelThresholds = MODEL_THRESHOLDS, opts: { termsFromAttachment?: boolean } = {}): Classification {
+export function combineReadings(rules: Classification, model: ModelReading, thresholds: ModelThresholds = MODEL_THRESHOLDS): Classification {
   const said = `model: ${model.type} ${model.probability.toFixed(2)}${model.evidence.length ? ` (${model.evidence.map((e) => `"${e}"`).join(', ')})` : ''}`;
   if (rulesUndecided(rules)) {
     if (model.type === 'unclassified' || model.probability < thresholds.fill) return { ...rules, reasons: [...rules.reasons, said] };
@@ -311,7 +310,7 @@ export function combineReadings(rules: Classification, model: ModelReading, thre
     };
   }
   if (rules.type === 'unclassified' || rules.review_reason) return { ...rules, reasons: [...rules.reasons, said] };
-  const bar = opts.termsFromAttachment && rules.offers.length > 0 ? Infinity : rules.type === 'counter' && model.type === 'approved' ? Infinity : rules.type === 'approved' && model.type === 'counter' ? thresholds.vetoTerms : thresholds.veto;
+  const bar = rules.offers.some((o) => o.from_attachment) ? Infinity : rules.type === 'counter' && model.type === 'approved' ? Infinity : rules.type === 'approved' && model.type === 'counter' ? thresholds.vetoTerms : thresholds.veto;
   if (model.type !== rules.type && model.probability >= bar) {
     return { ...rules, review_reason: 'readers_disagree', reasons: [...rules.reasons, said, `the rules read ${rules.type}, the model ${model.type}: a person decides`, 'review: readers_disagree'] };
   }
@@ -326,9 +325,9 @@ export function serializeModel(m: ReplyModel): string {
 }
 
 /**
- * How the hook reads a lender's reply: the rules (classifier.ts) and the shipped model together
+ * How the hook reads a lender's reply: the rules (classifier/) and the shipped model together
  * (`combineReadings`). `attachmentText` is read by the rules only.
  */
 export function readReply(input: ReplyInput & { attachmentText?: string | null }, context?: ReplyContext): Classification {
-  return combineReadings(classifyReply(input, context), readWithModel(input, context), MODEL_THRESHOLDS, { termsFromAttachment: Boolean(input.attachmentText?.trim()) });
+  return combineReadings(classifyReply(input, context), readWithModel(input, context), MODEL_THRESHOLDS);
 }

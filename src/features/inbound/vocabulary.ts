@@ -1,7 +1,7 @@
 // The trade's vocabulary, as data: how underwriters and brokers write approvals, declines,
 // withdrawals, stip requests, tentative terms and counters, the shorthand of decline reasons, the
 // states and industries lenders restrict, amounts in words and in thousands, buy / sell rates and
-// holdback. The classifier (classifier.ts) compiles these rows into its cues; nothing here is code.
+// holdback. The classifier (classifier/cues.ts and the other stages) compiles these rows into its cues; nothing here is code.
 //
 // A phrase is a small pattern over lower-cased text with ASCII quotes, matched on word boundaries
 // (`\b` is added on both sides). Apostrophe-less contractions ("cant", "dont") are restored before
@@ -15,7 +15,7 @@
 //   boilerplate: BOILERPLATE (footers, marketing signatures, zero counts: sentences that decide nothing)
 //   structure: ASK_AS_AMOUNT (the ask named as the amount), CLOSING_STIPS (items asked for to close a
 //     priced deal), SAME_TERMS (a further amount at the pricing of the one before), CORRECTION
-import type { DeclineCategory } from './classifier';
+import type { DeclineCategory } from './classifier/types';
 
 export interface PhraseRow {
   /** Pattern over lower-cased text, word-bounded on both ends. */
@@ -101,6 +101,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(can't|cannot|couldn't) make (it|this|that) work", w: 3 },
   { phrase: "(we|i) don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", w: 3 },
   { phrase: "(we )?(don't|do not|won't|can't|cannot) (fund|touch|do) (ca|ny|nj|tx|fl|[a-z]{2}|california|new york|new jersey|texas|florida)( right now| at the moment| anymore)?", w: 3 },
+  // (holdout12) a class of merchant the funder stopped buying from: "we no longer purchase receivables from merchants located in Texas"
+  { phrase: "no longer (purchase|purchasing|buy|buying|fund|funding|accept|accepting|take|taking|write|writing|work with|working with|lend to|lending to) (receivables |deals |files |submissions |advances )?(from |for |with |to |on )?(any )?(merchants|businesses|companies|clients|deals|files) (located |based |operating |domiciled )?(in|from|out of)", w: 3 },
   { phrase: '(too|way too) (light|thin)', w: 2 },
   // holdout8 neighbours: a shortfall named as the whole answer, "not enough time in business", "insufficient revenue",
   // "under our floor" with words between ("score's under our floor")
@@ -159,7 +161,7 @@ export const DECLINE: PhraseRow[] = [
 ];
 
 /**
- * A negative decision about the deal, built from parts rather than listed idiom by idiom (classifier.ts
+ * A negative decision about the deal, built from parts rather than listed idiom by idiom (classifier/cues.ts
  * compiles it into decline cues):
  * - a refusal or an impossibility ("can't", "won't be able to", "not in a position to", "no way we can")
  *   and a verb of deciding on a deal (fund, approve, back, do, take on, go further, move forward,
@@ -182,7 +184,7 @@ export const DECLINE_DECISION = {
   gerunds: "extending (?:an |any )?(?:offer|terms)|making (?:an |any )?offer|offering (?:terms|anything)|funding|approving|backing|doing|taking (?:it |this |that )?on|writing|financing|touching|supporting|underwriting|pursuing|moving forward|proceeding|going (?:any )?further",
   inversion: "not (?:one|something|a (?:deal|file|merchant|credit|risk|loan|position|profile|request|business)|the (?:kind|type|sort) of (?:deal|file|merchant|business|credit|risk|profile)|an? (?:[a-z]+ )?(?:deal|file|merchant|account|business)) (?:that )?(?:we|i)(?:'re| are|'m| am|'d| would|'ll| will| can| could| were)?(?: (?:be|feel))?(?: (?:able|going|prepared|willing|looking|comfortable))?(?: to)?(?: ever)?",
   deferral: {
-    verbs: "revisit|resubmit|re-?submit|re-?apply|reconsider|come back|circle back|check back|reach back out|try (?:us |it )?again|look again|take another look|take another (?:swing|crack|shot|run)(?: at (?:it|this|that|them|him|her))?|send (?:it|this|the file) back",
+    verbs: "revisit|resubmit|re-?submit|re-?apply|reconsider|come back|circle back|check back|reach back out|try (?:us |it )?again|look again|take another look|take another (?:swing|crack|shot|run)(?: at (?:it|this|that|them|him|her))?|send (?:it|this|the file) back|bring (?:it|this|that|the (?:file|deal|merchant)|him|her|them) back|take (?:a|another) (?:fresh|new|second) look(?: at (?:it|this|that|the (?:file|deal)))?",
     objects: "it|this|that|the (?:file|deal|merchant)|with us|to us|to me|us",
     time: "(?:the )?(?:spring|summer|fall|autumn|winter|new year|next (?:year|month|quarter|season|spring|summer|fall|winter)|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|\\d{1,3} (?:days?|weeks?|months?)|(?:a|one|two|three|four|five|six|nine|twelve|a few|a couple(?: of)?|several) (?:days?|weeks?|months?|quarters?|years?)|(?:a|one) year|(?:they|he|she|the (?:merchant|business|client|owner))(?:'ve|'s| have| has)? (?:has|have|got|gotten|hits?|reach(?:es)?|gets?|shows?|builds?|adds?|clears?|pays?)|(?:the )?(?:holidays|season))",
   },
@@ -368,6 +370,8 @@ export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: '(before|so|so that) (we|i) (can )?(send|issue|draw up|prepare|generate|release|process|execute) (the |out )?(contracts?|docs|documents|paperwork|agreements?)', w: 2 },
   // (holdout11) a check the lender runs before the money goes out: "bank login for the pre-funding verification"
   { phrase: 'pre-?funding (verification|call|check|review|interview|verbal)', w: 2 },
+  // (holdout12) items that finish a priced deal: "payoff letters dated within 5 days to finalize"
+  { phrase: '(to|before (we|i) (can )?) (finali[sz]e|finish|wrap( it| this)? up|paper it|lock (it|this) in)', w: 2 },
 ];
 
 /**
@@ -424,6 +428,8 @@ export const COUNTER: PhraseRow[] = [
   { phrase: 'not (on|at|for) the \\d+ (months?|weeks?|days?)', w: 3 },
   { phrase: 'only split|split in (two|2|half)|in two (parts|pieces|tranches)|re-?up', w: 2.5 },
   { phrase: 'if they pay off|with (a|the) payoff of|contingent on', structure: true, w: 1 },
+  // (holdout12) the deal taken only in another structure: "We'd take it only as a buyout of both positions", "only as a consolidation"
+  { phrase: "(only|just|solely) as (a|an) (buyout|buy-?out|consolidation|refinance|refi|reverse consolidation|takeout|take-?out)|(take|do|fund|write|structure) (it|this|this one|the (deal|file)) as (a|an) (buyout|buy-?out|consolidation|refinance|refi|takeout)", structure: true, w: 3 },
   // (holdout11 neighbours) the offer hangs on a payoff: "approved contingent on paying off Kapitus at funding", "subject to a buyout of Fora"
   { phrase: "((contingent|conditional|conditioned|dependent) (up)?on|subject to) ((a|the|their|his|her) )?([a-z'&+]+ ){0,2}(paying|buying|closing|taking|payoff|pay-?off|buyout|buy-?out|consolidat\\w*)", structure: true, w: 3 },
   { phrase: 'only (at|for|on|over) \\d+ (months?|weeks?|days?|business days)', w: 3 },
@@ -432,7 +438,7 @@ export const COUNTER: PhraseRow[] = [
   // holdout8 neighbours: another term or payment schedule than asked, in words. "a 9 month term rather than the 12
   // requested", "weekly payments aren't an option for this file", "it has to be daily ACH", "we only do dailies"
   { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
-  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3 },
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3 },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
   // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"
@@ -485,7 +491,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
   { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)',
     // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
-    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)"], w: 3 },
+    "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)",
+    // (holdout12) the merchant's monthly figure set beside the floor: "doing about 12 a month in deposits, our floor is 15"
+    "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
   // (issue 26 classes) the sector as what the lender has no appetite for: "no appetite for vet clinics right now"
   { category: 'industry', phrases: ["(no|zero|little|limited) appetite for (?!(this|that|it|the|more|another|additional|a|an|any|stack\\w*|risk|deals?|files?|paper|positions?|advances?)\\b)[a-z&/-]+"], w: 3 },
@@ -507,6 +515,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     phrases: [
       "(carrying|running|paying|servicing|juggling|sitting on|already (has|have|carrying|running|paying|got))( (two|three|four|five|six|\\d+|multiple|several))? (dailies|weeklies|daily debits|weekly debits|daily payments|positions|advances|mcas|funders|lenders|merchant cash advances)",
       '(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
+      // (holdout12) a further advance found, and where the funder would sit: "a third advance funded Tuesday", "we won't go in behind three"
+      '(second|third|fourth|fifth|2nd|3rd|4th|5th) (advance|mca|funder|lender|loan|daily|weekly)',
+      '(go|sit|come|be|fund) in behind (two|three|four|five|\\d|them|both|those|that)',
       '(all |both |each |already )?(pulling|taking|debiting|hitting|drafting)( their| the account for)? (dailies|weeklies|daily|weekly)( payments| debits)?',
       '(a|another|the) (third|fourth|fifth|sixth|3rd|4th|5th|6th|next)( one| position| advance| daily| weekly| funder| mca)? (puts|would put|will put|would|will|makes|sinks|breaks|buries|is too much)',
       '(take|takes|taking|eat|eats|eating|use|uses|using|consume|consumes|already at|sitting at)( up)? (about |around |roughly |nearly |over |almost |close to )?\\d+% of (their |the )?(deposits|revenue|sales|receivables|gross|cash ?flow)',
@@ -592,7 +603,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(low|thin|weak|poor|bad|bruised|damaged|derogatory|ugly|rough|challenged|subprime|sub-prime) (personal )?(credit|fico|score|bureau|beacon)',
       '(credit|bureau|fico|score|beacon) (is|was|came back|looks|comes back|sits) (too )?(thin|weak|poor|bad|bruised|ugly|rough|low|challenged)',
       '(fico|score|credit|beacon|bureau)( came back| came in| comes in| is| was| of| at| sits at| pulled)( at| of| a)? (only |just )?[3-7]\\d\\d(?![\\d%]|,\\d|k\\b)',
-      'derogs?|derogatory|late pays?|(recent|multiple|too many) (lates|late payments|inquiries)',
+      'derogs?|derogatory(?! public)|late pays?|(recent|multiple|too many) (lates|late payments|inquiries)',
       '(score|fico|credit|beacon) (floor|cutoff|cut-off|minimum|min|requirement)',
     ],
     w: 3,
@@ -604,6 +615,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     category: 'default_history',
     phrases: [
       'confession of judge?ment|cojs?',
+      // (holdout12) public records are judgments, liens and bankruptcies, not a score: "Derogatory public record: open judgment"
+      '(derogatory )?public records?',
       '(open|outstanding|active|unpaid|unsatisfied|pending|recent) (judge?ments?|liens?|tax liens?|collections?|lawsuits?|litigation|suits?)',
       '(prior|previous|past|old|former|earlier) (default|defaults|mca default|funder default|charge-?offs?|bankruptcy)',
       '(sued|lawsuit|litigation|suit|legal action) (by|from|with|against) (a |an |the )?(prior |previous |former |another |other )?(funder|lender|mca|creditor)',
@@ -731,6 +744,11 @@ export const SHORTHAND_AMOUNT = {
   before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
     // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"
     'all( of)?( the)?', 'landed( at| on)?', 'comfortable (at|with)', 'full'],
+  /**
+   * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my
+   * number", "50 is the best I can do" (the number opening its sentence or after a comma).
+   */
+  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -1,0 +1,176 @@
+import { normalizeText } from '../reply-text';
+import * as V from '../vocabulary';
+import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
+import { blankBoilerplate, prepare, round2, wordsToDigits } from './text';
+import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
+import { blankBusinessName, declineCategory } from './decline-category';
+import { DOC_WORDS, requestedItems } from './requested-items';
+import { TERM_CAP_RE, askedFrequency, askedTerm, termDiffers } from './money';
+import { extractOffers, floatedAmounts } from './offers';
+import { NO_AMOUNT, refusedAskByName } from './ask';
+
+// ---------------------------------------------------------------- the classifier
+
+export interface Analysis {
+  own: string;
+  lower: string;
+  approved: Fired;
+  declined: Fired;
+  needs: Fired;
+  counter: Fired;
+  auto: Fired;
+  pending: Fired;
+  /** An approval taken back ("have to pull the approval"). */
+  withdrawal: Fired;
+  /** Terms before the final word ("waiting on final sign-off", "approved up to", "no pricing yet"). */
+  tentative: Fired;
+  /** Another product than the advance asked for ("reverse consolidation"). */
+  product: Fired;
+  /** A correction of terms sent earlier ("Correction on Lucky 7: the factor is 1.38"). */
+  correction: Fired;
+  /** Terms relayed by another broker with its own points, not written by the lender ("one came back ... 2 pts on top for my side"). */
+  relayed: Fired;
+  /** The part of `counter` that is a payoff or position condition (vocabulary.ts COUNTER rows marked `structure`). */
+  structure: Fired;
+  /** A ceiling on the amount ("tops out at", "I'm at 40 max"): a counter below the ask, nothing at it. */
+  ceiling: Fired;
+  /** An approval held for a recheck (TENTATIVE rows marked `hold`): doubt about an approval, not about a request. */
+  hold: Fired;
+  offers: ExtractedOffer[];
+  items: { items: string[]; hits: string[] };
+  category: ReturnType<typeof declineCategory>;
+  fixed: string[];
+  /** The strongest decision cue in the text itself, before subject and offer evidence. */
+  ownDecision: number;
+  /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
+  offersAttached?: boolean;
+  /** The approval in words alone (before offer terms and the subject count for it). */
+  approvalWords: number;
+  /** Amounts put forward, priced or not. */
+  floated: number[];
+  /** The same, written as amounts (a dollar sign, "k", thousands separators) or right before a factor, not bare shorthand. */
+  floatedFirm: number[];
+  /** Priced terms that name no amount ("Approved. 1.33 factor, 9 months"), completed with the ask when it is known (amount 0 when not). */
+  termsWithoutAmount: ExtractedOffer[];
+  /** The term the reply says was asked for ("the application asks for 12 months"), if it says one. */
+  askedTerm: { term: number; unit: TermUnit } | null;
+  /** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
+  askedFreq: PaymentFrequency | null;
+}
+
+export function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
+  const prepared = prepare(own);
+  const { fixed } = prepared;
+  const boiler = blankBoilerplate(prepared.lower);
+  const lower = boiler.text;
+  if (boiler.hits.length) fixed.push(...boiler.hits.map((h) => `"${h}" (boilerplate, not read)`));
+  const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
+  const offers = extractOffers(own, ctx);
+  const items = requestedItems(normalizeText(own));
+  // a bare stip ask on its own ("MTD pls")
+  const first = normalizeText(own).trim().split('\n')[0] ?? '';
+  let bareAsk = false;
+  if (!items.items.length && first.split(/\s+/).length <= 4 && DOC_WORDS.test(first) && /\b(pls|please|plz|need|asap)\b/i.test(first)) {
+    const item = first.replace(/\b(pls|please|plz|asap)\b[.!]*/gi, '').replace(/\bneed\b/gi, '').trim();
+    if (item) {
+      items.items.push(item);
+      items.hits.push(`short request "${first.trim()}"`);
+      bareAsk = true;
+    }
+  }
+  const category = declineCategory(blankBusinessName(lower, ctx?.business_name));
+  const approved = score(lower, APPROVED_CUES);
+  const declined = score(lower, DECLINED_CUES);
+  const needs = score(lower, NEEDS_CUES);
+  if (bareAsk) add(needs, 2, 'a bare stip request');
+  const counter = score(lower, COUNTER_CUES);
+  const auto = score(lower, AUTO_CUES);
+  const pending = score(lower, PENDING_CUES);
+  const withdrawal = score(lower, WITHDRAWAL_CUES);
+  const tentative = score(lower, TENTATIVE_CUES);
+  const hold = score(lower, HOLD_CUES);
+  const correction = score(lower, CORRECTION_CUES);
+  const relayed = score(lower, RELAYED_CUES);
+  const structure = score(lower, STRUCTURE_CUES);
+  const ceiling = score(lower, CEILING_CUES);
+  // another product than the one asked for (an advance when the deal does not say)
+  const asked = ctx?.product_type ?? 'mca';
+  const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
+  // the ask refused by name: "not 50", "declined for the full 110", "instead of the $80,000"
+  const askNamed = ctx?.requested_amount ? refusedAskByName(lower, ctx.requested_amount) : null;
+  if (askNamed) add(counter, 3, `the ask refused by name ("${askNamed}")`);
+  // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
+  const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
+  if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
+  // an offer at the lender's cap on the term ("our longest term for salons is 5 months: 1.31, 5 months"): the term was cut to it
+  const cap = TERM_CAP_RE.exec(wordsToDigits(lower));
+  if (cap) {
+    const capTerm = { term: Number(cap.groups!.n), unit: (/^w/.test(cap.groups!.u) ? 'weeks' : /^m/.test(cap.groups!.u) ? 'months' : 'days') as TermUnit };
+    if (offers.some((o) => o.factor_rate !== null && o.term !== null && !termDiffers(o, capTerm))) add(counter, 3, `an offer at the lender's cap on the term ("${cap[0]}")`);
+  }
+  const approvalWords = approved.score;
+  const ownDecision = Math.max(approved.score, declined.score, needs.score, counter.score, withdrawal.score);
+  // the subject of a decision notification ("Deal Status Update: APPROVED", "Counter Offer - ...")
+  if (/\bapproved\b|\bapproval\b/.test(subj) && !/\bnot approved\b/.test(subj)) add(approved, 1.5, 'subject says approved');
+  if (/\bdeclined?\b/.test(subj)) add(declined, 1.5, 'subject says declined');
+  if (/\bcounter/.test(subj)) add(counter, 3, 'subject says counter');
+  if (/\b(additional (information|info|documents)|items needed|stips|information required|missing|action required)\b/.test(subj)) add(needs, 1.5, 'subject asks for items');
+  if (AUTO_SUBJECT.test(subj) || AUTO_SUBJECT.test(subject.trim())) add(auto, 4, 'auto-reply subject');
+  const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
+  if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
+  // a factor and a term with no amount named ("Best I can do is 40. 1.42, 100 days"): pricing, so a decision
+  const termsWithoutAmount = offers.some((o) => o.missing.length === 0) ? [] : extractOffers(own, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0);
+  if (termsWithoutAmount.length && !complete.length) add(approved, 1.5, 'priced terms naming no amount');
+  if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
+  // items asked for to close a deal already priced ("need a signed contract and a voided check to fund"):
+  // conditions of the approval, not a request to decide it
+  const closing = score(lower, CLOSING_CUES);
+  if (closing.score >= 2 && complete.some((o) => o.term !== null) && needs.score > 0) {
+    needs.score = round2(needs.score * 0.3);
+    needs.hits.push(`closing stips beside priced terms (${closing.hits.join(', ')}): counted for less`);
+  }
+  if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
+  // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
+  if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
+}
+
+
+export interface Decision {
+  type: ReplyType;
+  confidence: number;
+  reasons: string[];
+  review?: ClassifierReviewReason;
+}
+
+/** The winning class by cue weight alone (the rules before issue 26), before the terms are compared. */
+export function byCues(a: Analysis): Decision {
+  const ranked = (
+    [
+      ['approved', a.approved.score],
+      ['declined', a.declined.score],
+      ['needs_info', a.needs.score],
+    ] as Array<[ReplyType, number]>
+  ).sort((x, y) => y[1] - x[1]);
+  let [top, topScore] = ranked[0];
+  const second = ranked[1][1];
+  // a counter is an approval on other terms than asked
+  if (a.counter.score >= 3 && (a.offers.length > 0 || a.termsWithoutAmount.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
+    const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
+    return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
+  }
+  if (topScore < 2 || a.pending.score > topScore) {
+    return { type: 'unclassified', confidence: round2(Math.max(0.3, 1 - topScore / 4)), reasons: [topScore < 2 ? 'no decisive cue' : 'acknowledgement, no decision'] };
+  }
+  if (top === 'needs_info' && a.items.items.length === 0 && topScore < 3 && a.approved.score < 2 && a.declined.score < 2) {
+    return { type: 'unclassified', confidence: 0.5, reasons: ['asks for something, but no item could be named'] };
+  }
+  if (topScore === second) {
+    // a tie: the more specific evidence names the class, but nothing is applied on a tie-break
+    const tied = ranked.filter((r) => r[1] === topScore).map((r) => r[0]);
+    top = tied.includes('declined') ? 'declined' : tied.includes('needs_info') ? 'needs_info' : tied[0];
+    return { type: top, confidence: 0.3, reasons: [`tie between ${tied.join(' and ')}`], review: 'conflicting_cues' };
+  }
+  const confidence = round2(Math.min(0.99, Math.max(0.2, (topScore - second + 1) / (topScore + 2))));
+  return { type: top, confidence, reasons: [] };
+}

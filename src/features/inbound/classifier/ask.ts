@@ -1,0 +1,45 @@
+
+/** "Can't do 70", "can't fund the $70,000", "unable to approve 70k" where 70k is the deal's ask. */
+export function refusesAsk(lower: string, ask: number): boolean {
+  const k = ask / 1000;
+  const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
+  return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
+}
+
+/** The deal's ask as a lender writes it: "$150,000", "150,000", "150k", "$150k", a bare "150". */
+function askPattern(ask: number): string {
+  const k = ask / 1000;
+  return `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? `\\$?${k}` : 'x^'})(?![\\d.,]*\\d)(?!\\s*(%|days?|weeks?|wks?|months?|mos?|payments?|pmts?|positions?|nsfs?|negs?|pts?|points?))`;
+}
+
+/** The ask named in a refusal: "35, not 50", "declined for the full 110", "instead of the $80,000", "can't get to 75". */
+export function refusedAskByName(lower: string, ask: number): string | null {
+  const m =
+    new RegExp(`\\b(not|instead of|rather than|versus|vs\\.?|(can't|cannot|couldn't|unable to|not able to) (do|fund|approve|go|get to|get you)|declined( it| this| the file)? (for|at))\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower) ??
+    // "We can't sit 3rd behind two funders for 150", "won't go out at 110 with Forward on": a refusal of the ask however phrased
+    new RegExp(`\\b(can't|cannot|couldn't|won't|will not|unable to|not able to)\\b[^.!?\\n]{0,50}?\\b(for|at)\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower);
+  return m ? m[0] : null;
+}
+
+/**
+ * A number that could be the amount, other than the ask ("approved, but only for 35"): then priced terms
+ * without a read amount are not the ask's, and a person completes them. Terms, counts, rates, payments
+ * and percentages are not amounts.
+ */
+export function otherAmountNamed(lower: string, ask: number): boolean {
+  // (a time of day, "at 11:40", is no amount)
+  const re = /(?<![\w.$,:])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!:\d|\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(lower))) {
+    if (m[2]) continue; // a decimal: a factor or a payment
+    let v = Number(m[1].replace(/,/g, ''));
+    if (m[3] === 'k') v *= 1000;
+    else if (m[3] === 'm') v *= 1_000_000;
+    else if (v < 1000) v *= 1000; // "for 35": thousands
+    if (v >= ask / 10 && v <= ask * 4 && Math.abs(v - ask) >= 0.5) return true;
+  }
+  return false;
+}
+
+/** The amount given to priced terms that name none when the ask is not known (never logged: such a reply goes to a person). */
+export const NO_AMOUNT = 99_999_999;

@@ -1,0 +1,190 @@
+import * as V from '../vocabulary';
+
+// ---------------------------------------------------------------- cues
+
+interface Cue {
+  re: RegExp;
+  w: number;
+  /** Cue does not count when negated just before ("not approved"). */
+  negatable?: boolean;
+  /** Cue counts for less inside a conditional or prospective sentence ("once received ... an approval"). */
+  modal?: boolean;
+}
+
+const NEGATION_BEFORE = /\b(not|never|no|nothing|n't|unable to|cannot|can't be|won't be|wasn't|isn't)\s+(be\s+|get\s+|been\s+|else\s+)?$/;
+const MODAL_BEFORE = /\b(once|if|unless|before|pending|until|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
+
+export const APPROVED_CUES: Cue[] = [
+  { re: /\b(is|are|been|got|was|were|it's|its|we)\s+approved\b/g, w: 3, negatable: true, modal: true },
+  { re: /(^|\n)\s*approved\b/g, w: 3 },
+  { re: /\bapproved\s*(for|at|@|\$|\d|-|:|!|,)/g, w: 3, negatable: true, modal: true },
+  { re: /\b(conditional|final|full)\s+approval\b/g, w: 3, negatable: true, modal: true },
+  // (never "approval is pending the following", "approval is subject to committee": no approval yet)
+  { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b(?! (pending|contingent|subject|on hold|waiting|awaiting|not\b))/g, w: 2, negatable: true, modal: true },
+  { re: /\bstatus:\s*approved\b/g, w: 3 },
+  { re: /\bgood news\b|\bcongrat/g, w: 1 },
+  { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
+  { re: /\bpleased to (inform|approve|offer|let|confirm)\b/g, w: 1.5 },
+  { re: /\b((we|i) )?(can|could) (do|offer|fund|go|help)\b/g, w: 1.5, negatable: true, modal: true },
+  { re: /\bapproval came back\b|\bcame back (approved|with an approval)\b/g, w: 3 },
+  { re: /\b(offers?|options?) (below|attached)\b|\b(two|three|\d) options\b/g, w: 1.5 },
+  { re: /\bsend (me |us )?(the )?contract request\b|\bcontract request\b|\brequest contracts\b|\bsend contracts\b/g, w: 1 },
+];
+
+export const DECLINED_CUES: Cue[] = [
+  { re: /\bdecline[ds]?\b|\bdeclining\b/g, w: 3, negatable: true, modal: true },
+  { re: /\bnot approved\b|\bcan't (get this |be )?approved\b|\bunable to approve\b/g, w: 3.5 },
+  // "we can't approve", never "can't approve it at 40k" or "can't approve the full 50" (a counter's refusal of the ask)
+  { re: /\b(can't|cannot|can not|won't|will not|are unable to|aren't able to) approve(?! (it |this |that |the (file|deal|request) )?(at|for|the full|the whole|more|over|above|\$|\d|up to|as))(?![^.;\n]{0,40}\b(at|for) (the )?(full )?\$?\d)/g, w: 3 },
+  { re: /\b(we'll|we will|i'll|i will|have to|going to|gonna|must|will)\s+pass\b|\bpass(ing)? on (this|the|it|that)\b|(^|\n|[.!-]\s+)pass\s*([.!]|$|[-:]\s)|(^|\n)\s*pass\b/g, w: 3 },
+  { re: /\bno[- ]go\b/g, w: 3 },
+  { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
+  { re: /\b(will not|won't|not|are not|aren't)\s+(be\s+)?(moving|move|going) forward\b/g, w: 3, modal: true },
+  { re: /\bcan'?t touch (it|this)\b/g, w: 2 },
+  { re: /\b(don't|do not|doesn't|does not|won't|will not)\s+(fund|finance|work with|touch|lend to)\b/g, w: 2, modal: true },
+  { re: /\b(restricted|prohibited|excluded|ineligible)\b/g, w: 1.5 },
+  { re: /\b(doesn't|does not|didn't|did not|don't|do not)\s+(meet|qualify|pass|fit)\b/g, w: 2 },
+  { re: /\bnot a (fit|match)\b|\boutside (of )?(our )?(guidelines|criteria|box|parameters)\b/g, w: 2.5 },
+  { re: /\btoo (small|many|stacked|new|young|risky|much|large|big|low|high|thin|weak)\b/g, w: 1.5 },
+  { re: /\bnot a candidate\b|\bnot (something|one) (we|i) can (do|fund|approve|help with|take on|touch|get done)\b|\bnothing (else )?(we|i) can (do|fund|approve)\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
+  { re: /\b(hard|easy|quick|a) pass\b/g, w: 3 },
+  { re: /\bunfortunately\b|\bsorry\b|\bregret\b/g, w: 1 },
+  { re: /\bminimum\b|\bmin\.? (is|of)\b/g, w: 1 },
+  { re: /\bauto(matic)? dq\b|\bdq\b|\bdisqualif\w*/g, w: 2.5 },
+  { re: /\brevisit\b|\btake another look\b|\bsend it back\b|\bresubmit\b/g, w: 1 },
+  // the firm closing its doors to submissions ("Titan is no longer accepting broker submissions"); a person's
+  // "remove me from your list" is no decision (vocabulary.ts UNSUBSCRIBE)
+  { re: /\bno longer (accepting|taking|working with)\b/g, w: 2.5 },
+  { re: /\bstatus:\s*declined\b|\bdecline reason\b/g, w: 3 },
+];
+
+export const NEEDS_CUES: Cue[] = [
+  { re: /\b(we|i|still|also|will|uw|underwriting)\s+needs?\b|\bneeds?\b/g, w: 1 },
+  { re: /\bbefore (we|i) can\b/g, w: 1.5 },
+  { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit)\b/g, w: 2 },
+  { re: /\b(didn't|did not|never) (come through|arrive|get (it|them|the))\b|\b(attachment|package|file|docs?) (is |was )?(missing|blank|corrupt|incomplete)\b|\bis incomplete\b/g, w: 1.5 },
+  { re: /\bsend (over|me|us)\b/g, w: 1 },
+  { re: /\bmissing\b/g, w: 1.5 },
+  {
+    re: /\bstips? (needed|required|outstanding|missing|to complete)\b|\boutstanding (items|stips)\b|\bitems (needed|requested|required)\b|\badditional (information|info|documents|docs|items)\b/g,
+    w: 2.5,
+  },
+  { re: /\bthe following\b/g, w: 1 },
+  // holdout8: "send those over and I'll get you numbers", "a few things first:", "once I have those"
+  { re: /\b(send|get|shoot|email|upload) (me |us )?(those|these|them|that|everything|the (docs|items|above|rest)) (over|along|in|through|my way|to (me|us))\b|\b(once|when|after) (i|we) (have|get|receive|see) (those|these|them|the (docs|items|above))\b|\ba (few|couple( of)?) (things|items|docs|documents) (first|before|needed|to (start|begin|get started))\b/g, w: 1 },
+  { re: /\bbefore (final|funding|a decision|we can|pricing|we price)\b|\bto complete (the )?review\b|\bgo to final\b/g, w: 1 },
+  { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
+  // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
+  { re: /\b(is|are|also|still) (asking for|requesting)\b|\b(uw|underwriting|credit|the underwriter|committee) (wants|would like|needs|requires)( to see)?\b/g, w: 2 },
+];
+
+export const COUNTER_CUES: Cue[] = [
+  { re: /\bcounter(ed|ing|s)?\b|\bcounter[- ]?offer\b/g, w: 4 },
+  { re: /\bbest (we|i) can do\b|\b(max|maximum|most) (we|i) can (do|go|offer)\b/g, w: 3 },
+  { re: /\b(can't|cannot|can not|couldn't|unable to)\s+(get to|do|go|get|approve|fund|reach)\s+((at|for)\s+)?(the\s+)?(full\b|requested\b|that much\b|\$?\d)/g, w: 3 },
+  { re: /\bcan do\b[^.\n]{0,40}\bbut\b/g, w: 2 },
+  { re: /\b(shorten|shorter|reduce|lower|cut)\b[^.\n]{0,20}\b(term|amount|it|the)\b/g, w: 1.5 },
+  { re: /\bnot (at )?the (full|requested) (amount|request)\b|\bcouldn't support the full\b|\bnot the full\b/g, w: 3 },
+  { re: /\binstead of\b|\brather than\b/g, w: 1.5 },
+  { re: /\b(than|not) the full\b|\bcame in (lower|under|at)\b|\b(vs\.?|versus) (the )?\$?\d/g, w: 2 },
+  { re: /\bbut not (at|for)\b/g, w: 2 },
+  { re: /\bhas to be\b|\bwould (need|have) to be\b/g, w: 1 },
+  { re: /\b(lower|reduced|smaller) (amount|offer|approval)\b|\bwe'?re lower\b/g, w: 2 },
+  { re: /\bnot \$?\d/g, w: 1.5 },
+  { re: /\b(doesn't|does not) support the\b/g, w: 1.5 },
+];
+
+/** Cues that the message is an automatic reply or receipt, not an answer. */
+export const AUTO_CUES: Cue[] = [
+  { re: /\b(i am|i'm|i will be|i'll be)\s+(currently\s+)?(out of (the )?office|away|on (vacation|pto|leave|holiday|maternity leave))\b/g, w: 4 },
+  { re: /\bout of (the )?office\b/g, w: 2 },
+  { re: /\bcurrently (on )?(pto|vacation|leave|away|out)\b|\bwhile i('m| am) (out|away)\b/g, w: 3 },
+  { re: /\blimited access to (e-?mail|email)\b/g, w: 3 },
+  { re: /\b(will|i'll) (return|be back|respond)[^.\n]{0,40}\bwhen i return\b|\bwhen i return\b|\breturning (on )?\d/g, w: 2 },
+  { re: /\b(address not found|couldn't be delivered|could not be delivered|wasn't delivered|undeliverable|delivery has failed|recipient address rejected|user unknown|mailbox unavailable)\b/g, w: 4 },
+  { re: /\bthis (message|email) confirms\b|\bwe have received your (submission|file|email|message|application|deal)\b|\bthank you for your submission\b/g, w: 3 },
+  { re: /\bautomated (reply|response)\b|\bauto-?reply\b/g, w: 3 },
+];
+
+export const AUTO_SUBJECT =
+  /^(automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|out of (the )?office|ooo\b|away from (the )?office|undeliverable|delivery status notification|mail delivery (failed|subsystem)|returned mail|delivery (has )?failed|submission received|we('ve| have) received)/i;
+
+/** A person acknowledging or asking to talk: no decision yet. */
+export const PENDING_CUES: Cue[] = [
+  { re: /\bgot it\b|\breceived,? thanks\b/g, w: 2 },
+  { re: /\b(will|i'll|we'll)\s+(have \w+ )?(take a look|review|look at|get back)\b/g, w: 2 },
+  { re: /\b(still )?in underwriting\b|\bunder review\b|\breviewing (it|this|now)\b|\bshould have an answer\b|\bwill update\b/g, w: 2 },
+  { re: /\bcall me\b|\bgive me a (call|ring)\b|\bcan we (talk|hop on)\b|\b(couple|few|some) questions\b/g, w: 2.5 },
+];
+
+// the trade's vocabulary (vocabulary.ts), compiled into cues
+const fromRows = (rows: V.PhraseRow[]): Cue[] =>
+  rows.map((r) => ({ re: new RegExp(`\\b(?:${r.phrase})\\b`, 'g'), w: r.w, negatable: r.negatable, modal: r.modal }));
+APPROVED_CUES.push(...fromRows(V.APPROVAL));
+DECLINED_CUES.push(...fromRows(V.DECLINE));
+NEEDS_CUES.push(...fromRows(V.NEEDS_INFO));
+COUNTER_CUES.push(...fromRows(V.COUNTER));
+PENDING_CUES.push(...fromRows(V.PENDING));
+AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
+PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
+// a negative decision about the deal, from its parts (vocabulary.ts DECLINE_DECISION)
+const DD = V.DECLINE_DECISION;
+DECLINED_CUES.push(
+  { re: new RegExp(`\\b(?:${DD.refusal}) (?:be able to )?(?:${DD.verbs})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:${DD.inversion}) (?:(?:comfortable|interested) (?:with |in )?)?(?:${DD.verbs}|${DD.gerunds})\\b`, 'g'), w: 3, modal: true },
+  { re: new RegExp(`\\b(?:not|never|no longer) (?:comfortable|interested|prepared) (?:in |with )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  // the refusal in the progressive: "we will not be extending an offer", "we're not funding this one"
+  { re: new RegExp(`\\b(?:won't|will not|wouldn't|would not|are not|aren't|am not|i'm not|we're not|not) (?:be )?(?:${DD.gerunds})(?: (?:${DD.objects}))?(?=${DD.tails})`, 'g'), w: 3, modal: true },
+  {
+    re: new RegExp(`\\b(?:${DD.deferral.verbs})(?: (?:${DD.deferral.objects}))?(?: again)? (?:in|after|next|come|once|by|around|closer to|at|until|till|when|for) (?:${DD.deferral.time})\\b(?! (?:for|about|on) (?:a |the |an )?(?:renewal|re-?up|top[- ]?up|increase|add-?on|second position))`, 'g'),
+    w: 3,
+    modal: true,
+  },
+  { re: new RegExp(`\\b(?:can't|cannot|can not|won't|will not) be (?:re-?submitted|reconsidered|re-?reviewed|re-?presented) (?:for|until|before|within|in) (?:${DD.deferral.time})\\b`, 'g'), w: 3 },
+  { re: new RegExp(`\\b(?:won't|will not|don't|doesn't|do not|does not) (?:have|qualify|meet|be eligible|get there|be ready)(?: for)?(?: (?:that|it|this|those|these|one))? (?:until|till|before) (?:${DD.deferral.time})\\b`, 'g'), w: 2 },
+  { re: new RegExp(`\\b(?:${DD.verdicts})\\b`, 'g'), w: 3, modal: true },
+);
+export const WITHDRAWAL_CUES = fromRows(V.WITHDRAWAL);
+export const CORRECTION_CUES = fromRows(V.CORRECTION);
+export const TENTATIVE_CUES = fromRows(V.TENTATIVE);
+export const HOLD_CUES = fromRows(V.TENTATIVE.filter((r) => r.hold));
+export const RELAYED_CUES = fromRows(V.RELAYED);
+export const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
+export const CEILING_CUES = fromRows(V.COUNTER.filter((r) => r.ceiling));
+export const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
+export const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
+
+export interface Fired {
+  score: number;
+  hits: string[];
+}
+
+export function score(lower: string, cues: Cue[]): Fired {
+  let total = 0;
+  const hits: string[] = [];
+  for (const cue of cues) {
+    cue.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let count = 0;
+    while ((m = cue.re.exec(lower)) && count < 2) {
+      const before = lower.slice(Math.max(0, m.index - 60), m.index);
+      const sentenceStart = Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf('!'), before.lastIndexOf('?'));
+      const inSentence = before.slice(sentenceStart + 1);
+      if (cue.negatable && NEGATION_BEFORE.test(before.slice(-25))) continue;
+      let w = cue.w;
+      if (cue.modal && MODAL_BEFORE.test(inSentence)) w *= 0.3;
+      total += w;
+      hits.push(`"${m[0].trim()}"${w !== cue.w ? ' (conditional)' : ''}`);
+      count++;
+      if (m[0].length === 0) cue.re.lastIndex++;
+    }
+  }
+  return { score: total, hits };
+}
+
+
+
+export function add(f: Fired, w: number, why: string) {
+  f.score += w;
+  f.hits.push(why);
+}

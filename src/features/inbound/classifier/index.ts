@@ -1,0 +1,173 @@
+// The lender-reply classifier: deterministic rules over the text the lender wrote (quotes and
+// forwarded headers cut by reply-text.ts). It answers what the lender said (approved, declined with a
+// category, needs_info with the items asked for, counter, or unclassified for auto-replies and
+// anything unclear) and extracts offer terms. No network, no model: every decision lists the cues
+// that fired in `reasons`, so a reviewer can see why.
+//
+// Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
+// `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
+// the reply is kept for review.
+import { type ReplyInput, normalizeText, replyParts } from '../reply-text';
+import type { Classification, ExtractedOffer, ReplyContext } from './types';
+import { sentenceAround } from './text';
+import { add } from './cues';
+import { extractOffers } from './offers';
+import { NO_AMOUNT, otherAmountNamed } from './ask';
+import { type Analysis, analyse } from './analyse';
+import { decide } from './decide';
+import { foreignDecision, otherDeals, splitDeals } from './deals';
+
+// The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
+// text.ts (normalising, numbers in words), cues.ts (phrase cues and their scores), decline-category.ts,
+// requested-items.ts (stips), money.ts (amounts, frequencies, the asked term), facts.ts (figures in a
+// line), offers.ts (facts grouped into offers, tables), ask.ts (the deal's ask named or refused),
+// analyse.ts (all cues of one reply), decide.ts (the rules of the trade over them), deals.ts (replies
+// about several files or another one).
+export {
+  CLASSIFIER_REVIEW_REASONS,
+  DECLINE_CATEGORIES,
+  toResponseType,
+  type Classification,
+  type ClassifierReviewReason,
+  type DeclineCategory,
+  type ExtractedOffer,
+  type PaymentFrequency,
+  type ReplyContext,
+  type ReplyType,
+  type TermUnit,
+} from './types';
+export { blankBoilerplate, wordsToDigits } from './text';
+export { askedFrequency, askedTerm, termDiffers } from './money';
+export { extractOffers } from './offers';
+export { MIN_CONFIDENCE } from './decide';
+
+// ---------------------------------------------------------------- attached PDFs
+
+/**
+ * Offer terms from the text of the reply's PDF attachments (offer letters, term sheets; read by
+ * attachments.ts). The body decides, the attachment only completes it:
+ * - its complete offers stand in for the body's when the body states no complete offer itself
+ *   (before `decide`, so that they are weighed as the body's would be), and are kept only for an
+ *   approval or a counter: a body that declines or asks for items keeps no offer, whatever term
+ *   sheet is attached; an automatic reply's attachment is not read for terms;
+ * - they count as evidence of an approval only when the body decides nothing on its own, points at
+ *   the attachment ("see attached offer") and has no decline, request, auto-reply or acknowledgement
+ *   cue at all.
+ */
+function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[], context?: ReplyContext): ExtractedOffer[] {
+  if (a.offers.some((o) => o.missing.length === 0) || a.auto.score >= 4) return [];
+  const offers = extractOffers(attachmentText, context)
+    .filter((o) => o.missing.length === 0)
+    .map((o): ExtractedOffer => ({ ...o, from_attachment: true }));
+  if (!offers.length) return [];
+  reasons.push(`${offers.length} offer(s) with terms in the attached PDF`);
+  const pointsAtIt = /\battach(ed|ment|ments)?\b|\benclosed\b|\bpdf\b|\bterm sheet\b|\boffer letter\b/.test(a.lower);
+  if (pointsAtIt && a.ownDecision < 2 && a.declined.score === 0 && a.needs.score < 1 && a.auto.score === 0 && a.pending.score === 0) {
+    add(a.approved, 2.5, 'offer terms in the attachment the reply points at');
+  }
+  return offers;
+}
+
+/** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
+/** The sender's words pointing at the message below for the answer: "see below from UW", "per credit's note below", "decision below". */
+const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
+const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
+
+/**
+ * Classifies a lender's reply. `text` is the text part, `html` the HTML part when there is one; the
+ * quoted thread is cut before any rule runs. A forwarded message is read when the sender's own text
+ * decides nothing ("see below from UW"). `attachmentText`, the text of its PDF attachments, is read
+ * for offer terms only (`attachmentOffers`). `context` is what the hook knows of the submission (the
+ * deal's requested amount above all): with it, counters are read from the terms, not only the words.
+ */
+export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
+  const parts = replyParts(input as ReplyInput);
+  const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
+  const deals = splitDeals(parts.own, context);
+  if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  // a decision or an aside about another deal than this one (holdout8): not read for this deal
+  const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
+  if (elsewhere) {
+    reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
+    deals.own = elsewhere.own;
+  }
+  let a = analyse(deals.own, input.subject, context);
+  // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
+  // read the subject as the first line of the reply
+  const subjectLine = input.subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '').trim();
+  // (never when the body leans anywhere itself, nor on a question: "Re: Pinecrest - approved?")
+  if (a.ownDecision < 1 && a.pending.score === 0 && a.auto.score < 4 && !parts.forwarded && SUBJECT_ANSWER.test(subjectLine) && !/\?\s*$/.test(subjectLine)) {
+    const s = analyse(`${subjectLine}\n${deals.own}`, input.subject, context);
+    if (s.ownDecision >= 2.5) {
+      reasons.push('own text decides nothing: the answer is in the subject line');
+      a = s;
+    }
+  }
+  // the sender points at the forwarded message for the decision ("see below from UW. They'll go 45, not the 60"):
+  // its terms are the answer, read together with the sender's own words (holdout9)
+  const both = parts.forwarded && a.auto.score < 4 && !a.offers.some((o) => o.missing.length === 0) && POINTS_BELOW.test(a.lower) ? analyse(`${deals.own}\n\n${parts.forwarded}`, input.subject, context) : null;
+  if (both && both.offers.some((o) => o.missing.length === 0)) {
+    reasons.push('the sender points at the forwarded message: read with it');
+    a = both;
+  } else if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
+    const f = analyse(parts.forwarded, input.subject, context);
+    if (f.ownDecision > a.ownDecision) {
+      reasons.push('own text decides nothing: read the forwarded message');
+      a = f;
+    }
+  }
+  // the other alternative can carry terms the chosen one lost (e.g. a table flattened in the text part)
+  if (!a.offers.some((o) => o.missing.length === 0) && parts.alternate?.own && !deals.multiple) {
+    const alt = extractOffers(parts.alternate.own, context);
+    if (alt.some((o) => o.missing.length === 0)) {
+      a.offers = alt;
+      reasons.push('offer terms read from the other alternative');
+    }
+  }
+  // The body decides: a reply whose own words decline keeps its attachment's terms out of the
+  // reading (a stale term sheet would otherwise make "declined, offered other terms" a counter).
+  const bodyDeclines = a.declined.score > a.approved.score + a.counter.score;
+  const attached = input.attachmentText && !bodyDeclines ? attachmentOffers(a, input.attachmentText, reasons, context) : [];
+  if (input.attachmentText && bodyDeclines) reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
+  if (attached.length) {
+    a.offers = attached;
+    a.offersAttached = true;
+  }
+  const d = decide(a, context);
+  // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
+  let unnamed: ExtractedOffer[] = [];
+  if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {
+    if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT) && !otherAmountNamed(a.lower, a.termsWithoutAmount[0].amount)) {
+      unnamed = a.termsWithoutAmount;
+      d.reasons.push(`priced terms naming no amount in an approval: the ask ($${unnamed[0].amount.toLocaleString('en-US')})`);
+    } else if (!d.review) {
+      d.review = 'low_confidence';
+      d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
+    }
+  }
+  if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
+    // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
+    return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
+  }
+  // ... beside this deal's own answer: a person records the other deal's part where it belongs
+  // (holdout11 gate) a decision sentence naming another business than this deal's ("Approved 50k at 1.35 ... for Harbor
+  // Bakery"), or the reply speaking of "your other deal": which deal the decision is for is a person's call
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? foreignDecision(deals.own, context) : null;
+  if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
+  const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
+  const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
+  if (review) result.review_reason = review;
+  if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
+  else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
+  if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
+  if (d.type === 'declined') {
+    result.decline_category = a.category.category;
+    const anchor = a.category.index >= 0 ? a.category.index : a.lower.search(/declin|pass|no go|unable|not approved|unfortunately|sorry|remove/);
+    const reason = anchor >= 0 ? sentenceAround(normalizeText(a.own), anchor) : '';
+    if (reason) result.decline_reason = reason.slice(0, 1000);
+    if (a.category.hits.length) result.reasons.push(`decline category ${a.category.category}: ${a.category.hits.slice(0, 4).join(', ')}`);
+  }
+  if (a.items.hits.length && result.requested_items.length) result.reasons.push(`items: ${a.items.hits.join('; ')}`);
+  return result;
+}

@@ -1,0 +1,198 @@
+import * as V from '../vocabulary';
+import type { PaymentFrequency, TermUnit } from './types';
+import { offerText, round2 } from './text';
+
+// ---------------------------------------------------------------- offer extraction
+
+type MoneyKind = 'funded' | 'payment' | 'payback' | 'fee' | 'net' | 'requested' | 'other' | 'unknown';
+
+export interface Fact {
+  pos: number;
+  kind: 'money' | 'factor' | 'sell' | 'term' | 'freq' | 'count' | 'same';
+  value: number;
+  money?: MoneyKind;
+  unit?: TermUnit;
+  freq?: PaymentFrequency;
+  text: string;
+  /** An amount read from a bare number in thousands ("can do 40"): it does not make the other amounts "labelled". */
+  shorthand?: boolean;
+}
+
+const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
+  ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
+  ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
+  ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
+  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|up to|verified|tax)\b/g],
+  ['payment', /\b(payments?|pmts?|pymts?|pulls?|draws?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
+  ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
+];
+const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
+  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total)/],
+  ['fee', /^\s*(fees?|orig\w*|in points)/],
+  ['net', /^\s*net\b/],
+  ['requested', /^\s*(requested|request|ask)/],
+  ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance)/],
+  ['payment', /^\s*(daily|weekly|bi-?weekly|monthly|dly|wkly|\/\s*(day|d|wk|week|mo|month)\b|per (day|week|month|payment)|a (day|week|month)|each)/],
+  ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
+];
+
+export function moneyKind(line: string, start: number, end: number): MoneyKind {
+  // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
+  let pre = line.slice(Math.max(0, start - 50), start);
+  const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));
+  if (cut >= 0) pre = pre.slice(cut + 1);
+  const prevNumber = pre.search(/\d[\d,.]*\s?(k|m)?\b[^\d]*$/);
+  if (prevNumber >= 0) pre = pre.slice(pre.slice(prevNumber).search(/[^\d,.km\s]/) + prevNumber);
+  const post = line.slice(end, end + 22).split(/[,;.|](\s|$)/)[0];
+  const found: Array<{ kind: Exclude<MoneyKind, 'unknown'>; dist: number }> = [];
+  for (const [kind, re] of PRE_KINDS) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let last = -1;
+    while ((m = re.exec(pre))) last = m.index + m[0].length;
+    if (last >= 0) found.push({ kind, dist: pre.length - last });
+  }
+  // "approved for $X", "we're at $X", "best we can do is $X": a weak hint, beaten by any real word nearby
+  if (/\b(at|for|is)\s*~?\s*$/.test(pre)) found.push({ kind: 'funded', dist: 8 });
+  for (const [kind, re] of POST_KINDS) {
+    const m = re.exec(post);
+    if (m) found.push({ kind, dist: m[0].length - m[0].trimStart().length });
+  }
+  // an amount followed straight by a factor ("$60,000, 1.49, 6 months", "85k / 1.37") is what is funded,
+  // whatever context came before it ("3rd position, no payoffs: $60,000, 1.49")
+  const factorNext = /^\s*[,/|]?\s*(@|at|x)?\s*[1-2]\.\d{1,3}(?![\d%.])(?!\s*(%|pts?\b|points?\b|percent|k\b|m\b|mm\b|million|years?|yrs?))/.test(line.slice(end, end + 16));
+  // "up to 55k at the same rate and term", "55k works at the same terms": an amount offered on the pricing before it
+  const sameNext = /^\s*(works |is fine |is ok |is doable |also works )?(at|on|with|for) (the )?same (rate|factor|terms?|pricing|structure)/.test(line.slice(end, end + 40));
+  if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
+  if (!found.length) return factorNext ? 'funded' : 'unknown';
+  const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
+  const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
+  // ... and a payment is never multiplied by a factor: "if he wants lighter payments 20k x 1.42 = 28,400" offers 20k
+  if (factorNext && (best.kind === 'other' || best.kind === 'payment')) return 'funded';
+  if (best.kind === 'funded' || best.kind === 'payment') {
+    // a compound label: "Payback Amount", "Net Funding", "Requested Amount", "Minimum funding"
+    const label = /\b(pay ?back|total|net|requested|minimum|min|maximum|max|average|orig\w*|sell|specified|purchased|payment|pmt|installment|debit|remittance)\s+(\w+\s+)?(amount|funding|funded|payment|advance)\b[^a-z]*$/.exec(pre);
+    if (label) {
+      const w = label[1];
+      if (/^(payment|pmt|installment|debit|remittance)$/.test(w)) return 'payment';
+      return /pay ?back|total|specified|purchased/.test(w) ? 'payback' : w === 'net' ? 'net' : w === 'requested' ? 'requested' : /orig/.test(w) ? 'fee' : 'other';
+    }
+  }
+  return best.kind;
+}
+
+export const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly|semanal|diari[oa]s?|mensual|quincenal)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+
+export function normFreq(s: string): PaymentFrequency {
+  const l = s.toLowerCase();
+  if (/bi-?weekly|every (other|two) week/.test(l)) return 'bi-weekly';
+  if (/semi-?monthly|quincenal/.test(l)) return 'bi-weekly';
+  // Spanish, as bilingual reps write it: "pago semanal", "pagos diarios", "mensual"
+  if (/semanal/.test(l)) return 'weekly';
+  if (/diari/.test(l)) return 'daily';
+  if (/mensual/.test(l)) return 'monthly';
+  if (/daily|m-f|day|dly/.test(l)) return 'daily';
+  if (/week|wk/.test(l)) return 'weekly';
+  return 'monthly';
+}
+
+export function parseMoney(num: string, cents: string | undefined, suffix: string | undefined): number {
+  let v = Number(num.replace(/,/g, '')) + (cents ? Number(cents) : 0);
+  const s = (suffix ?? '').toLowerCase();
+  if (s === 'k') v *= 1000;
+  else if (s === 'm' || s === 'mm') v *= 1_000_000;
+  return round2(v);
+}
+
+/** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
+export const SHORTHAND_RE = new RegExp(
+  // (a time of day, "at 11:40", and a hyphenated unit, "the 12-month", are no amounts)
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|:\\d|k\\b|\\s*%|[\\s-]*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  'gi',
+);
+/** A number in thousands named as the lender's amount by what follows it (holdout12): "42.5 is where I land". */
+export const SHORTHAND_AFTER_RE = new RegExp(`(?:^|[.,;:!?]\\s+|^\\s*)(?<n>\\d{1,3}(?:\\.\\d)?)\\s+(?:${V.SHORTHAND_AMOUNT.after.join('|')})\\b`, 'gi');
+// not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
+export const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
+export const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');
+export const SHORTHAND_NEGATED = /\b(can't|cannot|couldn't|not|isn't|won't|instead of|rather than|versus|vs\.?|asked for|\d+\s?k? of|(?<!(at|for) the )requested|(?:if|unless) (?:he|she|they|the (?:merchant|client|owner|customer)) (?:really |still )?(?:wants?|needs?|insists? on|is set on|holds? out for|wanted))\s+(get\s+)?(you\s+)?(to\s+)?(do\s+)?(at\s+)?(the\s+)?(full\s+|whole\s+|entire\s+)?$/;
+
+export const TERM_CAP_RE = new RegExp(`\\b(?:${V.TERM_CAP}) (?<n>\\d{1,3})[- ]?(?<u>business days?|days?|weeks?|wks?|months?|mos?)\\b`);
+/** "the application asks for ", "requested term of ": the number after it is the term asked, not one offered (vocabulary.ts ASKED_TERM). */
+/**
+ * The ask restated with its amount before its term (holdout9): "you came in asking for 120k over 9 months",
+ * "the merchant requested $50,000 for 12 months": the term in that clause is the ask's, never the offer's.
+ */
+// (holdout11: also a label, "Requested: $50,000 / 12 months")
+const ASKED_CLAUSE = `\\b(?:${V.ASKED_TERM.clause})\\s*\\$?(?![12]\\.\\d{1,3}(?![\\d,]))\\d[\\d,.]*\\s?k?\\s*(?:[/,|]\\s*|-\\s+|\\s)(?:(?:over|for|on|at|across|paid over|spread over)\\s+)?(?:(?:a|an|the)\\s+)?`;
+export const ASKED_CLAUSE_BEFORE = new RegExp(`${ASKED_CLAUSE}$`);
+export const ASKED_TERM_BEFORE = new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*$`);
+const ASKED_TERM_NUMBER = '(?<n>\\d{1,3})[- ]?(?<u>business days?|biz days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?)';
+const ASKED_TERM_RES = [
+  new RegExp(`\\b(?:${V.ASKED_TERM.before})\\s*${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
+  new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
+  new RegExp(`${ASKED_CLAUSE}${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
+];
+
+/** A payment frequency named in a sentence that restates or refuses the asked term: the frequency asked, not offered. */
+const FREQ_WORD = /\b(bi-?weekly|semi-?monthly|daily|weekly|monthly|dailies|weeklies)\b/;
+
+/** The sentence spans (in `line`) that restate or refuse the asked term ("Weekly over 6 months isn't something we offer"). */
+export function askedSentences(lower: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(lower))) {
+      const before = lower.slice(0, m.index);
+      const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('! '), before.lastIndexOf('? '), before.lastIndexOf(';')) + 1;
+      const restM = /[.!?;](\s|$)|:/.exec(lower.slice(m.index + m[0].length));
+      const end = restM ? m.index + m[0].length + restM.index : lower.length;
+      spans.push([start, end]);
+    }
+  }
+  return spans;
+}
+
+/** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
+export function askedFrequency(own: string): PaymentFrequency | null {
+  for (const line of offerText(own).toLowerCase().split('\n')) {
+    for (const [s, e] of askedSentences(line)) {
+      const f = FREQ_WORD.exec(line.slice(s, e));
+      if (f) return f[1].startsWith('dail') ? 'daily' : f[1].startsWith('weekl') ? 'weekly' : normFreq(f[1]);
+    }
+  }
+  return null;
+}
+/** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
+export const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
+/** Right after a term: who asked for it ("the 12 months the owner asked for"): the term asked, not one offered. */
+export const ASKED_TERM_AFTER = new RegExp(`^(?:${V.ASKED_TERM.after})\\b`);
+
+/** The term the reply says the merchant asked for ("the application asks for 12 months"), if it says one. */
+export function askedTerm(own: string): { term: number; unit: TermUnit } | null {
+  const text = offerText(own);
+  for (const re of ASKED_TERM_RES) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (!m) continue;
+    const u = m.groups!.u;
+    const years = /^y/.test(u);
+    return { term: Number(m.groups!.n) * (years ? 12 : 1), unit: years || /^m/.test(u) ? 'months' : /^w/.test(u) ? 'weeks' : 'days' };
+  }
+  return null;
+}
+
+/**
+ * An offered term against the term asked: the same unit must match exactly; across units (9 months
+ * against 39 weeks) a tenth either way is the same term, days counted as business or calendar days.
+ */
+export function termDiffers(offer: { term: number | null; term_unit: TermUnit | null }, asked: { term: number; unit: TermUnit }): boolean {
+  if (offer.term === null || offer.term_unit === null) return false;
+  if (offer.term_unit === asked.unit) return offer.term !== asked.term;
+  const inMonths = (t: number, u: TermUnit): number[] => (u === 'months' ? [t] : u === 'weeks' ? [t / 4.345] : [t / 21.7, t / 30.4]);
+  const a = inMonths(asked.term, asked.unit);
+  return !inMonths(offer.term, offer.term_unit).some((x) => a.some((y) => Math.abs(x - y) <= y * 0.1));
+}

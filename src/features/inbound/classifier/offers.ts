@@ -1,0 +1,301 @@
+import type { ExtractedOffer, PaymentFrequency, ReplyContext, TermUnit } from './types';
+import { offerText, round2, splitCells } from './text';
+import { type Fact, termDiffers } from './money';
+import { scanFacts } from './facts';
+
+interface Draft {
+  amount?: number;
+  factor?: number;
+  term?: number;
+  unit?: TermUnit;
+  freq?: PaymentFrequency;
+  payment?: number;
+  count?: number;
+  countFreq?: PaymentFrequency;
+  /** Total repaid ("payback", "RTR", "purchased amount", "$99,000 back"): the factor is payback / amount when no factor is stated. */
+  payback?: number;
+  /** "at the same rate and term": takes the pricing of the offer before it. */
+  same?: boolean;
+  /** A second, different term met before the offer was priced (see offerConflict). */
+  otherTerm?: string;
+}
+
+function groupFacts(facts: Fact[]): Draft[] {
+  const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded' && !f.shorthand);
+  const drafts: Draft[] = [];
+  let cur: Draft | null = null;
+  const fresh = () => {
+    cur = {};
+    drafts.push(cur);
+    return cur;
+  };
+  for (const f of facts) {
+    const c: Draft = cur ?? fresh();
+    switch (f.kind) {
+      case 'money': {
+        // right after "same rate and term on": the amount that takes that pricing
+        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
+        if (kind === 'funded') {
+          if (c.amount !== undefined) fresh().amount = f.value;
+          else c.amount = f.value;
+        } else if (kind === 'payment') {
+          if (c.payment === undefined) c.payment = f.value;
+        } else if (kind === 'payback') {
+          if (c.payback === undefined) c.payback = f.value;
+        }
+        break;
+      }
+      case 'factor':
+        if (c.factor !== undefined) fresh().factor = f.value;
+        else c.factor = f.value;
+        break;
+      case 'term':
+        if (c.term === undefined) {
+          c.term = f.value;
+          c.unit = f.unit;
+        } else if (c.amount !== undefined && (c.factor !== undefined || c.payback !== undefined)) {
+          // a menu whose lines start with the term ("6 mo: 45k @ 1.30 / 9 mo: 45k @ 1.38"): the next offer's term
+          const n = fresh();
+          n.term = f.value;
+          n.unit = f.unit;
+        } else if (termDiffers({ term: c.term, term_unit: c.unit ?? 'days' }, { term: f.value, unit: f.unit ?? 'days' })) {
+          // (holdout11) a second, different term before the offer is priced ("ask was 50 over 12 months; approved 50 over
+          // 6 months at 1.30"): which one is the offer's is not clear from the order
+          c.otherTerm ??= `${f.value} ${f.unit ?? 'days'}`;
+        }
+        break;
+      case 'count':
+        if (c.count === undefined) {
+          c.count = f.value;
+          c.countFreq = f.freq;
+        }
+        break;
+      case 'freq':
+        if (c.freq === undefined) c.freq = f.freq;
+        break;
+      case 'same':
+        // said of an amount already priced ("40 at 1.38 ... at the same rate, 55k"): the next amount takes it
+        if (c.factor !== undefined && c.term !== undefined) fresh().same = true;
+        else c.same = true;
+        break;
+      default:
+        break;
+    }
+  }
+  // the pricing of the offer before: factor, term and schedule, not the payment (another amount pays another sum)
+  for (let i = 1; i < drafts.length; i++) {
+    const d = drafts[i];
+    if (!d.same) continue;
+    const prev = drafts.slice(0, i).reverse().find((p) => p.amount !== undefined && p.factor !== undefined);
+    if (!prev) continue;
+    d.factor ??= prev.factor;
+    if (d.term === undefined) {
+      d.term = prev.term;
+      d.unit = prev.unit;
+    }
+    d.freq ??= prev.freq;
+  }
+  // the same amount named twice, in prose and again in the terms block ("credit approved the full $150,000 on the
+  // 10-month setup ... Amount: $150,000 / Factor: 1.35"): one offer, its parts from both (holdout11)
+  for (let i = drafts.length - 2; i >= 0; i--) {
+    const a = drafts[i];
+    const b = drafts[i + 1];
+    if (a.amount === undefined || a.amount !== b.amount || a.factor !== undefined || a.payback !== undefined) continue;
+    if (b.factor === undefined && b.payback === undefined) continue;
+    if (a.term !== undefined && b.term !== undefined && (a.term !== b.term || a.unit !== b.unit)) continue;
+    if (b.term === undefined) {
+      b.term = a.term;
+      b.unit = a.unit;
+    }
+    b.freq ??= a.freq;
+    if (b.count === undefined) {
+      b.count = a.count;
+      b.countFreq = a.countFreq;
+    }
+    b.payment ??= a.payment;
+    drafts.splice(i, 1);
+  }
+  return drafts;
+}
+
+/** The payments a term in its own unit makes on a matching schedule (120 days daily: 120), else null. */
+function ownCount(term: number | null, unit: TermUnit | null, freq: PaymentFrequency | null): number | null {
+  if (term === null || unit === null || freq === null) return null;
+  if ((unit === 'days' && freq === 'daily') || (unit === 'weeks' && freq === 'weekly') || (unit === 'months' && freq === 'monthly')) return term;
+  if (unit === 'weeks' && freq === 'bi-weekly' && term % 2 === 0) return term / 2;
+  return null;
+}
+
+/** Where an offer's stated parts disagree (see ExtractedOffer.conflict), or undefined. */
+function offerConflict(d: Draft, amount: number, factor: number | null, term: number | null, unit: TermUnit | null, freq: PaymentFrequency | null, payment: number | null): string | undefined {
+  const notes: string[] = [];
+  // amount x factor against the payback stated (1% for rounding)
+  if (d.factor !== undefined && d.payback !== undefined && Math.abs(amount * d.factor - d.payback) > d.payback * 0.01) {
+    notes.push(`$${amount.toLocaleString('en-US')} at ${d.factor} is not the $${d.payback.toLocaleString('en-US')} payback stated`);
+  }
+  // the payments against what is repaid (2%: payments are rounded to the cent or the dollar), counted as stated or
+  // as the term runs on its schedule; one reading that adds up is enough
+  const total = factor !== null ? amount * factor : null;
+  const repays = (n: number | null) => total !== null && payment !== null && n !== null && Math.abs(payment * n - total) <= total * 0.02;
+  const counts = [d.count ?? null, ownCount(term, unit, freq)].filter((n): n is number => n !== null);
+  if (total !== null && payment !== null && counts.length && !counts.some(repays)) {
+    notes.push(`${counts[0]} payments of $${payment.toLocaleString('en-US')} do not repay $${amount.toLocaleString('en-US')} at ${factor}`);
+  }
+  // the term stated against the payments counted, unless the payments confirm the term (a count elsewhere in the
+  // reply, "50% paid in (8 weekly payments)", is about something else)
+  if (d.term !== undefined && d.count !== undefined && (d.countFreq ?? freq) && !repays(ownCount(term, unit, freq))) {
+    const f = (d.countFreq ?? freq)!;
+    const counted = { term: f === 'bi-weekly' ? d.count * 2 : d.count, unit: (f === 'daily' ? 'days' : f === 'monthly' ? 'months' : 'weeks') as TermUnit };
+    if (termDiffers({ term: d.term, term_unit: d.unit ?? 'days' }, counted)) notes.push(`a ${d.term}-${d.unit ?? 'day'} term is not ${d.count} ${f} payments`);
+  }
+  // two different terms for one offer, the payments confirming neither
+  if (d.otherTerm && !repays(ownCount(term, unit, freq))) notes.push(`two terms for one offer (${d.term} ${d.unit ?? 'days'}, ${d.otherTerm})`);
+  return notes.length ? notes.join('; ') : undefined;
+}
+
+function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
+  const out: ExtractedOffer[] = [];
+  for (const d of drafts) {
+    // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
+    if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
+    if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
+    // (holdout11) a count of payments is a term too: "Approved $50,000, 180 daily payments of $375.00" is an offer
+    if (d.factor === undefined && d.term === undefined && d.payback === undefined && d.count === undefined) continue;
+    const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
+    let term = d.term ?? null;
+    let unit = d.unit ?? null;
+    if (term === null && d.count !== undefined && freq) {
+      term = freq === 'bi-weekly' ? d.count * 2 : d.count;
+      unit = freq === 'daily' ? 'days' : freq === 'monthly' ? 'months' : 'weeks';
+    }
+    if (term !== null && unit === null) unit = 'days';
+    let payment = d.payment ?? null;
+    if (payment !== null && payment >= d.amount) payment = null;
+    // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it); (holdout11) with no
+    // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
+    // gives a factor the trade writes (1.05 to 2)
+    const n = d.count ?? ownCount(term, unit, freq);
+    const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
+    const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
+    const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
+    const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
+    const conflict = offerConflict(d, d.amount, factor, term, unit, freq, payment);
+    out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
+  }
+  const seen = new Set<string>();
+  return out.filter((o) => {
+    const k = `${o.amount}|${o.factor_rate}|${o.term}|${o.term_unit}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const FIELD_WORD = /amount|fund|advance|purchase|approv|factor|rate|buy|sell|term|length|duration|payment|pmt|debit|payback|rtr|frequency|freq|remit/i;
+
+
+/** A header cell's unit hint ("Term (days)") appended to a bare number. */
+function withUnit(label: string, value: string): string {
+  if (/^\d{1,3}$/.test(value.trim())) {
+    const u = /\b(days|weeks|months)\b/i.exec(label);
+    if (u) return `${value} ${u[1]}`;
+    if (/term|length|duration/i.test(label)) return `${value} days`;
+    // a column counting the payments ("Weekly Payments | 40", "# of Debits | 120"): a count, not an amount (holdout9)
+    if (/\b(payments|pmts|pymts|debits|pulls|installments|remittances)\b/i.test(label) && !/amount|\$|size|each|per\b/i.test(label)) {
+      const f = /\b(daily|weekly|bi-?weekly|monthly)\b/i.exec(label);
+      return `${value} ${f ? `${f[1].toLowerCase()} ` : ''}payments`;
+    }
+  }
+  return value;
+}
+
+/**
+ * Offer tables, in two shapes: a header row of field names with one offer per row, or field names
+ * down the first column with one offer per column. Each offer becomes a small "label: value"
+ * document scanned like prose. Returns the documents and the line numbers they used.
+ */
+function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } {
+  const docs: string[] = [];
+  const used = new Set<number>();
+  const cells = lines.map(splitCells);
+  for (let i = 0; i < lines.length; i++) {
+    const row = cells[i];
+    if (used.has(i) || row.length < 3) continue;
+    // header row: several field names, no digits
+    const fieldCells = row.filter((c) => FIELD_WORD.test(c)).length;
+    if (fieldCells >= 2 && !row.some((c) => /\d/.test(c))) {
+      let j = i + 1;
+      const rows: number[] = [];
+      while (j < lines.length && cells[j].length >= row.length - 1 && cells[j].length >= 2 && cells[j].some((c) => /\d/.test(c))) rows.push(j++);
+      if (rows.length) {
+        used.add(i);
+        for (const r of rows) {
+          used.add(r);
+          docs.push(row.map((h, k) => (h ? `${h}: ${withUnit(h, cells[r][k] ?? '')}` : '')).filter(Boolean).join('\n'));
+        }
+        i = j - 1;
+        continue;
+      }
+    }
+    // column table: label in the first cell, two or more values
+    // (the label cell holds no value: "Approved: $45,000 | Factor 1.34 | 7 months" is one offer on one line)
+    const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && !/\$|\d[\d,.]*\d/.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
+    if (isLabelRow(row)) {
+      let start = i;
+      if (i > 0 && cells[i - 1].length >= 3 && !cells[i - 1][0] && !used.has(i - 1)) start = i - 1; // "| Option A | Option B"
+      let j = i;
+      const block: number[] = [];
+      while (j < lines.length && cells[j].length >= 2 && (isLabelRow(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
+      // one label row alone is a line of values, not a table
+      if (block.length < 2) continue;
+      const width = Math.max(...block.map((b) => cells[b].length));
+      // a header row of terms ("| 4 mo | 6 mo | 8 mo"): each column's term
+      const header = start < i ? cells[start] : null;
+      for (let col = 1; col < width; col++) {
+        const termHead = header && /^\d{1,3}\s*(mo|mos|months?|wks?|weeks?|days?|d)\b/i.test(header[col] ?? '') ? `Term: ${header[col]}\n` : '';
+        docs.push(
+          termHead +
+          block
+            .map((b) => {
+              const r = cells[b];
+              const v = r.length === 2 ? r[1] : (r[col] ?? '');
+              return v ? `${r[0]}: ${withUnit(r[0], v)}` : '';
+            })
+            .filter(Boolean)
+            .join('\n'),
+        );
+      }
+      for (let b = start; b < j; b++) used.add(b);
+      i = j - 1;
+    }
+  }
+  return { docs, used };
+}
+
+
+/** Amounts put forward as what could be funded, priced or not ("probably around 35", "might squeeze 25"). */
+export function floatedAmounts(own: string, ctx?: ReplyContext, firm = false): number[] {
+  return scanFacts(offerText(own), 0, ctx).filter((f) => f.kind === 'money' && f.money === 'funded' && !(firm && f.shorthand)).map((f) => f.value);
+}
+
+/** Offers in a reply's own text: tables first, then the rest as prose / "Label: value" lines. */
+export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): ExtractedOffer[] {
+  const text = offerText(own);
+  const lines = text.split('\n');
+  const { docs, used } = tableDocuments(lines);
+  // two-cell rows ("Funding Amount | $50,000") read as "Funding Amount: $50,000"
+  const rest = lines
+    .map((l, i) => {
+      if (used.has(i)) return '';
+      const c = splitCells(l);
+      return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
+    })
+    .join('\n');
+  const freqs = new Set<PaymentFrequency>();
+  for (const f of scanFacts(text, 0, ctx)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
+  const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
+  const offers: ExtractedOffer[] = [];
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq, fill));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill));
+  return offers;
+}

@@ -1,0 +1,125 @@
+import { splitCells } from './text';
+
+// ---------------------------------------------------------------- requested items
+
+export const DOC_WORDS =
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(mc|dot|usdot) (number|#|authority)/i;
+
+const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
+const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
+
+const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
+
+function cleanItem(s: string): string {
+  return s
+    .replace(/^\s*(?:and|also|plus|then)\s+/i, '')
+    .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
+    .replace(/^\s*(?:the|a|an)\s+/i, '')
+    .replace(/[\s.;,:!]+$/, '')
+    // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
+    .replace(/,?\s+(?:as well|too|also)$/i, '')
+    .trim();
+}
+
+function splitList(s: string): string[] {
+  // numbered inline: "(1) voided check (2) 3 months statements (3) DL", "1) signed app 2) voided check"
+  const numbered = s.split(/(?:^|\s+)\(?\d{1,2}[).]\s+/);
+  if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
+  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  return parts.map(cleanItem).filter((p) => p.length > 1);
+}
+
+export function requestedItems(own: string): { items: string[]; hits: string[] } {
+  const lines = own.split('\n').map((l) => {
+    const c = splitCells(l);
+    return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
+  });
+  const items: string[] = [];
+  const hits: string[] = [];
+  const inList = new Set<number>();
+  // 0. a stip table with a status column: the rows still outstanding ("2 | Driver's license | Outstanding")
+  for (let i = 0; i < lines.length; i++) {
+    const c = splitCells(own.split('\n')[i] ?? '');
+    if (c.length < 2 || !c.some((x) => STILL_OPEN.test(x))) continue;
+    const doc = c.find((x) => !STILL_OPEN.test(x) && !/^#?\d{0,3}$/.test(x) && DOC_WORDS.test(x));
+    if (!doc) continue;
+    inList.add(i);
+    items.push(cleanItem(doc));
+    hits.push(`open row "${doc}"`);
+  }
+  // 1. bulleted / numbered lists, introduced by a request or made of documents
+  for (let i = 0; i < lines.length; i++) {
+    if (!BULLET.test(lines[i]) || inList.has(i)) continue;
+    const block: number[] = [];
+    let j = i;
+    while (j < lines.length) {
+      if (BULLET.test(lines[j])) block.push(j++);
+      else if (!lines[j].trim() && j + 1 < lines.length && BULLET.test(lines[j + 1])) j++; // one blank line between items
+      else break;
+    }
+    let k = i - 1;
+    while (k >= 0 && !lines[k].trim()) k--;
+    const intro = k >= 0 ? lines[k] : '';
+    const entries = block.map((n) => (BULLET.exec(lines[n])?.[1] ?? '').trim());
+    const docs = entries.filter((e) => DOC_WORDS.test(e)).length;
+    const looksLikeTerms = entries.filter((e) => /\$\s?\d|\b1\.\d{2}\b/.test(e)).length > entries.length / 2;
+    if (!looksLikeTerms && ((LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) || docs * 2 >= entries.length)) {
+      for (const n of block) inList.add(n);
+      for (const e of entries) items.push(cleanItem(e));
+      hits.push(`list of ${entries.length} after "${intro.trim().slice(0, 60)}"`);
+    }
+    i = j - 1;
+  }
+  // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
+  // (holdout11) a request sentence ending in a colon before the items: "UW wants two things before they will give me a
+  // number: a payoff letter on the Rapid position, and the last 2 months of Square reports (she runs ...)"
+  const askColonRe = /\b((?:needs?|wants?|requires?|asking for|is missing|are missing|provide|send|upload|submit|forward|share|(?:pending|open|outstanding|remaining|missing) (?:items|stips|conditions|documents|docs))\b[^:\n]{0,60}?)\s*:\s*(\S.+)$/i;
+  for (let i = 0; i < lines.length; i++) {
+    if (inList.has(i)) continue;
+    const m = inlineRe.exec(lines[i]) ?? askColonRe.exec(lines[i]);
+    if (!m) continue;
+    const parts = splitList(m[2].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    if (parts.length) {
+      inList.add(i);
+      items.push(...parts);
+      hits.push(`inline list after "${m[1]}:"`);
+    }
+  }
+  // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
+  const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
+  // (after holdout11: "requires", "without", "share", "connect", "sign")
+  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = verbRe.exec(prose))) {
+    // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
+    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
+      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
+      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
+        items.push(p);
+        hits.push(`asked for "${p}"`);
+      }
+    }
+  }
+  // 4. questions: "What's the merchant's current balance with Mantis?"
+  const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the |this |that |your )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
+  while ((m = qRe.exec(prose))) {
+    const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
+    // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
+    const head = p.toLowerCase().split(/[^a-z0-9']+/)[0] ?? '';
+    if (!m[1] && head.length >= 4 && items.some((it) => new RegExp(`\\b${head}\\b`, 'i').test(it))) continue;
+    if (p) {
+      items.push(p);
+      hits.push(`question "${p}"`);
+    }
+  }
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const it of items) {
+    const key = it.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    out.push(it.slice(0, 500));
+  }
+  return { items: out.slice(0, 50), hits };
+}

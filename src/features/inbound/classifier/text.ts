@@ -1,0 +1,128 @@
+import { normalizeText } from '../reply-text';
+import * as V from '../vocabulary';
+
+// ---------------------------------------------------------------- text helpers
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Words lenders misspell often enough to matter, matched within edit distance 1 (2 for long words). */
+const FUZZY_WORDS = ['declined', 'decline', 'declining', 'unfortunately', 'negative', 'approved', 'approval', 'restricted'];
+/** Correct words one edit away from a cue word, which must stay as they are. */
+const REAL_WORDS = new Set([
+  'approve', 'approves', 'approving', 'approvals', 'declines', 'decliner', 'negatives', 'negatively', 'restrict', 'restricts',
+  'restriction', 'restrictions', 'unfortunate', 'declared', 'reclined', 'derived', 'deprived',
+]);
+
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      best = Math.min(best, cur[j]);
+    }
+    if (best > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Lowercase, ASCII quotes, and misspelt cue words replaced by the word they are meant to be. */
+const CONTRACTION_RE = new RegExp(`\\b(${Object.keys(V.CONTRACTIONS).join('|')})\\b`, 'g');
+
+/** "forty thousand dollars" -> "$40,000", "six months" -> "6 months", "the eighty" -> "the 80" (lower-cased text). */
+export function wordsToDigits(lower: string): string {
+  const unit = Object.keys(V.NUMBER_WORDS).sort((a, b) => b.length - a.length).join('|');
+  const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
+  const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
+  const digit = Object.keys(V.DIGIT_WORDS).join('|');
+  return lower
+    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
+      let n = value(a);
+      if (h) n = n * 100 + (b ? value(b) : 0);
+      return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
+    })
+    .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    // a factor in words: "one point three two" -> "1.32"
+    .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
+    // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
+    .replace(new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'), (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
+    // thousands and hundreds spoken the trade's way (holdout12): "forty-two five" is 42.5 (thousands), "thirty-seven five" 37.5;
+    // a compound tens-unit then one digit word, and no unit or scale after it
+    .replace(new RegExp(`\\b((?:${TENS})[- ](?:${UNITS})) (${UNITS})\\b(?![- ](?:${unit}|hundred|thousand|grand|million|percent|points?|pts|days?|weeks?|months?|years?|payments?|positions?|nsfs?|negs?))`, 'g'), (_m, a: string, d: string) => `${value(a)}.${V.NUMBER_WORDS[d]}`)
+    .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`)
+    // ... and before the factor it is priced at: "thirty-five at 1.37", "forty on a 1.41"
+    .replace(new RegExp(`\\b((?:${TENS})(?:[- ](?:${UNITS}))?)(?= (?:at|@|on an?) [12]\\.\\d)`, 'g'), (a: string) => `${value(a)}`)
+    // a round amount in words after a preposition or "all" (holdout11): "couldn't get it to fifty", "a lock for all ninety-five";
+    // tens only (20-99), so "for one" or "to two of them" stay words; read as thousands only against the ask (SHORTHAND_AMOUNT)
+    .replace(new RegExp(`\\b(to|at|for|all|all of|on|do) ((?:${TENS})(?:[- ](?:${UNITS}))?)\\b(?![- ](?:${unit}))`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
+}
+const TENS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
+const UNITS = 'one|two|three|four|five|six|seven|eight|nine';
+
+export function prepare(text: string): { lower: string; fixed: string[] } {
+  const fixed: string[] = [];
+  // a file name's parts read as words (holdout10): "<DECLINE_NorthStar_2026.pdf>", "Approval-Letter_Kingsway.pdf"
+  const lower = normalizeText(text)
+    .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)
+    .replace(/[a-z]{6,}/g, (w) => {
+      if (FUZZY_WORDS.includes(w) || REAL_WORDS.has(w)) return w;
+      for (const target of FUZZY_WORDS) {
+        if (w[0] !== target[0]) continue;
+        const max = target.length >= 9 ? 2 : 1;
+        if (editDistance(w, target, max) <= max) {
+          fixed.push(`${w}->${target}`);
+          return target;
+        }
+      }
+      return w;
+    });
+  return { lower, fixed };
+}
+
+const BOILERPLATE_RE = new RegExp(`\\b(?:${V.BOILERPLATE.join('|')})`, 'g');
+
+/** The sentences that decide nothing (vocabulary.ts BOILERPLATE) blanked, the text keeping its length. */
+export function blankBoilerplate(lower: string): { text: string; hits: string[] } {
+  const hits: string[] = [];
+  let out = lower;
+  BOILERPLATE_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BOILERPLATE_RE.exec(lower))) {
+    let start = m.index;
+    while (start > 0 && !/[.!?\n]/.test(lower[start - 1])) start--;
+    let end = m.index + m[0].length;
+    if (!/[.!?\n]$/.test(m[0])) while (end < lower.length && !/[.!?\n]/.test(lower[end])) end++;
+    out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end);
+    hits.push(m[0].trim());
+    if (m[0].length === 0) BOILERPLATE_RE.lastIndex++;
+  }
+  return { text: out, hits };
+}
+
+export function sentenceAround(text: string, index: number): string {
+  let start = index;
+  while (start > 0 && !/[.!?\n]/.test(text[start - 1])) start--;
+  let end = index;
+  while (end < text.length && !/[.!?\n]/.test(text[end])) end++;
+  return text.slice(start, Math.min(text.length, end + 1)).trim();
+}
+
+
+
+export function splitCells(line: string): string[] {
+  if (line.includes(' | ') || /^\|| \|$/.test(line)) return line.split('|').map((c) => c.trim());
+  if (line.includes('\t')) return line.split(/\t+/).map((c) => c.trim());
+  const parts = line.trim().split(/\s{2,}/);
+  return parts.length >= 3 ? parts.map((c) => c.trim()) : [line];
+}
+
+
+/** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
+export const offerText = (own: string) =>
+  wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');

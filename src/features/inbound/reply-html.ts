@@ -1,0 +1,195 @@
+// Normalising a lender's text (spaces, dashes, continental numbers) and HTML to plain text (tables to rows,
+// blockquotes to "> " lines): the first stage of reading a reply; reply-text.ts cuts the quoted thread.
+// Pure functions, no I/O.
+
+// ---------------------------------------------------------------- normalisation
+
+/** Smart quotes, dashes, odd spaces -> ASCII; line ends -> \n. */
+/**
+ * Numbers written the continental way ("25.000 USD", "factor 1,38", "287,50 daily") read as the trade's
+ * ("25000", "1.38", "287.50"). Only when the text shows both signs of that style: a dot grouping
+ * thousands and a comma before two decimals. A lone "1,2" or "1.350" stays as written.
+ */
+const DOT_THOUSANDS = /(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d]|[.,]\d)/g;
+const COMMA_DECIMAL = /(?<![\d.,])\d{1,3}(?:\.\d{3})*,\d{2}(?![\d]|[.,]\d)/g;
+export function continentalNumbers(s: string): string {
+  DOT_THOUSANDS.lastIndex = 0;
+  COMMA_DECIMAL.lastIndex = 0;
+  if (!DOT_THOUSANDS.test(s) || !COMMA_DECIMAL.test(s)) return s;
+  return s.replace(COMMA_DECIMAL, (n) => n.replace(/\./g, '').replace(',', '.')).replace(DOT_THOUSANDS, (n) => n.replace(/\./g, ''));
+}
+
+export function normalizeText(s: string): string {
+  return continentalNumbers(s)
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u2018\u2019\u201B\u2032]/g, "'")
+    .replace(/[\u201C\u201D\u201F\u2033]/g, '"')
+    .replace(/[\u2013\u2014\u2015\u2212]/g, '-')
+    .replace(/[\u00A0\u2007\u202F\u2009\u200A]/g, ' ')
+    .replace(/[\u200B\u200C\u200D\u2060\uFEFF\u00AD]/g, '')
+    .replace(/\u2022/g, '-')
+    .replace(/\u2026/g, '...');
+}
+
+// ---------------------------------------------------------------- HTML -> text
+
+const ENTITIES: Record<string, string> = {
+  nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", rsquo: "'", lsquo: "'", rdquo: '"', ldquo: '"',
+  ndash: '-', mdash: '-', hellip: '...', bull: '-', middot: '-', copy: '(c)', reg: '(r)', trade: '(tm)', zwnj: '',
+  zwj: '', shy: '', ensp: ' ', emsp: ' ', thinsp: ' ', laquo: '"', raquo: '"', times: 'x', dollar: '$', percnt: '%',
+};
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : '';
+    }
+    const v = ENTITIES[e.toLowerCase()];
+    return v ?? m;
+  });
+}
+
+interface HNode {
+  tag: string; // '#text' for text
+  attrs: string;
+  text?: string;
+  children: HNode[];
+  parent?: HNode;
+}
+
+const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'wbr', 'area', 'base', 'source', 'param', 'embed']);
+const SKIP = new Set(['head', 'style', 'script', 'title', 'noscript', 'template', 'xml']);
+const BLOCK = new Set([
+  'p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'thead', 'tbody', 'tfoot', 'section',
+  'article', 'header', 'footer', 'center', 'pre', 'address', 'dl', 'dt', 'dd', 'body', 'html', 'form', 'fieldset', 'main', 'nav',
+  'aside', 'figure', 'caption',
+]);
+
+function parseHtml(html: string): HNode {
+  const root: HNode = { tag: '#root', attrs: '', children: [] };
+  let cur = root;
+  const open = (tag: string, attrs: string) => {
+    const n: HNode = { tag, attrs, children: [], parent: cur };
+    cur.children.push(n);
+    if (!VOID.has(tag)) cur = n;
+  };
+  const closeTo = (tag: string, stopAt: string[] = []) => {
+    for (let n: HNode | undefined = cur; n && n !== root; n = n.parent) {
+      if (stopAt.includes(n.tag)) return false;
+      if (n.tag === tag) {
+        cur = n.parent ?? root;
+        return true;
+      }
+    }
+    return false;
+  };
+  // bounded repetitions: an unclosed comment, quote or tag costs at most a few thousand characters
+  const re = /<!--[\s\S]{0,20000}?-->|<!\[CDATA\[[\s\S]{0,20000}?\]\]>|<![^>]{0,2000}>|<\?[^>]{0,2000}>|<\/\s*([a-zA-Z][\w:-]{0,40})\s*>|<([a-zA-Z][\w:-]{0,40})((?:[^>"']|"[^"]{0,2000}"|'[^']{0,2000}'){0,200})>|([^<]+)|</g;
+  let m: RegExpExecArray | null;
+  let skipping: string | null = null;
+  while ((m = re.exec(html))) {
+    const [whole, closeTag, openTag, attrs, text] = m;
+    if (skipping) {
+      if (closeTag && closeTag.toLowerCase() === skipping) skipping = null;
+      continue;
+    }
+    if (text !== undefined || whole === '<') {
+      cur.children.push({ tag: '#text', attrs: '', text: text ?? '<', children: [], parent: cur });
+    } else if (openTag) {
+      const tag = openTag.toLowerCase();
+      if (SKIP.has(tag)) {
+        if (!/\/\s*$/.test(attrs ?? '')) skipping = tag;
+        continue;
+      }
+      // implied closes
+      if (tag === 'p') closeTo('p', ['div', 'td', 'th', 'li', 'blockquote', 'table']);
+      if (tag === 'li') closeTo('li', ['ul', 'ol']);
+      if (tag === 'td' || tag === 'th') closeTo('td', ['tr', 'table']) || closeTo('th', ['tr', 'table']);
+      if (tag === 'tr') closeTo('tr', ['table']);
+      open(tag, attrs ?? '');
+      if (/\/\s*$/.test(attrs ?? '') && cur.tag === tag && !VOID.has(tag)) cur = cur.parent ?? root;
+    } else if (closeTag) {
+      closeTo(closeTag.toLowerCase());
+    }
+  }
+  return root;
+}
+
+const inline = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+function rowCells(tr: HNode): HNode[] {
+  return tr.children.filter((c) => c.tag === 'td' || c.tag === 'th');
+}
+
+function tableRows(table: HNode): HNode[] {
+  const rows: HNode[] = [];
+  const walk = (n: HNode) => {
+    for (const c of n.children) {
+      if (c.tag === 'tr') rows.push(c);
+      else if (c.tag === 'thead' || c.tag === 'tbody' || c.tag === 'tfoot') walk(c);
+    }
+  };
+  walk(table);
+  return rows;
+}
+
+const containsTag = (n: HNode, tag: string): boolean => n.children.some((c) => c.tag === tag || containsTag(c, tag));
+
+function render(n: HNode, pre = false): string {
+  if (n.tag === '#text') {
+    const t = decodeEntities(n.text ?? '');
+    return pre ? t : t.replace(/[ \t\r\n\f]+/g, ' ');
+  }
+  const kids = () => n.children.map((c) => render(c, pre || n.tag === 'pre')).join('');
+  switch (n.tag) {
+    case 'br':
+      return '\n';
+    case 'hr':
+      return '\n\n';
+    case 'img':
+      return '';
+    case 'blockquote': {
+      const body = kids()
+        .split('\n')
+        .map((l) => l.trim());
+      while (body.length && !body[0]) body.shift();
+      while (body.length && !body[body.length - 1]) body.pop();
+      return `\n${body.map((l) => (l ? `> ${l}` : '>')).join('\n')}\n`;
+    }
+    case 'li': {
+      const parent = n.parent;
+      let marker = '- ';
+      if (parent?.tag === 'ol') marker = `${parent.children.filter((c) => c.tag === 'li').indexOf(n) + 1}. `;
+      return `\n${marker}${inline(kids())}\n`;
+    }
+    case 'table': {
+      const out: string[] = [];
+      for (const tr of tableRows(n)) {
+        const cells = rowCells(tr);
+        const layout = cells.length < 2 || cells.some((c) => containsTag(c, 'table'));
+        if (layout) out.push(cells.map((c) => render(c)).join('\n'));
+        else out.push(cells.map((c) => inline(render(c))).join(' | '));
+      }
+      return `\n${out.join('\n')}\n`;
+    }
+    default:
+      if (BLOCK.has(n.tag)) return `\n${kids()}\n`;
+      return kids();
+  }
+}
+
+/** HTML -> plain text: block elements on their own lines, table rows as "a | b | c", blockquotes as "> ". */
+export function htmlToText(html: string): string {
+  const text = render(parseHtml(html));
+  const lines = normalizeText(text)
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+/g, ' ').trim());
+  const out: string[] = [];
+  for (const l of lines) {
+    if (!l && (!out.length || !out[out.length - 1])) continue;
+    out.push(l);
+  }
+  while (out.length && !out[out.length - 1]) out.pop();
+  return out.join('\n');
+}

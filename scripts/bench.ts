@@ -6,7 +6,8 @@
  * Express route per scenario running exactly the SQL the API's handler ran for it (captured from the
  * real code) on a pool of the same size. Rounds alternate bare / API so both see the same machine
  * state. Load is spread over enough API keys that the rate limit never answers. Prints, per
- * scenario, requests per second, p50 and p99 latency, the ratio to the bare route, and the API
+ * scenario, requests per second, p50 and p99 latency, the ratio to the bare route, each server's CPU
+ * time per request (steadier than requests per second on a shared machine), and the API
  * server's peak RSS; plus the API's start-up time to listening. `--cpu-prof DIR` writes the API
  * server's CPU profile there (open it in Chrome DevTools, or summarise it with
  * `npx tsx scripts/profile-top.ts DIR/*.cpuprofile`); `--only NAME` runs one scenario;
@@ -32,7 +33,7 @@ import { hmacHex, SecretBox } from '../src/lib/crypto';
 import type { Deps } from '../src/deps';
 import { createStorage } from '../src/storage';
 import { systemClock } from '../src/lib/clock';
-import { ADMIN_URL, log, rssMb, startProc, stopProc, type Proc } from './bench-kit';
+import { ADMIN_URL, cpuMs, log, rssMb, startProc, stopProc, type Proc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -169,10 +170,13 @@ interface Round {
   p50: number;
   p99: number;
   non2xx: number;
+  /** The server's CPU time per request answered, ms. */
+  cpu: number;
 }
 
-async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: string[] | null, duration = DURATION): Promise<Round> {
+async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: string[] | null, duration = DURATION, pid?: number): Promise<Round> {
   let n = 0;
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -194,7 +198,8 @@ async function load(port: number, sc: Scenario['api'] | Scenario['bare'], keys: 
       },
     ],
   } as autocannon.Options);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  const cpu = pid && result.requests.total ? (cpuMs(pid) - cpuBefore) / result.requests.total : 0;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpu };
 }
 
 // ------------------------------------------------------------------ main
@@ -303,9 +308,9 @@ async function main(): Promise<void> {
       const beforeSc = before && scenarios(before.seeded).find((b) => b.name === sc.name)!.api;
       for (let r = 0; r < ROUNDS; r++) {
         log(`${sc.name}: round ${r + 1}/${ROUNDS}`);
-        if (!args['api-only'] || r === 0) bareRounds.push(await load(bare.port, sc.bare, null, args['api-only'] ? 1 : DURATION));
-        if (beforeApi && beforeSc) beforeRounds.push(await load(beforeApi.port, beforeSc, beforeSc.keys === 'book' ? before!.seeded.keys : before!.seeded.deepKeys));
-        apiRounds.push(await load(api.port, sc.api, keys));
+        if (!args['api-only'] || r === 0) bareRounds.push(await load(bare.port, sc.bare, null, args['api-only'] ? 1 : DURATION, bare.child.pid));
+        if (beforeApi && beforeSc) beforeRounds.push(await load(beforeApi.port, beforeSc, beforeSc.keys === 'book' ? before!.seeded.keys : before!.seeded.deepKeys, DURATION, beforeApi.child.pid));
+        apiRounds.push(await load(api.port, sc.api, keys, DURATION, api.child.pid));
       }
       const avg = (xs: Round[], k: keyof Round) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
       const bad = apiRounds.reduce((a, x) => a + x.non2xx, 0) + bareRounds.reduce((a, x) => a + x.non2xx, 0);
@@ -318,11 +323,12 @@ async function main(): Promise<void> {
         `${avg(apiRounds, 'p50').toFixed(1)} / ${avg(apiRounds, 'p99').toFixed(1)}`,
         (avg(apiRounds, 'p99') / Math.max(0.1, avg(bareRounds, 'p99'))).toFixed(2),
         String(bad),
-        ...(beforeRounds.length ? [`${avg(beforeRounds, 'rps').toFixed(0)} (${(avg(beforeRounds, 'rps') / avg(bareRounds, 'rps')).toFixed(2)}) ${avg(beforeRounds, 'p50').toFixed(1)} / ${avg(beforeRounds, 'p99').toFixed(1)}`] : []),
+        `${avg(bareRounds, 'cpu').toFixed(2)} / ${avg(apiRounds, 'cpu').toFixed(2)}`,
+        ...(beforeRounds.length ? [`${avg(beforeRounds, 'rps').toFixed(0)} (${(avg(beforeRounds, 'rps') / avg(bareRounds, 'rps')).toFixed(2)}) ${avg(beforeRounds, 'p50').toFixed(1)} / ${avg(beforeRounds, 'p99').toFixed(1)}; CPU ${avg(beforeRounds, 'cpu').toFixed(2)}`] : []),
       ]);
     }
     const rss = rssMb(api.child.pid!);
-    const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx', ...(before ? [`before (${args.before}): rps (ratio) p50 / p99`] : [])];
+    const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx', 'CPU ms/req bare / API', ...(before ? [`before (${args.before}): rps (ratio) p50 / p99; CPU ms/req`] : [])];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
     const out = [

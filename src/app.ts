@@ -10,6 +10,7 @@ import { strictFormats } from './http/formats';
 import { idempotency, type IdempotentRun } from './http/idempotency';
 import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from './http/input';
 import './http/validator-routes';
+import './http/ajv-refs';
 import { RATE_LIMIT, rateLimit } from './http/rate-limit';
 import { lifeOf, requestLifecycle } from './http/lifecycle';
 import { Admission } from './http/overload';
@@ -25,6 +26,7 @@ import { mcpRoutes } from './mcp/server';
 import { referenceRoutes } from './web/reference/reference.routes';
 import { apiResourceMetadataUrl, issuerProblem, oauthRoutes } from './oauth/routes';
 import type { Handler, Handlers, OperationId } from './http/types';
+import { chain, methodNotAllowed, RouteTable } from './http/route-table';
 
 export const BODY_LIMIT = '1mb';
 
@@ -215,7 +217,6 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   });
 
   const validator = contractValidator(spec, deps.validateResponses === true);
-  app.use(validator);
   // Compiles every operation's request validator now rather than on its first request (see server.ts).
   // Then the credential lookup and its rate-limit count, once, for a key that cannot exist (no row
   // is found, nothing is written): the statement's first run on a connection is the slow one.
@@ -224,12 +225,11 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     await resolveCredential(deps, `Bearer svc_live_${'0'.repeat(32)}`, RATE_LIMIT).catch(() => undefined);
     return warmed;
   };
-
-  for (const op of operations.filter((o) => !o.rawBody)) {
+  app.use(operationRouter(operations, validator, (op) => {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
-    app[op.method](op.expressPath, ...operationGuards(op), access(op), idempotency(deps), route(deps, spec, op, handler));
-  }
+    return [...operationGuards(op), access(op), idempotency(deps), route(deps, spec, op, handler)];
+  }));
 
   app.use((req) => {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
@@ -273,4 +273,58 @@ async function warmValidator(app: Express, validator: RequestHandler[], operatio
     await new Promise((resolve) => setImmediate(resolve));
   }
   return warmed;
+}
+
+/** What express-openapi-validator's own route lookup attaches to a request (`req.openapi`), less the parameters. */
+interface ValidatorMeta {
+  expressRoute: string;
+  openApiRoute: string;
+  schema: unknown;
+  serial: number;
+  _responseSchema?: unknown;
+}
+
+/**
+ * The /v1 operations behind one route table (method and path template, see route-table.ts): the
+ * request's operation is found once, and express-openapi-validator is handed it (`req.openapi`, as
+ * its own lookup would set it) instead of scanning the contract's paths again; its request (and, in
+ * tests, response) validation then runs as before, followed by the operation's own handlers. The
+ * validator's lookup runs once per operation, on its first request, and what it found is kept (and
+ * checked: the same path template as the table's).
+ */
+function operationRouter(operations: OperationInfo[], validator: RequestHandler[], handlersOf: (op: OperationInfo) => RequestHandler[]): RequestHandler {
+  const named = (name: string) => validator.filter((mw) => mw.name === name);
+  const locate = [...named('pathParamsMiddleware'), ...named('metadataMiddleware')];
+  const validate = validator.filter((mw) => !locate.includes(mw));
+  if (locate.length !== 2 || !validate.some((mw) => mw.name === 'requestMiddleware')) {
+    throw new Error('express-openapi-validator changed shape: its route lookup and request validation middlewares were not found');
+  }
+  const findMeta = chain(locate);
+  const table = new RouteTable<{ op: OperationInfo; meta?: ValidatorMeta; run: ReturnType<typeof chain> }>();
+  for (const op of operations.filter((o) => !o.rawBody)) table.add(op.method, op.path, { op, run: chain([...validate, ...handlersOf(op)]) });
+
+  return (req, res, next) => {
+    const hit = table.find(req.method, req.path);
+    if (!hit) return next();
+    if ('allow' in hit) throw methodNotAllowed(req, hit.allow);
+    const entry = hit.value;
+    const r = req as Request & { openapi?: ValidatorMeta & { pathParams: Record<string, string> } };
+    if (entry.meta) {
+      r.params = hit.params;
+      r.openapi = { ...entry.meta, pathParams: hit.params };
+      entry.run(req, res, next);
+      return;
+    }
+    findMeta(req, res, (err) => {
+      if (err) return next(err);
+      const found = r.openapi;
+      if (found?.openApiRoute !== entry.op.path) {
+        return next(new Error(`The validator placed ${req.method} ${req.path} at ${found?.openApiRoute}, the route table at ${entry.op.path}`));
+      }
+      const { pathParams: _, ...meta } = found;
+      entry.meta = meta;
+      r.params = hit.params;
+      entry.run(req, res, next);
+    });
+  };
 }

@@ -7,7 +7,7 @@ import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { enqueueJob } from '../../jobs/queue';
 import { registerMaintenance } from '../../jobs/maintenance';
-import { registerJobHandler } from '../../jobs/worker';
+import { registerJobHandler } from '../../jobs/registry';
 import { StorageError } from '../../storage';
 import { systemScope } from '../inbound/inbound.service';
 import { getVisibleDealOr404 } from '../notes/notes.service';

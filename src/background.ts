@@ -1,4 +1,5 @@
 import { registerStatementJobs } from './features/documents/analysis';
+import { registerDocumentMaintenance } from './features/documents/documents.service';
 import { registerOAuthMaintenance } from './oauth/provider';
 import { registerFunderJobs } from './features/funders/attempts';
 import { registerPortalMail } from './features/portal/portal.service';
@@ -17,6 +18,7 @@ export function registerAllJobs(): void {
   registerMailJobs();
   registerSubmissionMail();
   registerFunderJobs();
+  registerDocumentMaintenance();
   registerStatementJobs();
   registerOAuthMaintenance();
   registerPortalMail();

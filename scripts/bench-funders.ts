@@ -33,7 +33,7 @@ import { createDeal } from '../src/features/deals/deals.service';
 import { registerHttpIntegration, unregisterFunderIntegration } from '../src/features/lenders/funder-specs';
 import { createLender, updateLenderApiConfig } from '../src/features/lenders/lenders.service';
 import { createDealSubmissions } from '../src/features/submissions/submissions.service';
-import { registerAllJobs } from '../src/jobs/handlers';
+import { registerAllJobs } from '../src/background';
 import { Worker } from '../src/jobs/worker';
 import { ManualClock } from '../src/lib/clock';
 import { createLogger } from '../src/logger';

@@ -17,7 +17,7 @@ import { createBusiness } from '../src/features/businesses/businesses.service';
 import { createDeal } from '../src/features/deals/deals.service';
 import { createLender } from '../src/features/lenders/lenders.service';
 import { createDealSubmissions } from '../src/features/submissions/submissions.service';
-import { registerAllJobs } from '../src/jobs/handlers';
+import { registerAllJobs } from '../src/background';
 import { Worker } from '../src/jobs/worker';
 import { systemClock } from '../src/lib/clock';
 import { createLogger } from '../src/logger';

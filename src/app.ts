@@ -1,5 +1,5 @@
 import { workerStatus } from './jobs/heartbeat';
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Deps } from './deps';
 import { access } from './http/access';
@@ -29,6 +29,30 @@ import type { Handler, Handlers, OperationId } from './http/types';
 import { chain, methodNotAllowed, RouteTable } from './http/route-table';
 
 export const BODY_LIMIT = '1mb';
+
+/**
+ * The request pipeline's stages, in the order createApp mounts them: every handler it mounts is
+ * marked with its stage (`at`). docs-site/ARCHITECTURE.md's "Request pipeline" lists the same stages
+ * in the same order; contract-tests/spec/architecture.test.ts holds the document to this list and
+ * this list to the app's real router stack, so neither can change alone.
+ */
+export const PIPELINE = [
+  'request-life', 'probes', 'admission', 'outside-api', 'body', 'mcp', 'authentication', 'rate-limit', 'validation', 'access', 'idempotency', 'handler', 'errors',
+] as const;
+export type PipelineStage = (typeof PIPELINE)[number];
+
+const stages = new WeakMap<object, PipelineStage>();
+
+/** The handlers given, each marked as part of the stage `name` (read back by stageOf). */
+function at<T extends object>(name: PipelineStage, ...handlers: T[]): T[] {
+  for (const h of handlers) stages.set(h, name);
+  return handlers;
+}
+
+/** The pipeline stage a mounted handler belongs to (undefined: not mounted by createApp). */
+export function stageOf(handler: object): PipelineStage | undefined {
+  return stages.get(handler);
+}
 
 /** JSON bodies only: a body of another media type is refused before anything reads it. */
 export const jsonOnly: RequestHandler = (req, _res, next) => {
@@ -134,18 +158,18 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.set('query parser', 'extended');
   if (deps.config.trustProxy !== undefined) app.set('trust proxy', deps.config.trustProxy);
 
-  app.use(requestLifecycle(deps.logger));
+  app.use(...at('request-life', requestLifecycle(deps.logger)));
 
   // Unauthenticated process endpoints (not part of the public contract).
-  app.get('/healthz', (_req, res) => {
+  app.get('/healthz', ...at('probes', (_req: Request, res: Response) => {
     res.json({ status: 'ok' });
-  });
+  }));
   // The contract (/openapi.yaml, /openapi.json) and the built reference (/docs): answered from memory, never shed.
-  app.use(referenceRoutes({ publicBaseUrl: deps.config.publicBaseUrl }));
+  app.use(...at('probes', referenceRoutes({ publicBaseUrl: deps.config.publicBaseUrl })));
   // Ready: the database answers and its schema is this release's (no migration pending).
   // Not ready while saturated (every slot busy or a queue waiting): a load balancer steers new work
   // to another process; this answer costs no database round trip.
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', ...at('probes', async (_req: Request, res: Response) => {
     if (admission.saturated()) {
       res.status(503).json({ status: 'overloaded', ...admission.stats() });
       return;
@@ -159,24 +183,24 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     } catch {
       res.status(503).json({ status: 'unavailable' });
     }
-  });
+  }));
 
   // Everything below is bounded: at most OVERLOAD_MAX_CONCURRENT at once, a short queue, then
   // `503 overloaded` before the body is read, before authentication and before any write.
-  app.use(admission.middleware());
+  app.use(...at('admission', admission.middleware()));
 
   // HEAD is served by every GET operation: Node already sends no body for it (the response was
   // created for a HEAD request), so from here on the request is routed, validated and checked as GET.
-  app.use((req, _res, next) => {
+  app.use(...at('outside-api', (req: Request, _res: Response, next: NextFunction) => {
     if (req.method === 'HEAD') req.method = 'GET';
     next();
-  });
+  }));
 
   // Operations with a raw body have their own route (today only receiveInboundEmail: an email
   // provider posts message/rfc822 with the location's inbound secret, not an API key).
   for (const op of operations.filter((o) => o.rawBody)) {
     if (op.operationId !== 'receiveInboundEmail') throw new Error(`No raw-body route for operation ${op.operationId}`);
-    app[op.method](op.expressPath, ...inboundEmailRoute(deps, handlers.receiveInboundEmail));
+    app[op.method](op.expressPath, ...at('outside-api', ...inboundEmailRoute(deps, handlers.receiveInboundEmail)));
   }
 
   // Outside the JSON API: the local storage back end's signed upload and download URLs (raw bytes,
@@ -187,34 +211,33 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
       clock: () => deps.clock.now(), logger: deps.logger, ...deps.config.storageLimits, uploadOpen: (key) => uploadOpen(deps.db.knex, key),
     });
     app.locals.files = files.events;
-    app.use(files);
+    app.use(...at('outside-api', files));
   }
-  app.use(portalRoutes(deps));
+  app.use(...at('outside-api', portalRoutes(deps)));
   // The settings pages for people (API keys, team, connected assistants...): sign-in by emailed code, then a session.
-  app.use(appRoutes(deps));
+  app.use(...at('outside-api', appRoutes(deps)));
   // OAuth 2.1 for assistants: the authorization server (metadata, registration, authorize, token,
   // revocation), the resource metadata of /mcp and /v1, and the sign-in and consent pages.
   const noIssuer = issuerProblem(deps.publicBaseUrl);
   if (noIssuer) deps.logger.warn(noIssuer);
-  else app.use(oauthRoutes(deps));
+  else app.use(...at('outside-api', oauthRoutes(deps)));
 
-  app.use(jsonOnly);
-  app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }));
-  app.use(safeInput(operations));
+  app.use(...at('body', jsonOnly, express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }), safeInput(operations)));
 
   // The MCP server: tools that enter this same app as /v1 requests.
-  if (!noIssuer) app.use('/mcp', mcpRoutes(deps, app));
+  if (!noIssuer) app.use('/mcp', ...at('mcp', mcpRoutes(deps, app)));
 
-  app.use('/v1', authenticate(deps, { resourceMetadataUrl: noIssuer ? undefined : apiResourceMetadataUrl(deps) }));
-  app.use('/v1', rateLimit());
-  app.use((req, _res, next) => {
+  app.use('/v1', ...at('authentication', authenticate(deps, { resourceMetadataUrl: noIssuer ? undefined : apiResourceMetadataUrl(deps) })));
+  app.use('/v1', ...at('rate-limit', rateLimit()));
+  // Only /v1 goes on: a path nothing above answered is refused before validation.
+  app.use(...at('validation', (req: Request, _res: Response, next: NextFunction) => {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();
     // The app's internal routes are not served here, and API keys are refused outside /v1 anyway.
     if (API_KEY_BEARER.test(req.get('Authorization') ?? '')) {
       throw new ApiError('api_key_not_allowed', 'API keys are accepted only on /v1');
     }
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
-  });
+  }));
 
   const validator = contractValidator(spec, deps.validateResponses === true);
   // Compiles every operation's request validator now rather than on its first request (see server.ts).
@@ -225,16 +248,16 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     await resolveCredential(deps, `Bearer svc_live_${'0'.repeat(32)}`, RATE_LIMIT).catch(() => undefined);
     return warmed;
   };
-  app.use(operationRouter(operations, validator, (op) => {
+  app.use(...at('validation', operationRouter(operations, at('validation', ...validator), (op) => {
     const handler = handlers[op.operationId as OperationId] as Handler<OperationId> | undefined;
     if (!handler) throw new Error(`No handler for operation ${op.operationId}`);
-    return [...operationGuards(op), access(op), idempotency(deps), route(deps, spec, op, handler)];
-  }));
+    return [...at('validation', ...operationGuards(op)), ...at('access', access(op)), ...at('idempotency', idempotency(deps)), ...at('handler', route(deps, spec, op, handler))];
+  })));
 
-  app.use((req) => {
+  app.use(...at('errors', (req: Request) => {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
-  });
-  app.use(errorMiddleware());
+  }));
+  app.use(...at('errors', errorMiddleware()));
   return app;
 }
 
@@ -301,9 +324,14 @@ function operationRouter(operations: OperationInfo[], validator: RequestHandler[
   }
   const findMeta = chain(locate);
   const table = new RouteTable<{ op: OperationInfo; meta?: ValidatorMeta; run: ReturnType<typeof chain> }>();
-  for (const op of operations.filter((o) => !o.rawBody)) table.add(op.method, op.path, { op, run: chain([...validate, ...handlersOf(op)]) });
+  let first: RequestHandler[] | undefined;
+  for (const op of operations.filter((o) => !o.rawBody)) {
+    const handlers = [...validate, ...handlersOf(op)];
+    first ??= handlers;
+    table.add(op.method, op.path, { op, run: chain(handlers) });
+  }
 
-  return (req, res, next) => {
+  const router: RequestHandler & { inner?: RequestHandler[] } = (req, res, next) => {
     const hit = table.find(req.method, req.path);
     if (!hit) return next();
     if ('allow' in hit) throw methodNotAllowed(req, hit.allow);
@@ -327,4 +355,7 @@ function operationRouter(operations: OperationInfo[], validator: RequestHandler[
       entry.run(req, res, next);
     });
   };
+  // What one operation runs behind the table, in order (architecture.test.ts reads their stages).
+  router.inner = first ?? [];
+  return router;
 }

@@ -1,5 +1,6 @@
 import { loadFunderIntegrationsFile } from './features/lenders/funder-specs';
 import { loadStatementRulesFile } from './features/statements/rules';
+import { registerAllJobs } from './background';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -33,6 +34,8 @@ export async function buildDeps(
 ): Promise<Deps> {
   loadFunderIntegrationsFile(config.funderIntegrationsFile);
   loadStatementRulesFile(config.statementRulesFile);
+  // The features' job handlers, poll sources and submission channels (src/background.ts).
+  registerAllJobs();
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db }));
   await migrateLatest(db.knex);
   const secretKey = await resolveSecretKey(db.knex, config);

@@ -9,7 +9,7 @@ import { handlers } from './features/handlers';
 import { Worker } from './jobs/worker';
 import { workerStatus } from './jobs/heartbeat';
 import { startInboundSmtp } from './features/inbound/smtp-listener';
-import { registerAllJobs } from './jobs/handlers';
+import { registerAllJobs } from './background';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@ import { buildDeps } from './bootstrap';
 import { loadConfig } from './config';
 import { openOperatorDatabase } from './db/engine';
 import { Worker } from './jobs/worker';
-import { registerAllJobs } from './jobs/handlers';
+import { registerAllJobs } from './background';
 import { createLogger } from './logger';
 
 // `npm run worker`: background work alone (webhook delivery, email, later jobs), so production can

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/features/accounts/accounts.service';
 import { sha256Hex } from '../../src/lib/crypto';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';

@@ -6,7 +6,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/features/accounts/accounts.service';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/features/webhooks/signing';
 import type { Role } from '../../src/http/spec';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { formFields, textOf } from '../support/app-forms';

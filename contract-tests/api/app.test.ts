@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLocation, createUser, setUserActive } from '../../src/features/accounts/accounts.service';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { randomBase62, sha256Hex } from '../../src/lib/crypto';
 import { setMailbox } from '../../src/mail/mailbox';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { S3_CREDENTIALS, startS3Server, type S3Server } from '../support/s3-server';

@@ -4,7 +4,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAbandonedUploads } from '../../src/features/documents/documents.service';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 

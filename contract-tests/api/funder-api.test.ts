@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDuePolls, leaseForRequest, nextPollAt, pollAttempt } from '../../src/features/funders/attempts';
 import { MOCK_OUTCOMES, mockOutcome } from '../../src/features/funders/mock.adapter';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 

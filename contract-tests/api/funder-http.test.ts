@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerHttpIntegration, unregisterFunderIntegration } from '../../src/features/lenders/funder-specs';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { closedPort, FUNDER_STATUSES, funderIntegration, startFunder, type LoopbackFunder } from '../support/funder-server';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';

@@ -5,7 +5,7 @@ import type { DnsResolver } from '../../src/features/inbound/sender-auth';
 import { startInboundSmtp, type InboundSmtp } from '../../src/features/inbound/smtp-listener';
 import { reserveKeys, STALE_INTENT_MS, sweepStorageIntents } from '../../src/features/inbound/email-documents';
 import { runSweeps } from '../../src/jobs/maintenance';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { simpleParser } from 'mailparser';

@@ -7,7 +7,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { createUser, setUserActive } from '../../src/features/accounts/accounts.service';
 import { canUse } from '../../src/http/access';
 import { INTERNAL_CALL_HEADER, registerInternalCall } from '../../src/http/auth';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { tools } from '../../src/mcp/tools';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIGEST_AFTER_MS } from '../../src/features/notifications/notifications.service';
 import { RETRY_SCHEDULE_MS } from '../../src/features/webhooks/webhooks.dispatch';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
 import { setMailbox } from '../../src/mail/mailbox';

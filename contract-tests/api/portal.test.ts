@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { LINK_OPENS_PER_MINUTE, PORTAL_REQUESTS_PER_MINUTE } from '../../src/web/portal/portal.routes';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf } from '../../src/features/statements/analyze';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 import { startReceiver, type LoopbackReceiver, type Received } from '../support/receiver';

@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { MAX_ATTACHMENTS } from '../../src/mail/attachments';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BACKOFF_MS } from '../../src/jobs/queue';
-import { registerAllJobs } from '../../src/jobs/handlers';
+import { registerAllJobs } from '../../src/background';
 import { Worker } from '../../src/jobs/worker';
 import { setMailbox } from '../../src/mail/mailbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';

@@ -25,7 +25,6 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
-import type { Database } from './engine';
 
 /** The advertisement, next to `svc.lock`: which process serves the folder, and where. */
 export const SOCKET_ADVERT_FILE = 'svc.socket';
@@ -256,7 +255,8 @@ export interface EmbeddedSocket {
  * that path is too long for a socket), advertised with our pid in `<dataDir>/svc.socket`.
  */
 export async function serveEmbeddedSocket(
-  db: Database,
+  // The parts of engine.ts's Database it serves (engine.ts imports this file: no import back).
+  db: { knex: Knex; pglite?: PGlite },
   dataDir: string,
   opts: { holdTimeoutMs?: number; maxConnections?: number; log?: Gate['log'] } = {},
 ): Promise<EmbeddedSocket> {

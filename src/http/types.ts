@@ -21,6 +21,9 @@ export interface Auth {
 /** The caller's scope: the first argument of every service and repository function. */
 export type Scope = Pick<Auth, 'locationId' | 'role' | 'userId' | 'scopes'> & { locationIsTest?: boolean };
 
+/** Who acts when no person does (an email records an answer, a job runs): the location itself, unrestricted. */
+export const systemScope = (locationId: string): Scope => ({ locationId, role: 'admin', userId: null, scopes: [] });
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {

@@ -1,49 +1,26 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../deps';
-import { claimDuePolls, pollAttempt, type AttemptRow } from '../features/funders/attempts';
-import { attemptDelivery, claimDueDeliveries, dispatchEvents, loadTargets, recordSuccesses, type ClaimedDelivery, type PendingSuccess, type Target } from '../features/webhooks/webhooks.dispatch';
 import { HEARTBEAT_EVERY_MS, removeHeartbeat, writeHeartbeat } from './heartbeat';
 import { MAINTENANCE_EVERY_MS, purgeExpired, runSweeps } from './maintenance';
 import { claimJobs, exhaustedJob, finishJob, releaseJobs, liveWorkers, newWorkerId, releaseAllLeases, WORKER_SESSION_PREFIX, type JobRow } from './queue';
+import { PermanentJobError, registeredJobs, registeredPollSources, type PollSource, type PollSourceSpec } from './registry';
 
-// The worker: one loop that turns outbox events into deliveries, attempts due deliveries, runs due
-// jobs and polls funder-API attempts whose next poll is due, with at most `concurrency` pieces of work in flight. Every "is it due" question is asked
+// The worker: one loop that runs the due jobs of the queue and the due items of every poll source
+// (registry.ts: registered by the features at start; today webhook deliveries, claimed before the
+// jobs, and funder-API polls, after them), with at most `concurrency` pieces of work in flight. It
+// imports no feature. Every "is it due" question is asked
 // of the injected clock (deps.clock); only the idle wait between polls is real time, and tests do
 // not use it: they call `drain()`.
 //
 // `npm start` runs it inside the API process; `npm run worker` runs it alone (src/worker.ts);
 // START_WORKER=false keeps it out of an API process.
 
-/** A job's work. Throw to fail the attempt (retried on the job's backoff); throw PermanentJobError to end it. */
-export type JobHandler = (deps: Deps, payload: unknown, job: JobRow) => Promise<void>;
-
-export class PermanentJobError extends Error {}
-
-interface JobHandlerOptions {
-  backoffMs?: number[];
-  /** At most this many jobs of the queue in flight in one worker, whatever its `concurrency` (heavy work). */
-  concurrency?: number;
-  /**
-   * Runs instead of the handler when every attempt of the job was started and none ended (each run
-   * killed its process): records the job's failure where its subject lives. The job then ends dead.
-   */
-  exhausted?: (deps: Deps, payload: unknown, job: JobRow) => Promise<void>;
-}
-
-const jobHandlers = new Map<string, { run: JobHandler } & JobHandlerOptions>();
-
-/** Registers the handler of a queue (once per queue, at module load). */
-export function registerJobHandler(queue: string, run: JobHandler, opts: JobHandlerOptions = {}): void {
-  jobHandlers.set(queue, { run, ...opts });
-}
 
 export interface WorkerOptions {
   /** Deliveries and jobs in flight at once. */
   concurrency?: number;
   /** Idle wait between polls when nothing was due (real time). */
   pollMs?: number;
-  /** Events fanned out per transaction. */
-  dispatchBatch?: number;
   /** Every slot busy: poll again once this many are free (default a quarter of `concurrency`). */
   refillAt?: number;
   /** Only this process may use the embedded database: leases left by an earlier run are released at start. */
@@ -54,11 +31,9 @@ export class Worker {
   readonly id = newWorkerId();
   private readonly concurrency: number;
   private readonly pollMs: number;
-  private readonly dispatchBatch: number;
   private readonly refillAt: number;
-  /** Successful attempts waiting to be recorded; one flush at a time takes all of them (group commit). */
-  private successes: { item: PendingSuccess; done: (status: 'succeeded' | null) => void; fail: (err: unknown) => void }[] = [];
-  private flushing?: Promise<void>;
+  /** This worker's use of each registered poll source, opened at its first poll. */
+  private sources?: { spec: PollSourceSpec; source: PollSource }[];
   private inFlight = new Set<Promise<unknown>>();
   /** Jobs in flight per queue with its own concurrency. */
   private perQueue = new Map<string, number>();
@@ -77,7 +52,6 @@ export class Worker {
   ) {
     this.concurrency = opts.concurrency ?? 32;
     this.pollMs = opts.pollMs ?? 200;
-    this.dispatchBatch = opts.dispatchBatch ?? 200;
     this.refillAt = Math.max(1, Math.min(this.concurrency, opts.refillAt ?? Math.floor(this.concurrency / 4)));
   }
 
@@ -121,7 +95,7 @@ export class Worker {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
-    await this.flushing;
+    for (const { source } of this.sources ?? []) await source.settle?.();
     // A clean stop: no longer seen (a killed worker's row simply grows old).
     if (this.lastBeat !== undefined) await removeHeartbeat(this.deps.db.knex, this.id).catch(() => undefined);
     this.lastBeat = undefined;
@@ -195,7 +169,8 @@ export class Worker {
       await purgeExpired(knex, deps.clock.now());
       await runSweeps(deps);
     }
-    await dispatchEvents(deps, this.dispatchBatch);
+    this.sources ??= registeredPollSources().map((spec) => ({ spec, source: spec.open(deps) }));
+    for (const { source } of this.sources) await source.prepare?.();
     let free = this.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const now = deps.clock.now();
@@ -210,10 +185,18 @@ export class Worker {
       await this.open();
       return 0;
     }
-    const deliveries = await claimDueDeliveries(knex, { now, limit: free, workerId: this.id, checkLiveness });
-    const targets = deliveries.length ? await loadTargets(knex, deliveries.map((d) => d.subscription_id)) : undefined;
-    for (const d of deliveries) this.track(this.deliver(d, targets));
-    free -= deliveries.length;
+    let started = 0;
+    const claimFrom = async (beforeJobs: boolean) => {
+      for (const { spec, source } of this.sources!) {
+        if (spec.beforeJobs !== beforeJobs || free <= 0) continue;
+        const tasks = await source.claim({ now, limit: free, workerId: this.id, checkLiveness });
+        for (const task of tasks) this.track(task());
+        free -= tasks.length;
+        started += tasks.length;
+      }
+    };
+    await claimFrom(true);
+    const jobHandlers = registeredJobs();
     // One claim for every queue, but none from a queue at its own concurrency; what a claim took past
     // that is handed back at once (never held to wait: its lease would run out).
     const queues = [...jobHandlers].filter(([q, h]) => !h.concurrency || (this.perQueue.get(q) ?? 0) < h.concurrency).map(([q]) => q);
@@ -236,9 +219,9 @@ export class Worker {
     if (surplus.length) await releaseJobs(knex, surplus);
     free -= jobs.length;
     for (const j of jobs) this.track(this.runJob(j));
-    const polls = await claimDuePolls(knex, { now, limit: free, workerId: this.id, checkLiveness });
-    for (const a of polls) this.track(this.poll(a));
-    return deliveries.length + jobs.length + polls.length;
+    started += jobs.length;
+    await claimFrom(false);
+    return started;
   }
 
   private track(p: Promise<unknown>): void {
@@ -249,56 +232,8 @@ export class Worker {
     });
   }
 
-  /**
-   * Group commit of successful attempts: the first success is recorded at once; those finishing
-   * while that transaction runs are recorded together by the next one (recordSuccesses). Under load
-   * one transaction records tens of attempts and locks each subscription once, instead of one
-   * transaction per attempt all queueing on their subscription's row. Resolves when recorded.
-   */
-  private recordSuccess = (item: PendingSuccess): Promise<'succeeded' | null> =>
-    new Promise((done, fail) => {
-      this.successes.push({ item, done, fail });
-      this.flushing ??= (async () => {
-        while (this.successes.length) {
-          const batch = this.successes.splice(0, 500);
-          try {
-            const recorded = await recordSuccesses(this.deps, batch.map((b) => b.item));
-            for (const b of batch) b.done(recorded.has(b.item.d.id) ? 'succeeded' : null);
-          } catch {
-            // One bad row must not send the whole group again: record them one by one.
-            for (const b of batch) {
-              try {
-                b.done((await recordSuccesses(this.deps, [b.item])).has(b.item.d.id) ? 'succeeded' : null);
-              } catch (err) {
-                b.fail(err);
-              }
-            }
-          }
-        }
-        this.flushing = undefined;
-      })();
-    });
-
-  private async deliver(d: ClaimedDelivery, targets?: Map<string, Target>): Promise<void> {
-    try {
-      await attemptDelivery(this.deps, d, { targets, recordSuccess: this.recordSuccess });
-    } catch (err) {
-      // Not recorded: the lease runs out and the delivery is attempted again (at least once).
-      this.deps.logger.error({ err, delivery_id: d.id }, 'webhook delivery attempt could not be recorded');
-    }
-  }
-
-  private async poll(a: AttemptRow): Promise<void> {
-    try {
-      await pollAttempt(this.deps, a, { reschedule: true });
-    } catch (err) {
-      // Not recorded: the lease runs out and the attempt is polled again.
-      this.deps.logger.error({ err, attempt_id: a.id }, 'funder status poll could not be recorded');
-    }
-  }
-
   private async runJob(job: JobRow): Promise<void> {
-    const counted = !!jobHandlers.get(job.queue)?.concurrency;
+    const counted = !!registeredJobs().get(job.queue)?.concurrency;
     if (counted) this.perQueue.set(job.queue, (this.perQueue.get(job.queue) ?? 0) + 1);
     try {
       await this.runJobOnce(job);
@@ -309,7 +244,7 @@ export class Worker {
 
   private async runJobOnce(job: JobRow): Promise<void> {
     const deps = this.deps;
-    const handler = jobHandlers.get(job.queue);
+    const handler = registeredJobs().get(job.queue);
     try {
       if (!handler) throw new PermanentJobError(`no handler for queue ${job.queue}`);
       if (exhaustedJob(job)) {

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { Deps } from '../deps';
 import type { JobRow } from '../jobs/queue';
-import { PermanentJobError, registerJobHandler } from '../jobs/worker';
+import { PermanentJobError, registerJobHandler } from '../jobs/registry';
 import { dialAllowed, policyForLocation } from '../outbound/policy';
 import { resolveAttachments, type ResolvedAttachment } from './attachments';
 import { EMAIL_SEND_QUEUE } from './mail.outbox';

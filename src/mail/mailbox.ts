@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AccountError } from '../features/accounts/accounts.service';
+import { AccountError } from '../lib/account-error';
 import type { Clock } from '../lib/clock';
 import type { SecretBox } from '../lib/crypto';
 import { bareHost, policyForLocation, vetUrl, type AddressPolicy, type RefusedUrl, type VettedUrl } from '../outbound/policy';

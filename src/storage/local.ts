@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './index';
+import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './storage';
 
 // The local folder back end. Its URLs point at this server (`/files/upload/<key>` and
 // `/files/download/<key>`, see ./routes.ts) and carry an HMAC over everything they allow, with an

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './index';
+import { checkKey, StorageError, type PresignedUpload, type Storage, type StoredObject } from './storage';
 
 // S3-compatible object storage. Upload URLs are presigned PutObject requests with Content-Type and
 // Content-Length among the signed headers, so the store itself refuses another size or type; the

@@ -4,6 +4,7 @@ import { randomBase62, sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import type { Role } from '../../http/spec';
 import { isLegacyTestKey, keyPrefixFor } from '../../http/auth';
+import { AccountError } from '../../lib/account-error';
 
 // Operator-side accounts: locations, users, API keys and OAuth tokens. Used by the CLI, the
 // first-run bootstrap and the tests; not part of the public /v1 surface.
@@ -24,7 +25,7 @@ export const DEFAULT_STAGES = [
   { label: 'Dead', phase: 'dead', event: 'deal_dead' },
 ] as const;
 
-export class AccountError extends Error {}
+export { AccountError };
 
 export interface LocationRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { dealsQuery } from '../deals/deals.repository';
+import { visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -35,7 +35,7 @@ export interface DealRef {
  * created (a user key without a user sees none).
  */
 export function visibleDealsQuery(db: Db, scope: Scope): Knex.QueryBuilder {
-  return dealsQuery(db, scope);
+  return visibleDeals(db, scope);
 }
 
 export async function findVisibleDeal(db: Db, scope: Scope, id: string): Promise<DealRef | undefined> {

@@ -6,6 +6,9 @@ import { getBusinessOr404 } from '../businesses/businesses.service';
 import { toActivityEntry } from './activity.mapper';
 import { businessActivityQuery, type ActivityRow } from './activity.repository';
 
+// What notes read of a deal through the activity feed's visibility (a feature never imports another's repository).
+export { findVisibleDeal, type Db } from './activity.repository';
+
 type ListQuery = NonNullable<operations['listBusinessActivity']['parameters']['query']>;
 
 /** One history of the business, newest first (every deal event, notes, tasks, CRM messages). */

@@ -18,6 +18,8 @@ type UpdateBody = components['schemas']['UpdateAdvanceRequest'];
 type ListQuery = NonNullable<operations['listAdvances']['parameters']['query']>;
 
 export type { AdvanceSummary };
+// What funding a deal (deals/fund.ts) writes and reads of advances; a feature never imports another's repository.
+export { insertAdvance, locationThreshold, type AdvanceRow } from './advances.repository';
 
 export async function withContext(db: Db, scope: Scope, rows: AdvanceRow[]): Promise<Advance[]> {
   const ctx = await advanceContexts(db, scope, rows);

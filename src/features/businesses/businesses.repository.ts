@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { dealsQuery } from '../deals/deals.repository';
+import { visibleBusinesses, visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -39,7 +39,7 @@ export interface BusinessStats {
 }
 
 export function businessesQuery(db: Db, scope: Scope) {
-  return db<BusinessRow>('businesses').where('businesses.location_id', scope.locationId);
+  return visibleBusinesses(db, scope) as Knex.QueryBuilder<BusinessRow, BusinessRow[]>;
 }
 
 export async function findBusiness(db: Db, scope: Scope, id: string): Promise<BusinessRow | undefined> {
@@ -72,7 +72,7 @@ export async function businessStats(db: Db, scope: Scope, ids: string[]): Promis
   }
   if (!ids.length) return out;
   // Counted over the deals this caller may see (role user: its own).
-  const deals = await dealsQuery(db, scope).whereIn('deals.business_id', ids).groupBy('deals.business_id').select('deals.business_id').count<{ business_id: string; count: number }[]>('* as count');
+  const deals = await visibleDeals(db, scope).whereIn('deals.business_id', ids).groupBy('deals.business_id').select('deals.business_id').count<{ business_id: string; count: number }[]>('* as count');
   for (const d of deals) out.get(d.business_id)!.deal_count = Number(d.count);
   // Role user has no access to advances: its advance figures stay 0.
   const adv = scope.role === 'user' ? [] : await db('advances')

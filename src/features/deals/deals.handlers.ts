@@ -1,5 +1,6 @@
 import type { Handler } from '../../http/types';
 import * as service from './deals.service';
+import * as fund from './fund';
 
 // One function per operationId: parse nothing (the validator did), decide nothing (the service does).
 
@@ -35,5 +36,5 @@ export const markDealDead: Handler<'markDealDead'> = async ({ deps, scope, param
 
 export const fundDeal: Handler<'fundDeal'> = async ({ deps, scope, params, body }) => ({
   status: 201,
-  body: { data: await service.fundDeal(deps, scope, params.id, body), meta: {} },
+  body: { data: await fund.fundDeal(deps, scope, params.id, body), meta: {} },
 });

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/schema';
 import { iso, isoRequired } from '../../lib/format';
-import type { StageRow } from '../pipeline/pipeline.repository';
+import type { StageRow } from '../pipeline/pipeline.service';
 import { monthlyRevenueCents } from '../lender-matches/scoring';
 import { revenueCheck, statementEvidence } from '../lender-matches/statement-figures';
 import type { DealContext, DealRow } from './deals.repository';

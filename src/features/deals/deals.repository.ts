@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import { visibleDeals } from '../../db/visible';
 import type { Scope } from '../../http/types';
 import type { StatementDoc } from '../lender-matches/statement-figures';
-import { findStages, type StageRow } from '../pipeline/pipeline.repository';
+import { findStages, type StageRow } from '../pipeline/pipeline.service';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 // Role `user` sees only the deals it created: `dealsQuery` applies that rule, so every deal read
@@ -77,14 +78,9 @@ export interface DealContext {
   statements: StatementDoc[];
 }
 
-/** The deals this caller may see: its location, and for role user only the deals it created. */
+/** The deals this caller may see (src/db/visible.ts: its location, and for role user only the deals it created). */
 export function dealsQuery(db: Db, scope: Scope, alias = 'deals') {
-  const q = db<DealRow>({ [alias]: 'deals' }).where(`${alias}.location_id`, scope.locationId);
-  if (scope.role === 'user') {
-    if (scope.userId) q.where(`${alias}.created_by_user_id`, scope.userId);
-    else q.whereRaw('false');
-  }
-  return q;
+  return visibleDeals(db, scope, alias) as Knex.QueryBuilder<DealRow, DealRow[]>;
 }
 
 /**

@@ -3,17 +3,15 @@ import type { components } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordActivity } from '../../events/activity';
 import { recordEvent } from '../../events/outbox';
-import type { Scope } from '../../http/types';
+import { systemScope, type Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { enqueueJob } from '../../jobs/queue';
-import { registerMaintenance } from '../../jobs/maintenance';
-import { registerJobHandler } from '../../jobs/worker';
+import { registerJobHandler } from '../../jobs/registry';
 import { StorageError } from '../../storage';
-import { systemScope } from '../inbound/inbound.service';
 import { getVisibleDealOr404 } from '../notes/notes.service';
 import { analyzeStatement, SCAN_TYPES, summarize, type StatementFigures } from '../statements/analyze';
 import { contractFailureCode, failureOf, statementSnapshot, toStatement, type StoredStatement } from './documents.mapper';
-import { MAX_DOCUMENT_BYTES, sweepAbandonedUploads } from './documents.service';
+import { MAX_DOCUMENT_BYTES } from './limits';
 import {
   completeBatchRow, dealStatements, documentsByIds, insertBatch, latestBatches, lockDeal, supersedeRunningBatches, updateDocumentRow,
   type DocumentRow,
@@ -180,7 +178,6 @@ export async function getDealStatementAnalysis(deps: Deps, scope: Scope, dealId:
 }
 
 export function registerStatementJobs(): void {
-  registerMaintenance('documents.abandoned_uploads', (deps) => sweepAbandonedUploads(deps));
   registerJobHandler(ANALYZE_QUEUE, (deps, payload, job) => runAnalyzeJob(deps, payload, job), {
     backoffMs: [10_000, 60_000],
     concurrency: MAX_CONCURRENT_ANALYSES,

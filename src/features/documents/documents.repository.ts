@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { visibleDealsQuery } from '../activity/activity.repository';
+import { visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -42,7 +42,7 @@ export interface DocumentRow {
 /** Documents of the location; role `user` sees only documents on deals it created. */
 export function documentsQuery(db: Db, scope: Scope): Knex.QueryBuilder {
   const q = db('documents').where('documents.location_id', scope.locationId).select('documents.*');
-  if (scope.role === 'user') q.whereIn('documents.deal_id', visibleDealsQuery(db, scope).select('deals.id'));
+  if (scope.role === 'user') q.whereIn('documents.deal_id', visibleDeals(db, scope).select('deals.id'));
   return q;
 }
 

@@ -10,7 +10,9 @@ import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { StorageError } from '../../storage';
 import { getVisibleDealOr404 } from '../notes/notes.service';
+import { registerMaintenance } from '../../jobs/maintenance';
 import { startStatementBatch } from './analysis';
+import { MAX_DOCUMENT_BYTES } from './limits';
 import { documentSnapshot, toDocument, type Document } from './documents.mapper';
 import { documentsQuery, findDocument, insertDocument, updateDocumentRow, type DocumentRow } from './documents.repository';
 
@@ -24,7 +26,9 @@ export const UPLOAD_TTL_MS = 15 * 60_000;
 export const DOWNLOAD_TTL_MS = 5 * 60_000;
 /** Documents still waiting for their bytes this long after creation are deleted (see sweepAbandonedUploads). */
 export const ABANDONED_UPLOAD_MS = 24 * 3600_000;
-export const MAX_DOCUMENT_BYTES = 26_214_400;
+export { MAX_DOCUMENT_BYTES };
+// What filing an email's attachments (inbound/email-documents.ts) writes of documents; a feature never imports another's repository.
+export { documentWithHash, insertDocument, lockDeal, type DocumentRow } from './documents.repository';
 
 /**
  * The first bytes every file of a declared type starts with. Finalize refuses bytes of another kind
@@ -232,4 +236,9 @@ export async function sweepAbandonedUploads(deps: Deps, opts: { batch?: number }
     deleted += Number(await deps.db.knex('documents').where({ id: r.id, status: 'pending_upload' }).del());
   }
   return deleted;
+}
+
+/** Pending uploads never finished are swept hourly (src/background.ts registers it at start). */
+export function registerDocumentMaintenance(): void {
+  registerMaintenance('documents.abandoned_uploads', (deps) => sweepAbandonedUploads(deps));
 }

@@ -1,9 +1,8 @@
 import type { Deps } from '../../deps';
 import { ApiError, conflict, notFound } from '../../http/errors';
 import type { Scope } from '../../http/types';
-import { lockedSubmissionOr404 } from '../submissions/submissions.service';
+import { findSubmission, lockedSubmissionOr404, type SubmissionRow } from '../submissions/submissions.service';
 import { toSubmission, type Submission } from '../submissions/submissions.mapper';
-import { findSubmission, type SubmissionRow } from '../submissions/submissions.repository';
 import { FUNDER_SUBMIT_QUEUE, createAttempt, latestAttempts, leaseForRequest, pollAttempt, retryState, withApi, type AttemptRow } from './attempts';
 
 // POST /v1/submissions/{id}/check-status and POST /v1/submissions/{id}/retry (the funder-API path

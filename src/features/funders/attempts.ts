@@ -7,13 +7,13 @@ import { claimRows, DEFAULT_BACKOFF_MS, enqueueJob, LEASE_MS, newLeaseId, type D
 import { newId } from '../../lib/ids';
 import { iso, isoRequired } from '../../lib/format';
 import { policyForLocation } from '../../outbound/policy';
-import { PermanentJobError, registerJobHandler } from '../../jobs/worker';
+import { PermanentJobError, registerJobHandler, registerPollSource } from '../../jobs/registry';
 import { businessNameOfDeal, submissionFailedMessage } from '../notifications/messages';
 import { notify } from '../notifications/notifications.service';
 import { findFunderSpec, isFunderSpecActive, credentialMap, type FunderSpec } from '../lenders/funder-specs';
 import { logOffer, type OfferTerms } from '../offers/offers.service';
-import { applySubmissionResponse, markSubmissionSent } from '../submissions/submissions.service';
-import type { SubmissionRow } from '../submissions/submissions.repository';
+import { applySubmissionResponse, markSubmissionSent, type SubmissionRow } from '../submissions/submissions.service';
+import { registerSubmissionChannel } from '../submissions/channels';
 import { ATTEMPT_STATE, missingFields, PERMANENT_ERRORS, redactSecrets, type AdapterContext, type FunderAnswer, type FunderApplication, type FunderErrorCode, type FunderResult, type InternalStatus } from './adapter';
 
 // Funder-API attempts: one row of `api_submissions` per attempt to send a submission through its
@@ -465,7 +465,39 @@ export async function runSubmitJob(deps: Deps, payload: unknown, job?: Pick<JobR
 export const SUBMIT_BACKOFF_MS = DEFAULT_BACKOFF_MS;
 
 export function registerFunderJobs(): void {
+  // The funder API as a channel of the submission's state machine (src/features/submissions/channels.ts).
+  registerSubmissionChannel('api', {
+    send: async (trx, deps, { scope, dealId, items }) => {
+      for (const { row, lender } of items) {
+        await createAttempt(trx, deps, {
+          locationId: scope.locationId, submissionId: row.id, dealId, lenderId: lender.id, specId: lender.funder_api_spec_id, environment: lender.api_environment, attemptNumber: 1,
+        });
+      }
+    },
+    // Withdrawn by the broker: nothing more is asked of the funder (a queued attempt's job ends unsent).
+    withdrawn: async (trx, scope, submissionId, now, by) => {
+      if (by !== 'broker') return;
+      await trx('api_submissions').where({ submission_id: submissionId, location_id: scope.locationId }).whereNotNull('next_poll_at').update({ next_poll_at: null, updated_at: now });
+    },
+    describe: (db, clock, rows) => withApi(db, clock, rows),
+  });
   registerJobHandler(FUNDER_SUBMIT_QUEUE, (deps, payload, job) => runSubmitJob(deps, payload, job), { backoffMs: SUBMIT_BACKOFF_MS });
+  // Attempts whose next poll is due, claimed by the worker after the job queue.
+  registerPollSource({
+    name: 'funder_polls',
+    beforeJobs: false,
+    open: (deps) => ({
+      claim: async (c) =>
+        (await claimDuePolls(deps.db.knex, c)).map((a) => async () => {
+          try {
+            await pollAttempt(deps, a, { reschedule: true });
+          } catch (err) {
+            // Not recorded: the lease runs out and the attempt is polled again.
+            deps.logger.error({ err, attempt_id: a.id }, 'funder status poll could not be recorded');
+          }
+        }),
+    }),
+  });
 }
 
 // ------------------------------------------------------------------ polling

@@ -5,8 +5,7 @@ import type { Deps } from '../../deps';
 import type { Scope } from '../../http/types';
 import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import { announceUploaded, contentMatches, MAX_DOCUMENT_BYTES } from '../documents/documents.service';
-import { documentWithHash, insertDocument, lockDeal, type DocumentRow } from '../documents/documents.repository';
+import { announceUploaded, contentMatches, documentWithHash, insertDocument, lockDeal, MAX_DOCUMENT_BYTES, type DocumentRow } from '../documents/documents.service';
 import type { AttachmentReading } from './attachments';
 
 // Files attached to a lender's reply become documents of its deal (issue 27, item 2). Called in the

@@ -4,12 +4,11 @@ import type { components, operations } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { ApiError, conflict, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
-import type { Scope } from '../../http/types';
+import { systemScope, type Scope } from '../../http/types';
 import { randomBase62, sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import { SUBMISSION_EMAIL_KIND } from '../submissions/submissions.email';
-import { findSubmission, type SubmissionRow } from '../submissions/submissions.repository';
-import { applySubmissionResponse, checkResponseBody, lockedSubmissionOr404 } from '../submissions/submissions.service';
+import { SUBMISSION_EMAIL_KIND } from '../submissions/submissions.template';
+import { applySubmissionResponse, checkResponseBody, findSubmission, lockedSubmissionOr404, type SubmissionRow } from '../submissions/submissions.service';
 import { findTraceCodes, normalizeTraceCode } from '../submissions/trace-code';
 import { isLenderDomain } from './sender-domain';
 import { EMPTY_READING, readPdfAttachments, type AttachmentReading } from './attachments';
@@ -39,8 +38,7 @@ export const INBOUND_TEXT_MAX = 100_000;
 const SECRET_PREFIX = 'svc_inbound_';
 export const INBOUND_SECRET_PATTERN = /^svc_inbound_[0-9A-Za-z]{32}$/;
 
-/** Who acts when an email (not a person) records an answer: the location itself, unrestricted. */
-export const systemScope = (locationId: string): Scope => ({ locationId, role: 'admin', userId: null, scopes: [] });
+export { systemScope };
 
 // ---------------------------------------------------------------- the secret
 

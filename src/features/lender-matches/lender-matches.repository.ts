@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { dealsQuery } from '../deals/deals.repository';
+import { visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -21,7 +21,7 @@ export interface MatchDealRow {
 
 /** A deal the caller may see: in its location and, for role `user`, created by it. */
 export async function findVisibleDeal(db: Db, scope: Scope, dealId: string): Promise<MatchDealRow | undefined> {
-  return dealsQuery(db, scope, 'd')
+  return visibleDeals(db, scope, 'd')
     .join('businesses as b', function joinBusiness() {
       this.on('b.id', '=', 'd.business_id').andOn('b.location_id', '=', 'd.location_id');
     })

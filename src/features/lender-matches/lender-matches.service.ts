@@ -4,10 +4,13 @@ import { invalid, notFound } from '../../http/errors';
 import { decodeCursor, encodeCursor, type Page } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { toCents } from '../../lib/money';
-import { statementDocsByDeal } from '../deals/deals.repository';
+import { statementDocsByDeal } from '../deals/deals.service';
 import { activeLenders, existingPositions, findVisibleDeal, lendersById, primaryOwnerCreditScore, submissionsByLender, type Db } from './lender-matches.repository';
 import { matchFigures, monthlyRevenueCents, monthsSince, normalizeCriteria, parseCreditScore, scoreDeal, type DealFacts, type MatchFigures, type MatchReason } from './scoring';
 import { statementEvidence } from './statement-figures';
+
+// What submissions read of a deal through lender matching's visibility (a feature never imports another's repository).
+export { findVisibleDeal };
 
 type LenderMatch = components['schemas']['LenderMatch'];
 type ListQuery = NonNullable<operations['listDealLenderMatches']['parameters']['query']>;

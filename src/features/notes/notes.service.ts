@@ -5,7 +5,7 @@ import { notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
-import { findVisibleDeal, type Db } from '../activity/activity.repository';
+import { findVisibleDeal, type Db } from '../activity/activity.service';
 import { getBusinessOr404 } from '../businesses/businesses.service';
 import { toNote, type Note } from './notes.mapper';
 import { findNote, insertNote, notesQuery, type NoteRow, type NoteWithAuthor } from './notes.repository';

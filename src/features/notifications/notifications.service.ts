@@ -6,7 +6,7 @@ import { ApiError, forbidden } from '../../http/errors';
 import type { Scope } from '../../http/types';
 import { enqueueJob, type Db } from '../../jobs/queue';
 import { registerMaintenance } from '../../jobs/maintenance';
-import { registerJobHandler } from '../../jobs/worker';
+import { registerJobHandler } from '../../jobs/registry';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../../lib/ids';
 import { queueEmail } from '../../mail/mail.outbox';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { dealsQuery } from '../deals/deals.repository';
+import { visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 // Offers belong to deals: role `user` sees only the offers of the deals it created.
@@ -38,8 +38,8 @@ export interface OfferRow {
 /** The offers this caller may see: its location, and for role user only offers on deals it created. */
 export function offersQuery(db: Db, scope: Scope) {
   const q = db<OfferRow>('offers').where('offers.location_id', scope.locationId);
-  // Role user: only offers on deals it may see (one rule, in dealsQuery).
-  if (scope.role === 'user') q.whereIn('offers.deal_id', dealsQuery(db, scope).select('deals.id'));
+  // Role user: only offers on deals it may see (one rule: src/db/visible.ts).
+  if (scope.role === 'user') q.whereIn('offers.deal_id', visibleDeals(db, scope).select('deals.id'));
   return q;
 }
 

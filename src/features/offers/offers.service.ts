@@ -16,6 +16,9 @@ import {
   dealOfOffer, dealOffersPageQuery, offersPageQuery, findLender, findOffer, findSubmission, fromPageRow, insertOffer, lenderNames, setPrimaryOfferRow, updateOfferRow, type Db, type OfferRow,
 } from './offers.repository';
 
+// What funding a deal (deals/fund.ts) reads and writes of offers; a feature never imports another's repository.
+export { findOffer, markSubmissionFunded, setPrimaryOfferRow, updateOfferRow, type OfferRow } from './offers.repository';
+
 type S = components['schemas'];
 type CreateBody = S['CreateDealOfferRequest'];
 type UpdateBody = S['UpdateOfferRequest'];

@@ -6,7 +6,7 @@ import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { normalizePhone, phoneParam } from '../../lib/phone';
-import { findBusiness, type BusinessRow } from '../businesses/businesses.repository';
+import { visibleBusinesses } from '../../db/visible';
 import { toAssociation, toBusinessPerson, toPerson, toPersonSnapshot, type Association, type BusinessPerson, type Person } from './people.mapper';
 import {
   businessPeopleRows, findLink, findLinkWithBusiness, findPerson, hasPrimaryContact, insertLink, insertPerson, lockBusiness, ownershipHundredths,
@@ -35,8 +35,8 @@ async function getPersonOr404(db: Db, scope: Scope, id: string): Promise<PersonR
   return row;
 }
 
-async function businessOr404(db: Db, scope: Scope, id: string): Promise<BusinessRow> {
-  const row = await findBusiness(db, scope, id);
+async function businessOr404(db: Db, scope: Scope, id: string): Promise<{ id: string }> {
+  const row = (await visibleBusinesses(db, scope).where('businesses.id', id).first('businesses.id')) as { id: string } | undefined;
   if (!row) throw notFound('business', id, 'business_id');
   return row;
 }

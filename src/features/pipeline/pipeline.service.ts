@@ -7,6 +7,9 @@ import { newId } from '../../lib/ids';
 import { toPipelineStage, type PipelineStage } from './pipeline.mapper';
 import { findStage, insertStage, listStages, lockLocationStages, shiftStages, updateStageRow, type Phase, type StageEvent, type StageRow } from './pipeline.repository';
 
+// What other features use of the pipeline's data (deals move through its stages); a feature never imports another's repository.
+export { findStage, findStageByEvent, findStages, firstStageOfPhase, isOpenPhase, OPEN_PHASES, type StageEvent, type StageRow } from './pipeline.repository';
+
 type CreateBody = components['schemas']['CreatePipelineStageRequest'];
 type UpdateBody = components['schemas']['UpdatePipelineStageRequest'];
 

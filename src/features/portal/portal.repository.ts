@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { visibleDealsQuery } from '../activity/activity.repository';
+import { visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first, except the lookup of a link by
 // its token's hash, which is how the merchant portal learns the scope.
@@ -44,7 +44,7 @@ export interface DocumentRequestRow {
 
 export function portalLinksQuery(db: Db, scope: Scope): Knex.QueryBuilder {
   const q = db('portal_links').where('portal_links.location_id', scope.locationId).select('portal_links.*');
-  if (scope.role === 'user') q.whereIn('portal_links.deal_id', visibleDealsQuery(db, scope).select('deals.id'));
+  if (scope.role === 'user') q.whereIn('portal_links.deal_id', visibleDeals(db, scope).select('deals.id'));
   return q;
 }
 
@@ -72,7 +72,7 @@ export async function updatePortalLinkRow(db: Db, scope: Scope, id: string, patc
 
 export function documentRequestsQuery(db: Db, scope: Scope): Knex.QueryBuilder {
   const q = db('document_requests').where('document_requests.location_id', scope.locationId).select('document_requests.*');
-  if (scope.role === 'user') q.whereIn('document_requests.deal_id', visibleDealsQuery(db, scope).select('deals.id'));
+  if (scope.role === 'user') q.whereIn('document_requests.deal_id', visibleDeals(db, scope).select('deals.id'));
   return q;
 }
 

@@ -1,105 +1,60 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { invalid } from '../../http/errors';
 import { registerAttachmentSource } from '../../mail/attachments';
+import { queueEmail } from '../../mail/mail.outbox';
+import { getMailbox, parseFromAddress } from '../../mail/mailbox';
 import { registerEmailDeadHook, registerEmailSentHook } from '../../mail/sent-hooks';
 import { businessNameOfDeal, submissionFailedMessage } from '../notifications/messages';
 import { notify } from '../notifications/notifications.service';
-import { usd } from '../deals/deals.mapper';
 import { MAX_DOCUMENT_BYTES } from '../documents/documents.service';
 import { buildSubmissionPackageIsolated } from './package.isolated';
 import { type PackageDocument, type PackageOwner, type SubmissionPackageInput } from './package';
+import { registerSubmissionChannel, type ChannelBatch } from './channels';
 import type { SubmissionRow } from './submissions.repository';
 import { markSubmissionSent } from './submissions.service';
+import { renderSubmissionEmail, replyAddress, SUBMISSION_EMAIL_KIND, templateValues } from './submissions.template';
 
-// The email side of a submission: the message (the location's default template or the request's
-// overrides, variables rendered and HTML-escaped), the package attached at send time (rebuilt from
+// The email channel of a submission (channels.ts): one email per lender queued in the creating
+// transaction (the message: submissions.template.ts), the package attached at send time (rebuilt from
 // the submission, byte-identical on every retry), and what happens once the SMTP server accepted
 // it (the submission becomes `sent`, `submission.sent` fires, the deal moves), in one transaction.
 
-export const SUBMISSION_EMAIL_KIND = 'submission_package';
-
-const DEFAULT_SUBJECT = 'New submission: {{business_name}} ({{requested_amount}})';
-const DEFAULT_BODY = [
-  'Hello {{lender_name}} team,',
-  '',
-  'Please find attached a new funding request from {{location_name}} for {{business_name}}: {{requested_amount}}.',
-  '',
-  'Reference {{trace_code}} is printed on every page of the attached package. Reply to this email with your',
-  'decision or your offer: {{offer_submission_link}}',
-  '',
-  'Thank you,',
-  '{{location_name}}',
-].join('\n');
-
-export const TEMPLATE_VARIABLES = [
-  'business_name', 'dba', 'industry', 'state', 'lender_name', 'location_name', 'requested_amount', 'product_type',
-  'use_of_funds', 'trace_code', 'offer_submission_link',
-] as const;
-type Variable = (typeof TEMPLATE_VARIABLES)[number];
-export type TemplateValues = Record<Variable, string>;
-
-const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
-/** 400 naming the first unknown `{{variable}}` of a template text. */
-export function checkTemplate(text: string, param: string): void {
-  for (const m of text.matchAll(VARIABLE)) {
-    if (!(TEMPLATE_VARIABLES as readonly string[]).includes(m[1])) {
-      throw invalid(`Unknown template variable {{${m[1].slice(0, 60)}}}; known: ${TEMPLATE_VARIABLES.join(', ')}`, param);
-    }
+/** Queues one email per new submission to an email lender (in the creating transaction). */
+async function sendEmails(trx: Knex.Transaction, deps: Deps, { scope, dealId, body, items }: ChannelBatch): Promise<void> {
+  const mailbox = (await getMailbox(trx, scope.locationId))!; // a submission is `queued` by email only when there is one
+  const dealRow = (await trx('deals').where({ id: dealId, location_id: scope.locationId }).first('business_id', 'requested_amount', 'product_type', 'use_of_funds'))!;
+  const business = (await trx('businesses').where({ id: dealRow.business_id, location_id: scope.locationId }).first('legal_name', 'dba', 'industry', 'state'))!;
+  const locationName = ((await trx('locations').where({ id: scope.locationId }).first('name')) as { name: string }).name;
+  const from = parseFromAddress(mailbox.from).address;
+  for (const { row, lender } of items) {
+    const replyTo = replyAddress(from, row.trace_code!);
+    const values = templateValues({
+      businessName: business.legal_name, dba: business.dba, industry: business.industry, state: business.state, lenderName: lender.name,
+      locationName, requestedAmount: dealRow.requested_amount, productType: dealRow.product_type, useOfFunds: dealRow.use_of_funds,
+      traceCode: row.trace_code!, replyTo,
+    });
+    const msg = renderSubmissionEmail({ subject: body.subject_override, message: body.message_override }, values);
+    await queueEmail(trx, deps.clock, {
+      locationId: scope.locationId,
+      kind: SUBMISSION_EMAIL_KIND,
+      to: [lender.submission_email!],
+      cc: (lender.cc_emails ?? []).filter((c) => c !== lender.submission_email),
+      replyTo,
+      subject: msg.subject,
+      text: msg.text,
+      html: msg.html,
+      attachments: [{ filename: `submission-${row.trace_code}.pdf`, contentType: 'application/pdf', source: { kind: SUBMISSION_EMAIL_KIND, ref: row.id } }],
+    });
   }
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-const render = (text: string, values: TemplateValues, escape: (s: string) => string) => text.replace(VARIABLE, (_, name: Variable) => escape(values[name] ?? ''));
-const looksLikeHtml = (s: string) => /<\/?[a-z][^>]*>/i.test(s);
-const htmlToText = (html: string) =>
-  html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h[1-6]|tr)>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-
-/** Subject, text and HTML of one lender's email. Values are escaped in HTML; the subject is one line. */
-export function renderSubmissionEmail(opts: { subject?: string; message?: string }, values: TemplateValues): { subject: string; text: string; html: string } {
-  const subject = render(opts.subject ?? DEFAULT_SUBJECT, values, (s) => s).replace(/[\r\n]+/g, ' ').slice(0, 998);
-  const body = opts.message ?? DEFAULT_BODY;
-  if (looksLikeHtml(body)) {
-    const html = render(body, values, escapeHtml);
-    return { subject, html, text: htmlToText(html) };
-  }
-  const text = render(body, values, (s) => s);
-  return { subject, text, html: `<div>${render(escapeHtml(body), values, escapeHtml).replace(/\n/g, '<br>\n')}</div>` };
-}
-
-/** `ops+svc7k3m9q2p@example.com`: the mailbox address, tagged with the submission's trace code. */
-export function replyAddress(fromAddress: string, traceCode: string): string {
-  const at = fromAddress.lastIndexOf('@');
-  const local = fromAddress.slice(0, at).split('+')[0];
-  return `${local}+${traceCode.replace(/-/g, '').toLowerCase()}@${fromAddress.slice(at + 1)}`;
-}
-
-export function templateValues(v: { businessName: string; dba: string | null; industry: string | null; state: string | null; lenderName: string; locationName: string; requestedAmount: number | null; productType: string | null; useOfFunds: string | null; traceCode: string; replyTo: string }): TemplateValues {
-  return {
-    business_name: v.businessName,
-    dba: v.dba ?? '',
-    industry: v.industry ?? '',
-    state: v.state ?? '',
-    lender_name: v.lenderName,
-    location_name: v.locationName,
-    requested_amount: v.requestedAmount === null ? 'amount to be discussed' : usd(Number(v.requestedAmount)),
-    product_type: v.productType ?? '',
-    use_of_funds: v.useOfFunds ?? '',
-    trace_code: v.traceCode,
-    offer_submission_link: `mailto:${v.replyTo}?subject=${encodeURIComponent(`Offer ${v.traceCode}`)}`,
-  };
+/** An email of this submission that has not gone out is cancelled: nothing reaches the lender after a withdrawal. */
+async function cancelQueuedEmail(trx: Knex.Transaction, scope: { locationId: string }, submissionId: string, now: Date): Promise<void> {
+  await trx('outgoing_emails')
+    .where({ location_id: scope.locationId, kind: SUBMISSION_EMAIL_KIND })
+    .whereIn('status', ['queued', 'failed'])
+    .whereRaw('attachments @> ?::jsonb', [JSON.stringify([{ source: { ref: submissionId } }])])
+    .update({ status: 'dead', last_error: 'Cancelled: the submission was withdrawn', updated_at: now });
 }
 
 /** The package's input, read from the submission's location only. */
@@ -174,8 +129,9 @@ async function onSubmissionEmailDead(trx: Knex.Transaction, deps: Deps, email: {
   await notify(trx, deps, { locationId: email.location_id, kind: 'submission_failed', dealId: row.deal_id, actorUserId: null, ...message });
 }
 
-/** Registers the package source and the sent hook; call once where the worker is wired. */
+/** Registers the email channel, the package source and the sent and dead hooks (src/background.ts, at start). */
 export function registerSubmissionMail(): void {
+  registerSubmissionChannel('email', { send: sendEmails, withdrawn: (trx, scope, id, now) => cancelQueuedEmail(trx, scope, id, now) });
   registerAttachmentSource(SUBMISSION_EMAIL_KIND, async (deps, ref, ctx) => buildSubmissionPackageIsolated(await packageInput(deps, ctx.locationId, ref), { signal: ctx.signal }));
   registerEmailSentHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailSent);
   registerEmailDeadHook(SUBMISSION_EMAIL_KIND, onSubmissionEmailDead);

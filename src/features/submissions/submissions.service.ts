@@ -7,21 +7,22 @@ import { conflict, invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
-import { queueEmail } from '../../mail/mail.outbox';
 import { moveDealOnSystemEvent } from '../deals/deals.service';
-import { getMailbox, parseFromAddress } from '../../mail/mailbox';
-import { createAttempt, withApi } from '../funders/attempts';
-import { findVisibleDeal } from '../lender-matches/lender-matches.repository';
+import { getMailbox } from '../../mail/mailbox';
 import { logOffer } from '../offers/offers.service';
 import { businessNameOfDeal, lenderAnsweredMessage } from '../notifications/messages';
 import { notify } from '../notifications/notifications.service';
-import { matchSnapshots } from '../lender-matches/lender-matches.service';
-import { checkTemplate, renderSubmissionEmail, replyAddress, SUBMISSION_EMAIL_KIND, templateValues } from './submissions.email';
+import { findVisibleDeal, matchSnapshots } from '../lender-matches/lender-matches.service';
+import { allChannels, channelOf, describeSubmissions, type ChannelBatch } from './channels';
+import { checkTemplate } from './submissions.template';
 import { toSubmission, toSubmissionSnapshot, type Submission } from './submissions.mapper';
 import {
   existingByLender, findSubmission, findSubmissionByTrace, insertSubmissions, lendersOfLocation, submissionsQuery, type SubmissionRow,
 } from './submissions.repository';
 import { newTraceCode, normalizeTraceCode, TRACE_CODE_MAX_ATTEMPTS } from './trace-code';
+
+// What other features use of submissions' data (a feature never imports another's repository).
+export { findSubmission, type SubmissionRow };
 
 type S = components['schemas'];
 type ListQuery = NonNullable<operations['listDealSubmissions']['parameters']['query']>;
@@ -30,10 +31,12 @@ type CreateBody = S['CreateDealSubmissionsRequest'];
 type ResponseBody = S['RecordSubmissionResponseRequest'];
 type WithdrawBody = S['WithdrawSubmissionRequest'];
 
-// Submissions: one deal sent to one lender. Email lenders get one email each on the mail path (the
-// package attached at send time); the submission becomes `sent` when the SMTP server accepted it
-// (submissions.email.ts). API lenders get a funder-API attempt each (src/features/funders/): the
-// submission is `queued` until the funder acknowledged the application, then `sent`.
+// Submissions: one deal sent to one lender, and the submission's state machine (pending | queued |
+// recorded -> sent -> approved | declined | needs_info -> funded; withdrawn). The channels that send
+// one (channels.ts) depend on this file, never the reverse: email lenders get one email each on the
+// mail path (submissions.email.ts: the package attached at send time; `sent` when the SMTP server
+// accepted it); API lenders a funder-API attempt each (src/features/funders/attempts.ts: `queued`
+// until the funder acknowledged the application, then `sent`).
 
 async function visibleDealOr404(db: Parameters<typeof findVisibleDeal>[0], scope: Scope, dealId: string) {
   const deal = await findVisibleDeal(db, scope, dealId);
@@ -49,7 +52,7 @@ export async function listDealSubmissions(deps: Deps, scope: Scope, dealId: stri
   const page = await paginate<SubmissionRow>(q, {
     key: deps.cursorKey, list: `submissions:${dealId}`, limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 's.created_at', idColumn: 's.id',
   });
-  return { data: (await withApi(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
+  return { data: (await describeSubmissions(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
 }
 
 /** `GET /v1/submissions`: every visible deal's submissions (role user: its own deals), filtered. */
@@ -63,20 +66,20 @@ export async function listSubmissions(deps: Deps, scope: Scope, query: AllQuery)
   const page = await paginate<SubmissionRow>(q, {
     key: deps.cursorKey, list: 'submissions', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 's.created_at', idColumn: 's.id',
   });
-  return { data: (await withApi(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
+  return { data: (await describeSubmissions(db, deps.clock, page.rows)).map(toSubmission), meta: page.meta };
 }
 
 export async function getSubmission(deps: Deps, scope: Scope, id: string): Promise<Submission> {
   const row = await findSubmission(deps.db.knex, scope, id);
   if (!row) throw notFound('submission', id);
-  return toSubmission((await withApi(deps.db.knex, deps.clock, [row]))[0]);
+  return toSubmission((await describeSubmissions(deps.db.knex, deps.clock, [row]))[0]);
 }
 
 export async function getSubmissionByReference(deps: Deps, scope: Scope, code: string): Promise<Submission> {
   const normalised = normalizeTraceCode(code);
   const row = normalised ? await findSubmissionByTrace(deps.db.knex, scope, normalised) : undefined;
   if (!row) throw notFound('submission', code, 'code');
-  return toSubmission((await withApi(deps.db.knex, deps.clock, [row]))[0]);
+  return toSubmission((await describeSubmissions(deps.db.knex, deps.clock, [row]))[0]);
 }
 
 /**
@@ -108,7 +111,7 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
   if (body.subject_override) checkTemplate(body.subject_override, 'subject_override');
   if (body.message_override) checkTemplate(body.message_override, 'message_override');
   return deps.db.knex.transaction(async (trx) => {
-    const deal = await visibleDealOr404(trx, scope, dealId);
+    await visibleDealOr404(trx, scope, dealId);
     // One request at a time per deal: two racing requests cannot both create a lender's submission.
     const locked = (await trx('deals').where({ id: dealId, location_id: scope.locationId }).forUpdate().first('id', 'status')) as { status: string };
     const documentIds = [...new Set(body.document_ids ?? [])];
@@ -153,12 +156,8 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
       );
     }
     const mailbox = send ? await getMailbox(trx, scope.locationId) : null;
-    const business = (await trx('businesses').where({ id: deal.business_id, location_id: scope.locationId }).first('legal_name', 'dba', 'industry', 'state'))!;
-    const dealRow = (await trx('deals').where({ id: dealId }).first('requested_amount', 'product_type', 'use_of_funds'))!;
-    const locationName = ((await trx('locations').where({ id: scope.locationId }).first('name')) as { name: string }).name;
 
     const rows: Omit<SubmissionRow, 'lender_name'>[] = [];
-    const emails: { row: Omit<SubmissionRow, 'lender_name'>; lender: (typeof lenders)[number] }[] = [];
     for (const id of body.lender_ids) {
       const lender = byId.get(id)!;
       const already = existing.get(id);
@@ -212,43 +211,20 @@ export async function createDealSubmissions(deps: Deps, scope: Scope, dealId: st
             : `${lender.name}: ${f.criterion} is not met (a soft criterion; it lowers the match score)`,
         });
       }
-      if (viaEmail && status === 'queued') emails.push({ row, lender });
     }
     await reissueTakenTraceCodes(trx, rows);
     await insertSubmissions(trx, rows);
-    // API lenders: attempt 1 and its job (sent by the worker through the lender's integration).
-    for (const row of rows) {
-      const lender = byId.get(row.lender_id)!;
-      if (lender.submission_method !== 'api' || row.status !== 'queued') continue;
-      await createAttempt(trx, deps, {
-        locationId: scope.locationId, submissionId: row.id, dealId, lenderId: lender.id, specId: lender.funder_api_spec_id, environment: lender.api_environment, attemptNumber: 1,
-      });
-    }
-
-    const from = mailbox ? parseFromAddress(mailbox.from).address : null;
-    for (const { row, lender } of emails) {
-      const replyTo = replyAddress(from!, row.trace_code!);
-      const values = templateValues({
-        businessName: business.legal_name, dba: business.dba, industry: business.industry, state: business.state, lenderName: lender.name,
-        locationName, requestedAmount: dealRow.requested_amount, productType: dealRow.product_type, useOfFunds: dealRow.use_of_funds,
-        traceCode: row.trace_code!, replyTo,
-      });
-      const msg = renderSubmissionEmail({ subject: body.subject_override, message: body.message_override }, values);
-      await queueEmail(trx, deps.clock, {
-        locationId: scope.locationId,
-        kind: SUBMISSION_EMAIL_KIND,
-        to: [lender.submission_email!],
-        cc: (lender.cc_emails ?? []).filter((c) => c !== lender.submission_email),
-        replyTo,
-        subject: msg.subject,
-        text: msg.text,
-        html: msg.html,
-        attachments: [{ filename: `submission-${row.trace_code}.pdf`, contentType: 'application/pdf', source: { kind: SUBMISSION_EMAIL_KIND, ref: row.id } }],
-      });
+    // Each channel starts sending its queued submissions, in this transaction: API lenders first
+    // (attempt 1 and its job, sent by the worker through the lender's integration), then the emails.
+    for (const method of ['api', 'email'] as const) {
+      const items: ChannelBatch['items'] = rows
+        .filter((row) => row.status === 'queued' && byId.get(row.lender_id)!.submission_method === method)
+        .map((row) => ({ row, lender: byId.get(row.lender_id)! }));
+      if (items.length) await channelOf(method).send(trx, deps, { scope, dealId, body, items });
     }
 
     const named = rows.map((row) => ({ ...row, lender_name: byId.get(row.lender_id)!.name }));
-    const data: Submission[] = (await withApi(trx, deps.clock, named)).map(toSubmission);
+    const data: Submission[] = (await describeSubmissions(trx, deps.clock, named)).map(toSubmission);
     return { data, meta };
   });
 }
@@ -287,15 +263,6 @@ export async function lockedSubmissionOr404(trx: Knex.Transaction, scope: Scope,
   await trx('deals').where({ id: row.deal_id, location_id: scope.locationId }).forUpdate().first('id');
   await trx('submissions').where({ id, location_id: scope.locationId }).forUpdate().first('id');
   return (await findSubmission(trx, scope, id))!;
-}
-
-/** An email of this submission that has not gone out is cancelled: nothing reaches the lender after a withdrawal. */
-async function cancelQueuedEmail(trx: Knex.Transaction, scope: Scope, submissionId: string, now: Date): Promise<void> {
-  await trx('outgoing_emails')
-    .where({ location_id: scope.locationId, kind: SUBMISSION_EMAIL_KIND })
-    .whereIn('status', ['queued', 'failed'])
-    .whereRaw('attachments @> ?::jsonb', [JSON.stringify([{ source: { ref: submissionId } }])])
-    .update({ status: 'dead', last_error: 'Cancelled: the submission was withdrawn', updated_at: now });
 }
 
 async function businessOfDeal(trx: Knex.Transaction, scope: Scope, dealId: string): Promise<string | null> {
@@ -342,7 +309,7 @@ export async function applySubmissionResponse(
     updated_at: now,
   };
   await trx('submissions').where({ id, location_id: scope.locationId }).update(patch);
-  if (status === 'withdrawn') await cancelQueuedEmail(trx, scope, id, now);
+  if (status === 'withdrawn') for (const c of allChannels()) await c.withdrawn?.(trx, scope, id, now, 'lender');
   const updated: SubmissionRow = { ...row, ...patch, requested_items: body.requested_items ?? [] };
   const lenderName = row.lender_name ?? '';
   const businessId = await businessOfDeal(trx, scope, row.deal_id);
@@ -383,8 +350,8 @@ export async function recordSubmissionResponse(deps: Deps, scope: Scope, id: str
   return deps.db.knex.transaction(async (trx) => {
     const row = await lockedSubmissionOr404(trx, scope, id);
     const { submission, offerIds } = await applySubmissionResponse(trx, deps, scope, row, body, { offerSource: 'api' });
-    const [withAttempt] = await withApi(trx, deps.clock, [{ ...row, status: submission.status }]);
-    return { data: { ...submission, api: withAttempt.api }, meta: { offer_ids: offerIds } };
+    const [withAttempt] = await describeSubmissions(trx, deps.clock, [{ ...row, status: submission.status }]);
+    return { data: { ...submission, api: withAttempt.api ?? null }, meta: { offer_ids: offerIds } };
   });
 }
 
@@ -396,14 +363,13 @@ export async function withdrawSubmission(deps: Deps, scope: Scope, id: string, b
     }
     const now = deps.clock.now();
     await trx('submissions').where({ id, location_id: scope.locationId }).update({ status: 'withdrawn', updated_at: now });
-    await cancelQueuedEmail(trx, scope, id, now);
-    // Nothing more is asked of a funder about a withdrawn submission (a queued attempt's job ends unsent).
-    await trx('api_submissions').where({ submission_id: id, location_id: scope.locationId }).whereNotNull('next_poll_at').update({ next_poll_at: null, updated_at: now });
+    // Nothing unsent reaches the lender (a queued email is cancelled), nothing more is asked of a funder.
+    for (const c of allChannels()) await c.withdrawn?.(trx, scope, id, now, 'broker');
     const lenderName = row.lender_name ?? '';
     await recordActivity(trx, deps.clock, scope, {
       businessId: await businessOfDeal(trx, scope, row.deal_id), dealId: row.deal_id, entityType: 'submission', entityId: id, entityName: lenderName,
       action: 'submission.withdrawn', description: `Withdrawn from ${lenderName}${body?.reason ? `: ${body.reason}` : ''}`, data: { reason: body?.reason ?? null },
     });
-    return toSubmission((await withApi(trx, deps.clock, [{ ...row, status: 'withdrawn', updated_at: now }]))[0]);
+    return toSubmission((await describeSubmissions(trx, deps.clock, [{ ...row, status: 'withdrawn', updated_at: now }]))[0]);
   });
 }

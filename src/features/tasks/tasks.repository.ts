@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../../http/types';
-import { visibleDealsQuery } from '../activity/activity.repository';
+import { visibleDeals } from '../../db/visible';
 
 // SQL only here. Every function takes the caller's scope first: there is no unscoped read.
 
@@ -35,7 +35,7 @@ export function tasksQuery(db: Db, scope: Scope): Knex.QueryBuilder {
     .where('tasks.location_id', scope.locationId)
     .select('tasks.*', 'assignee.name as assignee_name', 'creator.name as created_by_name');
   if (scope.role === 'user') {
-    q.where((w) => w.whereNot('tasks.entity_type', 'deal').orWhereIn('tasks.entity_id', visibleDealsQuery(db, scope).select('deals.id')));
+    q.where((w) => w.whereNot('tasks.entity_type', 'deal').orWhereIn('tasks.entity_id', visibleDeals(db, scope).select('deals.id')));
   }
   return q;
 }

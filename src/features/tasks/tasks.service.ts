@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../http/errors';
 import { paginate } from '../../http/pagination';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
-import type { Db } from '../activity/activity.repository';
+import type { Db } from '../activity/activity.service';
 import { getVisibleDealOr404 } from '../notes/notes.service';
 import { toTask, type Task } from './tasks.mapper';
 import { findLocationUser, findTask, lockTask, insertTask, taskBusiness, tasksQuery, updateTaskRow, type TaskRow, type TaskWithNames } from './tasks.repository';

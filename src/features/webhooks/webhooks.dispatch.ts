@@ -11,7 +11,7 @@ import { deliverWebhook, deliveryHeaders, type DeliveryOutcome } from './webhook
 import type { AttemptRow, DeliveryRow } from './webhooks.repository';
 import { liveSecrets } from './webhooks.secrets';
 
-// The delivery side of webhooks, run by the worker (src/jobs/worker.ts):
+// The delivery side of webhooks, run by the worker (src/jobs/worker.ts) as a poll source (webhooks.source.ts):
 //  1. dispatchEvents: each outbox event not yet dispatched becomes one delivery per matching active
 //     subscription of its location, in one transaction with its dispatch mark (a crash redoes the
 //     whole batch; the (subscription_id, event_id) key makes that harmless).

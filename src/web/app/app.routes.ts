@@ -7,7 +7,7 @@ import { AccountError } from '../../features/accounts/accounts.service';
 import { safeEqual } from '../../lib/crypto';
 import { html } from '../html';
 import { APP_CSS, APP_JS } from './assets';
-import { appContext } from './context';
+import { appContext, type AppContext } from './context';
 import { appHeaders, appPage, messagePage } from './layout';
 import { SECTIONS } from './sections';
 import { appCookie, loadSession, revokeSession, sessionCookieName } from './session';
@@ -67,7 +67,9 @@ export function appRoutes(deps: Deps): Router {
       }
       return;
     }
-    res.locals.app = loaded.ctx;
+    // The navigation: the sections this role may open (the layout reads it; it imports no section).
+    const nav = SECTIONS.filter((s) => s.roles.includes(loaded.ctx.user.role)).map(({ key, label, path }) => ({ key, label, path }));
+    res.locals.app = { ...loaded.ctx, nav } satisfies AppContext;
     next();
   });
 

@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { Response, Router } from 'express';
+import type { Deps } from '../../deps';
 import type { Role } from '../../http/spec';
 import type { Scope } from '../../http/types';
 
@@ -15,6 +16,22 @@ export interface AppContext {
   /** The CSRF token every form of this session carries as `_csrf`. */
   csrf: string;
   sessionId: string;
+  /** The sections this user's role may open, in order (the layout's navigation; set by app.routes.ts from sections.ts). */
+  nav: { key: string; label: string; path: string }[];
+}
+
+/**
+ * One section of the app: its router is mounted at `/app${path}` behind the session, the Origin
+ * check and the CSRF check (src/web/app/app.routes.ts); a role not in `roles` gets a 403 page and
+ * does not see the section in the navigation. What a role may do inside a section is the section's
+ * own check (a manager sees the team read-only). The list is sections.ts's SECTIONS.
+ */
+export interface AppSection {
+  key: string;
+  label: string;
+  path: string;
+  roles: Role[];
+  router: (deps: Deps) => Router;
 }
 
 /** The signed-in context of this request (only under /app, after the session middleware). */

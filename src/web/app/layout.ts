@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import { html, pageHeaders, type Safe } from '../html';
 import type { AppContext } from './context';
-import { SECTIONS } from './sections';
 
 // The app's pages: one layout, server-rendered, no inline script or style (the CSP allows neither):
 // the stylesheet and the one script are /app/assets/app.css and /app/assets/app.js. The navigation
@@ -31,7 +30,6 @@ export function csrfField(ctx: AppContext): Safe {
 
 /** A full page for a signed-in user: header, the navigation their role may see, a notice or error, the body. */
 export function appPage(ctx: AppContext, opts: { title: string; active: string; body: Safe; notice?: string; error?: string }): string {
-  const visible = SECTIONS.filter((s) => s.roles.includes(ctx.user.role));
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -45,7 +43,7 @@ ${head(opts.title)}
     <form method="post" action="/app/sign-out" class="signout">${csrfField(ctx)}<span class="who">${ctx.user.name} · ${ctx.user.role}</span> <button type="submit" class="link">Sign out</button></form>
   </div>
   <nav aria-label="Settings">
-    <ul>${visible.map((s) => html`<li><a href="/app${s.path}"${s.key === opts.active ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>
+    <ul>${ctx.nav.map((s) => html`<li><a href="/app${s.path}"${s.key === opts.active ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul>
   </nav>
 </header>
 <main id="main">

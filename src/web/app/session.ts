@@ -76,7 +76,7 @@ interface SessionRow {
 }
 
 /** The signed-in context of this request, or why there is none (and the session is then over for good). */
-export async function loadSession(deps: Deps, req: Request): Promise<{ ctx: AppContext } | { end: SessionEnd }> {
+export async function loadSession(deps: Deps, req: Request): Promise<{ ctx: Omit<AppContext, 'nav'> } | { end: SessionEnd }> {
   const value = cookieValue(req, sessionCookieName(deps.publicBaseUrl));
   if (!value) return { end: 'none' };
   const knex = deps.db.knex;

@@ -1,4 +1,4 @@
-import type { AppSection } from '../sections';
+import type { AppSection } from '../context';
 import { mailboxRouter, MAILBOX_PATH } from './mailbox.routes';
 import { reviewRouter, REVIEW_PATH } from './review.routes';
 import { webhooksRouter, WEBHOOKS_PATH } from './webhooks.routes';

@@ -9,7 +9,7 @@
 //
 //   npm run bench:statements [-- --rounds 5] [-- --dir contract-tests/fixtures/statements] [-- --scans-only]
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,13 @@ async function benchScans(): Promise<void> {
     const parsedFigures = score.statements.filter((x) => x.result.ok).reduce((n, x) => n + x.figuresExpected, 0);
     const parsedRight = score.statements.filter((x) => x.result.ok).reduce((n, x) => n + x.right.length, 0);
     console.log(`Of the statements parsed from scans, figures right: ${parsedRight}/${parsedFigures}`);
+    // The machine is shared: CPU time of the reader process is the measure that load does not
+    // inflate (wall time is CPU time when the machine is idle: OCR runs on one core). Under load,
+    // run with STATEMENT_SCAN_PAGE_MS=120000 (as the tests do) or scans fail `timeout`, not read.
+    const all = score.statements.flatMap((x) => x.result.ocr ?? []);
+    const setPages = score.statements.reduce((n, x) => n + (x.result.pages ?? 1), 0);
+    const sum = (k: 'ms' | 'cpuMs') => all.reduce((n, p) => n + p[k], 0);
+    console.log(`  per page of the set (every reading, a second reading of a scan included): ${(sum('cpuMs') / setPages / 1000).toFixed(1)} s CPU, ${(sum('ms') / setPages / 1000).toFixed(1)} s wall; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores; scan page limit ${process.env.STATEMENT_SCAN_PAGE_MS ?? 'default'} ms`);
     for (const dpi of [...new Set(SCAN_SET.map((x) => x.o.dpi))]) {
       const pages = score.statements.filter((x) => SCAN_SET.some((y) => y.o.dpi === dpi && scanName(y) === x.file)).flatMap((x) => x.result.ocr ?? []);
       const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;

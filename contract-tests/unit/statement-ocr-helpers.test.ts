@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseAlternatives, DEFAULTS, scanPageMsFromEnv } from '../../src/features/statements/analyze';
 import { extractItems, type PageItems } from '../../src/features/statements/extract';
-import { amountAlternatives, amountParts, fixDates, inkBand, ocrText, settleAmount, strayDash } from '../../src/features/statements/ocr.mjs';
+import { amountAlternatives, amountParts, fixDates, inkBand, ocrText, ruleRemnants, settleAmount, strayDash } from '../../src/features/statements/ocr.mjs';
 import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
@@ -84,6 +84,48 @@ describe('a recognized word is cleaned of what print cannot have', () => {
     expect(inkBand(g, W, 0, W, 0, 14)).toEqual([2, 11]);
     // One band only (the word alone): the crop is left as it is.
     expect(inkBand(g, W, 0, W, 3, 10)).toBeNull();
+  });
+
+  it("a ruled line's remnants on its own rows go; a glyph touching them, and ink off the rule's rows or columns, stays", () => {
+    // 100 dpi, 200 × 40 pixels: a rule found on rows 10-11 from column 20 to 180 (already erased),
+    // its pieces left in the gaps between words (a dash on rows 11-12, a dot on row 9); a capital
+    // whose top touches the rule's rows (a stroke from row 12 down to row 30); a dash beside the
+    // rule's columns and a dot well below the rule (neither is the rule's).
+    const w = 200;
+    const h = 40;
+    const ink = new Uint8Array(w * h);
+    const put = (x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) ink[y * w + x] = 1;
+    };
+    put(40, 52, 11, 12); // remnant dash
+    put(90, 91, 9, 9); // remnant dot
+    put(120, 123, 12, 30); // a glyph reaching into the rule's rows
+    put(185, 195, 11, 11); // past the rule's end
+    put(60, 61, 20, 21); // a period below
+    const ruleFrom = new Int32Array(h).fill(w);
+    const ruleTo = new Int32Array(h).fill(-1);
+    for (const y of [10, 11]) (ruleFrom[y] = 20), (ruleTo[y] = 180);
+    // A run shorter than an inch and a half (the foot of a row of digits taken for a rule) leaves
+    // everything where it is (a decimal point on it is no remnant).
+    const short = ink.slice();
+    const shortFrom = new Int32Array(h).fill(w);
+    const shortTo = new Int32Array(h).fill(-1);
+    for (const y of [10, 11]) (shortFrom[y] = 20), (shortTo[y] = 160);
+    ruleRemnants(short, w, h, shortFrom, shortTo, 100);
+    expect(short).toEqual(ink);
+    ruleRemnants(ink, w, h, ruleFrom, ruleTo, 100);
+    const at = (x: number, y: number) => ink[y * w + x];
+    expect([at(40, 11), at(52, 12), at(90, 9)]).toEqual([0, 0, 0]);
+    expect([at(120, 12), at(123, 30), at(185, 11), at(60, 20)]).toEqual([1, 1, 1, 1]);
+    // A band too thick to be a rule (a bar, a shaded heading): nothing goes.
+    const bar = new Uint8Array(w * h);
+    bar.set(ink);
+    for (let x = 40; x <= 52; x++) bar[11 * w + x] = 1;
+    const from = new Int32Array(h).fill(w);
+    const to = new Int32Array(h).fill(-1);
+    for (let y = 5; y <= 15; y++) (from[y] = 20), (to[y] = 180);
+    ruleRemnants(bar, w, h, from, to, 100);
+    expect(bar[11 * w + 40]).toBe(1);
   });
 
   it('an amount in parts: value and the signs before and after its digits', () => {

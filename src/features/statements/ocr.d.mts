@@ -10,6 +10,8 @@ export interface AmountParts {
 export function ocrText(s: string): string;
 export function strayMarks(s: string): string;
 export function strayDash(s: string): string;
+/** A ruled line's remnants (blots wholly on the rows of a rule at least 1.5 in long) erased from `ink` in place. */
+export function ruleRemnants(ink: Uint8Array, w: number, h: number, ruleFrom: Int32Array, ruleTo: Int32Array, dpi: number): void;
 export function inkBand(gray: Uint8Array, W: number, x0: number, x1: number, y0: number, y1: number): [number, number] | null;
 export function amountParts(s: string): AmountParts | null;
 export function settleAmount(first: string, why: 'mark' | 'stray' | 'low', marks: { lead: boolean; trail: boolean } | undefined, more: () => Promise<string>): Promise<string | null>;

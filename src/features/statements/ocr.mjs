@@ -292,7 +292,9 @@ function clean(gray, w, h, dpi) {
   const maxSpeck = Math.max(3, Math.round(area * 3));
   const reach = Math.max(2, Math.round(dpi / 40));
   const seen = new Uint8Array(w * h);
-  const stack = new Int32Array(w * h);
+  // (Grown as needed: a blot rarely holds more than a glyph's pixels, and a page-sized stack is 4
+  // bytes a pixel held while tesseract's own memory is at its largest.)
+  let stack = new Int32Array(1 << 16);
   const blot = [];
   const alone = (blot) => {
     let x0 = w;
@@ -335,6 +337,11 @@ function clean(gray, w, h, dpi) {
           const j = row + xx;
           if (ink[j] && !seen[j]) {
             seen[j] = 1;
+            if (sp === stack.length) {
+              const more = new Int32Array(stack.length * 2);
+              more.set(stack);
+              stack = more;
+            }
             stack[sp++] = j;
           }
         }
@@ -351,6 +358,13 @@ function clean(gray, w, h, dpi) {
   const gapBroken = Math.max(3, Math.round(dpi / 50));
   const side = Math.max(2, Math.round(dpi / 75));
   const erase = new Uint8Array(w * h);
+  // Rows that carry a horizontal rule, with the columns it spans (for its remnants, below).
+  const ruleFrom = new Int32Array(h).fill(w);
+  const ruleTo = new Int32Array(h).fill(-1);
+  const ruled = (y, x0, x1) => {
+    if (x0 < ruleFrom[y]) ruleFrom[y] = x0;
+    if (x1 > ruleTo[y]) ruleTo[y] = x1;
+  };
   const scan = (n, len, at, lines) => {
     // `at(line, k)`: the index of pixel k of line n (of `lines`).
     const mark = (start, last, count) => {
@@ -368,6 +382,7 @@ function clean(gray, w, h, dpi) {
         if (beside > extent * 0.5) return;
       }
       for (let j = start; j <= last; j++) if (out[at(n, j)]) erase[at(n, j)] = 1;
+      if (lines === h) ruled(n, start, last);
     };
     let start = -1;
     let last = -1;
@@ -412,6 +427,7 @@ function clean(gray, w, h, dpi) {
         if ((y >= 2 && out[(y - 2) * w + j]) || (y + 2 < h && out[(y + 2) * w + j])) continue;
         for (let yy = y - 1; yy <= y + 1; yy++) if (out[yy * w + j]) erase[yy * w + j] = 1;
       }
+      ruled(y, start, last);
     };
     for (let x = 0; x < w; x++) {
       if (!band[x]) continue;
@@ -440,9 +456,75 @@ function clean(gray, w, h, dpi) {
     }
   }
   for (let i = 0; i < out.length; i++) if (erase[i]) out[i] = 0;
+  ruleRemnants(out, w, h, ruleFrom, ruleTo, dpi);
   out.threshold = t;
-  out.erased = erase;
   return out;
+}
+
+/**
+ * What a ruled line leaves behind where noise broke it or it ran too close to a row of text for its
+ * pieces to be told from the text (a piece between two words, a dash above a capital): every blot
+ * of ink lying wholly within the rows of a rule found on the page (a rule across a table: at
+ * least an inch and a half long and at most a 75th of an inch thick; with two pixels of slack above
+ * and below), within the columns the rule spans, is erased. A
+ * glyph that touches the rule reaches beyond those rows and keeps all of its pixels.
+ */
+export function ruleRemnants(ink, w, h, ruleFrom, ruleTo, dpi) {
+  const thin = Math.max(3, Math.round(dpi / 75));
+  const wide = Math.round(dpi * 1.5);
+  let seen = null;
+  const stack = [];
+  const blot = [];
+  for (let y = 0; y < h; y++) {
+    if (ruleTo[y] < 0) continue;
+    // The rule's band: its consecutive rows, two more above and below (a turned scan's rule drifts
+    // by a pixel or two across the page even when straightened).
+    let y1 = y;
+    let x0 = ruleFrom[y];
+    let x1 = ruleTo[y];
+    while (y1 + 1 < h && ruleTo[y1 + 1] >= 0) {
+      y1++;
+      x0 = Math.min(x0, ruleFrom[y1]);
+      x1 = Math.max(x1, ruleTo[y1]);
+    }
+    const top = Math.max(0, y - 2);
+    const bottom = Math.min(h - 1, y1 + 2);
+    if (y1 - y + 1 <= thin && x1 - x0 >= wide) {
+      seen ??= new Uint8Array(w * h);
+      for (let yy = top; yy <= bottom; yy++) {
+        for (let x = x0; x <= x1; x++) {
+          const start = yy * w + x;
+          if (!ink[start] || seen[start]) continue;
+          stack.length = 0;
+          blot.length = 0;
+          stack.push(start);
+          seen[start] = 1;
+          let inside = true;
+          while (stack.length) {
+            const i = stack.pop();
+            blot.push(i);
+            const cx = i % w;
+            const cy = (i - cx) / w;
+            if (cy < top || cy > bottom || cx < x0 || cx > x1) inside = false;
+            for (let dy = -1; dy <= 1; dy++) {
+              for (let dx = -1; dx <= 1; dx++) {
+                const nx = cx + dx;
+                const ny = cy + dy;
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+                const j = ny * w + nx;
+                if (ink[j] && !seen[j]) {
+                  seen[j] = 1;
+                  stack.push(j);
+                }
+              }
+            }
+          }
+          if (inside) for (const i of blot) ink[i] = 0;
+        }
+      }
+    }
+    y = y1;
+  }
 }
 
 /**

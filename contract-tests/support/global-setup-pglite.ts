@@ -12,6 +12,9 @@ export default async function setup(project: TestProject) {
   const { value: file, release } = await oncePerRun('pglite-template', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-'));
     const pglite = new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions });
+    // initdb runs here (seconds of CPU): awaited before the first query, so a busy machine cannot
+    // run it into knex's 60 s wait for a connection (the migration's first queries).
+    await pglite.waitReady;
     const db = wrapPglite(pglite);
     await migrateLatest(db.knex);
     const dump = await pglite.dumpDataDir('none');

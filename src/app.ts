@@ -112,6 +112,34 @@ export function contractValidator(spec: Record<string, unknown>, validateRespons
   }) as unknown as RequestHandler[];
 }
 
+/**
+ * Tests only: every app this process builds shares one contract validator per mode (responses
+ * validated or not) instead of building its own. Building one loads and preprocesses the contract,
+ * and each operation an app serves compiles its request and response schemas (every compile walks
+ * the whole contract): seconds of CPU per app, and the api tests build an app per test file in
+ * one process (contract-tests/support/per-file.ts turns this on). A server builds one app: off.
+ */
+let sharedValidators: Map<boolean, RequestHandler[]> | null = null;
+export function shareContractValidators(on: boolean): void {
+  sharedValidators = on ? (sharedValidators ?? new Map()) : null;
+}
+
+/**
+ * express-openapi-validator binds its path parameters (`app.param`: the value it parsed replaces
+ * Express's) on the first app a validator serves, and only there: with a shared validator, every
+ * app binds them itself, as that first app has them.
+ */
+function bindPathParams(app: Express, operations: OperationInfo[]): void {
+  const names = new Set(operations.flatMap((op) => [...op.expressPath.matchAll(/:(\w+)/g)].map((m) => m[1])));
+  for (const name of names) {
+    app.param(name, (req, _res, next, _value, param: string) => {
+      const parsed = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams;
+      if (parsed) req.params[param] = parsed[param] || req.params[param];
+      next();
+    });
+  }
+}
+
 /** The checks of one operation that follow validation: path parameters, a required body, `x-max-*` bounds. */
 export function operationGuards(op: OperationInfo): RequestHandler[] {
   return [contentNegotiation(op), safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
@@ -220,7 +248,13 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
 
-  const validator = contractValidator(spec, deps.validateResponses === true);
+  const validateResponses = deps.validateResponses === true;
+  let validator = sharedValidators?.get(validateResponses);
+  if (sharedValidators) bindPathParams(app, operations);
+  if (!validator) {
+    validator = contractValidator(spec, validateResponses);
+    sharedValidators?.set(validateResponses, validator);
+  }
   app.use(validator);
   // Compiles every operation's request validator now rather than on its first request (see server.ts).
   // Then the credential lookup and its rate-limit count, once, for a key that cannot exist (no row

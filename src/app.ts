@@ -132,6 +132,18 @@ export function contractValidator(spec: Record<string, unknown>, validateRespons
   }) as unknown as RequestHandler[];
 }
 
+/**
+ * Tests only: every app this process builds shares one contract validator per mode (responses
+ * validated or not) instead of building its own. Building one loads and preprocesses the contract,
+ * and each operation an app serves compiles its request and response schemas (every compile walks
+ * the whole contract): seconds of CPU per app, and the api tests build an app per test file in
+ * one process (contract-tests/support/per-file.ts turns this on). A server builds one app: off.
+ */
+let sharedValidators: Map<boolean, RequestHandler[]> | null = null;
+export function shareContractValidators(on: boolean): void {
+  sharedValidators = on ? (sharedValidators ?? new Map()) : null;
+}
+
 /** The checks of one operation that follow validation: path parameters, a required body, `x-max-*` bounds. */
 export function operationGuards(op: OperationInfo): RequestHandler[] {
   return [contentNegotiation(op), safeParams, ...(op.bodyRequired ? [bodyRequired(op)] : []), ...(op.jsonLimits.length ? [jsonLimits(op.jsonLimits)] : [])];
@@ -239,7 +251,14 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   }));
 
-  const validator = contractValidator(spec, deps.validateResponses === true);
+  // One validator per mode shared by the apps of a test worker (shareContractValidators); the route
+  // table below sets each request's path parameters itself, so a shared validator needs nothing per app.
+  const validateResponses = deps.validateResponses === true;
+  let validator = sharedValidators?.get(validateResponses);
+  if (!validator) {
+    validator = contractValidator(spec, validateResponses);
+    sharedValidators?.set(validateResponses, validator);
+  }
   // Compiles every operation's request validator now rather than on its first request (see server.ts).
   // Then the credential lookup and its rate-limit count, once, for a key that cannot exist (no row
   // is found, nothing is written): the statement's first run on a connection is the slow one.

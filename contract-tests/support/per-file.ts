@@ -1,3 +1,4 @@
+import { shareContractValidators } from '../../src/app';
 import { setTestDeliveryTimeout } from '../../src/features/webhooks/webhooks.service';
 import { setMailTimeouts } from '../../src/mail/mail.sender';
 import { installNetworkGuards } from './harness';
@@ -6,5 +7,9 @@ import { installNetworkGuards } from './harness';
 // worker imports the app once and runs file after file in it, so the process-wide switches a file
 // may turn (and the dials it had refused) are put back here, as a new process would have them.
 installNetworkGuards();
+// The apps of this worker's files share their contract validators (built and compiled once, not
+// once per file: see shareContractValidators). overload.test.ts, which counts compiles, runs
+// without this file in a process of its own.
+shareContractValidators(true);
 setMailTimeouts(null);
 setTestDeliveryTimeout(null);

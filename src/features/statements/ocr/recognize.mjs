@@ -1,0 +1,273 @@
+// Recognition for the OCR (../ocr.mjs): the offline tesseract worker, a page image cleaned, read and
+// turned into positioned items (with doubtful amounts read again), and every page of a PDF.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { clean, despeckle, otsu, resample } from './clean.mjs';
+import { rotate, skewOf } from './deskew.mjs';
+import { pageImage, pgm, pgmGray, upright } from './image.mjs';
+import { amountAlternatives, readCrop, settleAmount } from './reread.mjs';
+import { marksIn } from './rules.mjs';
+import { AMOUNT, STRAY_LEAD, STRAY_TRAIL, fixDates, ocrText, speck, strayDash } from './words.mjs';
+
+const require = createRequire(import.meta.url);
+
+/** Where the English traineddata of @tesseract.js-data/eng is (the LSTM-only "best_int" model). */
+export function langPath() {
+  return join(dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
+}
+
+let workerP = null;
+/** One tesseract worker per reader process, kept for the documents the process reads after. */
+async function tesseract() {
+  if (!workerP) {
+    workerP = (async () => {
+      const { createWorker, OEM } = await import('tesseract.js');
+      const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: langPath(), cacheMethod: 'none', gzip: true, errorHandler: () => undefined });
+      await w.setParameters({ tessedit_do_invert: '0', user_defined_dpi: '300' });
+      return w;
+    })();
+    workerP.catch(() => (workerP = null));
+  }
+  return workerP;
+}
+
+/** Tuning of the cleaning (benchmarks compare them): the image tesseract gets, and its resolution. */
+export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '', rereadBelow: 80 };
+let dumped = 0;
+
+const r1 = (n) => Math.round(n * 10) / 10;
+
+/**
+ * One page image read: { width, height, items, words, lowConfidence } in page points, or null when
+ * the image is too small to hold text.
+ */
+async function readImage(img, psm) {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const up = upright(img);
+  const boxW = up.box.x1 - up.box.x0;
+  const boxH = up.box.y1 - up.box.y0;
+  if (boxW < 36 || boxH < 36 || up.w < 100 || up.h < 100) return null;
+  // Resolution of the image on the page, brought to about 300 dpi.
+  const dpi = up.w / (boxW / 72);
+  const k = dpi > knobs.maxDpi || dpi < knobs.minDpi ? knobs.targetDpi / dpi : 1;
+  let W = up.w;
+  let H = up.h;
+  let gray = despeckle(up.gray, up.w, up.h);
+  if (k !== 1) {
+    W = Math.max(1, Math.round(up.w * k));
+    H = Math.max(1, Math.round(up.h * k));
+    gray = resample(gray, up.w, up.h, W, H);
+  }
+  const effDpi = W / (boxW / 72);
+  const th = otsu(gray);
+  const rough = new Uint8Array(W * H);
+  for (let i = 0; i < rough.length; i++) rough[i] = gray[i] <= th ? 1 : 0;
+  const skew = skewOf(rough, W, H);
+  if (Math.abs(skew) >= 0.1) gray = rotate(gray, W, H, skew);
+  const ink = clean(gray, W, H, effDpi);
+  // Tesseract finds the lines on its own binarisation and recognizes them from the grey image: it
+  // gets the grey image with specks and ruled lines painted white (or the binary image).
+  if (!knobs.binary) {
+    // Paper is white: only the ink left after cleaning, and the pixels touching it (the grey edges
+    // of strokes), keep their grey; specks, erased lines, their faint edges and grain are gone.
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if (ink[i]) continue;
+        const near = (x > 0 && ink[i - 1]) || (x + 1 < W && ink[i + 1]) || (y > 0 && ink[i - W]) || (y + 1 < H && ink[i + W]);
+        if (!near) gray[i] = 255;
+      }
+    }
+  }
+  if (knobs.dump) (await import('node:fs')).writeFileSync(`${knobs.dump}-${++dumped}.pgm`, knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H));
+  const worker = await tesseract();
+  if (worker.psm !== psm) {
+    await worker.setParameters({ tessedit_pageseg_mode: psm });
+    worker.psm = psm;
+  }
+  const t1 = performance.now();
+  const prepCpu = process.cpuUsage(c0);
+  const { data } = await worker.recognize(knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H), {}, { blocks: true, text: false });
+  // Ink inside a word's box that none of its characters accounts for, before or after them: a
+  // dash (a minus sign the recognizer dropped, a thin stroke at mid-height) is put back; anything
+  // else makes the word unreadable ("?"), so that an amount missing a mark is never read as another.
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs ?? []) {
+      for (const l of p.lines ?? []) {
+        const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
+        const ws = l.words ?? [];
+        for (let wi = 0; wi < ws.length; wi++) {
+          const wd = ws[wi];
+          const syms = wd.symbols ?? [];
+          // Amounts only ($1,234.56, 1,234.56, (12.00)): a mark beside one changes its sign.
+          if (!syms.length || !/^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/.test(wd.text ?? '')) continue;
+          // A first or last character much wider than a digit swallowed a mark beside it.
+          const digitW = syms.filter((y) => /\d/.test(y.text)).map((y) => y.bbox.x1 - y.bbox.x0).sort((a, b) => a - b);
+          const dw = digitW[digitW.length >> 1] ?? lh * 0.5;
+          const first = syms[0].bbox;
+          const last = syms[syms.length - 1].bbox;
+          // (Boxes of neighbouring characters may overlap: a character spans to where the next begins.)
+          const firstEnd = syms.length > 1 ? Math.min(first.x1, syms[1].bbox.x0) : first.x1;
+          const lastStart = syms.length > 1 ? Math.max(last.x0, syms[syms.length - 2].bbox.x1) : last.x0;
+          const leadTo = firstEnd - first.x0 > dw * 1.6 ? firstEnd - dw * 1.1 : first.x0;
+          const trailFrom = syms.length > 1 && last.x1 - lastStart > dw * 1.6 ? lastStart + dw * 1.1 : last.x1;
+          const lead = marksIn(ink, W, wd.bbox.x0, Math.round(leadTo), wd.bbox.y0, wd.bbox.y1 + 1, lh);
+          const trail = marksIn(ink, W, Math.round(trailFrom), wd.bbox.x1 + 1, wd.bbox.y0, wd.bbox.y1 + 1, lh);
+          // A dash just outside the word's box, nearer to it than to the words beside it, that the
+          // recognizer left out of the word (a minus sign, small at 150 dpi).
+          // (A word beside it that is only a mark, the sign itself read with little confidence, does
+          // not bound the search.)
+          const reach = Math.round(lh * 0.7);
+          const prev = ws.slice(0, wi).reverse().find((x) => /[A-Za-z0-9]/.test(x.text ?? ''));
+          const next = ws.slice(wi + 1).find((x) => /[A-Za-z0-9]/.test(x.text ?? ''));
+          const before = marksIn(ink, W, Math.max(0, wd.bbox.x0 - reach, prev ? Math.ceil((prev.bbox.x1 + wd.bbox.x0) / 2) : 0), wd.bbox.x0, wd.bbox.y0, wd.bbox.y1 + 1, lh, true);
+          const after = marksIn(ink, W, wd.bbox.x1 + 1, Math.min(W, wd.bbox.x1 + 1 + reach, next ? Math.floor((wd.bbox.x1 + next.bbox.x0) / 2) : W), wd.bbox.y0, wd.bbox.y1 + 1, lh, true);
+          // The sign read as a word of its own, with too little confidence to be kept: the ink
+          // confirms it (it is glued to the amount below).
+          const signWord = wi > 0 && /^[-\u2012-\u2015\u2212]+$/.test(ws[wi - 1].text ?? '') ? ws[wi - 1] : null;
+          if (before === 'dash' && signWord) signWord.confidence = 100;
+          else if ((lead === 'dash' || before === 'dash') && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
+          if ((trail === 'dash' || after === 'dash') && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
+          wd.marks = { lead: lead === 'other' || (before === 'other' && !signWord), trail: trail === 'other' || after === 'other' };
+        }
+      }
+    }
+  }
+  // Doubtful amounts read a second time, alone: ink beside one that its characters do not account
+  // for (a mark dropped, or only a character's box drawn too narrow), a stray mark read at its
+  // edge, or a low confidence. Each is cut out of the page, enlarged and read as one line of
+  // digits and signs (`settleAmount` decides); one that stays doubtful is unreadable ("?").
+  const doubtful = [];
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs ?? []) {
+      for (const l of p.lines ?? []) {
+        const lh = Math.max(8, l.bbox.y1 - l.bbox.y0);
+        const ws = l.words ?? [];
+        ws.forEach((wd, i) => {
+          const text = wd.text ?? '';
+          const core = text.replace(STRAY_LEAD, '').replace(STRAY_TRAIL, '');
+          if (!AMOUNT.test(core)) return;
+          const why = wd.marks?.lead || wd.marks?.trail ? 'mark' : core !== text ? 'stray' : wd.confidence < knobs.rereadBelow ? 'low' : null;
+          // The crop reaches toward the words beside it by at most half the gap (a mark is nearer
+          // to its amount than to the next word), by a fifth of the line height when the doubt is
+          // not about a mark.
+          const reach = why === 'mark' ? lh * 0.6 : lh * 0.2;
+          const left = Math.min(reach, i > 0 ? (wd.bbox.x0 - ws[i - 1].bbox.x1) / 2 : reach);
+          const right = Math.min(reach, i + 1 < ws.length ? (ws[i + 1].bbox.x0 - wd.bbox.x1) / 2 : reach);
+          if (why) doubtful.push({ wd, lh, core, why, left: Math.max(1, Math.floor(left)), right: Math.max(1, Math.floor(right)) });
+        });
+      }
+    }
+  }
+  let reread = 0;
+  const c2 = process.cpuUsage();
+  if (doubtful.length) {
+    await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
+    worker.psm = '7';
+    try {
+      for (const d of doubtful) {
+        const reads = [];
+        const settled = await settleAmount(d.core, d.why, d.wd.marks, async () => {
+          reread++;
+          const r = await readCrop(worker, gray, W, H, d, reads.length ? 3 : 2);
+          reads.push(r);
+          return r;
+        });
+        if (knobs.debug) console.error(JSON.stringify({ reread: d.core, why: d.why, reads, settled }));
+        d.wd.text = settled ?? `${d.core}?`;
+        if (!settled && d.why !== 'mark') {
+          const alts = amountAlternatives(d.core, reads);
+          if (alts.length > 1) d.wd.alts = [d.wd.text, ...alts];
+        }
+      }
+    } finally {
+      await worker.setParameters({ tessedit_char_whitelist: '' });
+    }
+  }
+  const rereadCpu = process.cpuUsage(c2);
+  const sx = boxW / W;
+  const sy = boxH / H;
+  const items = [];
+  let words = 0;
+  let low = 0;
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs ?? []) {
+      for (const l of p.lines ?? []) {
+        const bl = l.baseline;
+        const slope = bl && bl.x1 !== bl.x0 ? (bl.y1 - bl.y0) / (bl.x1 - bl.x0) : 0;
+        // The line's height (ascender to descender) is about its font size.
+        const size = (l.rowAttributes?.rowHeight || l.bbox.y1 - l.bbox.y0) * 1.05;
+        // Words a normal space apart make one item (as a text layer's run would); a wider gap
+        // starts another, so that columns stay apart.
+        let run = null;
+        const flush = () => {
+          if (!run) return;
+          const bare = strayDash(run.s);
+          if (bare !== run.s && run.beforeDash !== undefined) {
+            run.s = bare;
+            run.x1 = run.beforeDash;
+          }
+          const cx = (run.x0 + run.x1) / 2;
+          const base = bl ? bl.y0 + slope * (cx - bl.x0) : run.y1;
+          items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s, ...(run.alt.length ? { alt: run.alt } : {}) });
+          run = null;
+        };
+        for (const wd of l.words ?? []) {
+          const s = ocrText((wd.text ?? '').trim());
+          if (!s || speck(s, wd.confidence)) continue;
+          // An unsettled amount: the word as written here ("1,234.56?"), then what it may be.
+          const alt = wd.alts && wd.alts[0] === s ? wd.alts : null;
+          words++;
+          if (wd.confidence < 60) low++;
+          if (knobs.debug) console.error(JSON.stringify({ t: wd.text, c: Math.round(wd.confidence), b: wd.bbox }));
+          if (run && wd.bbox.x0 - run.x1 < 0.6 * size) {
+            run.beforeDash = /^[-\u2012-\u2015\u2212]$/.test(s) ? run.x1 : undefined;
+            // A sign read as a word of its own is glued to the amount after it ("- $880.00").
+            run.s += /^[-+$(]$/.test(run.s.slice(-1)) && /(^|\s)[-+$(]$/.test(run.s) && /^[$\d(]/.test(s) ? s : ` ${s}`;
+            run.x1 = wd.bbox.x1;
+            run.y1 = Math.max(run.y1, wd.bbox.y1);
+          } else {
+            flush();
+            run = { x0: wd.bbox.x0, x1: wd.bbox.x1, y1: wd.bbox.y1, s, alt: [] };
+          }
+          if (alt) run.alt.push(alt.slice(0, 4));
+        }
+        flush();
+      }
+    }
+  }
+  fixDates(items);
+  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
+}
+
+/**
+ * OCR of every page of a PDF without a text layer: { ok, pages, items: [{ width, height, items }],
+ * stats } or a failure code. `pdf` is an open pdf.js document; `deadline` the time (ms since epoch)
+ * after which no new page is started (the parent kills the process at its own limit anyway).
+ */
+export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
+  // Page segmentation: tesseract finds the blocks of the page (auto), or reads it as one block of
+  // lines across the page (block; the second reading of a scan whose first did not reconcile).
+  const psm = layout === 'block' ? '6' : knobs.psm;
+  const pages = pdf.numPages;
+  if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
+  const out = [];
+  const stats = [];
+  let images = 0;
+  for (let i = 1; i <= pages; i++) {
+    const page = await pdf.getPage(i);
+    const viewport = page.getViewport({ scale: 1 });
+    const img = await pageImage(page, OPS);
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    const r = img ? await readImage(img, psm) : null;
+    const used = process.cpuUsage(cpu);
+    page.cleanup();
+    if (img) images++;
+    out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+  }
+  if (!images) return { ok: false, code: 'no_images', pages };
+  return { ok: true, pages, items: out, stats };
+}

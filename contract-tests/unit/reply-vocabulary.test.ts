@@ -305,6 +305,8 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
       '40k at 1.30 over 6 months, just waiting for the green light from credit.',
       'If the MTD is clean we can approve 40k at 1.30 for 6 months. Need the MTD before funding.',
       "Send the October statement. Assuming it's clean, 40k at 1.30 for 6 months.",
+      // (holdout13) approved, but the terms cannot go to the merchant until a compliance check clears
+      "Credit approved it for the full 40k at 1.30 over 6 months. Keep this between us for now, I can't release terms to the merchant until the lien search comes back clear.",
     ]) expect(outcome(text, ask(40_000)).o, text).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
     // the same terms stated as final are applied
     expect(outcome('Approved 40k 1.30 6 months, pending bank verification.', ask(40_000)).o.apply).toBe(true);

@@ -307,6 +307,7 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
       "Send the October statement. Assuming it's clean, 40k at 1.30 for 6 months.",
       // (holdout13) approved, but the terms cannot go to the merchant until a compliance check clears
       "Credit approved it for the full 40k at 1.30 over 6 months. Keep this between us for now, I can't release terms to the merchant until the lien search comes back clear.",
+      'Approved the full 40k at 1.30 over 6 months. Give me till tmrw before you show the merchant anything.',
     ]) expect(outcome(text, ask(40_000)).o, text).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
     // the same terms stated as final are applied
     expect(outcome('Approved 40k 1.30 6 months, pending bank verification.', ask(40_000)).o.apply).toBe(true);
@@ -504,6 +505,14 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
   it('a count of payments without the word: "32 weekly @ $1,640", "150 dailies" are weeks and days', () => {
     expect(extractOffers('Funded 40k at 1.312, 32 weekly @ $1,640.00.')).toMatchObject([{ amount: 40_000, factor_rate: 1.312, term: 32, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1640 }]);
     expect(extractOffers('$60,000 at 1.40, 150 dailies of $560')).toMatchObject([{ amount: 60_000, factor_rate: 1.4, term: 150, term_unit: 'days', payment_frequency: 'daily' }]);
+    // (holdout13) phone shorthand: "60 wkly pmts", and a bare count right after the factor ("55 @ 1.39, 120 daily")
+    expect(extractOffers('Full $60,000 approved.\n1.34 buy / you can sell it to 1.44\n60 wkly pmts')).toMatchObject([{ amount: 60_000, factor_rate: 1.34, term: 60, term_unit: 'weeks', payment_frequency: 'weekly' }]);
+    expect(extractOffers('can get you there at 55 @ 1.39, 120 daily. or 60 @ 1.44 on 140 daily if he wants more $')).toMatchObject([
+      { amount: 55_000, factor_rate: 1.39, term: 120, term_unit: 'days', payment_frequency: 'daily' },
+      { amount: 60_000, factor_rate: 1.44, term: 140, term_unit: 'days', payment_frequency: 'daily' },
+    ]);
+    // a payment after the factor is no count: "1.35, 450 daily" stays a payment amount, not a 450-day term
+    expect(extractOffers('40k at 1.35 for 6 months, 450 daily').map((o) => o.term)).toEqual([6]);
     // a count that is no term stays out: "14 weekly deposits"
     expect(extractOffers('$60,000 at 1.40, 6 months. They had 14 weekly deposits over $5k.')).toMatchObject([{ term: 6, term_unit: 'months' }]);
   });

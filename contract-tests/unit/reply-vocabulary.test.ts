@@ -511,6 +511,8 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
       { amount: 55_000, factor_rate: 1.39, term: 120, term_unit: 'days', payment_frequency: 'daily' },
       { amount: 60_000, factor_rate: 1.44, term: 140, term_unit: 'days', payment_frequency: 'daily' },
     ]);
+    // (holdout13) the approved amount restated at the head of each structure of a menu, payback stated: two offers
+    expect(extractOffers('Approved for the whole $50,000. Two ways we can write it:\nA) $50,000 / payback $64,500 / 25 weekly payments of $2,580.00\nB) $50,000 / payback $69,000 / 40 weekly payments of $1,725.00').map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[50_000, 1.29, 25, 'weeks'], [50_000, 1.38, 40, 'weeks']]);
     // a payment after the factor is no count: "1.35, 450 daily" stays a payment amount, not a 450-day term
     expect(extractOffers('40k at 1.35 for 6 months, 450 daily').map((o) => o.term)).toEqual([6]);
     // a count that is no term stays out: "14 weekly deposits"

@@ -32,7 +32,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout10 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout10')],
   ['holdout11 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout11')],
   ['holdout12 (blind twice, then used for fixes)', results.filter((r) => r.expected.set === 'holdout12')],
-  ['holdout13 (blind once)', results.filter((r) => r.expected.set === 'holdout13')],
+  ['holdout13 (blind twice, then used for fixes)', results.filter((r) => r.expected.set === 'holdout13')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -305,6 +305,9 @@ describe('decisions in shorthand and structures of replies (holdout5)', () => {
       '40k at 1.30 over 6 months, just waiting for the green light from credit.',
       'If the MTD is clean we can approve 40k at 1.30 for 6 months. Need the MTD before funding.',
       "Send the October statement. Assuming it's clean, 40k at 1.30 for 6 months.",
+      // (holdout13) approved, but the terms cannot go to the merchant until a compliance check clears
+      "Credit approved it for the full 40k at 1.30 over 6 months. Keep this between us for now, I can't release terms to the merchant until the lien search comes back clear.",
+      'Approved the full 40k at 1.30 over 6 months. Give me till tmrw before you show the merchant anything.',
     ]) expect(outcome(text, ask(40_000)).o, text).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
     // the same terms stated as final are applied
     expect(outcome('Approved 40k 1.30 6 months, pending bank verification.', ask(40_000)).o.apply).toBe(true);
@@ -502,6 +505,16 @@ describe('terms, subject lines, bilingual reps and contracts out (holdout6)', ()
   it('a count of payments without the word: "32 weekly @ $1,640", "150 dailies" are weeks and days', () => {
     expect(extractOffers('Funded 40k at 1.312, 32 weekly @ $1,640.00.')).toMatchObject([{ amount: 40_000, factor_rate: 1.312, term: 32, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1640 }]);
     expect(extractOffers('$60,000 at 1.40, 150 dailies of $560')).toMatchObject([{ amount: 60_000, factor_rate: 1.4, term: 150, term_unit: 'days', payment_frequency: 'daily' }]);
+    // (holdout13) phone shorthand: "60 wkly pmts", and a bare count right after the factor ("55 @ 1.39, 120 daily")
+    expect(extractOffers('Full $60,000 approved.\n1.34 buy / you can sell it to 1.44\n60 wkly pmts')).toMatchObject([{ amount: 60_000, factor_rate: 1.34, term: 60, term_unit: 'weeks', payment_frequency: 'weekly' }]);
+    expect(extractOffers('can get you there at 55 @ 1.39, 120 daily. or 60 @ 1.44 on 140 daily if he wants more $')).toMatchObject([
+      { amount: 55_000, factor_rate: 1.39, term: 120, term_unit: 'days', payment_frequency: 'daily' },
+      { amount: 60_000, factor_rate: 1.44, term: 140, term_unit: 'days', payment_frequency: 'daily' },
+    ]);
+    // (holdout13) the approved amount restated at the head of each structure of a menu, payback stated: two offers
+    expect(extractOffers('Approved for the whole $50,000. Two ways we can write it:\nA) $50,000 / payback $64,500 / 25 weekly payments of $2,580.00\nB) $50,000 / payback $69,000 / 40 weekly payments of $1,725.00').map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[50_000, 1.29, 25, 'weeks'], [50_000, 1.38, 40, 'weeks']]);
+    // a payment after the factor is no count: "1.35, 450 daily" stays a payment amount, not a 450-day term
+    expect(extractOffers('40k at 1.35 for 6 months, 450 daily').map((o) => o.term)).toEqual([6]);
     // a count that is no term stays out: "14 weekly deposits"
     expect(extractOffers('$60,000 at 1.40, 6 months. They had 14 weekly deposits over $5k.')).toMatchObject([{ term: 6, term_unit: 'months' }]);
   });
@@ -732,6 +745,8 @@ describe('declines in new words: a negative decision from its parts, its reason 
     declined("Sales came in at $14k in October and are trending down. Can't make it work.", 'low_revenue');
     declined("Balances hover around $300 most days. Can't make it work.", 'low_balance');
     declined("They dipped into the red on 9 days last month, so we're out.", 'negative_days');
+    // (holdout13) negative balances told without "days": "the account is negative in every one of the four months"
+    declined('The operating account is negative in every one of the four months and it only gets above zero when the Friday deposits land. Underwriting is not in a position to move forward on it.', 'negative_days');
     declined('Bounced payments to their current funder in October - no go.', 'nsf');
     declined("Owner's credit is bruised with too many derogs. We'll have to pass.", 'credit_score');
     declined("Stopped paying their last funder in 2024 and there's an ACH block on file. No way we can fund it.", 'default_history');

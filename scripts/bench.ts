@@ -292,7 +292,10 @@ async function main(): Promise<void> {
   const bare = await startProc('scripts/bench-bare.ts', { ...bareEnv, BENCH_PLAN: planFile }, /bare listening/);
   cleanups.push(() => stopProc(bare));
   if (before) {
-    beforeApi = await startProc('src/server.ts', { DATABASE_URL: before.url, NODE_ENV: 'production', SECRET_KEY, LOG_LEVEL: 'info', HOST: '127.0.0.1' }, /listening on/, [], before.dir);
+    // Started exactly as the API above is: its own compiled bundle, no worker in the process (a
+    // worker's polls would be counted in its CPU per request), the same log level.
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: before.dir, stdio: 'inherit' });
+    beforeApi = await startProc('dist/server.mjs', { DATABASE_URL: before.url, NODE_ENV: 'production', SECRET_KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/, [], before.dir);
     const started = beforeApi;
     cleanups.push(() => stopProc(started));
   }

@@ -26,7 +26,7 @@ import { mcpRoutes } from './mcp/server';
 import { referenceRoutes } from './web/reference/reference.routes';
 import { apiResourceMetadataUrl, issuerProblem, oauthRoutes } from './oauth/routes';
 import type { Handler, Handlers, OperationId } from './http/types';
-import { chain, methodNotAllowed, RouteTable } from './http/route-table';
+import { chain, contentTypeForValidator, methodNotAllowed, RouteTable } from './http/route-table';
 
 export const BODY_LIMIT = '1mb';
 
@@ -355,6 +355,7 @@ function operationRouter(operations: OperationInfo[], validator: RequestHandler[
     if (!hit) return next();
     if ('allow' in hit) throw methodNotAllowed(req, hit.allow);
     const entry = hit.value;
+    contentTypeForValidator(req, entry.op.jsonBody);
     const r = req as Request & { openapi?: ValidatorMeta & { pathParams: Record<string, string> } };
     if (entry.meta) {
       r.params = hit.params;

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_WAIT_MS, LOCK_MS } from '../../src/http/idempotency';
@@ -229,6 +230,41 @@ describe('the body itself', () => {
       const big = await h.api[method](path).set(t.auth()).set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'x'.repeat(1_100_000) }));
       expect(big.status, path).toBe(413);
       expect(err(big)).toMatchObject({ type: 'validation_error', code: 'body_too_large' });
+    }
+  });
+
+  it('Content-Type parameters cannot make the validator compile or grow: each shape answers alike, no schema is added', async () => {
+    // Ajv's schema compilation, counted where express-openapi-validator reaches it (it compiles and
+    // keeps one validator per distinct Content-Type string it is shown).
+    const require = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+    const AjvCore = (require('ajv/dist/core') as { default: { prototype: { addSchema: (...a: unknown[]) => unknown } } }).default;
+    const original = AjvCore.prototype.addSchema;
+    let added = 0;
+    AjvCore.prototype.addSchema = function (this: unknown, ...a: unknown[]) {
+      added++;
+      return original.apply(this, a);
+    };
+    try {
+      const auth = { Authorization: `Bearer ${(await t.key({ role: 'admin', name: 'content types' })).key}` };
+      const shapes = (i: number) => [
+        { status: 200, send: () => h.api.get('/v1/people').set(auth).set('Content-Type', `application/json; x=${i}`) },
+        { status: 200, send: () => h.api.get('/v1/people').set(auth).set('Content-Type', `text/x-${i}`) },
+        { status: 201, send: () => h.api.post('/v1/businesses').set(auth).set('Content-Type', `Application/JSON; charset=utf-8; x=${i}`).send(JSON.stringify({ legal_name: `Typed ${i} LLC` })) },
+        { status: 415, send: () => h.api.post('/v1/businesses').set(auth).set('Content-Type', `text/x-${i}`) },
+      ];
+      // Once each: the operations' validators exist (compiled now or by an earlier test).
+      for (const shape of shapes(0)) expect((await shape.send()).status).toBe(shape.status);
+      const before = added;
+      for (let i = 1; i <= 25; i++) {
+        for (const shape of shapes(i)) {
+          const res = await shape.send();
+          expect(res.status, `shape ${shapes(i).indexOf(shape)} #${i}`).toBe(shape.status);
+          if (res.status === 415) expect(err(res)).toMatchObject({ type: 'validation_error', code: 'unsupported_media_type' });
+        }
+      }
+      expect(added - before).toBe(0);
+    } finally {
+      AjvCore.prototype.addSchema = original;
     }
   });
 });

@@ -126,3 +126,30 @@ export function chain(handlers: RequestHandler[]): (req: Request, res: Response,
 export function methodNotAllowed(req: Request, allow: string[]): ApiError {
   return new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}`, undefined, { Allow: allow.join(', ') });
 }
+
+/**
+ * The request's Content-Type reduced to what the contract's validator needs to know, before it sees
+ * the request. express-openapi-validator compiles a validator (tens of ms of CPU) and keeps it for
+ * ever for every distinct Content-Type string it meets (`application/json; x=1`, `x=2`, ...): left
+ * as sent, the header is a way to make the server compile without end and grow without bound. Every
+ * request reaching it has either no body or a JSON one (jsonOnly refused the rest, and the JSON
+ * parser has read it by its charset), so:
+ * - an operation that takes no body: the header is dropped (the validator has nothing to check
+ *   against it, and ignored it already);
+ * - an operation that takes a JSON body: `application/json` in any spelling becomes exactly
+ *   `application/json`; another media type (possible only without a body) is the 415 the validator
+ *   would have answered, answered here; no header stays absent (the validator's own 415 or pass).
+ * At most two keys per operation: the validator's cache is bounded by the contract.
+ */
+export function contentTypeForValidator(req: Request, takesJsonBody: boolean): void {
+  const header = req.headers['content-type'];
+  if (header === undefined) return;
+  if (!takesJsonBody) {
+    delete req.headers['content-type'];
+    return;
+  }
+  if (header.split(';', 1)[0].trim().toLowerCase() !== 'application/json') {
+    throw new ApiError('unsupported_media_type', 'Send the body as application/json');
+  }
+  req.headers['content-type'] = 'application/json';
+}

@@ -37,6 +37,8 @@ export interface OperationInfo {
   bodyRequired: boolean;
   /** Its body is not JSON (a raw message): it is served outside the JSON pipeline. */
   rawBody: boolean;
+  /** It takes a JSON request body (required or not). */
+  jsonBody: boolean;
   /**
    * The media types of its success answers, in the contract's order (application/json first; a
    * list also offers text/csv; the location export only application/x-ndjson): what `Accept` may ask for.
@@ -168,6 +170,7 @@ export function listOperations(spec: Record<string, unknown> = loadSpec()): Oper
         jsonLimits: jsonLimitsOf(spec, op),
         bodyRequired: op.requestBody?.required === true,
         rawBody: !!op.requestBody?.content && !('application/json' in op.requestBody.content),
+        jsonBody: !!op.requestBody?.content && 'application/json' in op.requestBody.content,
         produces: producesOf(spec, op),
       });
     }

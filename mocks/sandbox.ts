@@ -22,6 +22,7 @@ import { contractValidator, jsonOnly, operationGuards } from '../src/app';
 import { ApiError, errorMiddleware, unauthenticated } from '../src/http/errors';
 import { markInvalidUtf8, safeInput } from '../src/http/input';
 import { requestLifecycle } from '../src/http/lifecycle';
+import { contentTypeForValidator } from '../src/http/route-table';
 import { listOperations, loadSpec, SPEC_PATH } from '../src/http/spec';
 import '../src/http/validator-routes';
 import { createLogger } from '../src/logger';
@@ -101,6 +102,15 @@ export function createSandboxApp(prismPort: number): Express {
     if (req.path.startsWith('/v1/') || req.path === '/v1') return next();
     throw new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path})`);
   });
+  // The Content-Type reduced as the real server reduces it (route-table.ts): the validator compiles
+  // and keeps one validator per distinct Content-Type string it is shown, so a header left as sent
+  // would let anyone make the sandbox compile without end and grow without bound.
+  for (const op of operations.filter((o) => !o.rawBody)) {
+    app[op.method](op.expressPath, (req, _res, next) => {
+      contentTypeForValidator(req, op.jsonBody);
+      next();
+    });
+  }
   app.use(contractValidator(spec, false));
   for (const op of operations.filter((o) => !o.rawBody)) {
     // Prism has no serializer for NDJSON: the location export is answered here, from the contract's

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../mocks/sandbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
@@ -62,5 +63,35 @@ describe.skipIf(ENGINE !== 'pg')('the sandbox answers invalid requests as produc
     expect(real.status, JSON.stringify(real.body)).toBeGreaterThanOrEqual(400);
     const pick = (e: Record<string, string>) => ({ type: e.type, code: e.code, param: e.param, message: e.message });
     expect({ status: mock.status, ...pick(mock.body.error) }).toEqual({ status: real.status, ...pick(real.body.error) });
+  });
+
+  it('Content-Type parameters cannot make the sandbox compile or grow: each shape answers alike, no schema is added', async () => {
+    // Ajv's schema compilation, counted where express-openapi-validator reaches it (the sandbox runs
+    // in this process): it compiles and keeps one validator per distinct Content-Type string shown.
+    const require = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+    const AjvCore = (require('ajv/dist/core') as { default: { prototype: { addSchema: (...a: unknown[]) => unknown } } }).default;
+    const original = AjvCore.prototype.addSchema;
+    let added = 0;
+    AjvCore.prototype.addSchema = function (this: unknown, ...a: unknown[]) {
+      added++;
+      return original.apply(this, a);
+    };
+    try {
+      const send = (method: string, path: string, type: string, body?: string) =>
+        fetch(`${sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${t.keys.admin}`, 'content-type': type }, body });
+      const shapes = (i: number) => [
+        { status: 400, send: () => send('GET', '/v1/deals?limit=500', `application/json; x=${i}`) },
+        { status: 400, send: () => send('POST', '/v1/businesses', `Application/JSON; charset=utf-8; x=${i}`, '{}') },
+        { status: 415, send: () => send('POST', '/v1/businesses', `text/x-${i}`, 'x') },
+      ];
+      for (const shape of shapes(0)) expect((await shape.send()).status).toBe(shape.status);
+      const before = added;
+      for (let i = 1; i <= 20; i++) {
+        for (const [n, shape] of shapes(i).entries()) expect((await shape.send()).status, `shape ${n} #${i}`).toBe(shape.status);
+      }
+      expect(added - before).toBe(0);
+    } finally {
+      AjvCore.prototype.addSchema = original;
+    }
   });
 });

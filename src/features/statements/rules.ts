@@ -105,6 +105,13 @@ export function moneyBackFrom(description: string): string[] | null {
 export function paysCounterparty(debitDescription: string, creditName: string[]): boolean {
   const d = nameWords(debitDescription);
   if (creditName.length === 1) return creditName[0].length >= 5 && d[0] === creditName[0];
+  // A card purchase names a chain's store by one word and its store number ("POS DEBIT FERGUSON
+  // #2211 GREEN BAY WI"; the rest is where): the same counterparty as the company's credit memo
+  // whose name begins with that word ("FERGUSON ENTERPRIS CR MEMO"), when the word has 5 letters
+  // or more.
+  const store = /^(.*?)\s#\s?\d+\b/.exec(debitDescription.toUpperCase());
+  const storeName = store ? nameWords(store[1]) : [];
+  if (storeName.length === 1 && storeName[0].length >= 5 && storeName[0] === creditName[0]) return true;
   for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
   return false;
 }

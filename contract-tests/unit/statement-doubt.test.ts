@@ -105,6 +105,16 @@ describe('categoryDoubt: what no row knows, in any bank\'s wording (blind-5)', (
   it('transfers to the merchant\'s own account by mask or kind are not doubted, worded as withdrawals', () => {
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, () => 'Withdrawal to SAV ...5531', 500)])).toBeNull();
   });
+  // blind-13 (line audit): "Kestrel Reserve ending 2290 Transfer in" names the merchant's own
+  // sub-account BEFORE the transfer's words, and was settled as sales.
+  it('an account named by its kind and last digits before the transfer\'s words is doubted as a transfer', () => {
+    for (const d of ['Kestrel Reserve ending 2290 Transfer in \u00b7 442596839', 'Business Savings ending in 4410 Transfer', 'Tax Reserve \u2022\u20222290 Transfer in']) {
+      expect(creditDoubt(d), d).toBe('transfer');
+      expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', d, 900)]), d).toMatch(/^The credit of \$900\.00 on 2026-03-20 reads like a transfer from another account/);
+    }
+    // A processor's payout worded "Transfer", a customer's "Transfer in", an account word without its digits: no transfer doubt.
+    for (const d of ['Stripe ACH deposit \u00b7 Transfer \u00b7 377569251', 'Meridian Land Partners Transfer in \u00b7 442596839', 'Reserve Street Bakery Transfer in 2290']) expect(creditDoubt(d), d).toBeNull();
+  });
   it('a credit worded as a return or reversal that no row settles is doubted', () => {
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', 'ORBIT SUPPLY CO RTN 4471', 120)])).toMatch(/^The credit of \$120\.00 on 2026-03-20 reads like a return, reversal or refund/);
   });

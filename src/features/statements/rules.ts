@@ -37,6 +37,11 @@ const FUNDING_LOOK =
   /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+AID\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
 /** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
 const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
+/**
+ * The same with the account named first: "Kestrel Reserve ending 2290  Transfer in" (an online
+ * bank's own sub-account, its kind and its last digits, then the transfer's words).
+ */
+const ACCOUNT_THEN_TRANSFER = /\b(SAVINGS|SAV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b.{0,24}?(\bENDING( IN)?\s*\d{3,}\b|\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b).*\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP)\b/;
 /** A fee charged for a returned, unpaid or overdrawing item. */
 const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
 const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED|PAID ITEMS?|ITEMS? PAID)\b/;
@@ -163,7 +168,7 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'retu
   if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
-  if (TRANSFER_LOOK.test(d)) return 'transfer';
+  if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d)) return 'transfer';
   return null;
 }
 

@@ -4,8 +4,10 @@
 // uncertain_categories); it is wrong only when the rules settle it otherwise: the line-level form of
 // "never a wrong figure". A credit is settled as the statement settles it: money given back by a
 // counterparty the statement shows the merchant paying (analyze.ts paidBack), else the table's kind
-// when creditDoubt has no doubt. Debits: an NSF/overdraft fee or not, an MCA position or not.
+// when neither creditDoubt nor the statement's doubt of a credit from a counterparty it pays
+// (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not.
 import { readFileSync } from 'node:fs';
+import { fromPaidCounterparty } from '../../src/features/statements/doubt';
 import { paidBack, type Txn } from '../../src/features/statements/analyze';
 import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
 
@@ -24,6 +26,8 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
     const rows = s.transactions ?? [];
     const txns: Txn[] = rows.map((x) => ({ date: x.date, description: x.description, cents: Math.round(x.amount * 100) }));
     const back = paidBack(txns);
+    // A credit from a counterparty the statement shows the merchant paying, no row settling it: doubted.
+    const fromPaid = fromPaidCounterparty(txns);
     rows.forEach((x, i) => {
       lines++;
       const d = x.description;
@@ -31,7 +35,7 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
       if (x.amount > 0) {
         const want = KIND[x.category];
         if (!want) why = `credit of unknown truth category ${x.category}`;
-        else if (!back.has(txns[i]) && !creditDoubt(d)) {
+        else if (!back.has(txns[i]) && !creditDoubt(d) && !fromPaid.has(txns[i])) {
           const got = depositKind(d);
           if (got !== want) why = `credit ${x.category}: settled as ${got} (want ${want})`;
         } else if (back.has(txns[i]) && want !== 'refund') why = `credit ${x.category}: settled as money given back (want ${want})`;

@@ -105,6 +105,16 @@ describe('categoryDoubt: what no row knows, in any bank\'s wording (blind-5)', (
   it('transfers to the merchant\'s own account by mask or kind are not doubted, worded as withdrawals', () => {
     expect(categoryDoubt([...sales(3, 5000), ...debits(5, () => 'Withdrawal to SAV ...5531', 500)])).toBeNull();
   });
+  // blind-13 (line audit): "Kestrel Reserve ending 2290 Transfer in" names the merchant's own
+  // sub-account BEFORE the transfer's words, and was settled as sales.
+  it('an account named by its kind and last digits before the transfer\'s words is doubted as a transfer', () => {
+    for (const d of ['Kestrel Reserve ending 2290 Transfer in \u00b7 442596839', 'Business Savings ending in 4410 Transfer', 'Tax Reserve \u2022\u20222290 Transfer in']) {
+      expect(creditDoubt(d), d).toBe('transfer');
+      expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', d, 900)]), d).toMatch(/^The credit of \$900\.00 on 2026-03-20 reads like a transfer from another account/);
+    }
+    // A processor's payout worded "Transfer", a customer's "Transfer in", an account word without its digits: no transfer doubt.
+    for (const d of ['Stripe ACH deposit \u00b7 Transfer \u00b7 377569251', 'Meridian Land Partners Transfer in \u00b7 442596839', 'Reserve Street Bakery Transfer in 2290']) expect(creditDoubt(d), d).toBeNull();
+  });
   it('a credit worded as a return or reversal that no row settles is doubted', () => {
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', 'ORBIT SUPPLY CO RTN 4471', 120)])).toMatch(/^The credit of \$120\.00 on 2026-03-20 reads like a return, reversal or refund/);
   });
@@ -172,6 +182,21 @@ describe('money given back by a counterparty the merchant paid in the period', (
     expect(categoryDoubt([...sales(10, 2000), memo])).toMatch(/reads like a return/);
     // A payee sharing one word of the name is another counterparty.
     expect(categoryDoubt([...sales(10, 2000), t('2026-06-04', 'ACH DEBIT DOMINION ELECTRIC SUPPLY', -6679.74), memo])).toMatch(/reads like a return/);
+  });
+  // blind-13: "ACH FERGUSON ENTERPRIS CR MEMO" after card purchases at "POS DEBIT FERGUSON #2211 GREEN
+  // BAY WI": a card purchase names a chain's store by one word and its store number.
+  it('a credit memo from a company whose store the merchant bought from by card (one word and a store number) is settled', () => {
+    const memo = t('2026-01-07', 'ACH FERGUSON ENTERPRIS CR MEMO CO ID 4741871526 190225843', 618.4);
+    const store = (d: string) => t('2026-01-02', d, -1687.25);
+    const txns = [...sales(10, 2000), store('POS DEBIT FERGUSON #2211 GREEN BAY WI'), memo];
+    expect(categoryDoubt(txns)).toBeNull();
+    expect([...paidBack(txns)]).toEqual([memo]);
+    // Not a store named by two words that are not the company's, a short word, nor a purchase without a store number.
+    expect(categoryDoubt([...sales(10, 2000), store('POS DEBIT FERGUSON PLUMBING SUPPLY #2211 GREEN BAY WI'), memo])).toMatch(/reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), store('POS DEBIT FERGUSON GREEN BAY WI'), memo])).toMatch(/reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), t('2026-01-02', 'POS DEBIT ACME #2211', -900), t('2026-01-07', 'ACME TOOL SUPPLY CR MEMO', 60)])).toMatch(/reads like a return/);
+    // More than the merchant paid that store in the period: still doubted.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-01-02', 'POS DEBIT FERGUSON #2211 GREEN BAY WI', -300), memo])).toMatch(/reads like a return/);
   });
   it('a processor\'s return is never settled by the merchant paying the same name', () => {
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-05', 'SQUARE INC FEES 0412', -90), t('2026-03-20', 'SQUARE INC RTN 0412 SQ26', 64.1)])).toMatch(/reads like a return/);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
 import { dateIn } from '../../src/features/statements/period';
-import { parseMoney, signedCents } from '../../src/features/statements/tokens';
+import { numericDate, parseMoney, signedCents } from '../../src/features/statements/tokens';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 import { formatScore, scoreCorpus } from '../support/statement-score';
 
@@ -368,6 +368,15 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // an Amazon FBA inventory reimbursement is money given back. Its three refusals are credits the
   // trade reads either way (an insurance claim for an own loss twice, an owner's capital wire).
   { dir: 'contract-tests/fixtures/statements-blind-12', minParsed: 7 },
+  // Blind-13 scored 5/10 parsed, all right, none wrong. Since, by rules from the page: "16-DEC" dates
+  // (day first, the year from a period across the year end) on a landscape register with OD balances
+  // and balances carried / brought forward; a pending box titled "... not included in this
+  // statement" whose items' method lines read like headings; and from the trade: a consumer
+  // financing program's payout (Service Finance) is sales, a chain's store paid by card ("FERGUSON
+  // #2211") is the company whose credit memo comes back. Refused still: a supplier's "TYPE: CREDIT"
+  // that says nothing of money back (uncertain_categories, the doubt policy), and a statement that
+  // prints a malformed amount ("-$1,184.61.99999999998545", a generator fault) and so does not add up.
+  { dir: 'contract-tests/fixtures/statements-blind-13', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1342,5 +1351,69 @@ describe('"Incoming Payments" / "Outgoing Payments" sections', () => {
       [[40, 'Outgoing Payments', { b: true }]], head, [[40, '10/03'], [100, 'ACH DEBIT XCEL ENERGY'], [560, '200.00', { r: true }]],
     ]]);
     expect(figures(r)).toMatchObject({ deposits_total: 700, deposit_count: 1, ending_balance: 1500 });
+  });
+});
+
+// blind-13: an Associated-style landscape register dated "16-DEC" (day first, the month's name, no
+// year; a period crossing the year end), a posting and an effective date, a type code, overdrawn
+// balances "1,234.56 OD", "BALANCE CARRIED FORWARD" at a page's foot and "BALANCE BROUGHT FORWARD"
+// at the next page's head; "16-DEC" was read as no date at all, every row as a label.
+describe('day-month-name dates ("16-DEC"), the year from a period across the year end', () => {
+  it('"16-DEC" / "05-Jan" are dates, day first; "DEC-16" month first; nothing else', () => {
+    expect(numericDate('16-DEC')).toEqual([12, 16, null]);
+    expect(numericDate('05-Jan')).toEqual([1, 5, null]);
+    expect(numericDate('DEC-16')).toEqual([12, 16, null]);
+    for (const w of ['16-DECK', '32-DEC', '0-DEC', '16-XYZ']) expect(numericDate(w), w).toBeNull();
+  });
+  it('a register with posting and effective dates, type codes, OD balances and balances carried / brought forward: parsed and reconciled', async () => {
+    const head: PageSpec[number] = [[40, 'POST DATE', { b: true }], [100, 'EFF DATE', { b: true }], [160, 'TC', { b: true }], [190, 'DESCRIPTION', { b: true }], [520, 'DEBITS', { b: true, r: true }], [610, 'CREDITS', { b: true, r: true }], [720, 'BALANCE', { b: true, r: true }]];
+    const row = (post: string, eff: string, tc: string, desc: string, debit: string, credit: string, bal: string): PageSpec[number] => [[40, post], [100, eff], [160, tc], [190, desc], ...(debit ? ([[520, debit, { r: true }]] as const) : []), ...(credit ? ([[610, credit, { r: true }]] as const) : []), [720, bal, { r: true }]];
+    const r = await read([
+      [
+        'FOX HOLLOW COMMERCE BANK', 'STATEMENT PERIOD 12/16/25 THRU 01/15/26',
+        [[300, 'Beginning Balance 12/15/25'], [500, '500.00', { r: true }]], [[300, 'Total Credits (2)'], [500, '2,000.00', { r: true }]], [[300, 'Total Debits (3)'], [500, '1,435.00', { r: true }]], [[300, 'Ending Balance 01/15/26'], [500, '1,065.00', { r: true }]],
+        'ACCOUNT ACTIVITY', head,
+        [[190, 'BEGINNING BALANCE'], [720, '500.00', { r: true }]],
+        row('16-DEC', '16-DEC', 'ACH', 'PAYCHEX PAYROLL', '800.00', '', '300.00 OD'),
+        row('16-DEC', '16-DEC', 'SVC', 'OVERDRAFT CHARGE PAID ITEM', '35.00', '', '335.00 OD'),
+        row('29-DEC', '26-DEC', 'DEP', 'DEPOSIT 3 ITEMS', '', '1,200.00', '865.00'),
+        [[190, 'BALANCE CARRIED FORWARD'], [720, '865.00', { r: true }]],
+      ],
+      [
+        'ACCOUNT ACTIVITY (CONTINUED)', head,
+        [[190, 'BALANCE BROUGHT FORWARD'], [720, '865.00', { r: true }]],
+        row('05-JAN', '02-JAN', 'POS', 'POS DEBIT KWIK TRIP 316 GREEN BAY WI', '600.00', '', '265.00'),
+        row('12-JAN', '12-JAN', 'DEP', 'DEPOSIT 2 ITEMS', '', '800.00', '1,065.00'),
+        [[190, 'ENDING BALANCE'], [720, '1,065.00', { r: true }]],
+      ],
+    ], { landscape: true });
+    expect(figures(r)).toMatchObject({ period_start: '2025-12-16', period_end: '2026-01-15', beginning_balance: 500, ending_balance: 1065, deposits_total: 2000, deposit_count: 2, nsf_count: 1, negative_days: 13 });
+  });
+});
+
+// blind-13: a fintech statement's boxed "Pending transactions — not included in this statement or
+// its balances" (a title too long for a heading), each item with a grey method line indented below
+// it ("ACH deposit · Payout · pending", which reads like a deposits heading): its items were read
+// as rows of the Money out table.
+describe('a pending box titled at length, its items with a method line below them', () => {
+  const make = (extra: PageSpec[number][]): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,200.00', { r: true }]],
+    [[50, 'Money in', { b: true }]], HEAD,
+    AMT('10/02', 'ACH CREDIT SQUARE INC', '+$500.00'),
+    [[50, 'Money out', { b: true }]], HEAD,
+    AMT('10/05', 'CHECK 1042', '-$300.00'),
+    ...extra,
+  ]];
+  it('never read as rows, nor its method lines as headings', async () => {
+    const pending: PageSpec[number][] = [
+      [[50, 'Pending transactions \u2014 not included in this statement or its balances', { b: true }]],
+      AMT('10/31', 'Shopify', '+$1,150.49'),
+      [[130, 'ACH deposit \u00b7 Payout \u00b7 pending']],
+      AMT('11/01', 'Meta Platforms', '-$269.55'),
+      [[130, 'Card authorization \u00b7 pending']],
+      AMT('11/02', 'Etsy, Inc.', '+$84.10'),
+      [[130, 'ACH deposit \u00b7 Payout \u00b7 pending']],
+    ];
+    expect(figures(await read(make(pending)))).toMatchObject({ deposits_total: 500, deposit_count: 1, ending_balance: 1200 });
   });
 });

@@ -205,6 +205,23 @@ describe('processor: card processor and marketplace payouts are revenue', () => 
   });
 });
 
+// blind-13: an HVAC contractor's "ACH SERVICE FINANCE FUNDING" (Service Finance pays the contractor
+// for a homeowner's financed job) was refused as funding. A consumer or patient financing program
+// lends to the merchant's CUSTOMER, never to the merchant: its payout is the customer's job paid by
+// the customer's lender (sales), as a card processor's payout is.
+describe("processor: consumer financing programs pay the merchant for the customer's purchase", () => {
+  it.each(['ACH SERVICE FINANCE FUNDING CO ID 7620283178', 'CARECREDIT MERCH SETL 4410', 'GREENSKY LLC FUNDING 0071', 'FOUNDATION FINANCE CO DEALER PMT', 'GOODLEAP LLC DISBURSEMENT', 'AFFIRM INC PAYOUT 2231'])('%s is revenue, settled (no funding doubt), no position', (d) => {
+    expect(processorOf(d)).toBe("Consumer financing programs (the customer's lender pays the merchant for the job)");
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBeNull();
+    expect(mcaFunder(d)).toBeNull();
+  });
+  it('a city\'s finance department, or a funder named like a program, is not one', () => {
+    expect(processorOf('NYC DEPT OF FINANCE REFUND')).toBeNull();
+    expect(processorOf('SERVICE CAPITAL FUNDING LLC')).toBeNull();
+  });
+});
+
 describe("a payoff closes a position: it is none of the position's payments", () => {
   it.each(['Outgoing Wire Cfg Merchant Solutions Payoff Balance', 'WIRE OUT PEARL CAPITAL PAY OFF', 'ACH DEBIT KAPITUS PAYOFF 4410'])('%s: no position', (d) => expect(mcaFunder(d)).toBeNull());
   it("the same funder's payments stay positions", () => {

@@ -35,6 +35,29 @@ export function paidBack(txns: Txn[]): Set<Txn> {
 }
 
 /**
+ * The credits that come from a counterparty the merchant pays in the period and that no row
+ * settles, and are not settled as money given back (`paidBack`): a card purchase returned, a debit
+ * reversed, or a customer who is also a supplier; the line cannot say which, so they are doubted.
+ * A counterparty is the same when one's words begin the other's ("GRAINGER" paid, "GRAINGER CR"
+ * credited), with a word of 4 letters or more in common.
+ */
+export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
+  const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
+  const samePayee = (a: string[], b: string[]) => {
+    const n = Math.min(a.length, b.length);
+    return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
+  };
+  const givenBack = paidBack(txns);
+  const out = new Set<Txn>();
+  for (const t of txns) {
+    if (t.cents <= 0 || givenBack.has(t) || creditSettled(t.description)) continue;
+    const cp = counterparty(t.description);
+    if (cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) out.add(t);
+  }
+  return out;
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -60,14 +83,8 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
   const times = new Map<string, number>();
   for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
-  // Counterparties the merchant pays; a credit's is the same when one's words begin the other's
-  // ("GRAINGER" paid, "GRAINGER CR" credited), with a word of 4 letters or more in common.
-  const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
-  const samePayee = (a: string[], b: string[]) => {
-    const n = Math.min(a.length, b.length);
-    return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
-  };
   const givenBack = paidBack(txns);
+  const fromPaid = fromPaidCounterparty(txns);
   for (const t of credits) {
     if (givenBack.has(t)) continue;
     const why = creditDoubt(t.description);
@@ -77,8 +94,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (why === 'debatable') return `The credit of ${money(t.cents)} on ${t.date} reads like a factoring advance, an insurance claim for a loss or a warranty credit, which the trade counts as sales for some businesses and not for others, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
-    const cp = counterparty(t.description);
-    if (!creditSettled(t.description) && cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (fromPaid.has(t)) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }

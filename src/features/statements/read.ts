@@ -15,7 +15,7 @@ import { accountColumnsLine, labelsOverAmounts, type LineAt, type ReadState, sen
 //
 // - Lines: items on one baseline; each item is cut into words at its spaces (x positions estimated
 //   along the item's width) and words far apart start a new cell.
-// - Tokens: dates (05/02, 5/2, 05-02, Jan 03, Oct 2, 2026, 01/03/2026, 10/01/25), amounts in any
+// - Tokens: dates (05/02, 5/2, 05-02, Jan 03, 16-DEC, Oct 2, 2026, 01/03/2026, 10/01/25), amounts in any
 //   sign format (1,234.56, $1,234.56, (310.00), 125.00-, -125.00, –219.00, 349.00 DR / CR, +500.00
 //   as a CR), counts.
 // - Tables: a header row (date, description, debit/withdrawal, credit/deposit, amount, balance,
@@ -175,6 +175,8 @@ export function read(pages: PageItems[]): Reading {
   let periodBox: PeriodBox | null = null;
   /** A summary with a column per account ("Business Checking ****1234 | Business Savings ****5678" over its label lines). */
   let accountCols: { page: number; y: number; cols: Array<{ x: number; account: AccountRef }> } | null = null;
+  /** The last dated line of an unread section (pending items, a second account's rows). */
+  let ignoredItem: { page: number; y: number; x: number; size: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     let tk = toks[i];
@@ -194,8 +196,14 @@ export function read(pages: PageItems[]): Reading {
 
     // A table's header row.
     if (stopped || kind === 'ignore') {
-      const h = !money.length && !stopped ? headingOf(text) : null;
-      const acct = !money.length && !stopped && tk[0]?.k !== 'date' ? accountHeadingOf(text) : null;
+      // An item of the unread section and the lines indented below it (its description going
+      // on: "ACH deposit · Payout · pending" under a pending item) are that item's, never a
+      // heading that ends the section.
+      if (tk[0]?.k === 'date') ignoredItem = { page: line.page, y: line.y, x: tk[0].x1, size: line.size };
+      const underItem = !!ignoredItem && ignoredItem.page === line.page && line.y - ignoredItem.y <= ignoredItem.size * 2.6 && line.words[0].x0 > ignoredItem.x;
+      if (underItem) ignoredItem!.y = line.y;
+      const h = !money.length && !stopped && !underItem ? headingOf(text) : null;
+      const acct = !money.length && !stopped && tk[0]?.k !== 'date' && !underItem ? accountHeadingOf(text) : null;
       if (h) newSection(h, text);
       else if (acct) {
         book.switch(acct);

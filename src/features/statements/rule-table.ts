@@ -22,7 +22,8 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // Classes, and what they decide:
 // - mca_funder: a debit is a payment on an existing merchant-cash-advance position (mcaFunder gives
 //   the funder's name; positions are counted by distinct name); a credit is that advance's funding.
-// - processor: card processors and marketplaces; their payouts are revenue.
+// - processor: card processors and marketplaces, and consumer / patient financing programs (the
+//   customer's lender pays the merchant for the job); their payouts are revenue.
 // - revenue: other credits known to carry sales: cash, branch, ATM and mobile/remote check deposits,
 //   customers' payments (AP/vendor payments, invoices, insurance claim payments).
 // - loan: loan proceeds, SBA disbursements, line-of-credit draws, advance fundings: not revenue.

@@ -37,6 +37,11 @@ const FUNDING_LOOK =
   /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+AID\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
 /** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
 const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
+/**
+ * The same with the account named first: "Kestrel Reserve ending 2290  Transfer in" (an online
+ * bank's own sub-account, its kind and its last digits, then the transfer's words).
+ */
+const ACCOUNT_THEN_TRANSFER = /\b(SAVINGS|SAV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b.{0,24}?(\bENDING( IN)?\s*\d{3,}\b|\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b).*\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP)\b/;
 /** A fee charged for a returned, unpaid or overdrawing item. */
 const FEE_WORD = /\b(FEES?|CHARGES?|CHG|CHRG|SVC CHG)\b/;
 const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|OD|UNPAID|BOUNCED?|DISHONOU?RED|REJECTED|UNCOLLECTED|PAID ITEMS?|ITEMS? PAID)\b/;
@@ -105,6 +110,13 @@ export function moneyBackFrom(description: string): string[] | null {
 export function paysCounterparty(debitDescription: string, creditName: string[]): boolean {
   const d = nameWords(debitDescription);
   if (creditName.length === 1) return creditName[0].length >= 5 && d[0] === creditName[0];
+  // A card purchase names a chain's store by one word and its store number ("POS DEBIT FERGUSON
+  // #2211 GREEN BAY WI"; the rest is where): the same counterparty as the company's credit memo
+  // whose name begins with that word ("FERGUSON ENTERPRIS CR MEMO"), when the word has 5 letters
+  // or more.
+  const store = /^(.*?)\s#\s?\d+\b/.exec(debitDescription.toUpperCase());
+  const storeName = store ? nameWords(store[1]) : [];
+  if (storeName.length === 1 && storeName[0].length >= 5 && storeName[0] === creditName[0]) return true;
   for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
   return false;
 }
@@ -156,7 +168,7 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'retu
   if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
-  if (TRANSFER_LOOK.test(d)) return 'transfer';
+  if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d)) return 'transfer';
   return null;
 }
 

@@ -13,7 +13,12 @@ export interface Heading {
 /** A section heading's meaning, from its words. */
 export function headingOf(text: string): Heading | null {
   const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\bcredit unions?\b/g, ' ').replace(/\s+/g, ' ').trim();
-  if (!t || t.split(' ').length > 9) return null;
+  if (!t) return null;
+  // A box of items the statement says it leaves out ("Pending transactions — not included in this
+  // statement or its balances", "Items not yet posted"): never this period's activity, however
+  // long its title runs.
+  if (t.split(' ').length <= 16 && /^(pending|scheduled|held|on hold|memo posted|unposted)\b.*\b(transactions?|items?|activity|deposits?|debits?|credits?|withdrawals?|payments?)\b.*\bnot (yet )?(included|reflected|posted|shown|part)\b|^(items?|transactions?|activity) not (yet )?(included|reflected|posted)\b/.test(t)) return { kind: 'ignore', category: 'other' };
+  if (t.split(' ').length > 9) return null;
   // A summary's column header naming both sides and the balances ("Account  Previous Balance
   // Deposits  Withdrawals  Ending Balance"): neither a credit nor a debit section.
   if (/\b(deposits?|credits?|additions?)\b/.test(t) && /\b(withdrawals?|debits?|subtractions?|deductions?|checks)\b/.test(t) && /\bbalances?\b/.test(t)) return { kind: 'summary', category: 'summary' };

@@ -37,6 +37,9 @@ export function numericDate(w: string): [number, number, number | null] | null {
   if (m) return [Number(m[2]), Number(m[3]), Number(m[1])];
   m = /^([A-Za-z]{3,4})[-.](\d{1,2})$/.exec(w);
   if (m && MONTH_WORD.test(m[1])) return [MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]), null];
+  // The day first, then the month's name: 16-DEC / 16-Dec (the year from the statement period).
+  m = /^(\d{1,2})-([A-Za-z]{3,4})$/.exec(w);
+  if (m && FULL_MONTH.test(m[2]) && Number(m[1]) >= 1 && Number(m[1]) <= 31) return [MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]), null];
   return null;
 }
 export const year4 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));

@@ -395,7 +395,7 @@ export const ASKED_TERM = {
    * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
    * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
    */
-  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|doesn't|does not)(?=\\s*[,.;!]|\\s*$)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
 };
 
 /**
@@ -755,7 +755,9 @@ export const SHORTHAND_AMOUNT = {
    * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my
    * number", "50 is the best I can do" (the number opening its sentence or after a comma).
    */
-  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go'],
+  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go',
+    // (holdout14) the amount accepted in a word: "35 works but its dailies only", "60 is fine"
+    'works( for (me|us))?', '(is|are) (fine|ok|okay|doable)'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

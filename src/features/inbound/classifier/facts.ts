@@ -60,6 +60,15 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, end]);
       facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
     }
+    // a payment labelled, its figure bare with cents: "Daily payment 388.57", "weekly debit: 2,280.00"
+    const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?)(?: amount)?\s*(?:of|:|=|is|-)?\s*(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;
+    while ((m = labelPaymentRe.exec(line))) {
+      const start = m.index + m[0].length - m[1].length - m[2].length;
+      const end = m.index + m[0].length;
+      if (overlaps(start, end)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + m[2] });
+    }
     // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750", (holdout14) "120 dailies of 355" (a count of payments
     // names what follows it as each payment's amount; a full stop after it ends the sentence: "of 355. contracts ...")
     const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b)/gi;

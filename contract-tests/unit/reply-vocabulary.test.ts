@@ -1361,6 +1361,7 @@ describe('one-liners in the way a hidden batch may write them (probes after hold
 
   it('a labelled payment with a bare figure in cents: "Daily payment 388.57"', () => {
     expect(extractOffers('Approved at 40k. 1.36. 140 days. Daily payment 388.57', ask(40_000))).toMatchObject([{ amount: 40_000, factor_rate: 1.36, term: 140, term_unit: 'days', payment_frequency: 'daily', payment_amount: 388.57 }]);
+    expect(extractOffers('Approved 35,000.00 1.42 factor 5 months daily 470.22', ask(35_000))).toMatchObject([{ amount: 35_000, factor_rate: 1.42, term: 5, term_unit: 'months', payment_frequency: 'daily', payment_amount: 470.22 }]);
     // a figure without cents after the word is no payment read this way
     expect(extractOffers('Approved at 40k. 1.36. 140 days. Payment 3 of the old advance is late.', ask(40_000))).toMatchObject([{ payment_amount: null }]);
   });

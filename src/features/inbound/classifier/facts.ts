@@ -61,7 +61,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
     }
     // a payment labelled, its figure bare with cents: "Daily payment 388.57", "weekly debit: 2,280.00"
-    const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?)(?: amount)?\s*(?:of|:|=|is|-)?\s*(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;
+    // ... or after its schedule: "5 months daily 470.22" (not "monthly": a month's figure is revenue)
+    const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?|daily|weekly|bi-?weekly|dly|wkly)(?: amount)?\s*(?:of|:|=|is|-)?\s*(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;
     while ((m = labelPaymentRe.exec(line))) {
       const start = m.index + m[0].length - m[1].length - m[2].length;
       const end = m.index + m[0].length;

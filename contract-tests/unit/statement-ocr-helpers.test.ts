@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseAlternatives, DEFAULTS, scanPageMsFromEnv } from '../../src/features/statements/analyze';
 import { extractItems, type PageItems } from '../../src/features/statements/extract';
-import { amountAlternatives, amountParts, fixDates, inkBand, ocrText, ruleRemnants, settleAmount, strayDash } from '../../src/features/statements/ocr.mjs';
+import { amountAlternatives, amountParts, fixDates, inkBand, inkless, keepRecovered, ocrText, ruleRemnants, settleAmount, signAlternatives, signBefore, strayDash, uncoveredStrips } from '../../src/features/statements/ocr.mjs';
 import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
@@ -140,6 +140,59 @@ describe('a recognized word is cleaned of what print cannot have', () => {
   });
 });
 
+describe('what the page layout left out, and specks read as letters', () => {
+  // A 200 x 120 page of ink: two words read (boxes), a column of three dates nobody read (left), a
+  // lone speck (3 pixels) and a run of ink beside a read word, inside its box.
+  const W = 200;
+  const H = 120;
+  const page = () => {
+    const ink = new Uint8Array(W * H);
+    const fill = (x0: number, y0: number, x1: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ink[y * W + x] = 1;
+    };
+    for (const y of [10, 40, 70]) fill(10, y, 40, y + 12); // the unread dates, one per row
+    fill(60, 10, 120, 22); // a word read
+    fill(60, 40, 120, 52); // a word read
+    fill(150, 100, 151, 103); // a speck
+    return ink;
+  };
+  const read = [{ x0: 60, y0: 10, x1: 119, y1: 21 }, { x0: 60, y0: 40, x1: 119, y1: 51 }];
+
+  it('ink no word covers, in one column of rows, is one strip to read again; ink under the words read, and a speck, are not', () => {
+    const strips = uncoveredStrips(page(), W, H, read, 5);
+    expect(strips).toHaveLength(1);
+    const [s] = strips;
+    expect(s.x0).toBeLessThanOrEqual(10);
+    expect(s.x1).toBeGreaterThanOrEqual(40);
+    expect(s.x1).toBeLessThan(60);
+    expect([s.y0 <= 10, s.y1 >= 82]).toEqual([true, true]);
+    // Its three rows stay apart: each is a part of its own (the crop holds only their pixels).
+    expect(s.parts).toHaveLength(3);
+    // Every word read, or every date too: nothing left.
+    expect(uncoveredStrips(page(), W, H, [...read, { x0: 10, y0: 10, x1: 39, y1: 81 }], 5)).toEqual([]);
+  });
+
+  it('a recovered word is kept when it holds a digit and was read with some confidence', () => {
+    expect(keepRecovered('06/03', 91)).toBe(true);
+    expect(keepRecovered('1,456.43', 60)).toBe(true);
+    expect(keepRecovered('oo', 95)).toBe(false);
+    expect(keepRecovered('06/03', 20)).toBe(false);
+  });
+
+  it('a word read with little confidence from a box with far less ink than its characters is specks', () => {
+    // "To" from five pixels between two amounts (line 30 px): dropped; a real word with its ink, or read confidently, stays.
+    expect(inkless(5, 2, 30, 0)).toBe(true);
+    expect(inkless(5, 2, 30, 80)).toBe(false);
+    expect(inkless(200, 2, 30, 0)).toBe(false);
+  });
+
+  it('a minus read twice as a word of its own ("--") is one minus sign, glued to the amount after it', () => {
+    expect(ocrText('--')).toBe('-');
+    expect(ocrText('\u2014')).toBe('-');
+    expect(ocrText('--$5.00')).toBe('-$5.00');
+  });
+});
+
 describe('a doubtful amount read again is settled by agreement, or stays unreadable', () => {
   it('ink beside an amount that a second reading does not read as a sign: the first reading holds', async () => {
     const r = reads('2,880.00');
@@ -230,6 +283,35 @@ describe('amounts OCR could not settle are chosen by the reconciliation, only wh
     const many = withDoubt([off(at.s, 1), at.s]);
     for (let k = 0; k < 9; k++) many[at.page].items.push({ x: 0, y: 0, w: 1, h: 1, s: 'x', alt: [['x', 'y', 'z']] });
     expect(chooseAlternatives(many, 1)).toBeNull();
+  });
+
+  it("a minus in doubt (a sign read too faintly to keep, over ink that is not plainly a dash): with and without it are the alternatives, and only the one that reconciles is taken", () => {
+    // A faint "-" word over a dash is the amount's sign; over other ink (a speck touching it) it is in doubt;
+    // read confidently it is kept as any word; with no ink under it, or no sign word, nothing changes.
+    expect(signBefore('dash', { text: '-', confidence: 0 })).toBe('sign');
+    expect(signBefore('other', { text: '-', confidence: 0 })).toBe('doubt');
+    expect(signBefore('other', { text: '\u2014', confidence: 30 })).toBe('doubt');
+    expect(signBefore('other', { text: '-', confidence: 80 })).toBeNull();
+    expect(signBefore('none', { text: '-', confidence: 0 })).toBeNull();
+    expect(signBefore('other', { text: '~', confidence: 0 })).toBeNull();
+    expect(signBefore('other', null)).toBeNull();
+    expect(signAlternatives('$960.00')).toEqual(['$960.00?', '$960.00', '-$960.00']);
+    // The statement's amount read without its sign or with a minus: only as printed (unsigned) does it reconcile.
+    const [unreadable, ...alts] = signAlternatives(at.s);
+    const r = chooseAlternatives(withDoubt(alts), 1);
+    expect(unreadable).toBe(`${at.s}?`);
+    expect(r?.ok, JSON.stringify(r)).toBe(true);
+    if (r?.ok) expect(r.figures).toEqual(f.expected);
+  });
+
+  it('several choices that reconcile with the same figures (a sign the row settles either way): taken, the choice changes nothing', () => {
+    // Two doubts, each read two ways, on the same amount: whichever is chosen, the reading is the
+    // same, so every choice that reconciles has the same figures.
+    const copy = withDoubt([at.s, off(at.s, 5000)]);
+    copy[at.page].items.push({ x: 0, y: 0, w: 1, h: 1, s: 'x', alt: [['x', 'x', 'x']] });
+    const r = chooseAlternatives(copy, 1);
+    expect(r?.ok, JSON.stringify(r)).toBe(true);
+    if (r?.ok) expect(r.figures).toEqual(f.expected);
   });
 
   it('no doubt at all: nothing to choose', () => {

@@ -9,9 +9,9 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 // The scanned set (contract-tests/support/scans.ts: dev-corpus statements rendered at 150, 200 and
 // 300 dpi, turned, noisy, JPEG-compressed, as image-only PDFs) read by OCR end to end, scored
 // against the truth of their sources: no statement ever parsed with a wrong figure (a scan that
-// cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 3.5 CPU-minutes for
+// cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 5.5 CPU-minutes for
 // the whole set): `npm test` reads two of them with their exact outcomes (a 200 dpi JPEG of a layout
-// with page subtotals read right, and a noisy 150 dpi scan OCR misreads, refused; about 35
+// with page subtotals read right, and a noisy 150 dpi JPEG OCR misreads, refused; about 80
 // CPU-seconds; statement-ocr.test.ts reads 300, 200 and 150 dpi scans and the statement that does not
 // add up); SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements` prints the same
 // score with time per page). A scan's reading does not depend on the machine's load
@@ -19,16 +19,19 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 const ALL = process.env.SCANNED_SET === 'all';
 const SUBSET: Record<string, 'right' | 'unreadable_scan'> = {
   'harborline-coastline-outfitters-2026-03.pdf': 'right',
-  'capstone-harbor-redline-logistics-2025-04.pdf': 'unreadable_scan',
+  'empire-city-brooklyn-bagel-2025-06.pdf': 'unreadable_scan',
 };
 
 /**
  * Share of the set's figures read exactly right, at least. Issue 27's bar is 95%; measured on
  * 2026-11-27: 9 of 12 statements (75%), then 10 of 12 (120/144, 83.3%; the allegan 200 dpi JPEG read
- * right: a speck read as a dash after a deposit's description no longer makes it a debit). The floor
- * is what is reached, not the bar.
+ * right: a speck read as a dash after a deposit's description no longer makes it a debit), then 11 of
+ * 12 (132/144, 91.7%; capstone's 150 dpi scan read right: specks read as "To" between two amounts
+ * dropped, a minus read as "--" glued to its amount, a faint minus over a speck left to the
+ * reconciliation). Still refused: empire-city's noisy 150 dpi JPEG (its dates are now recovered; digits
+ * misread). The floor is what is reached, not the bar.
  */
-const MIN_FIGURES = 0.83;
+const MIN_FIGURES = 0.91;
 
 let dir: string;
 let score: CorpusScore;

@@ -165,6 +165,23 @@ interface PoolChild {
   onFrame: ((b: Buffer) => void) | null;
   onExit: (() => void) | null;
   dead: boolean;
+  /** The kind of the last job this process ran (`PoolJob.kind`). */
+  kind: string | null;
+}
+
+/** One job's limits in a warm process. */
+export interface PoolJob {
+  timeoutMs: number;
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+  /**
+   * The soft mark for this job (MB, instead of the pool's `softRssMb`): a job that keeps more memory
+   * on purpose (OCR's recognizer, kept for the next scan) may leave its process this large and
+   * still have it kept; never above the pool's `maxMemoryMb`.
+   */
+  softRssMb?: number;
+  /** What the job is: an idle process whose last job was of the same kind is taken first. */
+  kind?: string;
 }
 
 /**
@@ -173,7 +190,8 @@ interface PoolChild {
  * memory caps are set when a process starts (and the RSS watch runs during each job); a job past its
  * time limit, its output limit or the memory cap has its process killed (the job fails as it would
  * alone) and a fresh process takes its place. A process is also retired after `maxJobs` jobs or when
- * a job leaves it above `softRssMb`. Idle processes do not keep the event loop alive.
+ * a job leaves it above `softRssMb` (or the job's own soft mark). A job takes an idle process whose
+ * last job was of its kind first. Idle processes do not keep the event loop alive.
  */
 export class IsolatedPool {
   private idle: PoolChild[] = [];
@@ -187,7 +205,7 @@ export class IsolatedPool {
     const maxMemory = this.o.maxMemoryMb * 1024 * 1024;
     const [cmd, args] = kernelMemoryCap ? [PRLIMIT!, [`--data=${maxMemory}`, '--core=0', '--', process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', NODE_ENV: process.env.NODE_ENV ?? '', ISOLATED_POOL: '1' } });
-    const pc: PoolChild = { child, jobs: 0, busy: false, buf: Buffer.alloc(0), errTail: '', onFrame: null, onExit: null, dead: false };
+    const pc: PoolChild = { child, jobs: 0, busy: false, buf: Buffer.alloc(0), errTail: '', onFrame: null, onExit: null, dead: false, kind: null };
     child.stdout!.on('data', (c: Buffer) => {
       pc.buf = pc.buf.length ? Buffer.concat([pc.buf, c]) : c;
       while (pc.buf.length >= 4 && pc.buf.length >= 4 + pc.buf.readUInt32LE(0)) {
@@ -207,6 +225,10 @@ export class IsolatedPool {
       this.live--;
       this.idle = this.idle.filter((x) => x !== pc);
       pc.onExit?.();
+      // A job waiting for a process (every place was taken, this one by a process retired and not
+      // yet gone) gets a fresh one in its place.
+      const next = this.live < this.o.size ? this.waiting.shift() : undefined;
+      if (next) next(this.spawnChild());
     };
     child.on('error', gone);
     child.on('close', gone);
@@ -222,8 +244,17 @@ export class IsolatedPool {
     pc.child.ref();
     for (const s of [pc.child.stdin, pc.child.stdout, pc.child.stderr]) (s as unknown as { ref?: () => void })?.ref?.();
   }
-  private acquire(): Promise<PoolChild> {
-    const c = this.idle.pop();
+  private acquire(kind: string | null): Promise<PoolChild> {
+    // The idle process that last ran a job of this kind (a scan after a scan finds its recognizer
+    // loaded; a text PDF does not take the memory a scan left), else the most recent one.
+    let at = this.idle.length - 1;
+    for (let i = this.idle.length - 1; i >= 0; i--) {
+      if (this.idle[i].kind === kind) {
+        at = i;
+        break;
+      }
+    }
+    const c = at >= 0 ? this.idle.splice(at, 1)[0] : undefined;
     if (c) return Promise.resolve(c);
     if (this.live < this.o.size) return Promise.resolve(this.spawnChild());
     return new Promise((resolve) => this.waiting.push(resolve));
@@ -250,9 +281,11 @@ export class IsolatedPool {
   }
 
   /** Runs one job; the same answers as runIsolated (never throws for anything the child does). */
-  async run<T>(input: unknown, limits: { timeoutMs: number; maxOutputBytes?: number; signal?: AbortSignal }): Promise<IsolatedResult<T>> {
-    const pc = await this.acquire();
+  async run<T>(input: unknown, limits: PoolJob): Promise<IsolatedResult<T>> {
+    const pc = await this.acquire(limits.kind ?? null);
     pc.busy = true;
+    pc.kind = limits.kind ?? null;
+    const softRss = Math.min(limits.softRssMb ?? this.o.softRssMb, this.o.maxMemoryMb) * 1024 * 1024;
     pc.errTail = '';
     this.ref(pc);
     const maxMemory = this.o.maxMemoryMb * 1024 * 1024;
@@ -288,7 +321,7 @@ export class IsolatedPool {
         clearInterval(outWatch);
         limits.signal?.removeEventListener('abort', onAbort);
         pc.jobs++;
-        this.release(pc, retire || pc.jobs >= this.o.maxJobs || peak > this.o.softRssMb * 1024 * 1024);
+        this.release(pc, retire || pc.jobs >= this.o.maxJobs || peak > softRss);
         resolve(r);
       };
       pc.onFrame = (frame) => {

@@ -47,8 +47,9 @@ export interface AnalyzeOptions {
 }
 
 /**
- * Time allowed per scanned page: 15 s, or `STATEMENT_SCAN_PAGE_MS` for slower hardware (OCR of a page
- * takes about 5 CPU-seconds here; a machine shared with other work needs more wall time). A value
+ * Time allowed per scanned page: 15 s, or `STATEMENT_SCAN_PAGE_MS` for slower hardware (OCR of a full
+ * page took 9-12 CPU-seconds here on 2026-11-27, measured at a load average of 1.5 on 2 cores; a
+ * machine shared with other work needs more wall time). A value
  * that is not a positive whole number stops the start.
  */
 export function scanPageMsFromEnv(): number {
@@ -167,7 +168,8 @@ export const MAX_ALTERNATIVE_READINGS = 256;
  * A scan whose reading does not reconcile, with amounts OCR could not settle (each unreadable, with
  * the values its readings gave: `Item.alt`): every combination of those values is read and
  * reconciled, and the one that reconciles is taken only when it is the only one (with its running
- * and daily balances, totals and counts, as any reading). None, more than one, or more
+ * and daily balances, totals and counts, as any reading), or when every one that reconciles gives
+ * the same figures (the choice changes nothing). None, several with other figures, or more
  * combinations than MAX_ALTERNATIVE_READINGS: null (the scan stays unreadable).
  */
 export function chooseAlternatives(items: PageItems[], pages: number): StatementResult | null {
@@ -187,7 +189,9 @@ export function chooseAlternatives(items: PageItems[], pages: number): Statement
     }
     const r = readItems(pick, pages);
     if (!r.ok) continue;
-    if (found) return null;
+    // Two that reconcile with other figures: no choice. With the same figures (a sign in doubt that
+    // the row's column or running balance settles either way), the choice changes nothing.
+    if (found && JSON.stringify(found) !== JSON.stringify(r)) return null;
     found = r;
   }
   return found;

@@ -10,8 +10,13 @@ import { childEntry, IsolatedPool, runIsolated } from '../../lib/isolated';
 //
 // Readers are kept warm (a pool of 2 processes, each replaced after 50 documents, when a document
 // leaves it above 300 MB, or at once when it breaches a limit), so a document does not pay the
-// process start (node and pdf.js, about 0.4 s); every bound holds per document. A reading with other
-// heap or memory limits than the pool's runs in a process of its own.
+// process start (node and pdf.js, about 0.4 s); every bound holds per document. A scan leaves its
+// reader holding tesseract's worker (a scan's reader peaks at 307-447 MB, measured): the soft mark after a scan is
+// `scanSoftRssMb`, so the next scan finds the recognizer loaded (about 3 CPU-s a scan saved), and a
+// scan takes the reader that read the last scan, a text PDF another one when one is idle (a text PDF
+// that does run in a scan's reader has it replaced after, at the usual 300 MB). The hard cap (512 MB)
+// is the same for every job. A reading with other heap or memory limits than the pool's runs in a
+// process of its own.
 
 /** One text item as pdf.js places it: baseline at (x, y) from the page's top left, w wide, h the font size. */
 export interface Item {
@@ -59,7 +64,7 @@ const CHILD = childEntry('pdf-text.child', import.meta.url, { plain: true });
 export let lastPeakRssMb = 0;
 
 /** The warm readers' limits: the statement reader's defaults (src/features/statements/analyze.ts). */
-export const POOL = { size: 2, maxJobs: 50, softRssMb: 300, maxHeapMb: 256, maxMemoryMb: 512 } as const;
+export const POOL = { size: 2, maxJobs: 50, softRssMb: 300, scanSoftRssMb: 400, maxHeapMb: 256, maxMemoryMb: 512 } as const;
 let pool: IsolatedPool | null = null;
 /** Whether documents go to the warm readers (tests and benchmarks compare both). */
 export function useReaderPool(on: boolean): void {
@@ -75,11 +80,11 @@ let poolOn = process.env.STATEMENT_READER_POOL !== '0';
  * One job in the reader process: a warm reader of the pool when the limits are the pool's, else a
  * process of its own with these limits. Records the process's peak memory.
  */
-async function runReader<T>(input: object, o: { timeoutMs: number; maxHeapMb: number; maxMemoryMb: number }) {
+async function runReader<T>(input: object, o: { timeoutMs: number; maxHeapMb: number; maxMemoryMb: number }, kind: 'text' | 'ocr') {
   const warm = poolOn && o.maxHeapMb === POOL.maxHeapMb && o.maxMemoryMb === POOL.maxMemoryMb;
   if (warm) pool ??= new IsolatedPool(CHILD, POOL);
   const r = warm
-    ? await pool!.run<T>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024 })
+    ? await pool!.run<T>(input, { timeoutMs: o.timeoutMs, maxOutputBytes: 32 * 1024 * 1024, kind, softRssMb: kind === 'ocr' ? POOL.scanSoftRssMb : POOL.softRssMb })
     : await runIsolated<T>(CHILD, input, { timeoutMs: o.timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxOutputBytes: 32 * 1024 * 1024 });
   lastPeakRssMb = r.peakRssMb;
   return r;
@@ -88,7 +93,7 @@ async function runReader<T>(input: object, o: { timeoutMs: number; maxHeapMb: nu
 export async function extractItems(bytes: Uint8Array, o: ExtractLimits): Promise<ExtractedItems> {
   type Answer = { ok: boolean; code?: ExtractFailure; pages?: number; items?: PageItems[] };
   const input = { bytes, maxPages: o.maxPages, maxDecodedBytes: o.maxDecodedBytes };
-  const r = await runReader<Answer>(input, o);
+  const r = await runReader<Answer>(input, o, 'text');
   if (!r.ok) {
     // Out of heap: the file is too complex (a nesting bomb); past the process's memory cap, or the
     // reader died for any other reason: a resource limit. Either way the file is not read again.
@@ -139,7 +144,7 @@ export type OcredItems = { ok: true; pages: number; items: PageItems[]; stats: O
 export async function ocrItems(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: OcrLimits): Promise<OcredItems> {
   type Answer = { ok: boolean; code?: OcrFailure; pages?: number; items?: PageItems[]; stats?: OcrPageStats[] };
   const input = { mode: 'ocr', bytes, kind, maxPages: o.maxPages, maxPixels: o.maxPixels, maxDecodedBytes: o.maxDecodedBytes, layout: o.layout ?? 'auto' };
-  const r = await runReader<Answer>(input, o);
+  const r = await runReader<Answer>(input, o, 'ocr');
   if (!r.ok) return { ok: false, code: r.reason === 'timeout' ? 'timeout' : r.reason === 'heap' ? 'too_complex' : 'resource_limit', pages: null };
   const m = r.value;
   if (m && m.ok === true && Array.isArray(m.items)) return { ok: true, pages: m.pages!, items: m.items, stats: m.stats ?? [] };

@@ -23,3 +23,12 @@ export function langPath(): string;
 export function fixDates(items: Array<{ x: number; s: string }>): void;
 export function amountAlternatives(first: string, reads: string[]): string[];
 export function rotate(gray: Uint8Array, w: number, h: number, deg: number): Uint8Array;
+/** A faint sign word before an amount against the ink there: kept ('sign'), in doubt ('doubt'), or neither (null). */
+export function signBefore(before: 'dash' | 'other' | 'none', signWord: { text?: string; confidence: number } | null): 'sign' | 'doubt' | null;
+/** An amount whose minus is in doubt: unreadable, then as read and with a minus. */
+export function signAlternatives(core: string): string[];
+/** A low-confidence word whose box holds far less ink than its characters would: specks read as letters. */
+export function inkless(inkPixels: number, chars: number, lh: number, confidence: number): boolean;
+/** Strips of ink no recognized box covers (cells of g pixels; regions whose columns overlap are one strip). */
+export function uncoveredStrips(ink: Uint8Array, W: number, H: number, boxes: Array<{ x0: number; y0: number; x1: number; y1: number }>, g: number, minCells?: number): Array<{ x0: number; y0: number; x1: number; y1: number; parts: Array<{ x0: number; y0: number; x1: number; y1: number }> }>;
+export function keepRecovered(text: string, confidence: number): boolean;

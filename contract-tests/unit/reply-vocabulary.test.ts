@@ -1373,3 +1373,13 @@ describe('holdout15 wording: reasons and decisions as the blind batch wrote them
     expect(read('Business is too new for us, opened 7 months ago. Have to decline.', ask(30_000)).decline_category).toBe('time_in_business');
   });
 });
+
+describe('holdout15 wording: a sector the lender has no room for', () => {
+  it('SECTOR_FULL: "we are full on trucking", "credit capped the sector" is an industry decline applied', () => {
+    const a = read('Dana,\n\nWe are full on trucking for Q4, credit capped the sector. Red Arrow looks clean otherwise, try us again in January.\n\nGerald', ask(60_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(a.review_reason ?? null).toBeNull();
+    // a full funding is no sector refusal
+    expect(read('Approved for the full $60,000 at 1.35, 6 months daily.', ask(60_000)).type).toBe('approved');
+  });
+});

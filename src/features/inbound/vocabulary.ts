@@ -474,6 +474,15 @@ export const SECTORS =
   "nightlife|night ?clubs?|bars?|lounges?|taverns?|pubs?|hookah( lounges?| bars?)?|strip clubs?|gentlemen's clubs?|adult (entertainment|businesses?)|liquor stores?|tobacco|vape shops?|vape|smoke shops?|cannabis|marijuana|cbd|hemp|kratom|firearms?|guns?|ammunition|gambling|casinos?|gaming|sweepstakes|crypto\\w*|pawn( shops?)?|check cashing|payday|bail bonds?|debt collect\\w*|collection agenc(y|ies)|car dealers?|used cars?|auto (sales|dealers?)|trucking|freight|construction|contractors?|real estate|law firms?|attorneys?|travel( agenc(y|ies))?|churches|non-?profits?|staffing|massage( parlors?)?|tattoo( shops?| parlors?)?|telemarketing|mlm|multi-?level marketing|timeshares?|event (venues?|planning|promoters?)|promoters?|home health( care)?|solar|restaurants?|dispensar(y|ies)";
 
 /**
+ * (holdout15) A sector the lender has no room for is a decline: "we are full on trucking for Q4",
+ * "credit capped the sector", "we're maxed out on construction". Read with the DECLINE cues.
+ */
+export const SECTOR_FULL: PhraseRow[] = [
+  { phrase: `(we're|we are|we've|we have|we're already|we are already) (full|capped( out)?|maxed( out)?|at (capacity|our (limit|cap))) (on|in|for) (${SECTORS})`, w: 3 },
+  { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },
+];
+
+/**
  * Decline reasons with their shorthand. A category whose rows add up to 2 or more is named; with two,
  * the one named first in the text wins.
  */

@@ -1383,3 +1383,11 @@ describe('holdout15 wording: a sector the lender has no room for', () => {
     expect(read('Approved for the full $60,000 at 1.35, 6 months daily.', ask(60_000)).type).toBe('approved');
   });
 });
+
+describe('holdout15 wording: what the merchant nets is not the offer', () => {
+  it('money kind net: "the merchant nets about $52,300" beside the full approval is no counter', () => {
+    const text = 'Renewal on Granite Peak is approved. They paid us perfect on the first one so we are good with the full $80,000.\n\nFactor 1.27, RTR $101,600, 10 months, weekly.\nWe net out the current balance ($27,700) at funding, so the merchant nets about $52,300 before fees.';
+    expect(extractOffers(text, ask(80_000))).toMatchObject([{ amount: 80_000, factor_rate: 1.27, term: 10, term_unit: 'months', payment_frequency: 'weekly' }]);
+    expect(read(text, ask(80_000))).toMatchObject({ type: 'approved' });
+  });
+});

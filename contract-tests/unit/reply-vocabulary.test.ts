@@ -1391,3 +1391,13 @@ describe('holdout15 wording: what the merchant nets is not the offer', () => {
     expect(read(text, ask(80_000))).toMatchObject({ type: 'approved' });
   });
 });
+
+describe('holdout15 wording: how long an approval stands is not its term', () => {
+  it('"APPROVAL VALID 14 DAYS" beside "36 WEEKLY PAYMENTS" leaves the term at 36 weeks, applied', () => {
+    const text = 'DECISION: FINAL APPROVAL\nAPPROVED ADVANCE: $45,000.00\nFACTOR: 1.42\nTOTAL RTR: $63,900.00\nREMITTANCE: 36 WEEKLY PAYMENTS OF $1,775.00\n\nLOG IN TO THE ISO PORTAL TO REQUEST CONTRACTS. APPROVAL VALID 14 DAYS.';
+    expect(extractOffers(text, ask(45_000))).toMatchObject([{ amount: 45_000, factor_rate: 1.42, term: 36, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1775 }]);
+    const a = read(text, ask(45_000));
+    expect(a.type).toBe('approved');
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});

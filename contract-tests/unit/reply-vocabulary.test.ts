@@ -1401,3 +1401,11 @@ describe('holdout15 wording: how long an approval stands is not its term', () =>
     expect(a.review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout15 wording: a refusal until a public record is cured', () => {
+  it('DECLINE: "Until that is satisfied ... we cannot move forward" after a judgment is a default_history decline applied', () => {
+    const a = read('Hi Dana,\n\nBackground came back with an unsatisfied judgment against Maplewood from a supplier, $41k, entered 2025. Until that is satisfied or on a payment plan we cannot move forward.\n\nCelia', ask(50_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});

@@ -147,6 +147,9 @@ export const DECLINE: PhraseRow[] = [
   // negation of approval as a decision taken (issue 26, "declines in new wording"): "we've decided not to proceed", "elected not
   // to pursue", "opted not to move forward", "we'd rather not", "no offer on this one", "our answer is no", "isn't a fit for
   // our program", "doesn't clear our box", "outside what we can do", "won't qualify with us", "we'll need to pass"
+  // (holdout15) a refusal until a public record is cured is a decline of the file as it stands: "Until that is satisfied or
+  // on a payment plan we cannot move forward" (a payoff of another advance, a counter's structure, is not among these words)
+  { phrase: "(until|till|unless) (that|it|this|the (judgment|judgement|lien|tax lien|levy|bankruptcy|collection|lawsuit|suit|default)s?) (is|are|gets?|has been|have been) (satisfied|released|resolved|lifted|removed|vacated|discharged|dismissed)[^.!?\\n]{0,60}(cannot|can't|can not|won't|will not|unable to|not able to) (move forward|proceed|go forward|move ahead|fund|approve|do anything)", w: 3 },
   { phrase: "(decided|decide|elected|elect|chosen|chose|choose|opted|opt) not to (proceed|move forward|go forward|move ahead|pursue|fund|approve|offer|participate|extend|take (it|this|the (file|deal)) (on|further)|do (it|this|the deal))", w: 3 },
   { phrase: "(we'd|i'd|we would|i would) (rather|prefer to) (not|pass|sit (this|it) out)(?=\\s*[.!,;:\\n-]|\\s*$| (on|do|fund|take|touch) (it|this|that|this one|the (file|deal)))", w: 3 },
   { phrase: "no (offer|terms|approval|counter) (on|for) (this|it|that|the (file|deal|merchant)|[a-z'&-]+ (file|deal))|(our|my|the|credit's|uw's|committee's) (answer|decision|verdict|response)( on [a-z'&. -]{1,40})? (is|was) (a )?(no|negative|a decline|decline)\\b(?! (problem|worries|issue|rush|pressure|doubt))", w: 3 },

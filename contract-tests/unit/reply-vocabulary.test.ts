@@ -1409,3 +1409,12 @@ describe('holdout15 wording: a refusal until a public record is cured', () => {
     expect(a.review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout15 wording: another term and schedule than asked decide a counter', () => {
+  it('"12 months weekly is not something we do ... best I have is 8 months daily at 1.29" is a counter applied', () => {
+    const text = 'Dana,\n\nAmount is fine on Hollow Oak, 70k, but 12 months weekly is not something we do for a 1st position cabinet shop.\nBest I have is 8 months daily at 1.29, payback 90,300.';
+    const a = read(text, { requested_amount: 70_000, requested_term: { term: 12, unit: 'months' } } as ReplyContext);
+    expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 70_000, factor_rate: 1.29, term: 8, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});

@@ -1418,3 +1418,10 @@ describe('holdout15 wording: another term and schedule than asked decide a count
     expect(a.review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout15 wording: both outcomes still to come', () => {
+  it('BOILERPLATE: "I will circle back with numbers or a pass" decides nothing; "it\'s a pass" still declines', () => {
+    expect(read('Got it, Magnolia is in the queue. UW should have eyes on it this afternoon, I will circle back with numbers or a pass.', ask(40_000)).type).toBe('unclassified');
+    expect(read("Looked at Magnolia, it's a pass. Too many negs.", ask(40_000)).type).toBe('declined');
+  });
+});

@@ -809,6 +809,8 @@ export const BOILERPLATE: string[] = [
   // both outcomes named as what may come (holdout10): "approvals and declines are returned within two days",
   // "approval/decline notices post here", "denials or approvals go to the portal"
   '(approvals?|approved|accept(ances?|ed)?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(declines?|declined|denials?|denied|rejections?|rejected)\\b|(declines?|declined|denials?|denied|rejections?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(approvals?|approved|acceptances?)\\b',
+  // (holdout15) both outcomes in the trade's words, still to come: "I will circle back with numbers or a pass"
+  '(numbers|terms|pricing|an offer|offer|a yes|an approval|approval) or an? (pass|no|decline)\\b|an? (pass|no|decline) or (numbers|terms|pricing|an offer|a yes|an approval)\\b',
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",

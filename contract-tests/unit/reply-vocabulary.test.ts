@@ -1425,3 +1425,11 @@ describe('holdout15 wording: both outcomes still to come', () => {
     expect(read("Looked at Magnolia, it's a pass. Too many negs.", ask(40_000)).type).toBe('declined');
   });
 });
+
+describe('holdout15 wording: a home-based business beside a pass', () => {
+  it('DECLINE: "Pass on Bright Spark. Home-based business ... We need a commercial location." is a decline applied, category other', () => {
+    const a = read('Pass on Bright Spark. Home-based business, the address on the app is a residence. We need a commercial location.', ask(30_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'other' });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});

@@ -150,6 +150,8 @@ export const DECLINE: PhraseRow[] = [
   // (holdout15) a refusal until a public record is cured is a decline of the file as it stands: "Until that is satisfied or
   // on a payment plan we cannot move forward" (a payoff of another advance, a counter's structure, is not among these words)
   { phrase: "(until|till|unless) (that|it|this|the (judgment|judgement|lien|tax lien|levy|bankruptcy|collection|lawsuit|suit|default)s?) (is|are|gets?|has been|have been) (satisfied|released|resolved|lifted|removed|vacated|discharged|dismissed)[^.!?\\n]{0,60}(cannot|can't|can not|won't|will not|unable to|not able to) (move forward|proceed|go forward|move ahead|fund|approve|do anything)", w: 3 },
+  // (holdout15) a reason the lender does not fund, given beside a pass: "Home-based business, the address on the app is a residence"
+  { phrase: "home[- ]based (business|merchant|operation)|(address|location) (on the (app|application) |on file )?is (a|their|his|her|the owner's) (residence|home|house)", w: 2 },
   { phrase: "(decided|decide|elected|elect|chosen|chose|choose|opted|opt) not to (proceed|move forward|go forward|move ahead|pursue|fund|approve|offer|participate|extend|take (it|this|the (file|deal)) (on|further)|do (it|this|the deal))", w: 3 },
   { phrase: "(we'd|i'd|we would|i would) (rather|prefer to) (not|pass|sit (this|it) out)(?=\\s*[.!,;:\\n-]|\\s*$| (on|do|fund|take|touch) (it|this|that|this one|the (file|deal)))", w: 3 },
   { phrase: "no (offer|terms|approval|counter) (on|for) (this|it|that|the (file|deal|merchant)|[a-z'&-]+ (file|deal))|(our|my|the|credit's|uw's|committee's) (answer|decision|verdict|response)( on [a-z'&. -]{1,40})? (is|was) (a )?(no|negative|a decline|decline)\\b(?! (problem|worries|issue|rush|pressure|doubt))", w: 3 },

@@ -34,7 +34,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout12 (blind twice, then used for fixes)', results.filter((r) => r.expected.set === 'holdout12')],
   ['holdout13 (blind twice, then used for fixes)', results.filter((r) => r.expected.set === 'holdout13')],
   ['holdout14 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout14')],
-  ['holdout15 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout15')],
+  ['holdout15 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout15')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

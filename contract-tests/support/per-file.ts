@@ -1,4 +1,6 @@
+import { inject } from 'vitest';
 import { shareContractValidators } from '../../src/app';
+import { runEntriesFromBundle } from '../../src/lib/isolated';
 import { setTestDeliveryTimeout } from '../../src/features/webhooks/webhooks.service';
 import { setMailTimeouts } from '../../src/mail/mail.sender';
 import { installNetworkGuards } from './harness';
@@ -13,3 +15,7 @@ installNetworkGuards();
 shareContractValidators(true);
 setMailTimeouts(null);
 setTestDeliveryTimeout(null);
+// Untrusted files' child processes (a submission package, src/lib/isolated.ts) start from this
+// run's bundle with plain node, as under `npm start`, not through tsx: about half a CPU-second less
+// per emailed submission (the bundle is built at the start of every run, from the same source).
+runEntriesFromBundle(inject('bundleDir'));

@@ -230,6 +230,11 @@ describe("a payoff closes a position: it is none of the position's payments", ()
   });
 });
 
+describe('blind-14: Capytal (a Miami MCA funder) is a known funder', () => {
+  it.each(['Preauthorized Debit CAPYTAL ACH DEBIT 461919191141092', 'ACH DEBIT CAPYTAL COM 0412', 'CAPYTAL FUNDING LLC DAILY'])('%s: a Capytal position', (d) => expect(mcaFunder(d)).toBe('Capytal'));
+  it('its NSF fee is no payment', () => expect(mcaFunder('Overdraft Charge Paid Item CAPYTAL')).toBeNull());
+});
+
 describe('a line-of-credit payment is debt service, not an MCA position, even to a funder that also advances', () => {
   it.each(['Preauthorized Debit IDEA FINANCIAL LOC PMT 530000035867215', 'ACH DEBIT BLUEVINE LINE OF CREDIT PAYMENT', 'FUNDBOX CREDIT LINE REPAYMENT 0412'])('%s: no position', (d) => expect(mcaFunder(d)).toBeNull());
   it("the same funders' other debits stay positions, and the draw is a loan", () => {

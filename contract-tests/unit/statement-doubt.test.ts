@@ -251,3 +251,16 @@ describe('credits the trade reads either way: factoring, an insurance claim for 
     expect(creditDoubt('TRIUMPH PAY FACTORING ADV 38489489 LOADS')).toBe('debatable');
   });
 });
+
+describe("blind-14: a supplier's credit worded '<name> CREDIT', from a supplier the merchant pays by card", () => {
+  const card = t('2026-04-10', 'Debit Card Purchase MSC INDUSTRIAL Card 1599', -2044.98);
+  it('is doubted (a supplier credit or a customer who also supplies: the line cannot say), never counted as sales unasked', () => {
+    expect(categoryDoubt([...sales(10, 2000), card, t('2026-04-30', 'Preauthorized Credit MSC INDUSTRIAL CREDIT 244426930333072', 643.18)])).toMatch(
+      /^The credit of \$643\.18 on 2026-04-30 comes from a counterparty the merchant pays/,
+    );
+  });
+  it('not when nobody of that name is paid, nor for a payout that is not worded as the payer\'s CREDIT', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-04-30', 'Preauthorized Credit MSC INDUSTRIAL CREDIT 244426930333072', 643.18)])).toBeNull();
+    expect(categoryDoubt([...sales(10, 2000), card, t('2026-04-30', 'Preauthorized Credit ACME TOOLING CREDIT 244426930333072', 643.18)])).toBeNull();
+  });
+});

@@ -230,6 +230,20 @@ describe("a payoff closes a position: it is none of the position's payments", ()
   });
 });
 
+describe('blind-14: Capytal (a Miami MCA funder) is a known funder', () => {
+  it.each(['Preauthorized Debit CAPYTAL ACH DEBIT 461919191141092', 'ACH DEBIT CAPYTAL COM 0412', 'CAPYTAL FUNDING LLC DAILY'])('%s: a Capytal position', (d) => expect(mcaFunder(d)).toBe('Capytal'));
+  it('its NSF fee is no payment', () => expect(mcaFunder('Overdraft Charge Paid Item CAPYTAL')).toBeNull());
+});
+
+describe('a line-of-credit payment is debt service, not an MCA position, even to a funder that also advances', () => {
+  it.each(['Preauthorized Debit IDEA FINANCIAL LOC PMT 530000035867215', 'ACH DEBIT BLUEVINE LINE OF CREDIT PAYMENT', 'FUNDBOX CREDIT LINE REPAYMENT 0412'])('%s: no position', (d) => expect(mcaFunder(d)).toBeNull());
+  it("the same funders' other debits stay positions, and the draw is a loan", () => {
+    expect(mcaFunder('ACH DEBIT IDEA FINANCIAL PMT 0412')).toBe('Idea Financial');
+    expect(mcaFunder('ACH DEBIT BLUEVINE 0412')).toBe('Bluevine');
+    expect(depositKind('Incoming Wire Transfer IDEA FINANCIAL LLC LOC DRAW REF 2026041500318')).toBe('loan');
+  });
+});
+
 describe('loan: proceeds are not revenue', () => {
   it.each(['SBAD TREAS 310 MISC PAY', 'SBA LOAN PROCEEDS', 'EIDL ADVANCE', 'LOC ADVANCE 1203', 'LINE OF CREDIT DRAW', 'LOAN DISBURSEMENT', 'ADVANCE FUNDING DEPOSIT', 'ACH CREDIT KAPITUS ADVANCE'])('%s', (d) => {
     expect(depositKind(d)).toBe('loan');

@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { counterparty, creditDoubt, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, moneyBackFrom, paysCounterparty } from './rules';
+import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, moneyBackFrom, paysCounterparty } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -43,6 +43,9 @@ export function paidBack(txns: Txn[]): Set<Txn> {
  */
 export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
   const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
+  // A supplier's credit ("<name> CREDIT") and the card purchases or debits that pay it ("Debit Card Purchase <name> Card 5836").
+  const payees = txns.filter((t) => t.cents < 0).map((t) => payeeWords(t.description));
+  const paysName = (name: string[]) => payees.some((p) => p.length >= name.length && name.every((w, i) => p[i] === w));
   const samePayee = (a: string[], b: string[]) => {
     const n = Math.min(a.length, b.length);
     return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
@@ -53,6 +56,8 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
     if (t.cents <= 0 || givenBack.has(t) || creditSettled(t.description)) continue;
     const cp = counterparty(t.description);
     if (cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) out.add(t);
+    const supplier = creditOfCounterparty(t.description);
+    if (supplier && paysName(supplier)) out.add(t);
   }
   return out;
 }

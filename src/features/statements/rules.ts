@@ -189,6 +189,28 @@ export function counterparty(description: string): string {
   return words.slice(i, i + 3).join(' ');
 }
 
+/**
+ * The counterparty of a credit worded as that counterparty's CREDIT ("Preauthorized Credit MSC
+ * INDUSTRIAL CREDIT 2444...": the name, then CREDIT or CR, then nothing but numbers), as name
+ * words; null for any other credit. A supplier's credit to its customer is worded so; a customer
+ * paying the merchant is not (blind-14: a tool shop's MSC Industrial credit, the supplier it pays
+ * by card, was counted as sales).
+ */
+export function creditOfCounterparty(description: string): string[] | null {
+  const cp = counterparty(description.replace(/\s+\S*\d\S*(\s+\S*\d\S*)*\s*$/, ''));
+  const w = cp.split(' ').filter(Boolean);
+  if (w.length < 2 || !/^(CREDIT|CR)$/.test(w[w.length - 1])) return null;
+  const name = w.slice(0, -1);
+  return name.some((x) => x.length >= 4) && !name.some((x) => CHANNEL.has(x)) ? name : null;
+}
+
+/** The words of a debit's payee without the channel words a bank prints after the name ("Debit Card Purchase MSC INDUSTRIAL Card 5836" -> MSC INDUSTRIAL). */
+export function payeeWords(description: string): string[] {
+  const w = counterparty(description).split(' ').filter(Boolean);
+  while (w.length > 1 && CHANNEL.has(w[w.length - 1])) w.pop();
+  return w;
+}
+
 /** A debit that reads like a returned-item, NSF or overdraft fee that no row counts (nor reverses). */
 export function looksLikeNsfFee(description: string): boolean {
   const c = classOf(description);
@@ -231,11 +253,21 @@ const ONE_OFF_FEE = /\b(ORIG(INATION)?|ORGINATION|CLOSING|UNDERWRITING|APPLICATI
  */
 const PAYOFF = /\bPAY\s?-?OFFS?\b|\bPAYOFF\w*/;
 
-/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection, a one-off funding fee or a payoff naming one is not a position). */
+/**
+ * A payment on a revolving LINE OF CREDIT ("IDEA FINANCIAL LOC PMT", "BLUEVINE LINE OF CREDIT
+ * PAYMENT"): many funders also lend on credit lines, and a line is a loan the merchant draws and
+ * repays, never a merchant cash advance (a purchase of receivables has no line to pay); its
+ * payment is debt service, not an MCA position or withhold (blind-14: an Idea Financial LOC
+ * payment counted as a second position).
+ */
+const LINE_OF_CREDIT = /\bLINE\s+OF\s+CREDIT\b|\bCREDIT\s+LINE\b|\bLOC\s*(PMT|PYMT|PAYMT|PAYMENT|PAY|REPAY\w*|AUTOPAY|INT\w*|DEBIT)\b/;
+
+/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection, a one-off funding fee, a payoff or a line-of-credit payment naming one is not a position). */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
   if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return) return null;
-  if (c.mca_funder && (ONE_OFF_FEE.test(description.toUpperCase()) || PAYOFF.test(description.toUpperCase()))) return null;
+  const d = description.toUpperCase();
+  if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d))) return null;
   return c.mca_funder?.name ?? null;
 }
 

@@ -509,10 +509,13 @@ describe('submission package', () => {
       expect(err).toBeInstanceOf(SubmissionPackageError);
       expect(err).toMatchObject({ code: 'too_many_pages', filename: 'huge.pdf', documentIndex: 0 });
       expect((err as Error).message).toBe(`Cannot add "huge.pdf" to the submission package: the PDF has ${pages} pages; a document can have at most ${MAX_DOCUMENT_PAGES}.`);
-      // The build took a while (parsing 25,000 pages) and every health check during it answered at once.
+      // The build took a while (parsing 25,000 pages) and health checks kept being answered during it,
+      // one after another. Counted, not timed (a bound in ms fails on a loaded machine: 372 ms once at
+      // load 12): built on this event loop, pdf-lib's parse yields only a handful of times, whatever the
+      // load (7 health checks got through, measured), off it about 1,500 on a quiet machine, and a
+      // slower machine slows both sides of each exchange alike.
       expect(performance.now() - started, 'ms the build took').toBeGreaterThan(200);
-      expect(latencies.length, `health checks answered during the build: ${latencies.map(Math.round).join(' ')} ms`).toBeGreaterThan(3);
-      expect(Math.max(...latencies), `health check latencies: ${latencies.map(Math.round).join(' ')} ms`).toBeLessThan(250);
+      expect(latencies.length, `health checks answered during the build: ${latencies.map(Math.round).join(' ')} ms`).toBeGreaterThan(50);
     } finally {
       server.close();
     }

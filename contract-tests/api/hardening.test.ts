@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_WAIT_MS, LOCK_MS } from '../../src/http/idempotency';
 import { Worker } from '../../src/jobs/worker';
 import { RATE_LIMIT } from '../../src/http/rate-limit';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { countSchemaCompilations } from '../support/schema-compilations';
 
 // Bad input is a 4xx naming the field and never reaches the database; idempotency as Stripe defines
 // it; a sliding rate limit; and the small truths (readiness, WWW-Authenticate, HEAD).
@@ -234,16 +234,7 @@ describe('the body itself', () => {
   });
 
   it('Content-Type parameters cannot make the validator compile or grow: each shape answers alike, no schema is added', async () => {
-    // Ajv's schema compilation, counted where express-openapi-validator reaches it (it compiles and
-    // keeps one validator per distinct Content-Type string it is shown).
-    const require = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-    const AjvCore = (require('ajv/dist/core') as { default: { prototype: { addSchema: (...a: unknown[]) => unknown } } }).default;
-    const original = AjvCore.prototype.addSchema;
-    let added = 0;
-    AjvCore.prototype.addSchema = function (this: unknown, ...a: unknown[]) {
-      added++;
-      return original.apply(this, a);
-    };
+    const compiled = countSchemaCompilations();
     try {
       const auth = { Authorization: `Bearer ${(await t.key({ role: 'admin', name: 'content types' })).key}` };
       const shapes = (i: number) => [
@@ -254,7 +245,7 @@ describe('the body itself', () => {
       ];
       // Once each: the operations' validators exist (compiled now or by an earlier test).
       for (const shape of shapes(0)) expect((await shape.send()).status).toBe(shape.status);
-      const before = added;
+      const before = compiled.count();
       for (let i = 1; i <= 25; i++) {
         for (const shape of shapes(i)) {
           const res = await shape.send();
@@ -262,9 +253,9 @@ describe('the body itself', () => {
           if (res.status === 415) expect(err(res)).toMatchObject({ type: 'validation_error', code: 'unsupported_media_type' });
         }
       }
-      expect(added - before).toBe(0);
+      expect(compiled.count() - before).toBe(0);
     } finally {
-      AjvCore.prototype.addSchema = original;
+      compiled.restore();
     }
   });
 });

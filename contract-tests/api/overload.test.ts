@@ -1,5 +1,4 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
@@ -16,6 +15,7 @@ import { lifecycleCounts } from '../../src/http/lifecycle';
 import { listOperations, loadSpec, specLoads } from '../../src/http/spec';
 import type { Handlers } from '../../src/http/types';
 import { ENGINE, startHarness, type Harness } from '../support/harness';
+import { countSchemaCompilations } from '../support/schema-compilations';
 import { startServedHarness } from '../support/served';
 
 // Overload: a bound on the requests one process works on, 503 `overloaded` with Retry-After beyond
@@ -321,24 +321,16 @@ describe.skipIf(ENGINE !== 'pg')(`ready means ready (${ENGINE})`, () => {
     const h = await startHarness();
     closeAll.push(() => h.close());
     const t = await h.tenant();
-    // Ajv's schema compilation, counted where express-openapi-validator reaches it.
-    const require = createRequire(validatorEntry());
-    const AjvCore = (require('ajv/dist/core') as { default: { prototype: { addSchema: (...a: unknown[]) => unknown } } }).default;
-    const original = AjvCore.prototype.addSchema;
-    let added = 0;
-    AjvCore.prototype.addSchema = function (this: unknown, ...a: unknown[]) {
-      added++;
-      return original.apply(this, a);
-    };
+    const compiled = countSchemaCompilations();
     try {
       const deps = { ...h.deps, validateResponses: false };
       const probe = async (app: ReturnType<typeof createApp>) => {
-        const before = added;
+        const before = compiled.count();
         const r = await supertest(app).post('/v1/deals').set(t.auth()).send({});
         expect(r.status).toBe(400);
         const p = await supertest(app).get('/v1/people').set(t.auth());
         expect(p.status).toBe(200);
-        return added - before;
+        return compiled.count() - before;
       };
       const cold = createApp(deps, realHandlers);
       expect(await probe(cold)).toBeGreaterThan(0);
@@ -348,7 +340,7 @@ describe.skipIf(ENGINE !== 'pg')(`ready means ready (${ENGINE})`, () => {
       expect(warmed).toBe(listOperations(loadSpec()).filter((o) => !o.rawBody).length);
       expect(await probe(warm)).toBe(0);
     } finally {
-      AjvCore.prototype.addSchema = original;
+      compiled.restore();
     }
   });
 
@@ -361,8 +353,3 @@ describe.skipIf(ENGINE !== 'pg')(`ready means ready (${ENGINE})`, () => {
     expect(vi.mocked(parseYaml).mock.calls.length).toBe(specLoads.yaml);
   });
 });
-
-/** express-openapi-validator's own location, so `ajv` resolves to the copy it uses. */
-function validatorEntry(): string {
-  return createRequire(import.meta.url).resolve('express-openapi-validator');
-}

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../mocks/sandbox';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
+import { countSchemaCompilations } from '../support/schema-compilations';
 
 // The sandbox answers an invalid request as production does: the same invalid requests go to
 // `npm run mock` (Prism behind mocks/sandbox.ts) and to the real server, and must get the same
@@ -66,16 +66,8 @@ describe.skipIf(ENGINE !== 'pg')('the sandbox answers invalid requests as produc
   });
 
   it('Content-Type parameters cannot make the sandbox compile or grow: each shape answers alike, no schema is added', async () => {
-    // Ajv's schema compilation, counted where express-openapi-validator reaches it (the sandbox runs
-    // in this process): it compiles and keeps one validator per distinct Content-Type string shown.
-    const require = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
-    const AjvCore = (require('ajv/dist/core') as { default: { prototype: { addSchema: (...a: unknown[]) => unknown } } }).default;
-    const original = AjvCore.prototype.addSchema;
-    let added = 0;
-    AjvCore.prototype.addSchema = function (this: unknown, ...a: unknown[]) {
-      added++;
-      return original.apply(this, a);
-    };
+    // Counted in this process: the sandbox runs here.
+    const compiled = countSchemaCompilations();
     try {
       const send = (method: string, path: string, type: string, body?: string) =>
         fetch(`${sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${t.keys.admin}`, 'content-type': type }, body });
@@ -85,13 +77,13 @@ describe.skipIf(ENGINE !== 'pg')('the sandbox answers invalid requests as produc
         { status: 415, send: () => send('POST', '/v1/businesses', `text/x-${i}`, 'x') },
       ];
       for (const shape of shapes(0)) expect((await shape.send()).status).toBe(shape.status);
-      const before = added;
+      const before = compiled.count();
       for (let i = 1; i <= 20; i++) {
         for (const [n, shape] of shapes(i).entries()) expect((await shape.send()).status, `shape ${n} #${i}`).toBe(shape.status);
       }
-      expect(added - before).toBe(0);
+      expect(compiled.count() - before).toBe(0);
     } finally {
-      AjvCore.prototype.addSchema = original;
+      compiled.restore();
     }
   });
 });

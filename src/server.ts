@@ -58,8 +58,33 @@ async function main(): Promise<void> {
     server.once('error', reject);
   });
 
-  // The operator CLI and `npm run seed` reach the embedded database through this process while it runs.
+  // The signal handlers go in as soon as the port is open: a SIGTERM during the rest of the start (the
+  // operator socket, the banner's queries) used to find none and kill the process without a clean stop.
   let operatorSocket: EmbeddedSocket | undefined;
+  let inboundSmtp: Awaited<ReturnType<typeof startInboundSmtp>> | undefined;
+  let stopping = false;
+  let started!: () => void;
+  const startDone = new Promise<void>((resolve) => (started = resolve));
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    server.close(async () => {
+      await startDone; // the rest of the start (socket, banner queries) finishes before the pool closes
+      await worker?.stop();
+      await inboundSmtp?.close();
+      await operatorSocket?.close();
+      await deps.db.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  // The operator CLI and `npm run seed` reach the embedded database through this process while it runs.
   if (db.pglite) {
     try {
       operatorSocket = await serveEmbeddedSocket(db, config.dataDir, { log: (msg, extra) => logger.warn(extra ?? {}, msg) });
@@ -71,7 +96,6 @@ async function main(): Promise<void> {
   }
 
   // The SMTP listener for lender replies, when INBOUND_SMTP_PORT is set (`npm run inbound-smtp` runs it apart).
-  let inboundSmtp: Awaited<ReturnType<typeof startInboundSmtp>> | undefined;
   if (config.inboundSmtpPort !== undefined) {
     inboundSmtp = await startInboundSmtp(deps, { host: config.inboundSmtpHost ?? '127.0.0.1', port: config.inboundSmtpPort });
     logger.info({ port: inboundSmtp.port }, 'inbound SMTP listening');
@@ -110,25 +134,7 @@ async function main(): Promise<void> {
         `  (a test location: the sign-in code is shown on the page).\n\n`,
     );
   }
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    server.close(async () => {
-      await worker?.stop();
-      await inboundSmtp?.close();
-      await operatorSocket?.close();
-      await deps.db.close();
-      logger.info('stopped');
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 10_000).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  started();
 }
 
 main().catch((err) => {

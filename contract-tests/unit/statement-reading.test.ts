@@ -383,6 +383,10 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // (evansville refused); Capytal is a known funder (bloomington right). Refused still: a supplier's
   // credit memo with no payment to it in the period (the doubt policy).
   { dir: 'contract-tests/fixtures/statements-blind-14', minParsed: 6 },
+  // Blind-15 scored 8/8 parsed, all right, none wrong (the first batch read whole at its blind scoring): a
+  // horizontal summary row and Date | Amount | Description sections, a landscape Courier register with an
+  // effective-date column, sections closed by their own totals, a fintech table with no running balance.
+  { dir: 'contract-tests/fixtures/statements-blind-15', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

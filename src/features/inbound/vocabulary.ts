@@ -257,7 +257,7 @@ export const AUTO_REPLY: PhraseRow[] = [
   { phrase: 'thanks for your submission|thank you for your submission', w: 2 },
   { phrase: '(your )?(request|ticket|submission|file)( \\(?#?\\d+\\)?)? has been received', w: 4 },
   // (holdout16) a leave notice with no Auto-Submitted header: "I am on parental leave until December 1 and not checking email"
-  { phrase: "(i am|i'm|i will be|i'll be|currently)( currently)?( out)? on (parental|paternity|maternity|medical|family|bereavement|sick|extended|personal|annual|sabbatical|a leave of absence|leave of absence)( leave)?|(i am|i'm|currently) on sabbatical", w: 4 },
+  { phrase: "(i am|i'm|i will be|i'll be|currently)( currently)?( out)? on ((parental|paternity|maternity|medical|family|bereavement|sick|extended|personal|annual) leave|(a )?leave of absence|sabbatical)", w: 4 },
   { phrase: '(not|won\'t be|will not be) (checking|monitoring|reading|responding to) (my )?(e-?mails?|inbox|messages)', w: 2 },
 ];
 

@@ -1219,7 +1219,8 @@ describe('counts, the ask granted and amounts spoken (holdout12)', () => {
     expect(read('Sixty is a stretch with Rapid still in there. Forty-two five is where I land. 1.39, 100 business days, $590.75 a day.', ask(60_000)))
       .toMatchObject({ type: 'counter', offers: [{ amount: 42_500, factor_rate: 1.39, term: 100, term_unit: 'days', payment_amount: 590.75 }] });
     // each row is a predicate on the number before it (holdout14: "35 works", "60 is fine")
-    for (const phrase of V.SHORTHAND_AMOUNT.after) expect(phrase).toMatch(/^(is |works|\(is\|are\) )/);
+    // (holdout16: or the contraction, "35's the number", which SHORTHAND_AFTER_RE reads without a space before it)
+    for (const phrase of V.SHORTHAND_AMOUNT.after) expect(phrase).toMatch(/^(is |works|\(is\|are\) |\['\u2019\]s )/);
     expect(extractOffers('35 is my number. 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 35_000, factor_rate: 1.4 }]);
     // not against the ask's range: a count, not an amount
     expect(extractOffers('3 is my number of positions max. $50,000 at 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 50_000 }]);
@@ -1510,5 +1511,28 @@ describe('FREQUENCY_SHORTHAND drives the frequency read (money.ts builds FREQ_RE
       expect(extractOffers(`$30,000 / 1.35 / 24 weeks / $900.00 ${word}`, ask(30_000))[0]?.payment_frequency, word).toBe(freq);
     }
     expect(extractOffers('$30,000 / 1.35 / 24 weeks / $1,687.50 bi-wkly', ask(30_000))).toMatchObject([{ payment_frequency: 'bi-weekly', payment_amount: 1687.5 }]);
+  });
+});
+
+describe('holdout16 neighbours: the ticket floor, bare slang, contracted amounts', () => {
+  it('DECLINE and deal_size: "we don\'t write anything under 20k" is a deal_size decline; "under our $25k minimum" too; a term ceiling is not', () => {
+    const floor = read("We don't write anything under 20k.", ask(8_000));
+    expect(floor).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(floor.review_reason ?? null).toBeNull();
+    expect(read('Pinecrest at 8k is under our $20k minimum. Pass.', ask(8_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    // "nothing over 9 months" limits the term, it declines nothing: the offer beside it is applied
+    const term = read("We don't do anything over 9 months for vets, so 45k at 1.38 over 9 months, weekly $1,437.69.", ask(45_000));
+    expect(term).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.38, term: 9, term_unit: 'months' }] });
+    expect(term.review_reason ?? null).toBeNull();
+  });
+
+  it('DECLINE bare slang closing the message: "8 NSFs in two weeks. Nah." is an nsf decline', () => {
+    expect(read('8 NSFs in two weeks on Pinecrest. Nah.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+
+  it('SHORTHAND_AMOUNT.after contracted ("45\'s my max") and a rate label in the sentence before belongs to that sentence', () => {
+    const c = read("45's my max on Pinecrest. 1.41, 8 months, daily.", ask(70_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.41, term: 8, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(c.review_reason ?? null).toBeNull();
   });
 });

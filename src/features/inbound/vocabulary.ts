@@ -166,7 +166,10 @@ export const DECLINE: PhraseRow[] = [
   // a verdict noun for yes, negated: "we're not a yes on this one", "it isn't a go for us"
   { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
-  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
+  // (holdout16) ... or its slang: "12 returned items last month. Nah."
+  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
+  // (holdout16) a floor or a ceiling on the ticket as the whole answer: "we don't write anything under 25k", "we do not fund deals over $500k"
+  { phrase: "(don't|do not|won't|will not|can't|cannot|never) (write|fund|do|touch|take|go|consider|look at) (anything|any deals?|deals|files|tickets|advances|positions|requests)( that(?:'s| is| are)?)? (under|below|smaller than|less than|over|above|bigger than|larger than|more than) \\$?\\d[\\d,.]*k?(?!\\s*(%|percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|positions?|nsfs?|negs?|pts?|points?|fico|score)\\b)", w: 3 },
 ];
 
 /**
@@ -527,7 +530,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     category: 'deal_size',
     phrases: [
       "(smallest|lowest|largest|biggest) (advance|deal|ticket|amount|funding amount|position|check|file) (we|i|that we|that i|our (desk|shop|program)) (will |can |are able to |would )?(write|do|fund|offer|place|take|look at|consider)",
-      "(?<!(revenue|revenues|sales|deposits|volume|balances?|adb|score|fico|credit|tib|history|seasoning|time in business)('s| is| are| was| were| sits?| came in| falls?)? )(is |are |falls |sits |comes in )?(under|below|beneath|short of) (our|the) (minimum|min)(?=\\s*[.!;,\\n]|\\s*$)",
+      "(?<!(revenue|revenues|sales|deposits|volume|balances?|adb|score|fico|credit|tib|history|seasoning|time in business)('s| is| are| was| were| sits?| came in| falls?)? )(is |are |falls |sits |comes in )?(under|below|beneath|short of) (our|the) (\\$?\\d[\\d,.]*k? )?(minimum|min)(?=\\s*[.!;,\\n]|\\s*$)",
+      // the ticket floor or ceiling as the whole answer: "we don't write anything under 25k"
+      "(don't|do not|won't|will not|can't|cannot|never) (write|fund|do|touch|take|go|consider|look at) (anything|any deals?|deals|files|tickets|advances|positions|requests)( that(?:'s| is| are)?)? (under|below|smaller than|less than|over|above|bigger than|larger than|more than) \\$?\\d[\\d,.]*k?(?!\\s*(%|percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|positions?|nsfs?|negs?|pts?|points?|fico|score)\\b)",
     ],
     w: 3,
   },
@@ -803,7 +808,9 @@ export const SHORTHAND_AMOUNT = {
    */
   after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)',
     // (holdout16) "35 is the number", "40 is the max"
-    'is the (number|max|ceiling|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go',
+    'is the (number|max|ceiling|limit)',
+    // ... contracted: "35's the number", "40's my max"
+    "['\u2019]s (the|my|our) (number|max|ceiling|limit)", 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go',
     // (holdout14) the amount accepted in a word: "35 works but its dailies only", "60 is fine"
     'works( for (me|us))?', '(is|are) (fine|ok|okay|doable)'],
   /** Words right after that make it something else (a term, a count, a percentage). */

@@ -147,7 +147,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const v = Number(m[1]);
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
       // "I'm at 12.5 max - 1.42": a ceiling on the amount, not a sell-rate label
-      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
+      // (a label in the sentence before is not this rate's: "40's my max on this. 1.40, 7 months")
+      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]|[.!?]\s/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));

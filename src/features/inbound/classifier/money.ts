@@ -123,7 +123,7 @@ export const SHORTHAND_RE = new RegExp(
   'gi',
 );
 /** A number in thousands named as the lender's amount by what follows it (holdout12): "42.5 is where I land". */
-export const SHORTHAND_AFTER_RE = new RegExp(`(?:^|[.,;:!?]\\s+|^\\s*)(?<n>\\d{1,3}(?:\\.\\d)?)\\s+(?:${V.SHORTHAND_AMOUNT.after.join('|')})\\b`, 'gi');
+export const SHORTHAND_AFTER_RE = new RegExp(`(?:^|[.,;:!?]\\s+|^\\s*)(?<n>\\d{1,3}(?:\\.\\d)?)(?:\\s+|(?=['\u2019]s\\s))(?:${V.SHORTHAND_AMOUNT.after.join('|')})\\b`, 'gi');
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
 export const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 export const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');

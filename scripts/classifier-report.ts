@@ -35,7 +35,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout13 (blind twice, then used for fixes)', results.filter((r) => r.expected.set === 'holdout13')],
   ['holdout14 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout14')],
   ['holdout15 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout15')],
-  ['holdout16 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout16')],
+  ['holdout16 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout16')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

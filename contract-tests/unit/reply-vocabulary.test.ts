@@ -1219,7 +1219,8 @@ describe('counts, the ask granted and amounts spoken (holdout12)', () => {
     expect(read('Sixty is a stretch with Rapid still in there. Forty-two five is where I land. 1.39, 100 business days, $590.75 a day.', ask(60_000)))
       .toMatchObject({ type: 'counter', offers: [{ amount: 42_500, factor_rate: 1.39, term: 100, term_unit: 'days', payment_amount: 590.75 }] });
     // each row is a predicate on the number before it (holdout14: "35 works", "60 is fine")
-    for (const phrase of V.SHORTHAND_AMOUNT.after) expect(phrase).toMatch(/^(is |works|\(is\|are\) )/);
+    // (holdout16: or the contraction, "35's the number", which SHORTHAND_AFTER_RE reads without a space before it)
+    for (const phrase of V.SHORTHAND_AMOUNT.after) expect(phrase).toMatch(/^(is |works|\(is\|are\) |\['\u2019\]s )/);
     expect(extractOffers('35 is my number. 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 35_000, factor_rate: 1.4 }]);
     // not against the ask's range: a count, not an amount
     expect(extractOffers('3 is my number of positions max. $50,000 at 1.40, 6 months.', ask(50_000))).toMatchObject([{ amount: 50_000 }]);
@@ -1431,5 +1432,107 @@ describe('holdout15 wording: a home-based business beside a pass', () => {
     const a = read('Pass on Bright Spark. Home-based business, the address on the app is a residence. We need a commercial location.', ask(30_000));
     expect(a).toMatchObject({ type: 'declined', decline_category: 'other' });
     expect(a.review_reason ?? null).toBeNull();
+  });
+});
+
+// holdout16's lessons, one test per rule (wording new, not copied from the fixtures)
+describe('holdout16 wording: a forwarded underwriting note with a status label and business days', () => {
+  it('APPROVAL "Final: APPROVED" and the term unit "BD": the forwarded note is the approval, its offer logged', () => {
+    const fwd = 'Dana - see the note below from credit, Pinecrest cleared the way you sent it.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nFinal: APPROVED\nAdvance $42,000 | Factor 1.34 | 110 BD | Daily $511.64\n\n- credit';
+    const c = read(fwd, ask(42_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA');
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 42_000, factor_rate: 1.34, term: 110, term_unit: 'days', payment_frequency: 'daily', payment_amount: 511.64 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(extractOffers('Advance $42,000 / 1.34 / 110 BDs / daily', ask(42_000))).toMatchObject([{ term: 110, term_unit: 'days' }]);
+    // the status label alone, no terms: an approval with its funding stips
+    expect(read('FINAL: APPROVED\nStips to fund: voided check, bank verification.', ask(42_000)).type).toBe('approved');
+  });
+});
+
+describe('holdout16 wording: slang and reasons of declines', () => {
+  it('DECLINE "no bueno": "11 NSFs this month on Pinecrest, no bueno" is an nsf decline applied', () => {
+    const c = read('Pinecrest - 11 NSFs this month alone. No bueno.', ask(30_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('DECLINE_REASONS deal_size: the smallest ticket the funder writes, the deal "below our minimum" (not revenue below it)', () => {
+    expect(read("Can't help on Pinecrest. The smallest deal we fund is $40k and this is a 12k ask.", ask(12_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Pinecrest comes in under our minimum, we have to pass. Sorry!', ask(12_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Monthly revenue is below our minimum, we have to pass.', ask(12_000)).decline_category).not.toBe('deal_size');
+  });
+
+  it('DECLINE_REASONS default_history: a balance charged off; the owner on the funder\'s do-not-fund list', () => {
+    expect(read('Same guarantor left us holding $22k last year, we charged the balance off. We will pass on Pinecrest.', ask(30_000))).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(read('The owner is on our DNF list, so we will not be able to help.', ask(30_000))).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+  });
+});
+
+describe('holdout16 wording: a leave notice without an Auto-Submitted header', () => {
+  it('AUTO_REPLY leave rows: "on medical leave ... not checking email" is an auto-reply, never applied, whatever it names', () => {
+    const text = "Thank you for your note. I'm currently on medical leave through January 4 and won't be checking email.\n\nApproved files and funding: funding@lender.example\nNew deals: subs@lender.example";
+    const c = read(text, ask(40_000));
+    expect(c.type).toBe('unclassified');
+    const o = replyOutcome(contractClassification(c), { from: 'rep@lender.example', own: text, autoReply: false });
+    expect(o.apply).toBe(false);
+  });
+});
+
+describe('holdout16 wording: the amount and the buy rate in phone shorthand', () => {
+  it('SHORTHAND_AMOUNT.after "is the number" and a rate label that introduces the next rate: "42 is the number. buy 1.30 sell 1.40" is a counter at 1.30', () => {
+    const c = read('60 is too much for Pinecrest. 42 is the number. buy 1.30 sell 1.40, 120 days, daily', ask(60_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 42_000, factor_rate: 1.3, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // a label after its own rate is still its own: "1.30 buy / 1.40 top"
+    expect(extractOffers('42k. 1.30 buy / 1.40 top, 120 days', ask(60_000))).toMatchObject([{ factor_rate: 1.3 }]);
+  });
+
+  it('SHORTHAND_AMOUNT.before with a comma after the number: "approved at the 60, 1.38, 8 mo, weekly"', () => {
+    expect(extractOffers('Pinecrest approved at the 60, 1.38, 8 mo, weekly.', ask(60_000))).toMatchObject([{ amount: 60_000, factor_rate: 1.38, term: 8, term_unit: 'months', payment_frequency: 'weekly' }]);
+    // thousands written with a comma stay one amount
+    expect(extractOffers('approved at the 60,000 - 1.38, 8 mo, weekly', ask(60_000))).toMatchObject([{ amount: 60_000 }]);
+  });
+});
+
+describe('holdout16 wording: a portal card of numbered conditions', () => {
+  it('NEEDS_INFO "stips outstanding", "an offer once all stips are received"; items from "Stip N | ..." rows', () => {
+    const text = 'Funder Portal\nSTIPS OUTSTANDING\n\nMerchant | Pinecrest Veterinary Clinic\nStip 1 | Voided operating check\nStip 2 | Copy of the lease\n\nWe will issue an offer once all stips are received.';
+    const c = read(text, ask(30_000));
+    expect(c).toMatchObject({ type: 'needs_info', requested_items: ['Voided operating check', 'Copy of the lease'] });
+    expect(c.review_reason ?? null).toBeNull();
+    // one condition only: the status ("CONDITIONS PENDING") says it is a request
+    const one = read('Funder Portal\nCONDITIONS PENDING\n\nCondition 1 | Voided operating check\n\nUnderwriting will decide when all conditions are uploaded.', ask(30_000));
+    expect(one).toMatchObject({ type: 'needs_info', requested_items: ['Voided operating check'] });
+  });
+});
+
+describe('FREQUENCY_SHORTHAND drives the frequency read (money.ts builds FREQ_RE from it)', () => {
+  it('every shorthand row is read as its frequency; "bi-wkly" is bi-weekly, not weekly', () => {
+    for (const [word, freq] of Object.entries(V.FREQUENCY_SHORTHAND)) {
+      expect(extractOffers(`$30,000 / 1.35 / 24 weeks / $900.00 ${word}`, ask(30_000))[0]?.payment_frequency, word).toBe(freq);
+    }
+    expect(extractOffers('$30,000 / 1.35 / 24 weeks / $1,687.50 bi-wkly', ask(30_000))).toMatchObject([{ payment_frequency: 'bi-weekly', payment_amount: 1687.5 }]);
+  });
+});
+
+describe('holdout16 neighbours: the ticket floor, bare slang, contracted amounts', () => {
+  it('DECLINE and deal_size: "we don\'t write anything under 20k" is a deal_size decline; "under our $25k minimum" too; a term ceiling is not', () => {
+    const floor = read("We don't write anything under 20k.", ask(8_000));
+    expect(floor).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(floor.review_reason ?? null).toBeNull();
+    expect(read('Pinecrest at 8k is under our $20k minimum. Pass.', ask(8_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    // "nothing over 9 months" limits the term, it declines nothing: the offer beside it is applied
+    const term = read("We don't do anything over 9 months for vets, so 45k at 1.38 over 9 months, weekly $1,437.69.", ask(45_000));
+    expect(term).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.38, term: 9, term_unit: 'months' }] });
+    expect(term.review_reason ?? null).toBeNull();
+  });
+
+  it('DECLINE bare slang closing the message: "8 NSFs in two weeks. Nah." is an nsf decline', () => {
+    expect(read('8 NSFs in two weeks on Pinecrest. Nah.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+
+  it('SHORTHAND_AMOUNT.after contracted ("45\'s my max") and a rate label in the sentence before belongs to that sentence', () => {
+    const c = read("45's my max on Pinecrest. 1.41, 8 months, daily.", ask(70_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.41, term: 8, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(c.review_reason ?? null).toBeNull();
   });
 });

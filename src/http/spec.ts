@@ -91,7 +91,8 @@ export function jsonLimitsOf(spec: Record<string, unknown>, op: OperationObject)
   return out;
 }
 
-const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'deal-funding-api');
+/** Where what is derived from the contract is kept between runs, keyed by content (never stale). */
+export const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'deal-funding-api');
 let parsed: { hash: string; spec: Record<string, unknown> } | undefined;
 /** How often this process read the contract from disk into objects (YAML parse or the JSON cache): once. */
 export const specLoads = { yaml: 0, json: 0 };

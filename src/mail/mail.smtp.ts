@@ -1,7 +1,6 @@
 // One SMTP exchange of the mail sender (./mail.sender.ts): a message through a mailbox under the
 // policy of its location, to a vetted address the dial guard allows, within the network timeouts.
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
 import { dialAllowed, policyForLocation } from '../outbound/policy';
 import type { ResolvedAttachment } from './attachments';
 import { classifySmtpError, codesOf, MailSendError, TLS_CODE, type SmtpLibraryError } from './mail.errors';
@@ -112,7 +111,7 @@ export async function sendThroughMailbox(mailbox: SendingMailbox, msg: OutgoingM
 export async function checkMailboxConnection(mailbox: SendingMailbox): Promise<void> {
   const deadline = Date.now() + Math.min(timeouts.totalMs, timeouts.connectMs + timeouts.greetingMs + timeouts.socketMs); // network time
   await throughVettedHost(mailbox, deadline, async (address, devLoopback, left) => {
-    const transport = transportFor(address, mailbox, devLoopback, left);
+    const transport = await transportFor(address, mailbox, devLoopback, left);
     let timer: NodeJS.Timeout | undefined;
     try {
       const verifying = transport.verify();
@@ -129,7 +128,10 @@ export async function checkMailboxConnection(mailbox: SendingMailbox): Promise<v
 }
 
 /** A transport to one vetted address: the host name kept for TLS (SNI, certificate), nothing resolved by nodemailer. */
-function transportFor(address: string, mailbox: SendingMailbox, devLoopback: boolean, budgetMs: number) {
+async function transportFor(address: string, mailbox: SendingMailbox, devLoopback: boolean, budgetMs: number) {
+  // Imported by the first exchange, not at start: the API process only sends from a worker, or for
+  // the app's "test connection" (~0.08 s of CPU to load).
+  const { default: nodemailer } = await import('nodemailer');
   const { target } = mailbox;
   const secure = target.protocol === 'smtps:';
   const servername = isIP(target.host) ? undefined : target.host;
@@ -154,7 +156,7 @@ function transportFor(address: string, mailbox: SendingMailbox, devLoopback: boo
 
 async function exchange(address: string, mailbox: SendingMailbox, msg: OutgoingMessage, devLoopback: boolean, budgetMs: number): Promise<Delivered> {
   const { from } = mailbox;
-  const transport = transportFor(address, mailbox, devLoopback, budgetMs);
+  const transport = await transportFor(address, mailbox, devLoopback, budgetMs);
   let timer: NodeJS.Timeout | undefined;
   try {
     const sending = transport.sendMail({

@@ -1,4 +1,4 @@
-import { simpleParser, type Attachment, type ParsedMail } from 'mailparser';
+import type { Attachment, ParsedMail } from 'mailparser';
 import { DEFAULTS as STATEMENT_LIMITS } from '../statements/analyze';
 import { extractLines, type ExtractFailure, type ExtractLimits, type Run } from '../statements/extract';
 
@@ -98,6 +98,7 @@ async function pdfsOf(parsed: ParsedMail, o: AttachmentLimits): Promise<Attachme
       else if (isMessage(a) && depth < o.maxDepth && opened < o.maxNestedMessages && Buffer.isBuffer(a.content)) {
         opened++;
         try {
+          const { simpleParser } = await import('mailparser'); // loaded already: this reads a parsed email
           const inner = await simpleParser(a.content, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, skipHtmlToText: true });
           await walk(inner.attachments, depth + 1);
         } catch {

@@ -31,7 +31,7 @@ export async function receiveInboundEmail(
   const msg = await parseInbound(raw);
   // The listener passes its own verdict; the HTTP hook has only the provider's (trusted) header.
   const auth = opts.auth ?? fromTrustedHeader(raw, deps.config.inboundTrustedAuthservIds ?? []);
-  const authenticated = isAligned(auth, msg.from.address);
+  const authenticated = await isAligned(auth, msg.from.address);
   // PDF attachments (offer letters, term sheets) are read before the transaction, in reader
   // processes with the statement reader's bounds; not for an automatic reply (a bounce carries our
   // own submission package), nor for a message already received (its record comes back as it is).

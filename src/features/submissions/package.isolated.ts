@@ -1,5 +1,6 @@
 import { childEntry, runIsolated } from '../../lib/isolated';
-import { MAX_PACKAGE_BYTES, SubmissionPackageError, type SubmissionPackageInput } from './package';
+// The model only (limits, input, error), not ./package's entry: that loads pdf-lib, which only the child needs.
+import { MAX_PACKAGE_BYTES, SubmissionPackageError, type SubmissionPackageInput } from './package/model';
 import type { PackageChildAnswer } from './package.child';
 
 // The submission package built off the event loop: ./package.child.ts in a child process with a

@@ -8,7 +8,7 @@ import { businessNameOfDeal, submissionFailedMessage } from '../notifications/me
 import { notify } from '../notifications/notifications.service';
 import { MAX_DOCUMENT_BYTES } from '../documents/documents.service';
 import { buildSubmissionPackageIsolated } from './package.isolated';
-import { type PackageDocument, type PackageOwner, type SubmissionPackageInput } from './package';
+import type { PackageDocument, PackageOwner, SubmissionPackageInput } from './package';
 import { registerSubmissionChannel, type ChannelBatch } from './channels';
 import type { SubmissionRow } from './submissions.repository';
 import { markSubmissionSent } from './submissions.service';

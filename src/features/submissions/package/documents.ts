@@ -1,7 +1,10 @@
 // Each chosen document read before anything is drawn: sniffed from its bytes (PDF, PNG, JPEG),
 // parsed or measured, and refused with a SubmissionPackageError naming the file.
-import { PDFDocument } from 'pdf-lib';
-import { MAX_DOCUMENT_PAGES, MAX_PNG_PIXELS, type PackageDocument, PARSE_SPEED, SubmissionPackageError, type SubmissionPackageErrorCode } from './model';
+import { PDFDocument, ParseSpeeds } from 'pdf-lib';
+import { MAX_DOCUMENT_PAGES, MAX_PNG_PIXELS, type PackageDocument, SubmissionPackageError, type SubmissionPackageErrorCode } from './model';
+
+/** Objects parsed between yields to the event loop (see OBJECTS_PER_TICK in model.ts). */
+const PARSE_SPEED = ParseSpeeds.Fast;
 
 export type LoadedDoc =
   | { kind: 'pdf'; filename: string; index: number; category?: string | null; src: PDFDocument; pages: number }

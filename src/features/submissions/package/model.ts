@@ -1,5 +1,4 @@
 // The package's input (the allow-listed fields it reads), its limits and the error that refuses one.
-import { ParseSpeeds } from 'pdf-lib';
 
 /** Largest package we build: 20 MiB of PDF (about 27 MiB once base64-encoded into the email). */
 export const MAX_PACKAGE_BYTES = 20 * 1024 * 1024;
@@ -108,6 +107,7 @@ export class SubmissionPackageError extends Error {
 
 // pdf-lib yields to the event loop (a setTimeout, 1 ms or more) every N objects while parsing and
 // writing; the defaults (100 and 50) add tens of ms to a PDF of a few thousand objects. These still
-// yield every few ms of work, so a package never blocks the worker's event loop for long.
-export const PARSE_SPEED = ParseSpeeds.Fast;
+// yield every few ms of work, so a package never blocks the worker's event loop for long. (The
+// parse speed, pdf-lib's ParseSpeeds.Fast, is set in documents.ts: this file loads no pdf-lib, so
+// that the API process, which only reads the limits and the error here, does not load it at start.)
 export const OBJECTS_PER_TICK = 1000;

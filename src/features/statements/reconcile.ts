@@ -13,6 +13,8 @@ export interface Txn {
 }
 export type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: string }; opening: number; closing: number } | { ok: false; code: FailureCode; reason?: string };
 
+/** A credit that refunds or reverses a fee ("OVERDRAFT FEE REFUND", "SERVICE CHARGE REVERSAL", "REFUND OF NSF FEE"). */
+export const FEE_REFUND = /\b(fees?|charges?)\b.*\b(refunds?|refunded|reversals?|reversed|rebates?)\b|\b(refunds?|refunded|reversals?|reversed|rebates?)\b.*\b(fees?|charges?)\b/i;
 export const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
 export const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
 
@@ -80,6 +82,8 @@ export function reconcile(r: Reading): Reconciled {
       const ri = nsfRows.filter((x) => !odWord.test(x.description));
       return t.category === 'nsf' ? [nsfRows] : t.category === 'od' ? [od, nsfRows] : [ri, nsfRows];
     }
+    // Refunds of fees: the credits that refund or reverse a fee, those only.
+    if (t.category === 'fee_refunds') return [credits.filter((x) => FEE_REFUND.test(x.description))];
     const side = t.kind === 'credit' ? credits : debits;
     const cands: S[][] = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));

@@ -240,6 +240,13 @@ describe('blind-16: Family Funding Group (a New York MCA funder) is a known fund
   it('a family name with "funding" alone is not it', () => expect(mcaFunder('ACH DR FAMILY FUNDING TRUST')).toBeNull());
 });
 
+describe('blind-16: "ACH RTN" (a funder\'s debit returned unpaid, credited back) is money given back, not the funder\'s funding', () => {
+  it.each(['ACH RTN UNIQUE FUNDING SOL R01 TRN 006469829225697', 'ACH RTN KAPITUS SERVICIN R01'])('%s: a refund, no position', (d) => {
+    expect(depositKind(d)).toBe('refund');
+    expect(mcaFunder(d)).toBeNull();
+  });
+});
+
 describe('a line-of-credit payment is debt service, not an MCA position, even to a funder that also advances', () => {
   it.each(['Preauthorized Debit IDEA FINANCIAL LOC PMT 530000035867215', 'ACH DEBIT BLUEVINE LINE OF CREDIT PAYMENT', 'FUNDBOX CREDIT LINE REPAYMENT 0412'])('%s: no position', (d) => expect(mcaFunder(d)).toBeNull());
   it("the same funders' other debits stay positions, and the draw is a loan", () => {

@@ -1,5 +1,5 @@
 import { dateIn, days } from './period';
-import type { Reading } from './reading-types';
+import type { Reading, Sign } from './reading-types';
 import type { FailureCode } from './result';
 import { isNsf } from './rules';
 
@@ -35,15 +35,28 @@ export function reconcile(r: Reading): Reconciled {
   // table's convention (amounts marked one way, the others the other way).
   const marked = rows.filter((x) => x.sign === null);
   if (marked.length) {
-    let bal = r.opening;
-    for (const x of rows) {
-      if (x.sign === null && x.balance !== null) {
-        if (bal + x.cents === x.balance) x.sign = 1;
-        else if (bal - x.cents === x.balance) x.sign = -1;
+    // From the opening balance, row by row in the order printed; a register printed newest first
+    // (its oldest row last) from its last row up, when only that order settles every row.
+    const fromBalances = (list: typeof rows) => {
+      const got = new Map<(typeof rows)[number], Sign>();
+      let bal = r.opening!;
+      for (const x of list) {
+        let sign = x.sign;
+        if (sign === null && x.balance !== null) {
+          if (bal + x.cents === x.balance) sign = 1;
+          else if (bal - x.cents === x.balance) sign = -1;
+        }
+        if (sign === null) break;
+        got.set(x, sign);
+        bal += sign * x.cents;
       }
-      if (x.sign === null) break;
-      bal += x.sign * x.cents;
-    }
+      return got;
+    };
+    const settles = (got: Map<(typeof rows)[number], Sign>) => rows.every((x) => x.sign !== null || got.has(x));
+    const forward = fromBalances(rows);
+    const backward = settles(forward) ? null : fromBalances([...rows].reverse());
+    const got = backward && settles(backward) ? backward : forward;
+    for (const x of rows) if (x.sign === null && got.has(x)) x.sign = got.get(x)!;
     const markers = new Set(rows.map((x) => x.marker).filter(Boolean));
     for (const x of rows) {
       if (x.sign !== null) continue;

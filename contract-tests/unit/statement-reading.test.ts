@@ -387,6 +387,13 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // horizontal summary row and Date | Amount | Description sections, a landscape Courier register with an
   // effective-date column, sections closed by their own totals, a fintech table with no running balance.
   { dir: 'contract-tests/fixtures/statements-blind-15', minParsed: 8 },
+  // Blind-16 scored 6/10 parsed, all right, none wrong. Since, by rules from the page: a year is never the
+  // first digits of an amount (a newest-first register's summary "Beginning balance on Feb 1  22041.77",
+  // no thousands separator, read as Feb 1, 2204 and $1.77: both refused); a fee box's "Fee refunds" is a
+  // credit total of the credits refunding a fee (was a debit total of fees: refused). From the trade:
+  // Family Funding Group is a known funder (its 22 daily debits were doubted as an unknown funder's,
+  // uncertain_categories); "ACH RTN" is money given back. 10/10 parsed, 120/120 figures.
+  { dir: 'contract-tests/fixtures/statements-blind-16', minParsed: 10 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1425,5 +1432,88 @@ describe('a pending box titled at length, its items with a method line below the
       [[130, 'ACH deposit \u00b7 Payout \u00b7 pending']],
     ];
     expect(figures(await read(make(pending)))).toMatchObject({ deposits_total: 500, deposit_count: 1, ending_balance: 1200 });
+  });
+});
+
+// blind-16: an online bank's register printed newest first (its "Beginning balance" row at the end),
+// "Feb 27" dates, every description wrapped with the amount on its first line, and amounts with no
+// thousands separator: the summary's "Beginning balance on Feb 1  22041.77" was read as a balance on
+// "Feb 1 2204" of $1.77 (a year taken from the amount's first digits), so nothing reconciled.
+describe('a newest-first register, amounts without thousands separators, a balance "on Feb 1" before its amount', () => {
+  const make = (opening: string): PageSpec[] => [[
+    'Harbor Direct Bank', [[340, 'Statement period'], [470, 'Feb 1, 2026 - Feb 28, 2026']],
+    'Summary',
+    [[48, 'Beginning balance on Feb 1'], [330, opening, { r: true }], [360, 'Average daily balance'], [560, '20500.00', { r: true }]],
+    [[48, '2 Deposits and other credits'], [330, '+13500.00', { r: true }]],
+    [[48, '2 Withdrawals and other debits'], [330, '-11541.77', { r: true }]],
+    [[48, 'Ending balance on Feb 28'], [330, '24000.00', { r: true }]],
+    'Account Activity',
+    'Activity is listed with the most recent transaction first.',
+    HEAD,
+    AMT('Feb 27', 'ACH Withdrawal', '-10000.00', '24000.00'),
+    [[108, 'PAYCHEX PAYROLL']],
+    AMT('Feb 20', 'ACH Deposit', '12500.00', '34000.00'),
+    [[108, 'STRIPE TRANSFER'], [250, 'Trace 846554443450383']],
+    AMT('Feb 12', 'Debit Card Purchase', '-1541.77', '21500.00'),
+    [[108, 'STAPLES 0771 Card 7620']],
+    AMT('Feb 3', 'ACH Deposit', '1000.00', '23041.77'),
+    [[108, 'SQUARE INC SETTLEMENT']],
+    [[100, 'Beginning balance'], [540, '22041.77', { r: true }]],
+  ]];
+  it('reads the balance on its date whole and the register in its printed order: parsed and reconciled', async () => {
+    expect(figures(await read(make('22041.77')))).toMatchObject({ period_start: '2026-02-01', period_end: '2026-02-28', beginning_balance: 22041.77, ending_balance: 24000, deposits_total: 13500, deposit_count: 2 });
+  });
+  it('a beginning balance the rows do not follow from is refused', async () => {
+    failed(await read(make('22041.78')), 'does_not_reconcile');
+  });
+});
+
+// blind-16: a fee box beside the activity summary ("Overdraft fees", "Returned item fees", "Fee
+// refunds"; this period and year to date): "Fee refunds $34.00" was read as a debit total of fees and
+// matched no rows, so the statement was refused. A refund of fees is a credit: the total of the
+// credits that refund or reverse a fee.
+describe('a fee box with a "Fee refunds" total', () => {
+  const make = (refunds: string, refundRow = 'OVERDRAFT FEE REFUND'): PageSpec[] => [[
+    'Big Valley Bank', [[360, 'Statement period'], [476, 'Jan 1, 2026 - Jan 31, 2026']],
+    [[48, 'Activity summary'], [328, 'Fee summary'], [467, 'Period'], [524, 'Year to date']],
+    [[48, 'Beginning balance'], [256, '1,000.00', { r: true }], [328, 'Overdraft fees'], [500, '68.00', { r: true }], [570, '102.00', { r: true }]],
+    [[48, 'Deposits/Credits'], [256, '+1,534.00', { r: true }], [328, 'Returned item fees'], [500, '0.00', { r: true }], [570, '0.00', { r: true }]],
+    [[48, 'Withdrawals/Debits'], [256, '-1,368.00', { r: true }], [328, 'Fee refunds'], [500, refunds, { r: true }], [570, '34.00', { r: true }]],
+    [[48, 'Ending balance'], [256, '1,166.00', { r: true }]],
+    'Transaction history',
+    HEAD,
+    AMT('01/05', 'ACH DEBIT PAYCHEX PAYROLL', '-1,200.00', '-200.00'),
+    AMT('01/05', 'OVERDRAFT ITEM FEE', '-34.00', '-234.00'),
+    AMT('01/06', 'ACH DEBIT XCEL ENERGY', '-100.00', '-334.00'),
+    AMT('01/06', 'OVERDRAFT ITEM FEE', '-34.00', '-368.00'),
+    AMT('01/07', refundRow, '34.00', '-334.00'),
+    AMT('01/09', 'ELECTRONIC CREDIT SQUARE INC', '1,500.00', '1,166.00'),
+  ]];
+  it('is the credits that refund a fee: parsed and reconciled', async () => {
+    expect(figures(await read(make('34.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 1166, deposits_total: 1534, deposit_count: 2, nsf_count: 2 });
+  });
+  it('a fee-refund total the refund rows do not make, or no refund row, is refused', async () => {
+    failed(await read(make('68.00')), 'does_not_reconcile');
+    failed(await read(make('34.00', 'ELECTRONIC CREDIT CLOVER')), 'does_not_reconcile');
+  });
+});
+
+// A newest-first register whose one Amount column prints no sign: each row's sign comes from its
+// running balance, read from the last row (the oldest) up; read from the top, no row's balance follows
+// from the opening balance and the statement was refused.
+describe('a newest-first register with unsigned amounts: signs from the running balance, oldest row first', () => {
+  const make = (closing: string): PageSpec[] => [[
+    'Harbor Direct Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, closing, { r: true }]],
+    'Activity, most recent first', HEAD,
+    AMT('10/20', 'ACH DEBIT XCEL ENERGY', '300.00', '1,100.00'),
+    AMT('10/12', 'CARD SETTLEMENT VISA', '600.00', '1,400.00'),
+    AMT('10/05', 'POS PURCHASE SYSCO', '200.00', '800.00'),
+  ]];
+  it('parsed and reconciled', async () => {
+    expect(figures(await read(make('1,100.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 1100, deposits_total: 600, deposit_count: 1 });
+  });
+  it('a closing balance the rows do not reach is refused', async () => {
+    failed(await read(make('1,500.00')), 'does_not_reconcile');
   });
 });

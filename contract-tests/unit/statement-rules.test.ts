@@ -235,6 +235,18 @@ describe('blind-14: Capytal (a Miami MCA funder) is a known funder', () => {
   it('its NSF fee is no payment', () => expect(mcaFunder('Overdraft Charge Paid Item CAPYTAL')).toBeNull());
 });
 
+describe('blind-16: Family Funding Group (a New York MCA funder) is a known funder, its descriptor cut at 17 characters', () => {
+  it.each(['ACH DR FAMILY FUNDING GR DEBIT TRN 388252643152888', 'FAMILY FUNDING GROUP ACH DEBIT', 'FAMILY FUNDING GRP DAILY'])('%s: a Family Funding Group position', (d) => expect(mcaFunder(d)).toBe('Family Funding Group'));
+  it('a family name with "funding" alone is not it', () => expect(mcaFunder('ACH DR FAMILY FUNDING TRUST')).toBeNull());
+});
+
+describe('blind-16: "ACH RTN" (a funder\'s debit returned unpaid, credited back) is money given back, not the funder\'s funding', () => {
+  it.each(['ACH RTN UNIQUE FUNDING SOL R01 TRN 006469829225697', 'ACH RTN KAPITUS SERVICIN R01'])('%s: a refund, no position', (d) => {
+    expect(depositKind(d)).toBe('refund');
+    expect(mcaFunder(d)).toBeNull();
+  });
+});
+
 describe('a line-of-credit payment is debt service, not an MCA position, even to a funder that also advances', () => {
   it.each(['Preauthorized Debit IDEA FINANCIAL LOC PMT 530000035867215', 'ACH DEBIT BLUEVINE LINE OF CREDIT PAYMENT', 'FUNDBOX CREDIT LINE REPAYMENT 0412'])('%s: no position', (d) => expect(mcaFunder(d)).toBeNull());
   it("the same funders' other debits stay positions, and the draw is a loan", () => {

@@ -6,7 +6,9 @@ import { MONTHS, tokens, year4 } from './tokens';
 // with its year taken from the period.
 
 const MONTH_NAME = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-export const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}|\\d{1,2}\\s+${MONTH_NAME}\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2})`;
+// (A year is never the first digits of an amount: "Beginning balance on Feb 1 22041.77" is Feb 1
+// and 22,041.77, not Feb 1, 2204 and 1.77.)
+export const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}(?!\\.?\\d)|\\d{1,2}\\s+${MONTH_NAME}\\s+\\d{4}(?!\\.?\\d)|\\d{4}-\\d{2}-\\d{2})`;
 export const DATE_NOY = `(?:${MONTH_NAME}\\s+\\d{1,2}|\\d{1,2}/\\d{1,2})`;
 const RANGE_RE = new RegExp(`(${DATE_Y})\\s*(?:-|to|through|thru|until)\\s*(${DATE_Y})`, 'i');
 const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DATE_Y})`, 'i');

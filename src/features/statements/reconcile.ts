@@ -1,5 +1,5 @@
 import { dateIn, days } from './period';
-import type { Reading } from './reading-types';
+import type { Reading, Sign } from './reading-types';
 import type { FailureCode } from './result';
 import { isNsf } from './rules';
 
@@ -13,6 +13,8 @@ export interface Txn {
 }
 export type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: string }; opening: number; closing: number } | { ok: false; code: FailureCode; reason?: string };
 
+/** A credit that refunds or reverses a fee ("OVERDRAFT FEE REFUND", "SERVICE CHARGE REVERSAL", "REFUND OF NSF FEE"). */
+export const FEE_REFUND = /\b(fees?|charges?)\b.*\b(refunds?|refunded|reversals?|reversed|rebates?)\b|\b(refunds?|refunded|reversals?|reversed|rebates?)\b.*\b(fees?|charges?)\b/i;
 export const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
 export const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
 
@@ -33,15 +35,28 @@ export function reconcile(r: Reading): Reconciled {
   // table's convention (amounts marked one way, the others the other way).
   const marked = rows.filter((x) => x.sign === null);
   if (marked.length) {
-    let bal = r.opening;
-    for (const x of rows) {
-      if (x.sign === null && x.balance !== null) {
-        if (bal + x.cents === x.balance) x.sign = 1;
-        else if (bal - x.cents === x.balance) x.sign = -1;
+    // From the opening balance, row by row in the order printed; a register printed newest first
+    // (its oldest row last) from its last row up, when only that order settles every row.
+    const fromBalances = (list: typeof rows) => {
+      const got = new Map<(typeof rows)[number], Sign>();
+      let bal = r.opening!;
+      for (const x of list) {
+        let sign = x.sign;
+        if (sign === null && x.balance !== null) {
+          if (bal + x.cents === x.balance) sign = 1;
+          else if (bal - x.cents === x.balance) sign = -1;
+        }
+        if (sign === null) break;
+        got.set(x, sign);
+        bal += sign * x.cents;
       }
-      if (x.sign === null) break;
-      bal += x.sign * x.cents;
-    }
+      return got;
+    };
+    const settles = (got: Map<(typeof rows)[number], Sign>) => rows.every((x) => x.sign !== null || got.has(x));
+    const forward = fromBalances(rows);
+    const backward = settles(forward) ? null : fromBalances([...rows].reverse());
+    const got = backward && settles(backward) ? backward : forward;
+    for (const x of rows) if (x.sign === null && got.has(x)) x.sign = got.get(x)!;
     const markers = new Set(rows.map((x) => x.marker).filter(Boolean));
     for (const x of rows) {
       if (x.sign !== null) continue;
@@ -80,6 +95,8 @@ export function reconcile(r: Reading): Reconciled {
       const ri = nsfRows.filter((x) => !odWord.test(x.description));
       return t.category === 'nsf' ? [nsfRows] : t.category === 'od' ? [od, nsfRows] : [ri, nsfRows];
     }
+    // Refunds of fees: the credits that refund or reverse a fee, those only.
+    if (t.category === 'fee_refunds') return [credits.filter((x) => FEE_REFUND.test(x.description))];
     const side = t.kind === 'credit' ? credits : debits;
     const cands: S[][] = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));

@@ -102,6 +102,9 @@ export function labelOf(raw: string): Label | null {
   // A rate, not a total: a fee box's "Fee per item: $34.00" beside its item counts ("Overdraft
   // items paid: 3 Items returned unpaid: 1 Fee per item: $34.00") is the price of one item.
   if (/\b(per item|each item|per occurrence|fee each)\b/.test(t)) return { role: 'ignore' };
+  // A fee box's refunds of fees ("Fee refunds", "Overdraft fee reversals", "Refunded fees"): money
+  // given back, a credit total checked against the credits that refund or reverse a fee.
+  if (/\b(fees?|charges?)\b/.test(t) && /\b(refunds?|refunded|reversals?|reversed|rebates?)\b/.test(t)) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'credit', category: 'fee_refunds' };
   const nsfFees = nsfFeeCategory(t);
   if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };

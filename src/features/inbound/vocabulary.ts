@@ -214,6 +214,10 @@ export const WITHDRAWAL: PhraseRow[] = [
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
+  // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
+  // "ignore yesterday's offer notice, it went out before verification"
+  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
+  { phrase: '(approval|offer)( e-?mail| notice| notification| letter)? (was |got )?(released|sent|issued|generated|went out) (in error|by mistake|by error|prematurely|too early|before (verification|underwriting|the verification|we|credit))', w: 3 },
 ];
 
 /** A request for items: the lender will decide once they arrive. */

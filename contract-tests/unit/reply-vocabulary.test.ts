@@ -1536,3 +1536,73 @@ describe('holdout16 neighbours: the ticket floor, bare slang, contracted amounts
     expect(c.review_reason ?? null).toBeNull();
   });
 });
+
+// holdout17's lessons, one test per rule (wording new, not copied from the fixtures)
+describe('holdout17 wording: offers in portal rows, lettered menus and "we\'ll do"', () => {
+  it('a count after a payments label, the word left out: "Remittances | 90 daily" is a 90-day term', () => {
+    const c = read('Lender Portal\nDecision | Approved\nAdvance | $40,000.00\nFactor | 1.30\nRemittances | 90 daily\nDaily Remit | $577.78', ask(40_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.3, term: 90, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false }).apply).toBe(true);
+    // ... with the word it stays a count as before: "Payments | 18 weekly payments of $2,888.89"
+    expect(extractOffers('Advance | $40,000.00\nFactor | 1.30\nPayments | 18 weekly payments of $2,888.89', ask(40_000))).toMatchObject([{ term: 18, term_unit: 'weeks' }]);
+  });
+
+  it('"we\'ll do the full $X" names the amount offered, even after a schedule word ("if they can go bi-weekly we\'ll do the full $60,000")', () => {
+    const c = read("Can't do daily on a landscaper. If Pinecrest can go bi-weekly we'll do the full $60,000.00: factor 1.36, payback $81,600.00, 20 bi-weekly payments of $4,080.00.", ask(60_000));
+    expect(c.offers).toMatchObject([{ amount: 60_000, factor_rate: 1.36, payment_frequency: 'bi-weekly' }]);
+  });
+
+  it('statement months are no term: "three of the six months had overdrafts" beside "60k @ 1.42, 130 daily"', () => {
+    const offers = extractOffers('We landed at 40, not the 60. Three of the six months had overdrafts.\n\n$40,000.00 / 1.42 / 130 daily payments of $436.92', ask(60_000));
+    expect(offers).toMatchObject([{ amount: 40_000, factor_rate: 1.42, term: 130, term_unit: 'days' }]);
+    expect(offers[0].conflict).toBeUndefined();
+  });
+
+  it('a lettered menu under one amount: every structure takes the amount ("approved for the whole 30k. 1) 1.27 / 100 days 2) 1.33 / 30 weeks")', () => {
+    const c = read('Pinecrest is approved for the whole $30,000.\n\n1) 1.27 / 100 business days / $381.00 daily\n2) 1.33 / 30 weeks / $1,330.00 weekly\n\nPick one.', ask(30_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([
+      { amount: 30_000, factor_rate: 1.27, term: 100, term_unit: 'days' },
+      { amount: 30_000, factor_rate: 1.33, term: 30, term_unit: 'weeks' },
+    ]);
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('priced terms left with no amount beside an offer that names one: the reply goes to a person, no offer logged short', () => {
+    // the first structure is priced before any amount is named: which amount it prices is not sure
+    const c = read('Two ways to do Pinecrest: 1.27 over 100 days, or 1.33 over 30 weeks on $30,000.00.', ask(30_000));
+    expect(c.review_reason).toBeDefined();
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false }).apply).toBe(false);
+  });
+});
+
+describe('holdout17 wording: decline reasons by licence, by forwarded note', () => {
+  it('restricted_state: the lender\'s own state licence ("until our lending license is approved") and a state "off the table"', () => {
+    expect(read("Pinecrest has to be a pass. We can't write Oregon merchants until our commercial lending license is approved.", ask(25_000))).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read("Sorry, New Jersey's off the table for us this quarter. Decline.", ask(25_000))).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    for (const w of V.STATE_RESTRICTED_AFTER) expect(() => new RegExp(w)).not.toThrow();
+  });
+
+  it('a decline that names no reason of its own takes the forwarded note\'s (liens and judgments: default_history)', () => {
+    const fwd = "Dana - credit's comments are below. Sorry, can't help on this one.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nPass on Pinecrest.\nState tax lien filed in July, unpaid.\nJudgment entered for a prior funder in 2024.\n\n- credit";
+    expect(read(fwd, ask(40_000))).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    // a reason of its own wins: "too many NSFs" stays nsf whatever the note says
+    expect(read(fwd.replace("Sorry, can't help on this one.", 'Too many NSFs, sorry, pass.'), ask(40_000))).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+});
+
+describe('holdout17 wording: a marketing blast and an approval sent by mistake', () => {
+  it('MARKETING: a funder\'s newsletter to brokers is no decision, whatever it advertises; a portal decision with such a footer is still read', () => {
+    const blast = 'Ridgeback Capital Broker Newsletter\n\nSubmit us your turndowns: we fund what other lenders pass on. Up to $1MM, buy rates from 1.20.\n\nClosed last week: a Florida landscaper approved for $60,000.00 at 1.32, 9 months, $1,624.62 weekly.\n\nYou are receiving this email because you signed up as a Ridgeback partner. Unsubscribe';
+    const c = read(blast, undefined, 'Ridgeback Broker Newsletter - December');
+    expect(c).toMatchObject({ type: 'unclassified', offers: [] });
+    const decision = read('Decision: Approved\nMerchant | Pinecrest Veterinary Clinic\nAdvance | $30,000.00\nFactor | 1.30\nTerm | 6 months\n\nYou are receiving this email because you signed up as a Ridgeback partner. Manage preferences', { requested_amount: 30_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(decision).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.3, term: 6 }] });
+    for (const row of V.MARKETING) expect(row.w).toBeGreaterThan(0);
+  });
+
+  it('WITHDRAWAL: "ignore the offer notice, it went out before credit signed" is an approval taken back (a person confirms)', () => {
+    const c = read('Please ignore the offer notice the portal sent on Pinecrest this morning ($30,000 / 1.30); it went out before credit signed off. Credit has since declined the file on the bank verification.', ask(30_000));
+    expect(c.review_reason).toBe('approval_withdrawn');
+  });
+});

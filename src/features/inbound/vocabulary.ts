@@ -214,6 +214,10 @@ export const WITHDRAWAL: PhraseRow[] = [
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
+  // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
+  // "ignore yesterday's offer notice, it went out before verification"
+  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
+  { phrase: '(approval|offer)( e-?mail| notice| notification| letter)? (was |got )?(released|sent|issued|generated|went out) (in error|by mistake|by error|prematurely|too early|before (verification|underwriting|the verification|we|credit))', w: 3 },
 ];
 
 /** A request for items: the lender will decide once they arrive. */
@@ -274,6 +278,21 @@ export const UNSUBSCRIBE: PhraseRow[] = [
   { phrase: "unsubscribe|(remove|take|drop) me (off|from)|(stop|quit) (emailing|sending|e-?mailing) me|opt (me )?out", w: 3.5 },
   { phrase: "(i|i'm|i am) (no longer|not) (handling|handle|covering|cover|managing|manage|the (right )?(contact|person)|with|at|in charge of)|(i've|i have) (left|moved (on|to))|no longer with (the company|[a-z]+)", w: 3 },
   { phrase: '(send|forward|direct|route|submit) (all |any |future |new |your )*(deals|submissions|subs|files|apps|applications) (to|over to|going forward to)', w: 1.5 },
+];
+
+/**
+ * (holdout17) A funder's marketing message to its brokers (a newsletter, a rate sheet, a "send us your declines" blast):
+ * about no deal, so never a decision, whatever approvals, rates and declines it advertises ("Approved this week: a Texas
+ * HVAC contractor, $45,000 at 1.30"). decide.ts leaves it unclassified when these weigh 4 or more and the message does
+ * not name the deal's business (a portal's decision with a newsletter footer still names it).
+ */
+export const MARKETING: PhraseRow[] = [
+  { phrase: "you('re| are) receiving this( e-?mail| message| newsletter| update)? because|you (signed up|subscribed|opted in)|(manage|update) (your )?(e-?mail |subscription |communication )?preferences|view (this e-?mail )?in (your )?browser", w: 2 },
+  { phrase: '(iso|broker|partner|agent|referral partner)s? (partner )?(update|newsletter|bulletin|digest|spotlight|rate sheet|program update)|(monthly|weekly|quarterly) (newsletter|update|bulletin|digest)', w: 2 },
+  { phrase: '(send|submit|bring) (us|me) (your|all your|any|those|more) (declines|turndowns|turn-?downs|deals|files|renewals|tough deals|hard deals)', w: 2 },
+  { phrase: "(approved|funded|closed) (this|last) (week|month)(?=\\s*:)|recent (fundings|approvals|closings)|deals? of the (week|month)", w: 2 },
+  { phrase: "(we|who) (approve|fund|say yes to|close) what (other|most) (funders|lenders|banks|shops)( won't| don't| can't| turn down| decline| pass on)", w: 2 },
+  { phrase: '(hi|hello|dear) (partner|partners|iso partners?|broker partners?)|submit a deal( today| now)?', w: 1 },
 ];
 
 /**
@@ -755,6 +774,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'credit_score', phrases: ["(score|fico|beacon|bureau|credit)('s| is| was| came in| came back| of \\d{3})? (under|below|beneath|short of|less than) (our|the) (credit |score |fico )?(floor|minimum|cutoff|cut-off|min|requirement|threshold)"], w: 3 },
   // where the merchant is domiciled or registered: "LA-domiciled merchants", "domiciled in Louisiana", "holding Louisiana until the rules settle"
   { category: 'restricted_state', phrases: ['domicil\\w*|(state|jurisdiction) of (incorporation|formation|registration)|(new|pending|upcoming) (disclosure|licensing|lending|commercial financing) (rules|law|laws|regulations|requirements|regime)'], w: 2.5 },
+  // (holdout17) the lender's own licence for lending in a state: "until our CFL license comes through", "our lending licence is pending"
+  { category: 'restricted_state', phrases: ["(cfl|lending|lender's|lenders|finance lenders?|commercial (lending|financing|finance)|state|money transmitter|broker's|brokers|sales[- ]finance) licen[cs]es?|licen[cs]e (comes|come|goes|go) through|licen[cs]e (is |still )*(pending|in process|under review|not (yet )?(approved|issued))"], w: 3 },
 ];
 
 
@@ -773,6 +794,14 @@ export const STATES: Array<[string, string]> = [
  * upper case in the original text or right after "fund"/"in", never as bare words.
  */
 export const AMBIGUOUS_STATE_CODES = new Set(['al', 'ar', 'co', 'de', 'hi', 'id', 'in', 'la', 'ma', 'me', 'mo', 'ms', 'ne', 'oh', 'ok', 'or', 'pa', 'wa', 'mi', 'mt', 'ut', 'va']);
+/**
+ * A state named before its restriction (decline-category.ts): "Vermont is on our excluded list", "ND is restricted for us",
+ * (holdout17) "California's off the table for us", "Nevada is a no-go".
+ */
+export const STATE_RESTRICTED_AFTER: string[] = [
+  '(?:is|are|\'s|’s) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)',
+  '(?:is|are|\'s|’s) (?:off the table|a no[- ]go|closed to us|not open to us|on (?:ice|hold) for us)',
+];
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
 export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 

@@ -2,7 +2,7 @@ import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
 import { blankBoilerplate, prepare, round2, wordsToDigits } from './text';
-import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
+import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
 import { blankBusinessName, declineCategory } from './decline-category';
 import { DOC_WORDS, requestedItems } from './requested-items';
 import { TERM_CAP_RE, askedFrequency, askedTerm, termDiffers } from './money';
@@ -40,6 +40,10 @@ export interface Analysis {
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
   fixed: string[];
+  /** A funder's marketing to its brokers (vocabulary.ts MARKETING). */
+  marketing: Fired;
+  /** The text names the deal's business (its name, or its first two words or more). */
+  namesDeal: boolean;
   /** The strongest decision cue in the text itself, before subject and offer evidence. */
   ownDecision: number;
   /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
@@ -93,6 +97,8 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   const relayed = score(lower, RELAYED_CUES);
   const structure = score(lower, STRUCTURE_CUES);
   const ceiling = score(lower, CEILING_CUES);
+  const marketing = score(lower, MARKETING_CUES);
+  const namesDeal = !!ctx?.business_name && blankBusinessName(lower, ctx.business_name) !== lower;
   // another product than the one asked for (an advance when the deal does not say)
   const asked = ctx?.product_type ?? 'mca';
   const product = score(lower, PRODUCT_CUES.filter((c) => c.product !== asked));
@@ -132,7 +138,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
 }
 
 

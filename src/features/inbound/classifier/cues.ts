@@ -128,6 +128,8 @@ COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));
 AUTO_CUES.push(...fromRows(V.AUTO_REPLY));
 PENDING_CUES.push(...fromRows(V.UNSUBSCRIBE));
+/** A funder's marketing to its brokers, about no deal (vocabulary.ts MARKETING). */
+export const MARKETING_CUES: Cue[] = fromRows(V.MARKETING);
 // a negative decision about the deal, from its parts (vocabulary.ts DECLINE_DECISION)
 const DD = V.DECLINE_DECISION;
 DECLINED_CUES.push(

@@ -30,6 +30,10 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (a.fixed.length) reasons.push(`misspellings and boilerplate: ${a.fixed.join(', ')}`);
   const complete = a.offersAttached ? [] : a.offers.filter((o) => o.factor_rate !== null && o.term !== null);
   if (a.auto.score >= 4 && !complete.length) return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.auto.score / 20), reasons: [...reasons, 'automatic reply'] };
+  // (holdout17) a funder's marketing to its brokers, naming no deal of ours: never a decision, whatever it advertises
+  if (a.marketing.score >= 4 && !a.namesDeal) {
+    return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.marketing.score / 20), reasons: [...reasons, `marketing to brokers (${a.marketing.hits.join(', ')}), about no deal: no decision`] };
+  }
   if (a.withdrawal.score >= 3) {
     return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
   }

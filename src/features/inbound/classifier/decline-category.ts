@@ -48,7 +48,7 @@ CATEGORY_CUES.push({
 // a state named before its restriction: "Vermont is on our excluded list", "ND is restricted for us"
 CATEGORY_CUES.push({
   cat: 'restricted_state',
-  re: new RegExp(`\\b(?:${STATE_WORDS.join('|')})\\b (?:is|are) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)`, 'g'),
+  re: new RegExp(`\\b(?:${STATE_WORDS.join('|')})\\b ?(?:${V.STATE_RESTRICTED_AFTER.join('|')})`, 'g'),
   w: 3,
 });
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });

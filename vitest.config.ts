@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Four projects: the contract itself (spec rules, Prism sandbox, client types), engine-free units
 // (statement parsing, storage back ends, and the api files that never open a database), and the
@@ -28,6 +30,12 @@ const ENGINE_INDEPENDENT = [
   'contract-tests/api/oauth-browser.test.ts',
   'contract-tests/api/portal-browser.test.ts',
   'contract-tests/api/reference-browser.test.ts',
+  // The settings and operations pages in Chromium (axe-core at two widths, copying a key, the CSP):
+  // the pages' HTML and scripts are the same on both engines; every flow they drive (sign-in, keys,
+  // grants, webhooks, the review queue) runs on both engines without a browser in app.test.ts and
+  // app-ops.test.ts.
+  'contract-tests/api/app-browser.test.ts',
+  'contract-tests/api/app-ops-browser.test.ts',
   // The S3 back end (presigned URLs, what reached the bucket, the portal's CSP): the document rows
   // and the analysis jobs are the ones documents.test.ts and statements.test.ts run on both engines.
   'contract-tests/api/documents-s3.test.ts',
@@ -87,6 +95,52 @@ function apiProjects(name: string, env: Record<string, string>, dbSetup: string,
   ];
 }
 
+/**
+ * The order files are queued in. Vitest's own order (BaseSequencer) takes the projects by name
+ * (pglite, postgres, spec, unit) and, within one, the files that took longest last time or, on a
+ * fresh clone (CI: no results cache), the largest: the unit project's OCR files (two to three
+ * minutes each) then start last, and the run ends on them with one core idle. Here the projects go
+ * longest first, and within one the files known to be long (measured in CI on this 2-core machine)
+ * go first; the rest keep vitest's order. A project's files stay together: an `isolate: false`
+ * worker is kept for the next file only if that file is of the same project (otherwise it is
+ * stopped and the next one imports the app again).
+ */
+const PROJECT_ORDER = ['unit', 'pglite', 'postgres', 'pglite-own-process', 'postgres-own-process', 'spec'];
+const LONG_FIRST = [
+  'unit:contract-tests/unit/statement-ocr.test.ts', // 130-180 s
+  'unit:contract-tests/unit/statement-scanned-set.test.ts', // 95-155 s
+  'unit:contract-tests/unit/statement-reading.test.ts', // 45-60 s
+  'unit:contract-tests/unit/statements.test.ts',
+  'pglite:contract-tests/api/process.test.ts', // 70-120 s
+  'pglite:contract-tests/api/attack.test.ts',
+  'pglite:contract-tests/api/statements.test.ts',
+  'pglite:contract-tests/api/inbound.test.ts',
+  'pglite:contract-tests/api/delivery-crash.test.ts',
+  'pglite:contract-tests/api/mcp.test.ts',
+  'pglite:contract-tests/api/samples-live.test.ts',
+  'pglite:contract-tests/api/inbound-documents.test.ts',
+  'postgres:contract-tests/api/reference-browser.test.ts', // 60-80 s
+  'postgres:contract-tests/api/client-package.test.ts',
+  'postgres:contract-tests/api/inbound.test.ts',
+  'postgres:contract-tests/api/attack.test.ts',
+  'postgres:contract-tests/api/process.test.ts',
+  'postgres:contract-tests/api/mcp.test.ts',
+  'postgres:contract-tests/api/statements.test.ts',
+  'postgres:contract-tests/api/inbound-smtp.test.ts',
+];
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const at = new Map(base.map((f, i) => [f, i]));
+    const rank = (list: string[], key: string) => (list.includes(key) ? list.indexOf(key) : list.length);
+    const key = (f: TestSpecification) => `${f.project.name}:${relative(this.ctx.config.root, f.moduleId)}`;
+    const out = [...base].sort(
+      (a, b) => rank(PROJECT_ORDER, a.project.name) - rank(PROJECT_ORDER, b.project.name) || rank(LONG_FIRST, key(a)) - rank(LONG_FIRST, key(b)) || at.get(a)! - at.get(b)!,
+    );
+    return out;
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -96,6 +150,7 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     onConsoleLog,
+    sequence: { sequencer: LongFirst },
     projects: [
       {
         test: {

@@ -197,13 +197,17 @@ describe(`the poll schedule (${ENGINE})`, () => {
     await worker.drain();
     const start = new Date((await sub(created.id)).submitted_at).getTime();
     const polledAt: number[] = [];
+    // A second before a poll is due nothing happens: checked on the first and last poll of each step
+    // (15 minutes, hourly, 6-hourly), the same query at every other; at the time, one poll, every time.
+    const beforeDue = new Set([0, 7, 8, 29, 30, 53]);
     for (let i = 0; i < 100; i++) {
       const next = (await sub(created.id)).api.next_poll_at as string | null;
       if (!next) break;
-      // Just before it is due nothing happens; at the time, one poll.
-      h.clock.set(new Date(new Date(next).getTime() - 1000));
-      await worker.drain();
-      expect((await sub(created.id)).api.last_polled_at).toBe(polledAt.length ? new Date(polledAt[polledAt.length - 1]).toISOString() : null);
+      if (beforeDue.has(i)) {
+        h.clock.set(new Date(new Date(next).getTime() - 1000));
+        await worker.drain();
+        expect((await sub(created.id)).api.last_polled_at).toBe(polledAt.length ? new Date(polledAt[polledAt.length - 1]).toISOString() : null);
+      }
       h.clock.set(next);
       await worker.drain();
       polledAt.push(new Date(next).getTime());

@@ -164,7 +164,12 @@ describe(`operator CLI (${ENGINE})`, () => {
 });
 
 describe(`seed (${ENGINE})`, () => {
-  it('fills a location with a living book through the public API: every phase, offers, advances at several payment levels', { timeout: 180_000 }, async () => {
+  // On PostgreSQL only: what the seed writes is decided by the public API it calls (the same
+  // handlers and Knex code, tested on both engines file by file). The embedded engine's part, the
+  // seed opening the folder through a running server's operator socket and every write kept, is
+  // the seed run below ("the seed, the CLI and the server write at the same time"); a second seed
+  // here cost about 6 CPU-s on PGlite and proved nothing more.
+  it.skipIf(ENGINE !== 'pg')('fills a location with a living book through the public API: every phase, offers, advances at several payment levels', { timeout: 180_000 }, async () => {
     const r = spawnSync(process.execPath, bundled('seed'), { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 });
     expect(r.stderr).toBe('');
     expect(r.status, `${r.error ?? ''} ${r.signal ?? ''}`).toBe(0);

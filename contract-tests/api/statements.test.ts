@@ -100,7 +100,11 @@ describe(`statement analysis (${ENGINE})`, () => {
     expect(failed.description).toContain('no text layer');
   });
 
-  it('scanned statements (a photo as JPEG, a scan as an image-only PDF) uploaded through the presigned flow are read by OCR: parsed with the figures of their source', { timeout: 300_000 }, async () => {
+  // The two scans below on PostgreSQL only: reading a scan (OCR, in the reader's child process) is
+  // the same whatever the engine, and what the engine stores from it (a parsed statement's figures,
+  // a failed document with its code, the events) is the rows a text PDF leaves, checked on both
+  // engines in the test above. On PGlite they repeated several CPU-s of OCR a page and proved nothing more.
+  it.skipIf(ENGINE !== 'pg')('scanned statements (a photo as JPEG, a scan as an image-only PDF) uploaded through the presigned flow are read by OCR: parsed with the figures of their source', { timeout: 300_000 }, async () => {
     const dealId = await newDeal();
     const one = fixtures.filter((f) => f.pages === 1);
     const [photoOf, scanOf] = [one[0], one[1]];
@@ -124,7 +128,7 @@ describe(`statement analysis (${ENGINE})`, () => {
     expect(processed.map((e) => e.data.parsed)).toEqual([true, true]);
   });
 
-  it('an image with no statement on it ends failed with unreadable_scan', { timeout: 300_000 }, async () => {
+  it.skipIf(ENGINE !== 'pg')('an image with no statement on it ends failed with unreadable_scan', { timeout: 300_000 }, async () => {
     const dealId = await newDeal();
     // A photo of a blank page.
     const blank = await scanImage(await blankPdf(), { dpi: 100, seed: 23 });

@@ -64,12 +64,18 @@ describe('scanned statements are read by OCR', () => {
     expect(r.ocr).toHaveLength(1);
   });
 
-  it('a photo (JPEG, 200 dpi, turned 2°, noisy) uploaded as an image: every figure exact', { timeout: SLOW }, async () => {
-    const jpeg = await scanImage(oneB.bytes, { dpi: 200, angle: 2, noise: 0.004, format: 'jpeg', seed: 3 });
+  it('a photo (JPEG, 200 dpi, turned 2°, noisy) with a date scribbled over: the row does not take the date above it (unreadable_scan, no figures)', { timeout: SLOW }, async () => {
+    // harborview-2026-11: the date of "DEPOSIT SQUARE INC 9764" (Nov 03, +$2,557.46) under a pen
+    // stroke; taking the date of the row above it (Nov 02) would end Nov 02 above zero, one negative
+    // day fewer, and change the average daily balance: its date is not proven (read.ts dateUnread,
+    // analyze.ts unprovenDate), so no figures. (Every figure of a 200 dpi JPEG read exactly: the
+    // scanned set's harborline scan, statement-scanned-set.test.ts.)
+    const jpeg = await scanImage(oneB.bytes, { dpi: 200, angle: 2, noise: 0.004, format: 'jpeg', seed: 3, smudge: [[48, 129, 80, 140]] });
     const r = await analyzeStatement(jpeg, 'image/jpeg');
-    expect(r.ok, JSON.stringify(r)).toBe(true);
-    if (!r.ok) return;
-    expect(r.figures).toEqual(oneB.expected);
+    expect(r).toMatchObject({ ok: false, code: 'unreadable_scan' });
+    if (r.ok) return;
+    expect(r.reason).toMatch(/^The scan could not be read exactly: The date of a row of \$2557\.46 was not read and the figures depend on it;/);
+    expect('figures' in r).toBe(false);
     // The skew was found and taken out.
     expect(Math.abs(r.ocr![0].skew - 2)).toBeLessThan(0.3);
   });

@@ -2,10 +2,10 @@ import type { components } from '../../../generated/schema';
 import { categoryDoubt } from './doubt';
 import { extractItems, ocrItems, type PageItems } from './extract';
 import { dollars, figuresOf } from './figures';
-import { days } from './period';
+import { dateIn, days } from './period';
 import { read } from './read';
-import type { Reading } from './reading-types';
-import { reconcile } from './reconcile';
+import type { Reading, Row } from './reading-types';
+import { money, reconcile } from './reconcile';
 import type { FailureCode, StatementFigures, StatementResult } from './result';
 export type { FailureCode, StatementFigures, StatementResult } from './result';
 export { categoryDoubt, paidBack } from './doubt';
@@ -120,7 +120,46 @@ function readItems(items: PageItems[], pages: number): StatementResult {
   if (!c.ok) return fail(c.code, pages, c.reason ?? REASONS[c.code]);
   const doubt = categoryDoubt(c.txns);
   if (doubt) return fail('uncertain_categories', pages, doubt);
-  return { ok: true, pages, figures: figuresOf(c, reading.bankName) };
+  const figures = figuresOf(c, reading.bankName);
+  const lost = unprovenDate(reading, figures);
+  if (lost) return fail('does_not_reconcile', pages, `The date of a row of ${money(lost.cents)} was not read and the figures depend on it, so the figures cannot be trusted`);
+  return { ok: true, pages, figures };
+}
+
+/**
+ * A row of a scan whose own date OCR did not read (`Row.dateUnread`: it took the date of the row
+ * above it) stands only when its date is proven: every date it may have (from the date it took to
+ * the next dated row's of its section, toward the period's end or start as the section runs) that
+ * reconciles (a printed daily balance may rule dates out) gives the same figures (daily balances,
+ * negative days, ...). Otherwise that row: the statement fails, never with a carried date's figures.
+ */
+export function unprovenDate(reading: Reading, figures: StatementFigures): Row | null {
+  const period = reading.period;
+  if (!period || !reading.rows.some((x) => x.dateUnread)) return null;
+  const dayMs = 86_400_000;
+  const at = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+  const want = JSON.stringify(figures);
+  for (let j = 0; j < reading.rows.length; j++) {
+    const row = reading.rows[j];
+    if (!row.dateUnread) continue;
+    const from = dateIn(row.md, period);
+    if (!from) return row;
+    const same = reading.rows.filter((x) => x.section === row.section && !x.dateUnread);
+    const dates = same.map((x) => dateIn(x.md, period)).filter((x): x is string => !!x);
+    const next = reading.rows.slice(j + 1).find((x) => x.section === row.section && !x.dateUnread);
+    const descending = dates.length > 1 && dates[0] > dates[dates.length - 1];
+    const to = next ? dateIn(next.md, period) : descending ? period.start : period.end;
+    if (!to) return row;
+    const [lo, hi] = from <= to ? [at(from), at(to)] : [at(to), at(from)];
+    for (let t = lo; t <= hi; t += dayMs) {
+      const d = new Date(t);
+      const md: [number, number, number | null] = [d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCFullYear()];
+      const rows = reading.rows.map((x, k) => (k === j ? { ...x, md } : x));
+      const c = reconcile({ ...reading, rows });
+      if (c.ok && JSON.stringify(figuresOf(c, reading.bankName)) !== want) return row;
+    }
+  }
+  return null;
 }
 
 /**

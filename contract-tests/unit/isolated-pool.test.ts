@@ -45,16 +45,4 @@ describe('the warm pool keeps or replaces a process by what its job left', () =>
       expect((await pid(p, 0, { kind: 'text' })).pid).toBe(y.pid);
     }
   });
-
-  it('a job of a kind no idle process last ran starts a new process while the pool has room, never taking the other kind\'s', async () => {
-    // A scan's text-layer check, then its OCR, one after the other: each kind keeps its process.
-    const p = make(2);
-    const t = await pid(p, 0, { kind: 'text' });
-    const o = await pid(p, 0, { kind: 'ocr' });
-    expect(o.pid).not.toBe(t.pid);
-    for (let i = 0; i < 2; i++) {
-      expect((await pid(p, 0, { kind: 'text' })).pid).toBe(t.pid);
-      expect((await pid(p, 0, { kind: 'ocr' })).pid).toBe(o.pid);
-    }
-  });
 });

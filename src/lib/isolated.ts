@@ -263,19 +263,14 @@ export class IsolatedPool {
   }
   private acquire(kind: string | null): Promise<PoolChild> {
     // The idle process that last ran a job of this kind (a scan after a scan finds its recognizer
-    // loaded; a text PDF does not take the memory a scan left); with none, a new process while the
-    // pool has room (a scan's text-layer check taking the scan reader would leave it over the text
-    // mark and retire it: every scan then loaded tesseract again, about 3 CPU-s), else the most
-    // recent one.
-    let at = -1;
+    // loaded; a text PDF does not take the memory a scan left), else the most recent one.
+    let at = this.idle.length - 1;
     for (let i = this.idle.length - 1; i >= 0; i--) {
       if (this.idle[i].kind === kind) {
         at = i;
         break;
       }
     }
-    if (at < 0 && this.live < this.o.size) return Promise.resolve(this.spawnChild());
-    if (at < 0) at = this.idle.length - 1;
     const c = at >= 0 ? this.idle.splice(at, 1)[0] : undefined;
     if (c) return Promise.resolve(c);
     if (this.live < this.o.size) return Promise.resolve(this.spawnChild());

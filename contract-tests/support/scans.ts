@@ -18,6 +18,11 @@ export interface ScanOptions {
   noise?: number;
   format?: 'png' | 'jpeg';
   seed?: number;
+  /**
+   * Boxes of the first page (points from the top left, [x0, y0, x1, y1]) scribbled over in ink, as a
+   * pen stroke or a stain over a printed word: what is under them cannot be read.
+   */
+  smudge?: Array<[number, number, number, number]>;
 }
 
 function prng(seed: number) {
@@ -51,6 +56,18 @@ export async function scanPages(pdf: Uint8Array, o: ScanOptions): Promise<Array<
     const src = pix.getPixels();
     const gray = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) gray[y * w + x] = src[y * stride + x];
+    // A zigzag pen stroke across each smudged box, a line thick, strokes a third of the box apart.
+    for (const [bx0, by0, bx1, by1] of i === 0 ? (o.smudge ?? []) : []) {
+      const k = o.dpi / 72;
+      const [x0, y0, x1, y1] = [bx0 * k, by0 * k, bx1 * k, by1 * k].map(Math.round);
+      const t = Math.max(2, Math.round(k * 1.2));
+      const step = Math.max(2, Math.round((y1 - y0) / 3));
+      for (let x = x0; x < x1; x++) {
+        const phase = (x - x0) % (2 * step);
+        const yc = y0 + Math.round(((phase < step ? phase : 2 * step - phase) / step) * (y1 - y0));
+        for (let y = Math.max(0, yc - t); y <= Math.min(h - 1, yc + t); y++) gray[y * w + x] = 30;
+      }
+    }
     // turned by `angle` clockwise: the reader's own rotation (which turns by -deg) with the sign flipped
     const turned = o.angle ? rotate(gray, w, h, -o.angle) : gray;
     if (o.noise) {

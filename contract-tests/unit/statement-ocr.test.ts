@@ -26,11 +26,11 @@ beforeAll(async () => {
   expect(oneB.pages).toBe(1);
 });
 
-/** A grey PNG of random noise: an image with nothing to read. */
-function noisePng(w: number, h: number): Uint8Array {
+/** A grey PNG of random noise: an image with nothing to read (`blank`: white paper, cheaper to read). */
+function noisePng(w: number, h: number, blank = false): Uint8Array {
   let a = 7;
   const rows = Buffer.alloc((w + 1) * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows[y * (w + 1) + 1 + x] = ((a = (a * 1103515245 + 12345) >>> 0) >>> 24) & 0xff;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows[y * (w + 1) + 1 + x] = blank ? 255 : ((a = (a * 1103515245 + 12345) >>> 0) >>> 24) & 0xff;
   const chunk = (type: string, data: Buffer) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
@@ -64,12 +64,18 @@ describe('scanned statements are read by OCR', () => {
     expect(r.ocr).toHaveLength(1);
   });
 
-  it('a photo (JPEG, 200 dpi, turned 2°, noisy) uploaded as an image: every figure exact', { timeout: SLOW }, async () => {
-    const jpeg = await scanImage(oneB.bytes, { dpi: 200, angle: 2, noise: 0.004, format: 'jpeg', seed: 3 });
+  it('a photo (JPEG, 200 dpi, turned 2°, noisy) with a date scribbled over: the row does not take the date above it (unreadable_scan, no figures)', { timeout: SLOW }, async () => {
+    // harborview-2026-11: the date of "DEPOSIT SQUARE INC 9764" (Nov 03, +$2,557.46) under a pen
+    // stroke; taking the date of the row above it (Nov 02) would end Nov 02 above zero, one negative
+    // day fewer, and change the average daily balance: its date is not proven (read.ts dateUnread,
+    // analyze.ts unprovenDate), so no figures. (Every figure of a 200 dpi JPEG read exactly: the
+    // scanned set's harborline scan, statement-scanned-set.test.ts.)
+    const jpeg = await scanImage(oneB.bytes, { dpi: 200, angle: 2, noise: 0.004, format: 'jpeg', seed: 3, smudge: [[48, 129, 80, 140]] });
     const r = await analyzeStatement(jpeg, 'image/jpeg');
-    expect(r.ok, JSON.stringify(r)).toBe(true);
-    if (!r.ok) return;
-    expect(r.figures).toEqual(oneB.expected);
+    expect(r).toMatchObject({ ok: false, code: 'unreadable_scan' });
+    if (r.ok) return;
+    expect(r.reason).toMatch(/^The scan could not be read exactly: The date of a row of \$2557\.46 was not read and the figures depend on it;/);
+    expect('figures' in r).toBe(false);
     // The skew was found and taken out.
     expect(Math.abs(r.ocr![0].skew - 2)).toBeLessThan(0.3);
   });
@@ -138,7 +144,7 @@ describe('the limits of a scan hold', () => {
   it('the time limit stops the reading (timeout), and the next scan is read as usual', { timeout: SLOW }, async () => {
     const r = await analyzeStatementPdf(twoPages, { timeoutMs: 300, scanPageMs: 1 });
     expect(r).toMatchObject({ ok: false, code: 'timeout' });
-    const again = await analyzeStatementImage(noisePng(300, 300), 'png');
+    const again = await analyzeStatementImage(noisePng(300, 300, true), 'png');
     expect(again).toMatchObject({ ok: false, code: 'unreadable_scan' });
   });
 

@@ -37,6 +37,12 @@ export interface PageItems {
   width: number;
   height: number;
   items: Item[];
+  /**
+   * OCR only: ink no word kept on the page covers (a character, a date, a mark the recognizer left
+   * out or read as nothing), boxes in page points from the top left. A row that takes the date of
+   * the row above it where such ink lies before its first word lost its own date (read.ts).
+   */
+  unread?: Array<{ x0: number; y0: number; x1: number; y1: number }>;
 }
 export interface Run {
   x: number;

@@ -30,5 +30,5 @@ export function signAlternatives(core: string): string[];
 /** A low-confidence word whose box holds far less ink than its characters would: specks read as letters. */
 export function inkless(inkPixels: number, chars: number, lh: number, confidence: number): boolean;
 /** Strips of ink no recognized box covers (cells of g pixels; regions whose columns overlap are one strip). */
-export function uncoveredStrips(ink: Uint8Array, W: number, H: number, boxes: Array<{ x0: number; y0: number; x1: number; y1: number }>, g: number, minCells?: number): Array<{ x0: number; y0: number; x1: number; y1: number; parts: Array<{ x0: number; y0: number; x1: number; y1: number }> }>;
+export function uncoveredStrips(ink: Uint8Array, W: number, H: number, boxes: Array<{ x0: number; y0: number; x1: number; y1: number }>, g: number, minCells?: number): Array<{ x0: number; y0: number; x1: number; y1: number; parts: Array<{ x0: number; y0: number; x1: number; y1: number; cells: number }> }>;
 export function keepRecovered(text: string, confidence: number): boolean;

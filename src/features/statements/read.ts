@@ -66,6 +66,18 @@ export function read(pages: PageItems[]): Reading {
     const desc = pending.toks.find((t, n) => n > 0 && t.k === 'text');
     return !!desc && line.words[0].x0 >= desc.x0 - 2 && !/^(total|sub ?total|page total)\b/i.test(line.text) && !isBalanceLabel(line.text);
   };
+  /**
+   * A row without a date of its own, on a scan (a page read by OCR, with its unread ink): a word left
+   * of the description (where the date goes), or ink no recognized word covers before its first word
+   * on its line, is a date OCR did not read (a date printed once per day leaves paper there).
+   */
+  const dateUnread = (line: Line, descX: number) => {
+    const unread = pages[line.page]?.unread;
+    if (!unread) return false;
+    const x0 = line.words[0].x0;
+    if (x0 < descX - line.size) return true;
+    return unread.some((b) => b.x1 <= x0 + 1 && b.y1 >= line.y - line.size * 0.8 && b.y0 <= line.y + line.size * 0.2);
+  };
   let forwardOpening: number | null = null;
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
@@ -390,6 +402,7 @@ export function read(pages: PageItems[]): Reading {
       if (numericCols.length && money.some((t) => t.x1 >= amountX - 4)) {
         const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md }, ...tk], cols, sec, kind);
         if (row && row !== 'balance') {
+          if (dateUnread(line, lastRow.descX)) row.row.dateUnread = true;
           r.rows.push(row.row);
           lastRow = { row: row.row, line, descX: row.descX };
           continue;
@@ -424,6 +437,7 @@ export function read(pages: PageItems[]): Reading {
       if (lastRow && cols && kind !== 'summary' && kind !== 'daily') {
         const row = rowOf([{ ...lastRow.row, k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md } as Tok, ...tk], cols, sec, kind);
         if (row && row !== 'balance') {
+          if (dateUnread(line, lastRow.descX)) row.row.dateUnread = true;
           r.rows.push(row.row);
           lastRow = { row: row.row, line, descX: row.descX };
           continue;

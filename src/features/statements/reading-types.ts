@@ -40,6 +40,12 @@ export interface Row {
   balance: number | null;
   section: number;
   check?: string;
+  /**
+   * A scan: the row took the date of the row above it, but something was printed where its own date
+   * would be (a word left of its description, ink no word covers): its date was not read, and it
+   * stands only when no date it may have changes a figure (analyze.ts).
+   */
+  dateUnread?: true;
 }
 export interface Total {
   label: string;

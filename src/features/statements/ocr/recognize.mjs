@@ -6,7 +6,7 @@ import { clean, despeckle, otsu, resample } from './clean.mjs';
 import { rotate, skewOf } from './deskew.mjs';
 import { pageImage, pgm, pgmGray, upright } from './image.mjs';
 import { amountAlternatives, readCrop, settleAmount, signAlternatives, signBefore } from './reread.mjs';
-import { recoverBlock } from './recover.mjs';
+import { recoverBlock, uncoveredStrips } from './recover.mjs';
 import { marksIn } from './rules.mjs';
 import { AMOUNT, STRAY_LEAD, STRAY_TRAIL, fixDates, inkless, ocrText, speck, strayDash } from './words.mjs';
 
@@ -213,6 +213,7 @@ async function readImage(img, psm) {
   const sx = boxW / W;
   const sy = boxH / H;
   const items = [];
+  const kept = [];
   let words = 0;
   let low = 0;
   for (const b of data.blocks ?? []) {
@@ -242,6 +243,7 @@ async function readImage(img, psm) {
           if (!s || speck(s, wd.confidence) || (wd.confidence < 50 && inkless(inkIn(ink, W, wd.bbox), s.length, l.bbox.y1 - l.bbox.y0, wd.confidence))) continue;
           // An unsettled amount: the word as written here ("1,234.56?"), then what it may be.
           const alt = wd.alts && wd.alts[0] === s ? wd.alts : null;
+          kept.push(wd.bbox);
           words++;
           if (wd.confidence < 60) low++;
           if (knobs.debug) console.error(JSON.stringify({ t: wd.text, c: Math.round(wd.confidence), b: wd.bbox }));
@@ -262,7 +264,15 @@ async function readImage(img, psm) {
     }
   }
   fixDates(items);
-  return { items, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), recovered: recovered ? recovered.paragraphs[0].lines.reduce((n, l) => n + l.words.length, 0) : 0, recoverCpuMs: Math.round((recoverCpu.user + recoverCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
+  // Ink no kept word covers (a date the recognizer left out, a word dropped as a speck), a region of
+  // at least four cells of a third of a line: what the reader must not take for paper (a row
+  // without its own date takes the date above it only where paper is, ../read.ts).
+  const g = Math.max(4, Math.round((heights[heights.length >> 1] ?? 30) / 3));
+  const unread = uncoveredStrips(ink, W, H, kept, g, 1)
+    .flatMap((st) => st.parts)
+    .filter((p) => p.cells >= 4)
+    .map((p) => ({ x0: r1(up.box.x0 + p.x0 * sx), y0: r1(up.box.y0 + p.y0 * sy), x1: r1(up.box.x0 + p.x1 * sx), y1: r1(up.box.y0 + p.y1 * sy) }));
+  return { items, unread, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), recovered: recovered ? recovered.paragraphs[0].lines.reduce((n, l) => n + l.words.length, 0) : 0, recoverCpuMs: Math.round((recoverCpu.user + recoverCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
 }
 
 /**
@@ -272,7 +282,7 @@ async function readImage(img, psm) {
  */
 export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
   // Page segmentation: tesseract finds the blocks of the page (auto), or reads it as one block of
-  // lines across the page (block; the second reading of a scan whose first did not reconcile).
+  // lines across the page (block; for benchmarks: analyze.ts reads a scan once, auto).
   const psm = layout === 'block' ? '6' : knobs.psm;
   const pages = pdf.numPages;
   if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };
@@ -289,7 +299,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     const used = process.cpuUsage(cpu);
     page.cleanup();
     if (img) images++;
-    out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [] });
+    out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [], unread: r ? r.unread : [] });
     stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, recovered: r?.recovered ?? 0, recoverCpuMs: r?.recoverCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };

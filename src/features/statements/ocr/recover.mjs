@@ -11,7 +11,8 @@ import { pgmGray } from './image.mjs';
  * pixels) that no box (each grown by half a cell) touches is uncovered; uncovered cells touching
  * (8-neighbours) form a region, and regions whose columns overlap are one strip (a column of a
  * table, its rows apart). Strips of fewer than `minCells` cells are left (a speck, a rule's
- * remnant). Returns [{ x0, y0, x1, y1 }] in pixels, x1 and y1 exclusive, top to bottom.
+ * remnant). Returns [{ x0, y0, x1, y1, parts }] in pixels (parts: its regions, with their cells), x1
+ * and y1 exclusive, top to bottom.
  */
 export function uncoveredStrips(ink, W, H, boxes, g, minCells = 6) {
   const cw = Math.ceil(W / g);
@@ -80,7 +81,7 @@ export function uncoveredStrips(ink, W, H, boxes, g, minCells = 6) {
   return strips
     .filter((s) => s.cells >= minCells)
     .sort((a, b) => a.y0 - b.y0)
-    .map((s) => ({ x0: s.x0 * g, y0: s.y0 * g, x1: Math.min(W, (s.x1 + 1) * g), y1: Math.min(H, (s.y1 + 1) * g), parts: s.parts.map((p) => ({ x0: p.x0 * g, y0: p.y0 * g, x1: Math.min(W, (p.x1 + 1) * g), y1: Math.min(H, (p.y1 + 1) * g) })) }));
+    .map((s) => ({ x0: s.x0 * g, y0: s.y0 * g, x1: Math.min(W, (s.x1 + 1) * g), y1: Math.min(H, (s.y1 + 1) * g), parts: s.parts.map((p) => ({ x0: p.x0 * g, y0: p.y0 * g, x1: Math.min(W, (p.x1 + 1) * g), y1: Math.min(H, (p.y1 + 1) * g), cells: p.cells })) }));
 }
 
 /** Whether a recovered word is kept: it holds a digit (a date, an amount, a number) and was read with some confidence. */

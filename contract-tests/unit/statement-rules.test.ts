@@ -291,6 +291,19 @@ describe("own_transfer: money moved between the merchant's own accounts is not r
   });
 });
 
+describe("own_transfer: the owner's own money put into the business is not revenue (blind-17)", () => {
+  it.each([
+    'DEPOSIT OWNER CONTRIBUTION R GARZA', 'Deposit Owner Contribution Teller 014 York', 'Owner contribution D. Okafor Wire capital contribution', 'CAPITAL INJECTION M LEE',
+    'SHAREHOLDER CONTRIBUTION WIRE', 'MEMBER CONTRIBUTION CK 1102', 'TELLER DEPOSIT OWNER FUNDS', 'Capital infusion from partner',
+  ])('%s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("a homeowner's checks, an insurer named Auto-Owners and a processor's payout stay revenue", () => {
+    for (const d of ['REMOTE DEPOSIT CAPTURE HOMEOWNER CHECKS REF 254381181', 'AUTO-OWNERS INS CLAIM PMT', 'SQUARE INC DEPOSIT OWNER']) expect(depositKind(d)).toBe('revenue');
+  });
+});
+
 describe('refund: refunds, reversals, chargebacks and returned-item credits are not revenue', () => {
   it.each(['REFUND AMAZON MKTPL', 'CHARGEBACK REVERSAL VISA', 'ACH REVERSAL', 'RETURNED ITEM CREDIT', 'ADJUSTMENT CREDIT', 'PROVISIONAL CREDIT CLAIM 5521'])('%s', (d) => {
     expect(depositKind(d)).toBe('refund');

@@ -1184,6 +1184,25 @@ describe('a service charge in the summary beside overdraft fees', () => {
   });
 });
 
+describe("a service charges box: the bank's own charges, not a payee's bill naming its fees (blind-17)", () => {
+  // "Service Charges*" boxed beside Total Debits (and included in it): the overdraft and analysis
+  // charges; "ACH DEBIT ADP PAYROLL FEES" is the payroll company's pull, no bank charge.
+  const make = (svc: string): PageSpec[] => [[
+    'Golden Gate Test Bank', 'Statement Period: 10/01/2026 through 10/31/2026',
+    [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,345.00', { r: true }]],
+    [[40, 'Service Charges*'], [300, svc, { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [100, 'SQUARE INC DEPOSIT 2610'], [500, '500.00', { r: true }], [572, '1,500.00', { r: true }]],
+    [[40, '10/03'], [100, 'ACH DEBIT ADP PAYROLL FEES ADP WAGE'], [430, '100.00', { r: true }], [572, '1,400.00', { r: true }]],
+    [[40, '10/05'], [100, 'OVERDRAFT CHARGE PAID ITEM ACH DEBIT ADP PAYROLL FEES'], [430, '30.00', { r: true }], [572, '1,370.00', { r: true }]],
+    [[40, '10/30'], [100, 'ACCOUNT ANALYSIS CHARGE'], [430, '25.00', { r: true }], [572, '1,345.00', { r: true }]],
+  ]];
+  it('is the lines worded with the fee word before any channel; any other figure fails', async () => {
+    expect(figures(await read(make('55.00')))).toMatchObject({ nsf_count: 1, ending_balance: 1345 });
+    failed(await read(make('45.00')), 'does_not_reconcile');
+  });
+});
+
 describe('titles set left over figures set right; the date on a day\'s first row only', () => {
   // "Debits  Credits  Balance" each at the left of its column while the figures are right-aligned
   // at the column's right: by the titles' places a credit would sit under "Balance". The rows'

@@ -15,6 +15,14 @@ export type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: 
 
 /** A credit that refunds or reverses a fee ("OVERDRAFT FEE REFUND", "SERVICE CHARGE REVERSAL", "REFUND OF NSF FEE"). */
 export const FEE_REFUND = /\b(fees?|charges?)\b.*\b(refunds?|refunded|reversals?|reversed|rebates?)\b|\b(refunds?|refunded|reversals?|reversed|rebates?)\b.*\b(fees?|charges?)\b/i;
+/** A payee's channel: a line that begins so pays someone else, whatever fee words it carries. */
+const CHANNEL_FIRST = /\b(ach|ccd|ppd|web|pos|purchase|card|wire|check|chk|transfer|xfer|bill ?pay|zelle|payment to)\b/i;
+/** A bank's own charge: its fee word comes before any payee's channel ("OVERDRAFT CHARGE PAID ITEM ACH DEBIT ..."). */
+export function bankCharge(description: string): boolean {
+  const fee = /\b(fees?|charges?|chg)\b/i.exec(description);
+  const ch = CHANNEL_FIRST.exec(description);
+  return !!fee && (!ch || fee.index < ch.index);
+}
 export const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
 export const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
 
@@ -115,6 +123,13 @@ export function reconcile(r: Reading): Reconciled {
       // A service charge beside overdraft and returned-item fees the bank counts apart ("Service
       // Charge 15.00" when the period also has overdraft fees): the fee lines that are not those.
       if (t.category === 'fees') cands.push(w.filter((x) => !isNsf(x.description)));
+      // The bank's own charges: lines worded with the fee word before any payee's channel ("RETURNED
+      // ITEM CHARGE", "ACCOUNT ANALYSIS CHARGE"), not a payee's bill that names its fees ("ACH
+      // DEBIT ADP PAYROLL FEES": the payroll company's pull; blind-17's "Service Charges*" box).
+      if (t.category === 'fees') {
+        const own = w.filter((x) => bankCharge(x.description));
+        cands.push(own, own.filter((x) => !isNsf(x.description)));
+      }
     }
     // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
     // description ("Check 2211" lines in one register).

@@ -1203,6 +1203,31 @@ describe("a service charges box: the bank's own charges, not a payee's bill nami
   });
 });
 
+describe('"Money in by type" / "Money out by type": totals of each side, by place, never transactions (blind-17)', () => {
+  // Side by side: "ACH" on the left is money in, on the right money out; the lines of each table
+  // together must be their side, to the cent and in number.
+  const make = (wire: string): PageSpec[] => [[
+    'Tallwood Cash Account', 'Statement Period: 10/01/2026 through 10/31/2026',
+    [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '5,600.00', { r: true }]],
+    [[40, 'Money in by type'], [320, 'Money out by type']],
+    [[40, 'Type'], [120, 'Count'], [240, 'Total', { r: true }], [320, 'Type'], [400, 'Count'], [520, 'Total', { r: true }]],
+    [[40, 'ACH'], [120, '2'], [240, '$1,500.00', { r: true }], [320, 'ACH'], [400, '1'], [520, '$1,500.00', { r: true }]],
+    [[40, 'Wire'], [120, '1'], [240, wire, { r: true }], [320, 'Card'], [400, '1'], [520, '$400.00', { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [100, 'STRIPE TRANSFER 3371'], [500, '1,000.00', { r: true }], [572, '2,000.00', { r: true }]],
+    [[40, '10/05'], [100, 'CORVID ROBOTICS INVOICE PMT'], [500, '500.00', { r: true }], [572, '2,500.00', { r: true }]],
+    [[40, '10/06'], [100, 'WIRE IN NORTHWELL ANALYTICS INVOICE 2231'], [500, '5,000.00', { r: true }], [572, '7,500.00', { r: true }]],
+    [[40, '10/09'], [100, 'GUSTO NET 895496702'], [430, '1,500.00', { r: true }], [572, '6,000.00', { r: true }]],
+    [[40, '10/12'], [100, 'SLACK CARD 8812'], [430, '400.00', { r: true }], [572, '5,600.00', { r: true }]],
+  ]];
+  it('are read as each side\'s breakdown: the statement is parsed', async () => {
+    expect(figures(await read(make('$5,000.00')))).toMatchObject({ deposits_total: 6500, deposit_count: 3, ending_balance: 5600 });
+  });
+  it('a line that does not add up with its side fails', async () => {
+    failed(await read(make('$5,100.00')), 'does_not_reconcile');
+  });
+});
+
 describe('titles set left over figures set right; the date on a day\'s first row only', () => {
   // "Debits  Credits  Balance" each at the left of its column while the figures are right-aligned
   // at the column's right: by the titles' places a credit would sit under "Balance". The rows'

@@ -7,7 +7,7 @@ import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './read
 import { checkGroups, datePairs, rowOf } from './rows';
 import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, withoutSideBoxes } from './sections';
 import { signedCents, tokens } from './tokens';
-import { accountColumnsLine, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
+import { accountColumnsLine, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
 // The statement reader: from the positioned text items of every page (./extract.ts) to the
 // statement's period, balances, transactions, printed totals and daily balances, using the page's
@@ -236,6 +236,12 @@ export function read(pages: PageItems[]): Reading {
 
     const first = tk[0];
     const at: LineAt = { i, line, tk, money, text, first, kind, accountCols };
+    const byType = byTypeTable(st, at);
+    if (byType !== null) {
+      i = byType;
+      lastRow = null;
+      continue;
+    }
     const there = thereAreLine(st, at);
     if (there !== null) {
       i = there;

@@ -158,10 +158,14 @@ export function reconcile(r: Reading): Reconciled {
   const partitioned = new Set<(typeof r.totals)[number]>();
   for (const kind of ['credit', 'debit'] as const) {
     const side = kind === 'credit' ? credits : debits;
-    const group = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
-    if (group.length < 2) continue;
-    const counted = group.every((t) => t.count !== null);
-    if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+    const box = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    // (A breakdown table's lines, "Money in by type", only together: never with another box's.)
+    for (const g of new Set(box.map((t) => t.group))) {
+      const group = box.filter((t) => t.group === g);
+      if (group.length < 2) continue;
+      const counted = group.every((t) => t.count !== null);
+      if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+    }
   }
   for (const t of unmatched) {
     if (partitioned.has(t)) continue;

@@ -1117,6 +1117,36 @@ describe('dates heading each day\'s rows, no date column', () => {
   });
 });
 
+describe('a day\'s rows broken across a page, the column titles repeated (blind-17)', () => {
+  // "Friday, October 2, 2026" at the foot of page 1, its rows on page 2 under "Account Activity
+  // (continued)" and the same column titles: still that day's rows. Under other column titles no
+  // day is carried over (the rows have no date, so the statement is refused).
+  const head = (t: string): PageSpec[number] => [[60, 'Description', { b: true }], [430, t, { b: true, r: true }], [520, 'Subtractions', { b: true, r: true }]];
+  const make = (second: string): PageSpec[] => [
+    [
+      'Conestoga Test Bank', 'Statement period Oct 1, 2026 through Oct 31, 2026', [[50, 'Balance last statement'], [300, '1,000.00', { r: true }]], [[50, '2 Additions'], [300, '700.00', { r: true }]],
+      [[50, '2 Subtractions'], [300, '200.00', { r: true }]], [[50, 'Balance this statement'], [300, '1,500.00', { r: true }]],
+      'Account Activity', head('Additions'),
+      [[40, 'Thursday, October 1, 2026', { b: true }]],
+      [[60, 'ACH Credit HPS MERCH DEP'], [430, '500.00', { r: true }]],
+      [[60, 'Balance at end of day'], [520, '1,500.00', { r: true }]],
+      [[40, 'Friday, October 2, 2026', { b: true }]],
+    ],
+    [
+      'Account Activity (continued)', head(second),
+      [[60, 'ACH Debit PERFORMANCE FOOD EFT'], [520, '125.00', { r: true }]],
+      [[60, 'MOBILE DEPOSIT'], [430, '200.00', { r: true }]],
+      [[60, 'Debit Card Purchase Giant Food'], [520, '75.00', { r: true }]],
+      [[60, 'Balance at end of day'], [520, '1,500.00', { r: true }]],
+    ],
+  ];
+  it('the rows after the break are the day\'s; under other titles they are not', async () => {
+    expect(figures(await read(make('Additions')))).toMatchObject({ deposits_total: 700, deposit_count: 2, ending_balance: 1500, period_end: '2026-10-31' });
+    const other = await read(make('Credits'));
+    expect(other.ok).toBe(false);
+  });
+});
+
 describe('a calendar month as the period; the date column right of the description', () => {
   const make = (period: string, last = '1,500.00'): PageSpec[] => [[
     'Crescent City Bank', period, [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '1,500.00', { r: true }]],

@@ -264,3 +264,15 @@ describe("blind-14: a supplier's credit worded '<name> CREDIT', from a supplier 
     expect(categoryDoubt([...sales(10, 2000), card, t('2026-04-30', 'Preauthorized Credit ACME TOOLING CREDIT 244426930333072', 643.18)])).toBeNull();
   });
 });
+
+describe("blind-17: the owner's own money in words no row settles is doubted, however small and however deposited", () => {
+  it.each(['OWNER DEP J PRUITT', 'DEPOSIT SHAREHOLDER ADVANCE M LEE', "TELLER DEPOSIT OWNER'S CASH", 'WIRE IN STOCKHOLDER K NGUYEN'])('%s', (d) => {
+    expect(creditDoubt(d)).toBe('owner');
+    // 3% of the credits: under the share at which a credit of no known kind is doubted.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-24', d, 650)])).toMatch(/^The credit of \$650\.00 on 2026-03-24 reads like the owner's own money put into the business/);
+  });
+  it("a homeowner's checks and an insurer named Auto-Owners are not the owner's money", () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-24', 'REMOTE DEPOSIT CAPTURE HOMEOWNER CHECKS REF 254381181', 650)])).toBeNull();
+    expect(creditDoubt('AUTO-OWNERS INS CLAIM PMT')).toBeNull();
+  });
+});

@@ -235,6 +235,18 @@ describe('blind-14: Capytal (a Miami MCA funder) is a known funder', () => {
   it('its NSF fee is no payment', () => expect(mcaFunder('Overdraft Charge Paid Item CAPYTAL')).toBeNull());
 });
 
+describe('blind-17: Knight Capital Funding and Fox Business Funding, their ACH names cut at 15-16 characters', () => {
+  it.each(['ACH DEBIT KNIGHT CAPITAL F DAILY 4410', 'KNIGHT CAPITAL FUNDING LLC ACH DEBIT', 'ACH DEBIT KNIGHT CAPITAL FDG PMT'])('%s: a Knight Capital Funding position', (d) => expect(mcaFunder(d)).toBe('Knight Capital Funding'));
+  it.each(['ACH DEBIT FOX BUSINESS FU DAILY DEBIT 361711728326338', 'FOX BUSINESS FUNDING ACH'])('%s: a Fox Capital position', (d) => expect(mcaFunder(d)).toBe('Fox Capital'));
+  it("the funder's wire is the advance's funding: a loan, not sales, no doubt", () => {
+    expect(depositKind('INCOMING WIRE KNIGHT CAPITAL FUNDING LLC OBI FUNDING AGREEMENT 26-0806')).toBe('loan');
+    expect(creditDoubt('INCOMING WIRE KNIGHT CAPITAL FUNDING LLC OBI FUNDING AGREEMENT 26-0806')).toBeNull();
+  });
+  it('"KNIGHT CAPITAL" alone, or another Fox business, is no funder', () => {
+    for (const d of ['ACH DEBIT KNIGHT CAPITAL MARKETS', 'ACH DEBIT FOX BUSINESS SUPPLY']) expect(mcaFunder(d)).toBeNull();
+  });
+});
+
 describe('blind-16: Family Funding Group (a New York MCA funder) is a known funder, its descriptor cut at 17 characters', () => {
   it.each(['ACH DR FAMILY FUNDING GR DEBIT TRN 388252643152888', 'FAMILY FUNDING GROUP ACH DEBIT', 'FAMILY FUNDING GRP DAILY'])('%s: a Family Funding Group position', (d) => expect(mcaFunder(d)).toBe('Family Funding Group'));
   it('a family name with "funding" alone is not it', () => expect(mcaFunder('ACH DR FAMILY FUNDING TRUST')).toBeNull());
@@ -288,6 +300,19 @@ describe("own_transfer: money moved between the merchant's own accounts is not r
       expect(mcaFunder(d)).toBeNull();
       expect(isRecovery(d)).toBe(false);
     }
+  });
+});
+
+describe("own_transfer: the owner's own money put into the business is not revenue (blind-17)", () => {
+  it.each([
+    'DEPOSIT OWNER CONTRIBUTION R GARZA', 'Deposit Owner Contribution Teller 014 York', 'Owner contribution D. Okafor Wire capital contribution', 'CAPITAL INJECTION M LEE',
+    'SHAREHOLDER CONTRIBUTION WIRE', 'MEMBER CONTRIBUTION CK 1102', 'TELLER DEPOSIT OWNER FUNDS', 'Capital infusion from partner',
+  ])('%s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("a homeowner's checks, an insurer named Auto-Owners and a processor's payout stay revenue", () => {
+    for (const d of ['REMOTE DEPOSIT CAPTURE HOMEOWNER CHECKS REF 254381181', 'AUTO-OWNERS INS CLAIM PMT', 'SQUARE INC DEPOSIT OWNER']) expect(depositKind(d)).toBe('revenue');
   });
 });
 

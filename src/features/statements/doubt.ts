@@ -67,7 +67,8 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
  *   words: FUNDING, FINANCIAL, CAPITAL GROUP, LENDING, ADVANCE...) or like a transfer from another
- *   account of the merchant's (an account mask or kind: x6652, ...1234, SAVINGS, TREASURY), and no
+ *   account of the merchant's (an account mask or kind: x6652, ...1234, SAVINGS, TREASURY) or like
+ *   the owner's own money put in (OWNER, SHAREHOLDER, CONTRIBUTION, INJECTION), and no
  *   processor row settles it; or like money given back (a return, reversal or refund), or comes
  *   from a counterparty the merchant pays in the period (a card purchase returned, a debit reversed);
  * - a credit no row settles at all (not a processor's payout, a deposit, a customer's payment, a
@@ -95,6 +96,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     const why = creditDoubt(t.description);
     if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'transfer') return `The credit of ${money(t.cents)} on ${t.date} reads like a transfer from another account of the merchant's, not sales, and no rule says which, so true revenue cannot be trusted`;
+    if (why === 'owner') return `The credit of ${money(t.cents)} on ${t.date} reads like the owner's own money put into the business, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'return') return `The credit of ${money(t.cents)} on ${t.date} reads like a return, reversal or refund, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'debatable') return `The credit of ${money(t.cents)} on ${t.date} reads like a factoring advance, an insurance claim for a loss or a warranty credit, which the trade counts as sales for some businesses and not for others, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;

@@ -268,3 +268,57 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
   }
   return null;
 }
+
+/** A breakdown table's title: "Money in by type", "Credits by category", "Outgoing by channel". */
+const BY_TYPE = /^(money (in|out)|deposits?|credits?|debits?|withdrawals?|incoming|outgoing|inflows?|outflows?|additions|subtractions|payments (in|out))\s+by\s+(type|category|channel|method|kind)$/i;
+const sideOfTitle = (t: string): 'credit' | 'debit' => (/^(money in|deposits?|credits?|incoming|inflows?|additions|payments in)\b/i.test(t) ? 'credit' : 'debit');
+/** The column titles of such a table ("Type  Count  Total"). */
+const BY_TYPE_HEAD = /^(type|category|channel|method|kind|count|number|no\.?|#|items?|total|amount|sum|\s)+$/i;
+
+/**
+ * A breakdown of each side by the bank's own types, titled "Money in by type" / "Money out by
+ * type" (a fintech's cash account), side by side or one under the other: under "Type Count Total",
+ * lines such as "ACH 14 $73,154.78  ACH 12 $171,661.01" are totals of the side whose title is
+ * above them (by place), never transactions and never one side's total for the other ("ACH" is
+ * money in on the left, money out on the right). Each is recorded in the table's group: together
+ * they must be their side (./reconcile.ts). Null when the line is no such title.
+ */
+export function byTypeTable(s: ReadState, l: LineAt): number | null {
+  const { r, lines, toks } = s;
+  const { i, line, money } = l;
+  if (money.length) return null;
+  const heads = cellsOf(line.words).map((c) => ({ x0: c.x0, t: c.t.trim() }));
+  if (!heads.length || !heads.every((h) => BY_TYPE.test(h.t))) return null;
+  heads.sort((a, b) => a.x0 - b.x0);
+  const got: Array<{ label: string; kind: 'credit' | 'debit'; cents: number; count: number | null; group: string }> = [];
+  let j = i + 1;
+  for (; j < lines.length; j++) {
+    const ln = lines[j];
+    if (ln.page !== line.page || ln.y - lines[j - 1].y > lines[j - 1].size * 2.4) break;
+    const tk = toks[j];
+    if (!tk.some((t) => t.k === 'money')) {
+      if (BY_TYPE_HEAD.test(ln.text)) continue;
+      break;
+    }
+    // Each amount is the table's whose title begins at or left of it; its type and count are
+    // the words and the whole number before it, in the same table.
+    const band = (x: number) => heads.reduce((b, h, n) => (h.x0 <= x + 1 ? n : b), 0);
+    let rest = tk;
+    while (rest.length) {
+      const m = rest.findIndex((t) => t.k === 'money');
+      if (m < 0) return null;
+      const mt = rest[m] as Extract<Tok, { k: 'money' }>;
+      const b = band((mt.x0 + mt.x1) / 2);
+      const before = rest.slice(0, m).filter((t) => band(t.x0) === b);
+      if (before.length !== rest.slice(0, m).length) return null;
+      const words = before.filter((t) => t.k === 'text').map((t) => t.t);
+      const ints = before.filter((t) => t.k === 'int') as Array<Extract<Tok, { k: 'int' }>>;
+      if (!words.length || ints.length > 1 || mt.m.cents < 0) return null;
+      got.push({ label: `${heads[b].t}: ${words.join(' ')}`, kind: sideOfTitle(heads[b].t), cents: Math.abs(mt.m.cents), count: ints.length ? ints[0].n : null, group: heads[b].t.toLowerCase() });
+      rest = rest.slice(m + 1);
+    }
+  }
+  if (!got.length) return null;
+  for (const g of got) r.totals.push({ label: g.label, kind: g.kind, category: 'by_type', cents: g.cents, count: g.count, section: -1, group: g.group });
+  return j - 1;
+}

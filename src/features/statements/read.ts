@@ -7,7 +7,7 @@ import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './read
 import { checkGroups, datePairs, rowOf } from './rows';
 import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, withoutSideBoxes } from './sections';
 import { signedCents, tokens } from './tokens';
-import { accountColumnsLine, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
+import { accountColumnsLine, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
 // The statement reader: from the positioned text items of every page (./extract.ts) to the
 // statement's period, balances, transactions, printed totals and daily balances, using the page's
@@ -55,6 +55,9 @@ export function read(pages: PageItems[]): Reading {
   let pending: { toks: Tok[]; line: Line; lastY?: number } | null = null;
   /** The date heading the rows below it in a table without a date column. */
   let dayDate: [number, number, number | null] | null = null;
+  /** The column titles of the table whose rows were last read, and of the table the day heading is in. */
+  let headerText: string | null = null;
+  let dayHeader: string | null = null;
   /** Whether a line is indented to the pending row's description, just below its last line: that row's description going on. */
   const underPending = (line: Line, at: number) => {
     if (!pending || !cols) return false;
@@ -230,7 +233,11 @@ export function read(pages: PageItems[]): Reading {
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
       cols = fitColumns(header, i);
       lastRow = null;
-      dayDate = null;
+      // A day's rows going on under the same column titles repeated on the next page ("Account
+      // Activity (continued)" / "Description  Additions  Subtractions"): still that day's; under
+      // any other table, no day yet.
+      headerText = text.replace(/\s+/g, ' ').trim().toLowerCase();
+      if (dayHeader !== headerText) dayDate = null;
       continue;
     }
     // A table without a date column: a date alone on its line ("Wednesday, Apr 1, 2026") heads
@@ -240,6 +247,7 @@ export function read(pages: PageItems[]): Reading {
       const rest = tk.filter((t) => t.k !== 'date');
       if (d.length === 1 && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
         dayDate = (d[0] as Extract<Tok, { k: 'date' }>).md;
+        dayHeader = headerText;
         lastRow = null;
         pending = null;
         continue;
@@ -248,6 +256,12 @@ export function read(pages: PageItems[]): Reading {
 
     const first = tk[0];
     const at: LineAt = { i, line, tk, money, text, first, kind, accountCols };
+    const byType = byTypeTable(st, at);
+    if (byType !== null) {
+      i = byType;
+      lastRow = null;
+      continue;
+    }
     const there = thereAreLine(st, at);
     if (there !== null) {
       i = there;

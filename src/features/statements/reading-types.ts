@@ -64,6 +64,12 @@ export interface Total {
   countOnly?: boolean;
   /** The section the total closes (a "Total ..." line inside a section), else -1 (a summary). */
   section: number;
+  /**
+   * A breakdown table the total is one line of ("Money in by type": ACH, Wire, Card...): its
+   * lines are bound together, to the cent and in number, to their side (./reconcile.ts), never
+   * one by one nor with another box's lines.
+   */
+  group?: string;
 }
 export interface Section {
   kind: SectionKind;

@@ -15,6 +15,14 @@ export type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: 
 
 /** A credit that refunds or reverses a fee ("OVERDRAFT FEE REFUND", "SERVICE CHARGE REVERSAL", "REFUND OF NSF FEE"). */
 export const FEE_REFUND = /\b(fees?|charges?)\b.*\b(refunds?|refunded|reversals?|reversed|rebates?)\b|\b(refunds?|refunded|reversals?|reversed|rebates?)\b.*\b(fees?|charges?)\b/i;
+/** A payee's channel: a line that begins so pays someone else, whatever fee words it carries. */
+const CHANNEL_FIRST = /\b(ach|ccd|ppd|web|pos|purchase|card|wire|check|chk|transfer|xfer|bill ?pay|zelle|payment to)\b/i;
+/** A bank's own charge: its fee word comes before any payee's channel ("OVERDRAFT CHARGE PAID ITEM ACH DEBIT ..."). */
+export function bankCharge(description: string): boolean {
+  const fee = /\b(fees?|charges?|chg)\b/i.exec(description);
+  const ch = CHANNEL_FIRST.exec(description);
+  return !!fee && (!ch || fee.index < ch.index);
+}
 export const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
 export const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
 
@@ -115,6 +123,13 @@ export function reconcile(r: Reading): Reconciled {
       // A service charge beside overdraft and returned-item fees the bank counts apart ("Service
       // Charge 15.00" when the period also has overdraft fees): the fee lines that are not those.
       if (t.category === 'fees') cands.push(w.filter((x) => !isNsf(x.description)));
+      // The bank's own charges: lines worded with the fee word before any payee's channel ("RETURNED
+      // ITEM CHARGE", "ACCOUNT ANALYSIS CHARGE"), not a payee's bill that names its fees ("ACH
+      // DEBIT ADP PAYROLL FEES": the payroll company's pull; blind-17's "Service Charges*" box).
+      if (t.category === 'fees') {
+        const own = w.filter((x) => bankCharge(x.description));
+        cands.push(own, own.filter((x) => !isNsf(x.description)));
+      }
     }
     // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
     // description ("Check 2211" lines in one register).
@@ -143,10 +158,14 @@ export function reconcile(r: Reading): Reconciled {
   const partitioned = new Set<(typeof r.totals)[number]>();
   for (const kind of ['credit', 'debit'] as const) {
     const side = kind === 'credit' ? credits : debits;
-    const group = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
-    if (group.length < 2) continue;
-    const counted = group.every((t) => t.count !== null);
-    if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+    const box = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    // (A breakdown table's lines, "Money in by type", only together: never with another box's.)
+    for (const g of new Set(box.map((t) => t.group))) {
+      const group = box.filter((t) => t.group === g);
+      if (group.length < 2) continue;
+      const counted = group.every((t) => t.count !== null);
+      if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+    }
   }
   for (const t of unmatched) {
     if (partitioned.has(t)) continue;

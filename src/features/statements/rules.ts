@@ -71,6 +71,17 @@ const REBATE_LOOK = /\b(REBATES?|INCENTIVES?)\b/;
 const PROCEEDS_LOOK = /\bPROCEEDS\b/;
 
 /**
+ * The owner's own money put in, in words no row settles ("OWNER DEP J PRUITT", "SHAREHOLDER
+ * ADVANCE", "CAPITAL INFUSION FROM MEMBER"): an owner's (shareholder's, member's, partner's)
+ * contribution, injection or infusion of equity or personal funds is never sales, however it
+ * arrives (cash at the teller, a check, a wire). A branch deposit's words do not settle it, since
+ * the owner deposits his money the way customers' checks are deposited (blind-17: "DEPOSIT OWNER
+ * CONTRIBUTION R GARZA", under a tenth of the credits and in no trade word, was counted as sales).
+ * Not HOMEOWNER, nor an insurer's name such as AUTO-OWNERS.
+ */
+const OWNER_LOOK = /(?<![-\w])(OWNERS?|OWNER'S|SHAREHOLDERS?|STOCKHOLDERS?|CONTRIBUTIONS?|CONTRIB|INJECTION|INFUSION|PERSONAL FUNDS?|EQUITY INVESTMENT)\b/;
+
+/**
  * Money given back by a named counterparty, in words that say so ("Credit Memo GRAYBAR ELECTRIC",
  * "HENRY SCHEIN CREDIT MEMO", "ACH returned: GUSTO"): settled as a refund (not revenue) only by the
  * statement it is on, when the merchant paid that counterparty at least as much in the period
@@ -151,10 +162,11 @@ export function creditSettled(description: string): boolean {
 
 /**
  * Why a credit counted as revenue may not be revenue: it carries the funding trade's words
- * (`funding`) or names an account of the merchant's (`transfer`), and no processor row settles it.
+ * (`funding`), names an account of the merchant's (`transfer`) or the owner's money put in
+ * (`owner`), and no processor row settles it.
  * Null for any other credit.
  */
-export function creditDoubt(description: string): 'funding' | 'transfer' | 'return' | 'rebate' | 'debatable' | null {
+export function creditDoubt(description: string): 'funding' | 'transfer' | 'owner' | 'return' | 'rebate' | 'debatable' | null {
   // Before any row: a row settling a factoring advance as a loan is as wrong as one settling it as sales.
   if (debatableCredit(description)) return 'debatable';
   if (depositKind(description) !== 'revenue') return null;
@@ -164,6 +176,8 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'retu
   // and a credit on the merchant's own debit card is a purchase returned.
   if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
   if (c.processor) return null;
+  // The owner's own money, deposited like a customer's check or wired like a funder's.
+  if (OWNER_LOOK.test(d)) return 'owner';
   // Proceeds of what? A loan's, or a sale's (a dealer's auction proceeds, an insurer's claim proceeds).
   if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.

@@ -1606,3 +1606,37 @@ describe('holdout17 wording: a marketing blast and an approval sent by mistake',
     expect(c.review_reason).toBe('approval_withdrawn');
   });
 });
+
+describe('holdout18 wording: pasted chat, a hold, swapped letters, a decline that waits on the merchant', () => {
+  it('a quoted run opening with a chat header ("Name  9:14 AM") is a pasted conversation read as the sender\'s own words', () => {
+    const html =
+      '<div>Dana, from our credit room:</div><blockquote><div><b>Omar Haddad</b>&nbsp;&nbsp;<span>9:14 AM</span></div><div>pinecrest vet: we do not fund veterinary practices, pass</div></blockquote>' +
+      '<div>On Mon, Nov 2, 2026 at 9:00 AM Dana &lt;dana@summitvalleycap.com&gt; wrote:</div><blockquote><div>Please find attached a new submission for Pinecrest Veterinary Clinic.</div></blockquote>';
+    const c = classifyReply({ subject: 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA', text: '', html }, ask(40_000));
+    expect(c.type).toBe('declined');
+    // an ordinary quoted thread is still cut
+    expect(classifyReply({ subject: 'Re: Pinecrest', text: 'Thanks Dana.\n\n> We are not able to fund this one, pass.' }, ask(40_000)).type).not.toBe('declined');
+  });
+
+  it('TENTATIVE hold rows: a second person stopping posted terms ("hold it, nothing gets funded ... no contracts go out until") sends them to a person', () => {
+    const c = read('Counter on Pinecrest: 30k at 1.38, 90 days, 460.00 daily.\n\nRay: hold it. a fresh lien popped on the UCC search, no contracts go out until legal clears it.', ask(40_000));
+    expect(c.type).toBe('counter');
+    expect(c.review_reason).toBeDefined();
+    expect(read('The file is on hold while we verify a new position. Counter 30k at 1.38, 90 days.', ask(40_000)).review_reason).toBeDefined();
+  });
+
+  it('a cue word with two letters swapped is still the cue word ("aprpoved", "delcined")', () => {
+    expect(read('delcined on pinecrest.').type).toBe('declined');
+    expect(read('the file is aprpoved.').type).toBe('approved');
+    // a real word two swaps away stays itself
+    expect(read('the file is reclined.').type).toBe('unclassified');
+  });
+
+  it('SHOWN_LATER: a decline with its reason and a smaller number only once the merchant shows better is a decline a person follows up', () => {
+    const c = read('credit declined pinecrest, way too many nsfs in september. once the owner gets october clean we might look at 15 or so, nothing priced.', ask(40_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(c.review_reason).toBeDefined();
+    // with no reason given, the same float is still a counter without terms
+    expect(read('UW declined it at 40, but my manager would look at 15 if you want. No pricing yet.', ask(40_000)).type).toBe('counter');
+  });
+});

@@ -352,6 +352,9 @@ export const TENTATIVE: PhraseRow[] = [
   // an approval held provisionally until a recheck (holdout8): "pencil it in at the 15", "soft-hold the 40",
   // "before our morning scrub", "we re-pull positions the day of", "until the same-day refresh", "on hold pending the re-pull"
   { phrase: "pencil(ed|led|ing|ling|s)?( [a-z'&-]+){0,2} (in|down)\\b|penciled|pencilled|(soft|tentative)[- ]?(hold|holding|held)|(before|until|till|pending|after|subject to) (our |the |a |my |their )?(morning |same[- ]day |day[- ]of |next[- ]day |pre-?funding |funding[- ]day |final )?(scrub|re-?check|re-?pull|re-?verification|refresh\\w*( bank)?( pull)?|fresh (bank )?pull|final (bank )?pull|bank re-?pull)|(morning|same[- ]day|day[- ]of|pre-?funding|funding[- ]day) (scrub|re-?check|re-?pull|refresh)|(until|till|once|after|pending|before) (we|i|uw|underwriting|credit) (re-?verify|re-?check|re-?pull|re-?run|re-?scrub|scrub|refresh|re-?confirm)|re-?(pull|check|run|scrub)\\w* (the )?(positions|file|bank|statements|credit|ucc|uccs|it|everything)( again)? (the |on the )?(day of|morning of|before funding|on funding day|tomorrow morning|in the morning)|(hold off|wait|holding off) (on )?(telling|informing|notifying|letting|calling|updating) (the |your )?(merchant|client|owner|customer)|(don't|do not) (tell|inform|notify|call|update) the (merchant|client|owner|customer) (yet|until|just yet)", w: 3, hold: true },
+  // (holdout18) a second person stopping terms already posted: "@Priya hold that", "nothing goes out until we know", "put the
+  // file on hold"
+  { phrase: "hold (that|this|it|the (offer|counter|approval|file|deal|terms))( one)?( for now| off| until| till| pending|[.,!]|$)|(nothing|no money|no funds|no funding|no contract|no contracts) (goes|go|gets|get|is going|are going|can go) out (until|till|before|pending)|(put|putting|placed|place|keep|keeping|is|it's|file is|deal is) (it |this |that |the (file|deal|offer|counter|approval) )?on hold", w: 3, hold: true },
   // (holdout13) an approval the lender cannot release yet: "I can't release terms to the merchant until it comes back clear",
   // "keep this between us for now" (a lien search or compliance check still open), "give me till tmrw before you show the
   // merchant anything" (the lender still working the number)
@@ -376,6 +379,13 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(like|around|about|approx\\w*|somewhere|probably|could do|can do|do|go|land|in the) (a |an |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k\\b|\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k (deal|range|advance|approval|offer|area|neighborhood)|between \\$?\\d{1,3}k? and \\$?\\d{1,3}k\\b|(low|mid|high|upper|lower)[- ]?(to[- ](low|mid|high|upper)[- ]?)?[12]\\.\\d\\d?'?s\\b|(feels|smells|sounds|looks) like (a|an) \\$?\\d|(my )?gut (says|tells|feeling|feel)|off the top of my head|back of the (envelope|napkin)|firm (it|this|that|them|things|the (numbers|terms|offer|pricing|deal)) up|firm up (the )?(numbers|terms|offer|pricing|deal)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
+
+/**
+ * (holdout18) A reconsideration that waits on what the merchant shows later ("if the owner can show November is clean",
+ * "once they clean up the negs"): beside a decline given with its reason, a number floated on it does not make a counter.
+ */
+export const SHOWN_LATER =
+  "(if|once|when|after) (they|he|she|the (merchant|client|owner|business|customer)) (can |could |is able to )?(show|shows|prove|proves|clean up|cleans up|bring|brings|get|gets) [^.!?\\n]{0,40}(clean|down|up|current|positive|better|paid)";
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [

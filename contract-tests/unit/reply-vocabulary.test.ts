@@ -1640,3 +1640,15 @@ describe('holdout18 wording: pasted chat, a hold, swapped letters, a decline tha
     expect(read('UW declined it at 40, but my manager would look at 15 if you want. No pricing yet.', ask(40_000)).type).toBe('counter');
   });
 });
+
+describe('holdout18 wording: a status with the decision still to come', () => {
+  it('PENDING status rows: "still pending credit review ... we will have an answer by Friday" and "nothing outstanding/missing from you" is no decision', () => {
+    const c = read('Update on Pinecrest: statements checked, still pending credit review. Nothing missing from you, we will have an answer by Friday.', ask(40_000));
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons).toContain('acknowledgement, no decision');
+    // "nothing missing" is no request at all: no needs_info cue is counted
+    expect(read('Pinecrest: nothing missing, the file is complete.', ask(40_000)).reasons.some((r) => r.startsWith('needs_info'))).toBe(false);
+    // "missing" said plainly is still a request
+    expect(read('The October statement is missing from the package, please resend it.', ask(40_000)).type).toBe('needs_info');
+  });
+});

@@ -256,6 +256,8 @@ export const PENDING: PhraseRow[] = [
   // the broker's own paperwork before the file is opened: no decision on the merchant
   { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
+  // (holdout18) a status with the decision still to come: "it's pending final underwriting", "I expect a decision tomorrow"
+  { phrase: "(it's|it is|file is|deal is|still|currently|now|status:?) pending (final |the final |a final )?(underwriting|uw|review|credit|decision)|(i|we) (expect|should have|will have|'ll have) (a|the|your|an) (decision|answer) (tomorrow|today|by|before|in|on|early|later|this|first)", w: 2.5 },
 ];
 
 /** Automatic replies a phrase gives away (the header check comes first in the hook). */

@@ -1652,3 +1652,12 @@ describe('holdout18 wording: a status with the decision still to come', () => {
     expect(read('The October statement is missing from the package, please resend it.', ask(40_000)).type).toBe('needs_info');
   });
 });
+
+describe('holdout18 wording: Spanish payment words after the amount', () => {
+  it('FREQUENCY_SHORTHAND Spanish rows: "$1,150.00 diarios", "$3,100.00 por semana" are the payment, not a second offer', () => {
+    const daily = read('Para Pinecrest lo mejor es $35,000.00 a 1.40, 120 días, $408.33 diarios.', ask(50_000));
+    expect(daily.offers).toMatchObject([{ amount: 35_000, factor_rate: 1.4, payment_frequency: 'daily', payment_amount: 408.33 }]);
+    const weekly = read('Pinecrest: $40,000.00 a 1.35, 24 semanas, $2,250.00 por semana.', ask(50_000));
+    expect(weekly.offers).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: 24, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2250 }]);
+  });
+});

@@ -862,6 +862,9 @@ export const SHORTHAND_AMOUNT = {
 export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly' | 'monthly'> = {
   dly: 'daily', 'a day': 'daily', 'per day': 'daily', wkly: 'weekly', 'a week': 'weekly', 'per week': 'weekly', 'a wk': 'weekly', 'per wk': 'weekly', 'bi-wkly': 'bi-weekly',
   mthly: 'monthly', 'a month': 'monthly', 'per month': 'monthly', 'a mo': 'monthly', 'per mo': 'monthly',
+  // (holdout18) Spanish, as bilingual reps write it after the amount: "$2,530.00 semanal", "$450 diarios", "por semana"
+  semanal: 'weekly', semanales: 'weekly', 'por semana': 'weekly', 'a la semana': 'weekly', diario: 'daily', diaria: 'daily', diarios: 'daily', 'por d\u00eda': 'daily', 'por dia': 'daily', 'al d\u00eda': 'daily', 'al dia': 'daily',
+  mensual: 'monthly', mensuales: 'monthly', 'al mes': 'monthly', 'por mes': 'monthly', quincenal: 'bi-weekly',
 };
 
 /** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */

@@ -1654,10 +1654,25 @@ describe('holdout18 wording: a status with the decision still to come', () => {
 });
 
 describe('holdout18 wording: Spanish payment words after the amount', () => {
-  it('FREQUENCY_SHORTHAND Spanish rows: "$1,150.00 diarios", "$3,100.00 por semana" are the payment, not a second offer', () => {
+  it('FREQUENCY_SHORTHAND Spanish rows: "$408.33 diarios", "$3,100.00 por semana" are the payment, not a second offer', () => {
     const daily = read('Para Pinecrest lo mejor es $35,000.00 a 1.40, 120 días, $408.33 diarios.', ask(50_000));
     expect(daily.offers).toMatchObject([{ amount: 35_000, factor_rate: 1.4, payment_frequency: 'daily', payment_amount: 408.33 }]);
     const weekly = read('Pinecrest: $40,000.00 a 1.35, 24 semanas, $2,250.00 por semana.', ask(50_000));
     expect(weekly.offers).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: 24, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2250 }]);
+  });
+});
+
+describe('holdout18 wording: a final below the prelim, money coming in per month', () => {
+  it('TENTATIVE "prelim" only for a prelim given now: "came in under our prelim" before a final offer is no doubt', () => {
+    const c = read('Credit came in under our prelim from last week. Final on Pinecrest: $30,000.00 at 1.38, 120 days, $345.00 daily.', ask(45_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.38, term: 120 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // a prelim given now still waits for a person
+    expect(read('Prelim on Pinecrest: $30,000.00 at 1.38, 120 days, $345.00 daily.', ask(45_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it('an amount "a month of deposits" or "a week in transfers" is money coming in, not the payment', () => {
+    const c = read('They back out about $12k a month of deposits from a sister company. Counter: $30,000.00 at 1.38, 120 days, $345.00 daily.', ask(45_000));
+    expect(c.offers).toMatchObject([{ amount: 30_000, payment_frequency: 'daily', payment_amount: 345 }]);
   });
 });

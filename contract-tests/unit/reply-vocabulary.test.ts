@@ -1676,3 +1676,13 @@ describe('holdout18 wording: a final below the prelim, money coming in per month
     expect(c.offers).toMatchObject([{ amount: 30_000, payment_frequency: 'daily', payment_amount: 345 }]);
   });
 });
+
+describe('holdout18 wording: the committee a request is for', () => {
+  it('TENTATIVE committee row: "before Pinecrest Vet goes to credit committee I need ..." is the process the items are for, not doubt', () => {
+    const c = read('Before Pinecrest Vet goes to credit committee I need:\n\n1) A signed 4506-C for the owner\n2) The lease for the clinic', ask(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    // an approval that still has to go to committee is still for a person
+    expect(read('Pinecrest is approved for the full 40k, 1.30, 6 months. It still has to go to committee.', ask(40_000)).review_reason).toBe('tentative_terms');
+  });
+});

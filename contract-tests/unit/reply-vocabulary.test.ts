@@ -1686,3 +1686,13 @@ describe('holdout18 wording: the committee a request is for', () => {
     expect(read('Pinecrest is approved for the full 40k, 1.30, 6 months. It still has to go to committee.', ask(40_000)).review_reason).toBe('tentative_terms');
   });
 });
+
+describe('holdout18 wording: a portal\'s label and value in fixed-width inline blocks', () => {
+  it('"<span display:inline-block;width:…>Stip 1</span><span>Voided check</span>" is two cells, so the item is read', () => {
+    const row = (k: string, v: string) => `<div><span style="display:inline-block;width:160px">${k}</span><span>${v}</span></div>`;
+    const html = `<table><tr><td>Status: Stips Needed</td></tr><tr><td>${row('Deal', 'Pinecrest Veterinary Clinic')}${row('Stip 1', 'Voided business check')}${row('Stip 2', '2024 personal tax return')}</td></tr></table>`;
+    const c = classifyReply({ subject: 'Stips needed: Pinecrest Veterinary Clinic', text: '', html }, ask(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining(['Voided business check', '2024 personal tax return']));
+  });
+});

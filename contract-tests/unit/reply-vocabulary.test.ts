@@ -1696,3 +1696,11 @@ describe('holdout18 wording: a portal\'s label and value in fixed-width inline b
     expect(c.requested_items).toEqual(expect.arrayContaining(['Voided business check', '2024 personal tax return']));
   });
 });
+
+describe('holdout18 wording: a request list going on after a full stop, an item and what it replaces', () => {
+  it('"still need the signed lease not the draft. and 6 months not 4, we only have may/jun/jul/aug": the items asked, not what they replace or what is held', () => {
+    const c = read('For Pinecrest we still need the signed lease not the draft. and 6 months not 4, we only have may/jun/jul/aug', ask(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['signed lease', '6 months']);
+  });
+});

@@ -75,8 +75,8 @@ const RE_FWD_SUBJECT = /^\s*(fwd?|fw|tr|wg)\s*:/i;
 /**
  * A chat message's header as pasted from Slack or Teams: the poster's name and the time on one line
  * ("Priya Sethi  10:42 AM", "Dev M. [2:31 PM]"). A quoted run opening with one is a pasted conversation the
- * sender is relaying, not the thread being answered: it is read as the sender's own text, and each such
- * line is the boundary of one message (reply-text's own text keeps it as a line of its own).
+ * sender is relaying, not the thread being answered: it is read as the sender's own text, each post under its
+ * header line, so a post about another business is still told apart by the classifier's other-deal check.
  */
 export const RE_CHAT_STAMP = /^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3},?\s+\[?\d{1,2}:\d{2}(?::\d{2})?\s?(?:AM|PM|am|pm)?\]?$/;
 

@@ -4,7 +4,7 @@
 // it, and the rules that set the two readers side by side (what is applied, what goes to a person).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Classification } from '../../src/features/inbound/classifier';
+import { OTHER_BUSINESS_ONLY, classifyReply, type Classification } from '../../src/features/inbound/classifier';
 import {
   combineReadings, features, MODEL_THRESHOLDS, predict, readReply, serializeModel, SHIPPED_MODEL, tokenize, trainModel, type ModelReading,
 } from '../../src/features/inbound/reply-model';
@@ -116,6 +116,15 @@ describe('the two readers together (combineReadings)', () => {
     expect(combineReadings(auto, model('approved', 0.999)).type).toBe('unclassified');
     const ack = base({ type: 'unclassified', reasons: ['acknowledgement, no decision'] });
     expect(combineReadings(ack, model('approved', 0.999)).type).toBe('unclassified');
+  });
+
+  it('(holdout18) a reply whose only decision is about another business is not filled in by the model, which read that part too', () => {
+    const c = classifyReply(
+      { subject: 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA', text: 'off topic for this file: the Harbor Lights Marina deal from September, was that declined? cleaning up my list.' },
+      { requested_amount: 40_000, business_name: 'Pinecrest Veterinary Clinic' },
+    );
+    expect(c.reasons).toContain(OTHER_BUSINESS_ONLY);
+    expect(combineReadings(c, model('declined', 0.999)).type).toBe('unclassified');
   });
 
   it('terms read from an attachment the model never saw: the model may not contradict the rules\' offer; offers read from the body get no such pass', () => {

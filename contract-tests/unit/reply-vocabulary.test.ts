@@ -1606,3 +1606,101 @@ describe('holdout17 wording: a marketing blast and an approval sent by mistake',
     expect(c.review_reason).toBe('approval_withdrawn');
   });
 });
+
+describe('holdout18 wording: pasted chat, a hold, swapped letters, a decline that waits on the merchant', () => {
+  it('a quoted run opening with a chat header ("Name  9:14 AM") is a pasted conversation read as the sender\'s own words', () => {
+    const html =
+      '<div>Dana, from our credit room:</div><blockquote><div><b>Omar Haddad</b>&nbsp;&nbsp;<span>9:14 AM</span></div><div>pinecrest vet: we do not fund veterinary practices, pass</div></blockquote>' +
+      '<div>On Mon, Nov 2, 2026 at 9:00 AM Dana &lt;dana@summitvalleycap.com&gt; wrote:</div><blockquote><div>Please find attached a new submission for Pinecrest Veterinary Clinic.</div></blockquote>';
+    const c = classifyReply({ subject: 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA', text: '', html }, ask(40_000));
+    expect(c.type).toBe('declined');
+    // an ordinary quoted thread is still cut
+    expect(classifyReply({ subject: 'Re: Pinecrest', text: 'Thanks Dana.\n\n> We are not able to fund this one, pass.' }, ask(40_000)).type).not.toBe('declined');
+  });
+
+  it('TENTATIVE hold rows: a second person stopping posted terms ("hold it, nothing gets funded ... no contracts go out until") sends them to a person', () => {
+    const c = read('Counter on Pinecrest: 30k at 1.38, 90 days, 460.00 daily.\n\nRay: hold it. a fresh lien popped on the UCC search, no contracts go out until legal clears it.', ask(40_000));
+    expect(c.type).toBe('counter');
+    expect(c.review_reason).toBeDefined();
+    expect(read('The file is on hold while we verify a new position. Counter 30k at 1.38, 90 days.', ask(40_000)).review_reason).toBeDefined();
+  });
+
+  it('a cue word with two letters swapped is still the cue word ("aprpoved", "delcined")', () => {
+    expect(read('delcined on pinecrest.').type).toBe('declined');
+    expect(read('the file is aprpoved.').type).toBe('approved');
+    // a real word two swaps away stays itself
+    expect(read('the file is reclined.').type).toBe('unclassified');
+  });
+
+  it('SHOWN_LATER: a decline with its reason and a smaller number only once the merchant shows better is a decline a person follows up', () => {
+    const c = read('credit declined pinecrest, way too many nsfs in september. once the owner gets october clean we might look at 15 or so, nothing priced.', ask(40_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(c.review_reason).toBeDefined();
+    // with no reason given, the same float is still a counter without terms
+    expect(read('UW declined it at 40, but my manager would look at 15 if you want. No pricing yet.', ask(40_000)).type).toBe('counter');
+  });
+});
+
+describe('holdout18 wording: a status with the decision still to come', () => {
+  it('PENDING status rows: "still pending credit review ... we will have an answer by Friday" and "nothing outstanding/missing from you" is no decision', () => {
+    const c = read('Update on Pinecrest: statements checked, still pending credit review. Nothing missing from you, we will have an answer by Friday.', ask(40_000));
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons).toContain('acknowledgement, no decision');
+    // "nothing missing" is no request at all: no needs_info cue is counted
+    expect(read('Pinecrest: nothing missing, the file is complete.', ask(40_000)).reasons.some((r) => r.startsWith('needs_info'))).toBe(false);
+    // "missing" said plainly is still a request
+    expect(read('The October statement is missing from the package, please resend it.', ask(40_000)).type).toBe('needs_info');
+  });
+});
+
+describe('holdout18 wording: Spanish payment words after the amount', () => {
+  it('FREQUENCY_SHORTHAND Spanish rows: "$408.33 diarios", "$3,100.00 por semana" are the payment, not a second offer', () => {
+    const daily = read('Para Pinecrest lo mejor es $35,000.00 a 1.40, 120 días, $408.33 diarios.', ask(50_000));
+    expect(daily.offers).toMatchObject([{ amount: 35_000, factor_rate: 1.4, payment_frequency: 'daily', payment_amount: 408.33 }]);
+    const weekly = read('Pinecrest: $40,000.00 a 1.35, 24 semanas, $2,250.00 por semana.', ask(50_000));
+    expect(weekly.offers).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: 24, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2250 }]);
+  });
+});
+
+describe('holdout18 wording: a final below the prelim, money coming in per month', () => {
+  it('TENTATIVE "prelim" only for a prelim given now: "came in under our prelim" before a final offer is no doubt', () => {
+    const c = read('Credit came in under our prelim from last week. Final on Pinecrest: $30,000.00 at 1.38, 120 days, $345.00 daily.', ask(45_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.38, term: 120 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // a prelim given now still waits for a person
+    expect(read('Prelim on Pinecrest: $30,000.00 at 1.38, 120 days, $345.00 daily.', ask(45_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it('an amount "a month of deposits" or "a week in transfers" is money coming in, not the payment', () => {
+    const c = read('They back out about $12k a month of deposits from a sister company. Counter: $30,000.00 at 1.38, 120 days, $345.00 daily.', ask(45_000));
+    expect(c.offers).toMatchObject([{ amount: 30_000, payment_frequency: 'daily', payment_amount: 345 }]);
+  });
+});
+
+describe('holdout18 wording: the committee a request is for', () => {
+  it('TENTATIVE committee row: "before Pinecrest Vet goes to credit committee I need ..." is the process the items are for, not doubt', () => {
+    const c = read('Before Pinecrest Vet goes to credit committee I need:\n\n1) A signed 4506-C for the owner\n2) The lease for the clinic', ask(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    // an approval that still has to go to committee is still for a person
+    expect(read('Pinecrest is approved for the full 40k, 1.30, 6 months. It still has to go to committee.', ask(40_000)).review_reason).toBe('tentative_terms');
+  });
+});
+
+describe('holdout18 wording: a portal\'s label and value in fixed-width inline blocks', () => {
+  it('"<span display:inline-block;width:…>Stip 1</span><span>Voided check</span>" is two cells, so the item is read', () => {
+    const row = (k: string, v: string) => `<div><span style="display:inline-block;width:160px">${k}</span><span>${v}</span></div>`;
+    const html = `<table><tr><td>Status: Stips Needed</td></tr><tr><td>${row('Deal', 'Pinecrest Veterinary Clinic')}${row('Stip 1', 'Voided business check')}${row('Stip 2', '2024 personal tax return')}</td></tr></table>`;
+    const c = classifyReply({ subject: 'Stips needed: Pinecrest Veterinary Clinic', text: '', html }, ask(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining(['Voided business check', '2024 personal tax return']));
+  });
+});
+
+describe('holdout18 wording: a request list going on after a full stop, an item and what it replaces', () => {
+  it('"still need the signed lease not the draft. and 6 months not 4, we only have may/jun/jul/aug": the items asked, not what they replace or what is held', () => {
+    const c = read('For Pinecrest we still need the signed lease not the draft. and 6 months not 4, we only have may/jun/jul/aug', ask(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['signed lease', '6 months']);
+  });
+});

@@ -66,6 +66,9 @@ const BLOCK = new Set([
   'aside', 'figure', 'caption',
 ]);
 
+const COLUMN_STYLE = /\bdisplay\s*:\s*inline-block\b/i;
+const WIDTH_STYLE = /(?:^|[\s;"'])(?:min-)?width\s*:\s*\d|\bwidth\s*=\s*["']?\d/i;
+
 function parseHtml(html: string): HNode {
   const root: HNode = { tag: '#root', attrs: '', children: [] };
   let cur = root;
@@ -173,9 +176,17 @@ function render(n: HNode, pre = false): string {
       }
       return `\n${out.join('\n')}\n`;
     }
-    default:
+    default: {
       if (BLOCK.has(n.tag)) return `\n${kids()}\n`;
+      // (holdout18) a label in a fixed-width inline block beside its value ("<span style='display:inline-block;width:190px'>
+      // Required doc 1</span><span>Photo ID</span>"): two columns on screen, so two cells here, never "Required doc 1Photo ID"
+      if (COLUMN_STYLE.test(n.attrs) && WIDTH_STYLE.test(n.attrs)) {
+        const sibs = n.parent?.children ?? [];
+        const next = sibs.slice(sibs.indexOf(n) + 1).find((c) => c.tag !== '#text' || (c.text ?? '').trim());
+        if (next && next.tag !== '#text' && !BLOCK.has(next.tag) && next.tag !== 'br') return `${inline(kids())} | `;
+      }
       return kids();
+    }
   }
 }
 

@@ -72,6 +72,13 @@ const RE_MOBILE_SIG = /^(sent from my \w+|sent from (outlook|mail) for \w+|get o
 const RE_DISCLAIMER =
   /^(confidentiality notice|confidential(ity)?:|disclaimer|notice:|important notice|privileged (and|&) confidential|this (e-?mail|message|communication|transmission) (and any|is intended|may contain|contains confidential|is confidential)|the information (contained|in this|transmitted))/i;
 const RE_FWD_SUBJECT = /^\s*(fwd?|fw|tr|wg)\s*:/i;
+/**
+ * A chat message's header as pasted from Slack or Teams: the poster's name and the time on one line
+ * ("Priya Sethi  10:42 AM", "Dev M. [2:31 PM]"). A quoted run opening with one is a pasted conversation the
+ * sender is relaying, not the thread being answered: it is read as the sender's own text, each post under its
+ * header line, so a post about another business is still told apart by the classifier's other-deal check.
+ */
+export const RE_CHAT_STAMP = /^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3},?\s+\[?\d{1,2}:\d{2}(?::\d{2})?\s?(?:AM|PM|am|pm)?\]?$/;
 
 /** A "From: ..." line followed closely by Sent:/Date:/To:/Subject: lines: an Outlook-style quote header. */
 function headerBlockAt(lines: string[], i: number): number {
@@ -174,6 +181,12 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       let j = i;
       while (j < lines.length && /^\s*>/.test(lines[j])) run.push(unquote(lines[j++]));
       const firstReal = run.find((r) => r.trim());
+      if (firstReal && RE_CHAT_STAMP.test(firstReal.trim())) {
+        markers.push('pasted chat (name and time lines)');
+        own.push(...run);
+        i = j - 1;
+        continue;
+      }
       if (forwarded === null && firstReal && RE_FORWARD.test(firstReal.trim())) {
         markers.push('forwarded (quoted)');
         const start = run.findIndex((r) => RE_FORWARD.test(r.trim()));

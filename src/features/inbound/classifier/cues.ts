@@ -64,7 +64,8 @@ export const NEEDS_CUES: Cue[] = [
   { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit)\b/g, w: 2 },
   { re: /\b(didn't|did not|never) (come through|arrive|get (it|them|the))\b|\b(attachment|package|file|docs?) (is |was )?(missing|blank|corrupt|incomplete)\b|\bis incomplete\b/g, w: 1.5 },
   { re: /\bsend (over|me|us)\b/g, w: 1 },
-  { re: /\bmissing\b/g, w: 1.5 },
+  // (holdout18) never "nothing missing on your side"
+  { re: /\bmissing\b/g, w: 1.5, negatable: true },
   {
     re: /\bstips? (needed|required|outstanding|missing|to complete)\b|\boutstanding (items|stips)\b|\bitems (needed|requested|required)\b|\badditional (information|info|documents|docs|items)\b/g,
     w: 2.5,

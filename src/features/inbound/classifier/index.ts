@@ -80,6 +80,9 @@ const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pa
  * for offer terms only (`attachmentOffers`). `context` is what the hook knows of the submission (the
  * deal's requested amount above all): with it, counters are read from the terms, not only the words.
  */
+/** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
+export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
@@ -147,7 +150,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   }
   if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
     // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
-    return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, "the decision is about another business than this deal's: kept for a person"] };
+    return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, OTHER_BUSINESS_ONLY] };
   }
   // ... beside this deal's own answer: a person records the other deal's part where it belongs
   // (holdout11 gate) a decision sentence naming another business than this deal's ("Approved 50k at 1.35 ... for Harbor

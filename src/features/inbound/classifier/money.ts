@@ -38,7 +38,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['fee', /^\s*(fees?|orig\w*|in points)/],
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],
-  ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance)/],
+  // (holdout18) a figure over a period of money coming in is no payment: "$18k a month of transfers in", "$9k a week in deposits"
+  ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance|(a|per|each|every) (month|mo|week|wk|day) (of|in) (transfers?|deposits?|revenue|sales|income|credits?|wires?|ach))/],
   // (the shorthand of vocabulary.ts FREQUENCY_SHORTHAND: "dly", "bi-wkly", "per wk")
   ['payment', new RegExp(`^\\s*(daily|weekly|bi-?weekly|monthly|${freqShorthand()}|\\/\\s*(day|d|wk|week|mo|month)\\b|per (day|week|month|payment)|a (day|week|month)|each)`)],
   ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],

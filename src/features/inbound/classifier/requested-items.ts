@@ -3,7 +3,7 @@ import { splitCells } from './text';
 // ---------------------------------------------------------------- requested items
 
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(mc|dot|usdot) (number|#|authority)/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(mc|dot|usdot) (number|#|authority)/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
@@ -89,13 +89,18 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
     }
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
-  const prose = lines.filter((_, i) => !inList.has(i)).join('\n');
+  // (holdout18) a sentence opened by a lower-case "and" / "plus" / "also" after a request goes on with its list: "need the
+  // renewal application. and 4 months not 3"
+  const prose = lines.filter((_, i) => !inList.has(i)).join('\n').replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ');
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
-    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, ''))) {
+    // (holdout18) "the renewal application not the new deal app", "4 months not 3": the item is what is asked, not what it replaces
+    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, ''))) {
+      // what the lender already has is no request: "we only got aug/sep/oct"
+      if (/^(?:we|i|they|uw|you)\b[^,]{0,12}\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
       // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
       if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);

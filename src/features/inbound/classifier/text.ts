@@ -13,17 +13,24 @@ const REAL_WORDS = new Set([
   'restriction', 'restrictions', 'unfortunate', 'declared', 'reclined', 'derived', 'deprived',
 ]);
 
+/**
+ * Edits between two words, two neighbouring letters swapped counting as one edit (thumbs on a phone swap
+ * letters: "decliend", "aprpoved"), so a swap in a short cue word is within its one edit.
+ */
 function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j], before[j - 2] + 1);
       best = Math.min(best, cur[j]);
     }
     if (best > max) return max + 1;
+    before = prev;
     prev = cur;
   }
   return prev[b.length];

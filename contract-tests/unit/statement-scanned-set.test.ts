@@ -42,7 +42,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'truth.json'), JSON.stringify(truth));
   score = await scoreCorpus(dir, (b) => analyzeStatementPdf(b));
   console.log(formatScore('scanned set (OCR)', score));
-  // Time per page (a scan is read once).
+  // Time per page, of every reading (a second reading of a scan counts as pages too).
   const pages = score.statements.flatMap((x) => x.result.ocr ?? []);
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
   const perPage = (k: 'ms' | 'cpuMs') => score.statements.reduce((n, x) => n + (x.result.ocr ?? []).reduce((m, p) => m + p[k], 0), 0) / score.statements.reduce((n, x) => n + (x.result.pages ?? 1), 0) / 1000;

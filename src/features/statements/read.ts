@@ -416,6 +416,7 @@ export function read(pages: PageItems[]): Reading {
       if (numericCols.length && money.some((t) => t.x1 >= amountX - 4)) {
         const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md }, ...tk], cols, sec, kind);
         if (row && row !== 'balance') {
+          row.row.carried = true;
           if (dateUnread(line, lastRow.descX)) row.row.dateUnread = true;
           r.rows.push(row.row);
           lastRow = { row: row.row, line, descX: row.descX };
@@ -451,6 +452,7 @@ export function read(pages: PageItems[]): Reading {
       if (lastRow && cols && kind !== 'summary' && kind !== 'daily') {
         const row = rowOf([{ ...lastRow.row, k: 'date', x0: -1, x1: -1, t: '', md: lastRow.row.md } as Tok, ...tk], cols, sec, kind);
         if (row && row !== 'balance') {
+          row.row.carried = true;
           if (dateUnread(line, lastRow.descX)) row.row.dateUnread = true;
           r.rows.push(row.row);
           lastRow = { row: row.row, line, descX: row.descX };

@@ -40,6 +40,8 @@ export interface Row {
   balance: number | null;
   section: number;
   check?: string;
+  /** The row prints no date of its own: it took the date of the row above it (the date printed once per day). */
+  carried?: true;
   /**
    * A scan: the row took the date of the row above it, but something was printed where its own date
    * would be (a word left of its description, ink no word covers): its date was not read, and it

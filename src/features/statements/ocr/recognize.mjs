@@ -282,7 +282,7 @@ async function readImage(img, psm) {
  */
 export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
   // Page segmentation: tesseract finds the blocks of the page (auto), or reads it as one block of
-  // lines across the page (block; for benchmarks: analyze.ts reads a scan once, auto).
+  // lines across the page (block; the second reading of a scan whose first did not reconcile).
   const psm = layout === 'block' ? '6' : knobs.psm;
   const pages = pdf.numPages;
   if (pages > maxPages) return { ok: false, code: 'too_many_pages', pages };

@@ -65,6 +65,21 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
 }
 
 /**
+ * The debits that are a known funder's only debit of the period and are worded as a loan's payment
+ * ("ONDECK CAPITAL LOAN PMT"): a term loan's installment or an advance's first pull (categoryDoubt).
+ */
+export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
+  const byFunder = new Map<string, Txn[]>();
+  for (const t of txns) {
+    const f = t.cents < 0 ? mcaFunder(t.description) : null;
+    if (f) byFunder.set(f, [...(byFunder.get(f) ?? []), t]);
+  }
+  const out = new Set<Txn>();
+  for (const ds of byFunder.values()) if (ds.length === 1 && LOAN_WORDED.test(ds[0].description)) out.add(ds[0]);
+  return out;
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -114,15 +129,8 @@ export function categoryDoubt(txns: Txn[]): string | null {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
   }
-  const funderDebits = new Map<string, Txn[]>();
-  for (const t of txns) {
-    const f = t.cents < 0 ? mcaFunder(t.description) : null;
-    if (f) funderDebits.set(f, [...(funderDebits.get(f) ?? []), t]);
-  }
-  for (const [, ds] of funderDebits) {
-    if (ds.length === 1 && LOAN_WORDED.test(ds[0].description)) {
-      return `The only debit of ${money(-ds[0].cents)} on ${ds[0].date} to a funder is worded as a loan payment: a term loan's installment or an advance's first payment, and no rule says which, so the MCA figures cannot be trusted`;
-    }
+  for (const t of loanWordedSinglePulls(txns)) {
+    return `The only debit of ${money(-t.cents)} on ${t.date} to a funder is worded as a loan payment: a term loan's installment or an advance's first payment, and no rule says which, so the MCA figures cannot be trusted`;
   }
   const funderLike = new Map<string, Txn[]>();
   const recurring = new Map<string, Txn[]>();

@@ -5,9 +5,11 @@
 // "never a wrong figure". A credit is settled as the statement settles it: money given back by a
 // counterparty the statement shows the merchant paying (analyze.ts paidBack), else the table's kind
 // when neither creditDoubt nor the statement's doubt of a credit from a counterparty it pays
-// (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not.
+// (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not
+// (unless doubted: a known funder's only debit of the period worded as a loan payment, doubt.ts
+// loanWordedSinglePulls).
 import { readFileSync } from 'node:fs';
-import { fromPaidCounterparty } from '../../src/features/statements/doubt';
+import { fromPaidCounterparty, loanWordedSinglePulls } from '../../src/features/statements/doubt';
 import { paidBack, type Txn } from '../../src/features/statements/analyze';
 import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
 
@@ -28,6 +30,8 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
     const back = paidBack(txns);
     // A credit from a counterparty the statement shows the merchant paying, no row settling it: doubted.
     const fromPaid = fromPaidCounterparty(txns);
+    // A known funder's only debit of the period worded as a loan payment: doubted.
+    const loanPull = loanWordedSinglePulls(txns);
     rows.forEach((x, i) => {
       lines++;
       const d = x.description;
@@ -42,7 +46,7 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
       } else {
         const nsfWant = x.category === 'nsf_fee' || x.category === 'od_fee';
         if (isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
-        else if ((x.category === 'mca') !== !!mcaFunder(d)) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
+        else if (!loanPull.has(txns[i]) && (x.category === 'mca') !== !!mcaFunder(d)) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
       }
       if (why) wrong.push({ file: s.file, amount: x.amount, description: d, why });
     });

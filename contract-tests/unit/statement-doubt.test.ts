@@ -49,6 +49,20 @@ describe('categoryDoubt', () => {
   });
 });
 
+describe('categoryDoubt: a known funder paid once in the period in a loan\'s words', () => {
+  // blind-18: one "ONDECK CAPITAL LOAN PMT" in July (a term loan's monthly installment) was counted as a third position.
+  it('the only loan-worded debit to a known funder is doubted (an installment or a first pull, the line cannot say)', () => {
+    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL LOAN PMT CCD 5256559026', -1850)])).toMatch(/^The only debit of \$1850\.00 on 2026-03-15 to a funder is worded as a loan payment/);
+    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ELECTRONIC DEBIT IOU CENTRAL INC IOU LOAN ID 88123', -900)])).toMatch(/worded as a loan payment/);
+  });
+  it('repeated loan-worded pulls are a position as the table says; a single pull not worded as a loan is not doubted', () => {
+    const pulls = Array.from({ length: 5 }, (_, i) => t(`2026-03-${String(i + 9).padStart(2, '0')}`, `ACH DEBIT RAPID FINANCE LOAN PMT ID ${4410 + i}`, -312));
+    expect(categoryDoubt([...sales(3, 5000), ...pulls])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL', -1850)])).toBeNull();
+    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT SHAW INDUSTRIES LOAN PMT', -1850)])).toBeNull(); // no funder
+  });
+});
+
 describe('categoryDoubt: recurring equal debits to a payee no row knows', () => {
   const debits = (n: number, name: (i: number) => string, dollars: (i: number) => number) => Array.from({ length: n }, (_, i) => t(`2026-03-${String(i + 2).padStart(2, '0')}`, name(i), -dollars(i)));
   it('four equal debits to one unknown payee read like an unknown advance (ids and dates in the line vary)', () => {

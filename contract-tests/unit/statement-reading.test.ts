@@ -403,6 +403,14 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Funding and "FOX BUSINESS FU". Refused still: a $21,969.34 customer's wire of no known kind (12% of
   // the credits; the doubt policy). 9/10 parsed, 108/120 figures.
   { dir: 'contract-tests/fixtures/statements-blind-17', minParsed: 9 },
+  // Blind-18 scored 6/8 parsed, 5 right, ONE PARSED WRONG (a single "ONDECK CAPITAL LOAN PMT", a term
+  // loan's monthly installment, counted as a third MCA position). Since: a known funder's only debit of
+  // the period worded as a loan payment is doubted (installment or first pull: the line cannot say), so
+  // that statement is refused, not guessed; an overdraft fee charged for an item that was a transfer is
+  // an overdraft fee (the Fee Summary's "Overdraft Item Fees" now reconciles). Refused still: the
+  // OnDeck statement above, and a $364.20 credit from a payee the merchant pays (the doubt policy).
+  // 6/8 parsed, 72/96 figures, 0 wrong.
+  { dir: 'contract-tests/fixtures/statements-blind-18', minParsed: 6 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

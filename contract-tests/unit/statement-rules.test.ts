@@ -354,6 +354,11 @@ describe('nsf: NSF, returned, unpaid and overdraft (paid item) events', () => {
   it('an overdraft protection transfer is not an overdraft fee', () => {
     expect(isNsf('OVERDRAFT PROTECTION TRANSFER FROM SAV')).toBe(false);
     expect(depositKind('OVERDRAFT PROTECTION TRANSFER FROM SAV')).toBe('transfer');
+    for (const d of ['OVERDRAFT TRANSFER FROM SAVINGS 4402', 'OD TRANSFER FROM SHARE 01', 'ONLINE TRANSFER FOR OVERDRAFT', 'OVERDRAFT SWEEP FROM MMA']) expect(isNsf(d), d).toBe(false);
+  });
+  it('a fee for an overdrawing item that was a transfer is an overdraft fee (blind-18)', () => {
+    expect(isNsf('Overdraft Item Fee Item: Online Transfer to Savings ...4402')).toBe(true);
+    expect(isNsf('OVERDRAFT ITEM FEE PAID INTERNET XFER TO CHK 1180')).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, moneyBackFrom, paysCounterparty } from './rules';
+import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, paysCounterparty } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -12,6 +12,8 @@ import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSett
 const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
 /** A line naming an account of the merchant's (a mask or the account's kind after TO/FROM). */
 const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|DDA|MMA|RESERVE|TREASURY)\b)/i;
+/** A debit worded as a loan's payment ("ONDECK CAPITAL LOAN PMT", "IOU LOAN", "LN PMT"). */
+const LOAN_WORDED = /\b(LOANS?|LN)\b/i;
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
 /**
@@ -63,6 +65,21 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
 }
 
 /**
+ * The debits that are a known funder's only debit of the period and are worded as a loan's payment
+ * ("ONDECK CAPITAL LOAN PMT"): a term loan's installment or an advance's first pull (categoryDoubt).
+ */
+export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
+  const byFunder = new Map<string, Txn[]>();
+  for (const t of txns) {
+    const f = t.cents < 0 ? mcaFunder(t.description) : null;
+    if (f) byFunder.set(f, [...(byFunder.get(f) ?? []), t]);
+  }
+  const out = new Set<Txn>();
+  for (const ds of byFunder.values()) if (ds.length === 1 && LOAN_WORDED.test(ds[0].description)) out.add(ds[0]);
+  return out;
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -80,7 +97,13 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
  *   funder row knows, or four or more of $50 or more to any payee no row knows (not a transfer, a
  *   check, a card purchase, cash or a payment the merchant pushes): an unknown advance's daily or
  *   weekly payments. A payee is the counterparty whatever the bank's wording (rules.ts
- *   `counterparty`: the NACHA "ORIG CO NAME:", else the words after "Withdrawal to", "ACH DEBIT"...).
+ *   `counterparty`: the NACHA "ORIG CO NAME:", else the words after "Withdrawal to", "ACH DEBIT"...);
+ * - a known funder's only debit of the period worded as a LOAN payment: many funders also make term
+ *   loans, and one loan payment in a period is a term loan's monthly installment (debt service, no
+ *   position) or the first pull of a new advance, and the line cannot say which. Repeated loan-worded
+ *   pulls (daily or weekly: "RAPID FINANCE LOAN PMT", "IOU LOAN", "SQ LOAN PMT") are a position as
+ *   the table says (blind-18: one "ONDECK CAPITAL LOAN PMT" in July, a term loan's installment,
+ *   was counted as a third position).
  */
 export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);
@@ -105,6 +128,9 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
+  }
+  for (const t of loanWordedSinglePulls(txns)) {
+    return `The only debit of ${money(-t.cents)} on ${t.date} to a funder is worded as a loan payment: a term loan's installment or an advance's first payment, and no rule says which, so the MCA figures cannot be trusted`;
   }
   const funderLike = new Map<string, Txn[]>();
   const recurring = new Map<string, Txn[]>();

@@ -1704,3 +1704,15 @@ describe('holdout18 wording: a request list going on after a full stop, an item 
     expect(c.requested_items).toEqual(['signed lease', '6 months']);
   });
 });
+
+describe('holdout19 wording: a state the lender stopped writing, time under the present entity', () => {
+  it('a state after a verb of no longer writing it ("halted underwriting Ohio deals", "quit booking Georgia merchants") is restricted_state', () => {
+    expect(read('We halted underwriting Ohio deals in October, so no on Pinecrest.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Sorry, we quit booking Georgia merchants this fall. Not able to help on Pinecrest.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+
+  it('time counted from the present tax ID or entity ("tax ID only issued in August", "two years under the present LLC") is time_in_business', () => {
+    expect(read('Pinecrest is a pass. Their tax ID was only issued in August; the old partnership had the history.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read('Declining Pinecrest: we need two years under the present LLC and they have eight months.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+  });
+});

@@ -134,7 +134,7 @@ export const DECLINE: PhraseRow[] = [
   // "we won't add a third position", "we will not take a 4th"
   { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
   // a restriction the funder put on itself, for now: "we paused all Virginia merchants", "East Bay is a no for now"
-  { phrase: "(paused|pausing|suspended|suspending|stopped|halted|froze|frozen) (all |any |new )*([a-z]+ ){0,2}(merchants|deals|files|submissions|funding|business(es)?)|a no for (now|the time being)", w: 3 },
+  { phrase: "(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen) (all |any |new )*([a-z]+ ){0,2}(merchants|deals|files|submissions|funding|business(es)?)|a no for (now|the time being)", w: 3 },
   // (holdout11) the lender finished with the file: "We're done with Crosstown on our side", "I'm finished with this one",
   // "we're out on this one" (never a step of the work done: "done with the review", "finished with underwriting, approved")
   { phrase: "(we're|we are|i'm|i am|we've|i've) (all )?(done|finished|through) with (?!(the |our |my |your |their )?(review|reviewing|underwriting|uw|verification|verifying|stips|docs|documents|paperwork|pricing|diligence|due diligence|bank verif\\w*|call|interview|inspection|site visit|analysis|file review|numbers|call))[a-z'&.-]+( [a-z'&.-]+){0,2}( on (our|my) (side|end)| for (good|now|us)| here)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3, modal: true },
@@ -783,6 +783,16 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
+  // (holdout19) the business's time counted from its present entity or tax ID, not the years on the app: "the EIN was only
+  // registered in March", "we need 12 months under the current EIN", "the new LLC was formed in June"
+  {
+    category: 'time_in_business',
+    phrases: [
+      "(ein|tax id|tin|fein|entity|llc|corporation|corp)( number)?( on [a-z ]{1,30})? (was |is |got |were )?(only |just |recently |newly )?(registered|formed|issued|created|set up|organized|filed|obtained)( in| on| last| this| back in)",
+      "(\\d{1,2}|one|two|three|six|nine|twelve|eighteen|twenty-four) (full )?(months?|mos?|years?|yrs?) (under|on|with) (the|their|this|its|a) (current|new|present|same) (ein|tax id|tin|fein|entity|llc|ownership|corporation|corp)",
+    ],
+    w: 3,
+  },
   // a score under the floor, however far apart: "score's under our floor", "the 598 is below our credit floor"
   { category: 'credit_score', phrases: ["(score|fico|beacon|bureau|credit)('s| is| was| came in| came back| of \\d{3})? (under|below|beneath|short of|less than) (our|the) (credit |score |fico )?(floor|minimum|cutoff|cut-off|min|requirement|threshold)"], w: 3 },
   // where the merchant is domiciled or registered: "LA-domiciled merchants", "domiciled in Louisiana", "holding Louisiana until the rules settle"
@@ -816,7 +826,7 @@ export const STATE_RESTRICTED_AFTER: string[] = [
   '(?:is|are|\'s|’s) (?:off the table|a no[- ]go|closed to us|not open to us|on (?:ice|hold) for us)',
 ];
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [

@@ -1716,3 +1716,12 @@ describe('holdout19 wording: a state the lender stopped writing, time under the 
     expect(read('Declining Pinecrest: we need two years under the present LLC and they have eight months.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
   });
 });
+
+describe('holdout19 wording: the outcomes listed as what will come', () => {
+  it('three outcomes named as a list ("an approval, a counter or a decline") decide nothing', () => {
+    expect(read('Got the file. You will hear back with an approval, a counter or a decline by tomorrow.').type).toBe('unclassified');
+    expect(read("Thanks, Pinecrest is in our queue. Approvals, counteroffers and declines all come from your rep; please don't resubmit it.").type).toBe('unclassified');
+    // a decision beside the list still reads
+    expect(read('Declined - too many NSFs. Approvals, counters and declines all come from this desk.')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+});

@@ -889,6 +889,8 @@ export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max 
  * NSFs OK") and zero counts ("Declined ACH count: 0"). The sentence around a match is blanked before
  * any decision or decline-reason cue is scored (offer terms are still read from it).
  */
+/** An outcome named as a kind (a list of them decides nothing). */
+const OUTCOME_WORD = '(approvals?|approved|counters?|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?)';
 export const BOILERPLATE: string[] = [
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',
@@ -900,6 +902,9 @@ export const BOILERPLATE: string[] = [
   '(approvals?|approved|accept(ances?|ed)?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(declines?|declined|denials?|denied|rejections?|rejected)\\b|(declines?|declined|denials?|denied|rejections?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(approvals?|approved|acceptances?)\\b',
   // (holdout15) both outcomes in the trade's words, still to come: "I will circle back with numbers or a pass"
   '(numbers|terms|pricing|an offer|offer|a yes|an approval|approval) or an? (pass|no|decline)\\b|an? (pass|no|decline) or (numbers|terms|pricing|an offer|a yes|an approval)\\b',
+  // (holdout19) three outcomes listed as what will come: "your manager will send the approval, counter or decline",
+  // "approvals, counteroffers and declines go out by email"
+  `${OUTCOME_WORD}, (an? |the )?${OUTCOME_WORD},? (or|and|and/or|&) (an? |the )?${OUTCOME_WORD}\\b`,
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",

@@ -1725,3 +1725,12 @@ describe('holdout19 wording: the outcomes listed as what will come', () => {
     expect(read('Declined - too many NSFs. Approvals, counters and declines all come from this desk.')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
   });
 });
+
+describe('holdout19 wording: the term excepted from the full amount', () => {
+  it('"the full amount, just not over <term>" names the asked term, refused: the offer on another term is a counter', () => {
+    expect(read('We can fund all 50 for Pinecrest, only not on 9 months. The most we do for vets is 20 weeks. 1.32 factor, 20 weekly payments of $3,300.', ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.32, term: 20, term_unit: 'weeks' }] });
+    expect(read('Sure, the full $50,000 works, just not over a 10 month term. Our cap is 24 weeks: factor 1.28, 24 weekly payments of $2,666.67.', ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.28, term: 24, term_unit: 'weeks' }] });
+  });
+});

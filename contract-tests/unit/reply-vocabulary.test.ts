@@ -1734,3 +1734,15 @@ describe('holdout19 wording: the term excepted from the full amount', () => {
       .toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.28, term: 24, term_unit: 'weeks' }] });
   });
 });
+
+describe('holdout19 wording: the lender\'s own place in the stack, then its amount', () => {
+  it('"come in as a third position at $20,000", "fund in 2nd position for $25,000" is the amount offered, not an existing balance', () => {
+    expect(read("Rapid stays in, and we aren't doing all 50 behind them. Best we can offer is to come in as a third position at $20,000.\n\nFactor 1.42, payback $28,400, 90 business days at $315.56 a day.", ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 20_000, factor_rate: 1.42, term: 90, term_unit: 'days', payment_amount: 315.56 }] });
+    expect(read("Pinecrest: we'd fund in 2nd position for $25,000. Pricing is 1.48 with a $37,000 payback over 24 weekly payments of $1,541.67.", ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 25_000, factor_rate: 1.48, term: 24, term_unit: 'weeks' }] });
+    // an existing advance's position and balance is still no offer
+    expect(read('They have a 2nd position at $30,000 with Rapid. Approved for the full 50 at 1.35 over 6 months, daily.', ask(50_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 50_000 }] });
+  });
+});

@@ -1746,3 +1746,12 @@ describe('holdout19 wording: the lender\'s own place in the stack, then its amou
       .toMatchObject({ type: 'approved', offers: [{ amount: 50_000 }] });
   });
 });
+
+describe('holdout19 wording: an amount approved "up to"', () => {
+  it('"approved up to 30k", "qualifies for up to $35,000" is the amount read (the offer kept for the person who decides)', () => {
+    expect(read("Pinecrest qualifies for up to $35,000 rather than the 50, at 1.39 over 5 months, daily. Let me know which term works and I'll finalize.", ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.39, term: 5, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(read('Pinecrest is approved up to 30k (not 50) at a 1.45 factor, 6 months, weekly.', ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.45, term: 6 }] });
+  });
+});

@@ -38,7 +38,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout16 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout16')],
   ['holdout17 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout17')],
   ['holdout18 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout18')],
-  ['holdout19 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout19')],
+  ['holdout19 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout19')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

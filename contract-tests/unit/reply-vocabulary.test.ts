@@ -1704,3 +1704,54 @@ describe('holdout18 wording: a request list going on after a full stop, an item 
     expect(c.requested_items).toEqual(['signed lease', '6 months']);
   });
 });
+
+describe('holdout19 wording: a state the lender stopped writing, time under the present entity', () => {
+  it('a state after a verb of no longer writing it ("halted underwriting Ohio deals", "quit booking Georgia merchants") is restricted_state', () => {
+    expect(read('We halted underwriting Ohio deals in October, so no on Pinecrest.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Sorry, we quit booking Georgia merchants this fall. Not able to help on Pinecrest.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+
+  it('time counted from the present tax ID or entity ("tax ID only issued in August", "two years under the present LLC") is time_in_business', () => {
+    expect(read('Pinecrest is a pass. Their tax ID was only issued in August; the old partnership had the history.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read('Declining Pinecrest: we need two years under the present LLC and they have eight months.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+  });
+});
+
+describe('holdout19 wording: the outcomes listed as what will come', () => {
+  it('three outcomes named as a list ("an approval, a counter or a decline") decide nothing', () => {
+    expect(read('Got the file. You will hear back with an approval, a counter or a decline by tomorrow.').type).toBe('unclassified');
+    expect(read("Thanks, Pinecrest is in our queue. Approvals, counteroffers and declines all come from your rep; please don't resubmit it.").type).toBe('unclassified');
+    // a decision beside the list still reads
+    expect(read('Declined - too many NSFs. Approvals, counters and declines all come from this desk.')).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+  });
+});
+
+describe('holdout19 wording: the term excepted from the full amount', () => {
+  it('"the full amount, just not over <term>" names the asked term, refused: the offer on another term is a counter', () => {
+    expect(read('We can fund all 50 for Pinecrest, only not on 9 months. The most we do for vets is 20 weeks. 1.32 factor, 20 weekly payments of $3,300.', ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.32, term: 20, term_unit: 'weeks' }] });
+    expect(read('Sure, the full $50,000 works, just not over a 10 month term. Our cap is 24 weeks: factor 1.28, 24 weekly payments of $2,666.67.', ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.28, term: 24, term_unit: 'weeks' }] });
+  });
+});
+
+describe('holdout19 wording: the lender\'s own place in the stack, then its amount', () => {
+  it('"come in as a third position at $20,000", "fund in 2nd position for $25,000" is the amount offered, not an existing balance', () => {
+    expect(read("Rapid stays in, and we aren't doing all 50 behind them. Best we can offer is to come in as a third position at $20,000.\n\nFactor 1.42, payback $28,400, 90 business days at $315.56 a day.", ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 20_000, factor_rate: 1.42, term: 90, term_unit: 'days', payment_amount: 315.56 }] });
+    expect(read("Pinecrest: we'd fund in 2nd position for $25,000. Pricing is 1.48 with a $37,000 payback over 24 weekly payments of $1,541.67.", ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 25_000, factor_rate: 1.48, term: 24, term_unit: 'weeks' }] });
+    // an existing advance's position and balance is still no offer
+    expect(read('They have a 2nd position at $30,000 with Rapid. Approved for the full 50 at 1.35 over 6 months, daily.', ask(50_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 50_000 }] });
+  });
+});
+
+describe('holdout19 wording: an amount approved "up to"', () => {
+  it('"approved up to 30k", "qualifies for up to $35,000" is the amount read (the offer kept for the person who decides)', () => {
+    expect(read("Pinecrest qualifies for up to $35,000 rather than the 50, at 1.39 over 5 months, daily. Let me know which term works and I'll finalize.", ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 35_000, factor_rate: 1.39, term: 5, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(read('Pinecrest is approved up to 30k (not 50) at a 1.45 factor, 6 months, weekly.', ask(50_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.45, term: 6 }] });
+  });
+});

@@ -134,7 +134,7 @@ export const DECLINE: PhraseRow[] = [
   // "we won't add a third position", "we will not take a 4th"
   { phrase: "(won't|will not|don't|do not) (add|take|fund|do) (on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?", w: 3 },
   // a restriction the funder put on itself, for now: "we paused all Virginia merchants", "East Bay is a no for now"
-  { phrase: "(paused|pausing|suspended|suspending|stopped|halted|froze|frozen) (all |any |new )*([a-z]+ ){0,2}(merchants|deals|files|submissions|funding|business(es)?)|a no for (now|the time being)", w: 3 },
+  { phrase: "(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen) (all |any |new )*([a-z]+ ){0,2}(merchants|deals|files|submissions|funding|business(es)?)|a no for (now|the time being)", w: 3 },
   // (holdout11) the lender finished with the file: "We're done with Crosstown on our side", "I'm finished with this one",
   // "we're out on this one" (never a step of the work done: "done with the review", "finished with underwriting, approved")
   { phrase: "(we're|we are|i'm|i am|we've|i've) (all )?(done|finished|through) with (?!(the |our |my |your |their )?(review|reviewing|underwriting|uw|verification|verifying|stips|docs|documents|paperwork|pricing|diligence|due diligence|bank verif\\w*|call|interview|inspection|site visit|analysis|file review|numbers|call))[a-z'&.-]+( [a-z'&.-]+){0,2}( on (our|my) (side|end)| for (good|now|us)| here)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3, modal: true },
@@ -438,8 +438,8 @@ export const CLOSING_STIPS: PhraseRow[] = [
  * against the deal's desired term when the hook knows it (`requested_term`).
  */
 export const ASKED_TERM = {
-  /** Right before the number. */
-  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
+  /** Right before the number (holdout19: "the full amount, just not over 12 months": the term excepted is the ask). */
+  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply) not (over|on|for|across|at|with|in)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
   /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
   clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?|(?:requested|request|the ask|ask|asked|asking|submitted|applied for)(?: amount| terms?)?\\s*:",
   /** Right after the number and its unit. */
@@ -783,6 +783,16 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
+  // (holdout19) the business's time counted from its present entity or tax ID, not the years on the app: "the EIN was only
+  // registered in March", "we need 12 months under the current EIN", "the new LLC was formed in June"
+  {
+    category: 'time_in_business',
+    phrases: [
+      "(ein|tax id|tin|fein|entity|llc|corporation|corp)( number)?( on [a-z ]{1,30})? (was |is |got |were )?(only |just |recently |newly )?(registered|formed|issued|created|set up|organized|filed|obtained)( in| on| last| this| back in)",
+      "(\\d{1,2}|one|two|three|six|nine|twelve|eighteen|twenty-four) (full )?(months?|mos?|years?|yrs?) (under|on|with) (the|their|this|its|a) (current|new|present|same) (ein|tax id|tin|fein|entity|llc|ownership|corporation|corp)",
+    ],
+    w: 3,
+  },
   // a score under the floor, however far apart: "score's under our floor", "the 598 is below our credit floor"
   { category: 'credit_score', phrases: ["(score|fico|beacon|bureau|credit)('s| is| was| came in| came back| of \\d{3})? (under|below|beneath|short of|less than) (our|the) (credit |score |fico )?(floor|minimum|cutoff|cut-off|min|requirement|threshold)"], w: 3 },
   // where the merchant is domiciled or registered: "LA-domiciled merchants", "domiciled in Louisiana", "holding Louisiana until the rules settle"
@@ -816,7 +826,7 @@ export const STATE_RESTRICTED_AFTER: string[] = [
   '(?:is|are|\'s|’s) (?:off the table|a no[- ]go|closed to us|not open to us|on (?:ice|hold) for us)',
 ];
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -879,6 +889,8 @@ export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max 
  * NSFs OK") and zero counts ("Declined ACH count: 0"). The sentence around a match is blanked before
  * any decision or decline-reason cue is scored (offer terms are still read from it).
  */
+/** An outcome named as a kind (a list of them decides nothing). */
+const OUTCOME_WORD = '(approvals?|approved|counters?|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?)';
 export const BOILERPLATE: string[] = [
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',
@@ -890,6 +902,9 @@ export const BOILERPLATE: string[] = [
   '(approvals?|approved|accept(ances?|ed)?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(declines?|declined|denials?|denied|rejections?|rejected)\\b|(declines?|declined|denials?|denied|rejections?)( notices?| decisions?)?,? ?(and|or|and/or|/|&) ?(approvals?|approved|acceptances?)\\b',
   // (holdout15) both outcomes in the trade's words, still to come: "I will circle back with numbers or a pass"
   '(numbers|terms|pricing|an offer|offer|a yes|an approval|approval) or an? (pass|no|decline)\\b|an? (pass|no|decline) or (numbers|terms|pricing|an offer|a yes|an approval)\\b',
+  // (holdout19) three outcomes listed as what will come: "your manager will send the approval, counter or decline",
+  // "approvals, counteroffers and declines go out by email"
+  `${OUTCOME_WORD}, (an? |the )?${OUTCOME_WORD},? (or|and|and/or|&) (an? |the )?${OUTCOME_WORD}\\b`,
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",

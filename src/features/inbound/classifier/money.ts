@@ -23,14 +23,19 @@ export interface Fact {
   shorthand?: boolean;
 }
 
+// (holdout19) "up to" is a ceiling (a sell rate's, a limit's) unless it follows an approval: "approved up to $40,000" is the amount
+// approved (still tentative: the classifier's TENTATIVE rows send it to a person)
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   // (holdout15) what the merchant nets after a payoff or fees is no offer: "the merchant nets about $52,300 before fees"
   ['net', /\b(net|nets|netting|netted|disburse\w*|after fees|wired?|in hand|take[- ]home)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
-  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|up to|verified|tax)\b/g],
+  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|(?<!\b(?:approved|approvable|qualif(?:y|ies|ied)|eligible)(?: for)? )up to|verified|tax)\b/g],
   ['payment', /\b(payments?|pmts?|pymts?|pulls?|draws?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dailies|weeklies|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
+  // (holdout19) the lender's own place in the stack, then its amount: "come in as a 2nd position at $30,000", "we'd fund in
+  // 3rd position for 20k" (nearer the amount than the "position" that otherwise names an existing advance's balance)
+  ['funded', /\b(?:come|comes|coming|go|goes|going|step|sit|fund|funding|be) in (?:as )?(?:an? |the |our )?(?:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth)(?: position| lien| spot)?,? (?:at|for|with)\b/g],
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|(?:we|i|they|uw|credit)(?:'ll| will) do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [

@@ -11,8 +11,8 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 // against the truth of their sources: no statement ever parsed with a wrong figure (a scan that
 // cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 5.5 CPU-minutes for
 // the whole set): `npm test` reads two of them with their exact outcomes (a 200 dpi JPEG of a layout
-// with page subtotals read right, and a noisy 150 dpi JPEG OCR misreads, refused; 5 pages, each read
-// once, about 30 CPU-seconds; statement-ocr.test.ts reads 300, 200 and 150 dpi scans and the statement that does not
+// with page subtotals read right, and a noisy 150 dpi JPEG OCR misreads, refused; 5 pages (a refused
+// scan read a second time as one block of lines); statement-ocr.test.ts reads 300, 200 and 150 dpi scans and the statement that does not
 // add up); SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements` prints the same
 // score with time per page). A scan's reading does not depend on the machine's load
 // (120 s a page in the tests, vitest.config.ts), so each outcome is exact.

@@ -1755,3 +1755,48 @@ describe('holdout19 wording: an amount approved "up to"', () => {
       .toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.45, term: 6 }] });
   });
 });
+
+describe('holdout20 wording: a portal\'s installment rows', () => {
+  it('"Installment" / "Installments" rows in a side-by-side table are each option\'s payment and count of payments (its term)', () => {
+    const grid = 'COUNTER OFFER\n\n| Option 1 | Option 2\nAdvance | $50,000.00 | $35,000.00\nFactor | 1.38 | 1.30\nSchedule | Daily | Weekly\nInstallment | $575.00 | $1,516.67\nInstallments | 120 | 30';
+    expect(read(grid, ask(70_000))).toMatchObject({
+      type: 'counter',
+      offers: [
+        { amount: 50_000, factor_rate: 1.38, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 575 },
+        { amount: 35_000, factor_rate: 1.3, term: 30, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1516.67 },
+      ],
+    });
+  });
+
+  it('a label naming the payments counted, alone on its line with a bare count ("Debits: 26"), is the term on the offer\'s schedule', () => {
+    const c = read('Status: APPROVED\n\nAdvance: $30,000.00\nFactor: 1.43\nFrequency: Weekly\nDebit: $1,650.00\nDebits: 26', ask(30_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.43, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1650 }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout20 wording: a number written out with its figure in brackets', () => {
+  it('"twelve (12) months", "eight (8) months": one number, so the term is read', () => {
+    expect(wordsToDigits('over a term of eight (8) months')).toBe('over a term of 8 months');
+    // a figure that is not the words' own stays as written
+    expect(wordsToDigits('eight (9) months')).toBe('eight (9) months');
+    expect(read('We are pleased to confirm Pinecrest is approved for sixty thousand dollars ($60,000.00) at a factor rate of 1.33, over a term of twelve (12) months, weekly ACH.', ask(60_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.33, term: 12, term_unit: 'months', payment_frequency: 'weekly' }] });
+  });
+});
+
+describe('holdout20 wording: options named by a term, their lengths given after the colon', () => {
+  it('"9 month: 1.34 factor, 180 business days ..." names the option; the days or payments after it are its term', () => {
+    const c = read('Pinecrest is approved for all 50. Two structures, merchant chooses:\n\n9 month: 1.34 factor, 180 business days at $372.22/day\n12 month: 1.45 factor, 52 weekly payments of $1,394.23', ask(50_000));
+    expect(c).toMatchObject({
+      type: 'approved',
+      offers: [
+        { amount: 50_000, factor_rate: 1.34, term: 180, term_unit: 'days', payment_frequency: 'daily', payment_amount: 372.22 },
+        { amount: 50_000, factor_rate: 1.45, term: 52, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1394.23 },
+      ],
+    });
+    expect(c.review_reason ?? null).toBeNull();
+    // options named by their terms alone still read those terms
+    expect(extractOffers('4 mo: 40k @ 1.25 / 6 mo: 40k @ 1.33', ask(40_000))).toMatchObject([{ amount: 40_000, term: 4, term_unit: 'months' }, { amount: 40_000, term: 6, term_unit: 'months' }]);
+  });
+});

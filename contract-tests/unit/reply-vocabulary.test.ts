@@ -1800,3 +1800,33 @@ describe('holdout20 wording: options named by a term, their lengths given after 
     expect(extractOffers('4 mo: 40k @ 1.25 / 6 mo: 40k @ 1.33', ask(40_000))).toMatchObject([{ amount: 40_000, term: 4, term_unit: 'months' }, { amount: 40_000, term: 6, term_unit: 'months' }]);
   });
 });
+
+describe('holdout20 wording: the asked term or schedule refused in the trade\'s words', () => {
+  it('"9 months is a no-go", "a 10 month term is off the table" refuses the asked term: the full amount on a shorter one is a counter', () => {
+    expect(read('Pinecrest - all 40k works but 9 months is a no-go for a vet clinic. best i can do is 5 mo at 1.30, daily.', ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.3, term: 5, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(read('The full $40,000 is fine; a 10 month term is off the table in this industry. 1.28 over 6 months, weekly.', ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, term: 6, term_unit: 'months' }] });
+  });
+
+  it('a schedule the lender has no product for ("we don\'t carry a monthly program") is refused: the offer on another schedule is a counter, its own schedule logged', () => {
+    expect(read("We don't carry a weekly product. For Pinecrest I can offer $40,000 at 1.35 on daily debits, 120 payments of $450.00.", ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 450 }] });
+    // forwarded by the rep, who says little himself: the underwriter's note is the answer
+    const fwd = "Dana, money is fine, just not monthly. see if the owner takes daily.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nWe don't run a monthly payment program. Pinecrest can have $45,000 at 1.32 on daily debits: 110 payments of $540.00.";
+    expect(read(fwd, ask(45_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA'))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.32, term: 110, term_unit: 'days', payment_frequency: 'daily', payment_amount: 540 }] });
+  });
+});
+
+describe('holdout20 wording: a funder\'s footer, a rep relaying a request', () => {
+  it('"all offers are subject to ... and can be withdrawn before funding" decides nothing; the forwarded request is read', () => {
+    const fwd = 'Dana, FYI from Priya.\n\nAll offers are subject to final review and can be withdrawn before funding.\n\n---------- Forwarded message ---------\nFrom: Priya Rao <priya@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nBefore I price Pinecrest I need the October bank statement.';
+    expect(read(fwd, ask(40_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringMatching(/October bank statement/)] });
+  });
+
+  it('"one thing credit needs on this file, see below" reads the forwarded message for the item', () => {
+    const fwd = 'Dana, one thing credit needs on Pinecrest, see below.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nKapitus is still pulling through last week. I need a paid-in-full letter from Kapitus before I go any further.';
+    expect(read(fwd, ask(40_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringMatching(/paid-in-full letter from Kapitus/)] });
+  });
+});

@@ -10,7 +10,9 @@ function askedTermGranted(before: string): boolean {
 }
 
 const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
-const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write)( it| this| them| that)?( on)?( a)?\s*$/;
+// (holdout20) ... or a schedule the lender has no product for, or one excepted: "we don't have a bi-weekly product",
+// "we don't run weekly", "can do the amount but not the bi-weekly"
+const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|doesn't|does not|not able to|unable to) (do|offer|go|approve|write|have|carry|run|support)( it| this| them| that)?( on)?( a| an| any)?\s*$|\b(but|just|only|and) not (on )?(the |a |an )?\s*$/;
 
 const end0 = (m: RegExpExecArray) => m.index + m[0].length;
 

@@ -1819,6 +1819,13 @@ describe('holdout20 wording: the asked term or schedule refused in the trade\'s 
   });
 });
 
+describe('holdout20 wording: an approval taken back by the business\'s name', () => {
+  it('"please ignore the Blue Ridge Auto Body offer" (a name of four words) is an approval withdrawn, for a person', () => {
+    expect(read('Please ignore the Blue Ridge Auto Body offer from this morning. Verification turned up a new daily debit from another funder, so it is declined for now.'))
+      .toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+  });
+});
+
 describe('holdout20 wording: a funder\'s footer, a rep relaying a request', () => {
   it('"all offers are subject to ... and can be withdrawn before funding" decides nothing; the forwarded request is read', () => {
     const fwd = 'Dana, FYI from Priya.\n\nAll offers are subject to final review and can be withdrawn before funding.\n\n---------- Forwarded message ---------\nFrom: Priya Rao <priya@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nBefore I price Pinecrest I need the October bank statement.';
@@ -1828,5 +1835,12 @@ describe('holdout20 wording: a funder\'s footer, a rep relaying a request', () =
   it('"one thing credit needs on this file, see below" reads the forwarded message for the item', () => {
     const fwd = 'Dana, one thing credit needs on Pinecrest, see below.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nKapitus is still pulling through last week. I need a paid-in-full letter from Kapitus before I go any further.';
     expect(read(fwd, ask(40_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringMatching(/paid-in-full letter from Kapitus/)] });
+  });
+});
+
+describe('holdout20 wording: one paragraph answering this file and, in a sentence, another', () => {
+  it('"Pinecrest ok at 40k ... and the Harbor Grill one you sent Friday is a pass": this deal\'s terms, the other file\'s pass not read, for a person', () => {
+    const c = read('Pinecrest ok at 40k 1.33, 120 days, 443.33 daily. and the Harbor Grill one you sent friday is a pass, too many negs.', { requested_amount: 40_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(c).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 40_000, factor_rate: 1.33, term: 120, term_unit: 'days' }] });
   });
 });

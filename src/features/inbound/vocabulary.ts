@@ -216,7 +216,8 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
   // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
   // "ignore yesterday's offer notice, it went out before verification"
-  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
+  // (holdout20) ... the approval named by the business, whose name runs to four words: "disregard the Paducah River Marine approval"
+  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
   { phrase: '(approval|offer)( e-?mail| notice| notification| letter)? (was |got )?(released|sent|issued|generated|went out) (in error|by mistake|by error|prematurely|too early|before (verification|underwriting|the verification|we|credit))', w: 3 },
 ];
 

@@ -1712,3 +1712,23 @@ describe('a treasury statement: a strip of labelled cells, tables with the descr
     failed(await read(make({ ledger31: '1,700.00' }), { landscape: true }), 'does_not_reconcile');
   });
 });
+
+// The amount-first total line ("1,500.00  Total Credits: 2 items") is read only when its label says it
+// is a total: in a register printed amount first with the date on a day's first row only, an undated
+// "500.00  MOBILE DEPOSIT" is that day's row, never a total named "MOBILE DEPOSIT".
+describe('an amount-first register, the date on a day\'s first row only', () => {
+  const row = (d: string, amt: string, desc: string): PageSpec[number] => [...(d ? ([[50, d]] as const) : []), [200, amt, { r: true }], [230, desc]];
+  const make = (closing: string): PageSpec[] => [[
+    'Prairie Ledger Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, closing, { r: true }]],
+    'DEPOSITS AND CREDITS',
+    [[50, 'Date', { b: true }], [200, 'Amount', { b: true, r: true }], [230, 'Description', { b: true }]],
+    row('10/02', '1,000.00', 'CARD SETTLEMENT VISA'),
+    row('', '500.00', 'MOBILE DEPOSIT'),
+    row('10/09', '250.00', 'CARD SETTLEMENT VISA'),
+  ]];
+  it('the undated row is the day\'s row: parsed and reconciled', async () => {
+    expect(figures(await read(make('2,750.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 2750, deposits_total: 1750, deposit_count: 3 });
+    failed(await read(make('2,850.00')), 'does_not_reconcile');
+  });
+});

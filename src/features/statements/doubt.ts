@@ -21,7 +21,9 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * worded as money back ("Credit Memo GRAYBAR ELECTRIC", "HENRY SCHEIN CREDIT MEMO", rules.ts
  * `moneyBackFrom`), naming a counterparty that debits of the period pay (rules.ts
  * `paysCounterparty`), and no more than those debits paid it (a supplier gives back at most what it
- * was paid). Not revenue. Any other money-back credit no row settles is still doubted.
+ * was paid); and a supplier's credit worded as its CREDIT ("MSC INDUSTRIAL CREDIT", "TYPE: CREDIT",
+ * rules.ts `supplierCreditFrom`) from a payee the period's debits pay under the same name, no more
+ * than they paid it. Not revenue. Any other money-back credit no row settles is still doubted.
  */
 export function paidBack(txns: Txn[]): Set<Txn> {
   const out = new Set<Txn>();

@@ -144,7 +144,9 @@ describe('categoryDoubt: what no row knows, in any bank\'s wording (blind-5)', (
   });
   it('a credit from a counterparty the merchant pays in the period is doubted (money given back); from anyone else it is not', () => {
     const paid = t('2026-03-05', 'ACH DEBIT GRAINGER 8812', -412.1);
-    expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'GRAINGER 0031 CR', 88.4)])).toMatch(/^The credit of \$88\.40 on 2026-03-20 comes from a counterparty the merchant pays/);
+    expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'ACH DEPOSIT GRAINGER 0031', 88.4)])).toMatch(/^The credit of \$88\.40 on 2026-03-20 comes from a counterparty the merchant pays/);
+    // Worded as the supplier's CR and no more than it was paid: its money given back (below, blind-13/14/18).
+    expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'GRAINGER 0031 CR', 88.4)])).toBeNull();
     expect(categoryDoubt([...sales(10, 2000), paid, t('2026-03-20', 'BRENNAN MILLWORK 0031', 88.4)])).toBeNull();
   });
 });
@@ -266,16 +268,35 @@ describe('credits the trade reads either way: factoring, an insurance claim for 
   });
 });
 
-describe("blind-14: a supplier's credit worded '<name> CREDIT', from a supplier the merchant pays by card", () => {
+// blind-14 first doubted a supplier's credit worded "<name> CREDIT" from a supplier the merchant pays
+// ("a supplier credit or a customer who also supplies: the line cannot say"). Measured since on every
+// corpus: each such credit (blind-13 "CAFE VITA ROASTING TYPE: CREDIT", blind-14 "MSC INDUSTRIAL
+// CREDIT", blind-18 "POOLCORP SCP DIST CREDIT") was the supplier's money given back, and the doubt
+// refused those three statements. A customer paying names a payment, not a CREDIT; so, as a credit
+// memo is, it is settled as money back when the merchant paid that counterparty at least as much in
+// the period, and doubted otherwise.
+describe("a supplier's credit worded '<name> CREDIT', from a supplier the merchant pays (blind-13/14/18)", () => {
   const card = t('2026-04-10', 'Debit Card Purchase MSC INDUSTRIAL Card 1599', -2044.98);
-  it('is doubted (a supplier credit or a customer who also supplies: the line cannot say), never counted as sales unasked', () => {
-    expect(categoryDoubt([...sales(10, 2000), card, t('2026-04-30', 'Preauthorized Credit MSC INDUSTRIAL CREDIT 244426930333072', 643.18)])).toMatch(
-      /^The credit of \$643\.18 on 2026-04-30 comes from a counterparty the merchant pays/,
-    );
+  const credit = t('2026-04-30', 'Preauthorized Credit MSC INDUSTRIAL CREDIT 244426930333072', 643.18);
+  it('is money given back, not revenue, when the merchant paid that supplier at least as much in the period', () => {
+    expect(categoryDoubt([...sales(10, 2000), card, credit])).toBeNull();
+    expect([...paidBack([...sales(10, 2000), card, credit])]).toEqual([credit]);
+    const pool = [t('2026-04-07', 'PREAUTHORIZED DEBIT POOLCORP SCP DIST ACH PMT 758980627270391', -8528.41), t('2026-04-24', 'PREAUTHORIZED CREDIT POOLCORP SCP DIST CREDIT 430121978058287', 364.2)];
+    expect(paidBack([...sales(10, 2000), ...pool]).size).toBe(1);
+    const vita = [t('2026-03-16', 'Withdrawal ACH CAFE VITA ROASTING TYPE: INVOICE ID: 1263351722', -1075.67), t('2026-03-31', 'Deposit ACH CAFE VITA ROASTING TYPE: CREDIT ID: 7409888165', 186.4)];
+    expect(categoryDoubt([...sales(10, 2000), ...vita])).toBeNull();
+    expect(paidBack([...sales(10, 2000), ...vita]).size).toBe(1);
+  });
+  it('more than the merchant paid that supplier in the period: doubted (a supplier credit or a customer who also supplies), never counted as sales unasked', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-04-10', 'Debit Card Purchase MSC INDUSTRIAL Card 1599', -500), credit])).toMatch(/^The credit of \$643\.18 on 2026-04-30 comes from a counterparty the merchant pays/);
+    expect(paidBack([...sales(10, 2000), t('2026-04-10', 'Debit Card Purchase MSC INDUSTRIAL Card 1599', -500), credit]).size).toBe(0);
   });
   it('not when nobody of that name is paid, nor for a payout that is not worded as the payer\'s CREDIT', () => {
-    expect(categoryDoubt([...sales(10, 2000), t('2026-04-30', 'Preauthorized Credit MSC INDUSTRIAL CREDIT 244426930333072', 643.18)])).toBeNull();
+    expect(categoryDoubt([...sales(10, 2000), credit])).toBeNull();
+    expect(paidBack([...sales(10, 2000), credit]).size).toBe(0);
     expect(categoryDoubt([...sales(10, 2000), card, t('2026-04-30', 'Preauthorized Credit ACME TOOLING CREDIT 244426930333072', 643.18)])).toBeNull();
+    // A customer's payment from a name the merchant also pays is no supplier's credit.
+    expect(paidBack([...sales(10, 2000), t('2026-03-16', 'Withdrawal ACH CAFE VITA ROASTING TYPE: INVOICE ID: 1263351722', -1075.67), t('2026-03-31', 'Deposit ACH CAFE VITA ROASTING TYPE: AP PMT ID: 7409888165', 186.4)]).size).toBe(0);
   });
 });
 

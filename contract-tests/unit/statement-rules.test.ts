@@ -247,6 +247,13 @@ describe('blind-17: Knight Capital Funding and Fox Business Funding, their ACH n
   });
 });
 
+describe('blind-19: Bryant Park Capital (a New York MCA funder) is a known funder', () => {
+  it.each(['BRYANT PARK CAP WEEKLY CCD 0747618293', 'ACH DEBIT BRYANT PARK CAPITAL LLC', 'BRYANT PARK FUNDING DAILY'])('%s: a Bryant Park Capital position', (d) => expect(mcaFunder(d)).toBe('Bryant Park Capital'));
+  it('"BRYANT PARK" alone, or a business there, is no funder', () => {
+    for (const d of ['POS PURCHASE BRYANT PARK GRILL NEW YORK', 'ACH DEBIT BRYANT PARK CORP']) expect(mcaFunder(d)).toBeNull();
+  });
+});
+
 describe('blind-16: Family Funding Group (a New York MCA funder) is a known funder, its descriptor cut at 17 characters', () => {
   it.each(['ACH DR FAMILY FUNDING GR DEBIT TRN 388252643152888', 'FAMILY FUNDING GROUP ACH DEBIT', 'FAMILY FUNDING GRP DAILY'])('%s: a Family Funding Group position', (d) => expect(mcaFunder(d)).toBe('Family Funding Group'));
   it('a family name with "funding" alone is not it', () => expect(mcaFunder('ACH DR FAMILY FUNDING TRUST')).toBeNull());

@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, paysCounterparty } from './rules';
+import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, paysCounterparty, supplierCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -21,16 +21,31 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * worded as money back ("Credit Memo GRAYBAR ELECTRIC", "HENRY SCHEIN CREDIT MEMO", rules.ts
  * `moneyBackFrom`), naming a counterparty that debits of the period pay (rules.ts
  * `paysCounterparty`), and no more than those debits paid it (a supplier gives back at most what it
- * was paid). Not revenue. Any other money-back credit no row settles is still doubted.
+ * was paid); and a supplier's credit worded as its CREDIT ("MSC INDUSTRIAL CREDIT", "TYPE: CREDIT",
+ * rules.ts `supplierCreditFrom`) from a payee the period's debits pay under the same name, no more
+ * than they paid it. Not revenue. Any other money-back credit no row settles is still doubted.
  */
 export function paidBack(txns: Txn[]): Set<Txn> {
   const out = new Set<Txn>();
   const debits = txns.filter((t) => t.cents < 0);
+  const payees = debits.map((x) => ({ x, w: payeeWords(x.description) }));
   for (const t of txns) {
-    if (t.cents <= 0 || creditDoubt(t.description) !== 'return') continue;
-    const name = moneyBackFrom(t.description);
+    if (t.cents <= 0) continue;
+    const doubt = creditDoubt(t.description);
+    if (doubt === 'return') {
+      const name = moneyBackFrom(t.description);
+      if (!name) continue;
+      const paid = debits.filter((x) => paysCounterparty(x.description, name)).reduce((a, x) => a - x.cents, 0);
+      if (paid > 0 && t.cents <= paid) out.add(t);
+      continue;
+    }
+    // A supplier's CREDIT ("MSC INDUSTRIAL CREDIT", "TYPE: CREDIT") from a counterparty the merchant
+    // pays in the period under the same name, no more than it was paid: money given back, as a
+    // credit memo is (blind-13/14/18: each such credit refused was a supplier's).
+    if (doubt !== null || creditSettled(t.description)) continue;
+    const name = supplierCreditFrom(t.description);
     if (!name) continue;
-    const paid = debits.filter((x) => paysCounterparty(x.description, name)).reduce((a, x) => a - x.cents, 0);
+    const paid = payees.filter((p) => p.w.length >= name.length && name.every((w, k) => p.w[k] === w)).reduce((a, p) => a - p.x.cents, 0);
     if (paid > 0 && t.cents <= paid) out.add(t);
   }
   return out;

@@ -15,12 +15,14 @@ const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DA
 const RANGE_SAME_MONTH_RE = new RegExp(`(${MONTH_NAME})\\s+(\\d{1,2})\\s*(?:-|to|through|thru)\\s*(\\d{1,2}),?\\s+(\\d{4})`, 'i');
 /** The statement's closing date, strongest wording first ("as of" last, and never a balance's). */
 const CLOSING_DATE_RES = [
-  new RegExp(`\\b(?:statement (?:closing )?date|closing date|statement ending|period ending|ending date|end date|statement through)\\s*:?\\s*(${DATE_Y})`, 'i'),
+  // (Words a typewriter print spaces apart: "STATEMENT  DATE 06/30/26"; the balance of this
+  // statement dated: "BALANCE THIS STATEMENT  06/30/26  2,902.58".)
+  new RegExp(`\\b(?:statement\\s+(?:closing\\s+)?date|closing\\s+date|statement\\s+ending|period\\s+ending|ending\\s+date|end\\s+date|statement\\s+through|balance\\s+this\\s+statement)\\s*:?\\s*(${DATE_Y})`, 'i'),
   new RegExp(`\\bfor (?:the period ending )?:?\\s*(${DATE_Y})`, 'i'),
   new RegExp(`\\bthrough\\s*:?\\s*(${DATE_Y})`, 'i'),
   new RegExp(`\\bas of\\s*:?\\s*(${DATE_Y})`, 'i'),
 ];
-const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last) statement(?: date| closing date| ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
+const PREVIOUS_DATE_RE = new RegExp(`\\b(?:previous|prior|last)\\s+statement(?:\\s+date|\\s+closing\\s+date|\\s+ending)?\\s*:?\\s*(${DATE_Y})`, 'i');
 const DAYS_IN_PERIOD_RE = /\b(?:number of )?days in (?:the |this )?(?:statement |billing )?(?:period|cycle)\s*:?\s*(\d{1,3})\b/i;
 const OPEN_ON_RE = new RegExp(`\\b(beginning|opening|starting|previous) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');
 const CLOSE_ON_RE = new RegExp(`\\b(?:ending|closing|new) balance (?:on|as of)\\s+(${DATE_Y})`, 'i');

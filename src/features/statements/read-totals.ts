@@ -180,6 +180,7 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
         }
       }
       {
+        const before = s.r.totals.length;
         const used = new Set<string>();
         for (const t of below) {
           if (t.k !== 'money') continue;
@@ -194,6 +195,19 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
           // (The account the row names, when it names one: "Business Savings 5678" is the savings'.)
           addTotal(cell.t, t.m, count ? Number(count[1]) : null, false, accountNamed(cell.t) ?? (oneRow ? accountNamed(below.filter((x) => x.k !== 'money').map((x) => x.t).join(' ')) : null));
         }
+        // A cell of its own counting a side ("Total Credits | # Credits | Total Debits | # Debits"
+        // over "119,514.41 | 24 | 81,531.50 | 53"): the number under it is that side's total's count.
+        const added = s.r.totals.slice(before);
+        for (const t of below) {
+          if (t.k !== 'int') continue;
+          const cx = (t.x0 + t.x1) / 2;
+          const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
+          const what = COUNT_CELL.exec(cell.t.trim());
+          const side = what ? labelOf(what[1] ?? what[2]) : null;
+          if (!side || side.role !== 'total') continue;
+          const of = added.filter((x) => x.kind === side.kind && x.count === null && !x.countOnly);
+          if (of.length === 1) of[0].count = t.n;
+        }
         return j;
       }
     }
@@ -201,6 +215,9 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
 
   return null;
 }
+
+/** A summary cell that counts a side: "# Credits", "No. of Debits", "Number of Deposits", "Credits Count". */
+const COUNT_CELL = /^(?:#|no\.?|number(?: of)?|count(?: of)?)\s*(?:of\s+)?([a-z][a-z /&]*?)$|^([a-z][a-z /&]*?)\s+(?:count|#)$/i;
 
 /** A balance line under columns naming an account each. */
 export function accountColumnsLine(s: ReadState, l: LineAt): number | null {

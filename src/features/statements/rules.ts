@@ -218,6 +218,27 @@ export function creditOfCounterparty(description: string): string[] | null {
   return name.some((x) => x.length >= 4) && !name.some((x) => CHANNEL.has(x)) ? name : null;
 }
 
+/** Field labels of an ACH line that name nothing ("TYPE: CREDIT ID: 7409888165", "IND ID", "CO ENTRY DESCR"). */
+const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC', 'SEC', 'REF', 'TRACE', 'NAME', 'ORIG']);
+/**
+ * The counterparty of a credit whose ACH entry says it is that counterparty's CREDIT, whatever else
+ * the line carries: the name, then CREDIT or CR (or "TYPE: CREDIT"), then nothing but numbers and
+ * field labels ("Preauthorized Credit MSC INDUSTRIAL CREDIT 2444...", "PREAUTHORIZED CREDIT POOLCORP
+ * SCP DIST CREDIT 4301...", "Deposit ACH CAFE VITA ROASTING TYPE: CREDIT ID: 7409888165"), as name
+ * words; null for any other credit. A supplier's credit to its customer is worded so; a customer
+ * paying the merchant names a payment ("AP PMT", "INV PAYMENT", "TYPE: INVOICE").
+ */
+export function supplierCreditFrom(description: string): string[] | null {
+  if (classOf(description).processor) return null;
+  const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w));
+  let i = 0;
+  while (i < words.length && CHANNEL.has(words[i])) i++;
+  const rest = words.slice(i);
+  if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
+  const name = rest.slice(0, -1);
+  return name.some((x) => x.length >= 4) && !name.some((x) => CHANNEL.has(x) || NOT_A_NAME.has(x)) ? name : null;
+}
+
 /** The words of a debit's payee without the channel words a bank prints after the name ("Debit Card Purchase MSC INDUSTRIAL Card 5836" -> MSC INDUSTRIAL). */
 export function payeeWords(description: string): string[] {
   const w = counterparty(description).split(' ').filter(Boolean);

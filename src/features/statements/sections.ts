@@ -108,8 +108,9 @@ export function labelOf(raw: string): Label | null {
   const nsfFees = nsfFeeCategory(t);
   if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
-  if (/\b(beginning|opening|starting|start|previous|prior|last statement s?|begin)\b.*\bbalance\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
-  if (/\b(ending|closing|new|current|end|this statement s?)\b.*\bbalance\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
+  // A treasury statement's ledger balances name no "balance": "Opening Ledger", "Closing Ledger".
+  if (/\b(beginning|opening|starting|start|previous|prior|last statement s?|begin)\b.*\b(balance|ledger)\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
+  if (/\b(ending|closing|new|current|end|this statement s?)\b.*\b(balance|ledger)\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };
   if (/\btotal (overdraft|returned item)/.test(t)) return { role: 'ignore' };
   const cat = categoryOf(t);
   if (!cat) return null;
@@ -164,6 +165,20 @@ export function pairsOf(toks: Tok[]): Array<{ label: string; money: Money; count
     } else if (t.k === 'date') {
       leading = null;
       label.push(t.t);
+    }
+  }
+  // The amount first, its "Total ..." label after it ("119,514.41  Total Credits: 24 items", a
+  // treasury statement's total line under its amount column): the words after are its label, a
+  // number before "items" its count.
+  const moneys = toks.filter((t) => t.k === 'money');
+  if (!out.length && moneys.length === 1 && toks[0] === moneys[0] && toks.length > 1 && toks.slice(1).every((t) => t.k === 'text' || t.k === 'int')) {
+    const rest = toks.slice(1);
+    const n = rest.findIndex((t, k) => t.k === 'int' && /^(items?|transactions?|entries)\.?$/i.test(rest[k + 1]?.t ?? ''));
+    const words = rest.filter((t, k) => t.k === 'text' && (n < 0 || k < n)).map((t) => t.t.replace(/:$/, ''));
+    // (Only a label that says it is a total: an undated row printed amount first, "500.00  ACH DEPOSIT
+    // SQUARE" under a day's first row, is that day's row, never a total.)
+    if (words.length && /^(sub ?)?totals?$/i.test(words[0]) && (n < 0 || n + 2 === rest.length) && rest.filter((t) => t.k === 'int').length === (n < 0 ? 0 : 1)) {
+      out.push({ label: untitled(words.join(' ')), money: (moneys[0] as Extract<Tok, { k: 'money' }>).m, count: n < 0 ? null : (rest[n] as Extract<Tok, { k: 'int' }>).n });
     }
   }
   return out;

@@ -9,7 +9,7 @@ const MONTH_WORD = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]
 // (No whole dollars before the point is none: a box's "Interest Paid  .00".)
 /** A month's name or its usual cut, nothing longer ("Marketing" is no March). */
 const FULL_MONTH = /^(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?$/i;
-const MONEY_WORD = /^(\()?([-+])?\$?([-+])?(\d{1,3}(?:,\d{3})+|\d*)\.(\d{2})(\))?(-)?(CR|DR|Cr|Dr|cr|dr)?$/;
+const MONEY_WORD = /^(\()?([-+])?\$?([-+])?(\d{1,3}(?:,\d{3})+|\d*)\.(\d{2})(\))?([-+])?(CR|DR|Cr|Dr|cr|dr)?$/;
 
 export function parseMoney(word: string): Money | null {
   const m = MONEY_WORD.exec(norm(word).trim());
@@ -18,7 +18,8 @@ export function parseMoney(word: string): Money | null {
   const cents = Number(m[4].replace(/,/g, '') || '0') * 100 + Number(m[5]);
   const suffix = m[8]?.toLowerCase();
   // A leading plus marks a credit as a CR does ("+4,867.93" beside unsigned debits).
-  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] ? 'minus' : suffix === 'cr' || m[2] === '+' || m[3] === '+' ? 'cr' : suffix === 'dr' ? 'dr' : null;
+  // A trailing plus is the same mark after the amount ("31,287.35+" on a mainframe summary's credit line).
+  const marker: Marker = m[1] ? 'paren' : m[2] === '-' || m[3] === '-' || m[7] === '-' ? 'minus' : suffix === 'cr' || m[2] === '+' || m[3] === '+' || m[7] === '+' ? 'cr' : suffix === 'dr' ? 'dr' : null;
   return { cents, marker };
 }
 /** A money value with its printed sign applied (CR and unmarked positive). */

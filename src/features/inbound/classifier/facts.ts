@@ -9,7 +9,8 @@ function askedTermGranted(before: string): boolean {
   return /\b(?:on|at|over) the\s*$/.test(sentence) && !/\b(?:not|no|can't|cannot|won't|unable|couldn't|isn't|instead of|rather than)\b/.test(sentence);
 }
 
-const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
+// (holdout21) ... or kept for other files: "weekly is only offered on files over $50k", "bi-weekly is reserved for renewals"
+const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? ((isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b|(is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)\b)/;
 // (holdout20) ... or a schedule the lender has no product for, or one excepted: "we don't have a bi-weekly product",
 // "we don't run weekly", "can do the amount but not the bi-weekly"
 const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|doesn't|does not|not able to|unable to) (do|offer|go|approve|write|have|carry|run|support)( it| this| them| that)?( on)?( a| an| any)?\s*$|\b(but|just|only|and) not (on )?(the |a |an )?\s*$/;

@@ -1872,6 +1872,7 @@ describe('holdout21 wording: options under one approved amount, each line its te
 describe('holdout21 wording: the place in line by its ordinal', () => {
   it('"that puts us 4th, we only fund through second" is stacking', () => {
     expect(V.DECLINE_REASONS.some((r) => r.category === 'stacking' && r.phrases.some((p) => new RegExp(`\\b(?:${p})\\b`).test('we stop at 2nd')))).toBe(true);
+    expect(read('Yellowstone and Mantis are both on Pinecrest, we would sit in third. Have to pass on this one.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('Pinecrest: Rapid and Libertas on the account already, that puts us 4th and we only fund through second. have to pass on this one.'))
       .toMatchObject({ type: 'declined', decline_category: 'stacking' });
   });
@@ -1892,6 +1893,10 @@ describe('holdout21 wording: a no with its reason, the request only the way back
     const c = read('Unfortunately we are unable to proceed with Pinecrest. Background search shows an open judgment from a prior funder. We would need a satisfaction of judgment before we can reconsider; send it over if they get one.');
     expect(c).toMatchObject({ type: 'declined', decline_category: 'default_history' });
     expect(c.review_reason ?? null).toBeNull();
+    // the request heavier than the no in cue weight: still a decline now, the items its way back
+    const d = read("Sorry, we can't move forward on Pinecrest: a state tax lien and an open judgment came up. We need both cleared before we can review it again. Once you have the releases, please send them over and we'll take another look.");
+    expect(d).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(d.review_reason ?? null).toBeNull();
   });
 });
 
@@ -1903,10 +1908,22 @@ describe('holdout21 wording: the asked term excepted with "but not", numbers in 
   });
 });
 
-describe('holdout21 wording: a schedule refused in few words, a program threshold', () => {
-  it('"the bi-weekly isn\'t ... bi-weekly is reserved for renewals" makes the full amount on daily debits a counter; "deals above $100k" is no amount', () => {
-    const c = read("Amount works on Pinecrest, the bi-weekly isn't. Bi-weekly is reserved for renewals and deals above $100k.\n\n$40,000 at 1.36, 120 business days, daily debits of $453.33.", ask(40_000));
+describe('holdout21 wording: a schedule refused in few words, or kept for other files; a program threshold', () => {
+  it('"amount\'s fine, the weekly isn\'t" makes the full amount on daily debits a counter', () => {
+    const c = read("Amount's fine on Pinecrest, the weekly isn't. $40,000 at 1.36, 120 daily debits of $453.33.", ask(40_000));
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('"weekly remits are only available on renewals" makes the full amount on daily debits a counter', () => {
+    const c = read('Weekly remits are only available on renewals. For Pinecrest: $40,000 at 1.36, 120 daily debits of $453.33.', ask(40_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+  });
+
+  it('"bi-weekly is only offered on deals above $75k" is not the offer\'s schedule; "deals above $75k" is a threshold, not the amount', () => {
+    const c = read("We can do the full $40,000 on Pinecrest but not bi-weekly; bi-weekly is only offered on deals above $75k. Terms: 1.36, 120 business days, daily debits of $453.33.", ask(40_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(c.offers).toHaveLength(1);
     expect(c.review_reason ?? null).toBeNull();
   });
 
@@ -1918,9 +1935,10 @@ describe('holdout21 wording: a schedule refused in few words, a program threshol
   });
 });
 
-describe('holdout21 wording: the decider away, the answer promised for later', () => {
-  it('"Marcus is off until Monday, expect a decision from him then" decides nothing', () => {
+describe('holdout21 wording: the answer promised for later', () => {
+  it('"Marcus is off until Monday, expect a decision from him then" is an acknowledgement, no decision (the model is not asked to fill it)', () => {
     const c = read('Got Pinecrest, thanks. Marcus is off until Monday, expect a decision from him then. We also just started doing 2nd positions, so send more.');
     expect(c.type).toBe('unclassified');
+    expect(c.reasons).toContain('acknowledgement, no decision');
   });
 });

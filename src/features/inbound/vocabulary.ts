@@ -257,10 +257,9 @@ NEEDS_INFO.push(
 
 /** A person acknowledging or reporting progress: no decision yet. */
 export const PENDING: PhraseRow[] = [
-  // (holdout21) the one who decides is away, the answer promised for their return: "Renata is out until Thursday so figure
-  // an answer then", "expect a decision from credit Monday", "you'll have an answer when he's back"
+  // (holdout21) the answer promised for later, the one who decides away: "Renata is out until Thursday so figure an answer
+  // then", "expect a decision from credit Monday", "you'll have an answer when he's back"
   { phrase: "(figure|expect|look for|count on|plan on|should have|will have|you'll have|you'll get|you will get) (on )?(an |a |the |my |our |your )?(answer|decision|verdict|response|final word)( (then|by|on|from (her|him|them|credit|uw|underwriting)|when (she|he|they)('s|'re| is| are| gets?) back|(early |late )?(tomorrow|next week|monday|tuesday|wednesday|thursday|friday)))", w: 2.5 },
-  { phrase: "(is|are|'s|'re) (out|away|off|on (pto|vacation|holiday|leave)) (of the office )?(until|till|through|thru) (monday|tuesday|wednesday|thursday|friday|next week|tomorrow|the \\d{1,2}(st|nd|rd|th)?)", w: 2 },
   { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },
   { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
   { phrase: 'you will be notified|will be notified when', w: 3 },

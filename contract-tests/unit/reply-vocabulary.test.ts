@@ -1915,9 +1915,13 @@ describe('holdout21 wording: a schedule refused in few words, or kept for other 
     expect(c.review_reason ?? null).toBeNull();
   });
 
-  it('"weekly remits are only available on renewals" makes the full amount on daily debits a counter', () => {
+  it('"weekly remits are only available on renewals", nothing refused: the offer on daily debits goes to a person, never applied as an approval', () => {
     const c = read('Weekly remits are only available on renewals. For Pinecrest: $40,000 at 1.36, 120 daily debits of $453.33.', ask(40_000));
-    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(c).toMatchObject({ type: 'counter', review_reason: 'conflicting_cues', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    // ... as does an approval of the full ask on one schedule beside another kept for other files
+    expect(read('Approved for the full 50k, 1.38, 9 months weekly. Daily is only available on shorter terms.', ask(50_000)).review_reason).toBe('conflicting_cues');
+    // refused outright, it is a counter applied
+    expect(read("Weekly isn't. For Pinecrest: $40,000 at 1.36, 120 daily debits of $453.33.", ask(40_000)).review_reason ?? null).toBeNull();
   });
 
   it('"bi-weekly is only offered on deals above $75k" is not the offer\'s schedule; "deals above $75k" is a threshold, not the amount', () => {

@@ -23,6 +23,8 @@ function refusedSchedule(f: Fired): PaymentFrequency | null {
   }
   return null;
 }
+/** A schedule kept for other files, not refused outright (vocabulary.ts COUNTER rows marked `schedule`). */
+const SCHEDULE_KEPT = / (?:is|are) (?:only|reserved|kept|saved)\b/;
 /** A later look on the file once its reason is cleared. */
 const SECOND_LOOK = /\b(?:take|have|give (?:it|this|the file)) another look\b|\blook again\b|\b(?:reconsider|revisit|re-?review|re-?submit)\b|\bbefore (?:we|i) (?:can|could|would|will) (?:consider|reconsider|look at|review|revisit|re-?review)\b/;
 
@@ -55,6 +57,8 @@ export interface Analysis {
   schedule: Fired;
   /** The deal approved as it was submitted, in words ("approved as submitted", "approved as requested"). */
   asSubmitted: boolean;
+  /** The only schedule remark keeps a schedule for other files ("weekly is only offered on files over $50k"), refusing none. */
+  scheduleKeptOnly: boolean;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -166,7 +170,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), schedule, asSubmitted };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
 }
 
 

@@ -174,6 +174,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     reasons.push('refuses the ask in words, yet offers it');
   }
   if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
+  // (holdout21) a schedule only said to be kept for other files ("weekly is only offered on renewals"), none refused, and
+  // nothing else making a counter: whether it was the one asked is not said, so a person decides
+  if (!review && (type === 'approved' || type === 'counter') && a.scheduleKeptOnly && !asSubmittedWins && !less && !otherTerm && !someLess && counterScore - a.schedule.score < 1.5 && a.product.score < 3) {
+    review = 'conflicting_cues';
+    reasons.push('a schedule kept for other files, none refused: whether it was the one asked is for a person');
+  }
   // (holdout11) the offer's own figures disagree (amount x factor is not the payback, the payments do not repay it, the
   // term is not the payments counted): one of them is not the lender's, so nothing is applied
   const disagree = complete.filter((o) => o.conflict);

@@ -1852,6 +1852,16 @@ describe('holdout21 wording: a count of payments in the shorthand', () => {
     expect(extractOffers('can do 52k 1.39 36 wkly 2,008.11/wk', ask(60_000)))
       .toMatchObject([{ amount: 52_000, factor_rate: 1.39, term: 36, term_unit: 'weeks', payment_frequency: 'weekly' }]);
   });
+
+  it('"75 dly 532.00" (a bare payment with cents after the count) is the term and its payment', () => {
+    expect(extractOffers('Pinecrest fine at 30k 1.33, 75 dly 532.00', ask(30_000)))
+      .toMatchObject([{ amount: 30_000, factor_rate: 1.33, term: 75, term_unit: 'days', payment_frequency: 'daily', payment_amount: 532 }]);
+  });
+
+  it('"the whole 40" is the amount in thousands: the full amount on another term than asked is a counter with its offer', () => {
+    expect(read('Pinecrest: we can do the whole 40 but on a 6 month term, not 12. 1.30 factor, daily.', ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.3, term: 6, term_unit: 'months' }] });
+  });
 });
 
 describe('holdout21 wording: options under one approved amount, each line its term, rate and schedule', () => {

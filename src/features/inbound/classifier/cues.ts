@@ -155,6 +155,7 @@ export const HOLD_CUES = fromRows(V.TENTATIVE.filter((r) => r.hold));
 export const RELAYED_CUES = fromRows(V.RELAYED);
 export const STRUCTURE_CUES = fromRows(V.COUNTER.filter((r) => r.structure));
 export const CEILING_CUES = fromRows(V.COUNTER.filter((r) => r.ceiling));
+export const SCHEDULE_CUES = fromRows(V.COUNTER.filter((r) => r.schedule));
 export const CLOSING_CUES = fromRows(V.CLOSING_STIPS);
 export const PRODUCT_CUES = V.PRODUCTS.map((r) => ({ ...fromRows([r])[0], product: r.product }));
 

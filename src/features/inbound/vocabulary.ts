@@ -216,7 +216,8 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
   // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
   // "ignore yesterday's offer notice, it went out before verification"
-  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
+  // (holdout20) ... the approval named by the business, whose name runs to four words: "disregard the Paducah River Marine approval"
+  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
   { phrase: '(approval|offer)( e-?mail| notice| notification| letter)? (was |got )?(released|sent|issued|generated|went out) (in error|by mistake|by error|prematurely|too early|before (verification|underwriting|the verification|we|credit))', w: 3 },
 ];
 
@@ -447,8 +448,9 @@ export const ASKED_TERM = {
   /**
    * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
    * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
+   * (holdout20) In the trade's words too: "12 mo is a non starter", "a 10 month term is off the table".
    */
-  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|doesn't|does not)(?=\\s*[,.;!]|\\s*$)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (a non[- ]?starter|a no[- ]?go|a deal[- ]?breaker|off the table|out of the question|not happening|beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|doesn't|does not)(?=\\s*[,.;!]|\\s*$)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
 };
 
 /**
@@ -496,6 +498,9 @@ export const COUNTER: PhraseRow[] = [
   // requested", "weekly payments aren't an option for this file", "it has to be daily ACH", "we only do dailies"
   { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3 },
+  // (holdout20) a schedule the lender has no product for: "we don't have a bi-weekly product", "we don't run monthly programs",
+  // "our shop doesn't carry a weekly option"
+  { phrase: "(don't|do not|doesn't|does not|no longer) (have|carry|run|offer|support) (a |an |any )?(weekly|daily|bi-?weekly|semi-?monthly|monthly)( ach| payment| debit| remittance| pay)? (products?|programs?|options?|structures?|schedules?|plans?)", w: 3 },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
   // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"
@@ -908,6 +913,9 @@ export const BOILERPLATE: string[] = [
   'declined by (the )?(banks?|others|other (lenders|funders)|everyone)\\?',
   'nsfs? (are )?(ok|okay|welcome|fine)|[a-c] (& |and )?([a-c] )?paper (ok|welcome)|we fund in \\d+',
   "declined (ach|payments?|items?|debits?|transactions?)( count)?:? ?(0|none|zero)",
+  // (holdout20) a funder's footer on every message: "Approvals are subject to underwriting review and may be declined
+  // before funding", "offers can be withdrawn prior to closing" (said of all files, plural, or of none in particular)
+  '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
   '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
 ];

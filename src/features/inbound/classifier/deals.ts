@@ -51,8 +51,8 @@ const NAMED_BUSINESS: RegExp[] = [
   new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
   // "We reviewed Sprout & Sprig Florals", "We looked at Copperline"
   new RegExp(`\\b(?:[Ww]e|I)[ \\t]+(?:reviewed|looked at|ran|went through|underwrote)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
-  // "The Magnolia Row Boutique file", "your Dixon deal"
-  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+(${CAP_RUN})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
+  // "The Magnolia Row Boutique file", "your Dixon deal", (holdout20) "the Gastonia one you sent"
+  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+(${CAP_RUN})[ \\t]+(?:file|deal|submission|app|application|one)\\b`, 'g'),
   // "Dixon Auto Glass is approved" at the start of a sentence or line
   // "Dixon Auto Glass looks good": two words at least ("Everything looks good")
   new RegExp(`(?:^|[.!?,][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:looks|came in|checks out)[ \\t]+(?:good|great|fine|solid|clean|strong|approvable)\\b`, 'g'),
@@ -97,7 +97,7 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
   // paragraphs, a P.S. line starting one of its own
   const paras = text.split(/\n\s*\n/).flatMap((p) => p.split(/\n(?=\s*(?:p\.?\s?p?\.?s\.?)[\s:,-])/i));
   const names: string[] = [];
-  let mine = business.length > 0 && new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i').test(text);
+  let mine = business.length > 0 && nameRe(business).test(text);
   const ours = ctx?.trace_code ?? null;
   // the sender's firm as it signs (the last lines of its text)
   const blocks = text.trim().split(/\n\s*\n/);
@@ -133,6 +133,17 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
     }
     if (self) mine = true;
     const aside = ASIDE_START.test(p) && OTHER_FILE.test(p);
+    // (holdout20) a paragraph that answers this deal by its name and, in a sentence of its own, another file ("Asheville
+    // Glass ok at 30k ... and the Gastonia one you sent thurs is a pass"): only the sentences naming the other file are cut
+    if (other > 0 && self === 0 && !aside && business.length && nameRe(business).test(p)) {
+      const sentences = p.split(/(?<=[.!?])\s+/);
+      const own = sentences.filter((x) => !namesOther(x, business, signature));
+      if (own.length && own.length < sentences.length && own.some((x) => nameRe(business).test(x))) {
+        cut = true;
+        keep.push(own.join(' '));
+        continue;
+      }
+    }
     if ((other > 0 && self === 0) || aside) {
       if (aside && !other) names.push('another file');
       cut = true;
@@ -142,6 +153,24 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
   }
   if (!cut) return null;
   return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
+}
+
+/** The deal's business named by one of its distinctive words. */
+const nameRe = (business: string[]) => new RegExp(`\\b(?:${business.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|')})`, 'i');
+
+/** A sentence naming a business that is neither this deal's nor the lender's own (see otherDeals). */
+function namesOther(sentence: string, business: string[], signature: string[]): boolean {
+  for (const re of NAMED_BUSINESS) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(sentence))) {
+      const words = nameWords(m[1]);
+      if (!words.length || sameBusiness(words, business)) continue;
+      if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
+      return true;
+    }
+  }
+  return false;
 }
 
 /** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */

@@ -10,9 +10,21 @@ function askedTermGranted(before: string): boolean {
 }
 
 const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| remits?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot|wasn't|was not)\b/;
-const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write)( it| this| them| that)?( on)?( a)?\s*$/;
+// (holdout20) ... or a schedule the lender has no product for, or one excepted: "we don't have a bi-weekly product",
+// "we don't run weekly", "can do the amount but not the bi-weekly"
+const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|doesn't|does not|not able to|unable to) (do|offer|go|approve|write|have|carry|run|support)( it| this| them| that)?( on)?( a| an| any)?\s*$|\b(but|just|only|and) not (on )?(the |a |an )?\s*$/;
 
 const end0 = (m: RegExpExecArray) => m.index + m[0].length;
+
+/**
+ * A term or a count of payments later in the line, itself no label of the next option ("6 mo: 45k @ 1.30 / 9 mo: 45k
+ * @ 1.38" names two options by their terms): the length of the option a term heading the line only names (holdout20).
+ */
+const LENGTH_AFTER_LABEL_RE = /(?<![\w.$,])\d{1,3}\s*-?\s*(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?|payments|pmts|pymts|debits|installments|dailies|weeklies)\b(?!\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s)/g;
+function lengthAfterLabel(rest: string): boolean {
+  LENGTH_AFTER_LABEL_RE.lastIndex = 0;
+  return LENGTH_AFTER_LABEL_RE.test(rest);
+}
 
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
@@ -183,6 +195,13 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[2]), freq: m[1] ? normFreq(m[1]) : undefined, text: m[0] });
     }
+    // (holdout20) a label naming the payments counted, alone on its line with a bare count: "Installments: 28",
+    // "Payments | 142", "Debits - 120" (a portal's key/value rows; the count's schedule is the offer's frequency)
+    const countRowRe = /^\s*(?:(?:number of|no\.? of|# of|#|total)\s*)?(?:payments|pmts|pymts|debits|pulls|instal+ments|remittances|remits)\s*(?::|\||=|-)\s*(\d{1,3})\s*$/i;
+    if ((m = countRowRe.exec(line)) && !overlaps(m.index, m.index + m[0].length)) {
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), text: m[0].trim() });
+    }
     // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
     const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d)\s*(?:years?|yrs?)\b|\b(\d)[- ](?:year|yr) term\b/gi;
     while ((m = yearRe.exec(line))) {
@@ -246,6 +265,10 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // (holdout17) months of statements, not a term: "two of the four months had double-digit negative days"
       if (/\b(?:\w+|\d+) of the\s*$/.test(pre) && /^\s*(had|have|has|showed|show|shows|came in|were|was)\b/.test(post)) continue;
       if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
+      // (holdout20) a term heading a line as the option's name, the line giving its own length after the colon
+      // ("6 month: 1.28 factor, 120 business days at $640.00/day", "9 mo option - 39 weekly payments of ..."): a label,
+      // the count or term after it is the offer's
+      if (/^[\s\-*\u2022>]*(?:(?:option|structure|plan)\s+)?(?:[a-z0-9][).]\s*)?$/.test(pre) && /^\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s/.test(post) && lengthAfterLabel(lower.slice(m.index + m[0].length))) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);

@@ -108,9 +108,19 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   }
   // the sender points at the forwarded message for the decision ("see below from UW. They'll go 45, not the 60"):
   // its terms are the answer, read together with the sender's own words (holdout9)
-  const both = parts.forwarded && a.auto.score < 4 && !a.offers.some((o) => o.missing.length === 0) && POINTS_BELOW.test(a.lower) ? analyse(`${deals.own}\n\n${parts.forwarded}`, input.subject, context) : null;
-  if (both && both.offers.some((o) => o.missing.length === 0)) {
-    reasons.push('the sender points at the forwarded message: read with it');
+  const pointsBelow = POINTS_BELOW.test(a.lower);
+  const both = parts.forwarded && a.auto.score < 4 && !a.offers.some((o) => o.missing.length === 0) ? analyse(`${deals.own}\n\n${parts.forwarded}`, input.subject, context) : null;
+  // (holdout20) ... and so do they when the sender's words carry no terms, neither decline nor take anything back, and the
+  // forwarded message prices the deal ("can do the amount but not the bi-weekly, see if the owner takes weekly" over the
+  // underwriter's "$40,000 at 1.35 on weekly debits: 30 payments of $1,800.00"): the sender relays those terms
+  const relays = a.withdrawal.score === 0 && a.declined.score < 2 && a.pending.score === 0;
+  if (both && both.offers.some((o) => o.missing.length === 0) && (pointsBelow || relays)) {
+    reasons.push(pointsBelow ? 'the sender points at the forwarded message: read with it' : "the sender's words carry no terms, the forwarded message does: read with it");
+    a = both;
+  } else if (both && pointsBelow && relays && a.approved.score < 2 && !a.items.items.length && both.items.items.length) {
+    // (holdout20) ... for a request: "one item Priya needs on this file, see below" over the underwriter's "I need a zero
+    // balance letter from Rapid": the items are the forwarded message's, the request the sender's own words relay
+    reasons.push('the sender points at the forwarded request: read with it');
     a = both;
   } else if (parts.forwarded && a.ownDecision < 2.5 && a.auto.score < 4) {
     const f = analyse(parts.forwarded, input.subject, context);

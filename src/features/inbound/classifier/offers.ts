@@ -215,7 +215,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
 }
 
 const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;
-const FIELD_WORD = /amount|fund|advance|purchase|approv|factor|rate|buy|sell|term|length|duration|payment|pmt|debit|payback|rtr|frequency|freq|remit/i;
+// (holdout20) "Installment" / "Installments" are a portal's payment and payment-count rows
+const FIELD_WORD = /amount|fund|advance|purchase|approv|factor|rate|buy|sell|term|length|duration|payment|pmt|debit|payback|rtr|frequency|freq|remit|installment|schedule/i;
 
 
 /** A header cell's unit hint ("Term (days)") appended to a bare number. */

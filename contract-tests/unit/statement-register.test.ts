@@ -79,3 +79,50 @@ describe('a history whose fee rows quote the bounced amount and wrap onto a head
     expect(f).toMatchObject({ deposits_total: 1500, deposit_count: 2, nsf_count: 1, ending_balance: -70, true_revenue: 1000 });
   }, 60_000);
 });
+
+// statements-blind-20 (Atlantic Union-style): a sectioned statement without a running balance whose
+// last page prints two different tables side by side, "Checks Paid" (number, date, amount, with
+// gaps) beside a "Daily Balance Summary" (date, balance). Read as one table, the balances were taken
+// for checks and the printed "Checks" total was refused (does_not_reconcile).
+describe('checks paid beside a daily balance summary on one page', () => {
+  const sec = (d: string, desc: string, amt: string): PageSpec[number] => [[40, d], [80, desc], [420, amt, { r: true }]];
+  const pages = (checksTotal = '400.00'): PageSpec[] => [
+    [
+      [[40, 'Chesapeake Union Bank'], [360, 'Statement ending 3/31/26']],
+      [[40, 'Statement period 3/1/26 - 3/31/26']],
+      [[40, 'Beginning balance'], [250, '$1,000.00', { r: true }]],
+      [[40, 'Deposits & other credits'], [250, '3,000.00', { r: true }]],
+      [[40, 'Withdrawals & other debits'], [250, '700.00', { r: true }]],
+      [[40, 'Checks'], [250, checksTotal, { r: true }]],
+      [[40, 'Ending balance'], [250, '$2,900.00', { r: true }]],
+      'Deposits & Other Credits',
+      [[40, 'Date', { b: true }], [80, 'Description', { b: true }], [420, 'Amount', { b: true, r: true }]],
+      sec('3/2', 'PREAUTHORIZED CREDIT', '2,000.00'),
+      [[88, 'WORLDPAY DEPOSIT 1234']],
+      sec('3/9', 'PREAUTHORIZED CREDIT', '1,000.00'),
+      [[88, 'WORLDPAY DEPOSIT 5678']],
+      [[80, 'Total deposits & other credits'], [420, '3,000.00', { r: true }]],
+      'Withdrawals & Other Debits',
+      [[40, 'Date', { b: true }], [80, 'Description', { b: true }], [420, 'Amount', { b: true, r: true }]],
+      sec('3/4', 'PREAUTHORIZED DEBIT', '700.00'),
+      [[88, 'XCEL ENERGY PAYMENT 4321']],
+      [[80, 'Total withdrawals & other debits'], [420, '700.00', { r: true }]],
+    ],
+    [
+      [[40, 'Checks Paid', { b: true }], [322, 'Daily Balance Summary', { b: true }]],
+      [[40, 'Number', { b: true }], [110, 'Date', { b: true }], [260, 'Amount', { b: true, r: true }], [322, 'Date', { b: true }], [560, 'Balance', { b: true, r: true }]],
+      [[40, '101'], [110, '3/5'], [260, '150.00', { r: true }], [322, '3/2'], [560, '3,000.00', { r: true }]],
+      [[40, '103*'], [110, '3/12'], [260, '250.00', { r: true }], [322, '3/4'], [560, '2,300.00', { r: true }]],
+      [[40, 'Total checks'], [260, '400.00', { r: true }], [322, '3/5'], [560, '2,150.00', { r: true }]],
+      [[40, '* Gap in check sequence'], [322, '3/9'], [560, '3,150.00', { r: true }]],
+      [[322, '3/12'], [560, '2,900.00', { r: true }]],
+    ],
+  ];
+  it('each table read on its own: two checks against the Checks total, the balances as daily balances', async () => {
+    const f = figures(await read(pages()));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2900, deposits_total: 3000, deposit_count: 2, true_revenue: 3000, negative_days: 0 });
+  }, 60_000);
+  it('a Checks total the checks do not make is still refused', async () => {
+    expect(await read(pages('450.00'))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});

@@ -226,3 +226,59 @@ export function dateFirst(cols: Col[] | null, tk: Tok[]): Tok[] {
   }
   return tk;
 }
+
+/**
+ * Two different tables side by side, each under a heading of its own ("Checks Paid | Daily Balance
+ * Summary" over "Number Date Amount | Date Balance", Atlantic Union-style, blind-20): a line whose
+ * words fall in two groups far apart, each a section heading and of different kinds, over a header
+ * line that cuts at the same place into two headers. The lines from the header down (to a line
+ * across the cut, a gap of more than two lines, or the page's end) are cut there, and the right
+ * halves are read after the left ones, under the right side's heading. (The deposits | withdrawals
+ * pair whose columns repeat is sideBySide's.) Anything else is left as it is.
+ */
+export function tablesBeside(lines: Line[]): Line[] {
+  const part = (l: Line, words: Line['words']): Line | null => (words.length ? { ...l, words, text: cellTexts(words).join('  ') } : null);
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = lines[i];
+    const next = lines[i + 1];
+    const cut = next && next.page === head.page ? besideCut(head, next) : null;
+    if (cut === null) {
+      out.push(head);
+      continue;
+    }
+    const halves = (l: Line) => [part(l, l.words.filter((w) => w.x0 < cut)), part(l, l.words.filter((w) => w.x0 >= cut))] as const;
+    const left: Line[] = [];
+    const right: Line[] = [];
+    let j = i;
+    for (; j < lines.length && lines[j].page === head.page; j++) {
+      const l = lines[j];
+      if (j > i && (l.words.some((w) => w.x0 < cut && w.x1 > cut + 2) || l.y - lines[j - 1].y > l.size * 3)) break;
+      const [a, b] = halves(l);
+      if (a) left.push(a);
+      if (b) right.push(b);
+    }
+    out.push(...left, ...right);
+    i = j - 1;
+  }
+  return out;
+}
+
+/** Where a heading line over a header line splits into two tables side by side (tablesBeside), or null. */
+function besideCut(head: Line, next: Line): number | null {
+  const ws = head.words;
+  for (let k = 1; k < ws.length; k++) {
+    // Two groups of words far apart (more than four letters' width between them).
+    if (ws[k].x0 - ws[k - 1].x1 < head.size * 2.5) continue;
+    const hl = headingOf(cellTexts(ws.slice(0, k)).join(' '));
+    const hr = headingOf(cellTexts(ws.slice(k)).join(' '));
+    if (!hl || !hr || hl.kind === hr.kind || hl.kind === 'ignore' || hr.kind === 'ignore') return null;
+    const rightHeader = next.words.filter((w) => w.x0 >= ws[k].x0 - head.size * 2);
+    const leftHeader = next.words.filter((w) => w.x0 < ws[k].x0 - head.size * 2);
+    if (!rightHeader.length || !leftHeader.length || leftHeader.some((w) => w.x1 > rightHeader[0].x0 - 2)) return null;
+    const asLine = (words: Line['words']): Line => ({ ...next, words, text: cellTexts(words).join('  ') });
+    if (!headerOf(asLine(leftHeader)) || !headerOf(asLine(rightHeader))) return null;
+    return Math.min(ws[k].x0, rightHeader[0].x0) - 2;
+  }
+  return null;
+}

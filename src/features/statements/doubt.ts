@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { counterparty, creditDoubt, creditOfCounterparty, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, paysCounterparty, supplierCreditFrom } from './rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, paysCounterparty, supplierCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -44,6 +44,40 @@ export function paidBack(txns: Txn[]): Set<Txn> {
     // credit memo is (blind-13/14/18: each such credit refused was a supplier's).
     if (doubt !== null || creditSettled(t.description)) continue;
     const name = supplierCreditFrom(t.description);
+    if (!name) continue;
+    const paid = payees.filter((p) => p.w.length >= name.length && name.every((w, k) => p.w[k] === w)).reduce((a, p) => a - p.x.cents, 0);
+    if (paid > 0 && t.cents <= paid) out.add(t);
+  }
+  for (const t of givenBackByEntry(txns)) out.add(t);
+  return out;
+}
+
+/**
+ * Credits a company's ACH entry itself says are its credit to the merchant (blind-20), not revenue:
+ * - a company's CREDIT MEMO in its ACH entry (rules.ts `companyCreditMemoFrom`) from a company no debit
+ *   of the period names (the purchase it credits is older, or was paid by check), when it is less than
+ *   a tenth of the period's credits (a supplier's credit is small beside a business's takings; a
+ *   larger one is still doubted). A company the period's debits do name is paidBack's: a credit memo
+ *   more than it was paid stays doubted;
+ * - a NACHA entry described CREDIT (rules.ts `entryCreditFrom`) from a company the merchant pays in
+ *   the period under the same name, no more than it was paid (as paidBack's "<name> CREDIT").
+ */
+export function givenBackByEntry(txns: Txn[]): Set<Txn> {
+  const credits = txns.filter((t) => t.cents > 0);
+  const total = sumOf(credits);
+  const debits = txns.filter((t) => t.cents < 0);
+  const payees = debits.map((x) => ({ x, w: payeeWords(x.description) }));
+  const out = new Set<Txn>();
+  for (const t of credits) {
+    if (creditSettled(t.description)) continue;
+    const memo = companyCreditMemoFrom(t.description);
+    if (memo) {
+      // Paid in the period under that name: paidBack's bound decides (more than it was paid stays doubted).
+      const named = (d: string) => nameWords(d).some((w) => w.length >= 4 && memo.includes(w));
+      if (t.cents * 10 < total && !debits.some((x) => named(x.description))) out.add(t);
+      continue;
+    }
+    const name = entryCreditFrom(t.description);
     if (!name) continue;
     const paid = payees.filter((p) => p.w.length >= name.length && name.every((w, k) => p.w[k] === w)).reduce((a, p) => a - p.x.cents, 0);
     if (paid > 0 && t.cents <= paid) out.add(t);

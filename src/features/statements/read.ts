@@ -1,5 +1,5 @@
 import { AccountBook, accountHeadingOf, accountNamed, datedBalances, sameAccount } from './accounts';
-import { type Col, dateFirst, fitColumnsOf, groupsAcross, headerOf, type PeriodBox, sideBySide, thisPeriodOnly } from './columns';
+import { type Col, dateFirst, fitColumnsOf, groupsAcross, headerOf, type PeriodBox, sideBySide, tablesBeside, thisPeriodOnly } from './columns';
 import type { PageItems } from './extract';
 import { bankOf, cellsOf, cellTexts, linesOf } from './lines';
 import { periodOf, stackedPeriods } from './period';
@@ -43,7 +43,7 @@ import { accountColumnsLine, byTypeTable, labelsOverAmounts, type LineAt, type R
 
 export function read(pages: PageItems[]): Reading {
   const all = linesOf(pages);
-  const lines = sideBySide(withoutSideBoxes(all, pages));
+  const lines = tablesBeside(sideBySide(withoutSideBoxes(all, pages)));
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(all);
   r.period = periodOf([...all.map((l) => l.text), ...stackedPeriods(all)]);

@@ -316,3 +316,77 @@ export function classify(description: string): Array<{ class: RuleClass; name: s
   const c = classOf(description);
   return RULE_CLASSES.flatMap((k) => (c[k] ? [{ class: k, name: c[k]!.name ?? null }] : []));
 }
+
+// ---------------------------------------------------------------- a company's own credit (blind-20)
+
+/** SEC codes an ACH line carries after its entry ("CCD", "PPD"): they name nothing. */
+const SEC_CODE = new Set(['CCD', 'PPD', 'CTX', 'WEB', 'TEL', 'IAT']);
+/** Words that make a "credit memo" something other than a company's credit to its customer: a chargeback, a dispute, the bank's adjustment or correction. */
+const NOT_A_COMPANY_CREDIT = /\b(CHARGE ?BACKS?|CHGBK|CB|DISPUTES?|ADJ|ADJUSTMENTS?|CORRECTIONS?|CORR|DEPOSITS?|DEP|BANK|INTEREST|FEES?|REBATES?|REIMB\w*|CLAIMS?|WIRES?|WT|TRANSFERS?|XFER|TRF|RTP|FEDNOW|ZELLE|SETTLEMENTS?|SETTLE|PAYOUTS?|SALES?)\b/;
+const ONLY_LETTERS = (w: string) => w.replace(/[^A-Z&]/g, '');
+/** An ACH entry's marks: the company wrote its words, not the bank. */
+const ACH_ENTRY = /\b(ACH|PREAUTHORIZED|PREAUTH|CCD|PPD|CTX|CO ID|ORIG CO NAME|ENTRY DESCR|CO:)(?=\s|:|$)/;
+
+/**
+ * A NACHA entry's company entry description, as words without digits: "CO ENTRY DESCR:CREDIT
+ * SEC:CCD" -> CREDIT, "ENTRY DESCR: CREDIT MEMO SEC: CCD" -> CREDIT MEMO, "ENTRY: CREDIT MEMO IND
+ * ID:" -> CREDIT MEMO; null when the line carries no entry description.
+ */
+export function entryDescription(description: string): string[] | null {
+  const m = /\b(?:CO\s*)?ENTRY(?:\s*DESCR?)?\s*:\s*(.*?)\s*(?=\bSEC\s*:|\bTRACE\b|\bIND\s*(?:NAME|ID)\b|\bORIG\b|\bCO\s*ID\b|\bDESC\s*DATE\b|$)/.exec(description.toUpperCase());
+  if (!m) return null;
+  return m[1].split(/\s+/).filter((w) => !/\d/.test(w)).map(ONLY_LETTERS).filter(Boolean);
+}
+
+/**
+ * The company whose ACH credit's entry description is CREDIT (or CR) and nothing else ("ACH CREDIT
+ * ORIG CO NAME:COUNTRY MALT GRP ... CO ENTRY DESCR:CREDIT SEC:CCD ..."), as its payee words (the
+ * words `payeeWords` gives the debits that pay it); null for any other credit. The entry description
+ * is the originator's own word for what the entry is: a supplier's credit to its customer says
+ * CREDIT, a customer paying the merchant says what it pays ("INVOICES", "AP PMT"). The NACHA form of
+ * `supplierCreditFrom`'s "<name> CREDIT" / "TYPE: CREDIT" (blind-20: a brewery's Country Malt credit).
+ */
+export function entryCreditFrom(description: string): string[] | null {
+  if (classOf(description).processor) return null;
+  const e = entryDescription(description);
+  if (!e || e.length !== 1 || !/^(CREDIT|CR)$/.test(e[0])) return null;
+  const name = payeeWords(description);
+  return name.some((x) => x.length >= 4) && !name.some((x) => NOT_A_COMPANY_CREDIT.test(x)) ? name : null;
+}
+
+/**
+ * The company whose ACH credit says it is that company's CREDIT MEMO (or CR MEMO) and nothing else,
+ * as name words; null for any other credit. Two wordings: the NACHA entry description is CREDIT MEMO
+ * ("CO: JOHNSTONE SUPPLY ENTRY DESCR: CREDIT MEMO SEC: CCD"), or the name follows the channel words
+ * and CREDIT MEMO follows the name, then only numbers, field labels and SEC codes ("ACH CREDIT BEACON
+ * BUILDING CREDIT MEMO CO ID 2840942655 CCD", "PREAUTHORIZED CREDIT AMERICAN TIRE DI CREDIT MEMO
+ * 05930519"). A credit memo is the seller's document to its buyer: a company sending one is the
+ * merchant's supplier giving money back, never a customer paying (every CREDIT MEMO credit in the
+ * twenty corpora, 23, is a supplier's: vendor_refund). Only an ACH entry (ACH, PREAUTHORIZED, CO ID,
+ * CCD, NACHA fields: words the company wrote, not the bank); not when CREDIT MEMO comes first (some
+ * banks' code for any credit they post: "CREDIT MEMO WIRE FROM ..."), when anything else is said (a
+ * payment, an invoice, a deposit, a wire, a chargeback, an adjustment, a rebate), or a processor's.
+ */
+export function companyCreditMemoFrom(description: string): string[] | null {
+  const d = description.toUpperCase();
+  if (!/\b(CREDIT|CR) MEMO\b/.test(d) || !ACH_ENTRY.test(d) || moneyBackFrom(description) === null || classOf(description).processor) return null;
+  const e = entryDescription(description);
+  let name: string[];
+  if (e) {
+    if (e.join(' ') !== 'CREDIT MEMO' && e.join(' ') !== 'CR MEMO') return null;
+    const orig = /\bORIG(?:INATOR)?\s*CO(?:MPANY)?\s*NAME\s*:?\s*(.+?)\s*(?=\bORIG\s*ID\b|\bCO\s*ENTRY\b|\bENTRY\b|$)|\bCO\s*:\s*(.+?)\s*(?=\bENTRY\b|$)/.exec(d);
+    if (!orig) return null;
+    name = (orig[1] ?? orig[2]).split(/\s+/).filter((w) => !/\d/.test(w)).map(ONLY_LETTERS).filter((w) => w.length > 1);
+  } else {
+    const words = d.split(/\s+/).filter((w) => !/\d/.test(w)).map(ONLY_LETTERS).filter((w) => w.length > 1);
+    let i = 0;
+    while (i < words.length && CHANNEL.has(words[i]) && words[i] !== 'CO') i++;
+    const at = words.findIndex((w, k) => k >= i && (w === 'CREDIT' || w === 'CR') && words[k + 1] === 'MEMO');
+    if (at < 0) return null;
+    name = words.slice(i, at);
+    if (!words.slice(at + 2).every((w) => FIELD_LABEL.has(w) || SEC_CODE.has(w))) return null;
+  }
+  const named = name.filter((w) => !['INC', 'LLC', 'LTD', 'CORP', 'CO', 'COMPANY'].includes(w));
+  if (!named.some((x) => x.length >= 4) || named.some((x) => CHANNEL.has(x) || NOT_A_NAME.has(x) || NOT_A_COMPANY_CREDIT.test(x) || GIVEN_BACK.test(x))) return null;
+  return named;
+}

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory from 'knex';
@@ -54,6 +55,16 @@ export async function startProc(script: string, env: Record<string, string>, rea
     child.once('exit', (code) => reject(new Error(`${script} exited ${code}: ${errText}`)));
   });
   return { child, port, url, startMs: performance.now() - started };
+}
+
+/**
+ * The node flags `npm start` gives the server (package.json `scripts.start` of the checkout at `cwd`),
+ * so a benchmark runs the bundle as production does, its memory settings included.
+ */
+export function startFlags(cwd = '.'): string[] {
+  const start = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const words = start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.findIndex((w) => w.endsWith('dist/server.mjs'))).filter((w) => w.startsWith('--'));
 }
 
 /** SIGTERM, then waits for the exit (at most `waitMs`). */

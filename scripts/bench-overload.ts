@@ -24,7 +24,7 @@ import { openPostgres } from '../src/db/engine';
 import { migrateLatest } from '../src/db/migrate';
 import { createApiKey, createLocation, createUser } from '../src/features/accounts/accounts.service';
 import { systemClock } from '../src/lib/clock';
-import { ADMIN_URL, log, rssMb, sleep, startProc, stopProc } from './bench-kit';
+import { ADMIN_URL, log, rssMb, sleep, startFlags, startProc, stopProc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------- start-up
     let requestLines = 0;
-    server = await startProc('dist/server.mjs', { DATABASE_URL: dbUrl, SECRET_KEY, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1' }, /listening on (\S+)/);
+    server = await startProc('dist/server.mjs', { DATABASE_URL: dbUrl, SECRET_KEY, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1' }, /listening on (\S+)/, startFlags());
     server.child.stdout!.on('data', (d: Buffer) => (requestLines += (d.toString().match(/"msg":"request"/g) ?? []).length));
     const base = `http://127.0.0.1:${server.port}`;
     const pid = server.child.pid!;

@@ -33,7 +33,7 @@ import { hmacHex, SecretBox } from '../src/lib/crypto';
 import type { Deps } from '../src/deps';
 import { createStorage } from '../src/storage';
 import { systemClock } from '../src/lib/clock';
-import { ADMIN_URL, cpuMs, log, rssMb, startProc, stopProc, type Proc } from './bench-kit';
+import { ADMIN_URL, cpuMs, log, rssMb, startFlags, startProc, stopProc, type Proc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -284,10 +284,10 @@ async function main(): Promise<void> {
   const dbEnv: Record<string, string> = dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: dataDir! };
   const bareEnv: Record<string, string> = dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: bareDir! };
   log('starting the API and the bare reference ...');
-  // What `npm start` runs: the compiled bundle.
+  // What `npm start` runs: the compiled bundle, with its node flags.
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const api = await startProc('dist/server.mjs', { ...dbEnv, NODE_ENV: ENGINE === 'pg' ? 'production' : 'development', SECRET_KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/,
-    args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : []);
+    [...startFlags(), ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [])]);
   cleanups.push(() => stopProc(api));
   const bare = await startProc('scripts/bench-bare.ts', { ...bareEnv, BENCH_PLAN: planFile }, /bare listening/);
   cleanups.push(() => stopProc(bare));
@@ -295,7 +295,7 @@ async function main(): Promise<void> {
     // Started exactly as the API above is: its own compiled bundle, no worker in the process (a
     // worker's polls would be counted in its CPU per request), the same log level.
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: before.dir, stdio: 'inherit' });
-    beforeApi = await startProc('dist/server.mjs', { DATABASE_URL: before.url, NODE_ENV: 'production', SECRET_KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/, [], before.dir);
+    beforeApi = await startProc('dist/server.mjs', { DATABASE_URL: before.url, NODE_ENV: 'production', SECRET_KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', HOST: '127.0.0.1', START_WORKER: 'false' }, /listening on/, startFlags(before.dir), before.dir);
     const started = beforeApi;
     cleanups.push(() => stopProc(started));
   }

@@ -64,6 +64,16 @@ export const jsonOnly: RequestHandler = (req, _res, next) => {
   next();
 };
 
+const isApiPath = (path: string) => path.startsWith('/v1/') || path === '/v1';
+
+/**
+ * A router that serves nothing under /v1 (the contract, the storage URLs, the portal, the app, OAuth),
+ * passed over by /v1 requests: Express would otherwise walk each one's routes for every API call.
+ */
+function besideApi(router: RequestHandler): RequestHandler {
+  return (req, res, next) => (isApiPath(req.path) ? next() : router(req, res, next));
+}
+
 function route(deps: Deps, spec: Record<string, unknown>, op: OperationInfo, handler: Handler<OperationId>): RequestHandler {
   return async (req: Request, res) => {
     const auth = req.auth!;
@@ -178,7 +188,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
     res.json({ status: 'ok' });
   }));
   // The contract (/openapi.yaml, /openapi.json) and the built reference (/docs): answered from memory, never shed.
-  app.use(...at('probes', referenceRoutes({ publicBaseUrl: deps.config.publicBaseUrl })));
+  app.use(...at('probes', besideApi(referenceRoutes({ publicBaseUrl: deps.config.publicBaseUrl }))));
   // Ready: the database answers and its schema is this release's (no migration pending).
   // Not ready while saturated (every slot busy or a queue waiting): a load balancer steers new work
   // to another process; this answer costs no database round trip.
@@ -224,16 +234,16 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
       clock: () => deps.clock.now(), logger: deps.logger, ...deps.config.storageLimits, uploadOpen: (key) => uploadOpen(deps.db.knex, key),
     });
     app.locals.files = files.events;
-    app.use(...at('outside-api', files));
+    app.use(...at('outside-api', besideApi(files)));
   }
-  app.use(...at('outside-api', portalRoutes(deps)));
+  app.use(...at('outside-api', besideApi(portalRoutes(deps))));
   // The settings pages for people (API keys, team, connected assistants...): sign-in by emailed code, then a session.
-  app.use(...at('outside-api', appRoutes(deps)));
+  app.use(...at('outside-api', besideApi(appRoutes(deps))));
   // OAuth 2.1 for assistants: the authorization server (metadata, registration, authorize, token,
   // revocation), the resource metadata of /mcp and /v1, and the sign-in and consent pages.
   const noIssuer = issuerProblem(deps.publicBaseUrl);
   if (noIssuer) deps.logger.warn(noIssuer);
-  else app.use(...at('outside-api', oauthRoutes(deps)));
+  else app.use(...at('outside-api', besideApi(oauthRoutes(deps))));
 
   app.use(...at('body', jsonOnly, express.json({ limit: BODY_LIMIT, strict: false, verify: markInvalidUtf8 }), safeInput(operations)));
 
@@ -244,7 +254,7 @@ export function createApp(deps: Deps, handlers: Handlers): Express {
   app.use('/v1', ...at('rate-limit', rateLimit()));
   // Only /v1 goes on: a path nothing above answered is refused before validation.
   app.use(...at('validation', (req: Request, _res: Response, next: NextFunction) => {
-    if (req.path.startsWith('/v1/') || req.path === '/v1') return next();
+    if (isApiPath(req.path)) return next();
     // The app's internal routes are not served here, and API keys are refused outside /v1 anyway.
     if (API_KEY_BEARER.test(req.get('Authorization') ?? '')) {
       throw new ApiError('api_key_not_allowed', 'API keys are accepted only on /v1');

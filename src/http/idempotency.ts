@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Deps } from '../deps';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, loggableError } from './errors';
+import { prepared } from '../db/prepared';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -80,6 +81,9 @@ SELECT n.claimed, set_config('lock_timeout', prior.v, true) AS restored,
   FROM n CROSS JOIN prior
   LEFT JOIN idempotency_keys k ON n.claimed = 0 AND k.credential_id = ? AND k.key = ?`;
 
+/** The answer remembered for a claimed key, in the claim's transaction. */
+const RECORD_SQL = `UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ? WHERE credential_id = ? AND key = ?`;
+
 /** SQLSTATE 55P03: the claim waited CLAIM_WAIT_MS for a key another open transaction holds. */
 const isLockTimeout = (err: unknown) => (err as { code?: string }).code === '55P03';
 
@@ -99,7 +103,8 @@ export function idempotency(deps: Deps): RequestHandler {
     const id = { credential_id: auth.credentialId, key };
     const inUse = () =>
       new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly', 'Idempotency-Key', { 'Retry-After': IN_USE_RETRY_AFTER });
-    const record = (status: number, body: unknown) => ({ state: 'done', response_status: status, response_body: JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) }) });
+    const sealed = (body: unknown) => JSON.stringify({ sealed: deps.secrets.seal(JSON.stringify(body)) });
+    const record = (status: number, body: unknown) => ({ state: 'done', response_status: status, response_body: sealed(body) });
     // Set when the operation ran on a claimed key and threw: its transaction rolled back (the claim
     // with it), and the error's answer, once rendered, is remembered if it is a state conflict.
     let failedOwned = false;
@@ -111,7 +116,7 @@ export function idempotency(deps: Deps): RequestHandler {
         let row: KeyRow | undefined;
         let claimed = false;
         try {
-          const { rows } = await trx.raw<{ rows: (KeyRow & { claimed: number })[] }>(CLAIM_SQL, [
+          const { rows } = await prepared<{ rows: (KeyRow & { claimed: number })[] }>(trx, CLAIM_SQL, [
             `${CLAIM_WAIT_MS}ms`, id.credential_id, key, requestHash, now, new Date(now.getTime() + LOCK_MS), id.credential_id, key,
           ]);
           claimed = rows[0].claimed === 1;
@@ -147,7 +152,7 @@ export function idempotency(deps: Deps): RequestHandler {
         try {
           reply = await operation(trx as unknown as Knex);
           // An answer not remembered (the operation returned it rather than threw): its writes stand, the key is released.
-          await (remembered(reply.status) ? trx('idempotency_keys').where(id).update(record(reply.status, reply.body)) : trx('idempotency_keys').where(id).delete());
+          await (remembered(reply.status) ? prepared(trx, RECORD_SQL, [reply.status, sealed(reply.body), id.credential_id, key]) : trx('idempotency_keys').where(id).delete());
         } catch (err) {
           await trx.rollback().catch(() => undefined);
           failedOwned = true;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestHandler } from 'express';
 import { ApiError } from './errors';
+import { prepared } from '../db/prepared';
 
 export const RATE_LIMIT = 300;
 export const RATE_WINDOW_SECONDS = 60;
@@ -48,8 +49,7 @@ export const plainSubject = (id: string): Subject => ({ sql: 'SELECT ?::text AS 
 export async function takeFor<Row extends object>(knex: Knex, subject: Subject, nowMs: number, limit: number): Promise<{ row: Row; verdict: Verdict | null } | null> {
   const second = Math.floor(nowMs / 1000);
   const from = second - BUCKETS; // exclusive
-  const { rows } = await knex.raw<{ rows: (Row & { rl_prior: number | string; rl_oldest: number | string | null; rl_current: number | null; usable: boolean; id: string })[] }>(
-    `WITH c AS (${subject.sql}),
+  const sql = `WITH c AS (${subject.sql}),
      prior AS (
        SELECT coalesce(sum(b.count), 0)::int AS s, min(b.second) AS oldest
          FROM rate_limit_buckets b WHERE b.subject = (SELECT id FROM c WHERE usable) AND b.second > ? AND b.second < ?
@@ -60,9 +60,9 @@ export async function takeFor<Row extends object>(knex: Knex, subject: Subject, 
          WHERE rate_limit_buckets.count + (SELECT s FROM prior) < ?
        RETURNING count
      )
-     SELECT c.*, (SELECT s FROM prior) AS rl_prior, (SELECT oldest FROM prior) AS rl_oldest, (SELECT count FROM up) AS rl_current FROM c`,
-    [...subject.bindings, from, second, second, limit, limit],
-  );
+     SELECT c.*, (SELECT s FROM prior) AS rl_prior, (SELECT oldest FROM prior) AS rl_oldest, (SELECT count FROM up) AS rl_current FROM c`;
+  const { rows } = await prepared<{ rows: (Row & { rl_prior: number | string; rl_oldest: number | string | null; rl_current: number | null; usable: boolean; id: string })[] }>(
+    knex, sql, [...subject.bindings, from, second, second, limit, limit]);
   if (++calls % 1000 === 0) await knex('rate_limit_buckets').where('second', '<=', from).delete();
   const r = rows[0];
   if (!r) return null;

@@ -7,7 +7,7 @@ import { rotate, skewOf } from './deskew.mjs';
 import { pageImage, pgm, pgmGray, upright } from './image.mjs';
 import { amountAlternatives, readCrop, settleAmount, signAlternatives, signBefore } from './reread.mjs';
 import { recoverBlock, uncoveredStrips } from './recover.mjs';
-import { marksIn } from './rules.mjs';
+import { baselineLift, marksIn } from './rules.mjs';
 import { AMOUNT, STRAY_LEAD, STRAY_TRAIL, fixDates, inkless, ocrText, speck, strayDash } from './words.mjs';
 
 const require = createRequire(import.meta.url);
@@ -212,6 +212,7 @@ async function readImage(img, psm) {
   const rereadCpu = process.cpuUsage(c2);
   const sx = boxW / W;
   const sy = boxH / H;
+  const medianH = heights[heights.length >> 1] ?? 30;
   const items = [];
   const kept = [];
   let words = 0;
@@ -221,6 +222,13 @@ async function readImage(img, psm) {
       for (const l of p.lines ?? []) {
         const bl = l.baseline;
         const slope = bl && bl.x1 !== bl.x0 ? (bl.y1 - bl.y0) / (bl.x1 - bl.x0) : 0;
+        // The baseline where the line's letters stand: the recognizer fits its baseline to every blot
+        // in the line's box, so a speck below a word (or glued into its box) can lower a line by a
+        // third of its height, off the row it belongs to (a column's header lost). When the ink of
+        // the line's kept words puts the letters more than a fifth of a line height higher, the
+        // line stands where its ink says (the recognizer's slope kept).
+        const mx = (l.bbox.x0 + l.bbox.x1) / 2;
+        const lift = bl ? baselineLift(ink, W, (l.words ?? []).filter((wd) => { const s = ocrText((wd.text ?? '').trim()); return s && !speck(s, wd.confidence); }).map((wd) => wd.bbox), bl.y0 + slope * (mx - bl.x0), medianH) : 0;
         // The line's height (ascender to descender) is about its font size.
         const size = (l.rowAttributes?.rowHeight || l.bbox.y1 - l.bbox.y0) * 1.05;
         // Words a normal space apart make one item (as a text layer's run would); a wider gap
@@ -234,7 +242,7 @@ async function readImage(img, psm) {
             run.x1 = run.beforeDash;
           }
           const cx = (run.x0 + run.x1) / 2;
-          const base = bl ? bl.y0 + slope * (cx - bl.x0) : run.y1;
+          const base = bl ? bl.y0 + slope * (cx - bl.x0) - lift : run.y1;
           items.push({ x: r1(up.box.x0 + run.x0 * sx), y: r1(up.box.y0 + base * sy), w: r1((run.x1 - run.x0) * sx), h: r1(size * sy), s: run.s, ...(run.alt.length ? { alt: run.alt } : {}) });
           run = null;
         };

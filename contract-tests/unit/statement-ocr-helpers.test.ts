@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseAlternatives, DEFAULTS, scanPageMsFromEnv } from '../../src/features/statements/analyze';
 import { extractItems, type PageItems } from '../../src/features/statements/extract';
-import { amountAlternatives, amountParts, fixDates, inkBand, inkless, keepRecovered, ocrText, ruleRemnants, settleAmount, signAlternatives, signBefore, strayDash, uncoveredStrips } from '../../src/features/statements/ocr.mjs';
+import { amountAlternatives, amountParts, baselineLift, fixDates, inkBand, inkBaseline, inkless, keepRecovered, ocrText, ruleRemnants, settleAmount, signAlternatives, signBefore, strayDash, uncoveredStrips } from '../../src/features/statements/ocr.mjs';
 import { statementFixtures, type StatementFixture } from '../support/statement-fixtures';
 
 // The pure helpers of the OCR path (src/features/statements/ocr.mjs): what a recognized word becomes
@@ -84,6 +84,30 @@ describe('a recognized word is cleaned of what print cannot have', () => {
     expect(inkBand(g, W, 0, W, 0, 14)).toEqual([2, 11]);
     // One band only (the word alone): the crop is left as it is.
     expect(inkBand(g, W, 0, W, 3, 10)).toBeNull();
+  });
+
+  it("a line stands where its words' ink stands: a speck below a word does not lower it, a descender does not either", () => {
+    // 60 × 40 pixels, line height 20: a word's letters on rows 10-24 (a full row of ink on each), a
+    // descender (2 pixels wide) on rows 25-28, and a speck (3 × 3) on rows 31-33 inside the word's box
+    // as the recognizer drew it (to row 33), which fitted its baseline to the speck (row 33).
+    // (Empire City's 150 dpi JPEG: a speck under "Credits" put the header word 3.5 pt below its row,
+    // and the credits column was lost.)
+    const w = 60;
+    const ink = new Uint8Array(w * 40);
+    const put = (x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) ink[y * w + x] = 1;
+    };
+    put(5, 50, 10, 24);
+    put(20, 21, 25, 28);
+    put(40, 42, 31, 33);
+    const box = [{ x0: 5, y0: 10, x1: 50, y1: 33 }];
+    expect(inkBaseline(ink, w, box)).toBe(24);
+    expect(baselineLift(ink, w, box, 33, 20)).toBe(9);
+    // The recognizer's baseline where the ink is (a pixel or two apart on a clean line): unchanged.
+    expect(baselineLift(ink, w, box, 25, 20)).toBe(0);
+    expect(baselineLift(ink, w, box, 26, 20)).toBe(0);
+    // No ink in the boxes: nothing to go by.
+    expect(baselineLift(ink, w, [{ x0: 55, y0: 0, x1: 59, y1: 5 }], 5, 20)).toBe(0);
   });
 
   it("a ruled line's remnants on its own rows go; a glyph touching them, and ink off the rule's rows or columns, stays", () => {

@@ -11,7 +11,7 @@ import { childEntry, IsolatedPool, runIsolated } from '../../lib/isolated';
 // Readers are kept warm (a pool of 2 processes, each replaced after 50 documents, when a document
 // leaves it above 300 MB, or at once when it breaches a limit), so a document does not pay the
 // process start (node and pdf.js, about 0.4 s); every bound holds per document. A scan leaves its
-// reader holding tesseract's worker (a scan's reader peaks at 307-447 MB, measured): the soft mark after a scan is
+// reader holding tesseract's worker (a scan's reader peaks at 327-413 MB, measured): the soft mark after a scan is
 // `scanSoftRssMb`, so the next scan finds the recognizer loaded (about 3 CPU-s a scan saved), and a
 // scan takes the reader that read the last scan, a text PDF another one when one is idle (a text PDF
 // that does run in a scan's reader has it replaced after, at the usual 300 MB). The hard cap (512 MB)

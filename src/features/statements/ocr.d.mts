@@ -32,3 +32,7 @@ export function inkless(inkPixels: number, chars: number, lh: number, confidence
 /** Strips of ink no recognized box covers (cells of g pixels; regions whose columns overlap are one strip). */
 export function uncoveredStrips(ink: Uint8Array, W: number, H: number, boxes: Array<{ x0: number; y0: number; x1: number; y1: number }>, g: number, minCells?: number): Array<{ x0: number; y0: number; x1: number; y1: number; parts: Array<{ x0: number; y0: number; x1: number; y1: number; cells: number }> }>;
 export function keepRecovered(text: string, confidence: number): boolean;
+/** The lowest row, within word boxes (x1, y1 inclusive), holding a third of the fullest row's ink; null without ink. */
+export function inkBaseline(ink: Uint8Array, w: number, boxes: Array<{ x0: number; y0: number; x1: number; y1: number }>): number | null;
+/** Pixels to raise a line whose recognized baseline is at `at`: to its words' ink when that is over a fifth of `lineH` higher, else 0. */
+export function baselineLift(ink: Uint8Array, w: number, boxes: Array<{ x0: number; y0: number; x1: number; y1: number }>, at: number, lineH: number): number;

@@ -21,11 +21,11 @@
 // figure: a misread amount or date ends in the reconciliation's refusal.
 //
 // The work is in ./ocr/: image.mjs (page images), clean.mjs (specks and ruled lines), deskew.mjs,
-// rules.mjs (rule remnants, marks beside words), recognize.mjs (tesseract, words to positioned
+// rules.mjs (rule remnants, marks beside words, a line's baseline from its ink), recognize.mjs (tesseract, words to positioned
 // items), reread.mjs (doubtful amounts read again), words.mjs (what a recognized word becomes).
 export { imagePdf, imageSize } from './ocr/image.mjs';
 export { rotate } from './ocr/deskew.mjs';
-export { ruleRemnants } from './ocr/rules.mjs';
+export { baselineLift, inkBaseline, ruleRemnants } from './ocr/rules.mjs';
 export { fixDates, inkless, ocrText, strayDash, strayMarks } from './ocr/words.mjs';
 export { amountAlternatives, amountParts, inkBand, settleAmount, signAlternatives, signBefore } from './ocr/reread.mjs';
 export { knobs, langPath, ocrPdf } from './ocr/recognize.mjs';

@@ -97,3 +97,41 @@ export function marksIn(ink, w, x0, x1, y0, y1, lh, midOnly = false) {
   if (hh <= lh * 0.2 && ww >= hh * 1.5 && ww >= lh * 0.15) return middle ? 'dash' : 'other';
   return ww >= lh * 0.25 && n >= lh * lh * 0.01 ? 'other' : 'none';
 }
+
+/**
+ * Where a line's letters stand, from its ink: the lowest row, within the boxes of the words kept on
+ * the line (`boxes`, x1 and y1 inclusive), that holds at least a third of the ink of the line's
+ * fullest row. A speck below the letters (or glued into a word's box), a descender or a comma's
+ * tail put a few pixels on a row, never a third of a row of letters, so they do not lower it (the
+ * recognizer's own baseline of a line fits every blot in its box, a speck too). Null without ink.
+ */
+export function inkBaseline(ink, w, boxes) {
+  if (!boxes.length) return null;
+  const y0 = Math.max(0, Math.min(...boxes.map((b) => b.y0)));
+  const y1 = Math.min(Math.floor(ink.length / w) - 1, Math.max(...boxes.map((b) => b.y1)));
+  if (y1 < y0) return null;
+  const rows = new Uint32Array(y1 - y0 + 1);
+  for (const b of boxes) {
+    for (let y = Math.max(y0, b.y0); y <= Math.min(y1, b.y1); y++) {
+      let n = 0;
+      for (let x = Math.max(0, b.x0); x <= Math.min(w - 1, b.x1); x++) n += ink[y * w + x];
+      rows[y - y0] += n;
+    }
+  }
+  let max = 0;
+  for (const n of rows) if (n > max) max = n;
+  if (!max) return null;
+  for (let i = rows.length - 1; i >= 0; i--) if (rows[i] * 3 >= max) return y0 + i;
+  return null;
+}
+
+/**
+ * How far to raise a line the recognizer put at `at` (its baseline's row at the line's middle): by
+ * the distance to where its words' ink stands (`inkBaseline`) when that is more than a fifth of the
+ * page's usual line height `lineH` higher (a speck fitted into the baseline), else 0 (the
+ * recognizer's baseline and the ink agree within a pixel or two on a clean line).
+ */
+export function baselineLift(ink, w, boxes, at, lineH) {
+  const ib = inkBaseline(ink, w, boxes);
+  return ib !== null && at - ib > lineH * 0.2 ? at - ib : 0;
+}

@@ -126,3 +126,36 @@ describe('checks paid beside a daily balance summary on one page', () => {
     expect(await read(pages('450.00'))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   }, 60_000);
 });
+
+describe('a checks-paid total below a register whose fee line names a check', () => {
+  // Busey-style (blind-21): one register with a CHECK NO column and trailing minus signs; the bank's
+  // "OVERDRAFT ITEM FEE CHECK 102" names a check too, so "CHECKS PAID ... TOTAL" stands for the rows
+  // read with a check number, not for every line naming a check.
+  const reg = (d: string, no: string, desc: string, amt: string, bal: string): PageSpec[number] => [[40, d], [100, no], [160, desc], [560, amt, { r: true }], [700, bal, { r: true }]];
+  const pages = (checksTotal = '900.00'): PageSpec[] => [
+    [
+      [[40, 'PRAIRIE TEST BANK  STATEMENT OF ACCOUNT']],
+      [[40, 'CHAMPAIGN PRINT CO'], [300, 'PREVIOUS BALANCE'], [440, '1,000.00', { r: true }], [500, 'STATEMENT DATES 4/1/26 THRU 4/30/26']],
+      [[300, '2 DEPOSITS/CREDITS'], [440, '3,000.00', { r: true }]],
+      [[300, '4 CHECKS/DEBITS'], [440, '1,736.00-', { r: true }]],
+      [[300, 'ENDING BALANCE'], [440, '2,264.00', { r: true }]],
+      [[40, 'DATE', { b: true }], [100, 'CHECK NO', { b: true }], [160, 'DESCRIPTION', { b: true }], [560, 'AMOUNT', { b: true, r: true }], [700, 'BALANCE', { b: true, r: true }]],
+      reg('4/1/26', '', 'BALANCE FORWARD', '', '1,000.00'),
+      reg('4/2/26', '101', 'CHECK 101', '400.00-', '600.00'),
+      reg('4/3/26', '102', 'CHECK 102', '500.00-', '100.00'),
+      reg('4/3/26', '', 'OVERDRAFT ITEM FEE CHECK 102', '36.00-', '64.00'),
+      reg('4/6/26', '', 'ACH CREDIT STRIPE TRANSFER 7536260453 CCD', '2,000.00', '2,064.00'),
+      reg('4/9/26', '', 'ACH DEBIT XCEL ENERGY PAYMENT 4276004880 CCD', '800.00-', '1,264.00'),
+      reg('4/20/26', '', 'ACH CREDIT STRIPE TRANSFER 9868534686 CCD', '1,000.00', '2,264.00'),
+      reg('4/30/26', '', 'ENDING BALANCE', '', '2,264.00'),
+      [[40, `CHECKS PAID THIS PERIOD: 2  TOTAL ${checksTotal}  (INCLUDED IN CHECKS/DEBITS ABOVE)`]],
+    ],
+  ];
+  it('reads the checks total against the two checks, the fee line apart', async () => {
+    const f = figures(await read(pages(), { landscape: true }));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2264, deposits_total: 3000, deposit_count: 2, nsf_count: 1 });
+  }, 60_000);
+  it('a checks total the checks do not make is still refused', async () => {
+    expect(await read(pages('936.00'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});

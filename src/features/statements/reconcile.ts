@@ -116,6 +116,10 @@ export function reconcile(r: Reading): Reconciled {
     // One of several sections of that category ("Regular Deposits" beside "Other Credits", both deposits).
     const secs = new Set(bySection.map((x) => x.section));
     if (secs.size > 1) for (const s of secs) cands.push(bySection.filter((x) => x.section === s));
+    // A checks total against the rows read with a check number (a register's CHECK NO column), not
+    // every line naming a check: "OVERDRAFT ITEM FEE CHECK 4421" is the bank's fee for one (blind-21:
+    // Busey's "CHECKS PAID THIS PERIOD: 10 TOTAL 7,370.18" below a register holding that fee line).
+    if (t.category === 'checks') cands.push(side.filter((x) => !!x.check));
     if (words[t.category]) {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);

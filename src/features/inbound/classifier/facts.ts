@@ -203,6 +203,18 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), text: m[0].trim() });
     }
+    // (holdout22) a payment times its count, on a line naming the schedule or the payment: "Weekly debit: $2,400.00 x 30",
+    // "remit 455 x 120 daily" (the count after "x" is the number of payments; not a term nor a multiple written with a unit)
+    if (/\b(daily|weekly|bi-?weekly|dly|wkly|payments?|pmts?|pymts?|debits?|remits?|remittances?|installments?|draws?|pulls?)\b/.test(lower)) {
+      const timesCountRe = /(?<![\w.,])\$?\d{1,3}(?:,\d{3})*(?:\.\d{2})?\s*(?:x|\u00d7)\s*(\d{1,3})(?![\d,.%\w]|\s*(?:k|mm?|months?|mos?|weeks?|wks?|days?|business|biz|%)\b)/gi;
+      while ((m = timesCountRe.exec(line))) {
+        const start = m.index + m[0].length - m[1].length;
+        const n = Number(m[1]);
+        if (n < 2 || overlaps(start, start + m[1].length)) continue;
+        taken.push([start, start + m[1].length]);
+        facts.push({ pos: base + start, kind: 'count', value: n, text: m[0].trim() });
+      }
+    }
     // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
     const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d)\s*(?:years?|yrs?)\b|\b(\d)[- ](?:year|yr) term\b/gi;
     while ((m = yearRe.exec(line))) {

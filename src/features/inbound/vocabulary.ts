@@ -440,6 +440,11 @@ export const CLOSING_STIPS: PhraseRow[] = [
   { phrase: '(to|before (we|i) (can )?) (finali[sz]e|finish|wrap( it| this)? up|paper it|lock (it|this) in)', w: 2 },
   // (holdout13) the item, then the contracts: "Send me the bank login for the verification and I'll get contracts out"
   // (holdout22) in a phone's spelling too: "pls send a voided chk and ill push contracts"
+  // (holdout22) a portal's approval with its conditions: "Funding is subject to the outstanding items listed below", "APPROVED -
+  // STIPS PENDING", "once cleared, contracts go out automatically"
+  { phrase: "(funding|the funding|the approval|this approval|approval|the offer|this offer) (is |are |remains? )?(subject to|contingent (on|upon)|conditional (on|upon)|conditioned (on|upon))", w: 2 },
+  { phrase: "(approved|approval)( -|,|:)? (with |w/ )?(stips|conditions|items) (pending|outstanding|to follow|required)", w: 2 },
+  { phrase: "(contracts?|docs|paperwork|agreements?) (go|goes|will go|get|gets|will get|are|will be) (out|sent|issued|drawn up)", w: 2 },
   { phrase: "(and|then|&|\\+) (i'll|ill|i will|we'll|well|we will|i can|we can|i'd|id) (get|send|have|push|put|draw up|issue|cut) (the |out )?(contracts?|docs|paperwork|agreements?)( (out|over|going|drawn up|issued))?", w: 2 },
 ];
 

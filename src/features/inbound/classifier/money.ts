@@ -41,7 +41,8 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|(?:we|i|they|uw|credit)(?:'ll| will) do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total)/],
+  // (holdout22) "$35,000.00 to be remitted over 100 business days": the amount paid back
+  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total|(to be|will be|is to be|being) (remitted|repaid|paid back|collected|returned|delivered))/],
   ['fee', /^\s*(fees?|orig\w*|in points)/],
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],

@@ -49,12 +49,16 @@ export function wordsToDigits(lower: string): string {
     // (holdout20) a number written out with its figure in brackets, as a formal letter does: "nine (9) months",
     // "twelve (12) weekly payments": one number, the figure
     .replace(new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'), (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
+    // (holdout22) ... in hundreds too: "one hundred twenty (120) business days", "two hundred and ten (210) payments"
+    .replace(new RegExp(`\\b(${num}) hundred(?:(?: and)? (${num}))? \\((\\d{3})\\)`, 'g'), (m: string, a: string, b: string | undefined, d: string) => (value(a) * 100 + (b ? value(b) : 0) === Number(d) ? d : m))
     .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);
       return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
     })
     .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    // (holdout22) an amount with its words in brackets, as a contract writes it: "$25,000.00 (twenty-five thousand)" is one amount
+    .replace(/(\$\d{1,3}(?:,\d{3})+)(\.\d{2})? \((\$\d{1,3}(?:,\d{3})+)(?: dollars)?\)/g, (m: string, a: string, c: string | undefined, b: string) => (a === b ? a + (c ?? '') : m))
     // a factor in words: "one point three two" -> "1.32"
     .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40

@@ -739,6 +739,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(derogatory )?public records?',
       '(open|outstanding|active|unpaid|unsatisfied|pending|recent) (judge?ments?|liens?|tax liens?|collections?|lawsuits?|litigation|suits?)',
       '(prior|previous|past|old|former|earlier) (default|defaults|mca default|funder default|charge-?offs?|bankruptcy)',
+      // (holdout22) a bankruptcy by its chapter's shorthand, or the time since it: "a Ch. 13 filed last spring", "seasoning post-discharge"
+      '(ch|chap)\\.? ?(7|11|13)(?!\\d)|(post|since|after)[- ](the )?(discharge|bk|bankruptcy|filing)',
       '(sued|lawsuit|litigation|suit|legal action) (by|from|with|against) (a |an |the )?(prior |previous |former |another |other )?(funder|lender|mca|creditor)',
       '(on the|a) docket|court records?|background (search|check) (turned up|showed|shows|came back with|revealed|found)',
       '(tax|irs|state|federal) liens?|(owes|owing) (the )?(irs|state)|back taxes',
@@ -807,7 +809,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   {
     category: 'time_in_business',
     phrases: [
-      "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)",
+      "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)(?! (post|since|after)[- ](the )?(discharge|bk|bankruptcy|filing|default|judge?ment|lien|settlement))",
       "(seasoning|operating history|time in business|tib) (requirement|minimum|rule|threshold|floor|cutoff|of (at least|only|just|about|under))|(minimum|min|required) (seasoning|operating history|time in business)|(not|isn't|aren't|insufficiently|under-?) ?seasoned|unseasoned",
       "(reach|reaches|hit|hits|get to|gets to|turn|turns|cross|crosses|have|has) (a full|one|their first|a|the one[- ]year|their one[- ]year|the 12[- ]month|the twelve[- ]month) (year|anniversary|year mark|month mark)",
     ],

@@ -14,7 +14,7 @@ function declinesOnlyTheTerm(a: Analysis): boolean {
     const q = /^"(.*)"/.exec(h)?.[1];
     if (!q) return false;
     const esc = q.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-    return new RegExp(`(?<![\\w.$,])\\d{1,3}\\s*-?\\s*(?:business days?|days?|weeks?|wks?|months?|mos?|mths?)( term)?\\s+${esc}`).test(a.lower);
+    return new RegExp(`(?<![\\w.$,])\\d{1,3}\\s*-?\\s*(?:business days?|days?|weeks?|wks?|months?|mos?|mths?)( term)?\\s+(?:[a-z']+\\s+){0,3}${esc}`).test(a.lower);
   });
 }
 
@@ -135,7 +135,9 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
       confidence = Math.max(confidence, 0.6);
       reasons.push('declined the ask, offered other terms: a counter');
       // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
-      if (atAsk && !less && a.declined.score >= 3) {
+      // (holdout22) ... unless its only no is the term asked ("18 mo is a hard no from credit ... 50k at 1.34 over 10 months")
+      if (otherTerm && a.askedTerm !== null && declinesOnlyTheTerm(a)) reasons.push('the only refusal is of the term asked: a counter on another term');
+      else if (atAsk && !less && a.declined.score >= 3) {
         review = 'conflicting_cues';
         reasons.push('a decline beside an offer at the full ask on other terms: a person picks');
       }

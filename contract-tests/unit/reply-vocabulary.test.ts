@@ -1979,7 +1979,7 @@ describe('holdout22 wording: a payment times its count, the payback as a product
 });
 
 describe('holdout22 wording: numbers written as a contract writes them', () => {
-  it('"one hundred twenty (120) business days" is 120 days; "$30,000.00 (thirty thousand dollars)" one amount', () => {
+  it('"one hundred twenty (120) business days" is 120 days, beside an amount with its words in brackets', () => {
     expect(wordsToDigits('over one hundred twenty (120) business days')).toBe('over 120 business days');
     expect(wordsToDigits('two hundred and ten (210) payments')).toBe('210 payments');
     expect(wordsToDigits('one hundred (150) days')).toBe('one hundred (150) days');
@@ -1989,10 +1989,18 @@ describe('holdout22 wording: numbers written as a contract writes them', () => {
 });
 
 describe('holdout22 wording: an approval whose conditions are listed is an approval', () => {
-  it('"funding is subject to", "approved - conditions pending", "contracts go out" beside priced terms', () => {
-    const text = 'Status: APPROVED - CONDITIONS PENDING\nAmount $60,000 | Factor 1.33 | Term 40 weeks | Weekly $1,995.00\nFunding is subject to:\n- Bank verification call\n- Copy of lease\n- Voided check\nOnce received, contracts get sent automatically.';
-    expect(read(text, ask(60_000))).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.33, term: 40, term_unit: 'weeks' }] });
-    expect(read(text, ask(60_000)).review_reason ?? null).toBeNull();
+  it('"funding is subject to", "approved - conditions pending", "contracts go out": each makes the listed items conditions of the approval', () => {
+    const terms = 'Amount $60,000 | Factor 1.33 | Term 40 weeks | Weekly $1,995.00';
+    const items = '\n- Bank verification call\n- Copy of lease\n- Voided check\n- Landlord contact';
+    for (const text of [
+      `Pinecrest is approved.\n${terms}\nFunding is subject to these outstanding items:${items}`,
+      `Pinecrest status: APPROVED - CONDITIONS PENDING\n${terms}\nOutstanding items:${items}`,
+      `Pinecrest is approved.\n${terms}\nOutstanding items:${items}\nOnce those clear, contracts get sent.`,
+    ]) {
+      const c = read(text, ask(60_000));
+      expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.33, term: 40, term_unit: 'weeks' }] });
+      expect(c.review_reason ?? null).toBeNull();
+    }
   });
 
   it('"and ill push contracts" (a phone\'s spelling) marks the items as closing stips', () => {

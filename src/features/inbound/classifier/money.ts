@@ -54,8 +54,6 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
 ];
 
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
-  // (holdout22) the payback as the product of the amount and the factor: "45 x 1.35 = 60,750", "$80,000 * 1.42 = $113,600"
-  if (/[x\u00d7*@]\s*[12]\.\d{1,3}\s*=\s*\$?\s*$/i.test(line.slice(Math.max(0, start - 20), start))) return 'payback';
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
   const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));

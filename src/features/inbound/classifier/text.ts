@@ -57,8 +57,6 @@ export function wordsToDigits(lower: string): string {
       return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
     })
     .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
-    // (holdout22) an amount with its words in brackets, as a contract writes it: "$25,000.00 (twenty-five thousand)" is one amount
-    .replace(/(\$\d{1,3}(?:,\d{3})+)(\.\d{2})? \((\$\d{1,3}(?:,\d{3})+)(?: dollars)?\)/g, (m: string, a: string, c: string | undefined, b: string) => (a === b ? a + (c ?? '') : m))
     // a factor in words: "one point three two" -> "1.32"
     .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40

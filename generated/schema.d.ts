@@ -6193,8 +6193,9 @@ export interface components {
              *     `deal_funded` (another lender's offer was funded), `not_applied` (the answer was refused
              *     by the submission's state rules). What the classifier read but a person should decide:
              *     `incomplete_offer` (an approval or counter states an offer that cannot be completed: no
-             *     factor rate, payback or payments that repay it, or no term; it is never applied without
-             *     it), `conflicting_cues` (a decline and an offer at the ask, or two readings tied, that no
+             *     factor rate, payback or payments that repay it, or no term; or its text prices the deal
+             *     with an amount, factor, payback, payment or term from which no offer was read; it is never
+             *     applied without it), `conflicting_cues` (a decline and an offer at the ask, or two readings tied, that no
              *     rule of the trade settles; an offer whose own figures disagree: the amount times the
              *     factor is not the payback stated, the payments do not repay it, or two terms for one
              *     offer; an approval at the ask beside a smaller amount put forward), `low_confidence` (the winning reading barely won, or only the statistical

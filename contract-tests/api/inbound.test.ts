@@ -465,6 +465,22 @@ describe(`issue 26: replies read against the ask, every offer logged, doubt to r
     expect(same.email).toMatchObject({ status: 'processed', classification: { type: 'approved' } });
   });
 
+  it('approved as submitted while refusing the schedule the deal asks (desired_frequency) waits for a person; another schedule refused is a remark', async () => {
+    const text = 'Good news, Sunrise approved as submitted. FYI we do not run a weekly program here. Send the signed contract.';
+    const asked = await reply(text, undefined, { desired_frequency: 'weekly' });
+    expect(asked.email).toMatchObject({ status: 'unclassified', review_reason: 'conflicting_cues', classification: { type: 'counter' } });
+    expect(asked.sub.status).toBe('sent');
+    const other = await reply(text, undefined, { desired_frequency: 'daily' });
+    expect(other.email).toMatchObject({ status: 'processed', review_reason: null, classification: { type: 'approved' } });
+  });
+
+  it('an approval whose text prices the deal with no offer read from it waits for a person (incomplete_offer)', async () => {
+    const { email, sub, offers } = await reply('Good news, Sunrise is approved. Daily payment will be $630.00, send the signed contract back.');
+    expect(email).toMatchObject({ status: 'unclassified', review_reason: 'incomplete_offer', offer_ids: [], classification: { type: 'approved' } });
+    expect(sub.status).toBe('sent');
+    expect(offers).toEqual([]);
+  });
+
   it('an offer stated in months without a payment amount is logged, on the term\'s own schedule', async () => {
     const { email, sub, offers } = await reply("They're approved for the full 75. 1.35 over 9 months.\n\nDerek");
     expect(email).toMatchObject({ status: 'processed', classification: { type: 'approved', offers: [{ amount: 75000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: null, payment_amount: null }] } });

@@ -1956,3 +1956,113 @@ describe('holdout21 wording: the answer promised for later', () => {
     expect(c.reasons).toContain('acknowledgement, no decision');
   });
 });
+
+describe('holdout22 wording: a payment times its count, the payback as a product, in Spanish, or "to be remitted"', () => {
+  it('"Weekly debit: $1,519.00 x 40" is 40 weekly payments of $1,519', () => {
+    expect(extractOffers('Pinecrest is a go.\nAdvance: $45,000\nFactor: 1.35\nWeekly debit: $1,519.00 x 40', ask(45_000)))
+      .toMatchObject([{ amount: 45_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1_519 }]);
+  });
+
+  it('"$80,000 x 1.42 = $113,600" is the amount and its payback, "32 x 1.38" the amount in thousands', () => {
+    expect(extractOffers('Pinecrest ok: $80,000 x 1.42 = $113,600, 36 weekly payments', ask(80_000)))
+      .toMatchObject([{ amount: 80_000, factor_rate: 1.42, term: 36, term_unit: 'weeks' }]);
+    expect(extractOffers('pinecrest good. 32 x 1.38 = 44,160 over 120 business days', ask(32_000)))
+      .toMatchObject([{ amount: 32_000, factor_rate: 1.38, term: 120, term_unit: 'days' }]);
+  });
+
+  it('"total a devolver" is the payback; "$52,500.00 to be remitted" too', () => {
+    expect(extractOffers('Aprobado por $20,000. Factor 1.30, total a devolver $26,000, 20 semanas, pago semanal de $1,300.', ask(20_000)))
+      .toMatchObject([{ amount: 20_000, factor_rate: 1.3, term: 20, term_unit: 'weeks' }]);
+    expect(extractOffers('We will purchase $37,500.00 of receivables at a 1.40 factor, $52,500.00 to be remitted over 150 business days.', ask(37_500)))
+      .toMatchObject([{ amount: 37_500, factor_rate: 1.4, term: 150, term_unit: 'days' }]);
+  });
+});
+
+describe('holdout22 wording: numbers written as a contract writes them', () => {
+  it('"one hundred twenty (120) business days" is 120 days, beside an amount with its words in brackets', () => {
+    expect(wordsToDigits('over one hundred twenty (120) business days')).toBe('over 120 business days');
+    expect(wordsToDigits('two hundred and ten (210) payments')).toBe('210 payments');
+    expect(wordsToDigits('one hundred (150) days')).toBe('one hundred (150) days');
+    expect(read('Approved. We can fund $30,000.00 (thirty thousand dollars) at a 1.36 factor over one hundred twenty (120) business days.', ask(30_000)))
+      .toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.36, term: 120, term_unit: 'days' }] });
+  });
+});
+
+describe('holdout22 wording: an approval whose conditions are listed is an approval', () => {
+  it('"funding is subject to", "approved - conditions pending", "contracts go out": each makes the listed items conditions of the approval', () => {
+    const terms = 'Amount $60,000 | Factor 1.33 | Term 40 weeks | Weekly $1,995.00';
+    const items = '\n- Bank verification call\n- Copy of lease\n- Voided check\n- Landlord contact';
+    for (const text of [
+      `Pinecrest is approved.\n${terms}\nFunding is subject to these outstanding items:${items}`,
+      `Pinecrest status: APPROVED - CONDITIONS PENDING\n${terms}\nOutstanding items:${items}`,
+      `Pinecrest is approved.\n${terms}\nOutstanding items:${items}\nOnce those clear, contracts get sent.`,
+    ]) {
+      const c = read(text, ask(60_000));
+      expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.33, term: 40, term_unit: 'weeks' }] });
+      expect(c.review_reason ?? null).toBeNull();
+    }
+  });
+
+  it('"and ill push contracts" (a phone\'s spelling) marks the items as closing stips', () => {
+    const c = read('pinecrest is good. 30k at 1.36, 120 dly @ 340. pls send a voided chk + dl and ill push contracts today', ask(30_000));
+    expect(c.type).toBe('approved');
+    expect(c.reasons.some((r) => r.includes('closing stips beside priced terms'))).toBe(true);
+  });
+});
+
+describe('holdout22 wording: the term asked refused in the trade\'s words, the only no in the reply', () => {
+  it('"18 mo is a hard no from credit" then an offer on 10 months is a counter applied', () => {
+    const c = read('Pinecrest: 18 mo is a hard no from credit. 10 mo is where we land, can do 50k at 1.34 over 10 months.', ask(50_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.34, term: 10, term_unit: 'months' }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('"4 months makes the weekly debit too heavy" is the asked term refused: the offer on 8 months is a counter', () => {
+    const c = read('Full 45k is fine for Pinecrest. 4 months makes the weekly debit too heavy for them, so we need 8 months: 1.37 factor.', ask(45_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.37, term: 8, term_unit: 'months' }] });
+  });
+
+  it('a no about the deal itself beside another term is not made confident', () => {
+    const c = read('Pinecrest is a no for us on 12 months and the revenue is too light anyway. Maybe 20k at 1.45 over 6 months.', ask(50_000));
+    expect(c.reasons).not.toContain('the only refusal is of the term asked: a counter on another term');
+  });
+});
+
+describe('holdout22 wording: pricing seen but no offer made of it goes to a person', () => {
+  const outcome = (text: string, ctx?: ReplyContext, subject?: string) => replyOutcome(contractClassification(read(text, ctx, subject)), { from: 'x@lender.example', own: text, autoReply: false });
+
+  it('an approval stating a payback, or a payment schedule, but no offer read is incomplete_offer, never applied', () => {
+    expect(outcome('Approved. The RTR on Pinecrest comes to $69,000, remitted every business day.', ask(50_000))).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+    expect(outcome('Approved at 1.31, send the contract back signed.', ask(50_000))).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+    // ... and in the message a rep relays
+    const relayed = 'Pinecrest is approved, send me the stips.\n\n---------- Forwarded message ---------\nFrom: Credit <credit@lender.example>\nSubject: Pinecrest\n\nOK to approve. Purchased amount will be $69,000.';
+    expect(outcome(relayed, ask(50_000), 'Fwd: Pinecrest')).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+  });
+
+  it('an approval as submitted naming no figure is applied', () => {
+    expect(outcome('Approved as submitted. Send stips.', ask(50_000))).toMatchObject({ apply: true });
+  });
+});
+
+describe('holdout22 wording: approved as submitted, yet refusing the schedule the deal asks', () => {
+  it('"we do not run a weekly program" on a deal asking weekly goes to a person; on one asking daily it is a remark', () => {
+    const text = 'Good news, Pinecrest approved as submitted. FYI we do not run a weekly program here. Send the signed contract.';
+    expect(read(text, { requested_amount: 50_000, requested_frequency: 'weekly' }).review_reason).toBe('conflicting_cues');
+    const daily = read(text, { requested_amount: 50_000, requested_frequency: 'daily' });
+    expect(daily.type).toBe('approved');
+    expect(daily.review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout22 wording: a bankruptcy by its chapter, an IRS form asked signed', () => {
+  it('"a Ch. 13 still open" and "seasoning since the bankruptcy" are default history', () => {
+    expect(read('Pinecrest: owner has a Ch. 13 still open. Have to decline.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(read('Sorry, we require 24 months of seasoning since the bankruptcy and the owner is at 8. Declined.')).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+  });
+
+  it('"have the owner sign a 4506-C" is a request for that form', () => {
+    const c = read('Pinecrest is with underwriting; please have the owner sign the 4506-C so we can pull transcripts. No decision without it.');
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items.some((i) => /4506/i.test(i))).toBe(true);
+  });
+});

@@ -6,7 +6,7 @@ import type { Scope } from '../../http/types';
 import { applySubmissionResponse, type SubmissionRow } from '../submissions/submissions.service';
 import { isLenderDomain } from './sender-domain';
 import type { AttachmentReading } from './attachments';
-import { type Classification, type ReplyContext } from './classifier';
+import { type Classification, type PaymentFrequency, type ReplyContext } from './classifier';
 import { readReply } from './reply-model';
 import { contractClassification } from './reply-outcome';
 import { autoReplySignal, parsedMailToInput, replyParts } from './reply-text';
@@ -44,18 +44,22 @@ export function classify(msg: ParsedInbound, attachments: AttachmentReading, con
   };
 }
 
+const isFrequency = (f: string | null | undefined): f is PaymentFrequency => f === 'daily' || f === 'weekly' || f === 'bi-weekly' || f === 'monthly';
+
 /** What the hook knows of a submission's deal, for the classifier: the requested amount and term above all (counter is about terms). */
 export async function replyContext(trx: Knex.Transaction, scope: Scope, row: SubmissionRow): Promise<ReplyContext> {
   const deal = (await trx('deals as d')
     .leftJoin('businesses as b', 'b.id', 'd.business_id')
     .where({ 'd.id': row.deal_id, 'd.location_id': scope.locationId })
-    .first('d.requested_amount', 'd.desired_term_months', 'd.product_type', 'b.legal_name')) as
-    | { requested_amount: number | string | null; desired_term_months: number | null; product_type: string | null; legal_name: string | null }
+    .first('d.requested_amount', 'd.desired_term_months', 'd.desired_frequency', 'd.product_type', 'b.legal_name')) as
+    | { requested_amount: number | string | null; desired_term_months: number | null; desired_frequency: string | null; product_type: string | null; legal_name: string | null }
     | undefined;
   return {
     requested_amount: deal?.requested_amount != null ? Number(deal.requested_amount) : null,
     // the term the deal asks for: an offer on another term is a counter
     requested_term: deal?.desired_term_months != null ? { term: Number(deal.desired_term_months), unit: 'months' } : null,
+    // ... and the schedule: "approved as submitted, but we don't do weekly" on a deal asking weekly is no approval as asked
+    requested_frequency: isFrequency(deal?.desired_frequency) ? deal.desired_frequency : null,
     product_type: deal?.product_type ?? null,
     business_name: deal?.legal_name ?? null,
     // a reply naming another submission's code answers another deal

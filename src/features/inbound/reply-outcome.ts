@@ -4,7 +4,7 @@
 // the figures measure what the hook does, not only what the classifier read.
 import type { components } from '../../../generated/schema';
 import { paymentCount } from '../offers/offers.service';
-import { toResponseType, type Classification as Reading, type ClassifierReviewReason } from './classifier';
+import { PRICING_NOT_READ, toResponseType, type Classification as Reading, type ClassifierReviewReason } from './classifier';
 
 type S = components['schemas'];
 type Classification = S['InboundEmailClassification'];
@@ -94,6 +94,9 @@ export function replyOutcome(c: Classification, opts: { from: string; own: strin
   if (c.response_type === 'approved' || c.response_type === 'counter') {
     const { offers, incomplete } = loggableOffers(c);
     if (incomplete.length) return { apply: false, review_reason: 'incomplete_offer', why: incomplete.join('; ') };
+    // (holdout22) pricing the reader saw but could not make an offer of: never applied without it
+    const unread = offers.length ? undefined : c.reasons.find((r) => r.startsWith(PRICING_NOT_READ));
+    if (unread) return { apply: false, review_reason: 'incomplete_offer', why: unread };
     if (offers.length) body.offers = offers;
   }
   return { apply: true, body };

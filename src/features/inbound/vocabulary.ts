@@ -439,7 +439,13 @@ export const CLOSING_STIPS: PhraseRow[] = [
   // (holdout12) items that finish a priced deal: "payoff letters dated within 5 days to finalize"
   { phrase: '(to|before (we|i) (can )?) (finali[sz]e|finish|wrap( it| this)? up|paper it|lock (it|this) in)', w: 2 },
   // (holdout13) the item, then the contracts: "Send me the bank login for the verification and I'll get contracts out"
-  { phrase: "(and|then) (i'll|i will|we'll|we will|i can|we can) (get|send|have|push|put|draw up) (the |out )?(contracts?|docs|paperwork|agreements?)( (out|over|going|drawn up|issued))?", w: 2 },
+  // (holdout22) in a phone's spelling too: "pls send a voided chk and ill push contracts"
+  // (holdout22) a portal's approval with its conditions: "Funding is subject to the outstanding items listed below", "APPROVED -
+  // STIPS PENDING", "once cleared, contracts go out automatically"
+  { phrase: "(funding|the funding|the approval|this approval|approval|the offer|this offer) (is |are |remains? )?(subject to|contingent (on|upon)|conditional (on|upon)|conditioned (on|upon))", w: 2 },
+  { phrase: "(approved|approval)( -|,|:)? (with |w/ )?(stips|conditions|items) (pending|outstanding|to follow|required)", w: 2 },
+  { phrase: "(contracts?|docs|paperwork|agreements?) (go|goes|will go|get|gets|will get|are|will be) (out|sent|issued|drawn up)", w: 2 },
+  { phrase: "(and|then|&|\\+) (i'll|ill|i will|we'll|well|we will|i can|we can|i'd|id) (get|send|have|push|put|draw up|issue|cut) (the |out )?(contracts?|docs|paperwork|agreements?)( (out|over|going|drawn up|issued))?", w: 2 },
 ];
 
 /**
@@ -459,8 +465,9 @@ export const ASKED_TERM = {
    * Right after the number and its unit, a refusal of it (holdout8): "a 12-month weekly structure is beyond what our
    * guidelines allow", "9 months is longer than we go", "an 18 month term isn't something we can do": the term asked, refused.
    * (holdout20) In the trade's words too: "12 mo is a non starter", "a 10 month term is off the table".
+   * (holdout22) "18 mo is a hard no from credit", "4 months makes the weekly debit too heavy for them": the term refused.
    */
-  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (a non[- ]?starter|a no[- ]?go|a deal[- ]?breaker|off the table|out of the question|not happening|beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|a stretch|not (something|anything|what|within|possible|doable|available|an option))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|doesn't|does not)(?=\\s*[,.;!]|\\s*$)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
+  refused: "(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|deal|payback|repayment|program|terms))? (is|are|was|would be|runs|goes) (a non[- ]?starter|a no[- ]?go|a deal[- ]?breaker|off the table|out of the question|not happening|beyond|outside( of)?|past|longer than|more than|further than|over|above|too long|too short|too tight|too aggressive|a stretch|not (something|anything|what|within|possible|doable|available|an option)|a (hard )?(no|pass)( (for|from) (us|me|them|credit|uw|underwriting)| here)?(?=\\s*[,.;!:\\-\u2013]|\\s*$))|(-| )?(term )?(puts?|pushes|pushing|putting|makes|would put|would make) (the |their |his |her )?(daily |weekly |monthly )?(payments?|pmts?|debits?|holdback|withhold(ing)?|remits?)( way| well| much| far)? (over|above|past|too (high|big|heavy|much))|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|will not|doesn't|does not|can't|cannot) (be done|work|fly|fit|happen|be offered|be approved)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))?( on (a|an|the) [a-z]+)? (isn't|is not|aren't|are not|wasn't) (something|anything|what|an option|a (term|structure|program)|possible|doable|available|on the table)|(-| )?(weekly|daily|bi-?weekly|monthly)?( (term|structure|schedule|terms))? (isn't|is not|won't|doesn't|does not)(?=\\s*[,.;!]|\\s*$)|[^.?!\\n$\\d]{0,60}\\?\\s*((no|nope)(?=\\s*[.!,;]|\\s*$)|no way|no chance|not a chance|not (happening|happenin|gonna happen|going to happen|on my watch|doable|possible|likely)|(i|we) (can't|cannot|won't) do (it|that)|that's a no|(that|it) (won't|will not|doesn't|does not) work)",
 };
 
 /**
@@ -732,6 +739,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(derogatory )?public records?',
       '(open|outstanding|active|unpaid|unsatisfied|pending|recent) (judge?ments?|liens?|tax liens?|collections?|lawsuits?|litigation|suits?)',
       '(prior|previous|past|old|former|earlier) (default|defaults|mca default|funder default|charge-?offs?|bankruptcy)',
+      // (holdout22) a bankruptcy by its chapter's shorthand, or the time since it: "a Ch. 13 filed last spring", "seasoning post-discharge"
+      '(ch|chap)\\.? ?(7|11|13)(?!\\d)|(post|since|after)[- ](the )?(discharge|bk|bankruptcy|filing)',
       '(sued|lawsuit|litigation|suit|legal action) (by|from|with|against) (a |an |the )?(prior |previous |former |another |other )?(funder|lender|mca|creditor)',
       '(on the|a) docket|court records?|background (search|check) (turned up|showed|shows|came back with|revealed|found)',
       '(tax|irs|state|federal) liens?|(owes|owing) (the )?(irs|state)|back taxes',
@@ -800,7 +809,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   {
     category: 'time_in_business',
     phrases: [
-      "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)",
+      "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)(?! (post|since|after)[- ](the )?(discharge|bk|bankruptcy|filing|default|judge?ment|lien|settlement))",
       "(seasoning|operating history|time in business|tib) (requirement|minimum|rule|threshold|floor|cutoff|of (at least|only|just|about|under))|(minimum|min|required) (seasoning|operating history|time in business)|(not|isn't|aren't|insufficiently|under-?) ?seasoned|unseasoned",
       "(reach|reaches|hit|hits|get to|gets to|turn|turns|cross|crosses|have|has) (a full|one|their first|a|the one[- ]year|their one[- ]year|the 12[- ]month|the twelve[- ]month) (year|anniversary|year mark|month mark)",
     ],

@@ -8,6 +8,16 @@ import * as V from '../vocabulary';
 
 const SHOWN_LATER = new RegExp(`\\b(?:${V.SHOWN_LATER})\\b`);
 
+/** Every decline cue of the reply sits in a refusal of a term ("12 mo is a no for us"): the term refused, not the deal. */
+function declinesOnlyTheTerm(a: Analysis): boolean {
+  return a.declined.hits.every((h) => {
+    const q = /^"(.*)"/.exec(h)?.[1];
+    if (!q) return false;
+    const esc = q.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    return new RegExp(`(?<![\\w.$,])\\d{1,3}\\s*-?\\s*(?:business days?|days?|weeks?|wks?|months?|mos?|mths?)( term)?\\s+(?:[a-z']+\\s+){0,3}${esc}`).test(a.lower);
+  });
+}
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -65,7 +75,10 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (ceilingAtAsk) reasons.push('a ceiling on the amount at the full ask: not other terms');
   // (holdout21) the deal approved as submitted in words, nothing less offered: a schedule the lender does not run is a remark
   // about its program ("approved as submitted ... we don't offer a weekly option"), not other terms
-  const asSubmittedWins = a.asSubmitted && a.schedule.score > 0 && !someLess && a.declined.score < 1;
+  // (holdout22 follow-up) ... unless the schedule it refuses is the one the deal asked ("approved as submitted, but we don't
+  // do weekly" on a deal asking weekly): the approval and the refusal disagree, so a person decides
+  const refusesAskedSchedule = a.asSubmitted && a.schedule.score > 0 && !!ctx?.requested_frequency && a.askedFreq === ctx.requested_frequency;
+  const asSubmittedWins = a.asSubmitted && a.schedule.score > 0 && !someLess && a.declined.score < 1 && !refusesAskedSchedule;
   if (asSubmittedWins) reasons.push('approved as submitted in words: the schedule remark is about the program, not other terms');
   const counterScore0 = conditionOnly ? round2(a.counter.score - a.structure.score) : ceilingAtAsk ? round2(a.counter.score - a.ceiling.score) : a.counter.score;
   const counterScore = asSubmittedWins ? round2(counterScore0 - a.schedule.score) : counterScore0;
@@ -109,6 +122,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // (holdout15) ... and so do another term or schedule than asked, measured on complete offers, when the lender also
     // says the ask is not what they do ("12 months weekly is not something we do ... best I have is 8 months daily")
     else if (type === 'counter' && (otherTerm || otherFreq) && counterScore >= 3) confidence = Math.max(confidence, 0.75);
+    // (holdout22) ... or when the reply's only no is the asked term itself, refused ("18 mo is a hard no from credit ... 10 mo at
+    // 1.34 works"): the refusal is of the term, the offer on another term is the answer
+    else if (type === 'counter' && otherTerm && a.askedTerm !== null && a.declined.score >= 1 && declinesOnlyTheTerm(a)) {
+      confidence = Math.max(confidence, 0.75);
+      reasons.push('the only refusal is of the term asked: a counter on another term');
+    }
   } else if (type === 'declined' && complete.length) {
     // a no and a priced offer in one answer
     if (less || otherTerms || someLess) {
@@ -116,7 +135,9 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
       confidence = Math.max(confidence, 0.6);
       reasons.push('declined the ask, offered other terms: a counter');
       // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
-      if (atAsk && !less && a.declined.score >= 3) {
+      // (holdout22) ... unless its only no is the term asked ("18 mo is a hard no from credit ... 50k at 1.34 over 10 months")
+      if (otherTerm && a.askedTerm !== null && declinesOnlyTheTerm(a)) reasons.push('the only refusal is of the term asked: a counter on another term');
+      else if (atAsk && !less && a.declined.score >= 3) {
         review = 'conflicting_cues';
         reasons.push('a decline beside an offer at the full ask on other terms: a person picks');
       }
@@ -193,6 +214,10 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type === 'approved' && smaller.length) {
     review = 'conflicting_cues';
     reasons.push(`an approval at the $${ask!.toLocaleString('en-US')} ask beside $${smaller.map((x) => x.toLocaleString('en-US')).join(', $')} put forward: which stands is for a person`);
+  }
+  if (!review && (type === 'approved' || type === 'counter') && refusesAskedSchedule) {
+    review = 'conflicting_cues';
+    reasons.push(`approved as submitted, yet the ${ctx!.requested_frequency} schedule the deal asks is refused: a person decides`);
   }
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';

@@ -94,8 +94,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + (m[2] ?? '') });
     }
     // amounts in thousands before "@ 1.35": "could do 50 @ 1.35"; (holdout11) with a half ("27.5 at 1.40"), a word of
-    // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices
-    const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?)\s*(?=[1-2]\.\d)/gi;
+    // time between ("27.5 now at 1.40") or "on a" ("42 on a 1.44"): the amount the factor prices; (holdout22) times the
+    // factor ("45 x 1.35 = 60,750")
+    const thousandsRe = /(?<![\w.,$])(\d{1,3}(?:\.\d)?)\s*(?:(?:now|today|up front|upfront|flat|even|total)\s+)?(?:@|at|on a|on an?|x|\u00d7)\s*(?=[1-2]\.\d)/gi;
     while ((m = thousandsRe.exec(line))) {
       const n = Number(m[1]);
       if (n < 5 || overlaps(m.index, m.index + m[1].length)) continue;
@@ -202,6 +203,18 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     if ((m = countRowRe.exec(line)) && !overlaps(m.index, m.index + m[0].length)) {
       taken.push([m.index, m.index + m[0].length]);
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), text: m[0].trim() });
+    }
+    // (holdout22) a payment times its count, on a line naming the schedule or the payment: "Weekly debit: $2,400.00 x 30",
+    // "remit 455 x 120 daily" (the count after "x" is the number of payments; not a term nor a multiple written with a unit)
+    if (/\b(daily|weekly|bi-?weekly|dly|wkly|payments?|pmts?|pymts?|debits?|remits?|remittances?|installments?|draws?|pulls?)\b/.test(lower)) {
+      const timesCountRe = /(?<![\w.,])\$?\d{1,3}(?:,\d{3})*(?:\.\d{2})?\s*(?:x|\u00d7)\s*(\d{1,3})(?![\d,.%\w]|\s*(?:k|mm?|months?|mos?|weeks?|wks?|days?|business|biz|%)\b)/gi;
+      while ((m = timesCountRe.exec(line))) {
+        const start = m.index + m[0].length - m[1].length;
+        const n = Number(m[1]);
+        if (n < 2 || overlaps(start, start + m[1].length)) continue;
+        taken.push([start, start + m[1].length]);
+        facts.push({ pos: base + start, kind: 'count', value: n, text: m[0].trim() });
+      }
     }
     // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
     const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d)\s*(?:years?|yrs?)\b|\b(\d)[- ](?:year|yr) term\b/gi;

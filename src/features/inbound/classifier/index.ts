@@ -16,6 +16,7 @@ import { NO_AMOUNT, otherAmountNamed } from './ask';
 import { type Analysis, analyse } from './analyse';
 import { decide } from './decide';
 import { foreignDecision, otherDeals, splitDeals } from './deals';
+import { scanFacts } from './facts';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
 // text.ts (normalising, numbers in words), cues.ts (phrase cues and their scores), decline-category.ts,
@@ -66,6 +67,20 @@ function attachmentOffers(a: Analysis, attachmentText: string, reasons: string[]
     add(a.approved, 2.5, 'offer terms in the attachment the reply points at');
   }
   return offers;
+}
+
+/**
+ * The reason that marks an approval or counter whose text prices the deal (a factor, a payback, a payment, a term, a
+ * count of payments) without any offer read from it: reply-outcome.ts sends it to a person (`incomplete_offer`), never
+ * applied without the offer the lender stated (issue 26 item 1).
+ */
+export const PRICING_NOT_READ = 'pricing in the reply not turned into an offer';
+
+/** The pricing cues of a text: an amount written in figures, a factor, a payback, a payment, a term or a count of payments (not "as submitted", which names the ask). */
+export function pricingCues(text: string, context?: ReplyContext): string[] {
+  return scanFacts(text, 0, context)
+    .filter((f) => f.kind === 'factor' || f.kind === 'term' || f.kind === 'count' || (f.kind === 'money' && (f.money === 'payback' || f.money === 'payment' || f.money === 'funded') && /\d/.test(f.text)))
+    .map((f) => f.text.trim());
 }
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
@@ -172,6 +187,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
   if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
+  if ((d.type === 'approved' || d.type === 'counter') && !result.offers.length) {
+    // (holdout22) the decision's own text, or the message it relays, prices the deal and no offer came of it: a person reads it
+    const cues = [...new Set([...pricingCues(a.own, context), ...(parts.forwarded && a !== both ? pricingCues(parts.forwarded, context) : [])])];
+    if (cues.length) result.reasons.push(`${PRICING_NOT_READ}: ${cues.slice(0, 4).map((c) => `"${c}"`).join(', ')}`);
+  }
   else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');
   if (d.type === 'approved' || d.type === 'counter' || d.type === 'needs_info') result.requested_items = a.items.items;
   if (d.type === 'declined') {

@@ -26,7 +26,7 @@ export interface Fact {
 // (holdout19) "up to" is a ceiling (a sell rate's, a limit's) unless it follows an approval: "approved up to $40,000" is the amount
 // approved (still tentative: the classifier's TENTATIVE rows send it to a person)
 const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost)\b/g],
+  ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost|(?:total|monto|importe) a (?:devolver|pagar|reembolsar|retornar)|a devolver)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   // (holdout15) what the merchant nets after a payoff or fees is no offer: "the merchant nets about $52,300 before fees"
   ['net', /\b(net|nets|netting|netted|disburse\w*|after fees|wired?|in hand|take[- ]home)\b/g],
@@ -41,7 +41,8 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['funded', /\b(approv\w*|fund\w*|advance|purchase price|offer\w*|amount|can do|could do|(?:we|i|they|uw|credit)(?:'ll| will) do|counter\w*|we're at|landed|options?|loan|capital|stretch\w*|bump\w*|go (up )?to|increase\w*( it)? to|as high as)\b/g],
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
-  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total)/],
+  // (holdout22) "$35,000.00 to be remitted over 100 business days": the amount paid back
+  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total|(to be|will be|is to be|being) (remitted|repaid|paid back|collected|returned|delivered))/],
   ['fee', /^\s*(fees?|orig\w*|in points)/],
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],

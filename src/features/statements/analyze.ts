@@ -7,6 +7,7 @@ import { read } from './read';
 import type { Reading, Row } from './reading-types';
 import { money, reconcile } from './reconcile';
 import type { FailureCode, StatementFigures, StatementResult } from './result';
+import { amountFormAlternatives, balanceProof, datesFromOtherReading } from './scan-proof';
 export type { FailureCode, StatementFigures, StatementResult } from './result';
 export { categoryDoubt, paidBack } from './doubt';
 export type { Txn } from './reconcile';
@@ -109,14 +110,21 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
   return readItems(x.items, x.pages);
 }
 
-function readItems(items: PageItems[], pages: number): StatementResult {
+function readItems(items: PageItems[], pages: number, scan = false): StatementResult {
   let reading: Reading;
   try {
     reading = read(items);
   } catch {
     return fail('unreadable', pages);
   }
-  const c = reconcile(reading);
+  let c = reconcile(reading);
+  // A scan's printed balance misread (a digit, a speck read as a minus): proven by the runs of
+  // rows on both sides of it (./scan-proof.ts), taken only when the whole reading then reconciles.
+  const proven = !c.ok && scan ? balanceProof(reading) : null;
+  if (proven) {
+    const again = reconcile(proven);
+    if (again.ok) [reading, c] = [proven, again];
+  }
   if (!c.ok) return fail(c.code, pages, c.reason ?? REASONS[c.code]);
   const doubt = categoryDoubt(c.txns);
   if (doubt) return fail('uncertain_categories', pages, doubt);
@@ -170,34 +178,50 @@ export function unprovenDate(reading: Reading, figures: StatementFigures): Row |
 async function analyzeScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, pages: number): Promise<StatementResult> {
   const started = Date.now();
   const budget = o.timeoutMs + pages * o.scanPageMs;
-  const first = await readScan(bytes, kind, o, budget, 'auto');
+  const [first, firstItems] = await readScan(bytes, kind, o, budget, 'auto');
   // A first reading that does not reconcile (or finds no statement) is read once more with the page
   // taken as one block of lines, within what is left of the time limit; either reading must
   // reconcile on its own, so a second reading is never a guess.
   const left = budget - (Date.now() - started);
   if (first.ok || !['unreadable_scan', 'not_a_statement', 'no_transactions'].includes(first.code) || left < pages * 2000) return first;
-  const second = await readScan(bytes, kind, o, left, 'block');
-  if (second.ok) return { ...second, ocr: [...(first.ocr ?? []), ...(second.ocr ?? [])] };
-  return { ...first, ocr: [...(first.ocr ?? []), ...(second.ocr ?? [])] };
+  const [second, secondItems] = await readScan(bytes, kind, o, left, 'block');
+  const ocr = [...(first.ocr ?? []), ...(second.ocr ?? [])];
+  if (second.ok) return { ...second, ocr };
+  // Neither reconciles: the first reading with the dates it left unread where the second read the
+  // same line word for word (./scan-proof.ts datesFromOtherReading), itself reconciled as any.
+  const merged = firstItems && secondItems ? datesFromOtherReading(firstItems, secondItems) : null;
+  if (merged) {
+    const r = scanResult(merged, first.pages ?? pages);
+    if (r.ok) return { ...r, ocr };
+  }
+  return { ...first, ocr };
 }
 
-async function readScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, timeoutMs: number, layout: 'auto' | 'block'): Promise<StatementResult> {
+/** A scan read by OCR (`layout`: the recognizer's own page layout, or one block of lines) and its items. */
+async function readScan(bytes: Uint8Array, kind: 'pdf' | 'png' | 'jpeg', o: Required<AnalyzeOptions>, timeoutMs: number, layout: 'auto' | 'block'): Promise<[StatementResult, PageItems[] | null]> {
   const x = await ocrItems(bytes, kind, { maxPages: o.maxScanPages, timeoutMs, maxHeapMb: o.maxHeapMb, maxMemoryMb: o.maxMemoryMb, maxDecodedBytes: o.maxDecodedBytes, maxPixels: o.maxPixels, layout });
   if (!x.ok) {
-    if (x.code === 'no_images') return fail('no_text_layer', x.pages);
-    if (x.code === 'too_many_pages') return fail('too_many_pages', x.pages, `The scan has more than ${o.maxScanPages} pages; scans are read up to ${o.maxScanPages} pages`);
-    if (x.code === 'timeout') return fail('timeout', x.pages, 'Reading the scan took too long');
-    if (x.code === 'resource_limit') return fail('resource_limit', x.pages, 'The scan needs more memory than a statement may use (its images are too large)');
-    return fail(x.code, x.pages, kind === 'pdf' ? REASONS[x.code] : 'The image is damaged or could not be read');
+    if (x.code === 'no_images') return [fail('no_text_layer', x.pages), null];
+    if (x.code === 'too_many_pages') return [fail('too_many_pages', x.pages, `The scan has more than ${o.maxScanPages} pages; scans are read up to ${o.maxScanPages} pages`), null];
+    if (x.code === 'timeout') return [fail('timeout', x.pages, 'Reading the scan took too long'), null];
+    if (x.code === 'resource_limit') return [fail('resource_limit', x.pages, 'The scan needs more memory than a statement may use (its images are too large)'), null];
+    return [fail(x.code, x.pages, kind === 'pdf' ? REASONS[x.code] : 'The image is damaged or could not be read'), null];
   }
   const text = x.items.flatMap((p) => p.items.map((i) => i.s)).join('');
   const stats = { ocr: x.stats };
-  if (text.replace(/\s/g, '').length < 20) return { ...fail('unreadable_scan', x.pages, 'No text could be recognized on the scan; upload the statement as downloaded from the bank, or a sharper scan'), ...stats };
-  let r = readItems(x.items, x.pages);
-  if (!r.ok) r = chooseAlternatives(x.items, x.pages) ?? r;
-  if (!r.ok && r.code === 'does_not_reconcile') return { ...fail('unreadable_scan', x.pages, `The scan could not be read exactly: ${r.reason.replace(/, so the figures cannot be trusted$/, '')}; upload the statement as downloaded from the bank, or a sharper scan`), ...stats };
-  if (!r.ok && r.code === 'not_a_statement') return { ...fail('not_a_statement', x.pages, 'No bank statement could be read on the scan (no statement period with opening and closing balances)'), ...stats };
-  return { ...r, ...stats };
+  if (text.replace(/\s/g, '').length < 20) return [{ ...fail('unreadable_scan', x.pages, 'No text could be recognized on the scan; upload the statement as downloaded from the bank, or a sharper scan'), ...stats }, x.items];
+  return [{ ...scanResult(x.items, x.pages), ...stats }, x.items];
+}
+
+/** A scan's items read, reconciled and (when they do not reconcile) their alternatives chosen from. */
+function scanResult(items: PageItems[], pages: number): StatementResult {
+  let r = readItems(items, pages, true);
+  // Amounts left unsettled, and amounts misread in a form only one amount explains (./scan-proof.ts
+  // amountFormAlternatives), are chosen only as the one reading that reconciles.
+  if (!r.ok) r = chooseAlternatives(amountFormAlternatives(items), pages) ?? r;
+  if (!r.ok && r.code === 'does_not_reconcile') return fail('unreadable_scan', pages, `The scan could not be read exactly: ${r.reason.replace(/, so the figures cannot be trusted$/, '')}; upload the statement as downloaded from the bank, or a sharper scan`);
+  if (!r.ok && r.code === 'not_a_statement') return fail('not_a_statement', pages, 'No bank statement could be read on the scan (no statement period with opening and closing balances)');
+  return r;
 }
 
 /** Readings tried at most when choosing among the values of amounts OCR could not settle. */
@@ -226,7 +250,7 @@ export function chooseAlternatives(items: PageItems[], pages: number): Statement
       it.s = it.s.replace(d.from, d.alts[rest % d.alts.length]);
       rest = Math.floor(rest / d.alts.length);
     }
-    const r = readItems(pick, pages);
+    const r = readItems(pick, pages, true);
     if (!r.ok) continue;
     // Two that reconcile with other figures: no choice. With the same figures (a sign in doubt that
     // the row's column or running balance settles either way), the choice changes nothing.

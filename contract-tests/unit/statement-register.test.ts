@@ -159,3 +159,33 @@ describe('a checks-paid total below a register whose fee line names a check', ()
     expect(await read(pages('936.00'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   }, 60_000);
 });
+
+describe('a fees box below the register repeating its fee lines (blind-22, Provident-style)', () => {
+  // One register with leading +/- amounts and a running balance, then "FEES CHARGED THIS PERIOD
+  // (INCLUDED IN CURRENT BALANCE)" listing the register's fee lines again: a recap, counted once.
+  const reg = (d: string, desc: string, amt: string, bal: string): PageSpec[number] => [[40, d], [120, desc], [560, amt, { r: true }], [700, bal, { r: true }]];
+  const pages = (boxFee = 'MONTHLY SERVICE CHARGE'): PageSpec[] => [
+    [
+      [[40, 'RIVERTEST SAVINGS BANK'], [520, 'PERIOD 03/01/2026 - 03/31/2026']],
+      [[40, 'PREVIOUS BALANCE'], [200, 'DEPOSITS/CREDITS (1)'], [340, 'WITHDRAWALS/DEBITS (1)'], [480, 'FEES CHARGED (2)'], [620, 'CURRENT BALANCE']],
+      [[40, '1,000.00'], [200, '2,000.00'], [340, '800.00'], [480, '45.00'], [620, '2,155.00']],
+      'ACCOUNT TRANSACTIONS',
+      [[40, 'POST DATE', { b: true }], [120, 'DESCRIPTION', { b: true }], [560, 'AMOUNT', { b: true, r: true }], [700, 'BALANCE', { b: true, r: true }]],
+      reg('03/02/2026', 'ELECTRONIC CREDIT SQUARE INC SQ260 1234567890', '+2,000.00', '3,000.00'),
+      reg('03/03/2026', 'ELECTRONIC DEBIT XCEL ENERGY PAYMENT 4276004880', '-800.00', '2,200.00'),
+      reg('03/20/2026', 'OVERDRAFT FEE ITEM PAID CHECK 3345', '-35.00', '2,165.00'),
+      reg('03/31/2026', 'MONTHLY SERVICE CHARGE', '-10.00', '2,155.00'),
+      'FEES CHARGED THIS PERIOD (INCLUDED IN CURRENT BALANCE)',
+      [[40, '03/20/2026'], [120, 'OVERDRAFT FEE ITEM PAID CHECK 3345'], [560, '-35.00', { r: true }]],
+      [[40, '03/31/2026'], [120, boxFee], [560, '-10.00', { r: true }]],
+      [[120, 'TOTAL FEES'], [560, '45.00', { r: true }]],
+    ],
+  ];
+  it('reads the box as a recap of register rows, not as more activity', async () => {
+    const f = figures(await read(pages(), { landscape: true }));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2155, deposits_total: 2000, deposit_count: 1, nsf_count: 1 });
+  }, 60_000);
+  it('a box with a line the register does not hold is no recap (refused)', async () => {
+    expect(await read(pages('WIRE TRANSFER FEE'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});

@@ -164,7 +164,10 @@ export function reconcile(r: Reading): Reconciled {
   const partitioned = new Set<(typeof r.totals)[number]>();
   for (const kind of ['credit', 'debit'] as const) {
     const side = kind === 'credit' ? credits : debits;
-    const box = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    const lines = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    // (A line printed twice, the box's "Checks Paid (5) 3,886.66" and a sentence below the register
+    // "Checks in this period: 5, totaling 3,886.66": one line of the box, the one with its count.)
+    const box = lines.filter((t, n) => !lines.some((o, m) => o !== t && o.group === t.group && o.category === t.category && o.cents === t.cents && ((o.count !== null && t.count === null) || (o.count === t.count && m < n))));
     // (A breakdown table's lines, "Money in by type", only together: never with another box's.)
     for (const g of new Set(box.map((t) => t.group))) {
       const group = box.filter((t) => t.group === g);

@@ -17,4 +17,9 @@ describe('cells of a line set in a typewriter font', () => {
     const [l] = linesOf([{ width: 612, height: 792, items: [item(44, 'PREVIOUS', 4.9), item(87.4, 'BALANCE', 4.6), item(186.4, 'DEPOSITS/CREDITS', 4.4), item(260.6, '(36)', 3.3)] }]);
     expect(l.text).toBe('PREVIOUS  BALANCE  DEPOSITS/CREDITS  (36)');
   });
+  it('a proportional font\'s digits, all as wide as each other, are no typewriter font', () => {
+    const cw = 0.556 * 7; // Helvetica's digits
+    const [l] = linesOf([{ width: 612, height: 792, items: [item(40, '3341', cw), item(60.6, '3342', cw), item(81.2, '3343', cw)] }]);
+    expect(l.text).toBe('3341  3342  3343');
+  });
 });

@@ -50,14 +50,14 @@ function wordsOf(items: Item[]): Word[] {
 
 /**
  * The width of one character when every item of a line of at least three items is set in a
- * typewriter font (the same width per character to 1%, about 0.6 of its size), else null.
+ * typewriter font (the same width per character to 1%, 0.58 to 0.62 of its size: Courier is 0.6, while a proportional font's digits are 0.5 to 0.556), else null.
  */
 export function monoWidth(items: Item[]): number | null {
   const ws = items.filter((it) => it.s.trim().length >= 2 && it.w > 0).map((it) => it.w / norm(it.s).length);
   if (ws.length < 3) return null;
   const w = ws[0];
   const size = items[0].h || 8;
-  if (ws.some((x) => Math.abs(x - w) > w * 0.01) || w < size * 0.55 || w > size * 0.65) return null;
+  if (ws.some((x) => Math.abs(x - w) > w * 0.01) || w < size * 0.58 || w > size * 0.62) return null;
   return w;
 }
 

@@ -446,6 +446,16 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Wide Merchant Group is a known funder (its deposit is funding, its daily debits a position). 8/8
   // parsed, 96/96 figures.
   { dir: 'contract-tests/fixtures/statements-blind-21', minParsed: 8 },
+  // Blind-22 scored 2/8 parsed, all right, 24/96 figures, 0 wrong. Refused: a landscape Courier summary
+  // whose labels pdf.js cut at their spaces ("PREVIOUS" "BALANCE": no opening or closing balance), an
+  // Old Second-style box split by kind ("Electronic Withdrawals (47)") whose checks line is printed again
+  // below the register, and an online bank's "Summary by type  In  Out" read as an "ACH" total. Since,
+  // by rules from the page: a typewriter font's one-space gap is inside a cell (lines.ts); a later
+  // section repeating earlier rows one for one is a recap counted once, and a summary line printed
+  // twice is one line of its by-kind box, bound with the others to its side (reconcile.ts); a
+  // "Summary by type" over In / Out is each side's breakdown, each column bound to its side
+  // (read-totals.ts). 8/8 parsed, 96/96 figures.
+  { dir: 'contract-tests/fixtures/statements-blind-22', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1307,6 +1317,34 @@ describe('"Money in by type" / "Money out by type": totals of each side, by plac
   });
   it('a line that does not add up with its side fails', async () => {
     failed(await read(make('$5,100.00')), 'does_not_reconcile');
+  });
+});
+
+describe('"Summary by type" over "In" and "Out": each column\'s lines together are that side (blind-22)', () => {
+  // An online bank's table of its own types (ACH, Card, Wire) for both sides under one title: the
+  // title line reads like a column header ("In", "Out"); "ACH" is not the rows whose description says
+  // ACH. Each column's lines must together be their side, to the cent; a line after the table
+  // ("Average daily balance ...") ends it.
+  const make = (cardOut: string): PageSpec[] => [[
+    'Tallwood Direct Business Bank', 'Statement Period: 10/01/2026 through 10/31/2026',
+    [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '5,600.00', { r: true }]],
+    [[40, 'Summary by type'], [300, 'In', { r: true }], [380, 'Out', { r: true }]],
+    [[40, 'ACH'], [300, '$1,500.00', { r: true }], [380, '$1,500.00', { r: true }]],
+    [[40, 'Card'], [300, '$0.00', { r: true }], [380, cardOut, { r: true }]],
+    [[40, 'Wire'], [300, '$5,000.00', { r: true }], [380, '$0.00', { r: true }]],
+    [[40, 'Average daily balance $4,000.00   Interest paid $0.00']],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [100, 'STRIPE TRANSFER 3371'], [500, '1,000.00', { r: true }], [572, '2,000.00', { r: true }]],
+    [[40, '10/05'], [100, 'CORVID ROBOTICS INVOICE PMT'], [500, '500.00', { r: true }], [572, '2,500.00', { r: true }]],
+    [[40, '10/06'], [100, 'WIRE IN NORTHWELL ANALYTICS INVOICE 2231'], [500, '5,000.00', { r: true }], [572, '7,500.00', { r: true }]],
+    [[40, '10/09'], [100, 'GUSTO NET 895496702'], [430, '1,500.00', { r: true }], [572, '6,000.00', { r: true }]],
+    [[40, '10/12'], [100, 'SLACK PURCHASE 8812'], [430, '400.00', { r: true }], [572, '5,600.00', { r: true }]],
+  ]];
+  it('are read as each side\'s breakdown: the statement is parsed', async () => {
+    expect(figures(await read(make('$400.00')))).toMatchObject({ deposits_total: 6500, deposit_count: 3, ending_balance: 5600 });
+  });
+  it('a column whose lines do not make its side fails', async () => {
+    failed(await read(make('$500.00')), 'does_not_reconcile');
   });
 });
 

@@ -159,3 +159,68 @@ describe('a checks-paid total below a register whose fee line names a check', ()
     expect(await read(pages('936.00'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   }, 60_000);
 });
+
+describe('a fees box below the register repeating its fee lines (blind-22, Provident-style)', () => {
+  // One register with leading +/- amounts and a running balance, then "FEES CHARGED THIS PERIOD
+  // (INCLUDED IN CURRENT BALANCE)" listing the register's fee lines again: a recap, counted once.
+  const reg = (d: string, desc: string, amt: string, bal: string): PageSpec[number] => [[40, d], [120, desc], [560, amt, { r: true }], [700, bal, { r: true }]];
+  const pages = (boxFee = 'MONTHLY SERVICE CHARGE'): PageSpec[] => [
+    [
+      [[40, 'RIVERTEST SAVINGS BANK'], [520, 'PERIOD 03/01/2026 - 03/31/2026']],
+      [[40, 'PREVIOUS BALANCE'], [200, 'DEPOSITS/CREDITS (1)'], [340, 'WITHDRAWALS/DEBITS (1)'], [480, 'FEES CHARGED (2)'], [620, 'CURRENT BALANCE']],
+      [[40, '1,000.00'], [200, '2,000.00'], [340, '800.00'], [480, '45.00'], [620, '2,155.00']],
+      'ACCOUNT TRANSACTIONS',
+      [[40, 'POST DATE', { b: true }], [120, 'DESCRIPTION', { b: true }], [560, 'AMOUNT', { b: true, r: true }], [700, 'BALANCE', { b: true, r: true }]],
+      reg('03/02/2026', 'ELECTRONIC CREDIT SQUARE INC SQ260 1234567890', '+2,000.00', '3,000.00'),
+      reg('03/03/2026', 'ELECTRONIC DEBIT XCEL ENERGY PAYMENT 4276004880', '-800.00', '2,200.00'),
+      reg('03/20/2026', 'OVERDRAFT FEE ITEM PAID CHECK 3345', '-35.00', '2,165.00'),
+      reg('03/31/2026', 'MONTHLY SERVICE CHARGE', '-10.00', '2,155.00'),
+      'FEES CHARGED THIS PERIOD (INCLUDED IN CURRENT BALANCE)',
+      [[40, '03/20/2026'], [120, 'OVERDRAFT FEE ITEM PAID CHECK 3345'], [560, '-35.00', { r: true }]],
+      [[40, '03/31/2026'], [120, boxFee], [560, '-10.00', { r: true }]],
+      [[120, 'TOTAL FEES'], [560, '45.00', { r: true }]],
+    ],
+  ];
+  it('reads the box as a recap of register rows, not as more activity', async () => {
+    const f = figures(await read(pages(), { landscape: true }));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2155, deposits_total: 2000, deposit_count: 1, nsf_count: 1 });
+  }, 60_000);
+  it('a box with a line the register does not hold is no recap (refused)', async () => {
+    expect(await read(pages('WIRE TRANSFER FEE'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});
+
+describe('a summary split by kind, its checks line printed again below the register (blind-22, Old Second-style)', () => {
+  // "Electronic Withdrawals (3)" holds a card purchase and a loan payment as well as ACH debits: no
+  // set of rows read from their descriptions makes it, so the box's debit lines are bound together
+  // to the debit side (to the cent and in number). "Checks in this period: 1, totaling 400.00"
+  // restates the box's "Checks Paid (1)": one line of the box, not a second.
+  const reg = (d: string, desc: string, dr: string, cr: string, bal: string): PageSpec[number] => [[40, d], [84, desc], ...(dr ? ([[420, dr, { r: true }]] as const) : []), ...(cr ? ([[494, cr, { r: true }]] as const) : []), [570, bal, { r: true }]];
+  const pages = (electronic = '1,250.00'): PageSpec[] => [
+    [
+      [[40, 'Fox Test Second National Bank'], [330, 'Statement Period 03/01/2026 thru 03/31/2026']],
+      [[50, 'Beginning Balance'], [290, '$1,000.00', { r: true }], [330, 'Ending Balance'], [560, '$2,315.00', { r: true }]],
+      [[50, 'Deposits & Other Credits (2)'], [290, '+3,000.00', { r: true }], [330, 'Average Ledger Balance'], [560, '$2,000.00', { r: true }]],
+      [[50, 'Checks Paid (1)'], [290, '-400.00', { r: true }], [330, 'Low Balance'], [560, '$600.00', { r: true }]],
+      [[50, 'Electronic Withdrawals (3)'], [290, `-${electronic}`, { r: true }]],
+      [[50, 'Other Debits / Fees (1)'], [290, '-35.00', { r: true }]],
+      'ACCOUNT ACTIVITY',
+      [[40, 'Date', { b: true }], [84, 'Description', { b: true }], [420, 'Debits', { b: true, r: true }], [494, 'Credits', { b: true, r: true }], [570, 'Balance', { b: true, r: true }]],
+      reg('03/02', 'ACH Deposit CLOVER MERCHANT SETTLEMENT', '', '2,000.00', '3,000.00'),
+      reg('03/03', 'Check 1041', '400.00', '', '2,600.00'),
+      reg('03/04', 'Debit Card Purchase NAPA AUTO PARTS', '250.00', '', '2,350.00'),
+      reg('03/05', 'ACH Withdrawal KAPITUS SERVICIN DAILY', '500.00', '', '1,850.00'),
+      reg('03/06', 'ALLY AUTO LOAN 4471', '500.00', '', '1,350.00'),
+      reg('03/09', 'Overdraft Paid Item Fee', '35.00', '', '1,315.00'),
+      reg('03/16', 'ACH Deposit CLOVER MERCHANT SETTLEMENT', '', '1,000.00', '2,315.00'),
+      [[40, 'Checks in this period: 1, totaling 400.00 (shown above by date paid)']],
+    ],
+  ];
+  it('binds the box lines together to the debits, the restated checks line once', async () => {
+    const f = figures(await read(pages()));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2315, deposits_total: 3000, deposit_count: 2 });
+  }, 60_000);
+  it('a box line the debits do not make is still refused', async () => {
+    expect(await read(pages('1,260.00'))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});

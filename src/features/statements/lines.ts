@@ -13,6 +13,10 @@ function wordsOf(items: Item[]): Word[] {
   const words: Word[] = [];
   let cell = -1;
   let lastX1 = -Infinity;
+  // A typewriter font (Courier): every item of the line as wide per character. Its one space is a
+  // whole character wide (0.6 of the size), wider than a proportional font's gap between cells, so
+  // items one character apart ("PREVIOUS" "BALANCE" cut at their space) are one cell; two apart, two.
+  const mono = monoWidth(items);
   for (const it of items) {
     const s = norm(it.s);
     if (!s.trim()) continue;
@@ -34,7 +38,7 @@ function wordsOf(items: Item[]): Word[] {
           prevEnd = m.index! + m[0].length;
           continue;
         }
-        if (!(gap < size * 0.45)) cell++;
+        if (!(gap < size * 0.45) && !(mono !== null && gap < mono * 1.5)) cell++;
       } else if (m.index! - prevEnd >= 2) cell++; // two spaces or more inside an item
       words.push({ x0, x1, t: m[0], cell });
       lastX1 = x1;
@@ -42,6 +46,19 @@ function wordsOf(items: Item[]): Word[] {
     }
   }
   return words;
+}
+
+/**
+ * The width of one character when every item of a line of at least three items is set in a
+ * typewriter font (the same width per character to 1%, 0.58 to 0.62 of its size: Courier is 0.6, while a proportional font's digits are 0.5 to 0.556), else null.
+ */
+export function monoWidth(items: Item[]): number | null {
+  const ws = items.filter((it) => it.s.trim().length >= 2 && it.w > 0).map((it) => it.w / norm(it.s).length);
+  if (ws.length < 3) return null;
+  const w = ws[0];
+  const size = items[0].h || 8;
+  if (ws.some((x) => Math.abs(x - w) > w * 0.01) || w < size * 0.58 || w > size * 0.62) return null;
+  return w;
 }
 
 export function linesOf(pages: PageItems[]): Line[] {

@@ -304,7 +304,9 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
   const { r, lines, toks } = s;
   const { i, line, money } = l;
   if (money.length) return null;
-  const heads = cellsOf(line.words).map((c) => ({ x0: c.x0, t: c.t.trim() }));
+  const cells = cellsOf(line.words);
+  if (cells.length >= 3 && BY_TYPE_ONE.test(cells[0].t.trim()) && cells.slice(1).every((c) => SIDE_HEAD.test(c.t.trim()))) return byTypeColumns(s, l, cells);
+  const heads = cells.map((c) => ({ x0: c.x0, t: c.t.trim() }));
   if (!heads.length || !heads.every((h) => BY_TYPE.test(h.t))) return null;
   heads.sort((a, b) => a.x0 - b.x0);
   const got: Array<{ label: string; kind: 'credit' | 'debit'; cents: number; count: number | null; group: string }> = [];
@@ -337,5 +339,53 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
   }
   if (!got.length) return null;
   for (const g of got) r.totals.push({ label: g.label, kind: g.kind, category: 'by_type', cents: g.cents, count: g.count, section: -1, group: g.group });
+  return j - 1;
+}
+
+/** One breakdown table of both sides, titled over its types: "Summary by type", "Activity by category". */
+const BY_TYPE_ONE = /^(summary|activity|totals?|transactions?|account activity)\s+by\s+(transaction\s+)?(type|category|channel|method|kind)$/i;
+/** Its side columns: "In" / "Out", "Money in" / "Money out", "Credits" / "Debits", "Deposits" / "Withdrawals". */
+const SIDE_HEAD = /^(in|out|money in|money out|incoming|outgoing|credits?|debits?|deposits?|withdrawals?|inflows?|outflows?)$/i;
+
+/**
+ * "Summary by type" over columns "In" and "Out" (an online bank's e-statement): each line below
+ * ("ACH  $44,141.84  $38,000.00", "Card  $0.00  $3,290.94") gives a type's money in under "In" and
+ * its money out under "Out". The types are the bank's own (a row's channel, not its description),
+ * so no line is matched to rows on its own: each column's lines are recorded in that column's
+ * group and together must be their side, to the cent (./reconcile.ts). A line that is not a type
+ * and its amounts under the columns ends the table; a line of another shape makes it no such table.
+ */
+function byTypeColumns(s: ReadState, l: LineAt, cells: Array<{ x0: number; x1: number; t: string }>): number | null {
+  const { r, lines, toks } = s;
+  const { i, line } = l;
+  const title = cells[0].t.trim();
+  const cols = cells.slice(1).map((c) => ({ ...c, kind: /^(in|money in|incoming|credits?|deposits?|inflows?)$/i.test(c.t.trim()) ? ('credit' as const) : ('debit' as const) }));
+  if (new Set(cols.map((c) => c.kind)).size !== 2 || cols.length !== 2) return null;
+  const got: Array<{ label: string; kind: 'credit' | 'debit'; cents: number; group: string }> = [];
+  let j = i + 1;
+  for (; j < lines.length; j++) {
+    const ln = lines[j];
+    if (ln.page !== line.page || ln.y - lines[j - 1].y > lines[j - 1].size * 2.4) break;
+    const tk = toks[j];
+    const money = tk.filter((t) => t.k === 'money') as Array<Extract<Tok, { k: 'money' }>>;
+    const words = tk.filter((t) => t.k === 'text');
+    // (A type is a word or two left of the columns, then one amount under each column.)
+    if (money.length !== cols.length || !words.length || tk.some((t) => t.k !== 'text' && t.k !== 'money') || words.some((w) => w.x1 >= cols[0].x0 - 2) || tk.findIndex((t) => t.k === 'money') !== words.length) {
+      // (Another line after the table's lines, "Average daily balance $8,378.86 ...", ends it;
+      // its lines read so far must still make their sides.)
+      if (!money.length || got.length) break;
+      return null;
+    }
+    const used = new Set<number>();
+    for (const m of money) {
+      const cx = (m.x0 + m.x1) / 2;
+      const c = cols.reduce((b, c, n) => (ivDist(c.x0, c.x1, m.x0, m.x1) - ivDist(cols[b].x0, cols[b].x1, m.x0, m.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((cols[b].x0 + cols[b].x1) / 2 - cx)) < 0 ? n : b, 0);
+      if (used.has(c) || m.m.cents < 0 || m.m.marker) return null;
+      used.add(c);
+      got.push({ label: `${title} ${cols[c].t.trim()}: ${words.map((w) => w.t).join(' ')}`, kind: cols[c].kind, cents: m.m.cents, group: `${title} ${cols[c].t.trim()}`.toLowerCase() });
+    }
+  }
+  if (!got.length) return null;
+  for (const g of got) r.totals.push({ label: g.label, kind: g.kind, category: 'by_type', cents: g.cents, count: null, section: -1, group: g.group });
   return j - 1;
 }

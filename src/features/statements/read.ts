@@ -226,6 +226,13 @@ export function read(pages: PageItems[]): Reading {
       }
       continue;
     }
+    // A breakdown by type (before any header: "Summary by type  In  Out" reads like one).
+    const byType = byTypeTable(st, { i, line, tk, money, text, first: tk[0], kind, accountCols });
+    if (byType !== null) {
+      i = byType;
+      lastRow = null;
+      continue;
+    }
     const header = headerOf(line);
     if (header) {
       if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
@@ -256,12 +263,6 @@ export function read(pages: PageItems[]): Reading {
 
     const first = tk[0];
     const at: LineAt = { i, line, tk, money, text, first, kind, accountCols };
-    const byType = byTypeTable(st, at);
-    if (byType !== null) {
-      i = byType;
-      lastRow = null;
-      continue;
-    }
     const there = thereAreLine(st, at);
     if (there !== null) {
       i = there;

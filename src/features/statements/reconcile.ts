@@ -78,7 +78,9 @@ export function reconcile(r: Reading): Reconciled {
   const key = (i: number) => `${r.sections[i].kind}|${r.sections[i].category}|${r.sections[i].heading.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim()}`;
   const inGroup = (s: number) => signed.filter((x) => key(x.section) === key(s));
   // A "summary of checks" repeating checks that are already in the history: counted once.
+  const recap = recapRows(signed, r.sections);
   const txns = signed.filter((x) => {
+    if (recap.has(x)) return false;
     if (r.sections[x.section].kind !== 'checks' || !x.check) return true;
     const num = new RegExp(`(^|\\D)0*${x.check}(\\D|$)`);
     return !signed.some((y) => y.section !== x.section && y.cents === x.cents && (y.check === x.check || num.test(y.description)) && (r.sections[y.section].kind !== 'checks' || y.section < x.section));
@@ -162,7 +164,10 @@ export function reconcile(r: Reading): Reconciled {
   const partitioned = new Set<(typeof r.totals)[number]>();
   for (const kind of ['credit', 'debit'] as const) {
     const side = kind === 'credit' ? credits : debits;
-    const box = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    const lines = r.totals.filter((t) => t.kind === kind && t.section < 0 && !t.countOnly && !['nsf', 'od', 'ri'].includes(t.category) && !fits(side, t));
+    // (A line printed twice, the box's "Checks Paid (5) 3,886.66" and a sentence below the register
+    // "Checks in this period: 5, totaling 3,886.66": one line of the box, the one with its count.)
+    const box = lines.filter((t, n) => !lines.some((o, m) => o !== t && o.group === t.group && o.category === t.category && o.cents === t.cents && ((o.count !== null && t.count === null) || (o.count === t.count && m < n))));
     // (A breakdown table's lines, "Money in by type", only together: never with another box's.)
     for (const g of new Set(box.map((t) => t.group))) {
       const group = box.filter((t) => t.group === g);
@@ -245,6 +250,31 @@ export function endOfDay(txns: Txn[], period: { start: string; end: string }, op
     const day = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
     bal += byDay.get(day) ?? 0;
     out.set(day, bal);
+  }
+  return out;
+}
+
+/**
+ * The rows of a recap: a later section (not a checks list, handled apart) every row of which
+ * repeats, one for one, a row of an earlier section with the same date, sign, amount and
+ * description ("FEES CHARGED THIS PERIOD (INCLUDED IN CURRENT BALANCE)" under a register that
+ * already holds those fee lines). Each is counted once, in the earlier section; the balance
+ * equation and the running balances still bind the reading. A section with any row of its own
+ * is no recap, and none of its rows is dropped.
+ */
+export function recapRows<T extends { md: [number, number, number | null]; cents: number; description: string; section: number }>(rows: T[], sections: Array<{ kind: string }>): Set<T> {
+  const out = new Set<T>();
+  const same = (a: T, b: T) => a.cents === b.cents && a.md[0] === b.md[0] && a.md[1] === b.md[1] && (a.md[2] === null || b.md[2] === null || a.md[2] === b.md[2]) && a.description.replace(/\s+/g, ' ').trim().toLowerCase() === b.description.replace(/\s+/g, ' ').trim().toLowerCase();
+  for (const s of new Set(rows.map((x) => x.section))) {
+    if (sections[s]?.kind === 'checks') continue;
+    const own = rows.filter((x) => x.section === s);
+    const used = new Set<T>();
+    const all = own.every((x) => {
+      const y = rows.find((y) => y.section < s && !out.has(y) && !used.has(y) && same(x, y));
+      if (y) used.add(y);
+      return !!y;
+    });
+    if (all && own.length) for (const x of own) out.add(x);
   }
   return out;
 }

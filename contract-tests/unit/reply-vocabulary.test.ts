@@ -2071,7 +2071,7 @@ describe('holdout23 wording', () => {
   const pine: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
 
   it('a number after the broker\'s points in the same clause counts points, not thousands: the buy rate is the factor', () => {
-    expect(extractOffers('Pinecrest approved for 60k. Buy rate 1.27, sell up to 1.37, you may charge 8 points, never more than 10 overall.\n40 weeks, weekly pulls.', pine))
+    expect(extractOffers('Pinecrest approved for 60k. Buy rate 1.27, sell up to 1.37; you may add points, topping out at 10.\n40 weeks, weekly pulls.', pine))
       .toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.27, term: 40, term_unit: 'weeks', payment_frequency: 'weekly' })]);
     // a new sentence after the points is read as before: "9 pts. Can do 45" is $45,000
     expect(extractOffers('Max 9 pts. We can do 45 at 1.33, 30 weeks weekly.', pine)).toMatchObject([{ amount: 45_000, factor_rate: 1.33 }]);
@@ -2083,12 +2083,12 @@ describe('holdout23 wording', () => {
   });
 
   it('outcomes listed as what may come ("approved, declined or pending info") decide nothing', () => {
-    const c = read('We have your file in queue. A status email follows once it is approved, declined or pending info. Requested: $60,000.00', pine);
+    const c = read('Thanks for sending Pinecrest. Status updates (approved, declined or pending info) go out by email.\nRequested: $60,000.00', pine);
     expect(c.type).toBe('unclassified');
   });
 
-  it('a banner over its next line names no business: "APPROVED - COUNTER TERMS" above "This deal is approved"', () => {
-    const c = read('Status: APPROVED - COUNTER TERMS\nThis deal is approved at $60,000.00, factor 1.32, 120 daily payments of $660.00.', pine);
+  it('a banner over its next line names no business: "APPROVED - REVISED STRUCTURE" above "This deal is approved"', () => {
+    const c = read('Status: APPROVED - REVISED STRUCTURE\nThis deal is approved at $60,000.00, factor 1.32, 120 daily payments of $660.00.', pine);
     expect(c.reasons.some((r) => r.includes('naming another business'))).toBe(false);
     expect(c.review_reason ?? null).not.toBe('multiple_deals');
   });

@@ -2066,3 +2066,48 @@ describe('holdout22 wording: a bankruptcy by its chapter, an IRS form asked sign
     expect(c.requested_items.some((i) => /4506/i.test(i))).toBe(true);
   });
 });
+
+describe('holdout23 wording', () => {
+  const pine: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+
+  it('a number after the broker\'s points in the same clause counts points, not thousands: the buy rate is the factor', () => {
+    expect(extractOffers('Pinecrest approved for 60k. Buy rate 1.27, sell up to 1.37; you may add points, topping out at 10.\n40 weeks, weekly pulls.', pine))
+      .toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.27, term: 40, term_unit: 'weeks', payment_frequency: 'weekly' })]);
+    // a new sentence after the points is read as before: "9 pts. Can do 45" is $45,000
+    expect(extractOffers('Max 9 pts. We can do 45 at 1.33, 30 weeks weekly.', pine)).toMatchObject([{ amount: 45_000, factor_rate: 1.33 }]);
+  });
+
+  it('"can approve 45" names the amount like "approved for 45"; a decline of the ask beside it makes a counter', () => {
+    const c = read('the 60 on pinecrest wont work for us, cash flow is too thin. can approve 45 though: 1.40, 63,000 payback, 30 wks at 2,100 a week', pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.4, term: 30, term_unit: 'weeks', payment_amount: 2_100 }] });
+  });
+
+  it('outcomes listed as what may come ("approved, declined or pending info") decide nothing', () => {
+    const c = read('Thanks for sending Pinecrest. Status updates (approved, declined or pending info) go out by email.\nRequested: $60,000.00', pine);
+    expect(c.type).toBe('unclassified');
+  });
+
+  it('a banner over its next line names no business: "APPROVED - REVISED STRUCTURE" above "This deal is approved"', () => {
+    const c = read('Status: APPROVED - REVISED STRUCTURE\nThis deal is approved at $60,000.00, factor 1.32, 120 daily payments of $660.00.', pine);
+    expect(c.reasons.some((r) => r.includes('naming another business'))).toBe(false);
+    expect(c.review_reason ?? null).not.toBe('multiple_deals');
+  });
+
+  it('a schedule refused with who asked for it in between is another schedule: "the bi-weekly debit the owner requested is not possible"', () => {
+    const c = read('Pinecrest approved for the full $60,000 on weekly debits. The bi-weekly debit the owner requested is not possible on this profile.\nFactor 1.34, 40 weekly payments of $2,010.00.', pine);
+    expect(c.type).toBe('counter');
+    expect(c.reasons.some((r) => r.includes('another structure'))).toBe(true);
+  });
+
+  it('"a pass" only on a condition ("if the owner wants a buyout it is a pass") does not weigh as a decline', () => {
+    const c = read('We can fund $60,000 in 3rd position: 1.39 / $83,400 back / 40 weeks / $2,085 weekly. If the owner wants a buyout instead, that is a pass.', pine);
+    expect(c.reasons.some((r) => r.includes('"a pass" (conditional)'))).toBe(true);
+    expect(c.review_reason ?? null).not.toBe('conflicting_cues');
+  });
+
+  it('a letter of explanation is an item even with the amount it explains; "so I can" ends the request', () => {
+    const c = read('Need an LOE for the $22,500 wire from the Chase account on 10/2 and a copy of the lease so I can finish underwriting.', pine);
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining([expect.stringMatching(/LOE for the \$22,500 wire/), expect.stringMatching(/copy of the lease$/)]));
+  });
+});

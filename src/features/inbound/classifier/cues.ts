@@ -47,7 +47,8 @@ export const DECLINED_CUES: Cue[] = [
   { re: /\bnot a (fit|match)\b|\boutside (of )?(our )?(guidelines|criteria|box|parameters)\b/g, w: 2.5 },
   { re: /\btoo (small|many|stacked|new|young|risky|much|large|big|low|high|thin|weak)\b/g, w: 1.5 },
   { re: /\bnot a candidate\b|\bnot (something|one) (we|i) can (do|fund|approve|help with|take on|touch|get done)\b|\bnothing (else )?(we|i) can (do|fund|approve)\b|\b(doesn't|does not|won't|will not) work for (us|me)\b|\bnot for us\b/g, w: 3 },
-  { re: /\b(hard|easy|quick|a) pass\b/g, w: 3 },
+  // (holdout23) modal: "if he insists on a consolidation this is a pass" is a pass only on a condition
+  { re: /\b(hard|easy|quick|a) pass\b/g, w: 3, modal: true },
   { re: /\bunfortunately\b|\bsorry\b|\bregret\b/g, w: 1 },
   { re: /\bminimum\b|\bmin\.? (is|of)\b/g, w: 1 },
   { re: /\bauto(matic)? dq\b|\bdq\b|\bdisqualif\w*/g, w: 2.5 },

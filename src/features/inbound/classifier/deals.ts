@@ -173,8 +173,9 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
   return false;
 }
 
-/** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined". */
-const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:\s+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+/** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined" (a name never spans a line break:
+ * a portal banner's "APPROVED - MODIFIED TERMS" over "This file is approved" names no file; holdout23). */
+const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 

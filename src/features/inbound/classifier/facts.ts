@@ -27,6 +27,9 @@ function lengthAfterLabel(rest: string): boolean {
   return LENGTH_AFTER_LABEL_RE.test(rest);
 }
 
+/** Points named earlier in the same clause (no sentence break between): the number after them counts points too. */
+const POINTS_CLAUSE_BEFORE = /\b(pts?|points?)\b[^.;!?\n]*$/;
+
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.split('\n');
@@ -117,6 +120,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
         if (n.includes('.') && Number(n) < 3) continue;
         const value = Number(n) * 1000;
         if (value < ask / 10 || value > ask * 4 || overlaps(start, start + n.length)) continue;
+        // (holdout23) a broker's points, not thousands: "up to 10 pts upfront (capped at 12 total)"
+        if (Number(n) <= 20 && POINTS_CLAUSE_BEFORE.test(lower.slice(Math.max(0, start - 50), start))) continue;
         const negated = SHORTHAND_NEGATED.test(lower.slice(Math.max(0, start - 40), start));
         taken.push([start, start + n.length]);
         facts.push({ pos: base + start, kind: 'money', value, money: negated ? 'requested' : 'funded', text: m[0].trim(), shorthand: true });

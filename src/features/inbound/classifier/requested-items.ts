@@ -3,7 +3,10 @@ import { splitCells } from './text';
 // ---------------------------------------------------------------- requested items
 
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\b(mc|dot|usdot) (number|#|authority)/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?check|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\b(mc|dot|usdot) (number|#|authority)/i;
+
+/** (holdout23) A letter explaining a deposit names its amount: "a letter of explanation for the $48k transfer" is still an item. */
+const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of explanation|loe|explanation)\b/i;
 
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
@@ -22,10 +25,11 @@ function cleanItem(s: string): string {
 }
 
 function splitList(s: string): string[] {
+  // (holdout23) a comma between digits is a thousands separator, no list break: "an LOE for the $22,500 wire"
   // numbered inline: "(1) voided check (2) 3 months statements (3) DL", "1) signed app 2) voided check"
   const numbered = s.split(/(?:^|\s+)\(?\d{1,2}[).]\s+/);
   if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
-  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
   return parts.map(cleanItem).filter((p) => p.length > 1);
 }
 
@@ -93,7 +97,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
   // renewal application. and 4 months not 3"
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n').replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ');
   // (after holdout11: "requires", "without", "share", "connect", "sign")
-  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so we|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
@@ -102,7 +106,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
       // what the lender already has is no request: "we only got aug/sep/oct"
       if (/^(?:we|i|they|uw|you)\b[^,]{0,12}\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
       // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
-      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && !/\$\s?\d/.test(p) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
+      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }

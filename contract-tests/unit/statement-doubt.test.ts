@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
-import { creditDoubt, debatableCredit, depositKind, setOperatorRules } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, setOperatorRules, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -351,5 +351,26 @@ describe('a company\'s own ACH entry says it is its credit (blind-20)', () => {
     expect(paidBack([...sales(10, 2000), t('2026-05-05', nacha('DEBIT', 'PAYMENT', 'BRIESS MALT'), -4562.07), malt]).size).toBe(0);
     // A customer's payment of invoices (a customer that is also a supplier) is no money back.
     expect(paidBack([...sales(10, 2000), paid, t('2026-05-13', nacha('CREDIT', 'INVOICES'), 374.2)]).size).toBe(0);
+  });
+});
+
+// blind-23: a Hanmi-style register words every ACH line "ACH CR <company> ..." / "ACH DR <company>
+// ...": CR and DR are the bank's short ACH CREDIT / ACH DEBIT, no part of the company's name. Read
+// as a name word, "ACH CR JFC INTERNATIONA CREDIT" (a supplier's credit, the supplier paid by "ACH DR
+// JFC INTERNATIONA INV PMT" four times) matched no payee and was counted as sales.
+describe('"ACH CR" / "ACH DR": the direction after ACH is channel, not the counterparty (blind-23)', () => {
+  const paid = [t('2026-06-03', 'ACH DR NISHIMOTO TRADIN INV PMT', -3815.75), t('2026-06-17', 'ACH DR NISHIMOTO TRADIN INV PMT', -4219.93)];
+  const credit = t('2026-06-15', 'ACH CR NISHIMOTO TRADIN CREDIT', 278.8);
+  it("a supplier's CREDIT after ACH CR, from a supplier paid after ACH DR at least as much: money given back", () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['NISHIMOTO', 'TRADIN']);
+    expect(counterparty(paid[0].description)).toBe('NISHIMOTO TRADIN INV');
+    expect([...paidBack([...sales(10, 2000), ...paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
+    // Its credit memo worded so too.
+    expect(companyCreditMemoFrom('ACH CR NISHIMOTO TRADIN CREDIT MEMO 0412')).toEqual(['NISHIMOTO', 'TRADIN']);
+  });
+  it('paid less than it gives back: not settled as money back; and DR elsewhere stays a word of the name', () => {
+    expect(paidBack([...sales(10, 2000), t('2026-06-03', 'ACH DR NISHIMOTO TRADIN INV PMT', -100), credit]).size).toBe(0);
+    expect(counterparty('PAYMENT FROM DR NAKAMURA CROWN')).toBe('DR NAKAMURA CROWN');
   });
 });

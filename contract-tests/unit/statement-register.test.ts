@@ -224,3 +224,42 @@ describe('a summary split by kind, its checks line printed again below the regis
     expect(await read(pages('1,260.00'))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   }, 60_000);
 });
+
+describe('a service fee summary by type below the register (blind-23, Cathay-style)', () => {
+  // "SERVICE FEE SUMMARY" / "Fee Type  Items  Amount" / one line per fee type, then the period's
+  // total: each type's line sums the register's fee lines its words describe, the total all of them.
+  // ("Overdraft Item Fee" was checked only against all the fees, or the fees that are not overdraft
+  // or NSF ones, and so refused.)
+  const reg = (d: string, desc: string, dr: string, cr: string, bal: string): PageSpec[number] => [[40, d], [84, desc], ...(dr ? ([[420, dr, { r: true }]] as const) : []), ...(cr ? ([[494, cr, { r: true }]] as const) : []), [570, bal, { r: true }]];
+  const pages = (o: { odItems?: string; odAmount?: string; wire?: string } = {}): PageSpec[] => [
+    [
+      [[40, 'Harbor Test Pacific Bank'], [330, 'Statement Period 05/01/2026 - 05/31/2026']],
+      [[50, 'Beginning Balance'], [290, '$1,000.00', { r: true }]],
+      [[50, 'Credits (2)'], [290, '+3,000.00', { r: true }]],
+      [[50, 'Debits (4)'], [290, '-1,672.00', { r: true }]],
+      [[50, 'Ending Balance'], [290, '$2,328.00', { r: true }]],
+      'TRANSACTION DETAIL',
+      [[40, 'Date', { b: true }], [84, 'Description', { b: true }], [420, 'Debits', { b: true, r: true }], [494, 'Credits', { b: true, r: true }], [570, 'Balance', { b: true, r: true }]],
+      reg('05/04', 'ACH CREDIT CLOVER MERCHANT DEPOSIT', '', '2,000.00', '3,000.00'),
+      reg('05/06', 'ACH DEBIT RESTAURANT DEPOT PAYMENT', '1,600.00', '', '1,400.00'),
+      reg('05/07', 'OVERDRAFT ITEM FEE ACH DEBIT RESTAURANT DEPOT', '35.00', '', '1,365.00'),
+      reg('05/12', 'WIRE TRANSFER FEE OUTGOING', '25.00', '', '1,340.00'),
+      reg('05/18', 'ACH CREDIT CLOVER MERCHANT DEPOSIT', '', '1,000.00', '2,340.00'),
+      reg('05/31', 'MONTHLY SERVICE CHARGE', '12.00', '', '2,328.00'),
+      'SERVICE FEE SUMMARY',
+      [[50, 'Fee Type', { b: true }], [300, 'Items', { b: true, r: true }], [420, 'Amount', { b: true, r: true }]],
+      [[50, 'Overdraft Item Fee'], [300, o.odItems ?? '1', { r: true }], [420, o.odAmount ?? '35.00', { r: true }]],
+      [[50, 'Wire Transfer Fee'], [300, '1', { r: true }], [420, o.wire ?? '25.00', { r: true }]],
+      [[50, 'Monthly Service Charge'], [300, '1', { r: true }], [420, '12.00', { r: true }]],
+      [[50, 'Total Service Fees'], [300, '3', { r: true }], [420, '72.00', { r: true }]],
+    ],
+  ];
+  it('each fee type\'s line is checked against the register\'s fee lines its words describe', async () => {
+    const f = figures(await read(pages()));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2328, deposits_total: 3000, deposit_count: 2, nsf_count: 1 });
+  }, 60_000);
+  it('a type\'s line the register does not make is still refused', async () => {
+    expect(await read(pages({ odItems: '2', odAmount: '70.00' }))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+    expect(await read(pages({ wire: '30.00' }))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});

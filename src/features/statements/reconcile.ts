@@ -23,6 +23,12 @@ export function bankCharge(description: string): boolean {
   const ch = CHANNEL_FIRST.exec(description);
   return !!fee && (!ch || fee.index < ch.index);
 }
+/** A description's words, upper case, letters only, a plural's S dropped ("FEES" is FEE). */
+const wordsOf = (d: string) => new Set(d.toUpperCase().split(/[^A-Z]+/).filter(Boolean).map((w) => w.replace(/(?<=[^S])S$/, '')));
+/** The words of a fee type's label that name the fee ("Overdraft Item Fee" -> OVERDRAFT ITEM FEE), not "Total" or a count. */
+function feeTypeWords(label: string): string[] {
+  return [...wordsOf(label)].filter((w) => !/^(TOTAL|THI|THIS|PERIOD|COUNT|AMOUNT|NO|OF)$/.test(w));
+}
 export const sumOf = (xs: Array<{ cents: number }>) => xs.reduce((s, x) => s + x.cents, 0);
 export const money = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toFixed(2)}`;
 
@@ -136,6 +142,14 @@ export function reconcile(r: Reading): Reconciled {
         const own = w.filter((x) => bankCharge(x.description));
         cands.push(own, own.filter((x) => !isNsf(x.description)));
       }
+    }
+    // A fee summary's line per fee type ("Fee Type | Items | Amount" over "Overdraft Item Fee 1
+    // 35.00", "Wire Transfer Fee 2 50.00"): the fee lines its words describe, every word of the
+    // type in the line (blind-23: Cathay's SERVICE FEE SUMMARY, whose "Overdraft Item Fee" was
+    // checked only against all the fees, or the fees that are not overdraft or NSF ones).
+    if (['fees', 'od', 'ri', 'nsf'].includes(t.category) && t.kind === 'debit') {
+      const typeWords = feeTypeWords(t.label);
+      if (typeWords.length >= 2) cands.push(side.filter((x) => typeWords.every((w) => wordsOf(x.description).has(w))));
     }
     // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
     // description ("Check 2211" lines in one register).

@@ -186,6 +186,18 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   return null;
 }
 
+/**
+ * How many of a description's first words are channel boilerplate (CHANNEL), counting a direction
+ * abbreviation CR or DR right after ACH or EFT as one ("ACH CR JFC INTERNATIONA CREDIT", "ACH DR
+ * JFC INTERNATIONA INV PMT": a bank's short form of ACH CREDIT / ACH DEBIT, blind-23). Elsewhere CR
+ * and DR may begin a name or close one ("DR K NAKAMURA", "GRAINGER CR"), so they stay words there.
+ */
+function channelLead(words: string[], stopAt?: string): number {
+  let i = 0;
+  while (i < words.length && words[i] !== stopAt && (CHANNEL.has(words[i]) || (i > 0 && /^(CR|DR)$/.test(words[i]) && /^(ACH|EFT)$/.test(words[i - 1])))) i++;
+  return i;
+}
+
 /** The words banks put before the counterparty: channel, direction, card and ACH boilerplate. */
 const CHANNEL = new Set(['ACH', 'DEBIT', 'DEBITS', 'CREDIT', 'CREDITS', 'ELECTRONIC', 'ELEC', 'EFT', 'PREAUTHORIZED', 'PREAUTH', 'PRE', 'AUTH', 'AUTHORIZED', 'AUTOMATIC', 'AUTO', 'RECURRING', 'ONLINE', 'WEB', 'PPD', 'CCD', 'WITHDRAWAL', 'WITHDRAW', 'WD', 'DEPOSIT', 'DEP', 'PAYMENT', 'PMT', 'TO', 'FROM', 'FR', 'THE', 'OF', 'CARD', 'PURCHASE', 'POS', 'VISA', 'MASTERCARD', 'MC', 'RETURN', 'RETURNED', 'RTN', 'REVERSAL', 'REFUND', 'ITEM', 'CHECKCARD', 'DBT', 'DB', 'CRD', 'ORIG', 'CO', 'NAME', 'ID', 'ENTRY', 'DESCR', 'EXTERNAL', 'OUTGOING', 'INCOMING', 'BUSINESS', 'ORIGINATOR']);
 /**
@@ -198,8 +210,7 @@ export function counterparty(description: string): string {
   const d = description.toUpperCase();
   const orig = /\bORIG(?:INATOR)?\s*CO(?:MPANY)?\s*NAME\s*:?\s*(.+?)\s*(?:\bCO\s*ENTRY\b|\bORIG\s*ID\b|\bENTRY\s*DESCR\b|\bSEC\s*:|\bDESC\s*DATE\b|\bTRACE\b|$)/.exec(d);
   const words = (orig ? orig[1] : d).split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1);
-  let i = 0;
-  if (!orig) while (i < words.length && CHANNEL.has(words[i])) i++;
+  const i = orig ? 0 : channelLead(words);
   return words.slice(i, i + 3).join(' ');
 }
 
@@ -231,9 +242,7 @@ const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC'
 export function supplierCreditFrom(description: string): string[] | null {
   if (classOf(description).processor) return null;
   const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w));
-  let i = 0;
-  while (i < words.length && CHANNEL.has(words[i])) i++;
-  const rest = words.slice(i);
+  const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);
   return name.some((x) => x.length >= 4) && !name.some((x) => CHANNEL.has(x) || NOT_A_NAME.has(x)) ? name : null;
@@ -379,8 +388,7 @@ export function companyCreditMemoFrom(description: string): string[] | null {
     name = (orig[1] ?? orig[2]).split(/\s+/).filter((w) => !/\d/.test(w)).map(ONLY_LETTERS).filter((w) => w.length > 1);
   } else {
     const words = d.split(/\s+/).filter((w) => !/\d/.test(w)).map(ONLY_LETTERS).filter((w) => w.length > 1);
-    let i = 0;
-    while (i < words.length && CHANNEL.has(words[i]) && words[i] !== 'CO') i++;
+    const i = channelLead(words, 'CO');
     const at = words.findIndex((w, k) => k >= i && (w === 'CREDIT' || w === 'CR') && words[k + 1] === 'MEMO');
     if (at < 0) return null;
     name = words.slice(i, at);

@@ -43,7 +43,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout21 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout21')],
   ['holdout22 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout22')],
   ['holdout23 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout23')],
-  ['holdout24 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout24')],
+  ['holdout24 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout24')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -2111,3 +2111,55 @@ describe('holdout23 wording', () => {
     expect(c.requested_items).toEqual(expect.arrayContaining([expect.stringMatching(/LOE for the \$22,500 wire/), expect.stringMatching(/copy of the lease$/)]));
   });
 });
+
+describe('holdout24 wording', () => {
+  const pine: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+
+  it('an approval whose terms change on what a document still to come shows goes to a person (tentative_terms)', () => {
+    // a fallback amount on a condition, either order
+    const fallback = read('Pinecrest is approved for the full $60,000, 1.34, 40 weekly payments of $2,010. If the November statement shows more than four negative days, the amount goes down to $45,000.', pine);
+    expect(fallback).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(read('Approved at 60k: 1.34 / 40 wks / $2,010 weekly. We would cut it to 40k if the MTD shows another NSF.', pine).review_reason).toBe('tentative_terms');
+    // the price to be redone
+    expect(read('Approved at the full 60, factor 1.34, 9 months, daily payments. Pricing may change once we see the October deposits.', pine).review_reason).toBe('tentative_terms');
+    expect(outcome('Pinecrest approved, $60,000 at 1.34 over 40 weeks, $2,010 weekly. Should the bank verification come back short, we drop to 40 and re-price.', pine)).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+    // an option the merchant may choose is no condition on a document: applied
+    const option = read('Approved for the full $60,000 at 1.34 over 40 weeks, $2,010 weekly. If the merchant wants a lower payment we can go to 52 weeks.', pine);
+    expect(option.review_reason ?? null).not.toBe('tentative_terms');
+  });
+
+  it('"passed at" an amount is a decline at it: the amount is refused, a priced smaller one beside it is a counter', () => {
+    const c = read('UW passed on it at $120,000. If the merchant can live with $75,000 we can do it at 1.39, 30 weekly payments of $3,475.00.', { requested_amount: 120_000 });
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 75_000, factor_rate: 1.39, term: 30, term_unit: 'weeks', payment_amount: 3_475 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(read('Committee passed at $80k. Two open positions.', { requested_amount: 80_000 }).type).toBe('declined');
+    // "passed committee at" is an approval, never a pass
+    expect(read('Pinecrest passed committee at 60k: 1.34, 40 weekly payments of $2,010.', pine)).toMatchObject({ type: 'approved', offers: [{ amount: 60_000 }] });
+  });
+
+  it('a range of bare amounts beside "can\'t give you a number until we get ..." is a request a person looks at', () => {
+    const c = read("Pinecrest should come in around the 45 to 55 area, but I can't give you a number until we get the October statement and a copy of the lease. Send those and I'll price it today.", pine);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    expect(c.requested_items).toEqual(expect.arrayContaining([expect.stringMatching(/October statement/), expect.stringMatching(/copy of the lease/)]));
+    // what the lender cannot price until it sees is asked for, even with one item
+    expect(read("Can't price it until we get the September bank statement.", pine)).toMatchObject({ type: 'needs_info', requested_items: [expect.stringMatching(/September bank statement/)] });
+    // a score in a range is no floated amount
+    const score = read('FICO is in the 560-580 range and our floor is 600. Declined.', pine);
+    expect(score.type).toBe('declined');
+    expect(score.review_reason ?? null).toBeNull();
+  });
+
+  it('"approved, countered, or declined" listed as what may come decides nothing', () => {
+    expect(read("Pinecrest is with an underwriter now. You'll be emailed as soon as it's approved, countered, or declined.\nRequested: $60,000.00", pine).type).toBe('unclassified');
+  });
+
+  it('a request beside a figure held till the items come in ("soft-holding at ~45 / 1.38") goes to a person', () => {
+    const c = read('Soft-holding Pinecrest at ~45 / 1.38 till I see the October statement and a payoff letter for the Forward position.', pine);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a hold of the lender's process beside a request, no figure: the request is applied as it is
+    const process = read('Before our morning scrub I need the October statement and a voided check.', pine);
+    expect(process.type).toBe('needs_info');
+    expect(process.review_reason ?? null).toBeNull();
+  });
+});

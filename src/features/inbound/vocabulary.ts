@@ -97,6 +97,14 @@ export const APPROVAL: PhraseRow[] = [
 ];
 
 /** A decline, including idioms with no decline word. */
+/**
+ * (holdout24) A pass at an amount is a decline at that amount, in the trade's shorthand: "passed at $65k", "committee
+ * passed on Lafayette Cajun Catering at 65", "we passed on it for the full 80". The amount named is the one refused (the
+ * ask), never an offer: a priced smaller amount beside it is a counter. Only "on" and up to four words (the file, the
+ * business) may come between, so "passed committee at 50k" or "passed UW for 40" (an approval) are not among these.
+ */
+export const PASSED_AT = "passed(?: on(?: [a-z0-9'&.-]+){1,4}?)? (?:at|for)";
+
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
@@ -118,6 +126,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(is|are) under our (\\d+ )?(floor|minimum|min)', w: 2 },
   { phrase: "hard no|(it's|its|that's|still) (still )?a (hard )?no", w: 3, modal: true },
   { phrase: 'passed on (this|it|that|the file|the deal)', w: 3 },
+  // (holdout24) a pass at an amount (PASSED_AT): "passed at $65k", "committee passed on Fox Run Bakery at 120" (never a factor)
+  { phrase: `(?:${PASSED_AT}) (?![12]\\.\\d)(?:the )?(?:full |whole |requested )?\\$?\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?\\s?k?`, w: 3 },
   { phrase: 'max out at', w: 1.5 },
   { phrase: "(we're|we are) (not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment|at this time)", w: 3 },
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
@@ -248,6 +258,9 @@ export const NEEDS_INFO: PhraseRow[] = [
 NEEDS_INFO.push(
   { phrase: "(can't|cannot|won't|unable to|not able to|can not) (price|decide|approve|fund|move|underwrite|review|quote|structure|submit|proceed)( on)?( it| this| that| the (file|deal))?( any further)? without", w: 2.5 },
   { phrase: '(pending|open|outstanding|remaining|missing) (items|stips|conditions|documents|docs)|items (pending|outstanding|open|still needed)', w: 2.5 },
+  // (holdout24) ... or until it sees them: "I can't price it until I see the MTD activity", "can't give you a number till we
+  // get the last two statements" (a decision verb, never "fund": "can't fund until we get the voided check" closes a deal)
+  { phrase: "(can't|cannot|won't|unable to|not able to|can not) (price|quote|decide|structure|underwrite|approve|review|give (you |him |her )?(a |any )?(number|numbers|terms|pricing|price|offer|decision)|put a number on)( on)?( it| this| that| the (file|deal))?( any further| yet)? (until|till|before) (i|we|uw|credit|underwriting|the underwriter|they) (see|sees|get|gets|have|has|receive|receives|review|reviews|look at|looks at)", w: 2.5 },
   // (holdout16) a portal's status of conditions still to come: "CONDITIONS PENDING", "stips outstanding", "a decision once all
   // conditions are uploaded"
   { phrase: '(conditions|stips|stipulations|documents|docs|requirements) (pending|outstanding|open|still needed|required)|(decision|offer|approval|pricing|terms) (once|when|after) (all )?(the )?(remaining |outstanding |open )?(conditions|stips|stipulations|items|documents|docs|requirements) (are|have been|is|has been) (uploaded|received|submitted|cleared|in|satisfied|met)', w: 2.5 },
@@ -385,12 +398,21 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "if (they|he|she|the merchant|the client|the owner|the business) (can )?(show|shows|prove|proves|keep|keeps|hold|holds|clean up|cleans up|bring|brings|stay|stays|perform|performs)", w: 2.5 },
   // the approval hangs on an item still to come: "if the MTD is clean", "assuming October holds up", "once bank verification checks out"
   { phrase: "(if|assuming|provided|as long as|so long as|once|pending) (that )?(the |their |his |her )?(those|these|they|mtd|statements?|(september|october|november|december|january|february)( statement| deposits)?|bank verification|verification|bv|deposits|numbers|it|everything)(('s| is| are| looks?| comes? back| stays?) (clean|good|ok|okay|fine|positive|strong|consistent|as expected)|( checks?| checked) out|( holds?| held) up)", w: 2.5 },
+  // (holdout24) terms that change on what a document still to come shows: a fallback amount on a condition ("if October
+  // comes in under that, this comes back down to $30,000", "we drop to 30 if the MTD is light", "should the bank
+  // verification come back short, the number goes down to 25k") or the price to be redone ("and I will re-price it",
+  // "pricing may change once we see November"): the approval is not final, a person decides
+  { phrase: "(if|should|unless|in case|in the event)\\b[^.!?\\n]{0,80}?,? (this|it|that|the (offer|approval|amount|number|advance|deal|funding)|we|i|uw|credit)( will| would|'ll|'d| may| might| could)?( have to| need to)?( be| get| gets)? (comes? (back )?down|drops?|dropped|go(es)? (back )?down|falls?|steps? down|cuts?|reduced?|reduces|lower(s|ed)?|knock(s|ed)?( it| this)? down|scales?( it| this)? back|scaled back|brings?( it| this)? (back )?down)( it| this| that)?( back)?( down)? to \\$?\\d[\\d,]*k?|(comes? (back )?down|drops?|go(es)? (back )?down|falls?|steps? down|cuts?|reduced?|reduces|lower(s|ed)?|knock(s|ed)?( it| this)? down|scales?( it| this)? back|brings?( it| this)? (back )?down)( it| this| that)?( back)?( down)? to \\$?\\d[\\d,.]*\\s?k?( [a-z]+){0,2} (if|should|unless|in case|in the event)\\b", w: 3 },
+  { phrase: "(i|we|uw|credit)( will|'ll|'d| would| may| might| could)?( have to| need to)? re-?price|subject to re-?pric\\w+|(pricing|terms|the (offer|amount|factor|rate|number|approval)) (may|might|could|would|will) (change|be (adjusted|revised|reduced|lowered|cut|redone))", w: 3 },
   { phrase: "(qualif\\w*|eligible|good) (for )?up to", w: 2 },
   // a floated number without pricing: "probably around 35", "could maybe squeeze 50", "no numbers yet", "before I price it"
   // a floated figure, not yet terms (holdout9): a range of amounts ("25-30k", "between 40 and 50k"), a factor named by
   // its decade ("mid 1.3s", "low 1.4's"), a hunch ("feels like a 30k deal", "my gut says", "off the top of my head"),
   // "firm it up" / "firm up the numbers" however the contraction is typed ("ill firm it up")
   { phrase: "(like|around|about|approx\\w*|somewhere|probably|could do|can do|do|go|land|in the) (a |an |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k\\b|\\$?\\d{1,3}(\\.\\d)?\\s?k?\\s?(-|\u2013|to)\\s?\\$?\\d{1,3}(\\.\\d)?\\s?k (deal|range|advance|approval|offer|area|neighborhood)|between \\$?\\d{1,3}k? and \\$?\\d{1,3}k\\b|(low|mid|high|upper|lower)[- ]?(to[- ](low|mid|high|upper)[- ]?)?[12]\\.\\d\\d?'?s\\b|(feels|smells|sounds|looks) like (a|an) \\$?\\d|(my )?gut (says|tells|feeling|feel)|off the top of my head|back of the (envelope|napkin)|firm (it|this|that|them|things|the (numbers|terms|offer|pricing|deal)) up|firm up (the )?(numbers|terms|offer|pricing|deal)", w: 3 },
+  // (holdout24) a range of bare amounts where the deal may land: "could land somewhere in the 60-75 range", "should come in
+  // around the 40 to 50 area" (a verb of landing first: "credit is in the 600-650 range" is a score)
+  { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|somewhere|probably|likely|maybe)( somewhere)? (in|around) the \\$?\\d{1,3}\\s?(-|\u2013|to)\\s?\\$?\\d{1,3} (range|area|neighborhood|neighbourhood|ballpark)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
@@ -924,7 +946,7 @@ export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max 
  * any decision or decline-reason cue is scored (offer terms are still read from it).
  */
 /** An outcome named as a kind (a list of them decides nothing). */
-const OUTCOME_WORD = '(approvals?|approved|counters?|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?|pending( (information|info|docs|documents|stips|review))?)';
+const OUTCOME_WORD = '(approvals?|approved|counters?|countered|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?|pending( (information|info|docs|documents|stips|review))?)';
 export const BOILERPLATE: string[] = [
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',

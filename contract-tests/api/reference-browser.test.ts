@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { withGuideTags } from '../../scripts/docs.mjs';
 import { SPEC_PATH } from '../../src/http/spec';
 import { DOCS_PATH } from '../../src/web/reference/reference.routes';
+import { docsPage } from '../support/global-setup-docs';
 import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';
 import { ENGINE } from '../support/harness';
 import { startServedHarness } from '../support/served';
@@ -61,9 +62,9 @@ async function waitForAnchor(page: Page, id: string): Promise<void> {
 
 describe.skipIf(skipBrowserTests)(`the reference in Chromium (${ENGINE})`, () => {
   beforeAll(async () => {
-    // The page from this checkout's contract and build script, as `npm start` would build it: built
-    // once per run by the global setup (global-setup-docs.ts), where the server reads it.
-    expect(inject('docsPage')).toBe(DOCS_PATH);
+    // The page from this checkout's contract and build script, as `npm start` would build it (once
+    // per run, for this file and reference.test.ts: global-setup-docs.ts), where the server reads it.
+    expect(await docsPage()).toBe(DOCS_PATH);
     dir = mkdtempSync(join(tmpdir(), 'svc-reference-'));
     served = await startServedHarness();
     browser = await launchBrowser(dir);

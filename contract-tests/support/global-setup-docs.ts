@@ -1,27 +1,46 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { inject } from 'vitest';
 import { oncePerRun, startOncePerRun } from './once-per-run';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 /**
- * The reference page /docs serves (docs-site/index.html), built once per run from this checkout's
- * contract by `npm run docs` (scripts/docs.mjs, what `npm start` builds too). reference.test.ts and
- * reference-browser.test.ts serve it; each built it before (a Redocly build, about 6 CPU-s), the one
- * only when it was missing (a page from an older checkout was kept), the other every time. The
- * database setups start the build (`startDocs`) before their own work, so the two overlap.
- * (contract-tests/spec/docs.test.ts builds its own copy: it checks the command itself.)
+ * The reference page /docs serves (docs-site/index.html), built at most once per run from this
+ * checkout's contract by `npm run docs` (scripts/docs.mjs, what `npm start` builds too), and only
+ * if a file asks for it (`docsPage()`): reference.test.ts and reference-browser.test.ts each built it
+ * before (a Redocly build, about 6 CPU-s), the one only when it was missing (a page from an older
+ * checkout was kept), the other every time. A run without them (one api file, CI's Node 24 smoke)
+ * builds nothing. The files ask this run's main process over loopback; it answers once the page is
+ * written. (contract-tests/spec/docs.test.ts builds its own copy: it checks the command itself.)
  */
 export default async function setup(project: TestProject) {
-  const { value: page, release } = await oncePerRun('docs', buildDocsPage);
-  project.provide('docsPage', page);
+  const { value: url, release } = await oncePerRun('docs-gate', async () => {
+    const server = createServer((_req, res) => {
+      startOncePerRun('docs', buildDocsPage).value.then(
+        (page) => res.end(String(page)),
+        (e: Error) => {
+          res.statusCode = 500;
+          res.end(e.message);
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { value: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, teardown: () => new Promise<void>((r) => server.close(() => r())) };
+  });
+  project.provide('docsGate', url);
   return release;
 }
 
-/** Starts the build in the background (the api projects list this file after their database setup). */
-export function startDocs(): void {
-  startOncePerRun('docs', buildDocsPage);
+/** In a test file: builds the page (once per run) and gives its path. */
+export async function docsPage(): Promise<string> {
+  const res = await fetch(inject('docsGate'));
+  const text = await res.text();
+  if (!res.ok) throw new Error(text);
+  return text;
 }
 
 async function buildDocsPage() {
@@ -39,6 +58,6 @@ async function buildDocsPage() {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    docsPage: string;
+    docsGate: string;
   }
 }

@@ -2,7 +2,6 @@ import type { TestProject } from 'vitest/node';
 import knexFactory from 'knex';
 import { migrateLatest } from '../../src/db/migrate';
 import { startBundle } from './global-setup-bundle';
-import { startDocs } from './global-setup-docs';
 import { oncePerRun } from './once-per-run';
 import { adminUrl, databaseUrl } from './pg-urls';
 
@@ -12,7 +11,6 @@ import { adminUrl, databaseUrl } from './pg-urls';
  */
 export default async function setup(project: TestProject) {
   startBundle(); // built meanwhile: the bundle setup, next in this project's list, takes it
-  startDocs(); // the same for the reference page (the docs setup, after it)
   const { value: name, release } = await oncePerRun('pg-template', async () => {
     const name = `svc_tmpl_${process.pid}_${Date.now().toString(36)}`;
     const admin = knexFactory({ client: 'pg', connection: adminUrl(), pool: { min: 0, max: 8 } });

@@ -6,13 +6,11 @@ import type { TestProject } from 'vitest/node';
 import { pgliteExtensions, pgliteParsers, wrapPglite } from '../../src/db/engine';
 import { migrateLatest } from '../../src/db/migrate';
 import { startBundle } from './global-setup-bundle';
-import { startDocs } from './global-setup-docs';
 import { oncePerRun } from './once-per-run';
 
 /** A new PGlite costs seconds: migrate one, dump it, and let every test file load the dump (once per run, shared by the embedded projects). */
 export default async function setup(project: TestProject) {
   startBundle(); // built meanwhile: the bundle setup, next in this project's list, takes it
-  startDocs(); // the same for the reference page (the docs setup, after it)
   const { value: file, release } = await oncePerRun('pglite-template', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pglite-'));
     const pglite = new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions });

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildDocs, withGuideTags } from '../../scripts/docs.mjs';
+import { withGuideTags } from '../../scripts/docs.mjs';
 import { SPEC_PATH } from '../../src/http/spec';
 import { DOCS_PATH } from '../../src/web/reference/reference.routes';
+import { docsPage } from '../support/global-setup-docs';
 import { launchBrowser, skipBrowserTests, warnIfNoBrowser } from '../support/browser';
 import { ENGINE } from '../support/harness';
 import { startServedHarness } from '../support/served';
@@ -61,8 +62,9 @@ async function waitForAnchor(page: Page, id: string): Promise<void> {
 
 describe.skipIf(skipBrowserTests)(`the reference in Chromium (${ENGINE})`, () => {
   beforeAll(async () => {
-    // The page from this checkout's contract and build script, as `npm start` would build it.
-    buildDocs(DOCS_PATH);
+    // The page from this checkout's contract and build script, as `npm start` would build it (once
+    // per run, for this file and reference.test.ts: global-setup-docs.ts), where the server reads it.
+    expect(await docsPage()).toBe(DOCS_PATH);
     dir = mkdtempSync(join(tmpdir(), 'svc-reference-'));
     served = await startServedHarness();
     browser = await launchBrowser(dir);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { SPEC_PATH } from '../../src/http/spec';
 import express from 'express';
 import request from 'supertest';
 import { DOCS_CSP, DOCS_PATH, pageForBase, pickEncoding, referenceRoutes } from '../../src/web/reference/reference.routes';
-import { buildDocs } from '../../scripts/docs.mjs';
+import { docsPage } from '../support/global-setup-docs';
 import { ENGINE, type Harness } from '../support/harness';
 import { startServedHarness } from '../support/served';
 
@@ -15,7 +15,8 @@ import { startServedHarness } from '../support/served';
 let h: Harness;
 let served: Awaited<ReturnType<typeof startServedHarness>>;
 beforeAll(async () => {
-  if (!existsSync(DOCS_PATH)) buildDocs(DOCS_PATH);
+  // This checkout's page (built once per run, for this file and reference-browser.test.ts: global-setup-docs.ts).
+  expect(await docsPage()).toBe(DOCS_PATH);
   served = await startServedHarness();
   h = served.h;
 });

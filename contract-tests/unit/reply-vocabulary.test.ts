@@ -2163,3 +2163,25 @@ describe('holdout24 wording', () => {
     expect(process.review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout25 wording', () => {
+  const pine: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+
+  it('the lender\'s record with other merchants decides nothing on this deal; the file still to go before underwriting is pending', () => {
+    expect(read('Vet clinics do well with us, we have funded dozens of practices like this. Let me run it by credit in the morning.', pine).type).toBe('unclassified');
+    expect(read('Nice space, we approved 4 clinics last quarter.', pine).type).toBe('unclassified');
+    // the file still to be put before the one who decides: an approval beside it is not final
+    expect(read("Vets are our bread and butter, we approved plenty. Going to walk it over to the underwriter after lunch.", pine).review_reason).toBe('tentative_terms');
+    // what the file waits for before it goes up is a request, no terms held
+    expect(read("Need the September statement and a voided check. As soon as I have those I'll put it in front of credit.", pine).review_reason ?? null).toBeNull();
+    // an approval of this deal stays one
+    expect(read('Pinecrest is approved at 60k, 1.34 over 9 months, daily. We approved two clinics like this last month.', pine).type).toBe('approved');
+  });
+
+  it('a range of amounts from one end to the other beside a request is tentative terms a person looks at', () => {
+    const c = read('To size Pinecrest I need the equipment lease and a current AR aging. Probably ends up anywhere from $30k up to the full 60 depending on what those show.', pine);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a term range is no floated amount
+    expect(read('Please send the October statement.', pine).review_reason ?? null).toBeNull();
+  });
+});

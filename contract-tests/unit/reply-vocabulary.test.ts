@@ -2199,4 +2199,11 @@ describe('holdout25 wording', () => {
     // a purchase price alone is what is funded
     expect(read('Approved. Purchase price: $50,000.00, factor 1.35, 7 months, daily.', pine).offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.35 })]);
   });
+
+  it('the ask granted with its figure ("for the requested $60,000") is the amount funded', () => {
+    const c = read('We are able to fund Pinecrest at the requested $60,000.\nTotal payback: $81,000.00\n26 bi-weekly payments of $3,115.38', pine);
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.35, payment_frequency: 'bi-weekly', payment_amount: 3_115.38 }] });
+    // refused before it, the figure stays the ask
+    expect(read("We can't do it for the requested $60,000. Best is $40,000 at 1.38, 6 months, daily.", pine).offers).toEqual([expect.objectContaining({ amount: 40_000 })]);
+  });
 });

@@ -450,6 +450,11 @@ export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 
  * answer giving only the pricing ("Pricing 1.36, 44 weekly payments") still logs its offer. Not when a
  * label with a value follows ("Requested amount: $80,000" is the ask restated, not an offer).
  */
+/**
+ * (holdout25) The ask granted with its figure: "we can do Butte Outfitters for the requested $90,000" (the amount is what is
+ * funded, not the ask restated), unless refused before it ("can't do it for the requested 90", "declined for the requested").
+ */
+export const ASK_GRANTED_BEFORE = "(?<!\\b(?:not|n't|cannot|unable|pass|passing|passed|declin\\w*|instead of|rather than|than|no|neither|nor)\\b[^.;!?]{0,50})\\b(?:for|at) the (?:full )?(?:requested|asked[- ]for)\\s*$";
 export const ASK_AS_AMOUNT = [
   'as (requested|submitted|asked|applied)',
   '(at|for) the (full )?(requested amount|amount requested|ask|full ask|request)',

@@ -55,6 +55,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
 ];
 
+const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
+
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
@@ -83,6 +85,8 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // "up to 55k at the same rate and term", "55k works at the same terms": an amount offered on the pricing before it
   const sameNext = /^\s*(works |is fine |is ok |is doable |also works )?(at|on|with|for) (the )?same (rate|factor|terms?|pricing|structure)/.test(line.slice(end, end + 40));
   if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
+  // (holdout25) "we can do Butte for the requested $90,000": the ask granted, the amount funded (vocabulary.ts ASK_GRANTED_BEFORE)
+  if (ASK_GRANTED_RE.test(pre)) return 'funded';
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];

@@ -2206,4 +2206,10 @@ describe('holdout25 wording', () => {
     // refused before it, the figure stays the ask
     expect(read("We can't do it for the requested $60,000. Best is $40,000 at 1.38, 6 months, daily.", pine).offers).toEqual([expect.objectContaining({ amount: 40_000 })]);
   });
+
+  it('shorthand counter: "X not Y" refuses the term Y; a bare figure after its schedule is the payment', () => {
+    const c = read('pinecrest - full 60 ok but 26 wks not 9 mo. 1.35, wkly 3115. thx', pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.35, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3_115 }] });
+    expect(c.offers[0].conflict).toBeUndefined();
+  });
 });

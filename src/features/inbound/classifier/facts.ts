@@ -86,6 +86,17 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([start, end]);
       facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + m[2] });
     }
+    // (holdout25) a bare figure right after its schedule, ending the clause: "1.32, daily 660. lmk", "wkly 1,775" (never a
+    // count: "weekly 26 payments"; never under 50)
+    const freqBareRe = /\b(?:daily|weekly|bi-?weekly|dly|wkly)\s+(\d{1,3}(?:,\d{3})|\d{2,5})(?=\s*(?:[.;,!)]|$))/gi;
+    while ((m = freqBareRe.exec(line))) {
+      const start = m.index + m[0].length - m[1].length;
+      const end = m.index + m[0].length;
+      const value = parseMoney(m[1], undefined, undefined);
+      if (value < 50 || overlaps(start, end)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value, money: 'payment', text: m[1] });
+    }
     // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750", (holdout14) "120 dailies of 355" (a count of payments
     // names what follows it as each payment's amount; a full stop after it ends the sentence: "of 355. contracts ...")
     const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b)/gi;

@@ -2212,4 +2212,11 @@ describe('holdout25 wording', () => {
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.35, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3_115 }] });
     expect(c.offers[0].conflict).toBeUndefined();
   });
+
+  it('another product in place of the advance ("qualifies for our line of credit instead") is a counter at its limit', () => {
+    const c = read("We're not going to fund a $60,000 advance here, but Pinecrest qualifies for a business line of credit.\nCredit limit: $40,000\nDraws repaid over 20 weeks, weekly\nFactor 1.18 per draw", pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.18, term: 20, term_unit: 'weeks' }] });
+    // at the full amount, the other product alone makes it a counter
+    expect(read('Pinecrest qualifies for our revolving line of credit.\nCredit limit: $60,000\nDraws repaid over 20 weeks, weekly\nFactor 1.18 per draw', pine).type).toBe('counter');
+  });
 });

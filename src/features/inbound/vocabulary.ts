@@ -523,6 +523,9 @@ export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rat
 
 /** The terms differ from the ask, in words. */
 export const COUNTER: PhraseRow[] = [
+  // (holdout25) a renewal of the lender's own position offered in place of the new advance asked: "we don't take a second
+  // position behind our own advance. What we CAN do is a renewal", "we could offer a renewal instead"
+  { phrase: "(what (we|i) (can|could) do is|(we|i) (can|could) (do|offer|write)|(best|all) (we|i) (can|could) do is|how about|(we|i)('d| would) (do|offer|suggest)|instead,? (we|i) (can|could) do) (a |an |the )?(early |full )?(renewal|re-?up|refi|refinance|payoff and renewal)\\b", w: 3.5 },
   { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
   { phrase: 'declined (it |this |the file )?(at|for) (the )?(full |whole |requested )?\\$?\\d+k?', w: 3 },
   // the file refused as it was sent, something else on offer: "Decline as submitted", "can't do it as structured"

@@ -2163,3 +2163,65 @@ describe('holdout24 wording', () => {
     expect(process.review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout25 wording', () => {
+  const pine: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+
+  it('the lender\'s record with other merchants decides nothing on this deal; the file still to go before underwriting is pending', () => {
+    expect(read('Vet clinics do well with us, we have funded dozens of practices like this. Let me run it by credit in the morning.', pine).type).toBe('unclassified');
+    expect(read('Nice space, we approved 4 clinics last quarter.', pine).type).toBe('unclassified');
+    // the file still to be put before the one who decides: an approval beside it is not final
+    expect(read("Vets are our bread and butter, we approved plenty. Going to walk it over to the underwriter after lunch.", pine).review_reason).toBe('tentative_terms');
+    // what the file waits for before it goes up is a request, no terms held
+    expect(read("Need the September statement and a voided check. As soon as I have those I'll put it in front of credit.", pine).review_reason ?? null).toBeNull();
+    // an approval of this deal stays one
+    expect(read('Pinecrest is approved at 60k, 1.34 over 9 months, daily. We approved two clinics like this last month.', pine).type).toBe('approved');
+  });
+
+  it('a range of amounts from one end to the other beside a request is tentative terms a person looks at', () => {
+    const c = read('To size Pinecrest I need the equipment lease and a current AR aging. Probably ends up anywhere from $30k up to the full 60 depending on what those show.', pine);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a term range is no floated amount
+    expect(read('Please send the October statement.', pine).review_reason ?? null).toBeNull();
+  });
+
+  it('a state refused in shorthand is a restricted-state decline', () => {
+    expect(read('No CT. Sorry Dana, clean file.', pine)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read("Appreciate it but we won't touch Connecticut anymore.", pine)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read('Connecticut is off our approved states list as of this month.', pine)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    // a state named beside a decision on other grounds decides nothing by itself
+    expect(read('No CT positions showing. Approved at 60k, 1.34, 9 months, daily.', pine).type).toBe('approved');
+  });
+
+  it('a grid with a funding amount and a larger purchase price: the price is the payback', () => {
+    const c = read('Status: Approved\nFunded amount: $50,000.00\nPurchase price: $67,500.00\nRemittance: 9% of receipts\nEstimated term: 7 months', pine);
+    expect(c.offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.35, term: 7, term_unit: 'months' })]);
+    // a purchase price alone is what is funded
+    expect(read('Approved. Purchase price: $50,000.00, factor 1.35, 7 months, daily.', pine).offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.35 })]);
+  });
+
+  it('the ask granted with its figure ("for the requested $60,000") is the amount funded', () => {
+    const c = read('We are able to fund Pinecrest at the requested $60,000.\nTotal payback: $81,000.00\n26 bi-weekly payments of $3,115.38', pine);
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.35, payment_frequency: 'bi-weekly', payment_amount: 3_115.38 }] });
+    // refused before it, the figure stays the ask
+    expect(read("We can't do it for the requested $60,000. Best is $40,000 at 1.38, 6 months, daily.", pine).offers).toEqual([expect.objectContaining({ amount: 40_000 })]);
+  });
+
+  it('shorthand counter: "X not Y" refuses the term Y; a bare figure after its schedule is the payment', () => {
+    const c = read('pinecrest - full 60 ok but 26 wks not 9 mo. 1.35, wkly 3115. thx', pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.35, term: 26, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3_115 }] });
+    expect(c.offers[0].conflict).toBeUndefined();
+  });
+
+  it('another product in place of the advance ("qualifies for our line of credit instead") is a counter at its limit', () => {
+    const c = read("We're not going to fund a $60,000 advance here, but Pinecrest qualifies for a business line of credit.\nCredit limit: $40,000\nDraws repaid over 20 weeks, weekly\nFactor 1.18 per draw", pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.18, term: 20, term_unit: 'weeks' }] });
+    // at the full amount, the other product alone makes it a counter
+    expect(read('Pinecrest qualifies for our revolving line of credit.\nCredit limit: $60,000\nDraws repaid over 20 weeks, weekly\nFactor 1.18 per draw', pine).type).toBe('counter');
+  });
+
+  it('a renewal of the lender\'s own position offered in place of a new one is a counter', () => {
+    const c = read("Pinecrest already has an advance with us and we won't stack ourselves. We could offer a renewal: $75,000, factor 1.35, 36 weekly payments of $2,812.50.", pine);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 75_000, factor_rate: 1.35 }] });
+  });
+});

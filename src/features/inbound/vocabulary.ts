@@ -268,6 +268,13 @@ NEEDS_INFO.push(
   { phrase: '(would like to|need to|needs to|want to|wants to|have to|has to) see|before (making|we make|i make|reaching|giving) (a |the |our )?(final )?(decision|call|determination)|(please|pls|kindly|can you|could you) share', w: 1.5 },
 );
 
+/**
+ * (holdout25) the file still to be put before the one who decides: "I'll get it in front of underwriting first thing
+ * tomorrow", "let me run this by credit", "going to walk it over to the underwriter this afternoon". No decision yet
+ * (PENDING); beside an approval in words, the approval is not final (TENTATIVE).
+ */
+const TO_UNDERWRITING = "(i'll|i will|we'll|we will|let me|let us|going to|gonna|i'm going to|will) (get|put|send|pass|run|take|bring|walk|hand|kick|push|submit|present) (it|this|that|the (file|deal|submission|package|app|application)|this (one|file|deal)|him|her|them)( over| up| along| across)? (in front of|to|by|through|before|over to|up to) (the |our |my )?(underwriting|uw|credit|underwriters?|committee|credit committee|credit team|uw team|risk)( team| desk)?\\b";
+
 /** A person acknowledging or reporting progress: no decision yet. */
 export const PENDING: PhraseRow[] = [
   // (holdout21) the answer promised for later, the one who decides away: "Renata is out until Thursday so figure an answer
@@ -280,6 +287,7 @@ export const PENDING: PhraseRow[] = [
   { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
   // (holdout18) a status with the decision still to come: "it's pending final underwriting", "I expect a decision tomorrow"
+  { phrase: TO_UNDERWRITING, w: 2.5 },
   { phrase: "(it's|it is|file is|deal is|still|currently|now|status:?) pending (final |the final |a final )?(underwriting|uw|review|credit|decision)|(i|we) (expect|should have|will have|'ll have) (a|the|your|an) (decision|answer) (tomorrow|today|by|before|in|on|early|later|this|first)", w: 2.5 },
 ];
 
@@ -365,6 +373,8 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout21) never a committee refused: "Magnolia can't go to committee" (a restricted industry) is a no, not a wait
   { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,2}) )(?<!(can't|cant|cannot|can not|won't|wont|will not|couldn't|could not|doesn't|does not|don't|do not|never|not|no need to|isn't|is not) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
+  // (not after what it waits for: "once we have both I'll get this in front of UW" is a request, no terms held)
+  { phrase: `(?<!\\b(once|when|after|as soon as|if|soon as) [^.!?\\n]{0,60})${TO_UNDERWRITING}`, w: 3 },
   // a decision not yet made by the person who makes it: "let me confirm with credit", "run it past my manager",
   // "until credit reviews", "haven't run it by UW", "written offer to follow once credit signs"
   { phrase: "(let me|i need to|i have to|i'll|i will|need to|have to|gotta) (confirm|check|double[- ]check|verify|run (it|this|that) (past|by)|clear (it|this) with) (it )?(with |w/ |by |past )?(credit|uw|underwriting|my manager|my boss|the committee|committee|the desk|management)|(run|ran|running) (it|this) (past|by) (my manager|my boss|credit|uw|underwriting|committee|the committee)|(haven't|have not|not yet|didn't) (run|ran|taken|shown) (it|this) (by|past|to)|(until|once|after|when) (credit|uw|underwriting|the underwriter|committee|my manager|my boss|management) (reviews|signs|signs off|approves|confirms|weighs in|looks|okays|ok's|blesses)|before (it's|it is|this is|that's|we're|anything is) final", w: 3 },
@@ -413,6 +423,9 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout24) a range of bare amounts where the deal may land: "could land somewhere in the 60-75 range", "should come in
   // around the 40 to 50 area" (a verb of landing first: "credit is in the 600-650 range" is a score)
   { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|somewhere|probably|likely|maybe)( somewhere)? (in|around) the \\$?\\d{1,3}\\s?(-|\u2013|to)\\s?\\$?\\d{1,3} (range|area|neighborhood|neighbourhood|ballpark)", w: 3 },
+  // (holdout25) the same range from one end to the other: "could land anywhere from 50 to the full 85 depending on
+  // concentration", "we'd end up somewhere between 40 and all 60", "probably anywhere from $30k up to 45"
+  { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|be|somewhere|probably|likely|maybe) (anywhere|somewhere) (from|between) (the |a )?\\$?\\d{1,3}(\\.\\d)?\\s?k?( on the low end)? (to|and|up to|through|-|–) (the full |the whole |all |all of |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\b(?!,\\d| ?(days|weeks|months|years|mos|payments|%|percent|points|positions|fico|score))", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
@@ -437,6 +450,11 @@ export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 
  * answer giving only the pricing ("Pricing 1.36, 44 weekly payments") still logs its offer. Not when a
  * label with a value follows ("Requested amount: $80,000" is the ask restated, not an offer).
  */
+/**
+ * (holdout25) The ask granted with its figure: "we can do Butte Outfitters for the requested $90,000" (the amount is what is
+ * funded, not the ask restated), unless refused before it ("can't do it for the requested 90", "declined for the requested").
+ */
+export const ASK_GRANTED_BEFORE = "(?<!\\b(?:not|n't|cannot|unable|pass|passing|passed|declin\\w*|instead of|rather than|than|no|neither|nor)\\b[^.;!?]{0,50})\\b(?:for|at) the (?:full )?(?:requested|asked[- ]for)\\s*$";
 export const ASK_AS_AMOUNT = [
   'as (requested|submitted|asked|applied)',
   '(at|for) the (full )?(requested amount|amount requested|ask|full ask|request)',
@@ -478,7 +496,8 @@ export const CLOSING_STIPS: PhraseRow[] = [
  */
 export const ASKED_TERM = {
   /** Right before the number (holdout19: "the full amount, just not over 12 months": the term excepted is the ask; holdout21: "but not over fifty-two weeks"). */
-  before: "(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply|but) not (over|on|for|across|at|with|in|beyond|out to)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
+  // (holdout25) one term set against another in shorthand: "can do the 45 but 90 days not 6 mo" (the second is the ask)
+  before: "(?<=\\d[- ]?(business days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?),? )(but )?not( the)?|(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply|but) not (over|on|for|across|at|with|in|beyond|out to)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
   /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
   clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?|(?:requested|request|the ask|ask|asked|asking|submitted|applied for)(?: amount| terms?)?\\s*:",
   /** Right after the number and its unit. */
@@ -504,6 +523,9 @@ export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rat
 
 /** The terms differ from the ask, in words. */
 export const COUNTER: PhraseRow[] = [
+  // (holdout25) a renewal of the lender's own position offered in place of the new advance asked: "we don't take a second
+  // position behind our own advance. What we CAN do is a renewal", "we could offer a renewal instead"
+  { phrase: "(what (we|i) (can|could) do is|(we|i) (can|could) (do|offer|write)|(best|all) (we|i) (can|could) do is|how about|(we|i)('d| would) (do|offer|suggest)|instead,? (we|i) (can|could) do) (a |an |the )?(early |full )?(renewal|re-?up|refi|refinance|payoff and renewal)\\b", w: 3.5 },
   { phrase: "(can't|cannot|couldn't) get (you )?to( the)? \\$?\\d+k?", w: 3 },
   { phrase: 'declined (it |this |the file )?(at|for) (the )?(full |whole |requested )?\\$?\\d+k?', w: 3 },
   // the file refused as it was sent, something else on offer: "Decline as submitted", "can't do it as structured"
@@ -559,6 +581,8 @@ export const COUNTER: PhraseRow[] = [
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
   { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
+  { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
   { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?equipment (loan|financing|lease)', w: 3 },
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },
@@ -881,6 +905,23 @@ export const STATE_RESTRICTED_AFTER: string[] = [
   '(?:is|are|\'s|’s) (?:on (?:our|the) )?(?:excluded|restricted|prohibited|blocked|off[- ]limits|no[- ]fund|do[- ]not[- ]fund)',
   '(?:is|are|\'s|’s) (?:off the table|a no[- ]go|closed to us|not open to us|on (?:ice|hold) for us)',
 ];
+/**
+ * (holdout25) A state refused in the underwriter's shorthand, a decline by itself ({STATE} a state's name or unambiguous
+ * code; classifier cues.ts and decline-category.ts): "No NJ, sorry.", "we don't do NJ", "NJ is off our list".
+ */
+export const STATE_DECLINE: string[] = [
+  "(?:^|(?<=[.!?\\n;:]\\s*))no {STATE}(?=\\s*(?:[.,!;:\\n]|-|$|for us|on our end|here|sorry|unfortunately|anymore|right now|at the moment|at this time))",
+  "(?:we|i) (?:don't|do not|won't|will not|can't|cannot|never|no longer) (?:do|touch|fund|write|go into|lend in|work in|take|book|cover|service) (?:any )?{STATE}\\b(?! (?:and|or|if|unless|when)\\b)",
+  "{STATE}(?:'s| is| are) (?:off|not on|no longer on|not in|not part of) (?:our|the) (?:list|map|menu|state list|states list|approved states?(?: list)?|footprint|program)",
+];
+/**
+ * (holdout25) A portal grid that labels both a funding amount and a larger "purchase price": the price of the receivables
+ * is then what is paid back ("Funding amount $60,000 / Purchase price $82,200": 1.37). Labels at the head of the line.
+ */
+export const PRICE_AS_PAYBACK = {
+  price: '(purchase|purchased) price',
+  funding: '(funding|funded|advance|disbursement|disbursed|net funding) amount|amount (funded|advanced|to (be )?fund(ed)?)',
+};
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
 export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
@@ -969,6 +1010,9 @@ export const BOILERPLATE: string[] = [
   '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
   '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
+  // (holdout25) the lender's record with other merchants, a decision on none of this deal: "we approved three outfitters
+  // last month", "we've funded dozens of salons like this", "we declined a couple of these last quarter"
+  "(we|i)('ve| have| already| just)? (approved|funded|closed|declined|turned down|did|done|booked|wrote|written) (\\d+|two|three|four|five|six|seven|eight|nine|ten|a few|a couple( of)?|several|dozens( of)?|hundreds( of)?|plenty( of)?|a bunch( of)?|a handful( of)?|lots of|a lot of|many|tons of|some) (other |similar |more )?(?!(options?|offers?|positions?|payments?|pmts|months|weeks|days|years|times)\\b)[a-z-]+s\\b( [a-z-]+){0,2} ((just |exactly )?(like|similar to) (this|it|them|him|her|yours)|(this|last|in the (last|past)|over the (last|past)) (\\d+ )?(week|month|year|quarter|spring|summer|fall|winter)s?|(already|recently|lately|before|this year|last year))\\b",
 ];
 
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

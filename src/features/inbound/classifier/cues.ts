@@ -125,6 +125,10 @@ const fromRows = (rows: V.PhraseRow[]): Cue[] =>
 APPROVED_CUES.push(...fromRows(V.APPROVAL));
 DECLINED_CUES.push(...fromRows(V.DECLINE));
 DECLINED_CUES.push(...fromRows(V.SECTOR_FULL));
+// a state refused in shorthand (vocabulary.ts STATE_DECLINE): "No NJ, sorry."
+const STATE_WORDS = [...V.STATES.map(([name]) => name), ...V.STATES.map(([, code]) => code).filter((c) => !V.AMBIGUOUS_STATE_CODES.has(c))];
+export const STATE_DECLINE_RE = new RegExp(V.STATE_DECLINE.map((p) => `(?:${p.replaceAll('{STATE}', `(?:${STATE_WORDS.join('|')})`)})`).join('|'), 'g');
+DECLINED_CUES.push({ re: STATE_DECLINE_RE, w: 3 });
 NEEDS_CUES.push(...fromRows(V.NEEDS_INFO));
 COUNTER_CUES.push(...fromRows(V.COUNTER));
 PENDING_CUES.push(...fromRows(V.PENDING));

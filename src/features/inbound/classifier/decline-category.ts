@@ -51,6 +51,12 @@ CATEGORY_CUES.push({
   re: new RegExp(`\\b(?:${STATE_WORDS.join('|')})\\b ?(?:${V.STATE_RESTRICTED_AFTER.join('|')})`, 'g'),
   w: 3,
 });
+// a state refused in shorthand (holdout25): "No NJ, sorry.", "we don't do NJ", "NJ is off our list"
+CATEGORY_CUES.push({
+  cat: 'restricted_state',
+  re: new RegExp(V.STATE_DECLINE.map((p) => `(?:${p.replaceAll('{STATE}', `(?:${STATE_WORDS.join('|')})`)})`).join('|'), 'g'),
+  w: 3,
+});
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 

@@ -86,6 +86,17 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([start, end]);
       facts.push({ pos: base + start, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[1] + m[2] });
     }
+    // (holdout25) a bare figure right after its schedule, ending the clause: "1.32, daily 660. lmk", "wkly 1,775" (never a
+    // count: "weekly 26 payments"; never under 50)
+    const freqBareRe = /\b(?:daily|weekly|bi-?weekly|dly|wkly)\s+(\d{1,3}(?:,\d{3})|\d{2,5})(?=\s*(?:[.;,!)]|$))/gi;
+    while ((m = freqBareRe.exec(line))) {
+      const start = m.index + m[0].length - m[1].length;
+      const end = m.index + m[0].length;
+      const value = parseMoney(m[1], undefined, undefined);
+      if (value < 50 || overlaps(start, end)) continue;
+      taken.push([start, end]);
+      facts.push({ pos: base + start, kind: 'money', value, money: 'payment', text: m[1] });
+    }
     // a payment written bare after its count: "120 pymts of 690 daily", "26 weekly debits at 2750", (holdout14) "120 dailies of 355" (a count of payments
     // names what follows it as each payment's amount; a full stop after it ends the sentence: "of 355. contracts ...")
     const countPaymentRe = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s+(\d{2,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b)/gi;
@@ -320,6 +331,18 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
     }
     base += line.length + 1;
+  }
+  // (holdout25) a funding amount and a larger "purchase price" both labelled: the price is the payback (vocabulary.ts PRICE_AS_PAYBACK)
+  const labelOf = (f: Fact) => {
+    const at = f.pos - offset;
+    return text.slice(text.lastIndexOf('\n', at - 1) + 1, at).toLowerCase();
+  };
+  const priceRe = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.price})\\b[^\\d$]*$`);
+  const fundingRe = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.funding})\\b[^\\d$]*$`);
+  const funding = facts.filter((f) => f.kind === 'money' && f.money === 'funded' && fundingRe.test(labelOf(f)));
+  for (const f of facts) {
+    if (f.kind !== 'money' || f.money !== 'funded' || !priceRe.test(labelOf(f))) continue;
+    if (funding.some((g) => f.value >= g.value * 1.05 && f.value <= g.value * 1.8)) f.money = 'payback';
   }
   return facts.sort((a, b) => a.pos - b.pos);
 }

@@ -31,9 +31,11 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   // (holdout15) what the merchant nets after a payoff or fees is no offer: "the merchant nets about $52,300 before fees"
   ['net', /\b(net|nets|netting|netted|disburse\w*|after fees|wired?|in hand|take[- ]home)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
+  // (holdout25) an amount refused in words before it: "we are not going to do a $100,000 advance on this file"
+  ['requested', /\b(?:not going to|aren't going to|are not going to|isn't going to|is not going to|won't be able to|not able to) (?:do|fund|approve|write|offer|go to|go)(?: (?:a|an|the))?(?: full| whole)?\s*$/g],
   // (holdout24) the amount a pass was at ("committee passed on Lafayette Cajun Catering at $65k"): refused, not offered
   ['requested', new RegExp(`\\b(?:${V.PASSED_AT})\\s*(?:the\\s+)?(?:full\\s+|whole\\s+|requested\\s+)?$`, 'g')],
-  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|(?<!\b(?:approved|approvable|qualif(?:y|ies|ied)|eligible)(?: for)? )up to|verified|tax)\b/g],
+  ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (limit|line|signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|(?<!\b(?:approved|approvable|qualif(?:y|ies|ied)|eligible)(?: for)? )up to|verified|tax)\b/g],
   // (holdout21) a program's threshold, not an amount offered: "weekly is only offered on files over $50k", "deals above 100k go to committee"
   ['other', /\b(files?|deals?|advances?|tickets?|fundings?|anything|amounts?|requests?|approvals?)( that are| that's| sized| of)? (over|above|under|below|north of|south of|more than|less than|bigger than|smaller than|larger than|greater than|at least|upwards of)\b/g],
   ['payment', /\b(payments?|pmts?|pymts?|pulls?|draws?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dailies|weeklies|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
@@ -54,6 +56,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['payment', new RegExp(`^\\s*(daily|weekly|bi-?weekly|monthly|${freqShorthand()}|\\/\\s*(day|d|wk|week|mo|month)\\b|per (day|week|month|payment)|a (day|week|month)|each)`)],
   ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
 ];
+
+const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
 
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
@@ -83,6 +87,8 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // "up to 55k at the same rate and term", "55k works at the same terms": an amount offered on the pricing before it
   const sameNext = /^\s*(works |is fine |is ok |is doable |also works )?(at|on|with|for) (the )?same (rate|factor|terms?|pricing|structure)/.test(line.slice(end, end + 40));
   if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
+  // (holdout25) "we can do Butte for the requested $90,000": the ask granted, the amount funded (vocabulary.ts ASK_GRANTED_BEFORE)
+  if (ASK_GRANTED_RE.test(pre)) return 'funded';
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];

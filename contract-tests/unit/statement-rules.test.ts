@@ -38,6 +38,11 @@ describe('mca_funder: a debit is a position, whatever descriptor variant the fun
     ['ONDECK CAPITAL  DEBIT', 'OnDeck'],
     ['ON DECK CAP PMT', 'OnDeck'],
     ['LIBERTAS FUNDING LLC', 'Libertas Funding'],
+    // Credibly's legal name, Retail Capital LLC, as an ACH company name cut at 16 or 17 characters.
+    ['PREAUTHORIZED DEBIT RETAIL CAPITAL L PMT 00412', 'Credibly'],
+    ['RETAIL CAPITAL LL   DES:COLLECTION', 'Credibly'],
+    ['ACH WITHDRAWAL UPLYFT CAP WEEKLY', 'Uplyft Capital'],
+    ['UPLYFT FUNDING REMIT 2281', 'Uplyft Capital'],
     ['RAPID FINANCE ACH', 'Rapid Finance'],
     ['YELLOWSTONE CAP DEBIT', 'Yellowstone Capital'],
     ['PEARL CAPITAL BUSINESS FUNDING', 'Pearl Capital'],

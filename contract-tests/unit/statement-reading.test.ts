@@ -1797,3 +1797,32 @@ describe('an amount-first register, the date on a day\'s first row only', () => 
     failed(await read(make('2,850.00')), 'does_not_reconcile');
   });
 });
+
+// blind-24: a fintech's statement (newest first, one signed Amount column, no balance column) prints
+// beside its own summary the balance of a savings sub-account that is not part of the account
+// ("Tax Bucket balance on May 31, 2026: $X (a separate savings bucket, not included above)"). Read as
+// a balance stated for the period's last day, it conflicted with the closing balance and the
+// statement was refused. Another account's balance closes nothing of this one's.
+describe("a sub-account's balance printed beside a fintech's summary", () => {
+  const make = (note: string, opening = '$400.00'): PageSpec[] => [[
+    'Fernleaf Money', 'Statement period: Oct 1, 2026 - Oct 31, 2026',
+    [[40, 'Starting balance (10/01/2026)'], [300, opening, { r: true }]],
+    [[40, 'Money in'], [160, '2 transactions'], [300, '+$900.00', { r: true }]],
+    [[40, 'Money out'], [160, '2 transactions'], [300, '-$250.00', { r: true }]],
+    [[40, 'Ending balance (10/31/2026)'], [300, '$1,050.00', { r: true }]],
+    note,
+    'Transactions (newest first)',
+    [[40, 'Date', { b: true }], [120, 'Description', { b: true }], [520, 'Amount', { b: true, r: true }]],
+    [[40, '10/28/2026'], [120, 'STRIPE TRANSFER'], [520, '+$600.00', { r: true }]],
+    [[40, '10/15/2026'], [120, 'Transfer to Rainy Day Vault'], [520, '-$200.00', { r: true }]],
+    [[40, '10/09/2026'], [120, 'SQUARE INC SETTLEMENT'], [520, '+$300.00', { r: true }]],
+    [[40, '10/03/2026'], [120, 'Adobe subscription'], [520, '-$50.00', { r: true }]],
+  ]];
+  it('"Rainy Day Vault balance on Oct 31, 2026: $X" is another account\'s: parsed and reconciled from the account\'s own balances', async () => {
+    expect(figures(await read(make('Rainy Day Vault balance on Oct 31, 2026: $3,200.00')))).toMatchObject({ beginning_balance: 400, ending_balance: 1050, deposits_total: 900, deposit_count: 2 });
+    expect(figures(await read(make('Payroll reserve balance on Oct 31, 2026: $700.00 (kept separate, not included above)')))).toMatchObject({ ending_balance: 1050 });
+  });
+  it('with it, rows the summary does not follow from are still refused', async () => {
+    failed(await read(make('Rainy Day Vault balance on Oct 31, 2026: $3,200.00', '$401.00')), 'does_not_reconcile');
+  });
+});

@@ -464,6 +464,13 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // bank's direction, channel words (rules.ts channelLead); a fee summary's line per fee type stands
   // for the fee lines its words describe (reconcile.ts). 8/8 parsed, 96/96 figures.
   { dir: 'contract-tests/fixtures/statements-blind-23', minParsed: 8 },
+  // Scored blind 2/8, 0 wrong (24/96 figures): the UMB-style pair read right; refused the Banner-style
+  // landscape pair (register in two newspaper columns, summary after the activity: not_a_statement,
+  // still refused), the Live Oak-style pair (weekday before each date, "Thu 04/02": no row had a
+  // date) and the Lili-style pair (a Tax Bucket sub-account's "balance on May 31" taken for the
+  // account's closing). Since: a weekday is part of the date (tokens.ts), a sub-account's balance is
+  // another account's (read-totals.ts), the bank's interest is not revenue (rules.ts). 6/8, 72/96.
+  { dir: 'contract-tests/fixtures/statements-blind-24', minParsed: 6 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1824,5 +1831,23 @@ describe("a sub-account's balance printed beside a fintech's summary", () => {
   });
   it('with it, rows the summary does not follow from are still refused', async () => {
     failed(await read(make('Rainy Day Vault balance on Oct 31, 2026: $3,200.00', '$401.00')), 'does_not_reconcile');
+  });
+});
+
+// blind-24: a register whose date column prints the weekday before the date ("Thu 04/02"), with a
+// Type column between the date and the description. Read as text, no row had a date: every line of
+// the register was taken for a summary line and nothing reconciled.
+describe('a weekday before each row\'s date', () => {
+  const pages: PageSpec[] = [[
+    'Cypress Hollow Bank', 'Statement Period 06/01/2026 - 06/30/2026', [[50, 'Beginning Balance'], [300, '$2,000.00', { r: true }]],
+    [[50, 'Date', { b: true }], [110, 'Type', { b: true }], [180, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [570, 'Balance', { b: true, r: true }]],
+    [[50, 'Tue 06/02'], [110, 'ACH Credit'], [180, 'STRIPE TRANSFER'], [500, '750.00', { r: true }], [570, '$2,750.00', { r: true }]],
+    [[50, 'Fri. 06/05'], [110, 'Card'], [180, 'OFFICE DEPOT 1182'], [430, '120.00', { r: true }], [570, '$2,630.00', { r: true }]],
+    [[50, 'Monday 06/15'], [110, 'Interest'], [180, 'Interest credited'], [500, '1.25', { r: true }], [570, '$2,631.25', { r: true }]],
+    [[180, 'Totals'], [430, '120.00', { r: true }], [500, '751.25', { r: true }], [570, '$2,631.25', { r: true }]],
+    [[50, 'Ending Balance'], [300, '$2,631.25', { r: true }]],
+  ]];
+  it('the weekday is part of the date: parsed and reconciled; the bank\'s interest is a credit, not revenue', async () => {
+    expect(figures(await read(pages))).toMatchObject({ period_start: '2026-06-01', deposits_total: 751.25, deposit_count: 2, true_revenue: 750, ending_balance: 2631.25 });
   });
 });

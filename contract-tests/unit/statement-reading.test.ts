@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
 import { dateIn } from '../../src/features/statements/period';
 import { numericDate, parseMoney, signedCents } from '../../src/features/statements/tokens';
-import { statementPdf, type PageSpec } from '../support/statement-builder';
+import { statementPdf, type Cell, type PageSpec } from '../support/statement-builder';
 import { formatScore, scoreCorpus } from '../support/statement-score';
 
 // The reading rules of the statement reader, each on a small statement built for it (real PDFs read
@@ -469,8 +469,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // still refused), the Live Oak-style pair (weekday before each date, "Thu 04/02": no row had a
   // date) and the Lili-style pair (a Tax Bucket sub-account's "balance on May 31" taken for the
   // account's closing). Since: a weekday is part of the date (tokens.ts), a sub-account's balance is
-  // another account's (read-totals.ts), the bank's interest is not revenue (rules.ts). 6/8, 72/96.
-  { dir: 'contract-tests/fixtures/statements-blind-24', minParsed: 6 },
+  // another account's (read-totals.ts), the bank's interest is not revenue (rules.ts), a register in
+  // two newspaper columns is read down each column (columns.ts sideBySide). 8/8, 96/96.
+  { dir: 'contract-tests/fixtures/statements-blind-24', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1849,5 +1850,36 @@ describe('a weekday before each row\'s date', () => {
   ]];
   it('the weekday is part of the date: parsed and reconciled; the bank\'s interest is a credit, not revenue', async () => {
     expect(figures(await read(pages))).toMatchObject({ period_start: '2026-06-01', deposits_total: 751.25, deposit_count: 2, true_revenue: 750, ending_balance: 2631.25 });
+  });
+});
+
+// blind-24: a landscape register flowing in two newspaper columns (each "Date Description Amount
+// Balance", down the left column, then down the right one), the account summary set after the
+// activity in the next free column of the last page. Read row by row across, the two columns'
+// rows and balances interleaved and the summary's lines ran into the rows: not_a_statement.
+describe('a register in two newspaper columns, the summary after the activity', () => {
+  const R = 420; // the right column's left edge
+  const head = (x: number): readonly Cell[] => [[x, 'Date', { b: true }], [x + 40, 'Description', { b: true }], [x + 280, 'Amount', { b: true, r: true }], [x + 350, 'Balance', { b: true, r: true }]];
+  const cell = (x: number, d: string, desc: string, amt: string, bal: string): readonly Cell[] => [[x, d], [x + 40, desc], [x + 280, amt, { r: true }], [x + 350, bal, { r: true }]];
+  const both = (a: readonly Cell[], b: readonly Cell[]): readonly Cell[] => [...a, ...b];
+  const make = (debits: string): PageSpec[] => [
+    ['Ridgeline Mountain Bank', 'Statement Period 03/01/26 - 03/31/26', 'ACCOUNT ACTIVITY', both(head(40), head(R)),
+      both(cell(40, '3/1', 'Beginning Balance', '', '1,000.00'), cell(R, '3/12', 'ACH Debit PACIFIC POWER', '-90.00', '1,560.00')),
+      both(cell(40, '3/3', 'ACH Credit STRIPE TRANSFER', '400.00', '1,400.00'), cell(R, '3/16', 'ACH Credit SQUARE INC SQ DEP', '250.00', '1,810.00')),
+      both(cell(40, '3/6', 'Debit Card Purchase STAPLES', '-50.00', '1,350.00'), cell(R, '3/20', 'ACH Debit GUSTO PAYROLL', '-600.00', '1,210.00')),
+      both(cell(40, '3/9', 'ACH Credit SHOPIFY TRANSFER', '300.00', '1,650.00'), cell(R, '3/24', 'ACH Credit STRIPE TRANSFER', '175.00', '1,385.00')),
+      'Continued on next page'],
+    ['Ridgeline Mountain Bank  -  Page 2 of 2', head(40),
+      both(cell(40, '3/27', 'ACH Debit VERIZON WIRELESS', '-85.00', '1,300.00'), [[R, 'ACCOUNT SUMMARY', { b: true }]]),
+      both(cell(40, '3/31', 'Ending Balance', '', '1,300.00'), [[R, 'Beginning Balance on 03/01/26'], [R + 350, '$1,000.00', { r: true }]]),
+      [[R, 'Total Credits (4)'], [R + 350, '1,125.00', { r: true }]],
+      [[R, 'Total Debits (4)'], [R + 350, debits, { r: true }]],
+      [[R, 'Ending Balance on 03/31/26'], [R + 350, '$1,300.00', { r: true }]]],
+  ];
+  it('down the left column, then down the right; the summary read after the rows: parsed and reconciled', async () => {
+    expect(figures(await read(make('-825.00'), { landscape: true }))).toMatchObject({ period_start: '2026-03-01', beginning_balance: 1000, ending_balance: 1300, deposits_total: 1125, deposit_count: 4 });
+  });
+  it('a summary total the rows do not make is still refused', async () => {
+    failed(await read(make('-835.00'), { landscape: true }), 'does_not_reconcile');
   });
 });

@@ -14,7 +14,7 @@ import { paidBack, type Txn } from '../../src/features/statements/analyze';
 import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
 
 const KIND: Record<string, string> = {
-  proc: 'revenue', marketplace: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'revenue',
+  proc: 'revenue', marketplace: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'interest',
   xfer_in: 'transfer', mca_funding: 'loan', loan: 'loan', vendor_refund: 'refund', cb_reversal: 'refund', rtn_credit: 'refund', fee_rev: 'refund',
 };
 export interface AuditLine { file: string; amount: number; description: string; why: string }

@@ -176,11 +176,12 @@ describe('statement corpus truth', () => {
       }
     });
 
-    it('true revenue = credits minus transfers in, loan/MCA proceeds, refunds and reversals, fee reversals', () => {
+    it('true revenue = credits minus transfers in, loan/MCA proceeds, refunds and reversals, fee reversals, and the bank\'s interest', () => {
       const ex = { transfersFromOwnAccounts: 0, loanProceeds: 0, refundsAndReversals: 0, nsfFeeReversals: 0 };
       for (const t of credits) if (EXCLUDED[t.category]) ex[EXCLUDED[t.category]] += c(t.amount);
       expect(Object.fromEntries(Object.entries(s.revenueExclusions).map(([k, v]) => [k, c(v)]))).toEqual(ex);
-      expect(c(s.trueRevenue)).toBe(c(s.totalCredits) - Object.values(ex).reduce((a, b) => a + b, 0));
+      const interest = sumC(credits.filter((t) => t.category === 'interest').map((t) => t.amount));
+      expect(c(s.trueRevenue)).toBe(c(s.totalCredits) - Object.values(ex).reduce((a, b) => a + b, 0) - interest);
     });
 
     it('average daily balance and negative days are over every calendar day, carrying balances', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
 import { dateIn } from '../../src/features/statements/period';
 import { numericDate, parseMoney, signedCents } from '../../src/features/statements/tokens';
-import { statementPdf, type PageSpec } from '../support/statement-builder';
+import { statementPdf, type Cell, type PageSpec } from '../support/statement-builder';
 import { formatScore, scoreCorpus } from '../support/statement-score';
 
 // The reading rules of the statement reader, each on a small statement built for it (real PDFs read
@@ -464,6 +464,14 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // bank's direction, channel words (rules.ts channelLead); a fee summary's line per fee type stands
   // for the fee lines its words describe (reconcile.ts). 8/8 parsed, 96/96 figures.
   { dir: 'contract-tests/fixtures/statements-blind-23', minParsed: 8 },
+  // Scored blind 2/8, 0 wrong (24/96 figures): the UMB-style pair read right; refused the Banner-style
+  // landscape pair (register in two newspaper columns, summary after the activity: not_a_statement,
+  // still refused), the Live Oak-style pair (weekday before each date, "Thu 04/02": no row had a
+  // date) and the Lili-style pair (a Tax Bucket sub-account's "balance on May 31" taken for the
+  // account's closing). Since: a weekday is part of the date (tokens.ts), a sub-account's balance is
+  // another account's (read-totals.ts), the bank's interest is not revenue (rules.ts), a register in
+  // two newspaper columns is read down each column (columns.ts sideBySide). 8/8, 96/96.
+  { dir: 'contract-tests/fixtures/statements-blind-24', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1795,5 +1803,83 @@ describe('an amount-first register, the date on a day\'s first row only', () => 
   it('the undated row is the day\'s row: parsed and reconciled', async () => {
     expect(figures(await read(make('2,750.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 2750, deposits_total: 1750, deposit_count: 3 });
     failed(await read(make('2,850.00')), 'does_not_reconcile');
+  });
+});
+
+// blind-24: a fintech's statement (newest first, one signed Amount column, no balance column) prints
+// beside its own summary the balance of a savings sub-account that is not part of the account
+// ("Tax Bucket balance on May 31, 2026: $X (a separate savings bucket, not included above)"). Read as
+// a balance stated for the period's last day, it conflicted with the closing balance and the
+// statement was refused. Another account's balance closes nothing of this one's.
+describe("a sub-account's balance printed beside a fintech's summary", () => {
+  const make = (note: string, opening = '$400.00'): PageSpec[] => [[
+    'Fernleaf Money', 'Statement period: Oct 1, 2026 - Oct 31, 2026',
+    [[40, 'Starting balance (10/01/2026)'], [300, opening, { r: true }]],
+    [[40, 'Money in'], [160, '2 transactions'], [300, '+$900.00', { r: true }]],
+    [[40, 'Money out'], [160, '2 transactions'], [300, '-$250.00', { r: true }]],
+    [[40, 'Ending balance (10/31/2026)'], [300, '$1,050.00', { r: true }]],
+    note,
+    'Transactions (newest first)',
+    [[40, 'Date', { b: true }], [120, 'Description', { b: true }], [520, 'Amount', { b: true, r: true }]],
+    [[40, '10/28/2026'], [120, 'STRIPE TRANSFER'], [520, '+$600.00', { r: true }]],
+    [[40, '10/15/2026'], [120, 'Transfer to Rainy Day Vault'], [520, '-$200.00', { r: true }]],
+    [[40, '10/09/2026'], [120, 'SQUARE INC SETTLEMENT'], [520, '+$300.00', { r: true }]],
+    [[40, '10/03/2026'], [120, 'Adobe subscription'], [520, '-$50.00', { r: true }]],
+  ]];
+  it('"Rainy Day Vault balance on Oct 31, 2026: $X" is another account\'s: parsed and reconciled from the account\'s own balances', async () => {
+    expect(figures(await read(make('Rainy Day Vault balance on Oct 31, 2026: $3,200.00')))).toMatchObject({ beginning_balance: 400, ending_balance: 1050, deposits_total: 900, deposit_count: 2 });
+    expect(figures(await read(make('Payroll reserve balance on Oct 31, 2026: $700.00 (kept separate, not included above)')))).toMatchObject({ ending_balance: 1050 });
+  });
+  it('with it, rows the summary does not follow from are still refused', async () => {
+    failed(await read(make('Rainy Day Vault balance on Oct 31, 2026: $3,200.00', '$401.00')), 'does_not_reconcile');
+  });
+});
+
+// blind-24: a register whose date column prints the weekday before the date ("Thu 04/02"), with a
+// Type column between the date and the description. Read as text, no row had a date: every line of
+// the register was taken for a summary line and nothing reconciled.
+describe('a weekday before each row\'s date', () => {
+  const pages: PageSpec[] = [[
+    'Cypress Hollow Bank', 'Statement Period 06/01/2026 - 06/30/2026', [[50, 'Beginning Balance'], [300, '$2,000.00', { r: true }]],
+    [[50, 'Date', { b: true }], [110, 'Type', { b: true }], [180, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [570, 'Balance', { b: true, r: true }]],
+    [[50, 'Tue 06/02'], [110, 'ACH Credit'], [180, 'STRIPE TRANSFER'], [500, '750.00', { r: true }], [570, '$2,750.00', { r: true }]],
+    [[50, 'Fri. 06/05'], [110, 'Card'], [180, 'OFFICE DEPOT 1182'], [430, '120.00', { r: true }], [570, '$2,630.00', { r: true }]],
+    [[50, 'Monday 06/15'], [110, 'Interest'], [180, 'Interest credited'], [500, '1.25', { r: true }], [570, '$2,631.25', { r: true }]],
+    [[180, 'Totals'], [430, '120.00', { r: true }], [500, '751.25', { r: true }], [570, '$2,631.25', { r: true }]],
+    [[50, 'Ending Balance'], [300, '$2,631.25', { r: true }]],
+  ]];
+  it('the weekday is part of the date: parsed and reconciled; the bank\'s interest is a credit, not revenue', async () => {
+    expect(figures(await read(pages))).toMatchObject({ period_start: '2026-06-01', deposits_total: 751.25, deposit_count: 2, true_revenue: 750, ending_balance: 2631.25 });
+  });
+});
+
+// blind-24: a landscape register flowing in two newspaper columns (each "Date Description Amount
+// Balance", down the left column, then down the right one), the account summary set after the
+// activity in the next free column of the last page. Read row by row across, the two columns'
+// rows and balances interleaved and the summary's lines ran into the rows: not_a_statement.
+describe('a register in two newspaper columns, the summary after the activity', () => {
+  const R = 420; // the right column's left edge
+  const head = (x: number): readonly Cell[] => [[x, 'Date', { b: true }], [x + 40, 'Description', { b: true }], [x + 280, 'Amount', { b: true, r: true }], [x + 350, 'Balance', { b: true, r: true }]];
+  const cell = (x: number, d: string, desc: string, amt: string, bal: string): readonly Cell[] => [[x, d], [x + 40, desc], [x + 280, amt, { r: true }], [x + 350, bal, { r: true }]];
+  const both = (a: readonly Cell[], b: readonly Cell[]): readonly Cell[] => [...a, ...b];
+  const make = (debits: string): PageSpec[] => [
+    ['Ridgeline Mountain Bank', 'Statement Period 03/01/26 - 03/31/26', 'ACCOUNT ACTIVITY', both(head(40), head(R)),
+      both(cell(40, '3/1', 'Beginning Balance', '', '1,000.00'), cell(R, '3/12', 'ACH Debit PACIFIC POWER', '-90.00', '1,560.00')),
+      both(cell(40, '3/3', 'ACH Credit STRIPE TRANSFER', '400.00', '1,400.00'), cell(R, '3/16', 'ACH Credit SQUARE INC SQ DEP', '250.00', '1,810.00')),
+      both(cell(40, '3/6', 'Debit Card Purchase STAPLES', '-50.00', '1,350.00'), cell(R, '3/20', 'ACH Debit GUSTO PAYROLL', '-600.00', '1,210.00')),
+      both(cell(40, '3/9', 'ACH Credit SHOPIFY TRANSFER', '300.00', '1,650.00'), cell(R, '3/24', 'ACH Credit STRIPE TRANSFER', '175.00', '1,385.00')),
+      'Continued on next page'],
+    ['Ridgeline Mountain Bank  -  Page 2 of 2', head(40),
+      both(cell(40, '3/27', 'ACH Debit VERIZON WIRELESS', '-85.00', '1,300.00'), [[R, 'ACCOUNT SUMMARY', { b: true }]]),
+      both(cell(40, '3/31', 'Ending Balance', '', '1,300.00'), [[R, 'Beginning Balance on 03/01/26'], [R + 350, '$1,000.00', { r: true }]]),
+      [[R, 'Total Credits (4)'], [R + 350, '1,125.00', { r: true }]],
+      [[R, 'Total Debits (4)'], [R + 350, debits, { r: true }]],
+      [[R, 'Ending Balance on 03/31/26'], [R + 350, '$1,300.00', { r: true }]]],
+  ];
+  it('down the left column, then down the right; the summary read after the rows: parsed and reconciled', async () => {
+    expect(figures(await read(make('-825.00'), { landscape: true }))).toMatchObject({ period_start: '2026-03-01', beginning_balance: 1000, ending_balance: 1300, deposits_total: 1125, deposit_count: 4 });
+  });
+  it('a summary total the rows do not make is still refused', async () => {
+    failed(await read(make('-835.00'), { landscape: true }), 'does_not_reconcile');
   });
 });

@@ -38,6 +38,11 @@ describe('mca_funder: a debit is a position, whatever descriptor variant the fun
     ['ONDECK CAPITAL  DEBIT', 'OnDeck'],
     ['ON DECK CAP PMT', 'OnDeck'],
     ['LIBERTAS FUNDING LLC', 'Libertas Funding'],
+    // Credibly's legal name, Retail Capital LLC, as an ACH company name cut at 16 or 17 characters.
+    ['PREAUTHORIZED DEBIT RETAIL CAPITAL L PMT 00412', 'Credibly'],
+    ['RETAIL CAPITAL LL   DES:COLLECTION', 'Credibly'],
+    ['ACH WITHDRAWAL UPLYFT CAP WEEKLY', 'Uplyft Capital'],
+    ['UPLYFT FUNDING REMIT 2281', 'Uplyft Capital'],
     ['RAPID FINANCE ACH', 'Rapid Finance'],
     ['YELLOWSTONE CAP DEBIT', 'Yellowstone Capital'],
     ['PEARL CAPITAL BUSINESS FUNDING', 'Pearl Capital'],
@@ -330,6 +335,17 @@ describe("own_transfer: the owner's own money put into the business is not reven
   });
 });
 
+describe("interest: the bank's interest on the balance is a credit, not revenue (blind-24)", () => {
+  it.each(['INTEREST EARNED', 'Int Credit', 'CREDIT INTEREST 0.35% APY', 'Interest Interest paid', 'INTEREST PMT SEPTEMBER', 'MONTHLY INTEREST PAID'])('%s', (d) => {
+    expect(depositKind(d)).toBe('interest');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  // The word alone is a name, not the bank's interest.
+  it.each(['SELF INTEREST LLC INV 2209', 'ACH CREDIT PUBLIC INTEREST LAW CTR', 'SQUARE INC INTEREST EARNED'])('%s is not the bank\'s interest', (d) => {
+    expect(depositKind(d)).not.toBe('interest');
+  });
+});
+
 describe('refund: refunds, reversals, chargebacks and returned-item credits are not revenue', () => {
   it.each(['REFUND AMAZON MKTPL', 'CHARGEBACK REVERSAL VISA', 'ACH REVERSAL', 'RETURNED ITEM CREDIT', 'ADJUSTMENT CREDIT', 'PROVISIONAL CREDIT CLAIM 5521'])('%s', (d) => {
     expect(depositKind(d)).toBe('refund');
@@ -554,7 +570,7 @@ describe('every transaction of the corpora means what its truth says (scripts/au
   // The generators label each line (truth.json `category`); what rules.ts says of its description
   // must agree, whether or not the reader parses that statement: a credit's kind, an NSF fee, an MCA position.
   const KIND: Record<string, string> = {
-    proc: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'revenue',
+    proc: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'interest',
     xfer_in: 'transfer', mca_funding: 'loan', loan: 'loan', vendor_refund: 'refund', cb_reversal: 'refund', rtn_credit: 'refund', fee_rev: 'refund',
   };
   const dirs = ['statements', 'statements-blind-1', 'statements-blind-2', 'statements-blind-3', 'statements-blind-4'].map((d) => `contract-tests/fixtures/${d}`).filter((d) => existsSync(`${d}/truth.json`));

@@ -144,17 +144,45 @@ export function groupsAcross(cols: Col[]): Array<{ from: number; to: number; col
 export function sideBySide(lines: Line[]): Line[] {
   const part = (l: Line, words: Line['words']): Line | null => (words.length ? { ...l, words, text: cellTexts(words).join('  ') } : null);
   const out: Line[] = [];
+  let flow = null as { cut: number; shape: string } | null;
   for (let i = 0; i < lines.length; i++) {
     const head = lines[i];
     const next = lines[i + 1];
     const header = next && next.page === head.page ? headerOf(next) : null;
-    const groups = header ? groupsAcross(header) : null;
+    const found = header ? groupsAcross(header) : null;
+    // A later page of a two-column register whose right column holds no header (the summary set in
+    // the next free column after the activity): the left column's header alone, cut where the
+    // register's columns were cut before.
+    const shapeOf = (cs: Col[]) => [...cs].sort((a, b) => a.x0 - b.x0).map((c) => c.kind).join(',');
+    const f = flow;
+    const groups: Array<{ from: number; to: number; cols: Col[] }> | null =
+      found ?? (f && header && shapeOf(header) === f.shape && header.every((c) => c.x1 < f.cut) ? [{ from: -Infinity, to: f.cut, cols: header }, { from: f.cut, to: Infinity, cols: [] }] : null);
     if (!groups || groups.length !== 2) {
       out.push(head);
       continue;
     }
-    const cut = groups[1].from;
+    const cut: number = groups[1].from;
     const halves = (l: Line) => [part(l, l.words.filter((w) => w.x0 < cut)), part(l, l.words.filter((w) => w.x0 >= cut))] as const;
+    // A register flowing in two newspaper columns (each with its own running Balance): the left
+    // column's rows, then the right column's, to the page's end or a line across the cut; row by
+    // row across, the balances of the two would interleave (blind-24).
+    if (groups[0].cols.some((c) => c.kind === 'balance')) {
+      flow = { cut, shape: shapeOf(groups[0].cols) };
+      out.push(head);
+      const left: Line[] = [];
+      const right: Line[] = [];
+      let j = i + 1;
+      for (; j < lines.length && lines[j].page === head.page; j++) {
+        const l = lines[j];
+        if (l.words.some((w) => w.x0 < cut && w.x1 > cut + 2)) break;
+        const [a, b] = halves(l);
+        if (a) left.push(a);
+        if (b) right.push(b);
+      }
+      out.push(...left, ...right);
+      i = j - 1;
+      continue;
+    }
     const [hl, hr] = halves(head);
     const kinds = [hl && headingOf(hl.text)?.kind, hr && headingOf(hr.text)?.kind].sort().join(',');
     if (!hl || !hr || kinds !== 'credit,debit' || head.words.some((w) => w.x0 < cut && w.x1 > cut + 2)) {

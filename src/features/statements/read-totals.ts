@@ -101,6 +101,11 @@ export function sentenceLine(s: ReadState, l: LineAt): number | null {
       if (/\b(average|avg|minimum|min|lowest|low|highest|high|maximum|available|collected|projected|pending)\b/.test(words)) {
         return wrapped ? i + 1 : i;
       }
+      // A fintech's sub-account beside the account ("Tax Bucket balance on May 31, 2026: $1,240.00 (a
+      // separate savings bucket, not included above)"): another account's balance, never this one's.
+      if (/\b(bucket|vault|pocket|envelope|goal|sub-?account)s?\b/.test(words) || /\b(not (included|part of|counted)|separate (savings|account|bucket))\b/i.test(stext)) {
+        return wrapped ? i + 1 : i;
+      }
       const role = /\b(beginning|opening|starting|previous|prior|begin)\b/.test(words) ? 'opening' : /\b(ending|closing|new|end)\b/.test(words) ? 'closing' : null;
       if (role) addTotal(role === 'opening' ? `Beginning balance ${bal[2]}` : `Ending balance ${bal[2]}`, bm, null, false);
       dated.push({ md: bmd.md, cents: signedCents(bm), role });

@@ -10,7 +10,15 @@ export type { RuleClass, RuleRow } from './rule-table';
 
 // ------------------------------------------------------------------------------------ questions
 
-export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund';
+export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund' | 'interest';
+
+/**
+ * The bank's own interest on the account ("Interest Earned", "Interest paid", "INT CREDIT", "Credit
+ * Interest", a Type column's "Interest" before "Interest paid"): money the bank pays for the balance,
+ * not a sale, so not revenue (blind-24). "INTEREST" alone is not enough (a customer named "Self
+ * Interest LLC", "INTEREST INCOME FUND"): the word must say the interest is credited.
+ */
+const BANK_INTEREST = /^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b/;
 
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {
@@ -18,6 +26,7 @@ export function depositKind(description: string): DepositKind {
   if (c.nsf_reversal || c.refund || c.nsf) return 'refund';
   if (c.mca_funder || c.loan) return 'loan';
   if (c.processor) return 'revenue';
+  if (!c.own_transfer && !c.revenue && BANK_INTEREST.test(description.toUpperCase())) return 'interest';
   // An own-account transfer's words outweigh a customer payment's ("TRANSFER FROM SAVINGS FOR PAYMENTS").
   if (c.own_transfer) return 'transfer';
   return 'revenue';

@@ -45,6 +45,8 @@ export function numericDate(w: string): [number, number, number | null] | null {
 }
 export const year4 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
 
+const WEEKDAY = /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(day|sday|nesday|rsday|urday)?\.?,?$/i;
+
 export function tokens(words: Word[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -77,6 +79,17 @@ export function tokens(words: Word[]): Tok[] {
       if (d >= 1 && d <= 31) {
         out.push({ k: 'date', x0: w.x0, x1: words[j].x1, t: words.slice(i, j + 1).map((x) => x.t).join(' '), md: [MONTHS.indexOf(words[i + 1].t.slice(0, 3).toLowerCase()) + 1, d, y] });
         i = j;
+        continue;
+      }
+    }
+    // A weekday before a numeric date ("Thu 04/02", "Wed. 4/1/26"): one date, the weekday part of it
+    // (a register whose date column prints the day's name; read as text, the row had no date).
+    if (WEEKDAY.test(t) && i + 1 < words.length && (words[i + 1].cell === undefined || words[i + 1].cell === w.cell)) {
+      const next = words[i + 1].t.replace(/,$/, '');
+      const wd = numericDate(next);
+      if (wd && !MONEY_WORD.test(next)) {
+        out.push({ k: 'date', x0: w.x0, x1: words[i + 1].x1, t: `${t} ${words[i + 1].t}`, md: wd });
+        i++;
         continue;
       }
     }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db/engine';
+import { openDatabase, watchCredentials, type Database } from './db/engine';
 import { migrateLatest } from './db/migrate';
 import type { Deps } from './deps';
 import { systemClock, type Clock } from './lib/clock';
@@ -38,6 +38,9 @@ export async function buildDeps(
   registerAllJobs();
   const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db }));
   await migrateLatest(db.knex);
+  const clock = opts.clock ?? systemClock;
+  // The credential cache's listener (after the migrations: 0025 adds the triggers it listens to).
+  await watchCredentials(db, clock);
   const secretKey = await resolveSecretKey(db.knex, config);
   const baseUrl = publicBaseUrl(config);
   const storage =
@@ -45,7 +48,7 @@ export async function buildDeps(
     createStorage({ storageUrl: config.storageUrl, dataDir: config.dataDir, publicBaseUrl: baseUrl, signingKey: hmacHex(secretKey, 'storage-urls'), s3Credentials: opts.s3Credentials });
   return {
     db,
-    clock: opts.clock ?? systemClock,
+    clock,
     logger,
     config,
     secrets: new SecretBox(hmacHex(secretKey, 'secrets-at-rest')),

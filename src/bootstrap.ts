@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { openDatabase, watchCredentials, type Database } from './db/engine';
+import { openDatabase, type Database } from './db/engine';
 import { migrateLatest } from './db/migrate';
 import type { Deps } from './deps';
 import { systemClock, type Clock } from './lib/clock';
@@ -36,11 +36,9 @@ export async function buildDeps(
   loadStatementRulesFile(config.statementRulesFile);
   // The features' job handlers, poll sources and submission channels (src/background.ts).
   registerAllJobs();
-  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db }));
+  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, databaseListenUrl: config.databaseListenUrl, dataDir: config.dataDir, limits: config.db }));
   await migrateLatest(db.knex);
   const clock = opts.clock ?? systemClock;
-  // The credential cache's listener (after the migrations: 0025 adds the triggers it listens to).
-  await watchCredentials(db, clock);
   const secretKey = await resolveSecretKey(db.knex, config);
   const baseUrl = publicBaseUrl(config);
   const storage =

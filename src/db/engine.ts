@@ -19,7 +19,7 @@ export interface Database {
   pglite?: PGlite;
   /** Set when this process reaches an embedded database that another process (a running server) owns. */
   viaServer?: { pid: number; socket: string };
-  /** PostgreSQL: the address, for the credential listener's own connection. */
+  /** PostgreSQL: where the credential listener connects (its own connection; DATABASE_LISTEN_URL, else the pool's address). */
   url?: string;
   /** Told of every change to what authentication reads (started by `watchCredentials`, closed with the database). */
   credentialWatch?: CredentialWatch;
@@ -171,7 +171,7 @@ export class CredentialWatch {
   }
 }
 
-/** Starts the credential listener of `db` (once); closed by `db.close()`. */
+/** Starts the credential listener of `db` (once; it never rejects: a failure leaves it not live); closed by `db.close()`. */
 export async function watchCredentials(db: Database, clock: Clock): Promise<CredentialWatch> {
   if (db.credentialWatch) return db.credentialWatch;
   const watch = new CredentialWatch(db, clock);
@@ -214,7 +214,7 @@ export interface PostgresLimits {
   acquireTimeoutMs?: number;
 }
 
-export function openPostgres(url: string, limits: PostgresLimits = {}): Database {
+export function openPostgres(url: string, limits: PostgresLimits = {}, listenUrl?: string): Database {
   const t = limits.statementTimeoutMs;
   const knex = knexFactory({
     client: 'pg',
@@ -225,7 +225,7 @@ export function openPostgres(url: string, limits: PostgresLimits = {}): Database
   const db: Database = {
     knex,
     engine: 'pg',
-    url,
+    url: listenUrl ?? url,
     close: async () => {
       for (const hook of db.beforeClose?.splice(0) ?? []) await hook().catch(() => {});
       await db.credentialWatch?.close();
@@ -328,8 +328,8 @@ export async function openPgliteDir(dataDir: string): Promise<Database> {
 }
 
 /** The server's own database: PostgreSQL, or the embedded engine in `dataDir` (which it then owns). */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; limits?: PostgresLimits }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.limits) : openPgliteDir(opts.dataDir);
+export async function openDatabase(opts: { databaseUrl?: string; databaseListenUrl?: string; dataDir: string; limits?: PostgresLimits }): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.limits, opts.databaseListenUrl) : openPgliteDir(opts.dataDir);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

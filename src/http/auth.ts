@@ -6,6 +6,7 @@ import { ApiError, unauthenticated } from './errors';
 import { AUTH_FAILURE_LIMIT, RATE_LIMIT, localRateLimiter, take, type Verdict } from './rate-limit';
 import { credentialCacheFor } from './credential-cache';
 import { prepared } from '../db/prepared';
+import { watchCredentials } from '../db/engine';
 import type { Auth } from './types';
 import type { Role } from './spec';
 
@@ -89,6 +90,9 @@ export function isInternalCall(req: Request): boolean {
 export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimit?: number; resourceMetadataUrl?: string } = {}): RequestHandler {
   const failureLimit = opts.failureLimit ?? AUTH_FAILURE_LIMIT;
   const rateLimit = opts.rateLimit ?? RATE_LIMIT;
+  // The credential cache's listener, started by the first pipeline that authenticates (a worker or
+  // the CLI never listens); until it has proven itself every lookup asks the database.
+  void watchCredentials(deps.db, deps.clock);
   const blockedUntil = new Map<string, number>();
   const throttled = (retryAfter: number) =>
     new ApiError('too_many_failed_authentications', `Too many failed authentications from this address; retry after ${retryAfter} seconds`, undefined, { 'Retry-After': String(retryAfter) });

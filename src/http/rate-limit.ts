@@ -128,6 +128,8 @@ export class LocalRateLimiter {
   private subjects = new Map<string, Counts>();
   private counted = 0;
   private lastExchange = 0;
+  /** The second of the last successful exchange: buckets older than it (less a margin) are final. */
+  private lastReadSecond = -Infinity;
   private exchanging?: Promise<void>;
   private exchanges = 0;
   private readonly stopTimer: () => void;
@@ -214,7 +216,12 @@ export class LocalRateLimiter {
   private async exchangeNow(): Promise<void> {
     const nowMs = this.clock.now().getTime();
     this.lastExchange = nowMs;
-    const from = Math.floor(nowMs / 1000) - BUCKETS;
+    const nowSecond = Math.floor(nowMs / 1000);
+    const from = nowSecond - BUCKETS;
+    // Only recent buckets are read back: an older one no longer changes (every process sends its
+    // counts within EXCHANGE_EVERY_MS), and what was read of it before is kept. Reading every
+    // bucket of every credential in use (up to 61 rows each) at every exchange cost more than it saved.
+    const since = Math.max(from, Math.min(this.lastReadSecond, nowSecond) - 2);
     const sent: { subject: string; second: number; count: number }[] = [];
     const reading: string[] = [];
     for (const [subject, c] of this.subjects) {
@@ -240,10 +247,15 @@ export class LocalRateLimiter {
          )
          SELECT subject, second, count FROM rate_limit_buckets
           WHERE subject IN (SELECT jsonb_array_elements_text(?::jsonb)) AND second > ?`,
-        [JSON.stringify(sent), JSON.stringify(reading), from]);
-      // The read saw the table before this statement's own additions: they are added back here.
+        [JSON.stringify(sent), JSON.stringify(reading), since]);
+      // The read saw the table before this statement's own additions: they are added back here
+      // (to the older buckets kept from before too, which the read did not cover).
       const fresh = new Map<string, Map<number, number>>();
-      for (const subject of reading) fresh.set(subject, new Map());
+      for (const subject of reading) {
+        const kept = new Map<number, number>();
+        for (const [second, count] of this.subjects.get(subject)?.known ?? []) if (second > from && second <= since) kept.set(second, count);
+        fresh.set(subject, kept);
+      }
       for (const r of rows) add(fresh.get(r.subject)!, Number(r.second), Number(r.count));
       for (const s of sent) if (fresh.has(s.subject)) add(fresh.get(s.subject)!, s.second, s.count);
       for (const [subject, known] of fresh) {
@@ -252,6 +264,7 @@ export class LocalRateLimiter {
         c.known = known;
         c.sending.clear();
       }
+      this.lastReadSecond = nowSecond;
       if (++this.exchanges % 400 === 0) await this.knex('rate_limit_buckets').where('second', '<=', from).delete();
     } catch (err) {
       // Not sent: counted again at the next exchange.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from 'pg';
 import { sha256Hex } from '../../src/lib/crypto';
+import { revokeApiKey } from '../../src/features/accounts/accounts.service';
 import { CREDENTIAL_PROOF_EVERY_MS, type CredentialWatch } from '../../src/db/engine';
 import { serveEmbeddedSocket, socketConnection } from '../../src/db/embedded-socket';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
@@ -72,6 +73,22 @@ describe(`credential cache (${ENGINE})`, () => {
     await changed(() => h.knex('api_keys').where({ id: k.id }).update({ role: 'user', scopes: JSON.stringify(['businesses:read']) }));
     const after = await h.api.get('/v1/webhooks').set(bearer(k.key));
     expect(after.status).toBe(403);
+  });
+
+  it('a change made by this process is seen by its very next request, without waiting for the notification', async () => {
+    const plain = await t.key({ name: 'own write' });
+    const inTx = await t.key({ name: 'own write in a transaction' });
+    for (const k of [plain, inTx]) expect((await get(k.key)).status).toBe(200);
+    await revokeApiKey(h.knex, h.clock, plain.id);
+    expect((await get(plain.key)).body.error.code).toBe('api_key_revoked');
+    await h.knex.transaction(async (trx) => {
+      await trx('api_keys').where({ id: inTx.id }).update({ revoked_at: h.clock.now() });
+      // From the write on, until its commit's notification is back, the cache is not used.
+      expect(watch.live).toBe(false);
+    });
+    expect((await get(inTx.key)).body.error.code).toBe('api_key_revoked');
+    // Its own commit's notification coming back lets the cache be used again.
+    await vi.waitFor(() => expect(watch.live).toBe(true));
   });
 
   it('a key\'s last_used_at (written once a minute) drops nothing', async () => {

@@ -27,6 +27,16 @@ export interface Database {
   beforeClose?: (() => Promise<void>)[];
 }
 
+interface KnexQueryEvent {
+  sql: string;
+  __knexTxId?: string;
+  __knexQueryUid?: string;
+}
+/** A statement of this process that changes what authentication reads (knex's text: `update "api_keys" ...`). */
+/** Authentication's own once-a-minute `last_used_at` write (the triggers ignore it too). */
+const LAST_USED_ONLY = /^\s*update\s+"api_keys"\s+set\s+"last_used_at"\s*=\s*\S+\s+where/i;
+const OWN_CREDENTIAL_WRITE = /^\s*(update|delete\s+from|truncate)\s+"?(api_keys|oauth_access_tokens|users|locations)"?[\s"]/i;
+
 /** The channel migration 0025's triggers notify on any change to what authentication reads. */
 export const CREDENTIALS_CHANNEL = 'svc_credentials';
 /** How often the listener proves, with a nonce it sends itself, that notifications still reach it (injected clock). */
@@ -56,11 +66,38 @@ export class CredentialWatch {
   private stopTimer?: () => void;
   private closed = false;
   private work: Promise<unknown> = Promise.resolve();
+  /** This process's statements writing credentials, running outside a transaction (by knex query uid). */
+  private readonly runningWrites = new Set<string>();
+  /** This process's open transactions that wrote credentials (by knex transaction id). */
+  private readonly dirtyTransactions = new Set<string>();
+  /** Commits of such transactions whose notification has not come back yet. */
+  private awaitingOwn = 0;
 
-  constructor(private readonly db: Database, private readonly clock: Clock) {}
+  constructor(private readonly db: Database, private readonly clock: Clock) {
+    // This process's own writes are not left to the notification's trip: from the write statement
+    // until its commit's notification has come back the cache is not used (so the request after a
+    // revocation through this process never meets the entry, whatever the notification's timing).
+    const knex = db.knex;
+    knex.on('query', (q: KnexQueryEvent) => {
+      if (OWN_CREDENTIAL_WRITE.test(q.sql) && !LAST_USED_ONLY.test(q.sql)) {
+        this.invalidate();
+        if (q.__knexTxId) this.dirtyTransactions.add(q.__knexTxId);
+        else if (q.__knexQueryUid) this.runningWrites.add(q.__knexQueryUid);
+      } else if (q.__knexTxId && this.dirtyTransactions.has(q.__knexTxId) && /^\s*(COMMIT|ROLLBACK)\b/i.test(q.sql)) {
+        this.dirtyTransactions.delete(q.__knexTxId);
+        this.invalidate();
+        if (/^\s*COMMIT\b/i.test(q.sql)) this.awaitingOwn++;
+      }
+    });
+    const done = (_: unknown, q: KnexQueryEvent) => {
+      if (q.__knexQueryUid && this.runningWrites.delete(q.__knexQueryUid)) this.invalidate();
+    };
+    knex.on('query-response', done);
+    knex.on('query-error', done);
+  }
 
   get live(): boolean {
-    return this.proven && this.operatorHolds === 0 && !this.closed;
+    return this.proven && this.operatorHolds === 0 && this.runningWrites.size === 0 && this.dirtyTransactions.size === 0 && this.awaitingOwn === 0 && !this.closed;
   }
 
   /** Something authentication reads may have changed: every copy taken before now is stale. */
@@ -91,9 +128,11 @@ export class CredentialWatch {
         this.awaiting = undefined;
         this.proven = true;
         this.proofs++;
+        this.awaitingOwn = 0; // a commit whose notification did not come before the proof never committed
       }
       return; // another process's proof
     }
+    if (this.awaitingOwn > 0) this.awaitingOwn--;
     this.invalidate();
   }
 

@@ -50,6 +50,8 @@ async function benchScans(): Promise<void> {
     const setPages = score.statements.reduce((n, x) => n + (x.result.pages ?? 1), 0);
     const sum = (k: 'ms' | 'cpuMs') => all.reduce((n, p) => n + p[k], 0);
     console.log(`  per page of the set (every reading, a second reading of a scan included): ${(sum('cpuMs') / setPages / 1000).toFixed(1)} s CPU, ${(sum('ms') / setPages / 1000).toFixed(1)} s wall; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores; scan page limit ${process.env.STATEMENT_SCAN_PAGE_MS ?? 'default'} ms`);
+    const colds = all.filter((p) => (p as { coldCpuMs?: number }).coldCpuMs);
+    console.log(`  recognizer started (worker created, model loaded) ${colds.length} times for ${score.statements.length} statements: ${(colds.reduce((n, p) => n + ((p as { coldCpuMs?: number }).coldCpuMs ?? 0), 0) / 1000).toFixed(1)} s CPU of ${(sum('cpuMs') / 1000).toFixed(1)} s`);
     for (const dpi of [...new Set(SCAN_SET.map((x) => x.o.dpi))]) {
       const pages = score.statements.filter((x) => SCAN_SET.some((y) => y.o.dpi === dpi && scanName(y) === x.file)).flatMap((x) => x.result.ocr ?? []);
       const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;

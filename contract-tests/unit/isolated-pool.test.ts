@@ -45,4 +45,19 @@ describe('the warm pool keeps or replaces a process by what its job left', () =>
       expect((await pid(p, 0, { kind: 'text' })).pid).toBe(y.pid);
     }
   });
+
+  it('one job after another: a job of another kind gets a process of its own while the pool has room', async () => {
+    const p = make(2);
+    const x = await pid(p, 0, { kind: 'ocr' });
+    const y = await pid(p, 0, { kind: 'text' });
+    expect(y.pid).not.toBe(x.pid);
+    for (let i = 0; i < 3; i++) {
+      expect((await pid(p, 0, { kind: 'ocr' })).pid).toBe(x.pid);
+      expect((await pid(p, 0, { kind: 'text' })).pid).toBe(y.pid);
+    }
+    // A pool of one: the job takes the idle process of the other kind.
+    const q = make(1);
+    const a = await pid(q, 0, { kind: 'ocr' });
+    expect((await pid(q, 0, { kind: 'text' })).pid).toBe(a.pid);
+  });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
-import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, setOperatorRules, supplierCreditFrom } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, setOperatorRules, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -372,5 +372,25 @@ describe('"ACH CR" / "ACH DR": the direction after ACH is channel, not the count
   it('paid less than it gives back: not settled as money back; and DR elsewhere stays a word of the name', () => {
     expect(paidBack([...sales(10, 2000), t('2026-06-03', 'ACH DR NISHIMOTO TRADIN INV PMT', -100), credit]).size).toBe(0);
     expect(counterparty('PAYMENT FROM DR NAKAMURA CROWN')).toBe('DR NAKAMURA CROWN');
+  });
+});
+
+describe("a supplier's CREDIT whose ACH company name is cut at 16 characters, the card purchases naming it whole (blind-25)", () => {
+  const cards = [t('2026-05-04', 'DEBIT CARD PURCHASE WESTLAKE HARDWARE 0412 KANSAS CITY MO', -410.5), t('2026-05-12', 'DEBIT CARD PURCHASE WESTLAKE HARDWARE 0412 KANSAS CITY MO', -233.1)];
+  const credit = t('2026-05-20', 'ELECTRONIC CREDIT WESTLAKE HARDWA CREDIT REF 88120455', 97.25);
+  it('is money given back, not revenue, when the merchant paid that supplier at least as much in the period', () => {
+    expect(namesPayee(['WESTLAKE', 'HARDWA'], ['WESTLAKE', 'HARDWARE', 'KANSAS'])).toBe(true);
+    expect([...paidBack([...sales(10, 2000), ...cards, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, credit])).toBeNull();
+  });
+  it('more than it was paid: doubted as a credit from a counterparty the merchant pays, never counted as sales', () => {
+    const big = { ...credit, cents: 90_000 };
+    expect(paidBack([...sales(10, 2000), ...cards, big]).size).toBe(0);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, big])).toMatch(/^The credit of \$900\.00 on 2026-05-20 comes from a counterparty the merchant pays/);
+  });
+  it('only a name cut where the field ends: a short name is no prefix of a longer one, and the other words must agree', () => {
+    expect(namesPayee(['ACE', 'HARD'], ['ACE', 'HARDWARE'])).toBe(false);
+    expect(namesPayee(['EASTLAKE', 'HARDWA'], ['WESTLAKE', 'HARDWARE'])).toBe(false);
+    expect(namesPayee(['WESTLAKE', 'HARDWA'], ['WESTLAKE', 'HA'])).toBe(false);
   });
 });

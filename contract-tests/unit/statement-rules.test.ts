@@ -196,6 +196,8 @@ describe('processor: card processor and marketplace payouts are revenue', () => 
     ['GRUBHUB HOLDINGS', 'Grubhub'],
     ['WALMART MKTPLACE', 'Walmart marketplace'],
     ['AUTHORIZE.NET SETTLEMENT', 'Authorize.Net'],
+    ['VAGARO INC PAYOUT 7731', 'Fitness, wellness and salon booking platforms (integrated card payments)'],
+    ['MINDBODY PAYMENTS DEP 0412', 'Fitness, wellness and salon booking platforms (integrated card payments)'],
   ])('%s -> %s, revenue', (d, name) => {
     expect(processorOf(d)).toBe(name);
     expect(depositKind(d)).toBe('revenue');

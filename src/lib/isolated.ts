@@ -208,7 +208,7 @@ export interface PoolJob {
  * time limit, its output limit or the memory cap has its process killed (the job fails as it would
  * alone) and a fresh process takes its place. A process is also retired after `maxJobs` jobs or when
  * a job leaves it above `softRssMb` (or the job's own soft mark). A job takes an idle process whose
- * last job was of its kind first. Idle processes do not keep the event loop alive.
+ * last job was of its kind first, else a fresh process while the pool has room, else another idle one. Idle processes do not keep the event loop alive.
  */
 export class IsolatedPool {
   private idle: PoolChild[] = [];
@@ -263,14 +263,19 @@ export class IsolatedPool {
   }
   private acquire(kind: string | null): Promise<PoolChild> {
     // The idle process that last ran a job of this kind (a scan after a scan finds its recognizer
-    // loaded; a text PDF does not take the memory a scan left), else the most recent one.
-    let at = this.idle.length - 1;
+    // loaded; a text PDF does not take the memory a scan left), else a fresh one while the pool has
+    // room (one job after another would otherwise all run in one process: a text PDF in the scan's
+    // reader, which it then leaves above its soft mark, so every scan loaded tesseract again), else
+    // the most recent one.
+    let at = -1;
     for (let i = this.idle.length - 1; i >= 0; i--) {
       if (this.idle[i].kind === kind) {
         at = i;
         break;
       }
     }
+    if (at < 0 && kind !== null && this.live < this.o.size) return Promise.resolve(this.spawnChild());
+    if (at < 0) at = this.idle.length - 1;
     const c = at >= 0 ? this.idle.splice(at, 1)[0] : undefined;
     if (c) return Promise.resolve(c);
     if (this.live < this.o.size) return Promise.resolve(this.spawnChild());

@@ -13,8 +13,9 @@ import { childEntry, IsolatedPool, runIsolated } from '../../lib/isolated';
 // process start (node and pdf.js, about 0.4 s); every bound holds per document. A scan leaves its
 // reader holding tesseract's worker (a scan's reader peaks at 327-413 MB, measured): the soft mark after a scan is
 // `scanSoftRssMb`, so the next scan finds the recognizer loaded (about 3 CPU-s a scan saved), and a
-// scan takes the reader that read the last scan, a text PDF another one when one is idle (a text PDF
-// that does run in a scan's reader has it replaced after, at the usual 300 MB). The hard cap (512 MB)
+// scan takes the reader that read the last scan, a text PDF another one (started when none is idle and
+// the pool has room; a text PDF that does run in a scan's reader has it replaced after, at the usual
+// 300 MB). The hard cap (512 MB)
 // is the same for every job. A reading with other heap or memory limits than the pool's runs in a
 // process of its own.
 
@@ -131,6 +132,8 @@ export interface OcrPageStats {
   /** CPU time of the cleaning (prepMs), and of the second readings of doubtful amounts (part of ocrMs). */
   prepCpuMs: number;
   rereadCpuMs: number;
+  /** CPU time of starting the recognizer (worker created, model loaded) when this page started it. */
+  coldCpuMs?: number;
   words: number;
   /** Words tesseract read with a confidence under 60%. */
   low: number;

@@ -249,10 +249,13 @@ export function read(pages: PageItems[]): Reading {
     }
     // A table without a date column: a date alone on its line ("Wednesday, Apr 1, 2026") heads
     // the day's rows below it.
-    if (cols && !cols.some((c) => c.kind === 'date') && !money.length) {
+    // Or, no table header at all (rows of a description and an amount under each day's heading),
+    // a full date with its year and its weekday ("Tuesday, March 3, 2026").
+    const noHeaderDay = (d: Tok[], rest: Tok[]) => !cols && kind !== 'summary' && kind !== 'daily' && (d[0] as Extract<Tok, { k: 'date' }>).md[2] !== null && rest.length > 0;
+    if ((cols ? !cols.some((c) => c.kind === 'date') : true) && !money.length) {
       const d = tk.filter((t) => t.k === 'date');
       const rest = tk.filter((t) => t.k !== 'date');
-      if (d.length === 1 && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
+      if (d.length === 1 && (cols || noHeaderDay(d, rest)) && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
         dayDate = (d[0] as Extract<Tok, { k: 'date' }>).md;
         dayHeader = headerText;
         lastRow = null;
@@ -429,6 +432,17 @@ export function read(pages: PageItems[]): Reading {
     // A row under a date heading (no date column): the heading's date is the row's.
     if (money.length && dayDate && cols && !cols.some((c) => c.kind === 'date') && first && first.k !== 'date' && kind !== 'summary' && kind !== 'daily') {
       if (takeRow(rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], cols, sec, kind), tk, money, line)) continue;
+    }
+    // Under a day's heading with no table header: the day's closing balance ("End of day balance
+    // $9,551.85", "Balance at end of day") is that day's printed daily balance; any other line of a description and one
+    // amount at its end is a row of that day (its sign the amount's own: "($462.15)").
+    if (dayDate && !cols && money.length === 1 && tk[tk.length - 1].k === 'money' && first?.k === 'text' && kind !== 'summary' && kind !== 'daily') {
+      if (/\bbalance\b/i.test(text) && /\b(day|daily|day's)\b/i.test(text)) {
+        r.daily.push({ md: dayDate, cents: signedCents((money[0] as Extract<Tok, { k: 'money' }>).m) });
+        lastRow = null;
+        continue;
+      }
+      if (!/^(total|sub ?total|page)\b/i.test(text) && !isBalanceLabel(text) && takeRow(rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: dayDate }, ...tk], null, sec, kind), tk, money, line)) continue;
     }
 
     // Label and amount pairs: a summary, a section's total, a balance.

@@ -257,6 +257,24 @@ export function supplierCreditFrom(description: string): string[] | null {
   return name.some((x) => x.length >= 4) && !name.some((x) => CHANNEL.has(x) || NOT_A_NAME.has(x)) ? name : null;
 }
 
+/**
+ * Whether a credit's counterparty, as name words, names the payee a debit pays (its payee words):
+ * word for word from the first; or the credit's name cut short where an ACH entry's company-name
+ * field ends (16 characters; some banks print it a character or two short, so 14 to 16 letters and
+ * spaces), its cut last word (3 letters or more) the beginning of the payee's word there: "ACH CREDIT
+ * WESTLAKE HARDWA CREDIT" is the credit of the "WESTLAKE HARDWARE" a card purchase pays, whose
+ * name the card network prints whole (blind-25: such a supplier's credit, its name cut, was matched
+ * to no payee and counted as sales).
+ */
+export function namesPayee(name: string[], payee: string[]): boolean {
+  if (!name.length || payee.length < name.length) return false;
+  const k = name.length - 1;
+  if (!name.slice(0, k).every((w, i) => payee[i] === w)) return false;
+  if (payee[k] === name[k]) return true;
+  const len = name.join(' ').length;
+  return len >= 14 && len <= 16 && name[k].length >= 3 && payee[k].length > name[k].length && payee[k].startsWith(name[k]);
+}
+
 /** The words of a debit's payee without the channel words a bank prints after the name ("Debit Card Purchase MSC INDUSTRIAL Card 5836" -> MSC INDUSTRIAL). */
 export function payeeWords(description: string): string[] {
   const w = counterparty(description).split(' ').filter(Boolean);

@@ -116,7 +116,10 @@ async function readImage(img, psm) {
     }
   }
   if (knobs.dump) (await import('node:fs')).writeFileSync(`${knobs.dump}-${++dumped}.pgm`, knobs.binary ? pgm(ink, W, H) : pgmGray(gray, W, H));
+  const cw = process.cpuUsage();
+  const cold = !workerP;
   const worker = await tesseract();
+  const coldCpu = cold ? process.cpuUsage(cw) : null;
   release();
   if (worker.psm !== psm) {
     await worker.setParameters({ tessedit_pageseg_mode: psm });
@@ -308,7 +311,7 @@ async function readImage(img, psm) {
     .flatMap((st) => st.parts)
     .filter((p) => p.cells >= 4)
     .map((p) => ({ x0: r1(up.box.x0 + p.x0 * sx), y0: r1(up.box.y0 + p.y0 * sy), x1: r1(up.box.x0 + p.x1 * sx), y1: r1(up.box.y0 + p.y1 * sy) }));
-  return { items, unread, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), recovered: recovered ? recovered.paragraphs[0].lines.reduce((n, l) => n + l.words.length, 0) : 0, recoverCpuMs: Math.round((recoverCpu.user + recoverCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000) };
+  return { items, unread, words, low, reread, skew, dpi: Math.round(dpi), prepMs: Math.round(t1 - t0), ocrMs: Math.round(performance.now() - t1), prepCpuMs: Math.round((prepCpu.user + prepCpu.system) / 1000), recovered: recovered ? recovered.paragraphs[0].lines.reduce((n, l) => n + l.words.length, 0) : 0, recoverCpuMs: Math.round((recoverCpu.user + recoverCpu.system) / 1000), rereadCpuMs: Math.round((rereadCpu.user + rereadCpu.system) / 1000), coldCpuMs: coldCpu ? Math.round((coldCpu.user + coldCpu.system) / 1000) : 0 };
 }
 
 /**
@@ -340,7 +343,7 @@ export async function ocrPdf(pdf, OPS, { maxPages, layout = 'auto' }) {
     const used = process.cpuUsage(cpu);
     if (had) images++;
     out.push({ width: r1(viewport.width), height: r1(viewport.height), items: r ? r.items : [], unread: r ? r.unread : [] });
-    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, recovered: r?.recovered ?? 0, recoverCpuMs: r?.recoverCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
+    stats.push({ ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), prepMs: r?.prepMs ?? 0, ocrMs: r?.ocrMs ?? 0, prepCpuMs: r?.prepCpuMs ?? 0, rereadCpuMs: r?.rereadCpuMs ?? 0, recovered: r?.recovered ?? 0, recoverCpuMs: r?.recoverCpuMs ?? 0, coldCpuMs: r?.coldCpuMs ?? 0, words: r?.words ?? 0, low: r?.low ?? 0, reread: r?.reread ?? 0, skew: r?.skew ?? 0, dpi: r?.dpi ?? 0 });
   }
   if (!images) return { ok: false, code: 'no_images', pages };
   return { ok: true, pages, items: out, stats };

@@ -36,8 +36,9 @@ export async function buildDeps(
   loadStatementRulesFile(config.statementRulesFile);
   // The features' job handlers, poll sources and submission channels (src/background.ts).
   registerAllJobs();
-  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db }));
+  const db = opts.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, databaseListenUrl: config.databaseListenUrl, dataDir: config.dataDir, limits: config.db }));
   await migrateLatest(db.knex);
+  const clock = opts.clock ?? systemClock;
   const secretKey = await resolveSecretKey(db.knex, config);
   const baseUrl = publicBaseUrl(config);
   const storage =
@@ -45,7 +46,7 @@ export async function buildDeps(
     createStorage({ storageUrl: config.storageUrl, dataDir: config.dataDir, publicBaseUrl: baseUrl, signingKey: hmacHex(secretKey, 'storage-urls'), s3Credentials: opts.s3Credentials });
   return {
     db,
-    clock: opts.clock ?? systemClock,
+    clock,
     logger,
     config,
     secrets: new SecretBox(hmacHex(secretKey, 'secrets-at-rest')),

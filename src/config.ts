@@ -7,6 +7,12 @@ export interface Config {
   port: number;
   /** PostgreSQL when set; otherwise the embedded engine in `dataDir`. */
   databaseUrl?: string;
+  /**
+   * PostgreSQL: where the credential listener connects (DATABASE_LISTEN_URL, default DATABASE_URL).
+   * LISTEN needs a session: behind a transaction-mode pooler point this at PostgreSQL directly (or a
+   * session-mode pool). Without notifications reaching the process its credential cache stays off.
+   */
+  databaseListenUrl?: string;
   dataDir: string;
   /** Key material for cursor signatures and AES-256-GCM secrets at rest. */
   secretKey?: string;
@@ -135,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     dataDir: env.DATA_DIR || './.data',
     secretKey: env.SECRET_KEY || undefined,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),

@@ -15,7 +15,7 @@ import { createLogger } from './logger';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, limits: config.db });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, databaseListenUrl: config.databaseListenUrl, dataDir: config.dataDir, limits: config.db });
   const deps = await buildDeps(config, logger, { db });
   const knex = deps.db.knex;
 

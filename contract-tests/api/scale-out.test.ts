@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/db/engine';
 import { createApiKey, createLocation, createUser } from '../../src/features/accounts/accounts.service';
 import { systemClock } from '../../src/lib/clock';
-import { RATE_LIMIT } from '../../src/http/rate-limit';
+import { EXCHANGE_EVERY_REQUESTS, RATE_LIMIT } from '../../src/http/rate-limit';
 import { ENGINE, clonePostgresUrl } from '../support/harness';
 
 // Two API processes on one PostgreSQL, as production scales out: they share one rate-limit budget
-// and one idempotency record per key, because both live in the database. (PGlite is one process per
+// (each counts in memory and exchanges its counts with the shared table) and one idempotency record
+// per key, because both live in the database. (PGlite is one process per
 // data folder by design, so this runs on PostgreSQL only.) The processes run the compiled bundle,
 // exactly what `npm start` serves.
 
@@ -75,15 +76,26 @@ const auth = () => ({ Authorization: `Bearer ${key}` });
 const auth2 = () => ({ Authorization: `Bearer ${key2}` });
 
 describe.skipIf(!run)('two API processes on one database', () => {
-  it('share one rate-limit budget: 300 requests across both, then both refuse', { timeout: 120_000 }, async () => {
-    const remaining: number[] = [];
-    for (let i = 0; i < RATE_LIMIT; i++) {
+  it('share one rate-limit budget: about 300 requests across both (within one exchange of counts), then both refuse', { timeout: 120_000 }, async () => {
+    // Each process counts in memory and exchanges with the shared table every 250 ms or 100 requests,
+    // and before every verdict once near the limit: together they accept the limit, plus at most what
+    // the other process counted since its last exchange, never a budget each.
+    let accepted = 0;
+    const refusedBy = new Set<number>();
+    for (let i = 0; i < 2 * RATE_LIMIT && refusedBy.size < 2; i++) {
       const res = await fetch(`${servers[i % 2].url}/v1/pipeline/stages`, { headers: auth() });
-      expect(res.status).toBe(200);
-      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+      if (res.status === 200) {
+        accepted++;
+        expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(RATE_LIMIT);
+      } else {
+        expect(res.status).toBe(429);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        refusedBy.add(i % 2);
+      }
     }
-    // One counter: every answer, from either process, counts down the same budget.
-    expect(remaining).toEqual(Array.from({ length: RATE_LIMIT }, (_, i) => RATE_LIMIT - 1 - i));
+    expect(refusedBy.size).toBe(2);
+    expect(accepted).toBeGreaterThanOrEqual(RATE_LIMIT);
+    expect(accepted).toBeLessThanOrEqual(RATE_LIMIT + EXCHANGE_EVERY_REQUESTS);
     for (const s of servers) {
       const over = await fetch(`${s.url}/v1/pipeline/stages`, { headers: auth() });
       expect(over.status).toBe(429);

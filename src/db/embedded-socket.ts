@@ -111,6 +111,12 @@ interface Gate {
   knex: Knex;
   holdTimeoutMs: number;
   log(msg: string, extra?: Record<string, unknown>): void;
+  /**
+   * An operator session took (true) or gave back (false) the database. The credential cache is not
+   * used meanwhile, and is dropped when it gives back: an operator may have revoked a key, and the
+   * raw protocol's notifications go to the operator, not to the server's listener.
+   */
+  hold(held: boolean): void;
 }
 
 /** One operator connection. Its messages run in order, each only while it holds the server's connection. */
@@ -181,6 +187,7 @@ class Session {
     if (this.aborted) return;
     if (!this.held) {
       this.held = await this.gate.knex.client.acquireConnection();
+      this.gate.hold(true);
       this.holdTimer = setTimeout(() => this.expire(), this.gate.holdTimeoutMs);
       this.holdTimer.unref();
     }
@@ -212,7 +219,10 @@ class Session {
     this.holdTimer = undefined;
     const conn = this.held;
     this.held = null;
-    if (conn) void this.gate.knex.client.releaseConnection(conn);
+    if (conn) {
+      this.gate.hold(false);
+      void this.gate.knex.client.releaseConnection(conn);
+    }
   }
 
   /** The client is gone: after its last message, close what it left open, then give the connection back. */
@@ -256,7 +266,7 @@ export interface EmbeddedSocket {
  */
 export async function serveEmbeddedSocket(
   // The parts of engine.ts's Database it serves (engine.ts imports this file: no import back).
-  db: { knex: Knex; pglite?: PGlite },
+  db: { knex: Knex; pglite?: PGlite; credentialWatch?: { operatorHold(held: boolean): void } },
   dataDir: string,
   opts: { holdTimeoutMs?: number; maxConnections?: number; log?: Gate['log'] } = {},
 ): Promise<EmbeddedSocket> {
@@ -274,7 +284,7 @@ export async function serveEmbeddedSocket(
   const path = join(runDir, SOCKET_NAME);
   rmSync(path, { force: true }); // a socket left by a server that was killed (we hold the folder lock now)
 
-  const gate: Gate = { pglite: db.pglite, knex: db.knex, holdTimeoutMs: opts.holdTimeoutMs ?? 15_000, log: opts.log ?? (() => {}) };
+  const gate: Gate = { pglite: db.pglite, knex: db.knex, holdTimeoutMs: opts.holdTimeoutMs ?? 15_000, log: opts.log ?? (() => {}), hold: (held) => db.credentialWatch?.operatorHold(held) };
   const sessions = new Set<Session>();
   const maxConnections = opts.maxConnections ?? 8;
   const server: Server = createServer((socket) => {

@@ -5,6 +5,8 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import ClientPGLite from 'knex-pglite';
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../lib/clock';
 import { SOCKET_ADVERT_FILE, readSocketAdvert, socketConnection, type SocketAdvert } from './embedded-socket';
 
 export type Engine = 'pg' | 'pglite';
@@ -17,6 +19,204 @@ export interface Database {
   pglite?: PGlite;
   /** Set when this process reaches an embedded database that another process (a running server) owns. */
   viaServer?: { pid: number; socket: string };
+  /** PostgreSQL: where the credential listener connects (its own connection; DATABASE_LISTEN_URL, else the pool's address). */
+  url?: string;
+  /** Told of every change to what authentication reads (started by `watchCredentials`, closed with the database). */
+  credentialWatch?: CredentialWatch;
+  /** Run by `close()` before the pool closes (a process's in-memory rate-limit counts are sent). */
+  beforeClose?: (() => Promise<void>)[];
+}
+
+interface KnexQueryEvent {
+  sql: string;
+  __knexTxId?: string;
+  __knexQueryUid?: string;
+}
+/** A statement of this process that changes what authentication reads (knex's text: `update "api_keys" ...`). */
+/** Authentication's own once-a-minute `last_used_at` write (the triggers ignore it too). */
+const LAST_USED_ONLY = /^\s*update\s+"api_keys"\s+set\s+"last_used_at"\s*=\s*\S+\s+where/i;
+const OWN_CREDENTIAL_WRITE = /^\s*(update|delete\s+from|truncate)\s+"?(api_keys|oauth_access_tokens|users|locations)"?[\s"]/i;
+
+/** The channel migration 0025's triggers notify on any change to what authentication reads. */
+export const CREDENTIALS_CHANNEL = 'svc_credentials';
+/** How often the listener proves, with a nonce it sends itself, that notifications still reach it (injected clock). */
+export const CREDENTIAL_PROOF_EVERY_MS = 30_000;
+
+/**
+ * Whether a per-process copy of credentials may be trusted, and when it must be dropped.
+ *
+ * `generation` moves on every notification on CREDENTIALS_CHANNEL (and whenever the listener is lost):
+ * a copy taken at another generation is stale. `live` is true only while the listener has proven
+ * itself: it sent a random nonce through the database (from a pool connection, as any writer would)
+ * and received it back; until then (at start, after a reconnect, after a proof that did not come back
+ * within one period) callers must ask the database. On PostgreSQL the listener is its own connection
+ * (LISTEN); on the embedded engine it is PGlite's notification callback, and the operator socket
+ * (embedded-socket.ts) holds `live` false while an operator session holds the database and moves the
+ * generation when it lets go (a raw-protocol session's notifications do not reach the callback).
+ */
+export class CredentialWatch {
+  generation = 0;
+  /** Proofs received (a test reads it). */
+  proofs = 0;
+  private proven = false;
+  private operatorHolds = 0;
+  private awaiting?: string;
+  private client?: pg.Client;
+  private unsubscribe?: () => void;
+  private stopTimer?: () => void;
+  private closed = false;
+  private work: Promise<unknown> = Promise.resolve();
+  /** This process's statements writing credentials, running outside a transaction (by knex query uid). */
+  private readonly runningWrites = new Set<string>();
+  /** This process's open transactions that wrote credentials (by knex transaction id). */
+  private readonly dirtyTransactions = new Set<string>();
+  /** Commits of such transactions whose notification has not come back yet. */
+  private awaitingOwn = 0;
+
+  constructor(private readonly db: Database, private readonly clock: Clock) {
+    // This process's own writes are not left to the notification's trip: from the write statement
+    // until its commit's notification has come back the cache is not used (so the request after a
+    // revocation through this process never meets the entry, whatever the notification's timing).
+    const knex = db.knex;
+    knex.on('query', (q: KnexQueryEvent) => {
+      if (OWN_CREDENTIAL_WRITE.test(q.sql) && !LAST_USED_ONLY.test(q.sql)) {
+        this.invalidate();
+        if (q.__knexTxId) this.dirtyTransactions.add(q.__knexTxId);
+        else if (q.__knexQueryUid) this.runningWrites.add(q.__knexQueryUid);
+      } else if (q.__knexTxId && this.dirtyTransactions.has(q.__knexTxId) && /^\s*(COMMIT|ROLLBACK)\b/i.test(q.sql)) {
+        this.dirtyTransactions.delete(q.__knexTxId);
+        this.invalidate();
+        if (/^\s*COMMIT\b/i.test(q.sql)) this.awaitingOwn++;
+      }
+    });
+    const done = (_: unknown, q: KnexQueryEvent) => {
+      if (q.__knexQueryUid && this.runningWrites.delete(q.__knexQueryUid)) this.invalidate();
+    };
+    knex.on('query-response', done);
+    knex.on('query-error', done);
+  }
+
+  get live(): boolean {
+    return this.proven && this.operatorHolds === 0 && this.runningWrites.size === 0 && this.dirtyTransactions.size === 0 && this.awaitingOwn === 0 && !this.closed;
+  }
+
+  /** Something authentication reads may have changed: every copy taken before now is stale. */
+  invalidate(): void {
+    this.generation++;
+  }
+
+  /** The embedded engine's operator socket holds (true) or released (false) the database. */
+  operatorHold(held: boolean): void {
+    this.operatorHolds += held ? 1 : -1;
+    this.invalidate();
+  }
+
+  async start(): Promise<void> {
+    this.stopTimer = this.clock.every(CREDENTIAL_PROOF_EVERY_MS, () => void this.tick());
+    await this.run(() => this.connect());
+  }
+
+  private run(step: () => Promise<void>): Promise<void> {
+    const next = this.work.then(step).catch(() => this.lost());
+    this.work = next;
+    return next;
+  }
+
+  private onMessage(payload: string): void {
+    if (payload.startsWith('nonce:')) {
+      if (this.awaiting !== undefined && payload === `nonce:${this.awaiting}`) {
+        this.awaiting = undefined;
+        this.proven = true;
+        this.proofs++;
+        this.awaitingOwn = 0; // a commit whose notification did not come before the proof never committed
+      }
+      return; // another process's proof
+    }
+    if (this.awaitingOwn > 0) this.awaitingOwn--;
+    this.invalidate();
+  }
+
+  private lost(): void {
+    this.proven = false;
+    this.awaiting = undefined;
+    this.invalidate();
+    const c = this.client;
+    this.client = undefined;
+    if (c) void c.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    if (this.db.pglite) {
+      if (!this.unsubscribe) {
+        // LISTEN through knex: on the one connection, never inside an operator session's transaction.
+        await this.db.knex.raw(`LISTEN ${CREDENTIALS_CHANNEL}`);
+        this.unsubscribe = this.db.pglite.onNotification((channel, payload) => {
+          if (channel === CREDENTIALS_CHANNEL) this.onMessage(payload);
+        });
+      }
+    } else if (this.db.url) {
+      const client = new pg.Client({ connectionString: this.db.url });
+      client.on('notification', (m) => {
+        if (m.channel === CREDENTIALS_CHANNEL) this.onMessage(m.payload ?? '');
+      });
+      const gone = () => {
+        if (this.client === client) this.lost();
+      };
+      client.on('error', gone);
+      client.on('end', gone);
+      await client.connect();
+      await client.query(`LISTEN ${CREDENTIALS_CHANNEL}`);
+      if (this.closed) {
+        await client.end();
+        return;
+      }
+      this.client = client;
+    } else {
+      return; // reached through a running server: never live, every lookup asks the database
+    }
+    await this.prove();
+  }
+
+  private async prove(): Promise<void> {
+    const nonce = randomBytes(16).toString('hex');
+    this.awaiting = nonce;
+    await this.db.knex.raw('SELECT pg_notify(?, ?)', [CREDENTIALS_CHANNEL, `nonce:${nonce}`]);
+  }
+
+  /** Every period: a proof still unanswered means notifications may not be reaching us. */
+  private tick(): void {
+    if (this.closed) return;
+    void this.run(async () => {
+      const connected = this.db.pglite ? !!this.unsubscribe : !!this.client;
+      if (!connected || this.awaiting !== undefined) {
+        this.lost();
+        await this.connect();
+      } else {
+        await this.prove();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopTimer?.();
+    await this.work.catch(() => {});
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    const c = this.client;
+    this.client = undefined;
+    if (c) await c.end().catch(() => {});
+  }
+}
+
+/** Starts the credential listener of `db` (once; it never rejects: a failure leaves it not live); closed by `db.close()`. */
+export async function watchCredentials(db: Database, clock: Clock): Promise<CredentialWatch> {
+  if (db.credentialWatch) return db.credentialWatch;
+  const watch = new CredentialWatch(db, clock);
+  db.credentialWatch = watch;
+  await watch.start();
+  return watch;
 }
 
 // Both engines return the same JS types: int8 and numeric as numbers (counts and money in dollars,
@@ -53,7 +253,7 @@ export interface PostgresLimits {
   acquireTimeoutMs?: number;
 }
 
-export function openPostgres(url: string, limits: PostgresLimits = {}): Database {
+export function openPostgres(url: string, limits: PostgresLimits = {}, listenUrl?: string): Database {
   const t = limits.statementTimeoutMs;
   const knex = knexFactory({
     client: 'pg',
@@ -61,22 +261,35 @@ export function openPostgres(url: string, limits: PostgresLimits = {}): Database
     pool: { min: 0, max: limits.poolMax ?? 10 },
     ...(limits.acquireTimeoutMs ? { acquireConnectionTimeout: limits.acquireTimeoutMs } : {}),
   });
-  return { knex, engine: 'pg', close: () => knex.destroy() };
+  const db: Database = {
+    knex,
+    engine: 'pg',
+    url: listenUrl ?? url,
+    close: async () => {
+      for (const hook of db.beforeClose?.splice(0) ?? []) await hook().catch(() => {});
+      await db.credentialWatch?.close();
+      await knex.destroy();
+    },
+  };
+  return db;
 }
 
 /** An embedded database from an existing PGlite instance (tests load one from a migrated template). */
 export function wrapPglite(pglite: PGlite, onClose?: () => void): Database {
   const knex = knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, connection: { pglite } as never });
-  return {
+  const db: Database = {
     knex,
     engine: 'pglite',
     pglite,
     close: async () => {
+      for (const hook of db.beforeClose?.splice(0) ?? []) await hook().catch(() => {});
+      await db.credentialWatch?.close();
       await knex.destroy();
       if (!pglite.closed) await pglite.close();
       onClose?.();
     },
   };
+  return db;
 }
 
 export function pidAlive(pid: number): boolean {
@@ -154,8 +367,8 @@ export async function openPgliteDir(dataDir: string): Promise<Database> {
 }
 
 /** The server's own database: PostgreSQL, or the embedded engine in `dataDir` (which it then owns). */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; limits?: PostgresLimits }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.limits) : openPgliteDir(opts.dataDir);
+export async function openDatabase(opts: { databaseUrl?: string; databaseListenUrl?: string; dataDir: string; limits?: PostgresLimits }): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.limits, opts.databaseListenUrl) : openPgliteDir(opts.dataDir);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

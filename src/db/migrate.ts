@@ -20,6 +20,7 @@ import * as m0020 from './migrations/0020_notifications';
 import * as m0021 from './migrations/0021_finding';
 import * as m0022 from './migrations/0022_forced_submissions';
 import * as m0024 from './migrations/0024_worker_heartbeats';
+import * as m0025 from './migrations/0025_credential_notify';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0021_finding': m0021,
   '0022_forced_submissions': m0022,
   '0024_worker_heartbeats': m0024,
+  '0025_credential_notify': m0025,
 };
 
 const source: Knex.MigrationSource<string> = {

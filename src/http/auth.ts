@@ -3,7 +3,10 @@ import type { Deps } from '../deps';
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, unauthenticated } from './errors';
-import { AUTH_FAILURE_LIMIT, RATE_LIMIT, take, takeFor, type Verdict } from './rate-limit';
+import { AUTH_FAILURE_LIMIT, RATE_LIMIT, localRateLimiter, take, type Verdict } from './rate-limit';
+import { credentialCacheFor } from './credential-cache';
+import { prepared } from '../db/prepared';
+import { watchCredentials } from '../db/engine';
 import type { Auth } from './types';
 import type { Role } from './spec';
 
@@ -72,9 +75,12 @@ export function isInternalCall(req: Request): boolean {
 }
 
 /**
- * Bearer API key or OAuth access token -> Auth. Looked up on every request (no cache), so a
- * revocation or a deactivated user takes effect on the very next request on every process. The same
- * round trip counts the request against the credential's rate limit (answered by `rateLimit`).
+ * Bearer API key or OAuth access token -> Auth. Answered from the process's credential cache while
+ * the database's credential listener is live (credential-cache.ts: every change to a key, token, user
+ * or location drops it, through NOTIFY at commit), else looked up, so a revocation or a deactivated
+ * user takes effect on the very next request on every process. The request is counted against the
+ * credential's rate limit in memory (LocalRateLimiter, exchanged with the shared table) and answered
+ * by `rateLimit`.
  *
  * Failed authentications are counted per client address in the shared rate-limit table; past
  * AUTH_FAILURE_LIMIT in 60 seconds the address is refused with 429 before any credential is looked
@@ -84,6 +90,9 @@ export function isInternalCall(req: Request): boolean {
 export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimit?: number; resourceMetadataUrl?: string } = {}): RequestHandler {
   const failureLimit = opts.failureLimit ?? AUTH_FAILURE_LIMIT;
   const rateLimit = opts.rateLimit ?? RATE_LIMIT;
+  // The credential cache's listener, started by the first pipeline that authenticates (a worker or
+  // the CLI never listens); until it has proven itself every lookup asks the database.
+  void watchCredentials(deps.db, deps.clock);
   const blockedUntil = new Map<string, number>();
   const throttled = (retryAfter: number) =>
     new ApiError('too_many_failed_authentications', `Too many failed authentications from this address; retry after ${retryAfter} seconds`, undefined, { 'Retry-After': String(retryAfter) });
@@ -122,20 +131,23 @@ export function authenticate(deps: Deps, opts: { failureLimit?: number; rateLimi
   };
 }
 
-// The credential lookups, as rate-limit subjects: one round trip finds the credential and counts
-// the request against it (only when it is usable).
+// The credential lookups. Whether the credential is usable is decided here (against the injected
+// clock), so what was read can be kept in the process's credential cache.
 const API_KEY_SQL = `SELECT k.id, k.location_id, k.role, k.scopes, k.user_id, k.expires_at, k.revoked_at, k.last_used_at, k.created_at, l.is_test,
-    u.active AS user_active,
-    (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) AND (k.user_id IS NULL OR u.active)) AS usable
+    u.active AS user_active
   FROM api_keys k JOIN locations l ON l.id = k.location_id LEFT JOIN users u ON u.id = k.user_id
   WHERE k.key_hash = ?`;
 const ACCESS_TOKEN_SQL = `SELECT t.id, t.audience, t.location_id, u.role, t.scopes, t.user_id, t.expires_at, t.revoked_at, l.is_test,
-    u.active AS user_active,
-    (t.revoked_at IS NULL AND t.expires_at > ? AND u.active) AS usable
+    u.active AS user_active
   FROM oauth_access_tokens t JOIN users u ON u.id = t.user_id JOIN locations l ON l.id = t.location_id
   WHERE t.token_hash = ?`;
 
-type Found = CredentialRow & { created_at?: Date | string; expires_at: Date | string | null; revoked_at: Date | string | null; last_used_at?: Date | string | null; user_active: boolean | null; usable: boolean };
+type Found = CredentialRow & { created_at?: Date | string; expires_at: Date | string | null; revoked_at: Date | string | null; last_used_at?: Date | string | null; user_active: boolean | null };
+
+function usable(row: Found, isKey: boolean, now: Date): boolean {
+  const unexpired = row.expires_at === null ? isKey : new Date(row.expires_at) > now;
+  return !row.revoked_at && unexpired && (isKey && !row.user_id ? true : !!row.user_active);
+}
 
 /** An API key's `last_used_at` (shown in the app) is written at most this often per key. */
 export const KEY_LAST_USED_EVERY_MS = 60_000;
@@ -147,9 +159,16 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
   const now = deps.clock.now();
   const isKey = API_KEY_PATTERN.test(credential);
   if (!isKey && !ACCESS_TOKEN_PATTERN.test(credential)) throw unauthenticated('Invalid API key', 'invalid_api_key');
-  const found = await takeFor<Found>(deps.db.knex, { sql: isKey ? API_KEY_SQL : ACCESS_TOKEN_SQL, bindings: [now, sha256Hex(credential)] }, now.getTime(), rateLimit);
-  if (!found) throw unauthenticated('Invalid API key', 'invalid_api_key');
-  const { row, verdict } = found;
+  const hash = sha256Hex(credential);
+  const cache = credentialCacheFor<Found>(deps.db);
+  let row = cache.get(hash);
+  if (!row) {
+    const stamp = cache.stamp();
+    const { rows } = await prepared<{ rows: Found[] }>(deps.db.knex, isKey ? API_KEY_SQL : ACCESS_TOKEN_SQL, [hash]);
+    row = rows[0];
+    if (!row) throw unauthenticated('Invalid API key', 'invalid_api_key');
+    cache.set(hash, row, stamp);
+  }
   if (isKey) {
     // Before any other answer: a key of the wrong mode is refused whatever its state.
     const presented = credential.startsWith('svc_test_') ? 'svc_test_' : 'svc_live_';
@@ -158,7 +177,7 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
       throw unauthenticated('This svc_live_ key cannot act on a test location', 'api_key_mode_mismatch');
     }
   }
-  if (!verdict) {
+  if (!usable(row, isKey, now)) {
     if (isKey) {
       if (row.revoked_at) throw unauthenticated('API key has been revoked', 'api_key_revoked');
       if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('API key has expired', 'api_key_expired');
@@ -168,11 +187,14 @@ export async function resolveCredential(deps: Deps, header: string, rateLimit: n
     if (row.expires_at && new Date(row.expires_at) <= now) throw unauthenticated('Access token has expired', 'api_key_expired');
     throw unauthenticated('Access token has been revoked', 'api_key_revoked');
   }
+  // Counted against its rate limit only when usable (in memory, exchanged with the shared table).
+  const verdict = await localRateLimiter(deps.db, deps.clock).take(row.id, now.getTime(), rateLimit);
   if (isKey && (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() >= KEY_LAST_USED_EVERY_MS)) {
     // Once a minute at most, and only when the key was let through (an over-limit request is not a use).
     if (verdict.allowed) {
       await deps.db.knex('api_keys').where({ id: row.id })
         .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(now.getTime() - KEY_LAST_USED_EVERY_MS))).update({ last_used_at: now });
+      row.last_used_at = now; // the cached copy too (the triggers ignore last_used_at)
     }
   }
   // Tokens minted for the MCP server (and for /v1 itself) are accepted on /v1; they act as the user.

@@ -8,7 +8,7 @@ import type { Deps } from '../deps';
 import { canUse } from '../http/access';
 import { API_KEY_BEARER, authenticate, INTERNAL_CALL_HEADER, registerInternalCall } from '../http/auth';
 import { ApiError } from '../http/errors';
-import { RATE_LIMIT, RATE_WINDOW_SECONDS, rateLimit, take, type Verdict } from '../http/rate-limit';
+import { RATE_LIMIT, RATE_WINDOW_SECONDS, localRateLimiter, rateLimit, type Verdict } from '../http/rate-limit';
 import { loadSpec } from '../http/spec';
 import type { Auth } from '../http/types';
 import { tools, type ToolDef } from './tools';
@@ -160,8 +160,9 @@ async function runTool(deps: Deps, app: Express, req: Request, tool: ToolDef, ra
   let verdict = postVerdict;
   if (budget.prepaid) budget.prepaid = false;
   else {
-    // A further tool call of the same POST: counted against the token like any /v1 request.
-    verdict = await take(deps.db.knex, auth.credentialId, deps.clock.now().getTime(), RATE_LIMIT);
+    // A further tool call of the same POST: counted against the token like any /v1 request (the same
+    // in-memory counts, exchanged with the shared table).
+    verdict = await localRateLimiter(deps.db, deps.clock).take(auth.credentialId, deps.clock.now().getTime(), RATE_LIMIT);
     if (!verdict.allowed) {
       return toolError({
         error: {

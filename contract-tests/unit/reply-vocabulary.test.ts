@@ -2225,3 +2225,18 @@ describe('holdout25 wording', () => {
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 75_000, factor_rate: 1.35 }] });
   });
 });
+
+describe('holdout26 wording', () => {
+  const oak: ReplyContext = { requested_amount: 80_000, business_name: 'Oakridge Auto Glass' };
+
+  it('an approval that falls if a condition fails goes to a person; routine closing stips stay applied', () => {
+    // the approval stands only while a document still to come shows a figure
+    expect(read('Oakridge is approved for the full $80,000 at 1.32 over 9 months, daily. Only if the UCC search comes back clear of other liens.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // a figure the lender has not seen: bigger than stated, the approval is gone
+    expect(read('Approved at $80,000, factor 1.30, 36 weeks, $2,888.89 weekly. If the back taxes turn out higher than the owner told us, the offer is void.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(read('We can fund the full 80k at 1.35 for 8 months daily, contingent on the judgment balance being under $10k.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // routine closing conditions: applied as before
+    expect(read('Oakridge is approved for $80,000 at 1.32 over 9 months, daily, subject to final verification and signed contracts.', oak).review_reason ?? null).toBeNull();
+    expect(read('Approved for the full $80,000 at 1.30, 36 weeks, $2,888.89 weekly, subject to a bank verification call and standard stips.', oak).review_reason ?? null).toBeNull();
+  });
+});

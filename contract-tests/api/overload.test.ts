@@ -186,12 +186,16 @@ describe(`overload (${ENGINE})`, () => {
     const { h, base, t } = await served({});
     const auth = { authorization: `Bearer ${t.keys.admin}` };
     expect((await send(base, 'GET', '/v1/businesses', auth).response).status).toBe(200);
+    // That GET left its key in this process's credential cache (src/http/credential-cache.ts), which
+    // answers without reading api_keys: the request held in authentication carries a key never used
+    // yet, so it is looked up in the database and waits on the lock there.
+    const fresh = { authorization: `Bearer ${(await t.key({ role: 'admin', user: 'admin' })).key}` };
     const lock = await h.knex.transaction();
     closeAll.unshift(async () => void (await lock.rollback().catch(() => undefined)));
     await lock.raw(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
     const droppedBefore = lifecycleCounts.droppedBeforeRun;
     const id = `gone-in-${table.replace('_', '-')}`;
-    const gone = send(base, 'POST', '/v1/businesses', { ...auth, 'x-request-id': id, 'idempotency-key': `key-${id}` }, { legal_name: `Half Way ${table} LLC` });
+    const gone = send(base, 'POST', '/v1/businesses', { ...fresh, 'x-request-id': id, 'idempotency-key': `key-${id}` }, { legal_name: `Half Way ${table} LLC` });
     await vi.waitFor(async () => {
       // (Not through the locking transaction: pg_stat_activity is a snapshot per transaction.)
       const { rows } = await h.knex.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);

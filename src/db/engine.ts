@@ -210,9 +210,13 @@ export class CredentialWatch {
   }
 }
 
-/** Starts the credential listener of `db` (once; it never rejects: a failure leaves it not live); closed by `db.close()`. */
-export async function watchCredentials(db: Database, clock: Clock): Promise<CredentialWatch> {
+/**
+ * Starts the credential listener of `db` (once; it never rejects: a failure leaves it not live); closed by `db.close()`.
+ * An app built over no database (the architecture check builds one to read its pipeline) has nothing to watch.
+ */
+export async function watchCredentials(db: Database, clock: Clock): Promise<CredentialWatch | undefined> {
   if (db.credentialWatch) return db.credentialWatch;
+  if (!db.knex) return undefined;
   const watch = new CredentialWatch(db, clock);
   db.credentialWatch = watch;
   await watch.start();

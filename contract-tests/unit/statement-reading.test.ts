@@ -478,6 +478,7 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // payouts are a processor's, rows under day headings with no table header) 6/8; the two refusals
   // are right: a large once-only credit of no known kind, a funder's only loan-worded debit.
   { dir: 'contract-tests/fixtures/statements-blind-25', minParsed: 6 },
+  { dir: 'contract-tests/fixtures/statements-blind-27', minParsed: 6 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

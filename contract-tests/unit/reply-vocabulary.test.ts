@@ -2258,6 +2258,7 @@ describe('holdout27 wording', () => {
     // a range of days or a percentage is no floated amount
     expect(read('Please send the voided check. Funds usually land in 2-3 days after contracts.', oak).review_reason ?? null).toBeNull();
     expect(read('Before we can decide we need the lease. The holdback would come in around 10-12%.', oak).review_reason ?? null).toBeNull();
+    expect(read('Before we can decide we need the lease. Daily payments would come in around 450-500 a day.', oak).review_reason ?? null).toBeNull();
   });
   it('a quote that lost its "> " marks under "On ... wrote:" is cut: the message answered is not read as the lender\'s', () => {
     // the quoted submission names a time in business and a FICO; the reply itself is a plain approval

@@ -443,7 +443,7 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout27) a range of bare amounts the deal will land in, with no unit after it: "probably lands around 25-30, not the
   // 40", "likely ends up near 50 to 60", "should come in between 35 and 45" (never "funds land in 2-3 days", "holdback
   // comes in around 10-12%")
-  { phrase: "(lands?|landing|ends? up|ending up|comes? in|coming in|comes? out|coming out|shakes? out|shaking out|works? out)( somewhere)? (around|about|near|at|close to|roughly|in|between)( the)? \\$?\\d{1,3}\\s?k?\\s?(-|\u2013|to|and)\\s?\\$?\\d{1,3}\\s?k?(?![\\d.,]*\\d| ?%| ?\\/| (a|an|per|each|every) | ?(percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|payments?|pmts?|points?|pts?|positions?|nsfs?|negs?|fico|score|business|am|pm)\\b)", w: 3 },
+  { phrase: "(lands?|landing|ends? up|ending up|comes? in|coming in|comes? out|coming out|shakes? out|shaking out|works? out)( somewhere)? (around|about|near|at|close to|roughly|in|between)( the)? \\$?\\d{1,3}\\s?k?\\s?(-|\u2013|to|and)\\s?\\$?\\d{1,3}\\s?k?(?![\\d.,]*\\d| ?%| ?\\/| ?(a|an|per|each|every) | ?(percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|payments?|pmts?|points?|pts?|positions?|nsfs?|negs?|fico|score|business|am|pm)\\b)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 

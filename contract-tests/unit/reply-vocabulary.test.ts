@@ -2240,3 +2240,118 @@ describe('holdout26 wording', () => {
     expect(read('Approved for the full $80,000 at 1.30, 36 weeks, $2,888.89 weekly, subject to a bank verification call and standard stips.', oak).review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout27 wording', () => {
+  const oak: ReplyContext = { requested_amount: 80_000, business_name: 'Oakridge Auto Glass' };
+
+  it('a decision heard on a call or a voicemail and passed on goes to a person; the lender\'s own word stays applied', () => {
+    expect(read('Marta in credit sent us a voice message on Oakridge, pasting the call transcript here: approved for the full $80,000 at 1.32 over 9 months, daily.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    expect(read('Quick one - the underwriter told me over the phone that Oakridge is approved for $80,000 at 1.30, 36 weeks, $2,888.89 weekly.', oak)).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // the lender's own written approval, a voicemail it left the broker beside it: applied as before
+    expect(read('Oakridge is approved for the full $80,000 at 1.32 over 9 months, daily. I left you a voicemail as well.', oak).review_reason ?? null).toBeNull();
+    // a tax transcript asked for is a stip, not hearsay
+    expect(read('Please send a signed 8821 so we can pull the tax transcripts.', oak).review_reason ?? null).toBeNull();
+  });
+
+  it('a request beside a range of bare amounts the deal will probably land in goes to a person', () => {
+    expect(read('Oakridge is near the line. Likely ends up near 50 to 60, nowhere close to the 80. Before I can give you numbers I need:\n- the last two quarterly P&Ls\n- a copy of the shop lease', oak)).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    // a range of days or a percentage is no floated amount
+    expect(read('Please send the voided check. Funds usually land in 2-3 days after contracts.', oak).review_reason ?? null).toBeNull();
+    expect(read('Before we can decide we need the lease. The holdback would come in around 10-12%.', oak).review_reason ?? null).toBeNull();
+    expect(read('Before we can decide we need the lease. Daily payments would come in around 450-500 a day.', oak).review_reason ?? null).toBeNull();
+  });
+  it('a quote that lost its "> " marks under "On ... wrote:" is cut: the message answered is not read as the lender\'s', () => {
+    // the quoted submission names a time in business and a FICO; the reply itself is a plain approval
+    const html =
+      '<div>Oakridge approved for the full $80,000, 1.32 over 9 months, daily.</div><div><br></div>' +
+      '<div class="quoted"><div>On Mon, Nov 2, 2026 at 9:00 AM, Dana Whitfield &lt;dana@summitvalley.example&gt; wrote:</div>' +
+      '<div>Requested amount: $80,000</div><div>Time in business: 9 months</div><div>Please send us your best offer. Declined elsewhere last week.</div></div>';
+    const c = classifyReply({ subject: 'Re: Oakridge', text: '', html }, oak);
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.reasons.join(' ')).not.toMatch(/declin/);
+  });
+
+  it('a schedule named first and refused after, "montly" for monthly: the offer on another schedule is a counter', () => {
+    const c = read('Monthly debits we cannot offer on auto glass. We can fund all 80k on weekly - 1.30, 36 wks, $2,888.89/wk.', { ...oak, requested_frequency: 'monthly' });
+    expect(c).toMatchObject({ type: 'counter' });
+    expect(read('montly pmts we dont do. can do the 80k weekly tho, 1.30 factor 36 wks $2,888.89/wk', oak).type).toBe('counter');
+  });
+
+  it('declines in Spanish, "we\'re out" in two words, and the reasons in shorthand', () => {
+    expect(read('Perdon Dana, Oakridge no va. El score salio 512 y nuestro minimo es 575.', oak)).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    expect(read('lo tenemos que rechazar, muchas deudas.', oak).type).toBe('declined');
+    // "no va a ser problema" is no decline
+    expect(read('Aprobado por los 80k completos, 1.32, 9 meses diario. El voided check no va a ser problema.', oak).type).toBe('approved');
+    expect(read("Owner's got 4 open advances on Oakridge, the last one 2 wks ago. were out.", oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('too many pos on this one. pass', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Pass - average ledger bal under 1k most of the month.', oak)).toMatchObject({ type: 'declined', decline_category: 'low_balance' });
+    // "were out" after a subject of its own is no lender stepping out
+    const away = read('Oakridge is approved for the full $80,000 at 1.32, 9 months, daily. Both owners were out.', oak);
+    expect(away.type).toBe('approved');
+    expect(away.review_reason ?? null).toBeNull();
+  });
+  it('another product of the lender\'s own offered in place of the one refused, priced in a table with drawn rules, is a counter', () => {
+    const text = [
+      "Dana, we can't do an MCA on Oakridge with winter coming. What we can offer is our 18-month term loan for the whole 80K:",
+      '',
+      'PRODUCT          AMOUNT       TOTAL PAYBACK   PAYMENTS     MONTHLY PMT',
+      '===============  ===========  ==============  ===========  ===========',
+      'Term loan        $80,000.00   $108,000.00     18 monthly   $6,000.00',
+      '',
+      'Let me know and I will send loan docs.',
+    ].join('\n');
+    const c = read(text, oak);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 80_000, factor_rate: 1.35, term: 18, term_unit: 'months', payment_frequency: 'monthly', payment_amount: 6000 }] });
+    expect(c.offers).toHaveLength(1);
+    expect(c.review_reason ?? null).toBeNull();
+    // the product refused and another named in its place, not priced yet: a counter, not a decline
+    expect(read("We can't do an advance on Oakridge, the seasonality kills it. What we could do is our equipment lease on the new glass cutter.", oak).type).toBe('counter');
+  });
+
+  it('how long the offers stay open is no term, and the prose naming a table\'s offer is that offer', () => {
+    const text = [
+      'Oakridge is approved for the full amount; both options stay open for 7 days. Buy 1.28 on one, buy 1.33 on two.',
+      '',
+      '+-----+----------+------+----------+-----------+',
+      '| Opt | Funded   | Buy  | Max sell | Term      |',
+      '+-----+----------+------+----------+-----------+',
+      '| 1   | $80,000  | 1.28 | 1.38     | 6 months  |',
+      '| 2   | $80,000  | 1.33 | 1.43     | 9 months  |',
+      '+-----+----------+------+----------+-----------+',
+    ].join('\n');
+    const c = read(text, oak);
+    expect(c.type).toBe('approved');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[80_000, 1.28, 6, 'months'], [80_000, 1.33, 9, 'months']]);
+  });
+  it('an amount of no stated role that the factor turns into the stated payback is the amount funded', () => {
+    const c = read('For Oakridge we could take $80,000.00 of future sales, but only on a 14% holdback, not 9%. Receivables purchased: $108,000.00 (1.35), roughly 8 months. At the 9% the most we can do is $40,000.00 at the same 1.35, about 11 months.', oak);
+    expect(c.type).toBe('counter');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[80_000, 1.35, 8, 'months'], [40_000, 1.35, 11, 'months']]);
+  });
+  it("a help desk's ticket notification: the comments after the newest one are the thread, not read as the lender's", () => {
+    const text = [
+      '##- Please type your reply above this line -##',
+      'Ticket 4411 has a new reply from the credit team.',
+      '',
+      'Marta Quill (Lakeshore Funding)',
+      'Nov 20, 2026, 3:12 PM EST',
+      '',
+      'Hi Dana, Oakridge is approved for the full $80,000 at 1.32, 9 months, daily.',
+      '',
+      'Dana Whitfield',
+      'Nov 2, 2026, 9:00 AM EST',
+      '',
+      'Requested amount: $80,000. Time in business: 9 months. They were declined elsewhere, what is the most you can do?',
+    ].join('\n');
+    const c = read(text, oak);
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.32, term: 9, term_unit: 'months' }] });
+    expect(c.reasons.join(' ')).toMatch(/older ticket comments/);
+    expect(c.reasons.join(' ')).not.toMatch(/declin/);
+    // no ticket marker: a name and a time line in an ordinary reply cut nothing
+    expect(read('Marta Quill\nNov 20, 2026, 3:12 PM EST\n\nOakridge is approved for the full $80,000 at 1.32, 9 months, daily.\n\nDana Whitfield\nNov 2, 2026, 9:00 AM EST\n\nPlease send the October statement too.', oak).reasons.join(' ')).not.toMatch(/older ticket comments/);
+  });
+});
+
+
+
+

@@ -80,6 +80,21 @@ const RE_FWD_SUBJECT = /^\s*(fwd?|fw|tr|wg)\s*:/i;
  */
 export const RE_CHAT_STAMP = /^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3},?\s+\[?\d{1,2}:\d{2}(?::\d{2})?\s?(?:AM|PM|am|pm)?\]?$/;
 
+/**
+ * (holdout27) A help desk's ticket notification (Zendesk, Freshdesk, Help Scout: "##- Please type your reply above this
+ * line -##"): its comments stand newest first, each under its author's line and a time line ("Nov 25, 2026, 10:17 CST");
+ * the comments after the first are the thread, the submission among them.
+ */
+const RE_TICKET = /\b(type|write|enter) your (reply|response) above this line\b|^#{1,3}-.{0,60}above this line.{0,10}-#{1,3}$/i;
+const RE_COMMENT_TIME = /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? )?(?:[a-z]{3,9}\.? \d{1,2},? \d{4}|\d{1,2} [a-z]{3,9},? \d{4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2}),?(?: at)? \d{1,2}:\d{2}(?::\d{2})?\s?(?:am|pm)?(?: [a-z]{2,5}| [+-]\d{4}| \(?utc[+-]?\d*\)?)?$/i;
+function commentHeaderAt(lines: string[], i: number): boolean {
+  const l = lines[i];
+  if (!l || l.length > 80 || /[.!?:,;]$/.test(l) || RE_COMMENT_TIME.test(l)) return false;
+  let j = i + 1;
+  while (j < lines.length && j <= i + 2 && !lines[j]) j++;
+  return j < lines.length && RE_COMMENT_TIME.test(lines[j]);
+}
+
 /** A "From: ..." line followed closely by Sent:/Date:/To:/Subject: lines: an Outlook-style quote header. */
 function headerBlockAt(lines: string[], i: number): number {
   if (!RE_FROM_HEADER.test(lines[i] ?? '')) return 0;
@@ -172,9 +187,16 @@ export function splitReply(text: string, subject = ''): ReplyParts {
   let i = 0;
   const isFwdSubject = RE_FWD_SUBJECT.test(subject);
   let firstBlock = true;
+  const ticket = trimmed.slice(0, 6).some((x) => RE_TICKET.test(x));
+  let comments = 0;
   for (; i < lines.length; i++) {
     const raw = lines[i];
     const l = raw.trim();
+    if (ticket && commentHeaderAt(trimmed, i) && ++comments >= 2) {
+      markers.push('older ticket comments');
+      quotedLines += lines.length - i;
+      break;
+    }
     // a run of ">" lines: a quote, unless it starts with a forward marker (Apple Mail forwards)
     if (/^>/.test(l)) {
       const run: string[] = [];
@@ -206,6 +228,14 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       while (!RE_ON_WROTE.test(joined) && k < i + 2 && k + 1 < lines.length) joined += ` ${lines[++k].trim()}`;
       if (RE_ON_WROTE.test(joined)) {
         markers.push('On ... wrote:');
+        // (holdout27) a quote that lost its "> " marks (Yahoo's quoted div, an indented text quote): the lines under the
+        // attribution are the message answered, not the sender's, so the rest is cut
+        let n = k + 1;
+        while (n < lines.length && !lines[n].trim()) n++;
+        if (n < lines.length && !/^\s*>/.test(lines[n])) {
+          quotedLines += lines.length - n;
+          break;
+        }
         i = k;
         continue;
       }

@@ -107,6 +107,12 @@ export const PASSED_AT = "passed(?: on(?: [a-z0-9'&.-]+){1,4}?)? (?:at|for)";
 
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
+  // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
+  // "queda declinado" (never "no va a ser problema", a yes)
+  { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) (hacer|fondear|financiar|aprobar|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
+  // statements were out"; "I'm out." stays a person away, "we're out." is read above)
+  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
@@ -341,6 +347,10 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "heard back from (one of |a couple of |two of |some of )?(my|our) (guys|funders|lenders|shops|partners|buyers|people)|(a|one|another) (funder|lender|shop|buyer) (i|we) (work|deal|place (deals|files)) with|(my|our) (partner|outside|other) (funder|lender|shop|buyer)s?", w: 3 },
   // the relayer's own markup: "I'd need 3 points on it", "we add 2 points", "my fee is 2 pts on top"
   { phrase: "(i'd|i would|we'd|we would|i|we) (need|add|want|take|tack on|put) \\d+ ?(pts?|points?)( on (it|top|that))?|(my|our) (fee|points|pts|spread|cut) (is|are|would be) \\d+", w: 3 },
+  // (holdout27) a decision heard, not written: a voicemail or a call passed on as its recording or transcript ("left me this
+  // VM, forwarding the transcript", "pasting the call transcript", "voicemail from the underwriter", "she told me over the
+  // phone"): hearsay a person confirms (never "I left you a voicemail", the lender's own word, nor a tax transcript)
+  { phrase: "(left|sent|forwarded|got) (me|us)( a| this| the| her| his| their)? (vm|voice ?mail|voice message|phone message)|(vm|voice ?mail|voice message) (from|transcript(ion)?)|(call|vm|voice ?mail|voice message|phone|recording|message) transcript(ion)?s?|(forward(ing|ed)?|pasting|pasted|copying|copied|attaching|attached)( you| along| below| in)? (the|this|her|his|their|a) (transcript(ion)?|vm|voice ?mail|recording)|(said|told me|told us|mentioned|confirmed) (it )?(on|over) the phone", w: 3 },
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
@@ -430,6 +440,10 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout25) the same range from one end to the other: "could land anywhere from 50 to the full 85 depending on
   // concentration", "we'd end up somewhere between 40 and all 60", "probably anywhere from $30k up to 45"
   { phrase: "(land|lands|landing|come in|comes in|coming in|come out|comes out|end up|ends up|get you|get (it|this|him|her|them)|do|go|approve|fund|offer|be|somewhere|probably|likely|maybe) (anywhere|somewhere) (from|between) (the |a )?\\$?\\d{1,3}(\\.\\d)?\\s?k?( on the low end)? (to|and|up to|through|-|–) (the full |the whole |all |all of |the )?\\$?\\d{1,3}(\\.\\d)?\\s?k?\\b(?!,\\d| ?(days|weeks|months|years|mos|payments|%|percent|points|positions|fico|score))", w: 3 },
+  // (holdout27) a range of bare amounts the deal will land in, with no unit after it: "probably lands around 25-30, not the
+  // 40", "likely ends up near 50 to 60", "should come in between 35 and 45" (never "funds land in 2-3 days", "holdback
+  // comes in around 10-12%")
+  { phrase: "(lands?|landing|ends? up|ending up|comes? in|coming in|comes? out|coming out|shakes? out|shaking out|works? out)( somewhere)? (around|about|near|at|close to|roughly|in|between)( the)? \\$?\\d{1,3}\\s?k?\\s?(-|\u2013|to|and)\\s?\\$?\\d{1,3}\\s?k?(?![\\d.,]*\\d| ?%| ?\\/| ?(a|an|per|each|every) | ?(percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|payments?|pmts?|points?|pts?|positions?|nsfs?|negs?|fico|score|business|am|pm)\\b)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
 ];
 
@@ -571,6 +585,8 @@ export const COUNTER: PhraseRow[] = [
   // (holdout21) a schedule refused in few words, or kept for other files: "amount is fine, the weekly isn't", "weekly is
   // only offered on files over $50k", "bi-weekly is reserved for renewals"
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| option| program| structure| remits?)? (isn't|is not|aren't|are not|won't|will not)(?=\\s*[.!;,\\n]|\\s*$)", w: 3, schedule: true },
+  // (holdout27) the schedule named first, the refusal after it: "monthly payments we don't do", "weekly we can't offer on this"
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedules?| remits?| pmts?)? (we|i|our (shop|desk|program)) (don't|do not|can't|cannot|won't|will not|never) (do|offer|write|run|approve|go)\\b", w: 3, schedule: true },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| options?| programs?| structures?| remits?)? (is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)", w: 3, schedule: true },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
@@ -584,12 +600,13 @@ export const COUNTER: PhraseRow[] = [
  */
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
-  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
-  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
-  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?equipment (loan|financing|lease)', w: 3 },
-  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? )?sba( loan)?', w: 3 },
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 
@@ -619,7 +636,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     category: 'stacking',
     phrases: [
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
-      'mca debits', 'stacked', 'stacking', 'too many positions', 'holdback (is )?too high', 'over[- ]?leveraged',
+      'mca debits', 'stacked', 'stacking', 'too many (positions|pos|mcas|advances|funders|lenders)', 'holdback (is )?too high', 'over[- ]?leveraged',
       '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
       // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
       "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",
@@ -655,13 +672,15 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)",
     // (holdout12) the merchant's monthly figure set beside the floor: "doing about 12 a month in deposits, our floor is 15"
     "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
-  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
+  { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance',
+    // (holdout27) shorthand: "avg daily bal too low", "average ledger bal under 1k", "daily bals too thin"
+    '(avg|average|daily|ledger) (daily |ledger )?bals?( (is|are))? (too|way too|under|below|low|thin)', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
   // (issue 26 classes) the sector as what the lender has no appetite for: "no appetite for vet clinics right now"
   { category: 'industry', phrases: ["(no|zero|little|limited) appetite for (?!(this|that|it|the|more|another|additional|a|an|any|stack\\w*|risk|deals?|files?|paper|positions?|advances?)\\b)[a-z&/-]+"], w: 3 },
   { category: 'stacking', phrases: ['too much (debt|leverage|paper|existing debt)|debt load (is )?too (high|heavy)'], w: 3 },
   { category: 'credit_score', phrases: ['fico too low', "(the |owner |owner's |guarantor )credit(?= *[.!,;\\n]| *$)", 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
     // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
-    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score)( is| of)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
+    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score|m[i\u00ed]nimo)( is| of| es| de)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new',
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
     '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },

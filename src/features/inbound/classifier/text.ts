@@ -6,7 +6,7 @@ import * as V from '../vocabulary';
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Words lenders misspell often enough to matter, matched within edit distance 1 (2 for long words). */
-const FUZZY_WORDS = ['declined', 'decline', 'declining', 'unfortunately', 'negative', 'approved', 'approval', 'restricted'];
+const FUZZY_WORDS = ['declined', 'decline', 'declining', 'unfortunately', 'negative', 'approved', 'approval', 'restricted', 'monthly'];
 /** Correct words one edit away from a cue word, which must stay as they are. */
 const REAL_WORDS = new Set([
   'approve', 'approves', 'approving', 'approvals', 'declines', 'decliner', 'negatives', 'negatively', 'restrict', 'restricts',

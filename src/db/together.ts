@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { prepared } from './prepared';
 
 /** Options of `writeTogether`. */
 export interface TogetherOptions {
@@ -51,7 +52,8 @@ export async function sendTogether(db: Knex | Knex.Transaction, held: Held, tail
   held.writes = undefined;
   const { sql, bindings } = together(writes, tail);
   try {
-    await db.raw(sql, bindings);
+    // The text is fixed by the code that built the writes (values are bindings): prepared once per connection.
+    await prepared(db as Knex, sql, bindings);
   } catch (err) {
     throw held.mapError ? held.mapError(err) : err;
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { prepared } from '../../db/prepared';
 import { visibleDeals } from '../../db/visible';
 import type { Scope } from '../../http/types';
 import type { StatementDoc } from '../lender-matches/statement-figures';
@@ -255,9 +256,10 @@ type ContextColumns = {
 /** `findDeal` and `dealContexts` for one deal, in one round trip (the visibility rule of `dealsQuery`: role user sees only its own). */
 export async function findDealWithContext(db: Db, scope: Scope, id: string): Promise<{ row: DealRow; ctx: DealContext } | undefined> {
   if (scope.role === 'user' && !scope.userId) return undefined;
+  // Two fixed texts: prepared once per connection (its eight subplans cost more to plan than to run).
   const { rows } = await (scope.role === 'user'
-    ? db.raw<{ rows: (DealRow & ContextColumns)[] }>(DEAL_WITH_CONTEXT.own, [scope.locationId, id, scope.userId!])
-    : db.raw<{ rows: (DealRow & ContextColumns)[] }>(DEAL_WITH_CONTEXT.all, [scope.locationId, id]));
+    ? prepared<{ rows: (DealRow & ContextColumns)[] }>(db as Knex, DEAL_WITH_CONTEXT.own, [scope.locationId, id, scope.userId!])
+    : prepared<{ rows: (DealRow & ContextColumns)[] }>(db as Knex, DEAL_WITH_CONTEXT.all, [scope.locationId, id]));
   const r = rows[0];
   if (!r) return undefined;
   const { ctx_business, ctx_stage, ctx_primary_offer, ctx_originator, ctx_closer, ctx_submissions_count, ctx_offers_count, ctx_statements, ...row } = r;

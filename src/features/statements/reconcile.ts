@@ -103,7 +103,6 @@ export function reconcile(r: Reading): Reconciled {
   const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy|privilege pay)\b/i;
   const nsfRows = debits.filter((x) => isNsf(x.description));
   const interestRows = credits.filter((x) => depositKind(x.description) === 'interest');
-  const interestApart = r.totals.some((t) => t.category === 'interest' && t.section < 0);
   const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
   type S = (typeof signed)[number];
   const candidatesOf = (t: (typeof r.totals)[number]): S[][] => {
@@ -115,12 +114,11 @@ export function reconcile(r: Reading): Reconciled {
     }
     // Refunds of fees: the credits that refund or reverse a fee, those only.
     if (t.category === 'fee_refunds') return [credits.filter((x) => FEE_REFUND.test(x.description))];
-    // The bank's interest credited: the interest rows, those only.
+    // The bank's interest credited ("Interest Paid" in the summary, beside a deposits line that leaves
+    // it out: the box's lines then make the credits together): the interest rows, those only.
     if (t.category === 'interest') return [interestRows];
     const side = t.kind === 'credit' ? credits : debits;
     const cands: S[][] = [side];
-    // Deposits beside the interest printed as a line of its own: the credits that are not interest.
-    if (t.kind === 'credit' && interestApart) cands.push(credits.filter((x) => !interestRows.includes(x)));
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));
     // The section of the same name ("Customer Deposits 7 $10,741.27" and its "Customer Deposits" rows).
     const named = signed.filter((x) => name(r.sections[x.section].heading) === name(t.label));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
+import { unknownFunderPulls } from '../../src/features/statements/doubt';
 import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, setOperatorRules, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
@@ -77,6 +78,23 @@ describe('categoryDoubt: recurring equal debits to a payee no row knows', () => 
     expect(categoryDoubt([...sales(3, 5000), ...debits(8, () => 'POS PURCHASE BLUE BOTTLE COFFEE', () => 64)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(4, () => 'ZELLE TO JORDAN LEE', () => 600)])).toBeNull();
     expect(categoryDoubt([...sales(3, 5000), ...debits(6, () => 'ACH DEBIT EZPASS REPLENISH', () => 25)])).toBeNull();
+  });
+});
+
+describe('unknownFunderPulls: every debit of a recurring group is in doubt, not only the one that completes it (blind-26)', () => {
+  // A lender that is also a card processor (no funder row: most of its lending is SBA loans) pulling
+  // the same sum every Monday: an advance's weekly payment or a loan's, the line cannot say which.
+  // The statement refuses at the fourth; each of the four is a line the MCA figures depend on.
+  const weekly = [9, 16, 23, 30].map((d, i) => t(`2026-11-${String(d).padStart(2, '0')}`, `ACH DEBIT KESTREL MERCHANT SVCS WKLY ${7310 + i}`, -275));
+  it('four weekly $275.00 pulls: all four doubted, the statement refused at the fourth', () => {
+    const pulls = unknownFunderPulls([...sales(6, 900), ...weekly]);
+    expect([...pulls.debits]).toEqual(weekly);
+    expect([...pulls.triggers.keys()]).toEqual([weekly[3]]);
+    expect(categoryDoubt([...sales(6, 900), ...weekly])).toBe("4 debits of $275.00 to one payee (the first on 2026-11-09) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted");
+  });
+  it('three of them, or four of varying sums, doubt nothing', () => {
+    expect(unknownFunderPulls([...sales(6, 900), ...weekly.slice(0, 3)]).debits.size).toBe(0);
+    expect(unknownFunderPulls([...sales(6, 900), ...weekly.map((x, i) => ({ ...x, cents: x.cents - i * 100 }))]).debits.size).toBe(0);
   });
 });
 

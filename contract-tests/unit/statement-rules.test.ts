@@ -8,6 +8,7 @@ import {
   achCut, classify, creditDoubt, creditSettled, depositKind, isNsf, isRecovery, isTradeWord, loadStatementRulesFile, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, processorOf, rowProblems,
   setOperatorRules, statementRules,
 } from '../../src/features/statements/rules';
+import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
 // the known gaps of issue 25, guards against common words matching, and the operator's file
@@ -391,6 +392,20 @@ describe('nsf: NSF, returned, unpaid and overdraft (paid item) events', () => {
   it('a fee for an overdrawing item that was a transfer is an overdraft fee (blind-18)', () => {
     expect(isNsf('Overdraft Item Fee Item: Online Transfer to Savings ...4402')).toBe(true);
     expect(isNsf('OVERDRAFT ITEM FEE PAID INTERNET XFER TO CHK 1180')).toBe(true);
+  });
+});
+
+describe('nsf: an overdraft-privilege programme\'s fee is an overdraft (paid item) fee (blind-26)', () => {
+  // Credit unions name their overdraft programme ("Privilege Pay", "Overdraft Privilege"): the item
+  // was paid and the fee charged for paying it, as a courtesy-pay fee is.
+  it.each(['PRIVILEGE PAY CHARGE CHK 1043', 'Overdraft Privilege Fee - POS KWIK TRIP', 'OD PRIVILEGE ITEM CHG'])('%s is an NSF (an overdraft fee)', (d) => expect(isNsf(d)).toBe(true));
+  it('its refund is a reversal, neither an NSF nor revenue', () => {
+    expect(isNsf('PRIVILEGE PAY FEE RFND')).toBe(false);
+    expect(depositKind('Privilege pay fee reversal')).toBe('refund');
+  });
+  it('a fee box\'s "Privilege pay charges" totals overdraft fees; its year-to-date is never read', () => {
+    expect(nsfFeeCategory('Privilege pay charges')).toBe('od');
+    expect(labelOf('Total privilege pay fees year to date')).toEqual({ role: 'ignore' });
   });
 });
 

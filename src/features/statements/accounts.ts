@@ -176,11 +176,20 @@ export class AccountBook {
   }
 
   /** An account's heading: the same account goes on; another starts its own reading. */
-  switch(next: AccountRef, pageTop = false): void {
+  switch(next: AccountRef, pageTop = false, runningHeader = false): void {
     const r = this.r;
     const account = this.account;
     if (account && sameAccount(account, next)) {
       this.account = { ...account, number: account.number ?? next.number };
+      return;
+    }
+    // A page's running header naming the account ("Cobblestone | Saguaro Mobile Glass | Checking
+    // x8810" atop every page after the first), met after the first page's rows under no heading: the
+    // account those rows were already, not a new one (blind-26: the first page's rows were set
+    // apart as another account's and the statement read from page 2 on).
+    if (pageTop && runningHeader && !account && !this.headings.length) {
+      this.headings.push(next);
+      this.account = next;
       return;
     }
     // At the top of a page, an account met before the current one: the page's running header

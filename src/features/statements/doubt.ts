@@ -129,6 +129,47 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
 }
 
 /**
+ * Debits no row settles that recur like the payments of an advance no funder row knows: four or more
+ * of one amount ($50 or more) to one payee (not a transfer, a check, a card purchase, cash or a
+ * payment the merchant pushes), or three or more of one amount to a payee with the funding trade's
+ * words. A payee is the counterparty whatever the bank's wording (rules.ts `counterparty`). `debits`:
+ * every debit of such a group (each is a position's payment or not, and no rule says which);
+ * `triggers`: the debit that completes each group, in the order of the statement, with why.
+ * (blind-26: "NEWTEK MERCHANT WEEKLY DEBIT", $412.00 every Monday, from a lender and processor no
+ * funder row lists: an advance's weekly pull or a loan's, the line cannot say which.)
+ */
+export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: Map<Txn, string> } {
+  const funderLike = new Map<string, Txn[]>();
+  const recurring = new Map<string, Txn[]>();
+  const debits = new Set<Txn>();
+  const triggers = new Map<Txn, string>();
+  // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
+  const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  for (const t of txns) {
+    if (t.cents >= 0) continue;
+    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description)) {
+      const key = `${t.cents}|${payee(t.description)}`;
+      const same = [...(recurring.get(key) ?? []), t];
+      recurring.set(key, same);
+      if (same.length >= 4) {
+        for (const x of same) debits.add(x);
+        if (same.length === 4 && !triggers.has(t)) triggers.set(t, `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`);
+      }
+    }
+    if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
+      const key = `${t.cents}|${payee(t.description)}`;
+      const same = [...(funderLike.get(key) ?? []), t];
+      funderLike.set(key, same);
+      if (same.length >= 3) {
+        for (const x of same) debits.add(x);
+        if (same.length === 3 && !triggers.has(t)) triggers.set(t, `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`);
+      }
+    }
+  }
+  return { debits, triggers };
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -181,25 +222,12 @@ export function categoryDoubt(txns: Txn[]): string | null {
   for (const t of loanWordedSinglePulls(txns)) {
     return `The only debit of ${money(-t.cents)} on ${t.date} to a funder is worded as a loan payment: a term loan's installment or an advance's first payment, and no rule says which, so the MCA figures cannot be trusted`;
   }
-  const funderLike = new Map<string, Txn[]>();
-  const recurring = new Map<string, Txn[]>();
-  // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
-  const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  const pulls = unknownFunderPulls(txns);
   for (const t of txns) {
     if (t.cents >= 0) continue;
-    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description)) {
-      const key = `${t.cents}|${payee(t.description)}`;
-      const same = [...(recurring.get(key) ?? []), t];
-      recurring.set(key, same);
-      if (same.length >= 4) return `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`;
-    }
+    const why = pulls.triggers.get(t);
+    if (why) return why;
     if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
-    if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
-      const key = `${t.cents}|${payee(t.description)}`;
-      const same = [...(funderLike.get(key) ?? []), t];
-      funderLike.set(key, same);
-      if (same.length >= 3) return `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`;
-    }
   }
   return null;
 }

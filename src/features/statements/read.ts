@@ -2,7 +2,7 @@ import { AccountBook, accountHeadingOf, accountNamed, datedBalances, sameAccount
 import { type Col, dateFirst, fitColumnsOf, groupsAcross, headerOf, type PeriodBox, sideBySide, tablesBeside, thisPeriodOnly } from './columns';
 import type { PageItems } from './extract';
 import { bankOf, cellsOf, cellTexts, linesOf } from './lines';
-import { periodOf, stackedPeriods } from './period';
+import { dateIn, periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
 import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, withoutSideBoxes } from './sections';
@@ -40,6 +40,9 @@ import { accountColumnsLine, byTypeTable, labelsOverAmounts, type LineAt, type R
 //
 // Nothing here decides what a statement's figures are: analyze.ts reconciles the reading to the
 // cent and only then computes figures.
+
+const WEEKDAY_WORD = /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i;
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 export function read(pages: PageItems[]): Reading {
   const all = linesOf(pages);
@@ -80,6 +83,22 @@ export function read(pages: PageItems[]): Reading {
     const x0 = line.words[0].x0;
     if (x0 < descX - line.size) return true;
     return unread.some((b) => b.x1 <= x0 + 1 && b.y1 >= line.y - line.size * 0.8 && b.y0 <= line.y + line.size * 0.2);
+  };
+  /**
+   * Whether an account heading is a running header: the same account named within the first three
+   * lines of every page after the first (a page title repeating the account, not a new account).
+   */
+  const runningHeader = (acct: AccountRef) => {
+    const last = lines.length ? lines[lines.length - 1].page : 0;
+    if (last < 1) return false;
+    for (let p = 1; p <= last; p++) {
+      const top = lines.filter((l) => l.page === p).slice(0, 3);
+      if (!top.some((l) => {
+        const a = accountHeadingOf(l.text);
+        return !!a && sameAccount(a, acct) && a.number === acct.number;
+      })) return false;
+    }
+    return true;
   };
   let forwardOpening: number | null = null;
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
@@ -251,11 +270,20 @@ export function read(pages: PageItems[]): Reading {
     // the day's rows below it.
     // Or, no table header at all (rows of a description and an amount under each day's heading),
     // a full date with its year and its weekday ("Tuesday, March 3, 2026").
-    const noHeaderDay = (d: Tok[], rest: Tok[]) => !cols && kind !== 'summary' && kind !== 'daily' && (d[0] as Extract<Tok, { k: 'date' }>).md[2] !== null && rest.length > 0;
+    // Or a short heading without the year ("Tue 09/02"), when its weekday is that date's own in the
+    // statement's period: the weekday says it heads a day (blind-26: a fintech's Daily Activity).
+    const noHeaderDay = (d: Tok[], rest: Tok[]) => {
+      if (cols || kind === 'summary' || kind === 'daily') return false;
+      const date = d[0] as Extract<Tok, { k: 'date' }>;
+      const weekday = [...rest.map((t) => t.t), date.t.split(/\s+/)[0]].find((t) => WEEKDAY_WORD.test(t));
+      if (date.md[2] !== null) return rest.length > 0;
+      const iso = weekday && r.period ? dateIn(date.md, r.period) : null;
+      return !!iso && WEEKDAYS[new Date(`${iso}T00:00:00Z`).getUTCDay()] === weekday!.slice(0, 3).toLowerCase();
+    };
     if ((cols ? !cols.some((c) => c.kind === 'date') : true) && !money.length) {
       const d = tk.filter((t) => t.k === 'date');
       const rest = tk.filter((t) => t.k !== 'date');
-      if (d.length === 1 && (cols || noHeaderDay(d, rest)) && rest.every((t) => t.k === 'text' && /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i.test(t.t))) {
+      if (d.length === 1 && (cols || noHeaderDay(d, rest)) && rest.every((t) => t.k === 'text' && WEEKDAY_WORD.test(t.t))) {
         dayDate = (d[0] as Extract<Tok, { k: 'date' }>).md;
         dayHeader = headerText;
         lastRow = null;
@@ -345,7 +373,7 @@ export function read(pages: PageItems[]): Reading {
       // Savings xxxxxx4410".)
       const continues = (lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2) || underPending(line, i);
       if (acct && !continues) {
-        book.switch(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3);
+        book.switch(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3, runningHeader(acct));
         lastRow = null;
         pending = null;
       }

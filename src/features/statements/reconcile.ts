@@ -1,7 +1,7 @@
 import { dateIn, days } from './period';
 import type { Reading, Sign } from './reading-types';
 import type { FailureCode } from './result';
-import { isNsf } from './rules';
+import { depositKind, isNsf } from './rules';
 
 // Reconciling a reading (./read.ts) before any figure is trusted: every row's sign decided, opening +
 // credits - debits = closing, each running balance, section and summary total and count, each
@@ -100,8 +100,9 @@ export function reconcile(r: Reading): Reconciled {
   // on the same side ("CHECKS/DEBITS" beside "SERVICE CHARGES/FEES") for what the others leave. A
   // total no set of rows adds up to fails the statement.
   const words: Record<string, RegExp> = { deposits: /\bdeposits?\b/i, checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
-  const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy)\b/i;
+  const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy|privilege pay)\b/i;
   const nsfRows = debits.filter((x) => isNsf(x.description));
+  const interestRows = credits.filter((x) => depositKind(x.description) === 'interest');
   const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
   type S = (typeof signed)[number];
   const candidatesOf = (t: (typeof r.totals)[number]): S[][] => {
@@ -113,6 +114,9 @@ export function reconcile(r: Reading): Reconciled {
     }
     // Refunds of fees: the credits that refund or reverse a fee, those only.
     if (t.category === 'fee_refunds') return [credits.filter((x) => FEE_REFUND.test(x.description))];
+    // The bank's interest credited ("Interest Paid" in the summary, beside a deposits line that leaves
+    // it out: the box's lines then make the credits together): the interest rows, those only.
+    if (t.category === 'interest') return [interestRows];
     const side = t.kind === 'credit' ? credits : debits;
     const cands: S[][] = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));

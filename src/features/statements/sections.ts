@@ -19,6 +19,11 @@ export function headingOf(text: string): Heading | null {
   // long its title runs.
   if (t.split(' ').length <= 16 && /^(pending|scheduled|held|on hold|memo posted|unposted)\b.*\b(transactions?|items?|activity|deposits?|debits?|credits?|withdrawals?|payments?)\b.*\bnot (yet )?(included|reflected|posted|shown|part)\b|^(items?|transactions?|activity) not (yet )?(included|reflected|posted)\b/.test(t)) return { kind: 'ignore', category: 'other' };
   if (t.split(' ').length > 9) return null;
+  // A sentence is no heading: a legend of the page's signs ("AMOUNTS FOLLOWED BY - ARE DEBITS",
+  // "Items marked * are checks out of sequence"), printed in a footer under the rows, names a side
+  // but opens no section (blind-26: a credit union's footer read as a debits heading signed the
+  // next page's credits as debits).
+  if (/\b(are|is|were|was|denotes?|indicates?|means|followed by|preceded by|marked)\b/.test(t)) return null;
   // A summary's column header naming both sides and the balances ("Account  Previous Balance
   // Deposits  Withdrawals  Ending Balance"): neither a credit nor a debit section.
   if (/\b(deposits?|credits?|additions?)\b/.test(t) && /\b(withdrawals?|debits?|subtractions?|deductions?|checks)\b/.test(t) && /\bbalances?\b/.test(t)) return { kind: 'summary', category: 'summary' };
@@ -69,7 +74,7 @@ export function nsfFeeCategory(label: string): 'nsf' | 'od' | 'ri' | null {
   const t = label.toLowerCase().replace(/[^a-z&/ ]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (!/\b(fees|charges)\b|^total\b.*\b(fee|charge)\b/.test(t)) return null;
   if (/\b(limit|protection|transfer|waived|refund|reversal|credit)s?\b/.test(t)) return null;
-  const od = /\b(overdraft|overdrawn|od|paid items?|courtesy pay)\b/.test(t);
+  const od = /\b(overdraft|overdrawn|od|paid items?|courtesy pay|privilege pay)\b/.test(t);
   const ri = /\b(returned items?|return items?|nsf|non sufficient|insufficient funds?|unpaid items?)\b/.test(t);
   return od && ri ? 'nsf' : od ? 'od' : ri ? 'ri' : null;
 }
@@ -107,7 +112,11 @@ export function labelOf(raw: string): Label | null {
   if (/\b(fees?|charges?)\b/.test(t) && /\b(refunds?|refunded|reversals?|reversed|rebates?)\b/.test(t)) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'credit', category: 'fee_refunds' };
   const nsfFees = nsfFeeCategory(t);
   if (nsfFees) return /\b(year to date|ytd|year)\b/.test(t) ? { role: 'ignore' } : { role: 'total', kind: 'debit', category: nsfFees };
-  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|nsf)\b/.test(t)) return { role: 'ignore' };
+  // The bank's interest credited this period, printed as a line of its own ("Interest Paid",
+  // "Interest earned this period"): a credit total of the interest rows, which the summary's
+  // deposits line beside it leaves out (blind-27: "Deposits and Credits" without the interest paid).
+  if (/^(total )?interest (paid|earned|credited)( this (period|statement|cycle|month))?$/.test(t)) return { role: 'total', kind: 'credit', category: 'interest' };
+  if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|privilege pay|nsf)\b/.test(t)) return { role: 'ignore' };
   // A treasury statement's ledger balances name no "balance": "Opening Ledger", "Closing Ledger".
   if (/\b(beginning|opening|starting|start|previous|prior|last statement s?|begin)\b.*\b(balance|ledger)\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };
   if (/\b(ending|closing|new|current|end|this statement s?)\b.*\b(balance|ledger)\b|^balance this statement|^balance at end|^statement balance$/.test(t)) return { role: 'closing' };

@@ -38,6 +38,11 @@ export function numericDate(w: string): [number, number, number | null] | null {
   if (m) return [Number(m[2]), Number(m[3]), Number(m[1])];
   m = /^([A-Za-z]{3,4})[-.](\d{1,2})$/.exec(w);
   if (m && MONTH_WORD.test(m[1])) return [MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]), null];
+  // The month's short name and the day run together, as a mainframe or credit union core prints
+  // them: DEC11 / MAY01 / Sept3 (the year from the statement period). Only a month's usual cut of
+  // 3 or 4 letters and a day of 1 to 31: "MARKET12", "JUNE2026" or "DEC45" are no dates.
+  m = /^([A-Za-z]{3,4})(\d{1,2})$/.exec(w);
+  if (m && FULL_MONTH.test(m[1]) && Number(m[2]) >= 1 && Number(m[2]) <= 31) return [MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]), null];
   // The day first, then the month's name: 16-DEC / 16-Dec (the year from the statement period).
   m = /^(\d{1,2})-([A-Za-z]{3,4})$/.exec(w);
   if (m && FULL_MONTH.test(m[2]) && Number(m[1]) >= 1 && Number(m[1]) <= 31) return [MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]), null];

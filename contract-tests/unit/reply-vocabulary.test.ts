@@ -2409,6 +2409,11 @@ describe('holdout28 wording', () => {
     expect(c.offers).toMatchObject([{ amount: 80_000, factor_rate: 1.33, term: 140, term_unit: 'days', payment_amount: 760 }]);
   });
 
+  it('a payment written bare before its schedule in shorthand is the payment; a count before it stays a count', () => {
+    expect(read('oakridge good for the full 80k\n1.30 / 40 wks / 2600 wkly\nsend contract req', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.3, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2600 }]);
+    expect(read('oakridge approved 80k @ 1.30, 160 daily', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.3, term: 160, term_unit: 'days' }]);
+  });
+
   it('a state the lender was taken out of by someone else is restricted_state', () => {
     expect(read('Oakridge is a decline, compliance has us out of Vermont entirely as of this month.', oak)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
   });

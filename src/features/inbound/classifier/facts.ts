@@ -82,6 +82,15 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       taken.push([m.index, end]);
       facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
     }
+    // (holdout28) a payment written bare before its schedule in shorthand: "1.35 / 30 wks / 1800 wkly", "2,150 weekly", "450.00
+    // daily" (four digits or more, or cents: "120 daily" is a count of payments)
+    const beforeFreqRe = /(?<![\w.,$])(\d{1,3}(?:,\d{3})|\d{4,5}|\d{2,5}(?=\.\d{2}))(\.\d{2})?\s+(?:daily|weekly|bi-?weekly|dly|wkly)\b(?!\s*(?:payments?|pmts?|pymts?|debits?|pulls?|draws?|installments?|remittances?|deposits?|revenue|sales|in\b|of\b))/gi;
+    while ((m = beforeFreqRe.exec(line))) {
+      const end = m.index + m[1].length + (m[2]?.length ?? 0);
+      if (overlaps(m.index, end)) continue;
+      taken.push([m.index, end]);
+      facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
+    }
     // a payment labelled, its figure bare with cents: "Daily payment 388.57", "weekly debit: 2,280.00"
     // ... or after its schedule: "5 months daily 470.22" (not "monthly": a month's figure is revenue)
     const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?|daily|weekly|bi-?weekly|dly|wkly)(?: amount)?\s*(?:of|:|=|is|-)?\s*(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;

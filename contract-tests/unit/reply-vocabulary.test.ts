@@ -2414,6 +2414,11 @@ describe('holdout28 wording', () => {
     expect(read('oakridge approved 80k @ 1.30, 160 daily', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.3, term: 160, term_unit: 'days' }]);
   });
 
+  it('the deposits named, then "they" under the minimum in the same sentence, is low revenue; the deal under it stays deal size', () => {
+    expect(read("We have to decline Oakridge: sales look fine until you back out the owner's loan proceeds, then they're below our minimum.", oak)).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    expect(read('Oakridge is a pass. Their deposits are fine but at 20k the deal is under our minimum.', oak)).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+  });
+
   it('a state the lender was taken out of by someone else is restricted_state', () => {
     expect(read('Oakridge is a decline, compliance has us out of Vermont entirely as of this month.', oak)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
   });

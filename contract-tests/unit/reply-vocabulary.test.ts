@@ -2403,6 +2403,14 @@ describe('holdout28 wording', () => {
     expect(c.review_reason ?? null).toBeNull();
   });
 
+  it("another funder's balance ('still in there with ~30k', '30k left') is never the amount offered", () => {
+    for (const t of ['Velocity is still in there with ~30k so we would sit 2nd. 2nd position on this revenue: $20,000 max, 1.45 factor, 24 weeks, $1,208.33 weekly.', 'Velocity has 30k left on it, so 2nd position. Revenue supports 1.45 factor, 24 weeks, $1,208.33 weekly on $20,000.']) {
+      const c = read(t, oak);
+      expect(c.offers.map((o) => o.amount)).not.toContain(30_000);
+      expect(outcome(c).apply).toBe(false);
+    }
+  });
+
   it('hundreds in words before a unit or "dollars"; a term in business days is no amount', () => {
     expect(wordsToDigits('two hundred forty payments of one hundred fifty dollars ($150.00)')).toBe('240 payments of $150.00');
     const c = read('We can do the full eighty thousand, but best I can do is one hundred forty business days, daily debits of seven hundred sixty dollars, factor one point three three.', oak);

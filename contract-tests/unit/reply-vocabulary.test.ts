@@ -2435,6 +2435,13 @@ describe('holdout28 wording', () => {
     expect(read("Pass on Oakridge: credit. Sorry, credit just isn't there.", oak)).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
   });
 
+  it('a decline only as the file stands, with items asked to take it back to committee, goes to a person', () => {
+    const c = read('Declined as it stands: the September deposits carry a $40k loan and without it revenue is too light. Send me the 2025 P&L and the loan agreement and I will run it back through credit.', oak);
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'conflicting_cues' });
+    // a plain decline with its reason, nothing asked to reopen it, stays applied
+    expect(read('Declined: revenue is too light for us. Sorry.', oak).review_reason ?? null).toBeNull();
+  });
+
   it('a state the lender was taken out of by someone else is restricted_state', () => {
     expect(read('Oakridge is a decline, compliance has us out of Vermont entirely as of this month.', oak)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
   });

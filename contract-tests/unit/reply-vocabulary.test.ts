@@ -2386,6 +2386,8 @@ describe('holdout28 wording', () => {
     const c = read("can't add new money on top of their 4 dailies. what we can do is a consolidation: we fund 50k in weekly draws that pay off their 4 daily debits, merchant pays us 2,333.33/wk x 30 wks, 1.40 factor.", oak);
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.4, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' }] });
     expect(c.review_reason ?? null).toBeNull();
+    // the offer's own payments, paid by the merchant, stay the offer's
+    expect(read('Approved the full 80k at 1.36; their 40 weekly payments would be $2,720.00.', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.36, term: 40, term_unit: 'weeks', payment_amount: 2720 }]);
   });
 
   it('a daily-debits column or "daily debits of $X" prices the offer: no stacking reason beside an approval', () => {

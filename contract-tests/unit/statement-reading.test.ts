@@ -1521,6 +1521,25 @@ describe('an account summary as a row of boxes, each label over its amount', () 
   });
 });
 
+// blind-28: a credit union's summary as four boxes, each label at its box's left and its amount at
+// its right: the first box's amount lies nearer the second box's label than its own.
+describe('a row of boxes, each label at its left and its amount at its right', () => {
+  const make = (credits: string): PageSpec[] => [[
+    [[40, 'CASCADE MEADOWS FCU'], [360, 'Period 10/01/2026 thru 10/31/2026']],
+    [[44, 'Beginning Balance', { size: 7 }], [177, 'Credits This Period (2)', { size: 7 }], [310, 'Debits This Period (3)', { size: 7 }], [443, 'Ending Balance', { size: 7 }]],
+    [[167, '12,000.00', { r: true }], [300, '+1,500.00', { r: true }], [433, '-635.00', { r: true }], [566, '12,865.00', { r: true }]],
+    HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '1,000.00', '13,000.00'),
+    AMT('10/09', 'MOBILE DEPOSIT', credits, '13,500.00'),
+    AMT('10/12', 'ACH DEBIT XCEL ENERGY', '-400.00', '13,100.00'),
+    AMT('10/15', 'ACH DEBIT SYSCO', '-200.00', '12,900.00'),
+    AMT('10/15', 'OVERDRAFT ITEM FEE', '-35.00', '12,865.00'),
+  ]];
+  it('reads each box\'s amount as its own label\'s', async () => {
+    expect(figures(await read(make('500.00')))).toMatchObject({ beginning_balance: 12000, ending_balance: 12865, deposits_total: 1500, deposit_count: 2, nsf_count: 1 });
+  });
+});
+
 describe('a box of fees beside the summary, its heading level with the balances', () => {
   // "OVERDRAFT / RETURN ITEM FEES" (this period, year to date) right of "Beginning Balance ...
   // Ending Balance": the box is not read, the summary beside it is.

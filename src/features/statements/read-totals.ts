@@ -187,10 +187,16 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
       {
         const before = s.r.totals.length;
         const used = new Set<string>();
+        const nearest = (t: Tok) => labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - (t.x0 + t.x1) / 2) - Math.abs((b.x0 + b.x1) / 2 - (t.x0 + t.x1) / 2)) < 0 ? c : b);
+        // A row of boxes, each label at its box's left and its amount at its right (blind-28: "Previous
+        // Balance | Deposits/Credits (20) | ..."): an amount may lie nearer the next box's label. One
+        // amount for each label, ending right of its label's start, and the nearest giving two to one
+        // label: each box's amount is the one of its rank.
+        const amounts = below.filter((t) => t.k === 'money');
+        const byRank = amounts.length === labels.length && new Set(amounts.map(nearest)).size < labels.length && amounts.every((t, k) => t.x1 > labels[k].x0 && (k + 1 === labels.length || t.x1 <= labels[k + 1].x0 + (labels[k + 1].x1 - labels[k + 1].x0)));
         for (const t of below) {
           if (t.k !== 'money') continue;
-          const cx = (t.x0 + t.x1) / 2;
-          const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
+          const cell = byRank ? labels[amounts.indexOf(t)] : nearest(t);
           // Several accounts side by side ("Deposits/Credits (30)" for checking, "Deposits/Credits
           // (3)" for savings): the first of a label is this account's.
           const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();

@@ -423,3 +423,18 @@ describe("a supplier's CREDIT from a chain store the merchant pays by card under
     expect(supplierCreditFrom('ACH AUTO CREDIT CREDIT')).toBeNull();
   });
 });
+
+// blind-28: "ACH deposit from ROYAL COFFEE INC CREDIT ID 547925597", a roaster's green-coffee supplier
+// paid as "ACH payment to ROYAL COFFEE INC GREEN COFFEE": the company's suffix ended the name and
+// refused it as no name, so the credit was doubted (uncertain_categories) instead of settled.
+describe("a supplier's CREDIT whose name ends with the company's suffix (blind-28)", () => {
+  const paid = [t('2026-05-04', 'ACH PAYMENT TO BLUE HERON MILLS LLC FLOUR ID 260690018', -2400)];
+  const credit = t('2026-05-12', 'ACH DEPOSIT FROM BLUE HERON MILLS LLC CREDIT ID 547925597', 188);
+  it('is the company\'s name without the suffix, and money given back when the company was paid at least as much', () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['BLUE', 'HERON', 'MILLS']);
+    expect([...paidBack([...sales(10, 2000), ...paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
+    // A suffix alone names nobody.
+    expect(supplierCreditFrom('ACH DEPOSIT FROM INC CREDIT')).toBeNull();
+  });
+});

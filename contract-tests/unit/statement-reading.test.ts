@@ -1365,6 +1365,31 @@ describe('"Money in by type" / "Money out by type": totals of each side, by plac
   });
 });
 
+// blind-28: a fintech's "Money in" title alone over its breakdown, its own card payouts apart from
+// the rest ("Harbor card payouts (1)", "Other money in (2)"): lines of the credit side, not a debit
+// total of card purchases.
+describe('a side\'s title alone ("Money in") over its breakdown lines: together they are that side (blind-28)', () => {
+  const make = (payouts: string): PageSpec[] => [[
+    'Harbor Ledger Business Account', 'Statement Period: 10/01/2026 through 10/31/2026',
+    [[40, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[40, 'Ending Balance'], [300, '5,600.00', { r: true }]],
+    [[40, 'Money in', { b: true }]],
+    [[48, 'Harbor card payouts (1)'], [300, payouts, { r: true }]],
+    [[48, 'Other money in (2)'], [300, '$5,500.00', { r: true }]],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Debits', { b: true, r: true }], [500, 'Credits', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, '10/02'], [100, 'HARBOR CARD PAYOUT 3371'], [500, '1,000.00', { r: true }], [572, '2,000.00', { r: true }]],
+    [[40, '10/05'], [100, 'CORVID ROBOTICS INVOICE PMT'], [500, '500.00', { r: true }], [572, '2,500.00', { r: true }]],
+    [[40, '10/06'], [100, 'WIRE IN NORTHWELL ANALYTICS INVOICE 2231'], [500, '5,000.00', { r: true }], [572, '7,500.00', { r: true }]],
+    [[40, '10/09'], [100, 'GUSTO NET 895496702'], [430, '1,500.00', { r: true }], [572, '6,000.00', { r: true }]],
+    [[40, '10/12'], [100, 'SLACK CARD 8812'], [430, '400.00', { r: true }], [572, '5,600.00', { r: true }]],
+  ]];
+  it('are read as the side\'s breakdown: the statement is parsed', async () => {
+    expect(figures(await read(make('$1,000.00')))).toMatchObject({ deposits_total: 6500, deposit_count: 3, ending_balance: 5600 });
+  });
+  it('lines that do not add up to the side fail', async () => {
+    failed(await read(make('$1,050.00')), 'does_not_reconcile');
+  });
+});
+
 describe('"Summary by type" over "In" and "Out": each column\'s lines together are that side (blind-22)', () => {
   // An online bank's table of its own types (ACH, Card, Wire) for both sides under one title: the
   // title line reads like a column header ("In", "Out"); "ACH" is not the rows whose description says

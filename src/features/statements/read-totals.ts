@@ -300,6 +300,8 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
 /** A breakdown table's title: "Money in by type", "Credits by category", "Outgoing by channel". */
 const BY_TYPE = /^(money (in|out)|deposits?|credits?|debits?|withdrawals?|incoming|outgoing|inflows?|outflows?|additions|subtractions|payments (in|out))\s+by\s+(type|category|channel|method|kind)$/i;
 const sideOfTitle = (t: string): 'credit' | 'debit' => (/^(money in|deposits?|credits?|incoming|inflows?|additions|payments in)\b/i.test(t) ? 'credit' : 'debit');
+/** A side's title with nothing after it: "Money in", "Money out" (an online bank's words for its sides). */
+const SIDE_ONLY = /^(money|funds) (in|out)$/i;
 /** The column titles of such a table ("Type  Count  Total"). */
 const BY_TYPE_HEAD = /^(type|category|channel|method|kind|count|number|no\.?|#|items?|total|amount|sum|\s)+$/i;
 
@@ -318,7 +320,11 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
   const cells = cellsOf(line.words);
   if (cells.length >= 3 && BY_TYPE_ONE.test(cells[0].t.trim()) && cells.slice(1).every((c) => SIDE_HEAD.test(c.t.trim()))) return byTypeColumns(s, l, cells);
   const heads = cells.map((c) => ({ x0: c.x0, t: c.t.trim() }));
-  if (!heads.length || !heads.every((h) => BY_TYPE.test(h.t))) return null;
+  // A side's own title alone ("Money in" over "Tile payments transfers (21) $21,726.09" and "Other
+  // money in (3) $1,094.65", blind-28: a fintech's own card payouts split out of the rest): its lines
+  // are that side's breakdown as under "Money in by type", when no line is dated.
+  const sideOnly = heads.length === 1 && SIDE_ONLY.test(heads[0].t);
+  if (!heads.length || !heads.every((h) => BY_TYPE.test(h.t) || sideOnly)) return null;
   heads.sort((a, b) => a.x0 - b.x0);
   const got: Array<{ label: string; kind: 'credit' | 'debit'; cents: number; count: number | null; group: string }> = [];
   let j = i + 1;
@@ -330,6 +336,7 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
       if (BY_TYPE_HEAD.test(ln.text)) continue;
       break;
     }
+    if (sideOnly && tk.some((t) => t.k === 'date')) return null;
     // Each amount is the table's whose title begins at or left of it; its type and count are
     // the words and the whole number before it, in the same table.
     const band = (x: number) => heads.reduce((b, h, n) => (h.x0 <= x + 1 ? n : b), 0);

@@ -259,6 +259,8 @@ export function supplierCreditFrom(description: string): string[] | null {
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);
+  // The company's suffix ends its name, no word of it ("ROYAL COFFEE INC CREDIT", blind-28).
+  while (name.length > 1 && ['INC', 'LLC', 'LTD', 'CORP', 'CO', 'COMPANY'].includes(name[name.length - 1])) name.pop();
   // AUTO after a name word is the name's ("NAPA AUTO PARTS", "ADVANCE AUTO PARTS"), not "automatic" (blind-28).
   return name.some((x) => x.length >= 4) && !name.some((x, i) => (CHANNEL.has(x) && !(x === 'AUTO' && i > 0)) || NOT_A_NAME.has(x)) ? name : null;
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
-import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, namesStore, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -436,5 +436,29 @@ describe("a supplier's CREDIT whose name ends with the company's suffix (blind-2
     expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
     // A suffix alone names nobody.
     expect(supplierCreditFrom('ACH DEPOSIT FROM INC CREDIT')).toBeNull();
+  });
+});
+
+// blind-28: a Fifth Third-style register words a supplier's credit "ACH CREDIT SYSCO LOUISVILLE CREDIT
+// ID 8605405212 CCD" (the SEC code after it) and a credit memo under the ACH name cut at 16 characters
+// ("JOHNSTONE SUPPL CREDIT MEMO", the card purchases naming JOHNSTONE SUPPLY whole): both were doubted.
+describe("a supplier's CREDIT with its SEC code after it, and a credit memo under a cut ACH name (blind-28)", () => {
+  it("the SEC code names nothing: the supplier's credit, settled when the supplier was paid at least as much", () => {
+    const paid = t('2026-06-09', 'ACH DEBIT GORDON FOODSERV INVOICE ID 3138679708 PPD', -2200);
+    const credit = t('2026-06-16', 'ACH CREDIT GORDON FOODSERV CREDIT ID 8605405212 PPD', 128.5);
+    expect(supplierCreditFrom(credit.description)).toEqual(['GORDON', 'FOODSERV']);
+    expect([...paidBack([...sales(10, 2000), paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), paid, credit])).toBeNull();
+  });
+  it('a credit memo whose name the ACH field cut is the payee the card purchases name whole; not a shorter or other name', () => {
+    const cards = [t('2026-04-06', 'DEBIT CARD PURCHASE FERGUSON ENTERPRISES DAYTON OH 05/28 CARD 0938', -448.94)];
+    const memo = t('2026-04-13', 'ACH CREDIT FERGUSON ENTERPR CREDIT MEMO ID 4392307747 CCD', 441.2);
+    expect(paysCounterparty(cards[0].description, ['FERGUSON', 'ENTERPR'])).toBe(true);
+    expect([...paidBack([...sales(10, 2000), ...cards, memo])]).toEqual([memo]);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, memo])).toBeNull();
+    // More than was paid: doubted as before.
+    expect(categoryDoubt([...sales(10, 2000), ...cards, { ...memo, cents: 60_000 }])).toMatch(/^The credit of \$600\.00 on 2026-04-13 reads like a return/);
+    expect(paysCounterparty(cards[0].description, ['FERGUSON', 'ENT'])).toBe(false);
+    expect(paysCounterparty('DEBIT CARD PURCHASE FERGUSON ELECTRIC DAYTON OH', ['FERGUSON', 'ENTERPR'])).toBe(false);
   });
 });

@@ -479,6 +479,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // are right: a large once-only credit of no known kind, a funder's only loan-worded debit.
   { dir: 'contract-tests/fixtures/statements-blind-25', minParsed: 6 },
   { dir: 'contract-tests/fixtures/statements-blind-27', minParsed: 6 },
+  // Blind-28 scored 2/8 parsed (1 fully right), 1 with a wrong true revenue: a parts store's "<name>
+  // CREDIT" (AUTO in its name read as "automatic", paid by card as "On 0812 NAPA AUTO 4410") matched no
+  // payee and was counted as sales. After its fixes (that credit, a row of boxes label left / amount
+  // right, "Money in" over its breakdown, a summary balance dated before its label, SEC codes and
+  // suffixes after a supplier's name, a credit memo's cut ACH name) 8/8, 96/96.
+  { dir: 'contract-tests/fixtures/statements-blind-28', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -1562,6 +1568,29 @@ describe('a row of boxes, each label at its left and its amount at its right', (
   ]];
   it('reads each box\'s amount as its own label\'s', async () => {
     expect(figures(await read(make('500.00')))).toMatchObject({ beginning_balance: 12000, ending_balance: 12865, deposits_total: 1500, deposit_count: 2, nsf_count: 1 });
+  });
+});
+
+// blind-28: a Fifth Third-style summary dates its balances before their labels ("04/01/2026
+// Beginning Balance $64,000.00", an average beside it): the balances of those days, never rows.
+describe('a summary balance dated before its label', () => {
+  const make = (ending: string): PageSpec[] => [[
+    [[40, 'OHIO RIVER TRUST'], [366, 'Statement Period Date: 10/1/2026 - 10/31/2026']],
+    'Account Summary',
+    [[44, '10/01/2026  Beginning Balance'], [290, '$1,000.00', { r: true }], [330, 'Average Daily Balance'], [568, '1,200.00', { r: true }]],
+    [[44, '2 Deposits / Credits'], [290, '1,500.00', { r: true }], [330, 'Days in Period'], [568, '31', { r: true }]],
+    [[44, '3 Withdrawals / Debits'], [290, '-635.00', { r: true }]],
+    [[44, '10/31/2026  Ending Balance'], [290, ending, { r: true }]],
+    HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '1,000.00'),
+    AMT('10/09', 'MOBILE DEPOSIT', '500.00'),
+    AMT('10/12', 'ACH DEBIT XCEL ENERGY', '-400.00'),
+    AMT('10/15', 'ACH DEBIT SYSCO', '-200.00'),
+    AMT('10/15', 'OVERDRAFT ITEM FEE', '-35.00'),
+  ]];
+  it('reads the opening and closing balances', async () => {
+    expect(figures(await read(make('$1,865.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 1865, deposits_total: 1500, nsf_count: 1 });
+    failed(await read(make('$1,875.00')), 'does_not_reconcile');
   });
 });
 

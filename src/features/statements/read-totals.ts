@@ -253,8 +253,13 @@ export function accountColumnsLine(s: ReadState, l: LineAt): number | null {
 /** Label and amount pairs on a line without a date: a summary, a section's total, a balance; a page's own totals are skipped. */
 export function totalsLine(s: ReadState, l: LineAt): number | null {
   const { r, lines, toks, sections, addTotal, newSection } = s;
-  const { i, line, tk, money, text, first, kind } = l;
-  if (!money.length || (first && first.k === 'date')) return null;
+  const { i, line, money, text, first, kind } = l;
+  let { tk } = l;
+  // In a summary, a balance dated before its label ("04/01/2026  Beginning Balance  $18,000.00",
+  // blind-28): the balance on that day, as "Beginning balance on 04/01" is; never a row.
+  const datedBalance = kind === 'summary' && first?.k === 'date' && tk[1]?.k === 'text' && isBalanceLabel(tk.slice(1, tk.findIndex((t) => t.k === 'money')).map((t) => t.t).join(' '));
+  if (datedBalance) tk = tk.slice(1);
+  if (!money.length || (first && first.k === 'date' && !datedBalance)) return null;
   // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
   // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
   // ("Total Debits/Credits this page 21,282.49 16,839.27" is one too.)

@@ -138,6 +138,9 @@ export function paysCounterparty(debitDescription: string, creditName: string[])
   const storeName = store ? nameWords(store[1]) : [];
   if (storeName.length === 1 && storeName[0].length >= 5 && storeName[0] === creditName[0]) return true;
   for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
+  // The credit's ACH company name cut at 16 characters ("JOHNSTONE SUPPL CREDIT MEMO", the card
+  // purchases naming "JOHNSTONE SUPPLY" whole, blind-28): as `namesPayee` reads a cut name.
+  for (let i = 0; i < d.length; i++) if (d[i] === creditName[0] && namesPayee(creditName, d.slice(i))) return true;
   return false;
 }
 
@@ -255,7 +258,8 @@ const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC'
  */
 export function supplierCreditFrom(description: string): string[] | null {
   if (classOf(description).processor) return null;
-  const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w));
+  // (Nor the ACH entry's SEC code after it: "ACH CREDIT SYSCO LOUISVILLE CREDIT ID 8605405212 CCD", blind-28.)
+  const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
 import { unknownFunderPulls } from '../../src/features/statements/doubt';
-import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, setOperatorRules, supplierCreditFrom } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -410,5 +410,73 @@ describe("a supplier's CREDIT whose ACH company name is cut at 16 characters, th
     expect(namesPayee(['ACE', 'HARD'], ['ACE', 'HARDWARE'])).toBe(false);
     expect(namesPayee(['EASTLAKE', 'HARDWA'], ['WESTLAKE', 'HARDWARE'])).toBe(false);
     expect(namesPayee(['WESTLAKE', 'HARDWA'], ['WESTLAKE', 'HA'])).toBe(false);
+  });
+});
+
+// blind-28: a repair shop's "Electronic Deposit From NAPA AUTO PARTS REF=...N CREDIT" (a parts store's
+// credit; the shop pays it by card, "Debit Purchase - VISA On 0812 NAPA AUTO 4410 MPLS MN") was counted
+// as sales: AUTO was read as "automatic" (channel), the card's "On 0812" as the payee's first word, and
+// the card network's cut store name ("NAPA AUTO", then the store's number) as no prefix of the name.
+describe("a supplier's CREDIT from a chain store the merchant pays by card under a cut name and a store number (blind-28)", () => {
+  const cards = [t('2026-02-03', 'CARD PURCHASE ON 02/01 CARQUEST AUTO 0917 ST PAUL MN', -540.2), t('2026-02-17', 'CARD PURCHASE 4401928833 ON 0215 CARQUEST AUTO 0917 ST PAUL MN', -318.45)];
+  const credit = t('2026-02-20', 'ACH DEPOSIT FROM CARQUEST AUTO SUPPLY TRACE 0719 CREDIT', 126.3);
+  it('is money given back, not revenue, when the store was paid at least as much in the period', () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['CARQUEST', 'AUTO', 'SUPPLY']);
+    expect(counterparty(cards[0].description)).toBe('CARQUEST AUTO ST');
+    expect(storeWords(cards[1].description)).toEqual(['CARQUEST', 'AUTO']);
+    expect([...paidBack([...sales(10, 2000), ...cards, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, credit])).toBeNull();
+  });
+  it('more than the store was paid: doubted, never counted as sales', () => {
+    const big = { ...credit, cents: 120_000 };
+    expect(paidBack([...sales(10, 2000), ...cards, big]).size).toBe(0);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, big])).toMatch(/^The credit of \$1200\.00 on 2026-02-20 comes from a counterparty the merchant pays/);
+  });
+  it('the store must begin the name: two words or one of 5 letters or more; AUTO leading a line stays channel', () => {
+    expect(namesStore(['CARQUEST', 'AUTO', 'SUPPLY'], ['CARQUEST', 'AUTO'])).toBe(true);
+    expect(namesStore(['CARQUEST', 'AUTO', 'SUPPLY'], ['CARQUEST', 'PARTS'])).toBe(false);
+    expect(namesStore(['NAPA', 'AUTO', 'PARTS'], ['NAPA'])).toBe(false);
+    expect(namesStore(['CARQUEST', 'AUTO'], ['CARQUEST', 'AUTO', 'SUPPLY'])).toBe(false);
+    expect(storeWords('ACH DEBIT CARQUEST AUTO SUPPLY PAYMENT')).toBeNull();
+    expect(supplierCreditFrom('ACH AUTO CREDIT CREDIT')).toBeNull();
+  });
+});
+
+// blind-28: "ACH deposit from ROYAL COFFEE INC CREDIT ID 547925597", a roaster's green-coffee supplier
+// paid as "ACH payment to ROYAL COFFEE INC GREEN COFFEE": the company's suffix ended the name and
+// refused it as no name, so the credit was doubted (uncertain_categories) instead of settled.
+describe("a supplier's CREDIT whose name ends with the company's suffix (blind-28)", () => {
+  const paid = [t('2026-05-04', 'ACH PAYMENT TO BLUE HERON MILLS LLC FLOUR ID 260690018', -2400)];
+  const credit = t('2026-05-12', 'ACH DEPOSIT FROM BLUE HERON MILLS LLC CREDIT ID 547925597', 188);
+  it('is the company\'s name without the suffix, and money given back when the company was paid at least as much', () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['BLUE', 'HERON', 'MILLS']);
+    expect([...paidBack([...sales(10, 2000), ...paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
+    // A suffix alone names nobody.
+    expect(supplierCreditFrom('ACH DEPOSIT FROM INC CREDIT')).toBeNull();
+  });
+});
+
+// blind-28: a Fifth Third-style register words a supplier's credit "ACH CREDIT SYSCO LOUISVILLE CREDIT
+// ID 8605405212 CCD" (the SEC code after it) and a credit memo under the ACH name cut at 16 characters
+// ("JOHNSTONE SUPPL CREDIT MEMO", the card purchases naming JOHNSTONE SUPPLY whole): both were doubted.
+describe("a supplier's CREDIT with its SEC code after it, and a credit memo under a cut ACH name (blind-28)", () => {
+  it("the SEC code names nothing: the supplier's credit, settled when the supplier was paid at least as much", () => {
+    const paid = t('2026-06-09', 'ACH DEBIT GORDON FOODSERV INVOICE ID 3138679708 PPD', -2200);
+    const credit = t('2026-06-16', 'ACH CREDIT GORDON FOODSERV CREDIT ID 8605405212 PPD', 128.5);
+    expect(supplierCreditFrom(credit.description)).toEqual(['GORDON', 'FOODSERV']);
+    expect([...paidBack([...sales(10, 2000), paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), paid, credit])).toBeNull();
+  });
+  it('a credit memo whose name the ACH field cut is the payee the card purchases name whole; not a shorter or other name', () => {
+    const cards = [t('2026-04-06', 'DEBIT CARD PURCHASE FERGUSON ENTERPRISES DAYTON OH 05/28 CARD 0938', -448.94)];
+    const memo = t('2026-04-13', 'ACH CREDIT FERGUSON ENTERPR CREDIT MEMO ID 4392307747 CCD', 441.2);
+    expect(paysCounterparty(cards[0].description, ['FERGUSON', 'ENTERPR'])).toBe(true);
+    expect([...paidBack([...sales(10, 2000), ...cards, memo])]).toEqual([memo]);
+    expect(categoryDoubt([...sales(10, 2000), ...cards, memo])).toBeNull();
+    // More than was paid: doubted as before.
+    expect(categoryDoubt([...sales(10, 2000), ...cards, { ...memo, cents: 60_000 }])).toMatch(/^The credit of \$600\.00 on 2026-04-13 reads like a return/);
+    expect(paysCounterparty(cards[0].description, ['FERGUSON', 'ENT'])).toBe(false);
+    expect(paysCounterparty('DEBIT CARD PURCHASE FERGUSON ELECTRIC DAYTON OH', ['FERGUSON', 'ENTERPR'])).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, paysCounterparty, supplierCreditFrom } from './rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -28,7 +28,7 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
 export function paidBack(txns: Txn[]): Set<Txn> {
   const out = new Set<Txn>();
   const debits = txns.filter((t) => t.cents < 0);
-  const payees = debits.map((x) => ({ x, w: payeeWords(x.description) }));
+  const payees = debits.map((x) => ({ x, w: payeeWords(x.description), s: storeWords(x.description) }));
   for (const t of txns) {
     if (t.cents <= 0) continue;
     const doubt = creditDoubt(t.description);
@@ -45,7 +45,7 @@ export function paidBack(txns: Txn[]): Set<Txn> {
     if (doubt !== null || creditSettled(t.description)) continue;
     const name = supplierCreditFrom(t.description);
     if (!name) continue;
-    const paid = payees.filter((p) => namesPayee(name, p.w)).reduce((a, p) => a - p.x.cents, 0);
+    const paid = payees.filter((p) => namesPayee(name, p.w) || namesStore(name, p.s)).reduce((a, p) => a - p.x.cents, 0);
     if (paid > 0 && t.cents <= paid) out.add(t);
   }
   for (const t of givenBackByEntry(txns)) out.add(t);
@@ -96,7 +96,8 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
   const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
   // A supplier's credit ("<name> CREDIT") and the card purchases or debits that pay it ("Debit Card Purchase <name> Card 5836").
   const payees = txns.filter((t) => t.cents < 0).map((t) => payeeWords(t.description));
-  const paysName = (name: string[]) => payees.some((p) => namesPayee(name, p));
+  const stores = txns.filter((t) => t.cents < 0).map((t) => storeWords(t.description));
+  const paysName = (name: string[]) => payees.some((p) => namesPayee(name, p)) || stores.some((s) => namesStore(name, s));
   const samePayee = (a: string[], b: string[]) => {
     const n = Math.min(a.length, b.length);
     return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
@@ -107,7 +108,7 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
     if (t.cents <= 0 || givenBack.has(t) || creditSettled(t.description)) continue;
     const cp = counterparty(t.description);
     if (cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) out.add(t);
-    const supplier = creditOfCounterparty(t.description);
+    const supplier = creditOfCounterparty(t.description) ?? supplierCreditFrom(t.description);
     if (supplier && paysName(supplier)) out.add(t);
   }
   return out;

@@ -187,10 +187,16 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
       {
         const before = s.r.totals.length;
         const used = new Set<string>();
+        const nearest = (t: Tok) => labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - (t.x0 + t.x1) / 2) - Math.abs((b.x0 + b.x1) / 2 - (t.x0 + t.x1) / 2)) < 0 ? c : b);
+        // A row of boxes, each label at its box's left and its amount at its right (blind-28: "Previous
+        // Balance | Deposits/Credits (20) | ..."): an amount may lie nearer the next box's label. One
+        // amount for each label, ending right of its label's start, and the nearest giving two to one
+        // label: each box's amount is the one of its rank.
+        const amounts = below.filter((t) => t.k === 'money');
+        const byRank = amounts.length === labels.length && new Set(amounts.map(nearest)).size < labels.length && amounts.every((t, k) => t.x1 > labels[k].x0 && (k + 1 === labels.length || t.x1 <= labels[k + 1].x0 + (labels[k + 1].x1 - labels[k + 1].x0)));
         for (const t of below) {
           if (t.k !== 'money') continue;
-          const cx = (t.x0 + t.x1) / 2;
-          const cell = labels.reduce((b, c) => (ivDist(c.x0, c.x1, t.x0, t.x1) - ivDist(b.x0, b.x1, t.x0, t.x1) || Math.abs((c.x0 + c.x1) / 2 - cx) - Math.abs((b.x0 + b.x1) / 2 - cx)) < 0 ? c : b);
+          const cell = byRank ? labels[amounts.indexOf(t)] : nearest(t);
           // Several accounts side by side ("Deposits/Credits (30)" for checking, "Deposits/Credits
           // (3)" for savings): the first of a label is this account's.
           const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
@@ -247,8 +253,13 @@ export function accountColumnsLine(s: ReadState, l: LineAt): number | null {
 /** Label and amount pairs on a line without a date: a summary, a section's total, a balance; a page's own totals are skipped. */
 export function totalsLine(s: ReadState, l: LineAt): number | null {
   const { r, lines, toks, sections, addTotal, newSection } = s;
-  const { i, line, tk, money, text, first, kind } = l;
-  if (!money.length || (first && first.k === 'date')) return null;
+  const { i, line, money, text, first, kind } = l;
+  let { tk } = l;
+  // In a summary, a balance dated before its label ("04/01/2026  Beginning Balance  $18,000.00",
+  // blind-28): the balance on that day, as "Beginning balance on 04/01" is; never a row.
+  const datedBalance = kind === 'summary' && first?.k === 'date' && tk[1]?.k === 'text' && isBalanceLabel(tk.slice(1, tk.findIndex((t) => t.k === 'money')).map((t) => t.t).join(' '));
+  if (datedBalance) tk = tk.slice(1);
+  if (!money.length || (first && first.k === 'date' && !datedBalance)) return null;
   // A page's own totals and the balance carried to the next page ("Page totals: Credits x CR
   // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
   // ("Total Debits/Credits this page 21,282.49 16,839.27" is one too.)
@@ -294,6 +305,8 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
 /** A breakdown table's title: "Money in by type", "Credits by category", "Outgoing by channel". */
 const BY_TYPE = /^(money (in|out)|deposits?|credits?|debits?|withdrawals?|incoming|outgoing|inflows?|outflows?|additions|subtractions|payments (in|out))\s+by\s+(type|category|channel|method|kind)$/i;
 const sideOfTitle = (t: string): 'credit' | 'debit' => (/^(money in|deposits?|credits?|incoming|inflows?|additions|payments in)\b/i.test(t) ? 'credit' : 'debit');
+/** A side's title with nothing after it: "Money in", "Money out" (an online bank's words for its sides). */
+const SIDE_ONLY = /^(money|funds) (in|out)$/i;
 /** The column titles of such a table ("Type  Count  Total"). */
 const BY_TYPE_HEAD = /^(type|category|channel|method|kind|count|number|no\.?|#|items?|total|amount|sum|\s)+$/i;
 
@@ -312,7 +325,11 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
   const cells = cellsOf(line.words);
   if (cells.length >= 3 && BY_TYPE_ONE.test(cells[0].t.trim()) && cells.slice(1).every((c) => SIDE_HEAD.test(c.t.trim()))) return byTypeColumns(s, l, cells);
   const heads = cells.map((c) => ({ x0: c.x0, t: c.t.trim() }));
-  if (!heads.length || !heads.every((h) => BY_TYPE.test(h.t))) return null;
+  // A side's own title alone ("Money in" over "Tile payments transfers (21) $21,726.09" and "Other
+  // money in (3) $1,094.65", blind-28: a fintech's own card payouts split out of the rest): its lines
+  // are that side's breakdown as under "Money in by type", when no line is dated.
+  const sideOnly = heads.length === 1 && SIDE_ONLY.test(heads[0].t);
+  if (!heads.length || !heads.every((h) => BY_TYPE.test(h.t) || sideOnly)) return null;
   heads.sort((a, b) => a.x0 - b.x0);
   const got: Array<{ label: string; kind: 'credit' | 'debit'; cents: number; count: number | null; group: string }> = [];
   let j = i + 1;
@@ -324,6 +341,7 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
       if (BY_TYPE_HEAD.test(ln.text)) continue;
       break;
     }
+    if (sideOnly && tk.some((t) => t.k === 'date')) return null;
     // Each amount is the table's whose title begins at or left of it; its type and count are
     // the words and the whole number before it, in the same table.
     const band = (x: number) => heads.reduce((b, h, n) => (h.x0 <= x + 1 ? n : b), 0);

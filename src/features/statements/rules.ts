@@ -138,6 +138,9 @@ export function paysCounterparty(debitDescription: string, creditName: string[])
   const storeName = store ? nameWords(store[1]) : [];
   if (storeName.length === 1 && storeName[0].length >= 5 && storeName[0] === creditName[0]) return true;
   for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
+  // The credit's ACH company name cut at 16 characters ("JOHNSTONE SUPPL CREDIT MEMO", the card
+  // purchases naming "JOHNSTONE SUPPLY" whole, blind-28): as `namesPayee` reads a cut name.
+  for (let i = 0; i < d.length; i++) if (d[i] === creditName[0] && namesPayee(creditName, d.slice(i))) return true;
   return false;
 }
 
@@ -207,6 +210,11 @@ function channelLead(words: string[], stopAt?: string): number {
   return i;
 }
 
+/**
+ * The purchase date a card line prints before the merchant ("Debit Purchase - VISA On 0812 NAPA AUTO
+ * 4410 MPLS MN", "ON 08/12"): ON and a month and day, no part of the counterparty (blind-28).
+ */
+const CARD_DATE = /\bON\s+\d{2}\/?\d{2}\b/g;
 /** The words banks put before the counterparty: channel, direction, card and ACH boilerplate. */
 const CHANNEL = new Set(['ACH', 'DEBIT', 'DEBITS', 'CREDIT', 'CREDITS', 'ELECTRONIC', 'ELEC', 'EFT', 'PREAUTHORIZED', 'PREAUTH', 'PRE', 'AUTH', 'AUTHORIZED', 'AUTOMATIC', 'AUTO', 'RECURRING', 'ONLINE', 'WEB', 'PPD', 'CCD', 'WITHDRAWAL', 'WITHDRAW', 'WD', 'DEPOSIT', 'DEP', 'PAYMENT', 'PMT', 'TO', 'FROM', 'FR', 'THE', 'OF', 'CARD', 'PURCHASE', 'POS', 'VISA', 'MASTERCARD', 'MC', 'RETURN', 'RETURNED', 'RTN', 'REVERSAL', 'REFUND', 'ITEM', 'CHECKCARD', 'DBT', 'DB', 'CRD', 'ORIG', 'CO', 'NAME', 'ID', 'ENTRY', 'DESCR', 'EXTERNAL', 'OUTGOING', 'INCOMING', 'BUSINESS', 'ORIGINATOR']);
 /**
@@ -216,7 +224,7 @@ const CHANNEL = new Set(['ACH', 'DEBIT', 'DEBITS', 'CREDIT', 'CREDITS', 'ELECTRO
  * trace and ID numbers vary by line). Empty when nothing is left.
  */
 export function counterparty(description: string): string {
-  const d = description.toUpperCase();
+  const d = description.toUpperCase().replace(CARD_DATE, ' ');
   const orig = /\bORIG(?:INATOR)?\s*CO(?:MPANY)?\s*NAME\s*:?\s*(.+?)\s*(?:\bCO\s*ENTRY\b|\bORIG\s*ID\b|\bENTRY\s*DESCR\b|\bSEC\s*:|\bDESC\s*DATE\b|\bTRACE\b|$)/.exec(d);
   const words = (orig ? orig[1] : d).split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1);
   const i = orig ? 0 : channelLead(words);
@@ -250,11 +258,15 @@ const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC'
  */
 export function supplierCreditFrom(description: string): string[] | null {
   if (classOf(description).processor) return null;
-  const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w));
+  // (Nor the ACH entry's SEC code after it: "ACH CREDIT SYSCO LOUISVILLE CREDIT ID 8605405212 CCD", blind-28.)
+  const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);
-  return name.some((x) => x.length >= 4) && !name.some((x) => CHANNEL.has(x) || NOT_A_NAME.has(x)) ? name : null;
+  // The company's suffix ends its name, no word of it ("ROYAL COFFEE INC CREDIT", blind-28).
+  while (name.length > 1 && ['INC', 'LLC', 'LTD', 'CORP', 'CO', 'COMPANY'].includes(name[name.length - 1])) name.pop();
+  // AUTO after a name word is the name's ("NAPA AUTO PARTS", "ADVANCE AUTO PARTS"), not "automatic" (blind-28).
+  return name.some((x) => x.length >= 4) && !name.some((x, i) => (CHANNEL.has(x) && !(x === 'AUTO' && i > 0)) || NOT_A_NAME.has(x)) ? name : null;
 }
 
 /**
@@ -273,6 +285,40 @@ export function namesPayee(name: string[], payee: string[]): boolean {
   if (payee[k] === name[k]) return true;
   const len = name.join(' ').length;
   return len >= 14 && len <= 16 && name[k].length >= 3 && payee[k].length > name[k].length && payee[k].startsWith(name[k]);
+}
+
+/**
+ * The store a debit names by its words and then its number ("Debit Purchase - VISA On 0812 NAPA AUTO
+ * 4410 MPLS MN" -> NAPA AUTO, "POS DEBIT FERGUSON #2211 GREEN BAY WI" -> FERGUSON): the name words
+ * after the channel words (and numbers before the name), up to the first number; null when no
+ * number follows them. A card network prints a chain's store under a cut name before the store's
+ * number and city.
+ */
+export function storeWords(description: string): string[] | null {
+  const toks = description.toUpperCase().replace(CARD_DATE, ' ').split(/\s+/).filter(Boolean);
+  let i = 0;
+  // Channel words, punctuation, and numbers before the name (a reference, a date: "DEBIT CARD PURCHASE 0412 WESTLAKE ...").
+  while (i < toks.length && (/^#?[\d/-]+$/.test(toks[i]) || (!/\d/.test(toks[i]) && (ONLY_LETTERS(toks[i]).length === 0 || CHANNEL.has(ONLY_LETTERS(toks[i])))))) i++;
+  const name: string[] = [];
+  for (; i < toks.length; i++) {
+    if (/^#?\d{2,}$/.test(toks[i])) return name.length ? name : null;
+    if (/\d/.test(toks[i])) return null;
+    const w = ONLY_LETTERS(toks[i]);
+    if (w.length > 1) name.push(w);
+  }
+  return null;
+}
+
+/**
+ * Whether a supplier's credit, as name words ("NAPA AUTO PARTS" of "... NAPA AUTO PARTS ... CREDIT"),
+ * comes from the store a debit names (`storeWords`): the store's words are the credit's first words,
+ * two words or more, or one of 5 letters or more (as `paysCounterparty`'s store). The card network
+ * cuts the chain's name the ACH entry prints whole (blind-28: a parts store's credit, paid by card
+ * as "NAPA AUTO 4410 MPLS MN", matched no payee and was counted as sales).
+ */
+export function namesStore(name: string[], store: string[] | null): boolean {
+  if (!store || !store.length || store.length > name.length || !store.every((w, i) => name[i] === w)) return false;
+  return store.length >= 2 ? store.some((w) => w.length >= 4) : store[0].length >= 5;
 }
 
 /** The words of a debit's payee without the channel words a bank prints after the name ("Debit Card Purchase MSC INDUSTRIAL Card 5836" -> MSC INDUSTRIAL). */

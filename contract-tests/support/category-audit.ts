@@ -6,7 +6,7 @@
 // counterparty the statement shows the merchant paying (analyze.ts paidBack), else the table's kind
 // when neither creditDoubt nor the statement's doubt of a credit from a counterparty it pays
 // (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not
-// (unless doubted: a known funder's only debit of the period worded as a loan payment, doubt.ts
+// (unless doubted: a known funder's only debit of the period worded as a loan payment or after a line draw from it, doubt.ts
 // loanWordedSinglePulls; equal debits recurring to a payee no row knows, doubt.ts unknownFunderPulls).
 import { readFileSync } from 'node:fs';
 import { fromPaidCounterparty, loanWordedSinglePulls, unknownFunderPulls } from '../../src/features/statements/doubt';

@@ -64,6 +64,20 @@ describe('categoryDoubt: a known funder paid once in the period in a loan\'s wor
   });
 });
 
+describe('categoryDoubt: a known funder paid once in the period after a line-of-credit draw from it', () => {
+  // blind-29: "Received money from FUNDBOX with reference DRAW 2231", then one "Direct debit payment to
+  // FUNDBOX": a line's repayment (truth: loan payment), or an advance's first pull; the line cannot say.
+  const draw = t('2026-05-04', 'Received money from FUNDBOX with reference DRAW 2231', 20000);
+  it('the only debit to a funder the statement shows drawn on is doubted', () => {
+    expect(categoryDoubt([...sales(3, 5000), draw, t('2026-05-20', 'Direct debit payment to FUNDBOX', -2100)])).toMatch(/^The only debit of \$2100\.00 on 2026-05-20 to a funder .*follows a line-of-credit draw/);
+  });
+  it("a funder's funding not worded as a draw, or its recurring pulls after a draw, are not doubted", () => {
+    expect(categoryDoubt([...sales(3, 5000), t('2026-05-04', 'Received money from FUNDBOX with reference FUNDING 2231', 20000), t('2026-05-20', 'Direct debit payment to FUNDBOX', -2100)])).toBeNull();
+    const pulls = ['11', '18', '25'].map((d) => t(`2026-05-${d}`, 'Direct debit payment to FUNDBOX', -700));
+    expect(categoryDoubt([...sales(3, 5000), draw, ...pulls])).toBeNull();
+  });
+});
+
 describe('categoryDoubt: recurring equal debits to a payee no row knows', () => {
   const debits = (n: number, name: (i: number) => string, dollars: (i: number) => number) => Array.from({ length: n }, (_, i) => t(`2026-03-${String(i + 2).padStart(2, '0')}`, name(i), -dollars(i)));
   it('four equal debits to one unknown payee read like an unknown advance (ids and dates in the line vary)', () => {

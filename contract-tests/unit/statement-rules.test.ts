@@ -349,6 +349,26 @@ describe("interest: the bank's interest on the balance is a credit, not revenue 
   });
 });
 
+describe("interest: a credit union's dividend on a share is its interest (blind-29)", () => {
+  it.each(['Deposit Dividend Annual Percentage Yield Earned 0.05%', 'DIVIDEND EARNED', 'Dividend Paid', 'DEPOSIT DIVIDEND CREDIT', 'Annual Percentage Yield Earned 0.10%'])('%s', (d) => {
+    expect(depositKind(d)).toBe('interest');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it.each(['DIVIDEND PAYMENT VANGUARD', 'ACH CREDIT DIVIDEND CAPITAL LLC INV 4410'])("%s (a stock's dividend, a customer's name) is not the account's interest", (d) => {
+    expect(depositKind(d)).not.toBe('interest');
+  });
+});
+
+describe("own_transfer: an online account's currency conversions and jar/pot moves are between its own balances (blind-29)", () => {
+  it.each(['Converted 5,542.30 EUR to 6,000.00 USD Transaction: BALANCE-416295515', 'Converted 4,000.00 GBP to 4,912.40 USD', 'Moved 1,500.00 USD from Taxes jar Transaction: BALANCE-806758125', 'Moved 200.00 GBP from Rainy Day pot'])('%s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("a customer's payment naming a conversion or a jar stays revenue", () => {
+    for (const d of ['Received money from JAR CANDLE CO with reference INV 2231', 'ACH CREDIT CONVERTED MEDIA LLC']) expect(depositKind(d)).toBe('revenue');
+  });
+});
+
 describe('refund: refunds, reversals, chargebacks and returned-item credits are not revenue', () => {
   it.each(['REFUND AMAZON MKTPL', 'CHARGEBACK REVERSAL VISA', 'ACH REVERSAL', 'RETURNED ITEM CREDIT', 'ADJUSTMENT CREDIT', 'PROVISIONAL CREDIT CLAIM 5521'])('%s', (d) => {
     expect(depositKind(d)).toBe('refund');

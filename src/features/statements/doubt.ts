@@ -14,6 +14,8 @@ const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHA
 const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|DDA|MMA|RESERVE|TREASURY)\b)/i;
 /** A debit worded as a loan's payment ("ONDECK CAPITAL LOAN PMT", "IOU LOAN", "LN PMT"). */
 const LOAN_WORDED = /\b(LOANS?|LN)\b/i;
+/** A credit worded as a line of credit's draw ("ACH CREDIT FUNDBOX LINE DRAW", "... with reference DRAW 2231"). */
+const LINE_DRAW = /\b(DRAW|DRAWDOWN|LOC|LINE\s+OF\s+CREDIT|CREDIT\s+LINE)\b/i;
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
 /**
@@ -116,16 +118,21 @@ export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
 
 /**
  * The debits that are a known funder's only debit of the period and are worded as a loan's payment
- * ("ONDECK CAPITAL LOAN PMT"): a term loan's installment or an advance's first pull (categoryDoubt).
+ * ("ONDECK CAPITAL LOAN PMT"), or follow the same funder's credit worded as a line of credit's draw
+ * (blind-29: "Received money from FUNDBOX with reference DRAW 2231", then one "Direct debit payment to
+ * FUNDBOX"): a term loan's installment or a line's repayment, or an advance's first pull (categoryDoubt).
+ * Fundbox lends both ways; other truths count its recurring pulls as an advance's, so the row stays.
  */
 export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   const byFunder = new Map<string, Txn[]>();
+  const drawnFrom = new Set<string>();
   for (const t of txns) {
-    const f = t.cents < 0 ? mcaFunder(t.description) : null;
-    if (f) byFunder.set(f, [...(byFunder.get(f) ?? []), t]);
+    const f = mcaFunder(t.description);
+    if (f && t.cents < 0) byFunder.set(f, [...(byFunder.get(f) ?? []), t]);
+    if (f && t.cents > 0 && LINE_DRAW.test(t.description)) drawnFrom.add(f);
   }
   const out = new Set<Txn>();
-  for (const ds of byFunder.values()) if (ds.length === 1 && LOAN_WORDED.test(ds[0].description)) out.add(ds[0]);
+  for (const [f, ds] of byFunder) if (ds.length === 1 && (LOAN_WORDED.test(ds[0].description) || drawnFrom.has(f))) out.add(ds[0]);
   return out;
 }
 
@@ -221,7 +228,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     }
   }
   for (const t of loanWordedSinglePulls(txns)) {
-    return `The only debit of ${money(-t.cents)} on ${t.date} to a funder is worded as a loan payment: a term loan's installment or an advance's first payment, and no rule says which, so the MCA figures cannot be trusted`;
+    return `The only debit of ${money(-t.cents)} on ${t.date} to a funder is worded as a loan payment or follows a line-of-credit draw from it: a loan's or a line's payment or an advance's first payment, and no rule says which, so the MCA figures cannot be trusted`;
   }
   const pulls = unknownFunderPulls(txns);
   for (const t of txns) {

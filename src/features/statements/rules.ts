@@ -16,9 +16,12 @@ export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund' | 'interest
  * The bank's own interest on the account ("Interest Earned", "Interest paid", "INT CREDIT", "Credit
  * Interest", a Type column's "Interest" before "Interest paid"): money the bank pays for the balance,
  * not a sale, so not revenue (blind-24). "INTEREST" alone is not enough (a customer named "Self
- * Interest LLC", "INTEREST INCOME FUND"): the word must say the interest is credited.
+ * Interest LLC", "INTEREST INCOME FUND"): the word must say the interest is credited. A credit
+ * union's dividend on a share IS its interest ("Deposit Dividend Annual Percentage Yield Earned 0.05%",
+ * blind-29), said by the same words at the start of the line; a "DIVIDEND PAYMENT VANGUARD" (a
+ * stock's dividend, money from an investment) is not the account's interest and is left alone.
  */
-const BANK_INTEREST = /^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b/;
+const BANK_INTEREST = /^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\bANNUAL\s+PERCENTAGE\s+YIELD\s+EARNED\b/;
 
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {

@@ -2456,3 +2456,21 @@ describe('holdout28 wording', () => {
     expect(d.requested_items).toEqual(['Copy of the shop lease', 'MTD']);
   });
 });
+
+describe('holdout29 wording', () => {
+  const cedar: ReplyContext = { requested_amount: 60_000, business_name: 'Cedar Hollow Tire & Lube' };
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false });
+
+  it('"Also, on <another business>: ..." after this deal\'s answer is another file acted on: a person routes it (multiple_deals)', () => {
+    const c = read("Passing on Cedar Hollow, too many NSFs in September.\n\nAlso, on Brightwater Dental Group: the renewal quote I sent runs out Monday, and I'd need a fresh voided check if they take it.", cedar);
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'multiple_deals' });
+    expect(outcome(c)).toMatchObject({ apply: false });
+    // the same turn within the paragraph
+    const inline = read("Cedar Hollow is a pass, the NSFs are too many. Separately, for Brightwater Dental Group - their quote expires Monday.", cedar);
+    expect(inline.review_reason).toBe('multiple_deals');
+    // "also" on this deal's own file stays this deal's answer
+    const own = read('Passing on Cedar Hollow, too many NSFs.\n\nAlso, on Cedar Hollow: we would look again in 90 days.', cedar);
+    expect(own).toMatchObject({ type: 'declined' });
+    expect(own.review_reason ?? null).toBeNull();
+  });
+});

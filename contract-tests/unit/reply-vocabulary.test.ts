@@ -2473,4 +2473,12 @@ describe('holdout29 wording', () => {
     expect(own).toMatchObject({ type: 'declined' });
     expect(own.review_reason ?? null).toBeNull();
   });
+  it('a bank switched within the statement months, deposits not tied across it, is a verification decline; a bare bank change stays other', () => {
+    expect(read('Pass on Cedar Hollow. They switched bank accounts mid-August and the deposits on the two accounts tie to nothing we can follow.', cedar)).toMatchObject({ type: 'declined', decline_category: 'verification' });
+    expect(read('Have to decline, they moved banks last month and we need 3 months at the same bank.', cedar)).toMatchObject({ type: 'declined', decline_category: 'other' });
+  });
+
+  it('a decline written in Portuguese is a decline, and its reason read ("hemp-adjacent" is the industry)', () => {
+    expect(read('Oi Dana, vamos ter que recusar a Cedar Hollow. Boa parte das vendas é hemp-adjacent, nosso compliance não deixa.', cedar)).toMatchObject({ type: 'declined', decline_category: 'industry' });
+  });
 });

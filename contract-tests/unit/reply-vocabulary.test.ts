@@ -2481,4 +2481,10 @@ describe('holdout29 wording', () => {
   it('a decline written in Portuguese is a decline, and its reason read ("hemp-adjacent" is the industry)', () => {
     expect(read('Oi Dana, vamos ter que recusar a Cedar Hollow. Boa parte das vendas é hemp-adjacent, nosso compliance não deixa.', cedar)).toMatchObject({ type: 'declined', decline_category: 'industry' });
   });
+  it('a pasted checklist asks for its open boxes only, the ticked ones are in', () => {
+    const c = read('Where Cedar Hollow stands on our list:\n\n- [x] Application signed\n- [ ] Driver license, front and back\n- [x] Four months of statements\n- [ ] Copy of the shop lease\n\nThe rest we have.', cedar);
+    expect(c).toMatchObject({ type: 'needs_info', requested_items: ['Driver license, front and back', 'Copy of the shop lease'] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(read('Cedar Hollow, where we are:\n☑ Voided check\n☐ Landlord name and number\n☑ MTD statement\n☐ 2025 tax return\nSend it over and we price it.', cedar).requested_items).toEqual(['Landlord name and number', '2025 tax return']);
+  });
 });

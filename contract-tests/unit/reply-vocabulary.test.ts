@@ -2487,4 +2487,8 @@ describe('holdout29 wording', () => {
     expect(c.review_reason ?? null).toBeNull();
     expect(read('Cedar Hollow, where we are:\n☑ Voided check\n☐ Landlord name and number\n☑ MTD statement\n☐ 2025 tax return\nSend it over and we price it.', cedar).requested_items).toEqual(['Landlord name and number', '2025 tax return']);
   });
+  it("the lender's equipment program put in the advance's place is a counter (another product), not an approval", () => {
+    const c = read('An advance does not fit here. Since the 60k buys a lift and a tire machine, a better fit for them is an equipment lease.\n\n  Lease amount: $60,000\n  24 monthly payments of $3,000\n  1.20 factor', cedar);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.2 }] });
+  });
 });

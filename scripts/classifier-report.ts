@@ -48,7 +48,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout26 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout26')],
   ['holdout27 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout27')],
   ['holdout28 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout28')],
-  ['holdout29 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout29')],
+  ['holdout29 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout29')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

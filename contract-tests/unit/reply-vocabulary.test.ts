@@ -2456,3 +2456,39 @@ describe('holdout28 wording', () => {
     expect(d.requested_items).toEqual(['Copy of the shop lease', 'MTD']);
   });
 });
+
+describe('holdout29 wording', () => {
+  const cedar: ReplyContext = { requested_amount: 60_000, business_name: 'Cedar Hollow Tire & Lube' };
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false });
+
+  it('"Also, on <another business>: ..." after this deal\'s answer is another file acted on: a person routes it (multiple_deals)', () => {
+    const c = read("Passing on Cedar Hollow, too many NSFs in September.\n\nAlso, on Brightwater Dental Group: the renewal quote I sent runs out Monday, and I'd need a fresh voided check if they take it.", cedar);
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'multiple_deals' });
+    expect(outcome(c)).toMatchObject({ apply: false });
+    // the same turn within the paragraph
+    const inline = read("Cedar Hollow is a pass, the NSFs are too many. Separately, for Brightwater Dental Group - their quote expires Monday.", cedar);
+    expect(inline.review_reason).toBe('multiple_deals');
+    // "also" on this deal's own file stays this deal's answer
+    const own = read('Passing on Cedar Hollow, too many NSFs.\n\nAlso, on Cedar Hollow: we would look again in 90 days.', cedar);
+    expect(own).toMatchObject({ type: 'declined' });
+    expect(own.review_reason ?? null).toBeNull();
+  });
+  it('a bank switched within the statement months, deposits not tied across it, is a verification decline; a bare bank change stays other', () => {
+    expect(read('Pass on Cedar Hollow. They switched bank accounts mid-August and the deposits on the two accounts tie to nothing we can follow.', cedar)).toMatchObject({ type: 'declined', decline_category: 'verification' });
+    expect(read('Have to decline, they moved banks last month and we need 3 months at the same bank.', cedar)).toMatchObject({ type: 'declined', decline_category: 'other' });
+  });
+
+  it('a decline written in Portuguese is a decline, and its reason read ("hemp-adjacent" is the industry)', () => {
+    expect(read('Oi Dana, vamos ter que recusar a Cedar Hollow. Boa parte das vendas é hemp-adjacent, nosso compliance não deixa.', cedar)).toMatchObject({ type: 'declined', decline_category: 'industry' });
+  });
+  it('a pasted checklist asks for its open boxes only, the ticked ones are in', () => {
+    const c = read('Where Cedar Hollow stands on our list:\n\n- [x] Application signed\n- [ ] Driver license, front and back\n- [x] Four months of statements\n- [ ] Copy of the shop lease\n\nThe rest we have.', cedar);
+    expect(c).toMatchObject({ type: 'needs_info', requested_items: ['Driver license, front and back', 'Copy of the shop lease'] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(read('Cedar Hollow, where we are:\n☑ Voided check\n☐ Landlord name and number\n☑ MTD statement\n☐ 2025 tax return\nSend it over and we price it.', cedar).requested_items).toEqual(['Landlord name and number', '2025 tax return']);
+  });
+  it("the lender's equipment program put in the advance's place is a counter (another product), not an approval", () => {
+    const c = read('An advance does not fit here. Since the 60k buys a lift and a tire machine, a better fit for them is an equipment lease.\n\n  Lease amount: $60,000\n  24 monthly payments of $3,000\n  1.20 factor', cedar);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.2 }] });
+  });
+});

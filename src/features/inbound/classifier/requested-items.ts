@@ -15,6 +15,8 @@ const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of expl
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
 
+/** A checklist line: "[ ] Voided check", "- [x] Signed app", "☐ Lease", "☑ Bank statements" (group 1 blank when open). */
+const CHECKBOX = /^\s*(?:[-*]\s+)?(\[ ?\]|☐|\[[xX✓✔]\]|[☑☒✅])\s+(.+)$/;
 const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
 
 function cleanItem(s: string): string {
@@ -63,6 +65,15 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     inList.add(i);
     items.push(cleanItem(doc));
     hits.push(`open row "${doc}"`);
+  }
+  // 0b. (holdout29) a pasted checklist ("[x] Signed application", "[ ] Voided business check", "☐ Lease"): the boxes
+  // still open are what is asked for, the ticked ones are in; read only with a document among the open boxes
+  const boxes = lines.map((l) => CHECKBOX.exec(l));
+  const open = boxes.map((m, i) => (m && /^(?:\[ ?\]|☐)$/.test(m[1]) ? i : -1)).filter((i) => i >= 0 && !inList.has(i));
+  if (open.some((i) => DOC_WORDS.test(boxes[i]![2]))) {
+    boxes.forEach((m, i) => m && inList.add(i));
+    for (const i of open) items.push(cleanItem(boxes[i]![2]));
+    hits.push(`checklist: ${open.length} open box${open.length > 1 ? 'es' : ''}`);
   }
   // 1. bulleted / numbered lists, introduced by a request or made of documents
   for (let i = 0; i < lines.length; i++) {

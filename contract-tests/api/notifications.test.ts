@@ -311,7 +311,7 @@ describe(`who is told, and how (${ENGINE})`, () => {
     const [m] = mailsTo(t.users.user.id);
     expect(m.mail.subject).toBe(`Your submission of ${d.name} to ${l.name} could not be sent`);
     expect(m.mail.text).toContain('SMTP');
-  });
+  }, 120_000); // six worker drains against a refusing SMTP server: 30 s was not enough on a slow day (CI 2026-11-28)
 
   it("a funder API refusing a submission for good (the mock's invalid key) tells the originator", async () => {
     const l = await post('/v1/lenders', { name: `Mock ${Math.random().toString(36).slice(2, 6)}` });

@@ -2492,3 +2492,40 @@ describe('holdout29 wording', () => {
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.2 }] });
   });
 });
+
+describe('rfix17 wording', () => {
+  const mill: ReplyContext = { requested_amount: 80_000, business_name: 'Harbor Mill Bakery' };
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false });
+
+  it('one price on two schedules the merchant chooses between is two offers, each logged with its schedule and payment', () => {
+    const c = read('Harbor Mill is approved for the full 80. Their choice of remit:\n\n1) 1.32 / 10 mo / weekly $2,437 x 43\n2) 1.32 / 10 mo / bi-weekly $4,874 x 22\n\nSend the bank login and we draw docs.', mill);
+    expect(c.type).toBe('approved');
+    expect(c.offers).toHaveLength(2);
+    expect(c.offers).toEqual(expect.arrayContaining([
+      expect.objectContaining({ amount: 80_000, factor_rate: 1.32, term: 10, term_unit: 'months', payment_frequency: 'weekly' }),
+      expect.objectContaining({ amount: 80_000, factor_rate: 1.32, term: 10, term_unit: 'months', payment_frequency: 'bi-weekly' }),
+    ]));
+    const o = outcome(c);
+    expect(o.apply && o.body.offers).toHaveLength(2);
+    // the same offer said twice, once with its schedule, stays one offer
+    const once = read('Approved, 80k at 1.32 for 10 months. Recap: 80k, 1.32, 10 months, weekly.', mill);
+    expect(once.offers).toHaveLength(1);
+  });
+
+  it('the figure a count of payments names is each payment, even with the factor right after it (never an offer of that figure)', () => {
+    const c = read('Approved for the full $80,000 - 40 weekly payments of $2,640, 1.32 factor.', mill);
+    expect(c.offers).toEqual([expect.objectContaining({ amount: 80_000, factor_rate: 1.32, payment_amount: 2_640 })]);
+    // an equipment lease laid out on one line: the monthly figure is its payment, the amount is the equipment's
+    const lease = read('An advance is the wrong tool here; they would do better on an equipment lease: $80,000, 36 monthly payments of $2,900, 1.305 factor.', mill);
+    expect(lease.offers.map((o) => o.amount)).toEqual([80_000]);
+    expect(lease.offers[0]).toMatchObject({ payment_amount: 2_900, term: 36 });
+    expect(lease.type).not.toBe('approved');
+  });
+
+  it('an equipment program put in the advance\'s place in other words ("better off with", "as ... instead") is a counter', () => {
+    expect(read("They'd be better off with our equipment financing. 80k, 1.30, 36 months, monthly.", mill).type).toBe('counter');
+    expect(read('We can write Harbor Mill as an equipment lease instead: 80k / 1.30 / 36 mo / monthly.', mill).type).toBe('counter');
+    // the advance itself, approved, stays an approval
+    expect(read('Approved on the advance: 80k / 1.30 / 12 mo / weekly.', mill).type).toBe('approved');
+  });
+});

@@ -623,6 +623,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out
   { product: 'equipment', phrase: '(works better|fits better|a better fit|makes (more )?sense|better (option|route|structure))( for (them|him|her|this( one)?|the (merchant|deal|file)))?( is| would be| as)? (an? |our |the )?equipment (finance|financing|loan|lease)|equipment finance agreement', w: 3 },
+  // (rfix17) "they would do better on an equipment lease", "they'd be better off with our equipment financing", "we can do it as
+  // an equipment lease instead": the same program in the advance's place, in other words
+  { product: 'equipment', phrase: "(do|fare|be) better( off)? (on|with|in|under|as) (an? |our |the )?equipment (finance|financing|loan|lease)|as (an? |our |the )?equipment (finance|financing|loan|lease)( agreement)? instead", w: 3 },
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];

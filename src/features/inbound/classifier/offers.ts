@@ -214,13 +214,18 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }
-  const seen = new Set<string>();
-  return out.filter((o) => {
-    const k = `${o.amount}|${o.factor_rate}|${o.term}|${o.term_unit}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  // the same offer read twice is one offer; (rfix17) the same price on two stated schedules ("merchant picks: weekly $1,000
+  // x 52, or bi-weekly $2,000 x 26") is two offers, each logged with its own schedule and payment
+  const kept: ExtractedOffer[] = [];
+  for (const o of out) {
+    const same = kept.some(
+      (k) =>
+        k.amount === o.amount && k.factor_rate === o.factor_rate && k.term === o.term && k.term_unit === o.term_unit &&
+        !(k.payment_frequency !== null && o.payment_frequency !== null && k.payment_frequency !== o.payment_frequency),
+    );
+    if (!same) kept.push(o);
+  }
+  return kept;
 }
 
 const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;

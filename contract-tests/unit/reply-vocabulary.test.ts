@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
+import { combineReadings } from '../../src/features/inbound/reply-model';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
 const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
@@ -2527,5 +2528,14 @@ describe('rfix17 wording', () => {
     expect(read('We can write Harbor Mill as an equipment lease instead: 80k / 1.30 / 36 mo / monthly.', mill).type).toBe('counter');
     // the advance itself, approved, stays an approval
     expect(read('Approved on the advance: 80k / 1.30 / 12 mo / weekly.', mill).type).toBe('approved');
+  });
+
+  it('a decline only the model reads (no rule cue, for a person) still carries a category: other, no reason named', () => {
+    const notice = read('STATUS: FILE CLOSED\nNote: this merchant is already in process with another ISO; the file stays with them for 60 days.', mill);
+    expect(notice.type).toBe('unclassified');
+    const c = combineReadings(notice, { type: 'declined', probability: 0.999, evidence: ['closed'] });
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'low_confidence', decline_category: 'other' });
+    // the model reading anything but a decline adds no category
+    expect(combineReadings(notice, { type: 'needs_info', probability: 0.999, evidence: ['send'] }).decline_category).toBeUndefined();
   });
 });

@@ -2530,6 +2530,15 @@ describe('rfix17 wording', () => {
     expect(read('Approved on the advance: 80k / 1.30 / 12 mo / weekly.', mill).type).toBe('approved');
   });
 
+  it('an approval of this merchant months ago, recalled beside today\'s no, is no approval now: the decline is applied', () => {
+    const c = read("Heads up, we approved Harbor Mill for 35k last year and they never drew on it. The bakery now has three open positions on the September statement, and we don't go fourth. Pass for now.", mill);
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(outcome(c).apply).toBe(true);
+    // taken back in the same sentence it is a withdrawal, for a person
+    expect(read('We approved Harbor Mill in October but have to pull it: a new lien showed up.', mill).review_reason).toBe('approval_withdrawn');
+  });
+
   it('a decline only the model reads (no rule cue, for a person) still carries a category: other, no reason named', () => {
     const notice = read('STATUS: FILE CLOSED\nNote: this merchant is already in process with another ISO; the file stays with them for 60 days.', mill);
     expect(notice.type).toBe('unclassified');

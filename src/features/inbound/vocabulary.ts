@@ -237,6 +237,9 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: "(won't|will not) stay on", w: 2 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
+  // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the
+  // deal", "we need to rescind that" (for a person: approval_withdrawn)
+  { phrase: "(have|has|had|need|needs|going|got|gotta|forced|must) (to )?(pull|rescind|withdraw|revoke|retract|yank|reverse) (it|this|that|them|the (deal|file|offer|approval|terms|number|numbers))\\b", w: 4 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
   // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
   // "ignore yesterday's offer notice, it went out before verification"
@@ -1064,6 +1067,10 @@ export const BOILERPLATE: string[] = [
   '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
   '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
+  // (rfix17) an approval of this merchant months back, recalled beside today's answer: "I know we approved them at 20k back
+  // in August (they never took it)", "we funded this shop two years ago". Never one taken back in the same sentence ("we
+  // approved it in May but have to pull it": a withdrawal, for a person)
+  "(we|i)( had| already| previously| originally)? (approved|funded|okayed|ok'd|greenlit)( [\\w'&.-]+){0,4}?( (at|for) \\$?\\d[\\d,.]*k?)? (back )?(in (january|february|march|april|may|june|july|august|september|october|november|december|the (spring|summer|fall|winter))|last (month|year|quarter|spring|summer|fall|winter)|(\\d+|a few|a couple( of)?|two|three|four|five|six|several) (months|years) ago|earlier this year)\\b(?![^.!?\\n]*\\b(but|rescind\\w*|pull\\w*|withdr\\w*|revok\\w*|cancel\\w*|walk\\w* back|no longer|still (good|valid|stands|open))\\b)",
   // (holdout25) the lender's record with other merchants, a decision on none of this deal: "we approved three outfitters
   // last month", "we've funded dozens of salons like this", "we declined a couple of these last quarter"
   "(we|i)('ve| have| already| just)? (approved|funded|closed|declined|turned down|did|done|booked|wrote|written) (\\d+|two|three|four|five|six|seven|eight|nine|ten|a few|a couple( of)?|several|dozens( of)?|hundreds( of)?|plenty( of)?|a bunch( of)?|a handful( of)?|lots of|a lot of|many|tons of|some) (other |similar |more )?(?!(options?|offers?|positions?|payments?|pmts|months|weeks|days|years|times)\\b)[a-z-]+s\\b( [a-z-]+){0,2} ((just |exactly )?(like|similar to) (this|it|them|him|her|yours)|(this|last|in the (last|past)|over the (last|past)) (\\d+ )?(week|month|year|quarter|spring|summer|fall|winter)s?|(already|recently|lately|before|this year|last year))\\b",

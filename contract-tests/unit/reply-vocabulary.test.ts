@@ -2539,6 +2539,21 @@ describe('rfix17 wording', () => {
     expect(read('We approved Harbor Mill in October but have to pull it: a new lien showed up.', mill).review_reason).toBe('approval_withdrawn');
   });
 
+  it('a consolidation described, not named ("pay off all three and roll them into one"), is another product: a counter', () => {
+    const c = read("Can't sit 4th behind those three. What I'd do: pay off all three and roll them into a single weekly. $80,000 at 1.38, 40 weeks weekly. Will need payoff letters to finalize.", mill);
+    expect(c.type).toBe('counter');
+    // paying positions off, nothing rolled into one, is no other product (a payoff condition is read by its own rule)
+    expect(read('Approved for the full 80k at 1.38, 40 weeks, weekly; they pay off all three before we fund.', mill).reasons.join('\n')).not.toMatch(/other product/);
+  });
+
+  it("a schedule named in its own sentence before the offer (another funder's) gives way to the one beside the offer's term", () => {
+    const c = read("Their OnDeck weekly is heavy already. We can do $80,000 at 1.38 over 9 months daily.", mill);
+    expect(c.offers).toEqual([expect.objectContaining({ amount: 80_000, payment_frequency: 'daily' })]);
+    // a schedule heading its own offer in the same sentence stays that offer's
+    const two = read('Weekly option: $80,000, 1.30, 6 months. Daily option: $80,000, 1.28, 6 months.', mill);
+    expect(two.offers[0]).toMatchObject({ factor_rate: 1.3, payment_frequency: 'weekly' });
+  });
+
   it('a decline only the model reads (no rule cue, for a person) still carries a category: other, no reason named', () => {
     const notice = read('STATUS: FILE CLOSED\nNote: this merchant is already in process with another ISO; the file stays with them for 60 days.', mill);
     expect(notice.type).toBe('unclassified');

@@ -2554,6 +2554,14 @@ describe('rfix17 wording', () => {
     expect(two.offers[0]).toMatchObject({ factor_rate: 1.3, payment_frequency: 'weekly' });
   });
 
+  it('an approval taken back because it was meant for another merchant leaves this deal waiting on what is asked (still for a person)', () => {
+    const c = read('Ignore the offer email from this morning, it was for a different client - my mistake. Harbor Mill is still in underwriting; we need a copy of the lease before we can price it.', mill);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'approval_withdrawn' });
+    expect(outcome(c).apply).toBe(false);
+    // an approval of this deal taken back stays a decline a person confirms
+    expect(read('Ignore the offer email from this morning, credit found a new lien. Please send the payoff letter if they want us to look again.', mill)).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+  });
+
   it('a decline only the model reads (no rule cue, for a person) still carries a category: other, no reason named', () => {
     const notice = read('STATUS: FILE CLOSED\nNote: this merchant is already in process with another ISO; the file stays with them for 60 days.', mill);
     expect(notice.type).toBe('unclassified');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
+import { combineReadings } from '../../src/features/inbound/reply-model';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
 const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
@@ -2490,5 +2491,83 @@ describe('holdout29 wording', () => {
   it("the lender's equipment program put in the advance's place is a counter (another product), not an approval", () => {
     const c = read('An advance does not fit here. Since the 60k buys a lift and a tire machine, a better fit for them is an equipment lease.\n\n  Lease amount: $60,000\n  24 monthly payments of $3,000\n  1.20 factor', cedar);
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.2 }] });
+  });
+});
+
+describe('rfix17 wording', () => {
+  const mill: ReplyContext = { requested_amount: 80_000, business_name: 'Harbor Mill Bakery' };
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false });
+
+  it('one price on two schedules the merchant chooses between is two offers, each logged with its schedule and payment', () => {
+    const c = read('Harbor Mill is approved for the full 80. Their choice of remit:\n\n1) 1.32 / 10 mo / weekly $2,437 x 43\n2) 1.32 / 10 mo / bi-weekly $4,874 x 22\n\nSend the bank login and we draw docs.', mill);
+    expect(c.type).toBe('approved');
+    expect(c.offers).toHaveLength(2);
+    expect(c.offers).toEqual(expect.arrayContaining([
+      expect.objectContaining({ amount: 80_000, factor_rate: 1.32, term: 10, term_unit: 'months', payment_frequency: 'weekly' }),
+      expect.objectContaining({ amount: 80_000, factor_rate: 1.32, term: 10, term_unit: 'months', payment_frequency: 'bi-weekly' }),
+    ]));
+    const o = outcome(c);
+    expect(o.apply && o.body.offers).toHaveLength(2);
+    // the same offer said twice, once with its schedule, stays one offer
+    const once = read('Approved, 80k at 1.32 for 10 months. Recap: 80k, 1.32, 10 months, weekly.', mill);
+    expect(once.offers).toHaveLength(1);
+  });
+
+  it('the figure a count of payments names is each payment, even with the factor right after it (never an offer of that figure)', () => {
+    const c = read('Approved for the full $80,000 - 40 weekly payments of $2,640, 1.32 factor.', mill);
+    expect(c.offers).toEqual([expect.objectContaining({ amount: 80_000, factor_rate: 1.32, payment_amount: 2_640 })]);
+    // an equipment lease laid out on one line: the monthly figure is its payment, the amount is the equipment's
+    const lease = read('An advance is the wrong tool here; they would do better on an equipment lease: $80,000, 36 monthly payments of $2,900, 1.305 factor.', mill);
+    expect(lease.offers.map((o) => o.amount)).toEqual([80_000]);
+    expect(lease.offers[0]).toMatchObject({ payment_amount: 2_900, term: 36 });
+    expect(lease.type).not.toBe('approved');
+  });
+
+  it('an equipment program put in the advance\'s place in other words ("better off with", "as ... instead") is a counter', () => {
+    expect(read("They'd be better off with our equipment financing. 80k, 1.30, 36 months, monthly.", mill).type).toBe('counter');
+    expect(read('We can write Harbor Mill as an equipment lease instead: 80k / 1.30 / 36 mo / monthly.', mill).type).toBe('counter');
+    // the advance itself, approved, stays an approval
+    expect(read('Approved on the advance: 80k / 1.30 / 12 mo / weekly.', mill).type).toBe('approved');
+  });
+
+  it('an approval of this merchant months ago, recalled beside today\'s no, is no approval now: the decline is applied', () => {
+    const c = read("Heads up, we approved Harbor Mill for 35k last year and they never drew on it. The bakery now has three open positions on the September statement, and we don't go fourth. Pass for now.", mill);
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(outcome(c).apply).toBe(true);
+    // taken back in the same sentence it is a withdrawal, for a person
+    expect(read('We approved Harbor Mill in October but have to pull it: a new lien showed up.', mill).review_reason).toBe('approval_withdrawn');
+  });
+
+  it('a consolidation described, not named ("pay off all three and roll them into one"), is another product: a counter', () => {
+    const c = read("Can't sit 4th behind those three. What I'd do: pay off all three and roll them into a single weekly. $80,000 at 1.38, 40 weeks weekly. Will need payoff letters to finalize.", mill);
+    expect(c.type).toBe('counter');
+    // paying positions off, nothing rolled into one, is no other product (a payoff condition is read by its own rule)
+    expect(read('Approved for the full 80k at 1.38, 40 weeks, weekly; they pay off all three before we fund.', mill).reasons.join('\n')).not.toMatch(/other product/);
+  });
+
+  it("a schedule named in its own sentence before the offer (another funder's) gives way to the one beside the offer's term", () => {
+    const c = read("Their OnDeck weekly is heavy already. We can do $80,000 at 1.38 over 9 months daily.", mill);
+    expect(c.offers).toEqual([expect.objectContaining({ amount: 80_000, payment_frequency: 'daily' })]);
+    // a schedule heading its own offer in the same sentence stays that offer's
+    const two = read('Weekly option: $80,000, 1.30, 6 months. Daily option: $80,000, 1.28, 6 months.', mill);
+    expect(two.offers[0]).toMatchObject({ factor_rate: 1.3, payment_frequency: 'weekly' });
+  });
+
+  it('an approval taken back because it was meant for another merchant leaves this deal waiting on what is asked (still for a person)', () => {
+    const c = read('Ignore the offer email from this morning, it was for a different client - my mistake. Harbor Mill is still in underwriting; we need a copy of the lease before we can price it.', mill);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'approval_withdrawn' });
+    expect(outcome(c).apply).toBe(false);
+    // an approval of this deal taken back stays a decline a person confirms
+    expect(read('Ignore the offer email from this morning, credit found a new lien. Please send the payoff letter if they want us to look again.', mill)).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+  });
+
+  it('a decline only the model reads (no rule cue, for a person) still carries a category: other, no reason named', () => {
+    const notice = read('STATUS: FILE CLOSED\nNote: this merchant is already in process with another ISO; the file stays with them for 60 days.', mill);
+    expect(notice.type).toBe('unclassified');
+    const c = combineReadings(notice, { type: 'declined', probability: 0.999, evidence: ['closed'] });
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'low_confidence', decline_category: 'other' });
+    // the model reading anything but a decline adds no category
+    expect(combineReadings(notice, { type: 'needs_info', probability: 0.999, evidence: ['send'] }).decline_category).toBeUndefined();
   });
 });

@@ -307,6 +307,8 @@ export function combineReadings(rules: Classification, model: ModelReading, thre
       type: model.type,
       confidence: Math.min(rules.confidence, Math.round(model.probability * 50) / 100),
       review_reason: 'low_confidence',
+      // (rfix17) a decline always carries its category: the rules read no reason in it, so `other` (no reason named)
+      ...(model.type === 'declined' ? { decline_category: rules.decline_category ?? 'other' } : {}),
       reasons: [...rules.reasons, said, `rules found no decisive cue: the model's reading, for a person to confirm`, 'review: low_confidence'],
     };
   }

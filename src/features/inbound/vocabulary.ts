@@ -237,6 +237,9 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: "(won't|will not) stay on", w: 2 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
+  // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the
+  // deal", "we need to rescind that" (for a person: approval_withdrawn)
+  { phrase: "(have|has|had|need|needs|going|got|gotta|forced|must) (to )?(pull|rescind|withdraw|revoke|retract|yank|reverse) (it|this|that|them|the (deal|file|offer|approval|terms|number|numbers))\\b", w: 4 },
   { phrase: '(offer|approval) (has |had )?expired', w: 3 },
   // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
   // "ignore yesterday's offer notice, it went out before verification"
@@ -614,6 +617,9 @@ export const COUNTER: PhraseRow[] = [
  */
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
+  // (rfix17) a consolidation described, not named: "we take out both funders and put them in one weekly", "pay off all three
+  // and roll everything into a single payment"
+  { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto) (one|a single|a new|our)\\b", w: 3 },
   // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
   { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
@@ -623,6 +629,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out
   { product: 'equipment', phrase: '(works better|fits better|a better fit|makes (more )?sense|better (option|route|structure))( for (them|him|her|this( one)?|the (merchant|deal|file)))?( is| would be| as)? (an? |our |the )?equipment (finance|financing|loan|lease)|equipment finance agreement', w: 3 },
+  // (rfix17) "they would do better on an equipment lease", "they'd be better off with our equipment financing", "we can do it as
+  // an equipment lease instead": the same program in the advance's place, in other words
+  { product: 'equipment', phrase: "(do|fare|be) better( off)? (on|with|in|under|as) (an? |our |the )?equipment (finance|financing|loan|lease)|as (an? |our |the )?equipment (finance|financing|loan|lease)( agreement)? instead", w: 3 },
   { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
@@ -1061,6 +1070,10 @@ export const BOILERPLATE: string[] = [
   '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
   '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
+  // (rfix17) an approval of this merchant months back, recalled beside today's answer: "I know we approved them at 20k back
+  // in August (they never took it)", "we funded this shop two years ago". Never one taken back in the same sentence ("we
+  // approved it in May but have to pull it": a withdrawal, for a person)
+  "(we|i)( had| already| previously| originally)? (approved|funded|okayed|ok'd|greenlit)( [\\w'&.-]+){0,4}?( (at|for) \\$?\\d[\\d,.]*k?)? (back )?(in (january|february|march|april|may|june|july|august|september|october|november|december|the (spring|summer|fall|winter))|last (month|year|quarter|spring|summer|fall|winter)|(\\d+|a few|a couple( of)?|two|three|four|five|six|several) (months|years) ago|earlier this year)\\b(?![^.!?\\n]*\\b(but|rescind\\w*|pull\\w*|withdr\\w*|revok\\w*|cancel\\w*|walk\\w* back|no longer|still (good|valid|stands|open))\\b)",
   // (holdout25) the lender's record with other merchants, a decision on none of this deal: "we approved three outfitters
   // last month", "we've funded dozens of salons like this", "we declined a couple of these last quarter"
   "(we|i)('ve| have| already| just)? (approved|funded|closed|declined|turned down|did|done|booked|wrote|written) (\\d+|two|three|four|five|six|seven|eight|nine|ten|a few|a couple( of)?|several|dozens( of)?|hundreds( of)?|plenty( of)?|a bunch( of)?|a handful( of)?|lots of|a lot of|many|tons of|some) (other |similar |more )?(?!(options?|offers?|positions?|payments?|pmts|months|weeks|days|years|times)\\b)[a-z-]+s\\b( [a-z-]+){0,2} ((just |exactly )?(like|similar to) (this|it|them|him|her|yours)|(this|last|in the (last|past)|over the (last|past)) (\\d+ )?(week|month|year|quarter|spring|summer|fall|winter)s?|(already|recently|lately|before|this year|last year))\\b",

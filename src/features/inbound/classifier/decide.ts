@@ -38,6 +38,9 @@ export const MIN_CONFIDENCE = 0.35;
  * - tentative terms ("waiting on final sign-off", "up to", a floated amount with no pricing) and
  *   ties go to a person; nothing is applied on a tie-break.
  */
+/** An approval sent in error for someone else: "it went to the wrong ISO", "that was for a different merchant", "wrong file". */
+const MISSENT_APPROVAL = /\b(sent|went|forwarded|emailed|mailed) (out )?to the wrong (iso|broker|partner|rep|person|address|thread)\b|\b(was|were|it's|it is|that's|that was|meant) (for|about) (a |an )?(different|another|other) (merchant|business|client|file|deal|account)\b|\bwrong (merchant|file|deal|business)\b/;
+
 export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const reasons: string[] = [];
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
@@ -55,6 +58,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.marketing.score / 20), reasons: [...reasons, `marketing to brokers (${a.marketing.hits.join(', ')}), about no deal: no decision`] };
   }
   if (a.withdrawal.score >= 3) {
+    // (rfix17) the approval taken back was never this deal's (sent to the wrong broker, for another merchant), and the reply
+    // asks for something on this deal: this deal is still waiting on it. Still for a person (approval_withdrawn)
+    if (MISSENT_APPROVAL.test(a.lower) && a.needs.score > a.declined.score) {
+      return { type: 'needs_info', confidence: 0.6, reasons: [...reasons, 'an approval sent for another merchant taken back; this deal waits on items: a person confirms'], review: 'approval_withdrawn' };
+    }
     return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
   }
   const d = byCues(a);

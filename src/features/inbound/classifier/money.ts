@@ -63,6 +63,9 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
 const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
 const LENDER_MAX_IS = /\b(?:max|maximum|most|highest|the best|best)(?: amount)? (?:we|i|they|uw|credit|underwriting)(?:'ll|'d)? (?:can |could |will |would |are able to |am able to )?(?:go|do|fund|offer|approve|get to|write|stretch to)\b[^.!?$]{0,45}\b(?:is|at|=|would be|will be)\s*~?\s*$/;
 
+/** A count of payments right before a figure, naming it each payment's amount: "24 monthly payments of", "120 dailies @", "52 x". */
+const COUNTED_PAYMENT_BEFORE = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s*~?\s*$/;
+
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
@@ -100,6 +103,9 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   if (!found.length) return factorNext ? 'funded' : 'unknown';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
+  // (rfix17) ... but a figure a count of payments names is each payment, whatever follows it: "$60,000, 24 monthly payments
+  // of $3,000, 1.20 factor" pays $3,000 a month, it offers no $3,000
+  if (COUNTED_PAYMENT_BEFORE.test(clause)) return 'payment';
   // ... and a payment is never multiplied by a factor: "if he wants lighter payments 20k x 1.42 = 28,400" offers 20k
   if (factorNext && (best.kind === 'other' || best.kind === 'payment')) return 'funded';
   if (best.kind === 'funded' || best.kind === 'payment') {

@@ -18,9 +18,17 @@ interface Draft {
   same?: boolean;
   /** A second, different term met before the offer was priced (see offerConflict). */
   otherTerm?: string;
+  /** The sentence its schedule was named in, and whether that came before any of its figures (see groupFacts). */
+  freqSentence?: number;
+  freqEarly?: boolean;
+  termSentence?: number;
 }
 
-function groupFacts(facts: Fact[]): Draft[] {
+function groupFacts(facts: Fact[], text = ''): Draft[] {
+  // the sentence a fact is in (a full stop before a space or the line's end, or a new line, ends one)
+  const breaks: number[] = [];
+  for (const m of text.matchAll(/[.!?](?=\s|$)|\n/g)) breaks.push(m.index);
+  const sentenceOf = (pos: number) => breaks.filter((b) => b < pos).length;
   const labelled = facts.some((f) => f.kind === 'money' && f.money === 'funded' && !f.shorthand);
   // (holdout13) the approved amount restated at the head of each structure of a menu ("approved for the whole 50k ...
   // A) $50,000 / payback $64,500 / 25 weekly ... B) $50,000 / payback $69,000 / 40 weekly"): each is an offer's amount
@@ -63,6 +71,7 @@ function groupFacts(facts: Fact[]): Draft[] {
         if (c.term === undefined) {
           c.term = f.value;
           c.unit = f.unit;
+          c.termSentence = sentenceOf(f.pos);
         } else if (c.factor !== undefined || c.payback !== undefined) {
           // (holdout21) ... also when the options name no amount ("approved at the requested 60. 6 mo - 1.29 - daily /
           // 9 mo - 1.36 - daily / 12 mo - 1.45 - weekly"): a priced option with its term is done
@@ -83,7 +92,18 @@ function groupFacts(facts: Fact[]): Draft[] {
         }
         break;
       case 'freq':
-        if (c.freq === undefined) c.freq = f.freq;
+        if (c.freq === undefined) {
+          c.freq = f.freq;
+          c.freqSentence = sentenceOf(f.pos);
+          c.freqEarly = c.amount === undefined && c.factor === undefined && c.term === undefined && c.payback === undefined;
+        } else if (c.freqEarly && c.term !== undefined && c.freqSentence !== sentenceOf(f.pos) && c.termSentence === sentenceOf(f.pos)) {
+          // (rfix17) a schedule named in a sentence of its own before the offer ("the other funder's daily is eating them
+          // alive"), then the offer's own in the sentence that states its term ("$100,000 at 1.42, 11 months weekly"): the
+          // offer's is the one beside its terms
+          c.freq = f.freq;
+          c.freqSentence = sentenceOf(f.pos);
+          c.freqEarly = false;
+        }
         break;
       case 'same':
         // said of an amount already priced ("40 at 1.38 ... at the same rate, 55k"): the next amount takes it
@@ -214,13 +234,18 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }
-  const seen = new Set<string>();
-  return out.filter((o) => {
-    const k = `${o.amount}|${o.factor_rate}|${o.term}|${o.term_unit}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  // the same offer read twice is one offer; (rfix17) the same price on two stated schedules ("merchant picks: weekly $1,000
+  // x 52, or bi-weekly $2,000 x 26") is two offers, each logged with its own schedule and payment
+  const kept: ExtractedOffer[] = [];
+  for (const o of out) {
+    const same = kept.some(
+      (k) =>
+        k.amount === o.amount && k.factor_rate === o.factor_rate && k.term === o.term && k.term_unit === o.term_unit &&
+        !(k.payment_frequency !== null && o.payment_frequency !== null && k.payment_frequency !== o.payment_frequency),
+    );
+    if (!same) kept.push(o);
+  }
+  return kept;
 }
 
 const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;
@@ -338,13 +363,13 @@ export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): E
   for (const f of scanFacts(text, 0, ctx)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
-  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx)), globalFreq, fill));
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx), doc), globalFreq, fill));
   const fromTables = offers.filter((o) => o.missing.length === 0);
   // (holdout27) the prose naming an offer its table prices ("our 12-month term loan for the full 80K" above the table, "buy
   // rate 1.29 on A" beside it): an incomplete offer whose every stated figure a complete table offer has is that offer
   const sameAsTable = (o: ExtractedOffer) =>
     o.missing.length > 0 &&
     fromTables.some((t) => t.amount === o.amount && (o.factor_rate === null || o.factor_rate === t.factor_rate) && (o.term === null || (o.term === t.term && o.term_unit === t.term_unit)));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx)), globalFreq, fill).filter((o) => !sameAsTable(o)));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx), rest), globalFreq, fill).filter((o) => !sameAsTable(o)));
   return offers;
 }

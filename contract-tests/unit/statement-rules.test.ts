@@ -669,3 +669,13 @@ describe('blind-6 gaps, in wordings of our own: a money-market transfer with wor
     expect(depositKind(d)).toBe('refund');
   });
 });
+
+describe("own_transfer: a transfer from a full account number of the merchant's is not revenue (blind-31)", () => {
+  it.each(['INTERNET TRANSFER FROM 52-0193-7716', 'Online Xfer From 1430009925789', 'MOBILE TRANSFER FROM ACCT 7720-118843 CONF 4410', 'TFR FR 0093 4471 28'])('%s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it.each(['INCOMING WIRE TRANSFER FROM 021000021 NORTHGATE MILLWORK', 'ZELLE TRANSFER FROM 5551234567 J ORTEGA', 'RTP TRANSFER FROM 88120044 HARBOR DENTAL', 'TRANSFER FROM 4410 K MEYER'])('a wire, a payment app or a short number stays as it was: %s', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+  });
+});

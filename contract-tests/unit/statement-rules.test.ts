@@ -669,3 +669,44 @@ describe('blind-6 gaps, in wordings of our own: a money-market transfer with wor
     expect(depositKind(d)).toBe('refund');
   });
 });
+
+describe("own_transfer: a transfer from a full account number of the merchant's is not revenue (blind-31)", () => {
+  it.each(['INTERNET TRANSFER FROM 52-0193-7716', 'Online Xfer From 1430009925789', 'MOBILE TRANSFER FROM ACCT 7720-118843 CONF 4410', 'TFR FR 0093 4471 28'])('%s', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it.each(['INCOMING WIRE TRANSFER FROM 021000021 NORTHGATE MILLWORK', 'ZELLE TRANSFER FROM 5551234567 J ORTEGA', 'RTP TRANSFER FROM 88120044 HARBOR DENTAL', 'TRANSFER FROM 4410 K MEYER'])('a wire, a payment app or a short number stays as it was: %s', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+  });
+});
+
+describe('mca_funder: real US funders by the ACH names they debit under, Wide Merchant alone among them (blind-31)', () => {
+  it.each([
+    ['PREAUTHORIZED DEBIT WIDE MERCHANT WEEKLY 9901', 'Wide Merchant Group'],
+    ['ACH DEBIT IDEA 247 INC DAILY ACH', 'Idea Financial'],
+    ['ACH DEBIT FUNDING METRICS LLC DAILY', 'Lendini'],
+    ['ACH DEBIT PAR FUNDING DAILY 0042', 'Par Funding (Complete Business Solutions Group)'],
+    ['ACH DEBIT RCG ADVANCES LLC PMT', 'Richmond Capital Group (RCG Advances)'],
+    ['ACH DEBIT RAM CAPITAL FUNDIN DAILY', 'Ram Capital Funding'],
+    ['ACH DEBIT VICEROY CAPITAL F WEEKLY', 'Viceroy Capital Funding'],
+    ['ACH DEBIT PLATINUM RAPID FUN DLY', 'Platinum Rapid Funding Group'],
+    ['ACH DEBIT THE BUSINESS BACKER PMT', 'The Business Backer'],
+    ['ACH DEBIT NULOOK CAPITAL LLC', 'Nulook Capital'],
+    ['ACH DEBIT FUNDOMATE INC REMIT', 'Fundomate'],
+    ['ACH DEBIT SLATE ADVANCE DAILY', 'Slate Advance'],
+    ['ACH DEBIT AMPLA TECHNOLOGIES PAYMENT', 'Ampla'],
+    ['ACH DEBIT MEGED FUNDING GRO DAILY', 'Meged Funding Group'],
+    ['ACH DEBIT WORLD BUSINESS LENDERS PMT', 'World Business Lenders'],
+    ['ACH DEBIT SUNWISE CAPITAL DAILY', 'Sunwise Capital'],
+  ])('%s -> %s', (d, name) => {
+    expect(mcaFunder(d)).toBe(name);
+  });
+  it.each(['POS WORLD WIDE MERCHANT SUPPLY 0412', 'ACH DEBIT CITY WIDE MERCHANT SVCS', 'WIDE MERCHANT SERVICES LLC FEES', 'POS VICEROY CAPE TOWN HOTEL', 'SUNWISE CAPE CORAL SOLAR', 'PAR FUND PARTNERS SURVEY'])('%s is no funder', (d) => {
+    expect(mcaFunder(d)).toBeNull();
+  });
+  it('a returned pull and its fee name the funder but are no position', () => {
+    expect(mcaFunder('RETURNED ACH WIDE MERCHANT R01 NSF 2921')).toBeNull();
+    expect(mcaFunder('RETURN ITEM CHARGE WIDE MERCHANT')).toBeNull();
+    expect(depositKind('RETURNED ACH WIDE MERCHANT R01 NSF 2921')).toBe('refund');
+  });
+});

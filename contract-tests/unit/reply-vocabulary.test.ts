@@ -2554,6 +2554,11 @@ describe('holdout30 and holdout31 wording', () => {
     expect(outcome(c)).toMatchObject({ apply: true });
     expect(read('Your files this month: 22 submitted, 12 approved, 6 declined. Riverbend is in the queue.', mill).type).not.toBe('approved');
   });
+  it("an approval passed on while it is re-run, not to be shown yet (\"don't send these numbers to the owner yet\"), waits for a person", () => {
+    const c = read("Lee - here is what credit sent this morning, but don't send these numbers to the owner yet, they are re-running it with the October deposits.\n\nRiverbend Millwork is approved at the full request: $80,000, 1.32, 40 weeks, $2,640 weekly.", mill);
+    expect(c.type).toBe('approved');
+    expect(outcome(c)).toMatchObject({ apply: false });
+  });
   it('a later add-on floated on how the merchant does is no doubt on the present counter', () => {
     const c = read("Can't do 80 on Riverbend. Best I have: $55,000, 1.35, 9 months, $401.93/day. If they keep November clean I could look at a top-up once they are 50% paid in.", mill);
     expect(c.type).toBe('counter');

@@ -2559,6 +2559,11 @@ describe('holdout30 and holdout31 wording', () => {
     expect(c.type).toBe('approved');
     expect(outcome(c)).toMatchObject({ apply: false });
   });
+  it('another file approved after a colon, with an aside between its name and its decision, is another deal (multiple_deals)', () => {
+    const c = read('Riverbend Millwork: I still need the October statement before I can price it.\n\nWhile I have you: Harbor Light Bakery (the file from Tuesday) is approved for $30k at 1.36, 120 days.', mill);
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason).toBe('multiple_deals');
+  });
   it('a later add-on floated on how the merchant does is no doubt on the present counter', () => {
     const c = read("Can't do 80 on Riverbend. Best I have: $55,000, 1.35, 9 months, $401.93/day. If they keep November clean I could look at a top-up once they are 50% paid in.", mill);
     expect(c.type).toBe('counter');

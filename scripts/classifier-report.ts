@@ -49,8 +49,8 @@ const parts: Array<[string, typeof results]> = [
   ['holdout27 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout27')],
   ['holdout28 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout28')],
   ['holdout29 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout29')],
-  ['holdout30 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout30')],
-  ['holdout31 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout31')],
+  ['holdout30 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout30')],
+  ['holdout31 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout31')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

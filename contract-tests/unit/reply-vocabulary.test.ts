@@ -5,6 +5,7 @@ import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings } from '../../src/features/inbound/reply-model';
+import { splitReply } from '../../src/features/inbound/reply-text';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
 const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
@@ -2569,5 +2570,84 @@ describe('rfix17 wording', () => {
     expect(c).toMatchObject({ type: 'declined', review_reason: 'low_confidence', decline_category: 'other' });
     // the model reading anything but a decline adds no category
     expect(combineReadings(notice, { type: 'needs_info', probability: 0.999, evidence: ['send'] }).decline_category).toBeUndefined();
+  });
+});
+
+describe('holdout30 and holdout31 wording', () => {
+  const mill: ReplyContext = { requested_amount: 80_000, business_name: 'Riverbend Millwork' };
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: '', autoReply: false });
+  const submission = 'Hi Sam,\n\nPlease find attached a new submission for Riverbend Millwork.\n\nRequested amount: $80,000\nExisting positions: None\n\nLooking for approvals by EOD if possible. Thanks!';
+
+  it("Zoho's dashed attribution (\"---- On <date> <name> wrote ----\") cuts the unmarked quote under it", () => {
+    const p = splitReply(`Declined on Riverbend, 11 NSFs in October.\n\nSam Ortiz\n\n---- On Mon, 09 Nov 2026 09:12:00 -0600 Lee Park <lee@broker.example> wrote ----\n\n${submission}`);
+    expect(p.markers).toContain('On ... wrote:');
+    expect(p.own).not.toMatch(/Requested amount|Looking for approvals/);
+    expect(p.own).toMatch(/^Declined on Riverbend/);
+  });
+  it('notes typed into the quoted message under the writer\'s bracketed initials are read as the reply', () => {
+    const p = splitReply(`Sam - see my notes inline.\n\nFrom: Lee Park <lee@broker.example>\nSent: Monday, November 9, 2026 9:12 AM\nTo: Sam Ortiz <sam@lender.example>\nSubject: Submission: Riverbend Millwork\n\n> Requested amount: $80,000\n[SO] Too many overdrawn days, 12 negs in October alone.\n> Existing positions: None\n[SO] Agreed, none on the statements.`);
+    expect(p.own).toContain('Too many overdrawn days, 12 negs in October alone.');
+    expect(read(p.own, mill)).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+  });
+  it('an approval that stops standing on a question still open goes to a person; ordinary closing stips do not', () => {
+    const c = read('Riverbend: approved at $80,000, 1.32, 40 weeks, $2,640/week. That Oct 8 wire for $25k looks like it may be another funder; should it be one, the approval would not hold. Owner needs to explain it on the call.', mill);
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('tentative_terms');
+    expect(outcome(c)).toMatchObject({ apply: false });
+    const stips = read('Riverbend: approved at $80,000, 1.32, 40 weeks, $2,640/week. Stips to fund: voided check, driver license, bank verification call.', mill);
+    expect(stips.type).toBe('approved');
+    expect(stips.review_reason ?? null).toBeNull();
+  });
+  it('a decline taken back in the same message ("wait, scratch that", "let me ask my manager") waits for a person', () => {
+    const c = read("Riverbend is a decline, they're in 3 positions already.\n\nWait, scratch that - my manager may look at it as a consolidation. Will get back to you.", mill);
+    expect(c.type).toBe('declined');
+    expect(outcome(c)).toMatchObject({ apply: false });
+    const ask2 = read("Riverbend is a decline, too stacked. Actually, let me ask my manager first, she sometimes buys out a position.", mill);
+    expect(outcome(ask2)).toMatchObject({ apply: false });
+    // a plain decline still applies
+    expect(outcome(read("Riverbend is a decline, they're in 3 positions already.", mill))).toMatchObject({ apply: true });
+  });
+  it('a state excluded by the program is restricted_state', () => {
+    expect(read('Riverbend is a no. Our capital partner excludes Montana and Wyoming merchants, so we cannot fund it.', mill)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+    expect(read("Sorry Lee, we're not funding in Vermont anymore, have to decline Riverbend.", mill)).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+  it('two options typed side by side in one cell of each row ("$60,000 / $45,000") are two columns', () => {
+    const row = (a: string, b: string) => `<tr><td><b>${a}</b></td><td>${b}</td></tr>`;
+    const html = `<p>We can't get to $80,000 on Riverbend. Pick one:</p><table>${row('', 'Choice A / Choice B')}${row('Advance', '$60,000.00 / $45,000.00')}${row('Factor', '1.34 / 1.27')}${row('Term', '9 Months / 6 Months')}${row('Payment', '$385.90 Daily / $2,197.50 Weekly')}</table>`;
+    const c = classifyReply({ subject: 'Re: Riverbend Millwork', text: '', html }, mill);
+    expect(c.type).toBe('counter');
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[60_000, 1.34, 9, 'months'], [45_000, 1.27, 6, 'months']]);
+  });
+  it("a bank's debt service coverage (\"1.10x against our 1.30x floor\", \"DSCR of 1.15\") is no factor rate", () => {
+    const offers = extractOffers('Debt service coverage comes out around 1.10x against our 1.30x floor on the $80,000. DSCR of 1.15 at best. We can offer $40,000 at 1.18 over 30 weeks, $1,573.33 weekly.');
+    expect(offers.map((o) => [o.amount, o.factor_rate])).toEqual([[40_000, 1.18]]);
+  });
+  it('the product asked declined and a business line of credit offered in its place for less, priced, is one counter', () => {
+    const c = read('The loan committee declined the $80,000 equipment term loan as requested, the coverage is not there against our minimum. What we can do instead is a $40,000 business line of credit: each draw repays over 30 weeks, $1,573.33 weekly, total repayment $47,200.00.', mill);
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 40_000, factor_rate: 1.18, term: 30 }] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+  it('a one-liner with the amount first ("60k approved on riverbend") is an approval; a count of approvals is not', () => {
+    const c = read('60k approved on riverbend. 1.36, 32 wks, 2550/wk. send the voided check', { requested_amount: 60_000 });
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.36, term: 32 }] });
+    expect(outcome(c)).toMatchObject({ apply: true });
+    expect(read('Your files this month: 22 submitted, 12 approved, 6 declined. Riverbend is in the queue.', mill).type).not.toBe('approved');
+  });
+  it("an approval passed on while it is re-run, not to be shown yet (\"don't send these numbers to the owner yet\"), waits for a person", () => {
+    const c = read("Lee - here is what credit sent this morning, but don't send these numbers to the owner yet, they are re-running it with the October deposits.\n\nRiverbend Millwork is approved at the full request: $80,000, 1.32, 40 weeks, $2,640 weekly.", mill);
+    expect(c.type).toBe('approved');
+    expect(outcome(c)).toMatchObject({ apply: false });
+  });
+  it('another file approved after a colon, with an aside between its name and its decision, is another deal (multiple_deals)', () => {
+    const c = read('Riverbend Millwork: I still need the October statement before I can price it.\n\nWhile I have you: Harbor Light Bakery (the file from Tuesday) is approved for $30k at 1.36, 120 days.', mill);
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason).toBe('multiple_deals');
+  });
+  it('a later add-on floated on how the merchant does is no doubt on the present counter', () => {
+    const c = read("Can't do 80 on Riverbend. Best I have: $55,000, 1.35, 9 months, $401.93/day. If they keep November clean I could look at a top-up once they are 50% paid in.", mill);
+    expect(c.type).toBe('counter');
+    expect(c.review_reason ?? null).toBeNull();
+    // the same condition on the present offer still holds it
+    expect(read("Best I have is $55,000, 1.35, 9 months, $401.93/day if they keep November clean.", mill).review_reason).toBe('tentative_terms');
   });
 });

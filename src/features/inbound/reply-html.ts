@@ -167,14 +167,14 @@ function render(n: HNode, pre = false): string {
       return `\n${marker}${inline(kids())}\n`;
     }
     case 'table': {
-      const out: string[] = [];
+      const out: Array<string | string[]> = [];
       for (const tr of tableRows(n)) {
         const cells = rowCells(tr);
         const layout = cells.length < 2 || cells.some((c) => containsTag(c, 'table'));
         if (layout) out.push(cells.map((c) => render(c)).join('\n'));
-        else out.push(cells.map((c) => inline(render(c))).join(' | '));
+        else out.push(cells.map((c) => inline(render(c))));
       }
-      return `\n${out.join('\n')}\n`;
+      return `\n${slashColumns(out).map((r) => (typeof r === 'string' ? r : r.join(' | '))).join('\n')}\n`;
     }
     default: {
       if (BLOCK.has(n.tag)) return `\n${kids()}\n`;
@@ -188,6 +188,20 @@ function render(n: HNode, pre = false): string {
       return kids();
     }
   }
+}
+
+/**
+ * (holdout30) Two options typed side by side in one cell per row, split by " / " ("Option 1 / Option 2", "$50,000.00 /
+ * $40,000.00", "1.35 / 1.29"): when every row's last cell splits into the same number of parts (three rows at least),
+ * the parts are columns, as if the table had one column per option.
+ */
+function slashColumns(rows: Array<string | string[]>): Array<string | string[]> {
+  const cells = rows.filter((r): r is string[] => typeof r !== 'string');
+  if (cells.length < 3 || cells.length !== rows.length || cells.some((r) => r.length !== cells[0].length)) return rows;
+  const parts = cells.map((r) => r[r.length - 1].split(/\s+\/\s+/));
+  const n = parts[0].length;
+  if (n < 2 || n > 4 || parts.some((p) => p.length !== n || p.some((x) => !x.trim()))) return rows;
+  return cells.map((r, i) => [...r.slice(0, -1), ...parts[i]]);
 }
 
 /** HTML -> plain text: block elements on their own lines, table rows as "a | b | c", blockquotes as "> ". */

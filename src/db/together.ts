@@ -52,7 +52,8 @@ export async function sendTogether(db: Knex | Knex.Transaction, held: Held, tail
   held.writes = undefined;
   const { sql, bindings } = together(writes, tail);
   try {
-    // The text is fixed by the code that built the writes (values are bindings): prepared once per connection.
+    // The text is fixed by the code that built the writes (values are bindings): prepared once per
+    // connection, never named over the embedded engine's operator socket (prepared() checks the mark).
     await prepared(db as Knex, sql, bindings);
   } catch (err) {
     throw held.mapError ? held.mapError(err) : err;

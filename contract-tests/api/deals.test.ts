@@ -185,6 +185,35 @@ describe(`reading deals (${ENGINE})`, () => {
     await h.knex('lenders').where({ id: lenderId }).update({ name: 'Atlas Capital' });
   });
 
+  it('one deal reads exactly as the list shows it (one statement reads it; the list reads the same context query by query)', async () => {
+    const biz = await business(t, 'Same Bytes LLC');
+    const d = await deal({ requested_amount: 50000, annual_revenue: 1_200_000, closer_id: t.users.manager.id, paper_grade: 'B', desired_term_months: 12, form_data: { a: [1, 'x'] } }, 'admin', t, biz);
+    const o = await offer(d.id, { status: 'accepted', amount: 48250.5, factor_rate: 1.29 });
+    await h.api.post(`/v1/offers/${o.id}/primary`).set(t.auth()).expect(200);
+    const now = h.clock.now();
+    await h.knex('submissions').insert({ id: newId('sub', now.getTime()), location_id: t.locationId, deal_id: d.id, lender_id: lenderId, status: 'sent', submission_method: 'email', created_at: now });
+    const figures = (month: string, revenue: number) => ({
+      period_start: `2026-${month}-01`, period_end: `2026-${month}-28`, bank_name: 'First Bank', beginning_balance: 1000.5, deposits_total: revenue, deposit_count: 12, true_revenue: revenue,
+      average_daily_balance: 2500.25, ending_balance: 3000, negative_days: 2, nsf_count: 1, mca_count: 1, mca_withhold_percent: 7.5, has_recovery_activity: false,
+    });
+    const doc = (status: string, statement: object | null, at: number) => ({
+      id: newId('doc', now.getTime() + at), location_id: t.locationId, deal_id: d.id, business_id: biz, filename: 's.pdf', content_type: 'application/pdf', declared_size: 10, category: 'bank_statement',
+      status, source: 'api', storage_key: `k/${Math.random()}`, statement: statement && JSON.stringify(statement), upload_expires_at: now, created_at: new Date(now.getTime() + at), updated_at: now,
+    });
+    // Two reads of one period (the later one counts), another month, a failed one and one never uploaded (not read).
+    await h.knex('documents').insert([doc('processed', figures('02', 90000), 1), doc('processed', figures('02', 95000.75), 2), doc('processed', figures('03', 80000), 3), doc('failed', null, 4), doc('pending_upload', null, 5)]);
+    const one = await h.api.get(`/v1/deals/${d.id}`).set(t.auth());
+    expect(one.status).toBe(200);
+    const listed = await h.api.get(`/v1/deals?business_id=${biz}`).set(t.auth());
+    expect(listed.body.data).toHaveLength(1);
+    expect(JSON.stringify(one.body.data)).toBe(JSON.stringify(listed.body.data[0]));
+    expect(one.body.data).toMatchObject({
+      offers_count: 1, submissions_count: 1, closer: { id: t.users.manager.id }, originator: { id: t.users.admin.id },
+      primary_offer: { id: o.id, lender_name: 'Atlas Capital', amount: 48250.5, factor_rate: 1.29, status: 'accepted' }, business: { legal_name: 'Same Bytes LLC', dba: 'Same Bytes LLC DBA' },
+    });
+    expect(one.body.data.revenue_check).toMatchObject({ stated_monthly_revenue: 100000, analyzed_monthly_revenue: 87500.38 });
+  });
+
   it("another location's deal is 404; role user sees only the deals it created", async () => {
     const mine = await deal({}, 'user');
     const theirs = await deal({}, 'manager');

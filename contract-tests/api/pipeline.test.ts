@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccessToken, revokeApiKey, setUserActive } from '../../src/features/accounts/accounts.service';
+import { localRateLimiter } from '../../src/http/rate-limit';
 import { ENGINE, startHarness, type Harness, type Tenant } from '../support/harness';
 
 let h: Harness;
@@ -286,6 +288,61 @@ describe(`idempotency (${ENGINE})`, () => {
     const res = await h.api.post('/v1/businesses').set(bearer(k.key)).set('Idempotency-Key', 'held').send({ legal_name: 'Blocked' });
     expect(res.status).toBe(409);
     expectEnvelope(res, 409, 'conflict', 'idempotency_key_in_use');
+  });
+  it('an idempotent create is one transaction of four statements: BEGIN, the claim, one statement writing the business, its event, its activity line and the answer, COMMIT', async () => {
+    // The credential answers from this process's cache: its listener proven, and no credential write
+    // of an earlier test still awaiting its notification (until then every lookup asks the database).
+    const watch = h.deps.db.credentialWatch!;
+    await vi.waitFor(() => expect(watch.live).toBe(true));
+    await h.api.get('/v1/businesses?limit=1').set(t.auth()).expect(200); // the credential is known: no lookup below
+    // What earlier requests counted goes out now: this one request brings no exchange due (fewer than
+    // EXCHANGE_EVERY_REQUESTS counted, and the injected clock stands still).
+    await localRateLimiter(h.deps.db, h.clock).exchange(true);
+    // Only this request's queries: those issued in its async context (the server supertest starts for
+    // it listens inside `request.run`), not what other work of this process sends meanwhile. Each is
+    // followed to its answer, so a query of the request still running when the response arrived is
+    // waited for, not cut off or caught half the time.
+    const request = new AsyncLocalStorage<true>();
+    const seen: { sql: string; tx?: string }[] = [];
+    const running = new Set<string>();
+    let settled: (() => void) | undefined;
+    const listen = (q: { sql: string; __knexTxId?: string; __knexQueryUid?: string }) => {
+      if (!request.getStore()) return;
+      seen.push({ sql: q.sql, tx: q.__knexTxId });
+      if (q.__knexQueryUid && !q.__knexTxId) running.add(q.__knexQueryUid); // BEGIN and COMMIT have no answer event
+    };
+    const answered = (_: unknown, q: { __knexQueryUid?: string }) => {
+      if (q.__knexQueryUid && running.delete(q.__knexQueryUid) && running.size === 0) settled?.();
+    };
+    h.knex.on('query', listen);
+    h.knex.on('query-response', answered);
+    h.knex.on('query-error', answered);
+    let res: Awaited<ReturnType<typeof h.api.post>>;
+    try {
+      res = await request.run(true, async () => await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-trips').send({ legal_name: 'Round Trip Bakery' }));
+      if (running.size) await new Promise<void>((resolve) => (settled = resolve));
+    } finally {
+      h.knex.off('query', listen);
+      h.knex.off('query-response', answered);
+      h.knex.off('query-error', answered);
+    }
+    expect(res.status).toBe(201);
+    const claim = seen.find((q) => /INSERT INTO idempotency_keys/i.test(q.sql));
+    expect(claim?.tx).toBeDefined();
+    const trx = seen.filter((q) => q.tx === claim!.tx).map((q) => q.sql);
+    expect(trx).toHaveLength(4);
+    expect(trx[0]).toMatch(/^BEGIN/i);
+    expect(trx[1]).toBe(claim!.sql);
+    for (const table of ['"businesses"', '"events"', '"activities"']) expect(trx[2]).toContain(`insert into ${table}`);
+    expect(trx[2]).toMatch(/UPDATE idempotency_keys SET state = 'done'/);
+    expect(trx[3]).toMatch(/^COMMIT/i);
+    // Nothing else went to the database for it (the credential and the rate limit answer in memory).
+    expect(seen.filter((q) => q.tx !== claim!.tx)).toEqual([]);
+    const stored = await h.knex('idempotency_keys').where({ key: 'idem-trips' }).first('state', 'response_status');
+    expect(stored).toEqual({ state: 'done', response_status: 201 });
+    const again = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-trips').send({ legal_name: 'Round Trip Bakery' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(res.body);
   });
   it('failed validation is not stored, and keys expire after 24 hours', async () => {
     const bad = await h.api.post('/v1/businesses').set(t.auth()).set('Idempotency-Key', 'idem-4').send({ legal_name: '' });

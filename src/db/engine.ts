@@ -8,6 +8,7 @@ import ClientPGLite from 'knex-pglite';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../lib/clock';
 import { SOCKET_ADVERT_FILE, readSocketAdvert, socketConnection, type SocketAdvert } from './embedded-socket';
+import { neverNameStatements } from './prepared';
 
 export type Engine = 'pg' | 'pglite';
 
@@ -408,9 +409,14 @@ export async function openOperatorDatabase(opts: { databaseUrl?: string; dataDir
   }
 }
 
-/** The running server's embedded database over its unix socket, with the `pg` client (one connection, as on PGlite). */
-async function connectToServer(advert: SocketAdvert): Promise<Database | undefined> {
-  const knex = knexFactory({ client: 'pg', connection: socketConnection(advert.socket), pool: { min: 0, max: 1 } });
+/**
+ * The running server's embedded database over its unix socket, with the `pg` client (one connection,
+ * as on PGlite). Every process's such connection is the ONE PGlite session: its statements are never
+ * named (`neverNameStatements`; a name would outlive this process there and meet the next one's).
+ * Exported for prepared.test.ts; operator tools reach it through `openOperatorDatabase`.
+ */
+export async function connectToServer(advert: SocketAdvert): Promise<Database | undefined> {
+  const knex = neverNameStatements(knexFactory({ client: 'pg', connection: socketConnection(advert.socket), pool: { min: 0, max: 1 } }));
   try {
     await knex.raw('select 1');
   } catch (e) {

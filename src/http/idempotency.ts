@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, loggableError } from './errors';
 import { prepared } from '../db/prepared';
+import { holdFinalWrite, sendTogether } from '../db/together';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -149,10 +150,18 @@ export function idempotency(deps: Deps): RequestHandler {
         }
         // The key is ours until this transaction ends: run the operation in it and commit the answer with it.
         let reply: Reply;
+        // The operation's final write (writeTogether's `final`), held to go out with the answer: one statement.
+        const held = holdFinalWrite(trx);
         try {
           reply = await operation(trx as unknown as Knex);
-          // An answer not remembered (the operation returned it rather than threw): its writes stand, the key is released.
-          await (remembered(reply.status) ? prepared(trx, RECORD_SQL, [reply.status, sealed(reply.body), id.credential_id, key]) : trx('idempotency_keys').where(id).delete());
+          if (remembered(reply.status)) {
+            const answer = [reply.status, sealed(reply.body), id.credential_id, key];
+            await (held.writes ? sendTogether(trx, held, { sql: RECORD_SQL, bindings: answer }) : prepared(trx, RECORD_SQL, answer));
+          } else {
+            // An answer not remembered (the operation returned it rather than threw): its writes stand, the key is released.
+            if (held.writes) await sendTogether(trx, held);
+            await trx('idempotency_keys').where(id).delete();
+          }
         } catch (err) {
           await trx.rollback().catch(() => undefined);
           failedOwned = true;

@@ -76,12 +76,13 @@ export async function createBusiness(deps: Deps, scope: Scope, body: CreateBody)
     action: 'business.created', description: `Business ${row.legal_name} created`,
   });
   const event = eventInsert(db, deps.clock, scope.locationId, 'business.created', { business_id: row.id, business: toBusinessSnapshot(row) });
+  // Two concurrent creates with one EIN: the unique index decides.
+  const mapError = (e: unknown) => (ein && isUniqueViolation(e) ? DUPLICATE(ein) : e);
   try {
-    await writeTogether(db, [businessInsert(db, { ...row, created_by_user_id: scope.userId }), activity.query, event.query]);
+    // The last work of the operation: with an Idempotency-Key it goes out with the remembered answer.
+    await writeTogether(db, [businessInsert(db, { ...row, created_by_user_id: scope.userId }), activity.query, event.query], { final: true, mapError });
   } catch (e) {
-    // Two concurrent creates with one EIN: the unique index decides.
-    if (ein && isUniqueViolation(e)) throw DUPLICATE(ein);
-    throw e;
+    throw mapError(e);
   }
   return toBusiness(row, { deal_count: 0, lifetime_funded: 0, active_advances: 0, outstanding_balance: 0, last_activity_at: activity.createdAt, primary_contact: null });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { prepared } from '../../db/prepared';
 import { visibleDeals } from '../../db/visible';
 import type { Scope } from '../../http/types';
 import type { StatementDoc } from '../lender-matches/statement-figures';
@@ -216,4 +217,64 @@ export async function statementDocsByDeal(db: Db, scope: Scope, dealIds: string[
     out.set(r.deal_id, list);
   }
   return out;
+}
+
+/**
+ * One deal this caller may see with its context (what `dealContexts` reads in up to seven queries),
+ * in ONE statement: the deal's own columns as they are, each context part a scalar subquery (a JSON
+ * object, a count, the statements as a JSON array). Values come out as `dealContexts` gives them:
+ * text and `date` columns as strings, numerics as numbers, counts as integers; only timestamps inside
+ * the JSON parts are ISO text, and of those only a statement's `created_at` is read (for its order).
+ */
+const DEAL_WITH_CONTEXT_SQL = (visible: string) => `
+SELECT d.*,
+  (SELECT row_to_json(b) FROM (SELECT id, legal_name, dba, entity_type, industry, address, city, state, zip, phone, business_start_date
+     FROM businesses WHERE location_id = d.location_id AND id = d.business_id) b) AS ctx_business,
+  (SELECT row_to_json(s) FROM (SELECT * FROM pipeline_stages WHERE location_id = d.location_id AND id = d.stage_id) s) AS ctx_stage,
+  (SELECT row_to_json(o) FROM (SELECT o.id, o.lender_id, l.name AS lender_name, o.amount, o.factor_rate, o.status
+     FROM offers o JOIN lenders l ON l.id = o.lender_id WHERE o.location_id = d.location_id AND o.id = d.primary_offer_id) o) AS ctx_primary_offer,
+  (SELECT row_to_json(u) FROM (SELECT id, name FROM users WHERE location_id = d.location_id AND id = d.originator_id) u) AS ctx_originator,
+  (SELECT row_to_json(u) FROM (SELECT id, name FROM users WHERE location_id = d.location_id AND id = d.closer_id) u) AS ctx_closer,
+  (SELECT count(*)::int FROM submissions WHERE location_id = d.location_id AND deal_id = d.id) AS ctx_submissions_count,
+  (SELECT count(*)::int FROM offers WHERE location_id = d.location_id AND deal_id = d.id) AS ctx_offers_count,
+  (SELECT coalesce(json_agg(json_build_object('id', id, 'status', status, 'created_at', created_at, 'statement', statement) ORDER BY created_at, id), '[]')
+     FROM documents WHERE location_id = d.location_id AND deal_id = d.id AND category = 'bank_statement' AND status <> 'pending_upload') AS ctx_statements
+FROM deals d WHERE d.location_id = ? AND d.id = ?${visible}`;
+const DEAL_WITH_CONTEXT = { all: DEAL_WITH_CONTEXT_SQL(''), own: DEAL_WITH_CONTEXT_SQL(' AND d.created_by_user_id = ?') };
+
+type ContextColumns = {
+  ctx_business: DealContext['business'];
+  ctx_stage: StageRow;
+  ctx_primary_offer: DealContext['primary_offer'];
+  ctx_originator: DealContext['originator'];
+  ctx_closer: DealContext['closer'];
+  ctx_submissions_count: number;
+  ctx_offers_count: number;
+  ctx_statements: StatementDoc[] | string;
+};
+
+/** `findDeal` and `dealContexts` for one deal, in one round trip (the visibility rule of `dealsQuery`: role user sees only its own). */
+export async function findDealWithContext(db: Db, scope: Scope, id: string): Promise<{ row: DealRow; ctx: DealContext } | undefined> {
+  if (scope.role === 'user' && !scope.userId) return undefined;
+  // Two fixed texts: prepared once per connection (its eight subplans cost more to plan than to run).
+  const { rows } = await (scope.role === 'user'
+    ? prepared<{ rows: (DealRow & ContextColumns)[] }>(db as Knex, DEAL_WITH_CONTEXT.own, [scope.locationId, id, scope.userId!])
+    : prepared<{ rows: (DealRow & ContextColumns)[] }>(db as Knex, DEAL_WITH_CONTEXT.all, [scope.locationId, id]));
+  const r = rows[0];
+  if (!r) return undefined;
+  const { ctx_business, ctx_stage, ctx_primary_offer, ctx_originator, ctx_closer, ctx_submissions_count, ctx_offers_count, ctx_statements, ...row } = r;
+  const statements = (typeof ctx_statements === 'string' ? JSON.parse(ctx_statements) : ctx_statements) as StatementDoc[];
+  return {
+    row: row as DealRow,
+    ctx: {
+      business: ctx_business,
+      stage: ctx_stage,
+      primary_offer: row.primary_offer_id ? ctx_primary_offer : null,
+      originator: row.originator_id ? ctx_originator : null,
+      closer: row.closer_id ? ctx_closer : null,
+      submissions_count: ctx_submissions_count,
+      offers_count: ctx_offers_count,
+      statements,
+    },
+  };
 }

@@ -14,7 +14,7 @@ import { visibleBusinesses } from '../../db/visible';
 import { findStage, findStageByEvent, firstStageOfPhase, isOpenPhase, OPEN_PHASES, type StageEvent, type StageRow } from '../pipeline/pipeline.service';
 import { toDeal, toDealSnapshot, toStageRef, usd, type Deal } from './deals.mapper';
 import {
-  dealContexts, dealsQuery, whereDealSearch, findDeal, findDealInLocation, findUsers, insertDeal, primaryContactOwner, updateDealRow, type DealContext, type DealOwner, type DealRow, type Db,
+  dealContexts, dealsQuery, findDealWithContext, whereDealSearch, findDeal, findDealInLocation, findUsers, insertDeal, primaryContactOwner, updateDealRow, type DealContext, type DealOwner, type DealRow, type Db,
 } from './deals.repository';
 
 // What lender matching reads of a deal's statements; a feature never imports another's repository.
@@ -167,8 +167,9 @@ export async function listDeals(deps: Deps, scope: Scope, query: ListQuery) {
 }
 
 export async function getDeal(deps: Deps, scope: Scope, id: string): Promise<Deal> {
-  const row = await getDealOr404(deps.db.knex, scope, id);
-  return (await withContext(deps.db.knex, scope, [row], deps.clock.now()))[0];
+  const found = await findDealWithContext(deps.db.knex, scope, id);
+  if (!found) throw notFound('deal', id, 'id');
+  return toDeal(found.row, found.ctx, deps.clock.now());
 }
 
 export async function updateDeal(deps: Deps, scope: Scope, id: string, body: UpdateBody): Promise<Deal> {

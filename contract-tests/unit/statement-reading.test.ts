@@ -2118,3 +2118,30 @@ describe('interest earned printed apart from the deposits in the summary (blind-
     failed(await read(make({ deposits: '$1,400.00' })), 'does_not_reconcile');
   });
 });
+
+describe('a breakdown "by type" set beside the summary: the box apart, its lines each side\'s breakdown (blind-30)', () => {
+  // A fintech's summary with a "Credits and debits by type  In  Out" box to its right on the same
+  // lines: a type's line ("ACH  1,500.00  1,500.00") sits on the summary's lines, and read across it
+  // was an "ACH" total. The box is read apart: its columns must together be their sides.
+  const make = (cardOut: string): PageSpec[] => [[
+    'Quillfeather Business Account', 'Statement period Oct 1 - Oct 31, 2026',
+    [[40, 'Opening balance'], [200, '$1,000.00', { r: true }], [320, 'Credits and debits by type'], [480, 'In', { r: true }], [560, 'Out', { r: true }]],
+    [[320, 'ACH'], [480, '1,500.00', { r: true }], [560, '1,500.00', { r: true }]],
+    [[40, 'Money in'], [200, '+$6,500.00', { r: true }], [320, 'Card'], [480, '0.00', { r: true }], [560, cardOut, { r: true }]],
+    [[40, 'Money out'], [200, '-$1,900.00', { r: true }], [320, 'Wire'], [480, '5,000.00', { r: true }], [560, '0.00', { r: true }]],
+    [[40, 'Closing balance'], [200, '$5,600.00', { r: true }]],
+    [],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Money out', { b: true, r: true }], [500, 'Money in', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, 'Oct 2'], [100, 'STRIPE TRANSFER 3371'], [500, '1,000.00', { r: true }], [572, '2,000.00', { r: true }]],
+    [[40, 'Oct 5'], [100, 'CORVID ROBOTICS INVOICE PMT'], [500, '500.00', { r: true }], [572, '2,500.00', { r: true }]],
+    [[40, 'Oct 6'], [100, 'WIRE IN NORTHWELL ANALYTICS INVOICE 2231'], [500, '5,000.00', { r: true }], [572, '7,500.00', { r: true }]],
+    [[40, 'Oct 9'], [100, 'GUSTO NET 895496702'], [430, '1,500.00', { r: true }], [572, '6,000.00', { r: true }]],
+    [[40, 'Oct 12'], [100, 'SLACK PURCHASE 8812'], [430, '400.00', { r: true }], [572, '5,600.00', { r: true }]],
+  ]];
+  it('the summary reads as a summary and the box as each side\'s breakdown: parsed', async () => {
+    expect(figures(await read(make('400.00')))).toMatchObject({ deposits_total: 6500, deposit_count: 3, ending_balance: 5600 });
+  });
+  it('a column of the box that does not make its side fails', async () => {
+    failed(await read(make('500.00')), 'does_not_reconcile');
+  });
+});

@@ -2145,3 +2145,23 @@ describe('a breakdown "by type" set beside the summary: the box apart, its lines
     failed(await read(make('500.00')), 'does_not_reconcile');
   });
 });
+
+describe('a checks total against the check lines of a register without a check column, never the bank\'s fee naming a check (blind-30)', () => {
+  // "CHECK 1041" lines in one register, and the bank's "PAID ITEM OVERDRAFT CHARGE ON CHECK 1042"
+  // line for one of them: the "2 checks totaling" line below is the checks, not the charge with them.
+  const make = (total: string): PageSpec[] => [[
+    'Tidewater Savings Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '5,000.00', '6,000.00'),
+    AMT('10/05', 'CHECK 1041', '-400.00', '5,600.00'),
+    AMT('10/06', 'CHECK 1042', '-300.00', '5,300.00'),
+    AMT('10/07', 'PAID ITEM OVERDRAFT CHARGE ON CHECK 1042', '-35.00', '5,265.00'),
+    [[50, 'Ending Balance'], [300, '$5,265.00', { r: true }]],
+    [[50, `2 checks totaling ${total}`]],
+  ]];
+  it('the two check lines make the total: parsed', async () => {
+    expect(figures(await read(make('700.00')))).toMatchObject({ deposits_total: 5000, ending_balance: 5265 });
+  });
+  it('a total the check lines do not make fails', async () => {
+    failed(await read(make('710.00')), 'does_not_reconcile');
+  });
+});

@@ -2165,3 +2165,24 @@ describe('a checks total against the check lines of a register without a check c
     failed(await read(make('710.00')), 'does_not_reconcile');
   });
 });
+
+describe('a price quoted in a notice ("$25.00 per wire") is a rate, never a total (blind-30)', () => {
+  // A notice beside the address quoting the bank's price for a service: its words read like a fee
+  // total ("... outgoing wire fee is"), the amount followed by "per wire" / "each" says it is a price.
+  const make = (notice: string): PageSpec[] => [[
+    'Koa Harbor Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'MAKANI SURF SUPPLY LLC'], [330, 'PLEASE NOTE: FROM NOV 1 THE OUTGOING']],
+    [[50, '88 ALA MOANA BLVD'], [330, notice]],
+    [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '5,000.00', '6,000.00'),
+    AMT('10/05', 'ACH DEBIT HAWAIIAN ELEC', '-400.00', '5,600.00'),
+    [[50, 'Ending Balance'], [300, '$5,600.00', { r: true }]],
+  ]];
+  it('"... WIRE FEE IS $25.00 PER WIRE." and "... $25.00 EACH." are passed over: parsed', async () => {
+    expect(figures(await read(make('DOMESTIC WIRE FEE IS $25.00 PER WIRE.')))).toMatchObject({ deposits_total: 5000, ending_balance: 5600 });
+    expect(figures(await read(make('DOMESTIC WIRE FEE IS $25.00 EACH.')))).toMatchObject({ deposits_total: 5000, ending_balance: 5600 });
+  });
+  it('the same words with no rate after the amount are a fee total the rows must make', async () => {
+    failed(await read(make('DOMESTIC WIRE FEES $25.00')), 'does_not_reconcile');
+  });
+});

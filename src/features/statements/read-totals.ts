@@ -266,7 +266,11 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
   if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text) || /^(sub ?)?totals?\b[^\d]{0,40}?\b(this|per|on this|for this) page\b/i.test(text)) {
     return i;
   }
-  const pairs = pairsOf(tk);
+  // A price quoted in a notice or a fee schedule ("INCOMING WIRE FEE REMAINS $15.00 PER WIRE.",
+  // "Stop payments $30.00 each"): a rate, never a total of this period's lines (blind-30).
+  const rates = new Set(tk.flatMap((t, n) => (t.k === 'money' && tk[n + 1]?.k === 'text' && /^(per|each)[.,;]?$/i.test(tk[n + 1].t) ? [t.m] : [])));
+  if (rates.size && rates.size === money.length) return i;
+  const pairs = pairsOf(tk).filter((p) => !rates.has(p.money));
   // "Subtotal: 40,587.05": the current section's total.
   const cur = sections[s.sec];
   if (pairs.length === 1 && /^(sub ?total|total)\s*:?$/i.test(pairs[0].label.trim()) && (cur.kind === 'credit' || cur.kind === 'debit' || cur.kind === 'checks')) {

@@ -669,3 +669,12 @@ describe('blind-6 gaps, in wordings of our own: a money-market transfer with wor
     expect(depositKind(d)).toBe('refund');
   });
 });
+
+describe('Idea Financial under its operating entity\'s ACH name, IDEA 247 INC (blind-30)', () => {
+  it.each([['PREAUTH DEBIT IDEA 247 INC DAILY ACH'], ['ACH WITHDRAWAL IDEA 247 INC PMT 5521']])('%s is an Idea Financial position', (d) => {
+    expect(mcaFunder(d)).toBe('Idea Financial');
+  });
+  it('a description merely containing "IDEA" and a number is no funder', () => {
+    expect(mcaFunder('POS PURCHASE BRIGHT IDEA 24 HOUR PRINT')).toBeNull();
+  });
+});

@@ -2186,3 +2186,19 @@ describe('a price quoted in a notice ("$25.00 per wire") is a rate, never a tota
     failed(await read(make('DOMESTIC WIRE FEES $25.00')), 'does_not_reconcile');
   });
 });
+
+describe('"Previous statement: Sep 30, 2026" / "This statement: Oct 31, 2026" is the period (blind-30)', () => {
+  // A header giving the last statement's date and this one's, no range: the period runs from the
+  // day after the last statement to this one.
+  const make = (head: string): PageSpec[] => [[
+    [[50, 'Red Mesa Bank'], [380, 'Previous statement:  Sep 30, 2026']], [[380, head]], [[380, 'Days in statement period:  31']],
+    [[50, 'Beginning balance'], [220, '1,000.00', { r: true }], [300, 'Low balance'], [420, '950.00', { r: true }]],
+    [[50, 'Ending balance'], [220, '5,600.00', { r: true }], [300, 'Average balance'], [420, '3,000.00', { r: true }]],
+    HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '5,000.00', '6,000.00'),
+    AMT('10/05', 'ACH DEBIT NV ENERGY', '-400.00', '5,600.00'),
+  ]];
+  it('is read as Oct 1 - Oct 31, 2026: parsed', async () => {
+    expect(figures(await read(make('This statement:  Oct 31, 2026')))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', deposits_total: 5000, ending_balance: 5600 });
+  });
+});

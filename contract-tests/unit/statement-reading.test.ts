@@ -499,6 +499,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // counterparty the merchant pays that no rule settles (uncertain_categories), and a Wise-style account
   // printed newest first as sentences whose "Incoming" total the rows read do not make.
   { dir: 'contract-tests/fixtures/statements-blind-29', minParsed: 5 },
+  // Blind-30 scored 0/8 parsed, none wrong. After its fixes (a by-type box beside the summary read
+  // apart, a checks total without the bank's fee naming a check, a rate quoted "$15.00 PER WIRE" in a
+  // notice, "This statement: <date>", Idea Financial as IDEA 247 INC) 7/8; the refusal is right: a
+  // factoring advance, which the trade (and blind-11's truth) reads either way.
+  { dir: 'contract-tests/fixtures/statements-blind-30', minParsed: 7 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

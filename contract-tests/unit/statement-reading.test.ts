@@ -499,6 +499,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // counterparty the merchant pays that no rule settles (uncertain_categories), and a Wise-style account
   // printed newest first as sentences whose "Incoming" total the rows read do not make.
   { dir: 'contract-tests/fixtures/statements-blind-29', minParsed: 5 },
+  // Blind-30 scored 0/8 parsed, none wrong. After its fixes (a by-type box beside the summary read
+  // apart, a checks total without the bank's fee naming a check, a rate quoted "$15.00 PER WIRE" in a
+  // notice, "This statement: <date>", Idea Financial as IDEA 247 INC) 7/8; the refusal is right: a
+  // factoring advance, which the trade (and blind-11's truth) reads either way.
+  { dir: 'contract-tests/fixtures/statements-blind-30', minParsed: 7 },
   // Blind-31 scored 7/8 parsed (all right), none wrong: a brewery's weekly pulls by "WIDE MERCHANT" (Wide
   // Merchant Investment's bare ACH name) doubted as an unknown funder's. After its fixes (that name in
   // the funder table, a transfer from a full account number "41-0081-4435" an own transfer) 8/8, 96/96.
@@ -2120,5 +2125,89 @@ describe('interest earned printed apart from the deposits in the summary (blind-
   it('an interest line the interest rows do not make, or deposits the other credits do not, is refused', async () => {
     failed(await read(make({ interest: '$4.75' })), 'does_not_reconcile');
     failed(await read(make({ deposits: '$1,400.00' })), 'does_not_reconcile');
+  });
+});
+
+describe('a breakdown "by type" set beside the summary: the box apart, its lines each side\'s breakdown (blind-30)', () => {
+  // A fintech's summary with a "Credits and debits by type  In  Out" box to its right on the same
+  // lines: a type's line ("ACH  1,500.00  1,500.00") sits on the summary's lines, and read across it
+  // was an "ACH" total. The box is read apart: its columns must together be their sides.
+  const make = (cardOut: string): PageSpec[] => [[
+    'Quillfeather Business Account', 'Statement period Oct 1 - Oct 31, 2026',
+    [[40, 'Opening balance'], [200, '$1,000.00', { r: true }], [320, 'Credits and debits by type'], [480, 'In', { r: true }], [560, 'Out', { r: true }]],
+    [[320, 'ACH'], [480, '1,500.00', { r: true }], [560, '1,500.00', { r: true }]],
+    [[40, 'Money in'], [200, '+$6,500.00', { r: true }], [320, 'Card'], [480, '0.00', { r: true }], [560, cardOut, { r: true }]],
+    [[40, 'Money out'], [200, '-$1,900.00', { r: true }], [320, 'Wire'], [480, '5,000.00', { r: true }], [560, '0.00', { r: true }]],
+    [[40, 'Closing balance'], [200, '$5,600.00', { r: true }]],
+    [],
+    [[40, 'Date', { b: true }], [100, 'Description', { b: true }], [430, 'Money out', { b: true, r: true }], [500, 'Money in', { b: true, r: true }], [572, 'Balance', { b: true, r: true }]],
+    [[40, 'Oct 2'], [100, 'STRIPE TRANSFER 3371'], [500, '1,000.00', { r: true }], [572, '2,000.00', { r: true }]],
+    [[40, 'Oct 5'], [100, 'CORVID ROBOTICS INVOICE PMT'], [500, '500.00', { r: true }], [572, '2,500.00', { r: true }]],
+    [[40, 'Oct 6'], [100, 'WIRE IN NORTHWELL ANALYTICS INVOICE 2231'], [500, '5,000.00', { r: true }], [572, '7,500.00', { r: true }]],
+    [[40, 'Oct 9'], [100, 'GUSTO NET 895496702'], [430, '1,500.00', { r: true }], [572, '6,000.00', { r: true }]],
+    [[40, 'Oct 12'], [100, 'SLACK PURCHASE 8812'], [430, '400.00', { r: true }], [572, '5,600.00', { r: true }]],
+  ]];
+  it('the summary reads as a summary and the box as each side\'s breakdown: parsed', async () => {
+    expect(figures(await read(make('400.00')))).toMatchObject({ deposits_total: 6500, deposit_count: 3, ending_balance: 5600 });
+  });
+  it('a column of the box that does not make its side fails', async () => {
+    failed(await read(make('500.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a checks total against the check lines of a register without a check column, never the bank\'s fee naming a check (blind-30)', () => {
+  // "CHECK 1041" lines in one register, and the bank's "PAID ITEM OVERDRAFT CHARGE ON CHECK 1042"
+  // line for one of them: the "2 checks totaling" line below is the checks, not the charge with them.
+  const make = (total: string): PageSpec[] => [[
+    'Tidewater Savings Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '5,000.00', '6,000.00'),
+    AMT('10/05', 'CHECK 1041', '-400.00', '5,600.00'),
+    AMT('10/06', 'CHECK 1042', '-300.00', '5,300.00'),
+    AMT('10/07', 'PAID ITEM OVERDRAFT CHARGE ON CHECK 1042', '-35.00', '5,265.00'),
+    [[50, 'Ending Balance'], [300, '$5,265.00', { r: true }]],
+    [[50, `2 checks totaling ${total}`]],
+  ]];
+  it('the two check lines make the total: parsed', async () => {
+    expect(figures(await read(make('700.00')))).toMatchObject({ deposits_total: 5000, ending_balance: 5265 });
+  });
+  it('a total the check lines do not make fails', async () => {
+    failed(await read(make('710.00')), 'does_not_reconcile');
+  });
+});
+
+describe('a price quoted in a notice ("$25.00 per wire") is a rate, never a total (blind-30)', () => {
+  // A notice beside the address quoting the bank's price for a service: its words read like a fee
+  // total ("... outgoing wire fee is"), the amount followed by "per wire" / "each" says it is a price.
+  const make = (notice: string): PageSpec[] => [[
+    'Koa Harbor Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'MAKANI SURF SUPPLY LLC'], [330, 'PLEASE NOTE: FROM NOV 1 THE OUTGOING']],
+    [[50, '88 ALA MOANA BLVD'], [330, notice]],
+    [[50, 'Beginning Balance'], [300, '$1,000.00', { r: true }]], HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '5,000.00', '6,000.00'),
+    AMT('10/05', 'ACH DEBIT HAWAIIAN ELEC', '-400.00', '5,600.00'),
+    [[50, 'Ending Balance'], [300, '$5,600.00', { r: true }]],
+  ]];
+  it('"... WIRE FEE IS $25.00 PER WIRE." and "... $25.00 EACH." are passed over: parsed', async () => {
+    expect(figures(await read(make('DOMESTIC WIRE FEE IS $25.00 PER WIRE.')))).toMatchObject({ deposits_total: 5000, ending_balance: 5600 });
+    expect(figures(await read(make('DOMESTIC WIRE FEE IS $25.00 EACH.')))).toMatchObject({ deposits_total: 5000, ending_balance: 5600 });
+  });
+  it('the same words with no rate after the amount are a fee total the rows must make', async () => {
+    failed(await read(make('DOMESTIC WIRE FEES $25.00')), 'does_not_reconcile');
+  });
+});
+
+describe('"Previous statement: Sep 30, 2026" / "This statement: Oct 31, 2026" is the period (blind-30)', () => {
+  // A header giving the last statement's date and this one's, no range: the period runs from the
+  // day after the last statement to this one.
+  const make = (head: string): PageSpec[] => [[
+    [[50, 'Red Mesa Bank'], [380, 'Previous statement:  Sep 30, 2026']], [[380, head]], [[380, 'Days in statement period:  31']],
+    [[50, 'Beginning balance'], [220, '1,000.00', { r: true }], [300, 'Low balance'], [420, '950.00', { r: true }]],
+    [[50, 'Ending balance'], [220, '5,600.00', { r: true }], [300, 'Average balance'], [420, '3,000.00', { r: true }]],
+    HEAD,
+    AMT('10/02', 'CARD SETTLEMENT VISA', '5,000.00', '6,000.00'),
+    AMT('10/05', 'ACH DEBIT NV ENERGY', '-400.00', '5,600.00'),
+  ]];
+  it('is read as Oct 1 - Oct 31, 2026: parsed', async () => {
+    expect(figures(await read(make('This statement:  Oct 31, 2026')))).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-31', deposits_total: 5000, ending_balance: 5600 });
   });
 });

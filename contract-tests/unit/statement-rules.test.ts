@@ -710,3 +710,12 @@ describe('mca_funder: real US funders by the ACH names they debit under, Wide Me
     expect(depositKind('RETURNED ACH WIDE MERCHANT R01 NSF 2921')).toBe('refund');
   });
 });
+
+describe('Idea Financial under its operating entity\'s ACH name, IDEA 247 INC (blind-30)', () => {
+  it.each([['PREAUTH DEBIT IDEA 247 INC DAILY ACH'], ['ACH WITHDRAWAL IDEA 247 INC PMT 5521']])('%s is an Idea Financial position', (d) => {
+    expect(mcaFunder(d)).toBe('Idea Financial');
+  });
+  it('a description merely containing "IDEA" and a number is no funder', () => {
+    expect(mcaFunder('POS PURCHASE BRIGHT IDEA 24 HOUR PRINT')).toBeNull();
+  });
+});

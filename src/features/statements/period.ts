@@ -18,6 +18,9 @@ const CLOSING_DATE_RES = [
   // (Words a typewriter print spaces apart: "STATEMENT  DATE 06/30/26"; the balance of this
   // statement dated: "BALANCE THIS STATEMENT  06/30/26  2,902.58".)
   new RegExp(`\\b(?:statement\\s+(?:closing\\s+)?date|closing\\s+date|statement\\s+ending|period\\s+ending|ending\\s+date|end\\s+date|statement\\s+through|balance\\s+this\\s+statement)\\s*:?\\s*(${DATE_Y})`, 'i'),
+  // "Last statement: June 30, 2026" / "This statement: July 31, 2026" (a Zions-style header, blind-30):
+  // the label with its colon, the previous one read by PREVIOUS_DATE_RE.
+  new RegExp(`\\bthis\\s+statement\\s*:\\s*(${DATE_Y})`, 'i'),
   new RegExp(`\\bfor (?:the period ending )?:?\\s*(${DATE_Y})`, 'i'),
   new RegExp(`\\bthrough\\s*:?\\s*(${DATE_Y})`, 'i'),
   new RegExp(`\\bas of\\s*:?\\s*(${DATE_Y})`, 'i'),

@@ -266,7 +266,11 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
   if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text) || /^(sub ?)?totals?\b[^\d]{0,40}?\b(this|per|on this|for this) page\b/i.test(text)) {
     return i;
   }
-  const pairs = pairsOf(tk);
+  // A price quoted in a notice or a fee schedule ("INCOMING WIRE FEE REMAINS $15.00 PER WIRE.",
+  // "Stop payments $30.00 each"): a rate, never a total of this period's lines (blind-30).
+  const rates = new Set(tk.flatMap((t, n) => (t.k === 'money' && tk[n + 1]?.k === 'text' && /^(per|each)[.,;]?$/i.test(tk[n + 1].t) ? [t.m] : [])));
+  if (rates.size && rates.size === money.length) return i;
+  const pairs = pairsOf(tk).filter((p) => !rates.has(p.money));
   // "Subtotal: 40,587.05": the current section's total.
   const cur = sections[s.sec];
   if (pairs.length === 1 && /^(sub ?total|total)\s*:?$/i.test(pairs[0].label.trim()) && (cur.kind === 'credit' || cur.kind === 'debit' || cur.kind === 'checks')) {
@@ -366,7 +370,7 @@ export function byTypeTable(s: ReadState, l: LineAt): number | null {
 }
 
 /** One breakdown table of both sides, titled over its types: "Summary by type", "Activity by category". */
-const BY_TYPE_ONE = /^(summary|activity|totals?|transactions?|account activity)\s+by\s+(transaction\s+)?(type|category|channel|method|kind)$/i;
+const BY_TYPE_ONE = /^(summary|activity|totals?|transactions?|account activity|money in and out|in and out|credits and debits|deposits and withdrawals)\s+by\s+(transaction\s+)?(type|category|channel|method|kind)$/i;
 /** Its side columns: "In" / "Out", "Money in" / "Money out", "Credits" / "Debits", "Deposits" / "Withdrawals". */
 const SIDE_HEAD = /^(in|out|money in|money out|incoming|outgoing|credits?|debits?|deposits?|withdrawals?|inflows?|outflows?)$/i;
 
@@ -411,4 +415,40 @@ function byTypeColumns(s: ReadState, l: LineAt, cells: Array<{ x0: number; x1: n
   if (!got.length) return null;
   for (const g of got) r.totals.push({ label: g.label, kind: g.kind, category: 'by_type', cents: g.cents, count: null, section: -1, group: g.group });
   return j - 1;
+}
+
+/**
+ * A breakdown by type set BESIDE the summary ("Starting balance $14,200.00 | Money in and out by
+ * type  In  Out" over "ACH 96,376.50 65,897.44" beside "Money in +$103,808.90"): the box's title and
+ * the lines under it, right of where its title starts, are moved after the summary's lines, so the
+ * summary reads as a summary and the box as a breakdown (byTypeColumns), never a type's line as a
+ * summary total. The box ends at a gap, a word across its edge, or a line whose part in it holds no amount.
+ */
+export function byTypeBeside(lines: Line[]): Line[] {
+  const part = (l: Line, words: Line['words']): Line | null => (words.length ? { ...l, words, text: cellsOf(words).map((c) => c.t).join('  ') } : null);
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = lines[i];
+    const cells = cellsOf(head.words);
+    const at = cells.findIndex((c, n) => n > 0 && n === cells.length - 3 && BY_TYPE_ONE.test(c.t.trim()) && cells.slice(n + 1).every((x) => SIDE_HEAD.test(x.t.trim())));
+    if (at < 1) {
+      out.push(head);
+      continue;
+    }
+    const cut = cells[at].x0 - 1;
+    const left: Line[] = [];
+    const right: Line[] = [];
+    let j = i;
+    for (; j < lines.length && lines[j].page === head.page; j++) {
+      const l = lines[j];
+      if (j > i && (l.y - lines[j - 1].y > l.size * 2.4 || l.words.some((w) => w.x0 < cut && w.x1 > cut + 2))) break;
+      const [a, b] = [part(l, l.words.filter((w) => w.x0 < cut)), part(l, l.words.filter((w) => w.x0 >= cut))];
+      if (j > i && b && !tokens(b.words).some((t) => t.k === 'money')) break;
+      if (a) left.push(a);
+      if (b) right.push(b);
+    }
+    out.push(...left, ...right);
+    i = j - 1;
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './read
 import { checkGroups, datePairs, rowOf } from './rows';
 import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, withoutSideBoxes } from './sections';
 import { signedCents, tokens } from './tokens';
-import { accountColumnsLine, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
+import { accountColumnsLine, byTypeBeside, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
 // The statement reader: from the positioned text items of every page (./extract.ts) to the
 // statement's period, balances, transactions, printed totals and daily balances, using the page's
@@ -46,7 +46,7 @@ const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 export function read(pages: PageItems[]): Reading {
   const all = linesOf(pages);
-  const lines = tablesBeside(sideBySide(withoutSideBoxes(all, pages)));
+  const lines = tablesBeside(sideBySide(byTypeBeside(withoutSideBoxes(all, pages))));
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(all);
   r.period = periodOf([...all.map((l) => l.text), ...stackedPeriods(all)]);

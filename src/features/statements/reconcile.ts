@@ -132,6 +132,10 @@ export function reconcile(r: Reading): Reconciled {
     // every line naming a check: "OVERDRAFT ITEM FEE CHECK 4421" is the bank's fee for one (blind-21:
     // Busey's "CHECKS PAID THIS PERIOD: 10 TOTAL 7,370.18" below a register holding that fee line).
     if (t.category === 'checks') cands.push(side.filter((x) => !!x.check));
+    // Or against the lines naming a check that are no charge of the bank's: "OVERDRAFT ITEM FEE / ITEM
+    // PAID CHECK 7733" in a register without a check-number column is the fee for a check, not one
+    // (blind-30: a First Citizens-style register whose checks are "CHECK 7733" lines).
+    if (t.category === 'checks') cands.push(side.filter((x) => words.checks.test(x.description) && !bankCharge(x.description) && !isNsf(x.description)));
     if (words[t.category]) {
       const w = side.filter((x) => words[t.category].test(x.description));
       cands.push(w);

@@ -64,39 +64,49 @@ export async function updateBusinessRow(db: Db, scope: Scope, id: string, patch:
   await db('businesses').where({ id, location_id: scope.locationId }).update(values);
 }
 
-/** Figures for many businesses in four queries (no N+1 on list pages). */
+/** Figures for many businesses in one statement (no N+1 on list pages). */
 export async function businessStats(db: Db, scope: Scope, ids: string[]): Promise<Map<string, BusinessStats>> {
   const out = new Map<string, BusinessStats>();
   for (const id of ids) {
     out.set(id, { deal_count: 0, lifetime_funded: 0, active_advances: 0, outstanding_balance: 0, last_activity_at: null, primary_contact: null });
   }
   if (!ids.length) return out;
+  // The four figures in one statement (one round trip instead of four: a list page read five): each
+  // branch is the aggregate it was, in one row shape (kind, business_id, three numbers, a time, the contact).
+  const nulls = (n: number, t: string) => Array.from({ length: n }, () => `null::${t}`).join(', ');
+  const contactNulls = nulls(5, 'text');
   // Counted over the deals this caller may see (role user: its own).
-  const deals = await visibleDeals(db, scope).whereIn('deals.business_id', ids).groupBy('deals.business_id').select('deals.business_id').count<{ business_id: string; count: number }[]>('* as count');
-  for (const d of deals) out.get(d.business_id)!.deal_count = Number(d.count);
+  const branches: Knex.QueryBuilder[] = [
+    // First, it names the columns; it has no GROUP BY (knex writes the first branch's after the unions).
+    db('business_people as bp').join('people as p', 'p.id', 'bp.person_id')
+      .where('bp.location_id', scope.locationId).whereIn('bp.business_id', ids).where('bp.is_primary_contact', true)
+      .select(db.raw(`'c' as kind, bp.business_id, null::numeric as n1, null::numeric as n2, null::numeric as n3, null::timestamptz as t,
+        p.id::text as id, p.first_name::text as first_name, p.last_name::text as last_name, p.email::text as email, p.phone::text as phone`)),
+    visibleDeals(db, scope).whereIn('deals.business_id', ids).groupBy('deals.business_id')
+      .select(db.raw(`'d', deals.business_id, count(*)::numeric, ${nulls(2, 'numeric')}, null::timestamptz, ${contactNulls}`)),
+    db('activities').where('location_id', scope.locationId).whereIn('business_id', ids).groupBy('business_id')
+      .select(db.raw(`'l', business_id, ${nulls(3, 'numeric')}, max(created_at), ${contactNulls}`)),
+  ];
   // Role user has no access to advances: its advance figures stay 0.
-  const adv = scope.role === 'user' ? [] : await db('advances')
-    .where('location_id', scope.locationId)
-    .whereIn('business_id', ids)
-    .groupBy('business_id')
-    .select('business_id')
-    .select(db.raw('sum(funded_amount) as funded'))
-    .select(db.raw(`sum(case when status <> 'paid-off' then 1 else 0 end) as active`))
-    .select(db.raw(`sum(case when status <> 'paid-off' then greatest(payback_amount - paid_amount, 0) else 0 end) as outstanding`));
-  for (const a of adv as { business_id: string; funded: number; active: number; outstanding: number }[]) {
-    const s = out.get(a.business_id)!;
-    s.lifetime_funded = Number(a.funded ?? 0);
-    s.active_advances = Number(a.active ?? 0);
-    s.outstanding_balance = Number(a.outstanding ?? 0);
+  if (scope.role !== 'user') {
+    branches.push(db('advances').where('location_id', scope.locationId).whereIn('business_id', ids).groupBy('business_id')
+      .select(db.raw(`'a', business_id, sum(funded_amount)::numeric, sum(case when status <> 'paid-off' then 1 else 0 end)::numeric,
+        sum(case when status <> 'paid-off' then greatest(payback_amount - paid_amount, 0) else 0 end)::numeric, null::timestamptz, ${contactNulls}`)));
   }
-  const act = await db('activities').where('location_id', scope.locationId).whereIn('business_id', ids).groupBy('business_id').select('business_id').max('created_at as last');
-  for (const a of act as { business_id: string; last: Date }[]) out.get(a.business_id)!.last_activity_at = a.last;
-  const contacts = await db('business_people as bp')
-    .join('people as p', 'p.id', 'bp.person_id')
-    .where('bp.location_id', scope.locationId)
-    .whereIn('bp.business_id', ids)
-    .where('bp.is_primary_contact', true)
-    .select('bp.business_id', 'p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.phone');
-  for (const c of contacts) out.get(c.business_id)!.primary_contact = { id: c.id, first_name: c.first_name, last_name: c.last_name, email: c.email, phone: c.phone };
+  const [first, ...rest] = branches;
+  const rows = (await first.unionAll(rest, true)) as {
+    kind: 'd' | 'a' | 'l' | 'c'; business_id: string; n1: string | number | null; n2: string | number | null; n3: string | number | null; t: Date | null;
+    id: string | null; first_name: string | null; last_name: string | null; email: string | null; phone: string | null;
+  }[];
+  for (const r of rows) {
+    const s = out.get(r.business_id)!;
+    if (r.kind === 'd') s.deal_count = Number(r.n1);
+    else if (r.kind === 'a') {
+      s.lifetime_funded = Number(r.n1 ?? 0);
+      s.active_advances = Number(r.n2 ?? 0);
+      s.outstanding_balance = Number(r.n3 ?? 0);
+    } else if (r.kind === 'l') s.last_activity_at = r.t;
+    else s.primary_contact = { id: r.id!, first_name: r.first_name!, last_name: r.last_name!, email: r.email, phone: r.phone };
+  }
   return out;
 }

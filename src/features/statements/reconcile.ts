@@ -243,6 +243,10 @@ export function reconcile(r: Reading): Reconciled {
     if (!date || date < period.start || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A transaction falls outside the statement period, so the figures cannot be trusted' };
     out.push({ date, description: x.description, cents: x.cents });
   }
+  // A register printed newest first (its running balances follow only from its last row up, or,
+  // without balances, its dates only go back): the transactions in the order they happened.
+  const backward = bad !== null || (!txns.some((x) => x.balance !== null) && out.length > 1 && out[0].date > out[out.length - 1].date && out.every((t, n) => n === 0 || t.date <= out[n - 1].date));
+  if (backward) out.reverse();
   // Printed daily balances against the end-of-day balances the transactions give.
   if (r.daily.length) {
     const eod = endOfDay(out, period, r.opening);

@@ -2171,3 +2171,19 @@ describe('a newest-first register handed on oldest first', () => {
     }
   });
 });
+
+// A summary's ending balance and the register's own "Ending Balance" row disagreeing: the rows reach
+// the register's, but a page's own ending balance (reached by the rows above it) is the only kind of
+// earlier closing balance the reader may pass over. Two closing balances for one account: refused.
+describe('a summary\'s ending balance against the register\'s Ending Balance row', () => {
+  const make = (summaryEnding: string): PageSpec[] => [[
+    'Quarry Hill Savings Bank', 'Statement Period 10/01/2026 - 10/31/2026',
+    [[50, 'Opening Balance'], [300, '1,000.00', { r: true }]], [[50, 'Closing Balance'], [300, summaryEnding, { r: true }]],
+    HEAD, AMT('10/02', 'DEPOSIT SQUARE', '500.00', '1,500.00'), AMT('10/20', 'DEPOSIT SQUARE', '500.00', '2,000.00'),
+    [[50, 'Closing Balance'], [300, '2,000.00', { r: true }]],
+  ]];
+  it('the same: parsed; different: does_not_reconcile', async () => {
+    expect(figures(await read(make('2,000.00')))).toMatchObject({ ending_balance: 2000 });
+    failed(await read(make('2,100.00')), 'does_not_reconcile');
+  });
+});

@@ -222,6 +222,18 @@ export function reconcile(r: Reading): Reconciled {
   if (r.opening + total !== closing) {
     return { ok: false, code: 'does_not_reconcile', reason: `The opening balance plus the transactions (${money(r.opening + total)}) is not the closing balance (${money(r.closing)}), so the figures cannot be trusted` };
   }
+  // A later closing balance taken over the first one printed: only when the first is a page's own
+  // (the balance the rows above it reach, in the order printed either way). A summary's ending
+  // balance that no run of the rows reaches, beside a register's "Ending Balance" row the rows do
+  // reach, is two closing balances for one account: refused.
+  if (closing !== r.closing) {
+    const reached = new Set<number>();
+    for (const list of [txns, [...txns].reverse()]) {
+      let bal = r.opening;
+      for (const x of list) reached.add((bal += x.cents));
+    }
+    if (!reached.has(r.closing)) return { ok: false, code: 'does_not_reconcile', reason: `The closing balance printed first (${money(r.closing)}) is not the closing balance the transactions reach (${money(closing)}), printed too, so the figures cannot be trusted` };
+  }
   // Running balances, where printed, row by row (in the order printed).
   // Newest first (as some online banks list them) when that is the order the balances follow.
   const follows = (list: typeof signed) => {

@@ -494,3 +494,20 @@ describe("a supplier's CREDIT with its SEC code after it, and a credit memo unde
     expect(paysCounterparty('DEBIT CARD PURCHASE FERGUSON ELECTRIC DAYTON OH', ['FERGUSON', 'ENTERPR'])).toBe(false);
   });
 });
+
+// blind-29: a credit union prints every ACH line as "Deposit ACH <company> TYPE: <entry> ID: <id> CO:
+// <company>", the company-name field closing the line. A supplier's "TYPE: CREDIT" so worded was read
+// as no supplier's credit (the line ended with the name, not CREDIT) and the statement was refused.
+describe("a supplier's TYPE: CREDIT with the company-name field after it (blind-29)", () => {
+  const paid = t('2026-03-05', 'ACH Withdrawal GREENLEAF NURSERY TYPE: INV PMT ID: 9120044817 CO: GREENLEAF NURSERY', -1800);
+  const credit = t('2026-03-19', 'ACH Deposit GREENLEAF NURSERY TYPE: CREDIT ID: 9120044817 CO: GREENLEAF NURSERY', 215.4);
+  it('is the supplier\'s credit, given back when the supplier was paid at least as much', () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['GREENLEAF', 'NURSERY']);
+    expect([...paidBack([...sales(10, 2000), paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), paid, credit])).toBeNull();
+  });
+  it('more than the supplier was paid, or a customer\'s payment worded so, is not given back', () => {
+    expect(paidBack([...sales(10, 2000), t('2026-03-05', paid.description, -100), credit]).size).toBe(0);
+    expect(supplierCreditFrom('ACH Deposit GREENLEAF NURSERY TYPE: INV PMT ID: 9120044817 CO: GREENLEAF NURSERY')).toBeNull();
+  });
+});

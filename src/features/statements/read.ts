@@ -100,6 +100,30 @@ export function read(pages: PageItems[]): Reading {
     }
     return true;
   };
+  /**
+   * The date printed below the row of line `at` (its description wrapped onto lines without
+   * amounts between, each indented to it and just below the last), the description's words those
+   * lines add, and the index of the date's line; or null.
+   */
+  const dateBelow = (at: number): { md: [number, number, number | null]; more: string; at: number } | null => {
+    const row = lines[at];
+    const x = row.words[0].x0;
+    const more: string[] = [];
+    let y = row.y;
+    for (let j = at + 1; j < lines.length && j <= at + 4; j++) {
+      const l = lines[j];
+      const tj = toks[j];
+      if (l.page !== row.page || l.y - y > row.size * 2.6 || l.words[0].x0 < x - 2 || tj.some((t) => t.k === 'money')) return null;
+      if (tj[0].k === 'date') {
+        const rest = l.words.filter((w) => w.x0 >= tj[0].x1).map((w) => w.t).filter((w) => !/^[|·•\u2022-]$/.test(w));
+        return { md: (tj[0] as Extract<Tok, { k: 'date' }>).md, more: [...more, ...rest].join(' '), at: j };
+      }
+      if (headerOf(l) || headingOf(l.text)) return null;
+      more.push(l.words.map((w) => w.t).join(' '));
+      y = l.y;
+    }
+    return null;
+  };
   let forwardOpening: number | null = null;
   /** Balances stated with their date ("Your balance on 09/01/25 was ..."), in the order printed. */
   const dated: Array<{ md: [number, number, number | null]; cents: number; role: 'opening' | 'closing' | null }> = [];
@@ -408,6 +432,26 @@ export function read(pages: PageItems[]): Reading {
       }
       if (lastRow && line.y - lastRow.line.y > lastRow.line.size * 2.6) lastRow = null;
       continue;
+    }
+
+    // A table without a date column whose rows print their date BELOW the description ("Direct debit
+    // payment to GUSTO  -8,337.48  29,986.68" over a grey "30 October 2026 | Transaction: ..."; an
+    // online account's register): a line of a description and amounts, no day heading above it in
+    // this table, followed (its description perhaps wrapped onto lines without amounts, indented to
+    // it) by a line that starts with a date and carries no amount: that date is the row's.
+    if (money.length && first && first.k !== 'date' && cols && !cols.some((c) => c.kind === 'date') && !dayDate && kind !== 'summary' && kind !== 'daily') {
+      const below = dateBelow(i);
+      if (below) {
+        const row = rowOf([{ k: 'date', x0: -1, x1: -1, t: '', md: below.md }, ...tk], cols, sec, kind);
+        if (row && row !== 'balance') {
+          if (below.more) row.row.description += ` ${below.more}`;
+          r.rows.push(row.row);
+          lastRow = null;
+          pending = null;
+          i = below.at;
+          continue;
+        }
+      }
     }
 
     // Below a row, indented to its description, an amount quoted in the description's own column,

@@ -226,6 +226,18 @@ export function reconcile(r: Reading): Reconciled {
   if (r.opening + total !== closing) {
     return { ok: false, code: 'does_not_reconcile', reason: `The opening balance plus the transactions (${money(r.opening + total)}) is not the closing balance (${money(r.closing)}), so the figures cannot be trusted` };
   }
+  // A later closing balance taken over the first one printed: only when the first is a page's own
+  // (the balance the rows above it reach, in the order printed either way). A summary's ending
+  // balance that no run of the rows reaches, beside a register's "Ending Balance" row the rows do
+  // reach, is two closing balances for one account: refused.
+  if (closing !== r.closing) {
+    const reached = new Set<number>();
+    for (const list of [txns, [...txns].reverse()]) {
+      let bal = r.opening;
+      for (const x of list) reached.add((bal += x.cents));
+    }
+    if (!reached.has(r.closing)) return { ok: false, code: 'does_not_reconcile', reason: `The closing balance printed first (${money(r.closing)}) is not the closing balance the transactions reach (${money(closing)}), printed too, so the figures cannot be trusted` };
+  }
   // Running balances, where printed, row by row (in the order printed).
   // Newest first (as some online banks list them) when that is the order the balances follow.
   const follows = (list: typeof signed) => {
@@ -247,6 +259,10 @@ export function reconcile(r: Reading): Reconciled {
     if (!date || date < period.start || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A transaction falls outside the statement period, so the figures cannot be trusted' };
     out.push({ date, description: x.description, cents: x.cents });
   }
+  // A register printed newest first (its running balances follow only from its last row up, or,
+  // without balances, its dates only go back): the transactions in the order they happened.
+  const backward = bad !== null || (!txns.some((x) => x.balance !== null) && out.length > 1 && out[0].date > out[out.length - 1].date && out.every((t, n) => n === 0 || t.date <= out[n - 1].date));
+  if (backward) out.reverse();
   // Printed daily balances against the end-of-day balances the transactions give.
   if (r.daily.length) {
     const eod = endOfDay(out, period, r.opening);

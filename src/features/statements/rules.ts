@@ -262,7 +262,9 @@ const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC'
 export function supplierCreditFrom(description: string): string[] | null {
   if (classOf(description).processor) return null;
   // (Nor the ACH entry's SEC code after it: "ACH CREDIT SYSCO LOUISVILLE CREDIT ID 8605405212 CCD", blind-28.)
-  const words = description.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
+  // (Nor the company-name field closing the line, the name said again: "Deposit ACH SITEONE LANDSCAP
+  // TYPE: CREDIT ID: 5263657755 CO: SITEONE LANDSCAP", a credit union's ACH line, blind-29.)
+  const words = description.toUpperCase().replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);

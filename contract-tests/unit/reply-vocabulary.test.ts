@@ -2651,3 +2651,28 @@ describe('holdout30 and holdout31 wording', () => {
     expect(read("Best I have is $55,000, 1.35, 9 months, $401.93/day if they keep November clean.", mill).review_reason).toBe('tentative_terms');
   });
 });
+
+describe('holdout32 wording', () => {
+  const deal: ReplyContext = { requested_amount: 45_000 };
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it("a template's legend of every status a deal can have is no decision; the deal's own status field is", () => {
+    const text = 'Status:         Approved\nApproved amount:$45,000.00\nFactor rate:    1.36\nPayback:        $61,200.00\nTerm:           24 weeks\nPayment:        $2,550.00 weekly\n\nApproved as submitted.\n\nStatuses: Received > In Review > Pending Stips > Approved / Countered / Declined > Contracts Out > Funded';
+    const c = read(splitReply(text).own, deal);
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.36, term: 24 }] });
+    expect(outcome(splitReply(text).own, deal)).toMatchObject({ apply: true });
+    expect(splitReply('Pipeline: Submitted | Approved | Declined | Funded').own).toBe('');
+    // a list of figures split by slashes is no legend
+    expect(splitReply('Approved: 45k / 1.36 / 24 wks / 2550 weekly').own).toContain('45k');
+  });
+  it('a stacking pass in phone shorthand ("3 pos already", "a 4th hitting", "not going 5th") is categorised stacking', () => {
+    const c = read("Gonna pass on this one. 3 pos already and I see a 4th hitting on 11/16 thats not on your app. Im not going 5th");
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+  });
+  it('a counter offered only on the answer to a question to the broker ("can they live with 40 instead of 70? if so ...") waits for a person', () => {
+    const c = read('Could your client live with 40 instead of 70? If so I can do 40k at 1.35, 54,000 back, 30 weekly at 1800.');
+    expect(c.type).toBe('counter');
+    expect(c.review_reason).toBe('tentative_terms');
+    // an ordinary counter stays applied
+    expect(read("Can't do 70. I can do 40k at 1.35, 54,000 back, 30 weekly at 1800.").review_reason ?? null).toBeNull();
+  });
+});

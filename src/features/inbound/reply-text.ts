@@ -112,6 +112,20 @@ function headerBlockAt(lines: string[], i: number): number {
   return fields >= 2 ? j - i : 0;
 }
 
+const STATUS_WORD = /^(?:received|submitted|new|in review|under review|in underwriting|pending(?: \w+)?|approved|countered|counter(?:ed)? offer|declined|rejected|withdrawn|contracts? (?:out|sent|signed)|funded|closed|on hold)$/i;
+
+/**
+ * (holdout32) A template's legend of every status a deal can have ("Statuses: Received > In Review > Pending Stips >
+ * Approved / Countered / Declined > Contracts Out > Funded") is not a decision: a line of four or more short items
+ * split by ">", "/", "|" or arrows, three of them status words, is dropped. The deal's own "Status: Approved" field stays.
+ */
+export function isStatusLegend(line: string): boolean {
+  const body = line.replace(/^\s*(?:statuses|status (?:key|legend|flow)|legend|stages|deal stages|pipeline|workflow)\s*:\s*/i, '');
+  const items = body.split(/\s*(?:->|=>|→|»|>|\/|\|)\s*/).map((x) => x.trim().replace(/[.;,]$/, '')).filter(Boolean);
+  if (items.length < 4 || items.some((x) => x.split(/\s+/).length > 4)) return false;
+  return items.filter((x) => STATUS_WORD.test(x)).length >= 3;
+}
+
 /** Drop the signature delimiter and everything after it, mobile footers and legal disclaimers. */
 function trimSignature(lines: string[]): string[] {
   const out: string[] = [];
@@ -120,6 +134,7 @@ function trimSignature(lines: string[]): string[] {
     if (RE_SIG_DELIM.test(l) && out.some((x) => x.trim())) break;
     if (RE_DISCLAIMER.test(l)) break;
     if (RE_MOBILE_SIG.test(l)) continue;
+    if (isStatusLegend(l)) continue;
     out.push(lines[i]);
   }
   while (out.length && !out[out.length - 1].trim()) out.pop();

@@ -373,6 +373,9 @@ export const RELAYED: PhraseRow[] = [
 
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
+  // (holdout32) the lender asks the broker first whether the merchant would take less, and offers only on the answer:
+  // "Can the maple guy live with 30 instead of 55? If yes I can do 30k at 1.38" (the lender has not committed)
+  { phrase: "(can|could|would|will) [a-z' ]{1,30} (live with|take|accept|settle for|be ok with|be okay with|be good with|work with|swallow) \\$?\\d[\\d,.]*k? (instead of|rather than|vs\\.?|versus|not) \\$?\\d[\\d,.]*k?\\?\\s*if (yes|so|they can|he can|she can|they will|that works)\\b", w: 4 },
   { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
   { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
   { phrase: 'should be \\$?\\d+k?', w: 1.5 },
@@ -673,6 +676,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     phrases: [
       "(we )?don't go (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)", '\\d+ positions', '(new|another|undisclosed) position', 'positions? funded',
       'mca debits', 'stacked', 'stacking', 'too many (positions|pos|mcas|advances|funders|lenders)', 'holdback (is )?too high', 'over[- ]?leveraged',
+      // (holdout32) phone shorthand: "3 pos already", "a 4th hitting on 11/16", "Im not going 5th"
+      '\\d+ pos\\b', "(not|never|won't|can't|cannot) (going|go|gonna go|sitting|sit) (in )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)\\b",
+      'an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth) (position |pos )?(hitting|hit|landing|landed|showing|funded|came in)',
       '\\d+ deep', "(don't|do not|won't) take an? (\\d+(st|nd|rd|th)|second|third|fourth|fifth)",
       // "won't add a third position", "can't sit 3rd behind two funders", "a new advance funded Monday"
       "(won't|will not|can't|cannot|don't|do not) (add|take|fund|do|sit|go|be) (in |on )?(an? |the )?(\\d+(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position)?",

@@ -511,6 +511,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Merchant Investment's bare ACH name) doubted as an unknown funder's. After its fixes (that name in
   // the funder table, a transfer from a full account number "41-0081-4435" an own transfer) 8/8, 96/96.
   { dir: 'contract-tests/fixtures/statements-blind-31', minParsed: 8 },
+  // Blind-33 scored 8/8 parsed, 96/96, none wrong (Old National-, Tri Counties-, Live Oak- and Hancock
+  // Whitney-style: checks among other debits, one signed Amount column, the summary after the rows).
+  { dir: 'contract-tests/fixtures/statements-blind-33', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

@@ -2676,3 +2676,27 @@ describe('holdout32 wording', () => {
     expect(read("Can't do 70. I can do 40k at 1.35, 54,000 back, 30 weekly at 1800.").review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout33 wording', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it('an approval written to another ISO, named by its ISO number, goes to a person', () => {
+    const text = 'Hi Morgan,\n\nThanks for sending Harbor Tire over through Blue Fern Funding (ISO #5120). Approved: $40,000 / 1.36 / 30 weeks / $1,813.33 weekly.\n\nSend the signed app.';
+    const c = read(text, { requested_amount: 40_000 });
+    expect(c.type).toBe('approved');
+    expect(outcome(text, { requested_amount: 40_000 })).toMatchObject({ apply: false });
+    // the same approval with no ISO named is applied
+    expect(outcome('Hi Morgan,\n\nApproved: $40,000 / 1.36 / 30 weeks / $1,813.33 weekly.\n\nSend the signed app.', { requested_amount: 40_000 })).toMatchObject({ apply: true });
+  });
+  it('an approval "per our call" with no terms in writing goes to a person', () => {
+    const c = read('Sam - approved as discussed on the phone earlier for Maple Dental. Go ahead and send it over for docs.');
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('tentative_terms');
+    expect(read('Sam - approved per our call this morning on Maple Dental.').review_reason).toBe('tentative_terms');
+  });
+  it('bare figures with no decision word ("maple dental - 30k / 1.40 / 90 days / 466.67") go to a person; with a word they do not', () => {
+    const ctx = { requested_amount: 45_000 };
+    expect(outcome('maple dental - 30k / 1.40 / 90 days / 466.67', ctx)).toMatchObject({ apply: false });
+    expect(read('maple dental - 30k / 1.40 / 90 days / 466.67', ctx).review_reason).toBe('low_confidence');
+    expect(read('can do 30k on maple dental. 1.40 / 90 days / 466.67', ctx).review_reason ?? null).toBeNull();
+  });
+});

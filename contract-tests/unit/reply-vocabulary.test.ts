@@ -2699,4 +2699,8 @@ describe('holdout33 wording', () => {
     expect(read('maple dental - 30k / 1.40 / 90 days / 466.67', ctx).review_reason).toBe('low_confidence');
     expect(read('can do 30k on maple dental. 1.40 / 90 days / 466.67', ctx).review_reason ?? null).toBeNull();
   });
+  it('a recollection after a spaced dash ("- not the account we funded last year") blanks only its own clause, the decline reason before it is read', () => {
+    const c = read('Have to pass on Maple Dental this time. 9 neg days in the last 90 - not the same account we funded last year.\n\nSorry.');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+  });
 });

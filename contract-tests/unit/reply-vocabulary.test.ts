@@ -2703,4 +2703,10 @@ describe('holdout33 wording', () => {
     const c = read('Have to pass on Maple Dental this time. 9 neg days in the last 90 - not the same account we funded last year.\n\nSorry.');
     expect(c).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
   });
+  it('a decline reason\'s threshold ("rev under 12k a month, our floor is 18k") is no offer, and is low_revenue', () => {
+    const c = read("Maple Dental - rev under 12k a month, our floor is 18k. Can't do it, and 40 against $11k in deposits would be four months of sales.", { requested_amount: 40_000 });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'low_revenue', offers: [] });
+    // the figures themselves are no offer, whatever the words around them
+    expect(extractOffers('rev under 12k a month, our floor is 18k. 40 against $11k in deposits would be four months of sales.', { requested_amount: 40_000 })).toEqual([]);
+  });
 });

@@ -2709,4 +2709,10 @@ describe('holdout33 wording', () => {
     // the figures themselves are no offer, whatever the words around them
     expect(extractOffers('rev under 12k a month, our floor is 18k. 40 against $11k in deposits would be four months of sales.', { requested_amount: 40_000 })).toEqual([]);
   });
+  it('"NI" opening a line ("NI on maple dental") is a decline; "NI" inside a sentence or "ni" in lower case is not', () => {
+    expect(read('NI on maple dental').type).toBe('declined');
+    expect(read('NI\n\nsent from my iphone').type).toBe('declined');
+    expect(read('The owner moved the shop to NI last year, we need a new lease.').type).not.toBe('declined');
+    expect(read('ni on maple dental').type).not.toBe('declined');
+  });
 });

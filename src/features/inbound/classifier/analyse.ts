@@ -111,6 +111,9 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   const approved = score(lower, APPROVED_CUES);
   const declined = score(lower, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);
+  // (holdout33) "NI" (not interested) in capitals opening a line, on its own or "NI on <the deal>": the trade's shorthand
+  // no. Case-sensitive and only there, so "ni" in a word, a name or "NI" inside a sentence (Northern Ireland) is not read
+  if (/(?:^|\n)[ \t]*NI(?:[ \t]+(?:on|for|here|thx|thanks|sorry)\b|[ \t.!,-]*(?:\n|$))/.test(normalizeText(own))) add(declined, 3, '"NI" (not interested)');
   if (bareAsk) add(needs, 2, 'a bare stip request');
   const counter = score(lower, COUNTER_CUES);
   const auto = score(lower, AUTO_CUES);

@@ -2715,4 +2715,12 @@ describe('holdout33 wording', () => {
     expect(read('The owner moved the shop to NI last year, we need a new lease.').type).not.toBe('declined');
     expect(read('ni on maple dental').type).not.toBe('declined');
   });
+  it("a calendar invitation's text (its subject, \"decline this event\" in its footer) is no decision", () => {
+    const body = 'Sam Lee has invited you to a meeting.\n\nMaple Dental - terms call\nThursday 3pm - 3:30pm\n\nInvitation from Google Calendar\n\nYou are receiving this email because you are an attendee on the event. To stop receiving future updates for this event, decline this event.';
+    const c = read(body, undefined, 'Invitation: Maple Dental - terms call @ Thu 3pm');
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons.join('\n')).toContain('auto-reply subject');
+    // the footer alone, whatever the subject, declines nothing
+    expect(read(body).type).not.toBe('declined');
+  });
 });

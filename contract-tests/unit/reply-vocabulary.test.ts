@@ -2723,4 +2723,12 @@ describe('holdout33 wording', () => {
     // the footer alone, whatever the subject, declines nothing
     expect(read(body).type).not.toBe('declined');
   });
+  it('terms in a signature-like block the message points to ("Offer summary below") are read; a plain signature is still cut', () => {
+    const text = "Hi Sam,\n\nWe're good on Maple Dental for the full request. Offer summary below - send me the voided check and I'll issue docs.\n\n--\nJo Park | Example Funding\nOFFER SUMMARY - Maple Dental\nFunded amount: $30,000\nFactor: 1.34\nRTR: $40,200\nTerm: 100 business days\nDaily ACH: $402.00\n555-0100 | Tulsa, OK";
+    const own = splitReply(text).own;
+    expect(own).toContain('Factor: 1.34');
+    expect(own).not.toContain('Tulsa');
+    expect(read(own, { requested_amount: 30_000 })).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.34, term: 100 }] });
+    expect(splitReply('Thanks, talk soon.\n\n--\nJo Park\nFactor: the best in town').own).not.toContain('Factor');
+  });
 });

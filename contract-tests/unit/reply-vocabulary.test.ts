@@ -2731,4 +2731,9 @@ describe('holdout33 wording', () => {
     expect(read(own, { requested_amount: 30_000 })).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.34, term: 100 }] });
     expect(splitReply('Thanks, talk soon.\n\n--\nJo Park\nFactor: the best in town').own).not.toContain('Factor');
   });
+  it('the full ask at a higher factor than the one refused ("can\'t match 1.28") is a counter with one offer, the refused factor no offer', () => {
+    const c = read("Can't match 1.28 on Maple Dental, different market. I can do the full $30,000 at 1.40, 100 business days, $420.00 daily.", { requested_amount: 30_000 });
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.4, term: 100 }] });
+    expect(c.offers).toHaveLength(1);
+  });
 });

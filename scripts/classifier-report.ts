@@ -52,7 +52,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout30 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout30')],
   ['holdout31 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout31')],
   ['holdout32 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout32')],
-  ['holdout33 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout33')],
+  ['holdout33 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout33')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

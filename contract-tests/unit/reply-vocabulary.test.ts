@@ -2676,3 +2676,64 @@ describe('holdout32 wording', () => {
     expect(read("Can't do 70. I can do 40k at 1.35, 54,000 back, 30 weekly at 1800.").review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout33 wording', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it('an approval written to another ISO, named by its ISO number, goes to a person', () => {
+    const text = 'Hi Morgan,\n\nThanks for sending Harbor Tire over through Blue Fern Funding (ISO #5120). Approved: $40,000 / 1.36 / 30 weeks / $1,813.33 weekly.\n\nSend the signed app.';
+    const c = read(text, { requested_amount: 40_000 });
+    expect(c.type).toBe('approved');
+    expect(outcome(text, { requested_amount: 40_000 })).toMatchObject({ apply: false });
+    // the same approval with no ISO named is applied
+    expect(outcome('Hi Morgan,\n\nApproved: $40,000 / 1.36 / 30 weeks / $1,813.33 weekly.\n\nSend the signed app.', { requested_amount: 40_000 })).toMatchObject({ apply: true });
+  });
+  it('an approval "per our call" with no terms in writing goes to a person', () => {
+    const c = read('Sam - approved as discussed on the phone earlier for Maple Dental. Go ahead and send it over for docs.');
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('tentative_terms');
+    expect(read('Sam - approved per our call this morning on Maple Dental.').review_reason).toBe('tentative_terms');
+  });
+  it('bare figures with no decision word ("maple dental - 30k / 1.40 / 90 days / 466.67") go to a person; with a word they do not', () => {
+    const ctx = { requested_amount: 45_000 };
+    expect(outcome('maple dental - 30k / 1.40 / 90 days / 466.67', ctx)).toMatchObject({ apply: false });
+    expect(read('maple dental - 30k / 1.40 / 90 days / 466.67', ctx).review_reason).toBe('low_confidence');
+    expect(read('can do 30k on maple dental. 1.40 / 90 days / 466.67', ctx).review_reason ?? null).toBeNull();
+  });
+  it('a recollection after a spaced dash ("- not the account we funded last year") blanks only its own clause, the decline reason before it is read', () => {
+    const c = read('Have to pass on Maple Dental this time. 9 neg days in the last 90 - not the same account we funded last year.\n\nSorry.');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+  });
+  it('a decline reason\'s threshold ("rev under 12k a month, our floor is 18k") is no offer, and is low_revenue', () => {
+    const c = read("Maple Dental - rev under 12k a month, our floor is 18k. Can't do it, and 40 against $11k in deposits would be four months of sales.", { requested_amount: 40_000 });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'low_revenue', offers: [] });
+    // the figures themselves are no offer, whatever the words around them
+    expect(extractOffers('rev under 12k a month, our floor is 18k. 40 against $11k in deposits would be four months of sales.', { requested_amount: 40_000 })).toEqual([]);
+  });
+  it('"NI" opening a line ("NI on maple dental") is a decline; "NI" inside a sentence or "ni" in lower case is not', () => {
+    expect(read('NI on maple dental').type).toBe('declined');
+    expect(read('NI\n\nsent from my iphone').type).toBe('declined');
+    expect(read('The owner moved the shop to NI last year, we need a new lease.').type).not.toBe('declined');
+    expect(read('ni on maple dental').type).not.toBe('declined');
+  });
+  it("a calendar invitation's text (its subject, \"decline this event\" in its footer) is no decision", () => {
+    const body = 'Sam Lee has invited you to a meeting.\n\nMaple Dental - terms call\nThursday 3pm - 3:30pm\n\nInvitation from Google Calendar\n\nYou are receiving this email because you are an attendee on the event. To stop receiving future updates for this event, decline this event.';
+    const c = read(body, undefined, 'Invitation: Maple Dental - terms call @ Thu 3pm');
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons.join('\n')).toContain('auto-reply subject');
+    // the footer alone, whatever the subject, declines nothing
+    expect(read(body).type).not.toBe('declined');
+  });
+  it('terms in a signature-like block the message points to ("Offer summary below") are read; a plain signature is still cut', () => {
+    const text = "Hi Sam,\n\nWe're good on Maple Dental for the full request. Offer summary below - send me the voided check and I'll issue docs.\n\n--\nJo Park | Example Funding\nOFFER SUMMARY - Maple Dental\nFunded amount: $30,000\nFactor: 1.34\nRTR: $40,200\nTerm: 100 business days\nDaily ACH: $402.00\n555-0100 | Tulsa, OK";
+    const own = splitReply(text).own;
+    expect(own).toContain('Factor: 1.34');
+    expect(own).not.toContain('Tulsa');
+    expect(read(own, { requested_amount: 30_000 })).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.34, term: 100 }] });
+    expect(splitReply('Thanks, talk soon.\n\n--\nJo Park\nFactor: the best in town').own).not.toContain('Factor');
+  });
+  it('the full ask at a higher factor than the one refused ("can\'t match 1.28") is a counter with one offer, the refused factor no offer', () => {
+    const c = read("Can't match 1.28 on Maple Dental, different market. I can do the full $30,000 at 1.40, 100 business days, $420.00 daily.", { requested_amount: 30_000 });
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.4, term: 100 }] });
+    expect(c.offers).toHaveLength(1);
+  });
+});

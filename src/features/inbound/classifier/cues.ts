@@ -112,7 +112,7 @@ export const AUTO_CUES: Cue[] = [
 ];
 
 export const AUTO_SUBJECT =
-  /^(automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|out of (the )?office|ooo\b|away from (the )?office|undeliverable|delivery status notification|mail delivery (failed|subsystem)|returned mail|delivery (has )?failed|submission received|we('ve| have) received)/i;
+  /^(automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|out of (the )?office|ooo\b|away from (the )?office|undeliverable|delivery status notification|mail delivery (failed|subsystem)|returned mail|delivery (has )?failed|submission received|we('ve| have) received|(updated )?invitation:)/i;
 
 /** A person acknowledging or asking to talk: no decision yet. */
 export const PENDING_CUES: Cue[] = [

@@ -41,6 +41,15 @@ export const MIN_CONFIDENCE = 0.35;
 /** An approval sent in error for someone else: "it went to the wrong ISO", "that was for a different merchant", "wrong file". */
 const MISSENT_APPROVAL = /\b(sent|went|forwarded|emailed|mailed) (out )?to the wrong (iso|broker|partner|rep|person|address|thread)\b|\b(was|were|it's|it is|that's|that was|meant) (for|about) (a |an )?(different|another|other) (merchant|business|client|file|deal|account)\b|\bwrong (merchant|file|deal|business)\b/;
 
+const OTHER_ISO = /\biso\s*(?:#|no\.?|number)\s*:?\s*\d{2,}/;
+const TERMS_ELSEWHERE = /\b(?:per|as per|from|on) (?:our|the|my|your|this morning's|today's) (?:phone )?(?:call|conversation|discussion|chat|talk)\b|\bas (?:we )?discussed\b|\bas (?:we )?(?:talked|spoke) about\b/;
+/** Little but figures: at most four words besides the units and the terms' own labels (a deal's name, a dash). */
+const FIGURE_WORDS = new Set(['k', 'x', 'd', 'day', 'days', 'biz', 'business', 'wk', 'wks', 'week', 'weeks', 'weekly', 'wkly', 'mo', 'mos', 'month', 'months', 'monthly', 'daily', 'a', 'at', 'per', 'factor', 'buy', 'rate', 'term', 'payment', 'pmt', 'on', 'for', 'the', 'over', 'and']);
+function bareFigures(lower: string): boolean {
+  return (lower.match(/[a-z][a-z']*/g) ?? []).filter((w) => !FIGURE_WORDS.has(w)).length <= 4;
+}
+const DECISION_VERB = /\b(?:ok|okay|yes|good|options?|either|max|maximum|cap|capped|most|land|stretch|comfortable|approv\w*|offer\w*|can do|could do|can go|will do|we do|counter\w*|funds?|fund(?:ed|ing)|decline\w*|pass|good for|works?|best)\b/;
+
 export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const reasons: string[] = [];
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
@@ -268,6 +277,24 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     reasons.push('declined only as submitted, items asked to take it back: dead or waiting on the items is for a person');
   }
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
+  // (holdout33) a decision written to another ISO or broker ("sending X over through Red Mesa Merchant Partners (ISO
+  // #4471)"): the submitting ISO named by its number is not something the hook can check is ours; whose deal it is, a person decides
+  if (!review && type !== 'unclassified' && OTHER_ISO.test(a.lower)) {
+    review = 'conflicting_cues';
+    reasons.push('names a submitting ISO by its number: the decision may be written to another ISO, a person checks');
+  }
+  // (holdout33) an approval that points to terms given elsewhere ("approved per our call", "as discussed") with none in
+  // writing: what was approved is not in the message, so a person confirms it
+  if (!review && (type === 'approved' || type === 'counter') && !complete.length && TERMS_ELSEWHERE.test(a.lower)) {
+    review = 'tentative_terms';
+    reasons.push('an approval pointing to terms given elsewhere (a call, a conversation), none in writing');
+  }
+  // (holdout33) bare figures with no decision word at all ("18k / 1.42 / 80 days / 319.50"): an offer, a competitor's
+  // numbers or what was declined? Nothing says; a person decides
+  if (!review && (type === 'approved' || type === 'counter') && complete.length === 1 && a.approvalWords === 0 && a.counter.score === 0 && a.declined.score === 0 && a.needs.score === 0 && !DECISION_VERB.test(a.lower) && bareFigures(a.lower)) {
+    review = 'low_confidence';
+    reasons.push('figures with no decision word: an offer or not is for a person');
+  }
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);
   return { type, confidence: round2(confidence), reasons, review };

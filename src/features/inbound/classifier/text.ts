@@ -114,7 +114,9 @@ export function blankBoilerplate(lower: string): { text: string; hits: string[] 
   let m: RegExpExecArray | null;
   while ((m = BOILERPLATE_RE.exec(lower))) {
     let start = m.index;
-    while (start > 0 && !/[.!?\n]/.test(lower[start - 1])) start--;
+    // (holdout33) a spaced dash ends a clause too: "14 neg days in the last 60 - not the same account we funded last year"
+    // keeps its reason, only the recollection after the dash is blanked
+    while (start > 0 && !/[.!?\n]/.test(lower[start - 1]) && !/ [-\u2013\u2014] $/.test(lower.slice(start - 3, start))) start--;
     let end = m.index + m[0].length;
     if (!/[.!?\n]$/.test(m[0])) while (end < lower.length && !/[.!?\n]/.test(lower[end])) end++;
     out = out.slice(0, start) + ' '.repeat(end - start) + out.slice(end);

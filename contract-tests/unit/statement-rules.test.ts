@@ -719,3 +719,22 @@ describe('Idea Financial under its operating entity\'s ACH name, IDEA 247 INC (b
     expect(mcaFunder('POS PURCHASE BRIGHT IDEA 24 HOUR PRINT')).toBeNull();
   });
 });
+
+describe('a branch named "Financial Center", a parts supplier\'s core charge given back (blind-32)', () => {
+  // A bank's branch is often a "Financial Center" (a cash deposit made there is a sale's cash, not a
+  // funder's): FINANCIAL before CENTER / CTR names a place, not the funding trade. A funder's name
+  // with FINANCIAL elsewhere still looks like funding.
+  it.each(['DEPOSIT AT BRANCH - OAK HOLLOW FINANCIAL CTR 0412', 'TELLER DEP RIVERSIDE FINANCIAL CENTER TRN 88120'])('%s is a branch deposit, not doubted as funding', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a funder named FINANCIAL is still doubted or settled as funding', () => {
+    expect(creditDoubt('WIRE IN NORTHGATE FINANCIAL GROUP LLC')).toBe('funding');
+  });
+  // A core charge is a deposit on a rebuildable part, refunded when the old part is returned: money
+  // back on the merchant's own purchase, whether or not the supplier was paid this period.
+  it.each(['PREAUTHORIZED CREDIT NAPA GENUINE PARTS CORE CREDIT 771203', 'ACH CR ADVANCE AUTO PTS CORE REFUND 20260412', 'KEYSTONE AUTOMOTIVE DES:CORE RTN ID:5512'])('%s is money given back', (d) => {
+    expect(depositKind(d)).toBe('refund');
+    expect(creditDoubt(d)).toBeNull();
+  });
+});

@@ -2283,3 +2283,30 @@ describe('a summary\'s ending balance against the register\'s Ending Balance row
     failed(await read(make('2,100.00')), 'does_not_reconcile');
   });
 });
+
+// blind-32, a Symitar-style credit union: a "Balance Summary" box of Previous / New Balance (read as
+// a daily-balance heading) right above the register. The register's header, a description and an
+// amount column, opens the register; before, its rows were taken for daily balances.
+describe('a register under a "Balance Summary" box of the previous and new balance', () => {
+  const stmt = (fee: string): PageSpec[] => [[
+    'Mesquite Valley Federal Credit Union', 'Statement Period 06/01/26 - 06/30/26',
+    [[50, 'Balance Summary', { b: true }]],
+    [[50, 'Account', { b: true }], [300, 'Previous Balance', { b: true, r: true }], [540, 'New Balance', { b: true, r: true }]],
+    [[50, 'Business Share Draft ****4410'], [300, '1,000.00', { r: true }], [540, '2,371.00', { r: true }]],
+    HEAD,
+    [[50, '06-01'], [100, 'Previous Balance'], [540, '1,000.00', { r: true }]],
+    AMT('06-03', 'Deposit ACH SQUARE INC', '1,500.00', '2,500.00'),
+    [[110, 'Type: PAYOUT  Co: SQUARE INC']],
+    AMT('06-10', 'Withdrawal ACH PECAN STREET PROP', '-100.00', '2,400.00'),
+    [[110, 'Type: RENT  Co: PECAN STREET PROP']],
+    AMT('06-12', 'Fee Courtesy Pay', '-29.00', '2,371.00'),
+    [[110, 'Item: Withdrawal ACH PECAN STREET PROP']],
+    [[50, '06-30'], [100, 'New Balance'], [540, '2,371.00', { r: true }]],
+    [[50, 'Fees', { b: true }], [420, 'Total For This Period', { b: true, r: true }], [540, 'Total Year-to-Date', { b: true, r: true }]],
+    [[60, 'Total Courtesy Pay Fees'], [420, fee, { r: true }], [540, '87.00', { r: true }]],
+  ]];
+  it('its rows are read as the account\'s transactions, and the fee total binds', async () => {
+    expect(figures(await read(stmt('$29.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 2371, deposits_total: 1500, deposit_count: 1 });
+    failed(await read(stmt('$58.00')), 'does_not_reconcile');
+  });
+});

@@ -738,3 +738,20 @@ describe('a branch named "Financial Center", a parts supplier\'s core charge giv
     expect(creditDoubt(d)).toBeNull();
   });
 });
+
+describe('Intuit\'s merchant deposits, a school district\'s payment (blind-32)', () => {
+  // QuickBooks Payments settles as "INTUIT PYMT SOLN"; its chargebacks are debits from the same
+  // company, so the merchant paying it makes its deposits no money given back.
+  it.each(['ACH CREDIT INTUIT PAYMENT SOLUTIONS DEPOSIT 551203', 'QUICKBOOKS PAYMENTS DES:DEPOSIT ID:88120'])('%s is a processor\'s payout', (d) => {
+    expect(processorOf(d)).toBe('Intuit QuickBooks Payments');
+    expect(depositKind(d)).toBe('revenue');
+  });
+  it('Intuit\'s payroll and its financing stay apart', () => {
+    expect(processorOf('ACH DEBIT INTUIT PAYROLL S QUICKBOOKS')).toBeNull();
+  });
+  // A public school district buys from contractors and lends nothing: its wire is a customer's.
+  it.each(['INCOMING WIRE ORIG: CYPRESS-FAIRBANKS ISD REF 2261', 'PORTLAND PUBLIC SCHOOLS ACH 2261', 'WIRE IN MESA UNIFIED SCHOOL DIST 48'])('%s is settled as a customer\'s payment', (d) => {
+    expect(creditSettled(d)).toBe(true);
+    expect(depositKind(d)).toBe('revenue');
+  });
+});

@@ -511,11 +511,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Merchant Investment's bare ACH name) doubted as an unknown funder's. After its fixes (that name in
   // the funder table, a transfer from a full account number "41-0081-4435" an own transfer) 8/8, 96/96.
   { dir: 'contract-tests/fixtures/statements-blind-31', minParsed: 8 },
-  // Blind-32 scored 2/8 parsed, 24/96, none wrong. After its fixes (sfix14) 5/8: a branch "Financial
+  // Blind-32 scored 2/8 parsed, 24/96, none wrong. After its fixes (sfix14) 6/8: a branch "Financial
   // Center" is no funder, a core-charge credit is money back, a register under a "Balance Summary" box
-  // is no daily balances. Still refused: a supplier's "Type: CREDIT" on a credit union's row (doubted)
-  // and the Amex-style newest-first register with a Pending section.
-  { dir: 'contract-tests/fixtures/statements-blind-32', minParsed: 5 },
+  // is no daily balances, a credit union's "Type: CREDIT  Co: X  ID: n" is the supplier's credit.
+  // Still refused: the Amex-style newest-first register with a Pending section.
+  { dir: 'contract-tests/fixtures/statements-blind-32', minParsed: 6 },
   // Blind-33 scored 8/8 parsed, 96/96, none wrong (Old National-, Tri Counties-, Live Oak- and Hancock
   // Whitney-style: checks among other debits, one signed Amount column, the summary after the rows).
   { dir: 'contract-tests/fixtures/statements-blind-33', minParsed: 8 },

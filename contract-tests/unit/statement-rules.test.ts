@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config';
 import knowledge from '../../src/features/statements/knowledge.json' with { type: 'json' };
 import {
   achCut, classify, creditDoubt, creditSettled, depositKind, isNsf, isRecovery, isTradeWord, loadStatementRulesFile, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, processorOf, rowProblems,
-  setOperatorRules, statementRules,
+  setOperatorRules, statementRules, supplierCreditFrom,
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 
@@ -753,5 +753,17 @@ describe('Intuit\'s merchant deposits, a school district\'s payment (blind-32)',
   it.each(['INCOMING WIRE ORIG: CYPRESS-FAIRBANKS ISD REF 2261', 'PORTLAND PUBLIC SCHOOLS ACH 2261', 'WIRE IN MESA UNIFIED SCHOOL DIST 48'])('%s is settled as a customer\'s payment', (d) => {
     expect(creditSettled(d)).toBe(true);
     expect(depositKind(d)).toBe('revenue');
+  });
+});
+
+describe('a credit union\'s "Type: CREDIT" with the company field before the trace ID (blind-32)', () => {
+  // Symitar prints the entry's fields in either order; the company's name said again, then its ID,
+  // is no part of the credit's wording: the supplier's CREDIT still ends it.
+  it.each([
+    ['Deposit ACH GRAINGER SUPPLY Type: CREDIT  Co: GRAINGER SUPPLY ID: 5512093371', ['GRAINGER', 'SUPPLY']],
+    ['Deposit ACH FERGUSON ENTERPR TYPE: CREDIT ID: 7712093371 CO: FERGUSON ENTERPR', ['FERGUSON', 'ENTERPR']],
+  ])('%s is the supplier\'s credit', (d, name) => expect(supplierCreditFrom(d)).toEqual(name));
+  it('a payout with another entry description is no supplier\'s credit', () => {
+    expect(supplierCreditFrom('Deposit ACH GUSTO Type: PAYOUT  Co: GUSTO ID: 5512093371')).toBeNull();
   });
 });

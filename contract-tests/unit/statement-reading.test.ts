@@ -511,6 +511,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Merchant Investment's bare ACH name) doubted as an unknown funder's. After its fixes (that name in
   // the funder table, a transfer from a full account number "41-0081-4435" an own transfer) 8/8, 96/96.
   { dir: 'contract-tests/fixtures/statements-blind-31', minParsed: 8 },
+  // Blind-32 scored 2/8 parsed, 24/96, none wrong. After its fixes (sfix14) 6/8: a branch "Financial
+  // Center" is no funder, a core-charge credit is money back, a register under a "Balance Summary" box
+  // is no daily balances, a credit union's "Type: CREDIT  Co: X  ID: n" is the supplier's credit.
+  // Still refused: the Amex-style newest-first register with a Pending section.
+  { dir: 'contract-tests/fixtures/statements-blind-32', minParsed: 6 },
   // Blind-33 scored 8/8 parsed, 96/96, none wrong (Old National-, Tri Counties-, Live Oak- and Hancock
   // Whitney-style: checks among other debits, one signed Amount column, the summary after the rows).
   { dir: 'contract-tests/fixtures/statements-blind-33', minParsed: 8 },
@@ -2281,5 +2286,32 @@ describe('a summary\'s ending balance against the register\'s Ending Balance row
   it('the same: parsed; different: does_not_reconcile', async () => {
     expect(figures(await read(make('2,000.00')))).toMatchObject({ ending_balance: 2000 });
     failed(await read(make('2,100.00')), 'does_not_reconcile');
+  });
+});
+
+// blind-32, a Symitar-style credit union: a "Balance Summary" box of Previous / New Balance (read as
+// a daily-balance heading) right above the register. The register's header, a description and an
+// amount column, opens the register; before, its rows were taken for daily balances.
+describe('a register under a "Balance Summary" box of the previous and new balance', () => {
+  const stmt = (fee: string): PageSpec[] => [[
+    'Mesquite Valley Federal Credit Union', 'Statement Period 06/01/26 - 06/30/26',
+    [[50, 'Balance Summary', { b: true }]],
+    [[50, 'Account', { b: true }], [300, 'Previous Balance', { b: true, r: true }], [540, 'New Balance', { b: true, r: true }]],
+    [[50, 'Business Share Draft ****4410'], [300, '1,000.00', { r: true }], [540, '2,371.00', { r: true }]],
+    HEAD,
+    [[50, '06-01'], [100, 'Previous Balance'], [540, '1,000.00', { r: true }]],
+    AMT('06-03', 'Deposit ACH SQUARE INC', '1,500.00', '2,500.00'),
+    [[110, 'Type: PAYOUT  Co: SQUARE INC']],
+    AMT('06-10', 'Withdrawal ACH PECAN STREET PROP', '-100.00', '2,400.00'),
+    [[110, 'Type: RENT  Co: PECAN STREET PROP']],
+    AMT('06-12', 'Fee Courtesy Pay', '-29.00', '2,371.00'),
+    [[110, 'Item: Withdrawal ACH PECAN STREET PROP']],
+    [[50, '06-30'], [100, 'New Balance'], [540, '2,371.00', { r: true }]],
+    [[50, 'Fees', { b: true }], [420, 'Total For This Period', { b: true, r: true }], [540, 'Total Year-to-Date', { b: true, r: true }]],
+    [[60, 'Total Courtesy Pay Fees'], [420, fee, { r: true }], [540, '87.00', { r: true }]],
+  ]];
+  it('its rows are read as the account\'s transactions, and the fee total binds', async () => {
+    expect(figures(await read(stmt('$29.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 2371, deposits_total: 1500, deposit_count: 1 });
+    failed(await read(stmt('$58.00')), 'does_not_reconcile');
   });
 });

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config';
 import knowledge from '../../src/features/statements/knowledge.json' with { type: 'json' };
 import {
   achCut, classify, creditDoubt, creditSettled, depositKind, isNsf, isRecovery, isTradeWord, loadStatementRulesFile, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, processorOf, rowProblems,
-  setOperatorRules, statementRules,
+  setOperatorRules, statementRules, supplierCreditFrom,
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 
@@ -717,5 +717,53 @@ describe('Idea Financial under its operating entity\'s ACH name, IDEA 247 INC (b
   });
   it('a description merely containing "IDEA" and a number is no funder', () => {
     expect(mcaFunder('POS PURCHASE BRIGHT IDEA 24 HOUR PRINT')).toBeNull();
+  });
+});
+
+describe('a branch named "Financial Center", a parts supplier\'s core charge given back (blind-32)', () => {
+  // A bank's branch is often a "Financial Center" (a cash deposit made there is a sale's cash, not a
+  // funder's): FINANCIAL before CENTER / CTR names a place, not the funding trade. A funder's name
+  // with FINANCIAL elsewhere still looks like funding.
+  it.each(['DEPOSIT AT BRANCH - OAK HOLLOW FINANCIAL CTR 0412', 'TELLER DEP RIVERSIDE FINANCIAL CENTER TRN 88120'])('%s is a branch deposit, not doubted as funding', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a funder named FINANCIAL is still doubted or settled as funding', () => {
+    expect(creditDoubt('WIRE IN NORTHGATE FINANCIAL GROUP LLC')).toBe('funding');
+  });
+  // A core charge is a deposit on a rebuildable part, refunded when the old part is returned: money
+  // back on the merchant's own purchase, whether or not the supplier was paid this period.
+  it.each(['PREAUTHORIZED CREDIT NAPA GENUINE PARTS CORE CREDIT 771203', 'ACH CR ADVANCE AUTO PTS CORE REFUND 20260412', 'KEYSTONE AUTOMOTIVE DES:CORE RTN ID:5512'])('%s is money given back', (d) => {
+    expect(depositKind(d)).toBe('refund');
+    expect(creditDoubt(d)).toBeNull();
+  });
+});
+
+describe('Intuit\'s merchant deposits, a school district\'s payment (blind-32)', () => {
+  // QuickBooks Payments settles as "INTUIT PYMT SOLN"; its chargebacks are debits from the same
+  // company, so the merchant paying it makes its deposits no money given back.
+  it.each(['ACH CREDIT INTUIT PAYMENT SOLUTIONS DEPOSIT 551203', 'QUICKBOOKS PAYMENTS DES:DEPOSIT ID:88120'])('%s is a processor\'s payout', (d) => {
+    expect(processorOf(d)).toBe('Intuit QuickBooks Payments');
+    expect(depositKind(d)).toBe('revenue');
+  });
+  it('Intuit\'s payroll and its financing stay apart', () => {
+    expect(processorOf('ACH DEBIT INTUIT PAYROLL S QUICKBOOKS')).toBeNull();
+  });
+  // A public school district buys from contractors and lends nothing: its wire is a customer's.
+  it.each(['INCOMING WIRE ORIG: CYPRESS-FAIRBANKS ISD REF 2261', 'PORTLAND PUBLIC SCHOOLS ACH 2261', 'WIRE IN MESA UNIFIED SCHOOL DIST 48'])('%s is settled as a customer\'s payment', (d) => {
+    expect(creditSettled(d)).toBe(true);
+    expect(depositKind(d)).toBe('revenue');
+  });
+});
+
+describe('a credit union\'s "Type: CREDIT" with the company field before the trace ID (blind-32)', () => {
+  // Symitar prints the entry's fields in either order; the company's name said again, then its ID,
+  // is no part of the credit's wording: the supplier's CREDIT still ends it.
+  it.each([
+    ['Deposit ACH GRAINGER SUPPLY Type: CREDIT  Co: GRAINGER SUPPLY ID: 5512093371', ['GRAINGER', 'SUPPLY']],
+    ['Deposit ACH FERGUSON ENTERPR TYPE: CREDIT ID: 7712093371 CO: FERGUSON ENTERPR', ['FERGUSON', 'ENTERPR']],
+  ])('%s is the supplier\'s credit', (d, name) => expect(supplierCreditFrom(d)).toEqual(name));
+  it('a payout with another entry description is no supplier\'s credit', () => {
+    expect(supplierCreditFrom('Deposit ACH GUSTO Type: PAYOUT  Co: GUSTO ID: 5512093371')).toBeNull();
   });
 });

@@ -278,7 +278,11 @@ export function read(pages: PageItems[]): Reading {
     }
     const header = headerOf(line);
     if (header) {
-      if (kind === 'summary') newSection({ kind: 'mixed', category: 'mixed' }, '');
+      // Under a summary, or under a "Balance Summary" read as daily balances: a header naming a
+      // description and an amount opens the register (daily balances have neither; blind-32: a
+      // credit union's register under its Previous / New Balance box was read as daily balances).
+      const register = header.some((c) => c.kind === 'desc') && header.some((c) => ['debit', 'credit', 'amount'].includes(c.kind));
+      if (kind === 'summary' || (kind === 'daily' && register)) newSection({ kind: 'mixed', category: 'mixed' }, '');
       const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
       cols = fitColumns(header, i);

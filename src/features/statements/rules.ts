@@ -46,7 +46,7 @@ export function depositKind(description: string): DepositKind {
 
 /** Words of the funding trade in a counterparty ("... CAPITAL GROUP", "... FINANCIAL SERVICES LLC", "... FUNDING"). */
 const FUNDING_LOOK =
-  /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+AID\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
+  /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+(AID|CENTER|CENTRE|CTR)\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
 /** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
 const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
 /**
@@ -264,7 +264,8 @@ export function supplierCreditFrom(description: string): string[] | null {
   // (Nor the ACH entry's SEC code after it: "ACH CREDIT SYSCO LOUISVILLE CREDIT ID 8605405212 CCD", blind-28.)
   // (Nor the company-name field closing the line, the name said again: "Deposit ACH SITEONE LANDSCAP
   // TYPE: CREDIT ID: 5263657755 CO: SITEONE LANDSCAP", a credit union's ACH line, blind-29.)
-  const words = description.toUpperCase().replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
+  // (In either order with the trace's ID field: "... TYPE: CREDIT  CO: CARRIER ENTERPRI ID: 2617164170", blind-32.)
+  const words = description.toUpperCase().replace(/\s+ID\s*:\s*\d+\s*$/, '').replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);

@@ -2737,3 +2737,49 @@ describe('holdout33 wording', () => {
     expect(c.offers).toHaveLength(1);
   });
 });
+
+describe('holdout34 wording', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it('a request that doubts who signed the application (not the owner on file) goes to a person; the same request without it is applied', () => {
+    const ctx = ask(50_000);
+    const text = "Sam,\n\nBefore we go on with Maple Dental I need the 2025 tax return. Also the app was signed by J. Ortiz, but the owner on file is Lena Park - is he an officer?";
+    const c = read(text, ctx);
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason).toBe('conflicting_cues');
+    expect(outcome(text, ctx)).toMatchObject({ apply: false });
+    expect(read('Who actually signed the contract for Maple Dental? Please send the 2025 tax return too.', ctx).review_reason).toBe('conflicting_cues');
+    expect(read("The signature doesn't match the ID you sent for Maple Dental. Please send a new DL.", ctx).review_reason).toBe('conflicting_cues');
+    // the request alone is applied, and a signed application named as an item is no doubt
+    expect(outcome('Sam,\n\nBefore we go on with Maple Dental I need the 2025 tax return and a signed application.', ctx)).toMatchObject({ apply: true });
+  });
+  it('"cleared committee" is an approval: a priced table with closing stips after it is applied', () => {
+    const text = 'Maple Dental cleared committee. Terms:\n\nAmount | Buy Rate | Payback | Term | Payment\n$40,000 | 1.32 | $52,800 | 30 weeks | $1,760.00 weekly\n\nStips: voided check, landlord contact.';
+    const c = read(text, ask(40_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.32, term: 30, term_unit: 'weeks' }] });
+    expect(c.reasons.join('\n')).toContain('"cleared committee"');
+    expect(outcome(text, ask(40_000))).toMatchObject({ apply: true });
+    expect(read('Maple Dental passed loan committee this morning.').reasons.join('\n')).toContain('"passed loan committee"');
+  });
+  it('a telephone number in the signature is no amount: options priced without one name the ask approved in words', () => {
+    const text = 'Hi Sam,\n\nMaple Dental is approved for the $30,000 asked. Two structures:\n\n1) 1.30 factor, 120 business days, $325.00/day\n2) 1.36 factor, 26 weeks, $1,569.23/wk\n\nThanks,\n\nJo Park\nExample Funding\n(415) 555-0172';
+    const c = read(text, ask(30_000));
+    expect(c.type).toBe('approved');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[30_000, 1.3, 120, 'days'], [30_000, 1.36, 26, 'weeks']]);
+  });
+  it('a term limited in words and the asked term refused ("not the 12 months", "no 12 month option") make a counter on the shorter term', () => {
+    const text = "Can do the money on Maple Dental but not the 12 months. Seasonal, so we won't go past 24 weeks: the full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.";
+    const c = read(text, ask(30_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.32, term: 24, term_unit: 'weeks' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // "won't go past" is a limit on the terms, not a "not a go"
+    expect(c.reasons.join('\n')).not.toContain('"not go"');
+    expect(c.reasons.join('\n')).toContain("cap on the term (\"won't go past 24 weeks\")");
+  });
+  it('our place in line as a maximum ("would make us 4th", "our max is 2nd position") is stacking, not deal size', () => {
+    expect(read('Have to decline Maple Dental. Three funders already on the statements, that would make us 4th. Our max is 2nd position.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Have to decline Maple Dental. Our max is 2nd position and they have two on.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    // a maximum in dollars is still the deal's size
+    expect(read('Have to decline Maple Dental. Our max is $25,000 on a file this size.')).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+  });
+});

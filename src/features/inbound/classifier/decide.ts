@@ -41,6 +41,7 @@ export const MIN_CONFIDENCE = 0.35;
 /** An approval sent in error for someone else: "it went to the wrong ISO", "that was for a different merchant", "wrong file". */
 const MISSENT_APPROVAL = /\b(sent|went|forwarded|emailed|mailed) (out )?to the wrong (iso|broker|partner|rep|person|address|thread)\b|\b(was|were|it's|it is|that's|that was|meant) (for|about) (a |an )?(different|another|other) (merchant|business|client|file|deal|account)\b|\bwrong (merchant|file|deal|business)\b/;
 
+const SIGNER_DOUBT = new RegExp(`\\b(?:${V.SIGNER_DOUBT.join('|')})`);
 const OTHER_ISO = /\biso\s*(?:#|no\.?|number)\s*:?\s*\d{2,}/;
 const TERMS_ELSEWHERE = /\b(?:per|as per|from|on) (?:our|the|my|your|this morning's|today's) (?:phone )?(?:call|conversation|discussion|chat|talk)\b|\bas (?:we )?discussed\b|\bas (?:we )?(?:talked|spoke) about\b/;
 /** Little but figures: at most four words besides the units and the terms' own labels (a deal's name, a dash). */
@@ -294,6 +295,14 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && (type === 'approved' || type === 'counter') && complete.length === 1 && a.approvalWords === 0 && a.counter.score === 0 && a.declined.score === 0 && a.needs.score === 0 && !DECISION_VERB.test(a.lower) && bareFigures(a.lower)) {
     review = 'low_confidence';
     reasons.push('figures with no decision word: an offer or not is for a person');
+  }
+  // (holdout34) a doubt about who signed the application (the signer is not the owner on file, "who signed, and are they an
+  // owner?"): an authority or identity question, perhaps fraud, beside whatever the reply asks or decides; a person checks
+  // it before anything is recorded. A decline stands on its own.
+  const signer = type !== 'declined' && type !== 'unclassified' ? SIGNER_DOUBT.exec(a.lower) : null;
+  if (!review && signer) {
+    review = 'conflicting_cues';
+    reasons.push(`a doubt about who signed the application ("${signer[0]}"): a person checks the signer's authority`);
   }
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);

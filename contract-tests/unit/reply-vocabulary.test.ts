@@ -1,7 +1,7 @@
 // The trade's vocabulary (src/features/inbound/vocabulary.ts), one test per row class: each row
 // class is shown changing what the classifier reads, on short replies written the way lenders write.
 import { describe, expect, it } from 'vitest';
-import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
+import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings } from '../../src/features/inbound/reply-model';
@@ -2761,24 +2761,28 @@ describe('holdout34 wording', () => {
     expect(read('Maple Dental passed loan committee this morning.').reasons.join('\n')).toContain('"passed loan committee"');
   });
   it('a telephone number in the signature is no amount: options priced without one name the ask approved in words', () => {
-    const text = 'Hi Sam,\n\nMaple Dental is approved for the $30,000 asked. Two structures:\n\n1) 1.30 factor, 120 business days, $325.00/day\n2) 1.36 factor, 26 weeks, $1,569.23/wk\n\nThanks,\n\nJo Park\nExample Funding\n(415) 555-0172';
+    const text = 'Hi Sam,\n\nMaple Dental is approved for the $30,000 asked. Two structures:\n\n1) 1.30 factor, 120 business days, $325.00/day\n2) 1.36 factor, 26 weeks, $1,569.23/wk\n\nThanks,\n\nJo Park\nExample Funding\n(415) 555-0104';
     const c = read(text, ask(30_000));
     expect(c.type).toBe('approved');
     expect(c.review_reason ?? null).toBeNull();
     expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[30_000, 1.3, 120, 'days'], [30_000, 1.36, 26, 'weeks']]);
   });
   it('a term limited in words and the asked term refused ("not the 12 months", "no 12 month option") make a counter on the shorter term', () => {
-    const text = "Can do the money on Maple Dental but not the 12 months. Seasonal, so we won't go past 24 weeks: the full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.";
+    const text = "Can do the money on Maple Dental but not the 12 months. Seasonal, so we will not go past 24 weeks: the full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.";
     const c = read(text, ask(30_000));
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.32, term: 24, term_unit: 'weeks' }] });
     expect(c.review_reason ?? null).toBeNull();
-    // "won't go past" is a limit on the terms, not a "not a go"
+    // "will not go past" is a limit on the terms, not a "not a go"
     expect(c.reasons.join('\n')).not.toContain('"not go"');
-    expect(c.reasons.join('\n')).toContain("cap on the term (\"won't go past 24 weeks\")");
+    expect(c.reasons.join('\n')).toContain('cap on the term ("will not go past 24 weeks")');
+    // the option the lender does not have is the term asked, never the offer's
+    expect(askedTerm('The full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.')).toEqual({ term: 12, unit: 'months' });
+    expect(extractOffers('The full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.', ask(30_000))).toMatchObject([{ term: 24, term_unit: 'weeks' }]);
   });
   it('our place in line as a maximum ("would make us 4th", "our max is 2nd position") is stacking, not deal size', () => {
-    expect(read('Have to decline Maple Dental. Three funders already on the statements, that would make us 4th. Our max is 2nd position.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
-    expect(read('Have to decline Maple Dental. Our max is 2nd position and they have two on.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Have to decline Maple Dental, that would make us 4th.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Have to decline Maple Dental. Our max is 2nd position.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Have to decline Maple Dental, we are capped: 2nd is our limit.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     // a maximum in dollars is still the deal's size
     expect(read('Have to decline Maple Dental. Our max is $25,000 on a file this size.')).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
   });

@@ -723,8 +723,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
-  // (holdout34) never a place in line: "our max is 3rd position" is stacking
-  { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is(?! (the )?(\\d(st|nd|rd|th)|first|second|third|fourth|fifth)\\b)', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
+  { category: 'deal_size', phrases: ['max out at', 'outside our box', 'our (max|maximum|cap) is', '(above|over) our (max|maximum|cap)', 'too big for us', 'too small for us'], w: 3 },
   // (holdout16) the funder's smallest or largest ticket, and the deal itself under the minimum: "the smallest advance we
   // write is $50,000", "the largest deal we fund is 250k", "Tiny Tots is under our minimum." (never a figure of the merchant's:
   // "revenue is under our minimum" is low revenue, "the score is below our minimum" a score)

@@ -2738,6 +2738,30 @@ describe('holdout33 wording', () => {
   });
 });
 
+describe('a decision taken back in the same message', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it('an approval followed by "disregard the above", "strike that", "never mind", "sent too early" or "not meant for you" goes to a person', () => {
+    const ctx = ask(40_000);
+    for (const text of [
+      'Approved 40k at 1.32 for 8 months on Maple Dental. Disregard the above, we need the October statement first.',
+      'Maple Dental approved 40k, 1.32, 8 months. Strike that, I hit send too early. Credit has not signed off.',
+      'Approved 40k, 1.32, 8 months. Never mind, wrong file - Maple Dental is still in review.',
+      'Approved 40k at 1.32 for 8 months.\n\nEDIT: please ignore, still pending.',
+      'Approved 40k at 1.32 for 8 months. This was not meant for you, sorry.',
+    ]) {
+      const c = read(text, ctx);
+      expect(c.review_reason, text).toBe('conflicting_cues');
+      expect(c.reasons.join('\n'), text).toContain('taken back in the same message');
+      expect(outcome(text, ctx), text).toMatchObject({ apply: false });
+    }
+  });
+  it('a take-back before the decision, or a disclaimer\'s "if you received this in error, please disregard", takes nothing back', () => {
+    const ctx = ask(40_000);
+    expect(outcome('Never mind, found the statements. Approved 40k at 1.32 for 8 months on Maple Dental.', ctx)).toMatchObject({ apply: true });
+    expect(outcome('Approved 40k at 1.32 for 8 months on Maple Dental.\n\nThis email is confidential. If you received this email in error, please notify the sender and disregard it.', ctx)).toMatchObject({ apply: true });
+  });
+});
+
 describe('holdout34 wording', () => {
   const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
   it('a request that doubts who signed the application (not the owner on file) goes to a person; the same request without it is applied', () => {

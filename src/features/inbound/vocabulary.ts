@@ -491,6 +491,19 @@ export const CORRECTION: PhraseRow[] = [
   { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
 ];
 
+/**
+ * A decision taken back later in the same message: "Disregard the above", "ignore my last", "strike that", "never mind,
+ * wrong deal", "I hit send too early", "this was not meant for you", "EDIT: disregard". Only after a decision in the
+ * text (analyse.ts): "Never mind, found it. Approved at 50k" takes back a question, not the approval. Never inside a
+ * legal disclaimer's "if you received this in error, please disregard".
+ */
+export const TAKEN_BACK = [
+  "(?:please |pls |kindly )?(?:disregard|ignore)(?: (?:that|this|the above|all of the above|everything above|this (?:one|e-?mail|message|note|reply)|the (?:previous|last|earlier|prior|first) (?:one|e-?mail|message|note|line|reply)|my (?:last|previous|earlier|prior)(?: (?:one|e-?mail|message|note|line|reply))?|the (?:approval|offer|terms|numbers|decision)(?: above)?|what i (?:just )?(?:sent|said|wrote)))?(?=\\s*[,.;:!\\-\u2013\u2014\\n]|\\s*$)",
+  'strike that|scratch that|cancel that|never ?mind(?=\\s*[,.;:!\\-\u2013\u2014\\n]|\\s*$)|never ?mind (?:that|the above|my last|the (?:approval|offer|terms|decision))',
+  "(?:sent|hit send|hit send on (?:that|this)|sent (?:that|this)|(?:that|this) went out) (?:too (?:early|soon)|prematurely|by mistake|in error)",
+  "(?:was|is|it's|this was|that was|this is) not (?:meant|intended) for you",
+];
+
 /** A fraction of the ask as the amount offered ("half the ask" on an 85k deal is $42,500). */
 export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 1 / 3, 'two thirds of': 2 / 3, 'a quarter of': 0.25, 'three quarters of': 0.75 };
 

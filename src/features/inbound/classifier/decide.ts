@@ -296,6 +296,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'low_confidence';
     reasons.push('figures with no decision word: an offer or not is for a person');
   }
+  // (rfix) a decision taken back later in the same message ("Approved 50k at 1.35 ... Disregard the above, still pending",
+  // "strike that, I hit send too early"): which word stands, if any, is for a person; the first one is never applied
+  if (!review && type !== 'unclassified' && a.takenBack) {
+    review = 'conflicting_cues';
+    reasons.push(`a decision taken back in the same message ("${a.takenBack}"): a person reads which stands`);
+  }
   // (holdout34) a doubt about who signed the application (the signer is not the owner on file, "who signed, and are they an
   // owner?"): an authority or identity question, perhaps fraud, beside whatever the reply asks or decides; a person checks
   // it before anything is recorded. A decline stands on its own.

@@ -2755,10 +2755,12 @@ describe('a decision taken back in the same message', () => {
       expect(outcome(text, ctx), text).toMatchObject({ apply: false });
     }
   });
-  it('a take-back before the decision, or a disclaimer\'s "if you received this in error, please disregard", takes nothing back', () => {
+  it('a take-back before the decision, in a disclaimer or on a condition ("if ..., please ignore the above") takes nothing back', () => {
     const ctx = ask(40_000);
     expect(outcome('Never mind, found the statements. Approved 40k at 1.32 for 8 months on Maple Dental.', ctx)).toMatchObject({ apply: true });
-    expect(outcome('Approved 40k at 1.32 for 8 months on Maple Dental.\n\nThis email is confidential. If you received this email in error, please notify the sender and disregard it.', ctx)).toMatchObject({ apply: true });
+    expect(outcome('Approved 40k at 1.32 for 8 months on Maple Dental.\n\nThis email is confidential. If you are not the intended recipient, please disregard this message.', ctx)).toMatchObject({ apply: true });
+    // a conditional "ignore the above" (if the item is already in) is no take-back
+    expect(outcome('Approved 40k at 1.32 for 8 months on Maple Dental. If the voided check is already in the portal, please ignore the above.', ctx)).toMatchObject({ apply: true });
   });
 });
 

@@ -2764,6 +2764,23 @@ describe('a decision taken back in the same message', () => {
   });
 });
 
+describe('our ISO number', () => {
+  const text = 'Hi Morgan,\n\nThanks for sending Harbor Tire over through Blue Fern Funding (ISO #5120). Approved: $40,000 / 1.36 / 30 weeks / $1,813.33 weekly.';
+  const ctx = (iso?: ReplyContext['iso']): ReplyContext => ({ requested_amount: 40_000, iso });
+  it('a decision naming the ISO number our submission email gave, or our name right before a number, is written to us and applied', () => {
+    expect(read(text, ctx({ names: ['Harbor Street Capital'], numbers: ['5120'] })).review_reason ?? null).toBeNull();
+    expect(read(text, ctx({ names: ['Blue Fern Funding'], numbers: [] })).review_reason ?? null).toBeNull();
+  });
+  it('a number that is not ours, or no knowledge of ours, still goes to a person', () => {
+    expect(read(text, ctx({ names: ['Harbor Street Capital'], numbers: ['4471'] })).review_reason).toBe('conflicting_cues');
+    expect(read(text, ctx()).review_reason).toBe('conflicting_cues');
+    // our name elsewhere in the reply does not make another number ours
+    expect(read(`Blue Fern Funding, thanks.\n\n${text.replace('Blue Fern Funding (ISO #5120)', 'Gray Oak Partners (ISO #5120)')}`, ctx({ names: ['Blue Fern Funding'], numbers: [] })).review_reason).toBe('conflicting_cues');
+    // every number named must be ours
+    expect(read(`${text}\nCc Gray Oak Partners (ISO #7731).`, ctx({ names: [], numbers: ['5120'] })).review_reason).toBe('conflicting_cues');
+  });
+});
+
 describe('holdout34 wording', () => {
   const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
   it('a request that doubts who signed the application (not the owner on file) goes to a person; the same request without it is applied', () => {

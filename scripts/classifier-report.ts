@@ -53,7 +53,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout31 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout31')],
   ['holdout32 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout32')],
   ['holdout33 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout33')],
-  ['holdout34 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout34')],
+  ['holdout34 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout34')],
   ['holdout35 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout35')],
 ];
 

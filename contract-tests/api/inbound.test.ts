@@ -513,6 +513,27 @@ describe(`issue 26: replies read against the ask, every offer logged, doubt to r
     expect(assigned.body.data).toMatchObject({ status: 'processed', review_reason: null });
   });
 
+  it('a decision naming our ISO number (from our own submission email) or our name before a number is applied; another ISO number waits for a person', async () => {
+    const ours = async (text: string) => {
+      const biz = await post('/v1/businesses', { legal_name: 'Sunrise Bakery LLC' });
+      const d = await post('/v1/deals', { business_id: biz.body.data.id, requested_amount: 75000 });
+      const l = await post('/v1/lenders', { name: `Atlas ${Math.random().toString(36).slice(2, 6)}`, submission_email: 'submissions@atlas.example' });
+      // our ISO number is in the message we send (the location's own words), nowhere else
+      const res = await post(`/v1/deals/${d.body.data.id}/submissions`, { lender_ids: [l.body.data.id], message_override: 'Hello {{lender_name}} team,\n\nNew file for {{business_name}}: {{requested_amount}}. Reply: {{offer_submission_link}}\n\nThank you,\nHarbor Street Capital (ISO #4471)' });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await worker.drain();
+      const mail = sink.inbox.at(-1)!.mail;
+      const got = await receive(await compose({ to: mail.replyTo!.value[0].address!, subject: `RE: ${mail.subject}`, inReplyTo: mail.messageId!, text }));
+      expect(got.status, JSON.stringify(got.body)).toBe(201);
+      return got.body.data;
+    };
+    const terms = 'Approved: $75,000 / 1.35 / 36 weeks / $2,812.50 weekly.';
+    expect(await ours(`Thanks for sending Sunrise through ISO #4471. ${terms}`)).toMatchObject({ status: 'processed', review_reason: null, classification: { type: 'approved' } });
+    const location = (await h.knex('locations').where({ id: t.locationId }).first('name')) as { name: string };
+    expect(await ours(`Thanks for sending Sunrise through ${location.name} (ISO #5120). ${terms}`)).toMatchObject({ status: 'processed', review_reason: null });
+    expect(await ours(`Thanks for sending Sunrise through Gray Oak Partners (ISO #5120). ${terms}`)).toMatchObject({ status: 'unclassified', review_reason: 'conflicting_cues', offer_ids: [] });
+  });
+
   it('when the rules decide and the statistical reader confidently reads another type, a person decides (readers_disagree)', async () => {
     // the rules read "approved with us" as an approval; the model reads a question and a list of documents
     const { email, sub, offers } = await reply('Your merchant is approved with us for 12 months TIB? Please confirm and send the last 4 months of bank statements, the DL front and back and a voided check.', 'RE: Funding request');

@@ -1,7 +1,7 @@
 // The trade's vocabulary (src/features/inbound/vocabulary.ts), one test per row class: each row
 // class is shown changing what the classifier reads, on short replies written the way lenders write.
 import { describe, expect, it } from 'vitest';
-import { classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
+import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings } from '../../src/features/inbound/reply-model';
@@ -2735,5 +2735,98 @@ describe('holdout33 wording', () => {
     const c = read("Can't match 1.28 on Maple Dental, different market. I can do the full $30,000 at 1.40, 100 business days, $420.00 daily.", { requested_amount: 30_000 });
     expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.4, term: 100 }] });
     expect(c.offers).toHaveLength(1);
+  });
+});
+
+describe('a decision taken back in the same message', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it('an approval followed by "disregard the above", "strike that", "never mind", "sent too early" or "not meant for you" goes to a person', () => {
+    const ctx = ask(40_000);
+    for (const text of [
+      'Approved 40k at 1.32 for 8 months on Maple Dental. Disregard the above, we need the October statement first.',
+      'Maple Dental approved 40k, 1.32, 8 months. Strike that, I hit send too early. Credit has not signed off.',
+      'Approved 40k, 1.32, 8 months. Never mind, wrong file - Maple Dental is still in review.',
+      'Approved 40k at 1.32 for 8 months.\n\nEDIT: please ignore, still pending.',
+      'Approved 40k at 1.32 for 8 months. This was not meant for you, sorry.',
+    ]) {
+      const c = read(text, ctx);
+      expect(c.review_reason, text).toBe('conflicting_cues');
+      expect(c.reasons.join('\n'), text).toContain('taken back in the same message');
+      expect(outcome(text, ctx), text).toMatchObject({ apply: false });
+    }
+  });
+  it('a take-back before the decision, in a disclaimer or on a condition ("if ..., please ignore the above") takes nothing back', () => {
+    const ctx = ask(40_000);
+    expect(outcome('Never mind, found the statements. Approved 40k at 1.32 for 8 months on Maple Dental.', ctx)).toMatchObject({ apply: true });
+    expect(outcome('Approved 40k at 1.32 for 8 months on Maple Dental.\n\nThis email is confidential. If you are not the intended recipient, please disregard this message.', ctx)).toMatchObject({ apply: true });
+    // a conditional "ignore the above" (if the item is already in) is no take-back
+    expect(outcome('Approved 40k at 1.32 for 8 months on Maple Dental. If the voided check is already in the portal, please ignore the above.', ctx)).toMatchObject({ apply: true });
+  });
+});
+
+describe('our ISO number', () => {
+  const text = 'Hi Morgan,\n\nThanks for sending Harbor Tire over through Blue Fern Funding (ISO #5120). Approved: $40,000 / 1.36 / 30 weeks / $1,813.33 weekly.';
+  const ctx = (iso?: ReplyContext['iso']): ReplyContext => ({ requested_amount: 40_000, iso });
+  it('a decision naming the ISO number our submission email gave, or our name right before a number, is written to us and applied', () => {
+    expect(read(text, ctx({ names: ['Harbor Street Capital'], numbers: ['5120'] })).review_reason ?? null).toBeNull();
+    expect(read(text, ctx({ names: ['Blue Fern Funding'], numbers: [] })).review_reason ?? null).toBeNull();
+  });
+  it('a number that is not ours, or no knowledge of ours, still goes to a person', () => {
+    expect(read(text, ctx({ names: ['Harbor Street Capital'], numbers: ['4471'] })).review_reason).toBe('conflicting_cues');
+    expect(read(text, ctx()).review_reason).toBe('conflicting_cues');
+    // our name elsewhere in the reply does not make another number ours
+    expect(read(`Blue Fern Funding, thanks.\n\n${text.replace('Blue Fern Funding (ISO #5120)', 'Gray Oak Partners (ISO #5120)')}`, ctx({ names: ['Blue Fern Funding'], numbers: [] })).review_reason).toBe('conflicting_cues');
+    // every number named must be ours
+    expect(read(`${text}\nCc Gray Oak Partners (ISO #7731).`, ctx({ names: [], numbers: ['5120'] })).review_reason).toBe('conflicting_cues');
+  });
+});
+
+describe('holdout34 wording', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  it('a request that doubts who signed the application (not the owner on file) goes to a person; the same request without it is applied', () => {
+    const ctx = ask(50_000);
+    const text = "Sam,\n\nBefore we go on with Maple Dental I need the 2025 tax return. Also the app was signed by J. Ortiz, but the owner on file is Lena Park - is he an officer?";
+    const c = read(text, ctx);
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason).toBe('conflicting_cues');
+    expect(outcome(text, ctx)).toMatchObject({ apply: false });
+    expect(read('Who actually signed the contract for Maple Dental? Please send the 2025 tax return too.', ctx).review_reason).toBe('conflicting_cues');
+    expect(read("The signature doesn't match the ID you sent for Maple Dental. Please send a new DL.", ctx).review_reason).toBe('conflicting_cues');
+    // the request alone is applied, and a signed application named as an item is no doubt
+    expect(outcome('Sam,\n\nBefore we go on with Maple Dental I need the 2025 tax return and a signed application.', ctx)).toMatchObject({ apply: true });
+  });
+  it('"cleared committee" is an approval: a priced table with closing stips after it is applied', () => {
+    const text = 'Maple Dental cleared committee. Terms:\n\nAmount | Buy Rate | Payback | Term | Payment\n$40,000 | 1.32 | $52,800 | 30 weeks | $1,760.00 weekly\n\nStips: voided check, landlord contact.';
+    const c = read(text, ask(40_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.32, term: 30, term_unit: 'weeks' }] });
+    expect(c.reasons.join('\n')).toContain('"cleared committee"');
+    expect(outcome(text, ask(40_000))).toMatchObject({ apply: true });
+    expect(read('Maple Dental passed loan committee this morning.').reasons.join('\n')).toContain('"passed loan committee"');
+  });
+  it('a telephone number in the signature is no amount: options priced without one name the ask approved in words', () => {
+    const text = 'Hi Sam,\n\nMaple Dental is approved for the $30,000 asked. Two structures:\n\n1) 1.30 factor, 120 business days, $325.00/day\n2) 1.36 factor, 26 weeks, $1,569.23/wk\n\nThanks,\n\nJo Park\nExample Funding\n(415) 555-0104';
+    const c = read(text, ask(30_000));
+    expect(c.type).toBe('approved');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit])).toEqual([[30_000, 1.3, 120, 'days'], [30_000, 1.36, 26, 'weeks']]);
+  });
+  it('a term limited in words and the asked term refused ("not the 12 months", "no 12 month option") make a counter on the shorter term', () => {
+    const text = "Can do the money on Maple Dental but not the 12 months. Seasonal, so we will not go past 24 weeks: the full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.";
+    const c = read(text, ask(30_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 30_000, factor_rate: 1.32, term: 24, term_unit: 'weeks' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // "will not go past" is a limit on the terms, not a "not a go"
+    expect(c.reasons.join('\n')).not.toContain('"not go"');
+    expect(c.reasons.join('\n')).toContain('cap on the term ("will not go past 24 weeks")');
+    // the option the lender does not have is the term asked, never the offer's
+    expect(askedTerm('The full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.')).toEqual({ term: 12, unit: 'months' });
+    expect(extractOffers('The full $30,000 at 1.32, 24 weekly payments of $1,650.00. No 12 month option.', ask(30_000))).toMatchObject([{ term: 24, term_unit: 'weeks' }]);
+  });
+  it('our place in line as a maximum ("would make us 4th", "our max is 2nd position") is stacking, not deal size', () => {
+    expect(read('Have to decline Maple Dental, that would make us 4th.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Have to decline Maple Dental. Our max is 2nd position.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Have to decline Maple Dental, we are capped: 2nd is our limit.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    // a maximum in dollars is still the deal's size
+    expect(read('Have to decline Maple Dental. Our max is $25,000 on a file this size.')).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
   });
 });

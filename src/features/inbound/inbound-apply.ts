@@ -4,9 +4,10 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import type { Scope } from '../../http/types';
 import { applySubmissionResponse, type SubmissionRow } from '../submissions/submissions.service';
+import { SUBMISSION_EMAIL_KIND } from '../submissions/submissions.template';
 import { isLenderDomain } from './sender-domain';
 import type { AttachmentReading } from './attachments';
-import { type Classification, type PaymentFrequency, type ReplyContext } from './classifier';
+import { type Classification, type PaymentFrequency, type ReplyContext, isoNumbers } from './classifier';
 import { readReply } from './reply-model';
 import { contractClassification } from './reply-outcome';
 import { autoReplySignal, parsedMailToInput, replyParts } from './reply-text';
@@ -64,7 +65,24 @@ export async function replyContext(trx: Knex.Transaction, scope: Scope, row: Sub
     business_name: deal?.legal_name ?? null,
     // a reply naming another submission's code answers another deal
     trace_code: row.trace_code ?? null,
+    // who we are to the lender: a reply naming a submitting ISO by our number or our name is written to us
+    iso: await ourIso(trx, scope, row),
   };
+}
+
+/**
+ * Our names and ISO numbers as this submission showed them to the lender: the location's name, and the ISO numbers
+ * ("ISO #4471") in the submission email we sent it (its subject and text, as the location's template or the request's
+ * override wrote them). Nothing else is known of us: a number the lender names that is not among these may be another ISO's.
+ */
+async function ourIso(trx: Knex.Transaction, scope: Scope, row: SubmissionRow): Promise<NonNullable<ReplyContext['iso']>> {
+  const location = (await trx('locations').where({ id: scope.locationId }).first('name')) as { name: string } | undefined;
+  const sent = (await trx('outgoing_emails')
+    .where({ location_id: scope.locationId, kind: SUBMISSION_EMAIL_KIND })
+    .whereRaw('attachments @> ?::jsonb', [JSON.stringify([{ source: { ref: row.id } }])])
+    .select('subject', 'text_body')) as { subject: string; text_body: string }[];
+  const numbers = [...new Set(sent.flatMap((e) => isoNumbers(`${e.subject}\n${e.text_body}`)))];
+  return { names: location?.name ? [location.name] : [], numbers };
 }
 
 /**

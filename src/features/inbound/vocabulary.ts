@@ -87,7 +87,8 @@ export const APPROVAL: PhraseRow[] = [
   // (never a sanction imposed: "sanctioned by OFAC", "on a sanctions list")
   { phrase: "(has been|have been|is|was|were|got|been|stands) sanctioned(?! (by|under) (ofac|the (treasury|government|state|regulator\\w*)|treasury|regulators?))|sanction(ed)? (amount|limit|letter)", w: 3, negatable: true, modal: true },
   { phrase: '\\w+ [-:] approved', w: 3 },
-  { phrase: '(cleared|passed) (uw|underwriting|credit)', w: 3, negatable: true, modal: true },
+  // (holdout34) and the committee: "Greeley cleared committee", "passed credit committee" (never "passed on": a pass)
+  { phrase: '(cleared|passed) (the |our )?(uw|underwriting|(credit |loan |risk )?committee|credit)', w: 3, negatable: true, modal: true },
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
   // "UW approved it", "credit okayed the file", "committee signed off on Lakeview"
   { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
@@ -188,7 +189,8 @@ export const DECLINE: PhraseRow[] = [
   // our end", "stepping away from this one" (never a position closed out: "closing out the Forward balance")
   { phrase: "(shot|turned|voted|knocked|kicked) (it|this|that|this one|that one|the (file|deal|request|application)) (down|back)|(closing|close|closed|closed|marking|marked) (it|this|that|this one|that one|the (file|deal)|this (file|deal)) (out|dead|lost)( on (our|my) (end|side))?(?=\\s*[.!,;:\\n-]|\\s*$| on (our|my) (end|side))|(step|stepping|stepped|walk|walking|walked|back|backing|backed) (away|off) (from|on) (it|this|that|this one|that one|the (file|deal))", w: 3 },
   // a verdict noun for yes, negated: "we're not a yes on this one", "it isn't a go for us"
-  { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
+  // (holdout34) never a limit on the terms: "we will not go past 20 weeks", "won't go over 1.40", "not go beyond 6 months"
+  { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])(?! (past|beyond|over|above|under|below|longer|shorter|higher|lower|out to|further|farther|more than|less than)\\b)( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   // (holdout16) ... or its slang: "12 returned items last month. Nah."
   { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
@@ -489,6 +491,19 @@ export const CORRECTION: PhraseRow[] = [
   { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
 ];
 
+/**
+ * A decision taken back later in the same message: "Disregard the above", "ignore my last", "strike that", "never mind,
+ * wrong deal", "I hit send too early", "this was not meant for you", "EDIT: disregard". Only after a decision in the
+ * text (analyse.ts): "Never mind, found it. Approved at 50k" takes back a question, not the approval. Never inside a
+ * legal disclaimer's "if you received this in error, please disregard".
+ */
+export const TAKEN_BACK = [
+  "(?:please |pls |kindly )?(?:disregard|ignore)(?: (?:that|this|the above|all of the above|everything above|this (?:one|e-?mail|message|note|reply)|the (?:previous|last|earlier|prior|first) (?:one|e-?mail|message|note|line|reply)|my (?:last|previous|earlier|prior)(?: (?:one|e-?mail|message|note|line|reply))?|the (?:approval|offer|terms|numbers|decision)(?: above)?|what i (?:just )?(?:sent|said|wrote)))?(?=\\s*[,.;:!\\-\u2013\u2014\\n]|\\s*$)",
+  'strike that|scratch that|cancel that|never ?mind(?=\\s*[,.;:!\\-\u2013\u2014\\n]|\\s*$)|never ?mind (?:that|the above|my last|the (?:approval|offer|terms|decision))',
+  "(?:sent|hit send|hit send on (?:that|this)|sent (?:that|this)|(?:that|this) went out) (?:too (?:early|soon)|prematurely|by mistake|in error)",
+  "(?:was|is|it's|this was|that was|this is) not (?:meant|intended) for you",
+];
+
 /** A fraction of the ask as the amount offered ("half the ask" on an 85k deal is $42,500). */
 export const ASK_FRACTIONS: Record<string, number> = { half: 0.5, 'a third of': 1 / 3, 'two thirds of': 2 / 3, 'a quarter of': 0.25, 'three quarters of': 0.75 };
 
@@ -545,7 +560,12 @@ export const CLOSING_STIPS: PhraseRow[] = [
 export const ASKED_TERM = {
   /** Right before the number (holdout19: "the full amount, just not over 12 months": the term excepted is the ask; holdout21: "but not over fifty-two weeks"). */
   // (holdout25) one term set against another in shorthand: "can do the 45 but 90 days not 6 mo" (the second is the ask)
-  before: "(?<=\\d[- ]?(business days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?),? )(but )?not( the)?|(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply|but) not (over|on|for|across|at|with|in|beyond|out to)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
+  before: "(?<=\\d[- ]?(business days?|days?|weeks?|wks?|months?|mos?|mths?|years?|yrs?),? )(but )?not( the)?|(?<![a-z'])(but |just |only )?not the|(asks?|asked|asking|applied|applying|looking|wanted|wanting|hoping) for( (a|an|the))?|(just|only|simply|but) not (over|on|for|across|at|with|in|beyond|out to)( (a|an|the))?|(can't|cannot|can not|couldn't|won't|will not|unable to|not able to) (do|go|offer|approve|fund|write)( it| this| that)?( (at|for|on|over))?( (a|the))?|(requested|requesting|requests|wanted|wants|desired|preferred)( (a|an|the))?|(requested|desired|asked[- ]for|preferred) (term|length|duration)( (of|is|was|at))?:?|(won't|will not|doesn't|does not|refuses to|isn't going to|is not going to) (budge|move|come|come down|back) (off|from|down from|on)( of)?( the)?|(insists?|insisting|insisted|dead set|set|stuck|hung up|holding out|holds out|held out) (on|for)( the)?",
+  /**
+   * (holdout34) The term named as an option the lender does not have: "No 9 month option", "there's no 12-month term on
+   * this one". The word before the number and the word after its unit.
+   */
+  none: { before: "(?<![a-z'])no", after: "(option|term|structure|program|deal|product|plan)s?" },
   /** Before the ask's amount, which comes before the term (holdout9): "you came in asking for 120k over 9 months". */
   clause: "(?:you|they|he|she|the (?:merchant|client|owner|customer|application|app|file|submission|deal))( came in| were| was| is| are)? (?:asking for|asked for|asks for|requested|applied for|looking for|wanted|wants|put in for)|came in (?:asking for|at|for)|(?:the |their |his |her |your )?(?:ask|request|application|app|submission|original ask)(?: was| is| came in)(?: at| for)?|(?:requested|request|the ask|ask|asked|asking|submitted|applied for)(?: amount| terms?)?\\s*:",
   /** Right after the number and its unit. */
@@ -564,7 +584,23 @@ export const ASKED_TERM = {
  * tops out at 26 weeks". An offer at the cap is a counter (the term was cut to it); a cap above the
  * offer ("9 months, our max is 12") says nothing about the ask. The number and unit follow the phrase.
  */
-export const TERM_CAP = "(?:max|maximum|longest|most|cap)(?: term| length)?(?: on| for| in)?(?: [a-z'&-]+){0,3} (?:is|we can do|we do|we offer|would be|of)|(?:max|maximum|longest) (?:term|length)(?: is| of)?|(?:tops|maxes|caps) out at";
+// (holdout34) and a limit in words: "we will not go past 20 weeks on this one", "can't go beyond 6 months"
+export const TERM_CAP = "(?:won't|will not|can't|cannot|don't|do not|wouldn't|would not|never) go (?:past|beyond|over|longer than|out past|out beyond)|(?:max|maximum|longest|most|cap)(?: term| length)?(?: on| for| in)?(?: [a-z'&-]+){0,3} (?:is|we can do|we do|we offer|would be|of)|(?:max|maximum|longest) (?:term|length)(?: is| of)?|(?:tops|maxes|caps) out at";
+
+/**
+ * (holdout34) A doubt about who signed the application: the signer is not the owner on file, or the lender asks who signed
+ * and whether they may ("signed by a K. Moyer but the owner listed is Daniel Reyes", "who signed, and are they an owner?",
+ * "the signature doesn't match the owner's ID", "is she authorized to sign?"). An authority or identity question (possibly
+ * fraud): whatever else the reply asks or decides, a person checks it before anything is recorded.
+ */
+export const SIGNER_DOUBT = [
+  "(signed|signature|signer|signatory)\\b[^.?!\\n]{0,80}\\b(but|while|whereas|yet|not|isn't|is not|doesn't|does not|don't|do not|different|other than|instead of)\\b[^.?!\\n]{0,60}\\b(owners?|guarantors?|principals?|officers?|members?|applicant)\\b",
+  "(owners?|guarantors?|principals?|applicant) (listed|on (the )?(file|app|application)|named)[^.?!\\n]{0,60}\\b(but|while|whereas|yet)\\b[^.?!\\n]{0,60}\\b(signed|signature|signer)",
+  "who (actually )?signed( (the|this) (app|application|contract|agreement))?\\b",
+  "(is|are|was|were) (they|he|she|the signer|the signatory|this person|that person) (an? |the )?(owner|officer|principal|member|guarantor|authori[sz]ed)",
+  "signatures? (doesn't|does not|don't|do not|didn't|did not) match",
+  "(not|isn't|is not|wasn't) (the|an?) (listed |named |actual |real )?(owner|principal|officer)( (of record|on (the )?(file|app|application)))?\\b[^.?!\\n]{0,40}\\b(signed|signature|signer)",
+];
 
 /** The same pricing as the offer before it: "we can stretch to 55k at the same rate and term". */
 export const SAME_TERMS = '(the )?same (rate|factor|pricing|terms?|structure|rate and term|factor and term|terms and rate)( and (term|rate|factor|pricing|frequency|schedule))?';
@@ -692,6 +728,11 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       // "we stop at 2nd", "we only go to second position"
       "(we'd|wed|we would|we'll|we will|i'd|you'd|that'd|that would|this would|it would|that puts us|this puts us|puts us) (be |sit |land |end up |come in )?(in |at )?(the )?(\\d(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position| spot| place| in line)?\\b",
       '(we|i) (stop|top out|cap out|only go|only fund|only play) (at|to|up to|through) (\\d(st|nd|rd|th)|first|second|third|fourth|fifth)( position)?\\b',
+      // (holdout34) our place made by the others, and the last place we take named as a maximum: "that would make us 5th",
+      // "makes us the fourth", "our max is 3rd position", "2nd position is our limit"
+      "(would |will |'d |'ll )?(make|makes|making|made) us (the )?(\\d(st|nd|rd|th)|second|third|fourth|fifth|sixth)( position| spot| in line)?\\b",
+      '(our|my|the) (max|maximum|limit|cap|ceiling|last) (is|would be|will be) (the )?(\\d(st|nd|rd|th)|first|second|third|fourth|fifth)( position| spot| in line)?\\b',
+      '(\\d(st|nd|rd|th)|first|second|third|fourth|fifth)( position)? (is|would be) (our|my|the) (max|maximum|limit|cap|ceiling)\\b',
     ],
     w: 3,
   },

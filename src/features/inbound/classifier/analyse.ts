@@ -85,6 +85,22 @@ export interface Analysis {
   askedTerm: { term: number; unit: TermUnit } | null;
   /** The payment frequency the reply says was asked ("you asked for 9 months, weekly"), if it says one. */
   askedFreq: PaymentFrequency | null;
+  /** (rfix) A decision taken back later in the same message ("Approved 50k ... Disregard the above"): the phrase, or null. */
+  takenBack: string | null;
+}
+
+/** A decision taken back later in the same message (vocabulary.ts TAKEN_BACK), never in a disclaimer's "if you received this in error". */
+const TAKEN_BACK_RE = new RegExp(`(?<!\\b(?:if|unless|intended recipient|received (?:this|it) in error)\\b[^.!?\\n]{0,120})\\b(?:${V.TAKEN_BACK.join('|')})`, 'g');
+/** (rfix) The first take-back phrase that follows a decision in the text (an approval, a decline or a factor before it). */
+function takenBackAfterDecision(lower: string): string | null {
+  TAKEN_BACK_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TAKEN_BACK_RE.exec(lower))) {
+    const before = lower.slice(0, m.index);
+    if (score(before, APPROVED_CUES).score >= 2.5 || score(before, DECLINED_CUES).score >= 3 || score(before, COUNTER_CUES).score >= 3 || /(?<![\d.$,])[12]\.\d{2,3}(?![\d%])/.test(before)) return m[0].trim();
+    if (m[0].length === 0) TAKEN_BACK_RE.lastIndex++;
+  }
+  return null;
 }
 
 const REFUSED_FACTOR = /\b(?:can't|cannot|can not|couldn't|could not|won't|unable to|not able to) (?:match|do|hit|get to|go to|go|beat|meet|get (?:you |him |her |them )?to)\s+(?:a |the |your )?([1-2]\.\d{1,3})\b|\byou (?:asked|wanted|requested)(?: for)?\s+(?:a |the )?([1-2]\.\d{1,3})\b/;
@@ -186,7 +202,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
   // (holdout28) a question or a need about the broker's own side: "which of you is the closer?", "I need it for the comp sheet"
   const brokerSide = items.brokerSide.length ? items.brokerSide : lower.split(/(?<=[.!?\n])\s+/).filter((x) => BROKER_SIDE_RE.test(x) && /\?|\b(need|needs|send|provide|who|which)\b/.test(x)).map((x) => x.trim());
-  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
+  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
 }
 
 

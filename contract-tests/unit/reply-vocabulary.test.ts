@@ -2830,3 +2830,46 @@ describe('holdout34 wording', () => {
     expect(read('Have to decline Maple Dental. Our max is $25,000 on a file this size.')).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
   });
 });
+
+describe('holdout35 wording', () => {
+  it('a count of payments that repays the offer exactly is its term, over a term read elsewhere (an early-payoff window, the ask refused)', () => {
+    const words = read("Good news, Maple Dental is approved for the full forty thousand. Factor 1.35, so $54,000 back as forty weekly payments of $1,350. If they pay it off inside twelve weeks there's a discount.", ask(40_000));
+    expect(words).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.35, term: 40, term_unit: 'weeks' }] });
+    expect(words.review_reason ?? null).toBeNull();
+    const longer = read("We can do all $80,000 on Maple Dental, just not over 9 months daily with their slow winter. What works: factor 1.40, 48 weekly payments of $2,333.33.", ask(80_000));
+    expect(longer).toMatchObject({ type: 'counter', offers: [{ amount: 80_000, factor_rate: 1.4, term: 48, term_unit: 'weeks' }] });
+    expect(longer.review_reason ?? null).toBeNull();
+    // payments that do not repay it leave the disagreement for a person
+    expect(read('Maple Dental approved, $40,000 at 1.35 over 6 months, 30 weekly payments of $1,500.', ask(40_000)).review_reason).toBe('conflicting_cues');
+  });
+  it('a hedged no ("probably a no", "likely a pass") is a decline a person follows up; a firm one is applied', () => {
+    const c = read('likely a pass on maple dental. way too many positions, i count 5 not 2. will look again in the morning');
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'tentative_terms' });
+    expect(read('Hard pass on Maple Dental, 5 positions on the statements.').review_reason ?? null).toBeNull();
+  });
+  it('an approval struck out ("scrap yesterday\'s offer") with less offered in its place is a counter a person confirms', () => {
+    const c = read("Dana, scrap yesterday's offer on Maple Dental - a new position showed up this morning. Best I can do now is $20,000 @ 1.45, 90 days, $322.22/day.", ask(40_000));
+    expect(c).toMatchObject({ type: 'counter', review_reason: 'approval_withdrawn', offers: [{ amount: 20_000, factor_rate: 1.45, term: 90 }] });
+  });
+  it('kinds of business in the plural on the lender\'s list ("nail salons and spas are on our restricted list") are an industry decline; a state stays a state', () => {
+    expect(read('Unfortunately Maple Dental is a no. Nail salons and spas are on our restricted list, however strong the deposits.')).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(read('Unfortunately we have to decline, Vermont is on our restricted list.')).toMatchObject({ type: 'declined', decline_category: 'restricted_state' });
+  });
+  it('a postscript about another file ("P.S. on another file: ... or it gets declined") is not read for this deal', () => {
+    const c = read('Maple Dental approved, $30,000 / 1.40 / 20 weeks / $2,100.00 weekly.\n\nP.S. on another file: still need the lease on Birch Street Bakery or it gets declined Friday.', ask(30_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 30_000, factor_rate: 1.4, term: 20, term_unit: 'weeks' }], requested_items: [] });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+  it('a pre-approval with no terms whose final pricing waits on the documents is a request for items; a factor named beside it still goes to a person', () => {
+    const docs = '\n\nDocuments needed to move forward:\n- Voided business check\n- Copy of driver\'s license\n- Last 3 months of bank statements';
+    const c = read(`Maple Dental is pre-approved for up to $50,000. Final pricing comes after we receive the documents below.${docs}`, ask(50_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(read(`Maple Dental is pre-approved for up to $50,000 at about 1.38. Final pricing comes after we receive the documents below.${docs}`, ask(50_000)).review_reason).toBe('tentative_terms');
+  });
+  it("a line reciting the merchant's earlier deal (\"old advance was ... paid in full\") is no offer of today", () => {
+    const c = read('Renewal approved for Maple Dental: $60,000 @ 1.32, 140 days, $565.71 daily.\nOld advance was $30,000 @ 1.45, 100 days, funded 2024, paid in full.', ask(60_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.32, term: 140 }] });
+    expect(c.offers).toHaveLength(1);
+  });
+});

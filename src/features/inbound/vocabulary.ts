@@ -237,6 +237,8 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: "(are|is|we're|i'm|am|have|has|we've|been|now) (rescinding|withdrawing|revoking|retracting|pulling (it|this|that) back|walking (it|this|that) back|taking (it|this|that) back)|(walk|walking|take|taking|pull|pulling) back (our|the|my|yesterday's|today's|last week's|that|this|the earlier|the previous) (number|numbers|offer|approval|terms|quote|pricing)", w: 4 },
   { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
+  // (holdout35) the approval struck out in plain words: "scratch the approval below", "scrap yesterday's offer", "nix that approval"
+  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the
@@ -477,6 +479,9 @@ export const TENTATIVE: PhraseRow[] = [
   // comes in around 10-12%")
   { phrase: "(lands?|landing|ends? up|ending up|comes? in|coming in|comes? out|coming out|shakes? out|shaking out|works? out)( somewhere)? (around|about|near|at|close to|roughly|in|between)( the)? \\$?\\d{1,3}\\s?k?\\s?(-|\u2013|to|and)\\s?\\$?\\d{1,3}\\s?k?(?![\\d.,]*\\d| ?%| ?\\/| ?(a|an|per|each|every) | ?(percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|payments?|pmts?|points?|pts?|positions?|nsfs?|negs?|fico|score|business|am|pm)\\b)", w: 3 },
   { phrase: "(prob|probably|likely|maybe|roughly|somewhere) (somewhere )?(around|about|in the|near)|(could|can|might|may) maybe|maybe (squeeze|do|get|go|stretch|find)|no (numbers|terms|rate|factor) yet|before (i|we) (price|quote|structure) (it|this|anything)?|(i'll|we'll|i will|we will) (lock (it|that|this) in|firm (it|that|this|them) up)|(might|may) (squeeze|stretch|swing|do|go|get|find)|(could|can) (possibly|probably) (do|go|get|squeeze|stretch)", w: 2.5 },
+  // (holdout35) a no still hedged ("prob a pass on it", "likely a decline", "leaning toward a no"): the lender has not said
+  // it yet; a decline with it goes to a person (tentative_terms)
+  { phrase: "(prob|probs|prolly|probably|most likely|likely|leaning( toward| towards)?) (a |an )?(pass|no|decline|no-go|no go|hard no)", w: 3 },
 ];
 
 /**
@@ -1045,7 +1050,7 @@ export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit
 /** Industries lenders restrict (as merchants' files name them). */
 export const INDUSTRIES: string[] = [
   'vape', 'smoke shops?', 'cbd', 'cannabis', 'dispensar(y|ies)', 'firearms?', 'guns?', 'adult', 'gambling', 'casinos?', 'trucking', 'freight', 'construction',
-  'contractors?', 'auto sales', 'car dealers?', 'used cars?', 'non-?profits?', 'real estate', 'law firms?', 'attorneys?', 'travel agenc(y|ies)', 'crypto\\w*', 'pawn',
+  'contractors?', 'auto sales', 'car dealers?', 'used cars?', 'non-?profits?', 'real estate', 'law firms?', 'attorneys?', 'travel agenc(y|ies)', 'crypto\\w*', 'pawn', 'farms?', 'farming', 'growers?', 'agricultur(e|al)',
   'restricted industry', 'industry',
 ];
 

@@ -105,14 +105,37 @@ function takenBackAfterDecision(lower: string): string | null {
 
 const REFUSED_FACTOR = /\b(?:can't|cannot|can not|couldn't|could not|won't|unable to|not able to) (?:match|do|hit|get to|go to|go|beat|meet|get (?:you |him |her |them )?to)\s+(?:a |the |your )?([1-2]\.\d{1,3})\b|\byou (?:asked|wanted|requested)(?: for)?\s+(?:a |the )?([1-2]\.\d{1,3})\b/;
 
-export function analyse(own: string, subject: string, ctx?: ReplyContext): Analysis {
+/**
+ * (holdout35) A postscript that says it is about another file ("PS - different file: I still need the voided check on
+ * Carver Street Deli ... declined in 48 hours"): not about this deal, so it is not read (its requests and threats are
+ * another merchant's). Only a paragraph opening with "PS" / "P.S." that names itself as about another file, deal or merchant.
+ */
+const OTHER_FILE_PS = /\n[ \t]*p\.?[ \t]?s\.?(?:[ \t]*[:\-\u2013\u2014,][ \t]*|[ \t]+)(?:(?:on |re:? |about |for )?(?:a |an |the )?(?:different|another|other|separate|unrelated)(?: (?:file|deal|merchant|client|submission|account|matter|one))?\b|unrelated\b)[^]*?(?=\n[ \t]*\n|$)/gi;
+export function dropOtherFilePostscript(own: string): string {
+  return own.replace(OTHER_FILE_PS, '');
+}
+
+/**
+ * (holdout35) A line reciting the merchant's earlier deal ("prior deal was $50,000 @ 1.40, 120 days ... funded 3/2025,
+ * paid as agreed"): its figures are history, never an offer of today. Blanked for the offers only, when the line itself
+ * decides nothing (no approval, offer or counter word in it).
+ */
+const PRIOR_DEAL_LINE = /\b(?:prior|previous|last|old|original|first|earlier|existing|current) (?:deal|advance|funding|mca|approval|renewal|loan|position)\b(?: [a-z]+){0,3} (?:was|were|funded|paid|closed)\b|\b(?:paid as agreed|paid in full|paid off in full)\b/;
+const DECIDES = /\b(?:approv\w*|offer\w*|counter\w*|can do|we can|i can|renewal at|new (?:deal|advance|offer))\b/;
+export function blankPriorDeal(own: string): string {
+  return own.split('\n').map((l) => (PRIOR_DEAL_LINE.test(l.toLowerCase()) && !DECIDES.test(l.toLowerCase()) ? '' : l)).join('\n');
+}
+
+export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
+  const own = dropOtherFilePostscript(own0);
+  const offerSource = blankPriorDeal(own);
   const prepared = prepare(own);
   const { fixed } = prepared;
   const boiler = blankBoilerplate(prepared.lower);
   const lower = boiler.text;
   if (boiler.hits.length) fixed.push(...boiler.hits.map((h) => `"${h}" (boilerplate, not read)`));
   const subj = prepare(subject.replace(/^\s*((re|fwd?|fw|aw|tr|wg)\s*:\s*)+/i, '')).lower;
-  const offers = extractOffers(own, ctx);
+  const offers = extractOffers(offerSource, ctx);
   // (holdout33) a factor refused or quoted as the ask's ("can't match 1.30", "you asked 1.30") is no offer: an
   // incomplete offer at that factor beside a complete one at another factor is dropped, and the refusal makes a counter
   const refusedFactor = REFUSED_FACTOR.exec(offerText(own));
@@ -180,7 +203,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
   // a factor and a term with no amount named ("Best I can do is 40. 1.42, 100 days"): pricing, so a decision
-  const termsWithoutAmount = offers.some((o) => o.missing.length === 0) ? [] : extractOffers(own, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0);
+  const termsWithoutAmount = offers.some((o) => o.missing.length === 0) ? [] : extractOffers(offerSource, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0);
   if (termsWithoutAmount.length && !complete.length) add(approved, 1.5, 'priced terms naming no amount');
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
   // items asked for to close a deal already priced ("need a signed contract and a voided check to fund"):
@@ -202,7 +225,7 @@ export function analyse(own: string, subject: string, ctx?: ReplyContext): Analy
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
   // (holdout28) a question or a need about the broker's own side: "which of you is the closer?", "I need it for the comp sheet"
   const brokerSide = items.brokerSide.length ? items.brokerSide : lower.split(/(?<=[.!?\n])\s+/).filter((x) => BROKER_SIDE_RE.test(x) && /\?|\b(need|needs|send|provide|who|which)\b/.test(x)).map((x) => x.trim());
-  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(own, ctx), floatedFirm: floatedAmounts(own, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
+  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(offerSource, ctx), floatedFirm: floatedAmounts(offerSource, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
 }
 
 

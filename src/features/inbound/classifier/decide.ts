@@ -25,6 +25,11 @@ const DECLINED_AS_SUBMITTED = /\b(?:as submitted|as (?:it|this|the file) stands|
 /** The file taken back to the one who decides: "I'll take it back to committee", "run it back through credit", "another look". */
 const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the deal) back (?:to|in front of|through)\b|\b(?:take|have|give (?:it|this|the file)) another look\b|\b(?:reconsider|revisit|re-?review)\b/;
 
+/** (holdout35) Final terms said to follow the items: "final terms will be issued once underwriting receives the stipulations". */
+const TERMS_AFTER_ITEMS = /\b(?:final |firm |actual )?(?:terms|pricing|offer|numbers)\b[^.!?\n]{0,40}\b(?:once|when|after|upon)\b[^.!?\n]{0,60}\b(?:stips|stipulations|documents|docs|items|conditions|statements)\b/;
+/** A tentative cue that is only a pre-approval ceiling ("pre-approved", "approved up to"). */
+const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?:for )?up to)"$/;
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -97,12 +102,29 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     if (MISSENT_APPROVAL.test(a.lower) && a.needs.score > a.declined.score) {
       return { type: 'needs_info', confidence: 0.6, reasons: [...reasons, 'an approval sent for another merchant taken back; this deal waits on items: a person confirms'], review: 'approval_withdrawn' };
     }
+    // (holdout35) the approval taken back and priced terms for less put in its place ("scratch the approval below ... where
+    // I can get to now is $30,000 @ 1.40"): a counter, the reversal still for a person (approval_withdrawn)
+    const ask0 = ctx?.requested_amount ?? null;
+    if (complete.length && ask0 !== null && ask0 > 0 && complete.every((o) => o.amount < ask0 - 0.5)) {
+      return { type: 'counter', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn and less offered in its place: a counter a person confirms'], review: 'approval_withdrawn' };
+    }
     return { type: 'declined', confidence: 0.6, reasons: [...reasons, 'an approval withdrawn: a decline a person confirms'], review: 'approval_withdrawn' };
   }
   const d = byCues(a);
   reasons.push(...d.reasons);
   let { type, confidence } = d;
   let review = d.review;
+  // (holdout35) a pre-approval with no terms whose final terms the lender says wait on the items ("pre-approved up to
+  // $80,000. Final terms will be issued once underwriting receives the stipulations below"): its words are no approval,
+  // the request is the decision (needs_info, nothing priced to set expectations on)
+  const preapprovalAwaitingItems =
+    (type === 'needs_info' || (type === 'approved' && !/(?<!pre-?)approv/.test(a.lower))) && !review && a.items.items.length > 0 &&
+    !complete.length && !FACTOR_NAMED.test(a.lower) && TERMS_AFTER_ITEMS.test(a.lower) && a.tentative.hits.length > 0 && a.tentative.hits.every((h) => PREAPPROVAL.test(h));
+  if (preapprovalAwaitingItems) {
+    type = 'needs_info';
+    confidence = Math.max(confidence, 0.6);
+    reasons.push('a pre-approval with no terms, final terms once the items come in: a request for items');
+  }
 
   // counter is about terms: what is offered against what was asked
   const ask = ctx?.requested_amount ?? null;
@@ -247,9 +269,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     reasons.push('a decline beside the full ask on another structure');
   }
   // doubt goes to a person
-  if (!review && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
+  if (!review && !preapprovalAwaitingItems && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
-  if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3) review = 'tentative_terms';
+  // (holdout35) ... unless the only doubt is a pre-approval with no terms whose final terms the lender says wait on the items
+  // ("pre-approved up to $80,000. Final terms will be issued once underwriting receives the stipulations below"): a request
+  // for items, nothing priced to set expectations on
+  if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3 && !preapprovalAwaitingItems) review = 'tentative_terms';
   // (holdout24) ... and a request beside a figure held for its recheck ("penciled at ~40 / 1.42 ... till I see October's
   // statement"): the hold is no mere process when it holds an amount put forward; a person sets expectations
   if (!review && type === 'needs_info' && a.hold.score > 0 && (a.floated.length > 0 || FACTOR_NAMED.test(a.lower))) {

@@ -64,6 +64,14 @@ CATEGORY_CUES.push({
   w: 3,
 });
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
+// (holdout35) a kind of business, in the plural and no state, put on the lender's list: "Farms and growers are on our
+// restricted list", "nail salons are on the excluded list" (an industry, not "our restricted list" of states)
+const NOT_STATE = `(?!(?:${STATE_WORDS.join('|')})\\b)`;
+CATEGORY_CUES.push({
+  cat: 'industry',
+  re: new RegExp(`\\b${NOT_STATE}[a-z]+s(?: (?:and|&|or) ${NOT_STATE}[a-z]+s)? are (?:all |both )?(?:on|in) (?:our|the|my) (?:restricted|excluded|prohibited|exclusion|no-go|do-not-fund) list\\b`, 'g'),
+  w: 3,
+});
 CATEGORY_CUES.push({ cat: 'stacking', re: new RegExp(`\\b(?:${V.HOLDBACK.join('|')})\\b`, 'g'), w: 1.5 });
 
 /** A reason set aside in the sentence is not the reason (holdout10): "irrespective of its state licensing", "regardless of the FICO". */

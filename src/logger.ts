@@ -9,12 +9,14 @@ export const REDACT_PATHS = [
 ];
 
 /**
- * Logs go to stdout through an asynchronous buffer (written in 4 KB batches, not one write per
- * line: a synchronous write per request cost ~15% of the pipeline's CPU), flushed on exit.
+ * Logs go to stdout (or stderr: `'stderr'`, for a tool whose stdout is its result, as the seed's
+ * JSON) through an asynchronous buffer (written in 4 KB batches, not one write per line: a
+ * synchronous write per request cost ~15% of the pipeline's CPU), flushed on exit.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  const dest = destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  if (!destination) {
+export function createLogger(level: string, destination?: pino.DestinationStream | 'stderr'): Logger {
+  const own = destination === undefined || destination === 'stderr';
+  const dest = own ? pino.destination({ dest: destination === 'stderr' ? 2 : 1, sync: false, minLength: 4096 }) : destination;
+  if (own) {
     process.on('exit', () => (dest as ReturnType<typeof pino.destination>).flushSync());
   }
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: undefined }, dest);

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   // The operator CLI and `npm run seed` reach the embedded database through this process while it runs.
   if (db.pglite) {
     try {
-      operatorSocket = await serveEmbeddedSocket(db, config.dataDir, { log: (msg, extra) => logger.warn(extra ?? {}, msg) });
+      operatorSocket = await serveEmbeddedSocket(db, config.dataDir, { holdTimeoutMs: config.operatorHoldTimeoutMs, log: (msg, extra) => logger.warn(extra ?? {}, msg) });
       logger.info({ socket: operatorSocket.path }, 'operator socket for the CLI and seed');
     } catch (err) {
       // The API works without it; the CLI then says the folder is in use, as before.

@@ -5,7 +5,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveEmbeddedSocket } from '../../src/db/embedded-socket';
 import { connectToServer, openPostgres, wrapPglite, type Database } from '../../src/db/engine';
-import { MAX_NAMED, forgetNamedTexts, namedTextCount, prepared } from '../../src/db/prepared';
+import { prepared, preparedForTests } from '../../src/db/prepared';
+
+const { MAX_NAMED, forgetNamedTexts, namedTextCount } = preparedForTests;
 import { holdFinalWrite, sendTogether, writeTogether } from '../../src/db/together';
 import { ENGINE } from '../support/harness';
 import { adminUrl } from '../support/pg-urls';

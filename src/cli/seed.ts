@@ -1,7 +1,9 @@
 /**
  * `npm run seed [-- --location loc_...]`: fills a location with a realistic book through the public
  * API itself (an in-process server on a loopback port and the typed client), so every rule, event
- * and activity line is exactly what a partner's calls would produce. Prints one JSON object.
+ * and activity line is exactly what a partner's calls would produce. Prints one JSON object on
+ * stdout and nothing else there: its log (LOG_LEVEL, default warn) goes to stderr, so
+ * `npm run --silent seed | jq` and scripts read the result alone.
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -105,7 +107,7 @@ async function seed(api: ApiClient, clockDays: (n: number) => string) {
 async function main() {
   const { values } = parseArgs({ options: { location: { type: 'string' } } });
   const config = loadConfig();
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'stderr');
   // While `npm start` runs on the embedded database, this goes through that server's operator socket.
   const db = await openOperatorDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const deps = await buildDeps(config, logger, { db });

@@ -17,7 +17,7 @@ let nextName = 0;
  * At most this many names: past it a new text runs unnamed (a guard, should a caller ever pass texts
  * that vary; each name costs every connection that meets it a parsed statement on the server).
  */
-export const MAX_NAMED = 64;
+const MAX_NAMED = 64;
 
 /** The configs of the knex instances that must never name a statement (shared by their transactions). */
 const unnamed = new WeakSet<object>();
@@ -35,7 +35,7 @@ export function neverNameStatements(knex: Knex): Knex {
 }
 
 /** Whether `prepared()` names statements on `knex` (PostgreSQL's own connections only). */
-export function namesStatements(knex: Knex): boolean {
+function namesStatements(knex: Knex): boolean {
   // A transaction's client shares its knex's config object (knex's makeTxClient).
   return knex.client.config.client === 'pg' && !unnamed.has(knex.client.config);
 }
@@ -51,12 +51,18 @@ export function prepared<T>(knex: Knex, sql: string, bindings: readonly Knex.Raw
   return query.options({ name });
 }
 
-/** Tests: how many texts have a name in this process (the map is the process's, shared by every test file of a worker). */
-export function namedTextCount(): number {
-  return names.size;
-}
-
-/** Tests: forgets the names of `texts` (a test's own), so the texts of files after it are still named; their names are never given again. */
-export function forgetNamedTexts(texts: Iterable<string>): void {
-  for (const text of texts) names.delete(text);
-}
+/**
+ * FOR TESTS ONLY (contract-tests/api/prepared.test.ts), in one place: no code under src/ uses it
+ * (contract-tests/spec/test-only-exports.test.ts keeps it so). The process's name map is shared by
+ * every test file of a worker, so a test reads it and forgets its own texts through this.
+ */
+export const preparedForTests = {
+  /** At most this many texts get a name. */
+  MAX_NAMED,
+  /** How many texts have a name in this process. */
+  namedTextCount: (): number => names.size,
+  /** Forgets the names of `texts` (a test's own), so the texts of files after it are still named; their names are never given again. */
+  forgetNamedTexts(texts: Iterable<string>): void {
+    for (const text of texts) names.delete(text);
+  },
+} as const;

@@ -18,6 +18,28 @@ const LOAN_WORDED = /\b(LOANS?|LN)\b/i;
 const LINE_DRAW = /\b(DRAW|DRAWDOWN|LOC|LINE\s+OF\s+CREDIT|CREDIT\s+LINE)\b/i;
 const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|RTP|FEDNOW)\b/i;
 
+// The patterns and word sets above and in rules.ts are built once, at module load; the knowledge
+// table is compiled once too (rule-table.ts), again only when the operator's rows are set
+// (STATEMENT_RULES_FILE at start, or setOperatorRules), and classOf keeps each description's answer.
+// What the functions below build per call is the statement's own words: each debit's words are read
+// once per statement (`debitWords`, shared by paidBack, givenBackByEntry and fromPaidCounterparty
+// when categoryDoubt asks), not once per credit asking about them.
+
+/** A statement's debit and its words, read once: name words (rules.ts `nameWords`), payee (`payeeWords`), store (`storeWords`), counterparty (`counterparty`). */
+type DebitWords = { x: Txn; names: ReadonlySet<string>; payee: string[]; store: string[] | null; counterparty: string[] };
+const debitWords = (txns: Txn[]): DebitWords[] =>
+  txns
+    .filter((t) => t.cents < 0)
+    .map((x) => ({ x, names: new Set(nameWords(x.description)), payee: payeeWords(x.description), store: storeWords(x.description), counterparty: counterparty(x.description).split(' ') }));
+
+/**
+ * rules.ts `paysCounterparty`, asked only of the debits whose name words hold the credit's first
+ * name word: every way it matches (the first word alone, two words in a row, a store's name, a cut
+ * name) begins with that word among the debit's name words, so the others cannot match (the unit
+ * test "a debit paysCounterparty matches holds the credit's first name word" keeps this true).
+ */
+const paidToName = (debits: DebitWords[], name: string[]) => debits.filter((d) => d.names.has(name[0]) && paysCounterparty(d.x.description, name)).reduce((a, d) => a - d.x.cents, 0);
+
 /**
  * The credits that are money given back by a counterparty the merchant paid in the same period:
  * worded as money back ("Credit Memo GRAYBAR ELECTRIC", "HENRY SCHEIN CREDIT MEMO", rules.ts
@@ -27,17 +49,15 @@ const WIRE = /\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE|BOOK TRANSFER|
  * rules.ts `supplierCreditFrom`) from a payee the period's debits pay under the same name, no more
  * than they paid it. Not revenue. Any other money-back credit no row settles is still doubted.
  */
-export function paidBack(txns: Txn[]): Set<Txn> {
+export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): Set<Txn> {
   const out = new Set<Txn>();
-  const debits = txns.filter((t) => t.cents < 0);
-  const payees = debits.map((x) => ({ x, w: payeeWords(x.description), s: storeWords(x.description) }));
   for (const t of txns) {
     if (t.cents <= 0) continue;
     const doubt = creditDoubt(t.description);
     if (doubt === 'return') {
       const name = moneyBackFrom(t.description);
       if (!name) continue;
-      const paid = debits.filter((x) => paysCounterparty(x.description, name)).reduce((a, x) => a - x.cents, 0);
+      const paid = paidToName(debits, name);
       if (paid > 0 && t.cents <= paid) out.add(t);
       continue;
     }
@@ -47,10 +67,10 @@ export function paidBack(txns: Txn[]): Set<Txn> {
     if (doubt !== null || creditSettled(t.description)) continue;
     const name = supplierCreditFrom(t.description);
     if (!name) continue;
-    const paid = payees.filter((p) => namesPayee(name, p.w) || namesStore(name, p.s)).reduce((a, p) => a - p.x.cents, 0);
+    const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store)).reduce((a, p) => a - p.x.cents, 0);
     if (paid > 0 && t.cents <= paid) out.add(t);
   }
-  for (const t of givenBackByEntry(txns)) out.add(t);
+  for (const t of givenBackByEntry(txns, debits)) out.add(t);
   return out;
 }
 
@@ -64,24 +84,22 @@ export function paidBack(txns: Txn[]): Set<Txn> {
  * - a NACHA entry described CREDIT (rules.ts `entryCreditFrom`) from a company the merchant pays in
  *   the period under the same name, no more than it was paid (as paidBack's "<name> CREDIT").
  */
-export function givenBackByEntry(txns: Txn[]): Set<Txn> {
+export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(txns)): Set<Txn> {
   const credits = txns.filter((t) => t.cents > 0);
   const total = sumOf(credits);
-  const debits = txns.filter((t) => t.cents < 0);
-  const payees = debits.map((x) => ({ x, w: payeeWords(x.description) }));
   const out = new Set<Txn>();
   for (const t of credits) {
     if (creditSettled(t.description)) continue;
     const memo = companyCreditMemoFrom(t.description);
     if (memo) {
       // Paid in the period under that name: paidBack's bound decides (more than it was paid stays doubted).
-      const named = (d: string) => nameWords(d).some((w) => w.length >= 4 && memo.includes(w));
-      if (t.cents * 10 < total && !debits.some((x) => named(x.description))) out.add(t);
+      const named = (d: DebitWords) => [...d.names].some((w) => w.length >= 4 && memo.includes(w));
+      if (t.cents * 10 < total && !debits.some(named)) out.add(t);
       continue;
     }
     const name = entryCreditFrom(t.description);
     if (!name) continue;
-    const paid = payees.filter((p) => namesPayee(name, p.w)).reduce((a, p) => a - p.x.cents, 0);
+    const paid = debits.filter((p) => namesPayee(name, p.payee)).reduce((a, p) => a - p.x.cents, 0);
     if (paid > 0 && t.cents <= paid) out.add(t);
   }
   return out;
@@ -92,24 +110,23 @@ export function givenBackByEntry(txns: Txn[]): Set<Txn> {
  * settles, and are not settled as money given back (`paidBack`): a card purchase returned, a debit
  * reversed, or a customer who is also a supplier; the line cannot say which, so they are doubted.
  * A counterparty is the same when one's words begin the other's ("GRAINGER" paid, "GRAINGER CR"
- * credited), with a word of 4 letters or more in common.
+ * credited), with a word of 4 letters or more in common. `debits` and `givenBack`: the statement's
+ * debitWords and paidBack, when the caller has them already.
  */
-export function fromPaidCounterparty(txns: Txn[]): Set<Txn> {
-  const paidTo = txns.filter((t) => t.cents < 0).map((t) => counterparty(t.description).split(' ')).filter((w) => w[0]);
+export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWords(txns), givenBack: ReadonlySet<Txn> = paidBack(txns, debits)): Set<Txn> {
+  const paidTo = debits.map((d) => d.counterparty).filter((w) => w[0]);
   // A supplier's credit ("<name> CREDIT") and the card purchases or debits that pay it ("Debit Card Purchase <name> Card 5836").
-  const payees = txns.filter((t) => t.cents < 0).map((t) => payeeWords(t.description));
-  const stores = txns.filter((t) => t.cents < 0).map((t) => storeWords(t.description));
-  const paysName = (name: string[]) => payees.some((p) => namesPayee(name, p)) || stores.some((s) => namesStore(name, s));
+  const paysName = (name: string[]) => debits.some((d) => namesPayee(name, d.payee)) || debits.some((d) => namesStore(name, d.store));
   const samePayee = (a: string[], b: string[]) => {
     const n = Math.min(a.length, b.length);
     return n > 0 && a.slice(0, n).join(' ') === b.slice(0, n).join(' ') && a.slice(0, n).some((w) => w.length >= 4);
   };
-  const givenBack = paidBack(txns);
   const out = new Set<Txn>();
   for (const t of txns) {
     if (t.cents <= 0 || givenBack.has(t) || creditSettled(t.description)) continue;
     const cp = counterparty(t.description);
-    if (cp && paidTo.some((w) => samePayee(w, cp.split(' ')))) out.add(t);
+    const cpWords = cp.split(' ');
+    if (cp && paidTo.some((w) => samePayee(w, cpWords))) out.add(t);
     const supplier = creditOfCounterparty(t.description) ?? supplierCreditFrom(t.description);
     if (supplier && paysName(supplier)) out.add(t);
   }
@@ -210,8 +227,9 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const source = (d: string) => d.toUpperCase().split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter(Boolean).join(' ');
   const times = new Map<string, number>();
   for (const t of credits) times.set(source(t.description), (times.get(source(t.description)) ?? 0) + 1);
-  const givenBack = paidBack(txns);
-  const fromPaid = fromPaidCounterparty(txns);
+  const debits = debitWords(txns);
+  const givenBack = paidBack(txns, debits);
+  const fromPaid = fromPaidCounterparty(txns, debits, givenBack);
   for (const t of credits) {
     if (givenBack.has(t)) continue;
     const why = creditDoubt(t.description);

@@ -1076,6 +1076,25 @@ describe('several accounts on one statement', () => {
     expect(figures(r)).toMatchObject(CHECKING);
     expect(figures(await read([[...top, ...table, ...checking('Business Checking  Account ****1234'), ...savings('Business Savings  Account ****5678')]]))).toMatchObject(CHECKING);
   });
+  it('a summary of several accounts beside the member\'s address, savings first and a Total row: no row is the checking\'s totals; each register\'s own totals are', async () => {
+    // (The address lines share the table's header and first rows: a row's first words are the
+    // street, not the account's name, so only the names the rows print tell the table apart.)
+    const R = (x: string, a: string, b: string, c: string, d: string): PageSpec[number] => [[250, x], [330, a, { r: true }], [400, b, { r: true }], [470, c, { r: true }], [540, d, { r: true }]];
+    const addr = (street: string, row: PageSpec[number]): PageSpec[number] => [[50, street], ...(row as Array<PageSpec[number][number]>)] as PageSpec[number];
+    const sumTable: PageSpec = [
+      'Summary of Accounts',
+      'DELTA BAKERY LLC',
+      [[50, '12 MILL ST'], [250, 'Account', { b: true }], [330, 'Previous Balance', { b: true, r: true }], [400, 'Deposits', { b: true, r: true }], [470, 'Withdrawals', { b: true, r: true }], [540, 'Ending Balance', { b: true, r: true }]],
+      addr('AMESBURY, MA 01913', R('Primary Share 00', '10,000.00', '1,001.25', '1,000.00', '10,001.25')),
+      R('Business Checking 11', '1,000.00', '2,500.00', '800.00', '2,700.00'),
+      R('Total', '11,000.00', '3,501.25', '1,800.00', '12,701.25'),
+      '',
+    ];
+    const chk = checking('BUSINESS CHECKING - SHARE 11 - ACCOUNT 0004471911');
+    const withTotals: PageSpec = [...chk.slice(0, -1), [[100, 'Deposits (1) 2,500.00'], [300, 'Withdrawals (2) 800.00']], ''];
+    const r = await read([[...top, ...sumTable, ...withTotals, ...savings('PRIMARY SHARE 00 - ACCOUNT 0004471900')]]);
+    expect(figures(r)).toMatchObject(CHECKING);
+  });
   it('savings first, then checking: the checking is read', async () => {
     const r = await read([[...top, ...savings('Business Savings  Account ****5678'), ...checking('Business Checking  Account ****1234')]]);
     expect(figures(r)).toMatchObject(CHECKING);

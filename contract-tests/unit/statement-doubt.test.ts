@@ -300,6 +300,42 @@ describe('credits the trade reads either way: factoring, an insurance claim for 
   });
 });
 
+// blind-35: an HVAC contractor's supply house, bought from by card all month, credited a part back
+// ("ACH CREDIT <supply house> WARRANTY CREDIT"): parts credited by the seller are money given back,
+// the way a supplier's "<name> CREDIT" is; warranty labour is paid as a claim or reimbursement, not
+// credited. Only when the merchant paid that supplier at least as much in the period.
+describe("a supplier's WARRANTY CREDIT from a supplier the merchant pays (blind-35)", () => {
+  const buys = ['05/01', '05/08', '05/26'].map((d, i) => t(`2026-${d.replace('/', '-')}`, `DEBIT CARD PURCHASE CASTLEWOOD HVAC SUPPLY N CHARLESTON SC CARD 29${i}8`, -300));
+  const credit = (d: string, dollars: number) => t('2026-05-19', d, dollars);
+  it('worded "<name> WARRANTY CREDIT", the supplier paid more in the period: money back, not doubted', () => {
+    const c = credit('ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT REF 7604921659', 421.3);
+    expect(paidBack([...sales(10, 2000), ...buys, c]).has(c)).toBe(true);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, c])).toBeNull();
+  });
+  it('a supplier not paid in the period, a credit above what it was paid, a claim, labour or a reimbursement: still doubted', () => {
+    const debatable = /^The credit of \$\d+\.\d\d on 2026-05-19 reads like a factoring advance, an insurance claim for a loss or a warranty credit/;
+    expect(categoryDoubt([...sales(10, 2000), credit('ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT REF 7604921659', 421.3)])).toMatch(debatable);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, credit('ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT REF 7604921659', 950)])).toMatch(debatable);
+    for (const d of ['ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT CLAIM 8812', 'ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY LABOR CREDIT', 'ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY REIMB 5512']) {
+      expect(categoryDoubt([...sales(10, 2000), ...buys, credit(d, 421.3)])).toMatch(debatable);
+    }
+  });
+});
+
+// blind-35: a trucker's commercial auto insurance premium, the same $2,400.00 every Monday, doubted
+// as an unknown advance's weekly pull. A debit worded as an insurance premium is a policy's
+// installment, no funder's; worded with the funding trade's words it is still doubted.
+describe('recurring equal debits worded as an insurance premium (blind-35)', () => {
+  const weekly = (desc: (i: number) => string) => [6, 13, 20, 27].map((d, i) => t(`2026-07-${String(d).padStart(2, '0')}`, desc(i), -2400));
+  it.each(['ACH DEBIT PRAIRIELAND COMM INS PREM 69778463', 'ACH DEBIT KEYSTONE MUTUAL INSURANCE 2355', 'PRAIRIELAND INS. PMT POLICY 4410'])('four equal debits "%s" doubt nothing', (d) => {
+    expect(categoryDoubt([...sales(10, 5000), ...weekly((i) => `${d}${i}`)])).toBeNull();
+  });
+  it('the same four without the premium\'s words, or with the funding trade\'s, are still doubted', () => {
+    expect(categoryDoubt([...sales(10, 5000), ...weekly((i) => `ACH DEBIT PRAIRIELAND COMM WKLY 69778463${i}`)])).toMatch(/^4 debits of \$2400\.00 to one payee/);
+    expect(categoryDoubt([...sales(10, 5000), ...weekly((i) => `ACH DEBIT PRAIRIELAND CAPITAL FUNDING INS PREM ${i}`)])).toMatch(/read like an advance's payments to a funder no rule knows/);
+  });
+});
+
 // blind-14 first doubted a supplier's credit worded "<name> CREDIT" from a supplier the merchant pays
 // ("a supplier credit or a customer who also supplies: the line cannot say"). Measured since on every
 // corpus: each such credit (blind-13 "CAFE VITA ROASTING TYPE: CREDIT", blind-14 "MSC INDUSTRIAL

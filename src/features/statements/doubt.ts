@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom } from './rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -12,6 +12,13 @@ import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty,
 const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
 /** A line naming an account of the merchant's (a mask or the account's kind after TO/FROM). */
 const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|DDA|MMA|RESERVE|TREASURY)\b)/i;
+/**
+ * A debit worded as an insurance premium ("PROGRESSIVE COMM INS PREM", "HARTFORD INSURANCE PREMIUM",
+ * "INS PMT"): a policy's weekly or monthly installment, a fixed sum like an advance's pull but no
+ * funder's (blind-35: a trucker's commercial auto premium, $2,400.00 every Monday). A line with the
+ * funding trade's words is still read as a funder's (looksLikeFunderDebit), whatever else it says.
+ */
+const INSURANCE_PREMIUM = /\bINS(UR\w*)?\.?\s+(PREM(IUM)?S?|PMT|PYMT|PAYMENT)\b|\bINSURANCE\b/i;
 /** A debit worded as a loan's payment ("ONDECK CAPITAL LOAN PMT", "IOU LOAN", "LN PMT"). */
 const LOAN_WORDED = /\b(LOANS?|LN)\b/i;
 /** A credit worded as a line of credit's draw ("ACH CREDIT FUNDBOX LINE DRAW", "... with reference DRAW 2231"). */
@@ -58,6 +65,17 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
       const name = moneyBackFrom(t.description);
       if (!name) continue;
       const paid = paidToName(debits, name);
+      if (paid > 0 && t.cents <= paid) out.add(t);
+      continue;
+    }
+    // A supplier's WARRANTY CREDIT ("JOHNSTONE SUPPLY WARRANTY CREDIT") from a counterparty the
+    // merchant pays in the period under the same name, no more than it was paid: parts it sold
+    // credited back, money given back (blind-35: an HVAC contractor's supply house, bought from by
+    // card all month). Any other warranty credit (a claim, labour, a payee not paid) stays doubted.
+    if (doubt === 'debatable') {
+      const name = warrantyCreditFrom(t.description);
+      if (!name) continue;
+      const paid = payees.filter((p) => namesPayee(name, p.w) || namesStore(name, p.s)).reduce((a, p) => a - p.x.cents, 0);
       if (paid > 0 && t.cents <= paid) out.add(t);
       continue;
     }
@@ -172,7 +190,7 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
   const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
   for (const t of txns) {
     if (t.cents >= 0) continue;
-    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description)) {
+    if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description) && !INSURANCE_PREMIUM.test(t.description)) {
       const key = `${t.cents}|${payee(t.description)}`;
       const same = [...(recurring.get(key) ?? []), t];
       recurring.set(key, same);

@@ -165,6 +165,15 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
       return !!cell && labelOf(cell.t) === null && cells.indexOf(cell) === 0;
     };
     const oneRow = below && underNonLabel(below);
+    // A summary of several accounts, one row each, the rows naming their accounts (blind-35: a
+    // credit union's "Account | Previous Balance | Deposits | Withdrawals | Ending Balance" over a
+    // savings share, a checking share and a Total row, beside the member's address): no row is the
+    // whole of any one account's reading here; each account's own register prints its balances and
+    // totals. Read past it.
+    if (cells.filter((c) => isLabel(c.t)).length >= 2 && !extra.length) {
+      const end = accountsTableEnd(s, j);
+      if (end !== null) return end;
+    }
     // A table of several accounts, one row each ("Account | Previous Balance | Deposits | ... |
     // Ending Balance" over a savings row and a checking row, a relationship summary): no row is
     // plainly this account's; each account's own section prints its balances. Read past it.
@@ -225,6 +234,31 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
   }
 
   return null;
+}
+
+/**
+ * The last line of a table of several accounts starting at line `j`, or null: consecutive undated
+ * lines of the same page, each with two amounts or more, the words before the amounts naming an
+ * account ("Primary Share 00", "Business Checking 11") or a total ("Total"), two accounts or more
+ * named. A single account's row is no such table.
+ */
+export function accountsTableEnd(s: Pick<ReadState, 'lines' | 'toks'>, j: number): number | null {
+  const { lines, toks } = s;
+  let k = j;
+  let named = 0;
+  let last: number | null = null;
+  while (k < lines.length && lines[k].page === lines[j].page && (k === j || lines[k].y - lines[k - 1].y <= lines[k - 1].size * 2.4)) {
+    const tk = toks[k];
+    const first = tk.findIndex((t) => t.k === 'money');
+    if (first <= 0 || tk.filter((t) => t.k === 'money').length < 2 || tk.some((t) => t.k === 'date')) break;
+    if (tk.slice(first).some((t) => t.k !== 'money')) break;
+    const name = tk.slice(0, first).map((t) => t.t).join(' ');
+    if (accountNamed(name)) named++;
+    else if (!/^(.*\s)?(grand )?totals?:?$/i.test(name.trim())) break;
+    last = k;
+    k++;
+  }
+  return named >= 2 ? last : null;
 }
 
 /** A summary cell that counts a side: "# Credits", "No. of Debits", "Number of Deposits", "Credits Count". */

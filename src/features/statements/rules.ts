@@ -169,6 +169,23 @@ export function debatableCredit(description: string): boolean {
   return FACTORING_LOOK.test(d) || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(d));
 }
 
+/**
+ * The counterparty of a credit worded as that counterparty's WARRANTY CREDIT ("ACH CREDIT JOHNSTONE
+ * SUPPLY WARRANTY CREDIT REF 7604...": the name, the warranty word, then CREDIT or CR, then nothing
+ * but numbers), as name words; null for any other credit: a claim, a loss, labour, a payment or
+ * reimbursement, a factoring advance (the contractor's warranty labour is paid as a claim, not
+ * credited). A supplier crediting parts it sold is money back only when the merchant paid it in the
+ * period (doubt.ts paidBack); otherwise the credit stays doubted.
+ */
+export function warrantyCreditFrom(description: string): string[] | null {
+  const d = description.toUpperCase();
+  if (!WARRANTY_LOOK.test(d) || FACTORING_LOOK.test(d) || CLAIM_LOOK.test(d) || LOSS_LOOK.test(d) || /\b(LABOU?R|PMT|PYMT|PAYMENT|PAY|REIMB\w*|SERVICE|CLAIMS?)\b/.test(d)) return null;
+  // The warranty word between the name and CREDIT ("... SUPPLY WARRANTY CREDIT"), and only there.
+  const m = /^(.*\S)\s+(?:WARRANTY|WARR|WRNTY)\s+(CREDIT|CR)\b(.*)$/.exec(d);
+  if (!m || WARRANTY_LOOK.test(m[1]) || WARRANTY_LOOK.test(m[3])) return null;
+  return supplierCreditFrom(`${m[1]} ${m[2]}${m[3]}`);
+}
+
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {
   const c = classOf(description);

@@ -519,9 +519,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Blind-33 scored 8/8 parsed, 96/96, none wrong (Old National-, Tri Counties-, Live Oak- and Hancock
   // Whitney-style: checks among other debits, one signed Amount column, the summary after the rows).
   { dir: 'contract-tests/fixtures/statements-blind-33', minParsed: 8 },
-  // Blind-34 scored 4/8 parsed (all right), none wrong; not yet worked on (Ramp-style ISO dates and a
-  // summary table at the top right: not_a_statement; Atlantic Union-style date headings: does_not_reconcile).
-  { dir: 'contract-tests/fixtures/statements-blind-34', minParsed: 4 },
+  // Blind-34 scored 4/8 parsed (all right), none wrong (Ramp-style ISO dates and a summary table at the
+  // top right: not_a_statement; Atlantic Union-style date headings: does_not_reconcile). Since 7/8: a
+  // balance box at the right beside the title and the period is read as its own lines, a day heading's
+  // weekday may stand in parentheses, a day's "Ending ledger balance" is its daily balance. Still
+  // refused: a manufacturer's warranty credit (uncertain_categories, by design).
+  { dir: 'contract-tests/fixtures/statements-blind-34', minParsed: 7 },
   // Blind-35 scored 3/8 parsed (all right), none wrong; 4/8 with Capchase in the funder table. After
   // its fixes (sfix3) 8/8: a summary of several accounts (a row per share and a Total) beside the
   // member's address read past, a debit worded as an insurance premium no unknown advance's pull, a
@@ -2135,6 +2138,66 @@ describe('short day headings without the year, the account named atop every late
   });
   it('a title naming the account on one later page only is no running header (another account\'s rows stay apart)', async () => {
     expect((await read(make({ title: (p) => (p === 2 ? 'Tallgrass | Juniper Florals LLC | Checking x2231' : 'Tallgrass  -  page 3') }))).ok).toBe(false);
+  });
+});
+
+// blind-34: activity grouped under ISO date headings with the weekday in parentheses ("2026-03-02
+// (Monday)"), no table header, each row a description and one amount (debits in parentheses), each
+// day closed by an "Ending ledger balance" line (negative in parentheses). The headings were not
+// taken for days (a weekday in parentheses was no weekday) and the day's ending balances were read as
+// closing balances of the statement.
+describe('ISO day headings with the weekday in parentheses, each day\'s ending ledger balance (blind-34)', () => {
+  const make = (o: { heading?: string; dayEnd?: string } = {}): PageSpec[] => [[
+    'Wharfside Union Bank', [[44, 'Statement period 2026-03-01 to 2026-03-31']],
+    [[44, 'Previous balance'], [300, '$1,000.00', { r: true }]],
+    [[44, 'Deposits and other credits (2)'], [300, '$900.00', { r: true }]],
+    [[44, 'Withdrawals and other debits (2)'], [300, '($2,100.00)', { r: true }]],
+    [[44, 'New balance'], [300, '($200.00)', { r: true }]],
+    'Account Activity',
+    [[44, o.heading ?? '2026-03-02 (Monday)', { b: true }]],
+    [[56, 'ACH CREDIT WORLDPAY DEPOSIT ID 7712'], [540, '$600.00', { r: true }]],
+    [[56, 'ACH DEBIT HARBOR MARINA LEASE ID 5531'], [540, '($1,500.00)', { r: true }]],
+    [[300, 'Ending ledger balance'], [540, o.dayEnd ?? '$100.00', { r: true }]],
+    [[44, '2026-03-04 (Wednesday)', { b: true }]],
+    [[56, 'MOBILE DEPOSIT REF 99120'], [540, '$300.00', { r: true }]],
+    [[56, 'CHECK # 1042'], [540, '($600.00)', { r: true }]],
+    [[300, 'Ending ledger balance'], [540, '($200.00)', { r: true }]],
+  ]];
+  it('each row takes its day\'s date, each day\'s ending ledger balance is its daily balance: parsed and reconciled', async () => {
+    expect(figures(await read(make()))).toMatchObject({ period_start: '2026-03-01', beginning_balance: 1000, ending_balance: -200, deposits_total: 900, deposit_count: 2, negative_days: 28 });
+  });
+  it('a day\'s ending balance the rows do not reach is refused', async () => {
+    failed(await read(make({ dayEnd: '($50.00)' })), 'does_not_reconcile');
+  });
+});
+
+// blind-34: a fintech's summary as a grey table at the top right ("Starting balance / Deposits 2 /
+// Withdrawals 1 / Ending balance"), each of its lines on the baseline of the title, the logo or the
+// period printed at the left; a register with ISO dates, the counterparty over its memo, the money
+// out as "-$1,234.56". Read line by line, the title ran into "Withdrawals" (a debits heading) and the
+// period's date started the "Ending balance" line (a row): no opening or closing balance was read.
+describe('a summary table at the top right beside the title and the period (blind-34)', () => {
+  const make = (o: { ending?: string; deposits?: string } = {}): PageSpec[] => [[
+    [[44, 'crestline', { b: true, size: 14 }], [340, 'Starting balance'], [560, '$1,000.00', { r: true }]],
+    [[340, 'Deposits'], [470, '2'], [560, o.deposits ?? '$1,500.00', { r: true }]],
+    [[44, 'Business Account Statement', { b: true }], [340, 'Withdrawals'], [470, '1'], [560, '-$400.00', { r: true }]],
+    [[44, '2026-02-01 to 2026-02-28'], [340, 'Ending balance'], [560, o.ending ?? '$2,100.00', { r: true }]],
+    [[44, 'Juniper Code Works LLC'], [340, 'Crestline Business Checking']],
+    'Account activity',
+    [[44, 'Date', { b: true }], [100, 'Counterparty / Memo', { b: true }], [360, 'Method', { b: true }], [460, 'Amount', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+    [[44, '2026-02-03'], [100, 'Stripe', { b: true }], [360, 'ACH'], [460, '$1,000.00', { r: true }], [560, '$2,000.00', { r: true }]],
+    [[100, 'Transfer - ACH credit 4078624349']],
+    [[44, '2026-02-10'], [100, '8th Street Offices LLC', { b: true }], [360, 'ACH'], [460, '-$400.00', { r: true }], [560, '$1,600.00', { r: true }]],
+    [[100, 'Rent - ACH debit 5797644506']],
+    [[44, '2026-02-20'], [100, 'Stripe', { b: true }], [360, 'ACH'], [460, '$500.00', { r: true }], [560, '$2,100.00', { r: true }]],
+    [[100, 'Transfer - ACH credit 4366642675']],
+  ]];
+  it('the table\'s lines are read as the summary, the text beside them apart: parsed and reconciled', async () => {
+    expect(figures(await read(make()))).toMatchObject({ period_start: '2026-02-01', beginning_balance: 1000, ending_balance: 2100, deposits_total: 1500, deposit_count: 2 });
+  });
+  it('an ending balance or a deposits total the rows do not make is refused', async () => {
+    failed(await read(make({ ending: '$2,200.00' })), 'does_not_reconcile');
+    failed(await read(make({ deposits: '$1,600.00' })), 'does_not_reconcile');
   });
 });
 

@@ -5,7 +5,7 @@ import { bankOf, cellsOf, cellTexts, linesOf } from './lines';
 import { dateIn, periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
-import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, withoutSideBoxes } from './sections';
+import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, summaryBeside, withoutSideBoxes } from './sections';
 import { signedCents, tokens } from './tokens';
 import { accountColumnsLine, byTypeBeside, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
@@ -41,12 +41,22 @@ import { accountColumnsLine, byTypeBeside, byTypeTable, labelsOverAmounts, type 
 // Nothing here decides what a statement's figures are: analyze.ts reconciles the reading to the
 // cent and only then computes figures.
 
-const WEEKDAY_WORD = /^(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?$/i;
+// (In parentheses too: "2026-09-03 (Thursday)".)
+const WEEKDAY_WORD = /^\(?(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?\)?,?$/i;
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/**
+ * A line that is only a closing balance's label and its amount ("Ending ledger balance $11,864.90",
+ * "Closing balance ($1,673.93)"): under a day's heading, that day's closing balance.
+ */
+export function dayClosingLine(tk: Tok[]): boolean {
+  if (tk.length < 2 || tk[tk.length - 1].k !== 'money' || !tk.slice(0, -1).every((t) => t.k === 'text')) return false;
+  return labelOf(tk.slice(0, -1).map((t) => t.t).join(' '))?.role === 'closing';
+}
 
 export function read(pages: PageItems[]): Reading {
   const all = linesOf(pages);
-  const lines = tablesBeside(sideBySide(byTypeBeside(withoutSideBoxes(all, pages))));
+  const lines = tablesBeside(sideBySide(byTypeBeside(summaryBeside(withoutSideBoxes(all, pages), pages))));
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
   r.bankName = bankOf(all);
   r.period = periodOf([...all.map((l) => l.text), ...stackedPeriods(all)]);
@@ -306,7 +316,7 @@ export function read(pages: PageItems[]): Reading {
       const weekday = [...rest.map((t) => t.t), date.t.split(/\s+/)[0]].find((t) => WEEKDAY_WORD.test(t));
       if (date.md[2] !== null) return rest.length > 0;
       const iso = weekday && r.period ? dateIn(date.md, r.period) : null;
-      return !!iso && WEEKDAYS[new Date(`${iso}T00:00:00Z`).getUTCDay()] === weekday!.slice(0, 3).toLowerCase();
+      return !!iso && WEEKDAYS[new Date(`${iso}T00:00:00Z`).getUTCDay()] === weekday!.replace(/^\(/, '').slice(0, 3).toLowerCase();
     };
     if ((cols ? !cols.some((c) => c.kind === 'date') : true) && !money.length) {
       const d = tk.filter((t) => t.k === 'date');
@@ -513,7 +523,9 @@ export function read(pages: PageItems[]): Reading {
     // $9,551.85", "Balance at end of day") is that day's printed daily balance; any other line of a description and one
     // amount at its end is a row of that day (its sign the amount's own: "($462.15)").
     if (dayDate && !cols && money.length === 1 && tk[tk.length - 1].k === 'money' && first?.k === 'text' && kind !== 'summary' && kind !== 'daily') {
-      if (/\bbalance\b/i.test(text) && /\b(day|daily|day's)\b/i.test(text)) {
+      // (Or the day's closing balance named as a statement's is, "Ending ledger balance ($1,673.93)"
+      // under "2026-03-24 (Tuesday)": under a day's heading it closes that day.)
+      if ((/\bbalance\b/i.test(text) && /\b(day|daily|day's)\b/i.test(text)) || dayClosingLine(tk)) {
         r.daily.push({ md: dayDate, cents: signedCents((money[0] as Extract<Tok, { k: 'money' }>).m) });
         lastRow = null;
         continue;

@@ -2,6 +2,7 @@ import type { PageItems } from './extract';
 import { cellTexts } from './lines';
 import { DATE_NOY, DATE_Y } from './period';
 import type { Line, Money, SectionKind, Tok } from './reading-types';
+import { tokens } from './tokens';
 
 // Sections and summary boxes: headings and what they total, labels of balances and totals, summary
 // label/amount pairs and sentences, boxes beside the summary that are not read.
@@ -240,4 +241,78 @@ export function withoutSideBoxes(lines: Line[], pages: PageItems[]): Line[] {
     }
   }
   return out.filter((l) => l.words.length);
+}
+
+/**
+ * A summary box set at the right of the page beside other text (the statement's title, the period,
+ * a logo on the left; blind-34: "Starting balance / Deposits 17 / Withdrawals 20 / Ending balance"
+ * in a grey table at the top right): each box line shares its baseline with the text beside it, so
+ * read as one line the title's words would run into the first label and a period's date would
+ * start the line. Lines whose right part, starting at one x right of the page's first third, is a
+ * balance's or total's label (with a count) and one amount, three or more in a run (lines wholly
+ * left of the box may sit between), an opening and a closing balance among them, and whose left
+ * part holds no amount: the box's lines are read on their own, as a block where the box begins,
+ * and the text beside them after it. Anything else is left as it is.
+ */
+export function summaryBeside(lines: Line[], pages: PageItems[]): Line[] {
+  type Part = { at: number; k: number; x: number; role: string };
+  /** The box part of a line: the words from a cell start on that read "label [count] amount". */
+  const partOf = (l: Line, at: number): Part | null => {
+    const width = pages[l.page]?.width ?? 612;
+    for (let k = 0; k < l.words.length; k++) {
+      const w = l.words[k];
+      if (w.x0 < width / 3 || (k > 0 && w.cell === l.words[k - 1].cell)) continue;
+      const left = l.words.slice(0, k);
+      if (left.length && left[left.length - 1].x1 > w.x0 - 8) return null;
+      if (tokens(left).some((t) => t.k === 'money')) return null;
+      const tk = tokens(l.words.slice(k));
+      const n = tk.length;
+      if (n < 2 || tk[n - 1].k !== 'money') return null;
+      const words = tk.slice(0, n - 1);
+      if (words[words.length - 1].k === 'int') words.pop();
+      if (!words.length || !words.every((t) => t.k === 'text')) return null;
+      const label = labelOf(words.map((t) => t.t).join(' '));
+      if (!label || label.role === 'ignore') return null;
+      return { at, k, x: w.x0, role: label.role };
+    }
+    return null;
+  };
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const first = partOf(lines[i], i);
+    if (!first) {
+      out.push(lines[i]);
+      continue;
+    }
+    const run: Part[] = [first];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const l = lines[j];
+      const prev = lines[run[run.length - 1].at];
+      if (l.page !== prev.page || l.y - prev.y > Math.max(prev.size, 8) * 2.4) break;
+      const p = partOf(l, j);
+      if (p && Math.abs(p.x - first.x) <= 3) run.push(p);
+      else if (l.words.some((w) => w.x1 > first.x - 4)) break;
+    }
+    const end = run[run.length - 1].at;
+    const roles = new Set(run.map((p) => p.role));
+    if (run.length < 3 || !roles.has('opening') || !roles.has('closing') || run.every((p) => p.k === 0)) {
+      out.push(lines[i]);
+      continue;
+    }
+    const part = (l: Line, words: Line['words']): Line => ({ ...l, words, text: cellTexts(words).join('  ') });
+    const beside: Line[] = [];
+    for (let m = i; m <= end; m++) {
+      const p = run.find((x) => x.at === m);
+      if (!p) {
+        beside.push(lines[m]);
+        continue;
+      }
+      out.push(part(lines[m], lines[m].words.slice(p.k)));
+      if (p.k > 0) beside.push(part(lines[m], lines[m].words.slice(0, p.k)));
+    }
+    out.push(...beside);
+    i = end;
+  }
+  return out;
 }

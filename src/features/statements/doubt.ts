@@ -75,7 +75,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
     if (doubt === 'debatable') {
       const name = warrantyCreditFrom(t.description);
       if (!name) continue;
-      const paid = payees.filter((p) => namesPayee(name, p.w) || namesStore(name, p.s)).reduce((a, p) => a - p.x.cents, 0);
+      const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store)).reduce((a, p) => a - p.x.cents, 0);
       if (paid > 0 && t.cents <= paid) out.add(t);
       continue;
     }

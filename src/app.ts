@@ -12,6 +12,7 @@ import { bodyRequired, jsonLimits, markInvalidUtf8, safeInput, safeParams } from
 import './http/validator-routes';
 import './http/ajv-refs';
 import './http/validator-start';
+import './http/validator-fast';
 import { RATE_LIMIT, rateLimit } from './http/rate-limit';
 import { lifeOf, requestLifecycle } from './http/lifecycle';
 import { Admission } from './http/overload';

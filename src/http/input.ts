@@ -110,7 +110,12 @@ export function safeInput(operations: OperationInfo[]): RequestHandler {
       const bad = findBadText(req.body, '', 0);
       if (bad) throw bad;
     }
-    for (const [name, value] of Object.entries(req.query ?? {})) {
+    // Express 5 parses the query string again at every read of `req.query` (the validator reads it
+    // too): parsed once here and kept on the request, the object every later stage reads and the
+    // validator coerces in place.
+    const query = req.query;
+    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+    for (const [name, value] of Object.entries(query ?? {})) {
       const bad = findBadText(value, name, 1);
       if (bad) throw new ApiError('invalid_request', bad.message, name);
       // No parameter of the contract is an object: `type[$ne]=x` is refused here, not passed on.

@@ -514,7 +514,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // Blind-32 scored 2/8 parsed, 24/96, none wrong. After its fixes (sfix14) 6/8: a branch "Financial
   // Center" is no funder, a core-charge credit is money back, a register under a "Balance Summary" box
   // is no daily balances, a credit union's "Type: CREDIT  Co: X  ID: n" is the supplier's credit.
-  // Still refused: the Amex-style newest-first register with a Pending section.
+  // The Amex-style register's "Pending  Not yet posted..." title over its own header is that box
+  // (sfix2): both now reconcile, and are refused uncertain_categories (a client's wire of no known
+  // kind; a supplier's "NAME - CREDIT"), rightly.
   { dir: 'contract-tests/fixtures/statements-blind-32', minParsed: 6 },
   // Blind-33 scored 8/8 parsed, 96/96, none wrong (Old National-, Tri Counties-, Live Oak- and Hancock
   // Whitney-style: checks among other debits, one signed Amount column, the summary after the rows).
@@ -1751,6 +1753,30 @@ describe('a pending box titled at length, its items with a method line below the
       [[130, 'ACH deposit \u00b7 Payout \u00b7 pending']],
     ];
     expect(figures(await read(make(pending)))).toMatchObject({ deposits_total: 500, deposit_count: 1, ending_balance: 1200 });
+  });
+});
+
+// blind-32 (sfix2): a box titled just "Pending" with its note beside it on the same line ("Not yet
+// posted. Not included in the summary, balances or totals"), its own Date / Description / Amount
+// header right below: the title line was taken for the first line of a two-line header, so the
+// box's items were read as rows and the statement did not reconcile.
+describe('a "Pending" box titled with its note beside it, over its own header', () => {
+  const make = (title: PageSpec[number]): PageSpec[] => [[
+    'Lakeshore Bank', 'Statement Period 10/01/2026 - 10/31/2026', [[50, 'Beginning Balance'], [300, '1,000.00', { r: true }]], [[50, 'Ending Balance'], [300, '1,200.00', { r: true }]],
+    [[50, 'Total deposits'], [300, '500.00', { r: true }]],
+    title,
+    HEAD,
+    AMT('10/31', 'STRIPE - TRANSFER', '+$1,250.00'),
+    AMT('10/31', 'FIGMA - MONTHLY', '-$25.99'),
+    [[50, 'Posted transactions', { b: true }]], HEAD,
+    AMT('10/02', 'ACH CREDIT SQUARE INC', '+$500.00'),
+    AMT('10/05', 'CHECK 1042', '-$300.00'),
+  ]];
+  it('its items are never read as rows: parsed with the posted rows only', async () => {
+    expect(figures(await read(make([[50, 'Pending', { b: true }], [110, 'Not yet posted. Not included in the summary, balances or totals on this statement.']])))).toMatchObject({ deposits_total: 500, deposit_count: 1, ending_balance: 1200 });
+  });
+  it('a box whose note does not say it is left out is read (and here does not reconcile)', async () => {
+    failed(await read(make([[50, 'Recent', { b: true }], [110, 'Listed by date.']])), 'does_not_reconcile');
   });
 });
 

@@ -487,6 +487,22 @@ describe("a supplier's CREDIT whose name ends with the company's suffix (blind-2
   });
 });
 
+// blind-32 (sfix2): an online bank prints each ACH line as "<company> - <entry description>" and then its
+// own channel and trace ("TALLGRASS PACKAGING - CREDIT  ACH credit  Trace 5499..."): the trace closing
+// the line hid the entry's CREDIT, so a supplier's credit from a company paid weekly was doubted.
+describe("a supplier's CREDIT with the bank's channel and trace after it (sfix2)", () => {
+  const paid = ['02', '09', '16'].map((d) => t(`2026-03-${d}`, 'TALLGRASS PACKAGING - FULFILLMENT ACH debit  Trace 932634582599524', -3500));
+  const credit = t('2026-03-18', 'TALLGRASS PACKAGING - CREDIT ACH credit  Trace 549938304010586', 614);
+  it("the trace names nothing: the supplier's credit, money given back when the supplier was paid at least as much", () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['TALLGRASS', 'PACKAGING']);
+    expect([...paidBack([...sales(10, 2000), ...paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
+    // Paid less than it gave back, it is still doubted; a transfer's line is no supplier's credit.
+    expect(categoryDoubt([...sales(10, 2000), paid[0], { ...credit, cents: 400_000 }])).toMatch(/counterparty the merchant pays/);
+    expect(supplierCreditFrom('STRIPE - TRANSFER ACH credit  Trace 192345073437484')).toBeNull();
+  });
+});
+
 // blind-28: a Fifth Third-style register words a supplier's credit "ACH CREDIT SYSCO LOUISVILLE CREDIT
 // ID 8605405212 CCD" (the SEC code after it) and a credit memo under the ACH name cut at 16 characters
 // ("JOHNSTONE SUPPL CREDIT MEMO", the card purchases naming JOHNSTONE SUPPLY whole): both were doubted.

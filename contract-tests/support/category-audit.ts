@@ -9,7 +9,7 @@
 // (unless doubted: a known funder's only debit of the period worded as a loan payment or after a line draw from it, doubt.ts
 // loanWordedSinglePulls; equal debits recurring to a payee no row knows, doubt.ts unknownFunderPulls).
 import { readFileSync } from 'node:fs';
-import { fromPaidCounterparty, loanWordedSinglePulls, unknownFunderPulls } from '../../src/features/statements/doubt';
+import { fromPaidCounterparty, loanInstallments, loanWordedSinglePulls, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { paidBack, type Txn } from '../../src/features/statements/analyze';
 import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
 
@@ -32,6 +32,8 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
     const fromPaid = fromPaidCounterparty(txns);
     // A known funder's only debit of the period worded as a loan payment: doubted.
     const loanPull = loanWordedSinglePulls(txns);
+    // A known funder's loan or line payment (no credit from it but loan funding, one debit): no position.
+    const installment = loanInstallments(txns);
     // Equal debits recurring to a payee no row knows (an unknown advance's pulls, or not): doubted.
     const unknownPull = unknownFunderPulls(txns).debits;
     rows.forEach((x, i) => {
@@ -48,7 +50,7 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
       } else {
         const nsfWant = x.category === 'nsf_fee' || x.category === 'od_fee';
         if (isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
-        else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && (x.category === 'mca') !== !!mcaFunder(d)) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
+        else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && (x.category === 'mca') !== (!!mcaFunder(d) && !installment.has(txns[i]))) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
       }
       if (why) wrong.push({ file: s.file, amount: x.amount, description: d, why });
     });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
-import { unknownFunderPulls } from '../../src/features/statements/doubt';
+import { loanInstallments, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
@@ -50,31 +50,47 @@ describe('categoryDoubt', () => {
   });
 });
 
-describe('categoryDoubt: a known funder paid once in the period in a loan\'s words', () => {
-  // blind-18: one "ONDECK CAPITAL LOAN PMT" in July (a term loan's monthly installment) was counted as a third position.
-  it('the only loan-worded debit to a known funder is doubted (an installment or a first pull, the line cannot say)', () => {
-    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL LOAN PMT CCD 5256559026', -1850)])).toMatch(/^The only debit of \$1850\.00 on 2026-03-15 to a funder is worded as a loan payment/);
-    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ELECTRONIC DEBIT IOU CENTRAL INC IOU LOAN ID 88123', -900)])).toMatch(/worded as a loan payment/);
+describe('a known funder paid once in the period as a loan or a line (sfix2)', () => {
+  // blind-18/-25: one "ONDECK CAPITAL LOAN PMT" in the month and no credit from OnDeck: a term loan's
+  // monthly installment (an advance is funded, then pulled daily or weekly), no position.
+  it('the only loan-worded debit to a known funder, with no credit from it in the period, is an installment, not doubted', () => {
+    const one = t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL LOAN PMT CCD 5256559026', -1850);
+    expect(categoryDoubt([...sales(3, 5000), one])).toBeNull();
+    expect(loanInstallments([...sales(3, 5000), one]).has(one)).toBe(true);
+    const iou = t('2026-03-15', 'ELECTRONIC DEBIT IOU CENTRAL INC IOU LOAN ID 88123', -900);
+    expect(loanInstallments([...sales(3, 5000), iou]).has(iou)).toBe(true);
   });
-  it('repeated loan-worded pulls are a position as the table says; a single pull not worded as a loan is not doubted', () => {
+  it('worded as a payoff or final payment, or after an advance\'s funding from the same funder, it is still doubted', () => {
+    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL LOAN PMT FINAL', -1850)])).toMatch(/^The only debit of \$1850\.00 on 2026-03-15 to a funder is worded as a loan payment/);
+    expect(categoryDoubt([...sales(3, 5000), t('2026-03-04', 'ACH CREDIT ONDECK CAPITAL FUNDING', 20000), t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL LOAN PMT', -1850)])).toMatch(/worded as a loan payment/);
+  });
+  it('repeated loan-worded pulls are a position as the table says; a single pull not worded as a loan is no installment', () => {
     const pulls = Array.from({ length: 5 }, (_, i) => t(`2026-03-${String(i + 9).padStart(2, '0')}`, `ACH DEBIT RAPID FINANCE LOAN PMT ID ${4410 + i}`, -312));
     expect(categoryDoubt([...sales(3, 5000), ...pulls])).toBeNull();
-    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL', -1850)])).toBeNull();
-    expect(categoryDoubt([...sales(3, 5000), t('2026-03-15', 'ACH DEBIT SHAW INDUSTRIES LOAN PMT', -1850)])).toBeNull(); // no funder
+    expect(loanInstallments([...sales(3, 5000), ...pulls]).size).toBe(0);
+    const plain = t('2026-03-15', 'ACH DEBIT ONDECK CAPITAL', -1850);
+    expect(categoryDoubt([...sales(3, 5000), plain])).toBeNull();
+    expect(loanInstallments([...sales(3, 5000), plain]).size).toBe(0);
   });
-});
-
-describe('categoryDoubt: a known funder paid once in the period after a line-of-credit draw from it', () => {
-  // blind-29: "Received money from FUNDBOX with reference DRAW 2231", then one "Direct debit payment to
-  // FUNDBOX": a line's repayment (truth: loan payment), or an advance's first pull; the line cannot say.
+  // blind-27/-29: "PAYPAL - LOAN DISBURSE" then one "PAYPAL - LOAN REPAYMENT"; "Received money from
+  // FUNDBOX with reference DRAW 2231" then one "Direct debit payment to FUNDBOX": what is paid back
+  // is the loan or the line the statement shows funded.
   const draw = t('2026-05-04', 'Received money from FUNDBOX with reference DRAW 2231', 20000);
-  it('the only debit to a funder the statement shows drawn on is doubted', () => {
-    expect(categoryDoubt([...sales(3, 5000), draw, t('2026-05-20', 'Direct debit payment to FUNDBOX', -2100)])).toMatch(/^The only debit of \$2100\.00 on 2026-05-20 to a funder .*follows a line-of-credit draw/);
+  it('the only debit to a funder after its credits worded as a loan\'s or a line\'s funding is that loan\'s or line\'s payment', () => {
+    const pay = t('2026-05-20', 'Direct debit payment to FUNDBOX', -2100);
+    expect(categoryDoubt([...sales(3, 5000), draw, pay])).toBeNull();
+    expect(loanInstallments([...sales(3, 5000), draw, pay]).has(pay)).toBe(true);
+    const repay = t('2026-05-29', 'ACH Debit - PAYPAL - LOAN REPAYMENT - 9748420', -842);
+    expect(loanInstallments([...sales(3, 5000), t('2026-05-09', 'ACH Credit - PAYPAL - LOAN DISBURSE - 2214964', 12000), repay]).has(repay)).toBe(true);
   });
-  it("a funder's funding not worded as a draw, or its recurring pulls after a draw, are not doubted", () => {
-    expect(categoryDoubt([...sales(3, 5000), t('2026-05-04', 'Received money from FUNDBOX with reference FUNDING 2231', 20000), t('2026-05-20', 'Direct debit payment to FUNDBOX', -2100)])).toBeNull();
+  it("a funder's funding not worded as a loan's or a line's, a payment before the draw, or recurring pulls after a draw are no installment", () => {
+    const pay = t('2026-05-20', 'Direct debit payment to FUNDBOX', -2100);
+    expect(loanInstallments([...sales(3, 5000), t('2026-05-04', 'Received money from FUNDBOX with reference FUNDING 2231', 20000), pay]).size).toBe(0);
+    expect(loanInstallments([...sales(3, 5000), t('2026-05-02', 'Direct debit payment to FUNDBOX', -2100), draw]).size).toBe(0);
+    expect(categoryDoubt([...sales(3, 5000), t('2026-05-02', 'Direct debit payment to FUNDBOX', -2100), draw])).toMatch(/follows a line-of-credit draw/);
     const pulls = ['11', '18', '25'].map((d) => t(`2026-05-${d}`, 'Direct debit payment to FUNDBOX', -700));
     expect(categoryDoubt([...sales(3, 5000), draw, ...pulls])).toBeNull();
+    expect(loanInstallments([...sales(3, 5000), draw, ...pulls]).size).toBe(0);
   });
 });
 
@@ -504,6 +520,22 @@ describe("a supplier's CREDIT whose name ends with the company's suffix (blind-2
     expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
     // A suffix alone names nobody.
     expect(supplierCreditFrom('ACH DEPOSIT FROM INC CREDIT')).toBeNull();
+  });
+});
+
+// blind-32 (sfix2): an online bank prints each ACH line as "<company> - <entry description>" and then its
+// own channel and trace ("TALLGRASS PACKAGING - CREDIT  ACH credit  Trace 5499..."): the trace closing
+// the line hid the entry's CREDIT, so a supplier's credit from a company paid weekly was doubted.
+describe("a supplier's CREDIT with the bank's channel and trace after it (sfix2)", () => {
+  const paid = ['02', '09', '16'].map((d) => t(`2026-03-${d}`, 'TALLGRASS PACKAGING - FULFILLMENT ACH debit  Trace 932634582599524', -3500));
+  const credit = t('2026-03-18', 'TALLGRASS PACKAGING - CREDIT ACH credit  Trace 549938304010586', 614);
+  it("the trace names nothing: the supplier's credit, money given back when the supplier was paid at least as much", () => {
+    expect(supplierCreditFrom(credit.description)).toEqual(['TALLGRASS', 'PACKAGING']);
+    expect([...paidBack([...sales(10, 2000), ...paid, credit])]).toEqual([credit]);
+    expect(categoryDoubt([...sales(10, 2000), ...paid, credit])).toBeNull();
+    // Paid less than it gave back, it is still doubted; a transfer's line is no supplier's credit.
+    expect(categoryDoubt([...sales(10, 2000), paid[0], { ...credit, cents: 400_000 }])).toMatch(/counterparty the merchant pays/);
+    expect(supplierCreditFrom('STRIPE - TRANSFER ACH credit  Trace 192345073437484')).toBeNull();
   });
 });
 

@@ -158,6 +158,38 @@ export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWo
  * FUNDBOX"): a term loan's installment or a line's repayment, or an advance's first pull (categoryDoubt).
  * Fundbox lends both ways; other truths count its recurring pulls as an advance's, so the row stays.
  */
+/** A credit worded as a loan's or a line's funding ("PAYPAL - LOAN DISBURSE", "FUNDBOX with reference DRAW 2231"). */
+const LOAN_FUNDED = /\b(LOANS?|LN|DISBURSE(MENT|D)?|DRAW|DRAWDOWN|LOC|LINE\s+OF\s+CREDIT|CREDIT\s+LINE)\b/i;
+/** A payment closing a debt ("PAYOFF", "FINAL PMT"): an advance's last pull as much as a loan's. */
+const PAYOFF = /\b(PAY ?OFF|FINAL|BALANCE)\b/i;
+
+/**
+ * The debits that are a loan's or a line's payment, not an advance's pull, though a known funder
+ * makes them: the funder's only debit of the period, when its credits in the period are all worded
+ * as a loan's or a line's funding (a LOAN DISBURSE, a line's DRAW: what is paid back is that loan or
+ * line), or, with no credit from it in the period, when the debit is worded as a loan's payment
+ * (an advance is funded and then pulled daily or weekly; one LOAN PMT a month with no funding
+ * beside it is a term loan's installment). A debit worded as a payoff or a final payment stays
+ * doubted (an advance's last pull reads the same). Not an MCA position (figures.ts).
+ */
+export function loanInstallments(txns: Txn[]): Set<Txn> {
+  const debits = new Map<string, Txn[]>();
+  const credits = new Map<string, Txn[]>();
+  for (const t of txns) {
+    const f = mcaFunder(t.description);
+    if (!f) continue;
+    const m = t.cents < 0 ? debits : credits;
+    m.set(f, [...(m.get(f) ?? []), t]);
+  }
+  const out = new Set<Txn>();
+  for (const [f, ds] of debits) {
+    if (ds.length !== 1 || PAYOFF.test(ds[0].description)) continue;
+    const cs = credits.get(f) ?? [];
+    if (cs.length === 0 ? LOAN_WORDED.test(ds[0].description) : cs.every((c) => LOAN_FUNDED.test(c.description) && c.date <= ds[0].date)) out.add(ds[0]);
+  }
+  return out;
+}
+
 export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   const byFunder = new Map<string, Txn[]>();
   const drawnFrom = new Set<string>();
@@ -167,7 +199,8 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
     if (f && t.cents > 0 && LINE_DRAW.test(t.description)) drawnFrom.add(f);
   }
   const out = new Set<Txn>();
-  for (const [f, ds] of byFunder) if (ds.length === 1 && (LOAN_WORDED.test(ds[0].description) || drawnFrom.has(f))) out.add(ds[0]);
+  const settled = loanInstallments(txns);
+  for (const [f, ds] of byFunder) if (ds.length === 1 && !settled.has(ds[0]) && (LOAN_WORDED.test(ds[0].description) || drawnFrom.has(f))) out.add(ds[0]);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { paidBack } from './doubt';
+import { loanInstallments, paidBack } from './doubt';
 import { days } from './period';
 import { endOfDay, type Reconciled } from './reconcile';
 import type { StatementFigures } from './result';
@@ -17,6 +17,8 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
   let recovery = false;
   const funders = new Set<string>();
   const mcaRows: Array<{ date: string; cents: number; returned: boolean }> = [];
+  // A known funder's loan or line payment (doubt.ts loanInstallments) is debt service, no position.
+  const installments = loanInstallments(c.txns);
   for (const t of c.txns) {
     if (t.cents >= 0) continue;
     if (isRecovery(t.description)) recovery = true;
@@ -25,7 +27,7 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
       nsf++;
       continue;
     }
-    const funder = mcaFunder(t.description);
+    const funder = installments.has(t) ? null : mcaFunder(t.description);
     if (funder) {
       funders.add(funder);
       mcaDebits += -t.cents;

@@ -282,7 +282,8 @@ export function supplierCreditFrom(description: string): string[] | null {
   // (Nor the company-name field closing the line, the name said again: "Deposit ACH SITEONE LANDSCAP
   // TYPE: CREDIT ID: 5263657755 CO: SITEONE LANDSCAP", a credit union's ACH line, blind-29.)
   // (In either order with the trace's ID field: "... TYPE: CREDIT  CO: CARRIER ENTERPRI ID: 2617164170", blind-32.)
-  const words = description.toUpperCase().replace(/\s+ID\s*:\s*\d+\s*$/, '').replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
+  // (Nor the bank's channel and trace closing the line: "SHIPBOB INC - CREDIT  ACH credit  Trace 5499...", an online bank's line.)
+  const words = description.toUpperCase().replace(/\s+(ACH\s+(CREDIT|DEBIT)\s+)?TRACE\s*(NO\.?|#|:)?\s*\d+\s*$/, '').replace(/\s+ID\s*:\s*\d+\s*$/, '').replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);

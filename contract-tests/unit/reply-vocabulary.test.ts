@@ -2903,4 +2903,11 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     // two offers at one amount on different factors stay two
     expect(read('Maple Dental approved: $40,000 at 1.32 over 120 business days, or $40,000 at 1.38 over 160 business days.', maple(40_000)).offers).toHaveLength(2);
   });
+  it('an approval whose contracts wait only on the standard bank verification is applied; terms that move on what it shows still go to a person', () => {
+    const c = read('Maple Dental ok for all 40k, 1.34 / 30 wks / $1,786.67 weekly. Pending the Plaid link, the merchant has it now; if it looks good the contracts go out tonight.', maple(40_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.34, term: 30, term_unit: 'weeks' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // the amount itself hanging on it stays for a person
+    expect(read('Maple Dental ok for all 40k, 1.34 / 30 wks / $1,786.67 weekly. Pending the Plaid link; if it comes back short we drop to 30 and re-price.', maple(40_000)).review_reason).toBe('tentative_terms');
+  });
 });

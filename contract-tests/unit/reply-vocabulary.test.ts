@@ -2910,4 +2910,12 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     // the amount itself hanging on it stays for a person
     expect(read('Maple Dental ok for all 40k, 1.34 / 30 wks / $1,786.67 weekly. Pending the Plaid link; if it comes back short we drop to 30 and re-price.', maple(40_000)).review_reason).toBe('tentative_terms');
   });
+  it('the ask refused only on the terms it came with, beside options one of which is the full amount on other terms, is a counter applied', () => {
+    const c = read('Maple Dental: unable to fund the 40k at the requested term. Options:\n1) $30,000 at 1.34, 26 weeks, $1,546.15 weekly\n2) $40,000 at 1.45, 150 business days, $386.67 daily', maple(40_000));
+    expect(c).toMatchObject({ type: 'counter' });
+    expect(c.offers).toHaveLength(2);
+    expect(c.review_reason ?? null).toBeNull();
+    // refused outright, the full amount offered anyway: a person decides
+    expect(read("Maple Dental: can't do 40k. Options:\n1) $30,000 at 1.34, 26 weeks, $1,546.15 weekly\n2) $40,000 at 1.45, 150 business days, $386.67 daily", maple(40_000)).review_reason).toBe('conflicting_cues');
+  });
 });

@@ -2,7 +2,7 @@ import type { ReplyContext } from './types';
 import { round2 } from './text';
 import type { Fired } from './cues';
 import { termDiffers } from './money';
-import { refusedAskByName, refusesAsk } from './ask';
+import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
 
@@ -297,7 +297,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
   // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
-  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask)) {
+  // (holdout36) ... unless the no is only of the terms the ask came with ("can't do 60 on our standard terms. A) 45k ... B) 60k at
+  // 1.42 over 160 days") and the options are more than one: the full amount on other terms is one of the counter's options
+  const onTheTerms = ask !== null && complete.length >= 2 && someLess && refusesAskOnTheTerms(a.lower, ask);
+  if (onTheTerms) reasons.push('the ask refused only on the terms it came with, options offered: a counter with the full amount on other terms');
+  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask) && !onTheTerms) {
     review = 'conflicting_cues';
     reasons.push('refuses the ask in words, yet offers it');
   }

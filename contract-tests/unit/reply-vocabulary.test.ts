@@ -2918,4 +2918,14 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     // refused outright, the full amount offered anyway: a person decides
     expect(read("Maple Dental: can't do 40k. Options:\n1) $30,000 at 1.34, 26 weeks, $1,546.15 weekly\n2) $40,000 at 1.45, 150 business days, $386.67 daily", maple(40_000)).review_reason).toBe('conflicting_cues');
   });
+  it('a counter refused ("no room to counter") is no counter cue: the decline stands alone', () => {
+    const c = read('We have to pass on Maple Dental. Four positions already and the balances are thin; there is no room to counter here.', maple(40_000));
+    expect(c.type).toBe('declined');
+    expect(c.reasons.join('\n')).not.toMatch(/^counter /m);
+  });
+  it('an ask measured against the revenue ("the 90k ask is three times monthly sales") is a deal-size decline, not low revenue', () => {
+    const c = read('Declining Maple Dental. The 90k ask works out to three times monthly deposits of about $30,000, and we stay at one month of sales.', maple(90_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Declining Maple Dental, deposits are too light at about $30,000 a month.', maple(90_000)).decline_category).toBe('low_revenue');
+  });
 });

@@ -2928,4 +2928,10 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     expect(c).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
     expect(read('Declining Maple Dental, deposits are too light at about $30,000 a month.', maple(90_000)).decline_category).toBe('low_revenue');
   });
+  it('a request naming two documents with a bracketed aside between them ("... (articles or an operating agreement) and either ...") reads both', () => {
+    const c = read('Need proof of ownership for Maple Dental (articles or an operating agreement naming her) and either a lease or a property tax bill for the office.', maple(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.requested_items).toEqual(['proof of ownership for Maple Dental', 'lease or a property tax bill for the office']);
+  });
 });

@@ -2934,4 +2934,12 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     expect(c.review_reason ?? null).toBeNull();
     expect(c.requested_items).toEqual(['proof of ownership for Maple Dental', 'lease or a property tax bill for the office']);
   });
+  it("the lender's longest term stated as a rule (\"dental offices top out at 9 months with us\") is no offer's term beside the offer priced in full", () => {
+    const c = read('Dana, not the 12 months. Dental offices top out at 9 months with us. What I can do on the whole 50: $50,000 / 1.32 / 150 business days / $440.00 daily.', maple(50_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.32, term: 150, term_unit: 'days' }] });
+    expect(c.offers).toHaveLength(1);
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false })).toMatchObject({ apply: true });
+    // a cap priced in its own sentence keeps its term
+    expect(read('Our longest is 9 months at 1.36 on the full 50, $433.33 a day.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 9, term_unit: 'months' }]);
+  });
 });

@@ -2942,4 +2942,11 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     // a cap priced in its own sentence keeps its term
     expect(read('Our longest is 9 months at 1.36 on the full 50, $433.33 a day.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 9, term_unit: 'months' }]);
   });
+  it('the merchant\'s existing debits ("his MCAs pulling 1,900 a week") are no offer payment; "N total" that its payments repay at the factor is the amount', () => {
+    const c = read('Pass at 80k for Maple Dental, his two MCAs pulling 1,900 a week already. Where I can land: 45k total, 1.38, he pays 1,035/wk x 60 wks. lmk', maple(80_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.38, term: 60, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1035 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // a total that is the payback (the amount times the factor) stays the payback
+    expect(read('Maple Dental approved: $50,000 at 1.36, $68,000 total, 40 weekly payments of $1,700.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 40 }]);
+  });
 });

@@ -13,6 +13,9 @@ const EXISTING_DEBITS_BEFORE = /(?:\b(?:cover|covers|covering|pay off|pays off|p
 /** (holdout36) A cap on the term written before it: "max out at", "our longest term is", "we cap at", "nothing over". */
 const TERM_CAP_BEFORE = /\b(?:(?:max|maxes|tops|top|caps|cap) out at|(?:longest|maximum|max) (?:term |length )?(?:is|we (?:do|offer|go|write)|would be)|(?:we |they )?cap (?:it |them |terms )?at|no (?:longer|more) than|nothing (?:over|longer than|past|beyond)|(?:won't|will not|can't|cannot|don't|do not) go (?:past|beyond|over|longer than))\s*$/;
 
+/** (holdout36) The merchant's existing debits right before a payment: "3 positions eating 2,300/day", "his MCAs pulling about 1,900". */
+const OTHER_DEBITS_BEFORE = /\b(?:positions?|mcas?|advances?|funders?|lenders?|loans?|dailies|weeklies|stack)\s+(?:are\s+|is\s+)?(?:already\s+)?(?:eating|taking|pulling|debiting|hitting|costing|draining|totaling|totalling|combined(?:\s+(?:at|of))?)(?:\s+(?:him|her|them|the merchant|it|up|out))?(?:\s+(?:about|around|roughly|~|over|nearly|almost))?\s*$/;
+
 /** The asked term granted (holdout12): "on the", "at the", "over the" right before it, no refusal earlier in its sentence. */
 function askedTermGranted(before: string): boolean {
   const sentence = before.split(/[.!?;]\s/).pop() ?? '';
@@ -374,5 +377,11 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     if (f.kind !== 'money' || f.money !== 'funded' || !priceRe.test(labelOf(f))) continue;
     if (funding.some((g) => f.value >= g.value * 1.05 && f.value <= g.value * 1.8)) f.money = 'payback';
   }
-  return facts.sort((a, b) => a.pos - b.pos);
+  // (holdout36) a payment that is not the offer's: the merchant's existing debits ("3 positions eating 2,300/day", "his MCAs
+  // are pulling about 1,900 a week")
+  const before = (f: Fact) => text.slice(Math.max(0, f.pos - offset - 48), f.pos - offset).toLowerCase();
+  const notOffers = facts.filter((f) => f.kind === 'money' && f.money === 'payment' && OTHER_DEBITS_BEFORE.test(before(f)));
+  // (the debits' own schedule goes with them: "2,300/day")
+  const theirSchedule = (f: Fact) => f.kind === 'freq' && notOffers.some((d) => d.money === 'payment' && f.pos >= d.pos && f.pos - d.pos <= d.text.length + 2);
+  return facts.filter((f) => !notOffers.includes(f) && !theirSchedule(f)).sort((a, b) => a.pos - b.pos);
 }

@@ -7,14 +7,15 @@ export function refusesAsk(lower: string, ask: number): boolean {
 }
 
 /**
- * (holdout36) The ask refused only on the terms it came with: "can't do 60 on our standard terms", "unable to fund the 60k as
- * submitted", "can't do 60 at that term". An option at the ask on other terms beside it is no contradiction.
+ * (holdout36) The ask refused only on the terms it came with: "can't do 60 on our standard terms", "can't do 60 at that term".
+ * An option at the ask on other terms beside it is no contradiction. ("Can't do 60 as submitted" refuses the deal as sent,
+ * amount included: the full amount offered beside it is still for a person.)
  */
 export function refusesAskOnTheTerms(lower: string, ask: number): boolean {
   const k = ask / 1000;
   const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
   const refusal = `\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`;
-  const qualified = `\\s+(?:(?:on|at|with|under)\\s+(?:our\\s+|the\\s+|your\\s+|that\\s+|this\\s+)?(?:standard|normal|usual|regular|typical|current|requested|asked|proposed|submitted|same|those|these)?\\s*(?:terms?|pricing|program|structure|rate|factor|schedule|paper|length)|as\\s+(?:submitted|structured|presented|requested|asked|proposed))\\b`;
+  const qualified = `\\s+(?:(?:on|at|with|under)\\s+(?:our\\s+|the\\s+|your\\s+|that\\s+|this\\s+)?(?:standard|normal|usual|regular|typical|current|requested|asked|proposed|submitted|same|those|these)?\\s*(?:terms?|pricing|program|structure|rate|factor|schedule|paper|length))\\b`;
   const all = new RegExp(refusal, 'g');
   const only = new RegExp(refusal + qualified, 'g');
   return (lower.match(all)?.length ?? 0) > 0 && (lower.match(all)?.length ?? 0) === (lower.match(only)?.length ?? 0);

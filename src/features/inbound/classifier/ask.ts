@@ -6,6 +6,21 @@ export function refusesAsk(lower: string, ask: number): boolean {
   return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
 }
 
+/**
+ * (holdout36) The ask refused only on the terms it came with: "can't do 60 on our standard terms", "can't do 60 at that term".
+ * An option at the ask on other terms beside it is no contradiction. ("Can't do 60 as submitted" refuses the deal as sent,
+ * amount included: the full amount offered beside it is still for a person.)
+ */
+export function refusesAskOnTheTerms(lower: string, ask: number): boolean {
+  const k = ask / 1000;
+  const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
+  const refusal = `\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`;
+  const qualified = `\\s+(?:(?:on|at|with|under)\\s+(?:our\\s+|the\\s+|your\\s+|that\\s+|this\\s+)?(?:standard|normal|usual|regular|typical|current|requested|asked|proposed|submitted|same|those|these)?\\s*(?:terms?|pricing|program|structure|rate|factor|schedule|paper|length))\\b`;
+  const all = new RegExp(refusal, 'g');
+  const only = new RegExp(refusal + qualified, 'g');
+  return (lower.match(all)?.length ?? 0) > 0 && (lower.match(all)?.length ?? 0) === (lower.match(only)?.length ?? 0);
+}
+
 /** The deal's ask as a lender writes it: "$150,000", "150,000", "150k", "$150k", a bare "150". */
 function askPattern(ask: number): string {
   const k = ask / 1000;

@@ -4,13 +4,16 @@ import * as V from '../vocabulary';
 import type { ReplyContext } from './types';
 
 /** One reply answering several files: decision lines that name different businesses. */
-const DEAL_LINE = /^\s*([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips)\b/i;
+// (holdout36) ... or its status: "Cortland Outfitters - still with UW", "Red Oak: pending", "Harbor Bakery - in underwriting"
+const DEAL_LINE = /^\s*([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips|pending|still (?:with|in|under|at|pending|waiting|working)|in (?:review|underwriting|uw|credit)|with (?:uw|underwriting|credit|committee))\b/i;
+/** The reply saying it answers several files at once: "both of your files", "answering your two from Tuesday", "in one shot". */
+const SEVERAL_FILES = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b|\b(?:answering|replying|responding|getting back to you|update|updates)\b[^.!?\n]{0,20}\byour (?:two|three|2|3)\b(?! (?:statements?|months?|weeks?|days?|positions?|owners?|accounts?|locations?|questions?|emails?))|\b(?:both|all|your (?:two|three)) (?:files|deals|submissions)? ?in one (?:shot|go|email|reply|note)\b/i;
 
 export function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
   const lines = normalizeText(own).split('\n');
   const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
   const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
-  const both = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b/i.test(own);
+  const both = SEVERAL_FILES.test(own);
   if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
   const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
   const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
@@ -63,7 +66,8 @@ const NAMED_BUSINESS: RegExp[] = [
   new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
   // a line opening on the file it answers: "For Dixon Auto Glass: ...", "Re Dixon Auto Glass - ..."
   // (holdout29) also after a turn to the next matter: "Also, on Flint Hills Bookbindery: ...", "Separately, for Red Oak - ..."
-  new RegExp(`(?:^|\\n|[.!?][ \\t]+)[ \\t]*(?:(?:[Aa]lso|ALSO|[Aa]nd|[Pp]lus|[Ss]eparately|[Mm]eanwhile|[Oo]ne more thing)[ \\t]*,?[ \\t]+)?(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
+  // (holdout36) ... also after the greeting on the same line: "Dana - on Harbor Bakery, I need ...", "Hi Dana, for Red Oak: ..."
+  new RegExp(`(?:^|\\n|[.!?][ \\t]+)[ \\t]*(?:(?:[Hh]i|[Hh]ello|[Hh]ey)?[ \\t]*[A-Z][a-z]+[ \\t]*(?:,|[ \\t][-\\u2013\\u2014])[ \\t]+)?(?:(?:[Aa]lso|ALSO|[Aa]nd|[Pp]lus|[Ss]eparately|[Mm]eanwhile|[Oo]ne more thing)[ \\t]*,?[ \\t]+)?(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
   // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
   new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
 ];

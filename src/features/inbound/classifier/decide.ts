@@ -2,7 +2,7 @@ import type { ReplyContext } from './types';
 import { round2 } from './text';
 import type { Fired } from './cues';
 import { termDiffers } from './money';
-import { refusedAskByName, refusesAsk } from './ask';
+import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
 
@@ -281,6 +281,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'tentative_terms';
     reasons.push('a request beside a figure held until the items come in: a person sets expectations');
   }
+  // (holdout36) ... and a request beside terms written out in full (an amount, a factor and a term: "once I get the docs
+  // I'm thinking ..."): priced terms the lender will not stand behind until the items come in; recording the request alone
+  // would drop the price, recording the price would be an offer not yet made. A person sets expectations
+  if (!review && type === 'needs_info' && complete.length > 0) {
+    review = 'tentative_terms';
+    reasons.push('a request beside terms priced in full ahead of the items: a person sets expectations');
+  }
   // terms relayed by another broker, or heard on a call or a voicemail and passed on (holdout27), not the lender's own
   // written word: a person decides
   if (!review && type !== 'unclassified' && a.relayed.score >= 3) {
@@ -290,7 +297,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
   // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
-  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask)) {
+  // (holdout36) ... unless the no is only of the terms the ask came with ("can't do 60 on our standard terms. A) 45k ... B) 60k at
+  // 1.42 over 160 days") and the options are more than one: the full amount on other terms is one of the counter's options
+  const onTheTerms = ask !== null && complete.length >= 2 && someLess && refusesAskOnTheTerms(a.lower, ask);
+  if (onTheTerms) reasons.push('the ask refused only on the terms it came with, options offered: a counter with the full amount on other terms');
+  if (!review && type === 'counter' && atAsk && ask !== null && refusesAsk(a.lower, ask) && !onTheTerms) {
     review = 'conflicting_cues';
     reasons.push('refuses the ask in words, yet offers it');
   }

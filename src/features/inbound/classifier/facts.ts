@@ -10,6 +10,12 @@ import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_RE
  */
 const EXISTING_DEBITS_BEFORE = /(?:\b(?:cover|covers|covering|pay off|pays off|paying off|paid off|consolidat\w*|replac\w*|buy out|buys out|buying out|take out|takes out|taking out) (?:all )?(?:of )?(?:their|his|her|the merchant's|the)|\b(?:their|his|her|the merchant's|merchant's) (?:existing|current|other)|\b(?:existing|outstanding|other funders'?|on top of|behind)(?: (?:the|all|their|existing|current|other))?)\s*$/;
 
+/** (holdout36) A cap on the term written before it: "max out at", "our longest term is", "we cap at", "nothing over". */
+const TERM_CAP_BEFORE = /\b(?:(?:max|maxes|tops|top|caps|cap) out at|(?:longest|maximum|max) (?:term |length )?(?:is|we (?:do|offer|go|write)|would be)|(?:we |they )?cap (?:it |them |terms )?at|no (?:longer|more) than|nothing (?:over|longer than|past|beyond)|(?:won't|will not|can't|cannot|don't|do not) go (?:past|beyond|over|longer than))\s*$/;
+
+/** (holdout36) The merchant's existing debits right before a payment: "3 positions eating 2,300/day", "his MCAs pulling about 1,900". */
+const OTHER_DEBITS_BEFORE = /\b(?:positions?|mcas?|advances?|funders?|lenders?|loans?|dailies|weeklies|stack)\s+(?:are\s+|is\s+)?(?:already\s+)?(?:eating|taking|pulling|debiting|hitting|costing|draining|totaling|totalling|combined(?:\s+(?:at|of))?)(?:\s+(?:him|her|them|the merchant|it|up|out))?(?:\s+(?:about|around|roughly|~|over|nearly|almost))?\s*$/;
+
 /** The asked term granted (holdout12): "on the", "at the", "over the" right before it, no refusal earlier in its sentence. */
 function askedTermGranted(before: string): boolean {
   const sentence = before.split(/[.!?;]\s/).pop() ?? '';
@@ -313,6 +319,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (/\b((live|open|held|hold (it|this|them|these|the (offer|approval|terms))|holds|stands?|standing) for|last|past|within|good for|valid( for)?|available for|expires?( in)?|in the|neg\w*|nsf\w*|tib|only has|next|after|not at|not for|instead of|revisit|every|for the|from|up to|over the last|clean up for|hit|first|least|activity for|than|not on|not on the|(?<!(paid|repaid|back|off|remitted|collected) )in)\s*\(?$/.test(pre) && !/[12]\.\d{1,3}\s+for the\s*$/.test(pre)) continue;
       // the term the merchant asked for, restated: "the application asks for 12 months" (askedTerm compares it with the offer)
       if (ASKED_TERM_BEFORE.test(pre)) continue;
+      // (holdout36) the lender's longest term stated as a rule, its sentence pricing nothing: "Breweries max out at 6 months
+      // with us." (the offer is priced elsewhere; "max term is 6 months at 1.35" keeps its term)
+      if (TERM_CAP_BEFORE.test(pre) && !/(?<![\d.])[12]\.\d{2}|\$\s?\d|\d\s?k\b/.test(`${lower.slice(0, m.index).split(/[.!?](?:\s|$)/).pop()} ${lower.slice(m.index + m[0].length).split(/[.!?](?:\s|$)/)[0]}`)) continue;
       // (holdout34) ... or named as an option the lender does not have: "No 9 month option"
       if (NO_TERM_OPTION.before.test(pre) && NO_TERM_OPTION.after.test(lower.slice(m.index + m[0].length))) continue;
       // ... with its amount before it: "you came in asking for 120k over 9 months"
@@ -368,5 +377,11 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     if (f.kind !== 'money' || f.money !== 'funded' || !priceRe.test(labelOf(f))) continue;
     if (funding.some((g) => f.value >= g.value * 1.05 && f.value <= g.value * 1.8)) f.money = 'payback';
   }
-  return facts.sort((a, b) => a.pos - b.pos);
+  // (holdout36) a payment that is not the offer's: the merchant's existing debits ("3 positions eating 2,300/day", "his MCAs
+  // are pulling about 1,900 a week")
+  const before = (f: Fact) => text.slice(Math.max(0, f.pos - offset - 48), f.pos - offset).toLowerCase();
+  const notOffers = facts.filter((f) => f.kind === 'money' && f.money === 'payment' && OTHER_DEBITS_BEFORE.test(before(f)));
+  // (the debits' own schedule goes with them: "2,300/day")
+  const theirSchedule = (f: Fact) => f.kind === 'freq' && notOffers.some((d) => d.money === 'payment' && f.pos >= d.pos && f.pos - d.pos <= d.text.length + 2);
+  return facts.filter((f) => !notOffers.includes(f) && !theirSchedule(f)).sort((a, b) => a.pos - b.pos);
 }

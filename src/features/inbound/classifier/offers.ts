@@ -40,6 +40,12 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
   for (const f of facts) {
     if (f.kind === 'money' && f.money === 'unknown' && f.value >= 1000 && paybacks.some((p) => factors.some((x) => Math.abs(f.value * x - p) <= Math.max(1, p * 0.002)))) fundedValues.add(f.value);
   }
+  // (holdout36) a figure read as the payback ("60k total") that the text's own factor turns into what its own payments repay
+  // ("60k total, 1.42 ... 2,130/wk x 40 wks": 60,000 x 1.42 = 85,200 = 2,130 x 40): the amount funded, not the payback
+  const payments = facts.filter((f) => f.kind === 'money' && f.money === 'payment').map((f) => f.value);
+  const counts = facts.filter((f) => f.kind === 'term' || f.kind === 'count').map((f) => f.value);
+  const repaidBy = (v: number) => factors.some((x) => payments.some((p) => counts.some((n) => Math.abs(v * x - p * n) <= Math.max(1, v * x * 0.002))));
+  const paybackIsAmount = new Set(facts.filter((f) => f.kind === 'money' && f.money === 'payback' && f.value >= 1000 && repaidBy(f.value)).map((f) => f.value));
   const drafts: Draft[] = [];
   let cur: Draft | null = null;
   const fresh = () => {
@@ -52,7 +58,7 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
     switch (f.kind) {
       case 'money': {
         // right after "same rate and term on": the amount that takes that pricing
-        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? (fundedValues.has(f.value) ? 'funded' : 'ignore') : f.value >= 1000 ? 'funded' : 'payment') : f.money;
+        const kind = f.money === 'unknown' ? (c.same && c.amount === undefined ? 'funded' : labelled ? (fundedValues.has(f.value) ? 'funded' : 'ignore') : f.value >= 1000 ? 'funded' : 'payment') : f.money === 'payback' && paybackIsAmount.has(f.value) ? 'funded' : f.money;
         if (kind === 'funded') {
           if (c.amount !== undefined) fresh().amount = f.value;
           else c.amount = f.value;
@@ -260,7 +266,15 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     );
     if (!same) kept.push(o);
   }
-  return kept;
+  // (holdout36) a line naming only part of an offer the reply prices in full elsewhere ("Buy rate 1.30, you can sell up to
+  // 1.39" above "At buy: $40,000 funded / $52,000 RTR / 130 business days"): its every stated figure is the full offer's,
+  // so it is that offer named twice, not a second one missing its term
+  const full = kept.filter((k) => k.missing.length === 0);
+  return kept.filter(
+    (o) =>
+      o.missing.length === 0 ||
+      !full.some((k) => k.amount === o.amount && (o.factor_rate === null || o.factor_rate === k.factor_rate) && (o.term === null || (o.term === k.term && o.term_unit === k.term_unit)) && (o.payment_amount === null || o.payment_amount === k.payment_amount)),
+  );
 }
 
 const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;

@@ -21,7 +21,7 @@ const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not recei
 
 function cleanItem(s: string): string {
   return s
-    .replace(/^\s*(?:and|also|plus|then)\s+/i, '')
+    .replace(/^\s*(?:and|also|plus|then|either)\s+/i, '')
     .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
     .replace(/^\s*(?:the|a|an)\s+/i, '')
     // (holdout28) an explanation in brackets after the item is no part of it: "copy of the shop lease (they list a landlord
@@ -37,8 +37,11 @@ function splitList(s: string): string[] {
   // (holdout23) a comma between digits is a thousands separator, no list break: "an LOE for the $22,500 wire"
   // numbered inline: "(1) voided check (2) 3 months statements (3) DL", "1) signed app 2) voided check"
   const numbered = s.split(/(?:^|\s+)\(?\d{1,2}[).]\s+/);
+  // (holdout36) an explanation in brackets inside the list is no part of any item, and "and either X or Y" starts the next
+  // item, X or Y one item: "proof of ownership (articles or a K-1 showing 51%+) and either a landlord letter or a mortgage statement"
+  s = s.replace(/\s*\((?:[^()\s]+\s+){2,}[^()]*\)(?=\s+(?:and|plus|&)\s)/g, '').replace(/\s+and\s+either\s+/gi, ', ');
   if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {

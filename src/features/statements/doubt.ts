@@ -132,7 +132,11 @@ export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(
  * debitWords and paidBack, when the caller has them already.
  */
 export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWords(txns), givenBack: ReadonlySet<Txn> = paidBack(txns, debits)): Set<Txn> {
-  const paidTo = debits.map((d) => d.counterparty).filter((w) => w[0]);
+  // A debit's counterparty, and its payee without the channel words a bank prints after the name
+  // ("Suburban Propane  Card purchase x7310": SUBURBAN PROPANE, not SUBURBAN PROPANE CARD), so a
+  // credit from that vendor ("Suburban Propane  Overbill credit - ACH ...") is seen as from a payee
+  // (blind-36: an online bank printing the channel after the name hid the vendor's credit).
+  const paidTo = debits.flatMap((d) => [d.counterparty, d.payee]).filter((w) => w[0]);
   // A supplier's credit ("<name> CREDIT") and the card purchases or debits that pay it ("Debit Card Purchase <name> Card 5836").
   const paysName = (name: string[]) => debits.some((d) => namesPayee(name, d.payee)) || debits.some((d) => namesStore(name, d.store));
   const samePayee = (a: string[], b: string[]) => {

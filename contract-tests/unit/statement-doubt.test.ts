@@ -579,3 +579,15 @@ describe("a supplier's TYPE: CREDIT with the company-name field after it (blind-
     expect(supplierCreditFrom('ACH Deposit GREENLEAF NURSERY TYPE: INV PMT ID: 9120044817 CO: GREENLEAF NURSERY')).toBeNull();
   });
 });
+
+describe("a credit from a vendor the bank prints before its channel words, the merchant paying it by card (blind-36)", () => {
+  // "Harbor Linen  Card purchase x4410": the payee is HARBOR LINEN, not HARBOR LINEN CARD; its credit
+  // ("Harbor Linen  Service credit - ACH ...") may be the merchant's own payment given back.
+  const paid = [t('2026-03-09', 'Harbor Linen  Card purchase x4410', -380.25), t('2026-03-16', 'Harbor Linen  Card purchase x4410', -212.4)];
+  it('is doubted as from a counterparty the merchant pays, never counted as sales', () => {
+    expect(categoryDoubt([...sales(10, 2000), ...paid, t('2026-03-19', 'Harbor Linen  Service credit - ACH 5512093', 96.3)])).toMatch(/^The credit of \$96\.30 on 2026-03-19 comes from a counterparty the merchant pays/);
+  });
+  it('a credit from another name is not', () => {
+    expect(categoryDoubt([...sales(10, 2000), ...paid, t('2026-03-19', 'Harbor View Hotel  Event catering - ACH 5512093', 960.3)])).toBeNull();
+  });
+});

@@ -579,3 +579,21 @@ describe("a supplier's TYPE: CREDIT with the company-name field after it (blind-
     expect(supplierCreditFrom('ACH Deposit GREENLEAF NURSERY TYPE: INV PMT ID: 9120044817 CO: GREENLEAF NURSERY')).toBeNull();
   });
 });
+
+describe("a credit from a vendor the bank prints before its channel words, the merchant paying it by card (blind-36)", () => {
+  // "Harbor Linen  Card purchase x4410": the payee is HARBOR LINEN, not HARBOR LINEN CARD; its credit
+  // ("Harbor Linen  Service credit - ACH ...") may be the merchant's own payment given back.
+  const paid = [t('2026-03-09', 'Harbor Linen  Card purchase x4410', -380.25), t('2026-03-16', 'Harbor Linen  Card purchase x4410', -212.4)];
+  it('is doubted as from a counterparty the merchant pays, never counted as sales', () => {
+    expect(categoryDoubt([...sales(10, 2000), ...paid, t('2026-03-19', 'Harbor Linen  Service credit - ACH 5512093', 96.3)])).toMatch(/^The credit of \$96\.30 on 2026-03-19 comes from a counterparty the merchant pays/);
+  });
+  it('a credit from another name is not', () => {
+    expect(categoryDoubt([...sales(10, 2000), ...paid, t('2026-03-19', 'Harbor View Hotel  Event catering - ACH 5512093', 960.3)])).toBeNull();
+  });
+  it("only a card purchase's words after the name: a name cut before other channel words is no payee's whole name", () => {
+    // "Zelle Payment To R Okonkwo" pays a person, not ZELLE; a customer's "Zelle Payment From ..." stays a customer's.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-10', 'Zelle Payment To R Okonkwo Conf# 55QXT', -250), t('2026-03-19', 'Zelle Payment From Tidewater Marina LLC Conf# 9KQ2B', 1800)])).toBeNull();
+    // A dues processor's returned dues (a debit) and its dues settlement (a credit) are no vendor's money back.
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-10', 'ACH Debit - CLUBREADY - RETURNED DUES - 551', -88), t('2026-03-19', 'ACH Credit - CLUBREADY - EFT DUES - 552', 1840.5)])).toBeNull();
+  });
+});

@@ -767,3 +767,37 @@ describe('a credit union\'s "Type: CREDIT" with the company field before the tra
     expect(supplierCreditFrom('Deposit ACH GUSTO Type: PAYOUT  Co: GUSTO ID: 5512093371')).toBeNull();
   });
 });
+
+describe("blind-36: a fintech sub-account's transfer, a vendor's overbill credit, Wall Street Funding", () => {
+  // An online bank's envelopes, pockets and buckets are money set aside inside the same account: a
+  // transfer out of one is the merchant's own money, never sales.
+  it.each(['Payroll Cushion envelope  Transfer from envelope', 'Transfer from pocket Equipment 0412', 'Quarterly Tax bucket  Bucket transfer', 'Sub-account transfer Winter Reserve'])('%s is a transfer, not sales', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  // In wordings no row knows, the sub-account and the transfer's words in either order are doubted.
+  it.each(['Xfer in - Rainy Day envelope', 'Rainy Day pocket  Xfer in 7731', 'Transfer from Equipment pocket 0412'])('%s, no row settling it, is doubted as a transfer', (d) => {
+    expect(creditSettled(d)).toBe(false);
+    expect(creditDoubt(d)).toBe('transfer');
+  });
+  it("a customer named for envelopes or pockets, paying, stays revenue and undoubted", () => {
+    for (const d of ['ACH CREDIT MIDWEST ENVELOPE CO INV PMT 4471', 'Deposit POCKET PARK CAFE CATERING']) {
+      expect(depositKind(d)).toBe('revenue');
+      expect(creditDoubt(d)).toBeNull();
+    }
+  });
+  // A vendor crediting back what it billed or charged too much: the merchant's own money back.
+  it.each(['ACH CREDIT CINTAS CORP OVERBILLING 20260311', 'Comcast Business  Over charged credit', 'CITY OF MESA UTIL OVERPAYMENT CREDIT 4471', 'UNIFIRST OVERCHARGE ADJ 0091'])('%s is a refund', (d) => {
+    expect(depositKind(d)).toBe('refund');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('an overpayment in words no row settles is doubted as money given back; OVERLAND or OVERTIME are no such words', () => {
+    expect(creditDoubt('ACH CREDIT GRAINGER OVERPAID INV 5512')).toBe('return');
+    for (const d of ['ACH CREDIT OVERLAND BILLING SVCS PAYMENT', 'ACH CREDIT OVERTIME STAFFING INV 2210']) expect(depositKind(d)).toBe('revenue');
+  });
+  // Wall Street Funding (New York), its ACH company name cut at 17 characters.
+  it.each(['ACH DEBIT WALL STREET FUNDI WEEKLY 0412 TRACE 5512', 'WALL STREET FUNDING LLC ACH DEBIT', 'ACH DR WALL ST FDG DAILY 88120'])('%s: a Wall Street Funding position', (d) => expect(mcaFunder(d)).toBe('Wall Street Funding'));
+  it('another Wall Street business, or its NSF fee, is no position', () => {
+    for (const d of ['POS PURCHASE WALL STREET DELI NEW YORK', 'ACH DEBIT WALL STREET JOURNAL SUBSCR', 'RETURNED ITEM FEE WALL STREET FUNDI']) expect(mcaFunder(d)).toBeNull();
+  });
+});

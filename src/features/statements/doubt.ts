@@ -39,6 +39,11 @@ const debitWords = (txns: Txn[]): DebitWords[] =>
     .filter((t) => t.cents < 0)
     .map((x) => ({ x, names: new Set(nameWords(x.description)), payee: payeeWords(x.description), store: storeWords(x.description), counterparty: counterparty(x.description).split(' ') }));
 
+/** The words a bank prints after a card purchase's merchant ("Card purchase x7310", "POS", "Checkcard"). */
+const CARD_WORDS = new Set(['CARD', 'PURCHASE', 'POS', 'CHECKCARD', 'CRD']);
+/** Whether a debit's counterparty is its payee's name and then a card purchase's words. */
+const cardAfterName = (d: DebitWords) => d.payee.length >= 1 && d.payee.length < d.counterparty.length && d.counterparty.slice(d.payee.length).some((w) => CARD_WORDS.has(w));
+
 /**
  * rules.ts `paysCounterparty`, asked only of the debits whose name words hold the credit's first
  * name word: every way it matches (the first word alone, two words in a row, a store's name, a cut
@@ -132,7 +137,13 @@ export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(
  * debitWords and paidBack, when the caller has them already.
  */
 export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWords(txns), givenBack: ReadonlySet<Txn> = paidBack(txns, debits)): Set<Txn> {
-  const paidTo = debits.map((d) => d.counterparty).filter((w) => w[0]);
+  // A debit's counterparty, and, for a card purchase the bank prints as the merchant's name and then
+  // the card's words ("Suburban Propane  Card purchase x7310"), the name without them (SUBURBAN
+  // PROPANE, not SUBURBAN PROPANE CARD), so a credit from that vendor ("Suburban Propane  Overbill
+  // credit - ACH ...") is seen as from a payee (blind-36: an online bank printing the channel after
+  // the name hid the vendor's credit). Only the card's words: a name cut before other channel words
+  // ("ZELLE Payment To", "ABC FITNESS RETURNED") is no payee's whole name.
+  const paidTo = debits.flatMap((d) => [d.counterparty, ...(cardAfterName(d) ? [d.payee] : [])]).filter((w) => w[0]);
   // A supplier's credit ("<name> CREDIT") and the card purchases or debits that pay it ("Debit Card Purchase <name> Card 5836").
   const paysName = (name: string[]) => debits.some((d) => namesPayee(name, d.payee)) || debits.some((d) => namesStore(name, d.store));
   const samePayee = (a: string[], b: string[]) => {

@@ -48,7 +48,16 @@ export function depositKind(description: string): DepositKind {
 const FUNDING_LOOK =
   /\b(FUNDING|FUNDERS?|FINANCIAL(?!\s+(AID|CENTER|CENTRE|CTR)\b)|(?<!(DEPT|DEPARTMENT|OFFICE|BUREAU) OF )FINANCE(?!\s+(DEPT|DEPARTMENT|OFFICE|DIV|DIVISION|BUREAU)\b)|FINANCING|FINL|LENDING|LENDERS?|LOANS?|ADVANCES?|FACTORING|FACTORS|CAPI|CAPITAL(?!\s+(ONE|CITY|AREA|REGION|DISTRICT|BLVD|AVE|AVENUE|ST|STREET|GRILLE?|CAFE|DINER|BREWING|BLUE|BLUECROSS|HEALTH|METRO)\b))\b/;
 /** A transfer naming an account of the merchant's: an account mask, or the account's kind. */
-const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET)\b)/;
+const TRANSFER_LOOK = /\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|SWEEP|FROM|FR|FRM)\b.*(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|CHKG|DDA|MMA|ACCOUNT|ACCT|RESERVE|TREASURY|OPERATING|VAULT|POCKET|ENVELOPES?|POCKETS|BUCKETS?|SUB-?ACCOUNTS?|SUBACCTS?)\b)/;
+/**
+ * A fintech account's sub-account (North One's envelopes, a pocket, a bucket, a sub-account: money
+ * set aside inside the same account) named anywhere on a line that says it is a transfer, in either
+ * order: "Truck Repair envelope  Transfer from envelope", "Rainy Day pocket  Transfer in". The
+ * merchant's own money moved, never sales (blind-36: such a credit, no row knowing the envelope's
+ * wording, was counted as sales and not doubted: the kind came before the transfer's words and no
+ * account mask followed it).
+ */
+const SUB_ACCOUNT_TRANSFER = /^(?=.*\b(TRANSFER|XFER|TRSF|TFR|TRF|TRNSFR|MOVED?)\b)(?=.*\b(ENVELOPES?|POCKETS?|BUCKETS?|SUB-?ACCOUNTS?|SUBACCTS?)\b)/;
 /**
  * The same with the account named first: "Kestrel Reserve ending 2290  Transfer in" (an online
  * bank's own sub-account, its kind and its last digits, then the transfer's words).
@@ -61,9 +70,10 @@ const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|
 const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\b/;
 /**
  * A credit that gives money back: a return, reversal, refund or chargeback of something paid out; a
- * seller's credit memo, cash back on purchases (rebates and corrections are refund rows).
+ * seller's credit memo, cash back on purchases, a vendor's overbilling or overcharge credited back
+ * (rebates and corrections are refund rows).
  */
-const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK)\b/;
+const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK|OVER ?BILL\w*|OVER ?CHARG\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\b/;
 
 /**
  * A rebate or incentive no row settles: a supplier's purchase rebate is a refund row, but a rebate or
@@ -214,7 +224,7 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
-  if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d)) return 'transfer';
+  if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d) || SUB_ACCOUNT_TRANSFER.test(d)) return 'transfer';
   return null;
 }
 

@@ -1,10 +1,18 @@
 
-/** "Can't do 70", "can't fund the $70,000", "unable to approve 70k" where 70k is the deal's ask. */
-export function refusesAsk(lower: string, ask: number): boolean {
+/** A refusal of the ask's amount in words: "can't do 70", "can't fund the $70,000", "unable to approve 70k". */
+function refusalOfAsk(ask: number): string {
   const k = ask / 1000;
   const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
-  return new RegExp(`\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`).test(lower);
+  return `\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`;
 }
+
+/** "Can't do 70", "can't fund the $70,000", "unable to approve 70k" where 70k is the deal's ask. */
+export function refusesAsk(lower: string, ask: number): boolean {
+  return new RegExp(refusalOfAsk(ask)).test(lower);
+}
+
+/** The terms a refusal names as what it refuses: "on our standard terms", "at that term", "with the submitted structure". */
+const ON_THE_TERMS = `\\s+(?:(?:on|at|with|under)\\s+(?:our\\s+|the\\s+|your\\s+|that\\s+|this\\s+)?(?:standard|normal|usual|regular|typical|current|requested|asked|proposed|submitted|same|those|these)?\\s*(?:terms?|pricing|program|structure|rate|factor|schedule|paper|length))\\b`;
 
 /**
  * (holdout36) The ask refused only on the terms it came with: "can't do 60 on our standard terms", "can't do 60 at that term".
@@ -12,13 +20,9 @@ export function refusesAsk(lower: string, ask: number): boolean {
  * amount included: the full amount offered beside it is still for a person.)
  */
 export function refusesAskOnTheTerms(lower: string, ask: number): boolean {
-  const k = ask / 1000;
-  const amount = `(\\$\\s?${ask.toLocaleString('en-US')}|\\$?${ask}|\\$?${k}\\s?k|${Number.isInteger(k) ? k : 'x^'})`;
-  const refusal = `\\b(can't|cannot|can not|couldn't|unable to|not able to)\\s+(do|fund|approve|go|get to)\\s+(the\\s+)?(full\\s+)?${amount}(?![\\d.,]*\\d)`;
-  const qualified = `\\s+(?:(?:on|at|with|under)\\s+(?:our\\s+|the\\s+|your\\s+|that\\s+|this\\s+)?(?:standard|normal|usual|regular|typical|current|requested|asked|proposed|submitted|same|those|these)?\\s*(?:terms?|pricing|program|structure|rate|factor|schedule|paper|length))\\b`;
-  const all = new RegExp(refusal, 'g');
-  const only = new RegExp(refusal + qualified, 'g');
-  return (lower.match(all)?.length ?? 0) > 0 && (lower.match(all)?.length ?? 0) === (lower.match(only)?.length ?? 0);
+  const refusal = refusalOfAsk(ask);
+  const all = lower.match(new RegExp(refusal, 'g'))?.length ?? 0;
+  return all > 0 && all === (lower.match(new RegExp(refusal + ON_THE_TERMS, 'g'))?.length ?? 0);
 }
 
 /** The deal's ask as a lender writes it: "$150,000", "150,000", "150k", "$150k", a bare "150". */

@@ -597,3 +597,22 @@ describe("a credit from a vendor the bank prints before its channel words, the m
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-10', 'ACH Debit - CLUBREADY - RETURNED DUES - 551', -88), t('2026-03-19', 'ACH Credit - CLUBREADY - EFT DUES - 552', 1840.5)])).toBeNull();
   });
 });
+
+describe("a supplier's RMA credit, the supplier paid by card in the period (blind-37)", () => {
+  const buys = [t('2026-03-05', 'Withdrawal Debit Card IVOCLAR VIVADENT Card 8434', -290.46), t('2026-03-07', 'Withdrawal Debit Card IVOCLAR VIVADENT Card 4747', -815.78)];
+  const rma = t('2026-03-08', 'Deposit ACH IVOCLAR VIVADENT TYPE: RMA CREDIT CO ID: 3908315494 CCD', 264);
+  it('is money given back, and the statement is not doubted for it', () => {
+    expect(paidBack([...sales(10, 2000), ...buys, rma]).has(rma)).toBe(true);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, rma])).toBeNull();
+  });
+  it('named by one word, the field label and the RMA words no part of its name', () => {
+    const grainger = t('2026-03-09', 'Deposit ACH GRAINGER TYPE: RMA CREDIT CO ID: 1234567890 CCD', 120);
+    const paid = t('2026-03-04', 'Withdrawal Debit Card GRAINGER 0712 Card 0297', -480.1);
+    expect(paidBack([...sales(10, 2000), paid, grainger]).has(grainger)).toBe(true);
+  });
+  it('from a supplier not paid in the period, or more than it was paid, stays doubted', () => {
+    expect(categoryDoubt([...sales(10, 2000), rma])).toMatch(/^The credit of \$264\.00 on 2026-03-08 reads like a return/);
+    const big = t('2026-03-08', 'Deposit ACH IVOCLAR VIVADENT TYPE: RMA CREDIT CO ID: 3908315494 CCD', 1500);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, big])).toMatch(/^The credit of \$1500\.00 on 2026-03-08/);
+  });
+});

@@ -801,3 +801,31 @@ describe("blind-36: a fintech sub-account's transfer, a vendor's overbill credit
     for (const d of ['POS PURCHASE WALL STREET DELI NEW YORK', 'ACH DEBIT WALL STREET JOURNAL SUBSCR', 'RETURNED ITEM FEE WALL STREET FUNDI']) expect(mcaFunder(d)).toBeNull();
   });
 });
+
+describe("blind-37: Newtek's merchant funding under a cut name, a transfer from the owner, a supplier's RMA credit", () => {
+  // Newtek Merchant Funding's ACH company name, abbreviated and cut at 16 characters.
+  it.each(['PREAUTHORIZED ACH DEBIT NEWTEK MERCH FUN DEBIT CCD TRACE 471982327092422', 'NEWTEK MERCHANT FUNDING ACH DEBIT', 'ACH DEBIT NEWTEK MERCH FUNDING DAILY'])('%s: a Newtek Merchant Funding position', (d) =>
+    expect(mcaFunder(d)).toBe('Newtek Merchant Funding'),
+  );
+  it("Newtek's SBA and term loans, its processor, and its NSF fee are no position", () => {
+    for (const d of ['ACH Withdrawal NEWTEK SBL LOAN PMT ID 4410', 'ACH WITHDRAWAL NEWTEK SMALL BUS SBA 7A PMT ID 5512', 'ACH DR NEWTEK BANK NA SBA LOAN PMT TRACE 1', 'NEWTEK MERCHANT SOLUTIONS FEES', 'RETURNED ITEM CHARGE NSF ITEM NEWTEK MERCH FUN']) expect(mcaFunder(d)).toBeNull();
+  });
+  // The owner's transfer in, whatever the channel (a Zelle transfer the line says is from the owner).
+  it.each(['Jordan Alvarez Book transfer Personal transfer from owner - Zelle', 'ONLINE XFER FROM OWNER 7731', 'OWNER TRANSFER M REYES'])('%s is a transfer, not sales', (d) => {
+    expect(depositKind(d)).toBe('transfer');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("a building owner's payment and a Zelle from a person stay what they were", () => {
+    expect(creditDoubt('ACH CREDIT PAYMENT FROM OWNER 4471')).toBe('owner');
+    expect(depositKind('Zelle transfer from Jane Smith')).toBe('revenue');
+  });
+  // A return merchandise authorisation's credit is money given back, settled only by the statement
+  // (doubt.ts paidBack: the supplier paid in the period); RMA alone (a company's name) is no such word.
+  it.each(['Deposit ACH IVOCLAR VIVADENT TYPE: RMA CREDIT CO ID: 3908315494 CCD', 'ACH CREDIT GRAINGER RMA CR 88213', 'ACH CREDIT HENRY SCHEIN RMA #4471'])('%s reads as money given back', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBe('return');
+  });
+  it('a customer named RMA paying an invoice stays revenue, undoubted', () => {
+    expect(creditDoubt('ACH CREDIT RMA ELECTRIC INV PMT 5512')).toBeNull();
+  });
+});

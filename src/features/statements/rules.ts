@@ -69,11 +69,19 @@ const RETURN_WORD = /\b(RETURN(S|ED)?|RTN|RET|NSF|INSUFF\w*|OVERDRAFT|OVERDRAWN|
 /** The merchant's own debit card (a credit on it is a purchase returned, never a sale). */
 const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\b/;
 /**
+ * A supplier's credit for goods sent back under a return merchandise authorisation ("IVOCLAR VIVADENT
+ * TYPE: RMA CREDIT", "RMA CR 88213", "RMA #4471 REFUND"): the seller gives the buyer back what it
+ * paid, so the merchant receiving it is the buyer, never a sale (blind-37: a dental lab's supplier's
+ * RMA credit, the supplier paid by card all month, was doubted as a credit from a payee). The RMA
+ * words, not RMA alone (a company named RMA paying an invoice is a customer).
+ */
+const RMA = /\bRMA\s*(#\s*\d|NO\.?\s*\d|(CREDIT|CR|REFUND|RFND|RETURN)\b)/;
+/**
  * A credit that gives money back: a return, reversal, refund or chargeback of something paid out; a
  * seller's credit memo, cash back on purchases, a vendor's overbilling or overcharge credited back
  * (rebates and corrections are refund rows).
  */
-const GIVEN_BACK = /\b(RETURN(S|ED)?|RTN|RET|REVERS\w*|REFUND\w*|RFND|REIMB\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK|OVER ?BILL\w*|OVER ?CHARG\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\b/;
+const GIVEN_BACK = new RegExp(`\\b(RETURN(S|ED)?|RTN|RET|REVERS\\w*|REFUND\\w*|RFND|REIMB\\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK|OVER ?BILL\\w*|OVER ?CHARG\\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\\b|${RMA.source}`);
 
 /**
  * A rebate or incentive no row settles: a supplier's purchase rebate is a refund row, but a rebate or
@@ -111,9 +119,9 @@ const OWNER_LOOK = /(?<![-\w])(OWNERS?|OWNER'S|SHAREHOLDERS?|STOCKHOLDERS?|CONTR
  * insurer the merchant pays premiums to also pays claims), not an adjustment (a processor's batch
  * correction is sales), not a processor's line.
  */
-const MONEY_BACK = /\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|RETURN(S|ED)?|RTN|REFUND\w*|RFND|REVERS\w*|VOID(ED)?|CANCEL\w*)\b/;
-/** Words that name no counterparty: channel boilerplate, money-back words, company suffixes. */
-const NOT_A_NAME = new Set(['CORPORATE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
+const MONEY_BACK = new RegExp(`\\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|RETURN(S|ED)?|RTN|REFUND\\w*|RFND|REVERS\\w*|VOID(ED)?|CANCEL\\w*)\\b|${RMA.source}`);
+/** Words that name no counterparty: channel boilerplate, money-back words (RMA: a return authorisation), company suffixes, field labels (TYPE). */
+const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
 /** The words of a description that can name a counterparty, in order. */
 export function nameWords(description: string): string[] {
   return description

@@ -59,6 +59,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout37 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout37')],
   ['holdout38 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout38')],
   ['holdout39 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout39')],
+  ['holdout40 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout40')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -1,11 +1,11 @@
 import type { components } from '../../../generated/schema';
-import { iso, isoRequired } from '../../lib/format';
+import { iso, isoRequired, type TimesAsText } from '../../lib/format';
 import type { BusinessRow, BusinessStats } from './businesses.repository';
 
 export type Business = components['schemas']['Business'];
 
 /** Row -> wire shape, field by field (allow-list: nothing reaches the wire by accident). */
-export function toBusiness(row: BusinessRow, stats: BusinessStats): Business {
+export function toBusiness(row: TimesAsText<BusinessRow>, stats: BusinessStats): Business {
   return {
     id: row.id,
     legal_name: row.legal_name,

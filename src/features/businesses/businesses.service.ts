@@ -5,7 +5,9 @@ import { eventInsert } from '../../events/outbox';
 import { writeTogether } from '../../db/together';
 import { hasScope } from '../../http/access';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors';
+import { wireTimes } from '../../db/wire-time';
 import { paginate } from '../../http/pagination';
+import type { TimesAsText, WireTimes } from '../../lib/format';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { phoneParam } from '../../lib/phone';
@@ -27,7 +29,7 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '235
 export const normalizeEin = (ein: string | null | undefined) => (ein ? `${ein.replace(/\D/g, '').slice(0, 2)}-${ein.replace(/\D/g, '').slice(2)}` : null);
 
 
-export async function withStats(db: Db, scope: Scope, rows: BusinessRow[]): Promise<Business[]> {
+export async function withStats(db: Db, scope: Scope, rows: TimesAsText<BusinessRow>[]): Promise<Business[]> {
   const stats = await businessStats(db, scope, rows.map((r) => r.id));
   return rows.map((r) => toBusiness(r, stats.get(r.id)!));
 }
@@ -99,7 +101,8 @@ export async function listBusinesses(deps: Deps, scope: Scope, query: ListQuery)
       if (digits.length >= 4) w.orWhereRaw(`regexp_replace(coalesce(businesses.ein, ''), '\\D', '', 'g') like ?`, [`%${digits}%`]).orWhere('businesses.phone', 'like', `%${digits}%`);
     });
   }
-  const page = await paginate<BusinessRow>(q, { key: deps.cursorKey, list: 'businesses', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'businesses.created_at', idColumn: 'businesses.id' });
+  // Timestamps as wire text straight from the driver (src/db/wire-time.ts): no Date per value.
+  const page = await paginate<WireTimes<BusinessRow>>(wireTimes(q), { key: deps.cursorKey, list: 'businesses', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'businesses.created_at', idColumn: 'businesses.id' });
   return { data: await withStats(deps.db.knex, scope, page.rows), meta: page.meta };
 }
 

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/schema';
-import { iso, isoRequired } from '../../lib/format';
+import { iso, isoRequired, type TimesAsText } from '../../lib/format';
 import type { StageRow } from '../pipeline/pipeline.service';
 import { monthlyRevenueCents } from '../lender-matches/scoring';
 import { revenueCheck, statementEvidence } from '../lender-matches/statement-figures';
@@ -30,7 +30,7 @@ export function toStageRef(s: StageRow): StageRef {
 }
 
 /** Row -> wire shape, field by field (allow-list). Business fields come from the business row at read time. */
-export function toDeal(row: DealRow, ctx: DealContext, now: Date): Deal {
+export function toDeal(row: TimesAsText<DealRow>, ctx: DealContext, now: Date): Deal {
   const b = ctx.business;
   return {
     id: row.id,

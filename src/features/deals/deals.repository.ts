@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { prepared } from '../../db/prepared';
+import { wireTimes } from '../../db/wire-time';
+import type { WireTimes } from '../../lib/format';
 import { visibleDeals } from '../../db/visible';
 import type { Scope } from '../../http/types';
 import type { StatementDoc } from '../lender-matches/statement-figures';
@@ -254,18 +256,20 @@ type ContextColumns = {
 };
 
 /** `findDeal` and `dealContexts` for one deal, in one round trip (the visibility rule of `dealsQuery`: role user sees only its own). */
-export async function findDealWithContext(db: Db, scope: Scope, id: string): Promise<{ row: DealRow; ctx: DealContext } | undefined> {
+export async function findDealWithContext(db: Db, scope: Scope, id: string): Promise<{ row: WireTimes<DealRow>; ctx: DealContext } | undefined> {
   if (scope.role === 'user' && !scope.userId) return undefined;
   // Two fixed texts: prepared once per connection (its eight subplans cost more to plan than to run).
-  const { rows } = await (scope.role === 'user'
-    ? prepared<{ rows: (DealRow & ContextColumns)[] }>(db as Knex, DEAL_WITH_CONTEXT.own, [scope.locationId, id, scope.userId!])
-    : prepared<{ rows: (DealRow & ContextColumns)[] }>(db as Knex, DEAL_WITH_CONTEXT.all, [scope.locationId, id]));
+  // The deal's timestamps come back as wire text (src/db/wire-time.ts): no Date per value.
+  type Rows = { rows: (WireTimes<DealRow> & ContextColumns)[] };
+  const { rows } = await wireTimes(scope.role === 'user'
+    ? prepared<Rows>(db as Knex, DEAL_WITH_CONTEXT.own, [scope.locationId, id, scope.userId!])
+    : prepared<Rows>(db as Knex, DEAL_WITH_CONTEXT.all, [scope.locationId, id]));
   const r = rows[0];
   if (!r) return undefined;
   const { ctx_business, ctx_stage, ctx_primary_offer, ctx_originator, ctx_closer, ctx_submissions_count, ctx_offers_count, ctx_statements, ...row } = r;
   const statements = (typeof ctx_statements === 'string' ? JSON.parse(ctx_statements) : ctx_statements) as StatementDoc[];
   return {
-    row: row as DealRow,
+    row: row as WireTimes<DealRow>,
     ctx: {
       business: ctx_business,
       stage: ctx_stage,

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/schema';
 import type { Scope } from '../../http/types';
-import { isoRequired } from '../../lib/format';
+import { isoRequired, type TimesAsText } from '../../lib/format';
 import type { LinkedPersonRow, LinkWithBusiness, PersonRow } from './people.repository';
 
 export type Person = components['schemas']['Person'];
@@ -8,7 +8,7 @@ export type BusinessPerson = components['schemas']['BusinessPerson'];
 export type Association = components['schemas']['Association'];
 
 /** Row -> wire shape, field by field. `dob` only for admin and manager; the SSN never, only its mask. */
-export function toPerson(row: PersonRow, scope: Pick<Scope, 'role'>): Person {
+export function toPerson(row: TimesAsText<PersonRow>, scope: Pick<Scope, 'role'>): Person {
   return {
     id: row.id,
     first_name: row.first_name,

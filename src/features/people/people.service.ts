@@ -2,7 +2,9 @@ import type { components, operations } from '../../../generated/schema';
 import type { Deps } from '../../deps';
 import { recordEvent } from '../../events/outbox';
 import { invalid, notFound } from '../../http/errors';
+import { wireTimes } from '../../db/wire-time';
 import { paginate } from '../../http/pagination';
+import type { WireTimes } from '../../lib/format';
 import type { Scope } from '../../http/types';
 import { newId } from '../../lib/ids';
 import { normalizePhone, phoneParam } from '../../lib/phone';
@@ -154,7 +156,8 @@ export async function listPeople(deps: Deps, scope: Scope, query: ListQuery) {
   // listDeals and listAdvances), and says nothing about whether it exists elsewhere.
   if (query.business_id !== undefined) whereLinkedTo(q, scope, query.business_id);
   if (query.search !== undefined) whereSearch(q, query.search);
-  const page = await paginate<PersonRow>(q, { key: deps.cursorKey, list: 'people', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'people.created_at', idColumn: 'people.id' });
+  // Timestamps as wire text straight from the driver (src/db/wire-time.ts): no Date per value.
+  const page = await paginate<WireTimes<PersonRow>>(wireTimes(q), { key: deps.cursorKey, list: 'people', limit: query.limit, cursor: query.cursor, filters: query, createdAtColumn: 'people.created_at', idColumn: 'people.id' });
   return { data: page.rows.map((r) => toPerson(r, scope)), meta: page.meta };
 }
 

@@ -2950,3 +2950,25 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     expect(read('Maple Dental approved: $50,000 at 1.36, $68,000 total, 40 weekly payments of $1,700.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 40 }]);
   });
 });
+
+describe('holdout37 and holdout38 worked on: what an underwriter reads in a reply', () => {
+  const falls = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Falls Tire & Lube' });
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false });
+  it('a near name of the deal\'s business ("Cedar Creek Tire" on Cedar Falls Tire & Lube) goes to a person, whatever the decision', () => {
+    const c = read('Cedar Creek Tire & Lube approved 40k @ 1.38, 120 days, 460/day. Stips signed app + voided ck. Send it', falls(40_000));
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('multiple_deals');
+    expect(c.reasons.join('\n')).toMatch(/close to this deal's but not it/);
+    expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the deal's own name, shortened, lengthened, abbreviated or beside the owner's name, is this deal: applied
+    for (const name of ['Cedar Falls Tire', 'Cedar Falls Tire & Lube Center', 'Cedar Falls Tire & Lube']) {
+      expect(outcome(read(`${name} approved 40k @ 1.38, 120 days, 460/day. Stips signed app + voided ck.`, falls(40_000)))).toMatchObject({ apply: true });
+    }
+    expect(read('For Maple Dntl: approved $40,000 at 1.38, 120 business days, $460.00 daily.', { requested_amount: 40_000, business_name: 'Maple Dental Studio' }).review_reason ?? null).toBeNull();
+  });
+  it("a request naming another business that shares only a word with the lender's own name is not the lender naming itself", () => {
+    const c = read("Hey Dana,\n\nOn Bayou Country Seafood Distributors - I need 3 more months of statements and the owner's DL before I can put numbers on it.\n\nThanks!\nJolie Landry\nCajun Country Funding", { requested_amount: 38_000, business_name: 'Acadiana Crawfish Supply' });
+    expect(c.reasons.join('\n')).toMatch(/names another deal than this one \(Bayou Country Seafood Distributors\)/);
+    expect(outcome(c)).toMatchObject({ apply: false });
+  });
+});

@@ -95,6 +95,9 @@ const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pa
  * for offer terms only (`attachmentOffers`). `context` is what the hook knows of the submission (the
  * deal's requested amount above all): with it, counters are read from the terms, not only the words.
  */
+/** The reason noted when a reply names a business close to the deal's but not it (see nearName in deals.ts). */
+export const NEAR_NAME = "names a business close to this deal's but not it: which file it answers is a person's call";
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -105,10 +108,13 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
   // a decision or an aside about another deal than this one (holdout8): not read for this deal
   const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
-  if (elsewhere) {
+  if (elsewhere?.cut) {
     reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
     deals.own = elsewhere.own;
   }
+  // (rfix) a name close to the deal's business but not it ("Sioux City Auto Glass" on the Sioux Falls Auto Glass thread): which file the
+  // reply answers is a person's call (multiple_deals below)
+  if (elsewhere?.near.length) reasons.push(`${NEAR_NAME} (${elsewhere.near.join(', ')})`);
   let a = analyse(deals.own, input.subject, context);
   // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
   // read the subject as the first line of the reply
@@ -173,7 +179,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
     }
   }
-  if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
+  if (elsewhere?.cut && !elsewhere.mine && a.ownDecision < 2.5) {
     // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
     return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, OTHER_BUSINESS_ONLY] };
   }

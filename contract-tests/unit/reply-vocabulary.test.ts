@@ -2971,4 +2971,14 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     expect(c.reasons.join('\n')).toMatch(/names another deal than this one \(Bayou Country Seafood Distributors\)/);
     expect(outcome(c)).toMatchObject({ apply: false });
   });
+  it('a term and a count of payments stated together as one offer\'s, that do not run the same time, go to a person (conflicting_cues)', () => {
+    const c = read('Maple Dental: approved at $30,000, factor 1.40, 6 month term, 100 daily payments of $420.00.', { requested_amount: 45_000, business_name: 'Maple Dental Studio' });
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.4, term: 6, term_unit: 'months' }]);
+    expect(c.review_reason).toBe('conflicting_cues');
+    // the same count beside a term refused in a sentence of its own: the count that repays the offer is its term, applied
+    const d = read('Not the 6 months you asked. Maple Dental: approved at $30,000, factor 1.40, 100 daily payments of $420.00.', { requested_amount: 45_000, business_name: 'Maple Dental Studio' });
+    expect(d.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.4, term: 100, term_unit: 'days' }]);
+    expect(d.review_reason ?? null).toBeNull();
+  });
 });

@@ -2981,4 +2981,10 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     expect(d.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.4, term: 100, term_unit: 'days' }]);
     expect(d.review_reason ?? null).toBeNull();
   });
+  it('a score read out after the pull it came from ("pulled the guarantor\'s bureau on the salon: 521") is a credit decline, named before the collections beside it', () => {
+    const c = read("Pulled the guarantor's bureau on Maple Dental: 521, with three collections and a repo from last spring. We have to decline.", { requested_amount: 40_000, business_name: 'Maple Dental Studio' });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    // a count after a colon is no score: "positions: 3" / "history: 400 days"
+    expect(read('We have to decline Maple Dental. Credit history: 400 days of collections and two charge-offs.', { requested_amount: 40_000, business_name: 'Maple Dental Studio' }).decline_category).toBe('default_history');
+  });
 });

@@ -892,6 +892,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(fico|score|credit|beacon|bureau)( came back| came in| comes in| is| was| of| at| sits at| pulled)( at| of| a)? (only |just )?[3-7]\\d\\d(?![\\d%]|,\\d|k\\b)',
       'derogs?|derogatory(?! public)|late pays?|(recent|multiple|too many) (lates|late payments|inquiries)',
       '(score|fico|credit|beacon) (floor|cutoff|cut-off|minimum|min|requirement)',
+      // (rfix) the score read out after the pull it came from: "ran the guarantor's bureau on the bakery: 512", "pulled credit - 561"
+      "(bureau|credit|fico|beacon|tri-?merge|experian|equifax|transunion)[^.;!?\\n]{0,40}?(:|\\s[-\u2013\u2014]) ?[3-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(months?|days?|weeks?|positions?))",
     ],
     w: 3,
   },

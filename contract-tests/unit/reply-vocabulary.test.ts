@@ -2987,4 +2987,9 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     // a count after a colon is no score: "positions: 3" / "history: 400 days"
     expect(read('We have to decline Maple Dental. Credit history: 400 days of collections and two charge-offs.', { requested_amount: 40_000, business_name: 'Maple Dental Studio' }).decline_category).toBe('default_history');
   });
+  it('a payment with its schedule and its count after "x" ("Remittance: $1,150.00 weekly x 36") gives the offer its term', () => {
+    const c = read('Cleared on Maple Dental for the full amount.\nPurchase Price: $30,000.00\nFactor: 1.38\nRemittance: $1,150.00 weekly x 36', { requested_amount: 30_000, business_name: 'Maple Dental Studio' });
+    expect(c.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.38, term: 36, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1150 }]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+  });
 });

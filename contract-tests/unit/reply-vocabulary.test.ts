@@ -2992,4 +2992,14 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     expect(c.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.38, term: 36, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1150 }]);
     expect(outcome(c)).toMatchObject({ apply: true });
   });
+  it('an approval of the ask priced without an amount is applied at the ask when the only other numbers are a date or an address', () => {
+    const eagle = { requested_amount: 45_000, business_name: 'Eagle Pass Tire Co' };
+    const text = 'Dana -\n\nEagle Pass is a go for the full 45K.\n\nBuy rate 1.31 on 110 business days, daily debit. You can add up to 8 points on top (sell rate no higher\nthan 1.39). Approval good thru 12/04.\n\nKai Moreno\n77 Canal St, Ste 2200 | Mobile, AL 36602';
+    const c = read(text, eagle);
+    expect(c.reasons.join('\n')).toMatch(/priced terms naming no amount in an approval: the ask/);
+    expect(c.offers).toMatchObject([{ amount: 45_000, factor_rate: 1.31, term: 110, term_unit: 'days' }]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+    // another amount in words of money still stops it: a person completes the offer
+    expect(outcome(read(text.replace('Approval good', 'Could also do 30 if they want less. Approval good'), eagle))).toMatchObject({ apply: false });
+  });
 });

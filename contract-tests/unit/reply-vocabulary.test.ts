@@ -3002,4 +3002,18 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     // another amount in words of money still stops it: a person completes the offer
     expect(outcome(read(text.replace('Approval good', 'Could also do 30 if they want less. Approval good'), eagle))).toMatchObject({ apply: false });
   });
+  it('a plain-text line wrapped mid-sentence by the mail client is read as one sentence ("we can\'t\\napprove it")', () => {
+    const ctx = { requested_amount: 30_000, business_name: 'Maple Dental Studio' };
+    expect(read("Maple Dental has been open 8 months, so we can't\napprove it right now.", ctx).type).toBe('declined');
+    // a new line starting a new sentence with a capital stays its own line
+    expect(read('Maple Dental has been open 8 months and we\nApprove nothing under a year.', ctx).reasons.join('\n')).not.toMatch(/"can't approve"/);
+  });
+  it('a Spanish refusal with its pronoun attached ("no podemos aprobarlo") declines, and "we need a minimum of" is a rule, not a request', () => {
+    const c = read('La clínica lleva solo 8 meses abierta. We need a minimum of 12 months in business, so no podemos aprobarlo ahora.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.reasons.join('\n')).not.toMatch(/"we need a"/);
+    expect(read('Dana, lo siento: no podemos financiarlo con dos posiciones abiertas.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('declined');
+    expect(read('We need a voided check and the October statement before we can price Maple Dental.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('needs_info');
+  });
 });

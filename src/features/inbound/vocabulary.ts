@@ -110,7 +110,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
   // "queda declinado" (never "no va a ser problema", a yes)
-  { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) (hacer|fondear|financiar|aprobar|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) ((hacer|fondear|financiar|aprobar)(lo|la|los|las)?|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -258,7 +258,8 @@ export const NEEDS_INFO: PhraseRow[] = [
   { phrase: '(send|get|need) (me |us )?payoff letters?', w: 2 },
   { phrase: 'pls|please', w: 0.5 },
   { phrase: '(at|for) \\$?\\d+k? we need', w: 2 },
-  { phrase: 'we need (financials|the|a|an|2|two|3)', w: 1.5 },
+  // (rfix) never the lender's own rule: "we need a minimum of 12 months in business" asks for nothing
+  { phrase: 'we need (financials|the|a(?! (minimum|min|floor)\\b)|an|2|two|3)', w: 1.5 },
   { phrase: 'on hold until', w: 2.5 },
   { phrase: 'documents required|action required', w: 2 },
   // a request opening a sentence, naming a document: "Send the MTD and I'll get you numbers", "Upload October's statement"

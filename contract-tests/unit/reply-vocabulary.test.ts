@@ -3016,4 +3016,11 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     expect(read('Dana, lo siento: no podemos financiarlo con dos posiciones abiertas.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('declined');
     expect(read('We need a voided check and the October statement before we can price Maple Dental.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('needs_info');
   });
+  it('the deal\'s business named as what is refused ("cant do Maple Dental") is a decline, with its reason', () => {
+    const c = read('Dana - cant do Maple Dental Studio. Owner had an advance with us last year that went into default and we wrote off 9k.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(c.review_reason ?? null).toBeNull();
+    // another business named so is not this deal refused
+    expect(read('Dana - cant do Harbor Bakery.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).not.toBe('declined');
+  });
 });

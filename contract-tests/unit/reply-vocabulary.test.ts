@@ -3023,4 +3023,10 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     // another business named so is not this deal refused
     expect(read('Dana - cant do Harbor Bakery.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).not.toBe('declined');
   });
+  it('a funder\'s mailing advertising its program (buy rates from, approvals up to, same-day funding) about no deal is no decision', () => {
+    const blast = 'Holiday special for ISO partners!\n\n- Buy rates as low as 1.25 with up to 10 points\n- Approvals up to $750,000 in 2 hours\n- Same-day funding on contracts signed by noon\n\nRestricted: trucking, cannabis. Minimum 6 months TIB.\n\nYou are receiving this because you are a registered partner. Unsubscribe: reply STOP.';
+    expect(read(blast, { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('unclassified');
+    // one such line in a signature under a decision is still the decision
+    expect(read('Maple Dental approved: $30,000 at 1.35, 120 business days, $337.50 daily.\n\nKim Lee\nApprovals up to $500,000', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('approved');
+  });
 });

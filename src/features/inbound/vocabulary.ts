@@ -354,6 +354,9 @@ export const MARKETING: PhraseRow[] = [
   { phrase: "(approved|funded|closed) (this|last) (week|month)(?=\\s*:)|recent (fundings|approvals|closings)|deals? of the (week|month)", w: 2 },
   { phrase: "(we|who) (approve|fund|say yes to|close) what (other|most) (funders|lenders|banks|shops)( won't| don't| can't| turn down| decline| pass on)", w: 2 },
   { phrase: '(hi|hello|dear) (partner|partners|iso partners?|broker partners?)|submit a deal( today| now)?', w: 1 },
+  // (rfix) the program advertised, in a blast's bullets: "buy rates starting at 1.22", "approvals up to $500,000 in 4 hours",
+  // "same-day funding", "submit to deals@...": one such line is a signature's, several a funder's mailing (with the rest)
+  { phrase: '(buy|sell) rates? (starting|start|from|as low as)|rates? as low as|approvals? up to \\$?\\d|same[- ]day (funding|approvals?)|(funding|approvals?|decisions?) in (\\d+|one|two|four|24|48) (hours?|hrs)|submit (your )?(deals|files|subs|submissions)? ?(to|at) [a-z0-9._-]+@|(year|month|quarter)-end (push|special|promo)', w: 1.5 },
 ];
 
 /**

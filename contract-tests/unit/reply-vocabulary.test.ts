@@ -3029,4 +3029,9 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     // one such line in a signature under a decision is still the decision
     expect(read('Maple Dental approved: $30,000 at 1.35, 120 business days, $337.50 daily.\n\nKim Lee\nApprovals up to $500,000', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('approved');
   });
+  it('a counter the lender says it would not be comfortable making is no counter cue', () => {
+    const c = read('$300K is well over our house limit for Maple Dental. We would not be comfortable countering at a size that far off what they need, so we will pass.', { requested_amount: 300_000, business_name: 'Maple Dental Studio' });
+    expect(c.type).toBe('declined');
+    expect(c.reasons.join('\n')).not.toMatch(/^counter /m);
+  });
 });

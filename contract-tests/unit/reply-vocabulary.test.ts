@@ -3034,4 +3034,13 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     expect(c.type).toBe('declined');
     expect(c.reasons.join('\n')).not.toMatch(/^counter /m);
   });
+  it('a counter offering a line of credit priced by a fee on the balance (no factor) is applied as a counter with no offer to log', () => {
+    const ctx = { requested_amount: 70_000, business_name: 'Maple Dental Studio' };
+    const c = read("Passing on the MCA side for Maple Dental, the margins are thin. BUT our credit line desk likes it. They can offer a $40,000 revolving line of credit:\n- 12 month draw period\n- 1.9% monthly fee on the outstanding balance\n- weekly repayment of draws over 24 weeks\nIf they would take a line instead of an advance, I'll send the LOC app.", ctx);
+    expect(c.type).toBe('counter');
+    expect(c.offers).toEqual([]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+    // the same advance counter without a factor is still an offer nobody can log: a person completes it
+    expect(outcome(read("Can't do the 70 for Maple Dental. Best we can do is $40,000 over 12 months, weekly.", ctx))).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+  });
 });

@@ -98,6 +98,21 @@ const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pa
 /** The reason noted when a reply names a business close to the deal's but not it (see nearName in deals.ts). */
 export const NEAR_NAME = "names a business close to this deal's but not it: which file it answers is a person's call";
 
+/** The reason noted when a counter offers another product priced by a fee or interest, not a factor (see otherProductByInterest). */
+export const INTEREST_PRICED_PRODUCT = 'another product priced by a fee or an interest rate, no factor: no advance offered, no offer to log';
+/** A fee or an interest rate pricing a product: "2.2% monthly fee on the outstanding balance", "at 14% APR", "prime + 3". */
+const INTEREST_PRICE = /\b\d+(?:\.\d+)?\s?%\s*(?:(?:monthly|annual|annually|weekly|a month|per month|per year|simple)\s+)?(?:fee|interest|apr|rate|draw fee)\b|\b\d+(?:\.\d+)?\s?%\s*(?:apr|interest)\b|\bprime\s*\+\s*\d/;
+/** Another product than an advance (a line of credit, a term loan, equipment finance) offered, priced by a fee or interest and by no factor. */
+function otherProductByInterest(a: Analysis): boolean {
+  return (
+    a.product.score >= 3 &&
+    /line of credit|credit line|\bloc\b|term loan|equipment/.test(a.product.hits.join(' ')) &&
+    a.offers.every((o) => o.factor_rate === null) &&
+    !scanFacts(a.own, 0).some((f) => f.kind === 'factor') &&
+    INTEREST_PRICE.test(a.lower)
+  );
+}
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -193,7 +208,15 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
   if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
-  if ((d.type === 'approved' || d.type === 'counter') && !result.offers.length) {
+  // (rfix) a counter offering another product priced by a fee or an interest rate (a line of credit at "2.2% monthly fee on
+  // the balance", a term loan at an APR), no factor anywhere: no advance is offered, so there is no offer to log (an offer
+  // is priced by its factor); the counter is recorded with the lender's words
+  const interestPriced = d.type === 'counter' && otherProductByInterest(a);
+  if (interestPriced) {
+    result.offers = [];
+    result.reasons.push(INTEREST_PRICED_PRODUCT);
+  }
+  if ((d.type === 'approved' || d.type === 'counter') && !result.offers.length && !interestPriced) {
     // (holdout22) the decision's own text, or the message it relays, prices the deal and no offer came of it: a person reads it
     const cues = [...new Set([...pricingCues(a.own, context), ...(parts.forwarded && a !== both ? pricingCues(parts.forwarded, context) : [])])];
     if (cues.length) result.reasons.push(`${PRICING_NOT_READ}: ${cues.slice(0, 4).map((c) => `"${c}"`).join(', ')}`);

@@ -3043,4 +3043,12 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     // the same advance counter without a factor is still an offer nobody can log: a person completes it
     expect(outcome(read("Can't do the 70 for Maple Dental. Best we can do is $40,000 over 12 months, weekly.", ctx))).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
   });
+  it('a reply whose only part is a document request naming another business is read as a request, for a person (multiple_deals)', () => {
+    const ctx = { requested_amount: 38_000, business_name: 'Maple Dental Studio' };
+    const c = read('Hi Dana,\n\nOn Harbor Point Bakery - I need the last 3 months of statements and a voided check before I can price it.\n\nThanks\nSam', ctx);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'multiple_deals' });
+    expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // an approval of another business on this thread is no answer for this deal at all
+    expect(read('Hi Dana,\n\nApproved on Harbor Point Bakery - $40,000 @ 1.35, 30 weeks at $1,800.00.\n\nSam', ctx).type).toBe('unclassified');
+  });
 });

@@ -95,6 +95,9 @@ const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pa
  * for offer terms only (`attachmentOffers`). `context` is what the hook knows of the submission (the
  * deal's requested amount above all): with it, counters are read from the terms, not only the words.
  */
+/** The reason noted when a reply's only part is a document request naming another business than the deal's. */
+export const REQUEST_FOR_OTHER_BUSINESS = "a document request naming another business than this deal's: which file the items are for is a person's call";
+
 /** The reason noted when a reply names a business close to the deal's but not it (see nearName in deals.ts). */
 export const NEAR_NAME = "names a business close to this deal's but not it: which file it answers is a person's call";
 
@@ -123,6 +126,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
   // a decision or an aside about another deal than this one (holdout8): not read for this deal
   const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
+  const uncut = deals.own;
   if (elsewhere?.cut) {
     reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
     deals.own = elsewhere.own;
@@ -196,6 +200,13 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   }
   if (elsewhere?.cut && !elsewhere.mine && a.ownDecision < 2.5) {
     // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
+    // (rfix) ... unless it only asks for documents: the items may be this deal's under another name (a person checks which
+    // file they are for); the request is kept as read, for a person (multiple_deals), never applied
+    const whole = decide(analyse(uncut, input.subject, context), context);
+    if (whole.type === 'needs_info' && !whole.review) {
+      const w = analyse(uncut, input.subject, context);
+      return { type: 'needs_info', confidence: whole.confidence, requested_items: w.items.items, offers: [], reasons: [...reasons, ...whole.reasons, REQUEST_FOR_OTHER_BUSINESS, 'review: multiple_deals'], review_reason: 'multiple_deals' };
+    }
     return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, OTHER_BUSINESS_ONLY] };
   }
   // ... beside this deal's own answer: a person records the other deal's part where it belongs

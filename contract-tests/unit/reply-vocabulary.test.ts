@@ -2892,7 +2892,8 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
   });
   it('a request naming another business right after the greeting ("Dana - on Birch Street Bakery, I need ...") is not this deal\'s', () => {
     const c = read('Dana - on Birch Street Bakery, I need the landlord letter and their September statement before we can move.', maple(40_000));
-    expect(c.type).toBe('unclassified');
+    // (rfix) read as the request it is, for a person (multiple_deals), never applied to this deal (was `unclassified`)
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'multiple_deals' });
     expect(c.reasons.join('\n')).toContain('names another deal than this one (Birch Street Bakery)');
     expect(read('Dana - on Maple Dental, I need the landlord letter and their September statement before we can move.', maple(40_000))).toMatchObject({ type: 'needs_info' });
   });
@@ -2948,5 +2949,107 @@ describe('holdout36 worked on: what an underwriter reads in a reply', () => {
     expect(c.review_reason ?? null).toBeNull();
     // a total that is the payback (the amount times the factor) stays the payback
     expect(read('Maple Dental approved: $50,000 at 1.36, $68,000 total, 40 weekly payments of $1,700.', maple(50_000)).offers).toMatchObject([{ amount: 50_000, factor_rate: 1.36, term: 40 }]);
+  });
+});
+
+describe('holdout37 and holdout38 worked on: what an underwriter reads in a reply', () => {
+  const falls = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Falls Tire & Lube' });
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false });
+  it('a near name of the deal\'s business ("Cedar Creek Tire" on Cedar Falls Tire & Lube) goes to a person, whatever the decision', () => {
+    const c = read('Cedar Creek Tire & Lube approved 40k @ 1.38, 120 days, 460/day. Stips signed app + voided ck. Send it', falls(40_000));
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('multiple_deals');
+    expect(c.reasons.join('\n')).toMatch(/close to this deal's but not it/);
+    expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the deal's own name, shortened, lengthened, abbreviated or beside the owner's name, is this deal: applied
+    for (const name of ['Cedar Falls Tire', 'Cedar Falls Tire & Lube Center', 'Cedar Falls Tire & Lube']) {
+      expect(outcome(read(`${name} approved 40k @ 1.38, 120 days, 460/day. Stips signed app + voided ck.`, falls(40_000)))).toMatchObject({ apply: true });
+    }
+    expect(read('For Maple Dntl: approved $40,000 at 1.38, 120 business days, $460.00 daily.', { requested_amount: 40_000, business_name: 'Maple Dental Studio' }).review_reason ?? null).toBeNull();
+  });
+  it("a request naming another business that shares only a word with the lender's own name is not the lender naming itself", () => {
+    const c = read("Hey Dana,\n\nOn Bayou Country Seafood Distributors - I need 3 more months of statements and the owner's DL before I can put numbers on it.\n\nThanks!\nJolie Landry\nCajun Country Funding", { requested_amount: 38_000, business_name: 'Acadiana Crawfish Supply' });
+    expect(c.reasons.join('\n')).toMatch(/names another deal than this one \(Bayou Country Seafood Distributors\)/);
+    expect(outcome(c)).toMatchObject({ apply: false });
+  });
+  it('a term and a count of payments stated together as one offer\'s, that do not run the same time, go to a person (conflicting_cues)', () => {
+    const c = read('Maple Dental: approved at $30,000, factor 1.40, 6 month term, 100 daily payments of $420.00.', { requested_amount: 45_000, business_name: 'Maple Dental Studio' });
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.4, term: 6, term_unit: 'months' }]);
+    expect(c.review_reason).toBe('conflicting_cues');
+    // the same count beside a term refused in a sentence of its own: the count that repays the offer is its term, applied
+    const d = read('Not the 6 months you asked. Maple Dental: approved at $30,000, factor 1.40, 100 daily payments of $420.00.', { requested_amount: 45_000, business_name: 'Maple Dental Studio' });
+    expect(d.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.4, term: 100, term_unit: 'days' }]);
+    expect(d.review_reason ?? null).toBeNull();
+  });
+  it('a score read out after the pull it came from ("pulled the guarantor\'s bureau on the salon: 521") is a credit decline, named before the collections beside it', () => {
+    const c = read("Pulled the guarantor's bureau on Maple Dental: 521, with three collections and a repo from last spring. We have to decline.", { requested_amount: 40_000, business_name: 'Maple Dental Studio' });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    // a count after a colon is no score: "positions: 3" / "history: 400 days"
+    expect(read('We have to decline Maple Dental. Credit history: 400 days of collections and two charge-offs.', { requested_amount: 40_000, business_name: 'Maple Dental Studio' }).decline_category).toBe('default_history');
+  });
+  it('a payment with its schedule and its count after "x" ("Remittance: $1,150.00 weekly x 36") gives the offer its term', () => {
+    const c = read('Cleared on Maple Dental for the full amount.\nPurchase Price: $30,000.00\nFactor: 1.38\nRemittance: $1,150.00 weekly x 36', { requested_amount: 30_000, business_name: 'Maple Dental Studio' });
+    expect(c.offers).toMatchObject([{ amount: 30_000, factor_rate: 1.38, term: 36, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1150 }]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+  });
+  it('an approval of the ask priced without an amount is applied at the ask when the only other numbers are a date or an address', () => {
+    const eagle = { requested_amount: 45_000, business_name: 'Eagle Pass Tire Co' };
+    const text = 'Dana -\n\nEagle Pass is a go for the full 45K.\n\nBuy rate 1.31 on 110 business days, daily debit. You can add up to 8 points on top (sell rate no higher\nthan 1.39). Approval good thru 12/04.\n\nKai Moreno\n77 Canal St, Ste 2200 | Mobile, AL 36602';
+    const c = read(text, eagle);
+    expect(c.reasons.join('\n')).toMatch(/priced terms naming no amount in an approval: the ask/);
+    expect(c.offers).toMatchObject([{ amount: 45_000, factor_rate: 1.31, term: 110, term_unit: 'days' }]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+    // another amount in words of money still stops it: a person completes the offer
+    expect(outcome(read(text.replace('Approval good', 'Could also do 30 if they want less. Approval good'), eagle))).toMatchObject({ apply: false });
+  });
+  it('a plain-text line wrapped mid-sentence by the mail client is read as one sentence ("we can\'t\\napprove it")', () => {
+    const ctx = { requested_amount: 30_000, business_name: 'Maple Dental Studio' };
+    expect(read("Maple Dental has been open 8 months, so we can't\napprove it right now.", ctx).type).toBe('declined');
+    // a new line starting a new sentence with a capital stays its own line
+    expect(read('Maple Dental has been open 8 months and we\nApprove nothing under a year.', ctx).reasons.join('\n')).not.toMatch(/"can't approve"/);
+  });
+  it('a Spanish refusal with its pronoun attached ("no podemos aprobarlo") declines, and "we need a minimum of" is a rule, not a request', () => {
+    const c = read('La clínica lleva solo 8 meses abierta. We need a minimum of 12 months in business, so no podemos aprobarlo ahora.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.reasons.join('\n')).not.toMatch(/"we need a"/);
+    expect(read('Dana, lo siento: no podemos financiarlo con dos posiciones abiertas.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('declined');
+    expect(read('We need a voided check and the October statement before we can price Maple Dental.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('needs_info');
+  });
+  it('the deal\'s business named as what is refused ("cant do Maple Dental") is a decline, with its reason', () => {
+    const c = read('Dana - cant do Maple Dental Studio. Owner had an advance with us last year that went into default and we wrote off 9k.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' });
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(c.review_reason ?? null).toBeNull();
+    // another business named so is not this deal refused
+    expect(read('Dana - cant do Harbor Bakery.', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).not.toBe('declined');
+  });
+  it('a funder\'s mailing advertising its program (buy rates from, approvals up to, same-day funding) about no deal is no decision', () => {
+    const blast = 'Holiday special for ISO partners!\n\n- Buy rates as low as 1.25 with up to 10 points\n- Approvals up to $750,000 in 2 hours\n- Same-day funding on contracts signed by noon\n\nRestricted: trucking, cannabis. Minimum 6 months TIB.\n\nYou are receiving this because you are a registered partner. Unsubscribe: reply STOP.';
+    expect(read(blast, { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('unclassified');
+    // one such line in a signature under a decision is still the decision
+    expect(read('Maple Dental approved: $30,000 at 1.35, 120 business days, $337.50 daily.\n\nKim Lee\nApprovals up to $500,000', { requested_amount: 30_000, business_name: 'Maple Dental Studio' }).type).toBe('approved');
+  });
+  it('a counter the lender says it would not be comfortable making is no counter cue', () => {
+    const c = read('$300K is well over our house limit for Maple Dental. We would not be comfortable countering at a size that far off what they need, so we will pass.', { requested_amount: 300_000, business_name: 'Maple Dental Studio' });
+    expect(c.type).toBe('declined');
+    expect(c.reasons.join('\n')).not.toMatch(/^counter /m);
+  });
+  it('a counter offering a line of credit priced by a fee on the balance (no factor) is applied as a counter with no offer to log', () => {
+    const ctx = { requested_amount: 70_000, business_name: 'Maple Dental Studio' };
+    const c = read("Passing on the MCA side for Maple Dental, the margins are thin. BUT our credit line desk likes it. They can offer a $40,000 revolving line of credit:\n- 12 month draw period\n- 1.9% monthly fee on the outstanding balance\n- weekly repayment of draws over 24 weeks\nIf they would take a line instead of an advance, I'll send the LOC app.", ctx);
+    expect(c.type).toBe('counter');
+    expect(c.offers).toEqual([]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+    // the same advance counter without a factor is still an offer nobody can log: a person completes it
+    expect(outcome(read("Can't do the 70 for Maple Dental. Best we can do is $40,000 over 12 months, weekly.", ctx))).toMatchObject({ apply: false, review_reason: 'incomplete_offer' });
+  });
+  it('a reply whose only part is a document request naming another business is read as a request, for a person (multiple_deals)', () => {
+    const ctx = { requested_amount: 38_000, business_name: 'Maple Dental Studio' };
+    const c = read('Hi Dana,\n\nOn Harbor Point Bakery - I need the last 3 months of statements and a voided check before I can price it.\n\nThanks\nSam', ctx);
+    expect(c).toMatchObject({ type: 'needs_info', review_reason: 'multiple_deals' });
+    expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // an approval of another business on this thread is no answer for this deal at all
+    expect(read('Hi Dana,\n\nApproved on Harbor Point Bakery - $40,000 @ 1.35, 30 weeks at $1,800.00.\n\nSam', ctx).type).toBe('unclassified');
   });
 });

@@ -110,7 +110,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
   // "queda declinado" (never "no va a ser problema", a yes)
-  { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) (hacer|fondear|financiar|aprobar|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) ((hacer|fondear|financiar|aprobar)(lo|la|los|las)?|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -258,7 +258,8 @@ export const NEEDS_INFO: PhraseRow[] = [
   { phrase: '(send|get|need) (me |us )?payoff letters?', w: 2 },
   { phrase: 'pls|please', w: 0.5 },
   { phrase: '(at|for) \\$?\\d+k? we need', w: 2 },
-  { phrase: 'we need (financials|the|a|an|2|two|3)', w: 1.5 },
+  // (rfix) never the lender's own rule: "we need a minimum of 12 months in business" asks for nothing
+  { phrase: 'we need (financials|the|a(?! (minimum|min|floor)\\b)|an|2|two|3)', w: 1.5 },
   { phrase: 'on hold until', w: 2.5 },
   { phrase: 'documents required|action required', w: 2 },
   // a request opening a sentence, naming a document: "Send the MTD and I'll get you numbers", "Upload October's statement"
@@ -353,6 +354,9 @@ export const MARKETING: PhraseRow[] = [
   { phrase: "(approved|funded|closed) (this|last) (week|month)(?=\\s*:)|recent (fundings|approvals|closings)|deals? of the (week|month)", w: 2 },
   { phrase: "(we|who) (approve|fund|say yes to|close) what (other|most) (funders|lenders|banks|shops)( won't| don't| can't| turn down| decline| pass on)", w: 2 },
   { phrase: '(hi|hello|dear) (partner|partners|iso partners?|broker partners?)|submit a deal( today| now)?', w: 1 },
+  // (rfix) the program advertised, in a blast's bullets: "buy rates starting at 1.22", "approvals up to $500,000 in 4 hours",
+  // "same-day funding", "submit to deals@...": one such line is a signature's, several a funder's mailing (with the rest)
+  { phrase: '(buy|sell) rates? (starting|start|from|as low as)|rates? as low as|approvals? up to \\$?\\d|same[- ]day (funding|approvals?)|(funding|approvals?|decisions?) in (\\d+|one|two|four|24|48) (hours?|hrs)|submit (your )?(deals|files|subs|submissions)? ?(to|at) [a-z0-9._-]+@|(year|month|quarter)-end (push|special|promo)', w: 1.5 },
 ];
 
 /**
@@ -892,6 +896,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(fico|score|credit|beacon|bureau)( came back| came in| comes in| is| was| of| at| sits at| pulled)( at| of| a)? (only |just )?[3-7]\\d\\d(?![\\d%]|,\\d|k\\b)',
       'derogs?|derogatory(?! public)|late pays?|(recent|multiple|too many) (lates|late payments|inquiries)',
       '(score|fico|credit|beacon) (floor|cutoff|cut-off|minimum|min|requirement)',
+      // (rfix) the score read out after the pull it came from: "ran the guarantor's bureau on the bakery: 512", "pulled credit - 561"
+      "(bureau|credit|fico|beacon|tri-?merge|experian|equifax|transunion)[^.;!?\\n]{0,40}?(:|\\s[-\u2013\u2014]) ?[3-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(months?|days?|weeks?|positions?))",
     ],
     w: 3,
   },

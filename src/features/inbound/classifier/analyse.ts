@@ -161,7 +161,9 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   }
   const category = declineCategory(blankBusinessName(lower, ctx?.business_name));
   const approved = score(lower, APPROVED_CUES);
-  const declined = score(lower, DECLINED_CUES);
+  // (rfix) the deal's business named as what is refused ("cant do Biloxi Gulf Tire", "we won't fund Harbor Bakery"): read as
+  // "it", the object every refusal takes; a decision word in the name ("Eagle Pass") is no decision
+  const declined = score(ctx?.business_name ? blankBusinessName(lower, ctx.business_name, 'it') : lower, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);
   // (holdout33) "NI" (not interested) in capitals opening a line, on its own or "NI on <the deal>": the trade's shorthand
   // no. Case-sensitive and only there, so "ni" in a word, a name or "NI" inside a sentence (Northern Ireland) is not read

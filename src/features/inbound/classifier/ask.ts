@@ -48,9 +48,19 @@ export function refusedAskByName(lower: string, ask: number): string | null {
 /** (holdout34) A telephone number ("(239) 555-0114", "303-555-0181", "555.0114"): its groups of digits are no amounts. */
 const PHONE_NUMBER = /(?:\(\d{3}\)\s?|(?<![\d,.$])\d{3}[-. ])?(?<![\d,.$])\d{3}[-.]\d{4}(?![\d,])/g;
 
+/**
+ * (rfix) A date written with slashes: "good thru 11/23", "expires 12/05", "signed 11/18/26". With its year always; without
+ * it only after a word that dates something (a bare "6/12" may be shorthand terms).
+ */
+const SLASH_DATE = /(?<![\d.,$\/])(?:0?[1-9]|1[0-2])\/(?:0?[1-9]|[12]\d|3[01])\/(?:\d{4}|\d{2})(?![\d\/]|\.\d)|(?<=\b(?:thru|through|till|until|by|on|expires?|expiring|expiry|good|valid|dated|as of|from|before|after|effective|since|of)\s+)(?:0?[1-9]|1[0-2])\/(?:0?[1-9]|[12]\d|3[01])(?![\d\/]|\.\d)/g;
+
+/** (rfix) A postal address's numbers: a ZIP code after its state (", la 70130"), a suite ("ste 1900"), a street number ("77 canal st"). */
+const ADDRESS_NUMBER = /(?<![\w.,$])\d{1,5}(?=(?: [a-z]+){1,3}\.? (?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|way|pkwy|parkway|hwy|highway|ct|court|pl|place|plaza|sq|square)\b\.?(?:,|\s*\||\s*$|\s+(?:ste|suite|unit|fl|floor)\b))|(?<=,\s*[a-z]{2}\s+)\d{5}(?:-\d{4})?(?!\d)|\b(?:ste|suite|unit|apt|floor|fl)\.?\s*#?\s*\d+\b/g;
+
 export function otherAmountNamed(lower0: string, ask: number): boolean {
   // (holdout34) the signature's telephone number is no amount: "(239) 555-0114" named no $114,000 beside an approval of the ask
-  const lower = lower0.replace(PHONE_NUMBER, (m) => ' '.repeat(m.length));
+  // (rfix) nor is a date ("approval good thru 11/23" named no $11,000) or an address's ZIP code or suite
+  const lower = lower0.replace(PHONE_NUMBER, (m) => ' '.repeat(m.length)).replace(SLASH_DATE, (m) => ' '.repeat(m.length)).replace(ADDRESS_NUMBER, (m) => ' '.repeat(m.length));
   // (a time of day, "at 11:40", is no amount)
   const re = /(?<![\w.$,:])\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m)?\b(?!:\d|\s*(%|percent|pts?\b|points?\b|x\b|days?|business|biz|weeks?|wks?|months?|mos?|mo\b|mths?|years?|yrs?|payments?|pmts?|debits?|positions?|nsfs?|negs?|\/\s*(day|d|wk|week|mo|month)\b|(a|per) (day|week|month)|daily|weekly|monthly|dly|wkly))/g;
   let m: RegExpExecArray | null;

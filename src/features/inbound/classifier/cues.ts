@@ -85,7 +85,8 @@ export const NEEDS_CUES: Cue[] = [
 
 export const COUNTER_CUES: Cue[] = [
   // (holdout36) not a counter refused: "we are not in a position to counter", "no room to counter", "won't counter"
-  { re: /(?<!\b(?:not|no|never|won't|will not|can't|cannot|unable to|not able to|not in a position to|no room to|nothing to|no way to|no basis to|no reason to)\s+(?:even\s+|really\s+|going to\s+|be able to\s+)?)(?:\bcounter(ed|ing|s)?\b|\bcounter[- ]?offer\b)/g, w: 4 },
+  // (rfix) ... "we would not be comfortable countering", "not willing to counter", "not interested in countering"
+  { re: /(?<!\b(?:not|no|never|won't|will not|can't|cannot|unable to|not able to|not in a position to|no room to|nothing to|no way to|no basis to|no reason to|not (?:be |feel )?(?:comfortable|willing|prepared|interested)(?: in| with| to)?)\s+(?:even\s+|really\s+|going to\s+|be able to\s+)?)(?:\bcounter(ed|ing|s)?\b|\bcounter[- ]?offer\b)/g, w: 4 },
   { re: /\bbest (we|i) can do\b|\b(max|maximum|most) (we|i) can (do|go|offer)\b/g, w: 3 },
   { re: /\b(can't|cannot|can not|couldn't|unable to)\s+(get to|do|go|get|approve|fund|reach)\s+((at|for)\s+)?(the\s+)?(full\b|requested\b|that much\b|\$?\d)/g, w: 3 },
   { re: /\bcan do\b[^.\n]{0,40}\bbut\b/g, w: 2 },

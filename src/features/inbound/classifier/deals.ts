@@ -62,8 +62,9 @@ const NAMED_BUSINESS: RegExp[] = [
   // (holdout31) also after a colon, and with an aside between the name and its decision: "Also, since I have you: Paintsville
   // Diner (the one you sent Friday) is approved for ..."
   new RegExp(`(?:^|[.!?,:][ \\t]+|\\n)[ \\t]*(${CAP_RUN})(?:[ \\t]+\\([^)\\n]{1,60}\\))?[ \\t]+(?:is|was|has been|got|came back)[ \\t]+(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|a go|a pass|a no|a non-starter|a decline|an approval|[Ff]unded|good to go|cleared|reviewed|approvable|declinable)\\b`, 'g'),
-  // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker)
-  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
+  // "Dixon Auto Glass - APPROVED", "Dixon Auto: declined": two words at least ("Dana - approved" greets the broker);
+  // (rfix) also with nothing between the name and its decision, in shorthand: "Dixon Auto Glass approved 25k @ 1.4"
+  new RegExp(`(?:^|[.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})(?:[ \\t]*:[ \\t]*|[ \\t]+[-\\u2013\\u2014][ \\t]+|[ \\t]+)(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Ff]unded|FUNDED)\\b`, 'g'),
   // a line opening on the file it answers: "For Dixon Auto Glass: ...", "Re Dixon Auto Glass - ..."
   // (holdout29) also after a turn to the next matter: "Also, on Flint Hills Bookbindery: ...", "Separately, for Red Oak - ..."
   // (holdout36) ... also after the greeting on the same line: "Dana - on Harbor Bakery, I need ...", "Hi Dana, for Red Oak: ..."
@@ -81,9 +82,45 @@ function nameWords(name: string): string[] {
     .filter((w) => !NAME_FILLER.has(w) && !NOT_A_NAME.has(w));
 }
 
-/** A name as written against the deal's business: the same when a distinctive word is shared (or one starts the other: "Chiro"). */
+/** A name as matched, up to the end of its sentence ("Summit Signs. Statements are short" names "Summit Signs"). */
+const asWritten = (name: string) => name.split(/(?<=[a-z]{3})[.!?,;:](?=[ \t]|$)/)[0].trim();
+
+/** A short word written for a longer one: "Vet" for Veterinary, "Mtn" for Mountain (its letters in order, the first the same). */
+function abbreviates(short: string, long: string): boolean {
+  if (short.length > 4 || short.length >= long.length || short[0] !== long[0]) return false;
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length;
+}
+
+/** Two distinctive words the same as written: equal, or one a shortening of the other ("Chiro"). */
+const sameWord = (t: string, u: string) => t === u || (t.length >= 4 && u.startsWith(t)) || (u.length >= 4 && t.startsWith(u));
+
+/**
+ * (rfix, issue 26) A near name: a name that shares a distinctive word with the business but, beside that word, puts another
+ * word where the business has one of its own ("Sioux City Auto Glass" against "Sioux Falls Auto Glass", "Bayou Country
+ * Seafood" against "Cajun Country Funding"). Towns, owners and trades repeat across businesses, so one shared word does not
+ * make the same business when the words next to it disagree. A shortened name ("Harbor Bakery" for "Harbor Point Bakery"), a
+ * longer one ("Dixon Auto Glass Repair") or a person beside the name ("Mike Dixon") puts no word in the place of another.
+ */
+export function nearName(written: string[], business: string[]): boolean {
+  for (let i = 0; i < written.length; i++) {
+    for (let j = 0; j < business.length; j++) {
+      if (!sameWord(written[i], business[j])) continue;
+      for (const k of [-1, 1]) {
+        const w = written[i + k];
+        const b = business[j + k];
+        const akin = (x: string, y: string) => sameWord(x, y) || abbreviates(x, y) || abbreviates(y, x);
+        if (w !== undefined && b !== undefined && !business.some((u) => akin(w, u)) && !written.some((t) => akin(t, b))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** A name as written against the deal's business: the same when a distinctive word is shared (or one starts the other: "Chiro"), and it is no near name. */
 function sameBusiness(written: string[], business: string[]): boolean {
-  return written.some((t) => business.some((u) => t === u || (t.length >= 4 && u.startsWith(t)) || (u.length >= 4 && t.startsWith(u))));
+  return written.some((t) => business.some((u) => sameWord(t, u))) && !nearName(written, business);
 }
 
 /** An aside to the reply ("P.S.", "Separately", "Unrelated") about another file than this one. */
@@ -97,13 +134,14 @@ const OTHER_FILE = /\b(?:the|your|that) other (?:file|deal|submission|merchant)\
  * paragraph that names another business and never this one is cut; `mine` says whether the reply
  * names this deal anywhere. Without the deal's business name nothing is compared.
  */
-export function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: string[]; mine: boolean } | null {
+export function otherDeals(own: string, ctx?: ReplyContext): { own: string; names: string[]; mine: boolean; near: string[]; cut: boolean } | null {
   const business = nameWords(ctx?.business_name ?? '');
   if (!business.length && !ctx?.trace_code) return null;
   const text = normalizeText(own);
   // paragraphs, a P.S. line starting one of its own
   const paras = text.split(/\n\s*\n/).flatMap((p) => p.split(/\n(?=\s*(?:p\.?\s?p?\.?s\.?)[\s:,-])/i));
   const names: string[] = [];
+  const near: string[] = [];
   let mine = business.length > 0 && nameRe(business).test(text);
   const ours = ctx?.trace_code ?? null;
   // the sender's firm as it signs (the last lines of its text)
@@ -120,11 +158,13 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
       re.lastIndex = 0;
       let m: RegExpExecArray | null;
       while ((m = re.exec(p))) {
-        const words = nameWords(m[1]);
+        const words = nameWords(asWritten(m[1]));
         if (!words.length || !business.length) continue;
         if (sameBusiness(words, business)) self++;
         // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
         else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
+        // (rfix) a near name of this deal's business: maybe this deal mistyped, maybe another file; nothing is cut, a person decides
+        else if (nearName(words, business)) near.push(asWritten(m[1]));
         else {
           other++;
           names.push(m[1].trim());
@@ -159,8 +199,8 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
     }
     keep.push(p);
   }
-  if (!cut) return null;
-  return { own: keep.join('\n\n'), names: [...new Set(names)], mine };
+  if (!cut && !near.length) return null;
+  return { own: cut ? keep.join('\n\n') : own, names: [...new Set(names)], mine, near: [...new Set(near)], cut };
 }
 
 /** The deal's business named by one of its distinctive words. */
@@ -172,7 +212,7 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(sentence))) {
-      const words = nameWords(m[1]);
+      const words = nameWords(asWritten(m[1]));
       if (!words.length || sameBusiness(words, business)) continue;
       if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
       return true;

@@ -82,12 +82,12 @@ const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstand
  * names no credit score ("beacon"), "Texas Roadhouse Grill" no state. The whole name, or its first two words or more
  * as a reply shortens it ("Beacon Hill" for "Beacon Hill Laundromat"), case-insensitive; lengths kept.
  */
-export function blankBusinessName(lower: string, name: string | null | undefined): string {
+export function blankBusinessName(lower: string, name: string | null | undefined, by = ''): string {
   const words = (name ?? '').toLowerCase().replace(/[^a-z0-9&' ]+/g, ' ').split(/\s+/).filter((w) => w && !/^(llc|inc|co|corp|ltd|the|dba)$/.test(w));
   let out = lower;
   for (let k = words.length; k >= Math.min(2, words.length) && k > 0; k--) {
     const re = new RegExp(`\\b${words.slice(0, k).map((w) => w.replace(/[&']/g, (c) => `\\${c}`)).join('[\\s,.-]+')}\\b`, 'g');
-    out = out.replace(re, (w) => ' '.repeat(w.length));
+    out = out.replace(re, (w) => (by && w.length >= by.length ? by + ' '.repeat(w.length - by.length) : ' '.repeat(w.length)));
   }
   return out;
 }

@@ -246,8 +246,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // (holdout22) a payment times its count, on a line naming the schedule or the payment: "Weekly debit: $2,400.00 x 30",
     // "remit 455 x 120 daily" (the count after "x" is the number of payments; not a term nor a multiple written with a unit)
+    // (rfix) ... also with the schedule between the payment and its count: "Remittance: $1,380.00 weekly x 40", "$450/day x 120"
     if (/\b(daily|weekly|bi-?weekly|dly|wkly|payments?|pmts?|pymts?|debits?|remits?|remittances?|installments?|draws?|pulls?)\b/.test(lower)) {
-      const timesCountRe = /(?<![\w.,])\$?\d{1,3}(?:,\d{3})*(?:\.\d{2})?\s*(?:x|\u00d7)\s*(\d{1,3})(?![\d,.%\w]|\s*(?:k|mm?|months?|mos?|weeks?|wks?|days?|business|biz|%)\b)/gi;
+      const timesCountRe = /(?<![\w.,])\$?\d{1,3}(?:,\d{3})*(?:\.\d{2})?\s*(?:(?:daily|weekly|bi-?weekly|monthly|dly|wkly|(?:a|per|each) (?:day|week|month)|\/\s?(?:day|d|wk|week|mo|month))\s*)?(?:x|\u00d7)\s*(\d{1,3})(?![\d,.%\w]|\s*(?:k|mm?|months?|mos?|weeks?|wks?|days?|business|biz|%)\b)/gi;
       while ((m = timesCountRe.exec(line))) {
         const start = m.index + m[0].length - m[1].length;
         const n = Number(m[1]);

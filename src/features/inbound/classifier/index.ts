@@ -95,6 +95,27 @@ const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pa
  * for offer terms only (`attachmentOffers`). `context` is what the hook knows of the submission (the
  * deal's requested amount above all): with it, counters are read from the terms, not only the words.
  */
+/** The reason noted when a reply's only part is a document request naming another business than the deal's. */
+export const REQUEST_FOR_OTHER_BUSINESS = "a document request naming another business than this deal's: which file the items are for is a person's call";
+
+/** The reason noted when a reply names a business close to the deal's but not it (see nearName in deals.ts). */
+export const NEAR_NAME = "names a business close to this deal's but not it: which file it answers is a person's call";
+
+/** The reason noted when a counter offers another product priced by a fee or interest, not a factor (see otherProductByInterest). */
+export const INTEREST_PRICED_PRODUCT = 'another product priced by a fee or an interest rate, no factor: no advance offered, no offer to log';
+/** A fee or an interest rate pricing a product: "2.2% monthly fee on the outstanding balance", "at 14% APR", "prime + 3". */
+const INTEREST_PRICE = /\b\d+(?:\.\d+)?\s?%\s*(?:(?:monthly|annual|annually|weekly|a month|per month|per year|simple)\s+)?(?:fee|interest|apr|rate|draw fee)\b|\b\d+(?:\.\d+)?\s?%\s*(?:apr|interest)\b|\bprime\s*\+\s*\d/;
+/** Another product than an advance (a line of credit, a term loan, equipment finance) offered, priced by a fee or interest and by no factor. */
+function otherProductByInterest(a: Analysis): boolean {
+  return (
+    a.product.score >= 3 &&
+    /line of credit|credit line|\bloc\b|term loan|equipment/.test(a.product.hits.join(' ')) &&
+    a.offers.every((o) => o.factor_rate === null) &&
+    !scanFacts(a.own, 0).some((f) => f.kind === 'factor') &&
+    INTEREST_PRICE.test(a.lower)
+  );
+}
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -105,10 +126,14 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
   // a decision or an aside about another deal than this one (holdout8): not read for this deal
   const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
-  if (elsewhere) {
+  const uncut = deals.own;
+  if (elsewhere?.cut) {
     reasons.push(`names another deal than this one (${elsewhere.names.join(', ')}): that part is not read for this deal`);
     deals.own = elsewhere.own;
   }
+  // (rfix) a name close to the deal's business but not it ("Sioux City Auto Glass" on the Sioux Falls Auto Glass thread): which file the
+  // reply answers is a person's call (multiple_deals below)
+  if (elsewhere?.near.length) reasons.push(`${NEAR_NAME} (${elsewhere.near.join(', ')})`);
   let a = analyse(deals.own, input.subject, context);
   // the answer typed into the subject line, the body only a signature ("RE: Submission ... - APPROVED 70K @ 1.30 / 9 MOS"):
   // read the subject as the first line of the reply
@@ -173,8 +198,15 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
     }
   }
-  if (elsewhere && !elsewhere.mine && a.ownDecision < 2.5) {
+  if (elsewhere?.cut && !elsewhere.mine && a.ownDecision < 2.5) {
     // the only decision in the reply is about another business: a reply on the wrong thread, never this deal's answer
+    // (rfix) ... unless it only asks for documents: the items may be this deal's under another name (a person checks which
+    // file they are for); the request is kept as read, for a person (multiple_deals), never applied
+    const whole = decide(analyse(uncut, input.subject, context), context);
+    if (whole.type === 'needs_info' && !whole.review) {
+      const w = analyse(uncut, input.subject, context);
+      return { type: 'needs_info', confidence: whole.confidence, requested_items: w.items.items, offers: [], reasons: [...reasons, ...whole.reasons, REQUEST_FOR_OTHER_BUSINESS, 'review: multiple_deals'], review_reason: 'multiple_deals' };
+    }
     return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons, OTHER_BUSINESS_ONLY] };
   }
   // ... beside this deal's own answer: a person records the other deal's part where it belongs
@@ -187,7 +219,15 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
   if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
-  if ((d.type === 'approved' || d.type === 'counter') && !result.offers.length) {
+  // (rfix) a counter offering another product priced by a fee or an interest rate (a line of credit at "2.2% monthly fee on
+  // the balance", a term loan at an APR), no factor anywhere: no advance is offered, so there is no offer to log (an offer
+  // is priced by its factor); the counter is recorded with the lender's words
+  const interestPriced = d.type === 'counter' && otherProductByInterest(a);
+  if (interestPriced) {
+    result.offers = [];
+    result.reasons.push(INTEREST_PRICED_PRODUCT);
+  }
+  if ((d.type === 'approved' || d.type === 'counter') && !result.offers.length && !interestPriced) {
     // (holdout22) the decision's own text, or the message it relays, prices the deal and no offer came of it: a person reads it
     const cues = [...new Set([...pricingCues(a.own, context), ...(parts.forwarded && a !== both ? pricingCues(parts.forwarded, context) : [])])];
     if (cues.length) result.reasons.push(`${PRICING_NOT_READ}: ${cues.slice(0, 4).map((c) => `"${c}"`).join(', ')}`);

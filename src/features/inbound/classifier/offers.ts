@@ -22,6 +22,7 @@ interface Draft {
   freqSentence?: number;
   freqEarly?: boolean;
   termSentence?: number;
+  countSentence?: number;
 }
 
 function groupFacts(facts: Fact[], text = ''): Draft[] {
@@ -95,6 +96,7 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
         if (c.count === undefined) {
           c.count = f.value;
           c.countFreq = f.freq;
+          c.countSentence = sentenceOf(f.pos);
         }
         break;
       case 'freq':
@@ -231,7 +233,9 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // (holdout35) a count of payments that repays the offer to the cent ("52 weekly payments of $4,125.00 ($214,500
     // total)" on $150,000 at 1.43) is the term, over a term read elsewhere that the payments do not confirm (the ask's
     // "6 months" refused, an early-payoff window "inside sixteen weeks", "60-90 day invoices")
-    if (term !== null && d.term !== undefined && d.count !== undefined && freq && payment !== null) {
+    // (rfix) ... never over a term stated in the same sentence as the count, as the offer's own ("approved at $30,000, factor
+    // 1.40, 6 month term, 100 daily payments of $420.00"): the lender stated both, they disagree, a person asks which
+    if (term !== null && d.term !== undefined && d.count !== undefined && freq && payment !== null && d.termSentence !== d.countSentence) {
       const cf = freq;
       const total = d.payback ?? (d.factor !== undefined ? d.amount * d.factor : undefined);
       const exact = (n: number | null) => total !== undefined && n !== null && Math.abs(payment! * n - total) <= Math.max(1, total * 0.002);

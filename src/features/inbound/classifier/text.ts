@@ -85,6 +85,10 @@ export function prepare(text: string): { lower: string; fixed: string[] } {
   const fixed: string[] = [];
   // a file name's parts read as words (holdout10): "<DECLINE_NorthStar_2026.pdf>", "Approval-Letter_Kingsway.pdf"
   const lower = normalizeText(text)
+    // (rfix) a plain-text line wrapped mid-sentence by the mail client ("so we can't\napprove it", "no podemos\naprobarlo"):
+    // one sentence again, so the cues read across the wrap (a line ending a sentence, or one starting with a capital, a
+    // figure or a list mark, stays its own)
+    .replace(/(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
     .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")

@@ -168,6 +168,12 @@ export default defineConfig({
         test: {
           name: 'spec',
           include: ['contract-tests/spec/**/*.test.ts'],
+          // One module graph per worker: the contract (parsed or read from its JSON cache), yaml,
+          // ajv and the sandbox's modules are loaded once per worker, not once per file. No spec file
+          // mocks a module or turns a process-wide switch, and the parsed contract they share
+          // (helpers.ts loadSpec) is only read; a file that edits one parses its own copy
+          // (contract-diff.test.ts) or gets a clone (src/http/spec.ts loadSpec).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

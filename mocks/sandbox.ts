@@ -143,7 +143,11 @@ export async function startSandbox(port = 4010, host = '127.0.0.1'): Promise<San
   });
   let log = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start within 60 s:\n${log}`)), 60_000);
+    // Not started in time: stopped, not left running without a parent (it was, after this error).
+    const timer = setTimeout(() => {
+      prism.kill('SIGKILL');
+      reject(new Error(`Prism did not start within 60 s:\n${log}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
       if (log.includes('Prism is listening')) {

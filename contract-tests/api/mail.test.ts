@@ -148,10 +148,29 @@ beforeAll(async () => {
   });
   droppingPort = await new Promise<number>((resolve) => dropping.listen(0, '127.0.0.1', () => resolve((dropping.address() as AddressInfo).port)));
   droppingServer = dropping;
-  const closed = net.createServer();
-  closedPort = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as AddressInfo).port)));
-  await new Promise((resolve) => closed.close(resolve));
+  closedPort = await closedLoopbackPort();
 });
+
+/**
+ * A loopback port nothing listens on, below the kernel's ephemeral range (ip_local_port_range,
+ * 32768-60999 by default): no server of this run takes it (they all listen on port 0, which picks
+ * from that range), and no outgoing connection is given it as its own port, so a connection to it
+ * is refused, never answered (a closed port inside the range may be taken by another file's server
+ * before it is dialled, or a connection to it may connect to itself and wait for a greeting).
+ */
+async function closedLoopbackPort(): Promise<number> {
+  for (let port = 20_000 + (process.pid % 5_000); ; port++) {
+    const probe = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => probe.close(resolve));
+      return port;
+    }
+  }
+}
 
 afterAll(async () => {
   // Whatever happened, the SMTP password never reached a log line, a stored error or a job.
@@ -378,23 +397,31 @@ describe('retries', () => {
   });
 
   it('a closed port: "connection refused", retried on 1m, 5m, 30m, 2h, and the row reads dead after the last attempt', async () => {
-    await mailbox(lab, labUrl(closedPort));
-    const id = await queue(lab);
-    await drain();
-    expect(await emailRow(id)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'Connection refused by 127.0.0.1' });
-    for (const [i, wait] of [MIN, 5 * MIN, 30 * MIN, 120 * MIN].entries()) {
-      h.clock.advance(wait - 1);
+    // Only the refusal may end an attempt here: the network timeouts (real time, in nodemailer) are
+    // made longer than the test, so a worker starved of CPU for the 10 s connect timeout cannot turn
+    // a refusal into "timed out" (the timeouts have their own test below).
+    const restore = setMailTimeouts({ connectMs: 10 * MIN, greetingMs: 10 * MIN, socketMs: 10 * MIN, totalMs: 10 * MIN });
+    try {
+      await mailbox(lab, labUrl(closedPort));
+      const id = await queue(lab);
       await drain();
-      expect((await emailRow(id)).attempts).toBe(i + 1); // not before its time
-      h.clock.advance(1);
+      expect(await emailRow(id)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'Connection refused by 127.0.0.1' });
+      for (const [i, wait] of [MIN, 5 * MIN, 30 * MIN, 120 * MIN].entries()) {
+        h.clock.advance(wait - 1);
+        await drain();
+        expect((await emailRow(id)).attempts).toBe(i + 1); // not before its time
+        h.clock.advance(1);
+        await drain();
+        expect((await emailRow(id)).attempts).toBe(i + 2);
+      }
+      expect(await emailRow(id)).toMatchObject({ status: 'dead', attempts: 5, last_error: 'Connection refused by 127.0.0.1' });
+      expect(await jobOf(id)).toMatchObject({ status: 'dead', attempts: 5 });
+      h.clock.advance(24 * 60 * MIN);
       await drain();
-      expect((await emailRow(id)).attempts).toBe(i + 2);
+      expect((await emailRow(id)).attempts).toBe(5);
+    } finally {
+      restore();
     }
-    expect(await emailRow(id)).toMatchObject({ status: 'dead', attempts: 5, last_error: 'Connection refused by 127.0.0.1' });
-    expect(await jobOf(id)).toMatchObject({ status: 'dead', attempts: 5 });
-    h.clock.advance(24 * 60 * MIN);
-    await drain();
-    expect((await emailRow(id)).attempts).toBe(5);
   });
 
   it('a 5xx refusal of every recipient ends it at once: dead after one attempt', async () => {

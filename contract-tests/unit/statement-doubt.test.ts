@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
 import { loanInstallments, unknownFunderPulls } from '../../src/features/statements/doubt';
-import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, nameWords, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -560,6 +560,33 @@ describe("a supplier's CREDIT with its SEC code after it, and a credit memo unde
     expect(categoryDoubt([...sales(10, 2000), ...cards, { ...memo, cents: 60_000 }])).toMatch(/^The credit of \$600\.00 on 2026-04-13 reads like a return/);
     expect(paysCounterparty(cards[0].description, ['FERGUSON', 'ENT'])).toBe(false);
     expect(paysCounterparty('DEBIT CARD PURCHASE FERGUSON ELECTRIC DAYTON OH', ['FERGUSON', 'ENTERPR'])).toBe(false);
+  });
+});
+
+// blind-38: a Webster-style bank prints an ACH line as "<company>/<entry>" ("ELECTRONIC DEPOSIT SYSCO
+// CONNECTICU/CREDIT MEMO", the debits "SYSCO CONNECTICU/INVOICE"): the slash glued the company's last
+// word to the entry's, so the credit memo named no payee the debits paid and was doubted.
+describe('a supplier\'s credit memo worded "<company>/<entry>" or "ACH CR <company>", its debits "<company>/INVOICE" or "ACH DR <company>" (blind-38)', () => {
+  const paid = ['2025-12-22', '2025-12-29'].map((d) => t(d, 'ELECTRONIC WITHDRAWAL SYSCO CONNECTICU/INVOICE ORIG CO ID 6248929580 SEC CCD TRACE# 778217883675691', -2473.65));
+  const memo = t('2026-01-08', 'ELECTRONIC DEPOSIT SYSCO CONNECTICU/CREDIT MEMO ORIG CO ID 6904041529 SEC CCD TRACE# 442758070194833', 218.8);
+  it('the slash ends the company name: money given back by the company paid, no more than it was paid', () => {
+    expect(nameWords(memo.description)).toEqual(['SYSCO', 'CONNECTICU']);
+    expect(paysCounterparty(paid[0].description, ['SYSCO', 'CONNECTICU'])).toBe(true);
+    expect([...paidBack([...sales(10, 2000), ...paid, memo])]).toEqual([memo]);
+    expect(categoryDoubt([...sales(10, 2000), ...paid, memo])).toBeNull();
+    // More than was paid: doubted as before.
+    expect(categoryDoubt([...sales(10, 2000), ...paid, { ...memo, cents: 600_000 }])).toMatch(/^The credit of \$6000\.00 on 2026-01-08 reads like a return/);
+  });
+  it('"ACH CR <company> CREDIT MEMO" beside "ACH DR <company> INVOICE": DR names no one, as CR does not', () => {
+    const dr = ['2026-04-14', '2026-04-21'].map((d) => t(d, 'ACH DR FLEETPRIDE INVOICE CO ID 1545155721 CCD', -5157.09));
+    const cr = t('2026-04-24', 'ACH CR FLEETPRIDE CREDIT MEMO CO ID 4842884310 CCD', 462);
+    expect(paysCounterparty(dr[0].description, ['FLEETPRIDE'])).toBe(true);
+    expect(categoryDoubt([...sales(10, 2000), ...dr, cr])).toBeNull();
+    expect(categoryDoubt([...sales(10, 2000), ...dr, { ...cr, cents: 2_000_000 }])).toMatch(/^The credit of \$20000\.00 on 2026-04-24 reads like a return/);
+  });
+  it('a slash between single letters stays inside its word ("B/O", "A/P")', () => {
+    expect(nameWords('INCOMING B/O NORTHGATE CAPITAL')).toEqual(['BO', 'NORTHGATE', 'CAPITAL']);
+    expect(nameWords('HARBOR LINEN A/P REFUND')).toEqual(['HARBOR', 'LINEN']);
   });
 });
 

@@ -549,6 +549,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // in the period. Still refused: two factoring advances (the trade reads them either way) and an
   // insurance claim for a loss.
   { dir: 'contract-tests/fixtures/statements-blind-37', minParsed: 5 },
+  // Blind-38 scored 6/8 parsed, all fully right, none wrong. After its fixes (sfix2, 2026-11-29) 8/8:
+  // a credit memo printed "<company>/CREDIT MEMO" (or "ACH CR <company>") money given back by the
+  // company the debits pay ("<company>/INVOICE", "ACH DR <company>"), and a "73 CHECKS/DEBITS" box
+  // cell that leaves out the service charge printed in its own cell.
+  { dir: 'contract-tests/fixtures/statements-blind-38', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

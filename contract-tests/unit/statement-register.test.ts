@@ -160,6 +160,41 @@ describe('a checks-paid total below a register whose fee line names a check', ()
   }, 60_000);
 });
 
+describe('a summary box printing the service charge in a cell of its own, apart from CHECKS/DEBITS (blind-38, First Interstate-style)', () => {
+  // "n CHECKS/DEBITS" leaves out the service charge the box prints beside it ("SERVICE CHARGE"), while
+  // the checks listing's total below restates checks the debits include: the debits less the fee
+  // cell's rows, to the cent and in number (the count in front of the label).
+  const reg = (d: string, no: string, desc: string, dr: string, cr: string, bal: string): PageSpec[number] => [[40, d], [90, no], [150, desc], ...(dr ? ([[520, dr, { r: true }]] as const) : []), ...(cr ? ([[610, cr, { r: true }]] as const) : []), [700, bal, { r: true }]];
+  const pages = (debits = '1,700.00', count = '3'): PageSpec[] => [
+    [
+      [[40, 'BIG TEST FRONTIER BANK  STATEMENT OF ACCOUNT'], [480, 'STATEMENT PERIOD 04/01/26 THRU 04/30/26']],
+      [[40, 'RIMROCK PRINT CO']],
+      [[40, 'BEGINNING BALANCE'], [170, '2 DEPOSITS/CREDITS'], [310, `${count} CHECKS/DEBITS`], [450, 'SERVICE CHARGE'], [590, 'ENDING BALANCE']],
+      [[140, '1,000.00', { r: true }], [280, '3,000.00', { r: true }], [420, debits, { r: true }], [560, '18.00', { r: true }], [700, '2,282.00', { r: true }]],
+      [[40, 'DATE', { b: true }], [90, 'CHECK NO', { b: true }], [150, 'DESCRIPTION', { b: true }], [520, 'DEBITS', { b: true, r: true }], [610, 'CREDITS', { b: true, r: true }], [700, 'BALANCE', { b: true, r: true }]],
+      reg('04/01', '', 'BEGINNING BALANCE', '', '', '1,000.00'),
+      reg('04/02', '101', 'CHECK', '400.00', '', '600.00'),
+      reg('04/03', '102', 'CHECK', '500.00', '', '100.00'),
+      reg('04/06', '', 'ACH CR STRIPE TRANSFER CO ID 7536260453 CCD', '', '2,000.00', '2,100.00'),
+      reg('04/09', '', 'ACH DR XCEL ENERGY PAYMENT CO ID 4276004880 CCD', '800.00', '', '1,300.00'),
+      reg('04/20', '', 'ACH CR STRIPE TRANSFER CO ID 9868534686 CCD', '', '1,000.00', '2,300.00'),
+      reg('04/30', '', 'SERVICE CHARGE ACCOUNT ANALYSIS', '18.00', '', '2,282.00'),
+      reg('04/30', '', 'ENDING BALANCE', '', '', '2,282.00'),
+      [[40, 'CHECKS IN SERIAL ORDER']],
+      [[40, '101'], [110, '04/02'], [200, '400.00', { r: true }], [240, '102'], [310, '04/03'], [400, '500.00', { r: true }]],
+      [[40, '* SKIP IN CHECK SEQUENCE  2 CHECKS TOTALING  900.00']],
+    ],
+  ];
+  it('reads CHECKS/DEBITS as the debits less the service charge row', async () => {
+    const f = figures(await read(pages(), { landscape: true }));
+    expect(f).toMatchObject({ beginning_balance: 1000, ending_balance: 2282, deposits_total: 3000, deposit_count: 2 });
+  }, 60_000);
+  it('a CHECKS/DEBITS total or count the debits less the service charge do not make is still refused', async () => {
+    expect(await read(pages('1,718.00'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+    expect(await read(pages('1,700.00', '4'), { landscape: true })).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  }, 60_000);
+});
+
 describe('a fees box below the register repeating its fee lines (blind-22, Provident-style)', () => {
   // One register with leading +/- amounts and a running balance, then "FEES CHARGED THIS PERIOD
   // (INCLUDED IN CURRENT BALANCE)" listing the register's fee lines again: a recap, counted once.

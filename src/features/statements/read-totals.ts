@@ -211,7 +211,8 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
           const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
           if (used.has(key)) continue;
           used.add(key);
-          const count = /\((\d+)\)/.exec(cell.t);
+          // (Its count in parentheses, "Deposits/Credits (20)", or before the words, "73 CHECKS/DEBITS".)
+          const count = /\((\d+)\)/.exec(cell.t) ?? /^(\d{1,4})\s+(?=(?:deposits?|credits?|checks?|debits?|withdrawals?)\b)/i.exec(cell.t.trim());
           // (The account the row names, when it names one: "Business Savings 5678" is the savings'.)
           addTotal(cell.t, t.m, count ? Number(count[1]) : null, false, accountNamed(cell.t) ?? (oneRow ? accountNamed(below.filter((x) => x.k !== 'money').map((x) => x.t).join(' ')) : null));
         }

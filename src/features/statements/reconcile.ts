@@ -212,6 +212,14 @@ export function reconcile(r: Reading): Reconciled {
       const taken = new Set(others.flatMap(([, c]) => c));
       const disjoint = taken.size === others.reduce((n, [, c]) => n + c.length, 0);
       ok = others.length > 0 && disjoint && fits(side.filter((x) => !taken.has(x)), t);
+      // A service charge (or fees) the summary prints in a cell of its own beside a debits total
+      // that leaves it out ("73 CHECKS/DEBITS" beside "SERVICE CHARGE", blind-38's First
+      // Interstate-style box), while a checks listing's total below restates checks the debits
+      // total includes: the debits less the fee cell's rows only, to the cent and in number.
+      if (!ok && t.kind === 'debit') {
+        const fees = others.filter(([o]) => o.category === 'fees').flatMap(([, c]) => c);
+        ok = fees.length > 0 && fits(side.filter((x) => !fees.includes(x)), t);
+      }
     }
     // A zero total ("Other Credits 0.00") with no section of its name holding rows.
     const zero = t.cents === 0 && !t.count && !t.countOnly && !signed.some((x) => name(r.sections[x.section].heading) === name(t.label));

@@ -120,13 +120,18 @@ const OWNER_LOOK = /(?<![-\w])(OWNERS?|OWNER'S|SHAREHOLDERS?|STOCKHOLDERS?|CONTR
  * correction is sales), not a processor's line.
  */
 const MONEY_BACK = new RegExp(`\\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|RETURN(S|ED)?|RTN|REFUND\\w*|RFND|REVERS\\w*|VOID(ED)?|CANCEL\\w*)\\b|${RMA.source}`);
-/** Words that name no counterparty: channel boilerplate, money-back words (RMA: a return authorisation), company suffixes, field labels (TYPE). */
-const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
-/** The words of a description that can name a counterparty, in order. */
+/** Words that name no counterparty: channel boilerplate (CR and DR: "ACH CR FLEETPRIDE CREDIT MEMO" beside "ACH DR FLEETPRIDE INVOICE", blind-38), money-back words (RMA: a return authorisation), company suffixes, field labels (TYPE). */
+const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'DR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
+/**
+ * The words of a description that can name a counterparty, in order. A slash between two words of
+ * letters parts them: some banks print an ACH line as "<company>/<entry>" ("ELECTRONIC DEPOSIT SYSCO
+ * CONNECTICU/CREDIT MEMO", the debits "SYSCO CONNECTICU/INVOICE", blind-38), the company's name
+ * ending at the slash; a slash between single letters ("B/O", "A/P") stays inside its word.
+ */
 export function nameWords(description: string): string[] {
   return description
     .toUpperCase()
-    .split(/[\s:;,]+/)
+    .split(/[\s:;,]+|(?<=[A-Z]{2})\/(?=[A-Z]{2})/)
     .filter((w) => !/\d/.test(w))
     .map((w) => w.replace(/[^A-Z&]/g, ''))
     .filter((w) => w.length > 1 && !CHANNEL.has(w) && !NOT_A_NAME.has(w) && !/^(REFUND|REVERS|CANCEL)/.test(w));

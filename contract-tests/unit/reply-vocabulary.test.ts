@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
-import { combineReadings } from '../../src/features/inbound/reply-model';
+import { combineReadings, features as modelFeatures } from '../../src/features/inbound/reply-model';
 import { splitReply } from '../../src/features/inbound/reply-text';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
@@ -3107,5 +3107,12 @@ describe('holdout39 worked on: what an underwriter reads in a reply', () => {
     expect(read(blast, mill(30_000)).type).toBe('unclassified');
     // a decline with its reason and one such line under it is still the decline
     expect(read('We have to decline Old Mill Creamery, too many NSFs.\n\nKim\n1st through 4th positions considered', mill(30_000)).type).toBe('declined');
+  });
+  it("the statistical reader, like the rules, does not read a funder's footer (\"Any approval is subject to final review and may be withdrawn prior to funding\")", () => {
+    const f = modelFeatures('No go on Old Mill, deposits too light.\n\nAcme Advance LLC is not a lender. Any approval is subject to final review and may be withdrawn prior to funding.', 'Re: Old Mill Creamery', mill(30_000));
+    expect(f).not.toContain('approval');
+    expect(f).not.toContain('prior to');
+    // the lender's own words are read
+    expect(f).toContain('no go');
   });
 });

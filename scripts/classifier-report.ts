@@ -58,7 +58,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout36 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout36')],
   ['holdout37 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout37')],
   ['holdout38 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout38')],
-  ['holdout39 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout39')],
+  ['holdout39 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout39')],
   ['holdout40 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout40')],
 ];
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
-import { combineReadings } from '../../src/features/inbound/reply-model';
+import { combineReadings, features as modelFeatures } from '../../src/features/inbound/reply-model';
 import { splitReply } from '../../src/features/inbound/reply-text';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
@@ -3051,5 +3051,68 @@ describe('holdout37 and holdout38 worked on: what an underwriter reads in a repl
     expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
     // an approval of another business on this thread is no answer for this deal at all
     expect(read('Hi Dana,\n\nApproved on Harbor Point Bakery - $40,000 @ 1.35, 30 weeks at $1,800.00.\n\nSam', ctx).type).toBe('unclassified');
+  });
+});
+
+describe('holdout39 worked on: what an underwriter reads in a reply', () => {
+  const outcome = (c: ReturnType<typeof read>) => replyOutcome(contractClassification(c), { from: 'uw@lender.test', own: '', autoReply: false });
+  const mill = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Old Mill Creamery' });
+  it('a name typed in lower case that shares the leading words of the deal\'s business but not its trade ("old mill cheese shop" on Old Mill Creamery) goes to a person', () => {
+    const c = read('old mill cheese shop approved 32k @ 1.36, 100 days, $435.20 daily. voided ck to fund', mill(32_000));
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('multiple_deals');
+    expect(c.reasons.join('\n')).toMatch(/close to this deal's but not it.*\(old mill cheese shop\)/);
+    expect(outcome(c)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the same in capitals is a near name too
+    expect(outcome(read('Old Mill Cheese Shop approved 32k @ 1.36, 100 days, $435.20 daily.', mill(32_000)))).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the deal's own name in lower case, shortened, with "the file", or beside the owner's name, is this deal: applied
+    for (const name of ['old mill creamery', 'old mill', 'the old mill file', 'jen old mill creamery']) {
+      expect(outcome(read(`${name} approved 32k @ 1.36, 100 days, $435.20 daily. voided ck to fund`, mill(32_000)))).toMatchObject({ apply: true });
+    }
+  });
+  it('an approval stated by its payback "in total" takes the factor from the payback over the amount, never the payback for the amount', () => {
+    const c = read('Old Mill Creamery cleared committee at the full $60,000.\n\nThe merchant would repay $81,600.00 in total, by way of 40 weekly debits of $2,040.00 each.', mill(60_000));
+    expect(c.offers).toMatchObject([{ amount: 60_000, factor_rate: 1.36, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2040 }]);
+    expect(outcome(c)).toMatchObject({ apply: true });
+  });
+  it('a counter said in words ("came in under the ask") whose no is the reason the ask cannot be done is applied when every offer is priced for less', () => {
+    const text = 'Underwriting came in under the ask on Old Mill. The existing position eats too much of the weekly deposit to do $40k.\n\nFunded: $28,000\nPayback: $38,360\nCollection: $1,370 weekly x 28';
+    const c = read(text, mill(40_000));
+    expect(c).toMatchObject({ type: 'counter', offers: [{ amount: 28_000, factor_rate: 1.37, term: 28, term_unit: 'weeks' }] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(outcome(c)).toMatchObject({ apply: true });
+    // the same tie with the lender correcting itself ("scratch that") stays a person's
+    expect(read(text.replace('Underwriting came', 'Scratch that, underwriting came'), mill(40_000)).review_reason).toBe('conflicting_cues');
+  });
+  it('a pass "for now" in a sentence of its own declines, with its reason', () => {
+    const c = read('old mill - 14 negs in the last 60, overdrawn half of october. pass for now', mill(30_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+    expect(c.review_reason ?? null).toBeNull();
+  });
+  it('a score named by the pull it came from, against where the lender\'s box starts, is a credit decline', () => {
+    const c = read('old mill creamery - 551 on the pull, our box starts at 600. cant do it', mill(30_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    // an amount is no score: "our box starts at 600k" names no credit
+    expect(read('old mill creamery - revenue too thin, our box starts at 600k a year. cant do it', mill(30_000)).decline_category).not.toBe('credit_score');
+  });
+  it('a request relayed by the desk in its own words ("needs a couple of things before she can price it") reads the underwriter\'s list below it', () => {
+    const text = "Dana - Priya needs a couple of things on Old Mill before she can price it. Can you chase the merchant?\n\nLou\n\n________________________________\nFrom: Priya Nair <pnair@lender.test>\nSent: Wednesday, December 9, 2026 10:02 AM\nTo: Lou <lou@lender.test>\nSubject: RE: Submission: Old Mill Creamery\n\nLou,\n\nOld Mill is a bigger ask than their deposits support, so I want:\n\n- 2024 and 2025 business tax returns\n- Payoff letter from the current funder\n\nThen I can give you a number.\n\nPriya";
+    const c = read(text, mill(50_000), 'FW: RE: Submission: Old Mill Creamery');
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toHaveLength(2);
+    expect(c.requested_items.join('\n')).toMatch(/tax returns/);
+  });
+  it('a funder\'s year-end mailing inviting declines ("Declined somewhere else? Send it over") about no deal is no decision', () => {
+    const blast = 'Hi Partner,\n\n* Approvals in 3 business hours on complete files\n* 1st through 3rd positions considered\n* 10 points max upsell\n\nDeclined somewhere else? Send it over. We look at NSFs and low FICO case by case.\n\nThe Team';
+    expect(read(blast, mill(30_000)).type).toBe('unclassified');
+    // a decline with its reason and one such line under it is still the decline
+    expect(read('We have to decline Old Mill Creamery, too many NSFs.\n\nKim\n1st through 4th positions considered', mill(30_000)).type).toBe('declined');
+  });
+  it("the statistical reader, like the rules, does not read a funder's footer (\"Any approval is subject to final review and may be withdrawn prior to funding\")", () => {
+    const f = modelFeatures('No go on Old Mill, deposits too light.\n\nAcme Advance LLC is not a lender. Any approval is subject to final review and may be withdrawn prior to funding.', 'Re: Old Mill Creamery', mill(30_000));
+    expect(f).not.toContain('approval');
+    expect(f).not.toContain('prior to');
+    // the lender's own words are read
+    expect(f).toContain('no go');
   });
 });

@@ -12,7 +12,7 @@
 //   (`readers_disagree`);
 // - otherwise the rules' reading stands (applied only when the model agrees, or is not confident).
 // The thresholds were chosen by leave-one-batch-out cross-validation (scripts/reply-model-cv.ts).
-import { OTHER_BUSINESS_ONLY, classifyReply, type Classification, type ReplyContext, type ReplyType } from './classifier';
+import { OTHER_BUSINESS_ONLY, blankBoilerplate, classifyReply, type Classification, type ReplyContext, type ReplyType } from './classifier';
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
 import shipped from './reply-model.json' with { type: 'json' };
 
@@ -118,7 +118,10 @@ export function tokenize(text: string, ctx?: Pick<ReplyContext, 'requested_amoun
 /** The features of a reply: its own words' unigrams and bigrams, and the subject's unigrams (prefixed s_). Sorted, each once. */
 export function features(own: string, subject: string, ctx?: Pick<ReplyContext, 'requested_amount' | 'business_name'>): string[] {
   const f = new Set<string>();
-  const toks = tokenize(own, ctx);
+  // (rfix2) the sentences that decide nothing (a funder's footer: "Any approval is subject to final review and may be
+  // withdrawn prior to funding") are blanked for the model as for the rules: on every reply of that funder, they would
+  // otherwise read as its approvals' words
+  const toks = tokenize(blankBoilerplate(normalizeText(own).toLowerCase()).text, ctx);
   for (let i = 0; i < toks.length; i++) {
     if (toks[i] === '|') continue;
     f.add(toks[i]);

@@ -282,6 +282,11 @@ NEEDS_INFO.push(
   { phrase: '(conditions|stips|stipulations|documents|docs|requirements) (pending|outstanding|open|still needed|required)|(decision|offer|approval|pricing|terms) (once|when|after) (all )?(the )?(remaining |outstanding |open )?(conditions|stips|stipulations|items|documents|docs|requirements) (are|have been|is|has been) (uploaded|received|submitted|cleared|in|satisfied|met)', w: 2.5 },
   { phrase: "(please|pls|kindly|can you|could you|would you)( please)? (ask|get|tell) (the |your )?(merchant|owner|client|customer|borrower|business owner) (to )?(connect|link|send|sign|complete|upload|provide|fill( out)?|submit|email|forward|share|log ?in)", w: 2.5 },
   { phrase: '(would like to|need to|needs to|want to|wants to|have to|has to) see|before (making|we make|i make|reaching|giving) (a |the |our )?(final )?(decision|call|determination)|(please|pls|kindly|can you|could you) share', w: 1.5 },
+  // (rfix2) what the one who prices is waiting for, said through the desk: "Beth needs a couple of things on the file before she
+  // can price it", "then I can give you a number"
+  { phrase: "(need|needs|want|wants|needed) (a couple of|a couple|a few|some|two|three|\\d) (more )?(things|items|docs|documents|pieces)\\b", w: 1.5 },
+  { phrase: "before (she|he|they|uw|underwriting|credit|the underwriter|we|i) (can|could|will) (price|quote|structure|underwrite|give (you |him |her )?(a |any )?(number|numbers|terms|pricing|price|offer|decision)|put (a )?numbers? on)", w: 2 },
+  { phrase: "(then|and then|after that) (i|we|she|he|they|uw|credit) (can|could|will|'ll) (give|get|send) (you |him |her )?(a |the |some )?(number|numbers|terms|pricing|price|offer|decision)", w: 1.5 },
 );
 
 /**
@@ -356,7 +361,10 @@ export const MARKETING: PhraseRow[] = [
   { phrase: '(hi|hello|dear) (partner|partners|iso partners?|broker partners?)|submit a deal( today| now)?', w: 1 },
   // (rfix) the program advertised, in a blast's bullets: "buy rates starting at 1.22", "approvals up to $500,000 in 4 hours",
   // "same-day funding", "submit to deals@...": one such line is a signature's, several a funder's mailing (with the rest)
-  { phrase: '(buy|sell) rates? (starting|start|from|as low as)|rates? as low as|approvals? up to \\$?\\d|same[- ]day (funding|approvals?)|(funding|approvals?|decisions?) in (\\d+|one|two|four|24|48) (hours?|hrs)|submit (your )?(deals|files|subs|submissions)? ?(to|at) [a-z0-9._-]+@|(year|month|quarter)-end (push|special|promo)', w: 1.5 },
+  { phrase: '(buy|sell) rates? (starting|start|from|as low as)|rates? as low as|approvals? up to \\$?\\d|same[- ]day (funding|approvals?)|(funding|approvals?|decisions?) in (\\d+|one|two|four|24|48) (business )?(hours?|hrs)|submit (your )?(deals|files|subs|submissions)? ?(to|at) [a-z0-9._-]+@|(year|month|quarter)-end (push|special|promo)', w: 1.5 },
+  // (rfix2) ... and the rest of such a mailing: declines invited as a question ("Declined somewhere else? Send it over."), the
+  // positions it takes as a range ("1st through 4th positions considered"), the points a broker may add, a submission link
+  { phrase: "(declined|turned down|rejected) (somewhere else|elsewhere|by (another|other|your other) (funders?|lenders?|shops?))(?=\\?)|(1st|first|2nd|second) (through|thru|to|-) (3rd|third|4th|fourth|5th|fifth) positions?|\\d+ points max|max(imum)? upsell|up to \\d+ points|submit (deals |files |your deals )?(at|via|through|on) https?://", w: 1.5 },
 ];
 
 /**
@@ -775,7 +783,10 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
   { category: 'stacking', phrases: ['too much (debt|leverage|paper|existing debt)|debt load (is )?too (high|heavy)'], w: 3 },
   { category: 'credit_score', phrases: ['fico too low', "(the |owner |owner's |guarantor )credit(?= *[.!,;\\n]| *$)", 'under our \\d{3} floor', '\\d{3} floor', '(a|an) \\d{3} shop', "(owner's|owners|guarantor's) credit",
     // a score read out: "came back at 587", "pulled a 590", "our floor is 600", "cutoff is 620" (three digits, no $ or k)
-    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score|m[i\u00ed]nimo)( is| of| es| de)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
+    "(came back|pulled|pulls|scored|scores|scoring|score|beacon|fico)( in)?( at| of| is| was| a| an)? [4-8]\\d\\d(?![\\d%]|,\\d|k\\b)", "(floor|cutoff|cut-off|minimum score|min score|m[i\u00ed]nimo)( is| of| es| de)? [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))",
+    // (rfix2) a score named by the pull it came from, and the lender's box by where it starts: "538 on the pull, our box starts at 575"
+    "[4-8]\\d\\d (on|from|off) (the |his |her |their |a |our )?(pull|bureau|credit pull|credit report|report|tri-?merge)\\b",
+    "(box|floor|cutoff|cut-off|minimum|min|cut) (starts|begins|opens|sits) at [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new',
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
     '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },

@@ -73,6 +73,9 @@ const NAMED_BUSINESS: RegExp[] = [
   new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
 ];
 
+/** (rfix2) A run of lower-case words right before its decision at the start of a line or sentence: "federal hill bakery approved 28k". */
+const LOWER_NAMED = /(?:^|[.!?][ \t]+|\n)[ \t]*([a-z][\w&'.-]*(?:[ \t]+(?:&|[a-z][\w&'.-]*)){1,5})(?:[ \t]*:[ \t]*|[ \t]+[-\u2013\u2014][ \t]+|[ \t]+)(?:(?:is|was|has been|got)[ \t]+)?(?:approved|declined|funded|cleared)\b/g;
+
 /** The distinctive words of a business name (lower case): not legal filler, not the trade's nouns, not an all-caps acronym. */
 function nameWords(name: string): string[] {
   return name
@@ -198,6 +201,17 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
       continue;
     }
     keep.push(p);
+  }
+  // (rfix2) a name typed in lower case, shorthand ("federal hill pastry shop approved 28k"): no capitals mark it, so it is
+  // only compared with this deal's business, never taken for another deal; sharing a word but putting another in the place
+  // of one of the deal's own, it is a near name
+  if (business.length) {
+    LOWER_NAMED.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = LOWER_NAMED.exec(text))) {
+      const words = nameWords(m[1]);
+      if (words.length >= 2 && nearName(words, business)) near.push(m[1].trim());
+    }
   }
   if (!cut && !near.length) return null;
   return { own: cut ? keep.join('\n\n') : own, names: [...new Set(names)], mine, near: [...new Set(near)], cut };

@@ -218,6 +218,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
         review = undefined;
         reasons.push('the product asked declined, another offered in its place for less, priced: a counter');
       }
+      // (rfix2) ... or where the lender says in words that it countered ("came in under the ask") and the no is the reason the
+      // ask cannot be done ("the existing position eats too much of the deposit to do $30k"), every offer priced, for less:
+      // the reason and the smaller offer are one counter
+      else if (review === 'conflicting_cues' && d.review === 'conflicting_cues' && less && a.counter.score >= 2 && complete.length === a.offers.length && a.tentative.score < 2 && a.withdrawal.score === 0 && a.correction.score === 0) {
+        review = undefined;
+        reasons.push('a counter said in words, the no its reason, every offer priced for less: a counter');
+      }
       // "Decline as submitted ... we could do the 250 if they let us pay Fora off": a no, and the full ask on a condition
       // (holdout22) ... unless its only no is the term asked ("18 mo is a hard no from credit ... 50k at 1.34 over 10 months")
       if (otherTerm && a.askedTerm !== null && declinesOnlyTheTerm(a)) reasons.push('the only refusal is of the term asked: a counter on another term');

@@ -157,7 +157,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   if (both && both.offers.some((o) => o.missing.length === 0) && (pointsBelow || relays)) {
     reasons.push(pointsBelow ? 'the sender points at the forwarded message: read with it' : "the sender's words carry no terms, the forwarded message does: read with it");
     a = both;
-  } else if (both && pointsBelow && relays && a.approved.score < 2 && !a.items.items.length && both.items.items.length) {
+  } else if (both && (pointsBelow || (a.needs.score >= 3 && a.ownDecision === a.needs.score)) && relays && a.approved.score < 2 && !a.items.items.length && both.items.items.length) {
+    // (rfix2) ... and so does a request in the sender's words naming no item ("Beth needs a couple of things on the file
+    // before she can price it") over the underwriter's list
     // (holdout20) ... for a request: "one item Priya needs on this file, see below" over the underwriter's "I need a zero
     // balance letter from Rapid": the items are the forwarded message's, the request the sender's own words relay
     reasons.push('the sender points at the forwarded request: read with it');

@@ -49,7 +49,8 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
 ];
 const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   // (holdout22) "$35,000.00 to be remitted over 100 business days": the amount paid back
-  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total|(to be|will be|is to be|being) (remitted|repaid|paid back|collected|returned|delivered))/],
+  // (rfix2) "the merchant would repay $99,750.00 in total": the amount repaid, not funded
+  ['payback', /^\s*(back\b|pay ?back|rtr|purchased amount|total|(?:in|all) (?:total|told)\b|(to be|will be|is to be|being) (remitted|repaid|paid back|collected|returned|delivered))/],
   ['fee', /^\s*(fees?|orig\w*|in points)/],
   ['net', /^\s*net\b/],
   ['requested', /^\s*(requested|request|ask)/],

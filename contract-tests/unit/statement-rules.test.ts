@@ -830,17 +830,7 @@ describe("blind-37: Newtek's merchant funding under a cut name, a transfer from 
   });
 });
 
-describe("blind-13/blind-11: an account of the merchant's by its kind and last four digits, a public body's numbered contract", () => {
-  // A fintech's reserve account (the bank's name, the account's kind, its last four digits, "Transfer in"):
-  // the merchant's own money moved. A customer's account is never shown by its kind.
-  it.each(['Kestrel Reserve ending 2290 Transfer in · 442596839', 'Chase Savings ending 7710 Transfer in', 'OPERATING CHECKING ACCOUNT ENDING IN 4410 TRANSFER IN'])('%s is a transfer, not sales', (d) => {
-    expect(depositKind(d)).toBe('transfer');
-    expect(creditDoubt(d)).toBeNull();
-  });
-  it('a wire or a Zelle naming a savings account is no such row; a transfer out is no credit of it', () => {
-    expect(depositKind('WIRE IN ACME SAVINGS ENDING 1234 TRANSFER IN')).toBe('revenue');
-    expect(depositKind('Zelle Savings ending 1234 Transfer in')).toBe('revenue');
-  });
+describe("blind-11: a city, county or town paying on a numbered contract", () => {
   // A city, county or town paying under a contract it numbers buys from the business (as a school district does).
   it.each(['Direct Deposit, City of Independence Contract 26-114 mowing', 'ACH CREDIT COUNTY OF ERIE CONTRACT #2291 SNOW REMOVAL', 'TOWN OF CARY CONTRACT NO. 4471 PAVING'])('%s is a customer payment', (d) => {
     expect(depositKind(d)).toBe('revenue');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, categoryDoubt, paidBack, type Txn } from '../../src/features/statements/analyze';
 import { loanInstallments, unknownFunderPulls } from '../../src/features/statements/doubt';
-import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, nameWords, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
+import { companyCreditMemoFrom, counterparty, creditDoubt, debatableCredit, depositKind, legalNameStem, nameWords, payeeWords, namesPayee, namesStore, paysCounterparty, setOperatorRules, storeWords, supplierCreditFrom } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // Doubt must say so (issue 25): a statement that reconciles to the cent can still be read with a
@@ -335,6 +335,33 @@ describe("a supplier's WARRANTY CREDIT from a supplier the merchant pays (blind-
     for (const d of ['ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT CLAIM 8812', 'ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY LABOR CREDIT', 'ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY REIMB 5512']) {
       expect(categoryDoubt([...sales(10, 2000), ...buys, credit(d, 421.3)])).toMatch(debatable);
     }
+  });
+});
+
+// blind-39: a trucking carrier buys repairs by card at TA truck service centres ("CHECK CARD PURCHASE
+// TA TRUCK SERVICE"), and TA credits a warranty repair back under its legal name ("ELECTRONIC CR TA
+// OPERATING LLC" / "WARRANTY CR TRN 9328183966"). The seller's legal name without the entity's words
+// (OPERATING, HOLDINGS) is the name its stores trade under; only card purchases count (a maker's
+// finance arm is paid by ACH, and a dealer's warranty labour from the maker is sales).
+describe("a seller's WARRANTY CR under its legal name, its stores paid by card (blind-39)", () => {
+  const buys = ['01-02', '01-03', '01-04'].map((d) => t(`2027-${d}`, 'CHECK CARD PURCHASE TA TRUCK SERVICE', -250));
+  const credit = (d: string, dollars: number) => t('2027-01-05', d, dollars);
+  const cr = 'ELECTRONIC CR TA OPERATING LLC WARRANTY CR TRN 9328183966';
+  const debatable = /^The credit of \$\d+\.\d\d on 2027-01-05 reads like a factoring advance, an insurance claim for a loss or a warranty credit/;
+  it('the stores paid by card at least as much in the period: money back, not doubted', () => {
+    expect(legalNameStem(['TA', 'OPERATING'])).toEqual(['TA']);
+    expect(legalNameStem(['MERCURY', 'MARINE'])).toBeNull();
+    expect(payeeWords('CHECK CARD PURCHASE TA TRUCK SERVICE')).toEqual(['TA', 'TRUCK', 'SERVICE']);
+    const c = credit(cr, 367.18);
+    expect(paidBack([...sales(10, 2000), ...buys, c]).has(c)).toBe(true);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, c])).toBeNull();
+  });
+  it('stores not paid, paid less than the credit, paid by ACH (a finance arm), or a claim: still doubted', () => {
+    expect(categoryDoubt([...sales(10, 2000), credit(cr, 367.18)])).toMatch(debatable);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, credit(cr, 900)])).toMatch(debatable);
+    const loan = ['01-02', '01-04'].map((d) => t(`2027-${d}`, 'ACH DEBIT GM FINANCIAL AUTO PMT', -900));
+    expect(categoryDoubt([...sales(10, 2000), ...loan, credit('ELECTRONIC CR GM HOLDINGS LLC WARRANTY CR TRN 4418820011', 367.18)])).toMatch(debatable);
+    expect(categoryDoubt([...sales(10, 2000), ...buys, credit('ELECTRONIC CR TA OPERATING LLC WARRANTY CLAIM TRN 9328183966', 367.18)])).toMatch(debatable);
   });
 });
 

@@ -829,3 +829,15 @@ describe("blind-37: Newtek's merchant funding under a cut name, a transfer from 
     expect(creditDoubt('ACH CREDIT RMA ELECTRIC INV PMT 5512')).toBeNull();
   });
 });
+
+describe("blind-11: a city, county or town paying on a numbered contract", () => {
+  // A city, county or town paying under a contract it numbers buys from the business (as a school district does).
+  it.each(['Direct Deposit, City of Independence Contract 26-114 mowing', 'ACH CREDIT COUNTY OF ERIE CONTRACT #2291 SNOW REMOVAL', 'TOWN OF CARY CONTRACT NO. 4471 PAVING'])('%s is a customer payment', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+  });
+  it("the same body's grant, refund, rebate or relief, or a contract without its number, is no such row", () => {
+    for (const d of ['CITY OF AKRON GRANT CONTRACT 2201', 'COUNTY OF ERIE SMALL BUSINESS RELIEF CONTRACT 22', 'CITY OF AKRON CONTRACT SERVICES']) expect(creditSettled(d)).toBe(false);
+    expect(depositKind('CITY OF AKRON CONTRACT 2201 TAX REFUND')).toBe('refund');
+  });
+});

@@ -1,5 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
-import { companyCreditMemoFrom, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -42,6 +42,8 @@ const debitWords = (txns: Txn[]): DebitWords[] =>
 /** The words a bank prints after a card purchase's merchant ("Card purchase x7310", "POS", "Checkcard"). */
 const CARD_WORDS = new Set(['CARD', 'PURCHASE', 'POS', 'CHECKCARD', 'CRD']);
 /** Whether a debit's counterparty is its payee's name and then a card purchase's words. */
+/** Whether a debit is a card purchase ("CHECK CARD PURCHASE <store>", "<store> Card purchase x7310"). */
+const cardPurchase = (d: DebitWords) => /\b(CARD|CHECKCARD|POS)\b/.test(d.x.description.toUpperCase());
 const cardAfterName = (d: DebitWords) => d.payee.length >= 1 && d.payee.length < d.counterparty.length && d.counterparty.slice(d.payee.length).some((w) => CARD_WORDS.has(w));
 
 /**
@@ -80,7 +82,13 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
     if (doubt === 'debatable') {
       const name = warrantyCreditFrom(t.description);
       if (!name) continue;
-      const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store)).reduce((a, p) => a - p.x.cents, 0);
+      // The seller under its legal name ("TA OPERATING LLC WARRANTY CR") and its stores under the
+      // name they trade as ("CHECK CARD PURCHASE TA TRUCK SERVICE", blind-39): a card purchase whose
+      // payee begins with the name left without the entity's words (rules.ts legalNameStem) is the
+      // same seller's. Card purchases only: a manufacturer's finance arm is paid by ACH, not by card.
+      const stem = legalNameStem(name);
+      const bought = (p: DebitWords) => !!stem && cardPurchase(p) && stem.every((w, i) => p.payee[i] === w) && p.payee.length > stem.length;
+      const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p)).reduce((a, p) => a - p.x.cents, 0);
       if (paid > 0 && t.cents <= paid) out.add(t);
       continue;
     }

@@ -209,6 +209,19 @@ export function warrantyCreditFrom(description: string): string[] | null {
   return supplierCreditFrom(`${m[1]} ${m[2]}${m[3]}`);
 }
 
+/**
+ * A company's legal name without the words that only say it is an entity of a group ("TA OPERATING
+ * LLC" -> TA, the company its TA truck service centres sell under; "X HOLDINGS"), when there are
+ * such words and a name is left; null otherwise. Used only for a warranty credit from a seller the
+ * merchant buys from by card (doubt.ts paidBack), never to name a payee in general.
+ */
+const ENTITY_WORDS = new Set(['OPERATING', 'OPERATIONS', 'HOLDING', 'HOLDINGS', 'ENTERPRISES']);
+export function legalNameStem(name: string[]): string[] | null {
+  let k = name.length;
+  while (k > 0 && ENTITY_WORDS.has(name[k - 1])) k--;
+  return k > 0 && k < name.length ? name.slice(0, k) : null;
+}
+
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {
   const c = classOf(description);
@@ -249,7 +262,9 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
  */
 function channelLead(words: string[], stopAt?: string): number {
   let i = 0;
-  while (i < words.length && words[i] !== stopAt && (CHANNEL.has(words[i]) || (i > 0 && /^(CR|DR)$/.test(words[i]) && /^(ACH|EFT)$/.test(words[i - 1])))) i++;
+  // CHECK before CARD is the channel's ("CHECK CARD PURCHASE TA TRUCK SERVICE", blind-39), and CR after
+  // ELECTRONIC ("ELECTRONIC CR TA OPERATING LLC", a Commerce-style bank's ACH credit, as ACH CR).
+  while (i < words.length && words[i] !== stopAt && (CHANNEL.has(words[i]) || (words[i] === 'CHECK' && words[i + 1] === 'CARD') || (i > 0 && /^(CR|DR)$/.test(words[i]) && /^(ACH|EFT|ELECTRONIC|ELEC)$/.test(words[i - 1])))) i++;
   return i;
 }
 
@@ -290,7 +305,8 @@ export function creditOfCounterparty(description: string): string[] | null {
 }
 
 /** Field labels of an ACH line that name nothing ("TYPE: CREDIT ID: 7409888165", "IND ID", "CO ENTRY DESCR"). */
-const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC', 'SEC', 'REF', 'TRACE', 'NAME', 'ORIG']);
+// (TRN: a transaction reference's label, "WARRANTY CR TRN 9328183966", a Commerce-style bank's ACH line, blind-39.)
+const FIELD_LABEL = new Set(['TYPE', 'ID', 'IND', 'CO', 'ENTRY', 'DESCR', 'DESC', 'SEC', 'REF', 'TRACE', 'TRN', 'NAME', 'ORIG']);
 /**
  * The counterparty of a credit whose ACH entry says it is that counterparty's CREDIT, whatever else
  * the line carries: the name, then CREDIT or CR (or "TYPE: CREDIT"), then nothing but numbers and

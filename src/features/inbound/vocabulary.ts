@@ -1153,7 +1153,17 @@ export const BOILERPLATE: string[] = [
   // before funding", "offers can be withdrawn prior to closing" (said of all files, plural, or of none in particular)
   '(all )?(approvals|offers|decisions) (are|remain) subject to|(may|can|could) be (declined|withdrawn|rescinded|cancell?ed|revoked|modified) (before|prior to|at any time (before|prior to)) (funding|closing|contracts)',
   // a portal's standing reservation: "Vantage Row may decline or modify any offer prior to funding"
-  '(may|can|could) (decline|modify|withdraw|change|amend|rescind)( or (decline|modify|withdraw|change|amend|rescind))? (any|an|this|the) (offer|file|deal|approval)',
+  // (holdout40) ... also as a list: "OVMF may decline, modify or withdraw any offer at its sole discretion"
+  '(may|can|could) (decline|modify|withdraw|change|amend|rescind|revoke|cancel)((,|,? or|,? and|,? and/or| ?/ ?) (decline|modify|withdraw|change|amend|rescind|revoke|cancel))* (any|an|this|the) (offer|file|deal|approval|indication)',
+  // (holdout40) a formal letter's legal disclaimer, decided of no file: "This message and any attachments are confidential",
+  // "Any indication of terms is not a commitment to purchase", "remains subject to final underwriting", "this approval may
+  // be rescinded if any information is found inaccurate", "it does not make loans"
+  '(this|the) (message|e-?mail|communication)( and any (attachments|files)( (to it|transmitted with it))?)? (is|are|may be) (confidential|privileged|intended (solely|only))',
+  'confidentiality (and disclosure |notice|disclaimer|statement)|legal disclaimer|disclaimer:',
+  "(is|are|does) not (constitute )?an? (commitment|offer|promise|guarantee) to (lend|purchase|fund|finance|advance|extend)|not a commitment to (lend|purchase|fund|finance)",
+  '(any|all) (indications?( of terms)?|offers?|approvals?|terms|pricing)( [a-z]+){0,3} (is|are|remains?|remain) subject to (final |full |further |satisfactory )?(underwriting|verification|review|due diligence)',
+  '(this |any |the |such )?(approvals?|offers?|indications?|commitments?) (may|can|could|will) be (rescinded|withdrawn|revoked|cancell?ed|declined|modified|void(ed)?) (if|should|in the event|upon|where|at (its|our) (sole )?discretion)',
+  "(it|we) (does|do) not make loans",
   // (holdout33) a calendar invitation's footer: "To stop receiving future updates for this event, decline this event"
   '(accept|decline|reject)( or (accept|decline|reject))? (this|the) (event|invitation|invite|meeting)',
   // (rfix17) an approval of this merchant months back, recalled beside today's answer: "I know we approved them at 20k back

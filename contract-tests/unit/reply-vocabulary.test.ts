@@ -3116,3 +3116,33 @@ describe('holdout39 worked on: what an underwriter reads in a reply', () => {
     expect(f).toContain('no go');
   });
 });
+
+describe('holdout40: a formal letter\'s legal disclaimer is never the answer; a payback that contradicts amount x factor is for a person', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const lark = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Larkspur Dental Studio' });
+  const disclaimer =
+    '\n\nCONFIDENTIALITY AND DISCLOSURE: This message and any attachments are confidential and intended solely for the addressee. Riverbend Capital purchases future receivables; it does not make loans. Any indication of terms is not a commitment to purchase and remains subject to final underwriting, verification and a signed agreement. Riverbend may decline, modify or withdraw any offer at its sole discretion. This approval may be rescinded if any information provided is found to be inaccurate.';
+  it('an approval with its terms above a legal disclaimer ("may decline, modify or withdraw any offer", "not a commitment to purchase") is applied as the approval', () => {
+    const text = 'Good afternoon,\n\nLarkspur Dental Studio has been approved in the full amount requested.\n\nPurchase Price: $50,000.00\nPurchased Amount: $67,500.00\nRemittance: $1,730.77 weekly, 39 remittances\n\nKind regards,\nJo Ames' + disclaimer;
+    const c = read(text, lark(50_000));
+    expect(c).toMatchObject({ type: 'approved', offers: [{ amount: 50_000, factor_rate: 1.35 }] });
+    expect(c.review_reason ?? null).toBeNull();
+    expect(outcome(text, lark(50_000))).toMatchObject({ apply: true });
+    // the statistical reader does not read it either
+    const f = modelFeatures(text, 'Re: Larkspur Dental Studio', lark(50_000));
+    expect(f).not.toContain('withdraw');
+    expect(f).not.toContain('commitment');
+  });
+  it('a request for items above the same disclaimer stays a request, and a real withdrawal in the lender\'s own words is still one', () => {
+    expect(read('Before Larkspur can go to committee we need the 2025 K-1s and a payoff letter from the current funder.\n\nRegards,\nJo' + disclaimer, lark(50_000)).type).toBe('needs_info');
+    expect(read('We have to withdraw the approval on Larkspur Dental Studio, the merchant took another position.', lark(50_000)).review_reason).toBe('approval_withdrawn');
+  });
+  it('a payback written bare after the factor ("45 @ 1.38  72,500 back") that contradicts amount x factor sends the counter to a person', () => {
+    const c = read('cant get to 60 on larkspur  can do 45 @ 1.38  72,500 back  7 mo daily', lark(60_000));
+    expect(c.type).toBe('counter');
+    expect(c.review_reason).toBe('conflicting_cues');
+    expect(outcome('cant get to 60 on larkspur  can do 45 @ 1.38  72,500 back  7 mo daily', lark(60_000))).toMatchObject({ apply: false, review_reason: 'conflicting_cues' });
+    // the payback that agrees (45,000 x 1.38 = 62,100) is applied
+    expect(outcome('cant get to 60 on larkspur  can do 45 @ 1.38  62,100 back  7 mo daily', lark(60_000))).toMatchObject({ apply: true });
+  });
+});

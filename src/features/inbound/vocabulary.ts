@@ -670,6 +670,8 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| option| program| structure| remits?)? (isn't|is not|aren't|are not|won't|will not)(?=\\s*[.!;,\\n]|\\s*$)", w: 3, schedule: true },
   // (holdout27) the schedule named first, the refusal after it: "monthly payments we don't do", "weekly we can't offer on this"
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedules?| remits?| pmts?)? (we|i|our (shop|desk|program)) (don't|do not|can't|cannot|won't|will not|never) (do|offer|write|run|approve|go)\\b", w: 3, schedule: true },
+  // (holdout40) a schedule refused for a kind of file, the lender's own named instead: "no wkly on hvac guys only daily"
+  { phrase: "no (weekly|wkly|daily|dly|bi-?weekly|monthly)( payments?| debits?| ach| remits?| pmts?)? (on|for|with) [\\w' -]{2,40}?(only|just) (daily|dly|weekly|wkly|bi-?weekly|monthly)", w: 3, schedule: true },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| options?| programs?| structures?| remits?)? (is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)", w: 3, schedule: true },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",

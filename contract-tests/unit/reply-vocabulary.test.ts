@@ -3169,3 +3169,78 @@ describe('holdout40: a term in "dys", a schedule refused with "no" for a kind of
     expect(outcome(text, wren(70_000))).toMatchObject({ apply: true });
   });
 });
+
+describe('holdout41 worked on: a forward naming another merchant, a decision heard on a call, and what else an underwriter reads', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+  const forward = (own: string, body: string) =>
+    `${own}\n\nMarco\n\n---------- Forwarded message ---------\nFrom: Credit Desk <credit@lender.example>\nDate: Tue, Nov 3, 2026 at 9:40 AM\nSubject: decision\nTo: Marco <marco@lender.example>\n\n${body}`;
+
+  it('a forwarded approval whose decision names another business ("Approved Harbor Point Bakery for 40k") waits for a person (multiple_deals)', () => {
+    const text = forward('Nice one Dana, approval below. Send the contract request when ready.', 'Marco,\n\nApproved Harbor Point Bakery for 40k, 1.35, 30 weeks, weekly $1,800.00. Stips: voided check.\n\n- credit');
+    const c = read(text, cedar(40_000));
+    expect(c.type).toBe('approved');
+    expect(c.review_reason).toBe('multiple_deals');
+    expect(outcome(text, cedar(40_000))).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the same forward naming this deal's business is applied
+    const mine = forward('Nice one Dana, approval below. Send the contract request when ready.', 'Marco,\n\nApproved Cedar Loop Hardware for 40k, 1.35, 30 weeks, weekly $1,800.00. Stips: voided check.\n\n- credit');
+    expect(read(mine, cedar(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('a decision heard on a call and passed on ("per my call with him", "verbal till the approval email") waits (tentative_terms); a call with the merchant does not', () => {
+    const heard = 'Dana - per my call with Rob in credit they can do 30k at 1.38, 24 weeks, weekly $1,725.00 on Cedar Loop.';
+    expect(read(heard, cedar(40_000)).review_reason).toBe('tentative_terms');
+    expect(read('Just got off the phone with Rob: 30k at 1.38, 24 weeks, weekly $1,725.00 on Cedar Loop.', cedar(40_000)).review_reason).toBe('tentative_terms');
+    expect(read('Cedar Loop: 30k at 1.38, 24 weeks, weekly $1,725.00. Credit hasn\'t written it up yet, so it\'s verbal until the approval email.', cedar(40_000)).review_reason).toBe('tentative_terms');
+    expect(outcome(heard, cedar(40_000))).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+    // the lender's own call with the merchant, its own terms: no hearsay
+    const own = 'Per my call with the owner, we can do 30k at 1.38, 24 weeks, weekly $1,725.00 on Cedar Loop.';
+    expect(read(own, cedar(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('an approval struck out by the business\'s name and "we\'re pulling it" for an undisclosed position is a decline for stacking, for a person', () => {
+    const c = read('scratch the cedar loop hardware approval from yesterday (30k 1.38). the statements show two undisclosed positions, sorry.', cedar(30_000));
+    expect(c).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn', decline_category: 'stacking' });
+    expect(read('the 30k at 1.38 from this morning: a fresh UCC shows the merchant took an advance yesterday. we\'re pulling it.', cedar(30_000))).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+    // "pulling it up" is no withdrawal
+    expect(read('Approved 30k at 1.38, 24 weeks, weekly $1,725.00. We\'re pulling it up in the portal now.', cedar(30_000)).type).toBe('approved');
+  });
+
+  it('a kind of business refused in so many words ("we dont do home based") is a decline', () => {
+    expect(read('site visit done, he runs it out of his garage. we dont do home based, sorry', cedar(30_000)).type).toBe('declined');
+    expect(read('We cannot fund home-based businesses.', cedar(30_000)).type).toBe('declined');
+  });
+
+  it('a record found clean ("no NSFs") is not the decline\'s reason: the reason after it is', () => {
+    const c = read("Statements are fine, no NSFs, no negative days. But it's a vape shop, and vape shops are on our restricted list. Can't do it.", cedar(30_000));
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'industry' });
+  });
+
+  it('a term loan approved by its product\'s name, its amount in words, its term in words beside the figures, a footer of counts, is one approval', () => {
+    const text = 'Hi Dana,\n\nOur committee approved the two-year term loan for Cedar Loop Hardware at the full eighty thousand dollars ($80,000).\n\nLoan amount: $80,000.00\nTotal repayment: $104,000.00\nTerm: 104 weeks\nPayments: 104 weekly payments of $1,000.00\n\nBest,\nAlana\n\nOver $1.2 billion funded for 9,500+ small businesses since 2011 | Term loans 6-36 months\nUnsubscribe | Manage preferences';
+    const c = read(text, cedar(80_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([{ amount: 80_000, factor_rate: 1.3, term: 104, term_unit: 'weeks' }]);
+    expect(outcome(text, cedar(80_000))).toMatchObject({ apply: true });
+  });
+
+  it('a term restated in brackets ("52 weeks (about 12 months)") and the ask as what may be revisited later are no second offer', () => {
+    const text = 'We landed below the sixty thousand requested.\n\nWhat we can offer:\nLoan amount: $45,000\nTotal repayment: $60,750.00\nTerm: 52 weeks (about 12 months)\n52 weekly payments of $1,168.27\n\nIf the owner wants to revisit the full amount, we could look again in the spring.\n\nAlana\nTerm loans 6-24 months | Lines of credit up to $250K';
+    const c = read(text, cedar(60_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 45_000, factor_rate: 1.35, term: 52, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 1168.27 }]);
+  });
+
+  it('an amount the approval drops to on a condition ("if ... the amount reduces to $50,000") is no second option', () => {
+    const c = read('Decision | CONDITIONAL APPROVAL\nApproved Amount | $70,000.00\nFactor Rate | 1.30\nTerm | 40 weeks\nCondition | 2025 tax return. If filed revenue is under $900K the approved amount reduces to $50,000 at the same factor.', cedar(70_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([{ amount: 70_000, factor_rate: 1.3, term: 40 }]);
+  });
+
+  it('requested items: a request wrapped on "and the" goes on with its list; a party asked after with "need name/#" is an item', () => {
+    const c = read('Before I price it I need a payoff letter from the current funder and the\n\nDecember MTD.', cedar(30_000));
+    expect(c.requested_items).toEqual(expect.arrayContaining(['payoff letter from the current funder', 'December MTD']));
+    const q = read('need 2 months bank stmts. also who is the accountant, need name/# to verify the returns', cedar(30_000));
+    expect(q.requested_items).toEqual(expect.arrayContaining(['accountant name/#']));
+  });
+});

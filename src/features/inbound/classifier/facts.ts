@@ -28,6 +28,8 @@ const REFUSED_FREQ_AFTER = /^( payments?| debits?| ach| schedule| remittances?| 
 // "we don't run weekly", "can do the amount but not the bi-weekly"
 const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|doesn't|does not|not able to|unable to) (do|offer|go|approve|write|have|carry|run|support)( it| this| them| that)?( on)?( a| an| any)?\s*$|\b(but|just|only|and) not (on )?(the |a |an )?\s*$/;
 
+/** (holdout41) The amount reduced to, on a condition: "the approved amount reduces to", "it drops to", "would be cut to". */
+const CONDITIONAL_REDUCTION_BEFORE = /\b(?:reduces?|reduced|drops?|dropped|falls?|goes down|go down|comes down|come down|steps? down|is cut|gets cut|be cut|be reduced|lowers?|be lowered|decreases?|be decreased|reverts?|adjusts? down|be adjusted)(?: back)? to\s*$/;
 const end0 = (m: RegExpExecArray) => m.index + m[0].length;
 
 /**
@@ -63,6 +65,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (!dollar && !suffix && !hasComma) continue;
       // (holdout40) ... unless what follows names it the payback: "45 @ 1.38  72,500 back  7 mo daily"
       if (!dollar && !suffix && hasComma && /^\d{1,3},\d{3}$/.test(num) && /\d\s*$/.test(line.slice(0, m.index)) && !/^\s*(back|pay ?back|rtr|total (back|payback|repaid))\b/i.test(line.slice(m.index + whole.length))) continue;
+      // (holdout41) a count of businesses or people, no dollar sign: "funded for 14,000+ small businesses since 2009" in a footer
+      if (!dollar && !suffix && /^\+?\s*(?:[a-z-]+\s+)?(?:businesses|merchants|clients|customers|deals|files|companies|owners|partners|brokers|isos|employees|locations|members|reviews)\b/i.test(line.slice(m.index + whole.length))) continue;
       const start = m.index + (whole.length - whole.trimStart().length);
       const end = m.index + whole.length;
       // (holdout14 probes) "9m" beside the factor or the schedule is a term in months, not $9 million: "90k 1.36 9m weekly"
@@ -79,7 +83,13 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const value = parseMoney(num, cents, suffix);
       if (!(value > 0)) continue;
       taken.push([start, end]);
-      facts.push({ pos: base + start, kind: 'money', value, money: moneyKind(lower, start, end), text: whole.trim() });
+      // (holdout41) an amount the approval falls to on a condition, not an option offered: "If filed gross revenue is under
+      // $1.5MM the approved amount reduces to $75,000 at the same factor" (the approval stands at its own amount; a person
+      // weighs the condition)
+      const fallsTo =
+        CONDITIONAL_REDUCTION_BEFORE.test(lower.slice(Math.max(0, start - 40), start)) &&
+        /\b(?:if|unless|should|in case|in the event)\b/.test(`${lower.slice(0, start).split(/[.;!?]\s/).pop()} ${lower.slice(end).split(/[.;!?](?:\s|$)/)[0]}`);
+      facts.push({ pos: base + start, kind: 'money', value, money: fallsTo ? 'other' : moneyKind(lower, start, end), text: whole.trim() });
     }
     // (holdout11) a payment written bare with its period: "504/day", "1,900 a week", "396.00 per day" (not a month:
     // "9000 a month" is revenue)
@@ -188,7 +198,10 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
         // "can't do the full amount", "not the full ask": a refusal, not an amount offered
         if (SHORTHAND_NEGATED.test(lower.slice(Math.max(0, m.index - 40), m.index)) || /\b(not|can't|cannot|unable|won't)\b[^.;\n]{0,25}$/.test(lower.slice(Math.max(0, m.index - 30), m.index))) continue;
         taken.push([m.index, m.index + m[0].length]);
-        facts.push({ pos: base + m.index, kind: 'money', value: ask, money: 'funded', text: m[0], shorthand: true });
+        // (holdout41) the ask as what may be looked at again later, not what is offered now: "if the owner would like to
+        // revisit the full amount, we could look again after two more months"
+        const later = /\b(?:revisit|re-visit|reconsider|look again at|take another look at|come back for|circle back on|re-?apply for|resubmit for)\s*$/.test(lower.slice(Math.max(0, m.index - 30), m.index));
+        facts.push({ pos: base + m.index, kind: 'money', value: ask, money: later ? 'requested' : 'funded', text: m[0], shorthand: true });
       }
     }
     // "at the same rate and term": the pricing of the offer before it
@@ -346,6 +359,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // ("6 month: 1.28 factor, 120 business days at $640.00/day", "9 mo option - 39 weekly payments of ..."): a label,
       // the count or term after it is the offer's
       if (/^[\s\-*\u2022>]*(?:(?:option|structure|plan)\s+)?(?:[a-z0-9][).]\s*)?$/.test(pre) && /^\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s/.test(post) && lengthAfterLabel(lower.slice(m.index + m[0].length))) continue;
+      // (holdout41) the term just stated, restated in another unit in brackets: "78 weeks (about 18 months)" is one term
+      if (/\d\s*-?\s*(?:business |biz |calendar )?(?:days?|weeks?|wks?|months?|mos?)\s*\(\s*(?:about|approximately|approx\.?|roughly|around|nearly|~|i\.e\.,?|or|=)?\s*$/.test(pre)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);

@@ -153,6 +153,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // (holdout20) ... and so do they when the sender's words carry no terms, neither decline nor take anything back, and the
   // forwarded message prices the deal ("can do the amount but not the bi-weekly, see if the owner takes weekly" over the
   // underwriter's "$40,000 at 1.35 on weekly debits: 30 payments of $1,800.00"): the sender relays those terms
+  let fwdAlone: Analysis | null = null;
   const relays = a.withdrawal.score === 0 && a.declined.score < 2 && a.pending.score === 0;
   if (both && both.offers.some((o) => o.missing.length === 0) && (pointsBelow || relays)) {
     reasons.push(pointsBelow ? 'the sender points at the forwarded message: read with it' : "the sender's words carry no terms, the forwarded message does: read with it");
@@ -169,6 +170,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     if (f.ownDecision > a.ownDecision) {
       reasons.push('own text decides nothing: read the forwarded message');
       a = f;
+      fwdAlone = f;
     }
   }
   // the other alternative can carry terms the chosen one lost (e.g. a table flattened in the text part)
@@ -214,7 +216,13 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // ... beside this deal's own answer: a person records the other deal's part where it belongs
   // (holdout11 gate) a decision sentence naming another business than this deal's ("Approved 50k at 1.35 ... for Harbor
   // Bakery"), or the reply speaking of "your other deal": which deal the decision is for is a person's call
-  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? foreignDecision(deals.own, context) : null;
+  // (holdout41) ... and so is a forwarded decision read as this deal's answer that names another business ("Good news, approval
+  // below" over the underwriter's "Approved Pend Oreille Log Homes for 30k" on another merchant's thread): the forward may be
+  // another file's, a person checks
+  const fwdRead = parts.forwarded && (a === both || a === fwdAlone) ? parts.forwarded : null;
+  const fwdElse = fwdRead && !deals.multiple ? otherDeals(fwdRead, context) : null;
+  const fwdOther = fwdRead && !deals.multiple && d.type !== 'unclassified' ? (fwdElse?.names[0] ?? fwdElse?.near[0] ?? foreignDecision(fwdRead, context)) : null;
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
   const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');

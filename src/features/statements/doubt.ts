@@ -223,6 +223,53 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   return out;
 }
 
+/** The remittance schedule an advance's ACH entry names ("ALPINE FUNDING P WEEKLY", "... DAILY PMT"). */
+const CADENCE = /\b(DAILY|DLY|WEEKLY|WKLY)\b/i;
+/** What a funder-worded debit may pay besides an advance: a loan, a line, a lease, a policy, a payoff. */
+const NOT_AN_ADVANCE = /\b(LOANS?|LN|NOTE|MORTGAGE|MTG|LOC|LINE|LEASE|LEASING|EQUIP\w*|TRUCK|VEHICLE|INS(UR\w*)?|PREM(IUM)?|RENT|PAY ?OFF|PAYOFF|FINAL|SBA)\b/i;
+
+/**
+ * The debits that are an advance's payments to a funder no row knows, and the payee that names the
+ * position: three or more debits of one amount to one payee with the funding trade's words
+ * (rules.ts `looksLikeFunderDebit`: FUNDING, CAPITAL, ADVANCE...), each naming the advance's
+ * remittance schedule (DAILY, WEEKLY), no debit to that payee worded as a loan's, a line's, a
+ * lease's, a policy's or a payoff, and no credit from it worded as a loan's or a line's funding.
+ * The position is every such schedule-worded debit to the payee (a renewal changes the sum). A
+ * funder's fixed daily or weekly pull is what the table counts as a position for every funder it
+ * knows, lender or not (OnDeck, Credibly), and every such debit in every corpus's truth (over 3,000)
+ * is an advance's payment; a payee without the trade's words (blind-26's "NEWTEK MERCHANT WEEKLY
+ * DEBIT") or pulling different sums stays doubted (`unknownFunderPulls`). (blind-40: "ACH DEBIT
+ * ALPINE FUNDING P WEEKLY", $980.00 every week, refused as an unknown funder's.)
+ */
+export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
+  // The payee by the first two words of its name, so its other lines (a loan's payment, a funding
+  // credit) are the same payee's whatever follows the name.
+  const payee = (d: string) => (counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()).split(' ').slice(0, 2).join(' ');
+  const byPayee = new Map<string, Txn[]>();
+  const vetoed = new Set<string>();
+  for (const t of txns) {
+    const p = payee(t.description);
+    if (t.cents > 0) {
+      if (LOAN_FUNDED.test(t.description)) vetoed.add(p);
+      continue;
+    }
+    if (!looksLikeFunderDebit(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
+    if (NOT_AN_ADVANCE.test(t.description) || !CADENCE.test(t.description)) {
+      vetoed.add(p);
+      continue;
+    }
+    byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
+  }
+  const out = new Map<Txn, string>();
+  for (const [p, ds] of byPayee) {
+    if (vetoed.has(p)) continue;
+    const same = new Map<number, number>();
+    for (const d of ds) same.set(d.cents, (same.get(d.cents) ?? 0) + 1);
+    if (Math.max(...same.values()) >= 3) for (const d of ds) out.set(d, p);
+  }
+  return out;
+}
+
 /**
  * Debits no row settles that recur like the payments of an advance no funder row knows: four or more
  * of one amount ($50 or more) to one payee (not a transfer, a check, a card purchase, cash or a
@@ -240,8 +287,10 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
   const triggers = new Map<Txn, string>();
   // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
   const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  // An unknown funder's schedule-worded pulls are a position (unknownFunderPositions), not in doubt.
+  const positions = unknownFunderPositions(txns);
   for (const t of txns) {
-    if (t.cents >= 0) continue;
+    if (t.cents >= 0 || positions.has(t)) continue;
     if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description) && !INSURANCE_PREMIUM.test(t.description)) {
       const key = `${t.cents}|${payee(t.description)}`;
       const same = [...(recurring.get(key) ?? []), t];

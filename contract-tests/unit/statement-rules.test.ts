@@ -9,7 +9,7 @@ import {
   setOperatorRules, statementRules, supplierCreditFrom,
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
-import { categoryDoubt, unknownFunderPositions } from '../../src/features/statements/doubt';
+import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
 
@@ -881,5 +881,27 @@ describe("blind-40: a funder no row knows, pulling one sum on the schedule its e
     const newtek = [1, 8, 15, 22].map((d, i) => tx(`2026-07-${String(d).padStart(2, '0')}`, `ACH DEBIT KESTREL MERCHANT SVCS WEEKLY ${7310 + i}`, -412));
     expect(unknownFunderPositions([...sales, ...newtek]).size).toBe(0);
     expect(categoryDoubt([...sales, ...newtek])).toMatch(/^4 debits of \$412\.00 to one payee/);
+  });
+});
+
+describe("one guard for every supplier's credit settled as money given back: paid at least as much in the period", () => {
+  // Each kind paidBack settles (a credit memo, an RMA, a warranty credit, "<name> CREDIT", a NACHA
+  // entry described CREDIT) passes the same check (doubt.ts paidAtLeast): settled when the period's
+  // debits to that counterparty paid exactly as much, not when they paid a cent less.
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 10 }, (_, i) => tx(`2026-05-${String(i + 2).padStart(2, '0')}`, `SQUARE INC DEPOSIT 2605${i}`, 2000));
+  const nacha = (dir: string, descr: string) => `ACH ${dir} ORIG CO NAME:COUNTRY MALT GRP ORIG ID:2459439446 CO ENTRY DESCR:${descr} SEC:CCD TRACE#:981186298975250`;
+  const kinds: Array<[string, string, string]> = [
+    ['a credit memo', 'Corporate ACH Debit Payment GRAYBAR ELECTRIC 5259640966', 'Corporate ACH Credit Credit Memo GRAYBAR ELECTRIC 4457159917'],
+    ['an RMA credit', 'Withdrawal Debit Card IVOCLAR VIVADENT Card 8434', 'Deposit ACH IVOCLAR VIVADENT TYPE: RMA CREDIT CO ID: 3908315494 CCD'],
+    ['a warranty credit', 'DEBIT CARD PURCHASE CASTLEWOOD HVAC SUPPLY N CHARLESTON SC CARD 2908', 'ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT REF 7604921659'],
+    ["a supplier's CREDIT", 'Withdrawal ACH CAFE VITA ROASTING TYPE: INVOICE ID: 1263351722', 'Deposit ACH CAFE VITA ROASTING TYPE: CREDIT ID: 7409888165'],
+    ['a NACHA CREDIT entry', nacha('DEBIT', 'PAYMENT'), nacha('CREDIT', 'CREDIT')],
+  ];
+  it.each(kinds)('%s: settled when paid exactly as much, doubted when paid a cent less', (_, debit, credit) => {
+    const c = tx('2026-05-20', credit, 264.5);
+    expect(paidBack([...sales, tx('2026-05-12', debit, -264.5), c]).has(c)).toBe(true);
+    expect(paidBack([...sales, tx('2026-05-12', debit, -264.49), c]).has(c)).toBe(false);
+    expect(paidBack([...sales, c]).has(c)).toBe(false);
   });
 });

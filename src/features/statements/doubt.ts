@@ -52,7 +52,19 @@ const cardAfterName = (d: DebitWords) => d.payee.length >= 1 && d.payee.length <
  * name) begins with that word among the debit's name words, so the others cannot match (the unit
  * test "a debit paysCounterparty matches holds the credit's first name word" keeps this true).
  */
-const paidToName = (debits: DebitWords[], name: string[]) => debits.filter((d) => d.names.has(name[0]) && paysCounterparty(d.x.description, name)).reduce((a, d) => a - d.x.cents, 0);
+const paysNamed = (name: string[]) => (d: DebitWords) => d.names.has(name[0]) && paysCounterparty(d.x.description, name);
+
+/**
+ * The one guard every supplier's credit settled as money given back passes (a credit memo, an RMA or
+ * a return, a warranty credit, a "<name> CREDIT", a NACHA CREDIT entry): the debits of the period
+ * that pay its counterparty (`pays`) paid it at least as much. A seller gives back at most what it
+ * was paid; a credit from a counterparty not paid in the period, or larger than it was paid, stays
+ * doubted.
+ */
+const paidAtLeast = (t: Txn, debits: DebitWords[], pays: (d: DebitWords) => boolean): boolean => {
+  const paid = debits.filter(pays).reduce((a, d) => a - d.x.cents, 0);
+  return paid > 0 && t.cents <= paid;
+};
 
 /**
  * The credits that are money given back by a counterparty the merchant paid in the same period:
@@ -70,9 +82,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
     const doubt = creditDoubt(t.description);
     if (doubt === 'return') {
       const name = moneyBackFrom(t.description);
-      if (!name) continue;
-      const paid = paidToName(debits, name);
-      if (paid > 0 && t.cents <= paid) out.add(t);
+      if (name && paidAtLeast(t, debits, paysNamed(name))) out.add(t);
       continue;
     }
     // A supplier's WARRANTY CREDIT ("JOHNSTONE SUPPLY WARRANTY CREDIT") from a counterparty the
@@ -88,8 +98,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
       // same seller's. Card purchases only: a manufacturer's finance arm is paid by ACH, not by card.
       const stem = legalNameStem(name);
       const bought = (p: DebitWords) => !!stem && cardPurchase(p) && stem.every((w, i) => p.payee[i] === w) && p.payee.length > stem.length;
-      const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p)).reduce((a, p) => a - p.x.cents, 0);
-      if (paid > 0 && t.cents <= paid) out.add(t);
+      if (paidAtLeast(t, debits, (p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p))) out.add(t);
       continue;
     }
     // A supplier's CREDIT ("MSC INDUSTRIAL CREDIT", "TYPE: CREDIT") from a counterparty the merchant
@@ -97,9 +106,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
     // credit memo is (blind-13/14/18: each such credit refused was a supplier's).
     if (doubt !== null || creditSettled(t.description)) continue;
     const name = supplierCreditFrom(t.description);
-    if (!name) continue;
-    const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store)).reduce((a, p) => a - p.x.cents, 0);
-    if (paid > 0 && t.cents <= paid) out.add(t);
+    if (name && paidAtLeast(t, debits, (p) => namesPayee(name, p.payee) || namesStore(name, p.store))) out.add(t);
   }
   for (const t of givenBackByEntry(txns, debits)) out.add(t);
   return out;
@@ -129,9 +136,7 @@ export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(
       continue;
     }
     const name = entryCreditFrom(t.description);
-    if (!name) continue;
-    const paid = debits.filter((p) => namesPayee(name, p.payee)).reduce((a, p) => a - p.x.cents, 0);
-    if (paid > 0 && t.cents <= paid) out.add(t);
+    if (name && paidAtLeast(t, debits, (p) => namesPayee(name, p.payee))) out.add(t);
   }
   return out;
 }

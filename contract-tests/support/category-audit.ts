@@ -7,9 +7,10 @@
 // when neither creditDoubt nor the statement's doubt of a credit from a counterparty it pays
 // (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not
 // (unless doubted: a known funder's only debit of the period worded as a loan payment or after a line draw from it, doubt.ts
-// loanWordedSinglePulls; equal debits recurring to a payee no row knows, doubt.ts unknownFunderPulls).
+// loanWordedSinglePulls; equal debits recurring to a payee no row knows, doubt.ts unknownFunderPulls; an unknown funder's schedule-worded pulls are a
+// position, doubt.ts unknownFunderPositions).
 import { readFileSync } from 'node:fs';
-import { fromPaidCounterparty, loanInstallments, loanWordedSinglePulls, unknownFunderPulls } from '../../src/features/statements/doubt';
+import { fromPaidCounterparty, loanInstallments, loanWordedSinglePulls, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { paidBack, type Txn } from '../../src/features/statements/analyze';
 import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
 
@@ -36,6 +37,8 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
     const installment = loanInstallments(txns);
     // Equal debits recurring to a payee no row knows (an unknown advance's pulls, or not): doubted.
     const unknownPull = unknownFunderPulls(txns).debits;
+    // A funder no row knows, pulling a fixed sum on the schedule its entry names: a position.
+    const unknownPosition = unknownFunderPositions(txns);
     rows.forEach((x, i) => {
       lines++;
       const d = x.description;
@@ -50,7 +53,7 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
       } else {
         const nsfWant = x.category === 'nsf_fee' || x.category === 'od_fee';
         if (isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
-        else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && (x.category === 'mca') !== (!!mcaFunder(d) && !installment.has(txns[i]))) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
+        else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && (x.category === 'mca') !== ((!!mcaFunder(d) && !installment.has(txns[i])) || unknownPosition.has(txns[i]))) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
       }
       if (why) wrong.push({ file: s.file, amount: x.amount, description: d, why });
     });

@@ -1,5 +1,5 @@
 // doubt.ts reads each debit's words once per statement and asks rules.ts `paysCounterparty` only of
-// the debits whose name words hold the credit's first name word (`paidToName`). That skip is exact
+// the debits whose name words hold the credit's first name word (`paysNamed`). That skip is exact
 // only while every way paysCounterparty matches needs that word: this keeps it true, on every
 // statement of every corpus's truth (their written transactions, no PDF read).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

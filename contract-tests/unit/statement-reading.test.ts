@@ -558,6 +558,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // a seller's "WARRANTY CR" under its legal name ("TA OPERATING LLC") money given back when its
   // stores ("CHECK CARD PURCHASE TA TRUCK SERVICE") are paid by card at least as much in the period.
   { dir: 'contract-tests/fixtures/statements-blind-39', minParsed: 8 },
+  // Blind-40 scored 6/8 parsed, all fully right, none wrong. After its fix (sfix4, 2026-11-29) 7/8: a
+  // funder no row knows pulling one sum on the schedule its ACH entry names ("ALPINE FUNDING P
+  // WEEKLY") is a position of that payee. Still refused: a convention and visitors authority's bare
+  // incoming wire, 13% of the credits (a public tourism body pays its vendors but also gives grants).
+  { dir: 'contract-tests/fixtures/statements-blind-40', minParsed: 7 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last
@@ -567,8 +572,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // labels, merchants named like a balance or a total ("NEW BALANCE", "TOTAL WINE"), "Date | Amount
   // | Description | Balance" and a "CREDIT MEMO" counted as sales were the reader's faults. Each
   // variation's fourth rendering carries one line no row knows (an unknown funder, own transfer,
-  // loan or refund): refused or read right, never wrong.
-  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 141 },
+  // loan or refund): refused or read right, never wrong. 143 since sfix4: an unknown funder's DAILY
+  // pulls with the funding trade's words are a position (doubt.ts unknownFunderPositions).
+  { dir: 'contract-tests/fixtures/statements-stress', minParsed: 143 },
 ];
 describe.each(CORPORA.filter((c) => existsSync(`${c.dir}/truth.json`)))('the corpus $dir', ({ dir, minParsed }) => {
   it('no statement parsed with a wrong figure; every expected failure failed; parsed no fewer than before', async () => {

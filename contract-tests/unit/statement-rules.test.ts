@@ -9,6 +9,9 @@ import {
   setOperatorRules, statementRules, supplierCreditFrom,
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
+import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
+import { figuresOf } from '../../src/features/statements/figures';
+import type { Txn } from '../../src/features/statements/reconcile';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
 // the known gaps of issue 25, guards against common words matching, and the operator's file
@@ -839,5 +842,66 @@ describe("blind-11: a city, county or town paying on a numbered contract", () =>
   it("the same body's grant, refund, rebate or relief, or a contract without its number, is no such row", () => {
     for (const d of ['CITY OF AKRON GRANT CONTRACT 2201', 'COUNTY OF ERIE SMALL BUSINESS RELIEF CONTRACT 22', 'CITY OF AKRON CONTRACT SERVICES']) expect(creditSettled(d)).toBe(false);
     expect(depositKind('CITY OF AKRON CONTRACT 2201 TAX REFUND')).toBe('refund');
+  });
+});
+
+describe("blind-40: a funder no row knows, pulling one sum on the schedule its entry names, is a position", () => {
+  // An invented funder (no row can know it): its fixed weekly pull is read as a position, named by the
+  // payee, counted in the MCA figures; any other wording of the same debits stays doubted.
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 8 }, (_, i) => tx(`2026-07-${String(i + 2).padStart(2, '0')}`, `ACH DEPOSIT TOAST INC DEP ${4410 + i}`, 2500));
+  const weekly = (words: string) => [1, 8, 15, 22].map((d, i) => tx(`2026-07-${String(d).padStart(2, '0')}`, `ACH DEBIT TALLGRASS FUNDING P ${words} ${7310 + i}`, -980));
+  const reconciled = (txns: Txn[]) => ({ ok: true as const, txns, period: { start: '2026-07-01', end: '2026-07-31' }, opening: 1_000_000, closing: 1_000_000 + txns.reduce((a, t) => a + t.cents, 0) });
+  it('four weekly $980.00 pulls: a position of the payee, in the figures, no doubt', () => {
+    const pulls = weekly('WEEKLY');
+    const p = unknownFunderPositions([...sales, ...pulls]);
+    expect([...p.keys()]).toEqual(pulls);
+    expect(new Set(p.values())).toEqual(new Set(['TALLGRASS FUNDING']));
+    expect(categoryDoubt([...sales, ...pulls])).toBeNull();
+    const f = figuresOf(reconciled([...sales, ...pulls]), null);
+    expect(f.mca_count).toBe(1);
+    expect(f.mca_withhold_percent).toBe(19.6); // 3,920 of 20,000
+  });
+  it('the same with a daily cadence, three pulls of one sum and a renewal at another', () => {
+    const daily = [1, 2, 3, 6].map((d, i) => tx(`2026-07-0${d}`, `ACH DEBIT TALLGRASS FUNDING P DAILY ${7310 + i}`, i === 3 ? -310 : -425));
+    expect(unknownFunderPositions([...sales, ...daily]).size).toBe(4);
+  });
+  it('worded as a loan, a lease or a payoff, or with no schedule, or beside a loan-worded credit from it: doubted, no position', () => {
+    for (const words of ['LOAN PMT', 'WEEKLY LEASE', 'PMT']) {
+      expect(unknownFunderPositions([...sales, ...weekly(words)]).size).toBe(0);
+      expect(categoryDoubt([...sales, ...weekly(words)])).toMatch(/debits of \$980\.00 .*(funder no rule knows|no rule knows the payee)/);
+    }
+    const funded = tx('2026-06-30', 'ACH DEPOSIT TALLGRASS FUNDING P LOAN DISBURSEMENT', 25000);
+    expect(unknownFunderPositions([...sales, funded, ...weekly('WEEKLY')]).size).toBe(0);
+    const payoff = tx('2026-07-29', 'ACH DEBIT TALLGRASS FUNDING P PAYOFF', -6000);
+    expect(unknownFunderPositions([...sales, ...weekly('WEEKLY'), payoff]).size).toBe(0);
+  });
+  it("two pulls, or a payee without the funding trade's words (blind-26), is none", () => {
+    expect(unknownFunderPositions([...sales, ...weekly('WEEKLY').slice(0, 2)]).size).toBe(0);
+    const newtek = [1, 8, 15, 22].map((d, i) => tx(`2026-07-${String(d).padStart(2, '0')}`, `ACH DEBIT KESTREL MERCHANT SVCS WEEKLY ${7310 + i}`, -412));
+    expect(unknownFunderPositions([...sales, ...newtek]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...newtek])).toMatch(/^4 debits of \$412\.00 to one payee/);
+  });
+});
+
+describe("one guard for every supplier's credit settled as money given back: paid at least as much in the period", () => {
+  // Each kind paidBack settles (a credit memo, an RMA, a warranty credit, "<name> CREDIT", a NACHA
+  // entry described CREDIT) passes the same check (doubt.ts paidAtLeast): settled when the period's
+  // debits to that counterparty paid exactly as much, not when they paid a cent less.
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 10 }, (_, i) => tx(`2026-05-${String(i + 2).padStart(2, '0')}`, `SQUARE INC DEPOSIT 2605${i}`, 2000));
+  const nacha = (dir: string, descr: string) => `ACH ${dir} ORIG CO NAME:COUNTRY MALT GRP ORIG ID:2459439446 CO ENTRY DESCR:${descr} SEC:CCD TRACE#:981186298975250`;
+  const kinds: Array<[string, string, string]> = [
+    ['a credit memo', 'Corporate ACH Debit Payment GRAYBAR ELECTRIC 5259640966', 'Corporate ACH Credit Credit Memo GRAYBAR ELECTRIC 4457159917'],
+    ['an RMA credit', 'Withdrawal Debit Card IVOCLAR VIVADENT Card 8434', 'Deposit ACH IVOCLAR VIVADENT TYPE: RMA CREDIT CO ID: 3908315494 CCD'],
+    ['a warranty credit', 'DEBIT CARD PURCHASE CASTLEWOOD HVAC SUPPLY N CHARLESTON SC CARD 2908', 'ACH CREDIT CASTLEWOOD HVAC SUPPLY WARRANTY CREDIT REF 7604921659'],
+    ["a supplier's CREDIT", 'Withdrawal ACH CAFE VITA ROASTING TYPE: INVOICE ID: 1263351722', 'Deposit ACH CAFE VITA ROASTING TYPE: CREDIT ID: 7409888165'],
+    ['a NACHA CREDIT entry', nacha('DEBIT', 'PAYMENT'), nacha('CREDIT', 'CREDIT')],
+  ];
+  it.each(kinds)('%s: settled when paid exactly as much, doubted when paid a cent less', (_, debit, credit) => {
+    const c = tx('2026-05-20', credit, 264.5);
+    expect(paidBack([...sales, tx('2026-05-12', debit, -264.5), c]).has(c)).toBe(true);
+    expect(paidBack([...sales, tx('2026-05-12', debit, -264.49), c]).has(c)).toBe(false);
+    expect(paidBack([...sales, c]).has(c)).toBe(false);
   });
 });

@@ -52,7 +52,19 @@ const cardAfterName = (d: DebitWords) => d.payee.length >= 1 && d.payee.length <
  * name) begins with that word among the debit's name words, so the others cannot match (the unit
  * test "a debit paysCounterparty matches holds the credit's first name word" keeps this true).
  */
-const paidToName = (debits: DebitWords[], name: string[]) => debits.filter((d) => d.names.has(name[0]) && paysCounterparty(d.x.description, name)).reduce((a, d) => a - d.x.cents, 0);
+const paysNamed = (name: string[]) => (d: DebitWords) => d.names.has(name[0]) && paysCounterparty(d.x.description, name);
+
+/**
+ * The one guard every supplier's credit settled as money given back passes (a credit memo, an RMA or
+ * a return, a warranty credit, a "<name> CREDIT", a NACHA CREDIT entry): the debits of the period
+ * that pay its counterparty (`pays`) paid it at least as much. A seller gives back at most what it
+ * was paid; a credit from a counterparty not paid in the period, or larger than it was paid, stays
+ * doubted.
+ */
+const paidAtLeast = (t: Txn, debits: DebitWords[], pays: (d: DebitWords) => boolean): boolean => {
+  const paid = debits.filter(pays).reduce((a, d) => a - d.x.cents, 0);
+  return paid > 0 && t.cents <= paid;
+};
 
 /**
  * The credits that are money given back by a counterparty the merchant paid in the same period:
@@ -70,9 +82,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
     const doubt = creditDoubt(t.description);
     if (doubt === 'return') {
       const name = moneyBackFrom(t.description);
-      if (!name) continue;
-      const paid = paidToName(debits, name);
-      if (paid > 0 && t.cents <= paid) out.add(t);
+      if (name && paidAtLeast(t, debits, paysNamed(name))) out.add(t);
       continue;
     }
     // A supplier's WARRANTY CREDIT ("JOHNSTONE SUPPLY WARRANTY CREDIT") from a counterparty the
@@ -88,8 +98,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
       // same seller's. Card purchases only: a manufacturer's finance arm is paid by ACH, not by card.
       const stem = legalNameStem(name);
       const bought = (p: DebitWords) => !!stem && cardPurchase(p) && stem.every((w, i) => p.payee[i] === w) && p.payee.length > stem.length;
-      const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p)).reduce((a, p) => a - p.x.cents, 0);
-      if (paid > 0 && t.cents <= paid) out.add(t);
+      if (paidAtLeast(t, debits, (p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p))) out.add(t);
       continue;
     }
     // A supplier's CREDIT ("MSC INDUSTRIAL CREDIT", "TYPE: CREDIT") from a counterparty the merchant
@@ -97,9 +106,7 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
     // credit memo is (blind-13/14/18: each such credit refused was a supplier's).
     if (doubt !== null || creditSettled(t.description)) continue;
     const name = supplierCreditFrom(t.description);
-    if (!name) continue;
-    const paid = debits.filter((p) => namesPayee(name, p.payee) || namesStore(name, p.store)).reduce((a, p) => a - p.x.cents, 0);
-    if (paid > 0 && t.cents <= paid) out.add(t);
+    if (name && paidAtLeast(t, debits, (p) => namesPayee(name, p.payee) || namesStore(name, p.store))) out.add(t);
   }
   for (const t of givenBackByEntry(txns, debits)) out.add(t);
   return out;
@@ -129,9 +136,7 @@ export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(
       continue;
     }
     const name = entryCreditFrom(t.description);
-    if (!name) continue;
-    const paid = debits.filter((p) => namesPayee(name, p.payee)).reduce((a, p) => a - p.x.cents, 0);
-    if (paid > 0 && t.cents <= paid) out.add(t);
+    if (name && paidAtLeast(t, debits, (p) => namesPayee(name, p.payee))) out.add(t);
   }
   return out;
 }
@@ -223,6 +228,53 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   return out;
 }
 
+/** The remittance schedule an advance's ACH entry names ("ALPINE FUNDING P WEEKLY", "... DAILY PMT"). */
+const CADENCE = /\b(DAILY|DLY|WEEKLY|WKLY)\b/i;
+/** What a funder-worded debit may pay besides an advance: a loan, a line, a lease, a policy, a payoff. */
+const NOT_AN_ADVANCE = /\b(LOANS?|LN|NOTE|MORTGAGE|MTG|LOC|LINE|LEASE|LEASING|EQUIP\w*|TRUCK|VEHICLE|INS(UR\w*)?|PREM(IUM)?|RENT|PAY ?OFF|PAYOFF|FINAL|SBA)\b/i;
+
+/**
+ * The debits that are an advance's payments to a funder no row knows, and the payee that names the
+ * position: three or more debits of one amount to one payee with the funding trade's words
+ * (rules.ts `looksLikeFunderDebit`: FUNDING, CAPITAL, ADVANCE...), each naming the advance's
+ * remittance schedule (DAILY, WEEKLY), no debit to that payee worded as a loan's, a line's, a
+ * lease's, a policy's or a payoff, and no credit from it worded as a loan's or a line's funding.
+ * The position is every such schedule-worded debit to the payee (a renewal changes the sum). A
+ * funder's fixed daily or weekly pull is what the table counts as a position for every funder it
+ * knows, lender or not (OnDeck, Credibly), and every such debit in every corpus's truth (over 3,000)
+ * is an advance's payment; a payee without the trade's words (blind-26's "NEWTEK MERCHANT WEEKLY
+ * DEBIT") or pulling different sums stays doubted (`unknownFunderPulls`). (blind-40: "ACH DEBIT
+ * ALPINE FUNDING P WEEKLY", $980.00 every week, refused as an unknown funder's.)
+ */
+export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
+  // The payee by the first two words of its name, so its other lines (a loan's payment, a funding
+  // credit) are the same payee's whatever follows the name.
+  const payee = (d: string) => (counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()).split(' ').slice(0, 2).join(' ');
+  const byPayee = new Map<string, Txn[]>();
+  const vetoed = new Set<string>();
+  for (const t of txns) {
+    const p = payee(t.description);
+    if (t.cents > 0) {
+      if (LOAN_FUNDED.test(t.description)) vetoed.add(p);
+      continue;
+    }
+    if (!looksLikeFunderDebit(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
+    if (NOT_AN_ADVANCE.test(t.description) || !CADENCE.test(t.description)) {
+      vetoed.add(p);
+      continue;
+    }
+    byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
+  }
+  const out = new Map<Txn, string>();
+  for (const [p, ds] of byPayee) {
+    if (vetoed.has(p)) continue;
+    const same = new Map<number, number>();
+    for (const d of ds) same.set(d.cents, (same.get(d.cents) ?? 0) + 1);
+    if (Math.max(...same.values()) >= 3) for (const d of ds) out.set(d, p);
+  }
+  return out;
+}
+
 /**
  * Debits no row settles that recur like the payments of an advance no funder row knows: four or more
  * of one amount ($50 or more) to one payee (not a transfer, a check, a card purchase, cash or a
@@ -240,8 +292,10 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
   const triggers = new Map<Txn, string>();
   // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
   const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  // An unknown funder's schedule-worded pulls are a position (unknownFunderPositions), not in doubt.
+  const positions = unknownFunderPositions(txns);
   for (const t of txns) {
-    if (t.cents >= 0) continue;
+    if (t.cents >= 0 || positions.has(t)) continue;
     if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description) && !INSURANCE_PREMIUM.test(t.description)) {
       const key = `${t.cents}|${payee(t.description)}`;
       const same = [...(recurring.get(key) ?? []), t];

@@ -1,4 +1,4 @@
-import { loanInstallments, paidBack } from './doubt';
+import { loanInstallments, paidBack, unknownFunderPositions } from './doubt';
 import { days } from './period';
 import { endOfDay, type Reconciled } from './reconcile';
 import type { StatementFigures } from './result';
@@ -19,6 +19,8 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
   const mcaRows: Array<{ date: string; cents: number; returned: boolean }> = [];
   // A known funder's loan or line payment (doubt.ts loanInstallments) is debt service, no position.
   const installments = loanInstallments(c.txns);
+  // A funder no row knows, pulling a fixed sum on the schedule its entry names (doubt.ts unknownFunderPositions).
+  const unknown = unknownFunderPositions(c.txns);
   for (const t of c.txns) {
     if (t.cents >= 0) continue;
     if (isRecovery(t.description)) recovery = true;
@@ -27,7 +29,7 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
       nsf++;
       continue;
     }
-    const funder = installments.has(t) ? null : mcaFunder(t.description);
+    const funder = installments.has(t) ? null : (mcaFunder(t.description) ?? unknown.get(t) ?? null);
     if (funder) {
       funders.add(funder);
       mcaDebits += -t.cents;

@@ -11,6 +11,7 @@
 // the file is refused (`resource_limit`). pdf.js inflates into ArrayBuffers outside the V8 heap, so
 // this is what keeps a 1 MB file from turning into gigabytes; streams under other filters are left
 // to the memory caps.
+import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { constants, createInflate } from 'node:zlib';
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
@@ -155,7 +156,9 @@ async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes, layout }
   }
   try {
     const { OPS } = await getResolvedPDFJS();
-    return await ocrPdf(pdf, OPS, { maxPages, layout });
+    // The scan's name for the pages its reading prepares (kept for a second reading of it here).
+    const key = `${createHash('sha256').update(bytes).digest('hex')}:${kind}:${maxPixels}`;
+    return await ocrPdf(pdf, OPS, { maxPages, layout, key });
   } finally {
     await pdf.destroy();
   }

@@ -3244,3 +3244,39 @@ describe('holdout41 worked on: a forward naming another merchant, a decision hea
     expect(q.requested_items).toEqual(expect.arrayContaining(['accountant name/#']));
   });
 });
+
+describe('holdout42 worked on: an approval put on hold, an amount that may be reduced, nothing firmed up, a relayed note about another business', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('"hold that." closing its clause with a full stop holds the approval above it (tentative_terms); "hold the line" does not', () => {
+    const text = 'approved 40k full ask 1.38 buy 120 dly 460\n\nactually hold that. uw flagged a new ucc, will confirm tmrw';
+    expect(read(text, cedar(40_000)).review_reason).toBe('tentative_terms');
+    expect(outcome(text, cedar(40_000))).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+    expect(read('Approved 40k at 1.38, 120 days, daily $460. Hold that thought on the renewal, we will talk next month.', cedar(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('"the approved amount will be reduced" on a condition holds the approval (tentative_terms)', () => {
+    const text = 'Stage: Approved\nApproved Amount: $40,000.00\nBuy Rate: 1.38\nTerm: 120 Business Days\nDaily Payment: $460.00\nCondition: Payoff letter from the current funder required. If the payoff exceeds $9,000 the approved amount will be reduced.';
+    expect(read(text, cedar(40_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // a closing stip alone is no doubt about the amount
+    expect(read(text.replace(/ If the payoff.*$/, ''), cedar(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('"I cannot firm anything up until I have" beside a request holds it for a person (tentative_terms)', () => {
+    const text = 'Preliminarily we are somewhere in the neighborhood of the ask, but I cannot firm anything up until I have:\n\n1. 2024 and 2025 business tax returns\n2. A year-to-date P&L\n\nOnce those are in I can have a committee decision.';
+    expect(read(text, cedar(60_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    expect(read('I need:\n\n1. 2024 and 2025 business tax returns\n2. A year-to-date P&L\n\nOnce those are in I can have a committee decision.', cedar(60_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('a decline pointing at a colleague\'s quoted note ("Renee\'s notes below") that declines another business waits for a person (multiple_deals), with the note\'s reason', () => {
+    const quoted = (name: string) => `Dana,\n\nSorry, credit passed on this one. Renee's notes below.\n\nColleen\n\n-----Original Message-----\nFrom: Renee Fitzhugh <rf@lender.example>\nSent: Wednesday, November 4, 2026 12:47 PM\nTo: Colleen Hadley <ch@lender.example>\nSubject: RE: file\n\n${name} - DECLINE.\n22 negative days in the last 90. Not something we can fix with a smaller number.\n\nRF`;
+    const other = read(quoted('Poplar Bluff Wrecker Service LLC'), cedar(40_000));
+    expect(other).toMatchObject({ type: 'declined', review_reason: 'multiple_deals', decline_category: 'negative_days' });
+    expect(outcome(quoted('Poplar Bluff Wrecker Service LLC'), cedar(40_000))).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the same note on this deal's business is this deal's decline, applied
+    expect(read(quoted('Cedar Loop Hardware LLC'), cedar(40_000))).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+    expect(read(quoted('Cedar Loop Hardware LLC'), cedar(40_000)).review_reason ?? null).toBeNull();
+    expect(splitReply(quoted('X Co'), 'RE: Submission').forwarded).toContain('22 negative days');
+  });
+});

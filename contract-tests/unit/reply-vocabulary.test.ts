@@ -3280,3 +3280,50 @@ describe('holdout42 worked on: an approval put on hold, an amount that may be re
     expect(splitReply(quoted('X Co'), 'RE: Submission').forwarded).toContain('22 negative days');
   });
 });
+
+describe('holdout42 worked on: a reason praised before its "but", the deal done as a loan, a shorter term for the owner to accept', () => {
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('what the lender praises before "but" is no decline reason ("time in business look great, but the FICO ... is below")', () => {
+    const text = "We took a close look. The revenue and time in business look great, but the guarantor's FICO (534) is below our program floor of 575, so we have to decline at this time.";
+    expect(read(text, cedar(40_000))).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    // the same words as the reason itself stay the reason
+    expect(read('We have to decline at this time: time in business is under our two-year minimum.', cedar(40_000))).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+  });
+
+  it('"we would instead do the full amount as a term loan" with its terms is a counter (another product)', () => {
+    const text = 'A daily-debit advance is a poor fit for them. We would instead do the full amount as a term loan:\n\nLoan amount: $80,000\nTerm: 18 months\nPayments: 18 monthly payments of $5,333.33\nTotal repayment: $96,000';
+    expect(read(text, cedar(80_000)).type).toBe('counter');
+    // a loan the merchant already has is no product offered
+    expect(read('Approved $80,000 at 1.20, 18 months, monthly $5,333.33. They pay off the term loan they have with the bank first.', cedar(80_000)).type).toBe('approved');
+  });
+
+  it('"let me know if the owner can live with the shorter term" beside approved terms is a counter', () => {
+    const text = 'Committee was comfortable with the full forty thousand but not with stretching it.\n\nWhat they approved: $40,000 at a 1.33 factor over 35 weeks, 35 weekly payments of $1,520.00.\n\nPlease let me know if the owner can live with the shorter term.';
+    expect(read(text, cedar(40_000)).type).toBe('counter');
+    expect(read(text.replace('Please let me know if the owner can live with the shorter term.', 'Please send the contract request when ready.'), cedar(40_000)).type).toBe('approved');
+  });
+});
+
+describe('holdout42 worked on: requested items in HTML checklists and stip tables, and a request forwarded "FYI below"', () => {
+  const cedar: ReplyContext = { requested_amount: 40_000, business_name: 'Cedar Loop Hardware' };
+
+  it('a checklist whose boxes sit in their own table cells ("☐ | Voided business check") lists the open boxes only', () => {
+    const html = '<p>Before we can send terms, we need the following:</p><table><tr><td>&#9744;</td><td>Signed application</td></tr><tr><td>&#9744;</td><td>2025 business tax return</td></tr><tr><td>&#9745;</td><td>Four months of bank statements (received, thanks!)</td></tr></table>';
+    const c = classifyReply({ subject: 'A few items needed', text: '', html }, cedar);
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['Signed application', '2025 business tax return']);
+  });
+
+  it('a stip table\'s label keeps one colon ("Stip 1: | October bank statement" is the item "October bank statement")', () => {
+    const html = '<p>The opportunity below requires additional documentation.</p><table><tr><td>Stip 1:</td><td>October bank statement</td></tr><tr><td>Stip 2:</td><td>MTD bank activity</td></tr></table>';
+    expect(classifyReply({ subject: 'Pending Stips', text: '', html }, cedar).requested_items).toEqual(['October bank statement', 'MTD bank activity']);
+  });
+
+  it('"FYI below" over a quoted credit note reads the note\'s request; an aside cut by the line break is dropped', () => {
+    const text = 'FYI below. Once I have these I can get you terms same day.\n\nColleen\n\n-----Original Message-----\nFrom: Renee <rf@lender.example>\nSent: Thursday, November 5, 2026 9:12 AM\nTo: Colleen <ch@lender.example>\nSubject: RE: file\n\nI need a signed 4506-C for the owner, and statements for the second operating account (the one\nending 4471 that the transfers come from).\n\nRF';
+    const c = read(text, cedar);
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['signed 4506-C for the owner', 'statements for the second operating account']);
+  });
+});

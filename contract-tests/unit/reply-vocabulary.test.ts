@@ -3327,3 +3327,22 @@ describe('holdout42 worked on: requested items in HTML checklists and stip table
     expect(c.requested_items).toEqual(['signed 4506-C for the owner', 'statements for the second operating account']);
   });
 });
+
+describe('holdout42 worked on: who approved what ("our credit committee approved the full ..."), a term wrapped inside its unit', () => {
+  const cedar: ReplyContext = { requested_amount: 35_000, business_name: 'Cedar Loop Hardware' };
+
+  it('"our credit committee approved the full thirty-five thousand dollars" with its structure in prose is an approval with its offer', () => {
+    const text = 'Good news on Cedar Loop: our credit committee approved the full thirty-five thousand dollars on\nour revenue-based program this morning.\n\nThe structure is a factor of 1.30, for a total remittance of $45,500, collected over one hundred thirty business\ndays at $350.00 per day.\n\nI will need a voided business check and a signed purchase agreement to fund.';
+    const c = read(text, cedar);
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([{ amount: 35_000, factor_rate: 1.3, term: 130, term_unit: 'days' }]);
+    // the same approval with no terms beside the closing stips is never applied as a request alone
+    expect(read('Our credit committee approved the full amount on our revenue-based program this morning. I will need a voided business check and a signed purchase agreement to fund.', cedar).review_reason).toBeDefined();
+    // "the committee has not approved it" is no approval
+    expect(read('The committee has not approved it yet; I will need a voided business check first.', cedar).type).not.toBe('approved');
+  });
+
+  it('a term in figures wrapped inside its unit ("130 business\\ndays") is still the term', () => {
+    expect(extractOffers('Approved $35,000 at a factor of 1.30, collected over 130 business\ndays at $350.00 per day.', cedar)).toMatchObject([{ amount: 35_000, factor_rate: 1.3, term: 130, term_unit: 'days' }]);
+  });
+});

@@ -61,7 +61,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout39 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout39')],
   ['holdout40 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout40')],
   ['holdout41 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout41')],
-  ['holdout42 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout42')],
+  ['holdout42 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout42')],
   ['holdout43 (blind: not yet scored)', results.filter((r) => r.expected.set === 'holdout43')],
 ];
 

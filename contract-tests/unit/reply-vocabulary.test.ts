@@ -3244,3 +3244,105 @@ describe('holdout41 worked on: a forward naming another merchant, a decision hea
     expect(q.requested_items).toEqual(expect.arrayContaining(['accountant name/#']));
   });
 });
+
+describe('holdout42 worked on: an approval put on hold, an amount that may be reduced, nothing firmed up, a relayed note about another business', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('"hold that." closing its clause with a full stop holds the approval above it (tentative_terms); "hold the line" does not', () => {
+    const text = 'approved 40k full ask 1.38 buy 120 dly 460\n\nactually hold that. uw flagged a new ucc, will confirm tmrw';
+    expect(read(text, cedar(40_000)).review_reason).toBe('tentative_terms');
+    expect(outcome(text, cedar(40_000))).toMatchObject({ apply: false, review_reason: 'tentative_terms' });
+    expect(read('Approved 40k at 1.38, 120 days, daily $460. Hold that thought on the renewal, we will talk next month.', cedar(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('"the approved amount will be reduced" on a condition holds the approval (tentative_terms)', () => {
+    const text = 'Stage: Approved\nApproved Amount: $40,000.00\nBuy Rate: 1.38\nTerm: 120 Business Days\nDaily Payment: $460.00\nCondition: Payoff letter from the current funder required. If the payoff exceeds $9,000 the approved amount will be reduced.';
+    expect(read(text, cedar(40_000))).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // a closing stip alone is no doubt about the amount
+    expect(read(text.replace(/ If the payoff.*$/, ''), cedar(40_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('"I cannot firm anything up until I have" beside a request holds it for a person (tentative_terms)', () => {
+    const text = 'Preliminarily we are somewhere in the neighborhood of the ask, but I cannot firm anything up until I have:\n\n1. 2024 and 2025 business tax returns\n2. A year-to-date P&L\n\nOnce those are in I can have a committee decision.';
+    expect(read(text, cedar(60_000))).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+    expect(read('I need:\n\n1. 2024 and 2025 business tax returns\n2. A year-to-date P&L\n\nOnce those are in I can have a committee decision.', cedar(60_000)).review_reason ?? null).toBeNull();
+  });
+
+  it('a decline pointing at a colleague\'s quoted note ("Renee\'s notes below") that declines another business waits for a person (multiple_deals), with the note\'s reason', () => {
+    const quoted = (name: string) => `Dana,\n\nSorry, credit passed on this one. Renee's notes below.\n\nColleen\n\n-----Original Message-----\nFrom: Renee Fitzhugh <rf@lender.example>\nSent: Wednesday, November 4, 2026 12:47 PM\nTo: Colleen Hadley <ch@lender.example>\nSubject: RE: file\n\n${name} - DECLINE.\n22 negative days in the last 90. Not something we can fix with a smaller number.\n\nRF`;
+    const other = read(quoted('Poplar Bluff Wrecker Service LLC'), cedar(40_000));
+    expect(other).toMatchObject({ type: 'declined', review_reason: 'multiple_deals', decline_category: 'negative_days' });
+    expect(outcome(quoted('Poplar Bluff Wrecker Service LLC'), cedar(40_000))).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the same note on this deal's business is this deal's decline, applied
+    expect(read(quoted('Cedar Loop Hardware LLC'), cedar(40_000))).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+    expect(read(quoted('Cedar Loop Hardware LLC'), cedar(40_000)).review_reason ?? null).toBeNull();
+    expect(splitReply(quoted('X Co'), 'RE: Submission').forwarded).toContain('22 negative days');
+  });
+});
+
+describe('holdout42 worked on: a reason praised before its "but", the deal done as a loan, a shorter term for the owner to accept', () => {
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('what the lender praises before "but" is no decline reason ("time in business look great, but the FICO ... is below")', () => {
+    const text = "We took a close look. The revenue and time in business look great, but the guarantor's FICO (534) is below our program floor of 575, so we have to decline at this time.";
+    expect(read(text, cedar(40_000))).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+    // the same words as the reason itself stay the reason
+    expect(read('We have to decline at this time: time in business is under our two-year minimum.', cedar(40_000))).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+  });
+
+  it('"we would instead do the full amount as a term loan" with its terms is a counter (another product)', () => {
+    const text = 'A daily-debit advance is a poor fit for them. We would instead do the full amount as a term loan:\n\nLoan amount: $80,000\nTerm: 18 months\nPayments: 18 monthly payments of $5,333.33\nTotal repayment: $96,000';
+    expect(read(text, cedar(80_000)).type).toBe('counter');
+    // a loan the merchant already has is no product offered
+    expect(read('Approved $80,000 at 1.20, 18 months, monthly $5,333.33. They pay off the term loan they have with the bank first.', cedar(80_000)).type).toBe('approved');
+  });
+
+  it('"let me know if the owner can live with the shorter term" beside approved terms is a counter', () => {
+    const text = 'Committee was comfortable with the full forty thousand but not with stretching it.\n\nWhat they approved: $40,000 at a 1.33 factor over 35 weeks, 35 weekly payments of $1,520.00.\n\nPlease let me know if the owner can live with the shorter term.';
+    expect(read(text, cedar(40_000)).type).toBe('counter');
+    expect(read(text.replace('Please let me know if the owner can live with the shorter term.', 'Please send the contract request when ready.'), cedar(40_000)).type).toBe('approved');
+  });
+});
+
+describe('holdout42 worked on: requested items in HTML checklists and stip tables, and a request forwarded "FYI below"', () => {
+  const cedar: ReplyContext = { requested_amount: 40_000, business_name: 'Cedar Loop Hardware' };
+
+  it('a checklist whose boxes sit in their own table cells ("☐ | Voided business check") lists the open boxes only', () => {
+    const html = '<p>Before we can send terms, we need the following:</p><table><tr><td>&#9744;</td><td>Signed application</td></tr><tr><td>&#9744;</td><td>2025 business tax return</td></tr><tr><td>&#9745;</td><td>Four months of bank statements (received, thanks!)</td></tr></table>';
+    const c = classifyReply({ subject: 'A few items needed', text: '', html }, cedar);
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['Signed application', '2025 business tax return']);
+  });
+
+  it('a stip table\'s label keeps one colon ("Stip 1: | October bank statement" is the item "October bank statement")', () => {
+    const html = '<p>The opportunity below requires additional documentation.</p><table><tr><td>Stip 1:</td><td>October bank statement</td></tr><tr><td>Stip 2:</td><td>MTD bank activity</td></tr></table>';
+    expect(classifyReply({ subject: 'Pending Stips', text: '', html }, cedar).requested_items).toEqual(['October bank statement', 'MTD bank activity']);
+  });
+
+  it('"FYI below" over a quoted credit note reads the note\'s request; an aside cut by the line break is dropped', () => {
+    const text = 'FYI below. Once I have these I can get you terms same day.\n\nColleen\n\n-----Original Message-----\nFrom: Renee <rf@lender.example>\nSent: Thursday, November 5, 2026 9:12 AM\nTo: Colleen <ch@lender.example>\nSubject: RE: file\n\nI need a signed 4506-C for the owner, and statements for the second operating account (the one\nending 4471 that the transfers come from).\n\nRF';
+    const c = read(text, cedar);
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['signed 4506-C for the owner', 'statements for the second operating account']);
+  });
+});
+
+describe('holdout42 worked on: who approved what ("our credit committee approved the full ..."), a term wrapped inside its unit', () => {
+  const cedar: ReplyContext = { requested_amount: 35_000, business_name: 'Cedar Loop Hardware' };
+
+  it('"our credit committee approved the full thirty-five thousand dollars" with its structure in prose is an approval with its offer', () => {
+    const text = 'Good news on Cedar Loop: our credit committee approved the full thirty-five thousand dollars on\nour revenue-based program this morning.\n\nThe structure is a factor of 1.30, for a total remittance of $45,500, collected over one hundred thirty business\ndays at $350.00 per day.\n\nI will need a voided business check and a signed purchase agreement to fund.';
+    const c = read(text, cedar);
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([{ amount: 35_000, factor_rate: 1.3, term: 130, term_unit: 'days' }]);
+    // the same approval with no terms beside the closing stips is never applied as a request alone
+    expect(read('Our credit committee approved the full amount on our revenue-based program this morning. I will need a voided business check and a signed purchase agreement to fund.', cedar).review_reason).toBeDefined();
+    // "the committee has not approved it" is no approval
+    expect(read('The committee has not approved it yet; I will need a voided business check first.', cedar).type).not.toBe('approved');
+  });
+
+  it('a term in figures wrapped inside its unit ("130 business\\ndays") is still the term', () => {
+    expect(extractOffers('Approved $35,000 at a factor of 1.30, collected over 130 business\ndays at $350.00 per day.', cedar)).toMatchObject([{ amount: 35_000, factor_rate: 1.3, term: 130, term_unit: 'days' }]);
+  });
+});

@@ -178,6 +178,12 @@ const unquote = (l: string) => l.replace(/^\s*>\s?/, '');
 /** The sender says the answers are written into the quoted message ("inline below in caps", "see my notes below"). */
 const INLINE_POINTER =
   /\b(in[- ]?line|in (all )?caps|in (red|blue|green|bold)|(notes?|comments?|answers?|responses?|replies|questions?) (below|inline|in[- ]line|in caps|in red|in bold|marked)|(see|read) (my )?(notes?|comments?|answers?) (below|in the (email|message|thread))|below in (caps|red|blue|bold))\b/i;
+/**
+ * (holdout42) The sender relays a third person's message quoted under its own words ("Renee's notes below", "credit's
+ * comments below", "see below from UW", "FYI below"): the quoted message is that person's, read as forwarded, not as the thread answered.
+ */
+const RELAYS_BELOW =
+  /\b(?:[a-z]+'s|credit|uw|underwriting|the underwriter|risk|committee|management) (?:notes?|comments?|decision|response|reply|answer|write-?up|email)\b[^.!?\n]{0,20}\bbelow\b|\bsee below from\b|\bfyi,? (?:see )?below\b|\bbelow from (?:credit|uw|underwriting|the underwriter|risk|committee|management)\b/i;
 /** A note mark; (holdout31) also the sender's initials in brackets ("[RC] Sorry, no. 14 negs in October"). */
 const NOTE_MARK = /^\s*(?:>>+|<<+|<-+|-+>|\*\*+|=>|\[note\]|note:|\[[a-z]{2,3}\]:?)\s*/i;
 
@@ -272,7 +278,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     if (RE_ORIGINAL.test(l)) {
       markers.push('-----Original Message-----');
       // under a forward's subject ("FW: UW decision"), Outlook's "-----Original Message-----" is the forwarded message (holdout9)
-      if (isFwdSubject && firstBlock && forwarded === null) forwarded = forwardedBody(lines.slice(i + 1));
+      if ((isFwdSubject || RELAYS_BELOW.test(own.join('\n'))) && firstBlock && forwarded === null) forwarded = forwardedBody(lines.slice(i + 1));
       quotedLines += lines.length - i;
       if (INLINE_POINTER.test(own.join('\n'))) {
         const notes = inlineNotes(lines.slice(i + 1));

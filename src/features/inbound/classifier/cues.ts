@@ -25,6 +25,9 @@ export const APPROVED_CUES: Cue[] = [
   // (holdout30) the amount first in a phone's one-liner: "50k approved on gauley river", "$40,000 approved, 1.35" (an amount:
   // "$" or "k" or thousands, never a count: "14 submitted, 9 approved")
   { re: /(?<![\w.$,])(\$\d[\d,]*(\.\d+)?\s?k?|\d{1,3}(\.\d+)?\s?k|\d{1,3}(,\d{3})+)\s+(is\s+)?approved\b/g, w: 3, negatable: true, modal: true },
+  // (holdout42) who decides, then the verb, then what it approved: "our credit committee approved the full thirty-five thousand",
+  // "UW approved it this morning"
+  { re: /\b(committee|credit|uw|underwriting|the underwriter|underwriters|management|risk|we've|we have|i've|i have)\s+(has\s+|have\s+|just\s+|officially\s+)?approved\s+(the|it|this|them|him|her|your|their|a|an|our)\b/g, w: 3, negatable: true, modal: true },
   { re: /\bgood news\b|\bcongrat/g, w: 1 },
   { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
   { re: /\bpleased to (inform|approve|offer|let|confirm)\b/g, w: 1.5 },
@@ -101,6 +104,9 @@ export const COUNTER_CUES: Cue[] = [
   { re: /\b(lower|reduced|smaller) (amount|offer|approval)\b|\bwe'?re lower\b/g, w: 2 },
   { re: /\bnot \$?\d/g, w: 1.5 },
   { re: /\b(doesn't|does not) support the\b/g, w: 1.5 },
+  // (holdout42) the broker asked whether the merchant takes the changed terms: "let me know if the owner can live with the
+  // shorter term", "if they're ok with the smaller number" (terms other than asked, for the merchant to accept: a counter)
+  { re: /\b(live with|accept|take|ok with|okay with|fine with|good with|go for|agree to|on board with) (the |a |our )?(shorter|longer|smaller|lower|reduced|tighter|faster|quicker) (term|amount|number|payback|schedule|advance|offer)\b/g, w: 2 },
 ];
 
 /** Cues that the message is an automatic reply or receipt, not an answer. */

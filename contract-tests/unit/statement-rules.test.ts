@@ -12,6 +12,8 @@ import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections'
 import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import { accountHeadingOf } from '../../src/features/statements/accounts';
+import { analyzeStatementPdf } from '../../src/features/statements/analyze';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
 import type { Txn } from '../../src/features/statements/reconcile';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
@@ -916,5 +918,34 @@ describe("blind-41: a credit union's share heading names its account by the shar
   it("a transfer's words naming a share head nothing", () => {
     expect(accountHeadingOf('To Share 10 Business Checking')).toBeNull();
     expect(accountHeadingOf('From Share 00 Business Savings')).toBeNull();
+  });
+});
+
+describe("blind-41: the day's balance printed on the last line of a row's wrapped description", () => {
+  // Date | Description | Debits | Credits | Balance, each ACH row on three lines, the balance only on
+  // each day's last row and there on its last description line (a Citizens Business Bank-style register).
+  const D = (date: string, desc: string, debit: string, credit = ''): readonly [number, string, { r?: boolean }?][] => [[50, date], [100, desc], ...(debit ? [[400, debit, { r: true }] as [number, string, { r: boolean }]] : []), ...(credit ? [[480, credit, { r: true }] as [number, string, { r: boolean }]] : [])];
+  const pages = (lastBalance: string): PageSpec[] => [[
+    'Inland Test Business Bank', 'Statement Period 06/01/2026 - 06/30/2026',
+    [[50, 'Previous Balance'], [300, '1,000.00', { r: true }]],
+    [[50, 'Deposits / Credits  1'], [300, '500.00', { r: true }]],
+    [[50, 'Debits  2'], [300, '-300.00', { r: true }]],
+    [[50, 'Service Charges / Fees  1'], [300, '-25.00', { r: true }]],
+    [[50, 'Ending Balance'], [300, '1,175.00', { r: true }]],
+    'ACTIVITY DETAIL',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [400, 'Debits', { b: true, r: true }], [480, 'Credits', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+    D('06/01', 'ACH DEBIT', '200.00'), [[110, 'ACME SUPPLY CO PAYMENT']], [[110, 'ID 4401928374 CCD'], [560, '800.00', { r: true }]],
+    D('06/02', 'ACH CREDIT', '', '500.00'), [[110, 'RIVERSIDE SCHOOL AP PMT']], [[110, 'ID 7720019283 CCD']],
+    D('06/02', 'ACH DEBIT', '100.00'), [[110, 'CITY OF RIVERSIDE UTILITY']], [[110, 'ID 5561029384 CCD'], [560, '1,200.00', { r: true }]],
+    D('06/30', 'ACCOUNT ANALYSIS', '25.00'), [[110, 'SERVICE CHARGE'], [560, lastBalance, { r: true }]],
+    [[50, 'Totals'], [400, '325.00', { r: true }], [480, '500.00', { r: true }]],
+  ]];
+  it("is the row's running balance and its words the row's: read, the fee line a fee", async () => {
+    const r = await analyzeStatementPdf(await statementPdf(pages('1,175.00')));
+    expect(r, JSON.stringify(r)).toMatchObject({ ok: true, figures: { beginning_balance: 1000, ending_balance: 1175, deposits_total: 500 } });
+  });
+  it('a balance there that the rows do not reach is refused', async () => {
+    const r = await analyzeStatementPdf(await statementPdf(pages('1,157.00')));
+    expect(r).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   });
 });

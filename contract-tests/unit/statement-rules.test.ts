@@ -949,3 +949,15 @@ describe("blind-41: the day's balance printed on the last line of a row's wrappe
     expect(r).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   });
 });
+
+describe("blind-41: a contractor's numbered pay application paid by its general contractor or owner", () => {
+  it.each(['INCOMING WIRE FROM MCCARTHY BUILDING COS PAY APP 7 FED REF 0604M118', 'ACH CREDIT TURNER CONSTRUCT PAYMENT APPLICATION #12', 'WIRE IN HENSEL PHELPS PAY APP NO. 3'])('%s is a customer paying a progress bill: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("a pay app without its number, other words that begin so, or a loan's draw against a pay app: not settled so, or still doubted", () => {
+    for (const d of ['INCOMING WIRE FROM MCCARTHY BUILDING COS PAY APP', 'WIRE IN MCCARTHY BUILDING PAYMENT APPROVED 12', 'PAYAPPLE INC 4421 TRANSFER']) expect(creditSettled(d)).toBe(false);
+    expect(creditDoubt('WIRE FROM SUMMIT CAPITAL FUNDING PAY APP 4')).toBe('funding');
+  });
+});

@@ -13,7 +13,7 @@ import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/featu
 import { figuresOf } from '../../src/features/statements/figures';
 import { accountHeadingOf } from '../../src/features/statements/accounts';
 import { analyzeStatementPdf } from '../../src/features/statements/analyze';
-import { statementPdf, type PageSpec } from '../support/statement-builder';
+import { statementPdf, type Cell, type PageSpec } from '../support/statement-builder';
 import type { Txn } from '../../src/features/statements/reconcile';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
@@ -924,7 +924,7 @@ describe("blind-41: a credit union's share heading names its account by the shar
 describe("blind-41: the day's balance printed on the last line of a row's wrapped description", () => {
   // Date | Description | Debits | Credits | Balance, each ACH row on three lines, the balance only on
   // each day's last row and there on its last description line (a Citizens Business Bank-style register).
-  const D = (date: string, desc: string, debit: string, credit = ''): readonly [number, string, { r?: boolean }?][] => [[50, date], [100, desc], ...(debit ? [[400, debit, { r: true }] as [number, string, { r: boolean }]] : []), ...(credit ? [[480, credit, { r: true }] as [number, string, { r: boolean }]] : [])];
+  const D = (date: string, desc: string, debit: string, credit = ''): Cell[] => [[50, date], [100, desc], ...(debit ? [[400, debit, { r: true }] as const] : []), ...(credit ? [[480, credit, { r: true }] as const] : [])];
   const pages = (lastBalance: string): PageSpec[] => [[
     'Inland Test Business Bank', 'Statement Period 06/01/2026 - 06/30/2026',
     [[50, 'Previous Balance'], [300, '1,000.00', { r: true }]],

@@ -11,6 +11,9 @@ import {
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
+import { accountHeadingOf } from '../../src/features/statements/accounts';
+import { analyzeStatementPdf } from '../../src/features/statements/analyze';
+import { statementPdf, type Cell, type PageSpec } from '../support/statement-builder';
 import type { Txn } from '../../src/features/statements/reconcile';
 
 // The trade's knowledge as data (src/features/statements/knowledge.json): one test per row class,
@@ -903,5 +906,58 @@ describe("one guard for every supplier's credit settled as money given back: pai
     expect(paidBack([...sales, tx('2026-05-12', debit, -264.5), c]).has(c)).toBe(true);
     expect(paidBack([...sales, tx('2026-05-12', debit, -264.49), c]).has(c)).toBe(false);
     expect(paidBack([...sales, c]).has(c)).toBe(false);
+  });
+});
+
+describe("blind-41: a credit union's share heading names its account by the share id", () => {
+  it('SAVINGS - SHARE 00 and CHECKING - SHARE 10 are two accounts, the checking one of them', () => {
+    expect(accountHeadingOf('BUSINESS SAVINGS - SHARE 00')).toMatchObject({ kind: 'savings', number: '00' });
+    expect(accountHeadingOf('BUSINESS CHECKING - SHARE 10 (continued)')).toMatchObject({ kind: 'transaction', number: '10' });
+    expect(accountHeadingOf('Business Checking Suffix 0010')).toMatchObject({ kind: 'transaction', number: '0010' });
+  });
+  it("a transfer's words naming a share head nothing", () => {
+    expect(accountHeadingOf('To Share 10 Business Checking')).toBeNull();
+    expect(accountHeadingOf('From Share 00 Business Savings')).toBeNull();
+  });
+});
+
+describe("blind-41: the day's balance printed on the last line of a row's wrapped description", () => {
+  // Date | Description | Debits | Credits | Balance, each ACH row on three lines, the balance only on
+  // each day's last row and there on its last description line (a Citizens Business Bank-style register).
+  const D = (date: string, desc: string, debit: string, credit = ''): Cell[] => [[50, date], [100, desc], ...(debit ? [[400, debit, { r: true }] as const] : []), ...(credit ? [[480, credit, { r: true }] as const] : [])];
+  const pages = (lastBalance: string): PageSpec[] => [[
+    'Inland Test Business Bank', 'Statement Period 06/01/2026 - 06/30/2026',
+    [[50, 'Previous Balance'], [300, '1,000.00', { r: true }]],
+    [[50, 'Deposits / Credits  1'], [300, '500.00', { r: true }]],
+    [[50, 'Debits  2'], [300, '-300.00', { r: true }]],
+    [[50, 'Service Charges / Fees  1'], [300, '-25.00', { r: true }]],
+    [[50, 'Ending Balance'], [300, '1,175.00', { r: true }]],
+    'ACTIVITY DETAIL',
+    [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [400, 'Debits', { b: true, r: true }], [480, 'Credits', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+    D('06/01', 'ACH DEBIT', '200.00'), [[110, 'ACME SUPPLY CO PAYMENT']], [[110, 'ID 4401928374 CCD'], [560, '800.00', { r: true }]],
+    D('06/02', 'ACH CREDIT', '', '500.00'), [[110, 'RIVERSIDE SCHOOL AP PMT']], [[110, 'ID 7720019283 CCD']],
+    D('06/02', 'ACH DEBIT', '100.00'), [[110, 'CITY OF RIVERSIDE UTILITY']], [[110, 'ID 5561029384 CCD'], [560, '1,200.00', { r: true }]],
+    D('06/30', 'ACCOUNT ANALYSIS', '25.00'), [[110, 'SERVICE CHARGE'], [560, lastBalance, { r: true }]],
+    [[50, 'Totals'], [400, '325.00', { r: true }], [480, '500.00', { r: true }]],
+  ]];
+  it("is the row's running balance and its words the row's: read, the fee line a fee", async () => {
+    const r = await analyzeStatementPdf(await statementPdf(pages('1,175.00')));
+    expect(r, JSON.stringify(r)).toMatchObject({ ok: true, figures: { beginning_balance: 1000, ending_balance: 1175, deposits_total: 500 } });
+  });
+  it('a balance there that the rows do not reach is refused', async () => {
+    const r = await analyzeStatementPdf(await statementPdf(pages('1,157.00')));
+    expect(r).toMatchObject({ ok: false, code: 'does_not_reconcile' });
+  });
+});
+
+describe("blind-41: a contractor's numbered pay application paid by its general contractor or owner", () => {
+  it.each(['INCOMING WIRE FROM MCCARTHY BUILDING COS PAY APP 7 FED REF 0604M118', 'ACH CREDIT TURNER CONSTRUCT PAYMENT APPLICATION #12', 'WIRE IN HENSEL PHELPS PAY APP NO. 3'])('%s is a customer paying a progress bill: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditSettled(d)).toBe(true);
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it("a pay app without its number, other words that begin so, or a loan's draw against a pay app: not settled so, or still doubted", () => {
+    for (const d of ['INCOMING WIRE FROM MCCARTHY BUILDING COS PAY APP', 'WIRE IN MCCARTHY BUILDING PAYMENT APPROVED 12', 'PAYAPPLE INC 4421 TRANSFER']) expect(creditSettled(d)).toBe(false);
+    expect(creditDoubt('WIRE FROM SUMMIT CAPITAL FUNDING PAY APP 4')).toBe('funding');
   });
 });

@@ -24,6 +24,12 @@ export function accountKindOf(text: string): AccountKind | null {
  * sentence, a transfer's or an interest line's words, a section heading ("Transfers to savings") or
  * an offer ("Open a money market account today") is none.
  */
+/**
+ * A credit union's share or suffix id, one to four digits after the word ("BUSINESS CHECKING - SHARE
+ * 10", "Savings Suffix 01", "Share ID 0000"): the account's number within the member's, as good as
+ * an account number in a heading.
+ */
+const SHARE_ID = /\b(?:share|suffix|sfx)(?:\s*(?:id|#|no\.?))?\s*[-:#]?\s*(\d{1,4})\b/i;
 export function accountHeadingOf(text: string): AccountRef | null {
   const t = text.replace(/\(?continued\)?|\bcont(\.|'d)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   const words = t.split(' ');
@@ -35,9 +41,10 @@ export function accountHeadingOf(text: string): AccountRef | null {
   if (ACCOUNT_KINDS.filter(([, re]) => re.test(withoutInstitution(low))).length > 1) return null;
   if (/\b(transfers?|xfer|trf|to|from|interest|dividends?|rate|apy|fees?|charges?|payments? due|deposits|withdrawals|open|apply|today|offer|your|you|our|we|visit|call|ask|protection|linked|balance|balances|summary|overview|total|minimum|available|ref|pmt|pymt|iou|cleared)\b|=/.test(low)) return null;
   const num = /(?:#|no\.?|number|acct\.?|account|[*xX•.]{2,}|\b)\s*[*xX•.]*(\d{3,})\b/.exec(t);
+  const share = SHARE_ID.exec(t);
   const tail = accountKindOf(words.slice(-3).join(' ')) !== null;
-  if (!num && !/\baccount\b/i.test(t) && !tail) return null;
-  return { kind, number: num ? num[1].slice(-4) : null, name: t };
+  if (!num && !share && !/\baccount\b/i.test(t) && !tail) return null;
+  return { kind, number: num ? num[1].slice(-4) : share ? share[1] : null, name: t };
 }
 /** Whether two headings name the same account: the same kind, and the same number when both print one. */
 export const sameAccount = (a: AccountRef, b: AccountRef) => a.kind === b.kind && (a.number === null || b.number === null || a.number === b.number);

@@ -1,7 +1,7 @@
 import { AccountBook, accountHeadingOf, accountNamed, datedBalances, sameAccount } from './accounts';
 import { type Col, dateFirst, fitColumnsOf, groupsAcross, headerOf, type PeriodBox, sideBySide, tablesBeside, thisPeriodOnly } from './columns';
 import type { PageItems } from './extract';
-import { bankOf, cellsOf, cellTexts, linesOf } from './lines';
+import { bankOf, cellsOf, cellTexts, ivDist, linesOf } from './lines';
 import { dateIn, periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
@@ -466,6 +466,25 @@ export function read(pages: PageItems[]): Reading {
           i = below.at;
           continue;
         }
+      }
+    }
+
+    // Below a row, indented to its description, one amount under the balance column alone and none
+    // under a debit, credit or amount column (blind-41: Citizens Business Bank-style three-line ACH
+    // descriptions, "ID 8855148974 CCD  42,854.75", the day's balance printed on the last row's last
+    // line): the row's description goes on and the amount is its running balance, which the
+    // balances check then holds to the rows; never a total ("SERVICE CHARGE  -7,126.62" under
+    // "ACCOUNT ANALYSIS  25.00" is the fee's second line and the day's balance).
+    if (money.length === 1 && first?.k !== 'date' && lastRow && lastRow.row.balance === null && cols && kind !== 'summary' && kind !== 'daily' && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2 && !/^(total|sub ?total|page)\b/i.test(text) && !isBalanceLabel(text)) {
+      const m = money[0] as Extract<Tok, { k: 'money' }>;
+      const near = (c: { x0: number; x1: number }) => ivDist(c.x0 - 6, c.x1 + 6, m.x0, m.x1) === 0;
+      const balCol = cols.find((c) => c.kind === 'balance');
+      if (balCol && near(balCol) && !cols.some((c) => ['debit', 'credit', 'amount'].includes(c.kind) && near(c)) && tk[tk.length - 1] === m) {
+        const words = tk.slice(0, -1).map((t) => t.t).join(' ');
+        if (words) lastRow.row.description += ` ${words}`;
+        lastRow.row.balance = signedCents(m.m);
+        lastRow.line = line;
+        continue;
       }
     }
 

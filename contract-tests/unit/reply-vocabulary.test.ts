@@ -3346,3 +3346,28 @@ describe('holdout42 worked on: who approved what ("our credit committee approved
     expect(extractOffers('Approved $35,000 at a factor of 1.30, collected over 130 business\ndays at $350.00 per day.', cedar)).toMatchObject([{ amount: 35_000, factor_rate: 1.3, term: 130, term_unit: 'days' }]);
   });
 });
+
+describe('holdout43 worked on: a schedule asked for and refused in the next clause, a colleague\'s note "below" named by a pronoun', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('"Weekly remittance was requested; not available ..." beside a full-amount approval on daily terms is a counter (another schedule)', () => {
+    const text = 'Stage: Approved\nFunding Amount: $70,000.00\nBuy Rate: 1.35\nTerm: 140 Business Days\nPayment Frequency: Daily ACH\nEst. Payment: $675.00\n\nNotes from Underwriting:\nWeekly remittance was requested; not available for contractors in this program. Approval is daily ACH only.\nStips: voided check.';
+    const c = read(text, cedar(70_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 70_000, factor_rate: 1.35, term: 140, payment_frequency: 'daily' }]);
+    expect(outcome(text, cedar(70_000))).not.toMatchObject({ apply: true, type: 'approved' });
+    // the same schedule asked for and granted is an approval
+    expect(read(text.replace('Weekly remittance was requested; not available for contractors in this program. Approval is daily ACH only.', 'Daily remittance was requested and approved.'), cedar(70_000)).type).toBe('approved');
+  });
+
+  it('"Rick passed on this one, see his note below" over a note declining another business waits (multiple_deals), with the note\'s reason', () => {
+    const note = (name: string) => `Dana,\n\nRick passed on this one, see his note below. Sorry.\n\nHal\n\n-----Original Message-----\nFrom: Rick Salas <rick@lender.example>\nSent: Thursday, November 5, 2026 8:03 AM\nTo: Hal Brennan <hal@lender.example>\nSubject: RE: file\n\nHal,\n\nPass on ${name}. First deposits are from May of this year and we need twelve months minimum.\n\nRick`;
+    const other = read(note('Scottsdale Desert Laser Center'), cedar(80_000));
+    expect(other).toMatchObject({ type: 'declined', review_reason: 'multiple_deals', decline_category: 'time_in_business' });
+    expect(outcome(note('Scottsdale Desert Laser Center'), cedar(80_000))).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the same note on this deal's business is this deal's decline
+    expect(read(note('Cedar Loop Hardware'), cedar(80_000))).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read(note('Cedar Loop Hardware'), cedar(80_000)).review_reason ?? null).toBeNull();
+  });
+});

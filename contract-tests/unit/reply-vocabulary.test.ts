@@ -3371,3 +3371,35 @@ describe('holdout43 worked on: a schedule asked for and refused in the next clau
     expect(read(note('Cedar Loop Hardware'), cedar(80_000)).review_reason ?? null).toBeNull();
   });
 });
+
+describe('holdout43 worked on: a mailing footer\'s "Unsubscribe | Manage preferences", figures read out in words, a reason the lender says it is not', () => {
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('a mailing tool\'s footer ("Unsubscribe: https://... | Manage preferences") is no request to be taken off the list: the two-program offer above it is a counter', () => {
+    const body = 'Hi Dana,\n\nOur credit team reviewed Cedar Loop, and rather than the advance at $110,000 they would like to put it into one of two programs:\n\nOption 1 - Term loan\nAmount: $110,000\nTotal repayment: $138,600\n78 weekly payments of $1,776.92\n\nOption 2 - Revenue-based financing\nAmount: $75,000\nFactor: 1.32\n39 weekly payments of $2,538.46\n\nLet me know which way the owner wants to go.\n\nNoelle\nTamarack Lending Group\nTerm loans | Lines of credit | Revenue-based financing\n';
+    const c = read(`${body}Unsubscribe: https://hs.lender.example/unsubscribe  |  Manage preferences`, cedar(110_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 110_000, factor_rate: 1.26, term: 78 }, { amount: 75_000, factor_rate: 1.32, term: 39 }]);
+    // a person asking off the list is still no decision
+    expect(read('Please unsubscribe me, I no longer handle ISO submissions.', cedar(110_000)).type).toBe('unclassified');
+  });
+
+  it('an offer read out in words ("one hundred thousand at a one-forty, forty weeks, thirty-five hundred a week") is the offer in figures', () => {
+    const c = read('Cedar Loop - UW signed off on the full hundred. one hundred thousand at a one-forty, forty weeks, thirty-five hundred a week. contracts tmrw am if u want em', cedar(100_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([{ amount: 100_000, factor_rate: 1.4, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3500 }]);
+    expect(wordsToDigits('the full forty thousand at one\nthirty-three, six months')).toContain('$40,000 at 1.33');
+    // a time of day is no factor, nor a price with no amount before it
+    expect(wordsToDigits('call me at one-thirty pm')).toBe('call me at one-thirty pm');
+    expect(wordsToDigits('meet at one-forty')).toBe('meet at one-forty');
+  });
+
+  it('a reason the lender says it is not ("It isn\'t a question of revenue or credit") is no decline category; a line of credit is no credit score', () => {
+    const text = "I'm sorry to report that Cedar Loop doesn't fit our guidelines. The business address is the owner's residence, and all of our programs require a commercial location. It isn't a question of revenue or credit.\n\nNoelle\nTerm loans | Lines of credit | Revenue-based financing";
+    expect(read(text, cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'other' });
+    expect(read(text.replace('revenue or credit.', 'revenue or credit score.'), cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'other' });
+    expect(read("Sorry, Cedar Loop doesn't fit our guidelines.\n\nNoelle\nTerm loans | Lines of credit | Revenue-based financing | A line of credit in 24 hours", cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'other' });
+    // the reason after its "but" stays the reason
+    expect(read("Sorry, we can't do it. It has nothing to do with the revenue, but the FICO is 540.", cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+  });
+});

@@ -1165,6 +1165,9 @@ export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max 
 /** An outcome named as a kind (a list of them decides nothing). */
 const OUTCOME_WORD = '(approvals?|approved|counters?|countered|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?|pending( (information|info|docs|documents|stips|review))?)';
 export const BOILERPLATE: string[] = [
+  // (holdout43) a mailing tool's footer: "Unsubscribe: https://... | Manage preferences", "Unsubscribe | Update your email
+  // preferences" (the sender's software, not a person asking off the list: vocabulary.ts UNSUBSCRIBE)
+  'unsubscribe\\b[^\\n|]{0,100}\\|\\s*(manage|update|change|edit|email) (your )?(email |mail |subscription |communication )?(preferences|settings|subscriptions?)',
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',
   '(declined|approved) (files|deals|submissions|merchants) (may|can|will) be',

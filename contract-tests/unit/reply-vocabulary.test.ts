@@ -3403,3 +3403,27 @@ describe('holdout43 worked on: a mailing footer\'s "Unsubscribe | Manage prefere
     expect(read("Sorry, we can't do it. It has nothing to do with the revenue, but the FICO is 540.", cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
   });
 });
+
+describe('holdout43 worked on: a step held "until he sees two things", a list wrapped across lines, "b4"', () => {
+  const cedar: ReplyContext = { requested_amount: 150_000, business_name: 'Cedar Loop Hardware' };
+
+  it('"Rick won\'t price it until he sees two things: a payoff letter ..., and a written\\nexplanation ..." is a request with both items, applied', () => {
+    const text = "Dana,\n\nRick won't price Cedar Loop until he sees two things: a payoff letter from Kapitus, and a written\nexplanation from the owner for the three returned ACH items in September. Get me those and he'll turn it the\nsame day.\n\nHal";
+    const c = read(text, cedar);
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.requested_items).toEqual(['payoff letter from Kapitus', 'written explanation from the owner for the three returned ACH items in September']);
+    // the held step alone, one item awaited, is the request
+    expect(read("Rick won't price Cedar Loop until he sees the payoff letter from Kapitus.", cedar)).toMatchObject({ type: 'needs_info', requested_items: ['payoff letter from Kapitus'] });
+    // a refusal with nothing awaited is no request
+    expect(read("We won't price Cedar Loop. Too many returned ACH items in September.", cedar).type).not.toBe('needs_info');
+  });
+
+  it('"b4" ends an item as "before" does', () => {
+    expect(read('gym looks ok. need MTD + the lease on the new englewood location b4 i can move on it', cedar).requested_items).toEqual(['MTD', 'lease on the new englewood location']);
+    // letters asked of several funders stay one item, as the corpus labels them ("payoff letters from Fundbox and Credibly")
+    expect(read('Before Rick looks at it we need payoff letters from both Kalamata and Greenbox, and a signed bank verification authorization.', cedar).requested_items)
+      .toEqual(['payoff letters from both Kalamata and Greenbox', 'signed bank verification authorization']);
+    expect(read('we need the payoff letter from Kalamata and the MTD.', cedar).requested_items).toEqual(['payoff letter from Kalamata', 'MTD']);
+  });
+});

@@ -3382,6 +3382,9 @@ describe('holdout43 worked on: a mailing footer\'s "Unsubscribe | Manage prefere
     expect(c.offers).toMatchObject([{ amount: 110_000, factor_rate: 1.26, term: 78 }, { amount: 75_000, factor_rate: 1.32, term: 39 }]);
     // a person asking off the list is still no decision
     expect(read('Please unsubscribe me, I no longer handle ISO submissions.', cedar(110_000)).type).toBe('unclassified');
+    // with the footer not read, an advertised speed ("Most of our lines of credit are approved in under 24 hours") is no approval either
+    const ad = 'Thanks for reaching out! We received your email and will reply within one business day.\n\nDid you know? Most of our lines of credit are approved in under 24 hours, with limits from $10,000 to $250,000.\n\nUnsubscribe | Manage preferences';
+    expect(read(ad, cedar(22_000)).type).toBe('unclassified');
   });
 
   it('an offer read out in words ("one hundred thousand at a one-forty, forty weeks, thirty-five hundred a week") is the offer in figures', () => {

@@ -1167,6 +1167,9 @@ const OUTCOME_WORD = '(approvals?|approved|counters?|countered|counter-?offers?|
 export const BOILERPLATE: string[] = [
   // (holdout43) a mailing tool's footer: "Unsubscribe: https://... | Manage preferences", "Unsubscribe | Update your email
   // preferences" (the sender's software, not a person asking off the list: vocabulary.ts UNSUBSCRIBE)
+  // (holdout43 follow-up) ... and the advertised speed beside it: "Most of our lines of credit are approved in under 24 hours",
+  // "90% of files are funded within 48 hours" (what happens to files in general, not this deal's decision)
+  '(most|many|all|\\d{1,3}%|\\d[\\d,]*\\+?) (of )?(our |the |your )?([a-z-]+ ){0,4}(are|get|were|is) (approved|funded) (in|within) (under |less than |as little as |as few as )?(\\d+|one|two|three|twenty-four|forty-eight)[- ](hours?|hrs?|minutes?|mins?|business days?|days?)',
   'unsubscribe\\b[^\\n|]{0,100}\\|\\s*(manage|update|change|edit|email) (your )?(email |mail |subscription |communication )?(preferences|settings|subscriptions?)',
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',

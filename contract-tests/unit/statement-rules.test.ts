@@ -1003,3 +1003,21 @@ describe("blind-42: a relationship summary's accounts' balances added up", () =>
     expect(labelOf('Deposits and Other Credits')).toMatchObject({ role: 'total', kind: 'credit', category: 'deposits' });
   });
 });
+
+describe("blind-42: a supplier's BILLING CREDIT", () => {
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = [tx('2026-05-01', 'SHOPIFY PAYMENTS Payout | ID 1', 9000), tx('2026-05-08', 'SHOPIFY PAYMENTS Payout | ID 2', 9000)];
+  const credit = 'SHIPBOB INC ACH Billing credit | ID 8810022741';
+  it('from a supplier the merchant paid at least as much in the period is money given back, no sale', () => {
+    const c = tx('2026-05-15', credit, 384.2);
+    const txns = [...sales, tx('2026-05-05', 'SHIPBOB INC ACH Fulfillment invoice | ID 3964548906', -3692.4), c];
+    expect(paidBack(txns).has(c)).toBe(true);
+    expect(categoryDoubt(txns)).toBeNull();
+  });
+  it('from a counterparty not paid in the period, or more than it was paid: doubted', () => {
+    const c = tx('2026-05-15', credit, 384.2);
+    expect(creditDoubt(credit)).toBe('return');
+    expect(categoryDoubt([...sales, c])).toMatch(/return, reversal or refund/);
+    expect(categoryDoubt([...sales, tx('2026-05-05', 'SHIPBOB INC ACH Fulfillment invoice | ID 3964548906', -300), c])).toMatch(/return, reversal or refund/);
+  });
+});

@@ -78,10 +78,10 @@ const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\
 const RMA = /\bRMA\s*(#\s*\d|NO\.?\s*\d|(CREDIT|CR|REFUND|RFND|RETURN)\b)/;
 /**
  * A credit that gives money back: a return, reversal, refund or chargeback of something paid out; a
- * seller's credit memo, cash back on purchases, a vendor's overbilling or overcharge credited back
+ * seller's credit memo or billing credit, cash back on purchases, a vendor's overbilling or overcharge credited back
  * (rebates and corrections are refund rows).
  */
-const GIVEN_BACK = new RegExp(`\\b(RETURN(S|ED)?|RTN|RET|REVERS\\w*|REFUND\\w*|RFND|REIMB\\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK|OVER ?BILL\\w*|OVER ?CHARG\\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\\b|${RMA.source}`);
+const GIVEN_BACK = new RegExp(`\\b(RETURN(S|ED)?|RTN|RET|REVERS\\w*|REFUND\\w*|RFND|REIMB\\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|BILL(ING)? CREDIT|CASH ?BACK|OVER ?BILL\\w*|OVER ?CHARG\\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\\b|${RMA.source}`);
 
 /**
  * A rebate or incentive no row settles: a supplier's purchase rebate is a refund row, but a rebate or
@@ -117,11 +117,13 @@ const OWNER_LOOK = /(?<![-\w])(OWNERS?|OWNER'S|SHAREHOLDERS?|STOCKHOLDERS?|CONTR
  * statement it is on, when the merchant paid that counterparty at least as much in the period
  * (analyze.ts `paidBack`). Not a rebate (a program pays contractors too), not a reimbursement (an
  * insurer the merchant pays premiums to also pays claims), not an adjustment (a processor's batch
- * correction is sales), not a processor's line.
+ * correction is sales), not a processor's line. A BILLING CREDIT is a supplier's credit against its
+ * own bills (blind-42: "ACH SHIPBOB INC Billing credit" beside the fulfilment invoices it debits),
+ * settled as money back only when the period's debits paid that supplier at least as much.
  */
-const MONEY_BACK = new RegExp(`\\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|RETURN(S|ED)?|RTN|REFUND\\w*|RFND|REVERS\\w*|VOID(ED)?|CANCEL\\w*)\\b|${RMA.source}`);
+const MONEY_BACK = new RegExp(`\\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|BILL(ING)? CREDIT|RETURN(S|ED)?|RTN|REFUND\\w*|RFND|REVERS\\w*|VOID(ED)?|CANCEL\\w*)\\b|${RMA.source}`);
 /** Words that name no counterparty: channel boilerplate (CR and DR: "ACH CR FLEETPRIDE CREDIT MEMO" beside "ACH DR FLEETPRIDE INVOICE", blind-38), money-back words (RMA: a return authorisation), company suffixes, field labels (TYPE). */
-const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'DR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
+const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'DR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLING', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
 /**
  * The words of a description that can name a counterparty, in order. A slash between two words of
  * letters parts them: some banks print an ACH line as "<company>/<entry>" ("ELECTRONIC DEPOSIT SYSCO

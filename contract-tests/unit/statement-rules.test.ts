@@ -1021,3 +1021,13 @@ describe("blind-42: a supplier's BILLING CREDIT", () => {
     expect(categoryDoubt([...sales, tx('2026-05-05', 'SHIPBOB INC ACH Fulfillment invoice | ID 3964548906', -300), c])).toMatch(/return, reversal or refund/);
   });
 });
+
+describe('blind-42: a capital management company paying the merchant as its vendor', () => {
+  it.each(['ACH DEPOSIT WALNUT CAPITAL MGMT VENDOR PMT ID 8341277289 CCD', 'ACH CREDIT BRIDGEWAY CAPITAL MANAGEMENT AP PAYMENT 5521', 'ORION CAPITAL MGT ACCOUNTS PAYABLE INV 4410'])('%s is a customer paying: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a capital manager without a vendor payment, or with another funding word, stays doubted', () => {
+    for (const d of ['ACH DEPOSIT WALNUT CAPITAL MGMT 8341277289 CCD', 'WIRE IN SUMMIT CAPITAL MANAGEMENT', 'WALNUT CAPITAL MGMT FUNDING VENDOR PMT', 'ACME CAPITAL VENDOR PMT 1234']) expect(creditDoubt(d)).toBe('funding');
+  });
+});

@@ -99,6 +99,9 @@ const REBATE_LOOK = /\b(REBATES?|INCENTIVES?)\b/;
  * no row settles is doubted.
  */
 const PROCEEDS_LOOK = /\bPROCEEDS\b/;
+/** A capital management company (a property or asset manager), and a payer's entry saying it pays a vendor (creditDoubt). */
+const CAPITAL_MANAGER = /\bCAPITAL\s+(MGMT|MGT|MANAGEMENT)\b/;
+const VENDOR_PAYMENT = /\b(VENDOR|SUPPLIER)\s+(PAYMENTS?|PAY|PMT|PYMT)\b|\bAP\s+(PAYMENT|PMT|PYMT)\b|\bACCOUNTS\s+PAYABLE\b/;
 
 /**
  * The owner's own money put in, in words no row settles ("OWNER DEP J PRUITT", "SHAREHOLDER
@@ -249,7 +252,12 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   // The owner's own money, deposited like a customer's check or wired like a funder's.
   if (OWNER_LOOK.test(d)) return 'owner';
   // Proceeds of what? A loan's, or a sale's (a dealer's auction proceeds, an insurer's claim proceeds).
-  if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
+  // A capital management company (a property or asset manager) paying the merchant as its vendor
+  // (its ACH entry VENDOR PMT, AP PAYMENT: blind-42's "WALNUT CAPITAL MGMT VENDOR PMT" to a plumber)
+  // is a customer: a funder's or lender's disbursement is never entered as paying a vendor. Only
+  // with both: "CAPITAL MGMT" alone, or with any other funding word, stays doubted.
+  const manager = CAPITAL_MANAGER.test(d) && VENDOR_PAYMENT.test(d) ? d.replace(CAPITAL_MANAGER, ' ') : d;
+  if (FUNDING_LOOK.test(manager) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
   if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d) || SUB_ACCOUNT_TRANSFER.test(d)) return 'transfer';

@@ -9,6 +9,7 @@ import {
   setOperatorRules, statementRules, supplierCreditFrom,
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
+import { periodOf } from '../../src/features/statements/period';
 import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import { accountHeadingOf } from '../../src/features/statements/accounts';
@@ -959,5 +960,74 @@ describe("blind-41: a contractor's numbered pay application paid by its general 
   it("a pay app without its number, other words that begin so, or a loan's draw against a pay app: not settled so, or still doubted", () => {
     for (const d of ['INCOMING WIRE FROM MCCARTHY BUILDING COS PAY APP', 'WIRE IN MCCARTHY BUILDING PAYMENT APPROVED 12', 'PAYAPPLE INC 4421 TRANSFER']) expect(creditSettled(d)).toBe(false);
     expect(creditDoubt('WIRE FROM SUMMIT CAPITAL FUNDING PAY APP 4')).toBe('funding');
+  });
+});
+
+describe('blind-42: a Gate City-style register (DD-MON-YYYY period, an equation summary, +/- amounts)', () => {
+  it('reads a period printed day-month-year with hyphens', () => {
+    expect(periodOf(['STATEMENT PERIOD 16-DEC-2026 TO 15-JAN-2027'])).toEqual({ start: '2026-12-16', end: '2027-01-15' });
+    expect(periodOf(['Statement Period 01-Sep-2026 through 30-Sep-2026'])).toEqual({ start: '2026-09-01', end: '2026-09-30' });
+    expect(periodOf(['STATEMENT PERIOD 31-FEB-2026 TO 15-MAR-2026'])).toBeNull();
+  });
+  // POSTED | CHK NO | DESCRIPTION | AMOUNT | BALANCE; each row's description on three lines, the
+  // second of them "CHECK DEPOSIT" (two words that are column titles too).
+  const R = (date: string, desc: string, amount: string, balance: string): Cell[] => [[40, date], [120, desc], [480, amount, { r: true }], [568, balance, { r: true }]];
+  const pages = (closing: string): PageSpec[] => [[
+    'RED TEST VALLEY BANK', 'STATEMENT PERIOD 01-SEP-2026 TO 30-SEP-2026',
+    [[40, 'BALANCE LAST STATEMENT'], [200, '+ DEPOSITS/CREDITS (2)'], [340, '- WITHDRAWALS/DEBITS (2)'], [480, '= BALANCE THIS STATEMENT']],
+    [[130, '1,000.00', { r: true }], [270, '700.00', { r: true }], [410, '300.00', { r: true }], [560, closing, { r: true }]],
+    'ACCOUNT ACTIVITY',
+    [[40, 'POSTED', { b: true }], [85, 'CHK NO', { b: true }], [120, 'DESCRIPTION', { b: true }], [480, 'AMOUNT', { b: true, r: true }], [568, 'BALANCE', { b: true, r: true }]],
+    [[40, '01-SEP'], [120, 'BALANCE FORWARD'], [568, '1,000.00', { r: true }]],
+    R('02-SEP', 'MOBILE DEPOSIT', '+500.00', '1,500.00'), [[120, 'CHECK DEPOSIT']], [[120, 'REF 2818238211']],
+    R('03-SEP', 'DEBIT CARD PURCHASE', '-100.00', '1,400.00'), [[120, 'HARDWARE STORE FARGO ND']], [[120, 'CARD 9287']],
+    R('04-SEP', 'ACH DEPOSIT CLOVER', '+200.00', '1,600.00'), [[120, 'MERCH DEP']], [[120, 'ID 0040673419']],
+    R('05-SEP', 'ACH PAYMENT XCEL ENERGY', '-200.00', '1,400.00'), [[120, 'UTILITY']], [[120, 'ID 5561029384']],
+    [[40, '30-SEP'], [120, 'ENDING BALANCE'], [568, '1,400.00', { r: true }]],
+  ]];
+  it("a row's description line in one cell under it is no header of new columns: read exactly", async () => {
+    const r = await analyzeStatementPdf(await statementPdf(pages('1,400.00')));
+    expect(r, JSON.stringify(r)).toMatchObject({ ok: true, figures: { period_start: '2026-09-01', period_end: '2026-09-30', beginning_balance: 1000, ending_balance: 1400, deposits_total: 700 } });
+  });
+  it('a summary the rows do not reach is refused', async () => {
+    const r = await analyzeStatementPdf(await statementPdf(pages('1,040.00')));
+    expect(r.ok).toBe(false);
+  });
+});
+
+describe("blind-42: a relationship summary's accounts' balances added up", () => {
+  it('"Total Deposit Balances" is no total of credits; a deposits total still is', () => {
+    expect(labelOf('Total Deposit Balances')).toEqual({ role: 'ignore' });
+    expect(labelOf('TOTAL BALANCES')).toEqual({ role: 'ignore' });
+    expect(labelOf('Total Deposits')).toMatchObject({ role: 'total', kind: 'credit', category: 'deposits' });
+    expect(labelOf('Deposits and Other Credits')).toMatchObject({ role: 'total', kind: 'credit', category: 'deposits' });
+  });
+});
+
+describe("blind-42: a supplier's BILLING CREDIT", () => {
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = [tx('2026-05-01', 'SHOPIFY PAYMENTS Payout | ID 1', 9000), tx('2026-05-08', 'SHOPIFY PAYMENTS Payout | ID 2', 9000)];
+  const credit = 'SHIPBOB INC ACH Billing credit | ID 8810022741';
+  it('from a supplier the merchant paid at least as much in the period is money given back, no sale', () => {
+    const c = tx('2026-05-15', credit, 384.2);
+    const txns = [...sales, tx('2026-05-05', 'SHIPBOB INC ACH Fulfillment invoice | ID 3964548906', -3692.4), c];
+    expect(paidBack(txns).has(c)).toBe(true);
+    expect(categoryDoubt(txns)).toBeNull();
+  });
+  it('from a counterparty not paid in the period, or more than it was paid: doubted', () => {
+    const c = tx('2026-05-15', credit, 384.2);
+    expect(creditDoubt(credit)).toBe('return');
+    expect(categoryDoubt([...sales, c])).toMatch(/return, reversal or refund/);
+    expect(categoryDoubt([...sales, tx('2026-05-05', 'SHIPBOB INC ACH Fulfillment invoice | ID 3964548906', -300), c])).toMatch(/return, reversal or refund/);
+  });
+});
+
+describe('blind-42: a capital management company paying the merchant as its vendor', () => {
+  it.each(['ACH DEPOSIT WALNUT CAPITAL MGMT VENDOR PMT ID 8341277289 CCD', 'ACH CREDIT BRIDGEWAY CAPITAL MANAGEMENT AP PAYMENT 5521', 'ORION CAPITAL MGT ACCOUNTS PAYABLE INV 4410'])('%s is a customer paying: sales, no doubt', (d) => {
+    expect(depositKind(d)).toBe('revenue');
+    expect(creditDoubt(d)).toBeNull();
+  });
+  it('a capital manager without a vendor payment, or with another funding word, stays doubted', () => {
+    for (const d of ['ACH DEPOSIT WALNUT CAPITAL MGMT 8341277289 CCD', 'WIRE IN SUMMIT CAPITAL MANAGEMENT', 'WALNUT CAPITAL MGMT FUNDING VENDOR PMT', 'ACME CAPITAL VENDOR PMT 1234']) expect(creditDoubt(d)).toBe('funding');
   });
 });

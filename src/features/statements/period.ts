@@ -8,7 +8,7 @@ import { MONTHS, tokens, year4 } from './tokens';
 const MONTH_NAME = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 // (A year is never the first digits of an amount: "Beginning balance on Feb 1 22041.77" is Feb 1
 // and 22,041.77, not Feb 1, 2204 and 1.77.)
-export const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}(?!\\.?\\d)|\\d{1,2}\\s+${MONTH_NAME}\\s+\\d{4}(?!\\.?\\d)|\\d{4}-\\d{2}-\\d{2})`;
+export const DATE_Y = `(?:\\d{1,2}[/-]\\d{1,2}[/-](?:\\d{4}|\\d{2})(?![\\d/])|${MONTH_NAME}\\s+\\d{1,2},?\\s+\\d{4}(?!\\.?\\d)|\\d{1,2}\\s+${MONTH_NAME}\\s+\\d{4}(?!\\.?\\d)|\\d{1,2}-${MONTH_NAME}-\\d{4}(?!\\.?\\d)|\\d{4}-\\d{2}-\\d{2})`;
 export const DATE_NOY = `(?:${MONTH_NAME}\\s+\\d{1,2}|\\d{1,2}/\\d{1,2})`;
 const RANGE_RE = new RegExp(`(${DATE_Y})\\s*(?:-|to|through|thru|until)\\s*(${DATE_Y})`, 'i');
 const RANGE_NOY_RE = new RegExp(`(${DATE_NOY})\\s*(?:-|to|through|thru)\\s*(${DATE_Y})`, 'i');
@@ -44,8 +44,8 @@ export function fullDate(text: string): string | null {
   if (m) return isoOf(Number(m[1]), Number(m[2]), Number(m[3]));
   m = new RegExp(`^(${MONTH_NAME})\\s+(\\d{1,2})\\s+(\\d{4})$`, 'i').exec(t);
   if (m) return isoOf(Number(m[3]), MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]));
-  // The day first: "14 Jan 2026".
-  m = new RegExp(`^(\\d{1,2})\\s+(${MONTH_NAME})\\s+(\\d{4})$`, 'i').exec(t);
+  // The day first: "14 Jan 2026", or a mainframe's "16-DEC-2026".
+  m = new RegExp(`^(\\d{1,2})(?:\\s+|-)(${MONTH_NAME})(?:\\s+|-)(\\d{4})$`, 'i').exec(t);
   if (m) return isoOf(Number(m[3]), MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]));
   return null;
 }

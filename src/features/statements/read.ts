@@ -286,7 +286,12 @@ export function read(pages: PageItems[]): Reading {
       lastRow = null;
       continue;
     }
-    const header = headerOf(line);
+    // A row's description going on below it in one cell, indented to the description and left of
+    // every amount column ("MOBILE DEPOSIT" over "CHECK DEPOSIT" over "REF 2818238211", blind-42's
+    // Gate City-style register): no header of new columns ("check" and "deposit" are titles too);
+    // a header repeated starts at the table's left, its titles in cells of their own.
+    const inDescription = !!lastRow && !!cols && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2 && cellsOf(line.words).length === 1 && line.words[line.words.length - 1].x1 < Math.min(...cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).map((c) => c.x0));
+    const header = inDescription ? null : headerOf(line);
     if (header) {
       // Under a summary, or under a "Balance Summary" read as daily balances: a header naming a
       // description and an amount opens the register (daily balances have neither; blind-32: a

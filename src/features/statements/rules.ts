@@ -78,10 +78,10 @@ const OWN_CARD = /\b(DEBIT|DBT|DB|CHECK|CHK)\s*(CARD|CRD)\b|\bCHECKCARD\b|\bPOS\
 const RMA = /\bRMA\s*(#\s*\d|NO\.?\s*\d|(CREDIT|CR|REFUND|RFND|RETURN)\b)/;
 /**
  * A credit that gives money back: a return, reversal, refund or chargeback of something paid out; a
- * seller's credit memo, cash back on purchases, a vendor's overbilling or overcharge credited back
+ * seller's credit memo or billing credit, cash back on purchases, a vendor's overbilling or overcharge credited back
  * (rebates and corrections are refund rows).
  */
-const GIVEN_BACK = new RegExp(`\\b(RETURN(S|ED)?|RTN|RET|REVERS\\w*|REFUND\\w*|RFND|REIMB\\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|CASH ?BACK|OVER ?BILL\\w*|OVER ?CHARG\\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\\b|${RMA.source}`);
+const GIVEN_BACK = new RegExp(`\\b(RETURN(S|ED)?|RTN|RET|REVERS\\w*|REFUND\\w*|RFND|REIMB\\w*|CHARGEBACK|CHGBK|VOID(ED)?|CANCEL\\w*|CREDIT VOUCHER|ADJ(USTMENT)?|CREDIT MEMO|CR MEMO|MEMO CREDIT|BILL(ING)? CREDIT|CASH ?BACK|OVER ?BILL\\w*|OVER ?CHARG\\w*|OVERPAID|OVERPAYMENTS?|OVERPMT)\\b|${RMA.source}`);
 
 /**
  * A rebate or incentive no row settles: a supplier's purchase rebate is a refund row, but a rebate or
@@ -99,6 +99,9 @@ const REBATE_LOOK = /\b(REBATES?|INCENTIVES?)\b/;
  * no row settles is doubted.
  */
 const PROCEEDS_LOOK = /\bPROCEEDS\b/;
+/** A capital management company (a property or asset manager), and a payer's entry saying it pays a vendor (creditDoubt). */
+const CAPITAL_MANAGER = /\bCAPITAL\s+(MGMT|MGT|MANAGEMENT)\b/;
+const VENDOR_PAYMENT = /\b(VENDOR|SUPPLIER)\s+(PAYMENTS?|PAY|PMT|PYMT)\b|\bAP\s+(PAYMENT|PMT|PYMT)\b|\bACCOUNTS\s+PAYABLE\b/;
 
 /**
  * The owner's own money put in, in words no row settles ("OWNER DEP J PRUITT", "SHAREHOLDER
@@ -117,11 +120,13 @@ const OWNER_LOOK = /(?<![-\w])(OWNERS?|OWNER'S|SHAREHOLDERS?|STOCKHOLDERS?|CONTR
  * statement it is on, when the merchant paid that counterparty at least as much in the period
  * (analyze.ts `paidBack`). Not a rebate (a program pays contractors too), not a reimbursement (an
  * insurer the merchant pays premiums to also pays claims), not an adjustment (a processor's batch
- * correction is sales), not a processor's line.
+ * correction is sales), not a processor's line. A BILLING CREDIT is a supplier's credit against its
+ * own bills (blind-42: "ACH SHIPBOB INC Billing credit" beside the fulfilment invoices it debits),
+ * settled as money back only when the period's debits paid that supplier at least as much.
  */
-const MONEY_BACK = new RegExp(`\\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|RETURN(S|ED)?|RTN|REFUND\\w*|RFND|REVERS\\w*|VOID(ED)?|CANCEL\\w*)\\b|${RMA.source}`);
+const MONEY_BACK = new RegExp(`\\b(CREDIT MEMO|CR MEMO|MEMO CREDIT|CREDIT VOUCHER|BILL(ING)? CREDIT|RETURN(S|ED)?|RTN|REFUND\\w*|RFND|REVERS\\w*|VOID(ED)?|CANCEL\\w*)\\b|${RMA.source}`);
 /** Words that name no counterparty: channel boilerplate (CR and DR: "ACH CR FLEETPRIDE CREDIT MEMO" beside "ACH DR FLEETPRIDE INVOICE", blind-38), money-back words (RMA: a return authorisation), company suffixes, field labels (TYPE). */
-const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'DR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
+const NOT_A_NAME = new Set(['CORPORATE', 'RMA', 'TYPE', 'CORP', 'INC', 'LLC', 'LTD', 'COMPANY', 'CUSTOMER', 'MEMO', 'VOUCHER', 'CR', 'DR', 'CREDITED', 'RETURNS', 'VOID', 'VOIDED', 'AP', 'AR', 'VENDOR', 'PAY', 'PAYMENTS', 'PYMT', 'PYMNT', 'BANKING', 'INTERNET', 'MOBILE', 'BILL', 'BILLING', 'BILLPAY', 'REF', 'INVOICE', 'INV', 'ACCT', 'ACCOUNT', 'NO', 'NUMBER', 'DATE', 'SEC', 'IND', 'TRACE', 'EDI', 'WEB', 'TEL', 'CCD', 'PPD']);
 /**
  * The words of a description that can name a counterparty, in order. A slash between two words of
  * letters parts them: some banks print an ACH line as "<company>/<entry>" ("ELECTRONIC DEPOSIT SYSCO
@@ -247,7 +252,12 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   // The owner's own money, deposited like a customer's check or wired like a funder's.
   if (OWNER_LOOK.test(d)) return 'owner';
   // Proceeds of what? A loan's, or a sale's (a dealer's auction proceeds, an insurer's claim proceeds).
-  if (FUNDING_LOOK.test(d) || PROCEEDS_LOOK.test(d)) return 'funding';
+  // A capital management company (a property or asset manager) paying the merchant as its vendor
+  // (its ACH entry VENDOR PMT, AP PAYMENT: blind-42's "WALNUT CAPITAL MGMT VENDOR PMT" to a plumber)
+  // is a customer: a funder's or lender's disbursement is never entered as paying a vendor. Only
+  // with both: "CAPITAL MGMT" alone, or with any other funding word, stays doubted.
+  const manager = CAPITAL_MANAGER.test(d) && VENDOR_PAYMENT.test(d) ? d.replace(CAPITAL_MANAGER, ' ') : d;
+  if (FUNDING_LOOK.test(manager) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
   if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d) || SUB_ACCOUNT_TRANSFER.test(d)) return 'transfer';

@@ -120,6 +120,10 @@ export function labelOf(raw: string): Label | null {
   // "Interest earned this period"): a credit total of the interest rows, which the summary's
   // deposits line beside it leaves out (blind-27: "Deposits and Credits" without the interest paid).
   if (/^(total )?interest (paid|earned|credited)( this (period|statement|cycle|month))?$/.test(t)) return { role: 'total', kind: 'credit', category: 'interest' };
+  // Accounts' balances added up, a relationship summary's "Total Deposit Balances" (blind-42: the
+  // checking and savings accounts' ending balances): no total of transactions ("deposit" names the
+  // accounts' kind there, not credits).
+  if (/\bbalances\b/.test(t) && !/\b(credits?|withdrawals?|debits?|checks?|fees?|additions?|subtractions?|payments?)\b/.test(t)) return { role: 'ignore' };
   if (/\b(average|avg|minimum|min|maximum|low|high|collected|available|year to date|ytd|interest|apy|yield|annual|overdraft limit|hold|pending|courtesy pay|privilege pay|nsf)\b/.test(t)) return { role: 'ignore' };
   // A treasury statement's ledger balances name no "balance": "Opening Ledger", "Closing Ledger".
   if (/\b(beginning|opening|starting|start|previous|prior|last statement s?|begin)\b.*\b(balance|ledger)\b|^balance (forward|last statement|brought forward|at start)|^balance on [a-z]* ?$|^balance as of$/.test(t)) return { role: 'opening' };

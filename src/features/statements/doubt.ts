@@ -228,28 +228,45 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   return out;
 }
 
+/** A debit's payee: the counterparty whatever the bank's wording (rules.ts counterparty), else its letters. */
+const payeeOf = (d: string): string => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+
 /** The remittance schedule an advance's ACH entry names ("ALPINE FUNDING P WEEKLY", "... DAILY PMT"). */
 const CADENCE = /\b(DAILY|DLY|WEEKLY|WKLY)\b/i;
 /** What a funder-worded debit may pay besides an advance: a loan, a line, a lease, a policy, a payoff. */
 const NOT_AN_ADVANCE = /\b(LOANS?|LN|NOTE|MORTGAGE|MTG|LOC|LINE|LEASE|LEASING|EQUIP\w*|TRUCK|VEHICLE|INS(UR\w*)?|PREM(IUM)?|RENT|PAY ?OFF|PAYOFF|FINAL|SBA)\b/i;
+/**
+ * A word that names the payee a funder of advances: FUNDING, FUNDERS, ADVANCE(S), or CAPITAL as a
+ * group's name (CAPITAL GRP / GROUP / PARTNERS). A bare CAPITAL, FINANCIAL or FINANCE names vendors,
+ * payroll services and credit unions as often as funders (review: "CAPITAL WASTE SERVICES", "FIRST
+ * FINANCIAL FCU"), so their pulls stay doubted.
+ */
+const FUNDER_NAMED = /\b(FUNDING|FUNDERS?|ADVANCES?|CAPITAL (GRP|GROUP|PARTNERS))\b/i;
+/** A vendor's, a staffing or payroll service's, a bank's or a credit union's words: no funder's pull. */
+const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX)\b/i;
 
 /**
  * The debits that are an advance's payments to a funder no row knows, and the payee that names the
- * position: three or more debits of one amount to one payee with the funding trade's words
- * (rules.ts `looksLikeFunderDebit`: FUNDING, CAPITAL, ADVANCE...), each naming the advance's
- * remittance schedule (DAILY, WEEKLY), no debit to that payee worded as a loan's, a line's, a
- * lease's, a policy's or a payoff, and no credit from it worded as a loan's or a line's funding.
- * The position is every such schedule-worded debit to the payee (a renewal changes the sum). A
+ * position: debits to one payee (the first two words of its name) with the funding trade's words
+ * (rules.ts `looksLikeFunderDebit`), each naming the payee a funder (FUNDER_NAMED: FUNDING, FUNDERS,
+ * ADVANCE(S), CAPITAL GRP/GROUP/PARTNERS) and the advance's remittance schedule (DAILY, WEEKLY),
+ * three or more of them of one amount; no debit to that payee worded as a loan's, a line's, a
+ * lease's, a policy's or a payoff, or as a vendor's, a payroll or staffing service's, a bank's or a
+ * credit union's (NOT_A_FUNDER), and no credit from it worded as a loan's or a line's funding. The
+ * position is every such debit to the payee, of any amount (a renewal changes the sum). A
  * funder's fixed daily or weekly pull is what the table counts as a position for every funder it
  * knows, lender or not (OnDeck, Credibly), and every such debit in every corpus's truth (over 3,000)
  * is an advance's payment; a payee without the trade's words (blind-26's "NEWTEK MERCHANT WEEKLY
- * DEBIT") or pulling different sums stays doubted (`unknownFunderPulls`). (blind-40: "ACH DEBIT
+ * DEBIT"), without a funder's name or with a vendor's words (review: "CAPITAL WASTE SERVICES WEEKLY
+ * PICKUP", "ADVANCE STAFFING WEEKLY INVOICE", "CAPITAL PAYROLL WEEKLY", "FIRST FINANCIAL FCU
+ * WEEKLY"), or pulling different sums stays doubted (`unknownFunderPulls`): a wrong position costs
+ * a broker money, a doubt only a person's look. (blind-40: "ACH DEBIT
  * ALPINE FUNDING P WEEKLY", $980.00 every week, refused as an unknown funder's.)
  */
 export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
   // The payee by the first two words of its name, so its other lines (a loan's payment, a funding
   // credit) are the same payee's whatever follows the name.
-  const payee = (d: string) => (counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()).split(' ').slice(0, 2).join(' ');
+  const payee = (d: string) => payeeOf(d).split(' ').slice(0, 2).join(' ');
   const byPayee = new Map<string, Txn[]>();
   const vetoed = new Set<string>();
   for (const t of txns) {
@@ -259,7 +276,7 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
       continue;
     }
     if (!looksLikeFunderDebit(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
-    if (NOT_AN_ADVANCE.test(t.description) || !CADENCE.test(t.description)) {
+    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || !FUNDER_NAMED.test(t.description) || !CADENCE.test(t.description)) {
       vetoed.add(p);
       continue;
     }
@@ -290,8 +307,7 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
   const recurring = new Map<string, Txn[]>();
   const debits = new Set<Txn>();
   const triggers = new Map<Txn, string>();
-  // A payee: the counterparty whatever the bank's wording (rules.ts counterparty).
-  const payee = (d: string) => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+  const payee = payeeOf;
   // An unknown funder's schedule-worded pulls are a position (unknownFunderPositions), not in doubt.
   const positions = unknownFunderPositions(txns);
   for (const t of txns) {

@@ -17,6 +17,7 @@ export function amountParts(s: string): AmountParts | null;
 export function settleAmount(first: string, why: 'mark' | 'stray' | 'low', marks: { lead: boolean; trail: boolean } | undefined, more: () => Promise<string>): Promise<string | null>;
 export const knobs: Record<string, unknown>;
 export function ocrPdf(pdf: unknown, OPS: unknown, o: { maxPages: number; layout?: 'auto' | 'block'; key?: string | null }): Promise<unknown>;
+export function forgetPrepared(): void;
 export function imageSize(bytes: Uint8Array): { type: 'png' | 'jpeg'; w: number; h: number } | null;
 export function imagePdf(bytes: Uint8Array, type: 'png' | 'jpeg'): Promise<Uint8Array>;
 export function langPath(): string;

@@ -28,5 +28,5 @@ export { rotate } from './ocr/deskew.mjs';
 export { baselineLift, inkBaseline, ruleRemnants } from './ocr/rules.mjs';
 export { fixDates, inkless, ocrText, strayDash, strayMarks } from './ocr/words.mjs';
 export { amountAlternatives, amountParts, inkBand, settleAmount, signAlternatives, signBefore } from './ocr/reread.mjs';
-export { knobs, langPath, ocrPdf } from './ocr/recognize.mjs';
+export { forgetPrepared, knobs, langPath, ocrPdf } from './ocr/recognize.mjs';
 export { keepRecovered, recoverBlock, uncoveredStrips } from './ocr/recover.mjs';

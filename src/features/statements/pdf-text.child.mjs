@@ -11,10 +11,10 @@
 // the file is refused (`resource_limit`). pdf.js inflates into ArrayBuffers outside the V8 heap, so
 // this is what keeps a 1 MB file from turning into gigabytes; streams under other filters are left
 // to the memory caps.
-import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { constants, createInflate } from 'node:zlib';
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { openNamed } from './ocr/scan-key.mjs';
 
 /**
  * The page's text items with their geometry, in the page's upright view (a rotated or landscape page
@@ -136,7 +136,8 @@ async function main({ bytes, maxPages, maxDecodedBytes }) {
  * `maxPixels` are refused before they are decoded; at most `maxPages` pages are read.
  */
 async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes, layout }) {
-  const { ocrPdf, imagePdf, imageSize } = await import('./ocr.mjs');
+  const { ocrPdf, imagePdf, imageSize, forgetPrepared } = await import('./ocr.mjs');
+  forget = forgetPrepared;
   let pdfBytes = bytes;
   if (kind !== 'pdf') {
     const size = imageSize(bytes);
@@ -149,26 +150,33 @@ async function ocr({ bytes, kind, maxPages, maxPixels, maxDecodedBytes, layout }
     }
   } else if ((await decodedBytes(bytes, maxDecodedBytes)) > maxDecodedBytes) return { ok: false, code: 'resource_limit' };
   let pdf;
+  let key;
   try {
-    pdf = await getDocumentProxy(pdfBytes, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, maxImageSize: maxPixels, isOffscreenCanvasSupported: false, isImageDecoderSupported: false });
+    // The scan's name for the pages its reading prepares (kept for a second reading of it here),
+    // its bytes hashed before pdf.js may detach them (./ocr/scan-key.mjs).
+    ({ pdf, key } = await openNamed((b) => getDocumentProxy(b, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, maxImageSize: maxPixels, isOffscreenCanvasSupported: false, isImageDecoderSupported: false }), pdfBytes, bytes, kind, maxPixels));
   } catch (err) {
     return { ok: false, code: err && err.name === 'PasswordException' ? 'encrypted' : 'unreadable', detail: String((err && err.name) || 'error') };
   }
   try {
     const { OPS } = await getResolvedPDFJS();
-    // The scan's name for the pages its reading prepares (kept for a second reading of it here).
-    const key = `${createHash('sha256').update(bytes).digest('hex')}:${kind}:${maxPixels}`;
     return await ocrPdf(pdf, OPS, { maxPages, layout, key });
   } finally {
     await pdf.destroy();
   }
 }
 
-const answer = (input) =>
-  (input.mode === 'ocr' ? ocr(input) : main(input)).catch((err) =>
+/** Drops the pages a scan's reading kept (./ocr/recognize.mjs), once the recognizer is loaded. */
+let forget = null;
+
+const answer = (input) => {
+  // A scan's pages are kept for its second reading only: any other job drops them first.
+  if (forget && !(input.mode === 'ocr' && input.layout === 'block')) forget();
+  return (input.mode === 'ocr' ? ocr(input) : main(input)).catch((err) =>
     // An allocation refused by the memory cap surfaces as a RangeError.
     err instanceof RangeError && /allocation failed|out of memory/i.test(err.message) ? { ok: false, code: 'resource_limit' } : { ok: false, code: 'unreadable', detail: String((err && err.name) || 'error') },
   );
+};
 
 if (process.env.ISOLATED_POOL === '1') {
   // A warm reader (src/lib/isolated.ts IsolatedPool): one document after another, each input and

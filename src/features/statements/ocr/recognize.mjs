@@ -350,9 +350,15 @@ async function recognizePrepared(prep, psm, t0, c0) {
  * the scan (its bytes, kind and pixel limit, and the cleaning's knobs); the images are kept
  * deflated (a cleaned page is mostly white paper: measured 0.5 MB for a 300 dpi page, 1.6 MB for a
  * noisy 150 dpi JPEG's, instead of 17 MB), so a warm reader stays under its memory mark. Only the
- * last scan's, and only until its second reading (there is no third); a page not kept is prepared again.
+ * last scan's: dropped at the end of its second reading (there is no third), and when the reader
+ * starts any other job (`forgetPrepared`, ../pdf-text.child.mjs), so pages of a scan whose first
+ * reading reconciled wait at most until the reader's next job; a page not kept is prepared again.
  */
 let prepCache = { key: null, pages: new Map() };
+/** Drops the kept pages (the reader process, before any job but a scan's second reading). */
+export function forgetPrepared() {
+  prepCache = { key: null, pages: new Map() };
+}
 /** A page of the kept scan that paints no image. */
 const NO_IMAGE = 'none';
 const u8 = (b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);

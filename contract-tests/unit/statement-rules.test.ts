@@ -887,8 +887,9 @@ describe("blind-40: a funder no row knows, pulling one sum on the schedule its e
     expect(categoryDoubt([...sales, ...newtek])).toMatch(/^4 debits of \$412\.00 to one payee/);
   });
   // (Review, finding 8.) CAPITAL, ADVANCE or FINANCIAL in a vendor's, a payroll service's or a credit
-  // union's name names no funder: four equal weekly debits to each stay doubted, no position.
-  it.each(['ACH DEBIT CAPITAL WASTE SERVICES WEEKLY PICKUP', 'ACH DEBIT ADVANCE STAFFING WEEKLY INVOICE', 'ACH DEBIT CAPITAL PAYROLL WEEKLY', 'ACH DEBIT FIRST FINANCIAL FCU WEEKLY'])('%s: doubted, no position', (d) => {
+  // union's name names no funder, nor does a bare CAPITAL or FINANCIAL: four equal weekly debits to
+  // each stay doubted, no position.
+  it.each(['ACH DEBIT CAPITAL WASTE SERVICES WEEKLY PICKUP', 'ACH DEBIT ADVANCE STAFFING WEEKLY INVOICE', 'ACH DEBIT CAPITAL PAYROLL WEEKLY', 'ACH DEBIT FIRST FINANCIAL FCU WEEKLY', 'ACH DEBIT KESTREL FINANCIAL WEEKLY PMT', 'ACH DEBIT KESTREL CAPITAL DAILY PMT'])('%s: doubted, no position', (d) => {
     const pulls = [1, 8, 15, 22].map((day) => tx(`2026-07-${String(day).padStart(2, '0')}`, d, -85));
     expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
     expect(categoryDoubt([...sales, ...pulls])).toMatch(/debits of \$85\.00 .*(funder no rule knows|no rule knows the payee)/);

@@ -3430,3 +3430,59 @@ describe('holdout43 worked on: a step held "until he sees two things", a list wr
     expect(read('we need the payoff letter from Kalamata and the MTD.', cedar).requested_items).toEqual(['payoff letter from Kalamata', 'MTD']);
   });
 });
+
+describe('review of the holdout41-43 rules', () => {
+  const ctx: ReplyContext = { requested_amount: 60_000, business_name: 'Cedar Hollow Tire & Lube' };
+  const outcome = (text: string) => {
+    const c = read(text, ctx);
+    return { c, o: replyOutcome(contractClassification(c), { from: 'x@lender.example', own: text, autoReply: false }) };
+  };
+  it('a step or a paper approved ("UW approved the stips", "approved the payoff letter") is no decision: never applied', () => {
+    for (const t of [
+      'UW approved the stips you sent. Still waiting on final decision from committee.',
+      'We have approved the payoff letter from Kapitus. Final decision still pending with committee.',
+      'Underwriting approved the application to move to final review. Will update you tomorrow.',
+      'Credit approved the bank statements you uploaded. The final answer is still to come.',
+    ]) expect(outcome(t).o.apply, t).toBe(false);
+    // the deal itself approved still is
+    expect(outcome('UW approved the file at $60,000, 1.35, 9 months daily.').c.type).toBe('approved');
+  });
+  it('an approval that adjusts down to a lower amount on a condition waits for a person (tentative_terms)', () => {
+    for (const t of [
+      'Approved $50,000 at 1.35, 9 months daily.\nIf the October statement comes in under 40k the approval adjusts down to $35,000.',
+      'Approved $60,000 at 1.30, 12 months weekly.\nShould the landlord letter not arrive, the amount decreases to $45,000.',
+    ]) {
+      const { c, o } = outcome(t);
+      expect(c.review_reason, t).toBe('tentative_terms');
+      expect(o.apply, t).toBe(false);
+    }
+  });
+  it('an alternative in brackets ("(or 9 months at 1.42)") is an option of its own: both offers logged', () => {
+    expect(read('Approved $50,000 at 1.35 for 6 months (or 9 months at 1.42).', ctx).offers).toHaveLength(2);
+    expect(read('Approved $40,000 at 1.30 for 26 weeks (or 39 weeks at 1.40).', ctx).offers).toHaveLength(2);
+    // a restatement in another unit stays one
+    expect(read('Approved $40,000 at 1.30 for 78 weeks (about 18 months).', ctx).offers).toHaveLength(1);
+  });
+  it('a pulled file with the work going on after the comma is no withdrawal', () => {
+    expect(read("I just pulled the file, give me an hour and I'll have an answer.", ctx).review_reason).not.toBe('approval_withdrawn');
+    expect(read("We've pulled it, underwriting is reviewing now.", ctx).review_reason).not.toBe('approval_withdrawn');
+    expect(read('We pulled it, sorry. Too many stacks.', ctx).review_reason).toBe('approval_withdrawn');
+  });
+  it('a lower-case lead before " - approved" names no other business', () => {
+    expect(read('Spoke with credit - approved $50,000 at 1.35 for 9 months.', ctx).review_reason).not.toBe('multiple_deals');
+    expect(read('Final Decision - Approved $50,000 at 1.35 for 9 months.', ctx).review_reason).not.toBe('multiple_deals');
+    expect(read('Poplar Bluff Wrecker Service LLC - DECLINE.', ctx).review_reason).toBe('multiple_deals');
+  });
+  it('crafted 200k bodies (runs of spaces, a repeated conditional amount) are read in linear time', () => {
+    // each took from seconds to minutes on the quadratic patterns (variable lookbehinds tried at every position, a
+    // leading \s* before a separator, a line re-split per amount); vitest's default timeout bounds the whole test
+    const bodies = [
+      '.' + ' '.repeat(199_000) + 'x',
+      'Declined. ' + ' '.repeat(100_000) + 'x'.repeat(99_000),
+      'Approved $50,000. ' + 'if it drops to $1,000 '.repeat(9_000),
+      'The revenue looks great. ' + ' '.repeat(199_000) + 'but',
+      'no ' + ' '.repeat(199_000) + 'x',
+    ];
+    for (const b of bodies) expect(read(b).type).toBeDefined();
+  });
+});

@@ -121,7 +121,7 @@ const STATUS_WORD = /^(?:received|submitted|new|in review|under review|in underw
  */
 export function isStatusLegend(line: string): boolean {
   const body = line.replace(/^\s*(?:statuses|status (?:key|legend|flow)|legend|stages|deal stages|pipeline|workflow)\s*:\s*/i, '');
-  const items = body.split(/\s*(?:->|=>|→|»|>|\/|\|)\s*/).map((x) => x.trim().replace(/[.;,]$/, '')).filter(Boolean);
+  const items = body.split(/(?<!\s)\s*(?:->|=>|→|»|>|\/|\|)\s*/).map((x) => x.trim().replace(/[.;,]$/, '')).filter(Boolean);
   if (items.length < 4 || items.some((x) => x.split(/\s+/).length > 4)) return false;
   return items.filter((x) => STATUS_WORD.test(x)).length >= 3;
 }

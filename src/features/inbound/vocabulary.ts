@@ -94,7 +94,7 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (it|this|that|the (file|deal|merchant|request|ask)|him|her|them)", w: 3, negatable: true, modal: true },
   // (holdout41) ... the product approved by name: "Our credit committee approved the one-year term loan the owner asked for",
   // "underwriting approved the full advance", "we approved your line of credit request"
-  { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (the|your|their|this) ([a-z0-9'-]+ ){0,3}(loan|term loan|advance|line of credit|credit line|facility|financing|funding|request|application)\\b", w: 3, negatable: true, modal: true },
+  { phrase: "(uw|underwriting|underwriter|credit|committee|management|my manager|we|they) (has |have |already )?(approved|okayed|ok'd|greenlit|green-lit) (the|your|their|this) ([a-z0-9'-]+ ){0,3}(loan|term loan|advance|line of credit|credit line|facility|financing|funding|request)\\b", w: 3, negatable: true, modal: true },
   { phrase: '(?<!(for|on|get|gets|need|needs|pending|awaiting|without) (the |a )?)green ?light(ed)?', w: 2.5, negatable: true, modal: true },
   // "Sunnyside cleared.", "file cleared to fund": the decision word, not a check or a deposit clearing
   { phrase: "(?<!(checks?|deposits?|payments?|wires?|funds|ach|transfers?|items?|balances?|debits?) )cleared(?=\\s*[.!;:\\n-]|\\s*$| (to|for) (fund|funding|close|closing|contracts?)| with )", w: 2.5, negatable: true, modal: true },
@@ -247,8 +247,9 @@ export const WITHDRAWAL: PhraseRow[] = [
   // (holdout41) ... the approval named by the business, whose name runs to four words: "scratch the sun valley ski approval"
   { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)", w: 4 },
   // (holdout41) the lender taking the approval back as the sentence's whole verb: "we're pulling it, we don't go on top of
-  // undisclosed stacks" (never "pulling it up", "pulling the file for review": the object ends the clause)
-  { phrase: "(we're|we are|were|i'm|i am|we've|we have|we've just|we just|i just|i've|i have) (pulling|pulled) (it|this|that|this one|that one|the (deal|file|offer|approval))(?=\\s*[.!;,\\n]|\\s*$)", w: 4 },
+  // undisclosed stacks" (never "pulling it up", "pulling the file for review": the object ends the clause; never a comma going on to
+  // the work: "I just pulled the file, give me an hour", "We've pulled it, underwriting is reviewing now")
+  { phrase: "(we're|we are|were|i'm|i am|we've|we have|we've just|we just|i just|i've|i have) (pulling|pulled) (it|this|that|this one|that one|the (deal|file|offer|approval))(?=\\s*[.!;\\n]|\\s*$|\\s*,(?!\\s*(give|gimme|hang|hold|bear|let|allow|expect|i'll|we'll|i will|we will|should|will|underwriting|uw|credit|committee|risk|it's|its|is|am|are|reviewing|looking|checking|working|running|going|now|back|and (i|we|will|should|it's|it is)|answer|more|one)\\b))", w: 4 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the
@@ -408,6 +409,11 @@ export const TENTATIVE: PhraseRow[] = [
   // "Can the maple guy live with 30 instead of 55? If yes I can do 30k at 1.38" (the lender has not committed)
   { phrase: "(can|could|would|will) [a-z' ]{1,30} (live with|take|accept|settle for|be ok with|be okay with|be good with|work with|swallow) \\$?\\d[\\d,.]*k? (instead of|rather than|vs\\.?|versus|not) \\$?\\d[\\d,.]*k?\\?\\s*if (yes|so|they can|he can|she can|they will|that works)\\b", w: 4 },
   { phrase: 'waiting on (final )?(sign[- ]?off|approval|credit|committee)', w: 3 },
+  // (review) a decision still to come: "Still waiting on final decision from committee", "Final decision still pending"
+  { phrase: '(waiting|waiting on|awaiting) (a |the )?final (decision|word|answer)|final (decision|word|answer) (is )?(still )?(pending|outstanding|to come)', w: 3 },
+  // (review) the amount the approval falls to on a condition: "if the October statement comes in under 40k the approval
+  // adjusts down to $35,000" (a person weighs the condition; bounded spans, never a rescan)
+  { phrase: '\\b(if|unless|should|in case|in the event)\\b[^.!?;\\n]{0,160}\\b(reduces?|drops?|falls?|goes down|comes down|steps? down|is cut|gets cut|be cut|be reduced|lowers?|be lowered|decreases?|be decreased|reverts?|adjusts? down|be adjusted)( back)? to \\$?\\d[\\d,]*k?|\\b(reduces?|drops?|falls?|goes down|comes down|steps? down|be cut|be reduced|be lowered|decreases?|be decreased|reverts?|adjusts? down|be adjusted)( back)? to \\$?\\d[\\d,.]*k?[^.!?;\\n]{0,80}\\b(if|unless|should)\\b', w: 2 },
   { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
   { phrase: 'should be \\$?\\d+k?', w: 1.5 },
   { phrase: 'approved (for )?up to', w: 2 },
@@ -1081,7 +1087,7 @@ export const STATE_RESTRICTED_AFTER: string[] = [
  * code; classifier cues.ts and decline-category.ts): "No NJ, sorry.", "we don't do NJ", "NJ is off our list".
  */
 export const STATE_DECLINE: string[] = [
-  "(?:^|(?<=[.!?\\n;:]\\s*))no {STATE}(?=\\s*(?:[.,!;:\\n]|-|$|for us|on our end|here|sorry|unfortunately|anymore|right now|at the moment|at this time))",
+  "(?=no )(?:^|(?<=[.!?\\n;:]\\s*))no {STATE}(?=\\s*(?:[.,!;:\\n]|-|$|for us|on our end|here|sorry|unfortunately|anymore|right now|at the moment|at this time))",
   "(?:we|i) (?:don't|do not|won't|will not|can't|cannot|never|no longer) (?:do|touch|fund|write|go into|lend in|work in|take|book|cover|service) (?:any )?{STATE}\\b(?! (?:and|or|if|unless|when)\\b)",
   "{STATE}(?:'s| is| are) (?:off|not on|no longer on|not in|not part of) (?:our|the) (?:list|map|menu|state list|states list|approved states?(?: list)?|footprint|program)",
 ];

@@ -25,9 +25,10 @@ export const APPROVED_CUES: Cue[] = [
   // (holdout30) the amount first in a phone's one-liner: "50k approved on gauley river", "$40,000 approved, 1.35" (an amount:
   // "$" or "k" or thousands, never a count: "14 submitted, 9 approved")
   { re: /(?<![\w.$,])(\$\d[\d,]*(\.\d+)?\s?k?|\d{1,3}(\.\d+)?\s?k|\d{1,3}(,\d{3})+)\s+(is\s+)?approved\b/g, w: 3, negatable: true, modal: true },
+  // (review) never a step or a paper: "UW approved the stips you sent", "we have approved the payoff letter"
   // (holdout42) who decides, then the verb, then what it approved: "our credit committee approved the full thirty-five thousand",
   // "UW approved it this morning"
-  { re: /\b(committee|credit|uw|underwriting|the underwriter|underwriters|management|risk|we've|we have|i've|i have)\s+(has\s+|have\s+|just\s+|officially\s+)?approved\s+(the|it|this|them|him|her|your|their|a|an|our)\b/g, w: 3, negatable: true, modal: true },
+  { re: /\b(committee|credit|uw|underwriting|the underwriter|underwriters|management|risk|we've|we have|i've|i have)\s+(has\s+|have\s+|just\s+|officially\s+)?approved\s+(the|it|this|them|him|her|your|their|a|an|our)\b(?!(\s+[\w'-]+){0,3}?\s+(stips?|stipulations?|docs?|documents?|letters?|statements?|exceptions?|applications?|apps?|paperwork|verifications?|ids?|licen[cs]es?|leases?|voided|checks?|invoices?|contracts?|bank|payoffs?|references?|w-?9s?|forms?|uploads?|items?|conditions?|files? (to|for) (move|go|proceed|advance))\b)/g, w: 3, negatable: true, modal: true },
   { re: /\bgood news\b|\bcongrat/g, w: 1 },
   { re: /\bsigned off\b|\b(we're|we are) in (for|at)\b|\bgood to go\b|\bqualifies\b/g, w: 2, negatable: true, modal: true },
   { re: /\bpleased to (inform|approve|offer|let|confirm)\b/g, w: 1.5 },

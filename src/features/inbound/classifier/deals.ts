@@ -43,6 +43,8 @@ const NOT_A_NAME = new Set(
     'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
 );
 /** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
+/** Words of a decision heading ("Final Decision - Approved"), never a business name on their own. */
+const HEADING_WORDS = new Set(['final', 'decision', 'decisions', 'credit', 'status', 'update', 'updated', 'result', 'results', 'outcome', 'file', 'deal', 'submission', 'application', 'review', 'uw', 'underwriting', 'committee', 're', 'fw', 'fwd', 'subject', 'new', 'your', 'our', 'the', 'this', 'loan', 'request', 'offer', 'terms']);
 const LENDER_WORDS = new Set(['funding', 'funders', 'funder', 'capital', 'lending', 'lender', 'lenders', 'finance', 'financial', 'advance', 'advances', 'partners', 'merchant', 'bank', 'portal', 'underwriting']);
 /** Words of a legal name that say nothing about which business it is. */
 const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
@@ -241,8 +243,9 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
 /** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined" (a name never spans a line break:
  * a portal banner's "APPROVED - MODIFIED TERMS" over "This file is approved" names no file; holdout23). */
 const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
-/** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line). */
-const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:approved|declined?|denied|countered)\b/gim;
+/** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line).
+ * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). */
+const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
@@ -269,6 +272,8 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
       const words = nameWords(name);
       if (!words.length || sameBusiness(words, business)) continue;
       if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
+      // (review) a heading of the decision itself, not a business: "Final Decision - Approved", "Credit Status - Declined"
+      if (name.toLowerCase().split(/[^a-z]+/).filter(Boolean).every((w) => HEADING_WORDS.has(w))) continue;
       // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
       const blocks = text.trim().split(/\n\s*\n/);
       const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';

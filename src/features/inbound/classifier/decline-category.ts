@@ -104,7 +104,9 @@ const CLEAN_RECORD = /\b(?:no|zero|0|without any|not any|never any|free of)\s+(?
  * (holdout42) ... nor is what the lender praises before its "but": "The revenue and time in business look great, but the
  * guarantor's FICO (534) is below our floor" (the clause up to "but" is no reason; what follows is).
  */
-const PRAISED_BEFORE_BUT = /(?<=^|[.!?;:\n]\s*)[^.!?;:\n]*?\b(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|ok|okay|clean)\s*,?\s*(?=(?:but|however)\b)/g;
+const PRAISED_BEFORE_BUT = /^[^.!?;:\n]*?\b(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|ok|okay|clean)\s*,?\s*(?=(?:but|however)\b)/;
+/** Each clause (the text between stops) on its own: one anchored pass per clause keeps a crafted body linear (review). */
+export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^.!?;:\n]+/g, (clause) => clause.replace(re, (w) => ' '.repeat(w.length)));
 
 /**
  * (holdout43) ... nor a reason the lender says it is not: "It isn't a question of revenue or credit", "this has nothing to do
@@ -113,7 +115,7 @@ const PRAISED_BEFORE_BUT = /(?<=^|[.!?;:\n]\s*)[^.!?;:\n]*?\b(?:looks?|looked|ar
 const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of)|(?:has|had|have) nothing to do with|nothing to do with)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
 
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const lower = text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)).replace(PRAISED_BEFORE_BUT, (w) => ' '.repeat(w.length));
+  const lower = clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT);
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;

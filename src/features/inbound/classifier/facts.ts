@@ -30,6 +30,8 @@ const REFUSED_FREQ_BEFORE = /\b(can't|cannot|won't|don't|do not|doesn't|does not
 
 /** (holdout41) The amount reduced to, on a condition: "the approved amount reduces to", "it drops to", "would be cut to". */
 const CONDITIONAL_REDUCTION_BEFORE = /\b(?:reduces?|reduced|drops?|dropped|falls?|goes down|go down|comes down|come down|steps? down|is cut|gets cut|be cut|be reduced|lowers?|be lowered|decreases?|be decreased|reverts?|adjusts? down|be adjusted)(?: back)? to\s*$/;
+/** How far a condition is looked for around a reduced amount, within its sentence (bounded: a long line is not re-split per amount). */
+export const CONDITION_REACH = 300;
 const end0 = (m: RegExpExecArray) => m.index + m[0].length;
 
 /**
@@ -91,7 +93,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // weighs the condition)
       const fallsTo =
         CONDITIONAL_REDUCTION_BEFORE.test(lower.slice(Math.max(0, start - 40), start)) &&
-        /\b(?:if|unless|should|in case|in the event)\b/.test(`${lower.slice(0, start).split(/[.;!?]\s/).pop()} ${lower.slice(end).split(/[.;!?](?:\s|$)/)[0]}`);
+        /\b(?:if|unless|should|in case|in the event)\b/.test(`${lower.slice(Math.max(0, start - CONDITION_REACH), start).split(/[.;!?]\s/).pop()} ${lower.slice(end, end + CONDITION_REACH).split(/[.;!?](?:\s|$)/)[0]}`);
       facts.push({ pos: base + start, kind: 'money', value, money: fallsTo ? 'other' : moneyKind(lower, start, end), text: whole.trim() });
     }
     // (holdout11) a payment written bare with its period: "504/day", "1,900 a week", "396.00 per day" (not a month:
@@ -239,7 +241,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: sell ? 'sell' : 'factor', value: v, text: m[0] });
     }
     // a bare term in a slash line after the factor: "75k / 1.35 / 180 / 562.50" (business days)
-    const slashTermRe = /(?<=[1-2]\.\d{1,3}\s*\/\s*)(\d{2,3})(?=\s*(?:\/|$))/g;
+    const slashTermRe = /(?=\d)(?<=[1-2]\.\d{1,3}\s*\/\s*)(\d{2,3})(?=\s*(?:\/|$))/g;
     while ((m = slashTermRe.exec(line))) {
       const n = Number(m[1]);
       if (n < 20 || n > 400 || overlaps(m.index, m.index + m[1].length)) continue;
@@ -312,7 +314,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // (holdout17) a count of payments after a label naming the payments, the word left out after the number:
     // "Payments: 36 weekly", "Remittances | 120 daily", "Debits - 24 bi-weekly" (nothing priced after it)
-    const labelCountRe = /(?<=\b(?:payments?|pmts?|pymts?|debits?|remittances?|remits?|installments?|pulls?|payment schedule|schedule)\s*(?::|\||=|-)?\s*)(\d{1,3})\s+(daily|weekly|bi-?weekly|monthly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)(?!\s*(?:payments?|pmts|pymts|debits|pulls|draws|installments|remittances|revenue|deposits|sales)\b)/gi;
+    const labelCountRe = /(?=\d)(?<=\b(?:payments?|pmts?|pymts?|debits?|remittances?|remits?|installments?|pulls?|payment schedule|schedule)\s*(?::|\||=|-)?\s*)(\d{1,3})\s+(daily|weekly|bi-?weekly|monthly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)(?!\s*(?:payments?|pmts|pymts|debits|pulls|draws|installments|remittances|revenue|deposits|sales)\b)/gi;
     while ((m = labelCountRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
@@ -320,7 +322,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // (holdout13) a count of payments right after the factor, the word "payments" left out: "55 @ 1.39, 120 daily",
     // "60 @ 1.44 on 140 daily", "1.45 / 90 wkly"
-    const afterFactorCountRe = /(?<=(?<![\d.])[12]\.\d{1,3}\s*(?:,|\/|x|on|over|for)?\s*)(\d{2,3})\s+(daily|weekly|dly|wkly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)/gi;
+    const afterFactorCountRe = /(?=\d)(?<=(?<![\d.])[12]\.\d{1,3}\s*(?:,|\/|x|on|over|for)?\s*)(\d{2,3})\s+(daily|weekly|dly|wkly)\b(?!\s*(?:@|at|of|x|-)?\s*\$?\d)/gi;
     while ((m = afterFactorCountRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
@@ -363,7 +365,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // the count or term after it is the offer's
       if (/^[\s\-*\u2022>]*(?:(?:option|structure|plan)\s+)?(?:[a-z0-9][).]\s*)?$/.test(pre) && /^\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s/.test(post) && lengthAfterLabel(lower.slice(m.index + m[0].length))) continue;
       // (holdout41) the term just stated, restated in another unit in brackets: "78 weeks (about 18 months)" is one term
-      if (/\d\s*-?\s*(?:business |biz |calendar )?(?:days?|weeks?|wks?|months?|mos?)\s*\(\s*(?:about|approximately|approx\.?|roughly|around|nearly|~|i\.e\.,?|or|=)?\s*$/.test(pre)) continue;
+      // (never "(or 9 months at 1.42)": an alternative is an option of its own)
+      if (/\d\s*-?\s*(?:business |biz |calendar )?(?:days?|weeks?|wks?|months?|mos?)\s*\(\s*(?:about|approximately|approx\.?|roughly|around|nearly|~|i\.e\.,?)?\s*$/.test(pre)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);

@@ -94,7 +94,7 @@ export function prepare(text: string): { lower: string; fixed: string[] } {
     // (rfix) a plain-text line wrapped mid-sentence by the mail client ("so we can't\napprove it", "no podemos\naprobarlo"):
     // one sentence again, so the cues read across the wrap (a line ending a sentence, or one starting with a capital, a
     // figure or a list mark, stays its own)
-    .replace(/(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
+    .replace(/(?=\n)(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
     .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
@@ -156,4 +156,4 @@ export function splitCells(line: string): string[] {
 
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
 export const offerText = (own: string) =>
-  wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/[ \t]*\.{4,}[ \t]*/g, ': ');
+  wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': ');

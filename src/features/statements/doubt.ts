@@ -280,7 +280,9 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
       vetoed.add(p);
       continue;
     }
-    byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
+    const list = byPayee.get(p);
+    if (list) list.push(t);
+    else byPayee.set(p, [t]);
   }
   const out = new Map<Txn, string>();
   for (const [p, ds] of byPayee) {
@@ -307,13 +309,12 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
   const recurring = new Map<string, Txn[]>();
   const debits = new Set<Txn>();
   const triggers = new Map<Txn, string>();
-  const payee = payeeOf;
   // An unknown funder's schedule-worded pulls are a position (unknownFunderPositions), not in doubt.
   const positions = unknownFunderPositions(txns);
   for (const t of txns) {
     if (t.cents >= 0 || positions.has(t)) continue;
     if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description) && !INSURANCE_PREMIUM.test(t.description)) {
-      const key = `${t.cents}|${payee(t.description)}`;
+      const key = `${t.cents}|${payeeOf(t.description)}`;
       const same = [...(recurring.get(key) ?? []), t];
       recurring.set(key, same);
       if (same.length >= 4) {
@@ -322,7 +323,7 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
       }
     }
     if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
-      const key = `${t.cents}|${payee(t.description)}`;
+      const key = `${t.cents}|${payeeOf(t.description)}`;
       const same = [...(funderLike.get(key) ?? []), t];
       funderLike.set(key, same);
       if (same.length >= 3) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -75,19 +75,14 @@ export async function stopProc(p: Proc, waitMs = 20_000): Promise<void> {
   await Promise.race([exited, sleep(waitMs)]);
 }
 
-/**
- * A scratch database for an in-process benchmark: a new PostgreSQL database (`engine` pg, dropped by
- * `drop`) or a fresh in-memory embedded one.
- */
-export async function scratchDatabase(engine: string, prefix: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  if (engine !== 'pg') return { db: wrapPglite(new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions })), drop: async () => undefined };
-  const name = `${prefix}_${Date.now()}`;
+/** A new, empty PostgreSQL database `name` on ADMIN_URL's server: its URL, and `drop` to remove it. */
+export async function pgDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE DATABASE ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {
-    db: openPostgres(url.toString()),
+    url: url.toString(),
     drop: async () => {
       await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.destroy();
@@ -95,7 +90,38 @@ export async function scratchDatabase(engine: string, prefix: string): Promise<{
   };
 }
 
-/** A process's memory in MB from /proc: `VmRSS` now, or `VmHWM`, its peak so far. */
+/**
+ * A scratch database for an in-process benchmark: a new PostgreSQL database (`engine` pg, dropped by
+ * `drop`) or a fresh in-memory embedded one.
+ */
+export async function scratchDatabase(engine: string, prefix: string): Promise<{ db: Database; drop: () => Promise<void> }> {
+  if (engine !== 'pg') return { db: wrapPglite(new PGlite({ parsers: pgliteParsers, extensions: pgliteExtensions })), drop: async () => undefined };
+  const { url, drop } = await pgDatabase(`${prefix}_${Date.now()}`);
+  return { db: openPostgres(url), drop };
+}
+
+/**
+ * Migrates the database at `databaseUrl` with the migrations of the checkout in `dir` (its own CLI,
+ * through tsx), so a server built from another revision finds the schema it expects.
+ */
+export function migrateCheckout(dir: string, databaseUrl: string, secretKey: string): void {
+  execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'migrate'], { cwd: dir, env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: secretKey }, stdio: 'ignore' });
+}
+
+/** Rows as a Markdown table, each column padded to its widest cell; one string per line. */
+export function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
+}
+
+/** The median of `xs` (the mean of the middle two when even); NaN when empty. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 /** CPU time (user + system, ms) a process has used so far: per request, a figure that a shared machine's load disturbs far less than requests per second. */
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
@@ -103,6 +129,7 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** A process's memory in MB from /proc: `VmRSS` now, or `VmHWM`, its peak so far. */
 export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;

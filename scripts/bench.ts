@@ -33,7 +33,7 @@ import { hmacHex, SecretBox } from '../src/lib/crypto';
 import type { Deps } from '../src/deps';
 import { createStorage } from '../src/storage';
 import { systemClock } from '../src/lib/clock';
-import { ADMIN_URL, cpuMs, log, rssMb, startFlags, startProc, stopProc, type Proc } from './bench-kit';
+import { ADMIN_URL, cpuMs, log, migrateCheckout, rssMb, startFlags, startProc, stopProc, table, type Proc } from './bench-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -273,7 +273,7 @@ async function main(): Promise<void> {
     cleanups.push(() => execFileSync('git', ['worktree', 'remove', '--force', dir], { stdio: 'ignore' }));
     symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
     const url = await newPgDb('before');
-    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'migrate'], { cwd: dir, env: { ...process.env, DATABASE_URL: url, SECRET_KEY }, stdio: 'ignore' });
+    migrateCheckout(dir, url, SECRET_KEY);
     const db = openPostgres(url, { poolMax: 10 });
     before = { dir, url, seeded: await seed(db.knex) };
     await db.close();
@@ -332,13 +332,9 @@ async function main(): Promise<void> {
     }
     const rss = rssMb(api.child.pid!);
     const header = ['scenario', 'bare rps', 'API rps', 'ratio', 'bare p50/p99 ms', 'API p50/p99 ms', 'p99 ratio', 'non-2xx', 'CPU ms/req bare / API', ...(before ? [`before (${args.before}): rps (ratio) p50 / p99; CPU ms/req`] : [])];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
     const out = [
       `engine: ${ENGINE}; ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds each, alternating bare/API; ${KEYS} keys`,
-      line(header),
-      `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-      ...rows.map(line),
+      ...table(header, rows),
       `API start to listening: ${api.startMs.toFixed(0)} ms; API peak RSS: ${rss.toFixed(0)} MB` +
         (beforeApi ? `; before: start ${beforeApi.startMs.toFixed(0)} ms, peak RSS ${rssMb(beforeApi.child.pid!).toFixed(0)} MB` : ''),
     ];

@@ -3518,4 +3518,14 @@ describe('requested items as an underwriter logs them (rfix8)', () => {
     const c = read('Team,\n\nBefore the investors sign off they want:\n\n1. The state liquor license and the county health permit\n2. YTD balance sheet\n\nThanks');
     expect(c.requested_items).toContain('state liquor license and county health permit');
   });
+  it('a reason the lender says its decision does not reflect on is no reason; a credit department in a title names none', () => {
+    const a = read('Dear Mr. Ortiz,\n\nThe owner is a minor partner in a second venture our policy excludes, and we must decline the transaction. Our decision does not reflect upon the personal credit or credit history.\n\nSincerely,\nJ. Alvarez');
+    expect(a.type).toBe('declined');
+    expect(a.decline_category).toBe('other');
+    const b = read('Dana,\n\nWe will have to decline: the merchant shares its premises with a business we already fund, which is unrelated to the credit.\n\nR. Kim');
+    expect(b.decline_category).toBe('other');
+    const c = read('Dear Ms. Lee,\n\nWe are unable to approve this request as submitted and must decline. Questions may be directed to Credit Administration.\n\nRespectfully,\nMarta Osei\nSenior Vice President, Credit Administration\nHarbor Merchant Capital');
+    expect(c.type).toBe('declined');
+    expect(c.decline_category).toBe('other');
+  });
 });

@@ -3528,4 +3528,14 @@ describe('requested items as an underwriter logs them (rfix8)', () => {
     expect(c.type).toBe('declined');
     expect(c.decline_category).toBe('other');
   });
+  it('the shares of a syndicated approval that add up to it are no smaller amount put forward; shares that do not are for a person', () => {
+    const body = (a: string, b: string) =>
+      `Dana,\n\nApproved at the full $80,000. Buy 1.35, 48 weekly payments of $2,250.00. Send the contract request.\n\nSplit:\n  Lead desk            $${a}   60%\n  Partner fund          $${b}   40%\n  Total                 $80,000\n\nM.`;
+    const ok = read(body('48,000', '32,000'), ask(80_000));
+    expect(ok.type).toBe('approved');
+    expect(ok.review_reason).toBeUndefined();
+    const off = read(body('48,000', '22,000'), ask(80_000));
+    expect(off.review_reason).toBe('conflicting_cues');
+  });
 });
+

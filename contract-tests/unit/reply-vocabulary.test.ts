@@ -3486,3 +3486,56 @@ describe('review of the holdout41-43 rules', () => {
     for (const b of bodies) expect(read(b).type).toBeDefined();
   });
 });
+
+describe('requested items as an underwriter logs them (rfix8)', () => {
+  it('a stip row keeps neither its label nor its open status, and a row marked in is no request', () => {
+    const c = read(
+      'Hi Dana,\n\nWe still need the items below before we can fund.\n\n- Condition 4: Signed 8821 - Pending\n- Condition 5 - Most recent quarterly tax return - OPEN\n- Proof of ownership - RECEIVED\n- Voided operating account check (Cleared)\n\nThanks',
+    );
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toContain('Signed 8821');
+    expect(c.requested_items).toContain('Most recent quarterly tax return');
+    expect(c.requested_items.some((i) => /ownership|voided/i.test(i))).toBe(false);
+  });
+  it('a term spelled out before its abbreviation is the abbreviation; a driving licence is a driver\'s license with its sides', () => {
+    const c = read(
+      'Good day,\n\nKindly share the following to proceed with the file:\n\n1) Profit and loss (P&L) for the current year\n2) Driving licence of the guarantor (front and back side)\n3) Month to date (MTD) statement\n\nRegards',
+    );
+    expect(c.requested_items).toEqual(['P&L for the current year', "driver's license of the guarantor (front and back)", 'MTD statement']);
+  });
+  it('a request pointing at its list below is no item of its own', () => {
+    const c = read('Hello,\n\nKindly provide below documents for processing of the application:\n\n1) Voided check\n2) Articles of organization\n\nThanks');
+    expect(c.requested_items).toEqual(['Voided check', 'Articles of organization']);
+  });
+  it('a formal letter numbers its requests in roman numerals, each ending with its "; and"', () => {
+    const c = read(
+      'Dear Mr. Ortiz,\n\nTo conclude our credit review we respectfully request the following:\n\n(i) the executed landlord estoppel letter;\n\n(ii) a current payoff letter from the existing funder; and\n\n(iii) the 2025 business tax return.\n\nVery truly yours,',
+    );
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(['executed landlord estoppel letter', 'current payoff letter from the existing funder', '2025 business tax return']);
+  });
+  it('one item naming two documents names its article once', () => {
+    const c = read('Team,\n\nBefore the investors sign off they want:\n\n1. The state liquor license and the county health permit\n2. YTD balance sheet\n\nThanks');
+    expect(c.requested_items).toContain('state liquor license and county health permit');
+  });
+  it('a reason the lender says its decision does not reflect on is no reason; a credit department in a title names none', () => {
+    const a = read('Dear Mr. Ortiz,\n\nThe owner is a minor partner in a second venture our policy excludes, and we must decline the transaction. Our decision does not reflect upon the personal credit or credit history.\n\nSincerely,\nJ. Alvarez');
+    expect(a.type).toBe('declined');
+    expect(a.decline_category).toBe('other');
+    const b = read('Dana,\n\nWe will have to decline: the merchant shares its premises with a business we already fund, which is unrelated to the credit.\n\nR. Kim');
+    expect(b.decline_category).toBe('other');
+    const c = read('Dear Ms. Lee,\n\nWe are unable to approve this request as submitted and must decline. Questions may be directed to Credit Administration.\n\nRespectfully,\nMarta Osei\nSenior Vice President, Credit Administration\nHarbor Merchant Capital');
+    expect(c.type).toBe('declined');
+    expect(c.decline_category).toBe('other');
+  });
+  it('the shares of a syndicated approval that add up to it are no smaller amount put forward; shares that do not are for a person', () => {
+    const body = (a: string, b: string) =>
+      `Dana,\n\nApproved at the full $80,000. Buy 1.35, 48 weekly payments of $2,250.00. Send the contract request.\n\nSplit:\n  Lead desk            $${a}   60%\n  Partner fund          $${b}   40%\n  Total                 $80,000\n\nM.`;
+    const ok = read(body('48,000', '32,000'), ask(80_000));
+    expect(ok.type).toBe('approved');
+    expect(ok.review_reason).toBeUndefined();
+    const off = read(body('48,000', '22,000'), ask(80_000));
+    expect(off.review_reason).toBe('conflicting_cues');
+  });
+});
+

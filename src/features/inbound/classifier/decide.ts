@@ -334,7 +334,10 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   }
   // (holdout11) an approval at the full ask while the reply puts a smaller amount forward ("where i landed: 42 ... if he
   // wants the full 50 ..."): the smaller one may be the offer, so a person picks
-  const smaller = ask !== null && atAsk ? a.floatedFirm.filter((x) => x < ask - 0.5 && x >= ask / 10 && !amounts.some((y) => Math.abs(y - x) < 0.5)) : [];
+  // (rfix8) ... never the shares of a syndicated approval, lines that add up to the amount approved ("Lead $60,000 50% /
+  // Participant $36,000 30% / Participant $24,000 20%"): they split the approval, no other amount is offered
+  const shares = ask !== null && atAsk ? sharesOf(a.lower, ask) : new Set<number>();
+  const smaller = ask !== null && atAsk ? a.floatedFirm.filter((x) => x < ask - 0.5 && x >= ask / 10 && !amounts.some((y) => Math.abs(y - x) < 0.5) && !shares.has(x)) : [];
   if (!review && type === 'approved' && smaller.length) {
     review = 'conflicting_cues';
     reasons.push(`an approval at the $${ask!.toLocaleString('en-US')} ask beside $${smaller.map((x) => x.toLocaleString('en-US')).join(', $')} put forward: which stands is for a person`);
@@ -388,4 +391,26 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);
   return { type, confidence: round2(confidence), reasons, review };
+}
+
+/**
+ * (rfix8) The amounts of a block of consecutive "label  $amount [share %]" lines (no colon: an allocation or a split, not
+ * "Funded: $X" fields), its total line aside, when they add up to the whole: each is a share of it.
+ */
+export function sharesOf(text: string, whole: number): Set<number> {
+  const row = /^[ \t]*([a-z(][^$:\n]{0,60}?)[ \t]+\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{2})?(?:[ \t]+\d{1,3}(?:\.\d+)?[ \t]*%)?[ \t]*$/i;
+  const out = new Set<number>();
+  let block: Array<{ label: string; amount: number }> = [];
+  const close = () => {
+    const parts = block.filter((r) => !/^\s*(?:total|sum|grand total)\b/i.test(r.label));
+    if (parts.length >= 2 && Math.abs(parts.reduce((t, r) => t + r.amount, 0) - whole) < 0.5) for (const r of parts) out.add(r.amount);
+    block = [];
+  };
+  for (const line of text.split('\n')) {
+    const m = row.exec(line);
+    if (m) block.push({ label: m[1], amount: Number(m[2].replace(/,/g, '')) });
+    else close();
+  }
+  close();
+  return out;
 }

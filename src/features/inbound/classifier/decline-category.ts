@@ -21,8 +21,9 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   },
   { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
   // (holdout28) never the credit desk itself: "see below from credit", "per credit", "credit says", "Oxbury Credit" signing
+  // (rfix8) ... nor a department in a signer's title ("Vice President, Credit Administration")
   // (holdout43) ... nor a line of credit (a product: "Term loans | Lines of credit" in a signature)
-  { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)(?<!\blines? of\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would)\b)/g, w: 1 },
+  { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)(?<!\blines? of\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|administration|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would)\b)/g, w: 1 },
   { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
   {
     cat: 'stacking',
@@ -112,7 +113,9 @@ export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^
  * (holdout43) ... nor a reason the lender says it is not: "It isn't a question of revenue or credit", "this has nothing to do
  * with the FICO", "not because of the NSFs" (the clause up to its end or its "but" is blanked; what follows is read).
  */
-const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of)|(?:has|had|have) nothing to do with|nothing to do with)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
+// (rfix8) ... or says it does not reflect on: "This decision does not reflect on the merchant's revenue or credit profile",
+// "not a reflection of the FICO", "unrelated to the statements"
+const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of|a reflection (?:on|of)|based on)|(?:has|had|have) nothing to do with|nothing to do with|(?:does|do|did|will) not reflect(?: on| upon)?|(?:doesn't|don't|didn't|won't) reflect(?: on| upon)?|(?:is |are |was )?unrelated to)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
 
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
   const lower = clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT);

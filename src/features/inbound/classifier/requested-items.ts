@@ -12,7 +12,8 @@ export const DOC_WORDS =
 /** (holdout23) A letter explaining a deposit names its amount: "a letter of explanation for the $48k transfer" is still an item. */
 const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of explanation|loe|explanation)\b/i;
 
-const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)])\s+(.+)$/;
+// (rfix8) a formal letter numbers its requests in roman numerals: "(i) the month-to-date statement; (ii) ..."
+const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)]|\((?:i{1,3}|iv|vi{0,3}|ix|x)\)|(?:i{1,3}|iv|vi{0,3}|ix|x)\))\s+(.+)$/;
 const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
 
 /** A checklist line: "[ ] Voided check", "- [x] Signed app", "☐ Lease", "☑ Bank statements" (group 1 blank when open). */
@@ -27,7 +28,8 @@ function cleanItem(s: string): string {
     .replace(/^\s*(?:the|a|an)\s+/i, '')
     // (holdout28) an explanation in brackets after the item is no part of it: "copy of the shop lease (they list a landlord
     // but the app shows the owner's home address)", "July bank statement (package only has Aug-Oct)"
-    .replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)[\s.;,:!]*$/, '')
+    // (rfix8) ... but the sides of an ID are part of it: "driving license (front and back side)"
+    .replace(/\s*\((?!front\b)(?:[^()\s]+\s+){3,}[^()]*\)[\s.;,:!]*$/, '')
     .replace(/[\s.;,:!]+$/, '')
     // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
     .replace(/,?\s+(?:as well|too|also)$/i, '')
@@ -50,6 +52,37 @@ function splitList(s: string): string[] {
     else parts.push(raw[i]);
   }
   return parts.map(cleanItem).filter((p) => p.length > 1);
+}
+
+// (rfix8) A status beside an item in a stip list or table ("Signed application - RECEIVED", "Voided check: Cleared"):
+// the ones already in are no request; the open ones are asked for, their status no part of the item.
+const STATUS_IN = /\s*(?:[-\u2013\u2014:|]\s*|\(\s*)(?:received|cleared|satisfied|waived|complete[d]?|on file|in file|done|rec'?d|approved)\b(?:\s+\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)?\s*\)?\s*$/i;
+const STATUS_OPEN = /\s*(?:[-\u2013\u2014:|]\s*|\(\s*)(?:open|outstanding|pending|needed|missing|required|not received)\s*\)?\s*$/i;
+/** (rfix8) An item that only points at a list written elsewhere ("provide below documents", "the same", "the needful"). */
+const POINTER_ITEM = /^(?:the\s+)?(?:below|above|said|same|needful|aforementioned|mentioned)\b/i;
+
+/**
+ * (rfix8) An item as an underwriter logs it: the row label of a stip table or list is no part of it ("Stip 3 - Bank
+ * verification", "Condition 2: Lease"), nor is its open status ("Voided check - OPEN"); a term spelled out before its
+ * abbreviation is the abbreviation ("Month to date (MTD) statement"); "front and back side" of an ID is its front and back;
+ * the British "driving licence" is a driver's license; one item naming two documents names
+ * its article once ("the permit and the license"); and the "and" that joins the next list entry is no part of this one ("a current payoff letter; and").
+ */
+export function plainItem(s: string): string {
+  return s
+    .replace(/^\s*(?:stip|stipulation|item|condition|requirement|doc(?:ument)?)\s*#?\s*\d{1,2}\s*[-\u2013\u2014:.)]\s*/i, '')
+    .replace(STATUS_OPEN, '')
+    .replace(/\b((?:[a-z][a-z'&]*[\s-]+){1,4}[a-z][a-z'&]*)\s*\(([A-Za-z&]{2,6})\)/gi, (all, words: string, abbr: string) => {
+      const ws = words.toLowerCase().split(/[\s-]+/);
+      const want = abbr.toLowerCase().replace(/&/g, '');
+      const initials = (list: string[]) => list.map((w) => w[0]).join('');
+      return initials(ws) === want || initials(ws.filter((w) => !/^(?:and|of|&)$/.test(w))) === want ? abbr : all;
+    })
+    .replace(/\bfront and back sides?\b/gi, 'front and back')
+    .replace(/\bdriving licen[cs]e\b/gi, "driver's license")
+    .replace(/(\w) and the (?=\w)/g, '$1 and ')
+    .replace(/[\s,;]+(?:and|or)$/i, '')
+    .trim();
 }
 
 export function requestedItems(own: string): { items: string[]; hits: string[]; brokerSide: string[] } {
@@ -184,7 +217,13 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   const seen = new Set<string>();
   const out: string[] = [];
   const brokerSide: string[] = [];
-  for (const it of items) {
+  for (const raw of items) {
+    if (STATUS_IN.test(raw)) {
+      hits.push(`already in: "${raw}"`);
+      continue;
+    }
+    const it = plainItem(raw);
+    if (POINTER_ITEM.test(it)) continue;
     const key = it.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
     if (!key || seen.has(key)) continue;
     // (holdout28) an item about the broker's own side ("closer on snake river, u or tyler", "your ISO agreement") is no stip

@@ -1003,6 +1003,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       "most (we|i) (can|will|are able to) (write|do|fund|go)( on [a-z -]{1,30})? is \\$?\\d[\\d,.]*k?",
       '(past|beyond|above|over|more than|bigger than|larger than|exceeds?|exceeding) (what )?(our|we|the) (desk |program |shop |house )?(can |will |are able to )?(write|do|fund|go|limit|cap|max|maximum|ceiling|exposure|appetite|range)',
       'too (big|large|small) (a|of a) (deal|ticket|request|ask|file|advance)',
+      // (rfix7) the request measured against a program's written limit, no "our" before it: "request exceeds program maximum",
+      // "the ask is above the product limit", "over program max" (the limit of the deal, not a score's or a revenue's floor)
+      '(request|ask|amount|deal|ticket|advance|it|file)( requested)? (exceeds?|exceeded|exceeding|is (above|over|beyond|outside)|(goes|went|runs) (above|over|past)) (the |our |its )?(program|product|credit box|guideline|policy)( \\w+)? (max|maximum|limit|limits|cap|ceiling)',
       "(more than|over|double|twice|triple|three times) (double |twice )?what (we|we'd|we would|we will|we can|our desk)( [a-z']+){0,3} (put out|write|fund|do|go|advance)",
       '(minimum|min) (deal|ticket|advance|funding|amount|size) (is|of) \\$?\\d[\\d,.]*k?',
       '(below|under) our (minimum|min|floor) (deal|ticket|funding|advance|size|amount)',

@@ -103,7 +103,7 @@ export function prepare(text: string): { lower: string; fixed: string[] } {
     // (rfix) a plain-text line wrapped mid-sentence by the mail client ("so we can't\napprove it", "no podemos\naprobarlo"):
     // one sentence again, so the cues read across the wrap (a line ending a sentence, or one starting with a capital, a
     // figure or a list mark, stays its own)
-    .replace(/(?=\n)(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
+    .replace(/(?=\n)(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
     .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")

@@ -63,7 +63,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout41 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout41')],
   ['holdout42 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout42')],
   ['holdout43 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout43')],
-  ['holdout44 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout44')],
+  ['holdout44 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout44')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -171,10 +171,11 @@ export function splitCells(line: string): string[] {
  */
 function unwrapLines(text: string): string {
   // a line ending in a figure goes on only into the figure's unit ("120\nbusiness days", "52\nweekly payments"): a shorthand
-  // line's last figure ("opt 2: 40k 1.35 buy 24 wks wkly 2250\nboth good thru fri") is the line's own
+  // line's last figure ("opt 2: 40k 1.35 buy 24 wks wkly 2250\nboth good thru fri") is the line's own. The lookbehinds
+  // are tried at line breaks only (a lookahead first), so a crafted run of spaces is not rescanned at every position
   return text
-    .replace(/(?<=[A-Za-z,][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z])/g, ' ')
-    .replace(/(?<=[0-9][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b)/g, ' ');
+    .replace(/(?=\n)(?<=[A-Za-z,][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z])/g, ' ')
+    .replace(/(?=\n)(?<=[0-9][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b)/g, ' ');
 }
 
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */

@@ -63,7 +63,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout41 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout41')],
   ['holdout42 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout42')],
   ['holdout43 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout43')],
-  ['holdout44 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout44')],
+  ['holdout44 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout44')],
   ['holdout45 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout45')],
   ['holdout46 (blind: not yet scored)', results.filter((r) => r.expected.set === 'holdout46')],
 ];

@@ -3539,3 +3539,50 @@ describe('requested items as an underwriter logs them (rfix8)', () => {
   });
 });
 
+describe('rfix7 (holdout44 fixes): wrapped figures, amounts in words, slash shorthand, program limits, verification, another product on a condition, phone shorthand', () => {
+  const ctx: ReplyContext = { requested_amount: 40_000 };
+  it('a figure wrapped from its unit across a blank line (one HTML block per typed line) reads with it', () => {
+    const [o] = extractOffers('Approved $40,000 at a factor of 1.41, collected as a fixed daily debit of $402.86 over 140\n\nbusiness days (roughly 7 months).');
+    expect(o).toMatchObject({ amount: 40_000, factor_rate: 1.41, term: 140, term_unit: 'days', payment_amount: 402.86 });
+    // a shorthand line's last figure does not run on into the next line's words
+    const opts = extractOffers('opt a: 30k 1.33 buy 28 wks wkly 1425.00\nthat one is good thru monday');
+    expect(opts[0]).toMatchObject({ amount: 30_000, term: 28, term_unit: 'weeks', payment_amount: 1425 });
+  });
+  it('an amount in thousands and hundreds written out with its figure in brackets is the figure', () => {
+    expect(wordsToDigits('forty-eight weekly payments of two thousand three hundred ten dollars ($2,310.00) each')).toContain('payments of $2,310.00 each');
+    expect(wordsToDigits('a purchased amount of fifty-three thousand two hundred dollars ($53,200.00)')).toContain('$53,200.00');
+    // the words and the figure disagree: not made one
+    expect(wordsToDigits('two thousand three hundred ten dollars ($2,410.00)')).not.toContain('$2,410.00 ');
+    const c = read('We are pleased to approve $40,000.00 at a factor of one point three three (1.33), for a purchased amount of fifty-three thousand two hundred dollars ($53,200.00), in forty (40) weekly payments of one thousand three hundred thirty dollars ($1,330.00).', ctx);
+    expect(c.offers).toHaveLength(1);
+    expect(c.offers[0]).toMatchObject({ amount: 40_000, factor_rate: 1.33, payment_amount: 1330 });
+    expect(c.offers[0].conflict).toBeUndefined();
+  });
+  it('a count of payments in slash-split shorthand is the term, the next field with cents its payment', () => {
+    const c = read('ok on the bakery. 40k / 1.41 / 140 dly / 402.86. send vc', ctx);
+    expect(c.offers[0]).toMatchObject({ amount: 40_000, factor_rate: 1.41, term: 140, term_unit: 'days', payment_frequency: 'daily', payment_amount: 402.86 });
+  });
+  it('a request over a program written maximum is a deal-size decline, before a score named in praise', () => {
+    expect(read('Declined. The request exceeds program maximum for new trucking merchants. Nice file otherwise, 741 FICO.', ctx).decline_category).toBe('deal_size');
+    expect(read('We have to decline: the ask is above the product limit of $75k. Credit score is fine.', ctx).decline_category).toBe('deal_size');
+  });
+  it('a verification failure as a noun or in the passive is the verification reason', () => {
+    expect(read('Declined. Reason: bank verification failure on the operating account.', ctx).decline_category).toBe('verification');
+    expect(read('We are declining; the September deposits cannot be verified against the bank data.', ctx).decline_category).toBe('verification');
+  });
+  it('another product offered in words, its amount to be reduced on a condition: a counter a person decides', () => {
+    const t = 'We are unable to buy receivables on this file. We can, however, offer a\n\nthirty-six (36) month term loan for the full $90,000.00.\nTotal repayment: $118,800.00\nPayments: 36 monthly payments of $3,300.00\nThis is subject to an appraisal of the trucks; if it comes in low, the loan amount will be reduced accordingly.';
+    const c = read(t, { requested_amount: 90_000 });
+    expect(c.type).toBe('counter');
+    expect(c.review_reason).toBe('tentative_terms');
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: t, autoReply: false }).apply).toBe(false);
+    // the product in words alone, no condition: a counter
+    expect(read('We cannot purchase receivables here. We can, however, offer an eighteen (18) month term loan for $90,000, total repayment $111,600, 18 monthly payments of $6,200.', { requested_amount: 90_000 }).type).toBe('counter');
+  });
+  it("phone shorthand for documents is an item, and what the lender 'only got' is none", () => {
+    const c = read('missing the nov stmt, only got aug sept oct. also need a voided chk and a pic of the signage', ctx);
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining(['voided chk', 'pic of the signage']));
+    expect(c.requested_items.some((i) => /only got/.test(i))).toBe(false);
+  });
+});

@@ -482,8 +482,9 @@ export const TENTATIVE: PhraseRow[] = [
   // verification come back short, the number goes down to 25k") or the price to be redone ("and I will re-price it",
   // "pricing may change once we see November"): the approval is not final, a person decides
   { phrase: "(if|should|unless|in case|in the event)\\b[^.!?\\n]{0,80}?,? (this|it|that|the (offer|approval|amount|number|advance|deal|funding)|we|i|uw|credit)( will| would|'ll|'d| may| might| could)?( have to| need to)?( be| get| gets)? (comes? (back )?down|drops?|dropped|go(es)? (back )?down|falls?|steps? down|cuts?|reduced?|reduces|lower(s|ed)?|knock(s|ed)?( it| this)? down|scales?( it| this)? back|scaled back|brings?( it| this)? (back )?down)( it| this| that)?( back)?( down)? to \\$?\\d[\\d,]*k?|(comes? (back )?down|drops?|go(es)? (back )?down|falls?|steps? down|cuts?|reduced?|reduces|lower(s|ed)?|knock(s|ed)?( it| this)? down|scales?( it| this)? back|brings?( it| this)? (back )?down)( it| this| that)?( back)?( down)? to \\$?\\d[\\d,.]*\\s?k?( [a-z]+){0,2} (if|should|unless|in case|in the event)\\b", w: 3 },
-  // (holdout42) ... "the approved amount will be reduced" (if the payoff exceeds $9,000)
-  { phrase: "(i|we|uw|credit)( will|'ll|'d| would| may| might| could)?( have to| need to)? re-?price|subject to re-?pric\\w+|(pricing|terms|the (approved |offered |funded |final |advance )?(offer|amount|factor|rate|number|approval)) (may|might|could|would|will) (change|be (adjusted|revised|reduced|lowered|cut|redone))", w: 3 },
+  // (holdout42) ... "the approved amount will be reduced" (if the payoff exceeds $9,000); (rfix7) ... the amount named by its
+  // product: "the loan amount will be reduced accordingly" (if the collateral appraises light)
+  { phrase: "(i|we|uw|credit)( will|'ll|'d| would| may| might| could)?( have to| need to)? re-?price|subject to re-?pric\\w+|(pricing|terms|the (approved |offered |funded |final |advance |loan |purchase |funding |credit )?(offer|amount|factor|rate|number|approval)) (may|might|could|would|will) (change|be (adjusted|revised|reduced|lowered|cut|redone))", w: 3 },
   // (holdout26) an approval that falls if a condition fails, not a routine closing stip: "only if the payoff letter shows
   // the balance under 5k", "if the lien is bigger than they said, this is off the table", "the offer is void if", "or we walk",
   // "contingent on the lien being under 10k" (while "subject to final verification / signed contracts / standard stips" stays applied)
@@ -718,7 +719,8 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
-  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) )?term loan', w: 3 },
+  // (rfix7) ... its length in words, the figure in brackets as a formal letter writes it: "offer a twenty-four (24) month term loan"
+  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) |[a-z]+(-[a-z]+)? \\(\\d+\\)[- ](month|year) )?term loan', w: 3 },
   // (holdout40) the amount offered "as a loan instead", or the offer's figure named a term loan ("$70,000 term loan"), never
   // a loan the merchant already has ("they have a $50k term loan with the bank")
   { product: 'term_loan', phrase: "as an? (\\d+[- ](month|year) )?(term |business )?loan (instead|rather)|(?<!\\b(have|has|had|existing|current|with|their|his|her|its|owes?|owing|on|an?|the|of|pay(ing)? off) )\\$\\d[\\d,.]*k? (\\d+[- ](month|year) )?term loan", w: 3 },
@@ -1003,6 +1005,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       "most (we|i) (can|will|are able to) (write|do|fund|go)( on [a-z -]{1,30})? is \\$?\\d[\\d,.]*k?",
       '(past|beyond|above|over|more than|bigger than|larger than|exceeds?|exceeding) (what )?(our|we|the) (desk |program |shop |house )?(can |will |are able to )?(write|do|fund|go|limit|cap|max|maximum|ceiling|exposure|appetite|range)',
       'too (big|large|small) (a|of a) (deal|ticket|request|ask|file|advance)',
+      // (rfix7) the request measured against a program's written limit, no "our" before it: "request exceeds program maximum",
+      // "the ask is above the product limit", "over program max" (the limit of the deal, not a score's or a revenue's floor)
+      '(request|ask|amount|deal|ticket|advance|it|file)( requested)? (exceeds?|exceeded|exceeding|is (above|over|beyond|outside)|(goes|went|runs) (above|over|past)) (the |our |its )?(program|product|credit box|guideline|policy)( \\w+)? (max|maximum|limit|limits|cap|ceiling)',
       "(more than|over|double|twice|triple|three times) (double |twice )?what (we|we'd|we would|we will|we can|our desk)( [a-z']+){0,3} (put out|write|fund|do|go|advance)",
       '(minimum|min) (deal|ticket|advance|funding|amount|size) (is|of) \\$?\\d[\\d,.]*k?',
       '(below|under) our (minimum|min|floor) (deal|ticket|funding|advance|size|amount)',

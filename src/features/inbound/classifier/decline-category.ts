@@ -37,9 +37,11 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   },
   { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
   { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  // (rfix7) verification in the noun and the passive: "bank verification failure", "statements cannot be verified" (what the lender
+  // could not confirm, the same reason as "unable to verify")
   {
     cat: 'verification',
-    re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
+    re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed|failures?)\b|\b(cannot|can't|could(n't| not)|can not) be (verified|confirmed|validated)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
     w: 3,
   },
   { cat: 'deal_size', re: /\btoo (small|large|big)\b|\b(minimum|min|maximum|max) (funding|deal|advance|amount|size)\b|\bbelow our (min|minimum)\b|\babove our (max|maximum)\b/g, w: 3 },

@@ -294,15 +294,16 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
     // (holdout21) ... in the shorthand too, the payment after it bare or per period: "120 dly @ 450", "140 dly 500/day",
-    // "30 wkly at 1,150", "90 dly 443.33" (a bare figure with cents)
-    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly|dly|wkly|bi-?wkly)(?=\s*(?:@|at|of|x|-)\s*\$?\d|\s+\$?\d[\d,]*(?:\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)|\s+\$?\d{1,3}(?:,\d{3})?\.\d{2}(?![\d%]))|(dailies|weeklies))/gi;
+    // "30 wkly at 1,150", "90 dly 443.33" (a bare figure with cents); (rfix7) ... the shorthand's fields split by slashes,
+    // "40k / 1.41 / 140 dly / 402.86": the figure with cents in the next field (10 or more, so never a factor) is each payment
+    const bareCountRe = /(?<![\w.$,])(\d{1,3})\s+(?:(daily|weekly|bi-?weekly|monthly|dly|wkly|bi-?wkly)(?=\s*(?:@|at|of|x|-)\s*\$?\d|\s+\$?\d[\d,]*(?:\.\d{2})?\s?(?:\/\s?(?:day|d|wk|week)\b|(?:a|per|each) (?:day|week)\b)|\s+\$?\d{1,3}(?:,\d{3})?\.\d{2}(?![\d%])|\s*\/\s*\$?(?:\d{1,3},\d{3}|[1-9]\d{1,2})\.\d{2}(?![\d%]))|(dailies|weeklies))/gi;
     while ((m = bareCountRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);
       if (EXISTING_DEBITS_BEFORE.test(line.slice(Math.max(0, m.index - 30), m.index).toLowerCase())) continue;
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2] ?? (m[3].startsWith('d') ? 'daily' : 'weekly')), text: m[0] });
       // "120 dly @ 450": the bare figure after the count is each payment
-      const pay = /^\s*(?:@|at|of|x|(?=\s\d{1,3}(?:,\d{3})?\.\d{2}))\s*\$?(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b|\s*\/)/i.exec(line.slice(m.index + m[0].length));
+      const pay = /^\s*(?:@|at|of|x|(?=\s\d{1,3}(?:,\d{3})?\.\d{2})|\/(?=\s*\$?(?:\d{1,3},\d{3}|[1-9]\d{1,2})\.\d{2}))\s*\$?(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})?(?![\d,%]|\.\d|\s?k\b|\s*\/)/i.exec(line.slice(m.index + m[0].length));
       if (m[2] && pay) {
         const start = m.index + m[0].length + pay[0].length - pay[1].length - (pay[2]?.length ?? 0);
         const end = m.index + m[0].length + pay[0].length;

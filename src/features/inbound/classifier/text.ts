@@ -51,6 +51,15 @@ export function wordsToDigits(lower: string): string {
     .replace(new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'), (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
     // (holdout22) ... in hundreds too: "one hundred twenty (120) business days", "two hundred and ten (210) payments"
     .replace(new RegExp(`\\b(${num}) hundred(?:(?: and)? (${num}))? \\((\\d{3})\\)`, 'g'), (m: string, a: string, b: string | undefined, d: string) => (value(a) * 100 + (b ? value(b) : 0) === Number(d) ? d : m))
+    // (rfix7) an amount in thousands and hundreds written out with its figure in brackets, as a formal letter does: "one
+    // thousand six hundred fifty dollars ($1,650.00)", "eighty-five thousand eight hundred dollars ($85,800.00)": one amount,
+    // the figure (when the words say the same), never a thousand and a stray six hundred and fifty
+    .replace(new RegExp(`\\b(${num})(?: (hundred)(?: and)?(?: (${num}))?)? thousand(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))? dollars \\((\\$?\\d{1,3}(?:,\\d{3})+(?:\\.\\d{2})?)\\)`, 'g'), (m: string, a: string, h: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined, fig: string) => {
+      const thousands = h ? value(a) * 100 + (b ? value(b) : 0) : value(a);
+      const n = thousands * 1000 + (c ? value(c) * 100 : 0) + (d ? value(d) : 0);
+      // (a round thousand, "ten thousand dollars ($10,000)", reads right as it is: only a part under a thousand splits)
+      return (c || d) && Number(fig.replace(/[$,]/g, '')) === n ? `$${fig.replace(/^\$/, '')}` : m;
+    })
     .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);
@@ -94,7 +103,7 @@ export function prepare(text: string): { lower: string; fixed: string[] } {
     // (rfix) a plain-text line wrapped mid-sentence by the mail client ("so we can't\napprove it", "no podemos\naprobarlo"):
     // one sentence again, so the cues read across the wrap (a line ending a sentence, or one starting with a capital, a
     // figure or a list mark, stays its own)
-    .replace(/(?=\n)(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
+    .replace(/(?=\n)(?<=[A-Za-z0-9,'\u00C0-\u00FF][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z\u00E0-\u00FF])/g, ' ')
     .replace(/[\w.-]+\.(?:pdf|docx?|xlsx?|png|jpe?g|tiff?)\b/gi, (f) => f.replace(/[_]+/g, ' '))
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
@@ -154,6 +163,21 @@ export function splitCells(line: string): string[] {
 }
 
 
+/**
+ * (rfix7) A sentence wrapped mid-phrase, by the mail client or by an HTML mail writing one block per typed line (which
+ * reads back with a blank line between: "at a factor rate of one\n\npoint three two (1.32)", "a fixed daily ACH of $283.33
+ * over 120\n\nbusiness days"): one sentence again, so a figure and its unit or its words read together. Only where the line
+ * stops mid-phrase (a letter or a comma, no full stop or colon) and the next goes on in lower case.
+ */
+function unwrapLines(text: string): string {
+  // a line ending in a figure goes on only into the figure's unit ("120\nbusiness days", "52\nweekly payments"): a shorthand
+  // line's last figure ("opt 2: 40k 1.35 buy 24 wks wkly 2250\nboth good thru fri") is the line's own. The lookbehinds
+  // are tried at line breaks only (a lookahead first), so a crafted run of spaces is not rescanned at every position
+  return text
+    .replace(/(?=\n)(?<=[A-Za-z,][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z])/g, ' ')
+    .replace(/(?=\n)(?<=[0-9][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b)/g, ' ');
+}
+
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
 export const offerText = (own: string) =>
-  wordsToDigits(normalizeText(own).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': ');
+  wordsToDigits(unwrapLines(normalizeText(own)).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': ');

@@ -331,6 +331,22 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
   return out;
 }
 
+/** A funder word whole or cut (FUNDING, FDG, CAPITAL, MERCHANT ...): the same funder names itself by any of them. */
+const FUNDER_WORD = new RegExp(`^(?:${FUNDER_NAMED.source}|${FUNDER_WEAK.source}|\\b(MERCHANT|MERCHAN)\\b)$`, 'i');
+/**
+ * Whether a credit's letters (" ACH DEPOSIT PACIFIC TIDE FUNDING LLC ") name a position's payee
+ * ("PACIFIC TIDE"): its two words in a row, or, when its second word is a funder word ("CEDARVALE
+ * FDG"), its first word (5 letters or more) and then any funder word ("CEDARVALE FUNDING").
+ */
+function creditNames(words: string, payee: string): boolean {
+  const name = payee.split(' ');
+  if (name.length < 2 || !name.some((w) => w.length >= 4)) return false;
+  if (words.includes(` ${payee} `)) return true;
+  if (name[0].length < 5 || !FUNDER_WORD.test(name[1])) return false;
+  const w = words.trim().split(' ');
+  return w.some((x, i) => x === name[0] && i + 1 < w.length && FUNDER_WORD.test(w[i + 1]));
+}
+
 /** A payee by the first two words of its name, so its other lines (a loan's payment, a funding credit) are the same payee's whatever follows the name. */
 const payeeKey = (d: string) => payeeOf(d).split(' ').slice(0, 2).join(' ');
 
@@ -355,8 +371,7 @@ export function unknownFunderFundings(txns: Txn[], positions: Map<Txn, string> =
     if (c.refund || c.nsf || c.nsf_reversal || c.processor || c.own_transfer || creditDoubt(t.description) === 'return') continue;
     const words = ` ${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()} `;
     for (const [p, ds] of pulls) {
-      const name = p.split(' ');
-      if (name.length < 2 || !name.some((w) => w.length >= 4) || !words.includes(` ${p} `)) continue;
+      if (!creditNames(words, p)) continue;
       const usual = [...ds].sort((a, b) => a.cents - b.cents)[Math.floor(ds.length / 2)];
       if (t.cents >= 5 * -usual.cents && ds.filter((d) => d.date >= t.date).length >= 2) out.add(t);
     }

@@ -10,7 +10,7 @@ import {
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 import { periodOf } from '../../src/features/statements/period';
-import { categoryDoubt, namesFunder, onSchedule, paidBack, unknownFunderFundings, unknownFunderPositions } from '../../src/features/statements/doubt';
+import { categoryDoubt, fundingCredit, namesFunder, onSchedule, paidBack, unknownFunderFundings, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import { accountHeadingOf } from '../../src/features/statements/accounts';
 import { analyzeStatementPdf } from '../../src/features/statements/analyze';
@@ -986,16 +986,40 @@ describe("blind-44: an unknown funder named by a cut name, MERCHANT, RTR or REMI
 
   it("a credit after the pulls, a small one, one from another name or one given back: no funding, doubted or revenue as before", () => {
     const pulls = on(weeklyDays, 'ACH DEBIT MARIGOLD FUNDI WKLY', -640);
-    const late = tx('2026-03-25', 'ACH DEPOSIT MARIGOLD FUNDI ADVANCE 9911', 30000);
+    // (Credits not worded as funding: fundingCredit, below, settles those whatever follows.)
+    const late = tx('2026-03-25', 'ACH DEPOSIT MARIGOLD FUNDI 9911', 30000);
     expect(unknownFunderFundings([...sales, ...pulls, late]).size).toBe(0);
-    expect(categoryDoubt([...sales, ...pulls, late])).toMatch(/reads like a loan or an advance's funding/);
-    const small = tx('2026-03-02', 'ACH DEPOSIT MARIGOLD FUNDI ADVANCE 9911', 1500);
+    expect(categoryDoubt([...sales, ...pulls, late])).toMatch(/credit of \$30000\.00/);
+    const small = tx('2026-03-02', 'ACH DEPOSIT MARIGOLD FUNDI 9911', 1500);
     expect(unknownFunderFundings([...sales, ...pulls, small]).size).toBe(0);
-    const other = tx('2026-03-02', 'ACH DEPOSIT THISTLE COVE FUNDING ADVANCE', 30000);
+    const other = tx('2026-03-02', 'INCOMING WIRE THISTLE COVE FUNDING LLC', 30000);
     expect(unknownFunderFundings([...sales, ...pulls, other]).size).toBe(0);
     expect(categoryDoubt([...sales, ...pulls, other])).toMatch(/reads like a loan or an advance's funding/);
     const back = tx('2026-03-11', 'ACH RETURN MARIGOLD FUNDI WKLY REVERSAL', 640 * 5);
     expect(unknownFunderFundings([...sales, ...pulls, back]).size).toBe(0);
+  });
+
+  it.each(['ACH DEPOSIT OSPREY MERCHAN FUNDING ADVANCE 4471', 'Incoming Wire OSPREY FUNDING LLC Ref 0312 Funding Advance', 'ACH CREDIT KETTLE ROCK FDG FUNDING 0312'])(
+    "%s, worded as an advance's funding, no pulls from it: not revenue, no doubt, no position",
+    (d) => {
+      const credit = tx('2026-03-12', d, 25000);
+      expect(fundingCredit(d)).toBe(true);
+      expect(categoryDoubt([...sales, credit])).toBeNull();
+      const f = figuresOf(reconciled([...sales, credit]), null);
+      expect(f.true_revenue).toBe(30000);
+      expect(f.mca_count).toBe(0);
+    },
+  );
+  it.each([
+    'INCOMING WIRE OSPREY FUNDING LLC', // no entry saying it funds
+    'ACH CREDIT OSPREY CAPITAL ADVANCE', // no entry after the funder word
+    'ACH CREDIT OSPREY FUNDING INVOICE PMT FUNDING', // a customer paying
+    'ACH CREDIT HARBOR FUNDING ESCROW FUNDING', // an escrow's disbursement
+    'ACH CREDIT RIVERA FACTORING FUNDING ADVANCE', // a factor's advance (debatable)
+    'ACH CREDIT OSPREY FUNDING PAYROLL FUNDING', // a payroll service
+  ])("%s: no advance's funding by its words, doubted", (d) => {
+    expect(fundingCredit(d)).toBe(false);
+    expect(categoryDoubt([...sales, tx('2026-03-12', d, 25000)])).not.toBeNull();
   });
 });
 

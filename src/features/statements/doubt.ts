@@ -347,6 +347,24 @@ function creditNames(words: string, payee: string): boolean {
   return w.some((x, i) => x === name[0] && i + 1 < w.length && FUNDER_WORD.test(w[i + 1]));
 }
 
+/** What a credit worded as funding may be besides an advance's or a loan's: a factor's, an escrow's or a title company's disbursement, a grant, a payroll service's, a claim, a customer paying an invoice, a draw, proceeds. */
+const NOT_A_FUNDING = /\b(FACTOR\w*|ESCROW|TITLE|GRANTS?|PAYROLL|PAYRL|CLAIMS?|INVOICES?|INV|PAYMENTS?|PMT|PYMT|DRAW|DRAWDOWN|PROCEEDS|SETTLEMENT|REFUND\w*|RETURN\w*|REVERS\w*)\b/i;
+/**
+ * A credit that says it is an advance's funding: the payee named a funder (FUNDER_NAMED, whole or
+ * cut, or MERCHANT after a name) and then, after that word, the entry's FUNDING or ADVANCE ("ACH
+ * DEPOSIT OSPREY MERCHAN FUNDING ADVANCE", "Incoming Wire OSPREY FUNDING LLC ... Funding Advance"),
+ * read as funding by the doubt words (rules.ts creditDoubt), with no word of another disbursement
+ * (NOT_A_FUNDING) nor a vendor's, a payroll service's or a bank's (NOT_A_FUNDER). An advance's or a
+ * loan's funding either way, never sales (every such credit in every corpus's truth, 22, is an
+ * advance's funding): not revenue, and no position (no debit is read from it).
+ */
+export function fundingCredit(description: string): boolean {
+  const d = description.toUpperCase();
+  if (creditDoubt(description) !== 'funding' || NOT_A_FUNDING.test(d) || NOT_A_FUNDER.test(d)) return false;
+  const m = FUNDER_NAMED.exec(d) ?? /\b(MERCHANT|MERCHAN)\b/.exec(MERCHANT_NAME.test(payeeOf(d)) ? d : '');
+  return !!m && /\b(FUNDING|ADVANCE)\b/.test(d.slice(m.index + m[0].length));
+}
+
 /** A payee by the first two words of its name, so its other lines (a loan's payment, a funding credit) are the same payee's whatever follows the name. */
 const payeeKey = (d: string) => payeeOf(d).split(' ').slice(0, 2).join(' ');
 
@@ -458,6 +476,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const fromPaid = fromPaidCounterparty(txns, debits, givenBack);
   // An unknown funder's funding, its pulls following on the advance's schedule: not sales, settled.
   const funded = unknownFunderFundings(txns);
+  for (const t of credits) if (fundingCredit(t.description)) funded.add(t);
   for (const t of credits) {
     if (givenBack.has(t) || funded.has(t)) continue;
     const why = creditDoubt(t.description);

@@ -1,4 +1,4 @@
-import { loanInstallments, paidBack, unknownFunderFundings, unknownFunderPositions } from './doubt';
+import { fundingCredit, loanInstallments, paidBack, unknownFunderFundings, unknownFunderPositions } from './doubt';
 import { days } from './period';
 import { endOfDay, type Reconciled } from './reconcile';
 import type { StatementFigures } from './result';
@@ -37,8 +37,9 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
     }
   }
   const givenBack = paidBack(c.txns);
-  // That funder's funding (doubt.ts unknownFunderFundings): not revenue.
+  // That funder's funding (doubt.ts unknownFunderFundings), and a credit worded as an advance's funding (fundingCredit): not revenue.
   const funded = unknownFunderFundings(c.txns, unknown);
+  for (const t of c.txns) if (t.cents > 0 && fundingCredit(t.description)) funded.add(t);
   for (const t of c.txns) {
     if (t.cents <= 0) continue;
     deposits += t.cents;

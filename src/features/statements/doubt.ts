@@ -405,7 +405,9 @@ export function unknownFunderFundings(txns: Txn[], positions: Map<Txn, string> =
  * every debit of such a group (each is a position's payment or not, and no rule says which);
  * `triggers`: the debit that completes each group, in the order of the statement, with why.
  * (blind-26: "NEWTEK MERCHANT WEEKLY DEBIT", $412.00 every Monday, from a lender and processor no
- * funder row lists: an advance's weekly pull or a loan's, the line cannot say which.)
+ * funder row lists, was refused here until MERCHANT after a name was read as a funder's name,
+ * sfix7: its truth counts it an advance's pulls. "KESTREL CAPITAL DAILY PMT", a bare CAPITAL with
+ * no remittance word, stays here.)
  */
 export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: Map<Txn, string> } {
   const funderLike = new Map<string, Txn[]>();

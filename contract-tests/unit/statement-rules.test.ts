@@ -10,7 +10,7 @@ import {
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 import { periodOf } from '../../src/features/statements/period';
-import { categoryDoubt, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
+import { categoryDoubt, fundingCredit, namesFunder, onSchedule, paidBack, unknownFunderFundings, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import { accountHeadingOf } from '../../src/features/statements/accounts';
 import { analyzeStatementPdf } from '../../src/features/statements/analyze';
@@ -897,6 +897,129 @@ describe("blind-40: a funder no row knows, pulling one sum on the schedule its e
   it("a group's name (CAPITAL GRP) with a payment word is a funder's (statements-stress)", () => {
     const daily = [1, 2, 3, 6].map((d, i) => tx(`2026-07-0${d}`, `ACH DEBIT SUNRISE CAPITAL GRP DAILY PMT ${7310 + i}`, -189));
     expect(new Set(unknownFunderPositions([...sales, ...daily]).values())).toEqual(new Set(['SUNRISE CAPITAL']));
+  });
+});
+
+describe("blind-44: an unknown funder named by a cut name, MERCHANT, RTR or REMIT, and its funding credit", () => {
+  // Invented funders (no row can know them). An underwriter reads a payee whose name carries a funder
+  // word, whole or cut at the ACH company name's 16 characters, or whose entries are the trade's
+  // remittances, pulled one sum every business day or week, as an advance; and a large credit from it
+  // followed by those pulls as its funding. A vendor, a payroll service, rent, a policy or a loan
+  // with the same words and schedule stays doubted.
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 10 }, (_, i) => tx(`2026-03-${String(i + 2).padStart(2, '0')}`, `ACH DEPOSIT SQUARE INC DEP ${5510 + i}`, 3000));
+  const on = (days: number[], description: string, dollars: number) => days.map((d, i) => tx(`2026-03-${String(d).padStart(2, '0')}`, `${description} ${8830 + i}`, dollars));
+  const weeklyDays = [3, 10, 17, 24];
+  const businessDays = [2, 3, 4, 5, 6, 9, 10];
+  const reconciled = (txns: Txn[]) => ({ ok: true as const, txns, period: { start: '2026-03-01', end: '2026-03-31' }, opening: 1_000_000, closing: 1_000_000 + txns.reduce((a, t) => a + t.cents, 0) });
+
+  it.each([
+    ['ACH DEBIT MARIGOLD FUNDI WKLY', 'MARIGOLD FUNDI'],
+    ['ACH Debit CEDARVALE FDG Weekly Trace', 'CEDARVALE FDG'],
+    ['ACH PMT QUARRY MERCHANT WEEKLY', 'QUARRY MERCHANT'],
+    ['ACH WITHDRAWAL BRISTOW MERCHAN WKLY REMIT', 'BRISTOW MERCHAN'],
+    ['ACH DEBIT WILLOWMERE CAPITAL WEEKLY REMIT', 'WILLOWMERE CAPITAL'],
+  ])('%s, one sum every week: a position of %s, no doubt', (words, name) => {
+    const pulls = on(weeklyDays, words, -640);
+    const p = unknownFunderPositions([...sales, ...pulls]);
+    expect([...p.keys()]).toEqual(pulls);
+    expect(new Set(p.values())).toEqual(new Set([name]));
+    expect(categoryDoubt([...sales, ...pulls])).toBeNull();
+    const f = figuresOf(reconciled([...sales, ...pulls]), null);
+    expect(f.mca_count).toBe(1);
+    expect(f.mca_withhold_percent).toBe(8.53); // 2,560 of 30,000
+  });
+
+  it('entered as RTR remittances with no cadence word: a position when the dates fall every business day, doubted when they do not', () => {
+    const daily = on(businessDays, 'ACH DEBIT LANTERN BAY ADVANCE RTR REMIT ID', -185);
+    expect(unknownFunderPositions([...sales, ...daily]).size).toBe(7);
+    expect(categoryDoubt([...sales, ...daily])).toBeNull();
+    const rtrOnly = on(businessDays, 'ACH DEBIT GRANITE RIDGE RTR ID', -185);
+    expect(new Set(unknownFunderPositions([...sales, ...rtrOnly]).values())).toEqual(new Set(['GRANITE RIDGE']));
+    const scattered = on([2, 11, 23, 30], 'ACH DEBIT LANTERN BAY ADVANCE RTR REMIT ID', -185);
+    expect(unknownFunderPositions([...sales, ...scattered]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...scattered])).toMatch(/debits of \$185\.00/);
+  });
+
+  it('onSchedule: every business day or every week, three or more', () => {
+    expect(onSchedule(['2026-03-02', '2026-03-03', '2026-03-06', '2026-03-09'])).toBe(true);
+    expect(onSchedule(['2026-03-03', '2026-03-10', '2026-03-18'])).toBe(true);
+    expect(onSchedule(['2026-03-02', '2026-03-09', '2026-03-23'])).toBe(false);
+    expect(onSchedule(['2026-03-02', '2026-03-03'])).toBe(false);
+  });
+
+  it.each([
+    'ACH DEBIT MERCHANT BANKCARD WEEKLY', // MERCHANT first: a processor's channel, no funder's name
+    'ACH DEBIT WILLOWMERE CAPITAL WEEKLY', // a bare CAPITAL without a remittance word
+    'ACH DEBIT PINE MERCHANT SERVICES WEEKLY', // a vendor's words
+    'ACH DEBIT BRIDGE CAP PAYROLL REMIT WKLY', // a payroll service
+    'ACH DEBIT SUMMIT FUNDI RENT REMIT WEEKLY', // rent
+    'ACH DEBIT HOLLIS ADVANCE INS PREMIUM WEEKLY', // an insurance premium
+    'ACH DEBIT FIRST MERCHANT BANK LOAN PMT WEEKLY', // a loan payment to a bank
+    'ACH DEBIT HARROW ADV WEEKLY', // ADV alone is also advertising
+    'ACH DEBIT TOWNE CAPITAL PMT', // no schedule, no remittance
+  ])('%s, one sum every week: doubted, no position', (words) => {
+    const pulls = on(weeklyDays, words, -640);
+    expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...pulls])).toMatch(/debits of \$640\.00/);
+  });
+
+  it('namesFunder: a funder word whole or cut, MERCHANT after a name, RTR; not MERCHANT first, not a bare CAPITAL', () => {
+    for (const d of ['ACH DEBIT OSPREY FUNDIN', 'ACH DEBIT OSPREY FNDG', 'ACH DEBIT OSPREY ADVANC', 'ACH PMT OSPREY MERCHANT', 'ACH DEBIT OSPREY RCVBL', 'ACH DEBIT OSPREY CAPI REMIT']) expect(namesFunder(d)).toBe(true);
+    for (const d of ['ACH DEBIT MERCHANT BANKCARD', 'ACH DEBIT OSPREY CAPITAL', 'ACH DEBIT OSPREY FINANCIAL REMIT']) expect(namesFunder(d)).toBe(false);
+  });
+
+  it("a large credit from the payee, then its pulls: the advance's funding, not revenue, no doubt", () => {
+    const funding = tx('2026-03-02', 'ACH DEPOSIT MARIGOLD FUNDI ADVANCE 9911', 30000);
+    const wire = tx('2026-03-02', 'INCOMING WIRE FROM CEDARVALE FUNDING LLC REF 0302', 30000);
+    const pulls = on(weeklyDays, 'ACH DEBIT MARIGOLD FUNDI WKLY', -640);
+    const cedar = on(weeklyDays, 'ACH Debit CEDARVALE FDG Weekly Trace', -640);
+    for (const [credit, debits] of [[funding, pulls], [wire, cedar]] as const) {
+      const txns = [...sales, credit, ...debits];
+      expect([...unknownFunderFundings(txns)]).toEqual([credit]);
+      expect(categoryDoubt(txns)).toBeNull();
+      const f = figuresOf(reconciled(txns), null);
+      expect(f.deposits_total).toBe(60000);
+      expect(f.true_revenue).toBe(30000);
+    }
+  });
+
+  it("a credit after the pulls, a small one, one from another name or one given back: no funding, doubted or revenue as before", () => {
+    const pulls = on(weeklyDays, 'ACH DEBIT MARIGOLD FUNDI WKLY', -640);
+    // (Credits not worded as funding: fundingCredit, below, settles those whatever follows.)
+    const late = tx('2026-03-25', 'ACH DEPOSIT MARIGOLD FUNDI 9911', 30000);
+    expect(unknownFunderFundings([...sales, ...pulls, late]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...pulls, late])).toMatch(/credit of \$30000\.00/);
+    const small = tx('2026-03-02', 'ACH DEPOSIT MARIGOLD FUNDI 9911', 1500);
+    expect(unknownFunderFundings([...sales, ...pulls, small]).size).toBe(0);
+    const other = tx('2026-03-02', 'INCOMING WIRE THISTLE COVE FUNDING LLC', 30000);
+    expect(unknownFunderFundings([...sales, ...pulls, other]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...pulls, other])).toMatch(/reads like a loan or an advance's funding/);
+    const back = tx('2026-03-11', 'ACH RETURN MARIGOLD FUNDI WKLY REVERSAL', 640 * 5);
+    expect(unknownFunderFundings([...sales, ...pulls, back]).size).toBe(0);
+  });
+
+  it.each(['ACH DEPOSIT OSPREY MERCHAN FUNDING ADVANCE 4471', 'Incoming Wire OSPREY FUNDING LLC Ref 0312 Funding Advance', 'ACH CREDIT KETTLE ROCK FDG FUNDING 0312'])(
+    "%s, worded as an advance's funding, no pulls from it: not revenue, no doubt, no position",
+    (d) => {
+      const credit = tx('2026-03-12', d, 25000);
+      expect(fundingCredit(d)).toBe(true);
+      expect(categoryDoubt([...sales, credit])).toBeNull();
+      const f = figuresOf(reconciled([...sales, credit]), null);
+      expect(f.true_revenue).toBe(30000);
+      expect(f.mca_count).toBe(0);
+    },
+  );
+  it.each([
+    'INCOMING WIRE OSPREY FUNDING LLC', // no entry saying it funds
+    'ACH CREDIT OSPREY CAPITAL ADVANCE', // no entry after the funder word
+    'ACH CREDIT OSPREY FUNDING INVOICE PMT FUNDING', // a customer paying
+    'ACH CREDIT HARBOR FUNDING ESCROW FUNDING', // an escrow's disbursement
+    'ACH CREDIT RIVERA FACTORING FUNDING ADVANCE', // a factor's advance (debatable)
+    'ACH CREDIT OSPREY FUNDING PAYROLL FUNDING', // a payroll service
+  ])("%s: no advance's funding by its words, doubted", (d) => {
+    expect(fundingCredit(d)).toBe(false);
+    expect(categoryDoubt([...sales, tx('2026-03-12', d, 25000)])).not.toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import { money, sumOf, type Txn } from './reconcile';
+import { classOf } from './rule-table';
 import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
@@ -236,47 +237,80 @@ const CADENCE = /\b(DAILY|DLY|WEEKLY|WKLY)\b/i;
 /** What a funder-worded debit may pay besides an advance: a loan, a line, a lease, a policy, a payoff. */
 const NOT_AN_ADVANCE = /\b(LOANS?|LN|NOTE|MORTGAGE|MTG|LOC|LINE|LEASE|LEASING|EQUIP\w*|TRUCK|VEHICLE|INS(UR\w*)?|PREM(IUM)?|RENT|PAY ?OFF|PAYOFF|FINAL|SBA)\b/i;
 /**
- * A word that names the payee a funder of advances: FUNDING, FUNDERS, ADVANCE(S), or CAPITAL as a
- * group's name (CAPITAL GRP / GROUP / PARTNERS). A bare CAPITAL, FINANCIAL or FINANCE names vendors,
- * payroll services and credit unions as often as funders (review: "CAPITAL WASTE SERVICES", "FIRST
- * FINANCIAL FCU"), so their pulls stay doubted.
+ * A word that names the payee a funder of advances, whole or cut where an ACH company name ends (16
+ * characters): FUNDING (FUNDIN, FUNDI, FUND, FDG, FNDG), FUNDERS, ADVANCE(S) (ADVANC, ADVAN), or
+ * CAPITAL as a group's name (CAPITAL GRP / GROUP / PARTNERS). A bare CAPITAL (CAP, CAPI, ...),
+ * FINANCIAL or FINANCE names vendors, payroll services and credit unions as often as funders
+ * (review: "CAPITAL WASTE SERVICES", "FIRST FINANCIAL FCU"), so their pulls stay doubted unless the
+ * entry says it remits an advance (FUNDER_WEAK with REMITTANCE).
  */
-const FUNDER_NAMED = /\b(FUNDING|FUNDERS?|ADVANCES?|CAPITAL (GRP|GROUP|PARTNERS))\b/i;
+const FUNDER_NAMED = /\b(FUNDING|FUNDIN|FUNDI|FUND|FDG|FNDG|FUNDERS?|ADVANCES?|ADVANC|ADVAN|CAPITAL (GRP|GROUP|PARTNERS))\b/i;
+/** A payee word that names a funder only beside an advance's remittance words: a bare CAPITAL (and its cuts), ADV (also advertising). */
+const FUNDER_WEAK = /\b(CAPITAL|CAPITA|CAPIT|CAPI|CAP|ADV)\b/i;
+/** MERCHANT (MERCHAN cut) after a name word ("TARHEEL MERCHANT"): a merchant funder's name; first, it is a processor's channel ("MERCHANT DEPOSIT", "MERCHANT BANKCARD"). */
+const MERCHANT_NAME = /^\S+\s+(\S+\s+)?(MERCHANT|MERCHAN)\b/i;
+/**
+ * The words an advance's remittance is entered under: RTR (the receivables the funder bought, "right
+ * to receive"), RCVBL / RECEIVABLE(S), REMIT(TANCE). RTR and the receivable words are the trade's own
+ * and name a funder's pull by themselves; REMIT is also a tax's or a vendor's word, so it is only
+ * a schedule's witness (with the debits' dates) or a bare CAPITAL's funder sign.
+ */
+const REMITTANCE = /\b(REMIT\w*|RTR|RCVBLS?|RECEIVABLES?)\b/i;
+const MCA_WORD = /\b(RTR|RCVBLS?|RECEIVABLES?)\b/i;
 /** A vendor's, a staffing or payroll service's, a bank's or a credit union's words: no funder's pull. */
 const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX)\b/i;
 
+/** Whether a debit's words name its payee a funder of advances (see unknownFunderPositions). */
+export function namesFunder(description: string): boolean {
+  return FUNDER_NAMED.test(description) || MERCHANT_NAME.test(payeeOf(description)) || MCA_WORD.test(description) || (FUNDER_WEAK.test(description) && REMITTANCE.test(description));
+}
+
+/**
+ * Whether debits fall on an advance's schedule by their dates: every business day (each gap 1 to 4
+ * days, weekends and holidays between) or every week (each gap 6 to 8 days), three or more of them.
+ */
+export function onSchedule(dates: string[]): boolean {
+  const at = [...dates].sort().map((d) => Date.parse(`${d}T00:00:00Z`) / 86_400_000);
+  if (at.length < 3) return false;
+  const gaps = at.slice(1).map((x, i) => x - at[i]);
+  return gaps.every((g) => g >= 1 && g <= 4) || gaps.every((g) => g >= 6 && g <= 8);
+}
+
 /**
  * The debits that are an advance's payments to a funder no row knows, and the payee that names the
- * position: debits to one payee (the first two words of its name) with the funding trade's words
- * (rules.ts `looksLikeFunderDebit`), each naming the payee a funder (FUNDER_NAMED: FUNDING, FUNDERS,
- * ADVANCE(S), CAPITAL GRP/GROUP/PARTNERS) and the advance's remittance schedule (DAILY, WEEKLY),
- * three or more of them of one amount; no debit to that payee worded as a loan's, a line's, a
- * lease's, a policy's or a payoff, or as a vendor's, a payroll or staffing service's, a bank's or a
- * credit union's (NOT_A_FUNDER), and no credit from it worded as a loan's or a line's funding. The
- * position is every such debit to the payee, of any amount (a renewal changes the sum). A
- * funder's fixed daily or weekly pull is what the table counts as a position for every funder it
- * knows, lender or not (OnDeck, Credibly), and every such debit in every corpus's truth (over 3,000)
- * is an advance's payment; a payee without the trade's words (blind-26's "NEWTEK MERCHANT WEEKLY
- * DEBIT"), without a funder's name or with a vendor's words (review: "CAPITAL WASTE SERVICES WEEKLY
- * PICKUP", "ADVANCE STAFFING WEEKLY INVOICE", "CAPITAL PAYROLL WEEKLY", "FIRST FINANCIAL FCU
- * WEEKLY"), or pulling different sums stays doubted (`unknownFunderPulls`): a wrong position costs
- * a broker money, a doubt only a person's look. (blind-40: "ACH DEBIT
- * ALPINE FUNDING P WEEKLY", $980.00 every week, refused as an unknown funder's.)
+ * position: debits to one payee (the first two words of its name) each naming the payee a funder
+ * (`namesFunder`: FUNDER_NAMED whole or cut at 16 characters, "HARBORLINE FUNDI", "PACIFIC TIDE
+ * FDG"; MERCHANT after a name, "TARHEEL MERCHANT"; the trade's RTR / RCVBL; a bare CAPITAL only with
+ * a remittance word, "OAKLINE CAPITAL WEEKLY REMIT"), three or more of them of one amount, on the
+ * advance's schedule: every debit names it (DAILY, WEEKLY), or every debit is entered as a
+ * remittance (REMIT, RTR, RCVBL) and the debits of that amount fall every business day or every week
+ * (`onSchedule`: "BLUE HARBOR ADVANCE RTR REMIT" each weekday); no debit to that payee worded as a
+ * loan's, a line's, a lease's, a policy's or a payoff, or as a vendor's, a payroll or staffing
+ * service's, a bank's or a credit union's (NOT_A_FUNDER), no processor's, and no credit from it
+ * worded as a loan's or a line's funding. The position is every such debit to the payee, of any
+ * amount (a renewal changes the sum). A funder's fixed daily or weekly pull is what the table counts
+ * as a position for every funder it knows, lender or not (OnDeck, Credibly), and every such debit in
+ * every corpus's truth (over 3,000) is an advance's payment (blind-26's "NEWTEK MERCHANT WEEKLY
+ * DEBIT" too); a payee without a funder's name or with a vendor's words (review: "CAPITAL WASTE
+ * SERVICES WEEKLY PICKUP", "ADVANCE STAFFING WEEKLY INVOICE", "CAPITAL PAYROLL WEEKLY", "FIRST
+ * FINANCIAL FCU WEEKLY", "KESTREL CAPITAL DAILY PMT"), without a schedule, or pulling different sums
+ * stays doubted (`unknownFunderPulls`): a wrong position costs a broker money, a doubt only a
+ * person's look. (blind-40: "ACH DEBIT ALPINE FUNDING P WEEKLY", $980.00 every week; blind-44:
+ * six statements refused on such pulls, names cut at 16 characters or entered as RTR remittances.)
  */
 export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
-  // The payee by the first two words of its name, so its other lines (a loan's payment, a funding
-  // credit) are the same payee's whatever follows the name.
-  const payee = (d: string) => payeeOf(d).split(' ').slice(0, 2).join(' ');
   const byPayee = new Map<string, Txn[]>();
   const vetoed = new Set<string>();
   for (const t of txns) {
-    const p = payee(t.description);
+    const p = payeeKey(t.description);
     if (t.cents > 0) {
       if (LOAN_FUNDED.test(t.description)) vetoed.add(p);
       continue;
     }
-    if (!looksLikeFunderDebit(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
-    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || !FUNDER_NAMED.test(t.description) || !CADENCE.test(t.description)) {
+    const c = classOf(t.description);
+    if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
+    if (!(looksLikeFunderDebit(t.description) || namesFunder(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
+    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !namesFunder(t.description) || !(CADENCE.test(t.description) || REMITTANCE.test(t.description))) {
       vetoed.add(p);
       continue;
     }
@@ -287,9 +321,78 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
   const out = new Map<Txn, string>();
   for (const [p, ds] of byPayee) {
     if (vetoed.has(p)) continue;
-    const same = new Map<number, number>();
-    for (const d of ds) same.set(d.cents, (same.get(d.cents) ?? 0) + 1);
-    if (Math.max(...same.values()) >= 3) for (const d of ds) out.set(d, p);
+    const same = new Map<number, Txn[]>();
+    for (const d of ds) same.set(d.cents, [...(same.get(d.cents) ?? []), d]);
+    const most = [...same.values()].reduce((a, b) => (b.length > a.length ? b : a));
+    if (most.length < 3) continue;
+    const scheduled = ds.every((d) => CADENCE.test(d.description)) || onSchedule(most.map((d) => d.date));
+    if (scheduled) for (const d of ds) out.set(d, p);
+  }
+  return out;
+}
+
+/** A funder word whole or cut (FUNDING, FDG, CAPITAL, MERCHANT ...): the same funder names itself by any of them. */
+const FUNDER_WORD = new RegExp(`^(?:${FUNDER_NAMED.source}|${FUNDER_WEAK.source}|\\b(MERCHANT|MERCHAN)\\b)$`, 'i');
+/**
+ * Whether a credit's letters (" ACH DEPOSIT PACIFIC TIDE FUNDING LLC ") name a position's payee
+ * ("PACIFIC TIDE"): its two words in a row, or, when its second word is a funder word ("CEDARVALE
+ * FDG"), its first word (5 letters or more) and then any funder word ("CEDARVALE FUNDING").
+ */
+function creditNames(words: string, payee: string): boolean {
+  const name = payee.split(' ');
+  if (name.length < 2 || !name.some((w) => w.length >= 4)) return false;
+  if (words.includes(` ${payee} `)) return true;
+  if (name[0].length < 5 || !FUNDER_WORD.test(name[1])) return false;
+  const w = words.trim().split(' ');
+  return w.some((x, i) => x === name[0] && i + 1 < w.length && FUNDER_WORD.test(w[i + 1]));
+}
+
+/** What a credit worded as funding may be besides an advance's or a loan's: a factor's, an escrow's or a title company's disbursement, a grant, a payroll service's, a claim, a customer paying an invoice, a draw, proceeds. */
+const NOT_A_FUNDING = /\b(FACTOR\w*|ESCROW|TITLE|GRANTS?|PAYROLL|PAYRL|CLAIMS?|INVOICES?|INV|PAYMENTS?|PMT|PYMT|DRAW|DRAWDOWN|PROCEEDS|SETTLEMENT|REFUND\w*|RETURN\w*|REVERS\w*)\b/i;
+/**
+ * A credit that says it is an advance's funding: the payee named a funder (FUNDER_NAMED, whole or
+ * cut, or MERCHANT after a name) and then, after that word, the entry's FUNDING or ADVANCE ("ACH
+ * DEPOSIT OSPREY MERCHAN FUNDING ADVANCE", "Incoming Wire OSPREY FUNDING LLC ... Funding Advance"),
+ * read as funding by the doubt words (rules.ts creditDoubt), with no word of another disbursement
+ * (NOT_A_FUNDING) nor a vendor's, a payroll service's or a bank's (NOT_A_FUNDER). An advance's or a
+ * loan's funding either way, never sales (every such credit in every corpus's truth, 22, is an
+ * advance's funding): not revenue, and no position (no debit is read from it).
+ */
+export function fundingCredit(description: string): boolean {
+  const d = description.toUpperCase();
+  if (creditDoubt(description) !== 'funding' || NOT_A_FUNDING.test(d) || NOT_A_FUNDER.test(d)) return false;
+  const m = FUNDER_NAMED.exec(d) ?? /\b(MERCHANT|MERCHAN)\b/.exec(MERCHANT_NAME.test(payeeOf(d)) ? d : '');
+  return !!m && /\b(FUNDING|ADVANCE)\b/.test(d.slice(m.index + m[0].length));
+}
+
+/** A payee by the first two words of its name, so its other lines (a loan's payment, a funding credit) are the same payee's whatever follows the name. */
+const payeeKey = (d: string) => payeeOf(d).split(' ').slice(0, 2).join(' ');
+
+/**
+ * The credits that fund an advance no row knows (`unknownFunderPositions`): from the position's
+ * payee (its two name words, in a row, anywhere in the credit: "Incoming Wire PACIFIC TIDE FUNDING
+ * LLC ..." for the "PACIFIC TIDE FDG WEEKLY" pulls), five times its usual pull or more, with two or
+ * more of its pulls on or after the credit's date, and not worded as money given back (a returned
+ * pull credited back is a refund). A funder that then pulls on the advance's schedule funded it:
+ * the advance's funding, not sales (blind-44: "ACH DEPOSIT SEACOAST MERCHAN FUNDING ADVANCE"
+ * $45,000, then $415 every business day). Funding before the period's pulls begin or from another
+ * name stays doubted.
+ */
+export function unknownFunderFundings(txns: Txn[], positions: Map<Txn, string> = unknownFunderPositions(txns)): Set<Txn> {
+  const pulls = new Map<string, Txn[]>();
+  for (const [t, p] of positions) pulls.set(p, [...(pulls.get(p) ?? []), t]);
+  const out = new Set<Txn>();
+  if (!pulls.size) return out;
+  for (const t of txns) {
+    if (t.cents <= 0) continue;
+    const c = classOf(t.description);
+    if (c.refund || c.nsf || c.nsf_reversal || c.processor || c.own_transfer || creditDoubt(t.description) === 'return') continue;
+    const words = ` ${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()} `;
+    for (const [p, ds] of pulls) {
+      if (!creditNames(words, p)) continue;
+      const usual = [...ds].sort((a, b) => a.cents - b.cents)[Math.floor(ds.length / 2)];
+      if (t.cents >= 5 * -usual.cents && ds.filter((d) => d.date >= t.date).length >= 2) out.add(t);
+    }
   }
   return out;
 }
@@ -302,7 +405,9 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
  * every debit of such a group (each is a position's payment or not, and no rule says which);
  * `triggers`: the debit that completes each group, in the order of the statement, with why.
  * (blind-26: "NEWTEK MERCHANT WEEKLY DEBIT", $412.00 every Monday, from a lender and processor no
- * funder row lists: an advance's weekly pull or a loan's, the line cannot say which.)
+ * funder row lists, was refused here until MERCHANT after a name was read as a funder's name,
+ * sfix7: its truth counts it an advance's pulls. "KESTREL CAPITAL DAILY PMT", a bare CAPITAL with
+ * no remittance word, stays here.)
  */
 export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: Map<Txn, string> } {
   const funderLike = new Map<string, Txn[]>();
@@ -371,8 +476,11 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const debits = debitWords(txns);
   const givenBack = paidBack(txns, debits);
   const fromPaid = fromPaidCounterparty(txns, debits, givenBack);
+  // An unknown funder's funding, its pulls following on the advance's schedule: not sales, settled.
+  const funded = unknownFunderFundings(txns);
+  for (const t of credits) if (fundingCredit(t.description)) funded.add(t);
   for (const t of credits) {
-    if (givenBack.has(t)) continue;
+    if (givenBack.has(t) || funded.has(t)) continue;
     const why = creditDoubt(t.description);
     if (why === 'funding') return `The credit of ${money(t.cents)} on ${t.date} reads like a loan or an advance's funding, not sales, and no rule says which, so true revenue cannot be trusted`;
     if (why === 'transfer') return `The credit of ${money(t.cents)} on ${t.date} reads like a transfer from another account of the merchant's, not sales, and no rule says which, so true revenue cannot be trusted`;

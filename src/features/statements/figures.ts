@@ -1,4 +1,4 @@
-import { loanInstallments, paidBack, unknownFunderPositions } from './doubt';
+import { fundingCredit, loanInstallments, paidBack, unknownFunderFundings, unknownFunderPositions } from './doubt';
 import { days } from './period';
 import { endOfDay, type Reconciled } from './reconcile';
 import type { StatementFigures } from './result';
@@ -37,11 +37,14 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
     }
   }
   const givenBack = paidBack(c.txns);
+  // That funder's funding (doubt.ts unknownFunderFundings), and a credit worded as an advance's funding (fundingCredit): not revenue.
+  const funded = unknownFunderFundings(c.txns, unknown);
+  for (const t of c.txns) if (t.cents > 0 && fundingCredit(t.description)) funded.add(t);
   for (const t of c.txns) {
     if (t.cents <= 0) continue;
     deposits += t.cents;
     depositCount++;
-    if (depositKind(t.description) === 'revenue' && !givenBack.has(t)) continue;
+    if (depositKind(t.description) === 'revenue' && !givenBack.has(t) && !funded.has(t)) continue;
     nonRevenue += t.cents;
     // A funder's debit returned unpaid (the same amount credited back within a few days, as a
     // return): that payment was not withheld.

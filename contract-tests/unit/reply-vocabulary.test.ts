@@ -3586,3 +3586,22 @@ describe('rfix7 (holdout44 fixes): wrapped figures, amounts in words, slash shor
     expect(c.requested_items.some((i) => /only got/.test(i))).toBe(false);
   });
 });
+
+describe('(review rev-t)', () => {
+  const ctx = ask(90_000);
+  const outcome = (text: string, c?: ReplyContext) => replyOutcome(contractClassification(read(text, c)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('a product the lender says it does not offer is no other product offered: the approval stands', () => {
+    for (const t of [
+      'Approved for the full $90,000 at 1.32 for 12 months. We do not offer a twelve (12) month term loan on this program.',
+      "Approved for the full $90,000 at 1.32 for 12 months. We don't offer term loans on this program.",
+      'Approved for the full $90,000 at 1.32 for 12 months. Note we no longer offer a twelve (12) month term loan, only the advance.',
+      "Approved: $90,000 at 1.32, 12 months. We don't do a line of credit for this industry.",
+    ]) expect(outcome(t, ctx), t).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    // a term loan offered in words in place of the advance is still the counter
+    expect(read('We cannot purchase receivables here. We can, however, offer an eighteen (18) month term loan for $90,000, total repayment $111,600, 18 monthly payments of $6,200.', ctx).type).toBe('counter');
+  });
+  it('statements that "do not reflect" a figure are the reason itself, only "does not reflect ON" disclaims one', () => {
+    expect(read("Declined. Statements don't reflect consistent deposits and the FICO is 540.", ctx).decline_category).toBe('credit_score');
+    expect(read("Declined due to the NSFs. This decision does not reflect on the merchant's credit.", ctx).decline_category).toBe('nsf');
+  });
+});

@@ -3604,4 +3604,10 @@ describe('(review rev-t)', () => {
     expect(read("Declined. Statements don't reflect consistent deposits and the FICO is 540.", ctx).decline_category).toBe('credit_score');
     expect(read("Declined due to the NSFs. This decision does not reflect on the merchant's credit.", ctx).decline_category).toBe('nsf');
   });
+  it('the cues rewritten to read long runs of spaces in one pass read the same: a dashed length, a labelled payment, a bare "no"', () => {
+    // (linear on a crafted 200k run of spaces; the readings below are the ones the quadratic forms gave)
+    expect(read('Approved $50,000 at 1.35, 6 - months, daily payment of   535.71', ask(50_000)).offers[0]).toMatchObject({ term: 6, term_unit: 'months', payment_amount: 535.71 });
+    expect(read('Approved 50k, 1.35, 120  -  business days, dly:  562.50', ask(50_000)).offers[0]).toMatchObject({ term: 120, term_unit: 'days', payment_amount: 562.5 });
+    expect(read('21 days in the red last 90.   no').type).toBe('declined');
+  });
 });

@@ -199,7 +199,9 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])(?! (past|beyond|over|above|under|below|longer|shorter|higher|lower|out to|further|farther|more than|less than)\\b)( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   // (holdout16) ... or its slang: "12 returned items last month. Nah."
-  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
+  // (review rev-t) the same reading, the lookbehind's run of spaces matched once ("[.!?]\\s*" then "\\s*" again tried every split
+  // of a crafted 200k run of spaces before a word: quadratic)
+  { phrase: "(?<=(^|[.!?]|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
   // (holdout16) a floor or a ceiling on the ticket as the whole answer: "we don't write anything under 25k", "we do not fund deals over $500k"
   { phrase: "(don't|do not|won't|will not|can't|cannot|never) (write|fund|do|touch|take|go|consider|look at) (anything|any deals?|deals|files|tickets|advances|positions|requests)( that(?:'s| is| are)?)? (under|below|smaller than|less than|over|above|bigger than|larger than|more than) \\$?\\d[\\d,.]*k?(?!\\s*(%|percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|positions?|nsfs?|negs?|pts?|points?|fico|score)\\b)", w: 3 },
 ];

@@ -3604,6 +3604,12 @@ describe('(review rev-t)', () => {
     expect(read("Declined. Statements don't reflect consistent deposits and the FICO is 540.", ctx).decline_category).toBe('credit_score');
     expect(read("Declined due to the NSFs. This decision does not reflect on the merchant's credit.", ctx).decline_category).toBe('nsf');
   });
+  it('a list of options that adds up to the approved amount is no syndicate split: which stands is for a person', () => {
+    const t = 'Approved at the full $60,000 at 1.35 for 8 months.\nIf the merchant wants less:\nOption A  $40,000\nOption B  $20,000';
+    expect(outcome(t, ask(60_000))).toMatchObject({ apply: false, review_reason: 'conflicting_cues' });
+    // the shares of a syndicate still add up to the approval
+    expect(outcome('Approved at the full $60,000 at 1.35 for 8 months.\nLead  $36,000 60%\nParticipant  $24,000 40%', ask(60_000))).toMatchObject({ apply: true });
+  });
   it('the cues rewritten to read long runs of spaces in one pass read the same: a dashed length, a labelled payment, a bare "no"', () => {
     // (linear on a crafted 200k run of spaces; the readings below are the ones the quadratic forms gave)
     expect(read('Approved $50,000 at 1.35, 6 - months, daily payment of   535.71', ask(50_000)).offers[0]).toMatchObject({ term: 6, term_unit: 'months', payment_amount: 535.71 });

@@ -3586,3 +3586,34 @@ describe('rfix7 (holdout44 fixes): wrapped figures, amounts in words, slash shor
     expect(c.requested_items.some((i) => /only got/.test(i))).toBe(false);
   });
 });
+
+describe('(review rev-t)', () => {
+  const ctx = ask(90_000);
+  const outcome = (text: string, c?: ReplyContext) => replyOutcome(contractClassification(read(text, c)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('a product the lender says it does not offer is no other product offered: the approval stands', () => {
+    for (const t of [
+      'Approved for the full $90,000 at 1.32 for 12 months. We do not offer a twelve (12) month term loan on this program.',
+      "Approved for the full $90,000 at 1.32 for 12 months. We don't offer term loans on this program.",
+      'Approved for the full $90,000 at 1.32 for 12 months. Note we no longer offer a twelve (12) month term loan, only the advance.',
+      "Approved: $90,000 at 1.32, 12 months. We don't do a line of credit for this industry.",
+    ]) expect(outcome(t, ctx), t).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    // a term loan offered in words in place of the advance is still the counter
+    expect(read('We cannot purchase receivables here. We can, however, offer an eighteen (18) month term loan for $90,000, total repayment $111,600, 18 monthly payments of $6,200.', ctx).type).toBe('counter');
+  });
+  it('statements that "do not reflect" a figure are the reason itself, only "does not reflect ON" disclaims one', () => {
+    expect(read("Declined. Statements don't reflect consistent deposits and the FICO is 540.", ctx).decline_category).toBe('credit_score');
+    expect(read("Declined due to the NSFs. This decision does not reflect on the merchant's credit.", ctx).decline_category).toBe('nsf');
+  });
+  it('a list of options that adds up to the approved amount is no syndicate split: which stands is for a person', () => {
+    const t = 'Approved at the full $60,000 at 1.35 for 8 months.\nIf the merchant wants less:\nOption A  $40,000\nOption B  $20,000';
+    expect(outcome(t, ask(60_000))).toMatchObject({ apply: false, review_reason: 'conflicting_cues' });
+    // the shares of a syndicate still add up to the approval
+    expect(outcome('Approved at the full $60,000 at 1.35 for 8 months.\nLead  $36,000 60%\nParticipant  $24,000 40%', ask(60_000))).toMatchObject({ apply: true });
+  });
+  it('the cues rewritten to read long runs of spaces in one pass read the same: a dashed length, a labelled payment, a bare "no"', () => {
+    // (linear on a crafted 200k run of spaces; the readings below are the ones the quadratic forms gave)
+    expect(read('Approved $50,000 at 1.35, 6 - months, daily payment of   535.71', ask(50_000)).offers[0]).toMatchObject({ term: 6, term_unit: 'months', payment_amount: 535.71 });
+    expect(read('Approved 50k, 1.35, 120  -  business days, dly:  562.50', ask(50_000)).offers[0]).toMatchObject({ term: 120, term_unit: 'days', payment_amount: 562.5 });
+    expect(read('21 days in the red last 90.   no').type).toBe('declined');
+  });
+});

@@ -199,7 +199,9 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(not|isn't|is not|'s not|wasn't|was not|we're not|we are not|i'm not) (a |an )?(yes|go|lock)(?![-/])(?! (past|beyond|over|above|under|below|longer|shorter|higher|lower|out to|further|farther|more than|less than)\\b)( (on|for) (this|it|that|us|me|our (end|side)))?", w: 3 },
   // a bare "no" or "Can't" closing the message: "21 days in the red last 90. no"
   // (holdout16) ... or its slang: "12 returned items last month. Nah."
-  { phrase: "(?<=(^|[.!?]\\s*|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
+  // (review rev-t) the same reading, the lookbehind's run of spaces matched once ("[.!?]\\s*" then "\\s*" again tried every split
+  // of a crafted 200k run of spaces before a word: quadratic)
+  { phrase: "(?<=(^|[.!?]|\\n)\\s*)(no|can't|nah|nope|no go)(?=[.!]?\\s*(\\n|$))", w: 3 },
   // (holdout16) a floor or a ceiling on the ticket as the whole answer: "we don't write anything under 25k", "we do not fund deals over $500k"
   { phrase: "(don't|do not|won't|will not|can't|cannot|never) (write|fund|do|touch|take|go|consider|look at) (anything|any deals?|deals|files|tickets|advances|positions|requests)( that(?:'s| is| are)?)? (under|below|smaller than|less than|over|above|bigger than|larger than|more than) \\$?\\d[\\d,.]*k?(?!\\s*(%|percent|days?|weeks?|wks?|months?|mos?|years?|yrs?|positions?|nsfs?|negs?|pts?|points?|fico|score)\\b)", w: 3 },
 ];
@@ -710,32 +712,38 @@ export const COUNTER: PhraseRow[] = [
  * Products a lender may offer instead of the one asked for (the deal's `product_type`; an advance,
  * `mca`, when unknown). Offering another product is a counter; naming the product asked for is not.
  */
+/**
+ * (review rev-t) A product the lender says it does not offer is no product offered: "we do not offer a twelve (12) month
+ * term loan", "we don't do lines of credit", "we no longer offer SBA" (the verb after a refusal starts no product row).
+ */
+const NOT_REFUSED = "(?<!(?:\\bnot|n't|\\bno longer|\\bnever|\\bcannot|\\bcan not)\\s)";
+
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
   // (rfix17) a consolidation described, not named: "we take out both funders and put them in one weekly", "pay off all three
   // and roll everything into a single payment"
   { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto) (one|a single|a new|our)\\b", w: 3 },
   // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
-  { product: 'loc', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
+  { product: 'loc', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"
   { product: 'loc', phrase: '(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   // (rfix7) ... its length in words, the figure in brackets as a formal letter writes it: "offer a twenty-four (24) month term loan"
-  { product: 'term_loan', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) |[a-z]+(-[a-z]+)? \\(\\d+\\)[- ](month|year) )?term loan', w: 3 },
+  { product: 'term_loan', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(\\d+[- ](month|year) |[a-z]+(-[a-z]+)? \\(\\d+\\)[- ](month|year) )?term loan', w: 3 },
   // (holdout40) the amount offered "as a loan instead", or the offer's figure named a term loan ("$70,000 term loan"), never
   // a loan the merchant already has ("they have a $50k term loan with the bank")
   { product: 'term_loan', phrase: "as an? (\\d+[- ](month|year) )?(term |business )?loan (instead|rather)|(?<!\\b(have|has|had|existing|current|with|their|his|her|its|owes?|owing|on|an?|the|of|pay(ing)? off) )\\$\\d[\\d,.]*k? (\\d+[- ](month|year) )?term loan", w: 3 },
   // (holdout42) the deal itself done as a loan: "we would instead do the full amount as a term loan", "we can structure it as
   // an 18-month business loan" (never a loan the merchant has: the verb is the lender's)
-  { product: 'term_loan', phrase: "(do|offer|fund|structure|write|approve|put) (it|this|them|that|the (full |whole |entire )?(amount|ask|deal|file|request)) as (a|an|our) (\\d+[- ](month|year) |[a-z]+[- ](month|year) )?(term |business |small business )?loan\\b", w: 3 },
-  { product: 'equipment', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
+  { product: 'term_loan', phrase: NOT_REFUSED + "(do|offer|fund|structure|write|approve|put) (it|this|them|that|the (full |whole |entire )?(amount|ask|deal|file|request)) as (a|an|our) (\\d+[- ](month|year) |[a-z]+[- ](month|year) )?(term |business |small business )?loan\\b", w: 3 },
+  { product: 'equipment', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out
   { product: 'equipment', phrase: '(works better|fits better|a better fit|makes (more )?sense|better (option|route|structure))( for (them|him|her|this( one)?|the (merchant|deal|file)))?( is| would be| as)? (an? |our |the )?equipment (finance|financing|loan|lease)|equipment finance agreement', w: 3 },
   // (rfix17) "they would do better on an equipment lease", "they'd be better off with our equipment financing", "we can do it as
   // an equipment lease instead": the same program in the advance's place, in other words
   { product: 'equipment', phrase: "(do|fare|be) better( off)? (on|with|in|under|as) (an? |our |the )?equipment (finance|financing|loan|lease)|as (an? |our |the )?equipment (finance|financing|loan|lease)( agreement)? instead", w: 3 },
-  { product: 'sba', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
-  { product: 'mca', phrase: '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
+  { product: 'sba', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
+  { product: 'mca', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 
 /** Sectors as lenders name them in an industry decline ("nightlife is off our box", "we don't touch bars"). */

@@ -403,7 +403,10 @@ export function sharesOf(text: string, whole: number): Set<number> {
   let block: Array<{ label: string; amount: number }> = [];
   const close = () => {
     const parts = block.filter((r) => !/^\s*(?:total|sum|grand total)\b/i.test(r.label));
-    if (parts.length >= 2 && Math.abs(parts.reduce((t, r) => t + r.amount, 0) - whole) < 0.5) for (const r of parts) out.add(r.amount);
+    // (review rev-t) never a list of choices ("Option A  $40,000 / Option B  $20,000"): alternatives offered, not parts of one
+    // approval, whatever they add up to
+    const choices = parts.some((r) => /\b(?:option|opt|alt|alternative|choice|scenario|structure|plan|offer|or)\b/i.test(r.label));
+    if (!choices && parts.length >= 2 && Math.abs(parts.reduce((t, r) => t + r.amount, 0) - whole) < 0.5) for (const r of parts) out.add(r.amount);
     block = [];
   };
   for (const line of text.split('\n')) {

@@ -116,8 +116,9 @@ export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^
  * with the FICO", "not because of the NSFs" (the clause up to its end or its "but" is blanked; what follows is read).
  */
 // (rfix8) ... or says it does not reflect on: "This decision does not reflect on the merchant's revenue or credit profile",
-// "not a reflection of the FICO", "unrelated to the statements"
-const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of|a reflection (?:on|of)|based on)|(?:has|had|have) nothing to do with|nothing to do with|(?:does|do|did|will) not reflect(?: on| upon)?|(?:doesn't|don't|didn't|won't) reflect(?: on| upon)?|(?:is |are |was )?unrelated to)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
+// "not a reflection of the FICO", "unrelated to the statements" (review rev-t: only "reflect ON": "the statements do not
+// reflect the revenue" is the reason itself, the deposits short of what was stated)
+const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of|a reflection (?:on|of)|based on)|(?:has|had|have) nothing to do with|nothing to do with|(?:does|do|did|will) not reflect (?:on|upon)|(?:doesn't|don't|didn't|won't) reflect (?:on|upon)|(?:is |are |was )?unrelated to)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
 
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
   const lower = clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT);

@@ -38,7 +38,7 @@ const end0 = (m: RegExpExecArray) => m.index + m[0].length;
  * A term or a count of payments later in the line, itself no label of the next option ("6 mo: 45k @ 1.30 / 9 mo: 45k
  * @ 1.38" names two options by their terms): the length of the option a term heading the line only names (holdout20).
  */
-const LENGTH_AFTER_LABEL_RE = /(?<![\w.$,])\d{1,3}\s*-?\s*(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?|payments|pmts|pymts|debits|installments|dailies|weeklies)\b(?!\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s)/g;
+const LENGTH_AFTER_LABEL_RE = /(?<![\w.$,])\d{1,3}\s*(?:-\s*)?(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:business days?|biz days?|bus\.? days?|working days?|banking days?|days?|weeks?|wks?|months?|mos?|payments|pmts|pymts|debits|installments|dailies|weeklies)\b(?!\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s)/g;
 function lengthAfterLabel(rest: string): boolean {
   LENGTH_AFTER_LABEL_RE.lastIndex = 0;
   return LENGTH_AFTER_LABEL_RE.test(rest);
@@ -116,7 +116,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // a payment labelled, its figure bare with cents: "Daily payment 388.57", "weekly debit: 2,280.00"
     // ... or after its schedule: "5 months daily 470.22" (not "monthly": a month's figure is revenue)
-    const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?|daily|weekly|bi-?weekly|dly|wkly)(?: amount)?\s*(?:of|:|=|is|-)?\s*(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;
+    // (review rev-t) the spaces after the label matched once, before and after its optional "of"/":" (two runs side by side
+    // tried every split of a crafted run of spaces: quadratic)
+    const labelPaymentRe = /\b(?:payments?|pmts?|pymts?|debits?|remit(?:tance)?s?|installments?|draws?|daily|weekly|bi-?weekly|dly|wkly)(?: amount)?\s*(?:(?:of|:|=|is|-)\s*)?(\d{1,3}(?:,\d{3})|\d{2,5})(\.\d{2})(?![\d,%]|\.\d|\s?k\b)/gi;
     while ((m = labelPaymentRe.exec(line))) {
       const start = m.index + m[0].length - m[1].length - m[2].length;
       const end = m.index + m[0].length;
@@ -330,7 +332,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: normFreq(m[2]), text: m[0] });
     }
     // terms: "180 business days", "6 months", "24 wks", "12 month term"
-    const termRe = /(?<![\w.$,])(\d{1,3})\s*-?\s*(business (?:days?|dys)|biz (?:days?|dys)|bus\.? (?:days?|dys)|working days?|banking days?|bds?|days?|dys|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
+    // (review rev-t) "\s*(?:-\s*)?" here and in LENGTH_AFTER_LABEL_RE: the same reading as "\s*-?\s*", whose two runs side by
+    // side tried every split of a crafted run of spaces after a figure (quadratic)
+    const termRe = /(?<![\w.$,])(\d{1,3})\s*(?:-\s*)?(business (?:days?|dys)|biz (?:days?|dys)|bus\.? (?:days?|dys)|working days?|banking days?|bds?|days?|dys|weeks?|wks?|months?|mos?\.?|mths?|semanas?|meses|mes|d[i\u00ed]as(?: h[a\u00e1]biles)?|d)(?![\w\u00e0-\u00ff])/gi;
     while ((m = termRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       const pre = lower.slice(Math.max(0, m.index - 24), m.index);
@@ -367,7 +371,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       if (/^[\s\-*\u2022>]*(?:(?:option|structure|plan)\s+)?(?:[a-z0-9][).]\s*)?$/.test(pre) && /^\s*(?:option|structure|plan|term|program)?\s*[:\-\u2013]\s/.test(post) && lengthAfterLabel(lower.slice(m.index + m[0].length))) continue;
       // (holdout41) the term just stated, restated in another unit in brackets: "78 weeks (about 18 months)" is one term
       // (never "(or 9 months at 1.42)": an alternative is an option of its own)
-      if (/\d\s*-?\s*(?:business |biz |calendar )?(?:days?|weeks?|wks?|months?|mos?)\s*\(\s*(?:about|approximately|approx\.?|roughly|around|nearly|~|i\.e\.,?)?\s*$/.test(pre)) continue;
+      if (/\d\s*(?:-\s*)?(?:business |biz |calendar )?(?:days?|weeks?|wks?|months?|mos?)\s*\(\s*(?:about|approximately|approx\.?|roughly|around|nearly|~|i\.e\.,?)?\s*$/.test(pre)) continue;
       const u = m[2].toLowerCase();
       const unit: TermUnit = /^(w(?!orking)|sem)/.test(u) ? 'weeks' : /^(m)/.test(u) ? 'months' : 'days';
       taken.push([m.index, m.index + m[0].length]);

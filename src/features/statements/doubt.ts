@@ -244,25 +244,42 @@ const NOT_AN_ADVANCE = /\b(LOANS?|LN|NOTE|MORTGAGE|MTG|LOC|LINE|LEASE|LEASING|EQ
  * (review: "CAPITAL WASTE SERVICES", "FIRST FINANCIAL FCU"), so their pulls stay doubted unless the
  * entry says it remits an advance (FUNDER_WEAK with REMITTANCE).
  */
-const FUNDER_NAMED = /\b(FUNDING|FUNDIN|FUNDI|FUND|FDG|FNDG|FUNDERS?|ADVANCES?|ADVANC|ADVAN|CAPITAL (GRP|GROUP|PARTNERS))\b/i;
+// (Not FUND: cut there or not, a FUND is as often a union's benefit fund, a franchise's ad or brand
+// fund, a state's compensation fund, a mutual fund or a charity's, pulled weekly for the same sum;
+// review rev-u. Its pulls stay doubted, unknownFunderPulls.)
+const FUNDER_NAMED = /\b(FUNDING|FUNDIN|FUNDI|FDG|FNDG|FUNDERS?|ADVANCES?|ADVANC|ADVAN|CAPITAL (GRP|GROUP|PARTNERS))\b/i;
 /** A payee word that names a funder only beside an advance's remittance words: a bare CAPITAL (and its cuts), ADV (also advertising). */
 const FUNDER_WEAK = /\b(CAPITAL|CAPITA|CAPIT|CAPI|CAP|ADV)\b/i;
+/** ADV only beside the trade's receivable words: advertising is remitted too ("YELP ADV REMIT WEEKLY", review rev-u). */
+const ADV_ONLY = /\bADV\b/i;
+const RECEIVABLE_WORD = /\b(RCVBLS?|RECEIVABLES?)\b/i;
 /** MERCHANT (MERCHAN cut) after a name word ("TARHEEL MERCHANT"): a merchant funder's name; first, it is a processor's channel ("MERCHANT DEPOSIT", "MERCHANT BANKCARD"). */
-const MERCHANT_NAME = /^\S+\s+(\S+\s+)?(MERCHANT|MERCHAN)\b/i;
+// (Nor MERCHANT before a processor's words, "ABC MERCHANT SOLUTIONS", "... MERCHANT PROCESSING": a processor's fees or lease; review rev-u.)
+const MERCHANT_NAME = /^\S+\s+(\S+\s+)?(MERCHANT|MERCHAN)\b(?!\s+(SOLUTIONS?|SOLS?|PROCESSING|PROC|PAYMENTS?|PMTS|SYSTEMS?|SYS|BANKCARD|CARD|TERMINALS?|EQUIP\w*|LEASING|LEASE|FEES?|DISCOUNT|DISC)\b)/i;
 /**
  * The words an advance's remittance is entered under: RTR (the receivables the funder bought, "right
- * to receive"), RCVBL / RECEIVABLE(S), REMIT(TANCE). RTR and the receivable words are the trade's own
- * and name a funder's pull by themselves; REMIT is also a tax's or a vendor's word, so it is only
- * a schedule's witness (with the debits' dates) or a bare CAPITAL's funder sign.
+ * to receive"), RCVBL / RECEIVABLE(S), REMIT(TANCE). RTR is the trade's own and names a funder's
+ * pull by itself (MCA_WORD); the receivable words are also a vendor's receivables department and
+ * REMIT a tax's or a vendor's word, so they are only a schedule's witness (with the debits' dates)
+ * or a bare CAPITAL's funder sign.
  */
 const REMITTANCE = /\b(REMIT\w*|RTR|RCVBLS?|RECEIVABLES?)\b/i;
-const MCA_WORD = /\b(RTR|RCVBLS?|RECEIVABLES?)\b/i;
+// Only RTR names a funder by itself, and not as the payee's first word ("RTR TRANSPORT": a company's
+// initials). RECEIVABLE(S) / RCVBL is also a vendor's or an insurer's receivables department
+// ("SYSCO RECEIVABLES", "REYES RECEIVABLES REMIT", "HARTFORD RECEIVABLES"), pulled weekly for one
+// sum as often: a schedule's witness and a bare CAPITAL's funder sign only (review rev-u).
+const MCA_WORD = /\bRTR\b/i;
 /** A vendor's, a staffing or payroll service's, a bank's or a credit union's words: no funder's pull. */
 const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX)\b/i;
 
 /** Whether a debit's words name its payee a funder of advances (see unknownFunderPositions). */
 export function namesFunder(description: string): boolean {
-  return FUNDER_NAMED.test(description) || MERCHANT_NAME.test(payeeOf(description)) || MCA_WORD.test(description) || (FUNDER_WEAK.test(description) && REMITTANCE.test(description));
+  const payee = payeeOf(description);
+  // A bare CAPITAL or CAP, or RTR, that begins the payee's name names a place, a brand or initials
+  // ("CAPITAL DISTRIBUTORS REMIT", "CAP CITY BEVERAGE REMIT", "CAPITAL ONE REMIT", "RTR TRANSPORT"), no funder (review rev-u).
+  const first = payee.split(' ')[0] ?? '';
+  const rest = description.toUpperCase().replace(new RegExp(`\\b${first}\\b`), ' ');
+  return FUNDER_NAMED.test(description) || MERCHANT_NAME.test(payee) || MCA_WORD.test(rest) || (FUNDER_WEAK.test(rest) && REMITTANCE.test(description) && (!ADV_ONLY.test(rest) || /\b(CAPITAL|CAPITA|CAPIT|CAPI|CAP)\b/i.test(rest) || RECEIVABLE_WORD.test(description)));
 }
 
 /**
@@ -280,8 +297,9 @@ export function onSchedule(dates: string[]): boolean {
  * The debits that are an advance's payments to a funder no row knows, and the payee that names the
  * position: debits to one payee (the first two words of its name) each naming the payee a funder
  * (`namesFunder`: FUNDER_NAMED whole or cut at 16 characters, "HARBORLINE FUNDI", "PACIFIC TIDE
- * FDG"; MERCHANT after a name, "TARHEEL MERCHANT"; the trade's RTR / RCVBL; a bare CAPITAL only with
- * a remittance word, "OAKLINE CAPITAL WEEKLY REMIT"), three or more of them of one amount, on the
+ * FDG"; MERCHANT after a name, "TARHEEL MERCHANT", not before a processor's words; the trade's RTR,
+ * not beginning the name; a bare CAPITAL only with a remittance word and not beginning the name,
+ * "OAKLINE CAPITAL WEEKLY REMIT"; never FUND nor RECEIVABLES alone, review rev-u), three or more of them of one amount, on the
  * advance's schedule: every debit names it (DAILY, WEEKLY), or every debit is entered as a
  * remittance (REMIT, RTR, RCVBL) and the debits of that amount fall every business day or every week
  * (`onSchedule`: "BLUE HARBOR ADVANCE RTR REMIT" each weekday); no debit to that payee worded as a
@@ -383,16 +401,27 @@ export function unknownFunderFundings(txns: Txn[], positions: Map<Txn, string> =
   for (const [t, p] of positions) pulls.set(p, [...(pulls.get(p) ?? []), t]);
   const out = new Set<Txn>();
   if (!pulls.size) return out;
+  // Every credit naming each payee (a pull given back aside): a payee that credits more than once in
+  // the period is a customer or a processor paying (its payouts are 5x a weekly fee as easily), not
+  // a funding, an event; those stay doubted or revenue as before (review rev-u).
+  const from = new Map<string, number>();
+  const found: Array<[Txn, string]> = [];
   for (const t of txns) {
     if (t.cents <= 0) continue;
     const c = classOf(t.description);
     if (c.refund || c.nsf || c.nsf_reversal || c.processor || c.own_transfer || creditDoubt(t.description) === 'return') continue;
     const words = ` ${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()} `;
-    for (const [p, ds] of pulls) {
+    for (const p of pulls.keys()) {
       if (!creditNames(words, p)) continue;
-      const usual = [...ds].sort((a, b) => a.cents - b.cents)[Math.floor(ds.length / 2)];
-      if (t.cents >= 5 * -usual.cents && ds.filter((d) => d.date >= t.date).length >= 2) out.add(t);
+      from.set(p, (from.get(p) ?? 0) + 1);
+      found.push([t, p]);
     }
+  }
+  for (const [t, p] of found) {
+    if (from.get(p) !== 1) continue;
+    const ds = pulls.get(p) ?? [];
+    const usual = [...ds].sort((a, b) => a.cents - b.cents)[Math.floor(ds.length / 2)];
+    if (t.cents >= 5 * -usual.cents && ds.filter((d) => d.date >= t.date).length >= 2) out.add(t);
   }
   return out;
 }

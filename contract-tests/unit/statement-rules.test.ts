@@ -10,7 +10,7 @@ import {
 } from '../../src/features/statements/rules';
 import { labelOf, nsfFeeCategory } from '../../src/features/statements/sections';
 import { periodOf } from '../../src/features/statements/period';
-import { categoryDoubt, fundingCredit, namesFunder, onSchedule, paidBack, unknownFunderFundings, unknownFunderPositions } from '../../src/features/statements/doubt';
+import { categoryDoubt, entryWordsOf, fundingCredit, loanInstallments, namesFunder, onSchedule, paidBack, unknownFunderFundings, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import { accountHeadingOf } from '../../src/features/statements/accounts';
 import { analyzeStatementPdf } from '../../src/features/statements/analyze';
@@ -1207,4 +1207,48 @@ describe('(review rev-u)', () => {
     expect(unknownFunderFundings([...sales, ...pulls, ...payouts]).size).toBe(0);
     expect(unknownFunderFundings([...sales, ...pulls, payouts[0]]).size).toBe(1);
   });
+});
+
+describe("sfix8: a day register's cross-reference note read into an entry hides no recurring pull", () => {
+  // A day-grouped register prints "n checks paid - see Checks Paid" under a day's last entry; read into
+  // the entry, its CHECK must not make a funder's weekly pull look like a check (neither counted nor doubted).
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 8 }, (_, i) => tx(`2026-09-${String(i + 1).padStart(2, '0')}`, `ACH DEPOSIT CLOVER MERCH DEP ${3310 + i}`, 4000));
+  const pulls = [2, 9, 16, 23].map((d, i) => tx(`2026-09-${String(d).padStart(2, '0')}`, `PREAUTHORIZED DEBIT GRANITE PEAK CAP WEEKLY ACH ${88120 + i}${i % 2 ? '' : ' 1 check paid - see Checks Paid'}`, -1275));
+  it('the note is no word of the entry', () => {
+    expect(entryWordsOf('PREAUTHORIZED DEBIT GRANITE PEAK CAP WEEKLY ACH 88120 2 checks paid - see Checks Paid')).toBe('PREAUTHORIZED DEBIT GRANITE PEAK CAP WEEKLY ACH 88120');
+    expect(entryWordsOf('CHECK 9104')).toBe('CHECK 9104');
+  });
+  it('four equal weekly pulls to an unknown payee, two carrying the note, are doubted', () => {
+    expect(categoryDoubt([...sales, ...pulls])).toMatch(/^4 debits of \$1275\.00 to one payee/);
+  });
+});
+
+describe("sfix8: a known lender's only debit worded as a repayment, well after its funding, is a loan's installment", () => {
+  // A funder row that also lends (lines, term loans): its advance credit, then ONE debit worded REPAYMENT
+  // a week and more later (an advance would have been pulled daily or weekly since): no MCA position.
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 8 }, (_, i) => tx(`2026-10-${String(i + 1).padStart(2, '0')}`, `ACH DEPOSIT SQUARE INC DEP ${6610 + i}`, 3000));
+  const funded = tx('2026-10-05', 'ACH DEP BLUEVINE INC ADVANCE 4471', 25000);
+  const reconciled = (txns: Txn[]) => ({ ok: true as const, txns, period: { start: '2026-10-01', end: '2026-10-31' }, opening: 1_000_000, closing: 1_000_000 + txns.reduce((a, t) => a + t.cents, 0) });
+  it('ADVANCE on the 5th, one REPAYMENT on the 19th: an installment, counted in no position', () => {
+    const repaid = tx('2026-10-19', 'ACH WD BLUEVINE INC REPAYMENT 5582', -812.5);
+    const txns = [...sales, funded, repaid];
+    expect([...loanInstallments(txns)]).toEqual([repaid]);
+    expect(figuresOf(reconciled(txns), null).mca_count).toBe(0);
+  });
+  it('a repayment two days after the funding (an advance\'s first pull reads the same) stays doubted', () => {
+    const early = tx('2026-10-07', 'ACH WD BLUEVINE INC REPAYMENT 5582', -812.5);
+    expect(loanInstallments([...sales, funded, early]).size).toBe(0);
+    expect(categoryDoubt([...sales, funded, early])).not.toBeNull();
+  });
+  it('the same funder\'s recurring pulls worded REPAYMENT stay its position', () => {
+    const weekly = [12, 19, 26].map((d, i) => tx(`2026-10-${d}`, `ACH WD BLUEVINE INC REPAYMENT ${5582 + i}`, -812.5));
+    expect(loanInstallments([...sales, funded, ...weekly]).size).toBe(0);
+    expect(figuresOf(reconciled([...sales, funded, ...weekly]), null).mca_count).toBe(1);
+  });
+});
+
+describe('sfix8: Bizcap (a revenue-based funder, US arm of an Australian MCA lender) is a known funder', () => {
+  it.each(['ACH DEBIT BIZCAP US DAILY PAYMENT 7712', 'BIZCAP USA LLC ACH DEBIT', 'Preauthorized Debit BIZCAP 0091'])('%s: a Bizcap position', (d) => expect(mcaFunder(d)).toBe('Bizcap'));
 });

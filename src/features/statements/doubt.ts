@@ -10,7 +10,17 @@ import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, credit
  * checks, card purchases and cash, payments the merchant pushes (bill pay, Zelle, Venmo).
  */
 // (Not WITHDRAWAL: "Withdrawal to <originator>" is how some banks word every ACH debit, a funder's too.)
-const OWN_OR_CHECK = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
+const OWN_OR_CHECK_WORDS = /\b(TRANSFER|XFER|TRF|TFR|SWEEP|CHECK|CHK|CHEQUE|POS|PURCHASE|CARD|CHECKCARD|ATM|CASH|BILL ?PAY|ZELLE|VENMO|PAYPAL)\b/i;
+/**
+ * A register's cross-reference note printed under a day's last entry and read into it ("1 check
+ * paid - see Checks Paid", "see Checks Paid"): the day's checks are in another register, and the
+ * note is no word of the entry's (blind-45: a funder's weekly pull read as a check by that note and
+ * neither counted nor doubted).
+ */
+const XREF_NOTE = /\s*\b\d+\s+(checks?|items?|drafts?)\s+(paid|posted|cleared)\b.*$|\s*\bsee\s+(checks?|items?|drafts?)\b.*$/i;
+/** An entry's own words: without a cross-reference note read into it. */
+export const entryWordsOf = (d: string): string => d.replace(XREF_NOTE, '');
+const OWN_OR_CHECK = { test: (d: string): boolean => OWN_OR_CHECK_WORDS.test(entryWordsOf(d)) };
 /** A line naming an account of the merchant's (a mask or the account's kind after TO/FROM). */
 const OWN_ACCOUNT = /\b(TO|FROM|FR)\b.{0,12}(\bX+\d{3,}\b|[*.\u2022]+\d{3,}\b|\b(SAVINGS|SAV|SV|CHECKING|CHK|DDA|MMA|RESERVE|TREASURY)\b)/i;
 /**
@@ -185,6 +195,20 @@ export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWo
  */
 /** A credit worded as a loan's or a line's funding ("PAYPAL - LOAN DISBURSE", "FUNDBOX with reference DRAW 2231"). */
 const LOAN_FUNDED = /\b(LOANS?|LN|DISBURSE(MENT|D)?|DRAW|DRAWDOWN|LOC|LINE\s+OF\s+CREDIT|CREDIT\s+LINE)\b/i;
+/**
+ * A debit worded as paying a debt back ("FUNDBOX INC REPAYMENT", "REPAY"): a loan's or a line's
+ * word. An advance's pulls are entered as debits or remittances; a funder's recurring pulls worded
+ * REPAYMENT are still its position (only the funder's ONLY debit of the period is read here).
+ */
+const REPAID = /\bREPAY(MENT|MT|MNT|S|ING)?\b/i;
+/**
+ * Days between a funding and the funder's only debit after which that debit is no advance's pull:
+ * an advance is pulled every business day or every week from a few days after its funding, so a
+ * week and more without a pull and then a single one worded as a repayment is a loan's or a line's
+ * installment (blind-43: a lender's "ADVANCE" credit, then one "REPAYMENT" two weeks later).
+ */
+const UNSCHEDULED_GAP = 8;
+const gapDays = (a: string, b: string): number => (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000;
 /** A payment closing a debt ("PAYOFF", "FINAL PMT"): an advance's last pull as much as a loan's. */
 const PAYOFF = /\b(PAY ?OFF|FINAL|BALANCE)\b/i;
 
@@ -210,7 +234,8 @@ export function loanInstallments(txns: Txn[]): Set<Txn> {
   for (const [f, ds] of debits) {
     if (ds.length !== 1 || PAYOFF.test(ds[0].description)) continue;
     const cs = credits.get(f) ?? [];
-    if (cs.length === 0 ? LOAN_WORDED.test(ds[0].description) : cs.every((c) => LOAN_FUNDED.test(c.description) && c.date <= ds[0].date)) out.add(ds[0]);
+    const d = ds[0];
+    if (cs.length === 0 ? LOAN_WORDED.test(d.description) : cs.every((c) => c.date <= d.date && (LOAN_FUNDED.test(c.description) || (REPAID.test(d.description) && gapDays(c.date, d.date) >= UNSCHEDULED_GAP)))) out.add(d);
   }
   return out;
 }
@@ -225,12 +250,15 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   }
   const out = new Set<Txn>();
   const settled = loanInstallments(txns);
-  for (const [f, ds] of byFunder) if (ds.length === 1 && !settled.has(ds[0]) && (LOAN_WORDED.test(ds[0].description) || drawnFrom.has(f))) out.add(ds[0]);
+  for (const [f, ds] of byFunder) if (ds.length === 1 && !settled.has(ds[0]) && (LOAN_WORDED.test(ds[0].description) || REPAID.test(ds[0].description) || drawnFrom.has(f))) out.add(ds[0]);
   return out;
 }
 
 /** A debit's payee: the counterparty whatever the bank's wording (rules.ts counterparty), else its letters. */
-const payeeOf = (d: string): string => counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+const payeeOf = (raw: string): string => {
+  const d = entryWordsOf(raw);
+  return counterparty(d) || d.toUpperCase().replace(/[^A-Z]+/g, ' ').trim();
+};
 
 /** The remittance schedule an advance's ACH entry names ("ALPINE FUNDING P WEEKLY", "... DAILY PMT"). */
 const CADENCE = /\b(DAILY|DLY|WEEKLY|WKLY)\b/i;

@@ -1,4 +1,4 @@
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { auditCorpus } from '../support/category-audit';
 
@@ -10,12 +10,25 @@ import { auditCorpus } from '../support/category-audit';
 // blind-11 (a factoring advance settled as a loan, insurance claims for the business's own loss and a
 // warranty credit settled as sales: two statements parsed with a wrong revenue) is one of them.
 const ROOT = 'contract-tests/fixtures';
-const DIRS = readdirSync(ROOT).filter((d) => d.startsWith('statements') && existsSync(`${ROOT}/${d}/truth.json`));
+const ALL = readdirSync(ROOT).filter((d) => d.startsWith('statements') && existsSync(`${ROOT}/${d}/truth.json`));
+/**
+ * Blind batches scored once and not yet worked on (as the replies' BLIND_SETS): their first score, wrong lines
+ * included, is the blind figure in their README; they join the audit when their misses are worked on. Each must say
+ * so in its README, so a folder cannot sit here unscored or forgotten.
+ */
+const NOT_YET_WORKED_ON = ['statements-blind-46'];
+const DIRS = ALL.filter((d) => !NOT_YET_WORKED_ON.includes(d));
 
 describe('the rules against every truth, line by line', () => {
   it('knows at least the thirteen corpora, blind-11 among them', () => {
     expect(DIRS.length).toBeGreaterThanOrEqual(13);
     expect(DIRS).toContain('statements-blind-11');
+  });
+  it.each(NOT_YET_WORKED_ON)('%s is a blind batch scored once and not yet worked on (its README says so)', (dir) => {
+    expect(ALL).toContain(dir);
+    const readme = readFileSync(`${ROOT}/${dir}/README.md`, 'utf8');
+    expect(readme).toMatch(/\*\*Scored once, /);
+    expect(readme).not.toMatch(/\*\*After the fix/);
   });
   it.each(DIRS)('%s: no line settled otherwise than its truth', (dir) => {
     const { lines, wrong } = auditCorpus(`${ROOT}/${dir}`);

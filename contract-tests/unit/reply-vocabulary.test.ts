@@ -3617,3 +3617,18 @@ describe('(review rev-t)', () => {
     expect(read('21 days in the red last 90.   no').type).toBe('declined');
   });
 });
+
+describe('(rfix9)', () => {
+  const ctx = ask(60_000);
+  it("a fresh subject stating one decision over a body stating the other goes to a person; a reply's old subject never counts", () => {
+    const decline = 'Harbor Street Bakery\nDeclined. Too many NSFs in the last 60 days.\nNo counter.';
+    expect(read(decline, ctx, 'Funding Decision: APPROVED - Harbor Street Bakery')).toMatchObject({ type: 'declined', review_reason: 'conflicting_cues' });
+    const approval = 'Approved at $60,000, 1.35 factor, 120 daily payments of $675.00.';
+    expect(read(approval, ctx, 'Deal Status: DECLINED - Harbor Street Bakery')).toMatchObject({ type: 'approved', review_reason: 'conflicting_cues' });
+    // the subject agreeing, or an old subject carried along a reply, or a counter under "Approved with modified terms": applied
+    expect(read(decline, ctx, 'Funding Decision: DECLINED - Harbor Street Bakery').review_reason).toBeUndefined();
+    expect(read(decline, ctx, 'RE: Approved - Harbor Street Bakery - send contracts').review_reason).toBeUndefined();
+    expect(read(decline, ctx, 'Status: NOT APPROVED - Harbor Street Bakery').review_reason).toBeUndefined();
+    expect(read('We can do $40,000 at 1.38 for 100 days, daily $552.00. Cannot get to the full 60.', ctx, 'Decision: Approved with Modified Terms - Harbor Street Bakery').review_reason).toBeUndefined();
+  });
+});

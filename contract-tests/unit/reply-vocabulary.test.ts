@@ -3631,4 +3631,19 @@ describe('(rfix9)', () => {
     expect(read(decline, ctx, 'Status: NOT APPROVED - Harbor Street Bakery').review_reason).toBeUndefined();
     expect(read('We can do $40,000 at 1.38 for 100 days, daily $552.00. Cannot get to the full 60.', ctx, 'Decision: Approved with Modified Terms - Harbor Street Bakery').review_reason).toBeUndefined();
   });
+  it('terms the lender says may still change, or whose final figure is still to come, go to a person (tentative_terms)', () => {
+    const offer = 'Approved at $45,000, 1.36 factor, 90 payments of $680.00 daily. Could not get to the full 60.';
+    for (const t of [
+      `${offer} Pricing may still change once we see the payoff letter.`,
+      `${offer} The amount could go down if the other funder's balance is higher.`,
+      `${offer} Terms subject to change after the site visit.`,
+      `${offer} This is not final, we will confirm final tmrw.`,
+      `${offer} Underwriting still confirming the lender balance.`,
+    ]) expect(read(t, ctx), t).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    // a disclaimer's "subject to change without notice" and the routine "not final until funding documents are executed"
+    for (const t of [
+      `${offer} Any offer is subject to change without notice.`,
+      `${offer} Decisions are not final until funding documents are executed.`,
+    ]) expect(read(t, ctx).review_reason, t).toBeUndefined();
+  });
 });

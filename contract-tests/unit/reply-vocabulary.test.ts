@@ -3617,3 +3617,33 @@ describe('(review rev-t)', () => {
     expect(read('21 days in the red last 90.   no').type).toBe('declined');
   });
 });
+
+describe('(rfix9)', () => {
+  const ctx = ask(60_000);
+  it("a fresh subject stating one decision over a body stating the other goes to a person; a reply's old subject never counts", () => {
+    const decline = 'Harbor Street Bakery\nDeclined. Too many NSFs in the last 60 days.\nNo counter.';
+    expect(read(decline, ctx, 'Funding Decision: APPROVED - Harbor Street Bakery')).toMatchObject({ type: 'declined', review_reason: 'conflicting_cues' });
+    const approval = 'Approved at $60,000, 1.35 factor, 120 daily payments of $675.00.';
+    expect(read(approval, ctx, 'Deal Status: DECLINED - Harbor Street Bakery')).toMatchObject({ type: 'approved', review_reason: 'conflicting_cues' });
+    // the subject agreeing, or an old subject carried along a reply, or a counter under "Approved with modified terms": applied
+    expect(read(decline, ctx, 'Funding Decision: DECLINED - Harbor Street Bakery').review_reason).toBeUndefined();
+    expect(read(decline, ctx, 'RE: Approved - Harbor Street Bakery - send contracts').review_reason).toBeUndefined();
+    expect(read(decline, ctx, 'Status: NOT APPROVED - Harbor Street Bakery').review_reason).toBeUndefined();
+    expect(read('We can do $40,000 at 1.38 for 100 days, daily $552.00. Cannot get to the full 60.', ctx, 'Decision: Approved with Modified Terms - Harbor Street Bakery').review_reason).toBeUndefined();
+  });
+  it('terms the lender says may still change, or whose final figure is still to come, go to a person (tentative_terms)', () => {
+    const offer = 'Approved at $45,000, 1.36 factor, 90 payments of $680.00 daily. Could not get to the full 60.';
+    for (const t of [
+      `${offer} Pricing may still change once we see the payoff letter.`,
+      `${offer} The amount could go down if the other funder's balance is higher.`,
+      `${offer} Terms subject to change after the site visit.`,
+      `${offer} This is not final, we will confirm final tmrw.`,
+      `${offer} Underwriting still confirming the lender balance.`,
+    ]) expect(read(t, ctx), t).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    // a disclaimer's "subject to change without notice" and the routine "not final until funding documents are executed"
+    for (const t of [
+      `${offer} Any offer is subject to change without notice.`,
+      `${offer} Decisions are not final until funding documents are executed.`,
+    ]) expect(read(t, ctx).review_reason, t).toBeUndefined();
+  });
+});

@@ -434,6 +434,11 @@ export const TENTATIVE: PhraseRow[] = [
   // "tentatively 40k", "final approval is contingent on a clean MTD", "subject to committee sign-off"
   { phrase: '(waiting (for|on)|awaiting|pending|need|needs|until (we|i) get|once (we|i) get) (the |a )?green ?light|tentative(ly)?|final approval (is |will be )?(contingent|pending|subject|depends|once|after)|subject to (the |a )?(credit |loan )?committee|(could|can|might) do \\$?\\d+k? maybe', w: 3 },
   { phrase: 'final terms (after|to follow|once|tbd)', w: 2.5 },
+  // (rfix9) terms the lender says may still change, or whose final figure is still to come: "numbers may move if the balance
+  // is higher", "the amount could still go down", "pricing subject to change", "not final", "will confirm final tmrw", "UW
+  // still confirming the payoff" (never a disclaimer's "subject to change without notice", nor the routine "not final until
+  // funding documents are executed")
+  { phrase: "(numbers|terms|pricing|price|amount|offer|rate|factor|figures?|structure|payment|approval)( [a-z'-]+){0,2} (may|might|could|can|will likely) (still )?(move|change|shift|go (up|down)|come (up|down)|drop|adjust|be (adjusted|revised|changed|reduced|lowered))\\b|subject to change(?! without notice)|\\b(not|isn't|aren't) (yet )?final\\b(?! until (the )?(funding|contracts?|closing|documents|docs|signing|execution|agreement))|(will|i'll|we'll|i will|we will) confirm (the )?(final|tmrw|tomorrow|tonight|in the (am|morning)|first thing)\\b|(still|currently) (confirming|verifying|checking|re-?checking) (the |their |his |her )?[a-z]+ (balance|payoff|position|numbers|figures)", w: 3 },
   { phrase: '(might|may) be able to (do|go|get)|ballpark|not an? (final )?approval( yet)?', w: 3 },
   { phrase: "(looks|is|looking|should be|would be|seems|sounds) approvable|can't lock (the|a|in the) rate|pre-?approved", w: 3 },
   // the decision still has to pass a committee or a final read: "has to go to credit committee", "don't quote the merchant yet"

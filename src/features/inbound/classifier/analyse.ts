@@ -71,6 +71,12 @@ export interface Analysis {
   namesDeal: boolean;
   /** The strongest decision cue in the text itself, before subject and offer evidence. */
   ownDecision: number;
+  /**
+   * (rfix9) The decision a fresh subject line states (one with no "RE:"/"FW:" prefix, so the lender's own and not an old
+   * subject carried along the thread): 'positive' (approved, an approval, a counter, funded), 'negative' (declined, denied,
+   * not approved), null when it states none or both.
+   */
+  subjectDecision: 'positive' | 'negative' | null;
   /** The offers come from an attached PDF, not the body: they never turn the body's decline into a conflict. */
   offersAttached?: boolean;
   /** The approval in words alone (before offer terms and the subject count for it). */
@@ -129,6 +135,21 @@ const PRIOR_DEAL_LINE = /\b(?:prior|previous|last|old|original|first|earlier|exi
 const DECIDES = /\b(?:approv\w*|offer\w*|counter\w*|can do|we can|i can|renewal at|new (?:deal|advance|offer))\b/;
 export function blankPriorDeal(own: string): string {
   return own.split('\n').map((l) => (PRIOR_DEAL_LINE.test(l.toLowerCase()) && !DECIDES.test(l.toLowerCase()) ? '' : l)).join('\n');
+}
+
+const SUBJECT_POSITIVE = /(?<!\b(not|pre|pending|awaiting|for|no|never)[- ])\b(approved|approval|counter[- ]?offer(ed)?|countered|counter|funded)\b/;
+const SUBJECT_NEGATIVE = /\b(declined?|denied|denial|not approved|turned down)\b/;
+
+/**
+ * (rfix9) The decision a subject line states, when the subject is the lender's own: a reply or forward prefix ("RE:
+ * Submission: ...") may carry an old subject along the thread, whose words are not this message's decision.
+ */
+export function freshSubjectDecision(subject: string): 'positive' | 'negative' | null {
+  if (/^\s*(re|fwd?|fw|aw|tr|wg)\s*:/i.test(subject)) return null;
+  const s = subject.toLowerCase();
+  const pos = SUBJECT_POSITIVE.test(s);
+  const neg = SUBJECT_NEGATIVE.test(s);
+  return pos === neg ? null : pos ? 'positive' : 'negative';
 }
 
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
@@ -209,6 +230,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   if (/\bcounter/.test(subj)) add(counter, 3, 'subject says counter');
   if (/\b(additional (information|info|documents)|items needed|stips|information required|missing|action required)\b/.test(subj)) add(needs, 1.5, 'subject asks for items');
   if (AUTO_SUBJECT.test(subj) || AUTO_SUBJECT.test(subject.trim())) add(auto, 4, 'auto-reply subject');
+  const subjectDecision = freshSubjectDecision(subject);
   const complete = offers.filter((o) => o.factor_rate !== null && (o.term !== null || o.payment_amount !== null));
   if (complete.length) add(approved, 2.5, `${complete.length} offer(s) with terms`);
   // a factor and a term with no amount named ("Best I can do is 40. 1.42, 100 days"): pricing, so a decision
@@ -234,7 +256,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
   // (holdout28) a question or a need about the broker's own side: "which of you is the closer?", "I need it for the comp sheet"
   const brokerSide = items.brokerSide.length ? items.brokerSide : lower.split(/(?<=[.!?\n])\s+/).filter((x) => BROKER_SIDE_RE.test(x) && /\?|\b(need|needs|send|provide|who|which)\b/.test(x)).map((x) => x.trim());
-  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, approvalWords, floated: floatedAmounts(offerSource, ctx), floatedFirm: floatedAmounts(offerSource, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
+  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, subjectDecision, approvalWords, floated: floatedAmounts(offerSource, ctx), floatedFirm: floatedAmounts(offerSource, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
 }
 
 

@@ -388,6 +388,14 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'conflicting_cues';
     reasons.push(`a doubt about who signed the application ("${signer[0]}"): a person checks the signer's authority`);
   }
+  // (rfix9) the lender's own subject line states one decision and the body another ("Decision: APPROVED" over "Declined.
+  // 22 negative days"): a template filled in wrong, or a body pasted from another file; which stands is for a person. An
+  // approval and a counter agree ("Approved with Modified Terms" over reduced terms); a reply's old subject never counts
+  const subjectAgainst = a.subjectDecision === 'positive' ? type === 'declined' : a.subjectDecision === 'negative' ? type === 'approved' || type === 'counter' : false;
+  if (!review && subjectAgainst) {
+    review = 'conflicting_cues';
+    reasons.push(`the subject line says ${a.subjectDecision === 'positive' ? 'approved' : 'declined'}, the body reads ${type}: which stands is for a person`);
+  }
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);
   return { type, confidence: round2(confidence), reasons, review };

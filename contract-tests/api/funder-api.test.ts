@@ -278,7 +278,7 @@ describe(`the poll schedule (${ENGINE})`, () => {
     }
     const rows = await h.knex('api_submissions').whereIn('submission_id', ids);
     expect(rows.map((r) => Number(r.poll_count))).toEqual(ids.map(() => 1));
-  });
+  }, 90_000); // 12 submissions sent and polled through two workers: work (1.5 s quiet, over 30 s on a loaded machine), not a wait
 });
 
 describe(`retry and check-status (${ENGINE})`, () => {

@@ -355,8 +355,9 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
     }
     const c = classOf(t.description);
     if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
-    if (!(looksLikeFunderDebit(t.description) || namesFunder(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
-    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !namesFunder(t.description) || !(CADENCE.test(t.description) || REMITTANCE.test(t.description))) {
+    const named = namesFunder(t.description);
+    if (!(named || looksLikeFunderDebit(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
+    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description))) {
       vetoed.add(p);
       continue;
     }
@@ -368,7 +369,11 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
   for (const [p, ds] of byPayee) {
     if (vetoed.has(p)) continue;
     const same = new Map<number, Txn[]>();
-    for (const d of ds) same.set(d.cents, [...(same.get(d.cents) ?? []), d]);
+    for (const d of ds) {
+      const group = same.get(d.cents);
+      if (group) group.push(d);
+      else same.set(d.cents, [d]);
+    }
     const most = [...same.values()].reduce((a, b) => (b.length > a.length ? b : a));
     if (most.length < 3) continue;
     const scheduled = ds.every((d) => CADENCE.test(d.description)) || onSchedule(most.map((d) => d.date));

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { categoryDoubt, namesFunder, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
+import { figuresOf } from '../../src/features/statements/figures';
+import type { Txn } from '../../src/features/statements/reconcile';
+
+// The rules statements-blind-46 asked for (each test fails when its rule is removed). Invented
+// payees throughout: no row can know them.
+
+const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+const sales = Array.from({ length: 10 }, (_, i) => tx(`2026-03-${String(i + 2).padStart(2, '0')}`, `ACH DEPOSIT TOAST INC DEP ${5510 + i}`, 3000));
+const reconciled = (txns: Txn[]) => ({ ok: true as const, txns, period: { start: '2026-03-01', end: '2026-03-31' }, opening: 1_000_000, closing: 1_000_000 + txns.reduce((a, t) => a + t.cents, 0) });
+/** Business days of March 2026 (weekends skipped). */
+const businessDays = [2, 3, 4, 5, 6, 9, 10, 11, 12, 13];
+/** A different sum every day: a share of that day's sales. */
+const sums = [242, 342.2, 366.94, 209.9, 192.98, 191.44, 384.94, 429.47, 273.9, 187.89];
+const split = (words: string, days = businessDays) => days.map((d, i) => tx(`2026-03-${String(d).padStart(2, '0')}`, `${words} ${2891763118 + i}`, -sums[i]));
+
+describe('a split advance: a share of each day sales, a different sum every day', () => {
+  // A funder that takes a share of each day's sales pulls a different sum every business day, entered
+  // as its SPLIT or HOLDBACK: an advance's position, counted, every pull (blind-46 N03: "QUARRY LANE
+  // CAPITAL LLC SPLIT 11%", neither counted nor doubted, gave a parsed statement with a wrong MCA
+  // count and withholding).
+  it.each([
+    ['ACH Payment WILLOWBROOK CAPITAL LLC DR SPLIT 11% CCD ID', 'WILLOWBROOK CAPITAL'],
+    ['ACH DEBIT OSPREY FUNDING HOLDBACK 9%', 'OSPREY FUNDING'],
+    ['ACH DEBIT TARN RIVER MERCHANT SPLIT', 'TARN RIVER'],
+  ])('%s every business day: a position of %s, no doubt', (words, name) => {
+    const pulls = split(words);
+    const p = unknownFunderPositions([...sales, ...pulls]);
+    expect([...p.keys()]).toEqual(pulls);
+    expect(new Set(p.values())).toEqual(new Set([name]));
+    expect(categoryDoubt([...sales, ...pulls])).toBeNull();
+    const f = figuresOf(reconciled([...sales, ...pulls]), null);
+    expect(f.mca_count).toBe(1);
+    expect(f.mca_withhold_percent).toBe(9.41); // 2,823.66 of 30,000
+  });
+
+  it('a bare CAPITAL names a funder beside SPLIT or HOLDBACK as beside a remittance word', () => {
+    expect(namesFunder('ACH DEBIT WILLOWBROOK CAPITAL SPLIT 11%')).toBe(true);
+    expect(namesFunder('ACH DEBIT WILLOWBROOK CAPITAL HOLDBACK')).toBe(true);
+    expect(namesFunder('ACH DEBIT WILLOWBROOK CAPITAL 11%')).toBe(false);
+    // A bare CAPITAL that begins the name is a place or a brand, split or not.
+    expect(namesFunder('ACH DEBIT CAPITAL CITY SPLIT')).toBe(false);
+  });
+
+  it('split pulls off schedule, or to a payee with a vendor\'s or a lease\'s words: no position, doubted when on schedule', () => {
+    const scattered = split('ACH DEBIT WILLOWBROOK CAPITAL SPLIT 11%', [2, 11, 23]);
+    expect(unknownFunderPositions([...sales, ...scattered]).size).toBe(0);
+    for (const words of ['ACH DEBIT WILLOWBROOK CAPITAL SUPPLY SPLIT 8%', 'ACH DEBIT OSPREY FUNDING LEASE SPLIT']) {
+      const pulls = split(words);
+      expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
+      expect(categoryDoubt([...sales, ...pulls])).toMatch(/^10 debits to one payee with a funder's words or a share of sales \(the first on 2026-03-02\) recur on an advance's schedule/);
+    }
+  });
+});
+
+describe("pulls of differing sums to a payee with a funder's words, on an advance's schedule: doubted, never dropped", () => {
+  // The doubt of an unknown funder's pulls grouped them by amount only: a split advance's pulls, a
+  // different sum every day, were neither counted nor doubted (blind-46 N03). Any sums to one payee
+  // with the funding trade's words, a funder's name or a share of sales, three or more on an
+  // advance's schedule, are doubted when no rule counts them.
+  it.each([
+    'ACH DEBIT KESTREL CAPITAL DAILY PMT', // a bare CAPITAL without a remittance word: no position
+    'ACH DEBIT KESTREL FINANCIAL', // the funding trade's words only
+    'ACH DEBIT NORTHWIND 11% OF SALES', // a share of sales only
+    'ACH DEBIT OSPREY FUNDING', // a funder's name, no schedule word
+  ])('%s, a different sum every business day: doubted', (words) => {
+    const pulls = split(words);
+    expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
+    expect([...unknownFunderPulls([...sales, ...pulls]).debits]).toEqual(pulls);
+    expect(categoryDoubt([...sales, ...pulls])).toMatch(/^10 debits to one payee with a funder's words or a share of sales \(the first on 2026-03-02\) recur on an advance's schedule, in amounts that may differ/);
+  });
+  it('off schedule (a loan paid now and then), or a vendor billed daily without those words: not doubted by this rule', () => {
+    expect(categoryDoubt([...sales, ...split('ACH DEBIT KESTREL FINANCIAL', [2, 12, 27])])).toBeNull();
+    expect(categoryDoubt([...sales, ...split('ACH DEBIT SYSCO NORTH TEXAS INVOICES')])).toBeNull();
+  });
+});

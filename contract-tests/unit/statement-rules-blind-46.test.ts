@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { categoryDoubt, namesFunder, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
+import { debatableCredit } from '../../src/features/statements/rules';
 
 // The rules statements-blind-46 asked for (each test fails when its rule is removed). Invented
 // payees throughout: no row can know them.
@@ -73,5 +74,17 @@ describe("pulls of differing sums to a payee with a funder's words, on an advanc
   it('off schedule (a loan paid now and then), or a vendor billed daily without those words: not doubted by this rule', () => {
     expect(categoryDoubt([...sales, ...split('ACH DEBIT KESTREL FINANCIAL', [2, 12, 27])])).toBeNull();
     expect(categoryDoubt([...sales, ...split('ACH DEBIT SYSCO NORTH TEXAS INVOICES')])).toBeNull();
+  });
+});
+
+describe("FIRE in an insurer's name is no loss named", () => {
+  // Fire is the old name of property insurance: "STATE FARM FIRE" (State Farm Fire and Casualty, its
+  // ACH name cut at 16 characters) paying a claim names the payer, and a plain claim payment stays a
+  // customer's payment (blind-46 N01: a roofer's insurers' claim payments refused as a loss named).
+  it.each(['ACH CREDIT STATE FARM FIRE CLAIM PMT 993440358', 'ACH CREDIT ALLSTATE FIRE AND CAS CLAIM PMT 5512', 'ACH DEPOSIT FIRE INSURANCE EXCH CLAIM PMT 8812'])('%s: a claim payment, not debatable', (d) => {
+    expect(debatableCredit(d)).toBe(false);
+  });
+  it.each(['ACH CREDIT STATE FARM FIRE CLAIM PMT FIRE LOSS', 'ACH CREDIT ERIE INSURANCE CLAIM FIRE 4471', 'ACH CREDIT STATE FARM FIRE CLAIM HAIL DAMAGE', 'ACH CREDIT HAIL DAMAGE CLAIM PMT 2210', 'KY FARM BUREAU INS CLAIM 44120 FREEZER LOSS'])('%s: the loss named after the claim word, or another loss word anywhere: debatable', (d) => {
+    expect(debatableCredit(d)).toBe(true);
   });
 });

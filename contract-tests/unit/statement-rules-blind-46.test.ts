@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryDoubt, namesFunder, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
+import { categoryDoubt, namesFunder, unknownFunderFundings, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
 import { debatableCredit } from '../../src/features/statements/rules';
@@ -86,5 +86,27 @@ describe("FIRE in an insurer's name is no loss named", () => {
   });
   it.each(['ACH CREDIT STATE FARM FIRE CLAIM PMT FIRE LOSS', 'ACH CREDIT ERIE INSURANCE CLAIM FIRE 4471', 'ACH CREDIT STATE FARM FIRE CLAIM HAIL DAMAGE', 'ACH CREDIT HAIL DAMAGE CLAIM PMT 2210', 'KY FARM BUREAU INS CLAIM 44120 FREEZER LOSS'])('%s: the loss named after the claim word, or another loss word anywhere: debatable', (d) => {
     expect(debatableCredit(d)).toBe(true);
+  });
+});
+
+describe('MERCHANT cut to MERCHA where the ACH company name ends', () => {
+  // The 16 characters of an ACH company name cut MERCHANT to MERCHA ("HALVORSEN MERCHA"), as they cut
+  // it to MERCHAN: one sum every week entered so is a position (blind-46 N05, refused).
+  const weekly = [3, 10, 17, 24].map((d, i) => tx(`2026-03-${String(d).padStart(2, '0')}`, `ACH WITHDRAWAL HALVORSEN MERCHA WEEKLY IND ID ${4410 + i}`, -1350));
+  it('HALVORSEN MERCHA WEEKLY, one sum every week: a position, no doubt', () => {
+    expect(namesFunder(weekly[0].description)).toBe(true);
+    expect(new Set(unknownFunderPositions([...sales, ...weekly]).values())).toEqual(new Set(['HALVORSEN MERCHA']));
+    expect(categoryDoubt([...sales, ...weekly])).toBeNull();
+    expect(figuresOf(reconciled([...sales, ...weekly]), null).mca_count).toBe(1);
+  });
+  it('MERCHA not ending a name of 14 to 16 characters is no cut: doubted', () => {
+    for (const d of ['ACH DEBIT ACME MERCHA WEEKLY', 'ACH DEBIT MERCHA WEEKLY', 'ACH DEBIT NORTHERN PLAINS MERCHA WEEKLY']) expect(namesFunder(d)).toBe(false);
+    const acme = weekly.map((x) => ({ ...x, description: x.description.replace('HALVORSEN', 'ACME') }));
+    expect(unknownFunderPositions([...sales, ...acme]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...acme])).toMatch(/^4 debits of \$1350\.00 to one payee/);
+  });
+  it("its funding under the whole name (MERCHANT, MERCHANT GROUP) is the position's funding", () => {
+    const funding = tx('2026-03-02', 'INCOMING WIRE HALVORSEN MERCHANT GROUP LLC REF 0302', 30000);
+    expect([...unknownFunderFundings([...sales, funding, ...weekly])]).toEqual([funding]);
   });
 });

@@ -309,9 +309,23 @@ const SHARE_OF_SALES = new RegExp(`${SPLIT_WORD.source}|\\b\\d{1,2}(\\.\\d{1,2})
 /** A vendor's, a staffing or payroll service's, a bank's or a credit union's words: no funder's pull. */
 const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX)\b/i;
 
+/**
+ * MERCHANT cut to MERCHA where the ACH company name's 16 characters end ("HALVORSEN MERCHA", a name of
+ * 14 to 16 characters with it, after one or two name words): the same word as MERCHAN, cut one letter
+ * sooner (blind-46: "ACH WITHDRAWAL HALVORSEN MERCHA WEEKLY", one sum every week, refused). Only at
+ * the field's end: MERCHA elsewhere is no cut.
+ */
+const cutMerchant = (payee: string): boolean => {
+  const w = payee.split(' ');
+  const i = w.indexOf('MERCHA');
+  const name = w.slice(0, i + 1).join(' ');
+  return (i === 1 || i === 2) && name.length >= 14 && name.length <= 16;
+};
+
 /** Whether a debit's words name its payee a funder of advances (see unknownFunderPositions). */
 export function namesFunder(description: string): boolean {
   const payee = payeeOf(description);
+  if (cutMerchant(payee)) return true;
   // A bare CAPITAL or CAP, or RTR, that begins the payee's name names a place, a brand or initials
   // ("CAPITAL DISTRIBUTORS REMIT", "CAP CITY BEVERAGE REMIT", "CAPITAL ONE REMIT", "RTR TRANSPORT"), no funder (review rev-u).
   const first = payee.split(' ')[0] ?? '';
@@ -395,7 +409,7 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
 }
 
 /** A funder word whole or cut (FUNDING, FDG, CAPITAL, MERCHANT ...): the same funder names itself by any of them. */
-const FUNDER_WORD = new RegExp(`^(?:${FUNDER_NAMED.source}|${FUNDER_WEAK.source}|\\b(MERCHANT|MERCHAN)\\b)$`, 'i');
+const FUNDER_WORD = new RegExp(`^(?:${FUNDER_NAMED.source}|${FUNDER_WEAK.source}|\\b(MERCHANT|MERCHAN|MERCHA)\\b)$`, 'i');
 /**
  * Whether a credit's letters (" ACH DEPOSIT PACIFIC TIDE FUNDING LLC ") name a position's payee
  * ("PACIFIC TIDE"): its two words in a row, or, when its second word is a funder word ("CEDARVALE

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeStatementPdf } from '../../src/features/statements/analyze';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
 import { categoryDoubt, namesFunder, unknownFunderFundings, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
@@ -108,5 +110,35 @@ describe('MERCHANT cut to MERCHA where the ACH company name ends', () => {
   it("its funding under the whole name (MERCHANT, MERCHANT GROUP) is the position's funding", () => {
     const funding = tx('2026-03-02', 'INCOMING WIRE HALVORSEN MERCHANT GROUP LLC REF 0302', 30000);
     expect([...unknownFunderFundings([...sales, funding, ...weekly])]).toEqual([funding]);
+  });
+});
+
+describe('a summary of cells, each balance labelled by its date only, over a register newest first', () => {
+  // A fintech's statement: "Balance on Jun 01 | Money in (2) | Money out (1) | Balance on Jun 30" over
+  // their amounts. Each balance is the balance on its date, opening or closing by that date in the
+  // period (blind-46 N07/N08: both read as the opening by their words, the second then dropped as
+  // another account's: no closing, not_a_statement).
+  const stmt = (closingLabel = 'Balance on Jun 30'): PageSpec[] => [[
+    [[430, 'Business Checking Statement']],
+    [[40, 'ledgerly'], [462, 'June 1, 2026 - June 30, 2026']],
+    [[48, 'Balance on Jun 01'], [181, 'Money in (2)'], [314, 'Money out (1)'], [447, closingLabel]],
+    [[48, '$1,000.00'], [181, '+$800.00'], [314, '-$300.00'], [447, '$1,500.00']],
+    [[40, 'Account activity'], [483, 'Most recent transactions first']],
+    [[40, 'DATE'], [96, 'DESCRIPTION'], [447, 'AMOUNT'], [534, 'BALANCE']],
+    [[40, 'Jun 22'], [96, 'Square Inc'], [480, '+$500.00', { r: true }], [570, '$1,500.00', { r: true }]],
+    [[96, 'ACH credit | SQUARE DEPOSIT | ID 0622']],
+    [[40, 'Jun 10'], [96, 'Texas Comptroller'], [480, '-$300.00', { r: true }], [570, '$1,000.00', { r: true }]],
+    [[96, 'ACH debit | SALES TAX | ID 0610']],
+    [[40, 'Jun 03'], [96, 'Square Inc'], [480, '+$300.00', { r: true }], [570, '$1,300.00', { r: true }]],
+    [[96, 'ACH credit | SQUARE DEPOSIT | ID 0603']],
+  ]];
+  it('opening on the first day, closing on the last: parsed and reconciled', async () => {
+    const r = await analyzeStatementPdf(await statementPdf(stmt()));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    if (r.ok) expect(r.figures).toMatchObject({ period_start: '2026-06-01', period_end: '2026-06-30', beginning_balance: 1000, ending_balance: 1500, deposits_total: 800, deposit_count: 2 });
+  });
+  it('a balance on a day inside the period is neither: no closing, not read', async () => {
+    const r = await analyzeStatementPdf(await statementPdf(stmt('Balance on Jun 15')));
+    expect(r.ok).toBe(false);
   });
 });

@@ -595,6 +595,15 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // the pull is doubted. Still refused: a bare CAP funder's DAILY PMT, the two-column register, the
   // day-grouped register's checks (does_not_reconcile).
   { dir: 'contract-tests/fixtures/statements-blind-45', minParsed: 3 },
+  // Blind-46 scored 2/8 parsed, one with a WRONG MCA count and withholding: a split advance's pulls
+  // ("... CAPITAL LLC SPLIT 11%", a different sum every business day) neither counted nor doubted, the
+  // unknown-funder doubt grouping equal sums only. After its fix (sfix9, 2026-11-29) 5/8, all right: a
+  // funder-named payee's SPLIT / HOLDBACK pulls on an advance's schedule are its position, and differing
+  // sums to a payee with a funder's words or a share of sales on that schedule are doubted; MERCHA ending
+  // a 16-character ACH name is MERCHANT cut; FIRE before a claim's word is the insurer's name; a summary
+  // cell "Balance on <date>" is opening or closing by its date. Still refused: equal daily or weekly
+  // pulls to payees without a funder's word (a name cut to one letter, RECEIVABLES, REVENU).
+  { dir: 'contract-tests/fixtures/statements-blind-46', minParsed: 5 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

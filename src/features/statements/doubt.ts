@@ -297,17 +297,40 @@ const REMITTANCE = /\b(REMIT\w*|RTR|RCVBLS?|RECEIVABLES?)\b/i;
 // ("SYSCO RECEIVABLES", "REYES RECEIVABLES REMIT", "HARTFORD RECEIVABLES"), pulled weekly for one
 // sum as often: a schedule's witness and a bare CAPITAL's funder sign only (review rev-u).
 const MCA_WORD = /\bRTR\b/i;
+/**
+ * The words a split-withholding advance's pull is entered under: SPLIT or HOLDBACK, the share of the
+ * day's sales the funder takes ("QUARRY LANE CAPITAL LLC SPLIT 11%", "CAN CAPITAL Merchant Split"),
+ * so the sum differs every day. A remittance word of the trade (a bare CAPITAL's funder sign, as
+ * REMITTANCE is), never a vendor's (a bill is not split off the merchant's sales).
+ */
+const SPLIT_WORD = /\b(SPLIT|HOLDBACK|HOLD\s+BACK)\b/i;
+/** A split's words or a share of sales ("11%", "8.5 PCT"): what a percentage-of-sales pull may print. */
+const SHARE_OF_SALES = new RegExp(`${SPLIT_WORD.source}|\\b\\d{1,2}(\\.\\d{1,2})?\\s?(%|PCT\\b|PERCENT\\b)`, 'i');
 /** A vendor's, a staffing or payroll service's, a bank's or a credit union's words: no funder's pull. */
 const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX)\b/i;
+
+/**
+ * MERCHANT cut to MERCHA where the ACH company name's 16 characters end ("HALVORSEN MERCHA", a name of
+ * 14 to 16 characters with it, after one or two name words): the same word as MERCHAN, cut one letter
+ * sooner (blind-46: "ACH WITHDRAWAL HALVORSEN MERCHA WEEKLY", one sum every week, refused). Only at
+ * the field's end: MERCHA elsewhere is no cut.
+ */
+const cutMerchant = (payee: string): boolean => {
+  const w = payee.split(' ');
+  const i = w.indexOf('MERCHA');
+  const name = w.slice(0, i + 1).join(' ');
+  return (i === 1 || i === 2) && name.length >= 14 && name.length <= 16;
+};
 
 /** Whether a debit's words name its payee a funder of advances (see unknownFunderPositions). */
 export function namesFunder(description: string): boolean {
   const payee = payeeOf(description);
+  if (cutMerchant(payee)) return true;
   // A bare CAPITAL or CAP, or RTR, that begins the payee's name names a place, a brand or initials
   // ("CAPITAL DISTRIBUTORS REMIT", "CAP CITY BEVERAGE REMIT", "CAPITAL ONE REMIT", "RTR TRANSPORT"), no funder (review rev-u).
   const first = payee.split(' ')[0] ?? '';
   const rest = description.toUpperCase().replace(new RegExp(`\\b${first}\\b`), ' ');
-  return FUNDER_NAMED.test(description) || MERCHANT_NAME.test(payee) || MCA_WORD.test(rest) || (FUNDER_WEAK.test(rest) && REMITTANCE.test(description) && (!ADV_ONLY.test(rest) || /\b(CAPITAL|CAPITA|CAPIT|CAPI|CAP)\b/i.test(rest) || RECEIVABLE_WORD.test(description)));
+  return FUNDER_NAMED.test(description) || MERCHANT_NAME.test(payee) || MCA_WORD.test(rest) || (FUNDER_WEAK.test(rest) && (REMITTANCE.test(description) || SPLIT_WORD.test(description)) && (!ADV_ONLY.test(rest) || /\b(CAPITAL|CAPITA|CAPIT|CAPI|CAP)\b/i.test(rest) || RECEIVABLE_WORD.test(description)));
 }
 
 /**
@@ -357,7 +380,7 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
     if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
     const named = namesFunder(t.description);
     if (!(named || looksLikeFunderDebit(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
-    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description))) {
+    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description) || SPLIT_WORD.test(t.description))) {
       vetoed.add(p);
       continue;
     }
@@ -375,15 +398,18 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
       else same.set(d.cents, [d]);
     }
     const most = [...same.values()].reduce((a, b) => (b.length > a.length ? b : a));
-    if (most.length < 3) continue;
-    const scheduled = ds.every((d) => CADENCE.test(d.description)) || onSchedule(most.map((d) => d.date));
+    // A split: every pull entered as the funder's SPLIT or HOLDBACK, a different sum each day (the
+    // share of that day's sales), on the advance's schedule by their dates (`onSchedule`).
+    const split = ds.every((d) => SPLIT_WORD.test(d.description)) && onSchedule(ds.map((d) => d.date));
+    if (most.length < 3 && !split) continue;
+    const scheduled = split || ds.every((d) => CADENCE.test(d.description)) || onSchedule(most.map((d) => d.date));
     if (scheduled) for (const d of ds) out.set(d, p);
   }
   return out;
 }
 
 /** A funder word whole or cut (FUNDING, FDG, CAPITAL, MERCHANT ...): the same funder names itself by any of them. */
-const FUNDER_WORD = new RegExp(`^(?:${FUNDER_NAMED.source}|${FUNDER_WEAK.source}|\\b(MERCHANT|MERCHAN)\\b)$`, 'i');
+const FUNDER_WORD = new RegExp(`^(?:${FUNDER_NAMED.source}|${FUNDER_WEAK.source}|\\b(MERCHANT|MERCHAN|MERCHA)\\b)$`, 'i');
 /**
  * Whether a credit's letters (" ACH DEPOSIT PACIFIC TIDE FUNDING LLC ") name a position's payee
  * ("PACIFIC TIDE"): its two words in a row, or, when its second word is a funder word ("CEDARVALE
@@ -470,6 +496,13 @@ export function unknownFunderFundings(txns: Txn[], positions: Map<Txn, string> =
  * funder row lists, was refused here until MERCHANT after a name was read as a funder's name,
  * sfix7: its truth counts it an advance's pulls. "KESTREL CAPITAL DAILY PMT", a bare CAPITAL with
  * no remittance word, stays here.)
+ * And three or more debits of differing amounts to one payee with the funding trade's words (or a
+ * funder's name without a vendor's words, or a share of sales: SPLIT, HOLDBACK, "11%") on an
+ * advance's schedule by their dates
+ * (`onSchedule`): a split advance takes a share of each day's sales, a different sum every day, so
+ * no two of its pulls need be equal (blind-46: "QUARRY LANE CAPITAL LLC SPLIT 11%", 22 pulls of 22
+ * sums, neither counted nor doubted, gave a parsed statement with one position and the withholding
+ * of the other only).
  */
 export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: Map<Txn, string> } {
   const funderLike = new Map<string, Txn[]>();
@@ -498,6 +531,21 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
         if (same.length === 3 && !triggers.has(t)) triggers.set(t, `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`);
       }
     }
+  }
+  // Pulls of differing sums (a split of sales) to a payee with a funder's words, on a schedule.
+  const splitLike = new Map<string, Txn[]>();
+  for (const t of txns) {
+    if (t.cents >= 0 || positions.has(t) || debitSettled(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
+    // (A funder's name beside a vendor's words, "KESTREL MERCHANT SVCS", is a processor's or a vendor's bill of varying sums.)
+    if (!(looksLikeFunderDebit(t.description) || (namesFunder(t.description) && !NOT_A_FUNDER.test(t.description)) || SHARE_OF_SALES.test(entryWordsOf(t.description)))) continue;
+    const p = payeeOf(t.description);
+    splitLike.set(p, [...(splitLike.get(p) ?? []), t]);
+  }
+  for (const ds of splitLike.values()) {
+    // (One sum throughout: the groups above decide, by their count.)
+    if (ds.length < 3 || new Set(ds.map((d) => d.cents)).size === 1 || !onSchedule(ds.map((d) => d.date))) continue;
+    for (const x of ds) debits.add(x);
+    if (!triggers.has(ds[2])) triggers.set(ds[2], `${ds.length} debits to one payee with a funder's words or a share of sales (the first on ${ds[0].date}) recur on an advance's schedule, in amounts that may differ every day as a split advance's do, and no rule knows the payee, so the MCA figures cannot be trusted`);
   }
   return { debits, triggers };
 }

@@ -206,6 +206,20 @@ export function labelsOverAmounts(s: ReadState, l: LineAt): number | null {
         for (const t of below) {
           if (t.k !== 'money') continue;
           const cell = byRank ? labels[amounts.indexOf(t)] : nearest(t);
+          // A balance labelled by its date alone ("Balance on Jun 01 | Money in (36) | Money out (30) |
+          // Balance on Jun 30", a fintech's summary cells): the balance on that day, opening or closing
+          // by its date in the period as a sentence's "balance on <date>" is (accounts.ts
+          // datedBalances), never an opening because the words say "balance on" (blind-46: both
+          // read as the opening, the second dropped as another account's, no closing).
+          const on = DATED_BALANCE_CELL.exec(cell.t.trim());
+          const md = on ? dateOfWords(on[1]) : null;
+          if (md) {
+            const key = `${md.join('-')}`;
+            if (used.has(key)) continue;
+            used.add(key);
+            s.dated.push({ md, cents: signedCents(t.m), role: null });
+            continue;
+          }
           // Several accounts side by side ("Deposits/Credits (30)" for checking, "Deposits/Credits
           // (3)" for savings): the first of a label is this account's.
           const key = cell.t.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
@@ -260,6 +274,14 @@ export function accountsTableEnd(s: Pick<ReadState, 'lines' | 'toks'>, j: number
     k++;
   }
   return named >= 2 ? last : null;
+}
+
+/** A summary cell naming a balance by its date only: "Balance on Jun 01", "Balance as of 06/30/2026". */
+const DATED_BALANCE_CELL = /^balance\s+(?:on|as of)\s+(.+?)\s*:?$/i;
+/** The month and day (and year) of words that are one date and nothing else, or null. */
+function dateOfWords(words: string): [number, number, number | null] | null {
+  const tk = tokens(words.replace(/,/g, ' ').trim().split(/\s+/).map((t, n) => ({ x0: n, x1: n, t, cell: 0 })));
+  return tk.length === 1 && tk[0].k === 'date' ? tk[0].md : null;
 }
 
 /** A summary cell that counts a side: "# Credits", "No. of Debits", "Number of Deposits", "Credits Count". */

@@ -192,9 +192,23 @@ const FACTORING_LOOK = /\bFACTOR(ING|S|ED)?\b/;
 const CLAIM_LOOK = /\b(CLAIMS?|CLM|INS|INSUR\w*|ASSURANCE|CASUALTY|CASU)\b/;
 const LOSS_LOOK = /\b(THEFT|STOLEN|BURGLA\w*|BREAK IN|VANDAL\w*|LOSS|LOSSES|DAMAGED?|FIRE|FLOOD\w*|HAIL|STORM|WIND|SPOILAGE|COLLISION|ACCIDENT|INTERRUPTION)\b/;
 const WARRANTY_LOOK = /\b(WARRANTY|WARR|WRNTY)\b/;
+/**
+ * FIRE in an insurer's name: fire is the old name of property insurance ("State Farm Fire and
+ * Casualty", "Fire Insurance Exchange", "... Fire & Marine"), so FIRE before the claim's own word
+ * ("ACH CREDIT STATE FARM FIRE CLAIM PMT", the company name cut at 16 characters) or before the
+ * insurer's words names the payer, not the claim's loss; the loss is in the entry after its claim word
+ * ("CLAIM PMT FIRE LOSS", "INS CLAIM ... FREEZER LOSS"). (blind-46: a roofer's insurers' claim
+ * payments, sales by its truth, refused as a loss named.)
+ */
+const INSURER_FIRE = /\bFIRE(?=\s+(AND\s+|&\s*)?(CAS\w*|INS\w*|INDEM\w*|MARINE|EXCH\w*)\b)/g;
+const lossWords = (d: string): string => {
+  const named = d.replace(INSURER_FIRE, ' ');
+  const claim = /\b(CLAIMS?|CLM)\b/.exec(named);
+  return claim ? named.slice(0, claim.index).replace(/\bFIRE\b/g, ' ') + named.slice(claim.index) : named;
+};
 export function debatableCredit(description: string): boolean {
   const d = description.toUpperCase();
-  return FACTORING_LOOK.test(d) || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(d));
+  return FACTORING_LOOK.test(d) || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
 }
 
 /**

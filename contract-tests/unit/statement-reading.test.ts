@@ -2557,3 +2557,44 @@ describe('a register in two newspaper columns without a balance column, rows on 
     failed(await pdf('2,100.00'), 'does_not_reconcile');
   });
 });
+
+// blind-45: a day-grouped register (a day's heading, its rows under Deposits / Withdrawals / Balance,
+// "Ending balance" closing the day) prints "n checks paid - see Checks Paid" under a day whose checks
+// are in a register of their own. At the top of a page, before the next day's heading, that note was
+// read as a Checks Paid heading: the page's deposits were signed as withdrawals (does_not_reconcile).
+describe('a cross-reference to the checks register at the top of a day-grouped page is no heading (blind-45)', () => {
+  const head: PageSpec[number] = [[60, 'Description', { b: true }], [400, 'Deposits', { b: true, r: true }], [480, 'Withdrawals', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]];
+  const make = (close: string): PageSpec[] => [
+    [
+      'Licking Test National Bank', 'March 1, 2026 - March 31, 2026',
+      [[50, 'Balance last statement'], [300, '1,000.00', { r: true }]],
+      [[50, '2 Deposits and other credits'], [300, '700.00', { r: true }]],
+      [[50, '1 Checks paid'], [300, '100.00', { r: true }]],
+      [[50, '2 Other withdrawals and debits'], [300, '250.00', { r: true }]],
+      [[50, 'Balance this statement'], [300, close, { r: true }]],
+      'Daily Activity', head,
+      [[40, 'Monday, March 2', { b: true }]],
+      [[60, 'PREAUTHORIZED CREDIT ELAVON MERCH SETTLE 5352'], [400, '500.00', { r: true }]],
+      [[60, 'PREAUTHORIZED DEBIT AEP OHIO 4471'], [480, '150.00', { r: true }]],
+    ],
+    [
+      'Daily Activity - continued', head,
+      [[60, '1 check paid - see Checks Paid']],
+      [[60, 'Ending balance'], [560, '1,250.00', { r: true }]],
+      [[40, 'Tuesday, March 3', { b: true }]],
+      [[60, 'MOBILE DEPOSIT 0639'], [400, '200.00', { r: true }]],
+      [[60, 'POS DEBIT LOWES 1736'], [480, '100.00', { r: true }]],
+      [[60, 'Ending balance'], [560, close, { r: true }]],
+      'Checks Paid',
+      [[50, 'Number', { b: true }], [110, 'Date', { b: true }], [200, 'Amount', { b: true, r: true }]],
+      [[50, '6620'], [110, '03/02'], [200, '100.00', { r: true }]],
+      [[50, 'Total checks paid'], [200, '100.00', { r: true }]],
+    ],
+  ];
+  it('the note names the checks register and opens no section: the next day\'s deposits stay deposits', async () => {
+    expect(figures(await read(make('1,350.00')))).toMatchObject({ period_start: '2026-03-01', beginning_balance: 1000, ending_balance: 1350, deposits_total: 700, deposit_count: 2 });
+  });
+  it('a day\'s balance the rows do not reach is still refused', async () => {
+    failed(await read(make('1,340.00')), 'does_not_reconcile');
+  });
+});

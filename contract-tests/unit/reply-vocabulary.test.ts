@@ -3647,3 +3647,25 @@ describe('(rfix9)', () => {
     ]) expect(read(t, ctx).review_reason, t).toBeUndefined();
   });
 });
+
+describe('(rfix11)', () => {
+  const outcome = (text: string, c?: ReplyContext) => replyOutcome(contractClassification(read(text, c)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('an approval void unless something nobody has seen exists goes to a person; a verification or a deadline stays a stip', () => {
+    const ctx = ask(30_000);
+    const offer = 'Approved for the full $30,000 at 1.36, 120 business days, daily payment of $340.00.';
+    for (const t of [
+      `${offer} The merchant must provide an IRS installment agreement with at least 3 payments made. If no agreement is in place, this approval is void.`,
+      `${offer} This approval is null and void unless the owner provides a signed payment plan with the IRS.`,
+      `${offer} Without a release of the lien, the offer is void.`,
+      `${offer} If they can't produce the payoff letter, the approval is null and void.`,
+    ]) expect(read(t, ctx), t).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // routine conditions: a verification of what is on file, a deadline, a signed contract
+    for (const t of [
+      `${offer} If either one comes back dirty the approval is void.`,
+      `${offer} If the pull doesn't match, the approval is void.`,
+      `${offer} If no signed contracts are received within 10 days, this approval is void.`,
+      `${offer} Unless funded within 30 days, this offer is void.`,
+      `${offer} Subject to bank verification and a signed contract.`,
+    ]) expect(outcome(t, ctx), t).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+  });
+});

@@ -405,6 +405,19 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
+/** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
+const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
+const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";
+const VOID_WORD = "(null and void|void(ed)?|off the table|withdrawn|rescinded|revoked|cancell?ed|no longer valid)";
+/** A deadline or a closing step is a routine condition, not an unknown fact: "within 7 days", "signed contracts", "funded", "the executed agreement". */
+const VOID_ROUTINE = "(?![^.!?\\n]{0,80}\\b(within|days?|hours?|expir\\w*|funded|funding|contracts?|accepted|(signed|executed) (agreement|purchase agreement|docs|documents|paperwork))\\b)";
+/** The merchant not producing something: "if they can't provide", "if the owner does not have". */
+const VOID_NOT_PRODUCED = "(they|he|she|the (merchant|owner|client|business|guarantor)) (can't|cannot|doesn't|does not|don't|do not|is unable to|are unable to|fails? to|isn't able to|aren't able to) (provide|produce|show|get|obtain|have|document|furnish|present|supply)";
+const VOID_UNLESS_FACT =
+  `(if|should|in case|in the event)( that)?${VOID_ROUTINE} ((there (is|are|'s) )?(no|not an?) |${VOID_NOT_PRODUCED})[^.!?\\n]{1,80}?${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
+  `|${VOID_DECISION} ${VOID_BE} ${VOID_WORD}( [a-z]+){0,2} (unless|without|absent|if (there (is|are|'s) )?no|if ${VOID_NOT_PRODUCED})${VOID_ROUTINE}` +
+  `|(unless|without|absent)${VOID_ROUTINE} [^.!?,\\n]{3,80},? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
+
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
   // (holdout32) the lender asks the broker first whether the merchant would take less, and offers only on the answer:
@@ -502,6 +515,11 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout31) an offer that falls on a question still open, not a closing stip: "if it is a loan we are in 2nd and this offer
   // does not stand", "should that wire be an MCA the approval won't hold", "the terms no longer apply if ..."
   { phrase: "(this|the|that|our|my|these|those) (offer|approval|number|numbers|terms|counter|deal|pricing)s? (does not|doesn't|do not|don't|would not|wouldn't|will not|won't|no longer|might not|may not) (stand|stands|hold|holds|apply|applies|work|stay)", w: 3 },
+  // (rfix11) an approval void unless something nobody has seen yet exists or is produced, not a check of what is on file: "If no
+  // agreement is in place, this approval is void", "the offer is null and void unless the merchant provides an installment
+  // agreement", "without a payoff letter, this approval is off the table" (never a verification coming back different, "if
+  // the pull doesn't match, the approval is void", nor a deadline: "void if no signed contract is returned within 7 days")
+  { phrase: VOID_UNLESS_FACT, w: 3 },
   // (holdout30) a decision taken back in the same message, before anyone is told: "actually hold on", "wait, scratch that",
   // "actually let me ask my manager if ...", "on second thought"
   { phrase: "(actually|wait|hmm|oh|ok|okay)[,.!]* (hold on|hold up|scratch that|disregard( that| the above)?|ignore (that|the above)|let me (ask|check with|run it by|talk to|double[- ]check with) (my |our |the )?(manager|boss|credit|uw|underwriting|committee|partner|team|director|supervisor))|on second thought|scratch that", w: 3, hold: true },

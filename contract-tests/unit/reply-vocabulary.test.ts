@@ -3668,4 +3668,15 @@ describe('(rfix11)', () => {
       `${offer} Subject to bank verification and a signed contract.`,
     ]) expect(outcome(t, ctx), t).toMatchObject({ apply: true, body: { response_type: 'approved' } });
   });
+  it('a buy rate and a sell rate: the factor is the rate the stated payback or payments are priced at (the sell when they say so)', () => {
+    const ctx = ask(40_000);
+    const sold = 'Tybee Road came back clean - approved for the full $40K.\n\nBuy rate 1.29 / sell 1.39 (you have up to 10 pts)\nAt the 1.39 sell: $55,600 payback, 28 weekly debits of $1,985.71';
+    expect(read(sold, ctx).offers).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.39, term: 28, term_unit: 'weeks', payment_amount: 1985.71 })]);
+    expect(outcome(sold, ctx)).toMatchObject({ apply: true, body: { offers: [{ factor_rate: 1.39 }] } });
+    // the payments alone priced at the sell
+    expect(extractOffers('Approved $40,000, buy 1.30 / sell 1.40, 100 daily payments of $560.00')[0]).toMatchObject({ factor_rate: 1.4, term: 100 });
+    // priced at the buy, or no figure to tell: the buy rate stays the factor
+    expect(extractOffers('Approved $40,000. Buy rate 1.30 / max sell 1.40. Payback at buy $52,000, 100 daily payments of $520.00')[0]).toMatchObject({ factor_rate: 1.3 });
+    expect(extractOffers('Approved $40,000 @ 1.30 buy / 1.40 sell, 100 business days, daily')[0]).toMatchObject({ factor_rate: 1.3 });
+  });
 });

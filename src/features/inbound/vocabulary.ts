@@ -1193,7 +1193,10 @@ export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly
   mensual: 'monthly', mensuales: 'monthly', 'al mes': 'monthly', 'por mes': 'monthly', quincenal: 'bi-weekly',
 };
 
-/** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */
+/**
+ * Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, not logged as the factor unless the
+ * payback or the payments the lender states are priced at it, rfix11: offers.ts soldAt).
+ */
 export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max sell', 'sell', 'max', 'up to', 'cap'] };
 
 /** Holdback (the share of deposits a lender debits): a stacking reason in a decline, not a term. */

@@ -3679,4 +3679,13 @@ describe('(rfix11)', () => {
     expect(extractOffers('Approved $40,000. Buy rate 1.30 / max sell 1.40. Payback at buy $52,000, 100 daily payments of $520.00')[0]).toMatchObject({ factor_rate: 1.3 });
     expect(extractOffers('Approved $40,000 @ 1.30 buy / 1.40 sell, 100 business days, daily')[0]).toMatchObject({ factor_rate: 1.3 });
   });
+  it('"were out" / "we\'re out" opening a clause that goes on with what the lender would do is a no', () => {
+    const c = read('oct stmt doesnt match what the bank shows thru decisionlogic. looks edited. were out and i wouldnt send it anywhere else either');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'verification' });
+    expect(c.review_reason).toBeUndefined();
+    expect(read("Two new positions since the app went in. We're out and we'd pass again at any amount.").type).toBe('declined');
+    // never the statements being out, nor a person away
+    expect(read('the statements were out and I need the new ones').type).not.toBe('declined');
+    expect(read("We're out and back Monday, will look at it then.").type).not.toBe('declined');
+  });
 });

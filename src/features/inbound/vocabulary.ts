@@ -118,7 +118,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
   // statements were out"; "I'm out." stays a person away, "we're out." is read above)
-  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3 },
+  // (rfix11) ... its clause going on with what the lender would do ("were out and i wouldnt send it anywhere else either")
+  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$| and (i|we)\\b)", w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
@@ -156,7 +157,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
   // (never "I'm out Friday", "I'm out on Monday", "out for the week": a person away)
-  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$)|count (us|me) out", w: 3 },
+  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$| and (i|we)\\b)|count (us|me) out", w: 3 },
   // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
   { phrase: "no dice|no bueno|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"

@@ -3688,4 +3688,11 @@ describe('(rfix11)', () => {
     expect(read('the statements were out and I need the new ones').type).not.toBe('declined');
     expect(read("We're out and back Monday, will look at it then.").type).not.toBe('declined');
   });
+  it('"can you grab" / "could you pull" asks for the documents named after it', () => {
+    const c = read('Bank deposits look light vs the $31K/mo on the app. Can you grab the last 3 months of Square statements + a MTD bank printout? Once I have those I can get it in front of UW same day.');
+    expect(c).toMatchObject({ type: 'needs_info', requested_items: expect.arrayContaining(['last 3 months of Square statements', 'MTD bank printout']) });
+    expect(c.review_reason).toBeUndefined();
+    expect(read('Can you grab a voided check on this one?')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringContaining('voided check')] });
+    expect(read('Could you pull the October statement and a voided check for me?')).toMatchObject({ type: 'needs_info', requested_items: expect.arrayContaining(['October statement']) });
+  });
 });

@@ -172,7 +172,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   // (holdout43) ... the underwriter named by a pronoun ("until he sees the payoff letter"); and the shorthand "b4" ends the item as "before" does ("need MTD + the lease on the new location b4 i can firm it up")
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
-  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  // (rfix11) "can you grab the last 3 months of Square statements + a MTD bank printout?": a salesman's verb for asking
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|grab(?: us| me)?|(?:can|could) you pull|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it

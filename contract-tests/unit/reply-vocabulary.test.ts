@@ -3695,4 +3695,17 @@ describe('(rfix11)', () => {
     expect(read('Can you grab a voided check on this one?')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringContaining('voided check')] });
     expect(read('Could you pull the October statement and a voided check for me?')).toMatchObject({ type: 'needs_info', requested_items: expect.arrayContaining(['October statement']) });
   });
+  it('priced terms the lender says it held back until items come in, no approval in words: a request for items, for a person', () => {
+    const ctx = ask(70_000);
+    for (const t of [
+      'was about to send the approval on this one, 70 @ 1.35 7 mo daily. then saw a $48,500 wire in on 11/2 thats not on the app. get me a balance letter or have the merchant explain it. holding til then',
+      'I was going to approve it at $70,000, 1.35, 140 daily payments of $675.00, but there is a new UCC. Need a payoff letter before I do anything.',
+    ]) {
+      const c = read(t, ctx);
+      expect(c, t).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+      expect(c.requested_items.length, t).toBeGreaterThan(0);
+    }
+    // an approval in words with its closing stips stays an approval
+    expect(read('Approved at $70,000, 1.35, 140 daily payments of $675.00. Need a voided check to fund, holding til then.', ctx).type).toBe('approved');
+  });
 });

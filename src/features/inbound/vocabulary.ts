@@ -553,6 +553,17 @@ export const TENTATIVE: PhraseRow[] = [
 export const SHOWN_LATER =
   "(if|once|when|after) (they|he|she|the (merchant|client|owner|business|customer)) (can |could |is able to )?(show|shows|prove|proves|clean up|cleans up|bring|brings|get|gets) [^.!?\\n]{0,40}(clean|down|up|current|positive|better|paid)";
 
+/**
+ * (rfix11) Terms the lender says it has not sent, held back until something is sent or explained: "was about to send the
+ * approval ... then saw a wire", "I was going to approve it at 70", "holding til then", "before I do anything". Beside priced
+ * terms with no approval in words and a request for items, the request is the answer (decide.ts), for a person.
+ */
+export const HELD_BACK = [
+  "(was|were|had been) (just |all )?(about to|going to|gonna|ready to|set to|fixing to|getting ready to) (send|issue|release|post|approve|fund|sign off|green ?light|give|email|push)",
+  "holding (it |this |that |the (file|deal|approval|offer|terms) )?(off )?(til|till|until|pending) (then|that|those|i (hear|know|get|see|have)|we (hear|know|get|see|have))",
+  "before (i|we) (do|send|release|issue|approve) anything",
+];
+
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
   { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },

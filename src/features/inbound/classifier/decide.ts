@@ -30,6 +30,9 @@ const TERMS_AFTER_ITEMS = /\b(?:final |firm |actual )?(?:terms|pricing|offer|num
 /** A tentative cue that is only a pre-approval ceiling ("pre-approved", "approved up to"). */
 const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?:for )?up to)"$/;
 
+/** (rfix11) Terms the lender says it has not sent, held back until something comes in (vocabulary.ts HELD_BACK). */
+const HELD_BACK = new RegExp(`\\b(?:${V.HELD_BACK.join('|')})\\b`);
+
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -124,6 +127,16 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     type = 'needs_info';
     confidence = Math.max(confidence, 0.6);
     reasons.push('a pre-approval with no terms, final terms once the items come in: a request for items');
+  }
+
+  // (rfix11) priced terms the lender says it held back, no approval in words, and items asked for before it will do anything
+  // ("was about to send the approval on X, 70 @ 1.35 ... then saw a wire ... get me a balance letter ... holding til then"):
+  // nothing was approved; the request is the answer, the terms for a person (tentative_terms below)
+  const heldBack = (type === 'approved' || type === 'counter') && !review && a.approvalWords < 2 && a.counter.score < 3 && a.items.items.length > 0 && HELD_BACK.exec(a.lower);
+  if (heldBack) {
+    type = 'needs_info';
+    confidence = Math.max(confidence, 0.6);
+    reasons.push(`terms held back ("${heldBack[0]}"), items asked first: a request for items`);
   }
 
   // counter is about terms: what is offered against what was asked

@@ -3708,4 +3708,10 @@ describe('(rfix11)', () => {
     // an approval in words with its closing stips stays an approval
     expect(read('Approved at $70,000, 1.35, 140 daily payments of $675.00. Need a voided check to fund, holding til then.', ctx).type).toBe('approved');
   });
+  it('a statement asked by its place in the run ("the 4th month") is an item', () => {
+    const c = read('need DL front n back on both owners + the 4th month. only got aug sep oct');
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining(['4th month']));
+    expect(read('Can you send a fourth month? We only have three.').requested_items).toEqual(expect.arrayContaining([expect.stringContaining('fourth month')]));
+  });
 });

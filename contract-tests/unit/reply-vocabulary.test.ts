@@ -3714,4 +3714,12 @@ describe('(rfix11)', () => {
     expect(c.requested_items).toEqual(expect.arrayContaining(['4th month']));
     expect(read('Can you send a fourth month? We only have three.').requested_items).toEqual(expect.arrayContaining([expect.stringContaining('fourth month')]));
   });
+  it('a decline "as submitted" beside an approval held out on a condition goes to a person; a plain one is applied', () => {
+    const ctx = { requested_amount: 120_000, business_name: 'Spartanburg Textile Finishing' };
+    const held = 'We are declining Spartanburg Textile Finishing as submitted. Our guidelines do not permit a second position behind an existing funder with more than half of its balance outstanding.\n\nIf the merchant is able to retire that balance, or you can obtain a payoff letter we could fund against, we would anticipate an approval somewhere in the range of $90,000 to $110,000, subject to re-underwriting at that time.';
+    expect(read(held, ctx)).toMatchObject({ type: 'declined', decline_category: 'stacking', review_reason: 'conflicting_cues' });
+    expect(outcome(held, ctx).apply).toBe(false);
+    const plain = "$250K against $131K a month is well past what we'll advance (our cap is 100% of one month). Declining as submitted.\n\nIf the merchant wants to resubmit at a realistic number we'll take a fresh look.";
+    expect(outcome(plain, ask(250_000))).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+  });
 });

@@ -3647,3 +3647,18 @@ describe('(rfix9)', () => {
     ]) expect(read(t, ctx).review_reason, t).toBeUndefined();
   });
 });
+
+describe('(rfix10) cents in words, net funds, a menu led by the ask, figures across a paragraph break, stip requests', () => {
+  it('an amount in words with its cents, as a cheque or a formal letter writes them, is the amount to the cent', () => {
+    expect(wordsToDigits('daily payments of five hundred seventy dollars and eighty-three cents ($570.83)')).toContain('payments of $570.83');
+    expect(wordsToDigits('weekly payments of five hundred seventy and 83/100 dollars ($570.83)')).toContain('payments of $570.83');
+    expect(wordsToDigits('a payment of five hundred seventy dollars and 83/100 each')).toContain('payment of $570.83 each');
+    expect(wordsToDigits('a purchased amount of sixty-seven thousand five hundred forty dollars and fifty cents ($67,540.50)')).toContain('amount of $67,540.50');
+    // without the figure in brackets too
+    expect(wordsToDigits('two hundred twelve dollars and five cents a day')).toContain('$212.05 a day');
+    const [o] = extractOffers('Approved: $40,000 at a factor of 1.35, collected in ninety-five (95) daily payments of five hundred sixty-eight dollars and forty-two cents ($568.42).');
+    expect(o).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 95, term_unit: 'days', payment_amount: 568.42 });
+    // "cents on the dollar" is no amount
+    expect(wordsToDigits('the old balance settled at sixty cents on the dollar')).not.toMatch(/\$/);
+  });
+});

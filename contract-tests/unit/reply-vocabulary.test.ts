@@ -3661,4 +3661,14 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     // "cents on the dollar" is no amount
     expect(wordsToDigits('the old balance settled at sixty cents on the dollar')).not.toMatch(/\$/);
   });
+  it('the net funds (what reaches the merchant after fees or a payoff) are never the amount offered: the gross purchase price is', () => {
+    const [o, ...more] = extractOffers('We are pleased to approve a purchase price of fifty thousand dollars ($50,000.00) at a factor of 1.35, with net funds of forty-eight thousand five hundred dollars ($48,500.00) to the merchant after the origination fee, over 120 business days.');
+    expect(o).toMatchObject({ amount: 50_000, factor_rate: 1.35, term: 120, term_unit: 'days' });
+    expect(more).toEqual([]);
+    const labelled = extractOffers('Approved.\nNet Funds to Merchant: $48,500\nPurchase Price: $55,000\nFactor: 1.35\nTerm: 6 months');
+    expect(labelled.map((x) => x.amount)).toEqual([55_000]);
+    // a net figure alone is no offer: the approval waits for a person rather than log the net as the amount
+    const c = read('Approved with net funding of $48,500 after the payoff, 1.35, 6 months.', ask(50_000));
+    expect(c.offers.some((x) => x.amount === 48_500)).toBe(false);
+  });
 });

@@ -3671,4 +3671,15 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     const c = read('Approved with net funding of $48,500 after the payoff, 1.35, 6 months.', ask(50_000));
     expect(c.offers.some((x) => x.amount === 48_500)).toBe(false);
   });
+  it('an approval offering the full ask as one option of a menu is an approval, applied with every option', () => {
+    const grid = 'Pinecrest has been approved. Three structures are available; the merchant may select one:\n\nOption Advance Factor Term Payment\n\n1 $75,000 1.30 180 days $541.67\n\n2 $60,000 1.27 150 days $508.00\n\n3 $45,000 1.24 120 days $465.00\n\nOption 1 is the full amount requested. All options are 1st position, daily ACH.';
+    const c = read(grid, ask(75_000));
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.offers.map((o) => o.amount)).toEqual([75_000, 60_000, 45_000]);
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: grid, autoReply: false }).apply).toBe(true);
+    // the ask refused beside the same menu is still a counter (and a reason named beside it still a limit, as before)
+    expect(read("We can't do the 75 at 1.30. Options:\nOption 1: $75,000 at 1.45, 120 days, daily $906.25\nOption 2: $60,000 at 1.34, 140 days, daily $574.29", ask(75_000)).type).toBe('counter');
+    // "1st position" is the lender's own place, never the stack: the reason of this decline is the time in business
+    expect(read('Declined. We only write 1st position on restaurants, and this one has been open 8 months.', ask(75_000)).decline_category).toBe('time_in_business');
+  });
 });

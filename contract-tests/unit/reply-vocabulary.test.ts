@@ -3682,4 +3682,13 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     // "1st position" is the lender's own place, never the stack: the reason of this decline is the time in business
     expect(read('Declined. We only write 1st position on restaurants, and this one has been open 8 months.', ask(75_000)).decline_category).toBe('time_in_business');
   });
+  it('a figure joins its unit across a paragraph break only when the unit goes on with the sentence, a figure in brackets too', () => {
+    // wrapped: the figure in brackets after its words, the unit in the next HTML block
+    const [o] = extractOffers('We are pleased to approve $40,000.00 at a factor of 1.35, with a fixed daily ACH of $450.00 over one hundred twenty (120)\n\nbusiness days.');
+    expect(o).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_amount: 450 });
+    // not wrapped: the next paragraph opens with the schedule as its subject, the figure before it is a balance, no payment
+    const [b] = extractOffers('We are approving $40,000 at 1.35 for 120 days. The minimum average daily balance required is $1,500\n\ndaily is how we collect on this program.');
+    expect(b).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days' });
+    expect(b.payment_amount).toBeNull();
+  });
 });

@@ -187,7 +187,10 @@ function unwrapLines(text: string): string {
   // are tried at line breaks only (a lookahead first), so a crafted run of spaces is not rescanned at every position
   return text
     .replace(/(?=\n)(?<=[A-Za-z,][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z])/g, ' ')
-    .replace(/(?=\n)(?<=[0-9][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b)/g, ' ');
+    // (rfix10) ... a figure in brackets after its words too ("over one hundred twenty (120)\n\nbusiness days"); never into a unit
+    // that opens a sentence of its own ("120 pmts of 450\n\nweekly is possible at 2250", "term is 130\n\ndays are business
+    // days"): the unit followed by a verb, or naming another figure ("monthly revenue"), is that sentence's subject
+    .replace(/(?=\n)(?<=[0-9]\)?[ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b(?![ \t]+(?:is|are|was|were|works?|would|will|can|could|should|might|may|only|also|too|ok|okay|possible|available|options?|instead|preferred|revenue|deposits?|sales|balances?|average|volume|statements?|reporting)\b))/g, ' ');
 }
 
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */

@@ -3691,4 +3691,15 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     expect(b).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days' });
     expect(b.payment_amount).toBeNull();
   });
+  it('a relayed message named below ("UW\'s email below") is a pointer at the forwarded message, as "see below from UW" is', () => {
+    const quoted = (own: string, below: string) =>
+      `${own}\n\nMike\n\n-----Original Message-----\nFrom: Marisol Vega <mvega@lender.example>\nSent: Tuesday, November 3, 2026 10:14 AM\nTo: Mike Chen <mchen@lender.example>\nSubject: Pinecrest Veterinary Clinic\n\n${below}\n`;
+    for (const own of ["Dana - UW's email below.", "Dana - credit's response below.", 'Dana - see below from UW.']) {
+      const c = read(quoted(own, 'Need the October statement and a voided check before we can price this.'), ask(60_000));
+      expect(c.type, own).toBe('needs_info');
+      expect(c.reasons, own).toContain('the sender points at the forwarded request: read with it');
+    }
+    // a bare "see below" over an Outlook quote is no relay: the quote is the thread answered, not read as the answer
+    expect(splitReply(quoted('Dana, see the decision below from Marisol.', 'Approved $60,000 at 1.35 for 8 months.')).forwarded).toBeNull();
+  });
 });

@@ -3702,4 +3702,34 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     // a bare "see below" over an Outlook quote is no relay: the quote is the thread answered, not read as the answer
     expect(splitReply(quoted('Dana, see the decision below from Marisol.', 'Approved $60,000 at 1.35 for 8 months.')).forwarded).toBeNull();
   });
+  describe('requested items', () => {
+    const items = (text: string) => read(text, ask(60_000)).requested_items;
+    it('a portal\'s upload instruction, a clause after a semicolon, a word merely containing "reference" are no items', () => {
+      const t = 'In order to complete our review of the above-referenced merchant, please provide:\n\n1. Voided operating account check\n2. Landlord letter\n\nPlease upload the documents to the deal in the portal; the file will go back to underwriting on its own.';
+      expect(items(t)).toEqual(['Voided operating account check', 'Landlord letter']);
+      // the package the list makes up is no item of its own
+      expect(items('Because of the size we need the full-doc package:\n\n1. 2025 business tax return\n2. YTD P&L')).toEqual(['2025 business tax return', 'YTD P&L']);
+    });
+    it('a heading asks for nothing on the line under it, and a verb in a business name asks for nothing', () => {
+      expect(items('Items needed\n\nOur team has looked at this file and requires the below\n\n- Voided business check\n- Signed application')).toEqual(['Voided business check', 'Signed application']);
+      expect(items('Before Harbor Sign & Print goes to committee, please send the September statement and a voided check.')).toEqual(['September statement', 'voided check']);
+    });
+    it('a letter explaining an amount in an inline list, and "X, or Y" as one item', () => {
+      expect(items('Two things before I can price it: the October MTD, and a letter of explanation for the $31,500 wire on 10/22.')).toEqual(['October MTD', 'letter of explanation for the $31,500 wire on 10/22']);
+      expect(items("Need the co-owner's signature on the app, or a signed spousal consent. Thanks")).toEqual(["co-owner's signature on the app, or a signed spousal consent"]);
+    });
+    it('what they "want to see" or "want to run", and why an item is asked is no part of it', () => {
+      const t = 'credit likes it but before they price it they want to see the last two years of business tax returns and they want to run a bank verification through Plaid instead of the PDFs, so if you can get me those I will push it.';
+      expect(items(t)).toEqual(['last two years of business tax returns', 'bank verification through Plaid']);
+      expect(items('Can you send the full October statement now that it has closed, plus a copy of the landlord letter?')).toEqual(['full October statement', 'copy of the landlord letter']);
+    });
+    it('the same item asked in a list and in the sentence around it is one item', () => {
+      const t = 'Please send the November bank statement and a copy of the owner\'s driver\'s license.\n\nOutstanding items:\n\n- November bank statement\n- Driver\'s license (owner)';
+      expect(items(t)).toEqual(['November bank statement', "Driver's license (owner)"]);
+    });
+    it('a stip card: a numbered row label alone on its line ("Condition 1", "Outstanding 2:") and the document under it or after it', () => {
+      expect(items('ACTION REQUIRED\n\nStatus\n\nConditions outstanding\n\nCondition 1\n\nBank login via DecisionLogic\n\nCondition 2\n\nArticles of organization\n\nUnderwriting cannot continue until the conditions above are uploaded.')).toEqual(['Bank login via DecisionLogic', 'Articles of organization']);
+      expect(items('Status:  Pending Stips\nOutstanding 1:  October bank statement\nOutstanding 2:  Voided business check')).toEqual(['October bank statement', 'Voided business check']);
+    });
+  });
 });

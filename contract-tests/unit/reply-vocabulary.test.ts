@@ -3731,5 +3731,32 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
       expect(items('ACTION REQUIRED\n\nStatus\n\nConditions outstanding\n\nCondition 1\n\nBank login via DecisionLogic\n\nCondition 2\n\nArticles of organization\n\nUnderwriting cannot continue until the conditions above are uploaded.')).toEqual(['Bank login via DecisionLogic', 'Articles of organization']);
       expect(items('Status:  Pending Stips\nOutstanding 1:  October bank statement\nOutstanding 2:  Voided business check')).toEqual(['October bank statement', 'Voided business check']);
     });
+    it('a request going on after a full stop ("Also the app signed"), or wrapped after a possessive, keeps its items', () => {
+      expect(items('You sent August twice. Need September.\nAlso the app signed and dated, and a voided check.')).toEqual(['September', 'app signed and dated', 'voided check']);
+      expect(items("I need 3 more months of statements and the owner's\nDL before I can put numbers on it.")).toEqual(['3 more months of statements', "owner's DL"]);
+    });
+    it('what the broker sent, a call to set up and further documentation in general are no items', () => {
+      expect(items('Need the November statement and an MTD, what you sent ends in October.')).toEqual(['November statement', 'MTD']);
+      expect(items('Need a merchant interview before committee. Is the owner available Thursday after 3?')).toEqual(['merchant interview']);
+      expect(items('Need the landlord letter. Depending on what it says we may need additional documentation.')).toEqual(['landlord letter']);
+    });
+    it("another funder's contract by its name, an explanation of a transfer, a vessel's documentation are items; the lender's contract request is none", () => {
+      expect(items("There's a weekly ACH to Fox Capital since June. Need the Fox contract and a payoff letter.")).toEqual(['Fox contract', 'payoff letter']);
+      expect(items('Can you get me the last 3 months of processing statements, and a short explanation of the transfers in from "JR HOLDINGS"?')).toEqual(['last 3 months of processing statements', 'short explanation of the transfers in from "JR HOLDINGS"']);
+      expect(items('Also please send the Coast Guard documentation for both boats.')).toEqual(['Coast Guard documentation for both boats']);
+      expect(read('Approved, full 60 at 1.35 for 8 months. Get me the contract request and docs go out today.', ask(60_000)).requested_items).toEqual([]);
+    });
+    it('"and their ..." starts the next item, a phone\'s "n" is "and", a trailing "pls" is no part of the item', () => {
+      expect(items('Can you get me the Rapid contract and their last 2 months of Rapid payment history?')).toEqual(['Rapid contract', 'last 2 months of Rapid payment history']);
+      expect(items('need full sep oct stmts n mtd thru fri b4 i can price it')).toEqual(['full sep oct stmts', 'mtd thru fri']);
+      expect(items('send me the oct stmt and an MTD pls')).toEqual(['oct stmt', 'MTD']);
+    });
+    it('a document said to be missing is asked for; what a document is missing is not a document', () => {
+      expect(items('looks like a 40k deal but the aug statement is missing from the package. send that and a copy of the lease')).toEqual(['copy of the lease', 'aug statement']);
+      expect(items('Oct stmt is missing pgs 2-4. Need the full Oct.')).toEqual(['full Oct']);
+    });
+    it('a list entry that explains and then asks: the item is what it asks for', () => {
+      expect(items('Two things before we go further:\n- The package only has August and September statements. Can you send June and July?\n- Voided business check')).toEqual(['June and July', 'Voided business check']);
+    });
   });
 });

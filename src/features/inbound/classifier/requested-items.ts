@@ -9,13 +9,19 @@ export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`,
 // (rfix7) the shorthand of a phone: "a voided chk", "a pic of the storefront"
 // (rfix10) words, not parts of words: "please" holds no lease, "above-referenced" no references
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\b(mc|dot|usdot) (number|#|authority)/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(mc|dot|usdot) (number|#|authority)/i;
 
 /** (rfix10) Words that do not tell one item from another. */
 const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
 
 /** (rfix10) Why an item is asked, after it: "now that it has closed", "to see if it has cleaned up", "since the app is old". */
 const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|since|because)\b.*$/i;
+
+/**
+ * (rfix10) Another funder's contract or agreement, named by the funder ("the Fundworks contract", "their Bitty agreement"):
+ * a document of the file. The lender's own "contract request" or "the contract" to sign is a closing step, no stip asked.
+ */
+const FUNDER_CONTRACT = /(?:^|\s)(?:the |their |his |her |its )?(?!(?:The|Their|His|Her|Its|Our|Your|Signed|Executed|Final|Funding|Purchase|Operating|ISO|Merchant|Sales?|Receivables?|Revenue|Loan|Security|Guaranty|Guarantee|Master|ACH|Renewal|Financing|Advance|MCA|Lease|Services?|Participation|Broker|Referral|Partnership|Shareholder|Franchise)\b)[A-Z][\w&'-]+ (?:contract|agreement)s?\b(?! request)/;
 
 /** (holdout23) A letter explaining a deposit names its amount: "a letter of explanation for the $48k transfer" is still an item. */
 const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of explanation|loe|explanation)\b/i;
@@ -27,6 +33,8 @@ const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulati
 /** A checklist line: "[ ] Voided check", "- [x] Signed app", "☐ Lease", "☑ Bank statements" (group 1 blank when open). */
 // (holdout42) ... its box in a table cell of its own ("☐ | Voided business check", "☐: Voided business check" once joined)
 const CHECKBOX = /^\s*(?:[-*]\s+)?(\[ ?\]|☐|\[[xX✓✔]\]|[☑☒✅])\s*(?:[:|]\s*)?\s(.+)$/;
+/** (rfix10) A list entry explaining, then asking in its last sentence: "X only has Y. Can you send Z?", "... Please send Z." */
+const ENTRY_ASKS_LAST = /[a-z0-9)"'][.!]\s+(?:(?:can|could|would) you (?:please )?|please )(?:send|get|provide|forward|upload|resend)(?: (?:me|us|over))? ([^.!?]+?)[.!?]?\s*$/i;
 /** (rfix10) A numbered row label of a stip card, alone on its line: "Condition 1", "Stip 2:", "Outstanding 3", "Item #4". */
 const ROW_LABEL_ALONE = /^\s*(?:stip|stipulation|item|condition|requirement|doc(?:ument)?|outstanding|required|missing)\s*#?\s*\d{1,2}\s*:?\s*$/i;
 const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
@@ -42,7 +50,8 @@ function cleanItem(s: string): string {
     .replace(/\s*\((?!front\b)(?:[^()\s]+\s+){3,}[^()]*\)[\s.;,:!]*$/, '')
     .replace(/[\s.;,:!]+$/, '')
     // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
-    .replace(/,?\s+(?:as well|too|also)$/i, '')
+    // (rfix10) ... nor a trailing "pls", "please", "asap" ("an MTD pls")
+    .replace(/,?\s+(?:as well|too|also|pls|plz|please|asap|thx|thanks)$/i, '')
     .trim();
 }
 
@@ -54,8 +63,9 @@ function splitList(s: string): string[] {
   // item, X or Y one item: "proof of ownership (articles or a K-1 showing 51%+) and either a landlord letter or a mortgage statement"
   s = s.replace(/\s*\((?:[^()\s]+\s+){2,}[^()]*\)(?=\s+(?:and|plus|&)\s)/g, '').replace(/\s+and\s+either\s+/gi, ', ');
   if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
-  // (rfix10) ", or a signed consent" offers another way to the same item, no item of its own
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  // (rfix10) ", or a signed consent" offers another way to the same item, no item of its own; "and their last 2 months"
+  // starts the next item as "and the" does; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n mtd thru fri")
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -76,9 +86,9 @@ const POINTER_ITEM = /^(?:the\s+)?(?:below|above|said|same|needful|aforementione
  * "Upload items in the broker desk under the file", "documents from the application page", or the package the list that
  * follows makes up ("I'll need the full-doc package:", "from a complete package"): no item of its own.
  */
-const GENERIC_ITEM = /^(?:(?:the|all|any|your|these|those|remaining|outstanding|requested|missing|required|open|pending|needed|full(?:[- ]doc)?|complete|whole|entire)\s+)*(?:documents?|docs|items|stips|stipulations|conditions|paperwork|files?|package|info(?:rmation)?)(?:\s+(?:to|in|into|on|onto|from|under|via|through|at|with|for)\b.*)?$/i;
-/** (rfix10) A clause, not a thing: "the file will return to the underwriting queue automatically" (a subject and its verb). */
-const CLAUSE_ITEM = /^(?:the |this |your |our )?(?:file|deal|merchant|application|it|we|you|they|he|she|underwriting|uw)\s+(?:will|would|shall|can|could|should|must|may|might|is|are|was|were|has|have|had|gets?|goes|returns?)\b/i;
+const GENERIC_ITEM = /^(?:(?:the|all|any|your|these|those|remaining|outstanding|requested|missing|required|open|pending|needed|full(?:[- ]doc)?|complete|whole|entire|additional|further|more|supporting)\s+)*(?:documents?|docs|documentation|items|stips|stipulations|conditions|paperwork|files?|package|info(?:rmation)?)(?:\s+(?:to|in|into|on|onto|from|under|via|through|at|with|for)\b.*)?$/i;
+/** (rfix10) A clause, not a thing: "the file will return to the underwriting queue automatically" (a subject and what it will do). */
+const CLAUSE_ITEM = /^(?:the |this |your |our )?(?:file|deal|merchant|application|it|we|you|they|he|she|underwriting|uw)\s+(?:will|would|shall|can|could|should|must|may|might|gets?|goes|returns?|moves?)\b/i;
 
 /**
  * (rfix8) An item as an underwriter logs it: the row label of a stip table or list is no part of it ("Stip 3 - Bank
@@ -162,7 +172,9 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     const looksLikeTerms = entries.filter((e) => /\$\s?\d|\b1\.\d{2}\b/.test(e)).length > entries.length / 2;
     if (!looksLikeTerms && ((LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) || docs * 2 >= entries.length)) {
       for (const n of block) inList.add(n);
-      for (const e of entries) items.push(cleanItem(e));
+      // (rfix10) an entry that explains and then asks for a document ("- The package only has September and October
+      // statements. Can you send July and August?"): the item is what it asks for, not the whole entry
+      for (const e of entries) items.push(cleanItem(ENTRY_ASKS_LAST.exec(e)?.[1] ?? e));
       hits.push(`list of ${entries.length} after "${intro.trim().slice(0, 60)}"`);
     }
     i = j - 1;
@@ -198,16 +210,20 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   const prose = lines
     .filter((_, i) => !inList.has(i))
     .join('\n')
-    .replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
-    .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
+    .replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
+    .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ')
+    .replace(/(\b(?:the|a|an|of|for|from|your|their|his|her|its|[a-z]+'s))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
+  // (rfix10) ... and so does a sentence opened by a capital "Also" ("Need October. Also the app signed and dated, and a voided
+  // check."), and a line ending on a word no sentence ends on, an article, a preposition or a possessive ("the owner's\nDL")
   // (holdout43) ... the underwriter named by a pronoun ("until he sees the payoff letter"); and the shorthand "b4" ends the item as "before" does ("need MTD + the lease on the new location b4 i can firm it up")
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
   // (rfix10) what "they want to see" or "want to run" ("want to run a bank verification through DecisionLogic"), what to
-  // "grab me"; the item ends where the lender goes on ("... and they want to run", "... and I'll firm it up"), and why it is
+  // "grab me"; the item ends where the lender goes on ("... and they want to run", "... and I'll firm it up", "... and docs go out
+  // today"), and why it is
   // asked is no part of it (WHY_AFTER: "the full November statement now that it has closed", "the October statement to see
   // if it has cleaned up")
-  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab (?:us|me))(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab (?:us|me))(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // (rfix10) a verb's object is on its line (a heading "ITEMS NEEDED" asks for nothing on the line under it), and a verb in
@@ -222,9 +238,11 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, '').replace(WHY_AFTER, ''))) {
       // what the lender already has is no request: "we only got aug/sep/oct"
       // (rfix7) ... its subject left out in shorthand: "only got jul aug sept", "already have the app"
-      if (/^(?:(?:we|i|they|uw|you)\b[^,]{0,12}|(?:only|already|just) )\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
-      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
-      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
+      // (rfix10) ... or what the broker sent: "what you sent stops at September"
+      if (/^(?:(?:what |which |all )?(?:we|i|they|uw|you)\b[^,]{0,12}|(?:only|already|just) )\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
+      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed"; nor where a
+      // document is missing from: "... is missing from the package", rfix10)
+      if ((DOC_WORDS.test(p) || FUNDER_CONTRACT.test(p)) && !/^(following|these|them|it|this|that|everything|anything|from|out of)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }
@@ -236,6 +254,14 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   while ((m = unsignedRe.exec(prose))) {
     items.push(`signed ${m[1]}`);
     hits.push(`unsigned "${m[0].trim()}"`);
+  }
+  // (rfix10) a document said to be missing, in a sentence of its own or after "but": "the sept statement is missing from the
+  // pkg" asks for it (never what a document is missing: "the Oct stmt is missing pgs 2-4")
+  const missingRe = /(?:^|[.!?;]\s+|\n\s*|\bbut |\band |\balso,? )(?:the |your |their |his |her )?((?:[\w'/&-]+ ){0,4}?[\w'/&-]+) (?:is|are) (?:still )?missing\b(?! (?:the|a|an|pages?|pgs?|pg|page|\d|signatures?|sig|dates?))/gi;
+  while ((m = missingRe.exec(prose))) {
+    if (!DOC_WORDS.test(m[1]) || /^(?:it|this|that|what|which|nothing|something)$/i.test(m[1])) continue;
+    items.push(m[1]);
+    hits.push(`said to be missing "${m[1]}"`);
   }
   // (holdout41) a party asked after with its contact, no question mark: "who is the landlord, need name/# for the LV", "who's
   // their CPA - need name and number": the party's contact is the item
@@ -252,6 +278,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
     const head = p.toLowerCase().split(/[^a-z0-9']+/)[0] ?? '';
     if (!m[1] && head.length >= 4 && items.some((it) => new RegExp(`\\b${head}\\b`, 'i').test(it))) continue;
+    // (rfix10) when someone can be reached is a call to set up, no item: "Is the owner around tomorrow between 10 and 2?"
+    if (/\b(?:around|available|free|reachable|in the office)\b/i.test(p)) continue;
     if (p) {
       items.push(p);
       hits.push(`question "${p}"`);

@@ -3758,5 +3758,14 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     it('a list entry that explains and then asks: the item is what it asks for', () => {
       expect(items('Two things before we go further:\n- The package only has August and September statements. Can you send June and July?\n- Voided business check')).toEqual(['June and July', 'Voided business check']);
     });
+    it('a stip status list: lines "X - Requested" / "X (still needed)" / a status column "Requested": the open ones only', () => {
+      expect(items("Stip status on Pinecrest:\n\nSigned application - Received\nVoided check - Requested\nBank verification - Awaiting\nLandlord letter - Not yet received\nDriver's license - Verified\n\nThanks")).toEqual(['Voided check', 'Bank verification', 'Landlord letter']);
+      expect(items('Stips:\n1. Signed app (received)\n2. Voided check (still needed)\n3. MTD statement (due by Friday)\n4. Proof of ownership (uploaded)')).toEqual(['Voided check', 'MTD statement']);
+      expect(items('Document | Status\nSigned application | Uploaded\nVoided check | Not received\nMTD statement | Requested\nDL | Accepted')).toEqual(['Voided check', 'MTD statement']);
+    });
+    it('"Also ..." after a question asking for items goes on with them; a permit\'s notice is an item', () => {
+      expect(items('Can you get me the Rapid contract? Also a signed 4506-C so we can pull transcripts.')).toEqual(['Rapid contract', 'signed 4506-C']);
+      expect(items('For a winery compliance needs the TTB brewer\'s notice and the state liquor license before UW will look.')).toEqual(["TTB brewer's notice", 'state liquor license']);
+    });
   });
 });

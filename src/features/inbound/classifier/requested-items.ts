@@ -9,7 +9,7 @@ export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`,
 // (rfix7) the shorthand of a phone: "a voided chk", "a pic of the storefront"
 // (rfix10) words, not parts of words: "please" holds no lease, "above-referenced" no references
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(mc|dot|usdot) (number|#|authority)/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(?:brewer'?s|tax|lien|levy|irs|state|licen[cs]e) notices?\b|\b(mc|dot|usdot) (number|#|authority)/i;
 
 /** (rfix10) Words that do not tell one item from another. */
 const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
@@ -37,7 +37,15 @@ const CHECKBOX = /^\s*(?:[-*]\s+)?(\[ ?\]|☐|\[[xX✓✔]\]|[☑☒✅])\s*(?:[
 const ENTRY_ASKS_LAST = /[a-z0-9)"'][.!]\s+(?:(?:can|could|would) you (?:please )?|please )(?:send|get|provide|forward|upload|resend)(?: (?:me|us|over))? ([^.!?]+?)[.!?]?\s*$/i;
 /** (rfix10) A numbered row label of a stip card, alone on its line: "Condition 1", "Stip 2:", "Outstanding 3", "Item #4". */
 const ROW_LABEL_ALONE = /^\s*(?:stip|stipulation|item|condition|requirement|doc(?:ument)?|outstanding|required|missing)\s*#?\s*\d{1,2}\s*:?\s*$/i;
-const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
+/**
+ * (rfix10) A stip's status as lenders' lists and portals write it: still open ("Requested", "Awaiting", "Still needed", "Due by
+ * Friday", "Not yet received") or already in ("Uploaded", "Verified", "Accepted", "Provided", "N/A").
+ */
+const OPEN_STATUS = String.raw`(?:outstanding|missing|(?:still )?needed|required|open|pending|not (?:yet )?received|requested|awaiting|waiting|due|to follow|not provided|incomplete)(?:\s+(?:by|on|before)\b[^)|]*)?`;
+const IN_STATUS = String.raw`(?:received|cleared|satisfied|waived|complete[d]?|on file|in file|done|rec'?d|approved|verified|accepted|uploaded|provided|in hand|n\/a|not needed|not required)`;
+const STILL_OPEN = new RegExp(`^${OPEN_STATUS}$`, 'i');
+/** (rfix10) A line of a stip status list that is no table: "Voided check - Requested", "Signed app: Received", "MTD (awaiting)". */
+const STATUS_LINE = new RegExp(`^\\s*(?:(?:[-*\u2022]|\\d{1,2}[.)])\\s+)?(\\S.{1,80}?)(?:\\s+[-\u2013\u2014]\\s+|\\s*:\\s+|\\s*\\(\\s*)(?:(${OPEN_STATUS})|(${IN_STATUS})\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?)\\s*\\)?[.;]?\\s*$`, 'i');
 
 function cleanItem(s: string): string {
   return s
@@ -77,8 +85,8 @@ function splitList(s: string): string[] {
 
 // (rfix8) A status beside an item in a stip list or table ("Signed application - RECEIVED", "Voided check: Cleared"):
 // the ones already in are no request; the open ones are asked for, their status no part of the item.
-const STATUS_IN = /\s*(?:[-\u2013\u2014:|]\s*|\(\s*)(?:received|cleared|satisfied|waived|complete[d]?|on file|in file|done|rec'?d|approved)\b(?:\s+\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)?\s*\)?\s*$/i;
-const STATUS_OPEN = /\s*(?:[-\u2013\u2014:|]\s*|\(\s*)(?:open|outstanding|pending|needed|missing|required|not received)\s*\)?\s*$/i;
+const STATUS_IN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|\\(\\s*)${IN_STATUS}\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?\\s*\\)?\\s*$`, 'i');
+const STATUS_OPEN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|\\(\\s*)${OPEN_STATUS}\\s*\\)?\\s*$`, 'i');
 /** (rfix8) An item that only points at a list written elsewhere ("provide below documents", "the same", "the needful"). */
 const POINTER_ITEM = /^(?:the\s+)?(?:below|above|said|same|needful|aforementioned|mentioned)\b/i;
 /**
@@ -132,6 +140,18 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     inList.add(i);
     items.push(cleanItem(doc));
     hits.push(`open row "${doc}"`);
+  }
+  // 0a. (rfix10) a stip status list written as lines, no table ("Signed application - Received", "Voided check - Requested",
+  // "MTD statement (awaiting)"): two or more such lines; the open ones are asked for, the ones in are no request
+  const statusLines = lines.map((l, i) => (inList.has(i) ? null : STATUS_LINE.exec(l))).map((m) => (m && DOC_WORDS.test(m[1]) ? m : null));
+  if (statusLines.filter(Boolean).length >= 2) {
+    statusLines.forEach((m, i) => {
+      if (!m) return;
+      inList.add(i);
+      if (!m[2]) return;
+      items.push(cleanItem(m[1]));
+      hits.push(`open row "${m[1].trim()}"`);
+    });
   }
   // 0b. (holdout29) a pasted checklist ("[x] Signed application", "[ ] Voided business check", "☐ Lease"): the boxes
   // still open are what is asked for, the ticked ones are in; read only with a document among the open boxes
@@ -210,11 +230,11 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   const prose = lines
     .filter((_, i) => !inList.has(i))
     .join('\n')
-    .replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
+    .replace(/([a-z0-9)])[.?]\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
     .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ')
     .replace(/(\b(?:the|a|an|of|for|from|your|their|his|her|its|[a-z]+'s))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
-  // (rfix10) ... and so does a sentence opened by a capital "Also" ("Need October. Also the app signed and dated, and a voided
-  // check."), and a line ending on a word no sentence ends on, an article, a preposition or a possessive ("the owner's\nDL")
+  // (rfix10) ... and so does a sentence opened by a capital "Also", after a request or a question asking ("Need October. Also
+  // the app signed and dated, and a voided check.", "Can you get me the Bitty contract? Also a signed 8821"), and a line ending on a word no sentence ends on, an article, a preposition or a possessive ("the owner's\nDL")
   // (holdout43) ... the underwriter named by a pronoun ("until he sees the payoff letter"); and the shorthand "b4" ends the item as "before" does ("need MTD + the lease on the new location b4 i can firm it up")
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see

@@ -3767,5 +3767,16 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
       expect(items('Can you get me the Rapid contract? Also a signed 4506-C so we can pull transcripts.')).toEqual(['Rapid contract', 'signed 4506-C']);
       expect(items('For a winery compliance needs the TTB brewer\'s notice and the state liquor license before UW will look.')).toEqual(["TTB brewer's notice", 'state liquor license']);
     });
+    it('requests in more words: "kindly furnish", "looking for", "need to see", "the only thing outstanding is", "as well as"', () => {
+      expect(items('Kindly furnish the business license and the articles of incorporation.')).toEqual(['business license', 'articles of incorporation']);
+      expect(items('Looking for the November statement and a copy of the lease.')).toEqual(['November statement', 'copy of the lease']);
+      expect(items("I'd need to see the payoff letter and the MTD before pricing.")).toEqual(['payoff letter', 'MTD']);
+      expect(items('Close on this one. The only thing outstanding is the landlord letter.')).toEqual(['landlord letter']);
+      expect(items('Need a copy of the lease for the new location as well as the October statement.')).toEqual(['copy of the lease for the new location', 'October statement']);
+    });
+    it("what the merchant is to do holds the items, read by its own verbs: \"the merchant to sign the 8821 and upload a voided check\"", () => {
+      expect(items("We'll need the merchant to sign the 8821 and upload a voided check.")).toEqual(['8821', 'voided check']);
+      expect(items('Please have the owner sign and return the attached 4506-C.')).toEqual(['attached 4506-C']);
+    });
   });
 });

@@ -72,8 +72,9 @@ function splitList(s: string): string[] {
   s = s.replace(/\s*\((?:[^()\s]+\s+){2,}[^()]*\)(?=\s+(?:and|plus|&)\s)/g, '').replace(/\s+and\s+either\s+/gi, ', ');
   if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
   // (rfix10) ", or a signed consent" offers another way to the same item, no item of its own; "and their last 2 months"
-  // starts the next item as "and the" does; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n mtd thru fri")
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  // starts the next item as "and the" does, as does "as well as"; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n
+  // mtd thru fri")
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -239,13 +240,23 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
   // (rfix10) what "they want to see" or "want to run" ("want to run a bank verification through DecisionLogic"), what to
-  // "grab me"; the item ends where the lender goes on ("... and they want to run", "... and I'll firm it up", "... and docs go out
+  // "grab me", "furnish", "supply", what they are "looking for", what is "outstanding" / "left" ("the only thing outstanding is
+  // the landlord letter"); the item ends where the lender goes on ("... and they want to run", "... and I'll firm it up", "... and docs go out
   // today"), and why it is
   // asked is no part of it (WHY_AFTER: "the full November statement now that it has closed", "the October statement to see
   // if it has cleaned up")
-  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab (?:us|me))(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab (?:us|me)|furnish|supply|return(?= (?:the|a|an|your|signed|executed)\b)|looking for|(?:outstanding|left|remaining|open)(?: now| still)? (?:is|are))(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|and (?:also )?(?=(?:send|upload|provide|sign|forward|submit|complete|connect|email|get|grab|share|furnish)\b)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
+    // (rfix10) "need the merchant to sign the 8821 and upload a voided check", "sign and return the application": what the
+    // merchant is to do, the next verb, holds the items, read by its own verbs; "need to see the payoff letter", "all we need now is the voided check": the item after them
+    const party = /^(?:(?:the |your |their )?(?:merchant|owner|client|customer|business owner|guarantor|him|her|them|they) to |(?:and|or|&) (?=(?:send|upload|provide|sign|forward|submit|return|email)\b))/i.exec(m[1]);
+    if (party) {
+      verbRe.lastIndex = m.index + m[0].length - m[1].length + party[0].length;
+      continue;
+    }
+    const lead = /^(?:to (?:see|have|get|review|receive) |(?:now |still )?(?:is|are) )/i.exec(m[1]);
+    if (lead) m[1] = m[1].slice(lead[0].length);
     // (rfix10) a verb's object is on its line (a heading "ITEMS NEEDED" asks for nothing on the line under it), and a verb in
     // capitals after a word in capitals is a name's word ("Titletown Sign & Awning can go to underwriting"), asking for nothing
     if (/^[A-Z]/.test(m[0]) && /(?:^|[^\w'])(?!I\b)[A-Z][\w'&-]*[ \t]+$/.test(prose.slice(Math.max(0, m.index - 40), m.index))) {

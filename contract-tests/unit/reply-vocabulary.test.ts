@@ -3723,3 +3723,136 @@ describe('(rfix11)', () => {
     expect(outcome(plain, ask(250_000))).toMatchObject({ apply: true, body: { response_type: 'declined' } });
   });
 });
+
+describe('(rfix10) cents in words, net funds, a menu led by the ask, figures across a paragraph break, stip requests', () => {
+  it('an amount in words with its cents, as a cheque or a formal letter writes them, is the amount to the cent', () => {
+    expect(wordsToDigits('daily payments of five hundred seventy dollars and eighty-three cents ($570.83)')).toContain('payments of $570.83');
+    expect(wordsToDigits('weekly payments of five hundred seventy and 83/100 dollars ($570.83)')).toContain('payments of $570.83');
+    expect(wordsToDigits('a payment of five hundred seventy dollars and 83/100 each')).toContain('payment of $570.83 each');
+    expect(wordsToDigits('a purchased amount of sixty-seven thousand five hundred forty dollars and fifty cents ($67,540.50)')).toContain('amount of $67,540.50');
+    // without the figure in brackets too
+    expect(wordsToDigits('two hundred twelve dollars and five cents a day')).toContain('$212.05 a day');
+    const [o] = extractOffers('Approved: $40,000 at a factor of 1.35, collected in ninety-five (95) daily payments of five hundred sixty-eight dollars and forty-two cents ($568.42).');
+    expect(o).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 95, term_unit: 'days', payment_amount: 568.42 });
+    // "cents on the dollar" is no amount
+    expect(wordsToDigits('the old balance settled at sixty cents on the dollar')).not.toMatch(/\$/);
+  });
+  it('the net funds (what reaches the merchant after fees or a payoff) are never the amount offered: the gross purchase price is', () => {
+    const [o, ...more] = extractOffers('We are pleased to approve a purchase price of fifty thousand dollars ($50,000.00) at a factor of 1.35, with net funds of forty-eight thousand five hundred dollars ($48,500.00) to the merchant after the origination fee, over 120 business days.');
+    expect(o).toMatchObject({ amount: 50_000, factor_rate: 1.35, term: 120, term_unit: 'days' });
+    expect(more).toEqual([]);
+    const labelled = extractOffers('Approved.\nNet Funds to Merchant: $48,500\nPurchase Price: $55,000\nFactor: 1.35\nTerm: 6 months');
+    expect(labelled.map((x) => x.amount)).toEqual([55_000]);
+    // a net figure alone is no offer: the approval waits for a person rather than log the net as the amount
+    const c = read('Approved with net funding of $48,500 after the payoff, 1.35, 6 months.', ask(50_000));
+    expect(c.offers.some((x) => x.amount === 48_500)).toBe(false);
+  });
+  it('an approval offering the full ask as one option of a menu is an approval, applied with every option', () => {
+    const grid = 'Pinecrest has been approved. Three structures are available; the merchant may select one:\n\nOption Advance Factor Term Payment\n\n1 $75,000 1.30 180 days $541.67\n\n2 $60,000 1.27 150 days $508.00\n\n3 $45,000 1.24 120 days $465.00\n\nOption 1 is the full amount requested. All options are 1st position, daily ACH.';
+    const c = read(grid, ask(75_000));
+    expect(c).toMatchObject({ type: 'approved' });
+    expect(c.offers.map((o) => o.amount)).toEqual([75_000, 60_000, 45_000]);
+    expect(replyOutcome(contractClassification(c), { from: 'uw@lender.example', own: grid, autoReply: false }).apply).toBe(true);
+    // the ask refused beside the same menu is still a counter (and a reason named beside it still a limit, as before)
+    expect(read("We can't do the 75 at 1.30. Options:\nOption 1: $75,000 at 1.45, 120 days, daily $906.25\nOption 2: $60,000 at 1.34, 140 days, daily $574.29", ask(75_000)).type).toBe('counter');
+    // "1st position" is the lender's own place, never the stack: the reason of this decline is the time in business
+    expect(read('Declined. We only write 1st position on restaurants, and this one has been open 8 months.', ask(75_000)).decline_category).toBe('time_in_business');
+  });
+  it('a figure joins its unit across a paragraph break only when the unit goes on with the sentence, a figure in brackets too', () => {
+    // wrapped: the figure in brackets after its words, the unit in the next HTML block
+    const [o] = extractOffers('We are pleased to approve $40,000.00 at a factor of 1.35, with a fixed daily ACH of $450.00 over one hundred twenty (120)\n\nbusiness days.');
+    expect(o).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_amount: 450 });
+    // not wrapped: the next paragraph opens with the schedule as its subject, the figure before it is a balance, no payment
+    const [b] = extractOffers('We are approving $40,000 at 1.35 for 120 days. The minimum average daily balance required is $1,500\n\ndaily is how we collect on this program.');
+    expect(b).toMatchObject({ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days' });
+    expect(b.payment_amount).toBeNull();
+  });
+  it('a relayed message named below ("UW\'s email below") is a pointer at the forwarded message, as "see below from UW" is', () => {
+    const quoted = (own: string, below: string) =>
+      `${own}\n\nMike\n\n-----Original Message-----\nFrom: Marisol Vega <mvega@lender.example>\nSent: Tuesday, November 3, 2026 10:14 AM\nTo: Mike Chen <mchen@lender.example>\nSubject: Pinecrest Veterinary Clinic\n\n${below}\n`;
+    for (const own of ["Dana - UW's email below.", "Dana - credit's response below.", 'Dana - see below from UW.']) {
+      const c = read(quoted(own, 'Need the October statement and a voided check before we can price this.'), ask(60_000));
+      expect(c.type, own).toBe('needs_info');
+      expect(c.reasons, own).toContain('the sender points at the forwarded request: read with it');
+    }
+    // a bare "see below" over an Outlook quote is no relay: the quote is the thread answered, not read as the answer
+    expect(splitReply(quoted('Dana, see the decision below from Marisol.', 'Approved $60,000 at 1.35 for 8 months.')).forwarded).toBeNull();
+  });
+  describe('requested items', () => {
+    const items = (text: string) => read(text, ask(60_000)).requested_items;
+    it('a portal\'s upload instruction, a clause after a semicolon, a word merely containing "reference" are no items', () => {
+      const t = 'In order to complete our review of the above-referenced merchant, please provide:\n\n1. Voided operating account check\n2. Landlord letter\n\nPlease upload the documents to the deal in the portal; the file will go back to underwriting on its own.';
+      expect(items(t)).toEqual(['Voided operating account check', 'Landlord letter']);
+      // the package the list makes up is no item of its own
+      expect(items('Because of the size we need the full-doc package:\n\n1. 2025 business tax return\n2. YTD P&L')).toEqual(['2025 business tax return', 'YTD P&L']);
+    });
+    it('a heading asks for nothing on the line under it, and a verb in a business name asks for nothing', () => {
+      expect(items('Items needed\n\nOur team has looked at this file and requires the below\n\n- Voided business check\n- Signed application')).toEqual(['Voided business check', 'Signed application']);
+      expect(items('Before Harbor Sign & Print goes to committee, please send the September statement and a voided check.')).toEqual(['September statement', 'voided check']);
+    });
+    it('a letter explaining an amount in an inline list, and "X, or Y" as one item', () => {
+      expect(items('Two things before I can price it: the October MTD, and a letter of explanation for the $31,500 wire on 10/22.')).toEqual(['October MTD', 'letter of explanation for the $31,500 wire on 10/22']);
+      expect(items("Need the co-owner's signature on the app, or a signed spousal consent. Thanks")).toEqual(["co-owner's signature on the app, or a signed spousal consent"]);
+    });
+    it('what they "want to see" or "want to run", and why an item is asked is no part of it', () => {
+      const t = 'credit likes it but before they price it they want to see the last two years of business tax returns and they want to run a bank verification through Plaid instead of the PDFs, so if you can get me those I will push it.';
+      expect(items(t)).toEqual(['last two years of business tax returns', 'bank verification through Plaid']);
+      expect(items('Can you send the full October statement now that it has closed, plus a copy of the landlord letter?')).toEqual(['full October statement', 'copy of the landlord letter']);
+    });
+    it('the same item asked in a list and in the sentence around it is one item', () => {
+      const t = 'Please send the November bank statement and a copy of the owner\'s driver\'s license.\n\nOutstanding items:\n\n- November bank statement\n- Driver\'s license (owner)';
+      expect(items(t)).toEqual(['November bank statement', "Driver's license (owner)"]);
+    });
+    it('a stip card: a numbered row label alone on its line ("Condition 1", "Outstanding 2:") and the document under it or after it', () => {
+      expect(items('ACTION REQUIRED\n\nStatus\n\nConditions outstanding\n\nCondition 1\n\nBank login via DecisionLogic\n\nCondition 2\n\nArticles of organization\n\nUnderwriting cannot continue until the conditions above are uploaded.')).toEqual(['Bank login via DecisionLogic', 'Articles of organization']);
+      expect(items('Status:  Pending Stips\nOutstanding 1:  October bank statement\nOutstanding 2:  Voided business check')).toEqual(['October bank statement', 'Voided business check']);
+    });
+    it('a request going on after a full stop ("Also the app signed"), or wrapped after a possessive, keeps its items', () => {
+      expect(items('You sent August twice. Need September.\nAlso the app signed and dated, and a voided check.')).toEqual(['September', 'app signed and dated', 'voided check']);
+      expect(items("I need 3 more months of statements and the owner's\nDL before I can put numbers on it.")).toEqual(['3 more months of statements', "owner's DL"]);
+    });
+    it('what the broker sent, a call to set up and further documentation in general are no items', () => {
+      expect(items('Need the November statement and an MTD, what you sent ends in October.')).toEqual(['November statement', 'MTD']);
+      expect(items('Need a merchant interview before committee. Is the owner available Thursday after 3?')).toEqual(['merchant interview']);
+      expect(items('Need the landlord letter. Depending on what it says we may need additional documentation.')).toEqual(['landlord letter']);
+    });
+    it("another funder's contract by its name, an explanation of a transfer, a vessel's documentation are items; the lender's contract request is none", () => {
+      expect(items("There's a weekly ACH to Fox Capital since June. Need the Fox contract and a payoff letter.")).toEqual(['Fox contract', 'payoff letter']);
+      expect(items('Can you get me the last 3 months of processing statements, and a short explanation of the transfers in from "JR HOLDINGS"?')).toEqual(['last 3 months of processing statements', 'short explanation of the transfers in from "JR HOLDINGS"']);
+      expect(items('Also please send the Coast Guard documentation for both boats.')).toEqual(['Coast Guard documentation for both boats']);
+      expect(read('Approved, full 60 at 1.35 for 8 months. Get me the contract request and docs go out today.', ask(60_000)).requested_items).toEqual([]);
+    });
+    it('"and their ..." starts the next item, a phone\'s "n" is "and", a trailing "pls" is no part of the item', () => {
+      expect(items('Can you get me the Rapid contract and their last 2 months of Rapid payment history?')).toEqual(['Rapid contract', 'last 2 months of Rapid payment history']);
+      expect(items('need full sep oct stmts n mtd thru fri b4 i can price it')).toEqual(['full sep oct stmts', 'mtd thru fri']);
+      expect(items('send me the oct stmt and an MTD pls')).toEqual(['oct stmt', 'MTD']);
+    });
+    it('a document said to be missing is asked for; what a document is missing is not a document', () => {
+      expect(items('looks like a 40k deal but the aug statement is missing from the package. send that and a copy of the lease')).toEqual(['copy of the lease', 'aug statement']);
+      expect(items('Oct stmt is missing pgs 2-4. Need the full Oct.')).toEqual(['full Oct']);
+    });
+    it('a list entry that explains and then asks: the item is what it asks for', () => {
+      expect(items('Two things before we go further:\n- The package only has August and September statements. Can you send June and July?\n- Voided business check')).toEqual(['June and July', 'Voided business check']);
+    });
+    it('a stip status list: lines "X - Requested" / "X (still needed)" / a status column "Requested": the open ones only', () => {
+      expect(items("Stip status on Pinecrest:\n\nSigned application - Received\nVoided check - Requested\nBank verification - Awaiting\nLandlord letter - Not yet received\nDriver's license - Verified\n\nThanks")).toEqual(['Voided check', 'Bank verification', 'Landlord letter']);
+      expect(items('Stips:\n1. Signed app (received)\n2. Voided check (still needed)\n3. MTD statement (due by Friday)\n4. Proof of ownership (uploaded)')).toEqual(['Voided check', 'MTD statement']);
+      expect(items('Document | Status\nSigned application | Uploaded\nVoided check | Not received\nMTD statement | Requested\nDL | Accepted')).toEqual(['Voided check', 'MTD statement']);
+    });
+    it('"Also ..." after a question asking for items goes on with them; a permit\'s notice is an item', () => {
+      expect(items('Can you get me the Rapid contract? Also a signed 4506-C so we can pull transcripts.')).toEqual(['Rapid contract', 'signed 4506-C']);
+      expect(items('For a winery compliance needs the TTB brewer\'s notice and the state liquor license before UW will look.')).toEqual(["TTB brewer's notice", 'state liquor license']);
+    });
+    it('requests in more words: "kindly furnish", "looking for", "need to see", "the only thing outstanding is", "as well as"', () => {
+      expect(items('Kindly furnish the business license and the articles of incorporation.')).toEqual(['business license', 'articles of incorporation']);
+      expect(items('Looking for the November statement and a copy of the lease.')).toEqual(['November statement', 'copy of the lease']);
+      expect(items("I'd need to see the payoff letter and the MTD before pricing.")).toEqual(['payoff letter', 'MTD']);
+      expect(items('Close on this one. The only thing outstanding is the landlord letter.')).toEqual(['landlord letter']);
+      expect(items('Need a copy of the lease for the new location as well as the October statement.')).toEqual(['copy of the lease for the new location', 'October statement']);
+    });
+    it("what the merchant is to do holds the items, read by its own verbs: \"the merchant to sign the 8821 and upload a voided check\"", () => {
+      expect(items("We'll need the merchant to sign the 8821 and upload a voided check.")).toEqual(['8821', 'voided check']);
+      expect(items('Please have the owner sign and return the attached 4506-C.')).toEqual(['attached 4506-C']);
+    });
+  });
+});

@@ -179,12 +179,19 @@ const unquote = (l: string) => l.replace(/^\s*>\s?/, '');
 const INLINE_POINTER =
   /\b(in[- ]?line|in (all )?caps|in (red|blue|green|bold)|(notes?|comments?|answers?|responses?|replies|questions?) (below|inline|in[- ]line|in caps|in red|in bold|marked)|(see|read) (my )?(notes?|comments?|answers?) (below|in the (email|message|thread))|below in (caps|red|blue|bold))\b/i;
 /**
- * (holdout42) The sender relays a third person's message quoted under its own words ("Renee's notes below", "credit's
- * comments below", "see below from UW", "FYI below"): the quoted message is that person's, read as forwarded, not as the thread answered.
- * (holdout43) ... also the person named by a pronoun: "Rick passed on this one, see his note below".
+ * The sender's words pointing at the message below for the answer (POINTS_BELOW: "see below from UW", "per credit's note
+ * below", "decision below", "FYI below"), of which the relays (RELAYS_BELOW) name a third person's message: (holdout42)
+ * "Renee's notes below", "credit's comments below", "see below from UW", "FYI below"; (holdout43) the person named by a
+ * pronoun ("Rick passed on this one, see his note below"). Under a relay, an Outlook "-----Original Message-----" is that
+ * person's message, read as forwarded, not as the thread answered; the classifier (classifier/index.ts) reads the sender's
+ * words together with a forwarded message they point at. (rfix10) One definition: the classifier had its own POINTS_BELOW,
+ * which missed the relays' "response", "reply", "write-up" and "email" below. The relays stay the narrower test here: a
+ * bare "see below" over an Outlook quote is as often the broker's own submission answered inline, and read as a
+ * forwarded answer it would apply that submission's words.
  */
-const RELAYS_BELOW =
-  /\b(?:[a-z]+'s|his|her|their|credit|uw|underwriting|the underwriter|risk|committee|management) (?:notes?|comments?|decision|response|reply|answer|write-?up|email)\b[^.!?\n]{0,20}\bbelow\b|\bsee below from\b|\bfyi,? (?:see )?below\b|\bbelow from (?:credit|uw|underwriting|the underwriter|risk|committee|management)\b/i;
+const RELAY_FORMS = String.raw`\b(?:[a-z]+'s|his|her|their|credit|uw|underwriting|the underwriter|risk|committee|management) (?:notes?|comments?|decision|response|reply|answer|write-?up|email)\b[^.!?\n]{0,20}\bbelow\b|\bsee below from\b|\bfyi,? (?:see )?below\b|\bbelow from (?:credit|uw|underwriting|the underwriter|risk|committee|management)\b`;
+const RELAYS_BELOW = new RegExp(RELAY_FORMS, 'i');
+export const POINTS_BELOW = new RegExp(String.raw`\b(?:see|read|per|note|notes|decision|answer|terms|numbers|details|comments?|fyi)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (?:from|is|are)\b|${RELAY_FORMS}`, 'i');
 /** A note mark; (holdout31) also the sender's initials in brackets ("[RC] Sorry, no. 14 negs in October"). */
 const NOTE_MARK = /^\s*(?:>>+|<<+|<-+|-+>|\*\*+|=>|\[note\]|note:|\[[a-z]{2,3}\]:?)\s*/i;
 

@@ -301,6 +301,8 @@ NEEDS_INFO.push(
   { phrase: "(need|needs|want|wants|needed) (a couple of|a couple|a few|some|two|three|\\d) (more )?(things|items|docs|documents|pieces)\\b", w: 1.5 },
   { phrase: "before (she|he|they|uw|underwriting|credit|the underwriter|we|i) (can|could|will) (price|quote|structure|underwrite|give (you |him |her )?(a |any )?(number|numbers|terms|pricing|price|offer|decision)|put (a )?numbers? on)", w: 2 },
   { phrase: "(then|and then|after that) (i|we|she|he|they|uw|credit) (can|could|will|'ll) (give|get|send) (you |him |her )?(a |the |some )?(number|numbers|terms|pricing|price|offer|decision)", w: 1.5 },
+  // (rfix10) what is left to come, named: "the only thing outstanding is the landlord letter", "all we need now is the voided check"
+  { phrase: "(the only thing|the one thing|only thing|all (we|i|uw|credit|underwriting)|what (we|i|uw|credit|underwriting)) (still )?(need|needs|still need|are missing|is missing|is outstanding|outstanding|left|missing|remaining|open)( now| still| on (it|this|the file))? (is|are)\\b", w: 2.5 },
 );
 
 /**

@@ -7,7 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
-import { type ReplyInput, normalizeText, replyParts } from '../reply-text';
+import { POINTS_BELOW, type ReplyInput, normalizeText, replyParts } from '../reply-text';
 import type { Classification, ExtractedOffer, ReplyContext } from './types';
 import { sentenceAround } from './text';
 import { add } from './cues';
@@ -84,9 +84,6 @@ export function pricingCues(text: string, context?: ReplyContext): string[] {
 }
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
-/** The sender's words pointing at the message below for the answer: "see below from UW", "per credit's note below", "decision below". */
-// (holdout42) ... "FYI below"
-const POINTS_BELOW = /\b(see|read|per|note|notes|decision|answer|terms|numbers|details|comments?|fyi)\b[^.!?\n]{0,30}\bbelow\b|\bbelow (from|is|are)\b/;
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**

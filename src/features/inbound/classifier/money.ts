@@ -29,7 +29,9 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['payback', /\b(pay ?back|pays back|paying back|rtr|right to receive|purchased amount|purchased receivables|receivables purchased|specified amount|amount (sold|purchased)|receivables sold|total (re)?pay\w*|total due|repayment amount|total cost|(?:total|monto|importe) a (?:devolver|pagar|reembolsar|retornar)|a devolver)\b/g],
   ['fee', /\b(fees?|orig\w*|commission|points?|pts|closing costs?|cost of (capital|funds|the advance|financing)|finance charge)\b/g],
   // (holdout15) what the merchant nets after a payoff or fees is no offer: "the merchant nets about $52,300 before fees"
-  ['net', /\b(net|nets|netting|netted|disburse\w*|after fees|wired?|in hand|take[- ]home)\b/g],
+  // (rfix10) ... the net named with its noun ("net funds of", "net funding to the merchant:", "net proceeds"), read as one label
+  // ending where the noun does, so the "fund" in it is no funded amount; and what reaches the merchant after the fees or a payoff
+  ['net', /\b(net(?:[- ](?:funds?|funding|funded|proceeds|amount|advance|disbursement|disbursed|wire|deposit|cash|payout))?(?: (?:to|for) (?:the )?(?:merchant|client|customer|business|owner))?|nets|netting|netted|disburse\w*|after (?:the )?(?:fees?|origination|payoffs?|buyouts?)|wired?|in hand|take[- ]home)\b/g],
   ['requested', /\b(request\w*|asked( for)?|asking( for)?|submitted (for|at)|looking for|instead of|not the|rather than|wanted|(if|unless) (he|she|they|the (merchant|client|owner|customer)) (really |still )?(wants?|needs?|insists? on)( the)?( full| whole| entire)?\s*$|(can't|cannot|couldn't|unable to|not able to|won't|will not|pass|passing|declined?)( \w+){0,3} (at|for|on|do))\b/g],
   // (holdout25) an amount refused in words before it: "we are not going to do a $100,000 advance on this file"
   ['requested', /\b(?:not going to|aren't going to|are not going to|isn't going to|is not going to|won't be able to|not able to) (?:do|fund|approve|write|offer|go to|go)(?: (?:a|an|the))?(?: full| whole)?\s*$/g],

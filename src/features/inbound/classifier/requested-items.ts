@@ -8,8 +8,21 @@ export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`,
 
 // (rfix7) the shorthand of a phone: "a voided chk", "a pic of the storefront"
 // (rfix11) ... and a statement asked by its place in the run: "the 4th month", "a fourth month"
+// (rfix10) words, not parts of words: "please" holds no lease, "above-referenced" no references
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|lease|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|references?|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\b(mc|dot|usdot) (number|#|authority)|\b(?:\d(?:st|nd|rd|th)|third|fourth|fifth|sixth) months?\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(?:brewer'?s|tax|lien|levy|irs|state|licen[cs]e) notices?\b|\b(mc|dot|usdot) (number|#|authority)|\b(?:\d(?:st|nd|rd|th)|third|fourth|fifth|sixth) months?\b/i;
+
+/** (rfix10) Words that do not tell one item from another. */
+const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
+
+/** (rfix10) Why an item is asked, after it: "now that it has closed", "to see if it has cleaned up", "since the app is old". */
+const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|since|because)\b.*$/i;
+
+/**
+ * (rfix10) Another funder's contract or agreement, named by the funder ("the Fundworks contract", "their Bitty agreement"):
+ * a document of the file. The lender's own "contract request" or "the contract" to sign is a closing step, no stip asked.
+ */
+const FUNDER_CONTRACT = /(?:^|\s)(?:the |their |his |her |its )?(?!(?:The|Their|His|Her|Its|Our|Your|Signed|Executed|Final|Funding|Purchase|Operating|ISO|Merchant|Sales?|Receivables?|Revenue|Loan|Security|Guaranty|Guarantee|Master|ACH|Renewal|Financing|Advance|MCA|Lease|Services?|Participation|Broker|Referral|Partnership|Shareholder|Franchise)\b)[A-Z][\w&'-]+ (?:contract|agreement)s?\b(?! request)/;
 
 /** (holdout23) A letter explaining a deposit names its amount: "a letter of explanation for the $48k transfer" is still an item. */
 const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of explanation|loe|explanation)\b/i;
@@ -21,7 +34,19 @@ const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulati
 /** A checklist line: "[ ] Voided check", "- [x] Signed app", "☐ Lease", "☑ Bank statements" (group 1 blank when open). */
 // (holdout42) ... its box in a table cell of its own ("☐ | Voided business check", "☐: Voided business check" once joined)
 const CHECKBOX = /^\s*(?:[-*]\s+)?(\[ ?\]|☐|\[[xX✓✔]\]|[☑☒✅])\s*(?:[:|]\s*)?\s(.+)$/;
-const STILL_OPEN = /^(outstanding|missing|needed|required|open|pending|not received)$/i;
+/** (rfix10) A list entry explaining, then asking in its last sentence: "X only has Y. Can you send Z?", "... Please send Z." */
+const ENTRY_ASKS_LAST = /[a-z0-9)"'][.!]\s+(?:(?:can|could|would) you (?:please )?|please )(?:send|get|provide|forward|upload|resend)(?: (?:me|us|over))? ([^.!?]+?)[.!?]?\s*$/i;
+/** (rfix10) A numbered row label of a stip card, alone on its line: "Condition 1", "Stip 2:", "Outstanding 3", "Item #4". */
+const ROW_LABEL_ALONE = /^\s*(?:stip|stipulation|item|condition|requirement|doc(?:ument)?|outstanding|required|missing)\s*#?\s*\d{1,2}\s*:?\s*$/i;
+/**
+ * (rfix10) A stip's status as lenders' lists and portals write it: still open ("Requested", "Awaiting", "Still needed", "Due by
+ * Friday", "Not yet received") or already in ("Uploaded", "Verified", "Accepted", "Provided", "N/A").
+ */
+const OPEN_STATUS = String.raw`(?:outstanding|missing|(?:still )?needed|required|open|pending|not (?:yet )?received|requested|awaiting|waiting|due|to follow|not provided|incomplete)(?:\s+(?:by|on|before)\b[^)|]*)?`;
+const IN_STATUS = String.raw`(?:received|cleared|satisfied|waived|complete[d]?|on file|in file|done|rec'?d|approved|verified|accepted|uploaded|provided|in hand|n\/a|not needed|not required)`;
+const STILL_OPEN = new RegExp(`^${OPEN_STATUS}$`, 'i');
+/** (rfix10) A line of a stip status list that is no table: "Voided check - Requested", "Signed app: Received", "MTD (awaiting)". */
+const STATUS_LINE = new RegExp(`^\\s*(?:(?:[-*\u2022]|\\d{1,2}[.)])\\s+)?(\\S.{1,80}?)(?:\\s+[-\u2013\u2014]\\s+|\\s*:\\s+|\\s*\\(\\s*)(?:(${OPEN_STATUS})|(${IN_STATUS})\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?)\\s*\\)?[.;]?\\s*$`, 'i');
 
 function cleanItem(s: string): string {
   return s
@@ -34,7 +59,8 @@ function cleanItem(s: string): string {
     .replace(/\s*\((?!front\b)(?:[^()\s]+\s+){3,}[^()]*\)[\s.;,:!]*$/, '')
     .replace(/[\s.;,:!]+$/, '')
     // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
-    .replace(/,?\s+(?:as well|too|also)$/i, '')
+    // (rfix10) ... nor a trailing "pls", "please", "asap" ("an MTD pls")
+    .replace(/,?\s+(?:as well|too|also|pls|plz|please|asap|thx|thanks)$/i, '')
     .trim();
 }
 
@@ -46,7 +72,10 @@ function splitList(s: string): string[] {
   // item, X or Y one item: "proof of ownership (articles or a K-1 showing 51%+) and either a landlord letter or a mortgage statement"
   s = s.replace(/\s*\((?:[^()\s]+\s+){2,}[^()]*\)(?=\s+(?:and|plus|&)\s)/g, '').replace(/\s+and\s+either\s+/gi, ', ');
   if (numbered.length >= 3) return numbered.map(cleanItem).filter((p) => p.length > 1);
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+/i);
+  // (rfix10) ", or a signed consent" offers another way to the same item, no item of its own; "and their last 2 months"
+  // starts the next item as "and the" does, as does "as well as"; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n
+  // mtd thru fri")
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -58,10 +87,18 @@ function splitList(s: string): string[] {
 
 // (rfix8) A status beside an item in a stip list or table ("Signed application - RECEIVED", "Voided check: Cleared"):
 // the ones already in are no request; the open ones are asked for, their status no part of the item.
-const STATUS_IN = /\s*(?:[-\u2013\u2014:|]\s*|\(\s*)(?:received|cleared|satisfied|waived|complete[d]?|on file|in file|done|rec'?d|approved)\b(?:\s+\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)?\s*\)?\s*$/i;
-const STATUS_OPEN = /\s*(?:[-\u2013\u2014:|]\s*|\(\s*)(?:open|outstanding|pending|needed|missing|required|not received)\s*\)?\s*$/i;
+const STATUS_IN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|\\(\\s*)${IN_STATUS}\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?\\s*\\)?\\s*$`, 'i');
+const STATUS_OPEN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|\\(\\s*)${OPEN_STATUS}\\s*\\)?\\s*$`, 'i');
 /** (rfix8) An item that only points at a list written elsewhere ("provide below documents", "the same", "the needful"). */
 const POINTER_ITEM = /^(?:the\s+)?(?:below|above|said|same|needful|aforementioned|mentioned)\b/i;
+/**
+ * (rfix10) The documents as a whole, where they go or come from: a portal's "Upload documents to the file in the portal",
+ * "Upload items in the broker desk under the file", "documents from the application page", or the package the list that
+ * follows makes up ("I'll need the full-doc package:", "from a complete package"): no item of its own.
+ */
+const GENERIC_ITEM = /^(?:(?:the|all|any|your|these|those|remaining|outstanding|requested|missing|required|open|pending|needed|full(?:[- ]doc)?|complete|whole|entire|additional|further|more|supporting)\s+)*(?:documents?|docs|documentation|items|stips|stipulations|conditions|paperwork|files?|package|info(?:rmation)?)(?:\s+(?:to|in|into|on|onto|from|under|via|through|at|with|for)\b.*)?$/i;
+/** (rfix10) A clause, not a thing: "the file will return to the underwriting queue automatically" (a subject and what it will do). */
+const CLAUSE_ITEM = /^(?:the |this |your |our )?(?:file|deal|merchant|application|it|we|you|they|he|she|underwriting|uw)\s+(?:will|would|shall|can|could|should|must|may|might|gets?|goes|returns?|moves?)\b/i;
 
 /**
  * (rfix8) An item as an underwriter logs it: the row label of a stip table or list is no part of it ("Stip 3 - Bank
@@ -72,7 +109,7 @@ const POINTER_ITEM = /^(?:the\s+)?(?:below|above|said|same|needful|aforementione
  */
 export function plainItem(s: string): string {
   return s
-    .replace(/^\s*(?:stip|stipulation|item|condition|requirement|doc(?:ument)?)\s*#?\s*\d{1,2}\s*[-\u2013\u2014:.)]\s*/i, '')
+    .replace(/^\s*(?:stip|stipulation|item|condition|requirement|doc(?:ument)?|outstanding|open|pending|missing|required)\s*#?\s*\d{1,2}\s*[-\u2013\u2014:.)]\s*/i, '')
     .replace(STATUS_OPEN, '')
     .replace(/\b((?:[a-z][a-z'&]*[\s-]+){1,4}[a-z][a-z'&]*)\s*\(([A-Za-z&]{2,6})\)/gi, (all, words: string, abbr: string) => {
       const ws = words.toLowerCase().split(/[\s-]+/);
@@ -106,6 +143,18 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     items.push(cleanItem(doc));
     hits.push(`open row "${doc}"`);
   }
+  // 0a. (rfix10) a stip status list written as lines, no table ("Signed application - Received", "Voided check - Requested",
+  // "MTD statement (awaiting)"): two or more such lines; the open ones are asked for, the ones in are no request
+  const statusLines = lines.map((l, i) => (inList.has(i) ? null : STATUS_LINE.exec(l))).map((m) => (m && DOC_WORDS.test(m[1]) ? m : null));
+  if (statusLines.filter(Boolean).length >= 2) {
+    statusLines.forEach((m, i) => {
+      if (!m) return;
+      inList.add(i);
+      if (!m[2]) return;
+      items.push(cleanItem(m[1]));
+      hits.push(`open row "${m[1].trim()}"`);
+    });
+  }
   // 0b. (holdout29) a pasted checklist ("[x] Signed application", "[ ] Voided business check", "☐ Lease"): the boxes
   // still open are what is asked for, the ticked ones are in; read only with a document among the open boxes
   const boxes = lines.map((l) => CHECKBOX.exec(l));
@@ -114,6 +163,18 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     boxes.forEach((m, i) => m && inList.add(i));
     for (const i of open) items.push(cleanItem(boxes[i]![2]));
     hits.push(`checklist: ${open.length} open box${open.length > 1 ? 'es' : ''}`);
+  }
+  // 0c. (rfix10) a portal card: a numbered row label alone on its line ("Condition 1", "Stip 2:", "Outstanding 3"), the
+  // document on the next line written ("Condition 1\n\nBank login via Plaid")
+  for (let i = 0; i < lines.length; i++) {
+    if (inList.has(i) || !ROW_LABEL_ALONE.test(lines[i])) continue;
+    let j = i + 1;
+    while (j < lines.length && !lines[j].trim()) j++;
+    if (j >= lines.length || inList.has(j) || ROW_LABEL_ALONE.test(lines[j]) || !DOC_WORDS.test(lines[j])) continue;
+    inList.add(i);
+    inList.add(j);
+    items.push(cleanItem(lines[j]));
+    hits.push(`card "${lines[i].trim()}"`);
   }
   // 1. bulleted / numbered lists, introduced by a request or made of documents
   for (let i = 0; i < lines.length; i++) {
@@ -133,13 +194,15 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     const looksLikeTerms = entries.filter((e) => /\$\s?\d|\b1\.\d{2}\b/.test(e)).length > entries.length / 2;
     if (!looksLikeTerms && ((LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) || docs * 2 >= entries.length)) {
       for (const n of block) inList.add(n);
-      for (const e of entries) items.push(cleanItem(e));
+      // (rfix10) an entry that explains and then asks for a document ("- The package only has September and October
+      // statements. Can you send July and August?"): the item is what it asks for, not the whole entry
+      for (const e of entries) items.push(cleanItem(ENTRY_ASKS_LAST.exec(e)?.[1] ?? e));
       hits.push(`list of ${entries.length} after "${intro.trim().slice(0, 60)}"`);
     }
     i = j - 1;
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|(?:condition|stip|requirement|document|doc) #?\d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
+  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|(?:condition|stip|requirement|document|doc|outstanding|open|pending|missing) #?\d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
   // (holdout11) a request sentence ending in a colon before the items: "UW wants two things before they will give me a
   // number: a payoff letter on the Rapid position, and the last 2 months of Square reports (she runs ...)"
   // (holdout13) or counting them: "a couple things before UW will open it up: landlord info (...), last 3 months of ..."
@@ -153,7 +216,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     let tail = m[2];
     for (let k = i + 1; k < Math.min(lines.length, i + 3) && !/[.!?:;]\s*$/.test(tail) && /^[ \t]*[a-z]/.test(lines[k]) && !inList.has(k); k++) tail = `${tail.trimEnd()} ${lines[k].trim()}`;
     // the list ends with its sentence ("... and an A/R aging report. Thx")
-    const parts = splitList(tail.split(/(?<![A-Z]\.?[A-Z]?)[.!?](?:\s+(?=[A-Z])|\s*$)/)[0].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    // (rfix10) ... a letter explaining an amount named in it ("a letter of explanation for the $48,000 deposit") is an item there too
+    const parts = splitList(tail.split(/(?<![A-Z]\.?[A-Z]?)[.!?](?:\s+(?=[A-Z])|\s*$)/)[0].replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)\s*/g, ' ').trim()).filter((p) => DOC_WORDS.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)));
     if (parts.length) {
       inList.add(i);
       items.push(...parts);
@@ -168,24 +232,50 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   const prose = lines
     .filter((_, i) => !inList.has(i))
     .join('\n')
-    .replace(/([a-z0-9)])\.\s+(?=(?:and|plus|also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
-    .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
+    .replace(/([a-z0-9)])[.?]\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
+    .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ')
+    .replace(/(\b(?:the|a|an|of|for|from|your|their|his|her|its|[a-z]+'s))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
+  // (rfix10) ... and so does a sentence opened by a capital "Also", after a request or a question asking ("Need October. Also
+  // the app signed and dated, and a voided check.", "Can you get me the Bitty contract? Also a signed 8821"), and a line ending on a word no sentence ends on, an article, a preposition or a possessive ("the owner's\nDL")
   // (holdout43) ... the underwriter named by a pronoun ("until he sees the payoff letter"); and the shorthand "b4" ends the item as "before" does ("need MTD + the lease on the new location b4 i can firm it up")
   // (after holdout11: "requires", "without", "share", "connect", "sign")
   // (holdout24) "can't price it until I see the MTD activity and ...": what the lender waits to see
   // (rfix11) "can you grab the last 3 months of Square statements + a MTD bank printout?": a salesman's verb for asking
-  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|grab(?: us| me)?|(?:can|could) you pull|email us|submit|missing|asking for|requesting|wants to see|would like to see)\s+(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then)|if)\b|$)/gi;
+  // (rfix10) what "they want to see" or "want to run" ("want to run a bank verification through DecisionLogic"), what to
+  // "grab me", "furnish", "supply", what they are "looking for", what is "outstanding" / "left" ("the only thing outstanding is
+  // the landlord letter"); the item ends where the lender goes on ("... and they want to run", "... and I'll firm it up", "... and docs go out
+  // today"), and why it is
+  // asked is no part of it (WHY_AFTER: "the full November statement now that it has closed", "the October statement to see
+  // if it has cleaned up")
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab(?: us| me)?|(?:can|could) you pull|furnish|supply|return(?= (?:the|a|an|your|signed|executed)\b)|looking for|(?:outstanding|left|remaining|open)(?: now| still)? (?:is|are))(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|and (?:also )?(?=(?:send|upload|provide|sign|forward|submit|complete|connect|email|get|grab|share|furnish)\b)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
+    // (rfix10) "need the merchant to sign the 8821 and upload a voided check", "sign and return the application": what the
+    // merchant is to do, the next verb, holds the items, read by its own verbs; "need to see the payoff letter", "all we need now is the voided check": the item after them
+    const party = /^(?:(?:the |your |their )?(?:merchant|owner|client|customer|business owner|guarantor|him|her|them|they) to |(?:and|or|&) (?=(?:send|upload|provide|sign|forward|submit|return|email)\b))/i.exec(m[1]);
+    if (party) {
+      verbRe.lastIndex = m.index + m[0].length - m[1].length + party[0].length;
+      continue;
+    }
+    const lead = /^(?:to (?:see|have|get|review|receive) |(?:now |still )?(?:is|are) )/i.exec(m[1]);
+    if (lead) m[1] = m[1].slice(lead[0].length);
+    // (rfix10) a verb's object is on its line (a heading "ITEMS NEEDED" asks for nothing on the line under it), and a verb in
+    // capitals after a word in capitals is a name's word ("Titletown Sign & Awning can go to underwriting"), asking for nothing
+    if (/^[A-Z]/.test(m[0]) && /(?:^|[^\w'])(?!I\b)[A-Z][\w'&-]*[ \t]+$/.test(prose.slice(Math.max(0, m.index - 40), m.index))) {
+      verbRe.lastIndex = m.index + 1;
+      continue;
+    }
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     // (holdout18) "the renewal application not the new deal app", "4 months not 3": the item is what is asked, not what it replaces
     // (holdout42) ... and an aside in brackets the line break cut short ("statements for the second account (the one")
-    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, ''))) {
+    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, '').replace(WHY_AFTER, ''))) {
       // what the lender already has is no request: "we only got aug/sep/oct"
       // (rfix7) ... its subject left out in shorthand: "only got jul aug sept", "already have the app"
-      if (/^(?:(?:we|i|they|uw|you)\b[^,]{0,12}|(?:only|already|just) )\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
-      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed")
-      if (DOC_WORDS.test(p) && !/^(following|these|them|it|this|that|everything|anything)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
+      // (rfix10) ... or what the broker sent: "what you sent stops at September"
+      if (/^(?:(?:what |which |all )?(?:we|i|they|uw|you)\b[^,]{0,12}|(?:only|already|just) )\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
+      // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed"; nor where a
+      // document is missing from: "... is missing from the package", rfix10)
+      if ((DOC_WORDS.test(p) || FUNDER_CONTRACT.test(p)) && !/^(following|these|them|it|this|that|everything|anything|from|out of)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }
@@ -197,6 +287,14 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   while ((m = unsignedRe.exec(prose))) {
     items.push(`signed ${m[1]}`);
     hits.push(`unsigned "${m[0].trim()}"`);
+  }
+  // (rfix10) a document said to be missing, in a sentence of its own or after "but": "the sept statement is missing from the
+  // pkg" asks for it (never what a document is missing: "the Oct stmt is missing pgs 2-4")
+  const missingRe = /(?:^|[.!?;]\s+|\n\s*|\bbut |\band |\balso,? )(?:the |your |their |his |her )?((?:[\w'/&-]+ ){0,4}?[\w'/&-]+) (?:is|are) (?:still )?missing\b(?! (?:the|a|an|pages?|pgs?|pg|page|\d|signatures?|sig|dates?))/gi;
+  while ((m = missingRe.exec(prose))) {
+    if (!DOC_WORDS.test(m[1]) || /^(?:it|this|that|what|which|nothing|something)$/i.test(m[1])) continue;
+    items.push(m[1]);
+    hits.push(`said to be missing "${m[1]}"`);
   }
   // (holdout41) a party asked after with its contact, no question mark: "who is the landlord, need name/# for the LV", "who's
   // their CPA - need name and number": the party's contact is the item
@@ -213,6 +311,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
     const head = p.toLowerCase().split(/[^a-z0-9']+/)[0] ?? '';
     if (!m[1] && head.length >= 4 && items.some((it) => new RegExp(`\\b${head}\\b`, 'i').test(it))) continue;
+    // (rfix10) when someone can be reached is a call to set up, no item: "Is the owner around tomorrow between 10 and 2?"
+    if (/\b(?:around|available|free|reachable|in the office)\b/i.test(p)) continue;
     if (p) {
       items.push(p);
       hits.push(`question "${p}"`);
@@ -220,6 +320,12 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   }
   const seen = new Set<string>();
   const out: string[] = [];
+  // (rfix10) the same item asked twice in other words, a stip list and the sentence around it ("Outstanding items: October
+  // bank statement ..." and "please send the October bank statement"; "Driver's license (owner)" and "a copy of the owner's
+  // driver's license"; "the October statement to see if ..."): one item, the first one written. Words of one within the other's.
+  const words = (x: string) => new Set(x.toLowerCase().replace(/['\u2019]s\b/g, '').split(/[^a-z0-9]+/).filter((w) => w && !SAME_ITEM_STOP.has(w)));
+  const kept: Array<Set<string>> = [];
+  const sameItem = (w: Set<string>) => w.size > 0 && kept.some((k) => [...w].every((x) => k.has(x)) || [...k].every((x) => w.has(x)));
   const brokerSide: string[] = [];
   for (const raw of items) {
     if (STATUS_IN.test(raw)) {
@@ -227,7 +333,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       continue;
     }
     const it = plainItem(raw);
-    if (POINTER_ITEM.test(it)) continue;
+    if (POINTER_ITEM.test(it) || GENERIC_ITEM.test(it) || CLAUSE_ITEM.test(it)) continue;
     const key = it.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
     if (!key || seen.has(key)) continue;
     // (holdout28) an item about the broker's own side ("closer on snake river, u or tyler", "your ISO agreement") is no stip
@@ -236,7 +342,13 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       hits.push(`the broker's own side, not the deal's: "${it}"`);
       continue;
     }
+    const w = words(it);
+    if (sameItem(w)) {
+      hits.push(`asked again: "${it}"`);
+      continue;
+    }
     seen.add(key);
+    kept.push(w);
     out.push(it.slice(0, 500));
   }
   return { items: out.slice(0, 50), hits, brokerSide };

@@ -45,7 +45,17 @@ export function wordsToDigits(lower: string): string {
   const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
   const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
   const digit = Object.keys(V.DIGIT_WORDS).join('|');
+  // (rfix10) cents as a cheque or a formal letter writes them, "five hundred seventy dollars and eighty-three cents ($570.83)",
+  // "five hundred seventy and 83/100 dollars", "... dollars and 83/100": one form, "dollars and 83 cents", that the amount
+  // rules below read as part of the amount (never a whole-dollar figure with its cents left over)
+  const cents = (c: string | undefined) => (c ? Number(c) / 100 : 0);
+  const money = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 2 })}`;
+  const figure = (f: string | undefined) => (f === undefined ? NaN : Number(f.replace(/[$,]/g, '')));
+  const CENTS = '(?:,? and (\\d{1,2}) cents?)?';
   return lower
+    .replace(/\band (\d{2})\/100 (?:dollars|usd)\b/g, 'dollars and $1 cents')
+    .replace(/\bdollars,? and (\d{2})\/100\b/g, 'dollars and $1 cents')
+    .replace(new RegExp(`\\b(dollars?,? and) (${num}|\\d{1,2}) cents?\\b`, 'g'), (_m, w: string, c: string) => `${w} ${/^\d/.test(c) ? c : value(c)} cents`)
     // (holdout20) a number written out with its figure in brackets, as a formal letter does: "nine (9) months",
     // "twelve (12) weekly payments": one number, the figure
     .replace(new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'), (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
@@ -54,23 +64,25 @@ export function wordsToDigits(lower: string): string {
     // (rfix7) an amount in thousands and hundreds written out with its figure in brackets, as a formal letter does: "one
     // thousand six hundred fifty dollars ($1,650.00)", "eighty-five thousand eight hundred dollars ($85,800.00)": one amount,
     // the figure (when the words say the same), never a thousand and a stray six hundred and fifty
-    .replace(new RegExp(`\\b(${num})(?: (hundred)(?: and)?(?: (${num}))?)? thousand(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))? dollars \\((\\$?\\d{1,3}(?:,\\d{3})+(?:\\.\\d{2})?)\\)`, 'g'), (m: string, a: string, h: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined, fig: string) => {
+    .replace(new RegExp(`\\b(${num})(?: (hundred)(?: and)?(?: (${num}))?)? thousand(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))? dollars${CENTS} \\((\\$?\\d{1,3}(?:,\\d{3})+(?:\\.\\d{2})?)\\)`, 'g'), (m: string, a: string, h: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined, ct: string | undefined, fig: string) => {
       const thousands = h ? value(a) * 100 + (b ? value(b) : 0) : value(a);
-      const n = thousands * 1000 + (c ? value(c) * 100 : 0) + (d ? value(d) : 0);
+      const n = round2(thousands * 1000 + (c ? value(c) * 100 : 0) + (d ? value(d) : 0) + cents(ct));
       // (a round thousand, "ten thousand dollars ($10,000)", reads right as it is: only a part under a thousand splits)
-      return (c || d) && Number(fig.replace(/[$,]/g, '')) === n ? `$${fig.replace(/^\$/, '')}` : m;
+      return (c || d || ct) && figure(fig) === n ? `$${fig.replace(/^\$/, '')}` : m;
     })
-    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)( dollars)?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string) => {
+    // (rfix10) ... and without the figure, the part under a thousand read with it when "dollars" closes the amount: "net funds
+    // of forty-eight thousand five hundred dollars" is $48,500 (never $48,000 and a stray $500)
+    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)(?:(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))?(?= dollars\\b))?( dollars${CENTS})?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string, c: string | undefined, d: string | undefined, _dl: string | undefined, ct: string | undefined) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);
-      return `$${(n * V.NUMBER_SCALES[scale]).toLocaleString('en-US')}`;
+      return money(round2(n * V.NUMBER_SCALES[scale] + (c ? value(c) * 100 : 0) + (d ? value(d) : 0) + cents(ct)));
     })
     // (holdout28) hundreds before a unit or "dollars": "one hundred twenty business days", "three hundred eighty-five dollars
     // ($385.00)" (the figure in brackets kept when it says the same); (holdout42) the unit wrapped by a line break ("business\ndays")
     .replace(new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business\\s+days?|days?|weeks?|months?)\\b`, 'g'), (_m, a: string, b: string | undefined, u: string) => `${value(a) * 100 + (b ? value(b) : 0)} ${u.replace(/\s+/, ' ')}`)
-    .replace(new RegExp(`\\b(?:(${num}) hundred(?: and)?(?: (${num}))?|(${num})) dollars(?: \\((\\$?\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?)\\))?`, 'g'), (_m, a: string | undefined, b: string | undefined, c: string | undefined, fig: string | undefined) => {
-      const n = a ? value(a) * 100 + (b ? value(b) : 0) : value(c!);
-      return fig && Number(fig.replace(/[$,]/g, '')) === n ? `$${fig.replace(/^\$/, '')}` : `$${n}`;
+    .replace(new RegExp(`\\b(?:(${num}) hundred(?: and)?(?: (${num}))?|(${num})) dollars${CENTS}(?: \\((\\$?\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?)\\))?`, 'g'), (_m, a: string | undefined, b: string | undefined, c: string | undefined, ct: string | undefined, fig: string | undefined) => {
+      const n = round2((a ? value(a) * 100 + (b ? value(b) : 0) : value(c!)) + cents(ct));
+      return fig && figure(fig) === n ? `$${fig.replace(/^\$/, '')}` : money(n);
     })
     .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
     // (holdout43) a payment in hundreds, its schedule after it: "thirty-five hundred a week", "twelve hundred per day",
@@ -175,7 +187,10 @@ function unwrapLines(text: string): string {
   // are tried at line breaks only (a lookahead first), so a crafted run of spaces is not rescanned at every position
   return text
     .replace(/(?=\n)(?<=[A-Za-z,][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*[a-z])/g, ' ')
-    .replace(/(?=\n)(?<=[0-9][ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b)/g, ' ');
+    // (rfix10) ... a figure in brackets after its words too ("over one hundred twenty (120)\n\nbusiness days"); never into a unit
+    // that opens a sentence of its own ("120 pmts of 450\n\nweekly is possible at 2250", "term is 130\n\ndays are business
+    // days"): the unit followed by a verb, or naming another figure ("monthly revenue"), is that sentence's subject
+    .replace(/(?=\n)(?<=[0-9]\)?[ \t]*)\n(?:[ \t]*\n)?(?=[ \t]*(?:business|calendar|banking|days?|weeks?|months?|daily|weekly|bi-?weekly|monthly|payments?|pmts?|debits?|installments?)\b(?![ \t]+(?:is|are|was|were|works?|would|will|can|could|should|might|may|only|also|too|ok|okay|possible|available|options?|instead|preferred|revenue|deposits?|sales|balances?|average|volume|statements?|reporting)\b))/g, ' ');
 }
 
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */

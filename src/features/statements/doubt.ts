@@ -1,6 +1,6 @@
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -551,6 +551,19 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
 }
 
 /**
+ * A wire whose sender wrote what it buys (rules.ts `paidForByWire`: a model year, make and model
+ * number or a VIN; a dedicated lane, a numbered load, linehaul), from a sender no debit of the period
+ * pays: a customer's payment, however large (blind-47: a boat dealer's customer's wire for a named
+ * boat, a shipper's for a trucker's dedicated lane). A sender the merchant also pays (its first name
+ * word among a debit's name words: a floor plan lender's curtailments, the merchant's own account at
+ * another bank) stays doubted.
+ */
+function customerWire(t: Txn, debits: DebitWords[]): boolean {
+  const w = paidForByWire(t.description);
+  return !!w && !debits.some((d) => d.names.has(w.sender));
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -600,7 +613,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
     if (fromPaid.has(t)) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
-    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
+    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description))) && !customerWire(t, debits)) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
   }

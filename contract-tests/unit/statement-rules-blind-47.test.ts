@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { categoryDoubt, paidBack } from '../../src/features/statements/doubt';
+import { bankHoliday, categoryDoubt, dailyPulls, paidBack, unknownFunderPositions } from '../../src/features/statements/doubt';
+import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
 import { paidForByWire, warrantyCreditFrom } from '../../src/features/statements/rules';
 
@@ -69,5 +70,65 @@ describe("a supplier's WARRANTY PARTS CREDIT from a supplier the merchant pays: 
     expect(categoryDoubt([...sales, credit])).toMatch(/warranty credit/);
     expect(warrantyCreditFrom('PREAUTHORIZED CREDIT HALVARD MARINE WARRANTY LABOR CR 2624218470')).toBeNull();
     expect(warrantyCreditFrom('PREAUTHORIZED CREDIT HALVARD MARINE WARRANTY PARTS CLAIM 2624218470')).toBeNull();
+  });
+});
+
+describe('one sum to one payee on every business day: an advance’s daily pulls, whatever the payee’s name', () => {
+  // blind-46: "BLUESTEM RIDGE A DAILY" (ADVANCE cut to its first letter) and "NORTHGATE REVENU ... DAILY
+  // REMIT", made-up funders pulling every weekday, refused as equal debits to a payee no rule knows.
+  /** Every weekday from 2026-03-02 to 2026-03-13, less the days left out. */
+  const weekdays = (skip: string[] = []) => ['02', '03', '04', '05', '06', '09', '10', '11', '12', '13'].map((d) => `2026-03-${d}`).filter((d) => !skip.includes(d));
+  const pulls = (words: string, dates: string[], dollars = 540) => dates.map((d, i) => tx(d, `${words} ${567366626 + i}`, -dollars));
+  const figures = (txns: Txn[]) => figuresOf({ ok: true, txns, period: { start: '2026-03-01', end: '2026-03-31' }, opening: 1_000_000, closing: 1_000_000 + txns.reduce((a, t) => a + t.cents, 0) }, null);
+
+  it.each(['ACH DEBIT WREN HOLLOW A DAILY', 'WREN HOLLOW REVENU ACH debit | DAILY REMIT | ID', 'ACH DEBIT WREN HOLLOW PMT'])('%s every business day: a position, not in doubt', (words) => {
+    const ds = pulls(words, weekdays());
+    const p = unknownFunderPositions([...sales, ...ds]);
+    expect([...p.keys()]).toEqual(ds);
+    expect(categoryDoubt([...sales, ...ds])).toBeNull();
+    const f = figures([...sales, ...ds]);
+    expect(f.mca_count).toBe(1);
+    expect(f.mca_withhold_percent).toBe(18); // 5,400 of 30,000
+  });
+
+  it('bank holidays are no gap (Christmas and New Year on a Friday, Columbus Day); a day after a returned pull may be skipped', () => {
+    expect(['2026-12-25', '2027-01-01', '2026-10-12', '2026-11-26', '2026-01-19', '2023-01-02', '2026-07-03'].map(bankHoliday)).toEqual([true, true, true, true, true, true, false]);
+    const holidays = pulls('ACH DEBIT WREN HOLLOW A DAILY', ['2026-12-21', '2026-12-22', '2026-12-23', '2026-12-24', '2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-04']);
+    expect(dailyPulls(holidays).size).toBe(9);
+    const skipped = pulls('ACH DEBIT WREN HOLLOW A DAILY', weekdays(['2026-03-10']));
+    expect(dailyPulls(skipped).size).toBe(0);
+    const back = tx('2026-03-09', 'ACH RETURN WREN HOLLOW A R01 INSUFF FUNDS', 540);
+    expect(dailyPulls([...skipped.slice(0, 5), back, ...skipped.slice(5)]).size).toBe(9);
+  });
+
+  it('fewer than eight, a business day missed, a weekend pull, or weekly: no position, still in doubt', () => {
+    const doubted = (ds: Txn[]) => {
+      expect(unknownFunderPositions([...sales, ...ds]).size).toBe(0);
+      expect(categoryDoubt([...sales, ...ds])).toMatch(/debits of \$540\.00 to one payee .* recur like an advance's payments/);
+    };
+    doubted(pulls('ACH DEBIT WREN HOLLOW A DAILY', weekdays().slice(0, 7)));
+    doubted(pulls('ACH DEBIT WREN HOLLOW A DAILY', weekdays(['2026-03-10'])));
+    doubted(pulls('ACH DEBIT WREN HOLLOW A DAILY', [...weekdays(), '2026-03-14']));
+    doubted(pulls('ACH DEBIT WREN HOLLOW CO WKLY REMIT', ['2026-03-02', '2026-03-09', '2026-03-16', '2026-03-23', '2026-03-30']));
+  });
+
+  it.each([
+    ['a lease', 'ACH DEBIT WREN HOLLOW LEASE DAILY'],
+    ['a loan', 'ACH DEBIT WREN HOLLOW LOAN DAILY'],
+    ['payroll', 'ACH DEBIT WREN HOLLOW PAYROLL'],
+    ["a vendor's services", 'ACH DEBIT WREN HOLLOW SERVICES'],
+    ['an insurance premium', 'ACH DEBIT WREN HOLLOW INS PREM'],
+    ['a processor (a row of another class)', 'ACH DEBIT TOAST INC WREN HOLLOW'],
+    ['a transfer', 'ONLINE TRANSFER TO WREN HOLLOW'],
+  ])('a payee known otherwise (%s): no position', (_, words) => {
+    const ds = pulls(words, weekdays());
+    expect(dailyPulls([...sales, ...ds]).size).toBe(0);
+    expect(unknownFunderPositions([...sales, ...ds]).size).toBe(0);
+  });
+
+  it('a payee with one debit known otherwise, or a loan-worded credit from it: no position', () => {
+    const ds = pulls('ACH DEBIT WREN HOLLOW A DAILY', weekdays());
+    expect(dailyPulls([...ds, tx('2026-03-20', 'ACH DEBIT WREN HOLLOW A LEASE', -900)]).size).toBe(0);
+    expect(dailyPulls([tx('2026-03-01', 'ACH CREDIT WREN HOLLOW A LOAN DISBURSE', 20000), ...ds]).size).toBe(0);
   });
 });

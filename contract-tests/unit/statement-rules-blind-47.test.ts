@@ -126,6 +126,17 @@ describe('one sum to one payee on every business day: an advance’s daily pulls
     expect(unknownFunderPositions([...sales, ...ds]).size).toBe(0);
   });
 
+  it('the same sum under another payee before or after the pulls (a funder renamed, or another advance): one position or two, still in doubt', () => {
+    // blind-45 N02: "HARBORSTONE CAP DAILY PMT" to 12/24, then "HSC SERVICING HARBORSTONE ADV" from 12/28, $418 each business day: one funder.
+    const first = pulls('ACH Debit WREN HOLLOW CAP DAILY PMT', weekdays());
+    const then = pulls('ACH Debit WHS SERVICING WREN ADV', ['2026-03-16', '2026-03-17', '2026-03-18', '2026-03-19', '2026-03-20', '2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26']);
+    expect(dailyPulls([...sales, ...first, ...then]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...first, ...then])).toMatch(/recur like an advance's payments/);
+    // Each alone is a position; beside a check of the same sum it still is.
+    expect(dailyPulls([...sales, ...first]).size).toBe(10);
+    expect(dailyPulls([...sales, ...first, tx('2026-03-20', 'CHECK 1042', -540)]).size).toBe(10);
+  });
+
   it('a payee with one debit known otherwise, or a loan-worded credit from it: no position', () => {
     const ds = pulls('ACH DEBIT WREN HOLLOW A DAILY', weekdays());
     expect(dailyPulls([...ds, tx('2026-03-20', 'ACH DEBIT WREN HOLLOW A LEASE', -900)]).size).toBe(0);

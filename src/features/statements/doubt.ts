@@ -441,7 +441,8 @@ const RETURNED = /\b(RETURN(ED)?|RTN|R0\d|NSF|INSUFF\w*|REVERS\w*)\b/i;
  * eight or more of them, and no debit to that payee known otherwise (a row of any class, a loan's,
  * a line's, a lease's, a policy's, rent, a payoff; a vendor's, payroll's, tax's, a bank's or a credit
  * union's words; a transfer, a check, a card purchase; an insurance premium) nor a credit from it
- * worded as a loan's or a line's funding. An underwriter reads a fixed sum taken every business day
+ * worded as a loan's or a line's funding, and the same sum debited to no other payee before or after
+ * those pulls (a funder renamed or another advance after it: one position or two, doubted). An underwriter reads a fixed sum taken every business day
  * as an advance's (or a daily-pay loan's, which stacks the same): no vendor, payroll, lease or tax
  * is billed every business day for one sum. Every such group in every corpus's truth is an advance's
  * (blind-46: "BLUESTEM RIDGE A DAILY", ADVANCE cut to its first letter; "NORTHGATE REVENU ... DAILY
@@ -474,12 +475,17 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     if (vetoed.has(p)) continue;
     const same = new Map<number, Set<string>>();
     for (const d of ds) if (d.cents <= -5_000) same.set(d.cents, (same.get(d.cents) ?? new Set()).add(d.date));
-    const daily = [...same.values()].some((dates) => {
+    const daily = [...same].some(([cents, dates]) => {
       const at = [...dates].sort();
       if (at.length < DAILY_PULLS || !at.every(businessDay)) return false;
       let missed = 0;
       for (let day = at[0]; day <= at[at.length - 1]; day = addDays(day, 1)) if (businessDay(day) && !dates.has(day)) missed++;
-      return missed <= (returned.get(p) ?? 0);
+      // The same sum taken under another payee's name before or after these pulls: the same funder
+      // renamed (a servicer's descriptor from one day on, blind-45: "HARBORSTONE CAP DAILY PMT" then
+      // "HSC SERVICING HARBORSTONE ADV", $418 every business day) or another advance after it, and no
+      // rule can say which (one position or two): doubted.
+      const elsewhere = txns.some((x) => x.cents === cents && (x.date < at[0] || x.date > at[at.length - 1]) && payeeKey(x.description) !== p && !OWN_OR_CHECK.test(x.description));
+      return missed <= (returned.get(p) ?? 0) && !elsewhere;
     });
     if (daily) for (const d of ds) out.set(d, p);
   }

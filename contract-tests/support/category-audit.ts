@@ -8,11 +8,11 @@
 // (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not
 // (unless doubted: a known funder's only debit of the period worded as a loan payment or after a line draw from it, doubt.ts
 // loanWordedSinglePulls; equal debits recurring to a payee no row knows, doubt.ts unknownFunderPulls; an unknown funder's schedule-worded pulls are a
-// position, doubt.ts unknownFunderPositions).
+// position, doubt.ts unknownFunderPositions; a debit a funder row and a not_funder row both name, rules.ts funderRowsDisagree, is doubted).
 import { readFileSync } from 'node:fs';
 import { fromPaidCounterparty, loanInstallments, loanWordedSinglePulls, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { paidBack, type Txn } from '../../src/features/statements/analyze';
-import { creditDoubt, depositKind, isNsf, mcaFunder } from '../../src/features/statements/rules';
+import { creditDoubt, depositKind, funderRowsDisagree, isNsf, mcaFunder } from '../../src/features/statements/rules';
 
 const KIND: Record<string, string> = {
   proc: 'revenue', marketplace: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'interest',
@@ -53,7 +53,7 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
       } else {
         const nsfWant = x.category === 'nsf_fee' || x.category === 'od_fee';
         if (isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
-        else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && (x.category === 'mca') !== ((!!mcaFunder(d) && !installment.has(txns[i])) || unknownPosition.has(txns[i]))) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
+        else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && !funderRowsDisagree(d) && (x.category === 'mca') !== ((!!mcaFunder(d) && !installment.has(txns[i])) || unknownPosition.has(txns[i]))) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
       }
       if (why) wrong.push({ file: s.file, amount: x.amount, description: d, why });
     });

@@ -3647,3 +3647,79 @@ describe('(rfix9)', () => {
     ]) expect(read(t, ctx).review_reason, t).toBeUndefined();
   });
 });
+
+describe('(rfix11)', () => {
+  const outcome = (text: string, c?: ReplyContext) => replyOutcome(contractClassification(read(text, c)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('an approval void unless something nobody has seen exists goes to a person; a verification or a deadline stays a stip', () => {
+    const ctx = ask(30_000);
+    const offer = 'Approved for the full $30,000 at 1.36, 120 business days, daily payment of $340.00.';
+    for (const t of [
+      `${offer} The merchant must provide an IRS installment agreement with at least 3 payments made. If no agreement is in place, this approval is void.`,
+      `${offer} This approval is null and void unless the owner provides a signed payment plan with the IRS.`,
+      `${offer} Without a release of the lien, the offer is void.`,
+      `${offer} If they can't produce the payoff letter, the approval is null and void.`,
+    ]) expect(read(t, ctx), t).toMatchObject({ type: 'approved', review_reason: 'tentative_terms' });
+    // routine conditions: a verification of what is on file, a deadline, a signed contract
+    for (const t of [
+      `${offer} If either one comes back dirty the approval is void.`,
+      `${offer} If the pull doesn't match, the approval is void.`,
+      `${offer} If no signed contracts are received within 10 days, this approval is void.`,
+      `${offer} Unless funded within 30 days, this offer is void.`,
+      `${offer} Subject to bank verification and a signed contract.`,
+    ]) expect(outcome(t, ctx), t).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+  });
+  it('a buy rate and a sell rate: the factor is the rate the stated payback or payments are priced at (the sell when they say so)', () => {
+    const ctx = ask(40_000);
+    const sold = 'Tybee Road came back clean - approved for the full $40K.\n\nBuy rate 1.29 / sell 1.39 (you have up to 10 pts)\nAt the 1.39 sell: $55,600 payback, 28 weekly debits of $1,985.71';
+    expect(read(sold, ctx).offers).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.39, term: 28, term_unit: 'weeks', payment_amount: 1985.71 })]);
+    expect(outcome(sold, ctx)).toMatchObject({ apply: true, body: { offers: [{ factor_rate: 1.39 }] } });
+    // the payments alone priced at the sell
+    expect(extractOffers('Approved $40,000, buy 1.30 / sell 1.40, 100 daily payments of $560.00')[0]).toMatchObject({ factor_rate: 1.4, term: 100 });
+    // priced at the buy, or no figure to tell: the buy rate stays the factor
+    expect(extractOffers('Approved $40,000. Buy rate 1.30 / max sell 1.40. Payback at buy $52,000, 100 daily payments of $520.00')[0]).toMatchObject({ factor_rate: 1.3 });
+    expect(extractOffers('Approved $40,000 @ 1.30 buy / 1.40 sell, 100 business days, daily')[0]).toMatchObject({ factor_rate: 1.3 });
+  });
+  it('"were out" / "we\'re out" opening a clause that goes on with what the lender would do is a no', () => {
+    const c = read('oct stmt doesnt match what the bank shows thru decisionlogic. looks edited. were out and i wouldnt send it anywhere else either');
+    expect(c).toMatchObject({ type: 'declined', decline_category: 'verification' });
+    expect(c.review_reason).toBeUndefined();
+    expect(read("Two new positions since the app went in. We're out and we'd pass again at any amount.").type).toBe('declined');
+    // never the statements being out, nor a person away
+    expect(read('the statements were out and I need the new ones').type).not.toBe('declined');
+    expect(read("We're out and back Monday, will look at it then.").type).not.toBe('declined');
+  });
+  it('"can you grab" / "could you pull" asks for the documents named after it', () => {
+    const c = read('Bank deposits look light vs the $31K/mo on the app. Can you grab the last 3 months of Square statements + a MTD bank printout? Once I have those I can get it in front of UW same day.');
+    expect(c).toMatchObject({ type: 'needs_info', requested_items: expect.arrayContaining(['last 3 months of Square statements', 'MTD bank printout']) });
+    expect(c.review_reason).toBeUndefined();
+    expect(read('Can you grab a voided check on this one?')).toMatchObject({ type: 'needs_info', requested_items: [expect.stringContaining('voided check')] });
+    expect(read('Could you pull the October statement and a voided check for me?')).toMatchObject({ type: 'needs_info', requested_items: expect.arrayContaining(['October statement']) });
+  });
+  it('priced terms the lender says it held back until items come in, no approval in words: a request for items, for a person', () => {
+    const ctx = ask(70_000);
+    for (const t of [
+      'was about to send the approval on this one, 70 @ 1.35 7 mo daily. then saw a $48,500 wire in on 11/2 thats not on the app. get me a balance letter or have the merchant explain it. holding til then',
+      'I was going to approve it at $70,000, 1.35, 140 daily payments of $675.00, but there is a new UCC. Need a payoff letter before I do anything.',
+    ]) {
+      const c = read(t, ctx);
+      expect(c, t).toMatchObject({ type: 'needs_info', review_reason: 'tentative_terms' });
+      expect(c.requested_items.length, t).toBeGreaterThan(0);
+    }
+    // an approval in words with its closing stips stays an approval
+    expect(read('Approved at $70,000, 1.35, 140 daily payments of $675.00. Need a voided check to fund, holding til then.', ctx).type).toBe('approved');
+  });
+  it('a statement asked by its place in the run ("the 4th month") is an item', () => {
+    const c = read('need DL front n back on both owners + the 4th month. only got aug sep oct');
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining(['4th month']));
+    expect(read('Can you send a fourth month? We only have three.').requested_items).toEqual(expect.arrayContaining([expect.stringContaining('fourth month')]));
+  });
+  it('a decline "as submitted" beside an approval held out on a condition goes to a person; a plain one is applied', () => {
+    const ctx = { requested_amount: 120_000, business_name: 'Spartanburg Textile Finishing' };
+    const held = 'We are declining Spartanburg Textile Finishing as submitted. Our guidelines do not permit a second position behind an existing funder with more than half of its balance outstanding.\n\nIf the merchant is able to retire that balance, or you can obtain a payoff letter we could fund against, we would anticipate an approval somewhere in the range of $90,000 to $110,000, subject to re-underwriting at that time.';
+    expect(read(held, ctx)).toMatchObject({ type: 'declined', decline_category: 'stacking', review_reason: 'conflicting_cues' });
+    expect(outcome(held, ctx).apply).toBe(false);
+    const plain = "$250K against $131K a month is well past what we'll advance (our cap is 100% of one month). Declining as submitted.\n\nIf the merchant wants to resubmit at a realistic number we'll take a fresh look.";
+    expect(outcome(plain, ask(250_000))).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+  });
+});

@@ -593,8 +593,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // paid - see Checks Paid", read into a funder's weekly pull, made it look like a check, neither
   // counted nor doubted. After its fix (sfix8) 3/8, all right: the note is no word of the entry, and
   // the pull is doubted. Still refused: a bare CAP funder's DAILY PMT, the two-column register, the
-  // day-grouped register's checks (does_not_reconcile).
-  { dir: 'contract-tests/fixtures/statements-blind-45', minParsed: 3 },
+  // day-grouped register's checks (does_not_reconcile). After sfix10 4/8, all right: the two-column
+  // register whose rows stand on baselines of their own is read down the left column, then the right
+  // (N05/N06 reconcile, still refused for an unknown funder's pulls named only FUND or MERCH), and a
+  // "n checks paid - see Checks Paid" note at a page's top is no Checks Paid heading (N07 parsed).
+  { dir: 'contract-tests/fixtures/statements-blind-45', minParsed: 4 },
   // Blind-46 scored 2/8 parsed, one with a WRONG MCA count and withholding: a split advance's pulls
   // ("... CAPITAL LLC SPLIT 11%", a different sum every business day) neither counted nor doubted, the
   // unknown-funder doubt grouping equal sums only. After its fix (sfix9, 2026-11-29) 5/8, all right: a
@@ -2502,5 +2505,105 @@ describe('a register under a "Balance Summary" box of the previous and new balan
   it('its rows are read as the account\'s transactions, and the fee total binds', async () => {
     expect(figures(await read(stmt('$29.00')))).toMatchObject({ beginning_balance: 1000, ending_balance: 2371, deposits_total: 1500, deposit_count: 1 });
     failed(await read(stmt('$58.00')), 'does_not_reconcile');
+  });
+});
+
+// blind-45: a credit union's register flowing in two newspaper columns (the left column down the page,
+// then the right one), each "Date | Transaction Description | Amount" with NO balance column, each row's
+// reference wrapped under it: the rows of the two columns stand on baselines of their own. Read row
+// by row across, a row's reference line was read beside the other column's next row (as a label with
+// an amount): does_not_reconcile.
+describe('a register in two newspaper columns without a balance column, rows on baselines of their own (blind-45)', () => {
+  const R = 310;
+  const head = (x: number): readonly Cell[] => [[x, 'Date', { b: true }], [x + 45, 'Transaction Description', { b: true }], [x + 255, 'Amount', { b: true, r: true }]];
+  const row = (x: number, d: string, desc: string, amt: string): readonly Cell[] => [[x, d], [x + 45, desc], [x + 255, amt, { r: true }]];
+  const ref = (x: number, r: string): readonly Cell[] => [[x + 45, r]];
+  const make = (deposits: string): PageSpec[] => [[
+    'Saguaro Test Credit Union', 'Statement Period Jun 01, 2026 to Jun 30, 2026',
+    [[50, 'Previous Balance'], [180, 'Deposits (4)'], [310, 'Withdrawals (4)'], [440, 'New Balance']],
+    [[120, '1,000.00', { r: true }], [250, deposits, { r: true }], [380, '-800.00', { r: true }], [510, '2,200.00', { r: true }]],
+    [...head(40), ...head(R)],
+    [...row(40, 'Jun 01', 'ACH Deposit TOAST INC DEP', '1,000.00'), ...row(R, 'Jun 15', 'ACH Withdrawal ACME SUPPLY', '-300.00')],
+    [...ref(40, '883887406'), ...row(R, 'Jun 16', 'ACH Deposit DOORDASH PAYOUT', '250.00')],
+    [...row(40, 'Jun 02', 'ACH Withdrawal XCEL ENERGY', '-200.00'), ...ref(R, '330988995')],
+    [...ref(40, '271907565'), ...row(R, 'Jun 20', 'Visa Debit HOME DEPOT 4410', '-100.00')],
+    [...row(40, 'Jun 05', 'Deposit Branch Main St', '500.00')],
+    [...row(R, 'Jun 22', 'ACH Deposit TOAST INC DEP', '250.00')],
+    [...row(40, 'Jun 08', 'Draft 1042', '-200.00')],
+    'Continued on next page',
+  ]];
+  it('down the left column, then down the right: parsed and reconciled', async () => {
+    expect(figures(await read(make('2,000.00')))).toMatchObject({ period_start: '2026-06-01', beginning_balance: 1000, ending_balance: 2200, deposits_total: 2000, deposit_count: 4 });
+  });
+  it('a printed total the rows do not make is still refused', async () => {
+    failed(await read(make('2,100.00')), 'does_not_reconcile');
+  });
+  // No line holding both columns: the right column's rows half a line below the left's (lines built
+  // 6.5 pt apart, each column's lines 13 pt apart). A row of the right column alone with a row of the
+  // left column under it: read across, the right row's wrapped line ("FOODS ACH ...") came after the
+  // next left row and was read as a heading (electronic debits), signing the deposits below it.
+  const offset = (deposits: string): PageSpec[] => [[
+    'Saguaro Test Credit Union', '', 'Statement Period Jun 01, 2026 to Jun 30, 2026', '',
+    [[50, 'Previous Balance'], [180, 'Deposits (4)'], [310, 'Withdrawals (4)'], [440, 'New Balance']], '',
+    [[120, '1,000.00', { r: true }], [250, deposits, { r: true }], [380, '-800.00', { r: true }], [510, '2,200.00', { r: true }]], '',
+    [...head(40), ...head(R)], '',
+    row(40, 'Jun 01', 'ACH Deposit TOAST INC DEP', '1,000.00'),
+    row(R, 'Jun 15', 'ACH Withdrawal ACME SUPPLY', '-300.00'),
+    ref(40, '883887406'),
+    ref(R, 'PAYMENT 44120'),
+    row(40, 'Jun 02', 'ACH Withdrawal XCEL ENERGY', '-200.00'),
+    row(R, 'Jun 16', 'Courtesy Pay Fee ACH SHAMROCK', '-100.00'),
+    row(40, 'Jun 05', 'Deposit Branch Main St', '500.00'),
+    ref(R, 'FOODS ACH 538975302'),
+    row(40, 'Jun 08', 'ACH Deposit DOORDASH PAYOUT', '250.00'),
+    row(R, 'Jun 22', 'ACH Deposit TOAST INC DEP', '250.00'),
+    '',
+    row(R, 'Jun 23', 'Draft 1042', '-200.00'),
+  ]];
+  it('the columns\' rows half a line apart, no line holding both: down the left column, then down the right', async () => {
+    const pdf = async (d: string) => analyzeStatementPdf(await statementPdf(offset(d), { lineGap: 6.5 }));
+    expect(figures(await pdf('2,000.00'))).toMatchObject({ beginning_balance: 1000, ending_balance: 2200, deposits_total: 2000, deposit_count: 4, nsf_count: 1 });
+    failed(await pdf('2,100.00'), 'does_not_reconcile');
+  });
+});
+
+// blind-45: a day-grouped register (a day's heading, its rows under Deposits / Withdrawals / Balance,
+// "Ending balance" closing the day) prints "n checks paid - see Checks Paid" under a day whose checks
+// are in a register of their own. At the top of a page, before the next day's heading, that note was
+// read as a Checks Paid heading: the page's deposits were signed as withdrawals (does_not_reconcile).
+describe('a cross-reference to the checks register at the top of a day-grouped page is no heading (blind-45)', () => {
+  const head: PageSpec[number] = [[60, 'Description', { b: true }], [400, 'Deposits', { b: true, r: true }], [480, 'Withdrawals', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]];
+  const make = (close: string): PageSpec[] => [
+    [
+      'Licking Test National Bank', 'March 1, 2026 - March 31, 2026',
+      [[50, 'Balance last statement'], [300, '1,000.00', { r: true }]],
+      [[50, '2 Deposits and other credits'], [300, '700.00', { r: true }]],
+      [[50, '1 Checks paid'], [300, '100.00', { r: true }]],
+      [[50, '2 Other withdrawals and debits'], [300, '250.00', { r: true }]],
+      [[50, 'Balance this statement'], [300, close, { r: true }]],
+      'Daily Activity', head,
+      [[40, 'Monday, March 2', { b: true }]],
+      [[60, 'PREAUTHORIZED CREDIT ELAVON MERCH SETTLE 5352'], [400, '500.00', { r: true }]],
+      [[60, 'PREAUTHORIZED DEBIT AEP OHIO 4471'], [480, '150.00', { r: true }]],
+    ],
+    [
+      'Daily Activity - continued', head,
+      [[60, '1 check paid - see Checks Paid']],
+      [[60, 'Ending balance'], [560, '1,250.00', { r: true }]],
+      [[40, 'Tuesday, March 3', { b: true }]],
+      [[60, 'MOBILE DEPOSIT 0639'], [400, '200.00', { r: true }]],
+      [[60, 'POS DEBIT LOWES 1736'], [480, '100.00', { r: true }]],
+      [[60, 'Ending balance'], [560, close, { r: true }]],
+      'Checks Paid',
+      [[50, 'Number', { b: true }], [110, 'Date', { b: true }], [200, 'Amount', { b: true, r: true }]],
+      [[50, '6620'], [110, '03/02'], [200, '100.00', { r: true }]],
+      [[50, 'Total checks paid'], [200, '100.00', { r: true }]],
+    ],
+  ];
+  it('the note names the checks register and opens no section: the next day\'s deposits stay deposits', async () => {
+    expect(figures(await read(make('1,350.00')))).toMatchObject({ period_start: '2026-03-01', beginning_balance: 1000, ending_balance: 1350, deposits_total: 700, deposit_count: 2 });
+  });
+  it('a day\'s balance the rows do not reach is still refused', async () => {
+    failed(await read(make('1,340.00')), 'does_not_reconcile');
   });
 });

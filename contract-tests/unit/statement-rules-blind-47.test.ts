@@ -42,6 +42,8 @@ describe('a large one-off wire whose sender wrote what it pays for: a customer, 
     // The funding trade's or the owner's words decide first.
     'INCOMING WIRE OSPREY CAPITAL 2024 SEAHAWK 2400 CC',
     'INCOMING WIRE OWNER HALLORAN 2024 SEAHAWK 2400 CC',
+    // A payee the table knows is no funder but may lend or lease (a not_funder row).
+    'INCOMING WIRE GREATAMERICA 2024 SEAHAWK 2400 CC',
     // Not a wire: an ACH entry names its purpose in its own fields (rows settle those).
     'ACH CREDIT WILLOWMERE FOODS DEDICATED LANE DEC',
   ])('%s: still in doubt', (wire) => {
@@ -119,6 +121,8 @@ describe('one sum to one payee on every business day: an advance’s daily pulls
     ["a vendor's services", 'ACH DEBIT WREN HOLLOW SERVICES'],
     ['an insurance premium', 'ACH DEBIT WREN HOLLOW INS PREM'],
     ['a processor (a row of another class)', 'ACH DEBIT TOAST INC WREN HOLLOW'],
+    ['an equipment lessor (a not_funder row)', 'ACH DEBIT DE LAGE LANDEN WREN'],
+    ['a payroll service (a not_funder row)', 'ACH DEBIT GUSTO WREN HOLLOW'],
     ['a transfer', 'ONLINE TRANSFER TO WREN HOLLOW'],
   ])('a payee known otherwise (%s): no position', (_, words) => {
     const ds = pulls(words, weekdays());

@@ -29,7 +29,7 @@ describe('the built-in table', () => {
     expect(rows.flatMap((r, i) => rowProblems(r).map((p) => `row ${i + 1}: ${p}`))).toEqual([]);
     const funders = new Set(statementRules().builtIn.filter((r) => r.class === 'mca_funder').map((r) => r.name));
     expect(funders.size).toBeGreaterThanOrEqual(100);
-    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return']));
+    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return', 'not_funder']));
   });
 });
 
@@ -1251,4 +1251,147 @@ describe("sfix8: a known lender's only debit worded as a repayment, well after i
 
 describe('sfix8: Bizcap (a revenue-based funder, US arm of an Australian MCA lender) is a known funder', () => {
   it.each(['ACH DEBIT BIZCAP US DAILY PAYMENT 7712', 'BIZCAP USA LLC ACH DEBIT', 'Preauthorized Debit BIZCAP 0091'])('%s: a Bizcap position', (d) => expect(mcaFunder(d)).toBe('Bizcap'));
+});
+
+describe('sfix10: not_funder: payees named with the trade\'s words that are no MCA funder (payroll and HSA funding, lessors, consumer and SBA lenders, premium finance)', () => {
+  // Real statements carry many debits to payees whose names hold FUNDING, CAPITAL, ADVANCE or FINANCIAL
+  // and that advance nothing on receivables. The table names them (knowledge.json, class not_funder)
+  // and the rules ask it before any funder-word guess: their weekly pulls of one sum are never a
+  // position (counted) nor, named, a doubt. Real funders with the same words stay counted.
+  const tx = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+  const sales = Array.from({ length: 10 }, (_, i) => tx(`2026-04-${String(i + 1).padStart(2, '0')}`, `ACH DEPOSIT SQUARE INC DEP ${7710 + i}`, 4000));
+  const weekly = (description: string, dollars = -415) => [6, 13, 20, 27].map((d, i) => tx(`2026-04-${String(d).padStart(2, '0')}`, `${description} ${5520 + i}`, dollars));
+  const daily = (description: string, dollars = -185) => [1, 2, 3, 6, 7, 8].map((d, i) => tx(`2026-04-0${d}`, `${description} ${6630 + i}`, dollars));
+  const reconciled = (txns: Txn[]) => ({ ok: true as const, txns, period: { start: '2026-04-01', end: '2026-04-30' }, opening: 1_000_000, closing: 1_000_000 + txns.reduce((a, t) => a + t.cents, 0) });
+  const NOT_FUNDERS: Array<[string, string]> = [
+    ['ACH DEBIT GUSTO PAYROLL FUNDING PPD WEEKLY', 'Payroll'],
+    ['ACH DEBIT GUSTO FUNDING WEEKLY', 'Payroll'],
+    ['ADP PAYROLL FUNDING WEEKLY', 'Payroll'],
+    ['ACH DEBIT INTUIT PAYROLL FUNDING WEEKLY', 'Payroll'],
+    ['PAYCHEX INC PAYROLL FUNDING WKLY', 'Payroll'],
+    ['ACH DEBIT HEALTHEQUITY HSA FUNDING WEEKLY', 'HSA'],
+    ['ACH DEBIT HSA BANK CONTRIB FUNDING WEEKLY', 'HSA'],
+    ['ACH DEBIT DLL FUNDING WEEKLY', 'Equipment'],
+    ['ACH DEBIT DE LAGE LANDEN FIN SVCS WEEKLY', 'Equipment'],
+    ['ACH DEBIT GREATAMERICA FUNDING WEEKLY', 'Equipment'],
+    ['ACH DEBIT BALBOA CAPITAL WEEKLY REMIT', 'Equipment'],
+    ['ACH DEBIT NAVITAS CREDIT CORP WEEKLY', 'Equipment'],
+    ['ACH DEBIT KUBOTA CREDIT CORP WEEKLY', 'Equipment'],
+    ['ACH DEBIT WELLS FARGO EQUIPMENT FINANCE WEEKLY', 'Equipment'],
+    ['ACH DEBIT WELLS FARGO EQUI WEEKLY', 'Equipment'], // cut at 16 characters
+    ['ACH DEBIT LEAF CAPITAL FUNDING WEEKLY', 'Equipment'],
+    ['ACH DEBIT ADVANCE AMERICA WEEKLY', 'Consumer'],
+    ['ACH DEBIT ONEMAIN FINANCIAL WEEKLY', 'Consumer'],
+    ['ACH DEBIT PROSPER FUNDING LLC WEEKLY', 'Consumer'],
+    ['ACH DEBIT MARLETTE FUNDING WEEKLY', 'Consumer'],
+    ['ACH DEBIT LIVE OAK BANKING SBA LOAN WEEKLY', 'SBA'],
+    ['ACH DEBIT IPFS CORPORATION WEEKLY', 'premium finance'],
+    ['ACH DEBIT FIRST INSURANCE FUNDING WEEKLY', 'premium finance'],
+    ['ACH DEBIT FIRST INS FUNDIN WEEKLY', 'premium finance'],
+    ['ACH DEBIT IMPERIAL PFS WEEKLY', 'premium finance'],
+    ['ACH DEBIT AFCO CREDIT CORP WEEKLY', 'premium finance'],
+    ['ACH DEBIT BANKDIRECT CAPITAL FIN WEEKLY', 'premium finance'],
+  ];
+  it.each(NOT_FUNDERS)('%s: a not_funder row names it (%s), never a position, settled', (d, kind) => {
+    expect(classify(d).find((c) => c.class === 'not_funder')?.name).toMatch(new RegExp(kind, 'i'));
+    expect(mcaFunder(d)).toBeNull();
+    expect(looksLikeFunderDebit(d)).toBe(false);
+    const pulls = weekly(d);
+    const txns = [...sales, ...pulls];
+    expect(unknownFunderPositions(txns).size).toBe(0);
+    expect(categoryDoubt(txns)).toBeNull();
+    expect(figuresOf(reconciled(txns), null)).toMatchObject({ mca_count: 0, mca_withhold_percent: 0 });
+  });
+
+  it('a statement with all of them and two real funders counts the two real ones only, and their withholding only', () => {
+    const fora = daily('ACH DEBIT FORA FINANCIAL DAILY', -185);
+    const unknown = weekly('ACH DEBIT TALLGRASS FUNDING P WEEKLY', -980);
+    const others = NOT_FUNDERS.flatMap(([d], k) => weekly(d, -(300 + k)));
+    const txns = [...sales, ...fora, ...unknown, ...others];
+    expect(categoryDoubt(txns)).toBeNull();
+    const f = figuresOf(reconciled(txns), null);
+    expect(f.mca_count).toBe(2);
+    expect(f.mca_withhold_percent).toBe(12.58); // (6 x 185 + 4 x 980) of 40,000
+  });
+
+  it.each([
+    ['FORA FINANCIAL DAILY DEBIT', 'Fora Financial'],
+    ['MULLIGAN FUNDING DES:DEBIT', 'Mulligan Funding'],
+    ['LIBERTAS FUNDING LLC WEEKLY', 'Libertas Funding'],
+    ['PEARL CAPITAL BUSINESS FUNDING', 'Pearl Capital'],
+    ['YELLOWSTONE CAPITAL DAILY', 'Yellowstone Capital'],
+    ['RAPID FINANCE ACH DAILY', 'Rapid Finance'],
+    ['CAN CAPITAL DAILY ACH', 'CAN Capital'],
+    ['NATIONAL FUNDING DAILY', 'National Funding'],
+    ['NEWTEK MERCHANT FUNDING ACH DEBIT', 'Newtek Merchant Funding'],
+    ['PREMIUM MERCHANT FUNDING DAILY', 'Premium Merchant Funding'],
+    ['QUICKBOOKS CAPITAL LOAN PMT', 'QuickBooks Capital'],
+  ])('%s: still the funder %s', (d, name) => {
+    expect(mcaFunder(d)).toBe(name);
+    expect(figuresOf(reconciled([...sales, ...daily(d)]), null).mca_count).toBe(1);
+  });
+
+  it('no built-in funder phrase and no built-in not_funder phrase name the same debit', () => {
+    const samples = (p: string) => ['FUNDING', 'FINANCIAL', 'CAPITAL'].map((w) => `ACH DEBIT ${p.replace(/~/g, w).replace(/\*/g, 'S')} WEEKLY`);
+    const both = statementRules().builtIn.flatMap((r) => (r.class === 'mca_funder' || r.class === 'not_funder' ? (r.match ?? []).flatMap(samples) : [])).filter((d) => {
+      const c = classify(d).map((x) => x.class);
+      return c.includes('mca_funder') && c.includes('not_funder');
+    });
+    expect(both).toEqual([]);
+  });
+
+  it("a not_funder row says nothing of a credit: a lessor's or a payroll service's credit is read as before (doubted or revenue), never as an advance's funding", () => {
+    expect(creditDoubt('ACH CREDIT DLL FUNDING VENDOR PMT 4471')).toBe('funding');
+    expect(depositKind('ACH CREDIT DE LAGE LANDEN 4471')).toBe('revenue');
+    // Worded as an advance's funding from a funder-named payee, but the table knows the payee lends to persons: doubted, not settled as funding.
+    expect(fundingCredit('ACH DEPOSIT ADVANCE AMERICA FUNDING 2231')).toBe(false);
+    expect(fundingCredit('ACH DEPOSIT OSPREY MERCHAN FUNDING ADVANCE')).toBe(true);
+    expect(categoryDoubt([...sales, tx('2026-04-02', 'ACH DEPOSIT ADVANCE AMERICA FUNDING 2231', 900)])).toMatch(/reads like a loan or an advance's funding/);
+  });
+
+  it("an operator's not_funder row works as the built-in ones; a debit a funder row and a not_funder row both name is doubted, never counted", () => {
+    // An invented equipment lessor whose pulls say FUNDING WEEKLY: read as an unknown funder's until a row names it.
+    const d = 'ACH DEBIT HARBORVIEW FUNDING WEEKLY';
+    expect(figuresOf(reconciled([...sales, ...weekly(d)]), null).mca_count).toBe(1);
+    setOperatorRules([{ class: 'not_funder', name: 'Harborview Equipment Leasing', match: ['HARBORVIEW ~'] }]);
+    expect(unknownFunderPositions([...sales, ...weekly(d)]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...weekly(d)])).toBeNull();
+    setOperatorRules([{ class: 'not_funder', name: 'Not Fora', match: ['FORA FINANCIAL'] }]);
+    const fora = daily('ACH DEBIT FORA FINANCIAL DAILY');
+    expect(mcaFunder(fora[0].description)).toBeNull();
+    expect(categoryDoubt([...sales, ...fora])).toMatch(/named by a funder's row and by a row of payees that are no funder/);
+    expect(() => setOperatorRules([{ class: 'not_funder', match: ['ACME LEASING'] }])).toThrow(/name is required for class not_funder/);
+  });
+
+  // The same as a statement PDF: a register with those weekly pulls and one real funder's daily ones.
+  it('a statement PDF with such weekly pulls is read with the real funder only', async () => {
+    const lines: Array<[string, string, number]> = [];
+    for (let i = 0; i < 8; i++) lines.push([`04/${String(i + 1).padStart(2, '0')}`, `ACH DEPOSIT SQUARE INC DEP ${7710 + i}`, 5000]);
+    for (const day of [1, 2, 3, 6]) lines.push([`04/0${day}`, `ACH DEBIT FORA FINANCIAL DAILY ${6630 + day}`, -185]);
+    for (const name of ['GUSTO PAYROLL FUNDING', 'DLL FUNDING', 'HEALTHEQUITY HSA FUNDING', 'ADVANCE AMERICA', 'GREATAMERICA FUNDING', 'FIRST INSURANCE FUNDING']) {
+      for (const day of [7, 14, 21, 28]) lines.push([`04/${day}`, `ACH DEBIT ${name} WEEKLY`, -250]);
+    }
+    lines.sort((a, b) => a[0].localeCompare(b[0]));
+    const money = (c: number) => (c / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    let bal = 1_000_000;
+    const credits = lines.filter((l) => l[2] > 0);
+    const debits = lines.filter((l) => l[2] < 0);
+    const rows: Cell[][] = lines.map(([date, desc, dollars]) => {
+      bal += Math.round(dollars * 100);
+      return [[50, date], [100, desc], dollars < 0 ? [420, money(-dollars * 100), { r: true }] : [490, money(dollars * 100), { r: true }], [560, money(bal), { r: true }]];
+    });
+    const sum = (ls: typeof lines) => Math.round(ls.reduce((a, l) => a + Math.abs(l[2]) * 100, 0));
+    const page: PageSpec = [
+      'Sandpiper Test Bank', 'Statement Period 04/01/2026 - 04/30/2026',
+      [[50, 'Beginning Balance'], [300, '10,000.00', { r: true }]],
+      [[50, `Deposits and Credits (${credits.length})`], [300, money(sum(credits)), { r: true }]],
+      [[50, `Withdrawals and Debits (${debits.length})`], [300, money(sum(debits)), { r: true }]],
+      [[50, 'Ending Balance'], [300, money(bal), { r: true }]],
+      'TRANSACTION DETAIL',
+      [[50, 'Date', { b: true }], [100, 'Description', { b: true }], [420, 'Debits', { b: true, r: true }], [490, 'Credits', { b: true, r: true }], [560, 'Balance', { b: true, r: true }]],
+      ...rows,
+    ];
+    const r = await analyzeStatementPdf(await statementPdf([page]));
+    expect(r, JSON.stringify(r)).toMatchObject({ ok: true, figures: { mca_count: 1, mca_withhold_percent: 1.85, deposits_total: 40000, true_revenue: 40000 } });
+  });
 });

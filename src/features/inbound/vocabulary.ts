@@ -118,7 +118,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
   // statements were out"; "I'm out." stays a person away, "we're out." is read above)
-  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$)", w: 3 },
+  // (rfix11) ... its clause going on with what the lender would do ("were out and i wouldnt send it anywhere else either")
+  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$| and (i|we)\\b)", w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
@@ -156,7 +157,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
   // (never "I'm out Friday", "I'm out on Monday", "out for the week": a person away)
-  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$)|count (us|me) out", w: 3 },
+  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$| and (i|we)\\b)|count (us|me) out", w: 3 },
   // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
   { phrase: "no dice|no bueno|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"
@@ -405,6 +406,19 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
+/** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
+const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
+const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";
+const VOID_WORD = "(null and void|void(ed)?|off the table|withdrawn|rescinded|revoked|cancell?ed|no longer valid)";
+/** A deadline or a closing step is a routine condition, not an unknown fact: "within 7 days", "signed contracts", "funded", "the executed agreement". */
+const VOID_ROUTINE = "(?![^.!?\\n]{0,80}\\b(within|days?|hours?|expir\\w*|funded|funding|contracts?|accepted|(signed|executed) (agreement|purchase agreement|docs|documents|paperwork))\\b)";
+/** The merchant not producing something: "if they can't provide", "if the owner does not have". */
+const VOID_NOT_PRODUCED = "(they|he|she|the (merchant|owner|client|business|guarantor)) (can't|cannot|doesn't|does not|don't|do not|is unable to|are unable to|fails? to|isn't able to|aren't able to) (provide|produce|show|get|obtain|have|document|furnish|present|supply)";
+const VOID_UNLESS_FACT =
+  `(if|should|in case|in the event)( that)?${VOID_ROUTINE} ((there (is|are|'s) )?(no|not an?) |${VOID_NOT_PRODUCED})[^.!?\\n]{1,80}?${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
+  `|${VOID_DECISION} ${VOID_BE} ${VOID_WORD}( [a-z]+){0,2} (unless|without|absent|if (there (is|are|'s) )?no|if ${VOID_NOT_PRODUCED})${VOID_ROUTINE}` +
+  `|(unless|without|absent)${VOID_ROUTINE} [^.!?,\\n]{3,80},? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
+
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
   // (holdout32) the lender asks the broker first whether the merchant would take less, and offers only on the answer:
@@ -502,6 +516,11 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout31) an offer that falls on a question still open, not a closing stip: "if it is a loan we are in 2nd and this offer
   // does not stand", "should that wire be an MCA the approval won't hold", "the terms no longer apply if ..."
   { phrase: "(this|the|that|our|my|these|those) (offer|approval|number|numbers|terms|counter|deal|pricing)s? (does not|doesn't|do not|don't|would not|wouldn't|will not|won't|no longer|might not|may not) (stand|stands|hold|holds|apply|applies|work|stay)", w: 3 },
+  // (rfix11) an approval void unless something nobody has seen yet exists or is produced, not a check of what is on file: "If no
+  // agreement is in place, this approval is void", "the offer is null and void unless the merchant provides an installment
+  // agreement", "without a payoff letter, this approval is off the table" (never a verification coming back different, "if
+  // the pull doesn't match, the approval is void", nor a deadline: "void if no signed contract is returned within 7 days")
+  { phrase: VOID_UNLESS_FACT, w: 3 },
   // (holdout30) a decision taken back in the same message, before anyone is told: "actually hold on", "wait, scratch that",
   // "actually let me ask my manager if ...", "on second thought"
   { phrase: "(actually|wait|hmm|oh|ok|okay)[,.!]* (hold on|hold up|scratch that|disregard( that| the above)?|ignore (that|the above)|let me (ask|check with|run it by|talk to|double[- ]check with) (my |our |the )?(manager|boss|credit|uw|underwriting|committee|partner|team|director|supervisor))|on second thought|scratch that", w: 3, hold: true },
@@ -533,6 +552,17 @@ export const TENTATIVE: PhraseRow[] = [
  */
 export const SHOWN_LATER =
   "(if|once|when|after) (they|he|she|the (merchant|client|owner|business|customer)) (can |could |is able to )?(show|shows|prove|proves|clean up|cleans up|bring|brings|get|gets) [^.!?\\n]{0,40}(clean|down|up|current|positive|better|paid)";
+
+/**
+ * (rfix11) Terms the lender says it has not sent, held back until something is sent or explained: "was about to send the
+ * approval ... then saw a wire", "I was going to approve it at 70", "holding til then", "before I do anything". Beside priced
+ * terms with no approval in words and a request for items, the request is the answer (decide.ts), for a person.
+ */
+export const HELD_BACK = [
+  "(was|were|had been) (just |all )?(about to|going to|gonna|ready to|set to|fixing to|getting ready to) (send|issue|release|post|approve|fund|sign off|green ?light|give|email|push)",
+  "holding (it |this |that |the (file|deal|approval|offer|terms) )?(off )?(til|till|until|pending) (then|that|those|i (hear|know|get|see|have)|we (hear|know|get|see|have))",
+  "before (i|we) (do|send|release|issue|approve) anything",
+];
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
@@ -1175,7 +1205,10 @@ export const FREQUENCY_SHORTHAND: Record<string, 'daily' | 'weekly' | 'bi-weekly
   mensual: 'monthly', mensuales: 'monthly', 'al mes': 'monthly', 'por mes': 'monthly', quincenal: 'bi-weekly',
 };
 
-/** Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, never logged as the factor). */
+/**
+ * Buy rate (the lender's price; the factor logged) and sell rate (the broker's ceiling, not logged as the factor unless the
+ * payback or the payments the lender states are priced at it, rfix11: offers.ts soldAt).
+ */
 export const RATE_LABELS = { buy: ['buy rate', 'buy'], sell: ['sell rate', 'max sell', 'sell', 'max', 'up to', 'cap'] };
 
 /** Holdback (the share of deposits a lender debits): a stacking reason in a decline, not a term. */

@@ -1,7 +1,7 @@
 import { cellsOf, cellTexts, ivDist } from './lines';
 import type { Line, Tok } from './reading-types';
 import { headingOf } from './sections';
-import { numericDate, parseMoney } from './tokens';
+import { numericDate, parseMoney, tokens } from './tokens';
 
 // Column and header detection: a table's header row gives its columns; the rows below place the
 // amount columns where their figures are; headers that repeat their columns side by side; two
@@ -163,10 +163,15 @@ export function sideBySide(lines: Line[]): Line[] {
     }
     const cut: number = groups[1].from;
     const halves = (l: Line) => [part(l, l.words.filter((w) => w.x0 < cut)), part(l, l.words.filter((w) => w.x0 >= cut))] as const;
-    // A register flowing in two newspaper columns (each with its own running Balance): the left
-    // column's rows, then the right column's, to the page's end or a line across the cut; row by
-    // row across, the balances of the two would interleave (blind-24).
-    if (groups[0].cols.some((c) => c.kind === 'balance')) {
+    // A register flowing in two newspaper columns (each with its own running Balance, or whose rows
+    // stand on their own baselines, `flowsDown`): the left column's rows, then the right column's,
+    // to the page's end or a line across the cut; row by row across, the balances of the two would
+    // interleave (blind-24), and a row's wrapped reference would be read beside the other column's
+    // next row (blind-45).
+    const [hl, hr] = halves(head);
+    const kinds = [hl && headingOf(hl.text)?.kind, hr && headingOf(hr.text)?.kind].sort().join(',');
+    const creditsBesideDebits = !!hl && !!hr && kinds === 'credit,debit' && !head.words.some((w) => w.x0 < cut && w.x1 > cut + 2);
+    if (groups[0].cols.some((c) => c.kind === 'balance') || (!creditsBesideDebits && flowsDown(lines, i + 2, cut))) {
       flow = { cut, shape: shapeOf(groups[0].cols) };
       out.push(head);
       const left: Line[] = [];
@@ -183,9 +188,7 @@ export function sideBySide(lines: Line[]): Line[] {
       i = j - 1;
       continue;
     }
-    const [hl, hr] = halves(head);
-    const kinds = [hl && headingOf(hl.text)?.kind, hr && headingOf(hr.text)?.kind].sort().join(',');
-    if (!hl || !hr || kinds !== 'credit,debit' || head.words.some((w) => w.x0 < cut && w.x1 > cut + 2)) {
+    if (!creditsBesideDebits || !hl || !hr) {
       out.push(head);
       continue;
     }
@@ -208,6 +211,32 @@ export function sideBySide(lines: Line[]): Line[] {
     i = j - 1;
   }
   return out;
+}
+
+/**
+ * Whether the rows under a header repeated side by side flow down the page in two columns (the left
+ * column to its foot, then the right one) rather than across it (one row of each group on a line): a
+ * line where one half begins a row (a date first) and the other half does not (a wrapped description
+ * or reference of a row above it), or a row in the right half alone with a row in the left half below
+ * it (across, the left column's row would come first). Rows printed across a line share their lines;
+ * rows flowing down stand on baselines of their own, each column's wrapped lines falling between or
+ * beside the other's rows (blind-45: a credit union's
+ * "Date | Transaction Description | Amount" twice across, no balance column, read row by row across,
+ * took a row's reference for the other column's row's label).
+ */
+function flowsDown(lines: Line[], from: number, cut: number): boolean {
+  const startsRow = (ws: Line['words']) => tokens(ws)[0]?.k === 'date';
+  let rightAlone = false;
+  for (let j = from; j < lines.length && lines[j].page === lines[from]?.page; j++) {
+    const l = lines[j];
+    if (l.words.some((w) => w.x0 < cut && w.x1 > cut + 2) || headerOf(l)) break;
+    const a = l.words.filter((w) => w.x0 < cut);
+    const b = l.words.filter((w) => w.x0 >= cut);
+    if (a.length && b.length && startsRow(a) !== startsRow(b)) return true;
+    if (!a.length && b.length && startsRow(b)) rightAlone = true;
+    else if (rightAlone && a.length && startsRow(a)) return true;
+  }
+  return false;
 }
 
 /** A box with "this period" and "year-to-date" columns, where its column titles were. */

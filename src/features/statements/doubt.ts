@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -378,6 +378,13 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
       continue;
     }
     const c = classOf(t.description);
+    // A payee the table knows is no funder (payroll or HSA funding, a lessor, a consumer lender, a
+    // premium finance company: a not_funder row), asked before the funder words: none of its pulls is
+    // an advance's, whatever its name says ("GUSTO FUNDING WEEKLY", "DLL FUNDING WEEKLY").
+    if (c.not_funder) {
+      vetoed.add(p);
+      continue;
+    }
     if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
     const named = namesFunder(t.description);
     if (!(named || looksLikeFunderDebit(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
@@ -463,6 +470,7 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     }
     const c = classOf(t.description);
     if (c.nsf || c.nsf_reversal || c.deposited_return || looksLikeNsfFee(t.description)) continue;
+    // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
     const known = Object.values(c).some(Boolean);
     if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
       vetoed.add(p);
@@ -521,7 +529,8 @@ const NOT_A_FUNDING = /\b(FACTOR\w*|ESCROW|TITLE|GRANTS?|PAYROLL|PAYRL|CLAIMS?|I
  */
 export function fundingCredit(description: string): boolean {
   const d = description.toUpperCase();
-  if (creditDoubt(description) !== 'funding' || NOT_A_FUNDING.test(d) || NOT_A_FUNDER.test(d)) return false;
+  // (A payee known to be no funder, a not_funder row, funds no advance: its credit stays doubted.)
+  if (creditDoubt(description) !== 'funding' || NOT_A_FUNDING.test(d) || NOT_A_FUNDER.test(d) || classOf(description).not_funder) return false;
   const m = FUNDER_NAMED.exec(d) ?? /\b(MERCHANT|MERCHAN)\b/.exec(MERCHANT_NAME.test(payeeOf(d)) ? d : '');
   return !!m && /\b(FUNDING|ADVANCE)\b/.test(d.slice(m.index + m[0].length));
 }
@@ -671,7 +680,9 @@ function customerWire(t: Txn, debits: DebitWords[]): boolean {
  *   position) or the first pull of a new advance, and the line cannot say which. Repeated loan-worded
  *   pulls (daily or weekly: "RAPID FINANCE LOAN PMT", "IOU LOAN", "SQ LOAN PMT") are a position as
  *   the table says (blind-18: one "ONDECK CAPITAL LOAN PMT" in July, a term loan's installment,
- *   was counted as a third position).
+ *   was counted as a third position);
+ * - a debit a funder row and a not_funder row both name (rules.ts `funderRowsDisagree`): the table
+ *   says it is a position and that it is none.
  */
 export function categoryDoubt(txns: Txn[]): string | null {
   const credits = txns.filter((t) => t.cents > 0);
@@ -707,6 +718,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const pulls = unknownFunderPulls(txns);
   for (const t of txns) {
     if (t.cents >= 0) continue;
+    if (funderRowsDisagree(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} is named by a funder's row and by a row of payees that are no funder, so whether it is an MCA position no rule says, and the MCA figures cannot be trusted`;
     const why = pulls.triggers.get(t);
     if (why) return why;
     if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;

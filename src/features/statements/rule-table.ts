@@ -35,19 +35,27 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // - deposited_return: a check or item the merchant DEPOSITED coming back unpaid, and the bank's
 //   charge for it: the merchant's customer bounced, not the merchant; never an NSF (it outweighs
 //   the nsf rows' "ITEM RETURNED UNPAID", "RETURNED ITEM"), and a settled debit.
+// - not_funder: a payee whose name carries the funding trade's words (FUNDING, CAPITAL, ADVANCE,
+//   FINANCIAL, CREDIT) or pulls like an advance and is no merchant-cash-advance funder: payroll and
+//   benefit (HSA, 401k) funding, equipment lessors and vehicle lenders, consumer and SBA lenders,
+//   insurance premium finance. A debit to one is never an MCA position, known or guessed from the
+//   funder words (doubt.ts asks this row first), and is settled (debt service, payroll, a lease or a
+//   premium); the row says nothing of a credit (a dealer paid by an equipment lessor for its
+//   customer's lease has made a sale), which the other rows and the doubt read as before. A debit
+//   both a funder row and a not_funder row name is doubted, never counted either way.
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
 // loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and
 // creditDoubt says whether that default may hide funding or a transfer). For a debit
 // (mcaFunder): an NSF, fee reversal, refund or recovery line is never a position, even when it
-// names a funder ("NSF FEE LG FUNDING").
+// names a funder ("NSF FEE LG FUNDING"); a not_funder line is never a position either.
 
-export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return'] as const;
+export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return', 'not_funder'] as const;
 export type RuleClass = (typeof RULE_CLASSES)[number];
 
 export interface RuleRow {
   class: RuleClass;
-  /** The funder's or processor's name (required for those classes; positions are counted by it). */
+  /** The funder's, processor's or not-a-funder payee's name (required for those classes; positions are counted by it). */
   name?: string;
   match?: string[];
   regex?: string[];
@@ -56,7 +64,7 @@ export interface RuleRow {
 }
 
 const ROW_KEYS = new Set(['class', 'name', 'match', 'regex', 'unless', 'note']);
-const NAMED: ReadonlySet<RuleClass> = new Set(['mca_funder', 'processor']);
+const NAMED: ReadonlySet<RuleClass> = new Set(['mca_funder', 'processor', 'not_funder']);
 const MAX_PHRASE = 100;
 const MAX_REGEX = 500;
 const MAX_ITEMS = 200;
@@ -235,7 +243,7 @@ function classifyUpper(c: Compiled, d: string): Classification {
     for (const p of c.starredFirst) if (w.startsWith(p.words[0]) && phraseAt(p, words, i)) (p.unless ? (vetoed ??= []) : hits).push(p.row);
   }
   for (const r of c.regexRows) if (r.re.test(d)) hits.push(r.row);
-  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null, deposited_return: null };
+  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null, deposited_return: null, not_funder: null };
   for (const row of hits) {
     if (vetoed && vetoed.includes(row)) continue;
     const r = c.rows[row];

@@ -312,7 +312,8 @@ const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP',
  */
 export function paidForByWire(description: string): { sender: string } | null {
   const d = description.toUpperCase();
-  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description)) return null;
+  // (Nor from a payee a not_funder row names: a lessor's or a lender's wire for a unit may finance it.)
+  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || classOf(description).not_funder) return null;
   if (LENDER_OR_INVESTOR.test(d) || !(MODEL_YEAR_UNIT.test(d) || VIN.test(d) || FREIGHT_HAULED.test(d))) return null;
   const sender = nameWords(description).find((w) => !WIRE_WORD.has(w));
   return sender && sender.length >= 4 ? { sender } : null;
@@ -463,16 +464,22 @@ export function looksLikeNsfFee(description: string): boolean {
   return FEE_WORD.test(d) && RETURN_WORD.test(d);
 }
 
-/** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer). */
+/** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer, a payee that is no funder). */
 export function debitSettled(description: string): boolean {
   const c = classOf(description);
-  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return);
+  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return || c.not_funder);
 }
 
-/** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection). */
+/** A debit a funder row and a not_funder row both name: which it is, no rule says (categoryDoubt refuses it). */
+export function funderRowsDisagree(description: string): boolean {
+  const c = classOf(description);
+  return !!(c.mca_funder && c.not_funder);
+}
+
+/** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection, nor a payee known to be no funder). */
 export function looksLikeFunderDebit(description: string): boolean {
   const c = classOf(description);
-  if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer) return false;
+  if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.not_funder) return false;
   return FUNDING_LOOK.test(description.toUpperCase());
 }
 
@@ -506,10 +513,14 @@ const PAYOFF = /\bPAY\s?-?OFFS?\b|\bPAYOFF\w*/;
  */
 const LINE_OF_CREDIT = /\bLINE\s+OF\s+CREDIT\b|\bCREDIT\s+LINE\b|\bLOC\s*(PMT|PYMT|PAYMT|PAYMENT|PAY|REPAY\w*|AUTOPAY|INT\w*|DEBIT)\b/;
 
-/** The known funder a debit pays, if any (an NSF fee, a reversal, a collection, a one-off funding fee, a payoff or a line-of-credit payment naming one is not a position). */
+/**
+ * The known funder a debit pays, if any (an NSF fee, a reversal, a collection, a one-off funding fee, a
+ * payoff or a line-of-credit payment naming one is not a position, nor a debit a not_funder row names:
+ * with a funder row too, categoryDoubt refuses it).
+ */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
-  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return) return null;
+  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || c.not_funder) return null;
   const d = description.toUpperCase();
   if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d))) return null;
   return c.mca_funder?.name ?? null;

@@ -27,7 +27,11 @@ export function headingOf(text: string): Heading | null {
   // "Items marked * are checks out of sequence"), printed in a footer under the rows, names a side
   // but opens no section (blind-26: a credit union's footer read as a debits heading signed the
   // next page's credits as debits).
-  if (/\b(are|is|were|was|denotes?|indicates?|means|followed by|preceded by|marked)\b/.test(t)) return null;
+  // Nor a cross-reference to another part of the statement ("2 checks paid - see Checks Paid" under
+  // a day's rows in a day-grouped register, its checks listed in a register of their own): it names
+  // that part, opens none (blind-45: printed at the top of a page, before the first day heading, it
+  // was read as a checks heading and signed the page's deposits as withdrawals).
+  if (/\b(are|is|were|was|denotes?|indicates?|means|followed by|preceded by|marked|see|refer to)\b/.test(t)) return null;
   // A summary's column header naming both sides and the balances ("Account  Previous Balance
   // Deposits  Withdrawals  Ending Balance"): neither a credit nor a debit section.
   if (/\b(deposits?|credits?|additions?)\b/.test(t) && /\b(withdrawals?|debits?|subtractions?|deductions?|checks)\b/.test(t) && /\bbalances?\b/.test(t)) return { kind: 'summary', category: 'summary' };

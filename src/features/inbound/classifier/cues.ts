@@ -71,7 +71,8 @@ export const DECLINED_CUES: Cue[] = [
 export const NEEDS_CUES: Cue[] = [
   { re: /\b(we|i|still|also|will|uw|underwriting)\s+needs?\b|\bneeds?\b/g, w: 1 },
   { re: /\bbefore (we|i) can\b/g, w: 1.5 },
-  { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit)\b/g, w: 2 },
+  // (rfix11) ... in a salesman's words: "can you grab the last 3 months of Square statements", "could you pull a MTD printout"
+  { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit|grab|pull)\b/g, w: 2 },
   { re: /\b(didn't|did not|never) (come through|arrive|get (it|them|the))\b|\b(attachment|package|file|docs?) (is |was )?(missing|blank|corrupt|incomplete)\b|\bis incomplete\b/g, w: 1.5 },
   { re: /\bsend (over|me|us)\b/g, w: 1 },
   // (holdout18) never "nothing missing on your side"

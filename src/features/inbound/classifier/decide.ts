@@ -21,7 +21,7 @@ function declinesOnlyTheTerm(a: Analysis): boolean {
 }
 
 /** A decline of the file as it was sent, not of the merchant: "as submitted this is a decline", "declined as it stands". */
-const DECLINED_AS_SUBMITTED = /\b(?:as submitted|as (?:it|this|the file) stands|as presented|in its current form)\b[^.!?\n]{0,30}\bdeclin|\bdeclin\w*\b[^.!?\n]{0,20}\bas (?:submitted|presented|it stands)\b/;
+const DECLINED_AS_SUBMITTED = /\b(?:as submitted|as (?:it|this|the file) stands|as presented|in its current form)\b[^.!?\n]{0,30}\bdeclin|\bdeclin\w*\b[^.!?\n]{0,60}\bas (?:submitted|presented|it stands)\b/;
 /** The file taken back to the one who decides: "I'll take it back to committee", "run it back through credit", "another look". */
 const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the deal) back (?:to|in front of|through)\b|\b(?:take|have|give (?:it|this|the file)) another look\b|\b(?:reconsider|revisit|re-?review)\b/;
 
@@ -29,6 +29,9 @@ const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the d
 const TERMS_AFTER_ITEMS = /\b(?:final |firm |actual )?(?:terms|pricing|offer|numbers)\b[^.!?\n]{0,40}\b(?:once|when|after|upon)\b[^.!?\n]{0,60}\b(?:stips|stipulations|documents|docs|items|conditions|statements)\b/;
 /** A tentative cue that is only a pre-approval ceiling ("pre-approved", "approved up to"). */
 const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?:for )?up to)"$/;
+
+/** (rfix11) Terms the lender says it has not sent, held back until something comes in (vocabulary.ts HELD_BACK). */
+const HELD_BACK = new RegExp(`\\b(?:${V.HELD_BACK.join('|')})\\b`);
 
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
@@ -124,6 +127,16 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     type = 'needs_info';
     confidence = Math.max(confidence, 0.6);
     reasons.push('a pre-approval with no terms, final terms once the items come in: a request for items');
+  }
+
+  // (rfix11) priced terms the lender says it held back, no approval in words, and items asked for before it will do anything
+  // ("was about to send the approval on X, 70 @ 1.35 ... then saw a wire ... get me a balance letter ... holding til then"):
+  // nothing was approved; the request is the answer, the terms for a person (tentative_terms below)
+  const heldBack = (type === 'approved' || type === 'counter') && !review && a.approvalWords < 2 && a.counter.score < 3 && a.items.items.length > 0 && HELD_BACK.exec(a.lower);
+  if (heldBack) {
+    type = 'needs_info';
+    confidence = Math.max(confidence, 0.6);
+    reasons.push(`terms held back ("${heldBack[0]}"), items asked first: a request for items`);
   }
 
   // counter is about terms: what is offered against what was asked
@@ -352,6 +365,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type === 'declined' && a.items.items.length > 0 && DECLINED_AS_SUBMITTED.test(a.lower) && BACK_TO_DECIDER.test(a.lower)) {
     review = 'conflicting_cues';
     reasons.push('declined only as submitted, items asked to take it back: dead or waiting on the items is for a person');
+  }
+  // (rfix11) ... and so is one "as submitted" beside an approval held out on a condition ("We are declining X as submitted ...
+  // If the merchant is able to retire the balance, or you can obtain a payoff letter we could fund against, we would
+  // anticipate an approval somewhere in the range of $90,000 to $110,000"): dead, or waiting on the payoff, is for a person
+  if (!review && type === 'declined' && DECLINED_AS_SUBMITTED.test(a.lower) && (a.approved.score > 0 || a.tentative.score > 0)) {
+    review = 'conflicting_cues';
+    reasons.push('declined only as submitted, an approval held out on a condition: dead or waiting on it is for a person');
   }
   if (!review && type === 'declined' && (a.approved.score >= 3 || complete.length > 0) && a.approved.score >= a.declined.score - 1) review = 'conflicting_cues';
   // (holdout33) a decision written to another ISO or broker ("sending X over through Red Mesa Merchant Partners (ISO

@@ -16,6 +16,8 @@ interface Draft {
   payback?: number;
   /** "at the same rate and term": takes the pricing of the offer before it. */
   same?: boolean;
+  /** (rfix11) Sell rates named with the offer ("buy rate 1.29 / sell 1.39"): see soldAt. */
+  sells?: number[];
   /** A second, different term met before the offer was priced (see offerConflict). */
   otherTerm?: string;
   /** The sentence its schedule was named in, and whether that came before any of its figures (see groupFacts). */
@@ -113,6 +115,9 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
           c.freqEarly = false;
         }
         break;
+      case 'sell':
+        (c.sells ??= []).push(f.value);
+        break;
       case 'same':
         // said of an amount already priced ("40 at 1.38 ... at the same rate, 55k"): the next amount takes it
         if (c.factor !== undefined && c.term !== undefined) fresh().same = true;
@@ -193,6 +198,23 @@ function offerConflict(d: Draft, amount: number, factor: number | null, term: nu
   return notes.length ? notes.join('; ') : undefined;
 }
 
+/**
+ * (rfix11) A buy rate and a sell rate named together, the payback or the payments stated at the sell ("Buy rate 1.29 / sell
+ * 1.39 ... At the 1.39 sell: $55,600 payback, 28 weekly debits of $1,985.71"): the figures the merchant signs for are
+ * priced at the sell rate, so it is the offer's factor. The sell rate, when the stated figures agree with it and not with
+ * the buy rate; else undefined (the buy rate stays the factor: payback "at buy", or no figures to tell).
+ */
+function soldAt(d: Draft, amount: number, payment: number | null, n: number | null): number | undefined {
+  if (d.factor === undefined || !d.sells?.length) return undefined;
+  const agrees = (x: number): boolean | null => {
+    if (d.payback !== undefined) return Math.abs(amount * x - d.payback) <= d.payback * 0.01;
+    if (payment !== null && n !== null) return Math.abs(payment * n - amount * x) <= amount * x * 0.02;
+    return null;
+  };
+  if (agrees(d.factor) !== false) return undefined;
+  return d.sells.find((x) => agrees(x) === true);
+}
+
 function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
   const out: ExtractedOffer[] = [];
   // (holdout17) a menu of structures under one amount ("good for the full fifty. A) 1.29 / 120 business days ... B) 1.35 /
@@ -251,6 +273,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
     // gives a factor the trade writes (1.05 to 2)
     const n = d.count ?? ownCount(term, unit, freq);
+    const sold = soldAt(d, d.amount, payment, n);
+    if (sold !== undefined) d.factor = sold;
     const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
     const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;

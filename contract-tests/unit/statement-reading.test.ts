@@ -597,7 +597,10 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // register whose rows stand on baselines of their own is read down the left column, then the right
   // (N05/N06 reconcile, still refused for an unknown funder's pulls named only FUND or MERCH), and a
   // "n checks paid - see Checks Paid" note at a page's top is no Checks Paid heading (N07 parsed).
-  { dir: 'contract-tests/fixtures/statements-blind-45', minParsed: 4 },
+  // After sfix11 6/8: those pulls, one sum every business day, are an advance's daily pulls (doubt.ts
+  // dailyPulls). Still refused: N02, one funder's daily pulls under two descriptors (the same sum to
+  // another payee before or after keeps them doubted), and N08's weekly bare-CAP pulls.
+  { dir: 'contract-tests/fixtures/statements-blind-45', minParsed: 6 },
   // Blind-46 scored 2/8 parsed, one with a WRONG MCA count and withholding: a split advance's pulls
   // ("... CAPITAL LLC SPLIT 11%", a different sum every business day) neither counted nor doubted, the
   // unknown-funder doubt grouping equal sums only. After its fix (sfix9, 2026-11-29) 5/8, all right: a
@@ -605,8 +608,17 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // sums to a payee with a funder's words or a share of sales on that schedule are doubted; MERCHA ending
   // a 16-character ACH name is MERCHANT cut; FIRE before a claim's word is the insurer's name; a summary
   // cell "Balance on <date>" is opening or closing by its date. Still refused: equal daily or weekly
-  // pulls to payees without a funder's word (a name cut to one letter, RECEIVABLES, REVENU).
-  { dir: 'contract-tests/fixtures/statements-blind-46', minParsed: 5 },
+  // pulls to payees without a funder's word (a name cut to one letter, RECEIVABLES, REVENU). After
+  // sfix11 7/8: one sum to one payee on every business day of its span (8+ pulls; weekends, bank
+  // holidays and a day per returned pull aside) is an advance's daily pulls whatever the payee's name
+  // (doubt.ts dailyPulls). Still refused: the weekly RECEIVABLES pulls (a vendor's department too).
+  { dir: 'contract-tests/fixtures/statements-blind-46', minParsed: 7 },
+  // Blind-47 scored 6/8 parsed, all right, none wrong. After its fix (sfix11, 2026-11-29) 7/8: a wire
+  // whose sender names what it buys (a model year, make and model number; a dedicated lane) is a
+  // customer's (rules.ts paidForByWire), and a supplier's WARRANTY PARTS CR paid back within the
+  // period is money given back. Still refused: a weekly pull to "GULF HARBOR FUND" (FUND alone names
+  // benefit, ad and union funds too).
+  { dir: 'contract-tests/fixtures/statements-blind-47', minParsed: 7 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

@@ -1,6 +1,7 @@
+import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -412,6 +413,90 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
     const scheduled = split || ds.every((d) => CADENCE.test(d.description)) || onSchedule(most.map((d) => d.date));
     if (scheduled) for (const d of ds) out.set(d, p);
   }
+  for (const [t, p] of dailyPulls(txns)) if (!out.has(t)) out.set(t, p);
+  return out;
+}
+
+/**
+ * A US bank holiday: a day the Federal Reserve's ACH does not settle (New Year's Day, Martin Luther
+ * King Jr. Day, Washington's Birthday, Memorial Day, Juneteenth, Independence Day, Labor Day, Columbus
+ * Day, Veterans Day, Thanksgiving, Christmas; a Sunday's observed on the Monday after).
+ */
+export function bankHoliday(iso: string): boolean {
+  const at = new Date(`${iso}T00:00:00Z`);
+  const [y, m, d, wd] = [at.getUTCFullYear(), at.getUTCMonth() + 1, at.getUTCDate(), at.getUTCDay()];
+  const fixed = (mm: number, dd: number) => m === mm && (d === dd || (wd === 1 && d === dd + 1));
+  const monday = (mm: number, from: number, to: number) => m === mm && wd === 1 && d >= from && d <= to;
+  return (
+    fixed(1, 1) || monday(1, 15, 21) || monday(2, 15, 21) || monday(5, 25, 31) || (y >= 2022 && fixed(6, 19)) || fixed(7, 4) ||
+    monday(9, 1, 7) || monday(10, 8, 14) || fixed(11, 11) || (m === 11 && wd === 4 && d >= 22 && d <= 28) || fixed(12, 25)
+  );
+}
+const businessDay = (iso: string): boolean => {
+  const wd = new Date(`${iso}T00:00:00Z`).getUTCDay();
+  return wd >= 1 && wd <= 5 && !bankHoliday(iso);
+};
+/** Pulls of one sum on every business day of the span they cover, this many or more: an advance's daily schedule. */
+const DAILY_PULLS = 8;
+/** A credit returning a payee's debit ("ACH RETURN <payee> R01 INSUFF FUNDS"): a day its funder may skip. */
+const RETURNED = /\b(RETURN(ED)?|RTN|R0\d|NSF|INSUFF\w*|REVERS\w*)\b/i;
+
+/**
+ * The debits that are an advance's daily pulls whatever their payee's name: one sum ($50 or more) to
+ * one payee on every business day of the span they cover (weekends and bank holidays aside, and as
+ * many more days as that payee's pulls were returned: a funder may skip the day after a return),
+ * eight or more of them, and no debit to that payee known otherwise (a row of any class, a loan's,
+ * a line's, a lease's, a policy's, rent, a payoff; a vendor's, payroll's, tax's, a bank's or a credit
+ * union's words; a transfer, a check, a card purchase; an insurance premium) nor a credit from it
+ * worded as a loan's or a line's funding, and the same sum debited to no other payee before or after
+ * those pulls (a funder renamed or another advance after it: one position or two, doubted). An underwriter reads a fixed sum taken every business day
+ * as an advance's (or a daily-pay loan's, which stacks the same): no vendor, payroll, lease or tax
+ * is billed every business day for one sum. Every such group in every corpus's truth is an advance's
+ * (blind-46: "BLUESTEM RIDGE A DAILY", ADVANCE cut to its first letter; "NORTHGATE REVENU ... DAILY
+ * REMIT", each weekday of a month, refused). Weekly pulls of one sum stay doubted without a funder's
+ * name (`unknownFunderPositions`): payroll, vendors, leases and royalties are weekly too. The
+ * position is every debit to the payee not known otherwise, of any sum (a renewal changes it).
+ */
+export function dailyPulls(txns: Txn[]): Map<Txn, string> {
+  const byPayee = new Map<string, Txn[]>();
+  const vetoed = new Set<string>();
+  const returned = new Map<string, number>();
+  for (const t of txns) {
+    const p = payeeKey(t.description);
+    if (t.cents > 0) {
+      if (LOAN_FUNDED.test(t.description)) vetoed.add(p);
+      if (RETURNED.test(t.description)) for (const q of byPayee.keys()) if (creditNames(` ${t.description.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()} `, q)) returned.set(q, (returned.get(q) ?? 0) + 1);
+      continue;
+    }
+    const c = classOf(t.description);
+    if (c.nsf || c.nsf_reversal || c.deposited_return || looksLikeNsfFee(t.description)) continue;
+    // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
+    const known = Object.values(c).some(Boolean);
+    if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
+      vetoed.add(p);
+      continue;
+    }
+    byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
+  }
+  const out = new Map<Txn, string>();
+  for (const [p, ds] of byPayee) {
+    if (vetoed.has(p)) continue;
+    const same = new Map<number, Set<string>>();
+    for (const d of ds) if (d.cents <= -5_000) same.set(d.cents, (same.get(d.cents) ?? new Set()).add(d.date));
+    const daily = [...same].some(([cents, dates]) => {
+      const at = [...dates].sort();
+      if (at.length < DAILY_PULLS || !at.every(businessDay)) return false;
+      let missed = 0;
+      for (let day = at[0]; day <= at[at.length - 1]; day = addDays(day, 1)) if (businessDay(day) && !dates.has(day)) missed++;
+      // The same sum taken under another payee's name before or after these pulls: the same funder
+      // renamed (a servicer's descriptor from one day on, blind-45: "HARBORSTONE CAP DAILY PMT" then
+      // "HSC SERVICING HARBORSTONE ADV", $418 every business day) or another advance after it, and no
+      // rule can say which (one position or two): doubted.
+      const elsewhere = txns.some((x) => x.cents === cents && (x.date < at[0] || x.date > at[at.length - 1]) && payeeKey(x.description) !== p && !OWN_OR_CHECK.test(x.description));
+      return missed <= (returned.get(p) ?? 0) && !elsewhere;
+    });
+    if (daily) for (const d of ds) out.set(d, p);
+  }
   return out;
 }
 
@@ -559,6 +644,19 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
 }
 
 /**
+ * A wire whose sender wrote what it buys (rules.ts `paidForByWire`: a model year, make and model
+ * number or a VIN; a dedicated lane, a numbered load, linehaul), from a sender no debit of the period
+ * pays: a customer's payment, however large (blind-47: a boat dealer's customer's wire for a named
+ * boat, a shipper's for a trucker's dedicated lane). A sender the merchant also pays (its first name
+ * word among a debit's name words: a floor plan lender's curtailments, the merchant's own account at
+ * another bank) stays doubted.
+ */
+function customerWire(t: Txn, debits: DebitWords[]): boolean {
+  const w = paidForByWire(t.description);
+  return !!w && !debits.some((d) => d.names.has(w.sender));
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -610,7 +708,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
     if (fromPaid.has(t)) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
-    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description)))) {
+    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description))) && !customerWire(t, debits)) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
   }

@@ -222,8 +222,10 @@ export function debatableCredit(description: string): boolean {
 export function warrantyCreditFrom(description: string): string[] | null {
   const d = description.toUpperCase();
   if (!WARRANTY_LOOK.test(d) || FACTORING_LOOK.test(d) || CLAIM_LOOK.test(d) || LOSS_LOOK.test(d) || /\b(LABOU?R|PMT|PYMT|PAYMENT|PAY|REIMB\w*|SERVICE|CLAIMS?)\b/.test(d)) return null;
-  // The warranty word between the name and CREDIT ("... SUPPLY WARRANTY CREDIT"), and only there.
-  const m = /^(.*\S)\s+(?:WARRANTY|WARR|WRNTY)\s+(CREDIT|CR)\b(.*)$/.exec(d);
+  // The warranty word between the name and CREDIT ("... SUPPLY WARRANTY CREDIT"), and only there;
+  // PARTS between them says what is credited, the parts it sold ("MERCURY MARINE WARRANTY PARTS CR",
+  // blind-47: a marine dealer's engine maker, its parts bought all month).
+  const m = /^(.*\S)\s+(?:WARRANTY|WARR|WRNTY)\s+(?:PARTS?\s+)?(CREDIT|CR)\b(.*)$/.exec(d);
   if (!m || WARRANTY_LOOK.test(m[1]) || WARRANTY_LOOK.test(m[3])) return null;
   return supplierCreditFrom(`${m[1]} ${m[2]}${m[3]}`);
 }
@@ -276,6 +278,45 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   if (REBATE_LOOK.test(d)) return 'rebate';
   if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d) || SUB_ACCOUNT_TRANSFER.test(d)) return 'transfer';
   return null;
+}
+
+/** A month, a fiscal span or a tax form after a year: a period's or a return's words, no model's. */
+const MONTH_OR_SPAN = /(JAN|JANUARY|FEB|FEBRUARY|MAR|MARCH|APR|APRIL|MAY|JUN|JUNE|JUL|JULY|AUG|AUGUST|SEP|SEPT|SEPTEMBER|OCT|OCTOBER|NOV|NOVEMBER|DEC|DECEMBER|FY|YEAR|YR|QTR|QUARTER|TAX|FORM)\b/;
+/** A model year, the make or model (one to three words) and the model's number: a unit bought. */
+const MODEL_YEAR_UNIT = new RegExp(String.raw`\b(19[5-9]\d|20[0-4]\d)\s+(?!${MONTH_OR_SPAN.source})[A-Z][A-Z&'-]+(\s+[A-Z][A-Z&'-]+){0,2}\s+[A-Z]{0,4}-?\d{2,}[A-Z0-9-]*\b`);
+const VIN = /\bVIN\s*(#|NO\.?|:)?\s*[A-HJ-NPR-Z0-9]{6,17}\b/;
+const FREIGHT_HAULED = /\bDEDICATED\s+(LANES?|FLEET|CAPACITY|RUNS?|ROUTES?)\b|\bLANES?\s*(#|NO\.?)?\s*\d{2,}\b|\bLOADS?\s*(#|NO\.?)?\s*\d{3,}\b|\bLINE\s?HAUL\b|\bDRAYAGE\b/;
+/** A sender who may lend, invest, grant, insure or hold the money for another, or money that is no price. */
+const LENDER_OR_INVESTOR = /\b(BANK|BANCORP|BANCSHARES|CREDIT\s+UNION|FCU|CU|ACCEPTANCE|CREDIT\s+(CORP|CO|COMPANY)|FLOOR\s?PLAN|CURTAIL\w*|LEASING|LEASE|MORTGAGE|TRUST|TRUSTEE|ESTATE|HOLDINGS?|PARTNERS|PARTNERSHIP|L\.?P|LLP|VENTURES?|EQUITY|FUNDS?|INVEST\w*|SBA|TREAS\w*|GRANTS?|ASSOCIATION|ASSN|ASSOC|COOP|CO-OP|COOPERATIVE|AUTHORITY|FOUNDATION|INSURANCE|INS|ASSURANCE|CASUALTY|MUTUAL|INDEMNITY|ESCROW|TITLE|SETTLEMENT|DISTRIBUTION|DISTRIB|DIVIDENDS?|PAYROLL|TAX|REFUND\w*|ROYALT\w*|PAY\s?OFF|PAYOFF)\b/;
+/** A wire's own words, no sender's: the sender's first name word is the first name word that is none of them. */
+const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP', 'FEDNOW', 'BOOK', 'TRANSFER', 'CR', 'RECEIVED', 'RCVD', 'INCOMING']);
+/**
+ * A wire whose sender wrote what it pays for, in words only a buyer writes (the wire's memo, its
+ * originator-to-beneficiary text):
+ * - a unit bought: a model year, the make or model, and the model's number ("2024 PATHFINDER 2600
+ *   HPS", "2021 KUBOTA SVL75", "2019 FORD F150"), or a vehicle identification number (VIN);
+ * - freight hauled: a shipper's dedicated lane or fleet ("DEDICATED LANE DEC"), a numbered lane or
+ *   load ("LOAD 88213"), linehaul, drayage.
+ * A customer paying for a boat, a truck or a month's hauling (blind-47: a marine dealer's $48,500
+ * wire for a named boat, a shipper's wire for a trucker's dedicated lane). An owner putting money in,
+ * a lender, an investor or a funder names no model and no load. Not when any word says the sender may
+ * be one of them or the money something else (LENDER_OR_INVESTOR: a bank, a credit union, an
+ * acceptance or credit company, a floor plan, a lease, a trust, an estate, holdings, partners, an
+ * LP, ventures, equity, a fund, investment; an association, a cooperative, an authority or a
+ * foundation, which grant and lend too; an insurer; escrow, title, a settlement, a distribution, a
+ * dividend, payroll, tax, a refund, a royalty, a payoff), nor when creditDoubt has a doubt of its own
+ * (the funding trade's words, the owner's, a transfer's, money given back). Only what doubt.ts
+ * `categoryDoubt` asks of a large one-off credit of no known kind, and only with its guard that the
+ * period's debits pay no counterparty of the sender's name (a floor plan lender or the merchant's own
+ * account paid back).
+ */
+export function paidForByWire(description: string): { sender: string } | null {
+  const d = description.toUpperCase();
+  // (Nor from a payee a not_funder row names: a lessor's or a lender's wire for a unit may finance it.)
+  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || classOf(description).not_funder) return null;
+  if (LENDER_OR_INVESTOR.test(d) || !(MODEL_YEAR_UNIT.test(d) || VIN.test(d) || FREIGHT_HAULED.test(d))) return null;
+  const sender = nameWords(description).find((w) => !WIRE_WORD.has(w));
+  return sender && sender.length >= 4 ? { sender } : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { categoryDoubt, fundingCredit, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
-import { mcaFunder } from '../../src/features/statements/rules';
+import { creditDoubt, debatableCredit, mcaFunder } from '../../src/features/statements/rules';
 
 // Review v of the sfix9/sfix10 rules (split pulls, FIRE in an insurer's name, MERCHA, "Balance on
 // <date>" cells, not_funder rows, newspaper columns, cross-reference notes): each test fails when
@@ -72,3 +72,22 @@ describe("a payee no funder passes over its own debits, never another payee's th
   });
 });
 
+describe("FIRE before the claim word is the insurer's name only right after that name; after an insurer's word or another word it is the loss", () => {
+  // sfix9 read any FIRE before the claim word as an insurer's name (State Farm Fire and Casualty):
+  // an insurer's fire claim paid to the merchant ("ERIE INSURANCE FIRE CLAIM PMT", "HARTFORD INS CO
+  // FIRE CLAIM", "... INS KITCHEN FIRE CLAIM") was then counted as sales with no doubt.
+  it.each([
+    'ACH CREDIT ERIE INSURANCE FIRE CLAIM PMT 2231',
+    'ACH CREDIT HARTFORD INS CO FIRE CLAIM 88213',
+    'ACH CREDIT CINCINNATI INS KITCHEN FIRE CLAIM',
+    'ACH CREDIT HISCOX INS FIRE CLAIM ADV 4471',
+    'ACH CREDIT STATE FARM KITCHEN FIRE CLAIM',
+    'DEPOSIT AMTRUST NORTH AMERICA FIRE CLM PMT',
+  ])('%s: a fire claim, debatable', (d) => {
+    expect(debatableCredit(d)).toBe(true);
+    expect(creditDoubt(d)).toBe('debatable');
+  });
+  it.each(['ACH CREDIT STATE FARM FIRE CLAIM PMT 993440358', 'ACH CREDIT ALLSTATE FIRE CLAIM PMT 5512', 'ACH CREDIT LIBERTY MUTUAL FIRE CLAIM 2210', 'ACH DEPOSIT FIRE INSURANCE EXCH CLAIM PMT 8812'])('%s: the insurer named FIRE, a plain claim payment', (d) => {
+    expect(debatableCredit(d)).toBe(false);
+  });
+});

@@ -201,10 +201,20 @@ const WARRANTY_LOOK = /\b(WARRANTY|WARR|WRNTY)\b/;
  * payments, sales by its truth, refused as a loss named.)
  */
 const INSURER_FIRE = /\bFIRE(?=\s+(AND\s+|&\s*)?(CAS\w*|INS\w*|INDEM\w*|MARINE|EXCH\w*)\b)/g;
+/** An insurer's own word, or a company's: a name that has ended before the next word. */
+const INSURER_WORD = /^(INS|INSUR\w*|ASSURANCE|CASUALTY|CASU|CO|COMPANY|CORP|INC|LLC)$/;
 const lossWords = (d: string): string => {
   const named = d.replace(INSURER_FIRE, ' ');
-  const claim = /\b(CLAIMS?|CLM)\b/.exec(named);
-  return claim ? named.slice(0, claim.index).replace(/\bFIRE\b/g, ' ') + named.slice(claim.index) : named;
+  // FIRE right before the claim word is the insurer's name only right after the rest of that name:
+  // one or two words after the channel's ("STATE FARM FIRE CLAIM PMT", "LIBERTY MUTUAL FIRE CLAIM"),
+  // none of them an insurer's or a company's word. After "ERIE INSURANCE", "HARTFORD INS CO",
+  // "... INS KITCHEN" or three name words, FIRE is the loss the claim pays (review v: such claims
+  // were counted as sales).
+  const fire = /\bFIRE\s+(CLAIMS?|CLM)\b/.exec(named);
+  if (!fire) return named;
+  const before = named.slice(0, fire.index).split(/\s+/).filter((w) => w && !/\d/.test(w));
+  const name = before.slice(channelLead(before));
+  return name.length >= 1 && name.length <= 2 && !name.some((w) => INSURER_WORD.test(w)) ? named.slice(0, fire.index) + named.slice(fire.index + 4) : named;
 };
 export function debatableCredit(description: string): boolean {
   const d = description.toUpperCase();

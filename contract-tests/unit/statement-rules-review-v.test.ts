@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeStatementPdf } from '../../src/features/statements/analyze';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
 import { categoryDoubt, fundingCredit, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
@@ -89,5 +91,38 @@ describe("FIRE before the claim word is the insurer's name only right after that
   });
   it.each(['ACH CREDIT STATE FARM FIRE CLAIM PMT 993440358', 'ACH CREDIT ALLSTATE FIRE CLAIM PMT 5512', 'ACH CREDIT LIBERTY MUTUAL FIRE CLAIM 2210', 'ACH DEPOSIT FIRE INSURANCE EXCH CLAIM PMT 8812'])('%s: the insurer named FIRE, a plain claim payment', (d) => {
     expect(debatableCredit(d)).toBe(false);
+  });
+});
+
+describe("a merchant named like a payroll company, its funder's pulls printed with its name (INDN:), read from a PDF", () => {
+  // End to end: a restaurant called "Gusto Trattoria", its bank printing the receiver's name on every
+  // ACH line, an unknown funder pulling $750.00 every Monday. Before review v: parsed, MCA 0.
+  const money = (c: number) => `${c < 0 ? '-' : '+'}$${(Math.abs(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+  const stmt = (merchant: string): PageSpec[] => {
+    const rows: Array<[string, string, number]> = [];
+    for (const d of [2, 9, 16, 23]) {
+      rows.push([`Jun ${String(d).padStart(2, '0')}`, `OAKMONT FUNDING DES:WEEKLY ID:XXXXX44${d} INDN:${merchant} CO ID:XXXXX88213 CCD`, -75000]);
+      rows.push([`Jun ${String(d + 1).padStart(2, '0')}`, `BANKCARD DES:MTOT DEP ID:55${d} INDN:${merchant} CO ID:1234 CCD`, 150000]);
+    }
+    let bal = 100000;
+    const lines = rows.flatMap(([date, desc, c]) => {
+      bal += c;
+      const [name, rest] = desc.split(' DES:');
+      return [[[40, date], [96, name], [480, money(c), { r: true }], [570, `$${(bal / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`, { r: true }]], [[96, `DES:${rest}`]]] as PageSpec[number][];
+    });
+    return [[
+      [[430, 'Business Checking Statement']],
+      [[40, 'ledgerly'], [462, 'June 1, 2026 - June 30, 2026']],
+      [[48, 'Balance on Jun 01'], [181, 'Money in (4)'], [314, 'Money out (4)'], [447, 'Balance on Jun 30']],
+      [[48, '$1,000.00'], [181, '+$6,000.00'], [314, '-$3,000.00'], [447, `$${(bal / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`]],
+      [[40, 'Account activity']],
+      [[40, 'DATE'], [96, 'DESCRIPTION'], [447, 'AMOUNT'], [534, 'BALANCE']],
+      ...lines,
+    ]];
+  };
+  it.each(['GUSTO TRATTORIA LLC', 'BLUE DUCK TAVERN LLC'])('%s: one position, half the deposits withheld', async (merchant) => {
+    const r = await analyzeStatementPdf(await statementPdf(stmt(merchant)));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    if (r.ok) expect(r.figures).toMatchObject({ beginning_balance: 1000, ending_balance: 4000, deposits_total: 6000, mca_count: 1, mca_withhold_percent: 50 });
   });
 });

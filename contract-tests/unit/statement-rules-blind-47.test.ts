@@ -141,6 +141,14 @@ describe('one sum to one payee on every business day: an advance’s daily pulls
     expect(dailyPulls([...sales, ...first, tx('2026-03-20', 'CHECK 1042', -540)]).size).toBe(10);
   });
 
+  it("the merchant's own name printed on every line (INDN:) is no payee: a not_funder phrase in it vetoes no daily pulls", () => {
+    // rev-v: Bank of America prints the account holder after INDN: on each ACH line; a merchant named like a
+    // payroll brand ("GUSTO TRATTORIA") would otherwise make every debit a payroll pull.
+    const ds = pulls('ACH DEBIT WREN HOLLOW A DAILY INDN:GUSTO TRATTORIA LLC', weekdays());
+    expect(dailyPulls([...sales, ...ds]).size).toBe(10);
+    expect(paidForByWire('INCOMING WIRE WILLOWMERE FOODS LLC DEDICATED LANE DEC INDN:GUSTO TRATTORIA LLC')).not.toBeNull();
+  });
+
   it('a payee with one debit known otherwise, or a loan-worded credit from it: no position', () => {
     const ds = pulls('ACH DEBIT WREN HOLLOW A DAILY', weekdays());
     expect(dailyPulls([...ds, tx('2026-03-20', 'ACH DEBIT WREN HOLLOW A LEASE', -900)]).size).toBe(0);

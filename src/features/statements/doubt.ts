@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -380,9 +380,12 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
     const c = classOf(t.description);
     // A payee the table knows is no funder (payroll or HSA funding, a lessor, a consumer lender, a
     // premium finance company: a not_funder row), asked before the funder words: none of its pulls is
-    // an advance's, whatever its name says ("GUSTO FUNDING WEEKLY", "DLL FUNDING WEEKLY").
-    if (c.not_funder) {
-      vetoed.add(p);
+    // an advance's, whatever its name says ("GUSTO FUNDING WEEKLY", "DLL FUNDING WEEKLY"). The key's
+    // other debits too when the key is that payee's name; a key of the bank's own words ("DIRECT
+    // WITHDRAWAL", "ACH CORP": every payee's line opens with them) is no payee's, and a payroll
+    // pull under it vetoed an unknown funder's pulls beside it (review v).
+    if (notFunderOf(t.description)) {
+      if (classOf(p).not_funder) vetoed.add(p);
       continue;
     }
     if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
@@ -471,7 +474,8 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     const c = classOf(t.description);
     if (c.nsf || c.nsf_reversal || c.deposited_return || looksLikeNsfFee(t.description)) continue;
     // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
-    const known = Object.values(c).some(Boolean);
+    // (The not_funder row asked of the payee's words only, as notFunderOf does: a merchant named GUSTO TRATTORIA pulls nothing for payroll.)
+    const known = Object.entries(c).some(([k, v]) => v && k !== 'not_funder') || notFunderOf(t.description) !== null;
     if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
       vetoed.add(p);
       continue;
@@ -530,7 +534,7 @@ const NOT_A_FUNDING = /\b(FACTOR\w*|ESCROW|TITLE|GRANTS?|PAYROLL|PAYRL|CLAIMS?|I
 export function fundingCredit(description: string): boolean {
   const d = description.toUpperCase();
   // (A payee known to be no funder, a not_funder row, funds no advance: its credit stays doubted.)
-  if (creditDoubt(description) !== 'funding' || NOT_A_FUNDING.test(d) || NOT_A_FUNDER.test(d) || classOf(description).not_funder) return false;
+  if (creditDoubt(description) !== 'funding' || NOT_A_FUNDING.test(d) || NOT_A_FUNDER.test(d) || notFunderOf(description)) return false;
   const m = FUNDER_NAMED.exec(d) ?? /\b(MERCHANT|MERCHAN)\b/.exec(MERCHANT_NAME.test(payeeOf(d)) ? d : '');
   return !!m && /\b(FUNDING|ADVANCE)\b/.test(d.slice(m.index + m[0].length));
 }

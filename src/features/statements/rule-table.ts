@@ -42,7 +42,9 @@ import knowledge from './knowledge.json' with { type: 'json' };
 //   funder words (doubt.ts asks this row first), and is settled (debt service, payroll, a lease or a
 //   premium); the row says nothing of a credit (a dealer paid by an equipment lessor for its
 //   customer's lease has made a sale), which the other rows and the doubt read as before. A debit
-//   both a funder row and a not_funder row name is doubted, never counted either way.
+//   both a funder row and a not_funder row name is doubted, never counted either way. Its phrase
+//   counts only in the words that name the payee (rules.ts `notFunderOf`): an ACH line also prints
+//   the receiver's name, the merchant's own ("INDN:GUSTO TRATTORIA LLC"), which names no payee.
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
 // loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and

@@ -1,4 +1,4 @@
-import { classOf, RULE_CLASSES, type RuleClass } from './rule-table';
+import { classOf, RULE_CLASSES, type RuleClass, type RuleRow } from './rule-table';
 
 export { achCut, isTradeWord, loadStatementRulesFile, RULE_CLASSES, rowProblems, setOperatorRules, statementRules, validateRows } from './rule-table';
 export type { RuleClass, RuleRow } from './rule-table';
@@ -201,10 +201,20 @@ const WARRANTY_LOOK = /\b(WARRANTY|WARR|WRNTY)\b/;
  * payments, sales by its truth, refused as a loss named.)
  */
 const INSURER_FIRE = /\bFIRE(?=\s+(AND\s+|&\s*)?(CAS\w*|INS\w*|INDEM\w*|MARINE|EXCH\w*)\b)/g;
+/** An insurer's own word, or a company's: a name that has ended before the next word. */
+const INSURER_WORD = /^(INS|INSUR\w*|ASSURANCE|CASUALTY|CASU|CO|COMPANY|CORP|INC|LLC)$/;
 const lossWords = (d: string): string => {
   const named = d.replace(INSURER_FIRE, ' ');
-  const claim = /\b(CLAIMS?|CLM)\b/.exec(named);
-  return claim ? named.slice(0, claim.index).replace(/\bFIRE\b/g, ' ') + named.slice(claim.index) : named;
+  // FIRE right before the claim word is the insurer's name only right after the rest of that name:
+  // one or two words after the channel's ("STATE FARM FIRE CLAIM PMT", "LIBERTY MUTUAL FIRE CLAIM"),
+  // none of them an insurer's or a company's word. After "ERIE INSURANCE", "HARTFORD INS CO",
+  // "... INS KITCHEN" or three name words, FIRE is the loss the claim pays (review v: such claims
+  // were counted as sales).
+  const fire = /\bFIRE\s+(CLAIMS?|CLM)\b/.exec(named);
+  if (!fire) return named;
+  const before = named.slice(0, fire.index).split(/\s+/).filter((w) => w && !/\d/.test(w));
+  const name = before.slice(channelLead(before));
+  return name.length >= 1 && name.length <= 2 && !name.some((w) => INSURER_WORD.test(w)) ? named.slice(0, fire.index) + named.slice(fire.index + 4) : named;
 };
 export function debatableCredit(description: string): boolean {
   const d = description.toUpperCase();
@@ -313,7 +323,7 @@ const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP',
 export function paidForByWire(description: string): { sender: string } | null {
   const d = description.toUpperCase();
   // (Nor from a payee a not_funder row names: a lessor's or a lender's wire for a unit may finance it.)
-  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || classOf(description).not_funder) return null;
+  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || notFunderOf(description)) return null;
   if (LENDER_OR_INVESTOR.test(d) || !(MODEL_YEAR_UNIT.test(d) || VIN.test(d) || FREIGHT_HAULED.test(d))) return null;
   const sender = nameWords(description).find((w) => !WIRE_WORD.has(w));
   return sender && sender.length >= 4 ? { sender } : null;
@@ -340,6 +350,8 @@ function channelLead(words: string[], stopAt?: string): number {
 const CARD_DATE = /\bON\s+\d{2}\/?\d{2}\b/g;
 /** The words banks put before the counterparty: channel, direction, card and ACH boilerplate. */
 const CHANNEL = new Set(['ACH', 'DEBIT', 'DEBITS', 'CREDIT', 'CREDITS', 'ELECTRONIC', 'ELEC', 'EFT', 'PREAUTHORIZED', 'PREAUTH', 'PRE', 'AUTH', 'AUTHORIZED', 'AUTOMATIC', 'AUTO', 'RECURRING', 'ONLINE', 'WEB', 'PPD', 'CCD', 'WITHDRAWAL', 'WITHDRAW', 'WD', 'DEPOSIT', 'DEP', 'PAYMENT', 'PMT', 'TO', 'FROM', 'FR', 'THE', 'OF', 'CARD', 'PURCHASE', 'POS', 'VISA', 'MASTERCARD', 'MC', 'RETURN', 'RETURNED', 'RTN', 'REVERSAL', 'REFUND', 'ITEM', 'CHECKCARD', 'DBT', 'DB', 'CRD', 'ORIG', 'CO', 'NAME', 'ID', 'ENTRY', 'DESCR', 'EXTERNAL', 'OUTGOING', 'INCOMING', 'BUSINESS', 'ORIGINATOR']);
+/** The NACHA originator's field of an ACH line ("ORIG CO NAME:X CO ENTRY DESCR:..."): X. */
+const ORIGINATOR_FIELD = /\bORIG(?:INATOR)?\s*CO(?:MPANY)?\s*NAME\s*:?\s*(.+?)\s*(?:\bCO\s*ENTRY\b|\bORIG\s*ID\b|\bENTRY\s*DESCR\b|\bSEC\s*:|\bDESC\s*DATE\b|\bTRACE\b|$)/;
 /**
  * Who a line is paid to or from, whatever the bank's wording: the NACHA originator ("ORIG CO
  * NAME:X CO ENTRY DESCR:..."), else the first words left after the channel boilerplate ("Withdrawal
@@ -348,7 +360,7 @@ const CHANNEL = new Set(['ACH', 'DEBIT', 'DEBITS', 'CREDIT', 'CREDITS', 'ELECTRO
  */
 export function counterparty(description: string): string {
   const d = description.toUpperCase().replace(CARD_DATE, ' ');
-  const orig = /\bORIG(?:INATOR)?\s*CO(?:MPANY)?\s*NAME\s*:?\s*(.+?)\s*(?:\bCO\s*ENTRY\b|\bORIG\s*ID\b|\bENTRY\s*DESCR\b|\bSEC\s*:|\bDESC\s*DATE\b|\bTRACE\b|$)/.exec(d);
+  const orig = ORIGINATOR_FIELD.exec(d);
   const words = (orig ? orig[1] : d).split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1);
   const i = orig ? 0 : channelLead(words);
   return words.slice(i, i + 3).join(' ');
@@ -464,22 +476,61 @@ export function looksLikeNsfFee(description: string): boolean {
   return FEE_WORD.test(d) && RETURN_WORD.test(d);
 }
 
+/**
+ * The words an ACH line names its payee (or payer) by: the originator's field ("ORIG CO NAME:X ORIG
+ * ID:..."), else the line's words up to its first field (a word with a colon, "DES:", "INDN:",
+ * "TYPE:"; a field label, IND, NAME, CO) or its first word with a digit (a date, an ID, a trace)
+ * after a name word; at most eight words. What follows is the entry's fields, among them the
+ * receiver's name, which is the merchant's own on every line ("... INDN:GUSTO TRATTORIA LLC CO ID:",
+ * "... IND NAME:UPSTART BREWING CO", Wells Fargo's "... 260302 7YFH4K TRANSAMERICA TRUCKING LLC").
+ */
+export function payeeText(description: string): string {
+  const d = description.toUpperCase().replace(CARD_DATE, ' ');
+  const orig = ORIGINATOR_FIELD.exec(d);
+  const out: string[] = [];
+  let named = false;
+  for (const w of (orig ? orig[1] : d).split(/\s+/)) {
+    if (!w) continue;
+    const letters = w.replace(/[^A-Z&]/g, '');
+    const field = /[:#=]/.test(w) || FIELD_LABEL.has(letters) || letters === 'INDN' || letters === 'DES';
+    if (field || /\d/.test(w)) {
+      if (named) break;
+      continue;
+    }
+    out.push(w);
+    if (letters && !CHANNEL.has(letters)) named = true;
+    if (out.length >= 8) break;
+  }
+  return out.join(' ');
+}
+
+/**
+ * The not_funder row naming a debit's payee (or a credit's payer), if any: its phrase in the words
+ * that name the payee (`payeeText`), not anywhere in the line. A phrase in the entry's other fields
+ * names someone else, most often the merchant itself as the receiver: a restaurant called "Gusto
+ * Trattoria" (a payroll company's name), a trucker called "Transamerica Trucking" (an insurer's),
+ * whose funder's weekly pulls were read as that payee's and never counted as a position (review v).
+ */
+export function notFunderOf(description: string): RuleRow | null {
+  if (!classOf(description).not_funder) return null;
+  return classOf(payeeText(description)).not_funder;
+}
+
 /** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer, a payee that is no funder). */
 export function debitSettled(description: string): boolean {
   const c = classOf(description);
-  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return || c.not_funder);
+  return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return || notFunderOf(description));
 }
 
 /** A debit a funder row and a not_funder row both name: which it is, no rule says (categoryDoubt refuses it). */
 export function funderRowsDisagree(description: string): boolean {
-  const c = classOf(description);
-  return !!(c.mca_funder && c.not_funder);
+  return !!(classOf(description).mca_funder && notFunderOf(description));
 }
 
 /** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection, nor a payee known to be no funder). */
 export function looksLikeFunderDebit(description: string): boolean {
   const c = classOf(description);
-  if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.not_funder) return false;
+  if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || notFunderOf(description)) return false;
   return FUNDING_LOOK.test(description.toUpperCase());
 }
 
@@ -520,7 +571,7 @@ const LINE_OF_CREDIT = /\bLINE\s+OF\s+CREDIT\b|\bCREDIT\s+LINE\b|\bLOC\s*(PMT|PY
  */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
-  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || c.not_funder) return null;
+  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || notFunderOf(description)) return null;
   const d = description.toUpperCase();
   if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d))) return null;
   return c.mca_funder?.name ?? null;

@@ -23,6 +23,13 @@ describe('a split advance: a share of each day sales, a different sum every day'
   // as its SPLIT or HOLDBACK: an advance's position, counted, every pull (blind-46 N03: "QUARRY LANE
   // CAPITAL LLC SPLIT 11%", neither counted nor doubted, gave a parsed statement with a wrong MCA
   // count and withholding).
+  it("a processor's split FEE, a different sum each business day: no position, in doubt (a fee is the processor's, not a funder's pull)", () => {
+    // rev-v: "PAYARC MERCHANT SPLIT FEE" (a processor no row knows) was counted as an advance.
+    const pulls = split('ACH DEBIT PAYARC MERCHANT SPLIT FEE');
+    expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...pulls])).not.toBeNull();
+  });
+
   it.each([
     ['ACH Payment WILLOWBROOK CAPITAL LLC DR SPLIT 11% CCD ID', 'WILLOWBROOK CAPITAL'],
     ['ACH DEBIT OSPREY FUNDING HOLDBACK 9%', 'OSPREY FUNDING'],

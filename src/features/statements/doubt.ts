@@ -307,8 +307,8 @@ const MCA_WORD = /\bRTR\b/i;
 const SPLIT_WORD = /\b(SPLIT|HOLDBACK|HOLD\s+BACK)\b/i;
 /** A split's words or a share of sales ("11%", "8.5 PCT"): what a percentage-of-sales pull may print. */
 const SHARE_OF_SALES = new RegExp(`${SPLIT_WORD.source}|\\b\\d{1,2}(\\.\\d{1,2})?\\s?(%|PCT\\b|PERCENT\\b)`, 'i');
-/** A vendor's, a staffing or payroll service's, a bank's or a credit union's words: no funder's pull. */
-const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX)\b/i;
+/** A vendor's, a staffing or payroll service's, a bank's or a credit union's words, or a fee (a processor's "MERCHANT SPLIT FEE", rev-v): no funder's pull. */
+const NOT_A_FUNDER = /\b(SERVICES?|SVCS?|SVC|STAFFING|STAFF|PAYROLL|PAYRL|WAGES?|INVOICES?|INV|PICKUP|WASTE|DISPOSAL|SANITATION|SUPPLY|SUPPLIES|PARTS|AUTO|RENTALS?|FCU|CU|CREDIT UNION|BANK|BANCORP|SAVINGS|FEDERAL|TRUST|401K|RETIREMENT|PENSION|TAX|FEES?)\b/i;
 
 /**
  * MERCHANT cut to MERCHA where the ACH company name's 16 characters end ("HALVORSEN MERCHA", a name of

@@ -3856,3 +3856,19 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     });
   });
 });
+
+describe('(rfix12)', () => {
+  const outcome = (text: string, c?: ReplyContext) => replyOutcome(contractClassification(read(text, c)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('a count of payments in Spanish is the term: "140 pagos diarios de $607.14", "36 cuotas semanales de"', () => {
+    const t = 'aprobado Pinecrest x los $60K completos. factor 1.38, 150 pagos diarios de $552.00. mándame el contract request';
+    expect(read(t, ask(60_000)).offers).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.38, term: 150, term_unit: 'days', payment_frequency: 'daily', payment_amount: 552 })]);
+    expect(outcome(t, ask(60_000))).toMatchObject({ apply: true, body: { offers: [{ term: 150 }] } });
+    expect(extractOffers('aprobado $45,000 a 1.40, 36 cuotas semanales de $1,750.00')[0]).toMatchObject({ term: 36, term_unit: 'weeks', payment_frequency: 'weekly' });
+  });
+  it('numbered lines answering two files, the decisions in Spanish, go to a person (multiple_deals)', () => {
+    const ctx: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const t = 'te contesto los dos:\n\n1) Pinecrest Veterinary - APROBADO $60K a 1.38, 150 pagos diarios de $552.00\n2) Harbor Grill - no se puede, 4 posiciones\n\nmándame el CR';
+    expect(read(t, ctx)).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+    expect(outcome(t, ctx)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+  });
+});

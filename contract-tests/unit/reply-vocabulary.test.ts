@@ -3871,4 +3871,17 @@ describe('(rfix12)', () => {
     expect(read(t, ctx)).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
     expect(outcome(t, ctx)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
   });
+  it('a consolidation: the figures on its "Pays off:" line are balances, not the amount; "put them on one term loan" is another product', () => {
+    const t = [
+      "Can't add a 4th position. What we can do is take out both existing advances and put them on one term loan:",
+      '',
+      '- Loan amount: $60,000',
+      '- Pays off: Fox Capital (~$15,200) + Kapitus Advance (~$9,100)',
+      '- 18 monthly payments of $4,400.00',
+      '- Total repayment: $79,200.00',
+    ].join('\n');
+    expect(extractOffers(t)).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.32, term: 18, term_unit: 'months', payment_amount: 4400 })]);
+    expect(read(t, ask(40_000))).toMatchObject({ type: 'counter', offers: [{ amount: 60_000 }] });
+    expect(outcome(t, ask(40_000))).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+  });
 });

@@ -758,8 +758,8 @@ const NOT_REFUSED = "(?<!(?:\\bnot|n't|\\bno longer|\\bnever|\\bcannot|\\bcan no
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
   // (rfix17) a consolidation described, not named: "we take out both funders and put them in one weekly", "pay off all three
-  // and roll everything into a single payment"
-  { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto) (one|a single|a new|our)\\b", w: 3 },
+  // and roll everything into a single payment"; (rfix12) ... "put them on one term loan"
+  { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto|on) (one|a single|a new|our)\\b", w: 3 },
   // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
   { product: 'loc', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"

@@ -3884,4 +3884,19 @@ describe('(rfix12)', () => {
     expect(read(t, ask(40_000))).toMatchObject({ type: 'counter', offers: [{ amount: 60_000 }] });
     expect(outcome(t, ask(40_000))).toMatchObject({ apply: true, body: { response_type: 'counter' } });
   });
+  it('a Spanish no that ends its clause: "no pasa", "UW ni lo quiso ver"; "no pasa nada" is none', () => {
+    expect(read('el de pinecrest no pasa 😕 14 días negativos en sept, UW ni lo quiso ver')).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+    expect(read('el de pinecrest no pasa. sorry')).toMatchObject({ type: 'declined' });
+    expect(read('UW ni lo quiso ver, demasiadas posiciones').type).toBe('declined');
+    expect(read('no pasa nada, mándame el MTD y lo vemos').type).not.toBe('declined');
+  });
+  it('debits that stopped tell of a default, not a stack; a UCC search or review is a check, not the reason', () => {
+    const stopped = 'Unfortunately, we will not be extending an offer. The existing position is with a funder whose daily debits stopped in May, with no remittances since. Their counsel confirmed the account is in default.';
+    expect(read(stopped)).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(read('Decline. Committee reviewed the file after the UCC and bank review: five active daily debits, three not disclosed.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Declined after the UCC search: three active positions.')).toMatchObject({ decline_category: 'stacking' });
+    // a UCC itself, and daily debits still running, keep their categories
+    expect(read('Declined - open UCC from a funder that was never paid.').decline_category).toBe('default_history');
+    expect(read('Declined, too many daily debits already.').decline_category).toBe('stacking');
+  });
 });

@@ -114,6 +114,9 @@ export const DECLINE: PhraseRow[] = [
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
   // "queda declinado" (never "no va a ser problema", a yes)
   { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) ((hacer|fondear|financiar|aprobar)(lo|la|los|las)?|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  // (rfix12) ... "el de X no pasa", "no califica", "UW ni lo quiso ver" (would not even look at it); never "no pasa nada" (no
+  // problem): the refusal ends its clause
+  { phrase: "no (pasa|califica|calific[o\u00f3])(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the

@@ -3899,4 +3899,9 @@ describe('(rfix12)', () => {
     expect(read('Declined - open UCC from a funder that was never paid.').decline_category).toBe('default_history');
     expect(read('Declined, too many daily debits already.').decline_category).toBe('stacking');
   });
+  it("a contractor's schedule of its jobs is an item: \"their WIP schedule\", \"the work-in-progress report\", \"the backlog report\"", () => {
+    const items = (t: string) => read(t).requested_items;
+    expect(items("Also need their WIP schedule: most of the revenue is progress billing and I want to see what's contracted for Q1.")).toEqual(['WIP schedule']);
+    expect(items('Need the work-in-progress report and the backlog report before I can price.')).toEqual(['work-in-progress report', 'backlog report']);
+  });
 });

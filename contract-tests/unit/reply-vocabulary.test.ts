@@ -3856,3 +3856,52 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     });
   });
 });
+
+describe('(rfix12)', () => {
+  const outcome = (text: string, c?: ReplyContext) => replyOutcome(contractClassification(read(text, c)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('a count of payments in Spanish is the term: "140 pagos diarios de $607.14", "36 cuotas semanales de"', () => {
+    const t = 'aprobado Pinecrest x los $60K completos. factor 1.38, 150 pagos diarios de $552.00. mándame el contract request';
+    expect(read(t, ask(60_000)).offers).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.38, term: 150, term_unit: 'days', payment_frequency: 'daily', payment_amount: 552 })]);
+    expect(outcome(t, ask(60_000))).toMatchObject({ apply: true, body: { offers: [{ term: 150 }] } });
+    expect(extractOffers('aprobado $45,000 a 1.40, 36 cuotas semanales de $1,750.00')[0]).toMatchObject({ term: 36, term_unit: 'weeks', payment_frequency: 'weekly' });
+  });
+  it('numbered lines answering two files, the decisions in Spanish, go to a person (multiple_deals)', () => {
+    const ctx: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const t = 'te contesto los dos:\n\n1) Pinecrest Veterinary - APROBADO $60K a 1.38, 150 pagos diarios de $552.00\n2) Harbor Grill - no se puede, 4 posiciones\n\nmándame el CR';
+    expect(read(t, ctx)).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+    expect(outcome(t, ctx)).toMatchObject({ apply: false, review_reason: 'multiple_deals' });
+  });
+  it('a consolidation: the figures on its "Pays off:" line are balances, not the amount; "put them on one term loan" is another product', () => {
+    const t = [
+      "Can't add a 4th position. What we can do is take out both existing advances and put them on one term loan:",
+      '',
+      '- Loan amount: $60,000',
+      '- Pays off: Fox Capital (~$15,200) + Kapitus Advance (~$9,100)',
+      '- 18 monthly payments of $4,400.00',
+      '- Total repayment: $79,200.00',
+    ].join('\n');
+    expect(extractOffers(t)).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.32, term: 18, term_unit: 'months', payment_amount: 4400 })]);
+    expect(read(t, ask(40_000))).toMatchObject({ type: 'counter', offers: [{ amount: 60_000 }] });
+    expect(outcome(t, ask(40_000))).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+  });
+  it('a Spanish no that ends its clause: "no pasa", "UW ni lo quiso ver"; "no pasa nada" is none', () => {
+    expect(read('el de pinecrest no pasa 😕 14 días negativos en sept, UW ni lo quiso ver')).toMatchObject({ type: 'declined', decline_category: 'negative_days' });
+    expect(read('el de pinecrest no pasa. sorry')).toMatchObject({ type: 'declined' });
+    expect(read('UW ni lo quiso ver, demasiadas posiciones').type).toBe('declined');
+    expect(read('no pasa nada, mándame el MTD y lo vemos').type).not.toBe('declined');
+  });
+  it('debits that stopped tell of a default, not a stack; a UCC search or review is a check, not the reason', () => {
+    const stopped = 'Unfortunately, we will not be extending an offer. The existing position is with a funder whose daily debits stopped in May, with no remittances since. Their counsel confirmed the account is in default.';
+    expect(read(stopped)).toMatchObject({ type: 'declined', decline_category: 'default_history' });
+    expect(read('Decline. Committee reviewed the file after the UCC and bank review: five active daily debits, three not disclosed.')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Declined after the UCC search: three active positions.')).toMatchObject({ decline_category: 'stacking' });
+    // a UCC itself, and daily debits still running, keep their categories
+    expect(read('Declined - open UCC from a funder that was never paid.').decline_category).toBe('default_history');
+    expect(read('Declined, too many daily debits already.').decline_category).toBe('stacking');
+  });
+  it("a contractor's schedule of its jobs is an item: \"their WIP schedule\", \"the work-in-progress report\", \"the backlog report\"", () => {
+    const items = (t: string) => read(t).requested_items;
+    expect(items("Also need their WIP schedule: most of the revenue is progress billing and I want to see what's contracted for Q1.")).toEqual(['WIP schedule']);
+    expect(items('Need the work-in-progress report and the backlog report before I can price.')).toEqual(['work-in-progress report', 'backlog report']);
+  });
+});

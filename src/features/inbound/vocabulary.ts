@@ -114,6 +114,9 @@ export const DECLINE: PhraseRow[] = [
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
   // "queda declinado" (never "no va a ser problema", a yes)
   { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) ((hacer|fondear|financiar|aprobar)(lo|la|los|las)?|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
+  // (rfix12) ... "el de X no pasa", "no califica", "UW ni lo quiso ver" (would not even look at it); never "no pasa nada" (no
+  // problem): the refusal ends its clause
+  { phrase: "no (pasa|califica|calific[o\u00f3])(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -758,8 +761,8 @@ const NOT_REFUSED = "(?<!(?:\\bnot|n't|\\bno longer|\\bnever|\\bcannot|\\bcan no
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
   { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
   // (rfix17) a consolidation described, not named: "we take out both funders and put them in one weekly", "pay off all three
-  // and roll everything into a single payment"
-  { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto) (one|a single|a new|our)\\b", w: 3 },
+  // and roll everything into a single payment"; (rfix12) ... "put them on one term loan"
+  { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto|on) (one|a single|a new|our)\\b", w: 3 },
   // (holdout27) the lender's own product by name: "what we CAN do is our 12-month term loan", "we can offer our line of credit"
   { product: 'loc', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? ?(a |an |our |the )?(\\$?\\d[\\d,.]*k? )?(revolving |business |small business )*(line of credit|credit line|loc)', w: 3 },
   // (holdout25) "the merchant qualifies for our revolving business line of credit instead"

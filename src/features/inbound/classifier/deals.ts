@@ -5,7 +5,9 @@ import type { ReplyContext } from './types';
 
 /** One reply answering several files: decision lines that name different businesses. */
 // (holdout36) ... or its status: "Cortland Outfitters - still with UW", "Red Oak: pending", "Harbor Bakery - in underwriting"
-const DEAL_LINE = /^\s*([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips|pending|still (?:with|in|under|at|pending|waiting|working)|in (?:review|underwriting|uw|credit)|with (?:uw|underwriting|credit|committee))\b/i;
+// (rfix12) ... also numbered, one file to a line ("1) Ontario Airport Freight - APROBADO $85K ...", "2. Red Oak - declined"), and
+// its decision in Spanish, as bilingual reps write it ("aprobado", "negado", "no se puede", "pendiente")
+const DEAL_LINE = /^\s*(?:\d{1,2}[.)]\s+)?([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips|pending|still (?:with|in|under|at|pending|waiting|working)|in (?:review|underwriting|uw|credit)|with (?:uw|underwriting|credit|committee)|aprobad[oa]|negad[oa]|rechazad[oa]|declinad[oa]|no se puede|no califica|pendiente)(?![\w\u00e0-\u00ff])/i;
 /** The reply saying it answers several files at once: "both of your files", "answering your two from Tuesday", "in one shot". */
 const SEVERAL_FILES = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b|\b(?:answering|replying|responding|getting back to you|update|updates)\b[^.!?\n]{0,20}\byour (?:two|three|2|3)\b(?! (?:statements?|months?|weeks?|days?|positions?|owners?|accounts?|locations?|questions?|emails?))|\b(?:both|all|your (?:two|three)) (?:files|deals|submissions)? ?in one (?:shot|go|email|reply|note)\b/i;
 

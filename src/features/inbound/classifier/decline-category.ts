@@ -25,11 +25,13 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   // (holdout43) ... nor a line of credit (a product: "Term loans | Lines of credit" in a signature)
   { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)(?<!\blines? of\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|administration|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would)\b)/g, w: 1 },
   { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
+  // (rfix12) debits that stopped ("a funder whose daily debits stop on June 12, with no remittances since") tell of a merchant who
+  // quit paying another funder, a default, not of a stack
   // (rfix10) a position after the first names the stack; "1st position" is the lender's own place in front of it ("All options
   // are 1st position"), as "first position" never was one, so it names no stacking
   {
     cat: 'stacking',
-    re: /\bstack(s|ed|ing)?\b|\b(?:new|undisclosed|additional) (?:positions?|advances?|mcas?)\b|\b((?!1st\b)\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|(?<![\d,.]\s*|\|\s*)\bdaily debits\b(?!\s*(?:\||:|=|of\b|@|at\b|x\b|\$|\d|-\s*\$))/g,
+    re: /\bstack(s|ed|ing)?\b|\b(?:new|undisclosed|additional) (?:positions?|advances?|mcas?)\b|\b((?!1st\b)\d+(st|nd|rd|th)|second|third|fourth|fifth) position\b|\b(open|existing|too many|active) (positions|advances|mcas?|lenders|funders)\b|\bholdback\b|\bover[- ]?leveraged\b|(?<![\d,.]\s*|\|\s*)\bdaily debits\b(?!\s*(?:\||:|=|of\b|@|at\b|x\b|\$|\d|-\s*\$))(?!\s+(?:stop|stops|stopped|stopping|ceased|ended|halted)\b)/g,
     w: 3,
   },
   {
@@ -38,7 +40,9 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     w: 3,
   },
   { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
-  { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
+  // (rfix12) a UCC search or review is a check the lender runs, no default: "reversed after the final UCC and bank review" (what
+  // the check found is the reason)
+  { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b(?![ \t]+(?:and [a-z]+[ \t]+)?(?:search|searches|review|reviews|check|checks|pull|pulls|lookup|report)\b)|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },
   // (rfix7) verification in the noun and the passive: "bank verification failure", "statements cannot be verified" (what the lender
   // could not confirm, the same reason as "unable to verify")
   {

@@ -294,6 +294,14 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       const cf = m[2] ? (/day$/i.test(m[2]) ? 'daily' : normFreq(m[2])) : undefined;
       facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: cf, text: m[0] });
     }
+    // (rfix12) a count of payments in Spanish, as bilingual reps write it: "140 pagos diarios de $607.14", "24 cuotas
+    // semanales", "120 débitos" (the schedule after the count, as Spanish puts it)
+    const countEsRe = /(?<![\w.$])(\d{1,3})\s+(?:pagos|cuotas|d[e\u00e9]bitos)(?:\s+(diari[oa]s|semanales|quincenales|mensuales))?(?![\w\u00e0-\u00ff])/gi;
+    while ((m = countEsRe.exec(line))) {
+      if (overlaps(m.index, m.index + m[0].length)) continue;
+      taken.push([m.index, m.index + m[0].length]);
+      facts.push({ pos: base + m.index, kind: 'count', value: Number(m[1]), freq: m[2] ? normFreq(m[2]) : undefined, text: m[0] });
+    }
     // a count of payments without the word: "20 weekly @ 2,130", "28 weekly at $1,750", "120 dailies of $450", "24 weeklies"
     // (holdout21) ... in the shorthand too, the payment after it bare or per period: "120 dly @ 450", "140 dly 500/day",
     // "30 wkly at 1,150", "90 dly 443.33" (a bare figure with cents); (rfix7) ... the shorthand's fields split by slashes,

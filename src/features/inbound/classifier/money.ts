@@ -71,7 +71,14 @@ const LENDER_MAX_IS = /\b(?:max|maximum|most|highest|the best|best)(?: amount)? 
 /** A count of payments right before a figure, naming it each payment's amount: "24 monthly payments of", "120 dailies @", "52 x". */
 const COUNTED_PAYMENT_BEFORE = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s*~?\s*$/;
 
+/** (rfix12) A line labelled by what a consolidation pays off: "Pays off: Rapid Finance (~$12,900) + Bitty Advance (~$8,400)", "Payoffs: ...". */
+const PAYOFF_LINE = /^\s*(?:[-*\u2022]\s*)?(?:pays? off|paying off|to pay off|payoffs?|buy ?outs?|buying out|takes? out|taking out)\s*(?::|\||-|\u2013)\s*/i;
+
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
+  // (rfix12) every figure on a line labelled by the advances a consolidation pays off is their balance, none the offer's
+  // amount (the funder's name beside it, "Bitty Advance (~$8,400)", names no advance offered)
+  const payoff = PAYOFF_LINE.exec(line);
+  if (payoff && start >= payoff[0].length) return 'other';
   // the clause before the number (back to ';', '|' or a sentence end) and a short window after it
   let pre = line.slice(Math.max(0, start - 50), start);
   const cut = Math.max(pre.lastIndexOf(';'), pre.lastIndexOf('|'), pre.search(/[.!?]\s[^.!?]*$/));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { categoryDoubt } from '../../src/features/statements/doubt';
 import type { Txn } from '../../src/features/statements/reconcile';
 import { paidForByWire } from '../../src/features/statements/rules';
+import { headingOf } from '../../src/features/statements/sections';
 
 // The rules statements-blind-48 asked for (each test fails when its rule is removed). Invented
 // senders and payees throughout: no row can know them.
@@ -56,5 +57,18 @@ describe('a large one-off wire whose memo names work billed, from an organisatio
     expect(categoryDoubt([...sales, wire])).toBeNull();
     const paid = tx('2026-03-09', 'ACH DEBIT BRIARWOOD COMMONS RENT 8898176826', -6240);
     expect(categoryDoubt([...sales, paid, wire])).toMatch(ONE_OFF);
+  });
+});
+
+describe("a combined statement's loan table header is a summary's columns, no debits section", () => {
+  // blind-48 N05: a credit union's Account Summary, then "Loan Accounts  Loan ID  Rate  Payments
+  // Balance" read as a debits heading (PAYMENTS): the checking share's rows below it were all signed
+  // as debits and its "Total Deposits and Credits" did not reconcile.
+  it.each(['Loan Accounts Loan ID Rate Payments Balance', 'Loans  Rate  Principal  Balance', 'Loan Accounts  APR  Payment Due  Balance'])('%s', (h) => {
+    expect(headingOf(h)).toEqual({ kind: 'summary', category: 'summary' });
+  });
+  it('a payments heading without a rate and a balance still opens a debits section', () => {
+    expect(headingOf('Loan Payments')?.kind).toBe('debit');
+    expect(headingOf('Electronic Payments')?.kind).toBe('debit');
   });
 });

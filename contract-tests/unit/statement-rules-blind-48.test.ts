@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { categoryDoubt } from '../../src/features/statements/doubt';
+import { categoryDoubt, paidBack } from '../../src/features/statements/doubt';
 import type { Txn } from '../../src/features/statements/reconcile';
-import { paidForByWire } from '../../src/features/statements/rules';
+import { paidForByWire, paysCounterparty } from '../../src/features/statements/rules';
 import { headingOf } from '../../src/features/statements/sections';
 
 // The rules statements-blind-48 asked for (each test fails when its rule is removed). Invented
@@ -70,5 +70,21 @@ describe("a combined statement's loan table header is a summary's columns, no de
   it('a payments heading without a rate and a balance still opens a debits section', () => {
     expect(headingOf('Loan Payments')?.kind).toBe('debit');
     expect(headingOf('Electronic Payments')?.kind).toBe('debit');
+  });
+});
+
+describe("a supplier's credit memo, its store bought from by card under a store number printed without #", () => {
+  // blind-48 N04: "SITEONE LANDSCAP CREDIT MEMO" (the ACH name cut at 16 characters) beside card
+  // purchases "POS PURCHASE SITEONE 0417 PEORIA IL TERM 360035": the same supplier, paid more than it
+  // gave back, so money given back, not a credit of a kind no rule knows.
+  const memo = tx('2026-03-20', 'BRAMBLETON SUPPL CREDIT MEMO 1176769272', 524.3);
+  const card = (date: string, dollars: number) => tx(date, `POS PURCHASE BRAMBLETON 0417 PEORIA IL TERM ${date.slice(-2)}0035`, -dollars);
+  it('paid at least as much by card: given back', () => {
+    expect(paysCounterparty('POS PURCHASE BRAMBLETON 0417 PEORIA IL TERM 360035', ['BRAMBLETON', 'SUPPL'])).toBe(true);
+    expect(paidBack([...sales, card('2026-03-05', 463.23), card('2026-03-12', 982.34), memo]).has(memo)).toBe(true);
+  });
+  it('paid less, or not by card (an ACH debit to a payee of another name), still doubted', () => {
+    expect(paidBack([...sales, card('2026-03-05', 100), memo]).has(memo)).toBe(false);
+    expect(paysCounterparty('ACH DEBIT BRAMBLETON 0417 PEORIA', ['BRAMBLETON', 'SUPPL'])).toBe(false);
   });
 });

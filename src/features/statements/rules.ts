@@ -153,6 +153,8 @@ export function moneyBackFrom(description: string): string[] | null {
   return w.length ? w : null;
 }
 
+/** A card purchase's words. */
+const CARD_LINE = /\b(POS|CARD|CHECKCARD|PURCHASE)\b/;
 /**
  * Whether a debit pays the counterparty a money-back credit names: the credit's first two name words
  * are two consecutive name words of the debit ("GRAYBAR ELECTRIC"), or, when the credit names one
@@ -165,8 +167,10 @@ export function paysCounterparty(debitDescription: string, creditName: string[])
   // #2211 GREEN BAY WI"; the rest is where): the same counterparty as the company's credit memo
   // whose name begins with that word ("FERGUSON ENTERPRIS CR MEMO"), when the word has 5 letters
   // or more.
+  // The store's number may print without its # ("POS PURCHASE SITEONE 0417 PEORIA IL TERM 360035",
+  // a Jack Henry-style card line, blind-48: storeWords reads the name before it), on a card purchase.
   const store = /^(.*?)\s#\s?\d+\b/.exec(debitDescription.toUpperCase());
-  const storeName = store ? nameWords(store[1]) : [];
+  const storeName = store ? nameWords(store[1]) : CARD_LINE.test(debitDescription.toUpperCase()) ? (storeWords(debitDescription) ?? []) : [];
   if (storeName.length === 1 && storeName[0].length >= 5 && storeName[0] === creditName[0]) return true;
   for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
   // The credit's ACH company name cut at 16 characters ("JOHNSTONE SUPPL CREDIT MEMO", the card

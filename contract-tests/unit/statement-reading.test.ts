@@ -619,6 +619,13 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // period is money given back. Still refused: a weekly pull to "GULF HARBOR FUND" (FUND alone names
   // benefit, ad and union funds too).
   { dir: 'contract-tests/fixtures/statements-blind-47', minParsed: 7 },
+  // Blind-48 scored 4/8 parsed, all right, none wrong. After its fix (sfix12, 2026-11-29) 8/8: a
+  // wire whose memo names work billed (an invoice or PO, a pay application, a progress billing,
+  // retainage, or a contract or service and its period) from an organisation is a customer's
+  // (rules.ts paidForByWire, workBilled); a loan table's column header is a summary's, no debits
+  // section (sections.ts headingOf); a card store's number printed without # names the supplier of a
+  // cut-name CREDIT MEMO (rules.ts paysCounterparty).
+  { dir: 'contract-tests/fixtures/statements-blind-48', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

@@ -153,6 +153,8 @@ export function moneyBackFrom(description: string): string[] | null {
   return w.length ? w : null;
 }
 
+/** A card purchase's words. */
+const CARD_LINE = /\b(POS|CARD|CHECKCARD|PURCHASE)\b/;
 /**
  * Whether a debit pays the counterparty a money-back credit names: the credit's first two name words
  * are two consecutive name words of the debit ("GRAYBAR ELECTRIC"), or, when the credit names one
@@ -165,8 +167,10 @@ export function paysCounterparty(debitDescription: string, creditName: string[])
   // #2211 GREEN BAY WI"; the rest is where): the same counterparty as the company's credit memo
   // whose name begins with that word ("FERGUSON ENTERPRIS CR MEMO"), when the word has 5 letters
   // or more.
+  // The store's number may print without its # ("POS PURCHASE SITEONE 0417 PEORIA IL TERM 360035",
+  // a Jack Henry-style card line, blind-48: storeWords reads the name before it), on a card purchase.
   const store = /^(.*?)\s#\s?\d+\b/.exec(debitDescription.toUpperCase());
-  const storeName = store ? nameWords(store[1]) : [];
+  const storeName = store ? nameWords(store[1]) : CARD_LINE.test(debitDescription.toUpperCase()) ? (storeWords(debitDescription) ?? []) : [];
   if (storeName.length === 1 && storeName[0].length >= 5 && storeName[0] === creditName[0]) return true;
   for (let i = 0; i + 1 < d.length; i++) if (d[i] === creditName[0] && d[i + 1] === creditName[1]) return true;
   // The credit's ACH company name cut at 16 characters ("JOHNSTONE SUPPL CREDIT MEMO", the card
@@ -324,9 +328,40 @@ export function paidForByWire(description: string): { sender: string } | null {
   const d = description.toUpperCase();
   // (Nor from a payee a not_funder row names: a lessor's or a lender's wire for a unit may finance it.)
   if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || notFunderOf(description)) return null;
-  if (LENDER_OR_INVESTOR.test(d) || !(MODEL_YEAR_UNIT.test(d) || VIN.test(d) || FREIGHT_HAULED.test(d))) return null;
-  const sender = nameWords(description).find((w) => !WIRE_WORD.has(w));
+  // A Fedwire line's originator field ("WT Fed#03417 Bank of America, N /Org=Granite Ridge ..."):
+  // what precedes it is the wire's route (the sending bank), no word of the sender's; the sender
+  // is the originator's first word. Without the field, the whole line is asked.
+  const org = ORIGINATOR.exec(d);
+  const own = org ? d.slice(org.index + org[0].length) : d;
+  if (LENDER_OR_INVESTOR.test(own)) return null;
+  if (!(MODEL_YEAR_UNIT.test(own) || VIN.test(own) || FREIGHT_HAULED.test(own) || workBilled(own))) return null;
+  const sender = org ? own.split(/[^A-Z&]+/).find(Boolean) : nameWords(description).find((w) => !WIRE_WORD.has(w));
   return sender && sender.length >= 4 ? { sender } : null;
+}
+
+/** A wire's originator field: ORG: / /Org= / ORIGINATOR:, the sender's name after it. */
+const ORIGINATOR = /(?:^|[\s\/])(?:ORG|ORIGINATOR)\s*[:=]\s*/;
+/** A billing document a contractor or vendor sends its customer: an invoice, a pay application, a progress billing, retainage, a purchase order. */
+const BILLING_DOC = /\b(PROGRESS\s+(BILLING|BILL|PAYMENT|PMT)|PAY\s?APP(LICATION)?\s*(#|NO\.?)?\s*\d+|RETAINAGE|INV(OICE)?S?\s*(#|NO\.?)?\s*\d[\d-]*|P\.?O\.?\s*(#|NO\.?)\s*\d+|PO\s*\d{3,})\b/;
+/** A contract or a service, and the period it was performed in (a month, a quarter, a season). */
+const SERVICE = /\b(CONTRACT|CONTRACTED|SERVICES?)\b/;
+const SERVICE_PERIOD = /\b(JAN|JANUARY|FEB|FEBRUARY|MAR|MARCH|APR|APRIL|MAY|JUN|JUNE|JUL|JULY|AUG|AUGUST|SEP|SEPT|SEPTEMBER|OCT|OCTOBER|NOV|NOVEMBER|DEC|DECEMBER|Q[1-4]|QTR|QUARTER|WINTER|SPRING|SUMMER|FALL|SEASON)\b(?!\s+IRA\b)/;
+/** An organisation's words: a company's legal form, a university, a hospital or health system, a public body. */
+const ORGANISATION = /\b(LLC|L\.L\.C|INC|INCORPORATED|CORP|CORPORATION|COMPANY|LTD|PLLC|UNIVERSITY|COLLEGE|HOSPITALS?|HEALTH|MEDICAL\s+CENTER|CLINIC|COUNTY|CITY|TOWN|VILLAGE|TOWNSHIP|STATE|SCHOOL|DISTRICT|ISD|USD|DEPT|DEPARTMENT)\b/;
+/** Money that is no price of work done, whoever sends it: a loan or its draw, capital, a grant, a claim, a deposit or retainer held, a reimbursement, an award. */
+const NO_PRICE = /\b(LOANS?|DRAWS?|ADVANCES?|CAPITAL|CONTRIBUTIONS?|INJECTION|GRANTS?|CLAIMS?|PROCEEDS|DEPOSITS?|RETAINERS?|DONATIONS?|GIFTS?|REIMB\w*|SUBSIDY|AWARDS?|JUDG(E)?MENT|SETTLE\w*|PREMIUMS?|RECOVERY|RELIEF|STIPEND|SALARY|WAGES?|COMMISSIONS?|BONUS|RENT|LEASE|ESCROW|INVEST\w*)\b/;
+/**
+ * Work billed to a customer, as an underwriter reads a wire's memo: a billing document (an invoice
+ * or PO number, a pay application, a progress billing, retainage) or a contract or service and the
+ * period it was performed in ("SNOW CONTRACT Q4", "Contract Therapy Services Sep"), from an
+ * organisation (LLC, INC, a university, a hospital or health system, a county, a city, a school
+ * district). Not when any word says the money is no price (NO_PRICE: a loan or a draw, capital, a
+ * contribution, a grant, a claim, a deposit or retainer, a reimbursement, a settlement, escrow, an
+ * investment): blind-48's customers' wires for a snow contract, therapy services and a progress billing.
+ */
+function workBilled(own: string): boolean {
+  if (NO_PRICE.test(own) || !ORGANISATION.test(own)) return false;
+  return BILLING_DOC.test(own) || (SERVICE.test(own) && SERVICE_PERIOD.test(own));
 }
 
 /**

@@ -35,6 +35,10 @@ export function headingOf(text: string): Heading | null {
   // A summary's column header naming both sides and the balances ("Account  Previous Balance
   // Deposits  Withdrawals  Ending Balance"): neither a credit nor a debit section.
   if (/\b(deposits?|credits?|additions?)\b/.test(t) && /\b(withdrawals?|debits?|subtractions?|deductions?|checks)\b/.test(t) && /\bbalances?\b/.test(t)) return { kind: 'summary', category: 'summary' };
+  // A loan table's column header in a combined statement's summary ("Loan Accounts  Loan ID  Rate
+  // Payments  Balance"): a rate and a balance beside the payments are a summary's columns, no debits
+  // section (blind-48: read as one, it signed the checking share's rows below it as debits).
+  if (/\b(rate|apr)\b/.test(t) && /\bbalances?\b/.test(t) && /\b(payments?|principal|interest|loans?)\b/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
   if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
   // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period

@@ -3856,3 +3856,20 @@ describe('(rfix10) cents in words, net funds, a menu led by the ask, figures acr
     });
   });
 });
+
+describe('(rev-w)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('"we\'re out and ..." is a no only when it goes on with the lender passing or refusing the file, never a person away saying when they will look', () => {
+    for (const text of [
+      "Team is at the Broker Fair this week, we're out and I'll review Pinecrest Monday.",
+      'were out and i will look at it tomorrow am',
+      "Office closed for the holiday - we're out and we will pick it up first thing Monday.",
+    ]) {
+      expect(read(text, ask(40_000)).type, text).not.toBe('declined');
+      expect(outcome(text, ask(40_000)).apply, text).toBe(false);
+    }
+    expect(read('looks edited. were out and i wouldnt send it anywhere else either').type).toBe('declined');
+    expect(read("Two new positions since the app went in. We're out and we'd pass again at any amount.").type).toBe('declined');
+    expect(read("4 open positions. we're out and we won't take it at any amount.").type).toBe('declined');
+  });
+});

@@ -3872,4 +3872,12 @@ describe('(rev-w)', () => {
     expect(read("Two new positions since the app went in. We're out and we'd pass again at any amount.").type).toBe('declined');
     expect(read("4 open positions. we're out and we won't take it at any amount.").type).toBe('declined');
   });
+  it('a lender taking the file only in first position declines for the stack ("1st position only", "need to be in 1st position"); "All options are 1st position" beside a menu names none', () => {
+    for (const text of [
+      "Decline - we are 1st position only and there's an open Kapitus balance.",
+      'We only fund in first position. Merchant has a Kapitus balance. Pass.',
+      'Sorry, we need to be in 1st position and they have an advance with Rapid. Declined.',
+    ]) expect(read(text, ask(40_000)), text).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(outcome('Approved! Option 1: $80,000 / 1.35 / 9 months. Option 2: $60,000 / 1.30 / 6 months. All options are 1st position.', ask(80_000))).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+  });
 });

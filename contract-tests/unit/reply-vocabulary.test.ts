@@ -3880,4 +3880,12 @@ describe('(rev-w)', () => {
     ]) expect(read(text, ask(40_000)), text).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(outcome('Approved! Option 1: $80,000 / 1.35 / 9 months. Option 2: $60,000 / 1.30 / 6 months. All options are 1st position.', ask(80_000))).toMatchObject({ apply: true, body: { response_type: 'approved' } });
   });
+  it('a payback stated at the ceiling ("max sell 1.45. Max payback $72,500") prices no sale: the sell rate is not logged as the factor', () => {
+    const text = 'Approved $50,000 / 6 months / weekly. Buy rate 1.30, max sell 1.45. Max payback $72,500.';
+    expect(read(text, ask(50_000)).offers[0]?.factor_rate).not.toBe(1.45);
+    expect(outcome(text, ask(50_000)).apply).toBe(false);
+    expect(read('Approved $50,000 / 1.30 buy / 1.40 sell / 6 months. Payback up to $70,000.', ask(50_000)).offers[0]?.factor_rate).not.toBe(1.4);
+    // a payback at a sell rate the lender prices the deal at stays the sell (rfix11)
+    expect(read('Approved $40,000. Buy rate 1.29 / sell 1.39. At the 1.39 sell: $55,600 payback, 28 weekly debits of $1,985.71.', ask(40_000)).offers[0]?.factor_rate).toBe(1.39);
+  });
 });

@@ -3888,4 +3888,12 @@ describe('(rev-w)', () => {
     // a payback at a sell rate the lender prices the deal at stays the sell (rfix11)
     expect(read('Approved $40,000. Buy rate 1.29 / sell 1.39. At the 1.39 sell: $55,600 payback, 28 weekly debits of $1,985.71.', ask(40_000)).offers[0]?.factor_rate).toBe(1.39);
   });
+  it('a schedule that counts events or reviews the file ("3 negative days in a month", "reviewed monthly") is no payment frequency', () => {
+    for (const text of [
+      'Approved $40,000 / 1.35 / 120 business days. Max 3 negative days in a month.',
+      'Approved $40,000 / 1.35 / 120 business days. No more than 2 NSFs per month during the term.',
+      'Approved $40,000 / 1.35 / 120 business days. Renewal eligibility reviewed monthly.',
+    ]) expect(read(text, ask(40_000)).offers[0]?.payment_frequency, text).not.toBe('monthly');
+    expect(read('Approved $40,000 / 1.35 / 12 months, paid monthly. Max 3 negative days in a month.', ask(40_000)).offers[0]?.payment_frequency).toBe('monthly');
+  });
 });

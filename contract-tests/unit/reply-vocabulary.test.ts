@@ -3905,3 +3905,44 @@ describe('(rfix12)', () => {
     expect(items('Need the work-in-progress report and the backlog report before I can price.')).toEqual(['work-in-progress report', 'backlog report']);
   });
 });
+
+describe('(rev-w)', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+  it('"we\'re out and ..." is a no only when it goes on with the lender passing or refusing the file, never a person away saying when they will look', () => {
+    for (const text of [
+      "Team is at the Broker Fair this week, we're out and I'll review Pinecrest Monday.",
+      'were out and i will look at it tomorrow am',
+      "Office closed for the holiday - we're out and we will pick it up first thing Monday.",
+    ]) {
+      expect(read(text, ask(40_000)).type, text).not.toBe('declined');
+      expect(outcome(text, ask(40_000)).apply, text).toBe(false);
+    }
+    expect(read('looks edited. were out and i wouldnt send it anywhere else either').type).toBe('declined');
+    expect(read("Two new positions since the app went in. We're out and we'd pass again at any amount.").type).toBe('declined');
+    expect(read("4 open positions. we're out and we won't take it at any amount.").type).toBe('declined');
+  });
+  it('a lender taking the file only in first position declines for the stack ("1st position only", "need to be in 1st position"); "All options are 1st position" beside a menu names none', () => {
+    for (const text of [
+      "Decline - we are 1st position only and there's an open Kapitus balance.",
+      'We only fund in first position. Merchant has a Kapitus balance. Pass.',
+      'Sorry, we need to be in 1st position and they have an advance with Rapid. Declined.',
+    ]) expect(read(text, ask(40_000)), text).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(outcome('Approved! Option 1: $80,000 / 1.35 / 9 months. Option 2: $60,000 / 1.30 / 6 months. All options are 1st position.', ask(80_000))).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+  });
+  it('a payback stated at the ceiling ("max sell 1.45. Max payback $72,500") prices no sale: the sell rate is not logged as the factor', () => {
+    const text = 'Approved $50,000 / 6 months / weekly. Buy rate 1.30, max sell 1.45. Max payback $72,500.';
+    expect(read(text, ask(50_000)).offers[0]?.factor_rate).not.toBe(1.45);
+    expect(outcome(text, ask(50_000)).apply).toBe(false);
+    expect(read('Approved $50,000 / 1.30 buy / 1.40 sell / 6 months. Payback up to $70,000.', ask(50_000)).offers[0]?.factor_rate).not.toBe(1.4);
+    // a payback at a sell rate the lender prices the deal at stays the sell (rfix11)
+    expect(read('Approved $40,000. Buy rate 1.29 / sell 1.39. At the 1.39 sell: $55,600 payback, 28 weekly debits of $1,985.71.', ask(40_000)).offers[0]?.factor_rate).toBe(1.39);
+  });
+  it('a schedule that counts events or reviews the file ("3 negative days in a month", "reviewed monthly") is no payment frequency', () => {
+    for (const text of [
+      'Approved $40,000 / 1.35 / 120 business days. Max 3 negative days in a month.',
+      'Approved $40,000 / 1.35 / 120 business days. No more than 2 NSFs per month during the term.',
+      'Approved $40,000 / 1.35 / 120 business days. Renewal eligibility reviewed monthly.',
+    ]) expect(read(text, ask(40_000)).offers[0]?.payment_frequency, text).not.toBe('monthly');
+    expect(read('Approved $40,000 / 1.35 / 12 months, paid monthly. Max 3 negative days in a month.', ask(40_000)).offers[0]?.payment_frequency).toBe('monthly');
+  });
+});

@@ -109,6 +109,14 @@ export const APPROVAL: PhraseRow[] = [
  */
 export const PASSED_AT = "passed(?: on(?: [a-z0-9'&.-]+){1,4}?)? (?:at|for)";
 
+/**
+ * (rev-w) What may follow "we're out and ..." for it to be a no: the lender passing, or refusing to take the file further
+ * ("were out and i wouldnt send it anywhere else", "we're out and we'd pass again"); never a person away saying when they
+ * will look ("we're out and I'll review it Monday", "were out and i will look at it tomorrow").
+ */
+const OUT_AND_NO =
+  " and (i|we)((('d|'ll| would| will)( not)?|( do| could| can)n't| wouldn't| won't| cannot| do not| never| would never) (pass|decline)|( wouldn't| won't| don't| can't| cannot| couldn't| would not| will not| do not| could not| never| would never) (send|submit|shop|touch|take|fund|approve|want|consider|recommend|place|move forward))\\b";
+
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
@@ -122,7 +130,7 @@ export const DECLINE: PhraseRow[] = [
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
   // statements were out"; "I'm out." stays a person away, "we're out." is read above)
   // (rfix11) ... its clause going on with what the lender would do ("were out and i wouldnt send it anywhere else either")
-  { phrase: "(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$| and (i|we)\\b)", w: 3 },
+  { phrase: `(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$|${OUT_AND_NO})`, w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
@@ -160,7 +168,7 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
   // (never "I'm out Friday", "I'm out on Monday", "out for the week": a person away)
-  { phrase: "(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$| and (i|we)\\b)|count (us|me) out", w: 3 },
+  { phrase: `(we're|we are|i'm|i am) out (on|for) (?!the (day|week|weekend|road|holidays?)|today|tonight|tomorrow|vacation|holiday|pto|leave|lunch|(mon|tues|wednes|thurs|fri|satur|sun)day|\\d)|(we're|we are) out(?=\\s*[.!;]|\\s*$|${OUT_AND_NO})|count (us|me) out`, w: 3 },
   // "no dice", "nope", "not gonna work", "credit killed it", "UW shot it down"
   { phrase: "no dice|no bueno|nope|no can do|(not gonna|not going to|never going to) (work|happen|fly)|(killed|nixed|shot down|turned down|torpedoed) (it|this|that|the (file|deal))|(killed|nixed|shot) (it )?down", w: 3 },
   // "we won't add a third position", "we will not take a 4th"

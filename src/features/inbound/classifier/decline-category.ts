@@ -25,6 +25,10 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   // (holdout43) ... nor a line of credit (a product: "Term loans | Lines of credit" in a signature)
   { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)(?<!\blines? of\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|administration|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would)\b)/g, w: 1 },
   { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
+  // (rev-w) a lender that takes the file only in front of the stack ("we are 1st position only", "we only fund in first
+  // position", "need to be in 1st position") declines for the advances already on it (a weaker cue: a reason named on its own wins,
+  // "We only write 1st position on restaurants, and this one has been open 8 months" is the time in business)
+  { cat: 'stacking', re: /\b(?:1st|first)[- ]position only\b|\bonly (?:do|fund|take|go|write|lend|buy|play|deal|work)(?: in)?(?: the)? (?:1st|first)[- ]position\b|\b(?:need|needs|must|have|has|require[sd]?) (?:to be )?(?:in )?(?:the )?(?:1st|first)[- ]position\b/g, w: 2 },
   // (rfix12) debits that stopped ("a funder whose daily debits stop on June 12, with no remittances since") tell of a merchant who
   // quit paying another funder, a default, not of a stack
   // (rfix10) a position after the first names the stack; "1st position" is the lender's own place in front of it ("All options

@@ -399,6 +399,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // (holdout40) ... or one named with "no" before it for a kind of file: "no wkly on hvac guys only daily", "no weekly for restaurants"
       if (/(?<![\w'])no\s*$/.test(lower.slice(Math.max(0, m.index - 8), m.index)) && /^( payments?| debits?| ach| remits?| remittances?| pmts?)? ?(on|for|with|options?|programs?|products?|structures?|[,;.!]|$)/.test(post)) continue;
       if (overlaps(m.index, m.index + m[0].length) && !/^\//.test(m[0])) continue;
+      // (rev-w) ... nor events counted over that period, or a file reviewed on that schedule: "max 3 negative days in a
+      // month", "no more than 2 NSFs per month", "renewal eligibility reviewed monthly" (a 120-business-day offer was logged monthly)
+      if (/\b(?:neg(?:ative)?s?(?: days?| balances?)?|days? negative|nsfs?|overdrafts?|returns?|returned items?|bounced (?:items?|payments?))(?: allowed)?(?: (?:in|per|a|each|every)(?: a| an| the| any)?)?\s*$|\b(?:reviewed|re-?reviewed|checked|audited|re-?verified|monitored|reported|updated|reconciled)\s*$/.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
       facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
     }
     base += line.length + 1;

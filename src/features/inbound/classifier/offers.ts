@@ -18,6 +18,8 @@ interface Draft {
   same?: boolean;
   /** (rfix11) Sell rates named with the offer ("buy rate 1.29 / sell 1.39"): see soldAt. */
   sells?: number[];
+  /** (rev-w) A payback or payment named as the ceiling ("max payback"): see soldAt. */
+  ceilingFigure?: boolean;
   /** A second, different term met before the offer was priced (see offerConflict). */
   otherTerm?: string;
   /** The sentence its schedule was named in, and whether that came before any of its figures (see groupFacts). */
@@ -26,6 +28,9 @@ interface Draft {
   termSentence?: number;
   countSentence?: number;
 }
+
+/** (rev-w) The words before a figure naming it the most that could be paid: "max payback", "payback up to", "if sold at max". */
+const CEILING_FIGURE = /\b(?:max(?:imum)?|up to|cap(?:ped)?|ceiling|top|highest|if (?:sold|you sell|it sells) at)\b/;
 
 function groupFacts(facts: Fact[], text = ''): Draft[] {
   // the sentence a fact is in (a full stop before a space or the line's end, or a new line, ends one)
@@ -70,6 +75,9 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
         } else if (kind === 'payback') {
           if (c.payback === undefined) c.payback = f.value;
         }
+        // (rev-w) a payback or payment said to be the most the merchant could pay ("Max payback $72,500", "payback up to
+        // $70,000", "if sold at max the payback would be ..."): priced at the broker's ceiling, not at a rate the deal is sold at
+        if ((kind === 'payback' || kind === 'payment') && CEILING_FIGURE.test(text.slice(Math.max(0, f.pos - 40), f.pos).toLowerCase().split(/[.;!?\n]/).pop() ?? '')) c.ceilingFigure = true;
         break;
       }
       case 'factor':
@@ -205,7 +213,9 @@ function offerConflict(d: Draft, amount: number, factor: number | null, term: nu
  * the buy rate; else undefined (the buy rate stays the factor: payback "at buy", or no figures to tell).
  */
 function soldAt(d: Draft, amount: number, payment: number | null, n: number | null): number | undefined {
-  if (d.factor === undefined || !d.sells?.length) return undefined;
+  // (rev-w) figures stated at the most the broker may sell at ("max sell 1.45. Max payback $72,500") price no sale: which
+  // rate the merchant signs for is still open (the buy rate stays, and the figures that disagree with it go to a person)
+  if (d.factor === undefined || !d.sells?.length || d.ceilingFigure) return undefined;
   const agrees = (x: number): boolean | null => {
     if (d.payback !== undefined) return Math.abs(amount * x - d.payback) <= d.payback * 0.01;
     if (payment !== null && n !== null) return Math.abs(payment * n - amount * x) <= amount * x * 0.02;

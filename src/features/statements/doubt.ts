@@ -438,6 +438,17 @@ const businessDay = (iso: string): boolean => {
 };
 /** Pulls of one sum on every business day of the span they cover, this many or more: an advance's daily schedule. */
 const DAILY_PULLS = 8;
+/**
+ * A payee's words that name what else takes a fixed sum every business day (review revx): a state
+ * lottery's sweep, a franchisor's royalty or ad (brand, marketing) fund, a fuel or fleet card's prefunding,
+ * an armored car's cash logistics, a tax agency (IRS, EFTPS, a department of revenue, a comptroller),
+ * a floor plan's curtailments or a factor, an investment or brokerage account's recurring buy, a card
+ * bill's e-payment or autopay, the owner's draw, a support order or garnishment, a reserve or escrow,
+ * a debt settlement program, a bank spelled as one word (KEYBANK, WEBBANK). A daily advance is no
+ * such payee's; its pulls stay doubted (`unknownFunderPulls`), never a position by their dates alone.
+ * (Not a bare FUND: a funder's FUNDING cut at 16 characters, blind-45's "MESA RIDGE FUND DAILY DEBIT".)
+ */
+const DAILY_NOT_AN_ADVANCE = /\b(LOTTERY|LOTTO|ROYALT\w*|FRANCHIS\w*|(AD|ADVERTISING|BRAND|MARKETING|MKTG)\s+FUNDS?|FUEL|FLEET|ARMORED|ARMOURED|BRINKS|LOOMIS|GARDA|IRS|USATAXPYMT|EFTPS|COMPTROLLER|DTF|DOR|FLOOR\w*|CURTAIL\w*|FACTOR\w*|INVEST\w*|BROKERAGE|SECURITIES|MONEYLINK|MONEYLINE|CRYPTO|BITCOIN|E-?PAY\w*|AUTO\s?PAY|OWNER|DRAW|SUPPORT|GARNISH\w*|LEVY|RESERVE|ESCROW|DEBT|PREFUND\w*|CONCENTRATION|CRD|\w+BANK|\w*BANC\w*)\b|\bDEP(T|ARTMENT)?\.?\s+(OF\s+)?REV(ENUE)?\b/i;
 /** A credit returning a payee's debit ("ACH RETURN <payee> R01 INSUFF FUNDS"): a day its funder may skip. */
 const RETURNED = /\b(RETURN(ED)?|RTN|R0\d|NSF|INSUFF\w*|REVERS\w*)\b/i;
 
@@ -472,7 +483,7 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     if (c.nsf || c.nsf_reversal || c.deposited_return || looksLikeNsfFee(t.description)) continue;
     // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
     const known = Object.values(c).some(Boolean);
-    if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
+    if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || DAILY_NOT_AN_ADVANCE.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
       vetoed.add(p);
       continue;
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { categoryDoubt, dailyPulls, unknownFunderPositions } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
+import { paidForByWire } from '../../src/features/statements/rules';
 
 // Review revx of sfix11's two rules (dailyPulls, paidForByWire): the misreads confirmed through the
 // reader, each test failing without its fix. Invented payees and senders: no row can know them.
@@ -42,5 +43,26 @@ describe('one sum every business day to a payee whose words name another trade: 
   it.each(['ACH DEBIT WRENFIELD A DAILY', 'ACH DEBIT WRENFIELD RIDGE FUND DAILY DEBIT'])('%s (no other trade’s words; FUND is FUNDING cut): still a position', (words) => {
     const ds = weekdays.map((d, i) => tx(d, `${words} ${567366626 + i}`, -250));
     expect(dailyPulls([...sales, ...ds]).size).toBe(10);
+  });
+});
+
+describe('a one-off wire naming a unit or a load from a floor plan, a lender, an insurer or a factor: still in doubt', () => {
+  it.each([
+    'INCOMING WIRE WRENFIELD FLOORING 2022 HONDA ACCORD VIN 1HGCV1F30NA000000',
+    'INCOMING WIRE WRENFIELD CDF 2024 SEAHAWK 2400 CC',
+    'INCOMING WIRE WRENFIELDBANK 2019 FORD F150 VIN 1FTFW1E50NFA00000',
+    'INCOMING WIRE WRENFIELD FEDERAL 2019 FORD F150 VIN 1FTFW1E50NFA00000',
+    'INCOMING WIRE WRENFIELD GROUP 2021 KUBOTA SVL75 TOTAL LOSS',
+    'INCOMING WIRE WRENFIELD GROUP 2021 KUBOTA SVL75 CLAIM 88123',
+    'INCOMING WIRE HALLORAN PETER J REFI 2021 KUBOTA SVL75',
+    'INCOMING WIRE HALLORAN PETER J 2021 KUBOTA SVL75 SALE LEASEBACK',
+    'INCOMING WIRE HALLORAN PETER J 2021 KUBOTA SVL75 LIEN RELEASE',
+    'INCOMING WIRE ACME CORP 2026 SETTLE AGMT 12',
+    'INCOMING WIRE ACME CORP 2026 SALE OF ASSETS 12',
+    'INCOMING WIRE WRENFIELD LOAD 448812 RESERVE',
+    'INCOMING WIRE WRENFIELD SCHEDULE 4471 LOAD 448812',
+  ])('%s', (wire) => {
+    expect(paidForByWire(wire)).toBeNull();
+    expect(categoryDoubt([...sales, tx('2026-03-16', wire, 9850)])).toMatch(/^The credit of \$9850\.00 on 2026-03-16 /);
   });
 });

@@ -66,3 +66,18 @@ describe('a one-off wire naming a unit or a load from a floor plan, a lender, an
     expect(categoryDoubt([...sales, tx('2026-03-16', wire, 9850)])).toMatch(/^The credit of \$9850\.00 on 2026-03-16 /);
   });
 });
+
+describe('daily pulls beginning when a known funder’s pulls end, at a new sum: one position renewed or two, still in doubt', () => {
+  // A funder the table knows (a row) pulls to 03/13; an unknown payee pulls a new sum every business
+  // day from 03/16: the funder's servicer after a renewal, or a new advance paying it off. Counted as
+  // a second position (mca_count 2, no doubt) before the fix.
+  const known = weekdays.map((d) => tx(d, 'ACH DEBIT FORWARD FINANCING DAILY', -500));
+  const after = ['16', '17', '18', '19', '20', '23', '24', '25', '26', '27'].map((d, i) => tx(`2026-03-${d}`, `ACH DEBIT WRENFIELD SVCR ${567366626 + i}`, -650));
+  it('no daily position, the statement in doubt', () => {
+    expect(dailyPulls([...sales, ...known, ...after]).size).toBe(0);
+    expect(categoryDoubt([...sales, ...known, ...after])).toMatch(/recur like an advance's payments/);
+  });
+  it('the same pulls with no known funder before them are still a position', () => {
+    expect(dailyPulls([...sales, ...after]).size).toBe(10);
+  });
+});

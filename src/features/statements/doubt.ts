@@ -489,6 +489,16 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     }
     byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
   }
+  // A known funder's pulls, first and last day: a funder whose pulls all end before these begin, or
+  // begin after these end, may be these pulls' own funder renamed with a renewal's new sum (one
+  // position, or a payoff and a new advance: two), and no rule can say which (review revx).
+  const known = new Map<string, [string, string]>();
+  for (const t of txns) {
+    const f = t.cents < 0 ? mcaFunder(t.description) : null;
+    if (!f) continue;
+    const span = known.get(f);
+    known.set(f, span ? [span[0] < t.date ? span[0] : t.date, span[1] > t.date ? span[1] : t.date] : [t.date, t.date]);
+  }
   const out = new Map<Txn, string>();
   for (const [p, ds] of byPayee) {
     if (vetoed.has(p)) continue;
@@ -504,7 +514,8 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
       // "HSC SERVICING HARBORSTONE ADV", $418 every business day) or another advance after it, and no
       // rule can say which (one position or two): doubted.
       const elsewhere = txns.some((x) => x.cents === cents && (x.date < at[0] || x.date > at[at.length - 1]) && payeeKey(x.description) !== p && !OWN_OR_CHECK.test(x.description));
-      return missed <= (returned.get(p) ?? 0) && !elsewhere;
+      const handedOver = [...known.values()].some(([lo, hi]) => hi < at[0] || lo > at[at.length - 1]);
+      return missed <= (returned.get(p) ?? 0) && !elsewhere && !handedOver;
     });
     if (daily) for (const d of ds) out.set(d, p);
   }

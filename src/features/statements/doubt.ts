@@ -441,6 +441,17 @@ const businessDay = (iso: string): boolean => {
 };
 /** Pulls of one sum on every business day of the span they cover, this many or more: an advance's daily schedule. */
 const DAILY_PULLS = 8;
+/**
+ * A payee's words that name what else takes a fixed sum every business day (review revx): a state
+ * lottery's sweep, a franchisor's royalty or ad (brand, marketing) fund, a fuel or fleet card's prefunding,
+ * an armored car's cash logistics, a tax agency (IRS, EFTPS, a department of revenue, a comptroller),
+ * a floor plan's curtailments or a factor, an investment or brokerage account's recurring buy, a card
+ * bill's e-payment or autopay, the owner's draw, a support order or garnishment, a reserve or escrow,
+ * a debt settlement program, a bank spelled as one word (KEYBANK, WEBBANK). A daily advance is no
+ * such payee's; its pulls stay doubted (`unknownFunderPulls`), never a position by their dates alone.
+ * (Not a bare FUND: a funder's FUNDING cut at 16 characters, blind-45's "MESA RIDGE FUND DAILY DEBIT".)
+ */
+const DAILY_NOT_AN_ADVANCE = /\b(LOTTERY|LOTTO|ROYALT\w*|FRANCHIS\w*|(AD|ADVERTISING|BRAND|MARKETING|MKTG)\s+FUNDS?|FUEL|FLEET|ARMORED|ARMOURED|BRINKS|LOOMIS|GARDA|IRS|USATAXPYMT|EFTPS|COMPTROLLER|DTF|DOR|FLOOR\w*|CURTAIL\w*|FACTOR\w*|INVEST\w*|BROKERAGE|SECURITIES|MONEYLINK|MONEYLINE|CRYPTO|BITCOIN|E-?PAY\w*|AUTO\s?PAY|OWNER|DRAW|SUPPORT|GARNISH\w*|LEVY|RESERVE|ESCROW|DEBT|PREFUND\w*|CONCENTRATION|CRD|\w+BANK|\w*BANC\w*)\b|\bDEP(T|ARTMENT)?\.?\s+(OF\s+)?REV(ENUE)?\b/i;
 /** A credit returning a payee's debit ("ACH RETURN <payee> R01 INSUFF FUNDS"): a day its funder may skip. */
 const RETURNED = /\b(RETURN(ED)?|RTN|R0\d|NSF|INSUFF\w*|REVERS\w*)\b/i;
 
@@ -476,11 +487,21 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
     // (The not_funder row asked of the payee's words only, as notFunderOf does: a merchant named GUSTO TRATTORIA pulls nothing for payroll.)
     const known = Object.entries(c).some(([k, v]) => v && k !== 'not_funder') || notFunderOf(t.description) !== null;
-    if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
+    if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || DAILY_NOT_AN_ADVANCE.test(t.description) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
       vetoed.add(p);
       continue;
     }
     byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
+  }
+  // A known funder's pulls, first and last day: a funder whose pulls all end before these begin, or
+  // begin after these end, may be these pulls' own funder renamed with a renewal's new sum (one
+  // position, or a payoff and a new advance: two), and no rule can say which (review revx).
+  const known = new Map<string, [string, string]>();
+  for (const t of txns) {
+    const f = t.cents < 0 ? mcaFunder(t.description) : null;
+    if (!f) continue;
+    const span = known.get(f);
+    known.set(f, span ? [span[0] < t.date ? span[0] : t.date, span[1] > t.date ? span[1] : t.date] : [t.date, t.date]);
   }
   const out = new Map<Txn, string>();
   for (const [p, ds] of byPayee) {
@@ -497,7 +518,8 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
       // "HSC SERVICING HARBORSTONE ADV", $418 every business day) or another advance after it, and no
       // rule can say which (one position or two): doubted.
       const elsewhere = txns.some((x) => x.cents === cents && (x.date < at[0] || x.date > at[at.length - 1]) && payeeKey(x.description) !== p && !OWN_OR_CHECK.test(x.description));
-      return missed <= (returned.get(p) ?? 0) && !elsewhere;
+      const handedOver = [...known.values()].some(([lo, hi]) => hi < at[0] || lo > at[at.length - 1]);
+      return missed <= (returned.get(p) ?? 0) && !elsewhere && !handedOver;
     });
     if (daily) for (const d of ds) out.set(d, p);
   }

@@ -301,7 +301,7 @@ const MODEL_YEAR_UNIT = new RegExp(String.raw`\b(19[5-9]\d|20[0-4]\d)\s+(?!${MON
 const VIN = /\bVIN\s*(#|NO\.?|:)?\s*[A-HJ-NPR-Z0-9]{6,17}\b/;
 const FREIGHT_HAULED = /\bDEDICATED\s+(LANES?|FLEET|CAPACITY|RUNS?|ROUTES?)\b|\bLANES?\s*(#|NO\.?)?\s*\d{2,}\b|\bLOADS?\s*(#|NO\.?)?\s*\d{3,}\b|\bLINE\s?HAUL\b|\bDRAYAGE\b/;
 /** A sender who may lend, invest, grant, insure or hold the money for another, or money that is no price. */
-const LENDER_OR_INVESTOR = /\b(BANK|BANCORP|BANCSHARES|CREDIT\s+UNION|FCU|CU|ACCEPTANCE|CREDIT\s+(CORP|CO|COMPANY)|FLOOR\s?PLAN|CURTAIL\w*|LEASING|LEASE|MORTGAGE|TRUST|TRUSTEE|ESTATE|HOLDINGS?|PARTNERS|PARTNERSHIP|L\.?P|LLP|VENTURES?|EQUITY|FUNDS?|INVEST\w*|SBA|TREAS\w*|GRANTS?|ASSOCIATION|ASSN|ASSOC|COOP|CO-OP|COOPERATIVE|AUTHORITY|FOUNDATION|INSURANCE|INS|ASSURANCE|CASUALTY|MUTUAL|INDEMNITY|ESCROW|TITLE|SETTLEMENT|DISTRIBUTION|DISTRIB|DIVIDENDS?|PAYROLL|TAX|REFUND\w*|ROYALT\w*|PAY\s?OFF|PAYOFF)\b/;
+const LENDER_OR_INVESTOR = /\b(\w*BANK|\w*BANC\w*|CREDIT\s+UNION|FCU|CU|FEDERAL|ACCEPTANCE|CREDIT\s+(CORP|CO|COMPANY)|FLOOR\s?PLAN|FLOOR\w*|CDF|REFI\w*|LEASEBACK|LIENS?|LIENHOLDER|LOSS|CLAIMS?|SALVAGE|SETTLE\w*|LAWSUIT|LITIGATION|JUDG(E)?MENT|ASSETS?|RESERVE|SCHED\w*|FACTOR\w*|CURTAIL\w*|LEASING|LEASE|MORTGAGE|TRUST|TRUSTEE|ESTATE|HOLDINGS?|PARTNERS|PARTNERSHIP|L\.?P|LLP|VENTURES?|EQUITY|FUNDS?|INVEST\w*|SBA|TREAS\w*|GRANTS?|ASSOCIATION|ASSN|ASSOC|COOP|CO-OP|COOPERATIVE|AUTHORITY|FOUNDATION|INSURANCE|INS|ASSURANCE|CASUALTY|MUTUAL|INDEMNITY|ESCROW|TITLE|SETTLEMENT|DISTRIBUTION|DISTRIB|DIVIDENDS?|PAYROLL|TAX|REFUND\w*|ROYALT\w*|PAY\s?OFF|PAYOFF)\b/;
 /** A wire's own words, no sender's: the sender's first name word is the first name word that is none of them. */
 const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP', 'FEDNOW', 'BOOK', 'TRANSFER', 'CR', 'RECEIVED', 'RCVD', 'INCOMING']);
 /**
@@ -318,7 +318,10 @@ const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP',
  * acceptance or credit company, a floor plan, a lease, a trust, an estate, holdings, partners, an
  * LP, ventures, equity, a fund, investment; an association, a cooperative, an authority or a
  * foundation, which grant and lend too; an insurer; escrow, title, a settlement, a distribution, a
- * dividend, payroll, tax, a refund, a royalty, a payoff), nor when creditDoubt has a doubt of its own
+ * dividend, payroll, tax, a refund, a royalty, a payoff; review revx: a bank spelled as one word
+ * (KEYBANK, TRUIST's aside), FEDERAL (a credit union's), a floor plan's FLOORING or CDF, a refinance,
+ * a sale-leaseback, a lien, an insurer's loss, claim or salvage, a settlement, a lawsuit or judgment,
+ * a sale of assets, a factor's reserve or schedule), nor when creditDoubt has a doubt of its own
  * (the funding trade's words, the owner's, a transfer's, money given back). Only what doubt.ts
  * `categoryDoubt` asks of a large one-off credit of no known kind, and only with its guard that the
  * period's debits pay no counterparty of the sender's name (a floor plan lender or the merchant's own

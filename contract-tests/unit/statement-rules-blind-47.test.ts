@@ -11,6 +11,8 @@ const tx = (date: string, description: string, dollars: number): Txn => ({ date,
 /** A month of card payouts: $30,000 of sales, ten of them. */
 const sales = Array.from({ length: 10 }, (_, i) => tx(`2026-03-${String(i + 2).padStart(2, '0')}`, `ACH DEPOSIT TOAST INC DEP ${5510 + i}`, 3000));
 const ONE_OFF = /is of a kind no rule knows/;
+/** A dealer's floor plan, paid in the period (an outgoing wire to a floor plan lender for a unit sold). */
+const floorPlan = tx('2026-03-20', 'OUTGOING WIRE NORWELL COMMERCIAL FINANCE FLOORPLAN PAYOFF UNIT 2217', -3920);
 
 describe('a large one-off wire whose sender wrote what it pays for: a customer, not in doubt', () => {
   // blind-47: a shipper's wire for a trucker's dedicated lane (N02) and a buyer's wire for a named boat
@@ -23,9 +25,21 @@ describe('a large one-off wire whose sender wrote what it pays for: a customer, 
     'Incoming Wire CALDERWOOD AGRI 2021 KUBOTA SVL75 Fed Ref 2026030911',
     'FEDWIRE CREDIT MARSH ORCHARDS VIN 1FTFW1E50NFA00000',
   ])('%s', (wire) => {
-    const txns = [...sales, tx('2026-03-16', wire, 9850)];
+    // A dealer's period: its units on a floor plan (blind-47 N08 pays off a unit's floor plan by wire).
+    const txns = [...sales, floorPlan, tx('2026-03-16', wire, 9850)];
     expect(paidForByWire(wire)).not.toBeNull();
     expect(categoryDoubt(txns)).toBeNull();
+  });
+
+  it("a unit bought, where the period shows no dealer (no floor plan, no other unit): the merchant's own truck sold, perhaps, so in doubt; freight and work billed need no dealer", () => {
+    // review: a trucker selling a used tractor by wire ("2019 FREIGHTLINER CASCADIA") is no sale of its trade.
+    for (const wire of ['INCOMING WIRE HALLORAN PETER J 2024 SEAHAWK 2400 CC FED REF 1015QQ', 'WIRE IN BRANTLEY HAULING 2019 FREIGHTLINER CASCADIA 125 REF 9']) {
+      expect(paidForByWire(wire)?.unit).toBe(true);
+      expect(categoryDoubt([...sales, tx('2026-03-16', wire, 9850)])).toMatch(ONE_OFF);
+      // another unit sold in the period is a dealer's sign as a floor plan is
+      expect(categoryDoubt([...sales, tx('2026-03-05', 'DEPOSIT 2022 YAMAHA VX110 SALE', 1200), tx('2026-03-16', wire, 9850)])).toBeNull();
+    }
+    expect(categoryDoubt([...sales, tx('2026-03-16', 'INCOMING WIRE WILLOWMERE FOODS LLC DEDICATED LANE DEC FED REF 1222ZZ41', 9850)])).toBeNull();
   });
 
   it.each([
@@ -53,9 +67,9 @@ describe('a large one-off wire whose sender wrote what it pays for: a customer, 
 
   it('a sender the merchant also pays in the period (a floor plan lender, its own account elsewhere) stays doubted', () => {
     const wire = tx('2026-03-16', 'INCOMING WIRE HARROWGATE MARINE 2024 SEAHAWK 2400 CC FED REF 1015QQ', 9850);
-    expect(categoryDoubt([...sales, wire])).toBeNull();
+    expect(categoryDoubt([...sales, floorPlan, wire])).toBeNull();
     const paid = tx('2026-03-09', 'PREAUTHORIZED DEBIT HARROWGATE MARINE CURTAIL 8898176826', -6240);
-    expect(categoryDoubt([...sales, paid, wire])).toMatch(ONE_OFF);
+    expect(categoryDoubt([...sales, floorPlan, paid, wire])).toMatch(ONE_OFF);
   });
 });
 

@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -677,9 +677,13 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
  * word among a debit's name words: a floor plan lender's curtailments, the merchant's own account at
  * another bank) stays doubted.
  */
-function customerWire(t: Txn, debits: DebitWords[]): boolean {
+function customerWire(t: Txn, debits: DebitWords[], txns: Txn[]): boolean {
   const w = paidForByWire(t.description);
-  return !!w && !debits.some((d) => d.names.has(w.sender));
+  if (!w || debits.some((d) => d.names.has(w.sender))) return false;
+  // A unit bought is a dealer's sale only where the period shows a dealer (a floor plan, another unit):
+  // for any other merchant it may be its own truck or machine sold, no revenue (review: a trucker's
+  // "2019 FREIGHTLINER CASCADIA" wire).
+  return !w.unit || txns.some((x) => x !== t && dealerSign(x.description));
 }
 
 /**
@@ -734,7 +738,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
     if (fromPaid.has(t)) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
-    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description))) && !customerWire(t, debits)) {
+    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description))) && !customerWire(t, debits, txns)) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
   }

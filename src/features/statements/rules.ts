@@ -327,7 +327,7 @@ const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP',
  * period's debits pay no counterparty of the sender's name (a floor plan lender or the merchant's own
  * account paid back).
  */
-export function paidForByWire(description: string): { sender: string } | null {
+export function paidForByWire(description: string): { sender: string; unit: boolean } | null {
   const d = description.toUpperCase();
   // (Nor from a payee a not_funder row names: a lessor's or a lender's wire for a unit may finance it.)
   if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || notFunderOf(description)) return null;
@@ -339,7 +339,20 @@ export function paidForByWire(description: string): { sender: string } | null {
   if (LENDER_OR_INVESTOR.test(own)) return null;
   if (!(MODEL_YEAR_UNIT.test(own) || VIN.test(own) || FREIGHT_HAULED.test(own) || workBilled(own))) return null;
   const sender = org ? own.split(/[^A-Z&]+/).find(Boolean) : nameWords(description).find((w) => !WIRE_WORD.has(w));
-  return sender && sender.length >= 4 ? { sender } : null;
+  // `unit`: what it buys is a unit only (no freight, no work billed): a dealer's sale, or the merchant selling its own
+  // truck or machine (no revenue); doubt.ts `customerWire` asks the period for a dealer's signs before it trusts one.
+  const unit = !(FREIGHT_HAULED.test(own) || workBilled(own));
+  return sender && sender.length >= 4 ? { sender, unit } : null;
+}
+
+/**
+ * A dealer's sign on a line of the period: a floor plan (FLOOR PLAN, FLOORPLAN, FLOORING, a curtailment,
+ * NEXTGEAR, CDF) or another unit named the way a buyer names it. A merchant selling its own truck has
+ * neither; a boat, car or equipment dealer carries its units on a floor plan or sells more than one.
+ */
+export function dealerSign(description: string): boolean {
+  const d = description.toUpperCase();
+  return /\b(FLOOR\s?PLAN\w*|FLRPLN|FLOORING|CURTAIL\w*|NEXTGEAR|CDF)\b/.test(d) || MODEL_YEAR_UNIT.test(d) || VIN.test(d);
 }
 
 /** A wire's originator field: ORG: / /Org= / ORIGINATOR:, the sender's name after it. */

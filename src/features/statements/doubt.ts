@@ -229,7 +229,7 @@ export function loanInstallments(txns: Txn[]): Set<Txn> {
     const f = mcaFunder(t.description);
     if (!f) continue;
     const m = t.cents < 0 ? debits : credits;
-    m.set(f, [...(m.get(f) ?? []), t]);
+    append(m, f, t);
   }
   const out = new Set<Txn>();
   for (const [f, ds] of debits) {
@@ -246,7 +246,7 @@ export function loanWordedSinglePulls(txns: Txn[]): Set<Txn> {
   const drawnFrom = new Set<string>();
   for (const t of txns) {
     const f = mcaFunder(t.description);
-    if (f && t.cents < 0) byFunder.set(f, [...(byFunder.get(f) ?? []), t]);
+    if (f && t.cents < 0) append(byFunder, f, t);
     if (f && t.cents > 0 && LINE_DRAW.test(t.description)) drawnFrom.add(f);
   }
   const out = new Set<Txn>();
@@ -298,6 +298,14 @@ const REMITTANCE = /\b(REMIT\w*|RTR|RCVBLS?|RECEIVABLES?)\b/i;
 // ("SYSCO RECEIVABLES", "REYES RECEIVABLES REMIT", "HARTFORD RECEIVABLES"), pulled weekly for one
 // sum as often: a schedule's witness and a bare CAPITAL's funder sign only (review rev-u).
 const MCA_WORD = /\bRTR\b/i;
+/** Adds a value to its key's group and returns the group (one array per key, grown in place). */
+function append<K, V>(groups: Map<K, V[]>, key: K, value: V): V[] {
+  const group = groups.get(key);
+  if (group) group.push(value);
+  else groups.set(key, [value]);
+  return group ?? groups.get(key)!;
+}
+
 /**
  * The words a split-withholding advance's pull is entered under: SPLIT or HOLDBACK, the share of the
  * day's sales the funder takes ("QUARRY LANE CAPITAL LLC SPLIT 11%", "CAN CAPITAL Merchant Split"),
@@ -491,7 +499,7 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
       vetoed.add(p);
       continue;
     }
-    byPayee.set(p, [...(byPayee.get(p) ?? []), t]);
+    append(byPayee, p, t);
   }
   // A known funder's pulls, first and last day: a funder whose pulls all end before these begin, or
   // begin after these end, may be these pulls' own funder renamed with a renewal's new sum (one
@@ -576,7 +584,7 @@ const payeeKey = (d: string) => payeeOf(d).split(' ').slice(0, 2).join(' ');
  */
 export function unknownFunderFundings(txns: Txn[], positions: Map<Txn, string> = unknownFunderPositions(txns)): Set<Txn> {
   const pulls = new Map<string, Txn[]>();
-  for (const [t, p] of positions) pulls.set(p, [...(pulls.get(p) ?? []), t]);
+  for (const [t, p] of positions) append(pulls, p, t);
   const out = new Set<Txn>();
   if (!pulls.size) return out;
   // Every credit naming each payee (a pull given back aside): a payee that credits more than once in
@@ -634,8 +642,7 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
     if (t.cents >= 0 || positions.has(t)) continue;
     if (t.cents <= -5_000 && !debitSettled(t.description) && !OWN_OR_CHECK.test(t.description) && !OWN_ACCOUNT.test(t.description) && !INSURANCE_PREMIUM.test(t.description)) {
       const key = `${t.cents}|${payeeOf(t.description)}`;
-      const same = [...(recurring.get(key) ?? []), t];
-      recurring.set(key, same);
+      const same = append(recurring, key, t);
       if (same.length >= 4) {
         for (const x of same) debits.add(x);
         if (same.length === 4 && !triggers.has(t)) triggers.set(t, `${same.length} debits of ${money(-t.cents)} to one payee (the first on ${same[0].date}) recur like an advance's payments, and no rule knows the payee, so the MCA figures cannot be trusted`);
@@ -643,8 +650,7 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
     }
     if (looksLikeFunderDebit(t.description) && !OWN_OR_CHECK.test(t.description)) {
       const key = `${t.cents}|${payeeOf(t.description)}`;
-      const same = [...(funderLike.get(key) ?? []), t];
-      funderLike.set(key, same);
+      const same = append(funderLike, key, t);
       if (same.length >= 3) {
         for (const x of same) debits.add(x);
         if (same.length === 3 && !triggers.has(t)) triggers.set(t, `${same.length} debits of ${money(-t.cents)} (the first on ${same[0].date}) read like an advance's payments to a funder no rule knows, so the MCA figures cannot be trusted`);
@@ -658,7 +664,7 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
     // (A funder's name beside a vendor's words, "KESTREL MERCHANT SVCS", is a processor's or a vendor's bill of varying sums.)
     if (!(looksLikeFunderDebit(t.description) || (namesFunder(t.description) && !NOT_A_FUNDER.test(t.description)) || SHARE_OF_SALES.test(entryWordsOf(t.description)))) continue;
     const p = payeeOf(t.description);
-    splitLike.set(p, [...(splitLike.get(p) ?? []), t]);
+    append(splitLike, p, t);
   }
   for (const ds of splitLike.values()) {
     // (One sum throughout: the groups above decide, by their count.)

@@ -3977,6 +3977,18 @@ describe('(rfix13) the deal refused as sent, numbered menus, requested items on 
       expect(outcome(text, ask(60_000)).body?.offers?.length, text).toBe(3);
     }
   });
+  it('a "--" line between two entries of a numbered menu separates them, no signature: every option after it is read; after the last entry it is the signature', () => {
+    const want = [[50_000, 1.35, 9, 'months'], [40_000, 1.3, 6, 'months'], [30_000, 1.28, 4, 'months']];
+    for (const text of [
+      'Approved:\n\n1) $50,000 / 1.35 / 9 months\n--\n2) $40,000 / 1.30 / 6 months\n--\n3) $30,000 / 1.28 / 4 months\n--\nMike Jones\nAcme Funding 212-555-0100',
+      'Approved, three ways.\n\nOption 1:\nAmount: $50,000\nFactor: 1.35\nTerm: 9 months\n--\nOption 2:\nAmount: $40,000\nFactor: 1.30\nTerm: 6 months\n\n--\n\nOption 3:\nAmount: $30,000\nFactor: 1.28\nTerm: 4 months',
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual(want);
+      expect(outcome(text, ask(60_000)).body?.offers?.length, text).toBe(3);
+    }
+    expect(splitReply('Approved:\n1) $50,000 / 1.35 / 9 months\n--\n2 Main St, Suite 4\nAcme Funding').own).not.toMatch(/Main St/);
+    expect(splitReply('Approved:\n1) $50,000 / 1.35 / 9 months\n--\n1) Mike Jones').own).not.toMatch(/Mike/);
+  });
   it('requested items of a long reply are those of its request alone: many lines of other text and the request again change nothing', () => {
     const piece = [
       'Thanks for the file. Before we can price it we need:',

@@ -3950,6 +3950,10 @@ describe('(rev-w)', () => {
 
 describe('(rfix13) the deal refused as sent, numbered menus, requested items on a long reply', () => {
   const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+  const logged = (text: string, ctx?: ReplyContext) => {
+    const o = outcome(text, ctx);
+    return o.apply ? (o.body.offers ?? []) : [];
+  };
   const terms = (text: string, ctx?: ReplyContext) => read(text, ctx).offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit]);
   it('a counter after a refusal of the deal "as originally submitted" takes the terms offered, never the refused ones', () => {
     for (const text of [
@@ -3959,8 +3963,7 @@ describe('(rfix13) the deal refused as sent, numbered menus, requested items on 
       'As submitted ($60k over 12 months) this is a decline; we can do $40k at 1.38 for 9 months.',
     ]) {
       expect(terms(text, ask(60_000)), text).toEqual([[40_000, 1.38, 9, 'months']]);
-      const o = outcome(text, ask(60_000));
-      if (o.apply) expect(o.body?.offers?.map((x) => x.term), text).toEqual([9]);
+      expect(logged(text, ask(60_000)).map((x) => [x.amount, x.term]), text).toEqual([[40_000, 9]]);
     }
     // approved as submitted keeps its figures
     expect(terms('Approved as submitted: $45,000, 1.36, 140 days, $437.14 daily.', ask(45_000))).toEqual([[45_000, 1.36, 140, 'days']]);
@@ -3974,7 +3977,7 @@ describe('(rfix13) the deal refused as sent, numbered menus, requested items on 
       "Can't do the full 60k. Options:\n\nOption 1:\nAmount: $50,000\nFactor: 1.35\nTerm: 9 months\n\nOption 2:\nAmount: $40,000\nFactor: 1.30\nTerm: 6 months\n\nOption 3:\nAmount: $30,000\nFactor: 1.28\nTerm: 4 months",
     ]) {
       expect(terms(text, ask(60_000)), text).toEqual(want);
-      expect(outcome(text, ask(60_000)).body?.offers?.length, text).toBe(3);
+      expect(logged(text, ask(60_000)).length, text).toBe(3);
     }
   });
   it('a "--" line between two entries of a numbered menu separates them, no signature: every option after it is read; after the last entry it is the signature', () => {
@@ -3984,7 +3987,7 @@ describe('(rfix13) the deal refused as sent, numbered menus, requested items on 
       'Approved, three ways.\n\nOption 1:\nAmount: $50,000\nFactor: 1.35\nTerm: 9 months\n--\nOption 2:\nAmount: $40,000\nFactor: 1.30\nTerm: 6 months\n\n--\n\nOption 3:\nAmount: $30,000\nFactor: 1.28\nTerm: 4 months',
     ]) {
       expect(terms(text, ask(60_000)), text).toEqual(want);
-      expect(outcome(text, ask(60_000)).body?.offers?.length, text).toBe(3);
+      expect(logged(text, ask(60_000)).length, text).toBe(3);
     }
     expect(splitReply('Approved:\n1) $50,000 / 1.35 / 9 months\n--\n2 Main St, Suite 4\nAcme Funding').own).not.toMatch(/Main St/);
     expect(splitReply('Approved:\n1) $50,000 / 1.35 / 9 months\n--\n1) Mike Jones').own).not.toMatch(/Mike/);

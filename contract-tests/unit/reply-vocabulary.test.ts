@@ -6,6 +6,7 @@ import { contractClassification, replyOutcome } from '../../src/features/inbound
 import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings, features as modelFeatures } from '../../src/features/inbound/reply-model';
 import { splitReply } from '../../src/features/inbound/reply-text';
+import { requestedItems } from '../../src/features/inbound/classifier/requested-items';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
 const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
@@ -3944,5 +3945,73 @@ describe('(rev-w)', () => {
       'Approved $40,000 / 1.35 / 120 business days. Renewal eligibility reviewed monthly.',
     ]) expect(read(text, ask(40_000)).offers[0]?.payment_frequency, text).not.toBe('monthly');
     expect(read('Approved $40,000 / 1.35 / 12 months, paid monthly. Max 3 negative days in a month.', ask(40_000)).offers[0]?.payment_frequency).toBe('monthly');
+  });
+});
+
+describe('(rfix13) the deal refused as sent, numbered menus, requested items on a long reply', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+  const logged = (text: string, ctx?: ReplyContext) => {
+    const o = outcome(text, ctx);
+    return o.apply ? (o.body.offers ?? []) : [];
+  };
+  const terms = (text: string, ctx?: ReplyContext) => read(text, ctx).offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit]);
+  it('a counter after a refusal of the deal "as originally submitted" takes the terms offered, never the refused ones', () => {
+    for (const text of [
+      "Can't do $60k on a 12 month term as originally submitted, but we can do $40k over 9 months at 1.38.",
+      'Declined as originally submitted ($60k / 12 months). Counter: $40k at 1.38 over 9 months.',
+      'We cannot approve $60,000 over 12 months as originally submitted. We can offer $40,000 / 1.38 / 9 months.',
+      'As submitted ($60k over 12 months) this is a decline; we can do $40k at 1.38 for 9 months.',
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual([[40_000, 1.38, 9, 'months']]);
+      expect(logged(text, ask(60_000)).map((x) => [x.amount, x.term]), text).toEqual([[40_000, 9]]);
+    }
+    // approved as submitted keeps its figures
+    expect(terms('Approved as submitted: $45,000, 1.36, 140 days, $437.14 daily.', ask(45_000))).toEqual([[45_000, 1.36, 140, 'days']]);
+  });
+  it('a numbered menu, "1)", "(1)" or "Option 1:" lines, is one offer per complete option', () => {
+    const want = [[50_000, 1.35, 9, 'months'], [40_000, 1.3, 6, 'months'], [30_000, 1.28, 4, 'months']];
+    for (const text of [
+      'Approved with options:\n1) $50,000 / 1.35 / 9 months\n2) $40,000 / 1.30 / 6 months\n3) $30,000 / 1.28 / 4 months',
+      'Here is what we can do:\n(1) 50k at 1.35 over 9 months\n(2) 40k at 1.30 over 6 months\n(3) 30k at 1.28 over 4 months',
+      'Approved - pick one:\nOption 1: $50,000 at 1.35 over 9 months\nOption 2: $40,000 at 1.30 over 6 months\nOption 3: $30,000 at 1.28 over 4 months',
+      "Can't do the full 60k. Options:\n\nOption 1:\nAmount: $50,000\nFactor: 1.35\nTerm: 9 months\n\nOption 2:\nAmount: $40,000\nFactor: 1.30\nTerm: 6 months\n\nOption 3:\nAmount: $30,000\nFactor: 1.28\nTerm: 4 months",
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual(want);
+      expect(logged(text, ask(60_000)).length, text).toBe(3);
+    }
+  });
+  it('a "--" line between two entries of a numbered menu separates them, no signature: every option after it is read; after the last entry it is the signature', () => {
+    const want = [[50_000, 1.35, 9, 'months'], [40_000, 1.3, 6, 'months'], [30_000, 1.28, 4, 'months']];
+    for (const text of [
+      'Approved:\n\n1) $50,000 / 1.35 / 9 months\n--\n2) $40,000 / 1.30 / 6 months\n--\n3) $30,000 / 1.28 / 4 months\n--\nMike Jones\nAcme Funding 212-555-0100',
+      'Approved, three ways.\n\nOption 1:\nAmount: $50,000\nFactor: 1.35\nTerm: 9 months\n--\nOption 2:\nAmount: $40,000\nFactor: 1.30\nTerm: 6 months\n\n--\n\nOption 3:\nAmount: $30,000\nFactor: 1.28\nTerm: 4 months',
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual(want);
+      expect(logged(text, ask(60_000)).length, text).toBe(3);
+    }
+    expect(splitReply('Approved:\n1) $50,000 / 1.35 / 9 months\n--\n2 Main St, Suite 4\nAcme Funding').own).not.toMatch(/Main St/);
+    expect(splitReply('Approved:\n1) $50,000 / 1.35 / 9 months\n--\n1) Mike Jones').own).not.toMatch(/Mike/);
+  });
+  it('requested items of a long reply are those of its request alone: many lines of other text and the request again change nothing', () => {
+    const piece = [
+      'Thanks for the file. Before we can price it we need:',
+      '- the October bank statement',
+      '- a voided check',
+      '',
+      'Please send the October statement and a voided business check.',
+      "Also need the driver's license (owner) and the landlord contact.",
+      "What's the landlord's phone number?",
+      'Who is the landlord on the new location?',
+    ].join('\n');
+    const filler = Array.from({ length: 6000 }, (_, i) => `> On day ${i} the merchant deposited card sales as usual, nothing to add.`).join('\n');
+    const short = requestedItems(piece);
+    // the piece itself is read: an item within another, another holding one kept, a question about an item asked
+    expect(short.hits.filter((h) => h.startsWith('asked again')).length).toBeGreaterThanOrEqual(2);
+    expect(short.items.some((i) => /new location/i.test(i))).toBe(false);
+    expect(requestedItems(`${piece}\n\n${filler}\n\n${piece}`).items).toEqual(short.items);
+    // many different items: each kept once, in the order asked, as on the short reply
+    const many = Array.from({ length: 400 }, (_, i) => `- statement for account ${i}`);
+    const list = `We need the following:\n${many.join('\n')}`;
+    expect(requestedItems(`${list}\n\n${filler}\n\n${list}`).items).toEqual(requestedItems(list).items);
   });
 });

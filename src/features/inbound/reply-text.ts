@@ -131,11 +131,37 @@ const TERMS_BELOW = /\b(?:offer|terms|summary|pricing|approval details|deal deta
 /** A labelled line of an offer's terms: "Funded amount: $45,000", "Factor: 1.31", "Daily ACH: $655.00". */
 const TERM_LABEL_LINE = /^(?:funded amount|amount|advance|purchase price|approved amount|factor(?: rate)?|buy rate|rtr|payback|total payback|term|daily ach|weekly ach|payment|daily payment|weekly payment|remittance|daily|weekly)\s*:\s*\S/i;
 
+/** (rfix13) The label of a numbered or lettered entry: "1)", "(2)", "3.", "B)", "Option 2:", "Structure #3 -". */
+const ENTRY_LABEL = /^(?:(?:option|structure|offer|choice|program)\s*#?\s*(\d{1,2}|[a-h])(?![\w])|\(?(\d{1,2}|[a-h])[).])/i;
+function entryLabel(line: string | undefined): string | null {
+  const m = line === undefined ? null : ENTRY_LABEL.exec(line.trim());
+  return m ? (m[1] ?? m[2]).toLowerCase() : null;
+}
+/**
+ * (rfix13) A "--" line between two entries of one numbered list ("1) $50,000 / 1.35 / 9 months", "--", "2) $40,000 / ..."):
+ * the list's separator, not the signature's delimiter. Only where the entry after it is the next of the one before it.
+ */
+function separatesEntries(lines: string[], i: number): boolean {
+  let b = i - 1;
+  while (b >= 0 && !lines[b].trim()) b--;
+  let a = i + 1;
+  while (a < lines.length && !lines[a].trim()) a++;
+  // the entry before may run over a few lines ("Option 1:", "Amount: $50,000", "Factor: 1.35"): its label is the nearest above
+  let k = b;
+  while (k >= 0 && k > b - 6 && entryLabel(lines[k]) === null && lines[k].trim()) k--;
+  const before = k >= 0 ? entryLabel(lines[k]) : null;
+  const after = entryLabel(lines[a]);
+  if (before === null || after === null) return false;
+  const next = /^\d+$/.test(before) ? String(Number(before) + 1) : String.fromCharCode(before.charCodeAt(0) + 1);
+  return after === next;
+}
+
 /** Drop the signature delimiter and everything after it, mobile footers and legal disclaimers. */
 function trimSignature(lines: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i].trim();
+    if (RE_SIG_DELIM.test(l) && separatesEntries(lines, i)) continue;
     if (RE_SIG_DELIM.test(l) && out.some((x) => x.trim())) {
       // (holdout33) terms in a signature-like block the message points to ("Offer summary below"): keep the block's
       // labelled lines ("Factor: 1.31", "Term: 90 business days"), not the name, phone or address around them

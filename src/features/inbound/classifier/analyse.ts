@@ -137,6 +137,44 @@ export function blankPriorDeal(own: string): string {
   return own.split('\n').map((l) => (PRIOR_DEAL_LINE.test(l.toLowerCase()) && !DECIDES.test(l.toLowerCase()) ? '' : l)).join('\n');
 }
 
+/**
+ * (rfix13) The deal refused as it was sent ("can't do $60k on a 12 month term as originally submitted, but we can do $40k over
+ * 9 months at 1.38", "Declined as originally submitted ($60k / 12 months). Counter: ..."): the figures of that clause are the
+ * ask's, refused, never the counter's. The clause runs to the end of its sentence or to where the lender turns to what it
+ * can do ("but", ";", a dash, ", we can ..."); it is blanked for the offers only when it both names the deal as sent and
+ * refuses it (a refusal before "as submitted", or a decline word after it). An approval as submitted is never blanked.
+ */
+const AS_SENT = String.raw`\b(?:as (?:it was |it's |it is )?(?:originally |initially |first )?(?:submitted|requested|presented|proposed|structured|applied(?: for)?|asked|sent in)|the way (?:it|this|the (?:file|deal)) (?:was|came in|is) (?:originally )?(?:submitted|structured|presented|requested|sent in))\b`;
+const REFUSED_AS_SENT = new RegExp(
+  String.raw`\b(?:can't|cannot|can not|couldn't|could not|won't|will not|unable to|not able to|declin\w*|decline|pass(?:ing)? on|not approv\w*)\b[^;]{0,90}?${AS_SENT}|${AS_SENT}[^;]{0,60}?\b(?:declin\w*|is a (?:no|pass|decline)|(?:doesn't|does not|won't|will not|can't|cannot) work|not approv\w*|no go)\b`,
+);
+const AS_SENT_RE = new RegExp(AS_SENT);
+const APPROVED_AS_SENT = /(?<!\b(?:not|never|cannot|can't|can not|won't|will not|couldn't|could not|unable to|not able to)\s)\b(?:approved?|approving|signed off|good to go|clears|went through)\b[^.;!?\n]{0,40}\bas (?:originally )?(?:submitted|requested|presented)\b/;
+const TURN_TO_OFFER = /;|\s[-\u2013\u2014]\s|,?\s+but\b|,?\s+(?:however|instead)\b|,\s*(?=(?:we|i|uw|credit|they|the (?:desk|committee))\s+(?:can|could|would|will|are able|'d|'ll|do|offer)\b)|:\s*(?=\$?\d)/g;
+export function blankRefusedAsSent(own: string): string {
+  return own
+    .split('\n')
+    .map((line) => {
+      const lower = line.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+      if (!AS_SENT_RE.test(lower)) return line;
+      let out = line;
+      // the sentences of the line, each cut where the lender turns from the refusal to its offer
+      const ends = [...[...lower.matchAll(/[.!?]+(?=\s|$)/g)].map((m) => m.index + m[0].length), lower.length];
+      for (let k = 0, start = 0; k < ends.length; start = ends[k++]) {
+        const sentence = lower.slice(start, ends[k]);
+        const cuts = [0, ...[...sentence.matchAll(TURN_TO_OFFER)].map((m) => m.index), sentence.length];
+        for (let i = 0; i + 1 < cuts.length; i++) {
+          const part = sentence.slice(cuts[i], cuts[i + 1]);
+          if (!REFUSED_AS_SENT.test(part) || APPROVED_AS_SENT.test(part)) continue;
+          const at = start + cuts[i];
+          out = out.slice(0, at) + ' '.repeat(part.length) + out.slice(at + part.length);
+        }
+      }
+      return out;
+    })
+    .join('\n');
+}
+
 const SUBJECT_POSITIVE = /(?<!\b(not|pre|pending|awaiting|for|no|never)[- ])\b(approved|approval|counter[- ]?offer(ed)?|countered|counter|funded)\b/;
 const SUBJECT_NEGATIVE = /\b(declined?|denied|denial|not approved|turned down)\b/;
 
@@ -154,7 +192,7 @@ export function freshSubjectDecision(subject: string): 'positive' | 'negative' |
 
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
   const own = dropOtherFilePostscript(own0);
-  const offerSource = blankPriorDeal(own);
+  const offerSource = blankRefusedAsSent(blankPriorDeal(own));
   const prepared = prepare(own);
   const { fixed } = prepared;
   const boiler = blankBoilerplate(prepared.lower);

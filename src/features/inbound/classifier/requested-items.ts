@@ -125,8 +125,82 @@ export function plainItem(s: string): string {
     .trim();
 }
 
+/**
+ * (rfix13) Whether an item of a growing list names a word the way `\bword\b` (case aside) finds it: a word of letters and
+ * digits is one of an item's runs of word characters, read once per item into a set; a word with an apostrophe ("owner's") is
+ * looked for in each item once, its answer kept (the list only grows, so a word once found stays found).
+ */
+function wordsNamed(items: string[]): { has(word: string): boolean } {
+  const runs = new Set<string>();
+  let read = 0;
+  const other = new Map<string, { read: number; found: boolean }>();
+  return {
+    has(word: string): boolean {
+      if (/^[a-z0-9]+$/.test(word)) {
+        for (; read < items.length; read++) for (const r of items[read].match(/\w+/g) ?? []) runs.add(r.toLowerCase());
+        return runs.has(word);
+      }
+      const o = other.get(word) ?? { read: 0, found: false };
+      other.set(word, o);
+      if (!o.found) {
+        const re = new RegExp(`\\b${word}\\b`, 'i');
+        for (; o.read < items.length && !o.found; o.read++) o.found = re.test(items[o.read]);
+      }
+      return o.found;
+    },
+  };
+}
+
+/**
+ * (rfix13) The word sets of the items kept, asked whether a new item's words lie within one of them or one of them within the
+ * new item's. An item found within a kept one shares its rarest word, so only the kept items holding that word are looked at;
+ * a kept item within the new one has its own chosen word among the new one's, so each kept item is filed under one word of
+ * its own (its rarest when filed) and only the files of the new item's words are looked at. A kept item of no words lies
+ * within every item.
+ */
+function keptItems(): { add(w: Set<string>): void; within(w: Set<string>): boolean } {
+  const holding = new Map<string, Array<Set<string>>>();
+  const filed = new Map<string, Array<Set<string>>>();
+  let empty = false;
+  const push = (m: Map<string, Array<Set<string>>>, x: string, w: Set<string>) => {
+    const l = m.get(x);
+    if (l) l.push(w);
+    else m.set(x, [w]);
+  };
+  const sub = (a: Set<string>, b: Set<string>) => {
+    for (const x of a) if (!b.has(x)) return false;
+    return true;
+  };
+  const rarest = (w: Set<string>) => {
+    let best = '';
+    let n = Infinity;
+    for (const x of w) {
+      const c = holding.get(x)?.length ?? 0;
+      if (c < n) [best, n] = [x, c];
+    }
+    return best;
+  };
+  return {
+    add(w) {
+      if (!w.size) {
+        empty = true;
+        return;
+      }
+      push(filed, rarest(w), w);
+      for (const x of w) push(holding, x, w);
+    },
+    within(w) {
+      if (empty) return true;
+      if ((holding.get(rarest(w)) ?? []).some((k) => sub(w, k))) return true;
+      for (const x of w) if ((filed.get(x) ?? []).some((k) => sub(k, w))) return true;
+      return false;
+    },
+  };
+}
+
 export function requestedItems(own: string): { items: string[]; hits: string[]; brokerSide: string[] } {
-  const lines = own.split('\n').map((l) => {
+  const rawLines = own.split('\n');
+  const lines = rawLines.map((l) => {
     const c = splitCells(l);
     // (holdout42) a label cell keeps its own colon once ("Stip 1: | October statement" is "Stip 1: October statement")
     return c.length === 2 && c[0] && c[1] ? `${c[0].replace(/\s*:\s*$/, '')}: ${c[1]}` : l;
@@ -136,7 +210,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   const inList = new Set<number>();
   // 0. a stip table with a status column: the rows still outstanding ("2 | Driver's license | Outstanding")
   for (let i = 0; i < lines.length; i++) {
-    const c = splitCells(own.split('\n')[i] ?? '');
+    const c = splitCells(rawLines[i] ?? '');
     if (c.length < 2 || !c.some((x) => STILL_OPEN.test(x))) continue;
     const doc = c.find((x) => !STILL_OPEN.test(x) && !/^#?\d{0,3}$/.test(x) && DOC_WORDS.test(x));
     if (!doc) continue;
@@ -306,12 +380,14 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     hits.push(`the party asked after "${m[0].trim()}"`);
   }
   // 4. questions: "What's the merchant's current balance with Mantis?"
+  // (rfix13) whether an item already asked names a word, kept as the items grow: one look per item, not one per question and item
+  const named = wordsNamed(items);
   const qRe = /\b(?:what(?:'s| is| are)|who(?:'s| is)|how much is|can you confirm|((?:is|are|does|do|did|has|have) (?:the |this |that |your )?(?:merchant|owner|business|client|customer|he|she|they)\b))\s+(?:the\s+)?([^?\n]{3,100})\?/gi;
   while ((m = qRe.exec(prose))) {
     const p = cleanItem(m[1] ? `${m[1]} ${m[2]}` : m[2]);
     // "Who's the landlord? Need landlord name and phone": the question names an item already asked for
     const head = p.toLowerCase().split(/[^a-z0-9']+/)[0] ?? '';
-    if (!m[1] && head.length >= 4 && items.some((it) => new RegExp(`\\b${head}\\b`, 'i').test(it))) continue;
+    if (!m[1] && head.length >= 4 && named.has(head)) continue;
     // (rfix10) when someone can be reached is a call to set up, no item: "Is the owner around tomorrow between 10 and 2?"
     if (/\b(?:around|available|free|reachable|in the office)\b/i.test(p)) continue;
     if (p) {
@@ -325,8 +401,8 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   // bank statement ..." and "please send the October bank statement"; "Driver's license (owner)" and "a copy of the owner's
   // driver's license"; "the October statement to see if ..."): one item, the first one written. Words of one within the other's.
   const words = (x: string) => new Set(x.toLowerCase().replace(/['\u2019]s\b/g, '').split(/[^a-z0-9]+/).filter((w) => w && !SAME_ITEM_STOP.has(w)));
-  const kept: Array<Set<string>> = [];
-  const sameItem = (w: Set<string>) => w.size > 0 && kept.some((k) => [...w].every((x) => k.has(x)) || [...k].every((x) => w.has(x)));
+  const kept = keptItems();
+  const sameItem = (w: Set<string>) => w.size > 0 && kept.within(w);
   const brokerSide: string[] = [];
   for (const raw of items) {
     if (STATUS_IN.test(raw)) {
@@ -349,7 +425,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       continue;
     }
     seen.add(key);
-    kept.push(w);
+    kept.add(w);
     out.push(it.slice(0, 500));
   }
   return { items: out.slice(0, 50), hits, brokerSide };

@@ -37,6 +37,7 @@ describe('1. one sum every business day to a payee that plainly sells the mercha
     ['a wholesaler', 'ACH DEBIT WRENFIELD WHOLESALE'],
     ['a fuel supplier', 'ACH DEBIT WRENFIELD PETROLEUM'],
     ['a card processor', 'ACH DEBIT WRENFIELD PROCESSING'],
+    ['a payroll service (a PEO)', 'ACH DEBIT WRENFIELD PEO'],
   ])('%s: %s', (_, words) => {
     const ds = daily(words);
     expect(dailyPulls([...sales, ...ds]).size).toBe(0);

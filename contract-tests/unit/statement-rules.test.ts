@@ -29,7 +29,7 @@ describe('the built-in table', () => {
     expect(rows.flatMap((r, i) => rowProblems(r).map((p) => `row ${i + 1}: ${p}`))).toEqual([]);
     const funders = new Set(statementRules().builtIn.filter((r) => r.class === 'mca_funder').map((r) => r.name));
     expect(funders.size).toBeGreaterThanOrEqual(100);
-    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return', 'not_funder']));
+    expect(new Set(statementRules().builtIn.map((r) => r.class))).toEqual(new Set(['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return', 'not_funder', 'factor']));
   });
 });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import knowledge from './knowledge.json' with { type: 'json' };
+import { personSender } from './sender';
 
 // What a bank statement's transaction descriptions mean for underwriting, as data: the rows of
 // ./knowledge.json (bundled into dist/ by esbuild like any import) plus the operator's rows from the
@@ -8,7 +9,7 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // first word, so classifying a description is one split and a few look-ups per word (about 8 µs for
 // the four questions the reader asks, whatever the table's size).
 //
-// A row: { "class", "name", "match": [phrases], "regex": [sources], "unless": [phrases], "note" }.
+// A row: { "class", "name", "match": [phrases], "regex": [sources], "unless": [phrases], "sender", "note" }.
 // A phrase matches whole words in the upper-cased description, with any run of spaces or
 // punctuation between its words ("FORWARD FIN" matches "ACH DEBIT FORWARD FIN PMT", not
 // "FORWARD FINISH"); a word ending in `*` matches any word it begins ("FORWARD FINANC*": FINANCIN,
@@ -17,7 +18,11 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // abbreviations FIN, FDG, CAP, ADV and their cuts CAPI, FUNDIN...), so "RAPID ~" matches "RAPID
 // FINANCIAL SERVICES LLC", "RAPID CAPI" and "RAPID FUNDING" alike. `regex` (optional) are JavaScript regular
 // expressions tested on the upper-cased description. A row with `unless` does not match a
-// description that contains any of those phrases.
+// description that contains any of those phrases. A row with `"sender": "organisation"` settles a
+// credit only when its sender is not plainly a person (sender.ts `personSender`: a Zelle, Venmo or
+// Cash App payment, a wire or transfer from an individual's name, with no company's or public body's
+// word): a person citing an invoice or a pay application may be a relative's loan or the owner's
+// own money, so such a credit is left to the doubt rules (the "Customer payments" row).
 //
 // Classes, and what they decide:
 // - mca_funder: a debit is a payment on an existing merchant-cash-advance position (mcaFunder gives
@@ -45,6 +50,11 @@ import knowledge from './knowledge.json' with { type: 'json' };
 //   both a funder row and a not_funder row name is doubted, never counted either way. Its phrase
 //   counts only in the words that name the payee (rules.ts `notFunderOf`): an ACH line also prints
 //   the receiver's name, the merchant's own ("INDN:GUSTO TRATTORIA LLC"), which names no payee.
+// - factor: a factoring company (freight factors above all: Triumph Business Capital, Apex Capital,
+//   TAFS, RTS Financial, OTR Solutions, Riviera Finance, Commercial Capital). Its advance on the
+//   merchant's invoices is counted as sales by some underwriters and as financing by others, so a
+//   credit from one is doubted whatever another row or rule says (rules.ts `debatableCredit`), never a
+//   customer's payment; a debit to one is never an MCA position, known or guessed, nor settled.
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
 // loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and
@@ -52,7 +62,7 @@ import knowledge from './knowledge.json' with { type: 'json' };
 // (mcaFunder): an NSF, fee reversal, refund or recovery line is never a position, even when it
 // names a funder ("NSF FEE LG FUNDING"); a not_funder line is never a position either.
 
-export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return', 'not_funder'] as const;
+export const RULE_CLASSES = ['mca_funder', 'processor', 'revenue', 'loan', 'own_transfer', 'refund', 'nsf', 'nsf_reversal', 'recovery', 'deposited_return', 'not_funder', 'factor'] as const;
 export type RuleClass = (typeof RULE_CLASSES)[number];
 
 export interface RuleRow {
@@ -62,11 +72,13 @@ export interface RuleRow {
   match?: string[];
   regex?: string[];
   unless?: string[];
+  /** "organisation": the row settles a credit only when its sender is not plainly a person (sender.ts `personSender`). */
+  sender?: 'organisation';
   note?: string;
 }
 
-const ROW_KEYS = new Set(['class', 'name', 'match', 'regex', 'unless', 'note']);
-const NAMED: ReadonlySet<RuleClass> = new Set(['mca_funder', 'processor', 'not_funder']);
+const ROW_KEYS = new Set(['class', 'name', 'match', 'regex', 'unless', 'sender', 'note']);
+const NAMED: ReadonlySet<RuleClass> = new Set(['mca_funder', 'processor', 'not_funder', 'factor']);
 const MAX_PHRASE = 100;
 const MAX_REGEX = 500;
 const MAX_ITEMS = 200;
@@ -131,6 +143,7 @@ export function rowProblems(row: unknown): string[] {
   if (r.name !== undefined && (typeof r.name !== 'string' || !r.name.trim() || r.name.length > 200)) problems.push('name must be a non-empty string of at most 200 characters');
   if (NAMED.has(r.class as RuleClass) && r.name === undefined) problems.push(`name is required for class ${String(r.class)}`);
   if (r.note !== undefined && typeof r.note !== 'string') problems.push('note must be a string');
+  if (r.sender !== undefined && r.sender !== 'organisation') problems.push('sender must be "organisation" (the row settles a credit only from a sender that is no person)');
   problems.push(...listProblems(r, 'match', phraseProblem), ...listProblems(r, 'regex', regexProblem), ...listProblems(r, 'unless', phraseProblem));
   const n = (k: string) => (Array.isArray(r[k]) ? (r[k] as unknown[]).length : 0);
   if (!n('match') && !n('regex')) problems.push('needs at least one phrase in match (or a regex)');
@@ -245,10 +258,13 @@ function classifyUpper(c: Compiled, d: string): Classification {
     for (const p of c.starredFirst) if (w.startsWith(p.words[0]) && phraseAt(p, words, i)) (p.unless ? (vetoed ??= []) : hits).push(p.row);
   }
   for (const r of c.regexRows) if (r.re.test(d)) hits.push(r.row);
-  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null, deposited_return: null, not_funder: null };
+  const out: Classification = { mca_funder: null, processor: null, revenue: null, loan: null, own_transfer: null, refund: null, nsf: null, nsf_reversal: null, recovery: null, deposited_return: null, not_funder: null, factor: null };
+  // A row that needs an organisation sender settles nothing a person sent.
+  let person: boolean | null = null;
   for (const row of hits) {
     if (vetoed && vetoed.includes(row)) continue;
     const r = c.rows[row];
+    if (r.sender === 'organisation' && (person ??= personSender(d))) continue;
     if (out[r.class] === null) out[r.class] = r;
   }
   return out;

@@ -1,4 +1,5 @@
 import { classOf, RULE_CLASSES, type RuleClass, type RuleRow } from './rule-table';
+import { ORGANISATION_STRICT as ORGANISATION } from './sender';
 
 export { achCut, isTradeWord, loadStatementRulesFile, RULE_CLASSES, rowProblems, setOperatorRules, statementRules, validateRows } from './rule-table';
 export type { RuleClass, RuleRow } from './rule-table';
@@ -222,7 +223,9 @@ const lossWords = (d: string): string => {
 };
 export function debatableCredit(description: string): boolean {
   const d = description.toUpperCase();
-  return FACTORING_LOOK.test(d) || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
+  // A factoring company the table knows (class factor) by its name alone ("TAFS INC", "OTR SOLUTIONS
+  // LOAD 88213"): its advance is debatable however the line is worded, a load named or not.
+  return FACTORING_LOOK.test(d) || !!classOf(description).factor || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
 }
 
 /**
@@ -330,7 +333,7 @@ const WIRE_WORD = new Set(['WIRE', 'WIRES', 'WT', 'FEDWIRE', 'FED', 'IN', 'RTP',
 export function paidForByWire(description: string): { sender: string; unit: boolean } | null {
   const d = description.toUpperCase();
   // (Nor from a payee a not_funder row names: a lessor's or a lender's wire for a unit may finance it.)
-  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || notFunderOf(description)) return null;
+  if (!/\b(WIRE|WT|FEDWIRE|FED ?WIRE|WIRE ?IN|INCOMING WIRE)\b/.test(d) || creditDoubt(description) !== null || creditSettled(description) || notFunderOf(description) || classOf(description).factor) return null;
   // A Fedwire line's originator field ("WT Fed#03417 Bank of America, N /Org=Granite Ridge ..."):
   // what precedes it is the wire's route (the sending bank), no word of the sender's; the sender
   // is the originator's first word. Without the field, the whole line is asked.
@@ -362,8 +365,6 @@ const BILLING_DOC = /\b(PROGRESS\s+(BILLING|BILL|PAYMENT|PMT)|PAY\s?APP(LICATION
 /** A contract or a service, and the period it was performed in (a month, a quarter, a season). */
 const SERVICE = /\b(CONTRACT|CONTRACTED|SERVICES?)\b/;
 const SERVICE_PERIOD = /\b(JAN|JANUARY|FEB|FEBRUARY|MAR|MARCH|APR|APRIL|MAY|JUN|JUNE|JUL|JULY|AUG|AUGUST|SEP|SEPT|SEPTEMBER|OCT|OCTOBER|NOV|NOVEMBER|DEC|DECEMBER|Q[1-4]|QTR|QUARTER|WINTER|SPRING|SUMMER|FALL|SEASON)\b(?!\s+IRA\b)/;
-/** An organisation's words: a company's legal form, a university, a hospital or health system, a public body. */
-const ORGANISATION = /\b(LLC|L\.L\.C|INC|INCORPORATED|CORP|CORPORATION|COMPANY|LTD|PLLC|UNIVERSITY|COLLEGE|HOSPITALS?|HEALTH|MEDICAL\s+CENTER|CLINIC|COUNTY|CITY|TOWN|VILLAGE|TOWNSHIP|STATE|SCHOOL|DISTRICT|ISD|USD|DEPT|DEPARTMENT)\b/;
 /** Money that is no price of work done, whoever sends it: a loan or its draw, capital, a grant, a claim, a deposit or retainer held, a reimbursement, an award. */
 const NO_PRICE = /\b(LOANS?|DRAWS?|ADVANCES?|CAPITAL|CONTRIBUTIONS?|INJECTION|GRANTS?|CLAIMS?|PROCEEDS|DEPOSITS?|RETAINERS?|DONATIONS?|GIFTS?|REIMB\w*|SUBSIDY|AWARDS?|JUDG(E)?MENT|SETTLE\w*|PREMIUMS?|RECOVERY|RELIEF|STIPEND|SALARY|WAGES?|COMMISSIONS?|BONUS|RENT|LEASE|ESCROW|INVEST\w*)\b/;
 /**
@@ -573,9 +574,10 @@ export function debitSettled(description: string): boolean {
   return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return || notFunderOf(description));
 }
 
-/** A debit a funder row and a not_funder row both name: which it is, no rule says (categoryDoubt refuses it). */
+/** A debit a funder row and a not_funder row (or a factor row) both name: which it is, no rule says (categoryDoubt refuses it). */
 export function funderRowsDisagree(description: string): boolean {
-  return !!(classOf(description).mca_funder && notFunderOf(description));
+  const c = classOf(description);
+  return !!(c.mca_funder && (notFunderOf(description) || c.factor));
 }
 
 /** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection, nor a payee known to be no funder). */
@@ -617,12 +619,12 @@ const LINE_OF_CREDIT = /\bLINE\s+OF\s+CREDIT\b|\bCREDIT\s+LINE\b|\bLOC\s*(PMT|PY
 
 /**
  * The known funder a debit pays, if any (an NSF fee, a reversal, a collection, a one-off funding fee, a
- * payoff or a line-of-credit payment naming one is not a position, nor a debit a not_funder row names:
- * with a funder row too, categoryDoubt refuses it).
+ * payoff or a line-of-credit payment naming one is not a position, nor a debit a not_funder or a factor
+ * row names: with a funder row too, categoryDoubt refuses it).
  */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
-  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || notFunderOf(description)) return null;
+  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || c.factor || notFunderOf(description)) return null;
   const d = description.toUpperCase();
   if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d))) return null;
   return c.mca_funder?.name ?? null;

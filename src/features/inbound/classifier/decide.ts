@@ -301,10 +301,10 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // (rfix14) the full ask approved in words as a consolidation, nothing refused or cut ("Full 80 approved as a consolidation, all
   // three positions we pay direct at funding"): a consolidation is an advance that pays the merchant's others off, and merchants
   // often ask for exactly that; whether this deal did, its product does not say, so the approval stands for a person to confirm,
-  // never applied as a counter on the product's word alone
+  // never applied as a counter on the product's word alone (its payoffs at funding are what a consolidation is, no other terms)
   const consolidationOnly = a.product.hits.length > 0 && a.product.hits.every((h) => CONSOLIDATION_HIT.test(h));
   if (
-    !review && type === 'counter' && consolidationOnly && atAsk && !someLess && !otherTerm && !otherFreq && counterScore < 3 && APPROVED_WORD.test(a.lower) &&
+    !review && type === 'counter' && consolidationOnly && atAsk && !someLess && !otherTerm && !otherFreq && counterScore - a.structure.score < 3 && APPROVED_WORD.test(a.lower) &&
     a.declined.score < 3 && a.withdrawal.score === 0 && a.tentative.score < 2 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!)
   ) {
     type = 'approved';

@@ -17,8 +17,9 @@ export const DOC_WORDS =
 const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
 
 /** (rfix10) Why an item is asked, after it: "now that it has closed", "to see if it has cleaned up", "since the app is old". */
-// (rfix14) ... a phone's "bc" / "b/c" / "cuz" too: "the last 2 square stmts bc half the sales r card"
-const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|since|because|bc|b\/c|cuz|cause)\b.*$/i;
+// (rfix14) ... a phone's "bc" / "b/c" / "cuz" too: "the last 2 square stmts bc half the sales r card"; and where the lender goes on
+// to ask something else ("the October statement and please confirm whether ..."; what to confirm is read on its own)
+const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|since|because|bc|b\/c|cuz|cause|(?:and )?(?:please|pls|kindly) (?:also )?(?:confirm|advise|let (?:me|us) know|tell (?:me|us)))\b.*$/i;
 
 /**
  * (rfix10) Another funder's contract or agreement, named by the funder ("the Fundworks contract", "their Bitty agreement"):

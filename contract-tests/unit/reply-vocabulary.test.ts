@@ -3952,14 +3952,16 @@ describe('(rfix14) sectors named before their refusal, a desk too small for the 
   const deal = (requested_amount: number, business_name: string): ReplyContext => ({ requested_amount, business_name });
 
   it('a sector named first and then refused ("a pawn shop we don\'t fund") is an industry decline; check cashers and money services are a sector; a schedule refused after the sector is no decline', () => {
-    expect(read("Dana, a pawn shop we don't fund, not now and not later. Bring me a plumber or a pizzeria and I'll look tonight.", ask(60_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(read("Dana, a pawn shop we don't do. Bring me a plumber or a pizzeria and I'll look tonight.", ask(60_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
     expect(read("Listen, check cashers we won't touch. The deposits are customers' cash passing through, not sales.", ask(90_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
     expect(read('Sorry, we do not fund money services businesses.', ask(90_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
     expect(read("A restaurant we don't do weekly on. Daily only: 40,000 at 1.38, 120 business days, $460 a day.", ask(40_000)).type).toBe('counter');
+    expect(read("Restaurants we don't do weekly on, only daily.", ask(40_000)).type).not.toBe('declined');
   });
 
-  it('a ticket below what the desk can place ("under what our desk can place", "our minimum is $75k funded") is a deal-size decline; a floor on the deposits is no deal size', () => {
-    expect(read('At 20k this sits under what our desk can place - our minimum is $75k funded. Not one we can syndicate; a smaller shop is the better home.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+  it('a ticket below what the desk can place ("below what the desk can syndicate", "our floor is $60k gross") is a deal-size decline; a floor on the deposits is no deal size', () => {
+    expect(read('At 20k this sits below what the desk can syndicate. Not one we can take on; a smaller shop is the better home.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Not one we can take on - our floor is $60k gross, this asks 20.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
     expect(read('Good operator, but not something we can lead.', ask(30_000)).type).toBe('declined');
     expect(read("Can't do it - our floor is $50k a month in deposits and they run about 31k.", ask(30_000)).decline_category).not.toBe('deal_size');
   });
@@ -3989,7 +3991,7 @@ describe('(rfix14) sectors named before their refusal, a desk too small for the 
     expect(read(other, deal(45_000, 'Harbor Point Bakery')).review_reason).toBe('multiple_deals');
     expect(outcome(other, deal(45_000, 'Harbor Point Bakery')).apply).toBe(false);
     expect(outcome(other.replace('Millbrook Hardware Supply', 'Harbor Point Bakery'), deal(45_000, 'Harbor Point Bakery')).apply).toBe(true);
-    expect(outcome('Hi Dana, 45,000 at 1.36, 120 days, $510 a day. Approved, send the voided check.', deal(45_000, 'Harbor Point Bakery')).apply).toBe(true);
+    expect(outcome('Good Morning, 45,000 at 1.36, 120 days, $510 a day. Approved, send the voided check.', deal(45_000, 'Harbor Point Bakery')).apply).toBe(true);
   });
 
   it('"pulling this one." typed without its subject takes the approval back; "pulling the file" to look at it does not', () => {

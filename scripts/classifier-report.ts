@@ -68,7 +68,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout46 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout46')],
   ['holdout47 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout47')],
   ['holdout48 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout48')],
-  ['holdout49 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout49')],
+  ['holdout49 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout49')],
   ['holdout50 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout50')],
 ];
 

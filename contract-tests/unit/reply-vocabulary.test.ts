@@ -4015,3 +4015,71 @@ describe('(rfix13) the deal refused as sent, numbered menus, requested items on 
     expect(requestedItems(`${list}\n\n${filler}\n\n${list}`).items).toEqual(requestedItems(list).items);
   });
 });
+
+describe('(rfix14) sectors named before their refusal, a desk too small for the ticket, a schedule kept for others against the ask, consolidations, another business by its terms, portal notes', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const deal = (requested_amount: number, business_name: string): ReplyContext => ({ requested_amount, business_name });
+
+  it('a sector named first and then refused ("a pawn shop we don\'t fund") is an industry decline; check cashers and money services are a sector; a schedule refused after the sector is no decline', () => {
+    expect(read("Dana, a pawn shop we don't do. Bring me a plumber or a pizzeria and I'll look tonight.", ask(60_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(read("Listen, check cashers we won't touch. The deposits are customers' cash passing through, not sales.", ask(90_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(read('Sorry, we do not fund money services businesses.', ask(90_000))).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(read("A restaurant we don't do weekly on. Daily only: 40,000 at 1.38, 120 business days, $460 a day.", ask(40_000)).type).toBe('counter');
+    expect(read("Restaurants we don't do weekly on, only daily.", ask(40_000)).type).not.toBe('declined');
+  });
+
+  it('a ticket below what the desk can place ("below what the desk can syndicate", "our floor is $60k gross") is a deal-size decline; a floor on the deposits is no deal size', () => {
+    expect(read('At 20k this sits below what the desk can syndicate. Not one we can take on; a smaller shop is the better home.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Not one we can take on - our floor is $60k gross, this asks 20.', ask(20_000))).toMatchObject({ type: 'declined', decline_category: 'deal_size' });
+    expect(read('Good operator, but not something we can lead.', ask(30_000)).type).toBe('declined');
+    expect(read("Can't do it - our floor is $50k a month in deposits and they run about 31k.", ask(30_000)).decline_category).not.toBe('deal_size');
+  });
+
+  it('a schedule kept for other files, set against the rest of the ask with "but", is the asked schedule refused: the offer on another schedule is a counter, applied', () => {
+    const text = 'The 60 is fine, credit likes it. But weekly with us is reserved for files over 150, so: 60,000 at 1.38, 140 business days, $591.43 daily.';
+    expect(read(text, ask(60_000))).toMatchObject({ type: 'counter' });
+    expect(outcome(text, ask(60_000))).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+    // with no "but", whether the kept schedule was the one asked is not said: a person decides (holdout21)
+    expect(outcome('Weekly with us is reserved for renewals. Approved 60,000 at 1.38, 140 business days, $591.43 daily.', ask(60_000)).apply).toBe(false);
+  });
+
+  it('the full ask approved in words as a consolidation goes to a person (the deal may have asked for one), never applied as a counter; a deal asking a consolidation is simply approved', () => {
+    const text = 'Approved the full 90 as a consolidation - we pay off both funders direct at funding. $90,000 at 1.40, 48 weekly payments of $2,625. Payoff letters from each and we fund Friday.';
+    expect(read(text, ask(90_000))).toMatchObject({ type: 'approved', review_reason: 'conflicting_cues' });
+    expect(outcome(text, ask(90_000)).apply).toBe(false);
+    const plain = 'Approved the full 90 as a consolidation. $90,000 at 1.40, 48 weekly payments of $2,625.';
+    expect(read(plain, ask(90_000))).toMatchObject({ type: 'approved', review_reason: 'conflicting_cues' });
+    expect(read(plain, { requested_amount: 90_000, product_type: 'consolidation' })).toMatchObject({ type: 'approved' });
+    expect(read(plain, { requested_amount: 90_000, product_type: 'consolidation' }).review_reason ?? null).toBeNull();
+    // a refusal beside it keeps the counter (holdout23's way: the deal asked as it was, the lender will only consolidate)
+    expect(read('Not as a 3rd position. What works: we take out both and put them in one weekly. $90,000 at 1.40, 48 weekly payments of $2,625.', ask(90_000)).type).toBe('counter');
+  });
+
+  it('a line opening on another business and its terms ("Millbrook Hardware Supply, 45,000 at 1.36") names another deal: a person checks; this deal named so, or a greeting, is applied', () => {
+    const other = 'Great news, approved!\n\nMillbrook Hardware Supply, 45,000 at 1.36, 120 days, $510 a day.\n\nSend the voided check.';
+    expect(read(other, deal(45_000, 'Harbor Point Bakery')).review_reason).toBe('multiple_deals');
+    expect(outcome(other, deal(45_000, 'Harbor Point Bakery')).apply).toBe(false);
+    expect(outcome(other.replace('Millbrook Hardware Supply', 'Harbor Point Bakery'), deal(45_000, 'Harbor Point Bakery')).apply).toBe(true);
+    expect(outcome('Good Morning, 45,000 at 1.36, 120 days, $510 a day. Approved, send the voided check.', deal(45_000, 'Harbor Point Bakery')).apply).toBe(true);
+  });
+
+  it('"pulling this one." typed without its subject takes the approval back; "pulling the file" to look at it does not', () => {
+    expect(read('pulling this one. owner took another advance tues, 900 a day showing on the login. dead unless it gets paid off', ask(25_000))).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+    expect(read('Pulling the file now, give me an hour and I will have numbers.', ask(25_000)).review_reason).not.toBe('approval_withdrawn');
+  });
+
+  it("a portal's notice quoting its underwriter's note under \"Your underwriter left a note\" reads the note; a bare quote stays quoted", () => {
+    const html = (intro: string) => `<p>${intro}</p><blockquote>Need the September statement and please confirm whether the owner rents the building. - R. Alvarez</blockquote><p>Reply in the portal. The file stays in underwriting until it is answered.</p>`;
+    const c = classifyReply({ subject: 'Re: Submission', text: '', html: html('Your underwriter left a note on this file:') }, ask(50_000));
+    expect(c.type).toBe('needs_info');
+    expect(c.requested_items).toEqual(expect.arrayContaining(['September statement', 'whether the owner rents the building']));
+    expect(classifyReply({ subject: 'Re: Submission', text: '', html: html('Thanks, see your message below.') }, ask(50_000)).type).not.toBe('needs_info');
+  });
+
+  it('items: a checklist status in square brackets, a month asked after by name, "please confirm whether", a phone\'s "n" and "bc"', () => {
+    expect(read('The items below are required before a decision:\n- Bank statements (Jul-Oct) [RECEIVED]\n- Voided business check [OUTSTANDING]\n- Signed application [OUTSTANDING]', ask(50_000)).requested_items).toEqual(['Voided business check', 'Signed application']);
+    expect(read('Where is September? You sent me August twice. Also I need a voided check.', ask(50_000)).requested_items).toEqual(expect.arrayContaining(['September', 'voided check']));
+    expect(read('need dl front n back, n the last 3 clover stmts bc most sales r card. then i price it', ask(50_000)).requested_items).toEqual(expect.arrayContaining(['dl front n back', 'last 3 clover stmts']));
+    expect(read('Need an explanation for the $12,000 deposit on 10/2 - if it is a loan it comes out of revenue.', ask(50_000)).requested_items).toEqual(['explanation for the $12,000 deposit on 10/2']);
+  });
+});

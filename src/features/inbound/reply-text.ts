@@ -242,6 +242,12 @@ function inlineNotes(lines: string[]): string[] {
 }
 
 /**
+ * (rfix14) A line introducing a note from the lender's own staff, the note quoted under it: "Your underwriter left a note on this
+ * file:", "Underwriter's note:", "Note from underwriting:". Never the broker's own words ("your note:", "On ... wrote:").
+ */
+const NOTE_INTRO = /^(?:your |the |our )?(?:underwriter|underwriting|uw|analyst|credit analyst|processor|funding specialist|account manager)(?:'s)?\b[^\n]{0,40}\b(?:left|added|posted|entered|sent)\b[^\n]{0,30}\b(?:note|comment|message|question)s?\b[^\n]{0,40}:$|^(?:(?:your |the )?(?:underwriter|underwriting|uw|analyst|processor)(?:'s)? (?:note|notes|comment|comments|question|questions)|(?:note|notes|comment|comments|question|questions) from (?:your |the |our )?(?:underwriter|underwriting|uw|analyst|processor))\s*:$/i;
+
+/**
  * Splits a plain-text body into the sender's own text and the first forwarded message. Lines
  * quoted with ">" are cut, but unquoted lines between them are kept (answers written inline).
  */
@@ -273,6 +279,15 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       const firstReal = run.find((r) => r.trim());
       if (firstReal && RE_CHAT_STAMP.test(firstReal.trim())) {
         markers.push('pasted chat (name and time lines)');
+        own.push(...run);
+        i = j - 1;
+        continue;
+      }
+      // (rfix14) a portal's notice quoting its underwriter's note, introduced as such right above ("Your underwriter left a note
+      // on this file:" over the note's block): the lender's own words, not the message answered
+      const above = own.map((x) => x.trim()).filter(Boolean).pop() ?? '';
+      if (firstReal && NOTE_INTRO.test(above) && !RE_FORWARD.test(firstReal.trim())) {
+        markers.push("the lender's note quoted by its portal");
         own.push(...run);
         i = j - 1;
         continue;

@@ -234,7 +234,8 @@ export const DECLINE: PhraseRow[] = [
  */
 export const DECLINE_DECISION = {
   refusal: "can't|cannot|can not|couldn't|could not|won't|will not|wouldn't|would not|(?:won't|will not|wouldn't|would not|am not|are not|aren't|is not|isn't|not) (?:be )?(?:able|going|prepared|willing|in a position|comfortable enough) to|(?:unable|not able|in no position|no longer able) to|(?:don't|do not|doesn't|does not) (?:see (?:us|a way to|how we can|how i can|any way to)|think (?:we|i) can|want to|plan to)|no way (?:we|i) (?:can|could|will|would)|(?:there's|there is) no way (?:we|i) (?:can|could|to)",
-  verbs: "fund|approve|back|do|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|get (?:it|this|that|this one|the (?:deal|file)) (?:done|funded|approved|through|over the line)|do (?:anything|much|something) (?:with|for|on)|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate|add to|stack on top(?: of (?:that|it|this|them|those))?|sit behind (?:them|that|those|it)|service|serve|participate(?: in)?|do (?:anything|much)|offer (?:financing|funding|terms|anything|an advance|a deal)|get (?:it|this|that|this one|that one|him|her|them|the (?:file|deal)) (?:(?:thru|through|past)(?: (?:credit|uw|underwriting|committee|the committee|our committee))?|done|over the line)",
+  // (rfix14) a syndication desk's own verbs: "not something we can lead", "we can't syndicate this"
+  verbs: "fund|approve|back|do|lead|syndicate|take (?:it|this|that|him|her|them|the (?:file|deal|merchant|risk)|this (?:one|file|deal)) on|take on|take (?:it|this|that|the (?:file|deal)) (?:any )?(?:further|farther)|go (?:any )?(?:further|farther)|move (?:forward|ahead)|proceed|help|assist|touch|support|finance|underwrite|write|place|offer|make an offer|extend an offer|get behind|stand behind|get comfortable|get there|get (?:it|this|that|this one|the (?:deal|file)) (?:done|funded|approved|through|over the line)|do (?:anything|much|something) (?:with|for|on)|make (?:it|this|that|this one|the numbers) work|sign off|green ?light|put (?:money|capital|paper|funds) (?:out|on|into|behind)|work with|do business with|pursue|entertain|accommodate|add to|stack on top(?: of (?:that|it|this|them|those))?|sit behind (?:them|that|those|it)|service|serve|participate(?: in)?|do (?:anything|much)|offer (?:financing|funding|terms|anything|an advance|a deal)|get (?:it|this|that|this one|that one|him|her|them|the (?:file|deal)) (?:(?:thru|through|past)(?: (?:credit|uw|underwriting|committee|the committee|our committee))?|done|over the line)",
   objects: "it|this|that|him|her|them|this one|that one|(?:the|this|that|your|their|his|her) (?:file|deal|merchant|request|application|app|submission|account|business|client|customer|one|opportunity|advance|company|transaction)|[a-z][a-z'&.-]*(?: [a-z][a-z'&.-]*)?(?:'s)? (?:file|deal|submission)",
   /** After the verb and its object: the clause ends, or a reason or a place in time follows. */
   tails: "\\s*(?:[.!?;,:\\n)-]|$)|\\s+(?:here|there|at (?:this|the) (?:time|moment|point|stage)|at all|anywhere|right now|for now|today|on (?:this|that|it|this one|that one|the (?:file|deal))|anymore|any ?more|either|unfortunately|sorry|i'm afraid|as (?:it|this|that) (?:stands|is)|in (?:its|it's|the) current (?:form|state|shape)|because|due to|since|given|based on|after|with (?:the|those|these|that|this|his|her|their|a|an|only|just|what|so|how|him|her|them|it|[\\d$])|on (?:a|an) [a-z]+|on (?!the (?:full|whole|requested|entire))[a-z]|for (?:us|me|you|this|that|now|the time being)\\b)",
@@ -264,6 +265,9 @@ export const WITHDRAWAL: PhraseRow[] = [
   // undisclosed stacks" (never "pulling it up", "pulling the file for review": the object ends the clause; never a comma going on to
   // the work: "I just pulled the file, give me an hour", "We've pulled it, underwriting is reviewing now")
   { phrase: "(we're|we are|were|i'm|i am|we've|we have|we've just|we just|i just|i've|i have) (pulling|pulled) (it|this|that|this one|that one|the (deal|file|offer|approval))(?=\\s*[.!;\\n]|\\s*$|\\s*,(?!\\s*(give|gimme|hang|hold|bear|let|allow|expect|i'll|we'll|i will|we will|should|will|underwriting|uw|credit|committee|risk|it's|its|is|am|are|reviewing|looking|checking|working|running|going|now|back|and (i|we|will|should|it's|it is)|answer|more|one)\\b))", w: 4 },
+  // (rfix14) ... the same typed without its subject, opening the reply or a sentence: "pulling this one. merchant took a 3rd
+  // yest" (never "pulling the file": fetching it to look, no deal or offer named; the object still ends the clause)
+  { phrase: "(?<=(^|[.!?\\n]) ?)(pulling|pulled) (this one|that one|(the|our|my) (deal|offer|approval))(?=\\s*[.!;\\n]|\\s*$)", w: 4 },
   // (holdout11 neighbours) the approval taken back with the deal as object: "credit pulled it this morning", "UW yanked the deal"
   { phrase: "(credit|uw|underwriting|committee|risk|management|my manager|we|they|the desk) (just |has |have )?(pulled|rescinded|withdrew|withdrawn|yanked|revoked|retracted|reversed) (it|this|that|the (deal|file|offer|approval))", w: 4 },
   // (rfix17) ... said as what the lender must do: "we approved them in May but have to pull it", "I'm going to have to yank the
@@ -749,7 +753,8 @@ export const COUNTER: PhraseRow[] = [
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedules?| remits?| pmts?)? (we|i|our (shop|desk|program)) (don't|do not|can't|cannot|won't|will not|never) (do|offer|write|run|approve|go)\\b", w: 3, schedule: true },
   // (holdout40) a schedule refused for a kind of file, the lender's own named instead: "no wkly on hvac guys only daily"
   { phrase: "no (weekly|wkly|daily|dly|bi-?weekly|monthly)( payments?| debits?| ach| remits?| pmts?)? (on|for|with) [\\w' -]{2,40}?(only|just) (daily|dly|weekly|wkly|bi-?weekly|monthly)", w: 3, schedule: true },
-  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| options?| programs?| structures?| remits?)? (is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)", w: 3, schedule: true },
+  // (rfix14) ... also with who keeps it between: "weekly by us is only for files over 100", "weekly with us is reserved for renewals"
+  { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| options?| programs?| structures?| remits?)?( (by|with|for|at) (us|me|our (shop|desk|house|program)))? (is|are) (only|reserved|kept|saved) (offered |available |done |allowed |written )?(on|for|above|over|with|to|at)", w: 3, schedule: true },
   { phrase: 'instead of (the )?\\$?\\d+k?', w: 1.5 },
   // holdout8: a ceiling on the amount however worded: "too rich for us", "I'm at 12.5 max", "tops out at 22,500", "credit capped it at 55",
   // "took it as far as I could", "the most credit will sign is 30", "we max out at", "can stretch to 40 and that's it"
@@ -796,15 +801,19 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
 
 /** Sectors as lenders name them in an industry decline ("nightlife is off our box", "we don't touch bars"). */
 export const SECTORS =
-  "nightlife|night ?clubs?|bars?|lounges?|taverns?|pubs?|hookah( lounges?| bars?)?|strip clubs?|gentlemen's clubs?|adult (entertainment|businesses?)|liquor stores?|tobacco|vape shops?|vape|smoke shops?|cannabis|marijuana|cbd|hemp|kratom|firearms?|guns?|ammunition|gambling|casinos?|gaming|sweepstakes|crypto\\w*|pawn( shops?)?|check cashing|payday|bail bonds?|debt collect\\w*|collection agenc(y|ies)|car dealers?|used cars?|auto (sales|dealers?)|trucking|freight|construction|contractors?|real estate|law firms?|attorneys?|travel( agenc(y|ies))?|churches|non-?profits?|staffing|massage( parlors?)?|tattoo( shops?| parlors?)?|telemarketing|mlm|multi-?level marketing|timeshares?|event (venues?|planning|promoters?)|promoters?|home health( care)?|solar|restaurants?|dispensar(y|ies)";
+  "nightlife|night ?clubs?|bars?|lounges?|taverns?|pubs?|hookah( lounges?| bars?)?|strip clubs?|gentlemen's clubs?|adult (entertainment|businesses?)|liquor stores?|tobacco|vape shops?|vape|smoke shops?|cannabis|marijuana|cbd|hemp|kratom|firearms?|guns?|ammunition|gambling|casinos?|gaming|sweepstakes|crypto\\w*|pawn( shops?)?|check cash(ing|ers?)|money services?( business(es)?)?|money transmitters?|msbs?|payday|bail bonds?|debt collect\\w*|collection agenc(y|ies)|car dealers?|used cars?|auto (sales|dealers?)|trucking|freight|construction|contractors?|real estate|law firms?|attorneys?|travel( agenc(y|ies))?|churches|non-?profits?|staffing|massage( parlors?)?|tattoo( shops?| parlors?)?|telemarketing|mlm|multi-?level marketing|timeshares?|event (venues?|planning|promoters?)|promoters?|home health( care)?|solar|restaurants?|dispensar(y|ies)";
 
 /**
  * (holdout15) A sector the lender has no room for is a decline: "we are full on trucking for Q4",
  * "credit capped the sector", "we're maxed out on construction". Read with the DECLINE cues.
  */
+/** (rfix14) A sector named, then refused: "a check casher we don't do", "bars we won't touch" (no schedule or figure after). */
+export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d))`;
 export const SECTOR_FULL: PhraseRow[] = [
   { phrase: `(we're|we are|we've|we have|we're already|we are already) (full|capped( out)?|maxed( out)?|at (capacity|our (limit|cap))) (on|in|for) (${SECTORS})`, w: 3 },
-  { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },
+  { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },  // (rfix14) the sector named first, then refused in so many words: "a check casher we don't do", "vape shops we won't touch"
+  // (never a schedule or a figure after the verb: "a restaurant we don't do weekly on" refuses the schedule, a counter's words)
+  { phrase: SECTOR_REFUSED, w: 3 },
 ];
 
 /**
@@ -1035,6 +1044,7 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     phrases: [
       `(${SECTORS}) (is|are|was|isn't|is not|aren't|are not) (off|outside( of)?|not (in|on|within|inside)|excluded|restricted|prohibited|a no|on (our|the) (restricted|excluded|prohibited|no|do[- ]not[- ]fund) list|not something (we|i))`,
       `(we|i) (don't|do not|won't|can't|cannot|no longer|never) (do|fund|touch|write|take|finance|go near|work with|lend to|deal with|consider) (any )?(${SECTORS})`,
+      SECTOR_REFUSED,
       '(high[- ]risk|restricted|prohibited|excluded|ineligible|unfundable) (industry|industries|sic|naics|business type|vertical|sector|space|category)',
       "(industry|sector|vertical|space|business type|type of business|line of business) (we|i) (don't|do not|can't|cannot|won't) (do|fund|touch|write|take)",
       "(not|isn't|is not) (a|an) (industry|sector|vertical|space|business type) (we|i)",

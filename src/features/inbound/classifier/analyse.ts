@@ -25,6 +25,11 @@ function refusedSchedule(f: Fired): PaymentFrequency | null {
 }
 /** A schedule kept for other files, not refused outright (vocabulary.ts COUNTER rows marked `schedule`). */
 const SCHEDULE_KEPT = / (?:is|are) (?:only|reserved|kept|saved)\b/;
+/**
+ * (rfix14) ... but one set against the rest of the ask ("the 40 is no problem ... But weekly by us is only for files over 100"): the
+ * "but" says it is the schedule the deal asked for, refused for this file, as plainly as "the weekly isn't".
+ */
+const SCHEDULE_KEPT_AGAINST_ASK = /\b(?:but|however|only (?:thing|problem|issue)(?: is)?)\b,?\s+(?:the\s+)?(?:weekly|daily|bi-?weekly|monthly)\b[^.!?\n]{0,30}?\b(?:is|are) (?:only|reserved|kept|saved)\b/;
 /** A later look on the file once its reason is cleared. */
 const SECOND_LOOK = /\b(?:take|have|give (?:it|this|the file)) another look\b|\blook again\b|\b(?:reconsider|revisit|re-?review|re-?submit)\b|\bbefore (?:we|i) (?:can|could|would|will) (?:consider|reconsider|look at|review|revisit|re-?review)\b/;
 
@@ -294,7 +299,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   if (category.category !== 'other' && !complete.length && /\b(sorry|unfortunately|regret|apologies)\b/.test(lower)) add(declined, 1.5, 'an apology with a decline reason');
   // (holdout28) a question or a need about the broker's own side: "which of you is the closer?", "I need it for the comp sheet"
   const brokerSide = items.brokerSide.length ? items.brokerSide : lower.split(/(?<=[.!?\n])\s+/).filter((x) => BROKER_SIDE_RE.test(x) && /\?|\b(need|needs|send|provide|who|which)\b/.test(x)).map((x) => x.trim());
-  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, subjectDecision, approvalWords, floated: floatedAmounts(offerSource, ctx), floatedFirm: floatedAmounts(offerSource, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) };
+  return { own, lower, brokerSide, approved, declined, needs, counter, auto, pending, withdrawal, tentative, product, correction, relayed, structure, ceiling, hold, marketing, namesDeal, offers, items, category, fixed, ownDecision, subjectDecision, approvalWords, floated: floatedAmounts(offerSource, ctx), floatedFirm: floatedAmounts(offerSource, ctx, true), termsWithoutAmount, askedTerm: askedTerm(own), askedFreq: askedFrequency(own) ?? refusedSchedule(schedule), takenBack: takenBackAfterDecision(lower), schedule, asSubmitted, scheduleKeptOnly: schedule.hits.length > 0 && schedule.hits.every((h) => SCHEDULE_KEPT.test(h)) && !SCHEDULE_KEPT_AGAINST_ASK.test(lower) };
 }
 
 

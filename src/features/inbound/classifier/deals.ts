@@ -248,6 +248,11 @@ const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|coun
 /** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line).
  * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). */
 const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
+/**
+ * (rfix14) A line opening on a business and its terms, a comma between ("Queens Boulevard Optical, 35,000 at 1.35, 140 days"): the
+ * decision's file named by the lender. Case-sensitive, two words at least; never a greeting ("Hi Dana, 35k at ...").
+ */
+const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Dear|Good|Thanks|Thank|Morning|Afternoon|Evening|Ok|Okay|So|Also|And|But)\b)([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][\w&'.-]*)){1,5}),[ \t]+\$?\d[\d,.]*[ \t]?k?(?=[ \t]*(?:,|\/|@|at\b|x\b|for\b))/gm;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
@@ -262,7 +267,7 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   const text = normalizeText(own);
   if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
   let m: RegExpExecArray | null;
-  for (const re of [DECISION_FOR, NAME_DASH_DECISION]) {
+  for (const re of [DECISION_FOR, NAME_DASH_DECISION, NAME_THEN_TERMS]) {
     re.lastIndex = 0;
     while ((m = re.exec(text))) {
       // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"

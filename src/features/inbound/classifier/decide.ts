@@ -33,6 +33,10 @@ const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?
 /** (rfix11) Terms the lender says it has not sent, held back until something comes in (vocabulary.ts HELD_BACK). */
 const HELD_BACK = new RegExp(`\\b(?:${V.HELD_BACK.join('|')})\\b`);
 
+/** (rfix14) A product cue that names a consolidation (vocabulary.ts PRODUCTS rows `consolidation`): the word, or positions taken out into one. */
+const CONSOLIDATION_HIT = /consolidat|\b(?:take|takes|taking|buy|buys|buying|pay|pays|paying) (?:out|off)\b/;
+/** (rfix14) "approved" in words, not negated nor a pre-approval. */
+const APPROVED_WORD = /(?<!\b(?:not|never|pre-?|n't be|be) ?)\bapproved\b/;
 /** Below this, a decided class goes to a person (`low_confidence`). */
 export const MIN_CONFIDENCE = 0.35;
 
@@ -293,6 +297,19 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type === 'counter' && atAsk && !someLess && complete.length && a.declined.score >= 3 && /\bdeclin/.test(a.lower)) {
     review = 'conflicting_cues';
     reasons.push('a decline beside the full ask on another structure');
+  }
+  // (rfix14) the full ask approved in words as a consolidation, nothing refused or cut ("Full 80 approved as a consolidation, all
+  // three positions we pay direct at funding"): a consolidation is an advance that pays the merchant's others off, and merchants
+  // often ask for exactly that; whether this deal did, its product does not say, so the approval stands for a person to confirm,
+  // never applied as a counter on the product's word alone (its payoffs at funding are what a consolidation is, no other terms)
+  const consolidationOnly = a.product.hits.length > 0 && a.product.hits.every((h) => CONSOLIDATION_HIT.test(h));
+  if (
+    !review && type === 'counter' && consolidationOnly && atAsk && !someLess && !otherTerm && !otherFreq && counterScore - a.structure.score < 3 && APPROVED_WORD.test(a.lower) &&
+    a.declined.score < 3 && a.withdrawal.score === 0 && a.tentative.score < 2 && !refusedAskByName(a.lower, ask!) && !refusesAsk(a.lower, ask!)
+  ) {
+    type = 'approved';
+    review = 'conflicting_cues';
+    reasons.push('the full ask approved in words as a consolidation: whether the deal asked for one is for a person');
   }
   // doubt goes to a person
   if (!review && !preapprovalAwaitingItems && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';

@@ -54,6 +54,9 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed|failures?)\b|\b(cannot|can't|could(n't| not)|can not) be (verified|confirmed|validated)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
     w: 3,
   },
+  // (rfix14) the ticket against what the lender can place: "25k is below what the desk can syndicate", "our floor is $50k gross",
+  // "try a smaller shop for this size" (never a floor on the revenue or the score: "our floor is $50k a month in deposits")
+  { cat: 'deal_size', re: /\b(?:below|under|smaller than|less than) what (?:we|i|the desk|our desk|credit|the committee|our (?:shop|program|participants)) (?:can|could|will|would) (?:syndicate|fund|write|lead|place|do|touch|look at)\b|\b(?:our|the desk's|my) (?:floor|minimum|min) (?:is|on (?:a )?(?:deals?|files?|tickets?) is) \$\s?\d[\d,.]*\s?(?:k|mm?)?\b(?!\s*(?:in |of )?(?:monthly |annual |avg |average )?(?:gross )?(?:revenue|deposits|sales|a month|per month|\/\s?mo|monthly|fico|score|credit))|\bfor (?:this|that|a (?:deal|file|ticket) (?:this|that)) size\b|\b(?:deal|ticket|file) size\b/g, w: 3 },
   { cat: 'deal_size', re: /\btoo (small|large|big)\b|\b(minimum|min|maximum|max) (funding|deal|advance|amount|size)\b|\bbelow our (min|minimum)\b|\babove our (max|maximum)\b/g, w: 3 },
 ];
 

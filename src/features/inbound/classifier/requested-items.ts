@@ -17,7 +17,9 @@ export const DOC_WORDS =
 const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
 
 /** (rfix10) Why an item is asked, after it: "now that it has closed", "to see if it has cleaned up", "since the app is old". */
-const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|since|because)\b.*$/i;
+// (rfix14) ... a phone's "bc" / "b/c" / "cuz" too: "the last 2 square stmts bc half the sales r card"; and where the lender goes on
+// to ask something else ("the October statement and please confirm whether ..."; what to confirm is read on its own)
+const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|since|because|bc|b\/c|cuz|cause|(?:and )?(?:please|pls|kindly) (?:also )?(?:confirm|advise|let (?:me|us) know|tell (?:me|us)))\b.*$/i;
 
 /**
  * (rfix10) Another funder's contract or agreement, named by the funder ("the Fundworks contract", "their Bitty agreement"):
@@ -51,14 +53,17 @@ const STATUS_LINE = new RegExp(`^\\s*(?:(?:[-*\u2022]|\\d{1,2}[.)])\\s+)?(\\S.{1
 
 function cleanItem(s: string): string {
   return s
-    .replace(/^\s*(?:and|also|plus|then|either)\s+/i, '')
+    // (rfix14) a phone's "n" is its "and" ("dl front n back, n the last 2 square stmts")
+    .replace(/^\s*(?:and|also|plus|then|either|n)\s+/i, '')
     .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
     .replace(/^\s*(?:the|a|an)\s+/i, '')
     // (holdout28) an explanation in brackets after the item is no part of it: "copy of the shop lease (they list a landlord
     // but the app shows the owner's home address)", "July bank statement (package only has Aug-Oct)"
     // (rfix8) ... but the sides of an ID are part of it: "driving license (front and back side)"
     .replace(/\s*\((?!front\b)(?:[^()\s]+\s+){3,}[^()]*\)[\s.;,:!]*$/, '')
+    // (rfix14) ... nor a dash left where the lender went on ("an explanation for the $40,000 deposit on 9/14 - if it is a loan ...")
     .replace(/[\s.;,:!]+$/, '')
+    .replace(/\s+[-\u2013\u2014]$/, '')
     // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
     // (rfix10) ... nor a trailing "pls", "please", "asap" ("an MTD pls")
     .replace(/,?\s+(?:as well|too|also|pls|plz|please|asap|thx|thanks)$/i, '')
@@ -88,8 +93,9 @@ function splitList(s: string): string[] {
 
 // (rfix8) A status beside an item in a stip list or table ("Signed application - RECEIVED", "Voided check: Cleared"):
 // the ones already in are no request; the open ones are asked for, their status no part of the item.
-const STATUS_IN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|\\(\\s*)${IN_STATUS}\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?\\s*\\)?\\s*$`, 'i');
-const STATUS_OPEN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|\\(\\s*)${OPEN_STATUS}\\s*\\)?\\s*$`, 'i');
+// (rfix14) ... also in square brackets, as a portal's checklist prints it ("Voided business check [OUTSTANDING]", "Bank statements [RECEIVED]")
+const STATUS_IN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|[([]\\s*)${IN_STATUS}\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?\\s*[)\\]]?\\s*$`, 'i');
+const STATUS_OPEN = new RegExp(`\\s*(?:[-\u2013\u2014:|]\\s*|[([]\\s*)${OPEN_STATUS}\\s*[)\\]]?\\s*$`, 'i');
 /** (rfix8) An item that only points at a list written elsewhere ("provide below documents", "the same", "the needful"). */
 const POINTER_ITEM = /^(?:the\s+)?(?:below|above|said|same|needful|aforementioned|mentioned)\b/i;
 /**
@@ -394,6 +400,20 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       items.push(p);
       hits.push(`question "${p}"`);
     }
+  }
+  // (rfix14) a month asked after as missing from the package, by its name alone: "where is October?", "where's the September
+  // statement?", "wheres oct" (the month's statement is the item); and what to confirm, asked outright: "please confirm whether the
+  // business is seasonal", "confirm if the owner is on the lease" (what is to be confirmed is the item, as a question's is)
+  const monthRe = /\bwhere(?:'s| is|s| are)\s+(?:the\s+)?((?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+(?:statement|stmt|bank statement)s?)?)\b\s*[?.!]/gi;
+  while ((m = monthRe.exec(prose))) {
+    items.push(m[1]);
+    hits.push(`a month asked after "${m[0].trim()}"`);
+  }
+  const confirmRe = /\b(?:please|pls|can you|could you|also)\s+(?:also\s+)?confirm\s+((?:whether|if)\s+[^.?!;\n]{3,100})/gi;
+  while ((m = confirmRe.exec(prose))) {
+    const p = cleanItem(m[1].replace(/^if\s+/i, 'whether '));
+    items.push(p);
+    hits.push(`asked to confirm "${p}"`);
   }
   const seen = new Set<string>();
   const out: string[] = [];

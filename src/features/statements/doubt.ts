@@ -1,7 +1,9 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { abbreviatedName, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+// (A line of its own: the rule for a warranty credit's abbreviated payee, blind-49.)
+import { abbreviatedName } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).

@@ -1,6 +1,8 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
+// (A line of its own: the rule for a warranty credit's abbreviated payee, blind-49.)
+import { abbreviatedName } from './rules';
 import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
@@ -110,7 +112,10 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
       // same seller's. Card purchases only: a manufacturer's finance arm is paid by ACH, not by card.
       const stem = legalNameStem(name);
       const bought = (p: DebitWords) => !!stem && cardPurchase(p) && stem.every((w, i) => p.payee[i] === w) && p.payee.length > stem.length;
-      if (paidAtLeast(t, debits, (p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p))) out.add(t);
+      // (Its stores under the name the card network prints short, "RUSH TRUCK CTR" for RUSH TRUCK
+      // CENTERS: rules.ts abbreviatedName, card purchases only.)
+      const abbreviated = (p: DebitWords) => cardPurchase(p) && abbreviatedName(name, p.payee);
+      if (paidAtLeast(t, debits, (p) => namesPayee(name, p.payee) || namesStore(name, p.store) || bought(p) || abbreviated(p))) out.add(t);
       continue;
     }
     // A supplier's CREDIT ("MSC INDUSTRIAL CREDIT", "TYPE: CREDIT") from a counterparty the merchant

@@ -424,7 +424,9 @@ export function read(pages: PageItems[]): Reading {
 
     // The first line of a two-line header row ("Deposits/" over "Credits"): not a heading. (A box the
     // statement says it leaves out, "Pending  Not yet posted...", over its own header is that box.)
-    if (!money.length && !/\d/.test(text) && headingOf(text)?.kind !== 'ignore' && cellsOf(line.words).length >= (headingOf(cellTexts(line.words)[0]) ? 3 : 2) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
+    // Cells of rule marks only ("- - - OTHER DEBITS - - -", a typewriter statement's dashes around
+    // its heading) are no column titles: a heading so drawn, over its table's header, is a heading.
+    if (!money.length && !/\d/.test(text) && headingOf(text)?.kind !== 'ignore' && cellsOf(line.words).filter((c) => /[a-z]/i.test(c.t)).length >= (headingOf(cellTexts(line.words)[0]) ? 3 : 2) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
 
     // A heading: words only.
     if (!money.length && (!first || first.k !== 'date')) {

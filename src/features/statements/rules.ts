@@ -260,6 +260,26 @@ export function legalNameStem(name: string[]): string[] | null {
   return k > 0 && k < name.length ? name.slice(0, k) : null;
 }
 
+/**
+ * Whether a card purchase's payee words are a company's name words as a card network prints them:
+ * the same words in the same order, the first word whole (4 letters or more), each other word whole
+ * or ABBREVIATED the way a merchant descriptor's few characters force ("CTR" for CENTERS, "SVC" for
+ * SERVICE, "SUPP" for SUPPLY: the word's first letter, then some of its letters in order, 3 letters
+ * or more, shorter than the word). Two words or more. Used only for a warranty credit from a seller
+ * the merchant buys from by card, no more than it was paid (doubt.ts paidBack), never to name a
+ * payee in general.
+ */
+export function abbreviatedName(name: string[], payee: string[]): boolean {
+  if (name.length < 2 || payee.length !== name.length || name[0] !== payee[0] || name[0].length < 4) return false;
+  const abbreviates = (full: string, short: string) => {
+    if (short.length < 3 || short.length >= full.length || short[0] !== full[0]) return false;
+    let k = 0;
+    for (const ch of full) if (ch === short[k]) k++;
+    return k === short.length;
+  };
+  return name.every((w, i) => w === payee[i] || abbreviates(w, payee[i]));
+}
+
 /** Whether any row of the table settles what a credit is (not the default "revenue"). */
 export function creditSettled(description: string): boolean {
   const c = classOf(description);

@@ -4080,4 +4080,11 @@ describe('(rfix15) the file a reply takes up, an office relaying a hedge, a chec
     expect(read('need MTD and voided chk. also DL front n back pls', ask(40_000)).requested_items).toEqual(['MTD', 'voided chk', 'DL front n back']);
     expect(read('need landlord ltr and the 2 most recent stmts', ask(40_000)).requested_items).toEqual(['landlord letter', '2 most recent stmts']);
   });
+
+  it("the corpus scorer takes a phone's \"n\" for \"and\" on either side of one item, never a letter inside a word", async () => {
+    const { itemMatches } = await import('../fixtures/replies/evaluate');
+    expect(itemMatches('DL front and back', 'DL front n back')).toBe(true);
+    expect(itemMatches('DL front n back', 'DL front and back')).toBe(true);
+    expect(itemMatches('bank statements', 'n bank')).toBe(false);
+  });
 });

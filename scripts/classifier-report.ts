@@ -69,7 +69,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout47 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout47')],
   ['holdout48 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout48')],
   ['holdout49 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout49')],
-  ['holdout50 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout50')],
+  ['holdout50 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout50')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -4083,3 +4083,76 @@ describe('(rfix14) sectors named before their refusal, a desk too small for the 
     expect(read('Need an explanation for the $12,000 deposit on 10/2 - if it is a loan it comes out of revenue.', ask(50_000)).requested_items).toEqual(['explanation for the $12,000 deposit on 10/2']);
   });
 });
+
+describe('(rfix15) the file a reply takes up, an office relaying a hedge, a checks table, praise, a later look, a schedule by its days, phone items', () => {
+  const deal = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic' });
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+
+  it('a decline that says which file it takes up ("the application for X") and names another business goes to a person, the deal\'s own applies', () => {
+    const other = 'Dana,\n\nWriting about the application for Hollowell Tire & Lube. Having gone through the statements we cannot approve it: an average daily balance of $1,200 will not carry the payment.\n\nBest,\nRuth';
+    expect(read(other, deal(40_000))).toMatchObject({ type: 'declined', review_reason: 'multiple_deals' });
+    expect(outcome(other, deal(40_000)).apply).toBe(false);
+    const referral = 'Following up on the referral for Northgate Marine Supply LLC. We are unable to approve the request; the balances run too low.';
+    expect(read(referral, deal(40_000)).review_reason).toBe('multiple_deals');
+    // the deal's own file taken up, or none named: applied
+    expect(outcome(other.replace('Hollowell Tire & Lube', 'Pinecrest Veterinary Clinic'), deal(40_000)).apply).toBe(true);
+    expect(outcome(other.replace('Writing about the application for Hollowell Tire & Lube. ', ''), deal(40_000)).apply).toBe(true);
+  });
+
+  it('terms an office passes on for the funder, hedged ("he\'d likely do") or held until he talks to the broker, go to a person', () => {
+    const firm = "Hi, Jen from Mark's office. Mark can do 25 at 1.38 for 5 months weekly, not the 40. Jen";
+    expect(outcome(firm, ask(40_000)).apply).toBe(true);
+    const hedged = "Hi, Jen from Mark's office. Mark went over the file last night and he'd likely do 25 at 1.38 for 5 months weekly, not the 40. Jen";
+    expect(read(hedged, ask(40_000))).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    for (const held of [
+      "Hi, Jen from Mark's office. Mark can do 25 at 1.38 for 5 months weekly, not the 40. He would like to speak with you first. Jen",
+      "Hi, Jen from Mark's office. Mark can do 25 at 1.38 for 5 months weekly, not the 40. Nothing before anyone tells the merchant, he calls you at 9. Jen",
+    ]) {
+      expect(read(held, ask(40_000)), held).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+      expect(outcome(held, ask(40_000)).apply, held).toBe(false);
+    }
+  });
+
+  it("a PASS in a checks table's result column is no decline; a decision cell reading PASS still is", () => {
+    const engine = 'Decision | APPROVED\n\nFunding amount | $40,000.00\nFactor rate | 1.320\nTerm | 120 business days\n\nCheck | Detail | Result\nC1 | NSF count (90d): 0 | PASS\nC4 | Owner FICO 701 | PASS';
+    const r = read(engine, ask(40_000));
+    expect(r.type).toBe('approved');
+    expect(r.review_reason).toBeUndefined();
+    expect(r.reasons.some((x) => /^declined \d/.test(x) && /"pass"/.test(x))).toBe(false);
+    expect(read('Decision | PASS\n\nReason | Owner FICO 541', ask(40_000)).type).toBe('declined');
+  });
+
+  it('what the lender praises in a clause of its own is no decline reason; the same subject faulted is', () => {
+    const praised = "The practice looks solid and the owner's credit is strong. Unfortunately we need 2 years in business and they opened 14 months ago.";
+    expect(read(praised, ask(40_000)).decline_category).toBe('time_in_business');
+    expect(read(praised.replace('is strong', 'is weak'), ask(40_000)).decline_category).toBe('credit_score');
+  });
+
+  it('items listed for when the file comes back, after an apology with its reason, count for less: the decline is read with confidence', () => {
+    const later = 'Hi Dana,\n\nI was rooting for this one. Unfortunately our floor is 12 months in business and the shop has been open 8.\n\nA few things that would help when it comes back:\n\n- a full year of statements\n- deposits holding near $40k\n- no new positions\n\nTalk soon';
+    const r = read(later, ask(40_000));
+    expect(r).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(r.reasons.some((x) => x.includes('for a later look'))).toBe(true);
+    expect(r.review_reason).toBeUndefined();
+    // a list with no later look named is not discounted
+    expect(read(later.replace(' when it comes back', ''), ask(40_000)).reasons.some((x) => x.includes('for a later look'))).toBe(false);
+  });
+
+  it('a schedule named by the days it runs on ("debited each business day") is daily', () => {
+    const text = 'Committee cannot purchase at $40,000 but can offer a Purchase Price of $30,000 against a Purchased Amount of $41,400, 15% of receipts debited each business day, estimated term 6 months.';
+    expect(read(text, ask(40_000)).offers[0]).toMatchObject({ amount: 30_000, factor_rate: 1.38, term: 6, term_unit: 'months', payment_frequency: 'daily' });
+    expect(read(text.replace('debited each business day', 'debited'), ask(40_000)).offers[0].payment_frequency).toBeNull();
+  });
+
+  it('a phone\'s items: "and" or "also" before a document\'s shorthand starts the next item, "ltr" is a letter', () => {
+    expect(read('need MTD and voided chk. also DL front n back pls', ask(40_000)).requested_items).toEqual(['MTD', 'voided chk', 'DL front n back']);
+    expect(read('need landlord ltr and the 2 most recent stmts', ask(40_000)).requested_items).toEqual(['landlord letter', '2 most recent stmts']);
+  });
+
+  it("the corpus scorer takes a phone's \"n\" for \"and\" on either side of one item, never a letter inside a word", async () => {
+    const { itemMatches } = await import('../fixtures/replies/evaluate');
+    expect(itemMatches('DL front and back', 'DL front n back')).toBe(true);
+    expect(itemMatches('DL front n back', 'DL front and back')).toBe(true);
+    expect(itemMatches('bank statements', 'n bank')).toBe(false);
+  });
+});

@@ -155,7 +155,9 @@ export const DECLINE: PhraseRow[] = [
   { phrase: 'max out at', w: 1.5 },
   { phrase: "(we're|we are) (not|no longer) (doing|funding|taking|touching) [a-z/&]+( [a-z/&]+)?( [a-z/&]+)? (anymore|right now|at the moment|at this time)", w: 3 },
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
-  { phrase: 'pass(?=\\s*(\\n|$))', w: 3 },
+  // (rfix15) never a check's result in the last cell of a row of three columns or more ("F05 | Negative balance days: 0 | PASS",
+  // a decision engine's factors), while "Decision | PASS" or "Red Oak - pass" stays the lender's no
+  { phrase: '(?<!\\|[^|\\n]*\\|[ \\t]*)pass(?=\\s*(\\n|$))', w: 3 },
   { phrase: "(won't|will not|can't|cannot) pass", w: 3 },
   // "We pass. TIB under 1 year.", "I'll pass, sorry": the lender passing, the sentence ending on it
   { phrase: "(we|i)('ll| will)? pass(?=\\s*[.!;,]|\\s*$)", w: 3, negatable: true },
@@ -561,6 +563,12 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout35) a no still hedged ("prob a pass on it", "likely a decline", "leaning toward a no"): the lender has not said
   // it yet; a decline with it goes to a person (tentative_terms)
   { phrase: "(prob|probs|prolly|probably|most likely|likely|leaning( toward| towards)?) (a |an )?(pass|no|decline|no-go|no go|hard no)", w: 3 },
+  // (rfix15) a yes passed on for the one who decides, hedged in his place: "he'd probably do 30 at 1.40", "she would likely
+  // approve the 40", "the boss would maybe go 25" (an office relaying what the funder might do, not the funder's offer)
+  { phrase: "(he'?d|she'?d|they'?d|he would|she would|they would|(the |my |our )?(boss|owner|underwriter|uw|credit|committee|funder|manager) would) (probably|prob|prolly|likely|most likely|maybe|possibly) (do|go|approve|fund|offer|be (good|ok|okay|fine|a yes))", w: 3 },
+  // (rfix15) ... and the decider still to speak to the broker before the merchant hears anything: "he wants to talk to you
+  // first", "before anybody says anything to the merchant"
+  { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before)|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)", w: 3, hold: true },
 ];
 
 /**

@@ -290,7 +290,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   // (holdout21) a no in words with its reason, the items asked only as what would clear that reason for a later look
   // ("can't move forward: a tax lien ... we need it released before we can consider the file, send the release and I'll
   // take another look"): the decline stands now; the request is its way back, counted for less
-  if (category.category !== 'other' && !complete.length && needs.score > 0 && declined.hits.some((h) => !h.includes('(conditional)') && FIRM_NO.test(h)) && SECOND_LOOK.test(lower)) {
+  if (category.category !== 'other' && !complete.length && needs.score > 0 && declined.hits.some((h) => !h.includes('(conditional)') && (FIRM_NO.test(h) || APOLOGY_HIT.test(h))) && (SECOND_LOOK.test(lower) || COMES_BACK.test(lower))) {
     needs.score = round2(needs.score * 0.5);
     needs.hits.push('items asked only to clear the reason for a later look, after a no in words: counted for less');
   }
@@ -349,3 +349,11 @@ export function byCues(a: Analysis): Decision {
   const confidence = round2(Math.min(0.99, Math.max(0.2, (topScore - second + 1) / (topScore + 2))));
   return { type: top, confidence, reasons: [] };
 }
+
+/**
+ * (rfix15) ... and so are items listed for when the file comes back, after an apology with the reason named ("Unfortunately our
+ * floor is 12 months in business ... A few things that would help when it comes back: ..."): the apology is the no, the list its
+ * way back (a no in words, or an apology, with a reason and no terms; see the rule in analyse).
+ */
+const APOLOGY_HIT = /^"(?:unfortunately|sorry|regret\w*|apologies)/;
+const COMES_BACK = /\bwhen (?:it|this|the (?:file|deal)|(?:he|she|they) (?:re-?apply|reapplies)) (?:comes|come|gets sent) back\b|\bwhen (?:you|we) (?:re-?send|re-?submit|bring) (?:it|this|the (?:file|deal))(?: back)?\b/;

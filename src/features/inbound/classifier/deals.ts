@@ -288,8 +288,20 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
       return name;
     }
   }
+  // (rfix15) the file the reply says it takes up, by its name after the word for a file: "Following up on the referral for
+  // Moorfield Boat & RV LLC.", "Regarding the application for Cedar Row Bakery:" (a decision below it is that file's)
+  FILE_TAKEN_UP.lastIndex = 0;
+  while ((m = FILE_TAKEN_UP.exec(text))) {
+    const words = nameWords(asWritten(m[1]));
+    if (!words.length || sameBusiness(words, business) || nearName(words, business)) continue;
+    if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w) || HEADING_WORDS.has(w))) continue;
+    return asWritten(m[1]);
+  }
   return null;
 }
+
+/** (rfix15) A file named after the word for it, where a reply says what it takes up: "the referral for X", "your application from X". */
+const FILE_TAKEN_UP = new RegExp(`\\b(?:[Ff]ollowing up|[Ff]ollow(?:ing)?-up|[Ww]riting|[Rr]eaching out|[Gg]etting back to you|[Rr]egarding|[Aa]s to|[Aa]s for|[Aa]bout)[ \\t]+(?:on[ \\t]+|about[ \\t]+|regarding[ \\t]+)?(?:the|your|this)[ \\t]+(?:referral|application|loan request|credit request|request|submission|file|package)[ \\t]+(?:for|from|on)[ \\t]+(${CAP_RUN})`, 'g');
 
 /**
  * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...

@@ -121,6 +121,12 @@ const CLEAN_RECORD = /\b(?:no|zero|0|without any|not any|never any|free of)\s+(?
  * guarantor's FICO (534) is below our floor" (the clause up to "but" is no reason; what follows is).
  */
 const PRAISED_BEFORE_BUT = /^[^.!?;:\n]*?\b(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|ok|okay|clean)\s*,?\s*(?=(?:but|however)\b)/;
+/**
+ * (rfix15) ... nor what the lender praises in a clause of its own, no "but" needed: "the owner's credit is excellent.
+ * Unfortunately our floor is 12 months in business" (the praised subject and its praise are blanked, at most four words
+ * before it; "credit is not great" or "credit isn't good enough" praise nothing and stay reasons).
+ */
+const PRAISED_CLAUSE = /\b(?:[a-z'$\d,.-]+\s+){0,3}[a-z'-]+\s+(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|clean|spotless|pristine)\b(?!\s+(?:enough|but|except|until|for now)\b)/g;
 /** Each clause (the text between stops) on its own: one anchored pass per clause keeps a crafted body linear (review). */
 export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^.!?;:\n]+/g, (clause) => clause.replace(re, (w) => ' '.repeat(w.length)));
 
@@ -134,7 +140,8 @@ export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^
 const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of|a reflection (?:on|of)|based on)|(?:has|had|have) nothing to do with|nothing to do with|(?:does|do|did|will) not reflect (?:on|upon)|(?:doesn't|don't|didn't|won't) reflect (?:on|upon)|(?:is |are |was )?unrelated to)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
 
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const lower = clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT);
+  const lower0 = clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT);
+  const lower = clauseWise(lower0, PRAISED_CLAUSE);
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {
     c.re.lastIndex = 0;

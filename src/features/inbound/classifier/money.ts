@@ -134,7 +134,8 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
 
 const FREQ_SHORTHAND = freqShorthand();
 // (holdout14) "dailies", "weeklies": the payments by their schedule ("$60,000 / 1.33 / 7 months / dailies")
-export const FREQ_RE = new RegExp(`\\b(?:bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|dailies|weeklies|m-f|semanal|diari[oa]s?|mensual|quincenal|${FREQ_SHORTHAND})\\b|\\/\\s*(?:day|wk|week|mo|month)\\b`, 'gi');
+// (rfix15) the schedule by the days it runs on: "12% of receipts debited each business day", "remitted every banking day"
+export const FREQ_RE = new RegExp(`\\b(?:bi-?weekly|every (?:other|two) weeks?|semi-?monthly|daily|weekly|monthly|dailies|weeklies|m-f|semanal|diari[oa]s?|mensual|quincenal|(?:each|every|per) (?:business|banking|working) day|${FREQ_SHORTHAND})\\b|\\/\\s*(?:day|wk|week|mo|month)\\b`, 'gi');
 
 export function normFreq(s: string): PaymentFrequency {
   const l = s.toLowerCase();

@@ -81,7 +81,8 @@ function splitList(s: string): string[] {
   // (rfix10) ", or a signed consent" offers another way to the same item, no item of its own; "and their last 2 months"
   // starts the next item as "and the" does, as does "as well as"; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n
   // mtd thru fri")
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+/i);
+  // (rfix15) ... and so does "and" before a document's shorthand ("need MTD and landlord ltr")
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|mtd|dl|landlord|voided|lease|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -125,6 +126,8 @@ export function plainItem(s: string): string {
       return initials(ws) === want || initials(ws.filter((w) => !/^(?:and|of|&)$/.test(w))) === want ? abbr : all;
     })
     .replace(/\bfront and back sides?\b/gi, 'front and back')
+    // (rfix15) a phone's shorthand for a letter: "landlord ltr", "payoff ltr"
+    .replace(/\bltr\b/gi, 'letter')
     .replace(/\bdriving licen[cs]e\b/gi, "driver's license")
     .replace(/(\w) and the (?=\w)/g, '$1 and ')
     .replace(/[\s,;]+(?:and|or)$/i, '')
@@ -310,10 +313,11 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   // renewal application. and 4 months not 3"
   // (holdout41) a line wrapped inside a sentence on its connector goes on with its list: "I need a current Kapitus balance
   // letter and the\nNovember MTD" (a hard-wrapped forward, a blank line between in its HTML): a break after "and the" ends no request
+  // (rfix15) ... also when it opens on a document's shorthand: "need MTD. also DL front n back"
   const prose = lines
     .filter((_, i) => !inList.has(i))
     .join('\n')
-    .replace(/([a-z0-9)])[.?]\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their)\b)/g, '$1, ')
+    .replace(/([a-z0-9)])[.?]\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their|mtd|MTD|dl|DL|landlord|voided|lease)\b)/g, '$1, ')
     .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ')
     .replace(/(\b(?:the|a|an|of|for|from|your|their|his|her|its|[a-z]+'s))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
   // (rfix10) ... and so does a sentence opened by a capital "Also", after a request or a question asking ("Need October. Also

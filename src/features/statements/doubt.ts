@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -397,8 +397,9 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
       continue;
     }
     if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
-    // A factoring company (a factor row) advances on invoices, no MCA: its pulls are no position, still doubted.
-    if (c.factor) {
+    // A factoring company (a factor row, asked of the payee's words: rules.ts `factorOf`) advances on
+    // invoices, no MCA: its pulls are no position, still doubted.
+    if (factorOf(t.description)) {
       vetoed.add(p);
       continue;
     }
@@ -516,7 +517,8 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     if (c.nsf || c.nsf_reversal || c.deposited_return || looksLikeNsfFee(t.description)) continue;
     // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
     // (The not_funder row asked of the payee's words only, as notFunderOf does: a merchant named GUSTO TRATTORIA pulls nothing for payroll.)
-    const known = Object.entries(c).some(([k, v]) => v && k !== 'not_funder') || notFunderOf(t.description) !== null;
+    // (A factor row too: the merchant's own name on the line, "INDN:TRIUMPH FREIGHT LLC", names no factor.)
+    const known = Object.entries(c).some(([k, v]) => v && k !== 'not_funder' && k !== 'factor') || notFunderOf(t.description) !== null || factorOf(t.description) !== null;
     if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || DAILY_NOT_AN_ADVANCE.test(t.description) || DAILY_TRADE_PAYEE.test(payeeText(entryWordsOf(t.description))) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
       vetoed.add(p);
       continue;

@@ -56,3 +56,19 @@ describe('1. a factor row names a debit\'s payee by the payee\'s words only, not
     expect(paidForByWire('WT FED#03417 BANK OF AMERICA /ORG=TAFS INC LOAD 448812')).toBeNull();
   });
 });
+
+describe('2. one sum every business day to a trade payee under its newer brand or its name cut at 16 characters: no position, still in doubt', () => {
+  // FleetCor trades as Corpay since 2024 (its fuel cards' ACH name); an ACH company name is cut at
+  // 16 characters ("SUNSHINE WHOLESA", "HALLORAN BEVERAG"); a bakery writes BAKING. Each was counted
+  // as an MCA position by its dates alone (a wrong mca_count), the sfix13 words missing it.
+  it.each(['ACH DEBIT CORPAY', 'ACH DEBIT WRENFIELD BAKING CO', 'ACH DEBIT SUNSHINE WHOLESA', 'ACH DEBIT HALLORAN BEVERAG', 'ORIG CO NAME:HALLORAN PETROLE ORIG ID:1234 CO ENTRY DESCR:PAYMENT'])('%s', (words) => {
+    const pulls = weekdays.map((d, i) => tx(d, `${words} ${567366626 + i}`, -250));
+    expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
+    expect(read([...sales, ...pulls])).toEqual({ refused: expect.stringMatching(/recur like an advance's payments/) });
+  });
+
+  it('a funder\'s name is no trade word cut short: an unknown funder\'s daily pulls are still its position', () => {
+    const pulls = weekdays.map((d, i) => tx(d, `ACH DEBIT WRENFIELD A DAILY ${567366626 + i}`, -250));
+    expect(read([...sales, ...pulls])).toEqual({ mca_count: 1, true_revenue: 30000 });
+  });
+});

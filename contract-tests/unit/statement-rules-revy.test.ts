@@ -72,3 +72,20 @@ describe('2. one sum every business day to a trade payee under its newer brand o
     expect(read([...sales, ...pulls])).toEqual({ mca_count: 1, true_revenue: 30000 });
   });
 });
+
+describe('3. a vendor\'s or a loan\'s word in the merchant\'s own name (the receiver\'s field) vetoes no unknown funder\'s pulls', () => {
+  // Found attacking rule 2 (the same receiver's field): a merchant named "... AUTO REPAIR LLC",
+  // "... SUPPLY", "... SERVICES" is printed as the receiver on its funder's debits, and those words
+  // are a vendor's (NOT_A_FUNDER): an unknown funder's three weekly pulls were no position and too
+  // few to be doubted as recurring, so the statement parsed with one position fewer.
+  it.each(['HALLORAN AUTO REPAIR LLC', 'HALLORAN PLUMBING SUPPLY', 'HALLORAN CLEANING SERVICES INC'])('INDN:%s', (merchant) => {
+    const pulls = threeWeekly(`PACIFIC TIDE FDG WEEKLY DES:DEBIT ID:XXXX INDN:${merchant}`);
+    expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(3);
+    expect(read([...sales, ...pulls])).toEqual({ mca_count: 1, true_revenue: 30000 });
+  });
+
+  it('the same words in the payee\'s own name still veto: a vendor\'s weekly bill is no position', () => {
+    const pulls = threeWeekly('TARHEEL MERCHANT SVCS WEEKLY DES:DEBIT ID:XXXX INDN:HALLORAN LLC');
+    expect(unknownFunderPositions([...sales, ...pulls]).size).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { beforeReceiver, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -405,7 +405,10 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
     }
     const named = namesFunder(t.description);
     if (!(named || looksLikeFunderDebit(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
-    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description) || SPLIT_WORD.test(t.description))) {
+    // A vendor's or a loan's words asked before the receiver's field: the merchant's own name there
+    // ("INDN:HALLORAN AUTO REPAIR LLC") names no payee, and vetoed its funder's pulls (review revy).
+    const own = beforeReceiver(t.description);
+    if (NOT_AN_ADVANCE.test(own) || NOT_A_FUNDER.test(own) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description) || SPLIT_WORD.test(t.description))) {
       vetoed.add(p);
       continue;
     }

@@ -581,8 +581,10 @@ const RECEIVER_FIELD = /\b(INDN|IND\s*NAME|INDIVIDUAL\s*NAME|RECEIVER(\s*NAME)?|
  */
 export function factorOf(description: string): RuleRow | null {
   if (!classOf(description).factor) return null;
-  return classOf(description.toUpperCase().replace(RECEIVER_FIELD, '')).factor;
+  return classOf(beforeReceiver(description)).factor;
 }
+/** A line's words before its receiver's field (the merchant's own name: "... INDN:HALLORAN AUTO REPAIR LLC"), upper-cased. */
+export const beforeReceiver = (description: string): string => description.toUpperCase().replace(RECEIVER_FIELD, '');
 
 /** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer, a payee that is no funder). */
 export function debitSettled(description: string): boolean {

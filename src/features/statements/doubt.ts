@@ -3,7 +3,7 @@ import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
 // (A line of its own: the rule for a warranty credit's abbreviated payee, blind-49.)
 import { abbreviatedName } from './rules';
-import { companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { beforeReceiver, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -402,14 +402,18 @@ export function unknownFunderPositions(txns: Txn[]): Map<Txn, string> {
       continue;
     }
     if (c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.deposited_return) continue;
-    // A factoring company (a factor row) advances on invoices, no MCA: its pulls are no position, still doubted.
-    if (c.factor) {
+    // A factoring company (a factor row, asked of the payee's words: rules.ts `factorOf`) advances on
+    // invoices, no MCA: its pulls are no position, still doubted.
+    if (factorOf(t.description)) {
       vetoed.add(p);
       continue;
     }
     const named = namesFunder(t.description);
     if (!(named || looksLikeFunderDebit(t.description)) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) continue;
-    if (NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description) || SPLIT_WORD.test(t.description))) {
+    // A vendor's or a loan's words asked before the receiver's field: the merchant's own name there
+    // ("INDN:HALLORAN AUTO REPAIR LLC") names no payee, and vetoed its funder's pulls (review revy).
+    const own = beforeReceiver(t.description);
+    if (NOT_AN_ADVANCE.test(own) || NOT_A_FUNDER.test(own) || c.processor || !named || !(CADENCE.test(t.description) || REMITTANCE.test(t.description) || SPLIT_WORD.test(t.description))) {
       vetoed.add(p);
       continue;
     }
@@ -474,19 +478,22 @@ const DAILY_NOT_AN_ADVANCE = /\b(LOTTERY|LOTTO|ROYALT\w*|FRANCHIS\w*|(AD|ADVERTI
  * A payee's own words (rules.ts `payeeText`, never the receiver's name an ACH line also prints) that
  * say it sells the merchant goods or a service it settles every business day: a distributor or
  * wholesaler (DIST, DISTRIBUTING, WHOLESALE, WHSE, JOBBER), what a distributor sells (FOODS,
- * PRODUCE, MEATS, SEAFOOD, DAIRY, BAKERY, BEVERAGE, BOTTLING, BEER, WINE, SPIRITS, LIQUOR, TOBACCO,
+ * PRODUCE, MEATS, SEAFOOD, DAIRY, BAKERY, BAKING, BEVERAGE, BOTTLING, BEER, WINE, SPIRITS, LIQUOR, TOBACCO,
  * CIGARS, CANDY, GROCERS, SNACKS), fuel (FUELS, PETROLEUM, OIL, PROPANE, DIESEL), a card processor's
  * words (PROCESSING, BANKCARD, BANCARD, DISCOUNT, INTERCHANGE), a PEO; and the trade's brands that
- * print no such word: fuel and fleet cards (COMDATA, WEX, FLEETCOR, FLEETONE, EFS, FUELMAN),
+ * print no such word: fuel and fleet cards (COMDATA, WEX, FLEETCOR and its name since 2024, CORPAY,
+ * FLEETONE, EFS, FUELMAN),
  * foodservice distributors (SYSCO, US FOODS, PFG, GFS, BEN E KEITH), convenience and tobacco
  * wholesalers (MCLANE, CORE-MARK, EBY-BROWN, HT HACKNEY), beer, wine and soft-drink distributors
  * (REYES, SOUTHERN GLAZER'S, BREAKTHRU, RNDC, COCA-COLA, PEPSI, FRITO-LAY, BIMBO, KEURIG, ANHEUSER).
+ * WHOLESALE, BEVERAGE and PETROLEUM also as an ACH company name cuts them at 16 characters
+ * ("SUNSHINE WHOLESA", "HALLORAN BEVERAG": review revy).
  * Such a payee takes a fixed sum every business day as a standing order, a daily settlement or a
  * payment plan on its account, no advance: its pulls are no position by their dates alone, and stay
  * doubted (`unknownFunderPulls`) unless a row settles them. (A payroll service, a processor the table
  * knows, a lessor: their rows already keep them out, any class.)
  */
-const DAILY_TRADE_PAYEE = /\b(DIST|DISTR|DISTRIB\w*|DISTRIBUT\w*|DSTRBTN|WHOLESALE\w*|WHSL\w*|WHLSL|WHSE|JOBBERS?|FOODS?|FOODSERVICE|PRODUCE|MEATS?|SEAFOODS?|POULTRY|DAIRY|DAIRIES|BAKERY|BAKERIES|BREAD|BEVERAGES?|BEV|BEVG|BOTTLING|BOTTLERS?|BEERS?|WINES?|SPIRITS|LIQUORS?|VINTNERS?|TOBACCO|CIGARS?|CIGARETTES?|CANDY|CONFECTION\w*|GROCERS?|GROCERY|SNACKS?|FUELS|PETROLEUM|PETRO|OIL|OILS|PROPANE|DIESEL|PROCESSING|BANKCARD|BANCARD|DISCOUNT|INTERCHANGE|PEO|COMDATA|WEX|FLEETCOR|FLEETONE|EFS|FUELMAN|SYSCO|USFOODS|PFG|GFS|BEN\s+E\s+KEITH|MCLANE|CORE[\s-]?MARK|EBY[\s-]?BROWN|HACKNEY|REYES|GLAZER\W?S?|BREAKTHRU|RNDC|COCA[\s-]?COLA|PEPSI\w*|FRITO[\s-]?LAY|BIMBO|KEURIG|ANHEUSER\w*)\b/;
+const DAILY_TRADE_PAYEE = /\b(DIST|DISTR|DISTRIB\w*|DISTRIBUT\w*|DSTRBTN|WHOLESA\w*|WHSL\w*|WHLSL|WHSE|JOBBERS?|FOODS?|FOODSERVICE|PRODUCE|MEATS?|SEAFOODS?|POULTRY|DAIRY|DAIRIES|BAKERY|BAKERIES|BAKING|BAKERS?|BREAD|BEVERA\w*|BEV|BEVG|BOTTLING|BOTTLERS?|BEERS?|WINES?|SPIRITS|LIQUORS?|VINTNERS?|TOBACCO|CIGARS?|CIGARETTES?|CANDY|CONFECTION\w*|GROCERS?|GROCERY|SNACKS?|FUELS|PETROLE\w*|PETRO|OIL|OILS|PROPANE|DIESEL|PROCESSING|BANKCARD|BANCARD|DISCOUNT|INTERCHANGE|PEO|COMDATA|WEX|FLEETCOR|CORPAY|FLEETONE|EFS|FUELMAN|SYSCO|USFOODS|PFG|GFS|BEN\s+E\s+KEITH|MCLANE|CORE[\s-]?MARK|EBY[\s-]?BROWN|HACKNEY|REYES|GLAZER\W?S?|BREAKTHRU|RNDC|COCA[\s-]?COLA|PEPSI\w*|FRITO[\s-]?LAY|BIMBO|KEURIG|ANHEUSER\w*)\b/;
 /** A credit returning a payee's debit ("ACH RETURN <payee> R01 INSUFF FUNDS"): a day its funder may skip. */
 const RETURNED = /\b(RETURN(ED)?|RTN|R0\d|NSF|INSUFF\w*|REVERS\w*)\b/i;
 
@@ -521,7 +528,8 @@ export function dailyPulls(txns: Txn[]): Map<Txn, string> {
     if (c.nsf || c.nsf_reversal || c.deposited_return || looksLikeNsfFee(t.description)) continue;
     // Known otherwise: a row of any class, a not_funder row's payee (payroll, a lessor, a lender) among them.
     // (The not_funder row asked of the payee's words only, as notFunderOf does: a merchant named GUSTO TRATTORIA pulls nothing for payroll.)
-    const known = Object.entries(c).some(([k, v]) => v && k !== 'not_funder') || notFunderOf(t.description) !== null;
+    // (A factor row too: the merchant's own name on the line, "INDN:TRIUMPH FREIGHT LLC", names no factor.)
+    const known = Object.entries(c).some(([k, v]) => v && k !== 'not_funder' && k !== 'factor') || notFunderOf(t.description) !== null || factorOf(t.description) !== null;
     if (known || NOT_AN_ADVANCE.test(t.description) || NOT_A_FUNDER.test(t.description) || DAILY_NOT_AN_ADVANCE.test(t.description) || DAILY_TRADE_PAYEE.test(payeeText(entryWordsOf(t.description))) || INSURANCE_PREMIUM.test(t.description) || OWN_OR_CHECK.test(t.description) || OWN_ACCOUNT.test(t.description)) {
       vetoed.add(p);
       continue;

@@ -588,6 +588,24 @@ export function notFunderOf(description: string): RuleRow | null {
   return classOf(payeeText(description)).not_funder;
 }
 
+/** An ACH line's receiver field, the merchant's own name, to the line's end ("INDN:...", "IND NAME:...", "RECEIVER NAME:..."). */
+const RECEIVER_FIELD = /\b(INDN|IND\s*NAME|INDIVIDUAL\s*NAME|RECEIVER(\s*NAME)?|RCVR(\s*NAME)?)\s*:.*$/;
+/**
+ * The factor row naming a debit's payee, if any: its phrase in the line before the receiver's
+ * field. An ACH debit also prints the receiver's name, the merchant's own ("... INDN:TRIUMPH
+ * FREIGHT LLC": TRIUMPH alone is a factor's phrase), which names no factor: its funder's pulls were
+ * read as a factor's, no position (review revy). Only the labelled field is left out: a line whose
+ * payee the bank prints after a date ("DIRECT WITHDRAWAL 0302 TRIUMPH BUS CAP") still names its
+ * factor, and a line printing the receiver unlabelled still names one too (doubted, never counted).
+ * A credit is asked of the whole line (`debatableCredit`, `paidForByWire`).
+ */
+export function factorOf(description: string): RuleRow | null {
+  if (!classOf(description).factor) return null;
+  return classOf(beforeReceiver(description)).factor;
+}
+/** A line's words before its receiver's field (the merchant's own name: "... INDN:HALLORAN AUTO REPAIR LLC"), upper-cased. */
+export const beforeReceiver = (description: string): string => description.toUpperCase().replace(RECEIVER_FIELD, '');
+
 /** Whether any row settles what a debit is (a position, a fee or its reversal, a refund, a collection, a transfer, a payee that is no funder). */
 export function debitSettled(description: string): boolean {
   const c = classOf(description);
@@ -597,7 +615,7 @@ export function debitSettled(description: string): boolean {
 /** A debit a funder row and a not_funder row (or a factor row) both name: which it is, no rule says (categoryDoubt refuses it). */
 export function funderRowsDisagree(description: string): boolean {
   const c = classOf(description);
-  return !!(c.mca_funder && (notFunderOf(description) || c.factor));
+  return !!(c.mca_funder && (notFunderOf(description) || factorOf(description)));
 }
 
 /** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection, nor a payee known to be no funder). */
@@ -644,7 +662,7 @@ const LINE_OF_CREDIT = /\bLINE\s+OF\s+CREDIT\b|\bCREDIT\s+LINE\b|\bLOC\s*(PMT|PY
  */
 export function mcaFunder(description: string): string | null {
   const c = classOf(description);
-  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || c.factor || notFunderOf(description)) return null;
+  if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || factorOf(description) || notFunderOf(description)) return null;
   const d = description.toUpperCase();
   if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d))) return null;
   return c.mca_funder?.name ?? null;

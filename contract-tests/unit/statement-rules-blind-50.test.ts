@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoryDoubt, paidBack } from '../../src/features/statements/doubt';
 import type { Txn } from '../../src/features/statements/reconcile';
-import { paidForByWire, supplierCreditFrom } from '../../src/features/statements/rules';
+import { depositKind, paidForByWire, supplierCreditFrom } from '../../src/features/statements/rules';
 
 // The rules statements-blind-50 asked for (each test fails when its rule is removed). Invented
 // banks, senders and payees throughout: no row can know them.
@@ -77,6 +77,18 @@ describe("a public body's wire under a CONTRACT: a customer's payment, not in do
     expect(categoryDoubt([...sales, wire])).toBeNull();
     const paid = tx('2026-03-09', 'ACH DEBIT OH DEPT OF TRANSPORTATION PERMIT FEES 8898176826', -640);
     expect(categoryDoubt([...sales, paid, wire])).toMatch(ONE_OFF);
+  });
+});
+
+describe('"ACH ITEM RETURNED <funder> R01": the merchant\'s own debit returned unpaid, money given back', () => {
+  // blind-50 P06 (a Carter Bank-style register): a funder's pull returned for want of funds, credited
+  // back as "ACH ITEM RETURNED RETAIL CAPITAL LLC R01 6479127522", was read as the funder's money
+  // (a loan) by its name; "ACH RETURN" was a refund's phrase already, ITEM between them is the same.
+  it.each(['ACH ITEM RETURNED RETAIL CAPITAL LLC R01 6479127522', 'ACH ITEM RETURN WESTOVER FUNDING R01 1896236076'])('%s', (d) => {
+    expect(depositKind(d)).toBe('refund');
+  });
+  it("the funder's own credit, not a return, is still its money", () => {
+    expect(depositKind('ACH CREDIT RETAIL CAPITAL LLC FUNDING 6479127522')).toBe('loan');
   });
 });
 

@@ -633,6 +633,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // abbreviatedName). N03 stays refused on purpose: "<name> MERCH" weekly is no funder's name (MERCH
   // is a processor's abbreviation too).
   { dir: 'contract-tests/fixtures/statements-blind-49', minParsed: 7 },
+  // Blind-50 scored 5/8 parsed, all right, none wrong. After its fix (sfix15, 2026-11-29) 6/8: a
+  // supplier's CREDIT entry is read past the bank's BATCH number (rules.ts supplierCreditFrom), and
+  // a public body's wire under a CONTRACT is a customer's (rules.ts paidForByWire, publicContract).
+  // Still refused: weekly pulls to "<name> MERCH" (MERCH is a processor's word too), and a maker's
+  // WARRANTY RFD from a payee not paid in the period (warranty credits are doubted by policy).
+  { dir: 'contract-tests/fixtures/statements-blind-50', minParsed: 6 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

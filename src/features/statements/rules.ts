@@ -361,7 +361,8 @@ export function paidForByWire(description: string): { sender: string; unit: bool
   const own = org ? d.slice(org.index + org[0].length) : d;
   if (LENDER_OR_INVESTOR.test(own)) return null;
   if (!(MODEL_YEAR_UNIT.test(own) || VIN.test(own) || FREIGHT_HAULED.test(own) || workBilled(own))) return null;
-  const sender = org ? own.split(/[^A-Z&]+/).find(Boolean) : nameWords(description).find((w) => !WIRE_WORD.has(w));
+  // (A state's postal code before its department, "VA DEPT OF TRANSPORTATION", is no name: the department's word is the sender's.)
+  const sender = org ? own.split(/[^A-Z&]+/).find(Boolean) : nameWords(description).find((w, i, ws) => !WIRE_WORD.has(w) && !(w.length === 2 && /^(DEPT|DEPARTMENT)$/.test(ws[i + 1] ?? '')));
   // `unit`: what it buys is a unit only (no freight, no work billed): a dealer's sale, or the merchant selling its own
   // truck or machine (no revenue); doubt.ts `customerWire` asks the period for a dealer's signs before it trusts one.
   const unit = !(FREIGHT_HAULED.test(own) || workBilled(own));
@@ -398,7 +399,24 @@ const NO_PRICE = /\b(LOANS?|DRAWS?|ADVANCES?|CAPITAL|CONTRIBUTIONS?|INJECTION|GR
  */
 function workBilled(own: string): boolean {
   if (NO_PRICE.test(own) || !ORGANISATION.test(own)) return false;
-  return BILLING_DOC.test(own) || (SERVICE.test(own) && SERVICE_PERIOD.test(own));
+  return BILLING_DOC.test(own) || (SERVICE.test(own) && SERVICE_PERIOD.test(own)) || publicContract(own);
+}
+
+/** A government's department or a local government by its style: "VA DEPT OF TRANSPORTATION", "DEPARTMENT OF PUBLIC WORKS", "CITY OF SALEM", "COUNTY OF ...", "STATE OF ...". */
+const PUBLIC_BODY = /\b(DEPT|DEPARTMENT)\s+OF\b|\b(CITY|COUNTY|STATE|TOWN|VILLAGE|TOWNSHIP|COMMONWEALTH)\s+OF\b/;
+/** What a government pays that is no price of work: land or a right of way taken, a business moved out of its way, a tax, a benefit. */
+const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT|CONDEMNATION|EMINENT|LAND|PROPERTY|RELOCATION|RELOC|DISPLACEMENT|TAX\w*|REVENUE|BENEFITS?|UNEMPLOYMENT|LABOR|WORKFORCE|ASSISTANCE|AID|INCENTIVES?|REBATES?|REFUND\w*|REIMB\w*|RESTITUTION|BOND|SURETY|DEPOSIT|ESCROW|UNCLAIMED|LOTTERY|MEDICAID|MEDICARE|HUMAN|SOCIAL)\b/;
+/**
+ * A public body's wire under a CONTRACT, whatever month it names ("INCOMING WIRE VA DEPT OF
+ * TRANSPORTATION INCIDENT CLEARANCE CONTRACT", blind-50: a state's towing contract): a government
+ * buys work or goods by contract (procurement); it does not lend to, invest in or fund an advance for
+ * a merchant under that word, and its grants, loans, claims, refunds and benefits are named so
+ * (NO_PRICE, LENDER_OR_INVESTOR, and PUBLIC_NO_PRICE: land or a right of way bought, relocation
+ * paid, tax, benefits, aid, a bond or deposit returned). A CONTRACT from any other organisation still
+ * needs the period the work was done in (a contract's sale, deposit or buy-out says no month).
+ */
+function publicContract(own: string): boolean {
+  return /\bCONTRACT\b/.test(own) && PUBLIC_BODY.test(own) && !PUBLIC_NO_PRICE.test(own);
 }
 
 /**
@@ -471,7 +489,10 @@ export function supplierCreditFrom(description: string): string[] | null {
   // TYPE: CREDIT ID: 5263657755 CO: SITEONE LANDSCAP", a credit union's ACH line, blind-29.)
   // (In either order with the trace's ID field: "... TYPE: CREDIT  CO: CARRIER ENTERPRI ID: 2617164170", blind-32.)
   // (Nor the bank's channel and trace closing the line: "SHIPBOB INC - CREDIT  ACH credit  Trace 5499...", an online bank's line.)
-  const words = description.toUpperCase().replace(/\s+(ACH\s+(CREDIT|DEBIT)\s+)?TRACE\s*(NO\.?|#|:)?\s*\d+\s*$/, '').replace(/\s+ID\s*:\s*\d+\s*$/, '').replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
+  // (Nor the bank's batch number after the entry's word: "ACH CREDIT GORDON FOOD SERVI CREDIT BATCH 4460
+  // CO ID 1381544505 CCD TRACE 5524...", an Independent Bank-style line whose debits read "... INVOICE
+  // BATCH 5522 ...", blind-50: BATCH and its number are the bank's, as TRACE and its number are.)
+  const words = description.toUpperCase().replace(/\s+BATCH\s*(NO\.?|#|:)?\s*\d+\b/g, ' ').replace(/\s+(ACH\s+(CREDIT|DEBIT)\s+)?TRACE\s*(NO\.?|#|:)?\s*\d+\s*$/, '').replace(/\s+ID\s*:\s*\d+\s*$/, '').replace(/\s+CO(?:MPANY)?\s*:\s*[A-Z&.,' -]*$/, '').split(/\s+/).filter((w) => !/\d/.test(w)).map((w) => w.replace(/[^A-Z&]/g, '')).filter((w) => w.length > 1 && !FIELD_LABEL.has(w) && !SEC_CODE.has(w));
   const rest = words.slice(channelLead(words));
   if (rest.length < 2 || !/^(CREDIT|CR)$/.test(rest[rest.length - 1])) return null;
   const name = rest.slice(0, -1);

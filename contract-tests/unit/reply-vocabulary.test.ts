@@ -4156,3 +4156,22 @@ describe('(rfix15) the file a reply takes up, an office relaying a hedge, a chec
     expect(itemMatches('bank statements', 'n bank')).toBe(false);
   });
 });
+
+describe('(revz) an outside review: the refusal "as submitted" and the offer in its sentence, openers that name no business, tables and floors', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+  const terms = (text: string, ctx?: ReplyContext) => read(text, ctx).offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit]);
+
+  it('a refusal "as submitted" blanks only the refusal and the ask\'s figures behind it: the offer the same sentence goes on to is read, never a bare decline', () => {
+    for (const text of [
+      'Unable to approve as submitted and would need to restructure to $40,000 at 1.38 over 9 months.',
+      'Declined as submitted, approved at $40,000 / 1.38 / 9 months.',
+      'Can\'t do it as presented, can do 40k at 1.38 over 9 months.',
+      'Counter at 40k / 1.38 / 9 months since we can\'t do 60k as requested.',
+      'Approved $40,000 at 1.38 over 9 months, can\'t do the full $60k as submitted.',
+      'Unable to approve as requested at $60,000 over 12 months and would restructure to $40,000 at 1.38 over 9 months.',
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual([[40_000, 1.38, 9, 'months']]);
+      expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+    }
+  });
+});

@@ -4174,4 +4174,17 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
       expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'counter' } });
     }
   });
+
+  it('a floor on the balances or the time in business is no deal size; a subject said not to be the issue is no reason; a sector refused only in a position or past a term is no industry decline', () => {
+    expect(read("Can't do it. Our floor is $5,000 average daily balance and they're running about $1,800.", ask(40_000)).decline_category).toBe('low_balance');
+    expect(read('Pass - our minimum is $3k ADB, they sit under $900 most days.', ask(40_000)).decline_category).toBe('low_balance');
+    expect(read('Declined - our minimum is $2,500 ending balance and they are negative at month end.', ask(40_000)).decline_category).not.toBe('deal_size');
+    // the ticket's own floor stays a deal size
+    expect(read('Not one we can take on - our floor is $60k gross, this asks 20.', ask(20_000)).decline_category).toBe('deal_size');
+    expect(read("Deal size isn't the issue, it's the 14 NSFs in October. Decline.", ask(40_000)).decline_category).toBe('nsf');
+    expect(read('Declined, the deal size is the problem: 40k on 30k a month in sales.', ask(40_000)).decline_category).not.toBe('nsf');
+    expect(read("Construction we don't fund in 3rd position. They have 2 open, so this is a no.", ask(40_000)).decline_category).toBe('stacking');
+    expect(read("Trucking we don't do past 6 months. Best I can do is 40k at 1.40 for 6 months, daily.", ask(40_000)).type).toBe('counter');
+    expect(read("Construction we don't fund. Sorry.", ask(40_000)).decline_category).toBe('industry');
+  });
 });

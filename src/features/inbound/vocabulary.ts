@@ -816,7 +816,7 @@ export const SECTORS =
  * "credit capped the sector", "we're maxed out on construction". Read with the DECLINE cues.
  */
 /** (rfix14) A sector named, then refused: "a check casher we don't do", "bars we won't touch" (no schedule or figure after). */
-export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d))`;
+export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d|past|beyond|longer|without|unless|in (a |an |the )?(\\d|first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)|on (a |an )?\\d))`;
 export const SECTOR_FULL: PhraseRow[] = [
   { phrase: `(we're|we are|we've|we have|we're already|we are already) (full|capped( out)?|maxed( out)?|at (capacity|our (limit|cap))) (on|in|for) (${SECTORS})`, w: 3 },
   { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },  // (rfix14) the sector named first, then refused in so many words: "a check casher we don't do", "vape shops we won't touch"

@@ -4187,4 +4187,29 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     expect(read("Trucking we don't do past 6 months. Best I can do is 40k at 1.40 for 6 months, daily.", ask(40_000)).type).toBe('counter');
     expect(read("Construction we don't fund. Sorry.", ask(40_000)).decline_category).toBe('industry');
   });
+
+  it('a firm approval with an aside hedged on its schedule or a renewal, or a call about the funding, is applied; a hedge on figures stays for a person', () => {
+    for (const text of [
+      'Approved: $60,000 / 1.38 / 9 months daily. They\'d probably be fine with weekly if the merchant prefers, just ask.',
+      'Approved the full 60 at 1.38 for 9 months, $497 a day. At 50% paid in they\'d likely approve a renewal.',
+      'Approved - $60,000, 1.38, 9 months, daily $497. Our closer needs to speak with you before funding to go over the payoff.',
+      'Approved 60k at 1.38 for 9 mo, $497/day. Get me the bank login before you quote the merchant a funding date.',
+    ]) expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    expect(read("Mark went over the file and he'd probably be fine with 25 at 1.38 for 5 months.", ask(40_000)).review_reason).toBe('tentative_terms');
+    expect(read('Approved 25 at 1.38 for 5 months. He wants to speak with you before you present it.', ask(25_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it('a line opened by a greeting or an opener and its terms ("Congrats Dana, 45,000 at 1.36", "Happy Friday, ...", "Per UW, ...") names no other business; a business so opened still does', () => {
+    const deal = { requested_amount: 45_000, business_name: 'Harbor Point Bakery LLC' };
+    for (const opener of ['Congrats Dana', 'Happy Friday', 'Per UW', 'Sounds Good', 'Top Line'])
+      expect(outcome(`${opener}, 45,000 at 1.36 for 120 days, $510 a day. Approved, send the voided check.`, deal), opener).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    // another business and its terms as the reply's last block: no sign-off of the lender's, that file's terms, kept for a person
+    for (const name of ['Happy Paws Grooming', 'Millbrook Hardware Supply']) {
+      const text = `Great news, approved!\n\n${name}, 45,000 at 1.36, 120 days, $510 a day.`;
+      expect(read(text, deal).review_reason, name).toBe('multiple_deals');
+      expect(outcome(text, deal).apply, name).toBe(false);
+    }
+    // the lender signing off with its own name after the terms stays applied
+    expect(outcome('Approved on Harbor Point, 45,000 at 1.36, 120 days, $510 a day.\n\nKim\nHarbor Point Commercial', deal).apply).toBe(true);
+  });
 });

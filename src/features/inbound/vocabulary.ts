@@ -565,10 +565,12 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(prob|probs|prolly|probably|most likely|likely|leaning( toward| towards)?) (a |an )?(pass|no|decline|no-go|no go|hard no)", w: 3 },
   // (rfix15) a yes passed on for the one who decides, hedged in his place: "he'd probably do 30 at 1.40", "she would likely
   // approve the 40", "the boss would maybe go 25" (an office relaying what the funder might do, not the funder's offer)
-  { phrase: "(he'?d|she'?d|they'?d|he would|she would|they would|(the |my |our )?(boss|owner|underwriter|uw|credit|committee|funder|manager) would) (probably|prob|prolly|likely|most likely|maybe|possibly) (do|go|approve|fund|offer|be (good|ok|okay|fine|a yes))", w: 3 },
+  { phrase: "(he'?d|she'?d|they'?d|he would|she would|they would|(the |my |our )?(boss|owner|underwriter|uw|credit|committee|funder|manager) would) (probably|prob|prolly|likely|most likely|maybe|possibly) (do|go|approve|fund|offer|be (good|ok|okay|fine|a yes)( (with|at|on|for))?)(?= (the |a |an )?(full |whole )?\\$?\\d)", w: 3 },
   // (rfix15) ... and the decider still to speak to the broker before the merchant hears anything: "he wants to talk to you
   // first", "before anybody says anything to the merchant"
-  { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before)|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)", w: 3, hold: true },
+  // (revz) ... never a call about the funding itself ("our closer needs to speak with you before funding to go over the payoff"),
+  // nor a date kept from the merchant until a stip is in ("get me the login before you quote the merchant a funding date")
+  { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before(?! (funding|we fund|closing|contracts?|docs|the (contracts?|docs|funding|wire))\\b))|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)(?! (a|any|the) (funding |closing |start )?(date|time|timeline|eta)\\b)", w: 3, hold: true },
 ];
 
 /**

@@ -251,8 +251,10 @@ const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&))
 /**
  * (rfix14) A line opening on a business and its terms, a comma between ("Queens Boulevard Optical, 35,000 at 1.35, 140 days"): the
  * decision's file named by the lender. Case-sensitive, two words at least; never a greeting ("Hi Dana, 35k at ...").
+ * (revz) ... nor an opener that names no business: "Congrats Dana,", "Per UW,"; and two words opened by a word of the trade's
+ * openers ("Happy Friday,", "Top Line,", "Final Offer,", "Sounds Good,"), while "Happy Paws Grooming," still names a business.
  */
-const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Dear|Good|Thanks|Thank|Morning|Afternoon|Evening|Ok|Okay|So|Also|And|But)\b)([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][\w&'.-]*)){1,5}),[ \t]+\$?\d[\d,.]*[ \t]?k?(?=[ \t]*(?:,|\/|@|at\b|x\b|for\b))/gm;
+const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Yo|Dear|Good|Congrats|Congratulations|Thanks|Thank|Morning|Afternoon|Evening|Ok|Okay|So|Also|And|But|Per|Attn)\b)(?!(?:Great|Happy|Sounds|Sure|Yes|Yep|Top|Final|Counter|Revised|Updated)[ \t]+[A-Z][\w&'.-]*,)([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][\w&'.-]*)){1,5}),[ \t]+\$?\d[\d,.]*[ \t]?k?(?=[ \t]*(?:,|\/|@|at\b|x\b|for\b))/gm;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
@@ -284,7 +286,8 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
       // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
       const blocks = text.trim().split(/\n\s*\n/);
       const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
-      if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+      // (revz) ... never the block the name was found in: a reply ending on "Millbrook Hardware Supply, 45,000 at 1.36, ..." names that file
+      if (last.split('\n').length <= 4 && !last.includes(m[0].trim()) && sameBusiness(words, nameWords(last))) continue;
       return name;
     }
   }

@@ -4212,4 +4212,24 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     // the lender signing off with its own name after the terms stays applied
     expect(outcome('Approved on Harbor Point, 45,000 at 1.36, 120 days, $510 a day.\n\nKim\nHarbor Point Commercial', deal).apply).toBe(true);
   });
+
+  it('a package or a referral "from" someone is the broker who sent it, no file: the decline applies; an application from a business still names it', () => {
+    const deal = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const text = 'Getting back to you on the package from Dana Whitfield - declined, too many negative days.';
+    expect(outcome(text, deal)).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+    expect(outcome(text.replace('package from', 'referral from'), deal).apply).toBe(true);
+    expect(read('Regarding the application from Northgate Marine Supply LLC: declined, too many negative days.', deal).review_reason).toBe('multiple_deals');
+  });
+
+  it('a refusal of something else before the deal taken as sent ("won\'t need anything else, funding it as requested at $60,000") refuses nothing: the full ask approved, its figures read', () => {
+    for (const text of [
+      "Won't need anything else, funding it as requested at $60,000, 1.38 over 12 months, $331 daily.",
+      "Couldn't find any issues so we're funding as submitted at 60k/1.38/12mo.",
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual([[60_000, 1.38, 12, 'months']]);
+      expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    }
+    // the refusal governing the ask stays one
+    expect(read("We can't sit 3rd behind two funders for 60k. 40k at 1.38 for 9 months works.", ask(60_000)).type).toBe('counter');
+  });
 });

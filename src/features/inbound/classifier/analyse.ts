@@ -150,10 +150,12 @@ export function blankPriorDeal(own: string): string {
  * refuses it (a refusal before "as submitted", or a decline word after it). An approval as submitted is never blanked.
  */
 const AS_SENT = String.raw`\b(?:as (?:it was |it's |it is )?(?:originally |initially |first )?(?:submitted|requested|presented|proposed|structured|applied(?: for)?|asked|sent in)|the way (?:it|this|the (?:file|deal)) (?:was|came in|is) (?:originally )?(?:submitted|structured|presented|requested|sent in))\b`;
-const REFUSAL_THEN_AS_SENT = String.raw`\b(?:can't|cannot|can not|couldn't|could not|won't|will not|unable to|not able to|declin\w*|decline|pass(?:ing)? on|not approv\w*)\b[^;]{0,90}?${AS_SENT}`;
+const REFUSAL_THEN_AS_SENT = String.raw`\b(?:can't|cannot|can not|couldn't|could not|won't|will not|unable to|not able to|declin\w*|decline|pass(?:ing)? on|not approv\w*)\b(?:(?!\bso\b|,\s*(?:we|i|we're|we'll|i'm|i'll|funding|approving|offering|writing|doing)\b)[^;]){0,90}?${AS_SENT}`;
 const AS_SENT_THEN_REFUSAL = String.raw`${AS_SENT}[^;]{0,60}?\b(?:declin\w*|is a (?:no|pass|decline)|(?:doesn't|does not|won't|will not|can't|cannot) work|not approv\w*|no go)\b`;
 const REFUSED_AS_SENT = new RegExp(`${REFUSAL_THEN_AS_SENT}|${AS_SENT_THEN_REFUSAL}`);
 /**
+ * (revz) ... a refusal of something else, the lender then turning to take the deal as sent ("won't need anything else, funding it
+ * as requested", "couldn't find any issues so we're funding as submitted"), refuses nothing of the ask.
  * (revz) ... but only the refusal itself is the ask's: from the refusing word (or the clause's start, when "as submitted" opens
  * it) to the end of "as submitted", with the ask's figures in brackets or after "at"/"of" right behind it. What the lender
  * goes on to in the same sentence without a "but" ("unable to approve as submitted and would need to restructure to $40,000

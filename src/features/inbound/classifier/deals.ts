@@ -303,8 +303,12 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   return null;
 }
 
-/** (rfix15) A file named after the word for it, where a reply says what it takes up: "the referral for X", "your application from X". */
-const FILE_TAKEN_UP = new RegExp(`\\b(?:[Ff]ollowing up|[Ff]ollow(?:ing)?-up|[Ww]riting|[Rr]eaching out|[Gg]etting back to you|[Rr]egarding|[Aa]s to|[Aa]s for|[Aa]bout)[ \\t]+(?:on[ \\t]+|about[ \\t]+|regarding[ \\t]+)?(?:the|your|this)[ \\t]+(?:referral|application|loan request|credit request|request|submission|file|package)[ \\t]+(?:for|from|on)[ \\t]+(${CAP_RUN})`, 'g');
+/**
+ * (rfix15) A file named after the word for it, where a reply says what it takes up: "the referral for X", "your application from X".
+ * (revz) A referral, a submission, a package or a file comes "from" the broker who sent it ("the package from Dana Whitfield"):
+ * only an application or a request names its merchant after "from".
+ */
+const FILE_TAKEN_UP = new RegExp(`\\b(?:[Ff]ollowing up|[Ff]ollow(?:ing)?-up|[Ww]riting|[Rr]eaching out|[Gg]etting back to you|[Rr]egarding|[Aa]s to|[Aa]s for|[Aa]bout)[ \\t]+(?:on[ \\t]+|about[ \\t]+|regarding[ \\t]+)?(?:the|your|this)[ \\t]+(?:(?:referral|application|loan request|credit request|request|submission|file|package)[ \\t]+(?:for|on)|(?:application|loan request|credit request)[ \\t]+from)[ \\t]+(${CAP_RUN})`, 'g');
 
 /**
  * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...

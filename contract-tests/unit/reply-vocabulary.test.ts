@@ -4232,4 +4232,11 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     // the refusal governing the ask stays one
     expect(read("We can't sit 3rd behind two funders for 60k. 40k at 1.38 for 9 months works.", ask(60_000)).type).toBe('counter');
   });
+
+  it('a figure praised and then set against the lender\'s minimum ("FICO is good at 680 but our minimum for 60k is 700") is the decline reason, not praise', () => {
+    expect(read('FICO is good at 680 but our minimum for 60k is 700. Decline.', ask(60_000)).decline_category).toBe('credit_score');
+    expect(read("Owner's FICO is strong at 660, but our floor on a 60k ticket is 680. Decline.", ask(60_000)).decline_category).toBe('credit_score');
+    // praise with its figure and no minimum against it is still no reason
+    expect(read("The owner's credit is strong at 760. Unfortunately we need 2 years in business and they opened 14 months ago.", ask(40_000)).decline_category).toBe('time_in_business');
+  });
 });

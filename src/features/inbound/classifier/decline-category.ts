@@ -125,8 +125,10 @@ const PRAISED_BEFORE_BUT = /^[^.!?;:\n]*?\b(?:looks?|looked|are|is|were|was|seem
  * (rfix15) ... nor what the lender praises in a clause of its own, no "but" needed: "the owner's credit is excellent.
  * Unfortunately our floor is 12 months in business" (the praised subject and its praise are blanked, at most four words
  * before it; "credit is not great" or "credit isn't good enough" praise nothing and stay reasons).
+ * (revz) ... nor its figure praised and then set against the lender's minimum ("FICO is good at 680 but our minimum for 60k is
+ * 700"): the subject is the reason.
  */
-const PRAISED_CLAUSE = /\b(?:[a-z'$\d,.-]+\s+){0,3}[a-z'-]+\s+(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|clean|spotless|pristine)\b(?!\s+(?:enough|but|except|until|for now)\b)/g;
+const PRAISED_CLAUSE = /\b(?:[a-z'$\d,.-]+\s+){0,3}[a-z'-]+\s+(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|clean|spotless|pristine)\b(?!\s+(?:enough|but|except|until|for now)\b)(?!\s+(?:at|with)\s+\$?\d[^.!?;:\n]*\b(?:but|though|however|yet|just not)\b)/g;
 /** Each clause (the text between stops) on its own: one anchored pass per clause keeps a crafted body linear (review). */
 export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^.!?;:\n]+/g, (clause) => clause.replace(re, (w) => ' '.repeat(w.length)));
 

@@ -4239,4 +4239,10 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     // praise with its figure and no minimum against it is still no reason
     expect(read("The owner's credit is strong at 760. Unfortunately we need 2 years in business and they opened 14 months ago.", ask(40_000)).decline_category).toBe('time_in_business');
   });
+
+  it('a consolidation said not to be one ("this is not a consolidation") names no other product: the full ask approved applies', () => {
+    const text = 'Approved 90k at 1.40 for 48 weeks, $2,625 weekly. This is not a consolidation - merchant keeps existing positions.';
+    expect(outcome(text, ask(90_000))).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    expect(read(text.replace('This is not a consolidation', 'This is a consolidation'), ask(90_000)).review_reason).toBe('conflicting_cues');
+  });
 });

@@ -782,7 +782,8 @@ export const COUNTER: PhraseRow[] = [
 const NOT_REFUSED = "(?<!(?:\\bnot|n't|\\bno longer|\\bnever|\\bcannot|\\bcan not)\\s)";
 
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
-  { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
+  // (revz) never one said not to be: "this is not a consolidation", "no consolidation, the merchant keeps his positions"
+  { product: 'consolidation', phrase: "(?<!\\b(not|never|no|isn't|wasn't|without) (a |an )?)(reverse consolidation|consolidation)", w: 3 },
   // (rfix17) a consolidation described, not named: "we take out both funders and put them in one weekly", "pay off all three
   // and roll everything into a single payment"; (rfix12) ... "put them on one term loan"
   { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto|on) (one|a single|a new|our)\\b", w: 3 },

@@ -4245,4 +4245,10 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     expect(outcome(text, ask(90_000))).toMatchObject({ apply: true, body: { response_type: 'approved' } });
     expect(read(text.replace('This is not a consolidation', 'This is a consolidation'), ask(90_000)).review_reason).toBe('conflicting_cues');
   });
+
+  it('a sector refused only under a condition ("contractors we don\'t fund with less than 2 years in business") is refused for the condition, not an industry decline', () => {
+    expect(read("Contractors we don't fund with less than 2 years in business. They're at 14 months. Decline.", ask(60_000)).decline_category).toBe('time_in_business');
+    expect(read("Restaurants we don't fund when they're under 12 months open - this one is 7. Decline.", ask(60_000)).decline_category).not.toBe('industry');
+    expect(read('Trucking we don\'t touch. Sorry Dana.', ask(60_000)).decline_category).toBe('industry');
+  });
 });

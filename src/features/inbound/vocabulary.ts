@@ -818,8 +818,13 @@ export const SECTORS =
  * (holdout15) A sector the lender has no room for is a decline: "we are full on trucking for Q4",
  * "credit capped the sector", "we're maxed out on construction". Read with the DECLINE cues.
  */
-/** (rfix14) A sector named, then refused: "a check casher we don't do", "bars we won't touch" (no schedule or figure after). */
-export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d|past|beyond|longer|without|unless|in (a |an |the )?(\\d|first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)|on (a |an )?\\d))`;
+/**
+ * (rfix14) A sector named, then refused: "a check casher we don't do", "bars we won't touch" (no schedule or figure after).
+ * (revz) ... nor a qualifier after the verb: the sector refused only in a position, a place, past a term or under a condition
+ * ("contractors we don't fund with less than 2 years in business", "restaurants we don't fund when they're under 12 months",
+ * "bars we don't fund in NJ") is refused for that, not for its sector.
+ */
+export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d|past|beyond|longer|without|unless|with|if|when|whose|that|who|until|in (?!any\\b|general\\b)|on (a |an )?\\d))`;
 export const SECTOR_FULL: PhraseRow[] = [
   { phrase: `(we're|we are|we've|we have|we're already|we are already) (full|capped( out)?|maxed( out)?|at (capacity|our (limit|cap))) (on|in|for) (${SECTORS})`, w: 3 },
   { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },  // (rfix14) the sector named first, then refused in so many words: "a check casher we don't do", "vape shops we won't touch"

@@ -4251,4 +4251,11 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     expect(read("Restaurants we don't fund when they're under 12 months open - this one is 7. Decline.", ask(60_000)).decline_category).not.toBe('industry');
     expect(read('Trucking we don\'t touch. Sorry Dana.', ask(60_000)).decline_category).toBe('industry');
   });
+
+  it('the file taken up by its legal name with the deal\'s own trade name after it ("... LLC dba Pinecrest Veterinary Clinic") is this deal\'s; another trade name is not', () => {
+    const deal = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const text = 'Following up on the application for Northside Animal Care LLC dba Pinecrest Veterinary Clinic - declined, too many negative days.';
+    expect(outcome(text, deal)).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+    expect(read(text.replace('Pinecrest Veterinary Clinic', 'Harbor Point Bakery'), deal).review_reason).toBe('multiple_deals');
+  });
 });

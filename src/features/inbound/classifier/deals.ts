@@ -297,12 +297,21 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   while ((m = FILE_TAKEN_UP.exec(text))) {
     const words = nameWords(asWritten(m[1]));
     if (!words.length || sameBusiness(words, business) || nearName(words, business)) continue;
+    // (revz) a legal name with the deal's own trade name after it: "the application for Northside Animal Care LLC dba Pinecrest
+    // Veterinary Clinic" takes up this deal's file
+    const dba = DBA_AFTER.exec(text.slice(m.index + m[0].length));
+    if (dba) {
+      const trade = nameWords(asWritten(dba[1]));
+      if (trade.length && (sameBusiness(trade, business) || nearName(trade, business))) continue;
+    }
     if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w) || HEADING_WORDS.has(w))) continue;
     return asWritten(m[1]);
   }
   return null;
 }
 
+/** (revz) A trade name written after a legal one: ", dba Pinecrest Veterinary Clinic", " (d/b/a Pinecrest Vet)". */
+const DBA_AFTER = new RegExp(`^[ \\t]*,?[ \\t]*\\(?[ \\t]*(?:[Dd]\\.?\\/?[Bb]\\.?\\/?[Aa]\\.?|DBA|[Dd]oing [Bb]usiness [Aa]s|[Aa]\\/[Kk]\\/[Aa]|AKA|aka)[ \\t]+(${CAP_RUN})`);
 /**
  * (rfix15) A file named after the word for it, where a reply says what it takes up: "the referral for X", "your application from X".
  * (revz) A referral, a submission, a package or a file comes "from" the broker who sent it ("the package from Dana Whitfield"):

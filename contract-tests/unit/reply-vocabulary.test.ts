@@ -4258,4 +4258,10 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     expect(outcome(text, deal)).toMatchObject({ apply: true, body: { response_type: 'declined' } });
     expect(read(text.replace('Pinecrest Veterinary Clinic', 'Harbor Point Bakery'), deal).review_reason).toBe('multiple_deals');
   });
+
+  it('a copyright line under a "--" after lettered options ("(c) 2026 Acme Funding LLC") is the signature, no option C', () => {
+    const own = splitReply('Approved, two ways:\nA) $50,000 at 1.35 for 9 months\nB) $40,000 at 1.30 for 6 months\n--\n(c) 2026 Acme Funding LLC. All rights reserved.\nOffers void after 30 days.').own;
+    expect(own).not.toMatch(/Acme|void/);
+    expect(splitReply('Approved:\nA) 50k at 1.35 for 9 months\n--\nB) 40k at 1.30 for 6 months\n--\nC) Weekly: 30k at 1.28 for 4 months').own).toMatch(/C\) Weekly: 30k/);
+  });
 });

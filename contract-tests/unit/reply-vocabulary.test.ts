@@ -4156,3 +4156,112 @@ describe('(rfix15) the file a reply takes up, an office relaying a hedge, a chec
     expect(itemMatches('bank statements', 'n bank')).toBe(false);
   });
 });
+
+describe('(revz) an outside review: the refusal "as submitted" and the offer in its sentence, openers that name no business, tables and floors', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'uw@lender.example', own: text, autoReply: false });
+  const terms = (text: string, ctx?: ReplyContext) => read(text, ctx).offers.map((o) => [o.amount, o.factor_rate, o.term, o.term_unit]);
+
+  it('a refusal "as submitted" blanks only the refusal and the ask\'s figures behind it: the offer the same sentence goes on to is read, never a bare decline', () => {
+    for (const text of [
+      'Unable to approve as submitted and would need to restructure to $40,000 at 1.38 over 9 months.',
+      'Declined as submitted, approved at $40,000 / 1.38 / 9 months.',
+      'Can\'t do it as presented, can do 40k at 1.38 over 9 months.',
+      'Counter at 40k / 1.38 / 9 months since we can\'t do 60k as requested.',
+      'Approved $40,000 at 1.38 over 9 months, can\'t do the full $60k as submitted.',
+      'Unable to approve as requested at $60,000 over 12 months and would restructure to $40,000 at 1.38 over 9 months.',
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual([[40_000, 1.38, 9, 'months']]);
+      expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'counter' } });
+    }
+  });
+
+  it('a floor on the balances or the time in business is no deal size; a subject said not to be the issue is no reason; a sector refused only in a position or past a term is no industry decline', () => {
+    expect(read("Can't do it. Our floor is $5,000 average daily balance and they're running about $1,800.", ask(40_000)).decline_category).toBe('low_balance');
+    expect(read('Pass - our minimum is $3k ADB, they sit under $900 most days.', ask(40_000)).decline_category).toBe('low_balance');
+    expect(read('Declined - our minimum is $2,500 ending balance and they are negative at month end.', ask(40_000)).decline_category).not.toBe('deal_size');
+    // the ticket's own floor stays a deal size
+    expect(read('Not one we can take on - our floor is $60k gross, this asks 20.', ask(20_000)).decline_category).toBe('deal_size');
+    expect(read("Deal size isn't the issue, it's the 14 NSFs in October. Decline.", ask(40_000)).decline_category).toBe('nsf');
+    expect(read('Declined, the deal size is the problem: 40k on 30k a month in sales.', ask(40_000)).decline_category).not.toBe('nsf');
+    expect(read("Construction we don't fund in 3rd position. They have 2 open, so this is a no.", ask(40_000)).decline_category).toBe('stacking');
+    expect(read("Trucking we don't do past 6 months. Best I can do is 40k at 1.40 for 6 months, daily.", ask(40_000)).type).toBe('counter');
+    expect(read("Construction we don't fund. Sorry.", ask(40_000)).decline_category).toBe('industry');
+  });
+
+  it('a firm approval with an aside hedged on its schedule or a renewal, or a call about the funding, is applied; a hedge on figures stays for a person', () => {
+    for (const text of [
+      'Approved: $60,000 / 1.38 / 9 months daily. They\'d probably be fine with weekly if the merchant prefers, just ask.',
+      'Approved the full 60 at 1.38 for 9 months, $497 a day. At 50% paid in they\'d likely approve a renewal.',
+      'Approved - $60,000, 1.38, 9 months, daily $497. Our closer needs to speak with you before funding to go over the payoff.',
+      'Approved 60k at 1.38 for 9 mo, $497/day. Get me the bank login before you quote the merchant a funding date.',
+    ]) expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    expect(read("Mark went over the file and he'd probably be fine with 25 at 1.38 for 5 months.", ask(40_000)).review_reason).toBe('tentative_terms');
+    expect(read('Approved 25 at 1.38 for 5 months. He wants to speak with you before you present it.', ask(25_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it('a line opened by a greeting or an opener and its terms ("Congrats Dana, 45,000 at 1.36", "Happy Friday, ...", "Per UW, ...") names no other business; a business so opened still does', () => {
+    const deal = { requested_amount: 45_000, business_name: 'Harbor Point Bakery LLC' };
+    for (const opener of ['Congrats Dana', 'Happy Friday', 'Per UW', 'Sounds Good', 'Top Line'])
+      expect(outcome(`${opener}, 45,000 at 1.36 for 120 days, $510 a day. Approved, send the voided check.`, deal), opener).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    // another business and its terms as the reply's last block: no sign-off of the lender's, that file's terms, kept for a person
+    for (const name of ['Happy Paws Grooming', 'Millbrook Hardware Supply']) {
+      const text = `Great news, approved!\n\n${name}, 45,000 at 1.36, 120 days, $510 a day.`;
+      expect(read(text, deal).review_reason, name).toBe('multiple_deals');
+      expect(outcome(text, deal).apply, name).toBe(false);
+    }
+    // the lender signing off with its own name after the terms stays applied
+    expect(outcome('Approved on Harbor Point, 45,000 at 1.36, 120 days, $510 a day.\n\nKim\nHarbor Point Commercial', deal).apply).toBe(true);
+  });
+
+  it('a package or a referral "from" someone is the broker who sent it, no file: the decline applies; an application from a business still names it', () => {
+    const deal = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const text = 'Getting back to you on the package from Dana Whitfield - declined, too many negative days.';
+    expect(outcome(text, deal)).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+    expect(outcome(text.replace('package from', 'referral from'), deal).apply).toBe(true);
+    expect(read('Regarding the application from Northgate Marine Supply LLC: declined, too many negative days.', deal).review_reason).toBe('multiple_deals');
+  });
+
+  it('a refusal of something else before the deal taken as sent ("won\'t need anything else, funding it as requested at $60,000") refuses nothing: the full ask approved, its figures read', () => {
+    for (const text of [
+      "Won't need anything else, funding it as requested at $60,000, 1.38 over 12 months, $331 daily.",
+      "Couldn't find any issues so we're funding as submitted at 60k/1.38/12mo.",
+    ]) {
+      expect(terms(text, ask(60_000)), text).toEqual([[60_000, 1.38, 12, 'months']]);
+      expect(outcome(text, ask(60_000)), text).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    }
+    // the refusal governing the ask stays one
+    expect(read("We can't sit 3rd behind two funders for 60k. 40k at 1.38 for 9 months works.", ask(60_000)).type).toBe('counter');
+  });
+
+  it('a figure praised and then set against the lender\'s minimum ("FICO is good at 680 but our minimum for 60k is 700") is the decline reason, not praise', () => {
+    expect(read('FICO is good at 680 but our minimum for 60k is 700. Decline.', ask(60_000)).decline_category).toBe('credit_score');
+    expect(read("Owner's FICO is strong at 660, but our floor on a 60k ticket is 680. Decline.", ask(60_000)).decline_category).toBe('credit_score');
+    // praise with its figure and no minimum against it is still no reason
+    expect(read("The owner's credit is strong at 760. Unfortunately we need 2 years in business and they opened 14 months ago.", ask(40_000)).decline_category).toBe('time_in_business');
+  });
+
+  it('a consolidation said not to be one ("this is not a consolidation") names no other product: the full ask approved applies', () => {
+    const text = 'Approved 90k at 1.40 for 48 weeks, $2,625 weekly. This is not a consolidation - merchant keeps existing positions.';
+    expect(outcome(text, ask(90_000))).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+    expect(read(text.replace('This is not a consolidation', 'This is a consolidation'), ask(90_000)).review_reason).toBe('conflicting_cues');
+  });
+
+  it('a sector refused only under a condition ("contractors we don\'t fund with less than 2 years in business") is refused for the condition, not an industry decline', () => {
+    expect(read("Contractors we don't fund with less than 2 years in business. They're at 14 months. Decline.", ask(60_000)).decline_category).toBe('time_in_business');
+    expect(read("Restaurants we don't fund when they're under 12 months open - this one is 7. Decline.", ask(60_000)).decline_category).not.toBe('industry');
+    expect(read('Trucking we don\'t touch. Sorry Dana.', ask(60_000)).decline_category).toBe('industry');
+  });
+
+  it('the file taken up by its legal name with the deal\'s own trade name after it ("... LLC dba Pinecrest Veterinary Clinic") is this deal\'s; another trade name is not', () => {
+    const deal = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const text = 'Following up on the application for Northside Animal Care LLC dba Pinecrest Veterinary Clinic - declined, too many negative days.';
+    expect(outcome(text, deal)).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+    expect(read(text.replace('Pinecrest Veterinary Clinic', 'Harbor Point Bakery'), deal).review_reason).toBe('multiple_deals');
+  });
+
+  it('a copyright line under a "--" after lettered options ("(c) 2026 Acme Funding LLC") is the signature, no option C', () => {
+    const own = splitReply('Approved, two ways:\nA) $50,000 at 1.35 for 9 months\nB) $40,000 at 1.30 for 6 months\n--\n(c) 2026 Acme Funding LLC. All rights reserved.\nOffers void after 30 days.').own;
+    expect(own).not.toMatch(/Acme|void/);
+    expect(splitReply('Approved:\nA) 50k at 1.35 for 9 months\n--\nB) 40k at 1.30 for 6 months\n--\nC) Weekly: 30k at 1.28 for 4 months').own).toMatch(/C\) Weekly: 30k/);
+  });
+});

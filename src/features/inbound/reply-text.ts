@@ -141,6 +141,8 @@ function entryLabel(line: string | undefined): string | null {
  * (rfix13) A "--" line between two entries of one numbered list ("1) $50,000 / 1.35 / 9 months", "--", "2) $40,000 / ..."):
  * the list's separator, not the signature's delimiter. Only where the entry after it is the next of the one before it.
  */
+/** (revz) A copyright line: "(c) 2026 Acme Funding LLC", "\u00a9 Acme Funding", "Copyright 2026". */
+const COPYRIGHT = /^(?:(?:\(c\)|c\))\s*(?:19|20)\d{2}\b|(?:\u00a9|copyright\b)\s*\S)/i;
 function separatesEntries(lines: string[], i: number): boolean {
   let b = i - 1;
   while (b >= 0 && !lines[b].trim()) b--;
@@ -150,6 +152,8 @@ function separatesEntries(lines: string[], i: number): boolean {
   let k = b;
   while (k >= 0 && k > b - 6 && entryLabel(lines[k]) === null && lines[k].trim()) k--;
   const before = k >= 0 ? entryLabel(lines[k]) : null;
+  // (revz) a copyright line under the delimiter ("(c) 2026 Acme Funding LLC") opens the signature, whatever letter came before
+  if (COPYRIGHT.test(lines[a]?.trim() ?? '')) return false;
   const after = entryLabel(lines[a]);
   if (before === null || after === null) return false;
   const next = /^\d+$/.test(before) ? String(Number(before) + 1) : String.fromCharCode(before.charCodeAt(0) + 1);

@@ -565,10 +565,12 @@ export const TENTATIVE: PhraseRow[] = [
   { phrase: "(prob|probs|prolly|probably|most likely|likely|leaning( toward| towards)?) (a |an )?(pass|no|decline|no-go|no go|hard no)", w: 3 },
   // (rfix15) a yes passed on for the one who decides, hedged in his place: "he'd probably do 30 at 1.40", "she would likely
   // approve the 40", "the boss would maybe go 25" (an office relaying what the funder might do, not the funder's offer)
-  { phrase: "(he'?d|she'?d|they'?d|he would|she would|they would|(the |my |our )?(boss|owner|underwriter|uw|credit|committee|funder|manager) would) (probably|prob|prolly|likely|most likely|maybe|possibly) (do|go|approve|fund|offer|be (good|ok|okay|fine|a yes))", w: 3 },
+  { phrase: "(he'?d|she'?d|they'?d|he would|she would|they would|(the |my |our )?(boss|owner|underwriter|uw|credit|committee|funder|manager) would) (probably|prob|prolly|likely|most likely|maybe|possibly) (do|go|approve|fund|offer|be (good|ok|okay|fine|a yes)( (with|at|on|for))?)(?= (the |a |an )?(full |whole )?\\$?\\d)", w: 3 },
   // (rfix15) ... and the decider still to speak to the broker before the merchant hears anything: "he wants to talk to you
   // first", "before anybody says anything to the merchant"
-  { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before)|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)", w: 3, hold: true },
+  // (revz) ... never a call about the funding itself ("our closer needs to speak with you before funding to go over the payoff"),
+  // nor a date kept from the merchant until a stip is in ("get me the login before you quote the merchant a funding date")
+  { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before(?! (funding|we fund|closing|contracts?|docs|the (contracts?|docs|funding|wire))\\b))|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)(?! (a|any|the) (funding |closing |start )?(date|time|timeline|eta)\\b)", w: 3, hold: true },
 ];
 
 /**
@@ -780,7 +782,8 @@ export const COUNTER: PhraseRow[] = [
 const NOT_REFUSED = "(?<!(?:\\bnot|n't|\\bno longer|\\bnever|\\bcannot|\\bcan not)\\s)";
 
 export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' | 'equipment' | 'sba' | 'consolidation' }> = [
-  { product: 'consolidation', phrase: 'reverse consolidation|consolidation', w: 3 },
+  // (revz) never one said not to be: "this is not a consolidation", "no consolidation, the merchant keeps his positions"
+  { product: 'consolidation', phrase: "(?<!\\b(not|never|no|isn't|wasn't|without) (a |an )?)(reverse consolidation|consolidation)", w: 3 },
   // (rfix17) a consolidation described, not named: "we take out both funders and put them in one weekly", "pay off all three
   // and roll everything into a single payment"; (rfix12) ... "put them on one term loan"
   { product: 'consolidation', phrase: "(take|takes|taking|buy|buys|buying|pay|pays|paying) (out|off) (both|all|all three|all four|the two|the three|each|every one)\\b[^.!?\\n]{0,60}?\\b(and )?(put|roll|fold|combine|consolidate|bring)s? (them|it|those|both|everything|all of it|all) (in|into|under|onto|on) (one|a single|a new|our)\\b", w: 3 },
@@ -815,8 +818,13 @@ export const SECTORS =
  * (holdout15) A sector the lender has no room for is a decline: "we are full on trucking for Q4",
  * "credit capped the sector", "we're maxed out on construction". Read with the DECLINE cues.
  */
-/** (rfix14) A sector named, then refused: "a check casher we don't do", "bars we won't touch" (no schedule or figure after). */
-export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d))`;
+/**
+ * (rfix14) A sector named, then refused: "a check casher we don't do", "bars we won't touch" (no schedule or figure after).
+ * (revz) ... nor a qualifier after the verb: the sector refused only in a position, a place, past a term or under a condition
+ * ("contractors we don't fund with less than 2 years in business", "restaurants we don't fund when they're under 12 months",
+ * "bars we don't fund in NJ") is refused for that, not for its sector.
+ */
+export const SECTOR_REFUSED = `(${SECTORS}) (we|i) (don't|do not|won't|will not|never|can't|cannot|no longer) (do|fund|touch|write|take|finance|go near)\\b(?! (weekly|daily|monthly|bi-?weekly|more than|over|under|above|below|at|on (weekly|daily)|\\$|\\d|past|beyond|longer|without|unless|with|if|when|whose|that|who|until|in (?!any\\b|general\\b)|on (a |an )?\\d))`;
 export const SECTOR_FULL: PhraseRow[] = [
   { phrase: `(we're|we are|we've|we have|we're already|we are already) (full|capped( out)?|maxed( out)?|at (capacity|our (limit|cap))) (on|in|for) (${SECTORS})`, w: 3 },
   { phrase: "(credit|risk|uw|underwriting|we|management|the committee) (has |have )?(capped|closed|froze|frozen|paused|shut) (the |that )?(sector|industry|vertical|space)", w: 3 },  // (rfix14) the sector named first, then refused in so many words: "a check casher we don't do", "vape shops we won't touch"

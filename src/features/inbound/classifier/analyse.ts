@@ -150,9 +150,32 @@ export function blankPriorDeal(own: string): string {
  * refuses it (a refusal before "as submitted", or a decline word after it). An approval as submitted is never blanked.
  */
 const AS_SENT = String.raw`\b(?:as (?:it was |it's |it is )?(?:originally |initially |first )?(?:submitted|requested|presented|proposed|structured|applied(?: for)?|asked|sent in)|the way (?:it|this|the (?:file|deal)) (?:was|came in|is) (?:originally )?(?:submitted|structured|presented|requested|sent in))\b`;
-const REFUSED_AS_SENT = new RegExp(
-  String.raw`\b(?:can't|cannot|can not|couldn't|could not|won't|will not|unable to|not able to|declin\w*|decline|pass(?:ing)? on|not approv\w*)\b[^;]{0,90}?${AS_SENT}|${AS_SENT}[^;]{0,60}?\b(?:declin\w*|is a (?:no|pass|decline)|(?:doesn't|does not|won't|will not|can't|cannot) work|not approv\w*|no go)\b`,
-);
+const REFUSAL_THEN_AS_SENT = String.raw`\b(?:can't|cannot|can not|couldn't|could not|won't|will not|unable to|not able to|declin\w*|decline|pass(?:ing)? on|not approv\w*)\b(?:(?!\bso\b|,\s*(?:we|i|we're|we'll|i'm|i'll|funding|approving|offering|writing|doing)\b)[^;]){0,90}?${AS_SENT}`;
+const AS_SENT_THEN_REFUSAL = String.raw`${AS_SENT}[^;]{0,60}?\b(?:declin\w*|is a (?:no|pass|decline)|(?:doesn't|does not|won't|will not|can't|cannot) work|not approv\w*|no go)\b`;
+const REFUSED_AS_SENT = new RegExp(`${REFUSAL_THEN_AS_SENT}|${AS_SENT_THEN_REFUSAL}`);
+/**
+ * (revz) ... a refusal of something else, the lender then turning to take the deal as sent ("won't need anything else, funding it
+ * as requested", "couldn't find any issues so we're funding as submitted"), refuses nothing of the ask.
+ * (revz) ... but only the refusal itself is the ask's: from the refusing word (or the clause's start, when "as submitted" opens
+ * it) to the end of "as submitted", with the ask's figures in brackets or after "at"/"of" right behind it. What the lender
+ * goes on to in the same sentence without a "but" ("unable to approve as submitted and would need to restructure to $40,000
+ * at 1.38", "declined as submitted, approved at 40k", "counter at 40k since we can't do 60k as requested") is its offer.
+ */
+const REFUSAL_THEN_AS_SENT_G = new RegExp(REFUSAL_THEN_AS_SENT, 'g');
+const AS_SENT_THEN_REFUSAL_G = new RegExp(AS_SENT_THEN_REFUSAL, 'g');
+const ASK_FIGURES_AFTER = /^\s*(?:\([^()]*\)|(?:at|of|for|on)\s+\$?\d[^;()]*?(?=,\s|\s+(?:and|but|so|since|because)\b|[.!?]?$))/;
+function refusedSpans(part: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const [re, fromStart] of [[REFUSAL_THEN_AS_SENT_G, false], [AS_SENT_THEN_REFUSAL_G, true]] as const) {
+    re.lastIndex = 0;
+    for (const m of part.matchAll(re)) {
+      let end = m.index + m[0].length;
+      end += ASK_FIGURES_AFTER.exec(part.slice(end))?.[0].length ?? 0;
+      spans.push([fromStart ? 0 : m.index, end]);
+    }
+  }
+  return spans;
+}
 const AS_SENT_RE = new RegExp(AS_SENT);
 const APPROVED_AS_SENT = /(?<!\b(?:not|never|cannot|can't|can not|won't|will not|couldn't|could not|unable to|not able to)\s)\b(?:approved?|approving|signed off|good to go|clears|went through)\b[^.;!?\n]{0,40}\bas (?:originally )?(?:submitted|requested|presented)\b/;
 const TURN_TO_OFFER = /;|\s[-\u2013\u2014]\s|,?\s+but\b|,?\s+(?:however|instead)\b|,\s*(?=(?:we|i|uw|credit|they|the (?:desk|committee))\s+(?:can|could|would|will|are able|'d|'ll|do|offer)\b)|:\s*(?=\$?\d)/g;
@@ -171,8 +194,10 @@ export function blankRefusedAsSent(own: string): string {
         for (let i = 0; i + 1 < cuts.length; i++) {
           const part = sentence.slice(cuts[i], cuts[i + 1]);
           if (!REFUSED_AS_SENT.test(part) || APPROVED_AS_SENT.test(part)) continue;
-          const at = start + cuts[i];
-          out = out.slice(0, at) + ' '.repeat(part.length) + out.slice(at + part.length);
+          for (const [from, to] of refusedSpans(part)) {
+            const at = start + cuts[i] + from;
+            out = out.slice(0, at) + ' '.repeat(to - from) + out.slice(at + to - from);
+          }
         }
       }
       return out;

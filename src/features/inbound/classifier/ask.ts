@@ -36,7 +36,9 @@ export function refusedAskByName(lower: string, ask: number): string | null {
   const m =
     new RegExp(`\\b(not|instead of|rather than|versus|vs\\.?|(can't|cannot|couldn't|unable to|not able to) (do|fund|approve|go|get to|get you)|declined( it| this| the file)? (for|at))\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower) ??
     // "We can't sit 3rd behind two funders for 150", "won't go out at 110 with Forward on": a refusal of the ask however phrased
-    new RegExp(`\\b(can't|cannot|couldn't|won't|will not|unable to|not able to)\\b[^.!?\\n]{0,50}?\\b(for|at)\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower);
+    // (revz) ... never a refusal of something else, the lender then turning to take the deal ("won't need anything else, funding
+    // it as requested at $60,000", "couldn't find any issues so we're funding at 60k")
+    new RegExp(`\\b(can't|cannot|couldn't|won't|will not|unable to|not able to)\\b(?:(?!\\bso\\b|,\\s*(?:we|i|we're|we'll|i'm|i'll|funding|approving|offering|writing|doing)\\b)[^.!?\\n]){0,50}?\\b(for|at)\\s+(the\\s+)?(full\\s+|whole\\s+|requested\\s+)?${askPattern(ask)}`).exec(lower);
   return m ? m[0] : null;
 }
 

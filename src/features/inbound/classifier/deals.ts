@@ -251,8 +251,10 @@ const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&))
 /**
  * (rfix14) A line opening on a business and its terms, a comma between ("Queens Boulevard Optical, 35,000 at 1.35, 140 days"): the
  * decision's file named by the lender. Case-sensitive, two words at least; never a greeting ("Hi Dana, 35k at ...").
+ * (revz) ... nor an opener that names no business: "Congrats Dana,", "Per UW,"; and two words opened by a word of the trade's
+ * openers ("Happy Friday,", "Top Line,", "Final Offer,", "Sounds Good,"), while "Happy Paws Grooming," still names a business.
  */
-const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Dear|Good|Thanks|Thank|Morning|Afternoon|Evening|Ok|Okay|So|Also|And|But)\b)([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][\w&'.-]*)){1,5}),[ \t]+\$?\d[\d,.]*[ \t]?k?(?=[ \t]*(?:,|\/|@|at\b|x\b|for\b))/gm;
+const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Yo|Dear|Good|Congrats|Congratulations|Thanks|Thank|Morning|Afternoon|Evening|Ok|Okay|So|Also|And|But|Per|Attn)\b)(?!(?:Great|Happy|Sounds|Sure|Yes|Yep|Top|Final|Counter|Revised|Updated)[ \t]+[A-Z][\w&'.-]*,)([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][\w&'.-]*)){1,5}),[ \t]+\$?\d[\d,.]*[ \t]?k?(?=[ \t]*(?:,|\/|@|at\b|x\b|for\b))/gm;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
@@ -284,7 +286,8 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
       // the lender naming itself ("Approved on Harbor Point ... Kim, Harbor Point Commercial"): its name in the sign-off
       const blocks = text.trim().split(/\n\s*\n/);
       const last = blocks.length >= 2 ? blocks[blocks.length - 1] : '';
-      if (last.split('\n').length <= 4 && sameBusiness(words, nameWords(last))) continue;
+      // (revz) ... never the block the name was found in: a reply ending on "Millbrook Hardware Supply, 45,000 at 1.36, ..." names that file
+      if (last.split('\n').length <= 4 && !last.includes(m[0].trim()) && sameBusiness(words, nameWords(last))) continue;
       return name;
     }
   }
@@ -294,14 +297,27 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   while ((m = FILE_TAKEN_UP.exec(text))) {
     const words = nameWords(asWritten(m[1]));
     if (!words.length || sameBusiness(words, business) || nearName(words, business)) continue;
+    // (revz) a legal name with the deal's own trade name after it: "the application for Northside Animal Care LLC dba Pinecrest
+    // Veterinary Clinic" takes up this deal's file
+    const dba = DBA_AFTER.exec(text.slice(m.index + m[0].length));
+    if (dba) {
+      const trade = nameWords(asWritten(dba[1]));
+      if (trade.length && (sameBusiness(trade, business) || nearName(trade, business))) continue;
+    }
     if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w) || HEADING_WORDS.has(w))) continue;
     return asWritten(m[1]);
   }
   return null;
 }
 
-/** (rfix15) A file named after the word for it, where a reply says what it takes up: "the referral for X", "your application from X". */
-const FILE_TAKEN_UP = new RegExp(`\\b(?:[Ff]ollowing up|[Ff]ollow(?:ing)?-up|[Ww]riting|[Rr]eaching out|[Gg]etting back to you|[Rr]egarding|[Aa]s to|[Aa]s for|[Aa]bout)[ \\t]+(?:on[ \\t]+|about[ \\t]+|regarding[ \\t]+)?(?:the|your|this)[ \\t]+(?:referral|application|loan request|credit request|request|submission|file|package)[ \\t]+(?:for|from|on)[ \\t]+(${CAP_RUN})`, 'g');
+/** (revz) A trade name written after a legal one: ", dba Pinecrest Veterinary Clinic", " (d/b/a Pinecrest Vet)". */
+const DBA_AFTER = new RegExp(`^[ \\t]*,?[ \\t]*\\(?[ \\t]*(?:[Dd]\\.?\\/?[Bb]\\.?\\/?[Aa]\\.?|DBA|[Dd]oing [Bb]usiness [Aa]s|[Aa]\\/[Kk]\\/[Aa]|AKA|aka)[ \\t]+(${CAP_RUN})`);
+/**
+ * (rfix15) A file named after the word for it, where a reply says what it takes up: "the referral for X", "your application from X".
+ * (revz) A referral, a submission, a package or a file comes "from" the broker who sent it ("the package from Dana Whitfield"):
+ * only an application or a request names its merchant after "from".
+ */
+const FILE_TAKEN_UP = new RegExp(`\\b(?:[Ff]ollowing up|[Ff]ollow(?:ing)?-up|[Ww]riting|[Rr]eaching out|[Gg]etting back to you|[Rr]egarding|[Aa]s to|[Aa]s for|[Aa]bout)[ \\t]+(?:on[ \\t]+|about[ \\t]+|regarding[ \\t]+)?(?:the|your|this)[ \\t]+(?:(?:referral|application|loan request|credit request|request|submission|file|package)[ \\t]+(?:for|on)|(?:application|loan request|credit request)[ \\t]+from)[ \\t]+(${CAP_RUN})`, 'g');
 
 /**
  * One reply answering several files in running prose ("Approved 60k ... for Pinecrest. Approved 40k ...

@@ -56,7 +56,7 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   },
   // (rfix14) the ticket against what the lender can place: "25k is below what the desk can syndicate", "our floor is $50k gross",
   // "try a smaller shop for this size" (never a floor on the revenue or the score: "our floor is $50k a month in deposits")
-  { cat: 'deal_size', re: /\b(?:below|under|smaller than|less than) what (?:we|i|the desk|our desk|credit|the committee|our (?:shop|program|participants)) (?:can|could|will|would) (?:syndicate|fund|write|lead|place|do|touch|look at)\b|\b(?:our|the desk's|my) (?:floor|minimum|min) (?:is|on (?:a )?(?:deals?|files?|tickets?) is) \$\s?\d[\d,.]*\s?(?:k|mm?)?\b(?!\s*(?:in |of )?(?:monthly |annual |avg |average )?(?:gross )?(?:revenue|deposits|sales|a month|per month|\/\s?mo|monthly|fico|score|credit))|\bfor (?:this|that|a (?:deal|file|ticket) (?:this|that)) size\b|\b(?:deal|ticket|file) size\b/g, w: 3 },
+  { cat: 'deal_size', re: /\b(?:below|under|smaller than|less than) what (?:we|i|the desk|our desk|credit|the committee|our (?:shop|program|participants)) (?:can|could|will|would) (?:syndicate|fund|write|lead|place|do|touch|look at)\b|\b(?:our|the desk's|my) (?:floor|minimum|min) (?:is|on (?:a )?(?:deals?|files?|tickets?) is) \$\s?\d[\d,.]*\s?(?:k|mm?)?\b(?!(?:[^.;:!?,\n]|[.,](?=\d)){0,40}?(?:\b(?:revenue|deposits?|sales|balances?|adb|a (?:day|month)|per (?:day|month)|daily|monthly|annual|fico|score|credit|tib|time in business|months?|years?)\b|\/\s?(?:mo|day)))|\bfor (?:this|that|a (?:deal|file|ticket) (?:this|that)) size\b|\b(?:deal|ticket|file) size\b/g, w: 3 },
   { cat: 'deal_size', re: /\btoo (small|large|big)\b|\b(minimum|min|maximum|max) (funding|deal|advance|amount|size)\b|\bbelow our (min|minimum)\b|\babove our (max|maximum)\b/g, w: 3 },
 ];
 
@@ -125,8 +125,10 @@ const PRAISED_BEFORE_BUT = /^[^.!?;:\n]*?\b(?:looks?|looked|are|is|were|was|seem
  * (rfix15) ... nor what the lender praises in a clause of its own, no "but" needed: "the owner's credit is excellent.
  * Unfortunately our floor is 12 months in business" (the praised subject and its praise are blanked, at most four words
  * before it; "credit is not great" or "credit isn't good enough" praise nothing and stay reasons).
+ * (revz) ... nor its figure praised and then set against the lender's minimum ("FICO is good at 680 but our minimum for 60k is
+ * 700"): the subject is the reason.
  */
-const PRAISED_CLAUSE = /\b(?:[a-z'$\d,.-]+\s+){0,3}[a-z'-]+\s+(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|clean|spotless|pristine)\b(?!\s+(?:enough|but|except|until|for now)\b)/g;
+const PRAISED_CLAUSE = /\b(?:[a-z'$\d,.-]+\s+){0,3}[a-z'-]+\s+(?:looks?|looked|are|is|were|was|seems?|seemed)\s+(?:really\s+|very\s+)?(?:great|fine|good|strong|solid|healthy|excellent|clean|spotless|pristine)\b(?!\s+(?:enough|but|except|until|for now)\b)(?!\s+(?:at|with)\s+\$?\d[^.!?;:\n]*\b(?:but|though|however|yet|just not)\b)/g;
 /** Each clause (the text between stops) on its own: one anchored pass per clause keeps a crafted body linear (review). */
 export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^.!?;:\n]+/g, (clause) => clause.replace(re, (w) => ' '.repeat(w.length)));
 
@@ -139,8 +141,13 @@ export const clauseWise = (text: string, re: RegExp): string => text.replace(/[^
 // reflect the revenue" is the reason itself, the deposits short of what was stated)
 const DISCLAIMED_REASON = /\b(?:(?:isn't|is not|wasn't|was not|it's not|it is not|not) (?:a question of|a matter of|an issue of|about the|because of|a reflection (?:on|of)|based on)|(?:has|had|have) nothing to do with|nothing to do with|(?:does|do|did|will) not reflect (?:on|upon)|(?:doesn't|don't|didn't|won't) reflect (?:on|upon)|(?:is |are |was )?unrelated to)\b(?:(?!\bbut\b)[^.;:!?,\n])*/g;
 
+/**
+ * (revz) A subject the lender says is not what stops the file ("Deal size isn't the issue, it's the 14 NSFs", "credit is not the
+ * problem"): the clause names no reason (the one after it does).
+ */
+const NOT_THE_ISSUE = /^[^.!?;:\n,]*?\b(?:isn't|is not|wasn't|was not|aren't|are not|weren't|were not|not)\s+(?:really\s+)?(?:the|an?|our|my)\s+(?:issue|problem|concern|hold-?up|hang-?up|reason)\b/;
 export function declineCategory(text: string): { category: DeclineCategory; index: number; hits: string[] } {
-  const lower0 = clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT);
+  const lower0 = clauseWise(clauseWise(text.replace(WAIVED_REASON, (w) => ' '.repeat(w.length)).replace(DISCLAIMED_REASON, (w) => ' '.repeat(w.length)).replace(CLEAN_RECORD, (w) => ' '.repeat(w.length)), PRAISED_BEFORE_BUT), NOT_THE_ISSUE);
   const lower = clauseWise(lower0, PRAISED_CLAUSE);
   const totals = new Map<DeclineCategory, { score: number; first: number; hits: string[]; strong: number }>();
   for (const c of CATEGORY_CUES) {

@@ -349,6 +349,9 @@ export const PENDING: PhraseRow[] = [
   { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },
   { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
   { phrase: 'you will be notified|will be notified when', w: 3 },
+  // (rfix16) a status notice that only points to the portal: "The status of this submission has changed. Log in to the portal to
+  // view details" (no decision in the message; what changed is for a person to look up)
+  { phrase: "(the )?status (of (this|your|the) (submission|file|deal|application|request|merchant) )?(has )?(changed|been updated|was updated)\\b[^\\n]{0,40}?(log ?in|sign ?in|visit|go to|check)\\b[^.\\n]{0,60}?\\bto (view|see|review|read) (the )?(details|status|update|decision|changes?)\\b", w: 2.5 },
   // the broker's own paperwork before the file is opened: no decision on the merchant
   { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
@@ -436,7 +439,11 @@ const VOID_NOT_PRODUCED = "(they|he|she|the (merchant|owner|client|business|guar
 const VOID_UNLESS_FACT =
   `(if|should|in case|in the event)( that)?${VOID_ROUTINE} ((there (is|are|'s) )?(no|not an?) |${VOID_NOT_PRODUCED})[^.!?\\n]{1,80}?${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
   `|${VOID_DECISION} ${VOID_BE} ${VOID_WORD}( [a-z]+){0,2} (unless|without|absent|if (there (is|are|'s) )?no|if ${VOID_NOT_PRODUCED})${VOID_ROUTINE}` +
-  `|(unless|without|absent)${VOID_ROUTINE} [^.!?,\\n]{3,80},? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
+  `|(unless|without|absent)${VOID_ROUTINE} [^.!?,\\n]{3,80},? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
+  // (rfix16) ... or if a fact nobody has seen yet turns out worse than a stated limit, or something more is found: "if the lien
+  // balance exceeds $15,000 or any additional lien is found, this approval will be withdrawn" (a payoff or a search still to
+  // come decides it; never a verification coming back different, nor a deadline)
+  `|(if|should|in case|in the event)( that)?${VOID_ROUTINE} [^.!?\\n]{1,100}?\\b(exceeds?|exceeding|is (over|above|more than|greater than|higher than)|comes? (in )?(over|above|higher than)|(is|are) (found|discovered|uncovered|identified)|turns? up|shows? up|surfaces?)\\b[^.!?\\n]{0,80}?,? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
 
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [

@@ -428,6 +428,17 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
+/**
+ * (rfix16) The RELAYED rows above that say only where the relayer placed the file (its first three: "took it to three of our
+ * funders", "one came back", "heard back from a funder we work with"), not a call, a voicemail or the relayer's own markup.
+ */
+export const RELAYED_PLACED = new RegExp(RELAYED.slice(0, 3).map((r) => `(?:${r.phrase})`).join('|'));
+/**
+ * (rfix16) The funder's own decision in writing, passed on whole: "a written approval for the whole 40k", "their approval PDF is
+ * attached" (never one still to come: "no written approval yet", "waiting on the signed offer").
+ */
+export const RELAYED_IN_WRITING =
+  /(?<!\b(?:no|not|without|awaiting|waiting (?:on|for)|pending|before|until|till|once|when|after|get|getting) (?:a |an |the |their |any |his |her )?)\b(?:written|signed|formal) (?:approval|offer|commitment)\b|\b(?:approval|offer|commitment)(?: pdf| letter| e-?mail| document| doc)s? (?:is |are )?(?:attached|enclosed|forwarded)\b/;
 /** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
 const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
 const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";
@@ -933,7 +944,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     category: 'stacking',
     phrases: [
       "(carrying|running|paying|servicing|juggling|sitting on|already (has|have|carrying|running|paying|got))( (two|three|four|five|six|\\d+|multiple|several))? (dailies|weeklies|daily debits|weekly debits|daily payments|positions|advances|mcas|funders|lenders|merchant cash advances)",
-      '(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
+      // (rfix16) never the funders the file was shopped to: "shopped it to five funders", "sent it out to three lenders"
+      '(?<!\\b(shopped|shopping|sent|sending|took|taking|ran|running|pitched|showed|passed|submitted|submitting|placed|marketed)\\b[^.!?\\n]{0,40}\\b(to|with|across|among) )(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
       // (holdout12) a further advance found, and where the funder would sit: "a third advance funded Tuesday", "we won't go in behind three"
       '(second|third|fourth|fifth|2nd|3rd|4th|5th) (advance|mca|funder|lender|loan|daily|weekly)',
       '(go|sit|come|be|fund) in behind (two|three|four|five|\\d|them|both|those|that)',
@@ -979,6 +991,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(minimum|min|floor|cutoff|threshold)( on [a-z /&-]{1,30})? (is|of|sits at) \\$?\\d[\\d,.]*k? (a|per|/|each) ?(month|mo)\\b',
       '(revenue|deposits|sales|volume) (dipped|dips|fell off|falls off|dropped off|drops off|slowed|collapsed|tanked|cratered|shrank|shrunk)',
       '(not enough|insufficient) (cash ?flow|revenue|deposits|sales|volume)|cash ?flow (is |are )?(too )?(thin|weak|tight|light|low)|(thin|weak|tight|light|low) cash ?flow',
+      // (rfix16) the ask set against the month's deposits and found too big: "65k against about 74k a month in deposits is too big a
+      // ratio", "40 on 30k monthly revenue is too much"
+      '\\$?\\d[\\d,.]*k? (against|on|vs\\.?|versus|over) (about |around |roughly |only |just |maybe )?\\$?\\d[\\d,.]*k? (a|per|/|in|of) ?(month|mo|monthly)\\b[^.!?\\n]{0,80}\\btoo (big|large|high|much|rich)|(ask|amount|advance|request)[^.!?\\n]{0,40}\\btoo (big|large|high) (a |of a )?(ratio|multiple|percentage) (of|to|for|against) (the |their |monthly )*(revenue|deposits|sales|volume)',
     ],
     w: 3,
   },

@@ -4203,4 +4203,20 @@ describe('(rfix16) withdrawal on a fact still to come, portal status notices, a 
     // a short line is a note of its own, not wrapped prose
     expect(requestedItems('need mtd\nsend dl too').items).toEqual(['mtd', 'dl']);
   });
+
+  it("an equipment lessor's lease in the advance's place is a counter; its buyout or purchase option is no amount; '48 monthly at $X' is each payment", () => {
+    const lease = 'Dana,\n\nWe are a lessor, we do not buy receivables. We can do this as a $1 buyout lease on the oven itself:\n\nEquipment cost financed: $50,000\nTerm: 24 months\nMonthly payment: $2,500.00\nEnd of term: $1 buyout\n\nCarl';
+    const r = read(lease, ask(50_000));
+    expect(r.type).toBe('counter');
+    expect(r.offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.2, term: 24, term_unit: 'months', payment_amount: 2500 })]);
+    // the merchant's own lease asked for is no product offered
+    expect(read('Please send a copy of the lease for the shop and the last 3 statements.', ask(50_000)).type).toBe('needs_info');
+    const option = extractOffers('Amount financed     $40,000\nPayments            36 monthly at $1,500\nPurchase option     10% of cost ($4,000) at end of term', ask(50_000));
+    expect(option).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.35, term: 36, payment_amount: 1500 })]);
+  });
+
+  it('a request hard-wrapped with a blank line between (an HTML paragraph per line) is still one sentence', () => {
+    const text = 'To move this to final we require the last four bank statements, a payoff letter from the Rapid position good\n\nthrough the 20th, and the signed lease for the second store.';
+    expect(requestedItems(text).items).toEqual(['last four bank statements', 'payoff letter from the Rapid position good through the 20th', 'signed lease for the second store']);
+  });
 });

@@ -821,6 +821,10 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (rfix17) "they would do better on an equipment lease", "they'd be better off with our equipment financing", "we can do it as
   // an equipment lease instead": the same program in the advance's place, in other words
   { product: 'equipment', phrase: "(do|fare|be) better( off)? (on|with|in|under|as) (an? |our |the )?equipment (finance|financing|loan|lease)|as (an? |our |the )?equipment (finance|financing|loan|lease)( agreement)? instead", w: 3 },
+  // (rfix16) an equipment lessor offering a lease in the advance's place, by its end-of-term option or on the equipment itself:
+  // "we can do this as a $1 buyout lease on the line itself", "what we can do is a lease on the press" (never the merchant's own
+  // lease: the verb is the lender's offer; never "lease payments", the lease's "holder")
+  { product: 'equipment', phrase: NOT_REFUSED + "(do|offer|structure|write|approve)( (it|this|that|this one|the (deal|file|amount|ask)))?( instead| rather)?( is)?( as)? (an? |our |the )(\\$\\d[\\d,.]*k? |\\d+% )?((dollar|\\$1|one dollar|buy-?out|purchase[- ]option|fmv|fair market value|capital|finance|true)[- ])*(buy-?out |purchase[- ]option )?lease\\b(?! (payments?|holder|company|agreement on file)\\b)", w: 3 },
   { product: 'sba', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];

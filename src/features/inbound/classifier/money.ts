@@ -40,8 +40,6 @@ const PRE_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['other', /\b(revenue|deposits?|sales|balances?|payoffs?|liens?|judgments?|minimum|min|max\w*|owe[sd]?|positions?|(?<!(?:cleared|passed|through|past) )credit(?! (limit|line|signed|approved|okayed|ok'd|cleared|passed|committee|team|dept|department|officer|manager|signed off|gave|said))|income|adb|gross|volume|(?<!\b(?:approved|approvable|qualif(?:y|ies|ied)|eligible)(?: for)? )up to|verified|tax)\b/g],
   // (holdout33) a threshold or revenue in shorthand: "rev under 15k a month, our floor is 20k" is no amount offered
   ['other', /\b(?:rev|revs|floor)\b/g],
-  // (rfix16) ... nor one named after it: "End of term: $1 buyout", "Purchase option: 10% of cost ($4,800)"
-  ['other', /\b(?:buy-?outs?|purchase[- ]options?|residual|balloon|end of (?:the )?(?:term|lease))\b/g],
   ['other', /\b(?:still )?in there (?:with|for)|\bstill (?:has|have|carrying|owes?|sitting on)\b/g],
   // (holdout21) a program's threshold, not an amount offered: "weekly is only offered on files over $50k", "deals above 100k go to committee"
   ['other', /\b(files?|deals?|advances?|tickets?|fundings?|anything|amounts?|requests?|approvals?)( that are| that's| sized| of)? (over|above|under|below|north of|south of|more than|less than|bigger than|smaller than|larger than|greater than|at least|upwards of)\b/g],

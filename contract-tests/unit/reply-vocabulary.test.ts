@@ -4189,6 +4189,8 @@ describe('(rfix16) withdrawal on a fact still to come, portal status notices, a 
     const passed = read('Shopped it to six of our funders, a pass from all of them: 90k against roughly 60k a month in deposits is too much. Sorry.', ask(90_000));
     expect(passed).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
     expect(passed.review_reason).toBeUndefined();
+    // one funder's no while the others are still out is no answer of the desk's own
+    expect(read('Shopped it to six of our funders. One of them came back a pass: deposits too light for 90k. Sorry, still waiting on the rest.', ask(90_000)).review_reason).toBe('tentative_terms');
   });
 
   it('funders a file was shopped to are not positions; the ask too big against the month\'s deposits is low revenue', () => {

@@ -439,6 +439,12 @@ export const RELAYED_PLACED = new RegExp(RELAYED.slice(0, 3).map((r) => `(?:${r.
  */
 export const RELAYED_IN_WRITING =
   /(?<!\b(?:no|not|without|awaiting|waiting (?:on|for)|pending|before|until|till|once|when|after|get|getting) (?:a |an |the |their |any |his |her )?)\b(?:written|signed|formal) (?:approval|offer|commitment)\b|\b(?:approval|offer|commitment)(?: pdf| letter| e-?mail| document| doc)s? (?:is |are )?(?:attached|enclosed|forwarded)\b/;
+/**
+ * (rfix16) Every funder the file went to passed, as the relayer reports it: "a pass across the board", "all five passed", "none of
+ * them would do it", "nobody would put a number on it" (never one funder's no while others are still out).
+ */
+export const RELAYED_ALL_PASSED =
+  /\bacross the board\b|\b(?:all|each|every one|everyone|every (?:funder|lender|shop)) (?:of (?:them|our|my) (?:\w+ )?)?(?:\w+ )?(?:passed|declined|said no|turned it down)|\ba pass from (?:all|every|each)\b|\b(?:none|not one|neither) of (?:them|our|my|the)\b|\b(?:nobody|no one|no takers)\b/;
 /** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
 const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
 const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";

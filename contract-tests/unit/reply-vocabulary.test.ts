@@ -4186,11 +4186,11 @@ describe('(rfix16) withdrawal on a fact still to come, portal status notices, a 
     expect(pending.review_reason).toBe('tentative_terms');
     // the desk's markup on top: for a person
     expect(read(written.replace('\n\nJo', '\n\nWe add 2 points on top for our side.\n\nJo'), ask(50_000)).review_reason).toBe('tentative_terms');
-    const passed = read('Shopped it to six of our funders, a pass from all of them: 90k against roughly 60k a month in deposits is too much. Sorry.', ask(90_000));
+    const passed = read('Shopped it to a few of our funders, a pass from all of them: 90k against roughly 60k a month in deposits is too much. Sorry.', ask(90_000));
     expect(passed).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
     expect(passed.review_reason).toBeUndefined();
     // one funder's no while the others are still out is no answer of the desk's own
-    expect(read('Shopped it to six of our funders. One of them came back a pass: deposits too light for 90k. Sorry, still waiting on the rest.', ask(90_000)).review_reason).toBe('tentative_terms');
+    expect(read('Shopped it to a few of our funders. One of them came back a pass: deposits too light for 90k. Sorry, still waiting on the rest.', ask(90_000)).review_reason).toBe('tentative_terms');
   });
 
   it('funders a file was shopped to are not positions; the ask too big against the month\'s deposits is low revenue', () => {

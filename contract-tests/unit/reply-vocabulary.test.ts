@@ -4265,3 +4265,69 @@ describe('(revz) an outside review: the refusal "as submitted" and the offer in 
     expect(splitReply('Approved:\nA) 50k at 1.35 for 9 months\n--\nB) 40k at 1.30 for 6 months\n--\nC) Weekly: 30k at 1.28 for 4 months').own).toMatch(/C\) Weekly: 30k/);
   });
 });
+
+describe('(rfix16) withdrawal on a fact still to come, portal status notices, a desk\'s own answer, wrapped prose items', () => {
+  it('an approval that will be withdrawn if a payoff comes in over a limit or something more is found goes to a person; a deadline does not', () => {
+    const base = 'Approved at the full $60,000: factor 1.30, 30 weekly payments of $2,600. ';
+    const threat = read(`${base}Should the judgment payoff come in above $10,000, or another judgment show up on the search, this approval will be withdrawn.`, ask(60_000));
+    expect(threat.type).toBe('approved');
+    expect(threat.review_reason).toBeDefined();
+    const found = read(`${base}If an additional UCC is found at the final search, the approval will be withdrawn.`, ask(60_000));
+    expect(found.review_reason).toBeDefined();
+    // a deadline is a routine condition, applied
+    expect(read(`${base}If the contracts are not returned within 5 days, this approval will be withdrawn.`, ask(60_000)).review_reason).toBeUndefined();
+  });
+
+  it('a status-change notice pointing to the portal is no decision, not a reply for the model to fill', () => {
+    const r = read('Your submission\'s status has been updated. Please sign in at the partner portal to see the details.\nThis mailbox is not monitored.', ask(40_000));
+    expect(r.type).toBe('unclassified');
+    expect(r.reasons).toContain('acknowledgement, no decision');
+    expect(read('Please sign in at the partner portal.\nThis mailbox is not monitored.', ask(40_000)).reasons).not.toContain('acknowledgement, no decision');
+  });
+
+  it("a desk that placed the file passes on a funder's approval in writing, or reports every funder passed: its own answer, applied", () => {
+    const written = 'Dana, we sent it to a couple of our funders and Ridgeline came back with a signed approval for the full 50k (approval letter is attached):\n\n50,000 funded at 1.35, 30 weekly payments of 2,250\n\nJo';
+    const w = read(written, ask(50_000));
+    expect(w).toMatchObject({ type: 'approved' });
+    expect(w.review_reason).toBeUndefined();
+    // still to come in writing: hearsay, for a person
+    const pending = read(written.replace('with a signed approval', 'with a yes').replace(' (approval letter is attached)', ', no signed approval yet'), ask(50_000));
+    expect(pending.review_reason).toBe('tentative_terms');
+    // the desk's markup on top: for a person
+    expect(read(written.replace('\n\nJo', '\n\nWe add 2 points on top for our side.\n\nJo'), ask(50_000)).review_reason).toBe('tentative_terms');
+    const passed = read('Shopped it to a few of our funders, a pass from all of them: 90k against roughly 60k a month in deposits is too much. Sorry.', ask(90_000));
+    expect(passed).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    expect(passed.review_reason).toBeUndefined();
+    // one funder's no while the others are still out is no answer of the desk's own
+    expect(read('Shopped it to a few of our funders. One of them came back a pass: deposits too light for 90k. Sorry, still waiting on the rest.', ask(90_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it('funders a file was shopped to are not positions; the ask too big against the month\'s deposits is low revenue', () => {
+    expect(read('Sent it out to four funders and all of them passed, the deposits are too thin. Sorry.', ask(50_000)).decline_category).toBe('low_revenue');
+    expect(read('Pass. The merchant is carrying four funders already.', ask(50_000)).decline_category).toBe('stacking');
+    expect(read('Have to pass: 75k against about 40k a month in sales is way too big.', ask(75_000)).decline_category).toBe('low_revenue');
+  });
+
+  it("a long request hard-wrapped mid-sentence is one sentence; the lender's purpose clause asks for nothing", () => {
+    const text = 'To move this to final we require the last four bank statements, a payoff letter from the Rapid position good\nthrough the 20th, and the signed lease for the second store so that we can complete a site\ninspection.';
+    expect(requestedItems(text).items).toEqual(['last four bank statements', 'payoff letter from the Rapid position good through the 20th', 'signed lease for the second store']);
+    // a short line is a note of its own, not wrapped prose
+    expect(requestedItems('need mtd\nsend dl too').items).toEqual(['mtd', 'dl']);
+  });
+
+  it("an equipment lessor's lease in the advance's place is a counter; its buyout or purchase option is no amount; '48 monthly at $X' is each payment", () => {
+    const lease = 'Dana,\n\nWe are a lessor, we do not buy receivables. We can do this as a $1 buyout lease on the oven itself:\n\nEquipment cost financed: $50,000\nTerm: 24 months\nMonthly payment: $2,500.00\nEnd of term: $1 buyout\n\nCarl';
+    const r = read(lease, ask(50_000));
+    expect(r.type).toBe('counter');
+    expect(r.offers).toEqual([expect.objectContaining({ amount: 50_000, factor_rate: 1.2, term: 24, term_unit: 'months', payment_amount: 2500 })]);
+    // the merchant's own lease asked for is no product offered
+    expect(read('Please send a copy of the lease for the shop and the last 3 statements.', ask(50_000)).type).toBe('needs_info');
+    const option = extractOffers('Amount financed     $40,000\nPayments            36 monthly at $1,500\nPurchase option     10% of cost ($4,000) at end of term', ask(50_000));
+    expect(option).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.35, term: 36, payment_amount: 1500 })]);
+  });
+
+  it('a request hard-wrapped with a blank line between (an HTML paragraph per line) is still one sentence', () => {
+    const text = 'To move this to final we require the last four bank statements, a payoff letter from the Rapid position good\n\nthrough the 20th, and the signed lease for the second store.';
+    expect(requestedItems(text).items).toEqual(['last four bank statements', 'payoff letter from the Rapid position good through the 20th', 'signed lease for the second store']);
+  });
+});

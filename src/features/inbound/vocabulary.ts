@@ -349,6 +349,9 @@ export const PENDING: PhraseRow[] = [
   { phrase: 'still with (uw|underwriting|credit|the underwriter)', w: 3 },
   { phrase: 'should know (by|tomorrow|today|later)', w: 2 },
   { phrase: 'you will be notified|will be notified when', w: 3 },
+  // (rfix16) a status notice that only points to the portal: "The status of this submission has changed. Log in to the portal to
+  // view details" (no decision in the message; what changed is for a person to look up)
+  { phrase: "(the )?status (of (this|your|the) (submission|file|deal|application|request|merchant) )?(has )?(changed|been updated|was updated)\\b[^\\n]{0,40}?(log ?in|sign ?in|visit|go to|check)\\b[^.\\n]{0,60}?\\bto (view|see|review|read) (the )?(details|status|update|decision|changes?)\\b", w: 2.5 },
   // the broker's own paperwork before the file is opened: no decision on the merchant
   { phrase: '(signed )?(iso|broker|referral|partner) agreement', w: 4 },
   { phrase: '(running|about) \\d+ (hours|days) behind', w: 2 },
@@ -425,6 +428,23 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
 ];
 
+/**
+ * (rfix16) The RELAYED rows above that say only where the relayer placed the file (its first three: "took it to three of our
+ * funders", "one came back", "heard back from a funder we work with"), not a call, a voicemail or the relayer's own markup.
+ */
+export const RELAYED_PLACED = new RegExp(RELAYED.slice(0, 3).map((r) => `(?:${r.phrase})`).join('|'));
+/**
+ * (rfix16) The funder's own decision in writing, passed on whole: "a written approval for the whole 40k", "their approval PDF is
+ * attached" (never one still to come: "no written approval yet", "waiting on the signed offer").
+ */
+export const RELAYED_IN_WRITING =
+  /(?<!\b(?:no|not|without|awaiting|waiting (?:on|for)|pending|before|until|till|once|when|after|get|getting) (?:a |an |the |their |any |his |her )?)\b(?:written|signed|formal) (?:approval|offer|commitment)\b|\b(?:approval|offer|commitment)(?: pdf| letter| e-?mail| document| doc)s? (?:is |are )?(?:attached|enclosed|forwarded)\b/;
+/**
+ * (rfix16) Every funder the file went to passed, as the relayer reports it: "a pass across the board", "all five passed", "none of
+ * them would do it", "nobody would put a number on it" (never one funder's no while others are still out).
+ */
+export const RELAYED_ALL_PASSED =
+  /\bacross the board\b|\b(?:all|each|every one|everyone|every (?:funder|lender|shop)) (?:of (?:them|our|my) (?:\w+ )?)?(?:\w+ )?(?:passed|declined|said no|turned it down)|\ba pass from (?:all|every|each)\b|\b(?:none|not one|neither) of (?:them|our|my|the)\b|\b(?:nobody|no one|no takers)\b/;
 /** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
 const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
 const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";
@@ -436,7 +456,11 @@ const VOID_NOT_PRODUCED = "(they|he|she|the (merchant|owner|client|business|guar
 const VOID_UNLESS_FACT =
   `(if|should|in case|in the event)( that)?${VOID_ROUTINE} ((there (is|are|'s) )?(no|not an?) |${VOID_NOT_PRODUCED})[^.!?\\n]{1,80}?${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
   `|${VOID_DECISION} ${VOID_BE} ${VOID_WORD}( [a-z]+){0,2} (unless|without|absent|if (there (is|are|'s) )?no|if ${VOID_NOT_PRODUCED})${VOID_ROUTINE}` +
-  `|(unless|without|absent)${VOID_ROUTINE} [^.!?,\\n]{3,80},? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
+  `|(unless|without|absent)${VOID_ROUTINE} [^.!?,\\n]{3,80},? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
+  // (rfix16) ... or if a fact nobody has seen yet turns out worse than a stated limit, or something more is found: "if the lien
+  // balance exceeds $15,000 or any additional lien is found, this approval will be withdrawn" (a payoff or a search still to
+  // come decides it; never a verification coming back different, nor a deadline)
+  `|(if|should|in case|in the event)( that)?${VOID_ROUTINE} [^.!?\\n]{1,100}?\\b(exceeds?|exceeding|is (over|above|more than|greater than|higher than)|comes? (in )?(over|above|higher than)|(is|are) (found|discovered|uncovered|identified)|turns? up|shows? up|surfaces?)\\b[^.!?\\n]{0,80}?,? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
 
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */
 export const TENTATIVE: PhraseRow[] = [
@@ -806,6 +830,10 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (rfix17) "they would do better on an equipment lease", "they'd be better off with our equipment financing", "we can do it as
   // an equipment lease instead": the same program in the advance's place, in other words
   { product: 'equipment', phrase: "(do|fare|be) better( off)? (on|with|in|under|as) (an? |our |the )?equipment (finance|financing|loan|lease)|as (an? |our |the )?equipment (finance|financing|loan|lease)( agreement)? instead", w: 3 },
+  // (rfix16) an equipment lessor offering a lease in the advance's place, by its end-of-term option or on the equipment itself:
+  // "we can do this as a $1 buyout lease on the line itself", "what we can do is a lease on the press" (never the merchant's own
+  // lease: the verb is the lender's offer; never "lease payments", the lease's "holder")
+  { product: 'equipment', phrase: NOT_REFUSED + "(do|offer|structure|write|approve)( (it|this|that|this one|the (deal|file|amount|ask)))?( instead| rather)?( is)?( as)? (an? |our |the )(\\$\\d[\\d,.]*k? |\\d+% )?((dollar|\\$1|one dollar|buy-?out|purchase[- ]option|fmv|fair market value|capital|finance|true)[- ])*(buy-?out |purchase[- ]option )?lease\\b(?! (payments?|holder|company|agreement on file)\\b)", w: 3 },
   { product: 'sba', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   { product: 'mca', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
@@ -934,7 +962,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     category: 'stacking',
     phrases: [
       "(carrying|running|paying|servicing|juggling|sitting on|already (has|have|carrying|running|paying|got))( (two|three|four|five|six|\\d+|multiple|several))? (dailies|weeklies|daily debits|weekly debits|daily payments|positions|advances|mcas|funders|lenders|merchant cash advances)",
-      '(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
+      // (rfix16) never the funders the file was shopped to: "shopped it to five funders", "sent it out to three lenders"
+      '(?<!\\b(shopped|shopping|sent|sending|took|taking|ran|running|pitched|showed|passed|submitted|submitting|placed|marketed)\\b[^.!?\\n]{0,40}\\b(to|with|across|among) )(two|three|four|five|six|multiple|several) (dailies|weeklies|funders|lenders|mcas|advances)',
       // (holdout12) a further advance found, and where the funder would sit: "a third advance funded Tuesday", "we won't go in behind three"
       '(second|third|fourth|fifth|2nd|3rd|4th|5th) (advance|mca|funder|lender|loan|daily|weekly)',
       '(go|sit|come|be|fund) in behind (two|three|four|five|\\d|them|both|those|that)',
@@ -980,6 +1009,9 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       '(minimum|min|floor|cutoff|threshold)( on [a-z /&-]{1,30})? (is|of|sits at) \\$?\\d[\\d,.]*k? (a|per|/|each) ?(month|mo)\\b',
       '(revenue|deposits|sales|volume) (dipped|dips|fell off|falls off|dropped off|drops off|slowed|collapsed|tanked|cratered|shrank|shrunk)',
       '(not enough|insufficient) (cash ?flow|revenue|deposits|sales|volume)|cash ?flow (is |are )?(too )?(thin|weak|tight|light|low)|(thin|weak|tight|light|low) cash ?flow',
+      // (rfix16) the ask set against the month's deposits and found too big: "65k against about 74k a month in deposits is too big a
+      // ratio", "40 on 30k monthly revenue is too much"
+      '\\$?\\d[\\d,.]*k? (against|on|vs\\.?|versus|over) (about |around |roughly |only |just |maybe )?\\$?\\d[\\d,.]*k? (a|per|/|in|of) ?(month|mo|monthly)\\b[^.!?\\n]{0,80}\\btoo (big|large|high|much|rich)|(ask|amount|advance|request)[^.!?\\n]{0,40}\\btoo (big|large|high) (a |of a )?(ratio|multiple|percentage) (of|to|for|against) (the |their |monthly )*(revenue|deposits|sales|volume)',
     ],
     w: 3,
   },

@@ -59,6 +59,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   // (holdout18) a figure over a period of money coming in is no payment: "$18k a month of transfers in", "$9k a week in deposits"
   // (holdout28) another funder's balance: "~14k left", "12k remaining on it", "still in there with ~14k"
   ['other', /^\s*(left\b|remaining\b|outstanding\b|still owed\b|owed\b|to go\b)/],
+  // (rfix16) a lease's end-of-term option is no amount funded nor paid back: "$1 buyout", "$4,800 purchase option", "$6,000 residual"
+  ['other', /^\s*(buy-?outs?|purchase[- ]options?|residual|balloon)\b/],
   ['other', /^\s*(in (true )?(deposits|revenue|sales)|(of )?(revenue|deposits|balance)|\/mo(nth)?\b|per month in|adb\b|minimum|balance|(a|per|each|every) (month|mo|week|wk|day) (of|in) (transfers?|deposits?|revenue|sales|income|credits?|wires?|ach))/],
   // (the shorthand of vocabulary.ts FREQUENCY_SHORTHAND: "dly", "bi-wkly", "per wk")
   ['payment', new RegExp(`^\\s*(daily|weekly|bi-?weekly|monthly|${freqShorthand()}|\\/\\s*(day|d|wk|week|mo|month)\\b|per (day|week|month|payment)|a (day|week|month)|each)`)],
@@ -69,7 +71,8 @@ const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
 const LENDER_MAX_IS = /\b(?:max|maximum|most|highest|the best|best)(?: amount)? (?:we|i|they|uw|credit|underwriting)(?:'ll|'d)? (?:can |could |will |would |are able to |am able to )?(?:go|do|fund|offer|approve|get to|write|stretch to)\b[^.!?$]{0,45}\b(?:is|at|=|would be|will be)\s*~?\s*$/;
 
 /** A count of payments right before a figure, naming it each payment's amount: "24 monthly payments of", "120 dailies @", "52 x". */
-const COUNTED_PAYMENT_BEFORE = /(?<![\w.$])\d{1,3}\s+(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)\s+(?:of|at|@|x)\s*~?\s*$/;
+// (rfix16) ... the noun left out after the schedule: "Payments: 48 monthly at $1,300", "30 weekly @ $1,150"
+const COUNTED_PAYMENT_BEFORE = /(?<![\w.$])\d{1,3}\s+(?:(?:(?:daily|weekly|bi-?weekly|monthly)\s+)?(?:payments|pmts|pymts|debits|pulls|draws|installments|remittances|dailies|weeklies)|daily|weekly|bi-?weekly|monthly)\s+(?:of|at|@|x)\s*~?\s*$/;
 
 /** (rfix12) A line labelled by what a consolidation pays off: "Pays off: Rapid Finance (~$12,900) + Bitty Advance (~$8,400)", "Payoffs: ...". */
 const PAYOFF_LINE = /^\s*(?:[-*\u2022]\s*)?(?:pays? off|paying off|to pay off|payoffs?|buy ?outs?|buying out|takes? out|taking out)\s*(?::|\||-|\u2013)\s*/i;

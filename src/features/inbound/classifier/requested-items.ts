@@ -319,7 +319,11 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     .join('\n')
     .replace(/([a-z0-9)])[.?]\s+(?=(?:and|plus|also|And|Plus|Also) (?:\d|the|a|an|last|most|current|signed|your|their|mtd|MTD|dl|DL|landlord|voided|lease)\b)/g, '$1, ')
     .replace(/(\b(?:and|plus|or)(?: (?:the|a|an|your|their|his|her))?|[,&+])[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ')
-    .replace(/(\b(?:the|a|an|of|for|from|your|their|his|her|its|[a-z]+'s))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ');
+    .replace(/(\b(?:the|a|an|of|for|from|your|their|his|her|its|[a-z]+'s))[ \t]*\n(?:[ \t]*\n)?[ \t]*(?=[A-Za-z0-9])/g, '$1 ')
+    // (rfix16) ... and a long line of prose hard-wrapped mid-sentence, on any word, the next line going on in lower case ("a payoff
+    // letter from Kalamata good\nthrough November 20, and a copy of the lease"), a blank line between in its HTML: one sentence (never a
+    // short line, a note of its own)
+    .replace(/^([^\n]{60,}[a-z0-9,)])[ \t]*\n(?:[ \t]*\n)?(?=[ \t]*[a-z])/gm, '$1 ');
   // (rfix10) ... and so does a sentence opened by a capital "Also", after a request or a question asking ("Need October. Also
   // the app signed and dated, and a voided check.", "Can you get me the Bitty contract? Also a signed 8821"), and a line ending on a word no sentence ends on, an article, a preposition or a possessive ("the owner's\nDL")
   // (holdout43) ... the underwriter named by a pronoun ("until he sees the payoff letter"); and the shorthand "b4" ends the item as "before" does ("need MTD + the lease on the new location b4 i can firm it up")
@@ -342,6 +346,9 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       verbRe.lastIndex = m.index + m[0].length - m[1].length + party[0].length;
       continue;
     }
+    // (rfix16) a verb in the lender's own purpose clause asks for nothing: "a copy of the lease so that we can complete a landlord
+    // verification", "in order to complete the site visit" (what the lender will do with an item, not another item)
+    if (/\b(?:so(?: that)?|in order) (?:(?:we|i|uw|they|he|she|underwriting|credit)(?: can| could| may| will|'ll) |to )(?:be able to )?$/i.test(prose.slice(Math.max(0, m.index - 40), m.index))) continue;
     const lead = /^(?:to (?:see|have|get|review|receive) |(?:now |still )?(?:is|are) )/i.exec(m[1]);
     if (lead) m[1] = m[1].slice(lead[0].length);
     // (rfix10) a verb's object is on its line (a heading "ITEMS NEEDED" asks for nothing on the line under it), and a verb in

@@ -65,3 +65,21 @@ describe("the merchant's own company name later on a public body's wire is no co
     expect(categoryDoubt([...sales, tx('2026-03-16', city, 8640)])).toBeNull();
   });
 });
+
+describe("a city's NUMBERED contract passing on a grant or relief program: no customer's payment (knowledge row)", () => {
+  // The row "Public bodies paying on a contract" ("CITY OF ... CONTRACT 26-114") already left out a
+  // grant, a refund, relief; a relief program's money under a numbered subrecipient contract is
+  // named by the program (CDBG, ARPA, SLFRF...), and was counted as revenue with no doubt.
+  it.each([
+    'CITY OF MARLOWE CDBG CONTRACT 2026-14',
+    'COUNTY OF BRANDT ARPA CONTRACT NO. 26-114',
+    'TOWN OF ELMSBURY SLFRF SUBRECIPIENT CONTRACT 114',
+    'CITY OF MARLOWE CONTRACT 26-114 DAMAGES',
+  ])('%s', (line) => {
+    const wire = `INCOMING WIRE ${line}`;
+    expect(categoryDoubt([...sales, tx('2026-03-16', wire, 8640)])).toMatch(DOUBTED);
+  });
+  it('the same city paying for mowing under its numbered contract is still a customer', () => {
+    expect(categoryDoubt([...sales, tx('2026-03-16', 'INCOMING WIRE CITY OF MARLOWE CONTRACT 26-114 MOWING', 8640)])).toBeNull();
+  });
+});

@@ -403,9 +403,18 @@ function workBilled(own: string): boolean {
 }
 
 /** A government's department or a local government by its style: "VA DEPT OF TRANSPORTATION", "DEPARTMENT OF PUBLIC WORKS", "CITY OF SALEM", "COUNTY OF ...", "STATE OF ...". */
-const PUBLIC_BODY = /\b(DEPT|DEPARTMENT)\s+OF\b|\b(CITY|COUNTY|STATE|TOWN|VILLAGE|TOWNSHIP|COMMONWEALTH)\s+OF\b/;
-/** What a government pays that is no price of work: land or a right of way taken, a business moved out of its way, a tax, a benefit. */
-const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT|CONDEMNATION|EMINENT|LAND|PROPERTY|RELOCATION|RELOC|DISPLACEMENT|TAX\w*|REVENUE|BENEFITS?|UNEMPLOYMENT|LABOR|WORKFORCE|ASSISTANCE|AID|INCENTIVES?|REBATES?|REFUND\w*|REIMB\w*|RESTITUTION|BOND|SURETY|DEPOSIT|ESCROW|UNCLAIMED|LOTTERY|MEDICAID|MEDICARE|HUMAN|SOCIAL)\b/;
+// (Not "STATE OF THE ART ROOFING", "CITY OF LIGHTS EVENTS INC": a company's name begun so, review revq;
+// THE after OF, or a company's legal form within the name's next three words, says so. The
+// beneficiary's name later on a wire line, the merchant's own LLC, is no sign.)
+const PUBLIC_BODY = /\b(DEPT|DEPARTMENT)\s+OF\b|\b(CITY|COUNTY|STATE|TOWN|VILLAGE|TOWNSHIP|COMMONWEALTH)\s+OF\s+(?!THE\b)/;
+const COMPANY_FORM = /\b(CITY|COUNTY|STATE|TOWN|VILLAGE|TOWNSHIP|COMMONWEALTH)\s+OF(\s+(?!CONTRACT\b)[A-Z&'.-]+){1,3}\s+(LLC|L\.L\.C\.?|INC|CORP|CORPORATION|LTD|PLLC|COMPANY)\b/;
+/**
+ * What a government pays that is no price of work: land or a right of way taken, a business moved out of its way, a tax, a benefit;
+ * (review revq) a grant or relief money passed on under a subrecipient contract, named by its program or its form (CDBG, ARPA,
+ * SLFRF, CARES, COVID, PPP, EIDL, a subaward, a subgrant, a cost share, a forgivable loan, an incentive for jobs created, an
+ * economic development body's, a named PROGRAM's) and damages or compensation paid under a contract.
+ */
+const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT|CONDEMNATION|EMINENT|LAND|PROPERTY|RELOCATION|RELOC|DISPLACEMENT|TAX\w*|REVENUE|BENEFITS?|UNEMPLOYMENT|LABOR|WORKFORCE|ASSISTANCE|AID|INCENTIVES?|REBATES?|REFUND\w*|REIMB\w*|RESTITUTION|BOND|SURETY|DEPOSIT|ESCROW|UNCLAIMED|LOTTERY|MEDICAID|MEDICARE|HUMAN|SOCIAL|DAMAGES|COMPENSATION|SUB-?AWARDS?|SUB-?GRANTS?|SUB-?RECIPIENTS?|CDBG|ARPA|SLFRF|CARES|COVID\w*|PPP|EIDL|RECOVERY|COST\s*SHARE|COST-SHARE|FORGIV\w*|JOBS?\s+CREATION|ECONOMIC\s+DEVELOPMENT|PROGRAMS?)\b/;
 /**
  * A public body's wire under a CONTRACT, whatever month it names ("INCOMING WIRE VA DEPT OF
  * TRANSPORTATION INCIDENT CLEARANCE CONTRACT", blind-50: a state's towing contract): a government
@@ -416,7 +425,7 @@ const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT
  * needs the period the work was done in (a contract's sale, deposit or buy-out says no month).
  */
 function publicContract(own: string): boolean {
-  return /\bCONTRACT\b/.test(own) && PUBLIC_BODY.test(own) && !PUBLIC_NO_PRICE.test(own);
+  return /\bCONTRACT\b/.test(own) && PUBLIC_BODY.test(own) && !COMPANY_FORM.test(own) && !PUBLIC_NO_PRICE.test(own);
 }
 
 /**

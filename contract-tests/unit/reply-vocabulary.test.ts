@@ -4331,3 +4331,58 @@ describe('(rfix16) withdrawal on a fact still to come, portal status notices, a 
     expect(requestedItems(text).items).toEqual(['last four bank statements', 'payoff letter from the Rapid position good through the 20th', 'signed lease for the second store']);
   });
 });
+
+describe('(rfix17) inline answers, another file in this thread, mailings and several files numbered', () => {
+  const pinecrest: ReplyContext = { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' };
+  const quoted = (answers: Record<string, string>) =>
+    ['Maria - answers below.', '', 'On Mon, Mar 2, 2026 at 9:12 AM Dana Whitfield <dana@example.com> wrote:', '> Hi Maria,', '>', '> New submission for Pinecrest Veterinary Clinic.', '>']
+      .concat(...['Requested amount: $45,000', 'Monthly revenue: $80,000', 'Existing positions: 1', 'Looking for an approval today if possible.'].map((q) => [`> ${q}`, ...(answers[q] ? [answers[q]] : [])]))
+      .join('\n');
+
+  it('requests answered here for another merchant ("these notes are for X, not <this deal>", "couldn\'t find the original thread") go to a person', () => {
+    const other = 'Dana - THESE NOTES ARE FOR RIVERBEND AUTO SPA, NOT PINECREST.\n\nNEED THE TITLE ON THE TOW TRUCK AND THE SEPTEMBER STATEMENT.';
+    expect(read(other, pinecrest)).toMatchObject({ type: 'needs_info', review_reason: 'multiple_deals' });
+    expect(read('Replying here, I couldn\'t find the original thread. Need the title on the tow truck and the September statement.', pinecrest).review_reason).toBe('multiple_deals');
+    // this deal's own request, applied
+    const mine = read('Dana - NEED THE TITLE ON THE TOW TRUCK AND THE SEPTEMBER STATEMENT.', pinecrest);
+    expect(mine.type).toBe('needs_info');
+    expect(mine.review_reason).toBeUndefined();
+  });
+
+  it("a decline written inline under the broker's quoted lines is the lender's, on the trade's reason (\"Passing on the NSFs\" names no business)", () => {
+    const r = read(quoted({ 'Existing positions: 1': 'A: Passing on the NSFs - 11 in the last 60 days.' }), pinecrest);
+    expect(r).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(r.review_reason).toBeUndefined();
+  });
+
+  it('a decision standing alone after a sentence in capitals names no business ("... WE DON\'T GO FIFTH. DECLINED.")', () => {
+    const r = read('Pass.\n\nTHEY ALREADY HAVE FOUR FUNDERS. WE DON\'T GO FIFTH POSITION. DECLINED.', pinecrest);
+    expect(r).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(r.review_reason).toBeUndefined();
+    // a name right before its decision still names another business
+    expect(read('Pass on that one. Harbor Grill Kitchen - DECLINED.', pinecrest).reasons.some((x) => x.startsWith('names another deal than this one (Harbor Grill Kitchen)'))).toBe(true);
+  });
+
+  it('"You got it." answering the ask for an approval, with the terms inline, is an approval applied; "when you have it" is none', () => {
+    const r = read(quoted({ 'Requested amount: $45,000': 'A: Full amount ok. $45,000 / 1.36 / 120 days / $510.00 daily.', 'Looking for an approval today if possible.': 'A: You got it. Stips: voided check.' }), pinecrest);
+    expect(r.type).toBe('approved');
+    expect(r.review_reason).toBeUndefined();
+    expect(r.offers).toEqual([expect.objectContaining({ amount: 45_000, factor_rate: 1.36, term: 120 })]);
+    expect(read('Send me the voided check when you have it.', pinecrest).type).toBe('needs_info');
+  });
+
+  it('what a verification call found (another account than the statements) and "declined (verification)" are verification', () => {
+    expect(read('Sorry Dana, on the bank verification call the login showed a different account than the statements you sent. Declined.', pinecrest).decline_category).toBe('verification');
+    expect(read('Sorry, we are closing this one out as declined (verification).', pinecrest).decline_category).toBe('verification');
+  });
+
+  it('a partner newsletter with its masthead and a "reply STOP" footer is no decision, whatever declines it lists', () => {
+    const news = 'ISO News - March 2026\n\n- Buy rates from 1.25 on A paper.\n- We decline files with more than 6 NSFs a month.\n\nTo opt out, reply STOP';
+    expect(read(news, pinecrest).type).toBe('unclassified');
+  });
+
+  it("one mail answering both of a broker's open files in numbered entries: this deal's entry is read, for a person", () => {
+    const r = read('Update on both of your pending files:\n\n1) Harbor Grill - approved, 30k / 1.35 / 100 days.\n2) Pinecrest Veterinary Clinic - credit wants the 2024 tax return first.', pinecrest);
+    expect(r).toMatchObject({ type: 'needs_info', review_reason: 'multiple_deals' });
+  });
+});

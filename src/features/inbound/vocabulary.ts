@@ -76,6 +76,9 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(we're|we are) good to go|good to go", w: 2.5, negatable: true, modal: true },
   { phrase: 'good for the( full)?', w: 2.5, negatable: true, modal: true },
   { phrase: '(it|this|that) works', w: 2, negatable: true, modal: true },
+  // (rfix17) the ask granted in two words, a sentence of its own ("A: You have it.", "You got it!"), answering the broker's
+  // "looking for an approval"; never inside a sentence ("send it when you have it", "do you have it?")
+  { phrase: "(?<![a-z0-9,'] |[a-z0-9])(you have|you've got|you got) it(?=[.!]|\\s*$)", w: 3, negatable: true, modal: true },
   { phrase: '(credit|committee|uw|underwriting|credit committee) signed off', w: 3, negatable: true },
   { phrase: 'signed off on', w: 2.5, negatable: true, modal: true },
   { phrase: 'looks good', w: 1.5, negatable: true, modal: true },
@@ -390,7 +393,10 @@ export const UNSUBSCRIBE: PhraseRow[] = [
  */
 export const MARKETING: PhraseRow[] = [
   { phrase: "you('re| are) receiving this( e-?mail| message| newsletter| update)? because|you (signed up|subscribed|opted in)|(manage|update) (your )?(e-?mail |subscription |communication )?preferences|view (this e-?mail )?in (your )?browser", w: 2 },
-  { phrase: '(iso|broker|partner|agent|referral partner)s? (partner )?(update|newsletter|bulletin|digest|spotlight|rate sheet|program update)|(monthly|weekly|quarterly) (newsletter|update|bulletin|digest)', w: 2 },
+  // (rfix17) ... also its masthead in one word, "Partner News - November", "ISO News"
+  { phrase: '(iso|broker|partner|agent|referral partner)s? (partner )?(update|news|newsletter|bulletin|digest|spotlight|rate sheet|program update)|(monthly|weekly|quarterly) (newsletter|update|bulletin|digest)', w: 2 },
+  // (rfix17) a list's way out, written into its footer: "Unsubscribe: reply STOP", "to opt out, reply STOP"
+  { phrase: "(unsubscribe|opt[- ]out|to stop (receiving|these))\\W{1,6}(reply|respond|text|write back|email back)( with)? [\"']?stop\\b", w: 2 },
   { phrase: '(send|submit|bring) (us|me) (your|all your|any|those|more) (declines|turndowns|turn-?downs|deals|files|renewals|tough deals|hard deals)', w: 2 },
   { phrase: "(approved|funded|closed) (this|last) (week|month)(?=\\s*:)|recent (fundings|approvals|closings)|deals? of the (week|month)", w: 2 },
   { phrase: "(we|who) (approve|fund|say yes to|close) what (other|most) (funders|lenders|banks|shops)( won't| don't| can't| turn down| decline| pass on)", w: 2 },

@@ -9,13 +9,21 @@ import type { ReplyContext } from './types';
 // its decision in Spanish, as bilingual reps write it ("aprobado", "negado", "no se puede", "pendiente")
 const DEAL_LINE = /^\s*(?:\d{1,2}[.)]\s+)?([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+(approved|approval|declined?|decl|pass|counter(ed)?|need|needs|missing|stips|pending|still (?:with|in|under|at|pending|waiting|working)|in (?:review|underwriting|uw|credit)|with (?:uw|underwriting|credit|committee)|aprobad[oa]|negad[oa]|rechazad[oa]|declinad[oa]|no se puede|no califica|pendiente)(?![\w\u00e0-\u00ff])/i;
 /** The reply saying it answers several files at once: "both of your files", "answering your two from Tuesday", "in one shot". */
-const SEVERAL_FILES = /\b(both|all|each) (of )?(your|these|the|two|three) (files|deals|submissions)\b|\banswering (both|all)\b|\b(?:answering|replying|responding|getting back to you|update|updates)\b[^.!?\n]{0,20}\byour (?:two|three|2|3)\b(?! (?:statements?|months?|weeks?|days?|positions?|owners?|accounts?|locations?|questions?|emails?))|\b(?:both|all|your (?:two|three)) (?:files|deals|submissions)? ?in one (?:shot|go|email|reply|note)\b/i;
+// (rfix17) ... with a word for their state between: "both of your open files", "all three pending deals"
+const SEVERAL_FILES = /\b(both|all|each) (of )?(your|these|the|two|three) (?:(?:open|pending|active|current|recent|live|outstanding) )?(files|deals|submissions)\b|\banswering (both|all)\b|\b(?:answering|replying|responding|getting back to you|update|updates)\b[^.!?\n]{0,20}\byour (?:two|three|2|3)\b(?! (?:statements?|months?|weeks?|days?|positions?|owners?|accounts?|locations?|questions?|emails?))|\b(?:both|all|your (?:two|three)) (?:files|deals|submissions)? ?in one (?:shot|go|email|reply|note)\b/i;
+
+/**
+ * (rfix17) A numbered entry headed by a file's name, whatever follows its dash ("2) Harbor Bakery - underwriting needs the tax
+ * return"): in a reply that says it answers several files, each entry is one file's answer.
+ */
+const NUMBERED_DEAL = /^\s*\d{1,2}[.)]\s+([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+\S/;
 
 export function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
   const lines = normalizeText(own).split('\n');
-  const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
+  const several = SEVERAL_FILES.test(own);
+  const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) ?? (several ? NUMBERED_DEAL.exec(l) : null) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
   const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
-  const both = SEVERAL_FILES.test(own);
+  const both = several;
   if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
   const key = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).find((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc'].includes(w));
   const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
@@ -42,7 +50,9 @@ const NOT_A_NAME = new Set(
     'november december jan feb mar apr jun jul aug sep sept oct nov dec summary terms term option options note notes stips stip items item portal ' +
     'credit underwriting committee please per new renewal amount factor rate payback payment tier level grade paper program pricing ' +
     'thanksgiving christmas holiday holidays easter memorial labor independence vacation pto ' +
-    'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding') .split(/\s+/),
+    'docusign plaid decisionlogic ocrolus moneythumb wire ach contracts contract funding ' +
+    // (rfix17) the trade's own words for what a file is declined on ("Declined on the NSFs", "passing on the negatives")
+    'nsf nsfs negs negatives overdrafts ods positions position stacking stack revenue deposits statements balances balance volume') .split(/\s+/),
 );
 /** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
 /** Words of a decision heading ("Final Decision - Approved"), never a business name on their own. */
@@ -80,6 +90,10 @@ const NAMED_BUSINESS: RegExp[] = [
   new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
 ];
 
+/** The patterns above whose name comes right before its decision ("looks good", "is approved", "- APPROVED"). */
+const NAME_FIRST = new Set(NAMED_BUSINESS.slice(4, 7));
+const nameAsWritten = (re: RegExp, raw: string) => (NAME_FIRST.has(re) ? nameBeforeDecision(raw) : asWritten(raw));
+
 /** (rfix2) A run of lower-case words right before its decision at the start of a line or sentence: "federal hill bakery approved 28k". */
 const LOWER_NAMED = /(?:^|[.!?][ \t]+|\n)[ \t]*([a-z][\w&'.-]*(?:[ \t]+(?:&|[a-z][\w&'.-]*)){1,5})(?:[ \t]*:[ \t]*|[ \t]+[-\u2013\u2014][ \t]+|[ \t]+)(?:(?:is|was|has been|got)[ \t]+)?(?:approved|declined|funded|cleared)\b/g;
 
@@ -93,7 +107,13 @@ function nameWords(name: string): string[] {
 }
 
 /** A name as matched, up to the end of its sentence ("Summit Signs. Statements are short" names "Summit Signs"). */
-const asWritten = (name: string) => name.split(/(?<=[a-z]{3})[.!?,;:](?=[ \t]|$)/)[0].trim();
+// (rfix17) ... in capitals too ("WE DO NOT STACK BEHIND THREE. DECLINED": a sentence ends after "THREE")
+const asWritten = (name: string) => name.split(/(?<=[A-Za-z]{3})[.!?,;:](?=[ \t]|$)/)[0].trim();
+/**
+ * (rfix17) A name read right before its decision ("X is approved", "X - DECLINED"): only the words after the last sentence end
+ * in the run, none when the run ends on one ("... BEHIND THREE. DECLINED." is a decision standing alone, naming no file).
+ */
+const nameBeforeDecision = (name: string) => name.split(/(?<=[A-Za-z]{3})[.!?;:](?=[ \t]|$)/).pop()!.trim();
 
 /** A short word written for a longer one: "Vet" for Veterinary, "Mtn" for Mountain (its letters in order, the first the same). */
 function abbreviates(short: string, long: string): boolean {
@@ -168,13 +188,13 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
       re.lastIndex = 0;
       let m: RegExpExecArray | null;
       while ((m = re.exec(p))) {
-        const words = nameWords(asWritten(m[1]));
+        const words = nameWords(nameAsWritten(re, m[1]));
         if (!words.length || !business.length) continue;
         if (sameBusiness(words, business)) self++;
         // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
         else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
         // (rfix) a near name of this deal's business: maybe this deal mistyped, maybe another file; nothing is cut, a person decides
-        else if (nearName(words, business)) near.push(asWritten(m[1]));
+        else if (nearName(words, business)) near.push(nameAsWritten(re, m[1]));
         else {
           other++;
           names.push(m[1].trim());
@@ -233,7 +253,7 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(sentence))) {
-      const words = nameWords(asWritten(m[1]));
+      const words = nameWords(nameAsWritten(re, m[1]));
       if (!words.length || sameBusiness(words, business)) continue;
       if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
       return true;
@@ -268,6 +288,11 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   if (!business.length) return null;
   const text = normalizeText(own);
   if (OTHER_FILE.test(text) || /\b(?:your|the|that) other (?:deal|file|submission|merchant|one)\b/i.test(text)) return 'another file';
+  // (rfix17) the lender saying its answer belongs to another file than the thread's: "this is about Harbor Marine, not <this
+  // deal>", "replying here, I lost the other thread", "wrong thread": whatever it asks or decides, a person files it
+  const about = ABOUT_NOT.exec(text);
+  if (about && (sameBusiness(nameWords(about[2]), business) || !sameBusiness(nameWords(about[1]), business))) return asWritten(about[1]) || 'another file';
+  if (OTHER_THREAD.test(text)) return 'another file';
   let m: RegExpExecArray | null;
   for (const re of [DECISION_FOR, NAME_DASH_DECISION, NAME_THEN_TERMS]) {
     re.lastIndex = 0;
@@ -309,6 +334,11 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   }
   return null;
 }
+
+/** (rfix17) "This is about X, not Y" / "these answers are for X, not Y": the reply names the file it is about against another. */
+const ABOUT_NOT = /\b(?:this|it|these|my)(?:[ \t]+(?:reply|note|notes|answers?|questions?|email|comments?|requests?))?(?:'s|[ \t]+is|[ \t]+are)?[ \t]+(?:(?:all|only)[ \t]+)?(?:about|for|re:?|regarding|on)[ \t]+([^.!?\n,]{2,60}?),?[ \t]+not[ \t]+(?:for[ \t]+|about[ \t]+|on[ \t]+)?(?:the[ \t]+)?([^.!?\n,]{2,60})/i;
+/** (rfix17) A reply written into a thread it does not belong to: "I lost the other thread", "wrong thread", "couldn't find your email on it". */
+const OTHER_THREAD = /\b(?:lost|can'?t find|couldn'?t find|misplaced|deleted)[ \t]+(?:the|your|our|that)[ \t]+(?:other|right|original|correct)[ \t]+(?:thread|email|chain)\b|\b(?:wrong|another|a different|the wrong)[ \t]+(?:thread|email chain|chain)\b/i;
 
 /** (revz) A trade name written after a legal one: ", dba Pinecrest Veterinary Clinic", " (d/b/a Pinecrest Vet)". */
 const DBA_AFTER = new RegExp(`^[ \\t]*,?[ \\t]*\\(?[ \\t]*(?:[Dd]\\.?\\/?[Bb]\\.?\\/?[Aa]\\.?|DBA|[Dd]oing [Bb]usiness [Aa]s|[Aa]\\/[Kk]\\/[Aa]|AKA|aka)[ \\t]+(${CAP_RUN})`);

@@ -54,6 +54,13 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     re: /\bfraud\w*\b|\baltered\b|\bfake\b|\bdoctored\b|\b(unable to|could(n't| not)|can't|cannot) verify\b|\bverification (failed|call failed|failures?)\b|\b(cannot|can't|could(n't| not)|can not) be (verified|confirmed|validated)\b|\bfailed (the )?(bank )?verification\b|\b(don't|doesn't|do not|does not) tie\b|\bmismatch\b|\bflagged\b/g,
     w: 3,
   },
+  // (rfix17) what the verification found, the account the merchant showed not the one on the statements ("the login showed a
+  // different account than the statements submitted"), and the category the lender names itself ("closed as declined (verification)")
+  {
+    cat: 'verification',
+    re: /\b(?:login|portal|bank|verification|call|it)\b[^.\n]{0,40}\b(?:showed|shows|pulled up|was for|is for|was|is) a (?:different|another) (?:bank )?(?:account|bank|business|owner|name)\b|\bdeclined?\s*[(\[]\s*(?:bank )?verification\s*[)\]]/g,
+    w: 3,
+  },
   // (rfix14) the ticket against what the lender can place: "25k is below what the desk can syndicate", "our floor is $50k gross",
   // "try a smaller shop for this size" (never a floor on the revenue or the score: "our floor is $50k a month in deposits")
   { cat: 'deal_size', re: /\b(?:below|under|smaller than|less than) what (?:we|i|the desk|our desk|credit|the committee|our (?:shop|program|participants)) (?:can|could|will|would) (?:syndicate|fund|write|lead|place|do|touch|look at)\b|\b(?:our|the desk's|my) (?:floor|minimum|min) (?:is|on (?:a )?(?:deals?|files?|tickets?) is) \$\s?\d[\d,.]*\s?(?:k|mm?)?\b(?!(?:[^.;:!?,\n]|[.,](?=\d)){0,40}?(?:\b(?:revenue|deposits?|sales|balances?|adb|a (?:day|month)|per (?:day|month)|daily|monthly|annual|fico|score|credit|tib|time in business|months?|years?)\b|\/\s?(?:mo|day)))|\bfor (?:this|that|a (?:deal|file|ticket) (?:this|that)) size\b|\b(?:deal|ticket|file) size\b/g, w: 3 },

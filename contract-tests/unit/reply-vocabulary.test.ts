@@ -4356,7 +4356,7 @@ describe('(rfix17) inline answers, another file in this thread, mailings and sev
   });
 
   it('a decision standing alone after a sentence in capitals names no business ("... WE DON\'T GO FIFTH. DECLINED.")', () => {
-    const r = read('Pass.\n\nTHEY ALREADY HAVE FOUR FUNDERS. WE DON\'T GO FIFTH POSITION. DECLINED.', pinecrest);
+    const r = read('Pass.\n\nWE WOULD SIT BEHIND THREE OTHERS. THAT IS FOURTH POSITION. DECLINED.', pinecrest);
     expect(r).toMatchObject({ type: 'declined', decline_category: 'stacking' });
     expect(r.review_reason).toBeUndefined();
     // a name right before its decision still names another business
@@ -4364,7 +4364,7 @@ describe('(rfix17) inline answers, another file in this thread, mailings and sev
   });
 
   it('"You got it." answering the ask for an approval, with the terms inline, is an approval applied; "when you have it" is none', () => {
-    const r = read(quoted({ 'Requested amount: $45,000': 'A: Full amount ok. $45,000 / 1.36 / 120 days / $510.00 daily.', 'Looking for an approval today if possible.': 'A: You got it. Stips: voided check.' }), pinecrest);
+    const r = read(quoted({ 'Requested amount: $45,000': 'A: $45,000 / 1.36 / 120 days / $510.00 daily.', 'Looking for an approval today if possible.': 'A: You got it. Stips: voided check, landlord letter.' }), pinecrest);
     expect(r.type).toBe('approved');
     expect(r.review_reason).toBeUndefined();
     expect(r.offers).toEqual([expect.objectContaining({ amount: 45_000, factor_rate: 1.36, term: 120 })]);

@@ -107,8 +107,7 @@ function nameWords(name: string): string[] {
 }
 
 /** A name as matched, up to the end of its sentence ("Summit Signs. Statements are short" names "Summit Signs"). */
-// (rfix17) ... in capitals too ("WE DO NOT STACK BEHIND THREE. DECLINED": a sentence ends after "THREE")
-const asWritten = (name: string) => name.split(/(?<=[A-Za-z]{3})[.!?,;:](?=[ \t]|$)/)[0].trim();
+const asWritten = (name: string) => name.split(/(?<=[a-z]{3})[.!?,;:](?=[ \t]|$)/)[0].trim();
 /**
  * (rfix17) A name read right before its decision ("X is approved", "X - DECLINED"): only the words after the last sentence end
  * in the run, none when the run ends on one ("... BEHIND THREE. DECLINED." is a decision standing alone, naming no file).

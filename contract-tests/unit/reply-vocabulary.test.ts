@@ -4385,4 +4385,17 @@ describe('(rfix17) inline answers, another file in this thread, mailings and sev
     const r = read('Update on both of your pending files:\n\n1) Harbor Grill - approved, 30k / 1.35 / 100 days.\n2) Pinecrest Veterinary Clinic - credit wants the 2024 tax return first.', pinecrest);
     expect(r).toMatchObject({ type: 'needs_info', review_reason: 'multiple_deals' });
   });
+
+  it("a bank's SBA term loan in the advance's place, priced by rate, years and monthly payment, is a counter with its offer", () => {
+    const bank = 'Dana,\n\nWe do not buy receivables, but the clinic qualifies for an SBA 7(a) term loan:\n\nLoan amount: $100,000\nRate: 10.5% fixed\nTerm: 12 years\nMonthly payment: $1,250.00\n\nCredit signed off this morning.';
+    const r = read(bank, pinecrest);
+    expect(r.type).toBe('counter');
+    expect(r.offers).toEqual([expect.objectContaining({ amount: 100_000, factor_rate: 1.8, term: 144, term_unit: 'months', payment_amount: 1250 })]);
+    // a ballpark in prose ("over 6 years at about 9.9%") is floated, for a person, with its terms read
+    const floated = read('We would not write an advance here. An SBA Express loan might fit: $60,000 over 6 years at about 9.9%, near $1,000.00 a month. A ballpark, not an approval.', pinecrest);
+    expect(floated).toMatchObject({ type: 'counter', review_reason: 'tentative_terms' });
+    expect(floated.offers).toEqual([expect.objectContaining({ amount: 60_000, term: 72, term_unit: 'months' })]);
+    // years in business are no term
+    expect(read('In business over 12 years at 2 locations. Declined on the NSFs.', pinecrest).offers).toEqual([]);
+  });
 });

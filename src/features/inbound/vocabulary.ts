@@ -841,6 +841,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // lease: the verb is the lender's offer; never "lease payments", the lease's "holder")
   { product: 'equipment', phrase: NOT_REFUSED + "(do|offer|structure|write|approve)( (it|this|that|this one|the (deal|file|amount|ask)))?( instead| rather)?( is)?( as)? (an? |our |the )(\\$\\d[\\d,.]*k? |\\d+% )?((dollar|\\$1|one dollar|buy-?out|purchase[- ]option|fmv|fair market value|capital|finance|true)[- ])*(buy-?out |purchase[- ]option )?lease\\b(?! (payments?|holder|company|agreement on file)\\b)", w: 3 },
   { product: 'sba', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
+  // (rfix17) a bank's SBA program in the advance's place: "the practice qualifies for an SBA Express term loan", "an SBA 7(a)
+  // loan might fit" (never a loan the merchant has: the bank says what fits or qualifies)
+  { product: 'sba', phrase: "(qualif(y|ies|ied)|eligible|a fit|a better fit) for (a |an |our |the )?(\\$?\\d[\\d,.]*k? )?sba\\b|\\b(an? |our |the )?sba( express| 7\\(?a\\)?| 504)?( term)? loan (might|may|would|could|should|will|can) (fit|work|suit|be (a |the )?(better |good )?(fit|option|route))", w: 3 },
   { product: 'mca', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (a |an )?(straight )?(advance|mca|merchant cash advance)', w: 3 },
 ];
 

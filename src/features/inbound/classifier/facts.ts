@@ -281,7 +281,7 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     // a term in years, only where it is named as the term: "term 1 year", "a 2-year term"
     // (rfix17) ... a bank's term loan in two digits too ("Term: 10 years, fully amortizing", "a 10-year term"), and its years
     // with the rate right after them ("$75,000 over 7 years at about 10.75%"; never years in business)
-    const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d{1,2})\s*(?:years?|yrs?)\b|\b(\d{1,2})[- ](?:year|yr) term\b|(?<!\b(?:business|operating|open|around|for|in)\s)\bover\s+(\d{1,2})\s*(?:years?|yrs?)(?=\s*(?:at|@)\s*(?:about\s+|around\s+|roughly\s+)?\d{1,2}(?:\.\d{1,3})?\s*%)/gi;
+    const yearRe = /\b(?:term|length|duration)\s*(?:of|:|is|\|)?\s*(\d{1,2})\s*(?:years?|yrs?)\b|\b(\d{1,2})[- ](?:year|yr) term\b|\bover\s+(\d{1,2})\s*(?:years?|yrs?)(?=\s*(?:at|@)\s*(?:about\s+|around\s+|roughly\s+)?\d{1,2}(?:\.\d{1,3})?\s*%)/gi;
     while ((m = yearRe.exec(line))) {
       if (overlaps(m.index, m.index + m[0].length)) continue;
       taken.push([m.index, m.index + m[0].length]);

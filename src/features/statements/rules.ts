@@ -710,7 +710,7 @@ export function mcaFunder(description: string): string | null {
   const c = classOf(description);
   if (c.nsf || c.nsf_reversal || c.refund || c.recovery || c.deposited_return || factorOf(description) || notFunderOf(description)) return null;
   const d = description.toUpperCase();
-  if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d) || EQUIPMENT_LEASE.test(d))) return null;
+  if (c.mca_funder && (ONE_OFF_FEE.test(d) || PAYOFF.test(d) || LINE_OF_CREDIT.test(d))) return null;
   return c.mca_funder?.name ?? null;
 }
 

@@ -644,6 +644,11 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // FUND"), are Pearl Capital (knowledge.json). Still refused on purpose: a county's wire for an event
   // DEPOSIT (a deposit is money held, refundable; doubted by policy, rules.ts NO_PRICE).
   { dir: 'contract-tests/fixtures/statements-blind-51', minParsed: 7 },
+  // Blind-52 scored 6/8 parsed, all right, none wrong. After its fix (sfix17, 2026-11-29) 8/8: a known
+  // funder's debit worded as an EQUIP LEASE is the lease's payment (rules.ts funderRowsDisagree), and a
+  // deposited check is no payee's credit because the merchant pays checks ("Check 5120" names no one;
+  // doubt.ts fromPaidCounterparty), unless it carries a paid check's number.
+  { dir: 'contract-tests/fixtures/statements-blind-52', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

@@ -53,6 +53,10 @@ const debitWords = (txns: Txn[]): DebitWords[] =>
     .filter((t) => t.cents < 0)
     .map((x) => ({ x, names: new Set(nameWords(x.description)), payee: payeeWords(x.description), store: storeWords(x.description), counterparty: counterparty(x.description).split(' ') }));
 
+/** A check's own words, which name no payee ("Check 5120", "CHK 1043", "SHARE DRAFT 211", "CHECK PAID 1043"). */
+const CHECK_WORDS = new Set(['CHECK', 'CHECKS', 'CHK', 'CK', 'DRAFT', 'SHARE', 'PAID', 'CLEARED', 'CASHED', 'NO', 'NUM', 'NUMBER']);
+/** A check the merchant deposits: deposit wording, then the check ("Deposit Check 1043 <payer>", "MOBILE DEPOSIT CHECK", "DEP CHK"). */
+const DEPOSITED_CHECK = /\b(DEPOSIT|DEP)\b\W*(\w+\W+)?(CHECKS?|CHK)\b/;
 /** The words a bank prints after a card purchase's merchant ("Card purchase x7310", "POS", "Checkcard"). */
 const CARD_WORDS = new Set(['CARD', 'PURCHASE', 'POS', 'CHECKCARD', 'CRD']);
 /** Whether a debit's counterparty is its payee's name and then a card purchase's words. */
@@ -174,6 +178,14 @@ export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWo
   // the name hid the vendor's credit). Only the card's words: a name cut before other channel words
   // ("ZELLE Payment To", "ABC FITNESS RETURNED") is no payee's whole name.
   const paidTo = debits.flatMap((d) => [d.counterparty, ...(cardAfterName(d) ? [d.payee] : [])]).filter((w) => w[0]);
+  // A paid check's counterparty is its instrument's words alone ("Check 5120": CHECK), its payee
+  // unprinted: it names no one, so a check the merchant DEPOSITS ("Deposit Check 1043 <payer>") is
+  // not from a payee for it, unless it carries a paid check's number (blind-52: any paid check made
+  // a customer's deposited check a payee's credit). Any other credit worded CHECK ("CHECK 5121",
+  // "CHECK CORRECTION 5121", a stop payment's credit) may be the merchant's own check come back: doubted.
+  const checkOnly = (w: string[]) => w.every((x) => CHECK_WORDS.has(x));
+  const paidCheckNumbers = new Set(debits.filter((d) => checkOnly(d.counterparty)).flatMap((d) => d.x.description.match(/\d+/g) ?? []).map(Number));
+  const depositedCheck = (description: string) => DEPOSITED_CHECK.test(description.toUpperCase()) && !(description.match(/\d+/g) ?? []).some((n) => paidCheckNumbers.has(Number(n)));
   // A supplier's credit ("<name> CREDIT") and the card purchases or debits that pay it ("Debit Card Purchase <name> Card 5836").
   const paysName = (name: string[]) => debits.some((d) => namesPayee(name, d.payee)) || debits.some((d) => namesStore(name, d.store));
   const samePayee = (a: string[], b: string[]) => {
@@ -185,7 +197,7 @@ export function fromPaidCounterparty(txns: Txn[], debits: DebitWords[] = debitWo
     if (t.cents <= 0 || givenBack.has(t) || creditSettled(t.description)) continue;
     const cp = counterparty(t.description);
     const cpWords = cp.split(' ');
-    if (cp && paidTo.some((w) => samePayee(w, cpWords))) out.add(t);
+    if (cp && paidTo.some((w) => samePayee(w, cpWords) && !(checkOnly(w) && depositedCheck(t.description)))) out.add(t);
     const supplier = creditOfCounterparty(t.description) ?? supplierCreditFrom(t.description);
     if (supplier && paysName(supplier)) out.add(t);
   }

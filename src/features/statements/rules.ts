@@ -642,10 +642,26 @@ export function debitSettled(description: string): boolean {
   return !!(c.mca_funder || c.nsf || c.nsf_reversal || c.refund || c.recovery || c.own_transfer || c.loan || c.deposited_return || notFunderOf(description));
 }
 
+/**
+ * A payment on an EQUIPMENT LEASE ("TOAST CAPITAL EQUIP LEASE", "NATIONAL FUNDING EQUIPMENT LEASE
+ * PMT"): funders also lease equipment, and a lease is debt service on the equipment at a fixed sum,
+ * never a merchant cash advance's pull, as a line of credit's payment is not (blind-52: a Toast
+ * Capital equipment lease, named both by Toast Capital's funder row and by the lessors' row's
+ * "EQUIP LEAS*", refused its statement).
+ */
+const EQUIPMENT_LEASE = /\bEQUIP(MENT)?\W+LEAS(E|ES|ING)\b/;
+const EQUIPMENT_LEASE_ALL = new RegExp(EQUIPMENT_LEASE.source, 'g');
+
 /** A debit a funder row and a not_funder row (or a factor row) both name: which it is, no rule says (categoryDoubt refuses it). */
 export function funderRowsDisagree(description: string): boolean {
   const c = classOf(description);
-  return !!(c.mca_funder && (notFunderOf(description) || factorOf(description)));
+  if (!c.mca_funder) return false;
+  if (factorOf(description)) return true;
+  if (!notFunderOf(description)) return false;
+  // A funder's line worded as an equipment lease's payment, whose only not_funder phrase is that
+  // wording (the lessors' row's "EQUIP LEAS*"): the line says what it pays, a lease (`mcaFunder`).
+  const d = description.toUpperCase();
+  return !(EQUIPMENT_LEASE.test(d) && !notFunderOf(d.replace(EQUIPMENT_LEASE_ALL, ' ')));
 }
 
 /** A debit to a counterparty with the funding trade's words that no funder row knows (nor a loan, fee or collection, nor a payee known to be no funder). */

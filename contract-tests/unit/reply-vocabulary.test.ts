@@ -4331,3 +4331,26 @@ describe('(rfix16) withdrawal on a fact still to come, portal status notices, a 
     expect(requestedItems(text).items).toEqual(['last four bank statements', 'payoff letter from the Rapid position good through the 20th', 'signed lease for the second store']);
   });
 });
+
+describe('(revr) a desk relay that is not the paper passed on whole, a desk counter, leases named in place of the advance or already held', () => {
+  const desk = 'Took it to a couple of our funders and Ridgeline came back with a signed approval for the full 50k, approval letter attached:\n\n50,000 at 1.35, 30 weekly payments of 2,250\n\n';
+  it("the desk's own sell rate, terms it says differ from the letter, or a letter for another merchant: a person decides", () => {
+    expect(read(`${desk}Jo`, ask(50_000)).review_reason).toBeUndefined();
+    expect(read(`${desk}That is the buy rate, max sell 1.49.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read(`${desk}We keep 4 points on top for our side.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read(desk.replace('1.35', '1.29') + 'The letter still shows 1.35, we got it down on the phone.\n\nJo', ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read(`${desk}Heads up, the PDF attached is for another merchant, I will resend.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it("a desk that shopped the file to four or five funders relays their counter: a person decides", () => {
+    const r = read("Took it to four of our funders, none of them would go to 60k on these deposits. Best we got is 40k at 1.38, 32 weekly payments of 1,725.\n\nJo", ask(60_000));
+    expect(r.type).toBe('counter');
+    expect(r.review_reason).toBe('tentative_terms');
+  });
+
+  it("an equipment lease approved in the advance's place is a counter; the merchant's own lease beside an approval is no product offered", () => {
+    expect(read('Equipment lease approved in place of the advance.\nAmount financed: $50,000\nTerm: 48 months\nMonthly payment: $1,300\n\nCarl', ask(50_000)).type).toBe('counter');
+    expect(read('No lease instead of the advance here: approved for $50,000, factor 1.32, 6 months, daily $523.81.', ask(50_000)).type).toBe('approved');
+    expect(read("Approved: $50,000, factor 1.32, 6 months, daily $523.81. We see they already do a $1 buyout lease on the oven at $900 a month, that's fine.", ask(50_000)).type).toBe('approved');
+  });
+});

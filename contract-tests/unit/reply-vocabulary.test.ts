@@ -4342,6 +4342,20 @@ describe('(revr) a desk relay that is not the paper passed on whole, a desk coun
     expect(read(`${desk}Heads up, the PDF attached is for another merchant, I will resend.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
   });
 
+  it("a desk fee of its own, or the desk's figures differing from the funder's attached paper: a person decides", () => {
+    expect(read(`${desk}There is a 3% desk fee out of funding.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+    const readWith = (attachmentText: string) => classifyReply({ subject: 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA', text: `${desk}Jo`, attachmentText }, ask(50_000));
+    const letter = 'APPROVAL LETTER\nApproved amount: $50,000\nFactor rate: 1.35\nTerm: 30 weeks\nWeekly payment: $2,250.00';
+    expect(readWith(letter).review_reason).toBeUndefined();
+    expect(readWith(letter.replace('$50,000', '$40,000').replace('1.35', '1.42').replace('$2,250.00', '$1,893.33')).review_reason).toBe('tentative_terms');
+  });
+
+  it("one funder's no while the others have not answered is no pass from all the desk's funders", () => {
+    expect(read('Sent it to a couple of our funders. None of them have gotten back to me except Ridgeline, who declined: too many negative days.\n\nJo', ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read("Took it to three of our funders, one came back a decline on the NSFs, the others haven't answered.\n\nJo", ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read('Shopped it to a few of our funders, a pass from all of them: too many NSFs. Sorry.', ask(50_000)).review_reason).toBeUndefined();
+  });
+
   it("a desk that shopped the file to four or five funders relays their counter: a person decides", () => {
     const r = read("Took it to four of our funders, none of them would go to 60k on these deposits. Best we got is 40k at 1.38, 32 weekly payments of 1,725.\n\nJo", ask(60_000));
     expect(r.type).toBe('counter');

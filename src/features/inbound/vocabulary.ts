@@ -449,10 +449,16 @@ export const RELAYED_ALL_PASSED =
  * (revr) What keeps a desk's relay from being the funder's written word passed on whole: the desk's own pricing beside the
  * funder's ("a 1.35 buy, sell at 1.49", "max sell 1.49", "we keep 4 on top"), terms it says differ from the paper ("the letter
  * still shows 1.35", "we got it down"), or a paper that is not this merchant's ("the approval attached is for another deal",
- * "wrong PDF"): a person decides.
+ * "wrong PDF"), or a fee of its own ("a 3% desk fee out of funding"): a person decides.
  */
 export const RELAYED_NOT_AS_WRITTEN =
-  /\b(?:buy(?:ing)? rate|(?:max(?:imum)?|can|you can|up ?sell|upsell) (?:sell|upsell|up ?sell|mark (?:it )?up)\b|sell (?:it )?(?:at|up to|for) \d|\d\.\d+ buy\b|(?:we|i) (?:keep|take|get|make) \d+(?:\.\d+)? ?(?:pts?|points?)?\b[^.!?\n]{0,20}\b(?:on top|for (?:us|me|our side|my side)))|\b(?:letter|pdf|attachment|paper(?:work)?|approval|offer) (?:still )?(?:shows|says|reads|has|lists) [^.!?\n]{0,30}\d|\b(?:got|talked|negotiated|bumped|knocked|brought) (?:it|them|the (?:rate|factor|buy)) (?:down|up)\b|\bwrong (?:file|attachment|pdf|letter|merchant|deal|business)\b|\b(?:attached|enclosed|pdf|letter|attachment)\b[^.!?\n]{0,40}\b(?:is|was|are) (?:for|under) (?:another|a different|the wrong|a separate)\b|\bnot (?:for )?(?:this|the same|your) (?:merchant|deal|file|client|business)\b/;
+  /\b(?:buy(?:ing)? rate|(?:max(?:imum)?|can|you can|up ?sell|upsell) (?:sell|upsell|up ?sell|mark (?:it )?up)\b|sell (?:it )?(?:at|up to|for) \d|\d\.\d+ buy\b|(?:we|i) (?:keep|take|get|make) \d+(?:\.\d+)? ?(?:pts?|points?)?\b[^.!?\n]{0,20}\b(?:on top|for (?:us|me|our side|my side)))|\b(?:letter|pdf|attachment|paper(?:work)?|approval|offer) (?:still )?(?:shows|says|reads|has|lists) [^.!?\n]{0,30}\d|\b(?:got|talked|negotiated|bumped|knocked|brought) (?:it|them|the (?:rate|factor|buy)) (?:down|up)\b|\bwrong (?:file|attachment|pdf|letter|merchant|deal|business)\b|\b(?:attached|enclosed|pdf|letter|attachment)\b[^.!?\n]{0,40}\b(?:is|was|are) (?:for|under) (?:another|a different|the wrong|a separate)\b|\bnot (?:for )?(?:this|the same|your) (?:merchant|deal|file|client|business)\b|\b(?:desk|broker|brokerage|iso|our|my) fees?\b/;
+/**
+ * (revr) Funders still out, or one funder's no among others not yet heard, as the relayer reports it: "none of them have gotten
+ * back to me except Ridgeline, who declined", "the others haven't answered yet", "still waiting on the rest" (no pass from all).
+ */
+export const RELAYED_STILL_OUT =
+  /\b(?:yet|still (?:out|waiting|reviewing|looking|pending|with)|waiting (?:on|for) (?:the )?(?:rest|others?|other \w+)|except\b|other than\b|(?:have|has|had)(?:n't| not)? (?:gotten|got|come|heard) back|(?:have|has)(?:n't| not) (?:answered|responded|replied|decided))/;
 /** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
 const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
 const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";

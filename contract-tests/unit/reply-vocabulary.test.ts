@@ -4367,4 +4367,12 @@ describe('(revr) a desk relay that is not the paper passed on whole, a desk coun
     expect(read('No lease instead of the advance here: approved for $50,000, factor 1.32, 6 months, daily $523.81.', ask(50_000)).type).toBe('approved');
     expect(read("Approved: $50,000, factor 1.32, 6 months, daily $523.81. We see they already do a $1 buyout lease on the oven at $900 a month, that's fine.", ask(50_000)).type).toBe('approved');
   });
+
+  it("a lease payment quoted before tax is not what the merchant pays: a person decides, no factor counted from it", () => {
+    const lease = 'We are a lessor and do not buy receivables. We can do this as a $1 buyout lease on the oven:\nAmount financed: $50,000\nPayments: 48 monthly at $1,300\n\nCarl';
+    expect(read(lease, ask(50_000)).review_reason).toBeUndefined();
+    const taxed = read(lease.replace('$1,300', '$1,300 plus tax'), ask(50_000));
+    expect(taxed.type).toBe('counter');
+    expect(taxed.review_reason).toBe('conflicting_cues');
+  });
 });

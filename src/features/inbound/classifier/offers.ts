@@ -27,6 +27,8 @@ interface Draft {
   freqEarly?: boolean;
   termSentence?: number;
   countSentence?: number;
+  /** (revr) The payment quoted before tax ("48 monthly at $1,300 plus tax"): see offerConflict. */
+  paymentPlusTax?: boolean;
 }
 
 /** (rev-w) The words before a figure naming it the most that could be paid: "max payback", "payback up to", "if sold at max". */
@@ -71,7 +73,10 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
           if (c.amount !== undefined) fresh().amount = f.value;
           else c.amount = f.value;
         } else if (kind === 'payment') {
-          if (c.payment === undefined) c.payment = f.value;
+          if (c.payment === undefined) {
+            c.payment = f.value;
+            if (PLUS_TAX_AFTER.test(text.slice(f.pos + f.text.length, f.pos + f.text.length + 40))) c.paymentPlusTax = true;
+          }
         } else if (kind === 'payback') {
           if (c.payback === undefined) c.payback = f.value;
         }
@@ -179,9 +184,14 @@ function ownCount(term: number | null, unit: TermUnit | null, freq: PaymentFrequ
   return null;
 }
 
+/** (revr) A figure followed by the tax on top of it: "$1,300 plus tax", "$1,300 + applicable sales tax". */
+const PLUS_TAX_AFTER = /^\s*(?:\/\s*(?:mo|month)\s*)?(?:\+|plus)\s*(?:applicable\s+|sales\s+|use\s+|state\s+|local\s+)*tax(?:es)?\b/i;
+
 /** Where an offer's stated parts disagree (see ExtractedOffer.conflict), or undefined. */
 function offerConflict(d: Draft, amount: number, factor: number | null, term: number | null, unit: TermUnit | null, freq: PaymentFrequency | null, payment: number | null): string | undefined {
   const notes: string[] = [];
+  // (revr) a payment quoted before tax is not what the merchant pays, nor the payments a factor could be counted from
+  if (d.paymentPlusTax && payment !== null) notes.push(`the $${payment.toLocaleString('en-US')} payment is quoted before tax`);
   // amount x factor against the payback stated (1% for rounding)
   if (d.factor !== undefined && d.payback !== undefined && Math.abs(amount * d.factor - d.payback) > d.payback * 0.01) {
     notes.push(`$${amount.toLocaleString('en-US')} at ${d.factor} is not the $${d.payback.toLocaleString('en-US')} payback stated`);

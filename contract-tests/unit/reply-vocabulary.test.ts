@@ -4375,4 +4375,12 @@ describe('(revr) a desk relay that is not the paper passed on whole, a desk coun
     expect(taxed.type).toBe('counter');
     expect(taxed.review_reason).toBe('conflicting_cues');
   });
+
+  it('a factor counted from the payments of a lease that also owes a balloon leaves the balloon out: a person decides', () => {
+    const lease = 'We can do this as an FMV lease on the excavator instead:\nEquipment cost: $60,000\nTerm: 36 months\nMonthly payment: $1,900\n\nCarl';
+    expect(read(lease, ask(60_000)).review_reason).toBeUndefined();
+    const balloon = read(lease.replace('\n\nCarl', '\nBalloon payment: $12,000 at month 36\n\nCarl'), ask(60_000));
+    expect(balloon.type).toBe('counter');
+    expect(balloon.review_reason).toBe('conflicting_cues');
+  });
 });

@@ -27,6 +27,8 @@ interface Draft {
   freqEarly?: boolean;
   termSentence?: number;
   countSentence?: number;
+  /** (revr) A balloon owed at the end beside the payments ("Balloon payment: $12,000 at month 36"): see finishOffers. */
+  balloon?: boolean;
   /** (revr) The payment quoted before tax ("48 monthly at $1,300 plus tax"): see offerConflict. */
   paymentPlusTax?: boolean;
 }
@@ -173,6 +175,8 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
     b.payment ??= a.payment;
     drafts.splice(i, 1);
   }
+  // (revr) a balloon owed at the end of a lease: the payments alone are not what is paid back
+  if (/\bballoon\b/i.test(text)) for (const d of drafts) d.balloon = true;
   return drafts;
 }
 
@@ -293,13 +297,16 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
     // gives a factor the trade writes (1.05 to 2)
     const n = d.count ?? ownCount(term, unit, freq);
+    const unstated = d.factor === undefined && d.payback === undefined;
     const sold = soldAt(d, d.amount, payment, n);
     if (sold !== undefined) d.factor = sold;
     const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
     const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
-    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    // (revr) a factor counted from the payments of a lease that also owes a balloon leaves the balloon out: a person prices it
+    const balloonLeftOut = d.balloon && unstated && factor !== null ? 'a balloon is owed beyond the payments the factor was counted from' : undefined;
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }

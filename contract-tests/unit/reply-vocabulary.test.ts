@@ -4399,3 +4399,56 @@ describe('(rfix17) inline answers, another file in this thread, mailings and sev
     expect(read('In business over 12 years at 2 locations. Declined on the NSFs.', pinecrest).offers).toEqual([]);
   });
 });
+
+describe('(revr) a desk relay that is not the paper passed on whole, a desk counter, leases named in place of the advance or already held', () => {
+  const desk = 'Took it to a couple of our funders and Ridgeline came back with a signed approval for the full 50k, approval letter attached:\n\n50,000 at 1.35, 30 weekly payments of 2,250\n\n';
+  it("the desk's own sell rate, terms it says differ from the letter, or a letter for another merchant: a person decides", () => {
+    expect(read(`${desk}Jo`, ask(50_000)).review_reason).toBeUndefined();
+    expect(read(`${desk}That is the buy rate, max sell 1.49.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read(`${desk}We keep 4 points on top for our side.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read(desk.replace('1.35', '1.29') + 'The letter still shows 1.35, we got it down on the phone.\n\nJo', ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read(`${desk}Heads up, the PDF attached is for another merchant, I will resend.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+  });
+
+  it("a desk fee of its own, or the desk's figures differing from the funder's attached paper: a person decides", () => {
+    expect(read(`${desk}There is a 3% desk fee out of funding.\n\nJo`, ask(50_000)).review_reason).toBe('tentative_terms');
+    const readWith = (attachmentText: string) => classifyReply({ subject: 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA', text: `${desk}Jo`, attachmentText }, ask(50_000));
+    const letter = 'APPROVAL LETTER\nApproved amount: $50,000\nFactor rate: 1.35\nTerm: 30 weeks\nWeekly payment: $2,250.00';
+    expect(readWith(letter).review_reason).toBeUndefined();
+    expect(readWith(letter.replace('$50,000', '$40,000').replace('1.35', '1.42').replace('$2,250.00', '$1,893.33')).review_reason).toBe('tentative_terms');
+  });
+
+  it("one funder's no while the others have not answered is no pass from all the desk's funders", () => {
+    expect(read('Sent it to a couple of our funders. None of them have gotten back to me except Ridgeline, who declined: too many negative days.\n\nJo', ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read("Took it to three of our funders, one came back a decline on the NSFs, the others haven't answered.\n\nJo", ask(50_000)).review_reason).toBe('tentative_terms');
+    expect(read('Shopped it to a few of our funders, a pass from all of them: too many NSFs. Sorry.', ask(50_000)).review_reason).toBeUndefined();
+  });
+
+  it("a desk that shopped the file to four or five funders relays their counter: a person decides", () => {
+    const r = read("Took it to four of our funders, none of them would go to 60k on these deposits. Best we got is 40k at 1.38, 32 weekly payments of 1,725.\n\nJo", ask(60_000));
+    expect(r.type).toBe('counter');
+    expect(r.review_reason).toBe('tentative_terms');
+  });
+
+  it("an equipment lease approved in the advance's place is a counter; the merchant's own lease beside an approval is no product offered", () => {
+    expect(read('Equipment lease approved in place of the advance.\nAmount financed: $50,000\nTerm: 48 months\nMonthly payment: $1,300\n\nCarl', ask(50_000)).type).toBe('counter');
+    expect(read('No lease instead of the advance here: approved for $50,000, factor 1.32, 6 months, daily $523.81.', ask(50_000)).type).toBe('approved');
+    expect(read("Approved: $50,000, factor 1.32, 6 months, daily $523.81. We see they already do a $1 buyout lease on the oven at $900 a month, that's fine.", ask(50_000)).type).toBe('approved');
+  });
+
+  it("a lease payment quoted before tax is not what the merchant pays: a person decides, no factor counted from it", () => {
+    const lease = 'We are a lessor and do not buy receivables. We can do this as a $1 buyout lease on the oven:\nAmount financed: $50,000\nPayments: 48 monthly at $1,300\n\nCarl';
+    expect(read(lease, ask(50_000)).review_reason).toBeUndefined();
+    const taxed = read(lease.replace('$1,300', '$1,300 plus tax'), ask(50_000));
+    expect(taxed.type).toBe('counter');
+    expect(taxed.review_reason).toBe('conflicting_cues');
+  });
+
+  it('a factor counted from the payments of a lease that also owes a balloon leaves the balloon out: a person decides', () => {
+    const lease = 'We can do this as an FMV lease on the excavator instead:\nEquipment cost: $60,000\nTerm: 36 months\nMonthly payment: $1,900\n\nCarl';
+    expect(read(lease, ask(60_000)).review_reason).toBeUndefined();
+    const balloon = read(lease.replace('\n\nCarl', '\nBalloon payment: $12,000 at month 36\n\nCarl'), ask(60_000));
+    expect(balloon.type).toBe('counter');
+    expect(balloon.review_reason).toBe('conflicting_cues');
+  });
+});

@@ -416,7 +416,7 @@ export const MARKETING: PhraseRow[] = [
  * on top for my side", "shopped it to my guys".
  */
 export const RELAYED: PhraseRow[] = [
-  { phrase: "(shopped|sent|took|ran|showed|pitched|passed) (it|this|that|the file|the deal|your [a-z'&]+( file| deal)?) (around |out )?to (a few |a couple of |some |three |two |\\d )?(of )?(my|our) (guys|funders|lenders|people|shops|network|partners|buyers|houses|contacts)", w: 3 },
+  { phrase: "(shopped|sent|took|ran|showed|pitched|passed) (it|this|that|the file|the deal|your [a-z'&]+( file| deal)?) (around |out )?to (a few |a couple of |some |several |three |two |four |five |six |\\d+ )?(of )?(my|our) (guys|funders|lenders|people|shops|network|partners|buyers|houses|contacts)", w: 3 },
   { phrase: "(one|two|a couple|some|\\d) of (them|my (guys|funders|lenders|shops|partners)|the (funders|lenders|shops)) (came back|countered|offered|approved|said)|(one|the first|one funder|one lender|one shop) came back|(my|our) (guy|funder|lender|shop|partner|buyer)s? (came back|countered|offered|approved|can do|will do|would do|landed|said)", w: 3 },
   // "heard back from one of my funders", "a funder I work with", "our partner funder can do"
   { phrase: "heard back from (one of |a couple of |two of |some of )?(my|our) (guys|funders|lenders|shops|partners|buyers|people)|(a|one|another) (funder|lender|shop|buyer) (i|we) (work|deal|place (deals|files)) with|(my|our) (partner|outside|other) (funder|lender|shop|buyer)s?", w: 3 },
@@ -451,6 +451,20 @@ export const RELAYED_IN_WRITING =
  */
 export const RELAYED_ALL_PASSED =
   /\bacross the board\b|\b(?:all|each|every one|everyone|every (?:funder|lender|shop)) (?:of (?:them|our|my) (?:\w+ )?)?(?:\w+ )?(?:passed|declined|said no|turned it down)|\ba pass from (?:all|every|each)\b|\b(?:none|not one|neither) of (?:them|our|my|the)\b|\b(?:nobody|no one|no takers)\b/;
+/**
+ * (revr) What keeps a desk's relay from being the funder's written word passed on whole: the desk's own pricing beside the
+ * funder's ("a 1.35 buy, sell at 1.49", "max sell 1.49", "we keep 4 on top"), terms it says differ from the paper ("the letter
+ * still shows 1.35", "we got it down"), or a paper that is not this merchant's ("the approval attached is for another deal",
+ * "wrong PDF"), or a fee of its own ("a 3% desk fee out of funding"): a person decides.
+ */
+export const RELAYED_NOT_AS_WRITTEN =
+  /\b(?:buy(?:ing)? rate|(?:max(?:imum)?|can|you can|up ?sell|upsell) (?:sell|upsell|up ?sell|mark (?:it )?up)\b|sell (?:it )?(?:at|up to|for) \d|\d\.\d+ buy\b|(?:we|i) (?:keep|take|get|make) \d+(?:\.\d+)? ?(?:pts?|points?)?\b[^.!?\n]{0,20}\b(?:on top|for (?:us|me|our side|my side)))|\b(?:letter|pdf|attachment|paper(?:work)?|approval|offer) (?:still )?(?:shows|says|reads|has|lists) [^.!?\n]{0,30}\d|\b(?:got|talked|negotiated|bumped|knocked|brought) (?:it|them|the (?:rate|factor|buy)) (?:down|up)\b|\bwrong (?:file|attachment|pdf|letter|merchant|deal|business)\b|\b(?:attached|enclosed|pdf|letter|attachment)\b[^.!?\n]{0,40}\b(?:is|was|are) (?:for|under) (?:another|a different|the wrong|a separate)\b|\bnot (?:for )?(?:this|the same|your) (?:merchant|deal|file|client|business)\b|\b(?:desk|broker|brokerage|iso|our|my) fees?\b/;
+/**
+ * (revr) Funders still out, or one funder's no among others not yet heard, as the relayer reports it: "none of them have gotten
+ * back to me except Ridgeline, who declined", "the others haven't answered yet", "still waiting on the rest" (no pass from all).
+ */
+export const RELAYED_STILL_OUT =
+  /\b(?:yet|still (?:out|waiting|reviewing|looking|pending|with)|waiting (?:on|for) (?:the )?(?:rest|others?|other \w+)|except\b|other than\b|(?:have|has|had)(?:n't| not)? (?:gotten|got|come|heard) back|(?:have|has)(?:n't| not) (?:answered|responded|replied|decided))/;
 /** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
 const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
 const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";
@@ -838,8 +852,12 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   { product: 'equipment', phrase: "(do|fare|be) better( off)? (on|with|in|under|as) (an? |our |the )?equipment (finance|financing|loan|lease)|as (an? |our |the )?equipment (finance|financing|loan|lease)( agreement)? instead", w: 3 },
   // (rfix16) an equipment lessor offering a lease in the advance's place, by its end-of-term option or on the equipment itself:
   // "we can do this as a $1 buyout lease on the line itself", "what we can do is a lease on the press" (never the merchant's own
-  // lease: the verb is the lender's offer; never "lease payments", the lease's "holder")
-  { product: 'equipment', phrase: NOT_REFUSED + "(do|offer|structure|write|approve)( (it|this|that|this one|the (deal|file|amount|ask)))?( instead| rather)?( is)?( as)? (an? |our |the )(\\$\\d[\\d,.]*k? |\\d+% )?((dollar|\\$1|one dollar|buy-?out|purchase[- ]option|fmv|fair market value|capital|finance|true)[- ])*(buy-?out |purchase[- ]option )?lease\\b(?! (payments?|holder|company|agreement on file)\\b)", w: 3 },
+  // lease: the verb is the lender's offer; never "lease payments", the lease's "holder"; (revr) never the
+  // merchant's own: "they already do a $1 buyout lease on the oven")
+  { product: 'equipment', phrase: NOT_REFUSED + "(?<!\\b(already|currently|they|he|she|merchant|owner|client|customer) )(do|offer|structure|write|approve)( (it|this|that|this one|the (deal|file|amount|ask)))?( instead| rather)?( is)?( as)? (an? |our |the )(\\$\\d[\\d,.]*k? |\\d+% )?((dollar|\\$1|one dollar|buy-?out|purchase[- ]option|fmv|fair market value|capital|finance|true)[- ])*(buy-?out |purchase[- ]option )?lease\\b(?! (payments?|holder|company|agreement on file)\\b)", w: 3 },
+  // (revr) ... or the lease named approved or offered in the advance's place: "Equipment lease approved in place of the advance",
+  // "a lease offered instead of the MCA" (never a lease refused: "no lease instead of the advance")
+  { product: 'equipment', phrase: "(?<!\\b(no|not|never|won't|can't|cannot|don't|do not) (an? |the |any )?(equipment )?)(equipment )?(lease|leasing|equipment financ(e|ing))( (is|was|has been|can be))? (approved|offered|available|approvable) (in place of|instead of|rather than) (the |an |a |your )?(advance|mca|merchant cash advance|cash advance|funding)", w: 3 },
   { product: 'sba', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?sba( loan)?', w: 3 },
   // (rfix17) a bank's SBA program in the advance's place: "the practice qualifies for an SBA Express term loan", "an SBA 7(a)
   // loan might fit" (never a loan the merchant has: the bank says what fits or qualifies)

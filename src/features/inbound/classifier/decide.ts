@@ -336,7 +336,8 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // (rfix16) ... unless the relayer says only where it placed the file and passes on the funder's decision in writing (an approval
   // attached, no call, no markup of its own), or reports that none of its funders would do it: its own answer, not hearsay
   const placedOnly = a.relayed.hits.length > 0 && a.relayed.hits.every((h) => V.RELAYED_PLACED.test(h));
-  const relayOwnAnswer = placedOnly && ((type === 'approved' && V.RELAYED_IN_WRITING.test(a.lower)) || (type === 'declined' && V.RELAYED_ALL_PASSED.test(a.lower)));
+  // (revr) ... never with the desk's own pricing, terms it says differ from the paper, or a paper for another merchant
+  const relayOwnAnswer = placedOnly && !V.RELAYED_NOT_AS_WRITTEN.test(a.lower) && ((type === 'approved' && V.RELAYED_IN_WRITING.test(a.lower)) || (type === 'declined' && V.RELAYED_ALL_PASSED.test(a.lower) && !V.RELAYED_STILL_OUT.test(a.lower)));
   if (!review && type !== 'unclassified' && a.relayed.score >= 3 && !relayOwnAnswer) {
     review = 'tentative_terms';
     reasons.push("terms relayed (another broker's, or a call or voicemail passed on), not the lender's own written reply");

@@ -189,6 +189,16 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // (revr) a relayer restating the funder's terms differently from the funder's own paper attached (another amount or factor, a
+  // letter for another deal): which is right is for a person, never the relayer's figures applied on the strength of the paper
+  if (input.attachmentText && !attached.length && !d.review && (d.type === 'approved' || d.type === 'counter') && a.relayed.hits.length) {
+    const paper = extractOffers(input.attachmentText, context).filter((o) => o.missing.length === 0);
+    const same = (x: ExtractedOffer, y: ExtractedOffer) => x.amount === y.amount && (x.factor_rate == null || y.factor_rate == null || Math.abs(x.factor_rate - y.factor_rate) < 0.005);
+    if (paper.length && a.offers.some((o) => o.missing.length === 0) && !a.offers.some((o) => paper.some((p) => same(o, p)))) {
+      d.review = 'tentative_terms';
+      d.reasons.push("relayed terms differ from the funder's attached paper", 'review: tentative_terms');
+    }
+  }
   // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
   let unnamed: ExtractedOffer[] = [];
   if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {

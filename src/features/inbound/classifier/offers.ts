@@ -27,6 +27,10 @@ interface Draft {
   freqEarly?: boolean;
   termSentence?: number;
   countSentence?: number;
+  /** (revr) A balloon owed at the end beside the payments ("Balloon payment: $12,000 at month 36"): see finishOffers. */
+  balloon?: boolean;
+  /** (revr) The payment quoted before tax ("48 monthly at $1,300 plus tax"): see offerConflict. */
+  paymentPlusTax?: boolean;
 }
 
 /** (rev-w) The words before a figure naming it the most that could be paid: "max payback", "payback up to", "if sold at max". */
@@ -71,7 +75,10 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
           if (c.amount !== undefined) fresh().amount = f.value;
           else c.amount = f.value;
         } else if (kind === 'payment') {
-          if (c.payment === undefined) c.payment = f.value;
+          if (c.payment === undefined) {
+            c.payment = f.value;
+            if (PLUS_TAX_AFTER.test(text.slice(f.pos + f.text.length, f.pos + f.text.length + 40))) c.paymentPlusTax = true;
+          }
         } else if (kind === 'payback') {
           if (c.payback === undefined) c.payback = f.value;
         }
@@ -168,6 +175,8 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
     b.payment ??= a.payment;
     drafts.splice(i, 1);
   }
+  // (revr) a balloon owed at the end of a lease: the payments alone are not what is paid back
+  if (/\bballoon\b/i.test(text)) for (const d of drafts) d.balloon = true;
   return drafts;
 }
 
@@ -179,9 +188,14 @@ function ownCount(term: number | null, unit: TermUnit | null, freq: PaymentFrequ
   return null;
 }
 
+/** (revr) A figure followed by the tax on top of it: "$1,300 plus tax", "$1,300 + applicable sales tax". */
+const PLUS_TAX_AFTER = /^\s*(?:\/\s*(?:mo|month)\s*)?(?:\+|plus)\s*(?:applicable\s+|sales\s+|use\s+|state\s+|local\s+)*tax(?:es)?\b/i;
+
 /** Where an offer's stated parts disagree (see ExtractedOffer.conflict), or undefined. */
 function offerConflict(d: Draft, amount: number, factor: number | null, term: number | null, unit: TermUnit | null, freq: PaymentFrequency | null, payment: number | null): string | undefined {
   const notes: string[] = [];
+  // (revr) a payment quoted before tax is not what the merchant pays, nor the payments a factor could be counted from
+  if (d.paymentPlusTax && payment !== null) notes.push(`the $${payment.toLocaleString('en-US')} payment is quoted before tax`);
   // amount x factor against the payback stated (1% for rounding)
   if (d.factor !== undefined && d.payback !== undefined && Math.abs(amount * d.factor - d.payback) > d.payback * 0.01) {
     notes.push(`$${amount.toLocaleString('en-US')} at ${d.factor} is not the $${d.payback.toLocaleString('en-US')} payback stated`);
@@ -283,13 +297,16 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // payback stated, the payments counted are the payback ("180 daily payments of $375.00" on $50,000: 1.35), when that
     // gives a factor the trade writes (1.05 to 2)
     const n = d.count ?? ownCount(term, unit, freq);
+    const unstated = d.factor === undefined && d.payback === undefined;
     const sold = soldAt(d, d.amount, payment, n);
     if (sold !== undefined) d.factor = sold;
     const paidBack = d.payback ?? (d.factor === undefined && payment !== null && n !== null && payment * n >= d.amount * 1.05 && payment * n <= d.amount * 2 ? round2(payment * n) : undefined);
     const stated = d.factor ?? (paidBack !== undefined && paidBack > d.amount ? Math.round((paidBack / d.amount) * 10000) / 10000 : undefined);
     const factor = stated !== undefined && stated >= 1 && stated <= 5 ? stated : null;
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
-    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    // (revr) a factor counted from the payments of a lease that also owes a balloon leaves the balloon out: a person prices it
+    const balloonLeftOut = d.balloon && unstated && factor !== null ? 'a balloon is owed beyond the payments the factor was counted from' : undefined;
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }

@@ -4452,3 +4452,18 @@ describe('(revr) a desk relay that is not the paper passed on whole, a desk coun
     expect(balloon.review_reason).toBe('conflicting_cues');
   });
 });
+
+describe('(rfix18) second-hand decisions and chains of forwards', () => {
+  it("a decline the sender only heard from a colleague, not having read the memo, goes to a person", () => {
+    const own = "On a job site all day so I have not read the credit memo myself. Maria at the office says underwriting declined the file, too many NSFs in September.";
+    const r = read(own, ask(40_000));
+    expect(r.type).toBe('declined');
+    expect(r.review_reason).toBe('tentative_terms');
+    const told = read("I'm told credit declined it on the NSFs, will send you the memo once I have it.", ask(40_000));
+    expect(told.review_reason).toBe('tentative_terms');
+    // the lender's own decline, or what the merchant says, is no hearsay
+    const direct = read('Underwriting declined the file, too many NSFs in September. The owner in the office says they are slow, sorry.', ask(40_000));
+    expect(direct.type).toBe('declined');
+    expect(direct.review_reason).toBeUndefined();
+  });
+});

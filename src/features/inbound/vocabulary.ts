@@ -432,6 +432,10 @@ export const RELAYED: PhraseRow[] = [
   { phrase: "(per|from|after|on) (my|our) (phone )?(call|conversation|chat|talk) (w/|with) (?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower|business|you)\\b)[a-z]+|(just )?(got|hung|getting) off (the phone|a call|the call) (w/|with) (?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower|business|you)\\b)[a-z]+", w: 3 },
   { phrase: "(it's|it is|this is|that's|its|terms are|approval is|offer is) verbal (only )?(until|till|for now|pending)|verbal until (the|an|her|his|their|a) (approval|written|email|write-?up|paperwork)|(hasn't|has not|haven't|have not) (written|put) (it|this|that|them|the (terms|approval|offer)) (up|in writing|down)( yet)?", w: 3 },
   { phrase: "(pts?|points?|%|fee|spread) (on top )?(for|to) (my|our) (side|end|shop|desk|cut)|(on top|over (their|the) (buy|rate)) for (me|us|my side|our side)|(my|our) (points|pts|fee|spread|cut|side) (on top|added|included)|add(ing)? \\d+ ?(pts?|points?) (on top|for (me|us|my side))", w: 3 },
+  // (rfix18) a decision passed on second-hand by a sender who has not seen it in writing: "haven't seen the credit memo myself",
+  // "Rudy in the office says credit passed", "I'm told underwriting declined it": hearsay a person confirms (never the lender's
+  // own "we haven't seen the statements", a document it waits for, nor what the merchant says)
+  { phrase: "(haven't|have not|hasn't|has not|didn't|did not|never) (seen|read|reviewed|looked at) the (credit |underwriting |decline |approval |final )?(memo|decision|write-?up|uw notes|underwriter'?s notes|decline letter|approval letter)( myself| personally| yet)?|\\b(?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower)\\b)[a-z]+ (in|at|from) (the|our) (office|shop|back office) (says|said|tells me|told me|mentioned)|(i'm|i am|i was|i've been|i have been) told (that )?(credit|underwriting|uw|they|the funder|the lender) (passed|declined|approved|turned|won't|will not|can't|cannot)", w: 3 },
 ];
 
 /**

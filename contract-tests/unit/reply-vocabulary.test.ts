@@ -4466,4 +4466,29 @@ describe('(rfix18) second-hand decisions and chains of forwards', () => {
     expect(direct.type).toBe('declined');
     expect(direct.review_reason).toBeUndefined();
   });
+
+  const fwd = (from: string, date: string | null, subject: string, body: string) =>
+    ['', '---------- Forwarded message ---------', `From: ${from} <x@lender.example>`, ...(date ? [`Date: ${date}`] : []), `Subject: ${subject}`, 'To: Credit <credit@lender.example>', '', body].join('\n');
+
+  it('in a chain of dated forwards the latest message is the answer, whichever place it holds', () => {
+    const own = 'Hi - see the thread, the board approved it this morning. Send me the contract request.\n\nKim';
+    const first = fwd('Sam', 'Mon, Oct 5, 2026 at 9:10 AM', 'Pinecrest - first look', 'Looks clean, taking it to the board at the full 80k, daily.');
+    const last = fwd('Credit Board', 'Mon, Oct 5, 2026 at 3:40 PM', 'RE: Pinecrest - first look', 'APPROVED. Advance $80,000 / factor 1.32 / 140 daily payments of $754.29.');
+    const r = read(own + first + last, ask(80_000));
+    expect(r).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.32, term: 140 }] });
+    const pulled = fwd('Sam', 'Tue, Oct 6, 2026 at 11:00 AM', 'RE: Pinecrest - decision', 'New UCC filings and a second funder debiting daily since the submission. Approval rescinded, stacking.');
+    const p = read(first.replace('Looks clean', 'APPROVED $80,000 / 1.32 / 140 days. Looks clean') + pulled, ask(80_000));
+    expect(p.type).toBe('declined');
+    expect(p.review_reason).toBeDefined();
+  });
+
+  it('an approval whose priced terms sit in a forward further down an undated chain is never applied without them', () => {
+    const own = 'Good news, scroll down - the board signed off. Send me the contract request.\n\nKim';
+    const first = fwd('Sam', null, 'Pinecrest - first look', 'Looks clean, taking it to the board.');
+    const last = fwd('Credit Board', null, 'RE: Pinecrest - first look', 'APPROVED. Advance $80,000 / factor 1.32 / 140 daily payments of $754.29.');
+    const r = read(own + first + last, ask(80_000));
+    expect(r.type).toBe('approved');
+    const out = replyOutcome(contractClassification(r), { from: 'kim@lender.example', own, autoReply: false });
+    expect(out.apply).toBe(false);
+  });
 });

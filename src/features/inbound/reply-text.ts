@@ -56,6 +56,11 @@ export interface ReplyParts {
   own: string;
   /** The body of the first forwarded message, its own quotes removed; null when nothing was forwarded. */
   forwarded: string | null;
+  /**
+   * (rfix18) Every message of a chain of forwards, the first forwarded message first, each with the date its header states
+   * (null when none could be read); absent when nothing was forwarded.
+   */
+  forwardChain?: Array<{ date: number | null; text: string }>;
   /** Which quote / forward markers were found, for review. */
   markers: string[];
   /** How many lines were cut as quoted thread. */
@@ -182,6 +187,18 @@ function trimSignature(lines: string[]): string[] {
   return out;
 }
 
+/** The date a forwarded message's header block states ("Date: Tue, Nov 3, 2026 at 4:55 PM", "Sent: ..."), as a time; null when none. */
+function headerDate(lines: string[]): number | null {
+  for (const raw of lines.slice(0, 12)) {
+    const l = raw.trim().replace(/^[*_]+|[*_]+$/g, '');
+    const m = /^(?:date|sent)\s*:[*_]?\s*(.+)$/i.exec(l);
+    if (!m) continue;
+    const t = Date.parse(m[1].replace(/\s+at\s+/i, ' ').replace(/\s*\(.*\)\s*$/, ''));
+    return Number.isNaN(t) ? null : t;
+  }
+  return null;
+}
+
 /** Skip a forwarded message's header lines (From/Date/Subject/To, possibly bold), return its body. */
 function forwardedBody(lines: string[]): string[] {
   let i = 0;
@@ -261,6 +278,11 @@ export function splitReply(text: string, subject = ''): ReplyParts {
   const own: string[] = [];
   const markers: string[] = [];
   let forwarded: string[] | null = null;
+  let fwdDate: number | null = null;
+  const takeForward = (ls: string[]): string[] => {
+    fwdDate = headerDate(ls);
+    return forwardedBody(ls);
+  };
   let quotedLines = 0;
   let i = 0;
   const isFwdSubject = RE_FWD_SUBJECT.test(subject);
@@ -299,7 +321,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       if (forwarded === null && firstReal && RE_FORWARD.test(firstReal.trim())) {
         markers.push('forwarded (quoted)');
         const start = run.findIndex((r) => RE_FORWARD.test(r.trim()));
-        forwarded = forwardedBody(run.slice(start + 1));
+        forwarded = takeForward(run.slice(start + 1));
       } else {
         markers.push('> quote');
       }
@@ -331,7 +353,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     if (RE_ORIGINAL.test(l)) {
       markers.push('-----Original Message-----');
       // under a forward's subject ("FW: UW decision"), Outlook's "-----Original Message-----" is the forwarded message (holdout9)
-      if ((isFwdSubject || RELAYS_BELOW.test(own.join('\n'))) && firstBlock && forwarded === null) forwarded = forwardedBody(lines.slice(i + 1));
+      if ((isFwdSubject || RELAYS_BELOW.test(own.join('\n'))) && firstBlock && forwarded === null) forwarded = takeForward(lines.slice(i + 1));
       quotedLines += lines.length - i;
       if (INLINE_POINTER.test(own.join('\n'))) {
         const notes = inlineNotes(lines.slice(i + 1));
@@ -344,7 +366,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     }
     if (RE_FORWARD.test(l)) {
       markers.push('forwarded message');
-      if (forwarded === null) forwarded = forwardedBody(lines.slice(i + 1));
+      if (forwarded === null) forwarded = takeForward(lines.slice(i + 1));
       quotedLines += lines.length - i;
       break;
     }
@@ -356,7 +378,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       const isForward = RE_FWD_SUBJECT.test(subj.replace(/^[*_]?subject:[*_]?\s*/i, '')) || (firstBlock && isFwdSubject);
       if (isForward && forwarded === null) {
         markers.push('forwarded (From:/Sent: header)');
-        forwarded = forwardedBody(lines.slice(i + underscore));
+        forwarded = takeForward(lines.slice(i + underscore));
       } else {
         markers.push('From:/Sent: quote header');
         if (INLINE_POINTER.test(own.join('\n'))) {
@@ -373,12 +395,26 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     own.push(raw);
   }
   let fwdText: string | null = null;
+  let forwardChain: ReplyParts['forwardChain'];
   if (forwarded) {
     // the forwarded message may itself carry a quoted thread
     const inner = splitReply(forwarded.join('\n'));
     fwdText = inner.own || null;
+    forwardChain = [{ date: fwdDate, text: inner.own }, ...(inner.forwardChain ?? [])];
+    // (rfix18) a chain of forwards, each message dated, whose latest is not the first ("scroll all the way down": the
+    // first forward says the file goes to committee, the last one is committee's decision): the latest message is the
+    // answer the chain relays. Undated or tied, the first forward stays the one read.
+    const dates = forwardChain.map((c) => c.date);
+    if (forwardChain.length >= 2 && dates.every((t) => t !== null)) {
+      const latest = Math.max(...(dates as number[]));
+      const at = dates.indexOf(latest);
+      if (at > 0 && dates.filter((t) => t === latest).length === 1 && forwardChain[at].text.trim()) {
+        markers.push('a chain of forwards: the latest read');
+        fwdText = forwardChain[at].text;
+      }
+    }
   }
-  return { own: trimSignature(own).join('\n').slice(0, MAX_OWN_CHARS), forwarded: fwdText?.slice(0, MAX_OWN_CHARS) ?? null, markers, quotedLines };
+  return { own: trimSignature(own).join('\n').slice(0, MAX_OWN_CHARS), forwarded: fwdText?.slice(0, MAX_OWN_CHARS) ?? null, ...(forwardChain ? { forwardChain } : {}), markers, quotedLines };
 }
 
 /** How much of a message is read: the first 200,000 characters of text, 1,000,000 of HTML. */

@@ -249,7 +249,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   }
   if ((d.type === 'approved' || d.type === 'counter') && !result.offers.length && !interestPriced) {
     // (holdout22) the decision's own text, or the message it relays, prices the deal and no offer came of it: a person reads it
-    const cues = [...new Set([...pricingCues(a.own, context), ...(parts.forwarded && a !== both ? pricingCues(parts.forwarded, context) : [])])];
+    // (rfix18) ... and so does any message of a chain of forwards ("scroll all the way down" to committee's terms): an approval is
+    // never applied without the terms a forward further down the chain states
+    const chain = (parts.forwardChain ?? []).flatMap((c) => pricingCues(c.text, context));
+    const cues = [...new Set([...pricingCues(a.own, context), ...(parts.forwarded && a !== both ? pricingCues(parts.forwarded, context) : []), ...chain])];
     if (cues.length) result.reasons.push(`${PRICING_NOT_READ}: ${cues.slice(0, 4).map((c) => `"${c}"`).join(', ')}`);
   }
   else if (attached.length) result.reasons.push('offer terms in the attachment not used: the reply itself is not an approval');

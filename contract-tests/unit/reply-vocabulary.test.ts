@@ -4491,4 +4491,14 @@ describe('(rfix18) second-hand decisions and chains of forwards', () => {
     const out = replyOutcome(contractClassification(r), { from: 'kim@lender.example', own, autoReply: false });
     expect(out.apply).toBe(false);
   });
+
+  it('an approval to be withdrawn only if a condition fails is still an approval, for a person; one withdrawn outright is not', () => {
+    const approval = 'Approved for $50,000 at 1.34, 120 daily payments of $558.33.';
+    const held = read(`${approval} If the contractor licence does not show active by Monday, the approval is rescinded.`, ask(50_000));
+    expect(held).toMatchObject({ type: 'approved', review_reason: 'tentative_terms', offers: [{ amount: 50_000, factor_rate: 1.34 }] });
+    const held2 = read(`${approval} Approval is withdrawn unless the landlord letter comes in by Friday.`, ask(50_000));
+    expect(held2.type).toBe('approved');
+    const gone = read(`${approval} Update: the contractor licence lapsed, so the approval is withdrawn.`, ask(50_000));
+    expect(gone).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+  });
 });

@@ -27,6 +27,21 @@ const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the d
 
 /** (holdout35) Final terms said to follow the items: "final terms will be issued once underwriting receives the stipulations". */
 const TERMS_AFTER_ITEMS = /\b(?:final |firm |actual )?(?:terms|pricing|offer|numbers)\b[^.!?\n]{0,40}\b(?:once|when|after|upon)\b[^.!?\n]{0,60}\b(?:stips|stipulations|documents|docs|items|conditions|statements)\b/;
+/** (rfix18) A clause putting a withdrawal under a condition: "if ... not", "unless", "should ... fail", "withdrawn if", "by 11/6 or". */
+const CONDITION = /\b(if|unless|should|otherwise|failing|in the event|in case)\b/;
+const WITHDRAWN_ON_CONDITION = /\b(withdrawn|pulled|rescinded|revoked|cancell?ed|void(ed)?|off the table)\s+(if|unless|should|in the event|in case)\b/;
+/** Every withdrawal in the reply stated under a condition (in a clause opened by "if", "unless" ..., or "withdrawn if ..."). */
+function conditionalWithdrawal(a: Analysis): boolean {
+  const clauses = a.lower.split(/(?<=[.!?;\n])/);
+  return a.withdrawal.hits.length > 0 && a.withdrawal.hits.every((q) => {
+    const h = q.replace(/^"|"(\s*\(.*\))?$/g, '');
+    const c = clauses.find((x) => x.includes(h));
+    if (!c) return false;
+    const at = c.indexOf(h);
+    return CONDITION.test(c.slice(0, at)) || WITHDRAWN_ON_CONDITION.test(c.slice(at));
+  });
+}
+
 /** A tentative cue that is only a pre-approval ceiling ("pre-approved", "approved up to"). */
 const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?:for )?up to)"$/;
 
@@ -102,6 +117,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // (holdout17) a funder's marketing to its brokers, naming no deal of ours: never a decision, whatever it advertises
   if (a.marketing.score >= 4 && !a.namesDeal) {
     return { type: 'unclassified', confidence: Math.min(0.99, 0.6 + a.marketing.score / 20), reasons: [...reasons, `marketing to brokers (${a.marketing.hits.join(', ')}), about no deal: no decision`] };
+  }
+  // (rfix18) an approval only said to be withdrawn on a condition not yet met ("if the licence is not confirmed by Friday,
+  // approval is withdrawn", "approval will be pulled unless the UCC comes back clean"): still an approval, its condition for a
+  // person (tentative_terms), never a decline
+  if (a.withdrawal.score >= 3 && conditionalWithdrawal(a) && a.approved.score >= 3 && a.approved.score > a.declined.score + a.counter.score) {
+    return { type: 'approved', confidence: 0.6, reasons: [...reasons, 'an approval to be withdrawn only on a condition not yet met: an approval a person confirms'], review: 'tentative_terms' };
   }
   if (a.withdrawal.score >= 3) {
     // (rfix17) the approval taken back was never this deal's (sent to the wrong broker, for another merchant), and the reply

@@ -4501,4 +4501,12 @@ describe('(rfix18) second-hand decisions and chains of forwards', () => {
     const gone = read(`${approval} Update: the contractor licence lapsed, so the approval is withdrawn.`, ask(50_000));
     expect(gone).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
   });
+
+  it('a document asked in a sentence of its own with only "please" for its verb, after a request, is one more item', () => {
+    const items = requestedItems("Before we price it we need the last 4 months of statements and a copy of the lease. The co-owner's driver's license as well, please.\n\nJo").items;
+    expect(items).toHaveLength(3);
+    expect(items[2]).toMatch(/co-owner.*driver/i);
+    // no request before it: a courtesy, nothing asked
+    expect(requestedItems('Statements look fine. Reply with any questions, please.').items).toHaveLength(0);
+  });
 });

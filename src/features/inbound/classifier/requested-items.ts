@@ -373,6 +373,17 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       }
     }
   }
+  // (rfix18) a document asked in a sentence of its own with only "please" for its verb, after a request ("We need a payoff letter
+  // ... Second member's signed app too, please.", "The voided check as well, pls."): a document of eight words or fewer, nothing else
+  if (items.length) {
+    const pleaseRe = /(?:^|[.!?]\s+|\n\s*)((?:[\w'\u2019/&-]+ ){0,7}?[\w'\u2019/&-]+)(?:,? (?:too|as well|also))?,? (?:please|pls|plz)\s*(?:[.!]|$)/gim;
+    while ((m = pleaseRe.exec(prose))) {
+      const p = m[1].trim();
+      if (!DOC_WORDS.test(p) || /\b(?:thanks?|thank you|let|call|confirm|advise|reply|note|hi|hello|dear)\b/i.test(p)) continue;
+      items.push(p);
+      hits.push(`asked with "please" alone "${p}"`);
+    }
+  }
   // (holdout28) a document said to be unsigned, in a sentence of its own: "also app isnt signed. send both" asks for it signed
   // (never an explanation after a comma: "need a signed credit authorization, the app in the package isn't signed")
   const unsignedRe = /(?:^|[.!?]\s+|\n\s*)(?:also,? |and |plus |oh and )?(?:the |your )?(app|application|contract|contracts|authorization|credit authorization|8821|4506-?[ct]?|ach form|agreement)(?: in the package| you sent)? (?:isn'?t|is not|wasn'?t|was not|aren'?t|are not|not) (?:signed|executed)\b/gi;

@@ -4510,3 +4510,28 @@ describe('(rfix18) second-hand decisions and chains of forwards', () => {
     expect(requestedItems('Statements look fine. Reply with any questions, please.').items).toHaveLength(0);
   });
 });
+
+describe('(stop49) an approval to be pulled if something still to be seen is not so', () => {
+  const outcome = (text: string, ctx?: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const deal: ReplyContext = { requested_amount: 40_000, business_name: 'Pinecrest Veterinary Clinic' };
+  const terms = 'Approved $40,000 at 1.38, 120 daily payments of $460.';
+
+  it('"pulled" under a condition the lender has yet to see met, the subject first or the decision first, goes to a person', () => {
+    for (const cond of [
+      'Should the liquor license not show active by Monday, the approval will be pulled.',
+      'If the permit is not active by Monday the approval will be pulled.',
+      'Approval gets pulled if the license is not confirmed.',
+      'The offer will be pulled should the landlord never confirm the lease.',
+    ]) {
+      const o = outcome(`${terms} ${cond}`, deal);
+      expect(o.apply, cond).toBe(false);
+      expect(o.apply ? null : o.review_reason, cond).toBe('tentative_terms');
+    }
+  });
+
+  it('a deadline or a closing step stays routine: applied', () => {
+    for (const cond of ['If the signed contracts are not back within 5 days the offer will be pulled.', 'Offer expires in 7 days.']) {
+      expect(outcome(`${terms} ${cond}`, deal).apply, cond).toBe(true);
+    }
+  });
+});

@@ -471,8 +471,8 @@ export const RELAYED_STILL_OUT =
   /\b(?:yet|still (?:out|waiting|reviewing|looking|pending|with)|waiting (?:on|for) (?:the )?(?:rest|others?|other \w+)|except\b|other than\b|(?:have|has|had)(?:n't| not)? (?:gotten|got|come|heard) back|(?:have|has)(?:n't| not) (?:answered|responded|replied|decided))/;
 /** (rfix11) What voids an approval (VOID_UNLESS_FACT): the decision, its verb, the word. */
 const VOID_DECISION = "(this|the|that|our|your|its|their|any) ([a-z]+ )?(approval|offer|decision|deal|terms|counter(-?offer)?)";
-const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become)";
-const VOID_WORD = "(null and void|void(ed)?|off the table|withdrawn|rescinded|revoked|cancell?ed|no longer valid)";
+const VOID_BE = "(is|are|will be|would be|becomes|shall be|is considered|will become|gets|will get|would get)";
+const VOID_WORD = "(null and void|void(ed)?|off the table|withdrawn|pulled|rescinded|revoked|cancell?ed|no longer valid)";
 /** A deadline or a closing step is a routine condition, not an unknown fact: "within 7 days", "signed contracts", "funded", "the executed agreement". */
 const VOID_ROUTINE = "(?![^.!?\\n]{0,80}\\b(within|days?|hours?|expir\\w*|funded|funding|contracts?|accepted|(signed|executed) (agreement|purchase agreement|docs|documents|paperwork))\\b)";
 /** The merchant not producing something: "if they can't provide", "if the owner does not have". */
@@ -484,6 +484,11 @@ const VOID_UNLESS_FACT =
   // (rfix16) ... or if a fact nobody has seen yet turns out worse than a stated limit, or something more is found: "if the lien
   // balance exceeds $15,000 or any additional lien is found, this approval will be withdrawn" (a payoff or a search still to
   // come decides it; never a verification coming back different, nor a deadline)
+  // (stop 49) ... or if something the lender still has to see is not so, its subject first: "should the license not show
+  // active by Monday, the approval will be pulled", "approval gets pulled if the license is not confirmed" (a deadline or
+  // a closing step is routine, as above)
+  `|(if|should|in case|in the event)( that)?${VOID_ROUTINE} [^.!?\\n]{1,80}?\\b(not|n't|never|fails? to)\\b[^.!?\\n]{1,80}?,? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}` +
+  `|(${VOID_DECISION}|\\b(approval|offer|decision|deal|terms)) ${VOID_BE} ${VOID_WORD} (if|should|in case|in the event)( that)?${VOID_ROUTINE} [^.!?\\n]{1,80}?\\b(not|n't|never|fails? to)\\b` +
   `|(if|should|in case|in the event)( that)?${VOID_ROUTINE} [^.!?\\n]{1,100}?\\b(exceeds?|exceeding|is (over|above|more than|greater than|higher than)|comes? (in )?(over|above|higher than)|(is|are) (found|discovered|uncovered|identified)|turns? up|shows? up|surfaces?)\\b[^.!?\\n]{0,80}?,? ${VOID_DECISION} ${VOID_BE} ${VOID_WORD}`;
 
 /** Terms given before the decision is final, or an upper bound: a person picks (review reason tentative_terms). */

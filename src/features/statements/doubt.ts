@@ -133,10 +133,11 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
 
 /**
  * Credits a company's ACH entry itself says are its credit to the merchant (blind-20), not revenue:
- * - a company's CREDIT MEMO in its ACH entry (rules.ts `companyCreditMemoFrom`), when it is less than
+ * - a company's CREDIT MEMO in its ACH entry (rules.ts `companyCreditMemoFrom`) from a company no debit
+ *   of the period names (the purchase it credits is older, or was paid by check), when it is less than
  *   a tenth of the period's credits (a supplier's credit is small beside a business's takings; a
- *   larger one is still doubted), whether or not the period's debits pay that company, and whatever
- *   they paid it (the memo may settle an older invoice);
+ *   larger one is still doubted). A company the period's debits do name is paidBack's: a credit memo
+ *   more than it was paid stays doubted;
  * - a NACHA entry described CREDIT (rules.ts `entryCreditFrom`) from a company the merchant pays in
  *   the period under the same name, no more than it was paid (as paidBack's "<name> CREDIT").
  */
@@ -148,12 +149,9 @@ export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(
     if (creditSettled(t.description)) continue;
     const memo = companyCreditMemoFrom(t.description);
     if (memo) {
-      // Whether the period's debits name the company or not: a credit memo in the company's own ACH
-      // entry is the seller's document, money back for a purchase of this period or an older one,
-      // so the period paying it less than the memo (blind-53: a $40.94 card purchase at the supplier
-      // whose $318.40 credit memo settles an older invoice) no more makes it doubtful than the period
-      // paying it nothing. Below a tenth of the credits only; a larger one stays doubted.
-      if (t.cents * 10 < total) out.add(t);
+      // Paid in the period under that name: paidBack's bound decides (more than it was paid stays doubted).
+      const named = (d: DebitWords) => [...d.names].some((w) => w.length >= 4 && memo.includes(w));
+      if (t.cents * 10 < total && !debits.some(named)) out.add(t);
       continue;
     }
     const name = entryCreditFrom(t.description);

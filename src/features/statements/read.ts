@@ -595,5 +595,50 @@ export function read(pages: PageItems[]): Reading {
   datedBalances(r, dated);
   r.sections = sections;
   book.finish();
+  withoutRepeatedListings(r);
   return r;
+}
+
+/** A description's words, upper case, for comparing one listing of an item with another. */
+const wordsKey = (d: string) => ` ${d.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim()} `;
+
+/**
+ * A section that lists again items already read ("Electronic Items" after a "Transactions by Date"
+ * register, each ACH item once more with its own total): every one of its rows (three or more) is
+ * an earlier section's row of the same date and amount whose description holds the repeat's, each
+ * earlier row answering one repeat only. Such a section adds no transactions: its rows and its
+ * totals are dropped, not counted twice (blind-53: read as more debits, the statement did not
+ * reconcile). A section only partly repeating earlier rows is left as read (it may hold items of
+ * its own; the reconciliation decides).
+ */
+export function withoutRepeatedListings(r: Reading): void {
+  const bySection = new Map<number, Row[]>();
+  for (const row of r.rows) {
+    const list = bySection.get(row.section) ?? [];
+    list.push(row);
+    bySection.set(row.section, list);
+  }
+  const repeated = new Set<number>();
+  const order = [...bySection.keys()].sort((a, b) => a - b);
+  for (const s of order) {
+    const mine = bySection.get(s)!;
+    if (mine.length < 3) continue;
+    const kind = r.sections[s]?.kind;
+    if (kind === 'summary' || kind === 'daily' || kind === 'ignore') continue;
+    const earlier = r.rows.filter((row) => row.section < s && !repeated.has(row.section));
+    const used = new Set<Row>();
+    const all = mine.every((row) => {
+      const key = wordsKey(row.description);
+      if (key.trim().length < 3) return false;
+      const twin = earlier.find((e) => !used.has(e) && e.cents === row.cents && e.md[0] === row.md[0] && e.md[1] === row.md[1] && wordsKey(e.description).includes(key));
+      if (!twin) return false;
+      used.add(twin);
+      return true;
+    });
+    if (all) repeated.add(s);
+  }
+  if (!repeated.size) return;
+  r.rows = r.rows.filter((row) => !repeated.has(row.section));
+  r.totals = r.totals.filter((t) => !repeated.has(t.section));
+  for (const s of repeated) r.sections[s] = { ...r.sections[s], kind: 'ignore', category: 'other' };
 }

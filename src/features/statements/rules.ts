@@ -19,10 +19,11 @@ export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund' | 'interest
  * not a sale, so not revenue (blind-24). "INTEREST" alone is not enough (a customer named "Self
  * Interest LLC", "INTEREST INCOME FUND"): the word must say the interest is credited. A credit
  * union's dividend on a share IS its interest ("Deposit Dividend Annual Percentage Yield Earned 0.05%",
- * blind-29), said by the same words at the start of the line; a "DIVIDEND PAYMENT VANGUARD" (a
+ * blind-29; "DIVIDEND DEPOSIT  APY EARNED 0.15%", blind-53: the yield earned is the account's own), said by
+ * the same words at the start of the line; a "DIVIDEND PAYMENT VANGUARD" (a
  * stock's dividend, money from an investment) is not the account's interest and is left alone.
  */
-const BANK_INTEREST = /^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\bANNUAL\s+PERCENTAGE\s+YIELD\s+EARNED\b/;
+const BANK_INTEREST = /^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\b(ANNUAL\s+PERCENTAGE\s+YIELD|APY)\s+EARNED\b/;
 
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {

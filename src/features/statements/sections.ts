@@ -41,6 +41,11 @@ export function headingOf(text: string): Heading | null {
   if (/\b(rate|apr)\b/.test(t) && /\bbalances?\b/.test(t) && /\b(payments?|principal|interest|loans?)\b/.test(t)) return { kind: 'summary', category: 'summary' };
   if (/^(daily|ending daily|daily ending|daily ledger|daily account|daily collected|end of day)\b.*\bbalances?\b|^balance summary$|^daily balance summary$|^balances by date$|^daily balances?$/.test(t)) return { kind: 'daily', category: 'daily' };
   if (/^(overdraft|total overdraft|returned item fees?|interest)\b.*\b(fees|summary|year)/.test(t)) return { kind: 'ignore', category: 'other' };
+  // A box's title over its columns of this period's and the year's figures ("YEAR-TO-DATE DIVIDENDS
+  // FEES CHARGED  PERIOD  YTD", "Fee Summary  This Period  Year-to-Date"): amounts by period and
+  // year, a summary, no section of transactions (blind-53: a credit union's boxes over its register
+  // read as a fees heading signed every deposit below as a debit).
+  if (/\b(period|month)\b/.test(t) && /\b(ytd|year to date)\b/.test(t)) return { kind: 'summary', category: 'summary' };
   // What the account's monthly fee is and how to avoid it ("Monthly service fee summary  Fee period
   // 12/13 - 01/14  Standard monthly service fee $30.00  You paid $30.00"): terms, not a printed total.
   if (/^((monthly|standard|account) )*(service|maintenance|account) (fee|charge)s? (summary|information|details?|calculation|explained|waiver)\b/.test(t)) return { kind: 'ignore', category: 'other' };

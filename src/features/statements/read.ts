@@ -619,6 +619,7 @@ export function withoutRepeatedListings(r: Reading): void {
     bySection.set(row.section, list);
   }
   const repeated = new Set<number>();
+  const twinOf = new Map<Row, Row>();
   const order = [...bySection.keys()].sort((a, b) => a - b);
   for (const s of order) {
     const mine = bySection.get(s)!;
@@ -633,11 +634,21 @@ export function withoutRepeatedListings(r: Reading): void {
       const twin = earlier.find((e) => !used.has(e) && e.cents === row.cents && e.md[0] === row.md[0] && e.md[1] === row.md[1] && wordsKey(e.description).includes(key));
       if (!twin) return false;
       used.add(twin);
+      twinOf.set(row, twin);
       return true;
     });
     if (all) repeated.add(s);
   }
   if (!repeated.size) return;
+  // A repeat whose rows net to nothing (a transfer in and the same sum out) leaves the balances the
+  // same dropped or kept: they cannot tell a second listing from genuine items that happen to repeat,
+  // and with no side total printed a wrong deposits figure would pass. Not trusted, a person looks
+  // (revt: four transfers in and out listed again were dropped with the statement still reconciling).
+  for (const s of repeated) {
+    const signs = bySection.get(s)!.map((row) => row.sign ?? twinOf.get(row)?.sign ?? null);
+    const net = bySection.get(s)!.reduce((a, row, i) => a + (signs[i] ?? 0) * row.cents, 0);
+    if (signs.every((x) => x !== null) && net === 0) (r.conflicts ??= []).push('A section lists again, to a net of nothing, items already read: whether it is a second listing or more transactions the balances cannot tell');
+  }
   r.rows = r.rows.filter((row) => !repeated.has(row.section));
   r.totals = r.totals.filter((t) => !repeated.has(t.section));
   for (const s of repeated) r.sections[s] = { ...r.sections[s], kind: 'ignore', category: 'other' };

@@ -4535,3 +4535,24 @@ describe('(stop49) an approval to be pulled if something still to be seen is not
     }
   });
 });
+
+describe('(revs) review of rfix17 and rfix18', () => {
+  const fwd = (from: string, date: string, subject: string, body: string) =>
+    ['', '---------- Forwarded message ---------', `From: ${from} <x@lender.example>`, `Date: ${date}`, `Subject: ${subject}`, 'To: Credit <credit@lender.example>', '', body].join('\n');
+  const approval = 'APPROVED. Advance $80,000 / factor 1.32 / 140 daily payments of $754.29.';
+  const decline = 'The updated statements show a new position funded since submission, so we have to decline this one.';
+
+  it('a chain whose dates cannot be put in order (zone named on some only, day and month either way round) is read at its first forward', () => {
+    // 11:30 AM written without a zone (the sender's own clock) beside 07:00 -0800: the earlier approval would read as the latest
+    const zones = read('Kim - see below, sorry.' + fwd('Sam', 'Thu, Nov 5, 2026 at 11:30 AM', 'RE: Pinecrest', decline) + fwd('Credit', 'Thu, 5 Nov 2026 07:00:00 -0800', 'Pinecrest', approval), ask(80_000));
+    expect(zones.type).toBe('declined');
+    expect(zones.offers).toHaveLength(0);
+    // 11/03/2026 is 11 March where it was written, 3 November if read the US way
+    const slash = read('Kim - see below.' + fwd('Sam', 'Fri, Mar 20, 2026 at 2:00 PM', 'RE: Pinecrest', decline) + fwd('Credit', '11/03/2026 09:00', 'Pinecrest', approval), ask(80_000));
+    expect(slash.type).toBe('declined');
+    expect(slash.offers).toHaveLength(0);
+    // every date read the same way: the latest still answers
+    const same = read('Kim - see below.' + fwd('Sam', 'Thu, 5 Nov 2026 08:00:00 -0500', 'Pinecrest', 'Looks clean, taking it to the board.') + fwd('Credit Board', 'Thu, 5 Nov 2026 09:30:00 -0800', 'RE: Pinecrest', approval), ask(80_000));
+    expect(same).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.32, term: 140 }] });
+  });
+});

@@ -4555,4 +4555,17 @@ describe('(revs) review of rfix17 and rfix18', () => {
     const same = read('Kim - see below.' + fwd('Sam', 'Thu, 5 Nov 2026 08:00:00 -0500', 'Pinecrest', 'Looks clean, taking it to the board.') + fwd('Credit Board', 'Thu, 5 Nov 2026 09:30:00 -0800', 'RE: Pinecrest', approval), ask(80_000));
     expect(same).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.32, term: 140 }] });
   });
+
+  it("a chain read at a later message than its first, the first forward deciding otherwise, goes to a person", () => {
+    const counter = 'We can not do 80k. Best we can do is $60,000 at 1.38, 120 daily payments.';
+    // the funder's counter first, a later note from the broker's side restating other terms as approved
+    const text = 'Dana - see below.' + fwd('Credit', 'Mon, Oct 5, 2026 at 9:10 AM', 'Pinecrest', counter) + fwd('Kim (ISO)', 'Mon, Oct 5, 2026 at 3:40 PM', 'FW: Pinecrest', 'Approved 80k at 1.32 over 140 days - merchant is happy, lets close it.');
+    const r = read(text, ask(80_000));
+    expect(r.review_reason).toBe('conflicting_cues');
+    expect(replyOutcome(contractClassification(r), { from: 'dana@lender.example', own: 'Dana - see below.', autoReply: false }).apply).toBe(false);
+    // a first forward deciding nothing (the file taken to the board): the latest answers, applied
+    const board = read('Kim - see below.' + fwd('Sam', 'Mon, Oct 5, 2026 at 9:10 AM', 'Pinecrest', 'Looks clean, taking it to the board.') + fwd('Credit Board', 'Mon, Oct 5, 2026 at 3:40 PM', 'RE: Pinecrest', approval), ask(80_000));
+    expect(board.type).toBe('approved');
+    expect(board.review_reason).toBeUndefined();
+  });
 });

@@ -187,6 +187,9 @@ function trimSignature(lines: string[]): string[] {
   return out;
 }
 
+/** The marker of a chain of forwards read at its latest message rather than its first (rfix18). */
+export const CHAIN_LATEST = 'a chain of forwards: the latest read';
+
 /**
  * The date a forwarded message's header block states ("Date: Tue, Nov 3, 2026 at 4:55 PM", "Sent: ..."), as a time, and whether it
  * names its zone ("-0800", "PST", "GMT"); null when none. (revs) An all-numeric date whose first two numbers could each be the
@@ -420,7 +423,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       const latest = Math.max(...(dates as number[]));
       const at = dates.indexOf(latest);
       if (at > 0 && dates.filter((t) => t === latest).length === 1 && forwardChain[at].text.trim()) {
-        markers.push('a chain of forwards: the latest read');
+        markers.push(CHAIN_LATEST);
         fwdText = forwardChain[at].text;
       }
     }

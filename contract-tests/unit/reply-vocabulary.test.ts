@@ -4568,4 +4568,16 @@ describe('(revs) review of rfix17 and rfix18', () => {
     expect(board.type).toBe('approved');
     expect(board.review_reason).toBeUndefined();
   });
+
+  it('an approval the sender only believes or heard of goes to a person; the lender relaying its own credit is applied', () => {
+    const terms = '$40,000 at 1.35, 120 daily payments of $450.';
+    for (const t of [`I believe credit approved it: ${terms} Let me confirm.`, `Apparently underwriting approved it, ${terms}`, `Heard from the desk that it was approved, ${terms} Waiting on the paper.`]) {
+      const r = read(t, ask(40_000));
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBe('tentative_terms');
+    }
+    const own = read(`Per my underwriter it is approved, ${terms}`, ask(40_000));
+    expect(own.type).toBe('approved');
+    expect(own.review_reason).toBeUndefined();
+  });
 });

@@ -4580,4 +4580,14 @@ describe('(revs) review of rfix17 and rfix18', () => {
     expect(own.type).toBe('approved');
     expect(own.review_reason).toBeUndefined();
   });
+
+  it('"You got it." with no terms anywhere grants whatever was asked: a person reads what, never an approval applied', () => {
+    const text = 'You got it.\n\nOn Mon, Mar 2, 2026 at 9:12 AM Dana Whitfield <dana@example.com> wrote:\n> Hi Maria, can you resend the contract to the merchant? He lost the email.';
+    const r = read(text, { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(replyOutcome(contractClassification(r), { from: 'maria@lender.example', own: 'You got it.', autoReply: false }).apply).toBe(false);
+    // with its terms it is the approval rfix17 reads, applied
+    const terms = read('You got it. $45,000 at 1.35, 120 daily payments of $506.25.', { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(terms).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.35, term: 120 }] });
+    expect(terms.review_reason).toBeUndefined();
+  });
 });

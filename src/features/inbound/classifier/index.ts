@@ -212,6 +212,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.reasons.push(`the first forward of the chain decides otherwise (${first.type}) than its latest message`, 'review: conflicting_cues');
     }
   }
+  // (revs) "You got it." (rfix17) grants whatever the quoted message asked: with no terms anywhere in the reply and no other word
+  // of approval, the ask may have been to resend the contract or extend a deadline, not to approve; a person reads which
+  if (!d.review && d.type === 'approved' && !a.offers.length && !a.termsWithoutAmount.length && a.approved.hits.length && a.approved.hits.every((h) => /^"(?:you have|you've got|you got) it"/i.test(h))) {
+    d.review = 'low_confidence';
+    d.reasons.push('"you got it" with no terms grants whatever was asked, maybe no approval', 'review: low_confidence');
+  }
   // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
   let unnamed: ExtractedOffer[] = [];
   if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {

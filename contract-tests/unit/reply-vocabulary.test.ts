@@ -4590,4 +4590,17 @@ describe('(revs) review of rfix17 and rfix18', () => {
     expect(terms).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.35, term: 120 }] });
     expect(terms.review_reason).toBeUndefined();
   });
+
+  it("a decision for a business told by a trade the deal's name does not have is another file's, for a person", () => {
+    const vet: ReplyContext = { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const terms = '$45,000 at 1.35, 120 daily payments of $506.25.';
+    const other = read(`Approved for the pizza shop: ${terms}`, vet);
+    expect(other.review_reason).toBe('multiple_deals');
+    // the deal's own trade, shortened or not, or a word telling no trade: this deal's approval, applied
+    for (const t of [`Approved for the vet clinic: ${terms}`, `Approved for the veterinary practice: ${terms}`, `Approved for the new clinic: ${terms}`]) {
+      const r = read(t, vet);
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBeUndefined();
+    }
+  });
 });

@@ -4535,3 +4535,72 @@ describe('(stop49) an approval to be pulled if something still to be seen is not
     }
   });
 });
+
+describe('(revs) review of rfix17 and rfix18', () => {
+  const fwd = (from: string, date: string, subject: string, body: string) =>
+    ['', '---------- Forwarded message ---------', `From: ${from} <x@lender.example>`, `Date: ${date}`, `Subject: ${subject}`, 'To: Credit <credit@lender.example>', '', body].join('\n');
+  const approval = 'APPROVED. Advance $80,000 / factor 1.32 / 140 daily payments of $754.29.';
+  const decline = 'The updated statements show a new position funded since submission, so we have to decline this one.';
+
+  it('a chain whose dates cannot be put in order (zone named on some only, day and month either way round) is read at its first forward', () => {
+    // 11:30 AM written without a zone (the sender's own clock) beside 07:00 -0800: the earlier approval would read as the latest
+    const zones = read('Kim - see below, sorry.' + fwd('Sam', 'Thu, Nov 5, 2026 at 11:30 AM', 'RE: Pinecrest', decline) + fwd('Credit', 'Thu, 5 Nov 2026 07:00:00 -0800', 'Pinecrest', approval), ask(80_000));
+    expect(zones.type).toBe('declined');
+    expect(zones.offers).toHaveLength(0);
+    // 11/03/2026 is 11 March where it was written, 3 November if read the US way
+    const slash = read('Kim - see below.' + fwd('Sam', 'Fri, Mar 20, 2026 at 2:00 PM', 'RE: Pinecrest', decline) + fwd('Credit', '11/03/2026 09:00', 'Pinecrest', approval), ask(80_000));
+    expect(slash.type).toBe('declined');
+    expect(slash.offers).toHaveLength(0);
+    // every date read the same way: the latest still answers
+    const same = read('Kim - see below.' + fwd('Sam', 'Thu, 5 Nov 2026 08:00:00 -0500', 'Pinecrest', 'Looks clean, taking it to the board.') + fwd('Credit Board', 'Thu, 5 Nov 2026 09:30:00 -0800', 'RE: Pinecrest', approval), ask(80_000));
+    expect(same).toMatchObject({ type: 'approved', offers: [{ amount: 80_000, factor_rate: 1.32, term: 140 }] });
+  });
+
+  it("a chain read at a later message than its first, the first forward deciding otherwise, goes to a person", () => {
+    const counter = 'We can not do 80k. Best we can do is $60,000 at 1.38, 120 daily payments.';
+    // the funder's counter first, a later note from the broker's side restating other terms as approved
+    const text = 'Dana - see below.' + fwd('Credit', 'Mon, Oct 5, 2026 at 9:10 AM', 'Pinecrest', counter) + fwd('Kim (ISO)', 'Mon, Oct 5, 2026 at 3:40 PM', 'FW: Pinecrest', 'Approved 80k at 1.32 over 140 days - merchant is happy, lets close it.');
+    const r = read(text, ask(80_000));
+    expect(r.review_reason).toBe('conflicting_cues');
+    expect(replyOutcome(contractClassification(r), { from: 'dana@lender.example', own: 'Dana - see below.', autoReply: false }).apply).toBe(false);
+    // a first forward deciding nothing (the file taken to the board): the latest answers, applied
+    const board = read('Kim - see below.' + fwd('Sam', 'Mon, Oct 5, 2026 at 9:10 AM', 'Pinecrest', 'Looks clean, taking it to the board.') + fwd('Credit Board', 'Mon, Oct 5, 2026 at 3:40 PM', 'RE: Pinecrest', approval), ask(80_000));
+    expect(board.type).toBe('approved');
+    expect(board.review_reason).toBeUndefined();
+  });
+
+  it('an approval the sender only believes or heard of goes to a person; the lender relaying its own credit is applied', () => {
+    const terms = '$40,000 at 1.35, 120 daily payments of $450.';
+    for (const t of [`I believe credit approved it: ${terms} Let me confirm.`, `Apparently underwriting approved it, ${terms}`, `Heard from the desk that it was approved, ${terms} Waiting on the paper.`]) {
+      const r = read(t, ask(40_000));
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBe('tentative_terms');
+    }
+    const own = read(`Per my underwriter it is approved, ${terms}`, ask(40_000));
+    expect(own.type).toBe('approved');
+    expect(own.review_reason).toBeUndefined();
+  });
+
+  it('"You got it." with no terms anywhere grants whatever was asked: a person reads what, never an approval applied', () => {
+    const text = 'You got it.\n\nOn Mon, Mar 2, 2026 at 9:12 AM Dana Whitfield <dana@example.com> wrote:\n> Hi Maria, can you resend the contract to the merchant? He lost the email.';
+    const r = read(text, { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(replyOutcome(contractClassification(r), { from: 'maria@lender.example', own: 'You got it.', autoReply: false }).apply).toBe(false);
+    // with its terms it is the approval rfix17 reads, applied
+    const terms = read('You got it. $45,000 at 1.35, 120 daily payments of $506.25.', { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' });
+    expect(terms).toMatchObject({ type: 'approved', offers: [{ amount: 45_000, factor_rate: 1.35, term: 120 }] });
+    expect(terms.review_reason).toBeUndefined();
+  });
+
+  it("a decision for a business told by a trade the deal's name does not have is another file's, for a person", () => {
+    const vet: ReplyContext = { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const terms = '$45,000 at 1.35, 120 daily payments of $506.25.';
+    const other = read(`Approved for the pizza shop: ${terms}`, vet);
+    expect(other.review_reason).toBe('multiple_deals');
+    // the deal's own trade, shortened or not, or a word telling no trade: this deal's approval, applied
+    for (const t of [`Approved for the vet clinic: ${terms}`, `Approved for the veterinary practice: ${terms}`, `Approved for the new clinic: ${terms}`]) {
+      const r = read(t, vet);
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBeUndefined();
+    }
+  });
+});

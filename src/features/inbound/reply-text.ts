@@ -60,7 +60,7 @@ export interface ReplyParts {
    * (rfix18) Every message of a chain of forwards, the first forwarded message first, each with the date its header states
    * (null when none could be read); absent when nothing was forwarded.
    */
-  forwardChain?: Array<{ date: number | null; text: string }>;
+  forwardChain?: Array<{ date: number | null; text: string; zoned?: boolean }>;
   /** Which quote / forward markers were found, for review. */
   markers: string[];
   /** How many lines were cut as quoted thread. */
@@ -187,14 +187,24 @@ function trimSignature(lines: string[]): string[] {
   return out;
 }
 
-/** The date a forwarded message's header block states ("Date: Tue, Nov 3, 2026 at 4:55 PM", "Sent: ..."), as a time; null when none. */
-function headerDate(lines: string[]): number | null {
+/** The marker of a chain of forwards read at its latest message rather than its first (rfix18). */
+export const CHAIN_LATEST = 'a chain of forwards: the latest read';
+
+/**
+ * The date a forwarded message's header block states ("Date: Tue, Nov 3, 2026 at 4:55 PM", "Sent: ..."), as a time, and whether it
+ * names its zone ("-0800", "PST", "GMT"); null when none. (revs) An all-numeric date whose first two numbers could each be the
+ * month ("11/03/2026": 3 November in the US, 11 March in the UK) is not read: which came first cannot be known from it.
+ */
+function headerDate(lines: string[]): { t: number; zoned: boolean } | null {
   for (const raw of lines.slice(0, 12)) {
     const l = raw.trim().replace(/^[*_]+|[*_]+$/g, '');
     const m = /^(?:date|sent)\s*:[*_]?\s*(.+)$/i.exec(l);
     if (!m) continue;
-    const t = Date.parse(m[1].replace(/\s+at\s+/i, ' ').replace(/\s*\(.*\)\s*$/, ''));
-    return Number.isNaN(t) ? null : t;
+    const amb = /(?:^|[^\d])(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}(?!\d)/.exec(m[1]);
+    if (amb && Number(amb[1]) <= 12 && Number(amb[2]) <= 12 && amb[1] !== amb[2]) return null;
+    const v = m[1].replace(/\s+at\s+/i, ' ').replace(/\s*\(.*\)\s*$/, '');
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : { t, zoned: /(?:[+-]\d{2}:?\d{2}|\b(?:UTC|GMT|Z|[ECMP][SD]T)\b)\s*$/i.test(v.trim()) };
   }
   return null;
 }
@@ -278,7 +288,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
   const own: string[] = [];
   const markers: string[] = [];
   let forwarded: string[] | null = null;
-  let fwdDate: number | null = null;
+  let fwdDate: { t: number; zoned: boolean } | null = null;
   const takeForward = (ls: string[]): string[] => {
     fwdDate = headerDate(ls);
     return forwardedBody(ls);
@@ -400,16 +410,20 @@ export function splitReply(text: string, subject = ''): ReplyParts {
     // the forwarded message may itself carry a quoted thread
     const inner = splitReply(forwarded.join('\n'));
     fwdText = inner.own || null;
-    forwardChain = [{ date: fwdDate, text: inner.own }, ...(inner.forwardChain ?? [])];
+    const d = fwdDate as { t: number; zoned: boolean } | null;
+    forwardChain = [{ date: d?.t ?? null, text: inner.own, ...(d ? { zoned: d.zoned } : {}) }, ...(inner.forwardChain ?? [])];
     // (rfix18) a chain of forwards, each message dated, whose latest is not the first ("scroll all the way down": the
     // first forward says the file goes to committee, the last one is committee's decision): the latest message is the
     // answer the chain relays. Undated or tied, the first forward stays the one read.
     const dates = forwardChain.map((c) => c.date);
-    if (forwardChain.length >= 2 && dates.every((t) => t !== null)) {
+    // (revs) ... and each date read the same way: some naming their zone and others not ("at 11:30 AM" beside "07:00 -0800")
+    // cannot be put in order, so the first forward stays the one read
+    const zones = new Set(forwardChain.map((c) => c.zoned));
+    if (forwardChain.length >= 2 && dates.every((t) => t !== null) && zones.size === 1) {
       const latest = Math.max(...(dates as number[]));
       const at = dates.indexOf(latest);
       if (at > 0 && dates.filter((t) => t === latest).length === 1 && forwardChain[at].text.trim()) {
-        markers.push('a chain of forwards: the latest read');
+        markers.push(CHAIN_LATEST);
         fwdText = forwardChain[at].text;
       }
     }

@@ -292,6 +292,15 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   const about = ABOUT_NOT.exec(text);
   if (about && (sameBusiness(nameWords(about[2]), business) || !sameBusiness(nameWords(about[1]), business))) return asWritten(about[1]) || 'another file';
   if (OTHER_THREAD.test(text)) return 'another file';
+  // (revs) a decision for a business described by its trade, not named ("Approved for the pizza shop" on a veterinary clinic's
+  // thread): a trade word the deal's name neither has nor shortens is another file's, a person files it
+  const trade = TRADE_DECISION.exec(text);
+  if (trade) {
+    const full = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+    const kin = (x: string) => full.some((u) => sameWord(x, u) || abbreviates(x, u) || abbreviates(u, x));
+    const quals = trade[1].split(/\s+/).filter((w) => !TRADE_GENERIC.has(w));
+    if (quals.length && !quals.some(kin)) return `the ${trade[1]} ${trade[2]}`;
+  }
   let m: RegExpExecArray | null;
   for (const re of [DECISION_FOR, NAME_DASH_DECISION, NAME_THEN_TERMS]) {
     re.lastIndex = 0;
@@ -336,6 +345,10 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
 
 /** (rfix17) "This is about X, not Y" / "these answers are for X, not Y": the reply names the file it is about against another. */
 const ABOUT_NOT = /\b(?:this|it|these|my)(?:[ \t]+(?:reply|note|notes|answers?|questions?|email|comments?|requests?))?(?:'s|[ \t]+is|[ \t]+are)?[ \t]+(?:(?:all|only)[ \t]+)?(?:about|for|re:?|regarding|on)[ \t]+([^.!?\n,]{2,60}?),?[ \t]+not[ \t]+(?:for[ \t]+|about[ \t]+|on[ \t]+)?(?:the[ \t]+)?([^.!?\n,]{2,60})/i;
+/** (revs) A decision for a business told by its trade: "approved for the pizza shop", "declined on the nail salon". */
+const TRADE_DECISION = /\b(?:[Aa]pproved|[Aa]pproval|[Dd]eclined?|[Pp]assing|[Pp]assed|[Ff]unded)[ \t]+(?:for|on)[ \t]+the[ \t]+([a-z]+(?:[ \t][a-z]+)?)[ \t]+(shop|office|salon|restaurant|store|clinic|practice|bakery|garage|gym|spa|cafe|bar|diner|pharmacy|dealership|daycare|studio)\b/;
+/** Words before a trade's noun that tell no trade: "the new store", "the main office". */
+const TRADE_GENERIC = new Set('new main first second third whole same existing current old local little big front back home'.split(' '));
 /** (rfix17) A reply written into a thread it does not belong to: "I lost the other thread", "wrong thread", "couldn't find your email on it". */
 const OTHER_THREAD = /\b(?:lost|can'?t find|couldn'?t find|misplaced|deleted)[ \t]+(?:the|your|our|that)[ \t]+(?:other|right|original|correct)[ \t]+(?:thread|email|chain)\b|\b(?:wrong|another|a different|the wrong)[ \t]+(?:thread|email chain|chain)\b/i;
 

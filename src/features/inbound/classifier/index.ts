@@ -7,7 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
-import { POINTS_BELOW, type ReplyInput, normalizeText, replyParts } from '../reply-text';
+import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, replyParts } from '../reply-text';
 import type { Classification, ExtractedOffer, ReplyContext } from './types';
 import { sentenceAround } from './text';
 import { add } from './cues';
@@ -198,6 +198,25 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       d.review = 'tentative_terms';
       d.reasons.push("relayed terms differ from the funder's attached paper", 'review: tentative_terms');
     }
+  }
+  // (revs) a chain of forwards read at a later message than its first (rfix18), the first forward deciding otherwise itself (the
+  // funder's counter at 60k first, a later note in the chain "approved 80k at 1.32" from someone else, the broker's own side or a
+  // colleague): which message is the funder's answer is a person's call, never the later note's figures applied
+  if (!d.review && (a === both || a === fwdAlone) && parts.markers.includes(CHAIN_LATEST) && parts.forwardChain?.length) {
+    const first = decide(analyse(parts.forwardChain[0].text, input.subject, context), context);
+    const firstOffers = first.type === 'approved' || first.type === 'counter' ? analyse(parts.forwardChain[0].text, input.subject, context).offers : [];
+    const sameOffer = (x: ExtractedOffer, y: ExtractedOffer) => x.amount === y.amount && x.factor_rate === y.factor_rate;
+    const decides = first.type === 'approved' || first.type === 'declined' || first.type === 'counter';
+    if (decides && (first.type !== d.type || !firstOffers.every((o) => a.offers.some((x) => sameOffer(o, x))))) {
+      d.review = 'conflicting_cues';
+      d.reasons.push(`the first forward of the chain decides otherwise (${first.type}) than its latest message`, 'review: conflicting_cues');
+    }
+  }
+  // (revs) "You got it." (rfix17) grants whatever the quoted message asked: with no terms anywhere in the reply and no other word
+  // of approval, the ask may have been to resend the contract or extend a deadline, not to approve; a person reads which
+  if (!d.review && d.type === 'approved' && !a.offers.length && !a.termsWithoutAmount.length && a.approved.hits.length && a.approved.hits.every((h) => /^"(?:you have|you've got|you got) it"/i.test(h))) {
+    d.review = 'low_confidence';
+    d.reasons.push('"you got it" with no terms grants whatever was asked, maybe no approval', 'review: low_confidence');
   }
   // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
   let unnamed: ExtractedOffer[] = [];

@@ -591,6 +591,9 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout31) an offer that falls on a question still open, not a closing stip: "if it is a loan we are in 2nd and this offer
   // does not stand", "should that wire be an MCA the approval won't hold", "the terms no longer apply if ..."
   { phrase: "(this|the|that|our|my|these|those) (offer|approval|number|numbers|terms|counter|deal|pricing)s? (does not|doesn't|do not|don't|would not|wouldn't|will not|won't|no longer|might not|may not) (stand|stands|hold|holds|apply|applies|work|stay)", w: 3 },
+  // (rfix19) an approval that is off if the merchant cannot meet a condition to fund: "pay off the tax lien before we fund; if
+  // they can't, the approval is off", "otherwise the deal is dead" (never a deadline to sign: "if they don't sign within 5 days")
+  { phrase: "(?:\\bif (?:they|he|she|the (?:merchant|owner|client)|it|that) (?:can't|cannot|can not|won't|will not|doesn't|does not|don't|do not|isn't|is not|aren't|are not|fails? to|is unable to|are unable to)(?![^.!?\\n]{0,40}\\b(?:sign|signs|signed|return|returned|days?|hours?|weeks?|deadline|expir\\w*)\\b)[^.!?\\n]{0,40}?|\\bif not|\\botherwise|\\bfailing that|\\bor else),? (?:the|this|our|that|my) (?:approval|offer|deal|terms|funding)(?: (?:is|are|will be|would be|goes|gets)|'s)? (?:off(?! to)|off the table|void|null and void|dead|gone|no good|cancel+ed)\\b", w: 3 },
   // (rfix11) an approval void unless something nobody has seen yet exists or is produced, not a check of what is on file: "If no
   // agreement is in place, this approval is void", "the offer is null and void unless the merchant provides an installment
   // agreement", "without a payoff letter, this approval is off the table" (never a verification coming back different, "if

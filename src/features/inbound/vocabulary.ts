@@ -55,6 +55,13 @@ export const CONTRACTIONS: Record<string, string> = {
   couldnt: "couldn't", wouldnt: "wouldn't", shouldnt: "shouldn't", theyre: "they're", youre: "you're", thats: "that's", weve: "we've", itll: "it'll",
 };
 
+/**
+ * (rfix19) The label of a row in a checks or verification table, whose PASS is a check passed ("OFAC | PASS", "Bank
+ * verification: PASS", "KYC check - PASS"), not the lender's decision.
+ */
+export const CHECK_LABEL =
+  "(?:ofac|kyc|kyb|aml|sos|secretary of state|verif\\w*|checks?|screen\\w*|pre-?screen\\w*|searche?s?|fraud|identity|id|background|watch ?list|sanctions?|look-?up|match\\w*|tests?|validation|valid\\w*|tin|ein|bv|vc|lexis\\w*|giact|plaid|decision ?logic|credit pull|bankruptcy|criminal|ucc|liens?|judgments?|rules?|criteria|policy|nsf count|fico|score|factor \\d+|f\\d+|c\\d+)";
+
 /** Approval, however the trade says it. */
 export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|file status|result|outcome|final( decision| answer| status| word)?)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
@@ -160,7 +167,12 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   // (rfix15) never a check's result in the last cell of a row of three columns or more ("F05 | Negative balance days: 0 | PASS",
   // a decision engine's factors), while "Decision | PASS" or "Red Oak - pass" stays the lender's no
-  { phrase: '(?<!\\|[^|\\n]*\\|[ \\t]*)pass(?=\\s*(\\n|$))', w: 3 },
+  // (rfix19) ... nor a check's result on a row the check labels ("OFAC | PASS", "Bank verification: PASS", "SOS check - PASS"):
+  // a screening passed, not the lender passing on the file
+  { phrase: `(?<!\\|[^|\\n]*\\|[ \\t]*)(?<!(?:^|\\n)[^\\n]*\\b${CHECK_LABEL}\\b[^\\n]*(?:[:|\\t]|\\s-)[ \\t]*)pass(?=\\s*(\\n|$))`, w: 3 },
+  // (rfix19) a decision cell reading PASS with more on its line ("Decision: PASS (stacking)", "Status | PASS | 11/05/2026",
+  // "UW Decision: PASS - 4 open positions"): the trade's no in a decision table, whatever follows it
+  { phrase: `(?:^|\\n)[ \\t]*(?:(?:uw|underwriting|credit|final|file|submission|deal|application|committee|overall|new|our|funding)[ \\t]+){0,2}(?:decision|status|outcome|verdict|determination|answer)[ \\t]*(?:[:|\\t]|-{1,2}|–|—)[ \\t]*\\**pass\\b(?![ \\t]*(?:to|through|along|it|this|the)\\b)`, w: 3 },
   { phrase: "(won't|will not|can't|cannot) pass", w: 3 },
   // "We pass. TIB under 1 year.", "I'll pass, sorry": the lender passing, the sentence ending on it
   { phrase: "(we|i)('ll| will)? pass(?=\\s*[.!;,]|\\s*$)", w: 3, negatable: true },

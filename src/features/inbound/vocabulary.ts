@@ -448,6 +448,11 @@ export const RELAYED: PhraseRow[] = [
   // "Rudy in the office says credit passed", "I'm told underwriting declined it": hearsay a person confirms (never the lender's
   // own "we haven't seen the statements", a document it waits for, nor what the merchant says)
   { phrase: "(haven't|have not|hasn't|has not|didn't|did not|never) (seen|read|reviewed|looked at) the (credit |underwriting |decline |approval |final )?(memo|decision|write-?up|uw notes|underwriter'?s notes|decline letter|approval letter)( myself| personally| yet)?|\\b(?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower)\\b)[a-z]+ (in|at|from) (the|our) (office|shop|back office) (says|said|tells me|told me|mentioned)|(i'm|i am|i was|i've been|i have been) told (that )?(credit|underwriting|uw|they|the funder|the lender) (passed|declined|approved|turned|won't|will not|can't|cannot)", w: 3 },
+  // (rfix19) ... and a decision the sender puts in the lender's mouth, third person: "per the lender, approved 90k", "according
+  // to the funder it's declined", "lender says they approved", "the funder came back at 60k": a broker's paraphrase (its own
+  // note atop a forward), never the lender's own word ("per my underwriter" is the lender's own desk; "the 1st position lender
+  // says the payoff is 22k" names another funder's figure, not a decision)
+  { phrase: "(?:per|as per|according to|heard (?:back )?from) (?:the|our|your) (?:lender|funder|funding partner)s?\\b(?! (?:portal|statements?|agreement|contract|app|application)\\b)|(?:(?<=(?:^|[.!?\\n]\\s*|, |- ))|(?:the|our|your) )(?:lender|funder)s? (?:just )?(?:says|said|came back|got back|approved|declined|passed|countered|is offering|offered|has approved|has declined|confirmed|told (?:me|us))", w: 3 },
   // (revs) ... and so is one the sender only believes or heard of: "I believe credit approved it ... let me confirm", "apparently
   // underwriting approved it", "heard from the desk that it was approved" (never the lender's own "we believe the merchant qualifies")
   { phrase: "(i believe|i think|apparently|(i )?heard (from [a-z]+( [a-z]+)? )?that|(i )?heard from [a-z]+( [a-z]+)?) (that )?(credit|underwriting|uw|they|the funder|the lender|the desk|it|this|the file|the deal)( was| got| has been| is|'s)? (approved|declined|passed)", w: 3 },

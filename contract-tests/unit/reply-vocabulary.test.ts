@@ -4604,3 +4604,116 @@ describe('(revs) review of rfix17 and rfix18', () => {
     }
   });
 });
+
+describe('(rfix19) conditions to fund, broker paraphrases, another business by its trade, "wrong thread" hedges, a decision table\'s PASS', () => {
+  const bakery: ReplyContext = { requested_amount: 90_000, business_name: 'Sweet Crumb Bakery' };
+  const outcome = (text: string, ctx: ReplyContext = bakery, own = text) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own, autoReply: false });
+  const terms = '1.35 over 9 months, $3,375 a week.';
+
+  it('a lien or taxes paid off before funding, the full amount approved, is an approval applied; a position paid off stays a counter', () => {
+    for (const t of [
+      `We approved the full 90 at ${terms} But they need to pay off the tax lien before we fund.`,
+      `Approved for the full $90,000 at ${terms} The tax lien has to be paid off before funding.`,
+      `Full 90 is approved, ${terms} Prior to funding we'll need the IRS lien paid and a release letter.`,
+      `Approved the full 90 at ${terms} The merchant has to satisfy the state tax lien first.`,
+    ]) {
+      const r = read(t, bakery);
+      expect(r, t).toMatchObject({ type: 'approved', offers: [{ amount: 90_000, factor_rate: 1.35, term: 9 }] });
+      expect(outcome(t).apply, t).toBe(true);
+    }
+    // a funder's position paid off first is another structure (holdout5): a counter
+    expect(read(`We approved the full 90 at ${terms} But they need to pay off the Kapitus position before we fund.`, bakery).type).toBe('counter');
+  });
+
+  it('a condition to fund whose failure takes the approval away goes to a person', () => {
+    for (const t of [
+      `We approved the full 90 at ${terms} But they need to pay off the tax lien before we fund; if they can't, the approval is off.`,
+      `Approved the full 90 at ${terms} They need to pay off the tax lien first. Otherwise the deal is dead.`,
+      `Approved the full 90 at ${terms} The tax lien must be released before funding, if not the offer is void.`,
+    ]) {
+      const r = read(t, bakery);
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBe('tentative_terms');
+      expect(outcome(t).apply, t).toBe(false);
+    }
+    // a deadline to sign is routine: applied
+    expect(outcome(`Approved the full 90 at ${terms} If they do not sign within 5 days, the offer is off.`).apply).toBe(true);
+  });
+
+  it("the broker's own paraphrase of the lender's decision (\"per the lender\", its own signature atop a forward) goes to a person", () => {
+    const fwd = '\n\n---------- Forwarded message ---------\nFrom: Kim Lee <kim@lender.example>\nDate: Mon, Oct 5, 2026 at 9:10 AM\nSubject: RE: Sweet Crumb Bakery\nTo: Dana <dana@northstar.example>\n\nLooking at it now.';
+    for (const t of [
+      `Hi team,\n\nPer the lender, Sweet Crumb is approved for 90k at 1.35 over 9 months, weekly $3,375. Please prep the contract.\n\nDana Whitfield\nNorthstar Capital Brokers${fwd}`,
+      `FYI - lender says they approved Sweet Crumb at 90k, 1.35, 9 months weekly $3,375.\n\nDana${fwd}`,
+      'According to the funder the file is declined, too many NSFs.\n\nDana',
+      'Per the funder: approved 90k / 1.35 / 9 months / $3,375 weekly.',
+    ]) {
+      const r = read(t, bakery);
+      expect(r.type, t).not.toBe('unclassified');
+      expect(r.review_reason, t).toBe('tentative_terms');
+      expect(outcome(t).apply, t).toBe(false);
+    }
+    // our own name on the sign-off, no "per the lender": still ours, a person reads it
+    const ours: ReplyContext = { ...bakery, iso: { names: ['Northstar Capital Brokers'], numbers: [] } };
+    const signed = `Team - Sweet Crumb is approved for 90k at 1.35 over 9 months, weekly $3,375. Prep the contract.\n\nDana Whitfield\nSenior Funding Advisor | Northstar Capital Brokers${fwd}`;
+    expect(read(signed, ours).review_reason).toBe('tentative_terms');
+    // the lender's own desk, or a lender thanking us by name, is the lender's word: applied
+    expect(outcome(`Per my underwriter it is approved, 90k at ${terms}`).apply).toBe(true);
+    const thanks = `Approved 90k at ${terms}\n\nThanks, Northstar Capital Brokers team!\n\nKim Lee\nUnderwriting | Harbor Point Funding`;
+    expect(read(thanks, ours).review_reason).toBeUndefined();
+    // another funder's figure named in passing is no relay
+    expect(outcome(`Approved 90k at ${terms} The 1st position lender says the payoff is $22,000, we take it out at funding.`).apply).toBe(outcome(`Approved 90k at ${terms} The payoff is $22,000, we take it out at funding.`).apply);
+  });
+
+  it("a decline or a counter for a business told by a trade the deal's name does not have is another file's, for a person", () => {
+    for (const t of [
+      'The nail salon is declined, too many NSFs.',
+      'Unfortunately we are declining the nail salon: the balances are too thin.',
+      'Nail salon - DECLINED. Too many NSFs.',
+      'For the nail salon we can do 60k at 1.38 for 6 months weekly, not the 90.',
+      'Countering the nail salon at 60k, 1.38, 6 months weekly.',
+    ]) {
+      const r = read(t, bakery);
+      expect(r.review_reason, t).toBe('multiple_deals');
+      expect(outcome(t).apply, t).toBe(false);
+    }
+    // the deal's own trade, or a word telling no trade: this deal's, applied
+    for (const t of ['The bakery is declined, too many NSFs.', 'The shop is declined, too many NSFs.', 'Unfortunately we are declining the new store: the balances are too thin.', 'Sweet Crumb Bakery - DECLINED. Too many NSFs.']) {
+      const r = read(t, bakery);
+      expect(r.type, t).toBe('declined');
+      expect(r.review_reason, t).toBeUndefined();
+    }
+  });
+
+  it('"wrong thread" denied, or only feared with this deal named, is read; real misdirection goes to a person', () => {
+    for (const t of [
+      `Sorry if this lands in the wrong thread, but for Sweet Crumb Bakery: approved 90k at ${terms}`,
+      `Not the wrong thread - this is for Sweet Crumb. Approved 90k at ${terms}`,
+      `This is not the wrong thread, approved 90k at ${terms}`,
+      'Apologies in case this ends up in the wrong thread. For the bakery: declined, too many NSFs.',
+    ]) {
+      const r = read(t, bakery);
+      expect(r.review_reason, t).toBeUndefined();
+      expect(outcome(t).apply, t).toBe(true);
+    }
+    for (const t of [`Oops wrong thread, approved 90k at ${terms}`, `Replying here since I lost the other thread: approved 90k at ${terms}`, `Sorry if this is the wrong thread - approved 90k at ${terms}`]) {
+      expect(read(t, bakery).review_reason, t).toBe('multiple_deals');
+    }
+  });
+
+  it('a decision cell reading PASS with more on its line is a decline; a PASS on a row a check labels is not', () => {
+    for (const t of ['Decision: PASS (stacking)', 'Decision: PASS - 4 open positions', 'Status | PASS | 11/05/2026', 'UW Decision: PASS\n\nThanks']) {
+      expect(read(t, bakery).type, t).toBe('declined');
+    }
+    for (const t of [
+      'Decision: APPROVED\nFunded Amount: $90,000\nFactor Rate: 1.35\nTerm: 9 Months\nOFAC | PASS\nBank verification: PASS',
+      'OFAC | PASS\nBank verification: PASS\nDecision: APPROVED\nAmount: $90,000\nFactor: 1.35\nTerm: 9 months',
+      'Decision: APPROVED $90,000 / 1.35 / 9 months weekly\nOFAC check: PASS\nSOS: PASS\nBank verification: PASS',
+    ]) {
+      const r = read(t, bakery);
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBeUndefined();
+      expect(r.reasons.some((x) => /^declined \d/.test(x) && /"pass"/.test(x)), t).toBe(false);
+    }
+  });
+});

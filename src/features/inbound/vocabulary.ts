@@ -55,6 +55,13 @@ export const CONTRACTIONS: Record<string, string> = {
   couldnt: "couldn't", wouldnt: "wouldn't", shouldnt: "shouldn't", theyre: "they're", youre: "you're", thats: "that's", weve: "we've", itll: "it'll",
 };
 
+/**
+ * (rfix19) The label of a row in a checks or verification table, whose PASS is a check passed ("OFAC | PASS", "Bank
+ * verification: PASS", "KYC check - PASS"), not the lender's decision.
+ */
+export const CHECK_LABEL =
+  "(?:ofac|kyc|kyb|aml|sos|secretary of state|verif\\w*|checks?|screen\\w*|pre-?screen\\w*|searche?s?|fraud|identity|id|background|watch ?list|sanctions?|look-?up|match\\w*|tests?|validation|valid\\w*|tin|ein|bv|vc|lexis\\w*|giact|plaid|decision ?logic|credit pull|bankruptcy|criminal|ucc|liens?|judgments?|rules?|criteria|policy|nsf count|fico|score|factor \\d+|f\\d+|c\\d+)";
+
 /** Approval, however the trade says it. */
 export const APPROVAL: PhraseRow[] = [
   { phrase: "(decision|new status|status|file status|result|outcome|final( decision| answer| status| word)?)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
@@ -160,7 +167,12 @@ export const DECLINE: PhraseRow[] = [
   { phrase: '(unable|not able) to (offer|approve)( anything)? (at this time|on this (one|file|deal)|here)', w: 3 },
   // (rfix15) never a check's result in the last cell of a row of three columns or more ("F05 | Negative balance days: 0 | PASS",
   // a decision engine's factors), while "Decision | PASS" or "Red Oak - pass" stays the lender's no
-  { phrase: '(?<!\\|[^|\\n]*\\|[ \\t]*)pass(?=\\s*(\\n|$))', w: 3 },
+  // (rfix19) ... nor a check's result on a row the check labels ("OFAC | PASS", "Bank verification: PASS", "SOS check - PASS"):
+  // a screening passed, not the lender passing on the file
+  { phrase: `(?<!\\|[^|\\n]*\\|[ \\t]*)(?<!(?:^|\\n)[^\\n]*\\b${CHECK_LABEL}\\b[^\\n]*(?:[:|\\t]|\\s-)[ \\t]*)pass(?=\\s*(\\n|$))`, w: 3 },
+  // (rfix19) a decision cell reading PASS with more on its line ("Decision: PASS (stacking)", "Status | PASS | 11/05/2026",
+  // "UW Decision: PASS - 4 open positions"): the trade's no in a decision table, whatever follows it
+  { phrase: `(?:^|\\n)[ \\t]*(?:(?:uw|underwriting|credit|final|file|submission|deal|application|committee|overall|new|our|funding)[ \\t]+){0,2}(?:decision|status|outcome|verdict|determination|answer)[ \\t]*(?:[:|\\t]|-{1,2}|–|—)[ \\t]*\\**pass\\b(?![ \\t]*(?:to|through|along|it|this|the)\\b)`, w: 3 },
   { phrase: "(won't|will not|can't|cannot) pass", w: 3 },
   // "We pass. TIB under 1 year.", "I'll pass, sorry": the lender passing, the sentence ending on it
   { phrase: "(we|i)('ll| will)? pass(?=\\s*[.!;,]|\\s*$)", w: 3, negatable: true },
@@ -436,6 +448,11 @@ export const RELAYED: PhraseRow[] = [
   // "Rudy in the office says credit passed", "I'm told underwriting declined it": hearsay a person confirms (never the lender's
   // own "we haven't seen the statements", a document it waits for, nor what the merchant says)
   { phrase: "(haven't|have not|hasn't|has not|didn't|did not|never) (seen|read|reviewed|looked at) the (credit |underwriting |decline |approval |final )?(memo|decision|write-?up|uw notes|underwriter'?s notes|decline letter|approval letter)( myself| personally| yet)?|\\b(?!(the |your |our )?(merchant|owner|client|guarantor|customer|borrower)\\b)[a-z]+ (in|at|from) (the|our) (office|shop|back office) (says|said|tells me|told me|mentioned)|(i'm|i am|i was|i've been|i have been) told (that )?(credit|underwriting|uw|they|the funder|the lender) (passed|declined|approved|turned|won't|will not|can't|cannot)", w: 3 },
+  // (rfix19) ... and a decision the sender puts in the lender's mouth, third person: "per the lender, approved 90k", "according
+  // to the funder it's declined", "lender says they approved", "the funder came back at 60k": a broker's paraphrase (its own
+  // note atop a forward), never the lender's own word ("per my underwriter" is the lender's own desk; "the 1st position lender
+  // says the payoff is 22k" names another funder's figure, not a decision)
+  { phrase: "(?:per|as per|according to|heard (?:back )?from) (?:the|our|your) (?:lender|funder|funding partner)s?\\b(?! (?:portal|statements?|agreement|contract|app|application)\\b)|(?:(?<=(?:^|[.!?\\n]\\s*|, |- ))|(?:the|our|your) )(?:lender|funder)s? (?:just )?(?:says|said|came back|got back|approved|declined|passed|countered|is offering|offered|has approved|has declined|confirmed|told (?:me|us))", w: 3 },
   // (revs) ... and so is one the sender only believes or heard of: "I believe credit approved it ... let me confirm", "apparently
   // underwriting approved it", "heard from the desk that it was approved" (never the lender's own "we believe the merchant qualifies")
   { phrase: "(i believe|i think|apparently|(i )?heard (from [a-z]+( [a-z]+)? )?that|(i )?heard from [a-z]+( [a-z]+)?) (that )?(credit|underwriting|uw|they|the funder|the lender|the desk|it|this|the file|the deal)( was| got| has been| is|'s)? (approved|declined|passed)", w: 3 },
@@ -591,6 +608,9 @@ export const TENTATIVE: PhraseRow[] = [
   // (holdout31) an offer that falls on a question still open, not a closing stip: "if it is a loan we are in 2nd and this offer
   // does not stand", "should that wire be an MCA the approval won't hold", "the terms no longer apply if ..."
   { phrase: "(this|the|that|our|my|these|those) (offer|approval|number|numbers|terms|counter|deal|pricing)s? (does not|doesn't|do not|don't|would not|wouldn't|will not|won't|no longer|might not|may not) (stand|stands|hold|holds|apply|applies|work|stay)", w: 3 },
+  // (rfix19) an approval that is off if the merchant cannot meet a condition to fund: "pay off the tax lien before we fund; if
+  // they can't, the approval is off", "otherwise the deal is dead" (never a deadline to sign: "if they don't sign within 5 days")
+  { phrase: "(?:\\bif (?:they|he|she|the (?:merchant|owner|client)|it|that) (?:can't|cannot|can not|won't|will not|doesn't|does not|don't|do not|isn't|is not|aren't|are not|fails? to|is unable to|are unable to)(?![^.!?\\n]{0,40}\\b(?:sign|signs|signed|return|returned|days?|hours?|weeks?|deadline|expir\\w*)\\b)[^.!?\\n]{0,40}?|\\bif not|\\botherwise|\\bfailing that|\\bor else),? (?:the|this|our|that|my) (?:approval|offer|deal|terms|funding)(?: (?:is|are|will be|would be|goes|gets)|'s)? (?:off(?! to)|off the table|void|null and void|dead|gone|no good|cancel+ed)\\b", w: 3 },
   // (rfix11) an approval void unless something nobody has seen yet exists or is produced, not a check of what is on file: "If no
   // agreement is in place, this approval is void", "the offer is null and void unless the merchant provides an installment
   // agreement", "without a payoff letter, this approval is off the table" (never a verification coming back different, "if

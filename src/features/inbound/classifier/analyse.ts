@@ -11,6 +11,24 @@ import { NO_AMOUNT, refusedAskByName } from './ask';
 
 // ---------------------------------------------------------------- the classifier
 
+/**
+ * (rfix19) A sentence asking that a lien, a judgment or taxes owed be paid off, cleared or released (before funding, at
+ * funding, first): a condition the merchant meets before the approved terms fund, not a payoff of another funder's position.
+ * A sentence naming a position, an advance, a balance owed to a funder or a funder's payoff is left as it is.
+ */
+const LIEN_DEBT = String.raw`(?:(?:tax|irs|state|federal|mechanic'?s|judgment) liens?|liens?|judgments?|back taxes|(?:payroll|sales|property|income) taxes|tax (?:debt|balance|bill|levy|levies)|irs (?:debt|balance|levy))`;
+const LIEN_PAYOFF = new RegExp(
+  String.raw`\b(?:pay(?:s|ing)?|paid|satisf(?:y|ies|ied)|clear(?:s|ed|ing)?|releas(?:e|es|ed|ing)|resolv(?:e|es|ed|ing)|take care of|payoff of)\b(?:[^.!?\n;]{0,30}?\b(?:off|out|up))?[^.!?\n;]{0,30}?\b${LIEN_DEBT}\b` +
+    String.raw`|\b${LIEN_DEBT}\b[^.!?\n;]{0,30}?\b(?:(?:has|have|needs?|must|will need|would need) to be|(?:is|are|being|be|gets?|getting)) (?:paid(?: off| in full)?|satisfied|cleared|released|resolved)\b`,
+);
+const POSITION_WORDS = /\b(?:positions?|advances?|mca|mcas|funders?|lenders?|loans?|1st|2nd|3rd|first position|second position|renewal|consolidat\w*|buy-?out|buyout)\b/;
+export function blankLienPayoffs(lower: string): string {
+  return lower
+    .split(/(?<=[.!?\n;])/)
+    .map((x) => (LIEN_PAYOFF.test(x) && !POSITION_WORDS.test(x) ? ' '.repeat(x.length) : x))
+    .join('');
+}
+
 /** A refusal in words among the declined cues' hits (not "sorry", not a reason word, not a revisit). */
 const FIRM_NO = /can't|cannot|can not|unable|not able|won't|will not|not (moving|going)|pass\b|declin|no[- ]go|turn\w* (it|this|that)|not for us|doesn't work|does not work/;
 /** The deal approved as it was sent, not negated: "approved as submitted", "approve it as requested" (never "can't approve it as submitted"). */
@@ -258,7 +276,10 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   // no. Case-sensitive and only there, so "ni" in a word, a name or "NI" inside a sentence (Northern Ireland) is not read
   if (/(?:^|\n)[ \t]*NI(?:[ \t]+(?:on|for|here|thx|thanks|sorry)\b|[ \t.!,-]*(?:\n|$))/.test(normalizeText(own))) add(declined, 3, '"NI" (not interested)');
   if (bareAsk) add(needs, 2, 'a bare stip request');
-  const counter = score(lower, COUNTER_CUES);
+  // (rfix19) a lien, a judgment or taxes owed paid off before funding ("they need to pay off the tax lien before we fund"): a
+  // condition to fund the approved terms, not another structure (a position or an advance paid off stays one: holdout5)
+  const counterText = blankLienPayoffs(lower);
+  const counter = score(counterText, COUNTER_CUES);
   const auto = score(lower, AUTO_CUES);
   const pending = score(lower, PENDING_CUES);
   const withdrawal = score(lower, WITHDRAWAL_CUES);
@@ -268,7 +289,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   const hold = score(lower, HOLD_CUES);
   const correction = score(lower, CORRECTION_CUES);
   const relayed = score(lower, RELAYED_CUES);
-  const structure = score(lower, STRUCTURE_CUES);
+  const structure = score(counterText, STRUCTURE_CUES);
   const ceiling = score(lower, CEILING_CUES);
   const schedule = score(lower, SCHEDULE_CUES);
   const asSubmitted = AS_SUBMITTED.test(lower);

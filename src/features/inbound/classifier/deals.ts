@@ -291,15 +291,20 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   // deal>", "replying here, I lost the other thread", "wrong thread": whatever it asks or decides, a person files it
   const about = ABOUT_NOT.exec(text);
   if (about && (sameBusiness(nameWords(about[2]), business) || !sameBusiness(nameWords(about[1]), business))) return asWritten(about[1]) || 'another file';
-  if (OTHER_THREAD.test(text)) return 'another file';
+  if (misdirected(text, ctx?.business_name ?? '', business)) return 'another file';
   // (revs) a decision for a business described by its trade, not named ("Approved for the pizza shop" on a veterinary clinic's
   // thread): a trade word the deal's name neither has nor shortens is another file's, a person files it
-  const trade = TRADE_DECISION.exec(text);
-  if (trade) {
-    const full = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
-    const kin = (x: string) => full.some((u) => sameWord(x, u) || abbreviates(x, u) || abbreviates(u, x));
-    const quals = trade[1].split(/\s+/).filter((w) => !TRADE_GENERIC.has(w));
-    if (quals.length && !quals.some(kin)) return `the ${trade[1]} ${trade[2]}`;
+  // (rfix19) ... and so is a decline or a counter told the same way, whichever place the trade takes in the sentence: "The nail
+  // salon is declined", "we are declining the nail salon", "Nail salon - DECLINED", "For the nail salon we can do 60k"
+  const full = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  const kin = (x: string) => full.some((u) => sameWord(x, u) || abbreviates(x, u) || abbreviates(u, x));
+  for (const re of TRADE_DECISIONS) {
+    re.lastIndex = 0;
+    let trade: RegExpExecArray | null;
+    while ((trade = re.exec(text))) {
+      const quals = trade[1].toLowerCase().split(/\s+/).filter((w) => !TRADE_GENERIC.has(w));
+      if (quals.length && !quals.some(kin)) return `the ${trade[1].toLowerCase()} ${trade[2].toLowerCase()}`;
+    }
   }
   let m: RegExpExecArray | null;
   for (const re of [DECISION_FOR, NAME_DASH_DECISION, NAME_THEN_TERMS]) {
@@ -346,11 +351,56 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
 /** (rfix17) "This is about X, not Y" / "these answers are for X, not Y": the reply names the file it is about against another. */
 const ABOUT_NOT = /\b(?:this|it|these|my)(?:[ \t]+(?:reply|note|notes|answers?|questions?|email|comments?|requests?))?(?:'s|[ \t]+is|[ \t]+are)?[ \t]+(?:(?:all|only)[ \t]+)?(?:about|for|re:?|regarding|on)[ \t]+([^.!?\n,]{2,60}?),?[ \t]+not[ \t]+(?:for[ \t]+|about[ \t]+|on[ \t]+)?(?:the[ \t]+)?([^.!?\n,]{2,60})/i;
 /** (revs) A decision for a business told by its trade: "approved for the pizza shop", "declined on the nail salon". */
-const TRADE_DECISION = /\b(?:[Aa]pproved|[Aa]pproval|[Dd]eclined?|[Pp]assing|[Pp]assed|[Ff]unded)[ \t]+(?:for|on)[ \t]+the[ \t]+([a-z]+(?:[ \t][a-z]+)?)[ \t]+(shop|office|salon|restaurant|store|clinic|practice|bakery|garage|gym|spa|cafe|bar|diner|pharmacy|dealership|daycare|studio)\b/;
+const TRADE_NOUN = '(shop|office|salon|restaurant|store|clinic|practice|bakery|garage|gym|spa|cafe|bar|diner|pharmacy|dealership|daycare|studio)';
+const TRADE_QUALS = '([a-z]+(?:[ \\t][a-z]+)?)';
+const TRADE_DECISION = new RegExp(`\\b(?:[Aa]pproved|[Aa]pproval|[Dd]eclined?|[Pp]assing|[Pp]assed|[Ff]unded|[Cc]ounter(?:ed|ing)?)[ \\t]+(?:for|on)[ \\t]+the[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}\\b`, 'g');
+/**
+ * (rfix19) The same decision with the trade in other places: its subject ("the nail salon is declined", "the pizza shop got
+ * countered"), its object ("declining the nail salon", "we'll counter the pizza shop"), a line headed by it ("Nail salon -
+ * DECLINED") or a sentence opened on it ("For the nail salon we can do 60k ..."). The trade's words are read in lower case;
+ * a line's head may be capitalised.
+ */
+const TRADE_DECISIONS = [
+  TRADE_DECISION,
+  new RegExp(`\\b[Tt]he[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}(?:'s[ \\t]+(?:file|deal|application|submission))?[ \\t]+(?:is|was|has been|got|gets|will be|is getting)[ \\t]+(?:a[ \\t]+)?(?:approved|declined|denied|countered|funded|pass|no|decline|passed on)\\b`, 'g'),
+  new RegExp(`\\b(?:[Dd]eclin(?:e|ed|ing)|[Dd]en(?:y|ied|ying)|[Cc]ounter(?:ed|ing)?|[Aa]pprov(?:e|ed|ing)|[Pp]ass(?:ed|ing)?[ \\t]+on|[Ff]und(?:ed|ing)?|[Tt]urn(?:ed|ing)?[ \\t]+down)[ \\t]+the[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}\\b`, 'g'),
+  new RegExp(`(?:^|\\n)[ \\t]*(?:[Tt]he[ \\t]+)?([A-Za-z]+(?:[ \\t][A-Za-z]+)?)[ \\t]+(Shop|Office|Salon|Restaurant|Store|Clinic|Practice|Bakery|Garage|Gym|Spa|Cafe|Bar|Diner|Pharmacy|Dealership|Daycare|Studio|${TRADE_NOUN.slice(1, -1)})[ \\t]*[-\u2013\u2014:][ \\t]*(?:approved|declined?|denied|pass|countered|counter|APPROVED|DECLINED?|DENIED|PASS|COUNTERED|COUNTER|Approved|Declined?|Denied|Pass|Countered|Counter)\\b`, 'g'),
+  new RegExp(`(?:^|[.!?\\n][ \\t]*)(?:[Ff]or|[Aa]s for|[Rr]e:?|[Rr]egarding|[Oo]n)[ \\t]+the[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}\\b`, 'g'),
+];
 /** Words before a trade's noun that tell no trade: "the new store", "the main office". */
-const TRADE_GENERIC = new Set('new main first second third whole same existing current old local little big front back home'.split(' '));
+const TRADE_GENERIC = new Set('new main first second third whole same existing current old local little big front back home the a an this that your our their his her my'.split(' '));
 /** (rfix17) A reply written into a thread it does not belong to: "I lost the other thread", "wrong thread", "couldn't find your email on it". */
 const OTHER_THREAD = /\b(?:lost|can'?t find|couldn'?t find|misplaced|deleted)[ \t]+(?:the|your|our|that)[ \t]+(?:other|right|original|correct)[ \t]+(?:thread|email|chain)\b|\b(?:wrong|another|a different|the wrong)[ \t]+(?:thread|email chain|chain)\b/i;
+
+/**
+ * (rfix19) Whether the reply says it was written into the wrong thread. A thread named as not the wrong one ("not the wrong
+ * thread", "this isn't the wrong thread") says nothing of the kind; one named only as a possibility ("sorry if this lands in
+ * the wrong thread, but for <this deal>: ...", "in case this ends up in the wrong thread") is misdirection only when the reply
+ * does not go on to name this deal's business (by a distinctive word of its name, or its trade: "for the bakery"). "Oops,
+ * wrong thread" or "I lost the other thread" stays misdirection whatever the reply names.
+ */
+function misdirected(text: string, businessName: string, business: string[]): boolean {
+  const re = new RegExp(OTHER_THREAD.source, 'gi');
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const start = Math.max(text.slice(0, m.index).search(/[^.!?\n]*$/), 0);
+    const before = text.slice(start, m.index).toLowerCase();
+    if (THREAD_NOT_WRONG.test(before)) continue;
+    if (THREAD_MAYBE_WRONG.test(before) && namesThisDeal(text.slice(m.index + m[0].length), businessName, business)) continue;
+    return true;
+  }
+  return false;
+}
+/** The deal's business named: a distinctive word of its name, or "the <trade>" a word of its full name ("for the bakery"). */
+function namesThisDeal(text: string, businessName: string, business: string[]): boolean {
+  if (business.length && nameRe(business).test(text)) return true;
+  const full = businessName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !NAME_FILLER.has(w));
+  return full.some((w) => new RegExp(`\\b(?:the|this|your)[ \\t]+${w}\\b`, 'i').test(text));
+}
+/** Words before "wrong thread" that deny it: "not the wrong thread", "this isn't the wrong thread", "no wrong thread". */
+const THREAD_NOT_WRONG = /\b(?:not|isn't|is not|wasn't|was not|no|never)(?:[ \t]+(?:on|in|to|into))?(?:[ \t]+(?:the|a))?[ \t]*$/;
+/** Words before "wrong thread" that only allow for it: "sorry if this lands in", "in case this ends up on", "this may be". */
+const THREAD_MAYBE_WRONG = /\b(?:if|in case|may|might|could|possibly|perhaps|maybe|not sure|unsure|whether)\b/;
 
 /** (revz) A trade name written after a legal one: ", dba Pinecrest Veterinary Clinic", " (d/b/a Pinecrest Vet)". */
 const DBA_AFTER = new RegExp(`^[ \\t]*,?[ \\t]*\\(?[ \\t]*(?:[Dd]\\.?\\/?[Bb]\\.?\\/?[Aa]\\.?|DBA|[Dd]oing [Bb]usiness [Aa]s|[Aa]\\/[Kk]\\/[Aa]|AKA|aka)[ \\t]+(${CAP_RUN})`);

@@ -102,6 +102,26 @@ function bareFigures(lower: string): boolean {
 }
 const DECISION_VERB = /\b(?:ok|okay|yes|good|options?|either|max|maximum|cap|capped|most|land|stretch|comfortable|approv\w*|offer\w*|can do|could do|can go|will do|we do|counter\w*|funds?|fund(?:ed|ing)|decline\w*|pass|good for|works?|best)\b/;
 
+/**
+ * (rfix19) Our own name (the location's, `ctx.iso.names`) on a line of the reply's sign-off (its last block, a few short lines
+ * after the last blank line, or the lines after a "-- " separator): the reply was written by the broker, not the lender. A
+ * line thanking or greeting us by name ("Thanks, Northstar team") is no signature of ours.
+ */
+export function signedByUs(own: string, ctx?: ReplyContext): string | null {
+  const names = (ctx?.iso?.names ?? []).map((n) => n.toLowerCase().replace(/\s+/g, ' ').trim()).filter((n) => n.length >= 5);
+  if (!names.length) return null;
+  const blocks = own.replace(/\r/g, '').trim().split(/\n[ \t]*\n/);
+  if (blocks.length < 2) return null;
+  const sign = blocks[blocks.length - 1].split('\n').map((l) => l.trim()).filter(Boolean);
+  if (sign.length > 6) return null;
+  for (const line of sign) {
+    const l = line.toLowerCase().replace(/\s+/g, ' ');
+    if (/^(?:thanks|thank you|thx|hi|hello|hey|dear|cheers|best|regards)\b/.test(l) && !/^(?:best|regards|cheers|thanks),?$/.test(l)) continue;
+    if (names.some((n) => l.includes(n))) return line;
+  }
+  return null;
+}
+
 export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const reasons: string[] = [];
   const fmt = (name: string, f: Fired) => `${name} ${round2(f.score)}: ${f.hits.join(', ')}`;
@@ -362,6 +382,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type !== 'unclassified' && a.relayed.score >= 3 && !relayOwnAnswer) {
     review = 'tentative_terms';
     reasons.push("terms relayed (another broker's, or a call or voicemail passed on), not the lender's own written reply");
+  }
+  // (rfix19) the reply signed by us, the broker (our name, the location's, on a line of its sign-off): our own note atop a
+  // forward, a paraphrase of the lender's decision, never the lender's written word; a person reads the lender's own message
+  const ours = !review && type !== 'unclassified' ? signedByUs(a.own, ctx) : null;
+  if (ours) {
+    review = 'tentative_terms';
+    reasons.push(`signed by the broker itself ("${ours}"): its own paraphrase of the decision, not the lender's written reply`);
   }
   // a correction of earlier terms: which terms stand is for a person
   if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';

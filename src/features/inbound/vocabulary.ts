@@ -626,6 +626,9 @@ export const TENTATIVE: PhraseRow[] = [
   // first", "before anybody says anything to the merchant"
   // (revz) ... never a call about the funding itself ("our closer needs to speak with you before funding to go over the payoff"),
   // nor a date kept from the merchant until a stip is in ("get me the login before you quote the merchant a funding date")
+  // (rfix20) the people who decide not agreed among themselves yet, their figures passed on side by side: "they don't agree
+  // with each other yet", "UW is split on the amount", "I'll confirm which one sticks" (a person waits for the one that holds)
+  { phrase: "(don't|do not|doesn't|does not|didn't|did not|haven't|have not|can't|cannot|couldn't|could not) (yet )?(agree|see eye to eye)( yet)? (with each other|with one another|among themselves|between themselves|on (the |a )?(amount|number|figure|terms|pricing|structure|factor))|(disagree|disagreeing|disagreement)( with each other| among themselves| between them)? (on|about|over) (the |a )?(amount|number|figure|terms|pricing|structure|factor)|(is|are|'s|'re) (split|divided) (on|about|over) (it|this|the (amount|number|figure|terms|pricing|deal|file))|(which|whichever) (one|number|figure|amount|offer|version) (sticks|holds|wins|stands|they (land|settle) on|they go with)", w: 3 },
   { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before(?! (funding|we fund|closing|contracts?|docs|the (contracts?|docs|funding|wire))\\b))|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)(?! (a|any|the) (funding |closing |start )?(date|time|timeline|eta)\\b)", w: 3, hold: true },
 ];
 

@@ -4648,6 +4648,8 @@ describe('(rfix20) holdout54: people not agreed, rounded terms, a gross row, pol
       'We regret that we must decline. Our credit policy excludes merchants that sell firearms or ammunition, so this file cannot proceed.',
       'After review we have to decline: bank guidelines prohibit companies whose main revenue comes from tobacco products. This is no reflection on the owner.',
     ]) expect(read(t), t).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    // the lender's own credit policy, or its company name, names no score
+    expect(read("Sorry, we have to decline. Harbor Business Credit, LLC is held to the bank's credit policy on this one.")).toMatchObject({ type: 'declined', decline_category: 'other' });
     // the owner's credit still names the score
     expect(read('We must decline, the guarantor credit is too weak for this program.')).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
   });

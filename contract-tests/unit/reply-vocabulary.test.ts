@@ -4679,4 +4679,39 @@ describe('(rfix20) holdout54: people not agreed, rounded terms, a gross row, pol
     expect(requestedItems('need the june stmt\n[9:15] Ray\nalso the owner was great on the phone').items).toEqual(['june stmt']);
     expect(requestedItems('need the june stmt\n[9:15] Ray\nalso an explanation would help, no rush').items).toEqual(['june stmt']);
   });
+
+  it("a decline naming another business, its reason given beside that name, keeps the reason for the person who checks the file", () => {
+    const vet: ReplyContext = { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const r = read("Kim - we're passing on Maple Street Pizza. 14 NSFs in September.\n\nNope, can't do anything with that.", vet);
+    expect(r).toMatchObject({ type: 'declined', review_reason: 'multiple_deals', decline_category: 'nsf' });
+  });
+
+  it("a bank's loan offered for the amount asked in place of the advance declined is a counter, for a person while its terms are indicative", () => {
+    const r = read('We are unable to approve the request under our merchant advance program. We could, however, look at the full $90,000 as a conventional bank loan: 36 monthly installments of $3,000.00. These terms are indicative only and subject to loan committee.', ask(90_000));
+    expect(r.type).toBe('counter');
+    expect(r.review_reason).toBeDefined();
+    expect(r.offers[0]).toMatchObject({ amount: 90_000, term: 36, term_unit: 'months' });
+  });
+
+  it('answers typed between the quoted questions, under a signature the sender points past, are read as the reply', () => {
+    const text = 'My answers are inline below.\n\n--\nRay Ortiz\nOrtiz Funding\n\nOn Mon, Nov 2, 2026 at 9:00 AM Kim <kim@broker.example> wrote:\n> 1. Can you do the full 80?\nCAN GET TO 60, NOT 80 WITH THE LIEN OPEN.\n> 2. Pricing and term?\n1.40 FACTOR, 40 WEEKS, WEEKLY $2,100.00.\n> Thanks, Kim';
+    const parts = splitReply(text);
+    expect(parts.own).toContain('CAN GET TO 60');
+    expect(parts.own).toContain('1.40 FACTOR');
+    expect(parts.own).not.toContain('Ortiz Funding');
+    const r = read(text, ask(80_000));
+    expect(r).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.4, term: 40, term_unit: 'weeks' }] });
+    expect(r.review_reason).toBeUndefined();
+    // no pointer to the answers: the signature still ends the reply
+    expect(splitReply(text.replace('My answers are inline below.', 'Thanks Kim.')).own).not.toContain('CAN GET TO 60');
+  });
+
+  it("a counter's amount said apart from its pricing is taken only where the payments repay it exactly", () => {
+    const fits = read('Cannot do the 80.\n55 tops with the lien open.\n1.38 factor, 30 weeks, weekly $2,530.00.', ask(80_000));
+    expect(fits).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.38, term: 30 }] });
+    // the payments repay no amount named: a person completes the offer
+    const off = read('Cannot do the 80.\n55 tops with the lien open.\n1.38 factor, 30 weeks, weekly $2,900.00.', ask(80_000));
+    expect(off.offers).toHaveLength(0);
+    expect(off.review_reason).toBe('low_confidence');
+  });
 });

@@ -858,6 +858,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (holdout42) the deal itself done as a loan: "we would instead do the full amount as a term loan", "we can structure it as
   // an 18-month business loan" (never a loan the merchant has: the verb is the lender's)
   { product: 'term_loan', phrase: NOT_REFUSED + "(do|offer|fund|structure|write|approve|put) (it|this|them|that|the (full |whole |entire )?(amount|ask|deal|file|request)) as (a|an|our) (\\d+[- ](month|year) |[a-z]+[- ](month|year) )?(term |business |small business )?loan\\b", w: 3 },
+  // (rfix20) a bank's loan in the advance's place, the amount named as it: "we would be pleased to consider the full $150,000.00 as a
+  // secured term loan", "we could look at the $80k as a conventional bank loan" (the lender's verb; never a loan the merchant has)
+  { product: 'term_loan', phrase: NOT_REFUSED + "(consider|look at|offer|do|fund|write|structure|approve) (the )?(full |whole |entire |requested )?\\$\\d[\\d,.]*k? (instead )?as (a|an|our) ((secured|unsecured|conventional|bank|business|small business|commercial|\\d+[- ](month|year)) )*(term )?loan\\b", w: 3 },
   { product: 'equipment', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out

@@ -244,7 +244,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT) && !otherAmountNamed(a.lower, a.termsWithoutAmount[0].amount)) {
       unnamed = a.termsWithoutAmount;
       d.reasons.push(`priced terms naming no amount in an approval: the ask ($${unnamed[0].amount.toLocaleString('en-US')})`);
-    } else if (d.type === 'counter' && (repaid = amountThePaymentsRepay(a.termsWithoutAmount, a.floated, a.lower, context?.requested_amount)) !== null) {
+    } else if (d.type === 'counter' && (repaid = amountThePaymentsRepay(a.termsWithoutAmount, a.floated, a.lower, context?.requested_amount ?? undefined)) !== null) {
       // (rfix20) a counter's amount said on its own ("50 is the most"), its pricing on another line with the payments: the one
       // amount floated that the factor and the payments repay to the cent is the offer's amount
       const x = repaid;

@@ -73,7 +73,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout51 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout51')],
   ['holdout52 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout52')],
   ['holdout53 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout53')],
-  ['holdout54 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout54')],
+  ['holdout54 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout54')],
   ['holdout55 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout55')],
 ];
 

@@ -4717,3 +4717,114 @@ describe('(rfix19) conditions to fund, broker paraphrases, another business by i
     }
   });
 });
+
+describe('(rfix20) holdout54: people not agreed, rounded terms, a gross row, policy exclusions, hedged figures, added items', () => {
+  it('a counter whose deciders have not agreed among themselves goes to a person, whichever figure is read', () => {
+    const ctx = ask(90_000);
+    for (const t of [
+      'Posting what credit said on Birchwood Bakery - the two of them are split on the amount. Sam: 60k at 1.38, 7 months weekly. Lee: 45k, same terms.',
+      "Underwriting came back on Birchwood: 60k 1.38 7mo weekly from one, 45k from the other. They haven't agreed on the number yet, I'll tell you which one sticks.",
+      "Birchwood - Sam can do 60k 1.38 7 months weekly, Lee would only do 45k. They don't see eye to eye on the figure.",
+    ]) {
+      const r = read(t, ctx);
+      expect(r.type, t).toBe('counter');
+      expect(r.review_reason, t).toBe('tentative_terms');
+    }
+    // one underwriter's counter, nobody at odds: applied as before
+    const one = read('Birchwood - cannot do 90. Best we can do is 60k at 1.38, 7 months weekly.', ctx);
+    expect(one.type).toBe('counter');
+    expect(one.review_reason).toBeUndefined();
+  });
+
+  it('a term the lender rounds yields to the payments it counts; a term stated as exact still conflicts', () => {
+    const [o] = extractOffers('Approved 30k, 140 daily payments of $300.00, roughly 7 months.');
+    expect(o).toMatchObject({ amount: 30_000, term: 140, term_unit: 'days', payment_frequency: 'daily', factor_rate: 1.4 });
+    const [w] = extractOffers('Approved 30k w/ 60 weekly pmts of $700, about 14 mos');
+    expect(w).toMatchObject({ amount: 30_000, term: 60, term_unit: 'weeks', factor_rate: 1.4 });
+    // stated flat, the term stays what the lender wrote
+    const [flat] = extractOffers('Approved 30k, 140 daily payments of $300.00, 7 month term.');
+    expect(flat.term).toBe(7);
+  });
+
+  it('a row labelled "gross" alone is the amount before a payoff comes off it, not a month of sales', () => {
+    const text = 'Renewal approved.\n\nGross: $55,000\nFactor: 1.30\nTerm: 30 weeks, weekly $2,383.33\nPayoff of current balance: $20,000\nNet to merchant: $35,000';
+    const r = read(text, ask(55_000));
+    expect(r).toMatchObject({ type: 'approved', offers: [{ amount: 55_000, factor_rate: 1.3, term: 30, term_unit: 'weeks' }] });
+    // a gross row per month is revenue: no amount offered from it
+    const rev = read('Declined.\nGross: $55,000/mo\nToo light for the ask.', ask(90_000));
+    expect(rev.type).toBe('declined');
+    expect(rev.offers).toHaveLength(0);
+  });
+
+  it('a policy excluding a kind of business is an industry decline, whatever its credit department is called', () => {
+    for (const t of [
+      'We regret that we must decline. Our credit policy excludes merchants that sell firearms or ammunition, so this file cannot proceed.',
+      'After review we have to decline: bank guidelines prohibit companies whose main revenue comes from tobacco products. This is no reflection on the owner.',
+    ]) expect(read(t), t).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    // the lender's own credit policy, or its company name, names no score
+    expect(read("Sorry, we have to decline. Harbor Business Credit, LLC is held to the bank's credit policy on this one.")).toMatchObject({ type: 'declined', decline_category: 'other' });
+    // the owner's credit still names the score
+    expect(read('We must decline, the guarantor credit is too weak for this program.')).toMatchObject({ type: 'declined', decline_category: 'credit_score' });
+  });
+
+  it('a no the decider is leaning to is a decline held for a person', () => {
+    for (const t of ['fyi my manager is leaning towards a pass on the bakery, too many positions stacked. will know tomorrow.', 'credit is leaning no - 3 positions already on it. not final yet.']) {
+      const r = read(t, ask(50_000));
+      expect(r.type, t).toBe('declined');
+      expect(r.decline_category, t).toBe('stacking');
+      expect(r.review_reason, t).toBe('tentative_terms');
+    }
+  });
+
+  it('a factor read out before its label is a factor; a schedule guessed at is no schedule', () => {
+    expect(wordsToDigits('approved at fifty thousand, like a one forty two factor')).toContain('1.42 factor');
+    const [o] = extractOffers('approved for $50,000, a one thirty eight factor, nine months, maybe weekly');
+    expect(o).toMatchObject({ amount: 50_000, factor_rate: 1.38, term: 9, term_unit: 'months', payment_frequency: null });
+    const [firm] = extractOffers('approved for $50,000, a one thirty eight factor, nine months, weekly');
+    expect(firm.payment_frequency).toBe('weekly');
+  });
+
+  it('a document added in a line of its own opened by "also" after a request, and "VC" for a voided check', () => {
+    const { items } = requestedItems('need the june stmt and DL\n[9:14] Ray\nalso an explanation of the big transfer in May.\nthx');
+    expect(items).toEqual(expect.arrayContaining(['june stmt', 'DL', 'explanation of the big transfer in May']));
+    expect(requestedItems('pls send app + VC').items).toEqual(expect.arrayContaining(['VC']));
+    // a remark opened by "also", with no document or with a verb of its own: no item
+    expect(requestedItems('need the june stmt\n[9:15] Ray\nalso the owner was great on the phone').items).toEqual(['june stmt']);
+    expect(requestedItems('need the june stmt\n[9:15] Ray\nalso an explanation would help, no rush').items).toEqual(['june stmt']);
+  });
+
+  it("a decline naming another business, its reason given beside that name, keeps the reason for the person who checks the file", () => {
+    const vet: ReplyContext = { requested_amount: 45_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const r = read("Kim - we're passing on Maple Street Pizza. 14 NSFs in September.\n\nNope, can't do anything with that.", vet);
+    expect(r).toMatchObject({ type: 'declined', review_reason: 'multiple_deals', decline_category: 'nsf' });
+  });
+
+  it("a bank's loan offered for the amount asked in place of the advance declined is a counter, for a person while its terms are indicative", () => {
+    const r = read('We are unable to approve the request under our merchant advance program. We could, however, look at the full $90,000 as a conventional bank loan: 36 monthly installments of $3,000.00. These terms are indicative only and subject to loan committee.', ask(90_000));
+    expect(r.type).toBe('counter');
+    expect(r.review_reason).toBeDefined();
+    expect(r.offers[0]).toMatchObject({ amount: 90_000, term: 36, term_unit: 'months' });
+  });
+
+  it('answers typed between the quoted questions, under a signature the sender points past, are read as the reply', () => {
+    const text = 'My answers are inline below.\n\n--\nRay Ortiz\nOrtiz Funding\n\nOn Mon, Nov 2, 2026 at 9:00 AM Kim <kim@broker.example> wrote:\n> 1. Can you do the full 80?\nCAN GET TO 60, NOT 80 WITH THE LIEN OPEN.\n> 2. Pricing and term?\n1.40 FACTOR, 40 WEEKS, WEEKLY $2,100.00.\n> Thanks, Kim';
+    const parts = splitReply(text);
+    expect(parts.own).toContain('CAN GET TO 60');
+    expect(parts.own).toContain('1.40 FACTOR');
+    expect(parts.own).not.toContain('Ortiz Funding');
+    const r = read(text, ask(80_000));
+    expect(r).toMatchObject({ type: 'counter', offers: [{ amount: 60_000, factor_rate: 1.4, term: 40, term_unit: 'weeks' }] });
+    expect(r.review_reason).toBeUndefined();
+    // no pointer to the answers: the signature still ends the reply
+    expect(splitReply(text.replace('My answers are inline below.', 'Thanks Kim.')).own).not.toContain('CAN GET TO 60');
+  });
+
+  it("a counter's amount said apart from its pricing is taken only where the payments repay it exactly", () => {
+    const fits = read('Cannot do the 80.\n55 tops with the lien open.\n1.38 factor, 30 weeks, weekly $2,530.00.', ask(80_000));
+    expect(fits).toMatchObject({ type: 'counter', offers: [{ amount: 55_000, factor_rate: 1.38, term: 30 }] });
+    // the payments repay no amount named: a person completes the offer
+    const off = read('Cannot do the 80.\n55 tops with the lien open.\n1.38 factor, 30 weeks, weekly $2,900.00.', ask(80_000));
+    expect(off.offers).toHaveLength(0);
+    expect(off.review_reason).toBe('low_confidence');
+  });
+});

@@ -299,6 +299,8 @@ export function splitReply(text: string, subject = ''): ReplyParts {
   let firstBlock = true;
   const ticket = trimmed.slice(0, 6).some((x) => RE_TICKET.test(x));
   let comments = 0;
+  /** (rfix20) Where in `own` the first ">" quote was cut: the lines kept after it are typed between the quoted lines. */
+  let firstQuoteAt: number | undefined;
   for (; i < lines.length; i++) {
     const raw = lines[i];
     const l = raw.trim();
@@ -334,6 +336,7 @@ export function splitReply(text: string, subject = ''): ReplyParts {
         forwarded = takeForward(run.slice(start + 1));
       } else {
         markers.push('> quote');
+        firstQuoteAt ??= own.length;
       }
       quotedLines += run.length;
       i = j - 1;
@@ -428,7 +431,18 @@ export function splitReply(text: string, subject = ''): ReplyParts {
       }
     }
   }
-  return { own: trimSignature(own).join('\n').slice(0, MAX_OWN_CHARS), forwarded: fwdText?.slice(0, MAX_OWN_CHARS) ?? null, ...(forwardChain ? { forwardChain } : {}), markers, quotedLines };
+  // (rfix20) answers typed between the lines of the quoted message, under a signature, the sender saying so above it ("Answers
+  // below in caps", "see my answers inline"): the signature ends the sender's note, not the answers
+  let ownLines = trimSignature(own);
+  if (firstQuoteAt !== undefined && INLINE_POINTER.test(own.slice(0, firstQuoteAt).join('\n'))) {
+    const head = trimSignature(own.slice(0, firstQuoteAt));
+    const answers = own.slice(firstQuoteAt).filter((x) => x.trim() && !RE_SIG_DELIM.test(x.trim()));
+    if (answers.length && head.length + answers.length > ownLines.length) {
+      markers.push('answers typed between the quoted lines');
+      ownLines = [...head, '', ...answers];
+    }
+  }
+  return { own: ownLines.join('\n').slice(0, MAX_OWN_CHARS), forwarded: fwdText?.slice(0, MAX_OWN_CHARS) ?? null, ...(forwardChain ? { forwardChain } : {}), markers, quotedLines };
 }
 
 /** How much of a message is read: the first 200,000 characters of text, 1,000,000 of HTML. */

@@ -646,6 +646,9 @@ export const TENTATIVE: PhraseRow[] = [
   // first", "before anybody says anything to the merchant"
   // (revz) ... never a call about the funding itself ("our closer needs to speak with you before funding to go over the payoff"),
   // nor a date kept from the merchant until a stip is in ("get me the login before you quote the merchant a funding date")
+  // (rfix20) the people who decide not agreed among themselves yet, their figures passed on side by side: "they don't agree
+  // with each other yet", "UW is split on the amount", "I'll confirm which one sticks" (a person waits for the one that holds)
+  { phrase: "(don't|do not|doesn't|does not|didn't|did not|haven't|have not|can't|cannot|couldn't|could not) (yet )?(agree|see eye to eye)( yet)? (with each other|with one another|among themselves|between themselves|on (the |a )?(amount|number|figure|terms|pricing|structure|factor))|(disagree|disagreeing|disagreement)( with each other| among themselves| between them)? (on|about|over) (the |a )?(amount|number|figure|terms|pricing|structure|factor)|(is|are|'s|'re) (split|divided) (on|about|over) (it|this|the (amount|number|figure|terms|pricing|deal|file))|(which|whichever) (one|number|figure|amount|offer|version) (sticks|holds|wins|stands|they (land|settle) on|they go with)", w: 3 },
   { phrase: "(wants?|would like|'d like|needs?) to (talk|speak|chat) (to|with) you (first|before(?! (funding|we fund|closing|contracts?|docs|the (contracts?|docs|funding|wire))\\b))|before (anybody|anyone|you|we|i) (says?|tells?|mentions?|quotes?|promises?) (anything |it |this )?(to )?(the |your )?(merchant|client|owner|customer)(?! (a|any|the) (funding |closing |start )?(date|time|timeline|eta)\\b)", w: 3, hold: true },
 ];
 
@@ -875,6 +878,9 @@ export const PRODUCTS: Array<PhraseRow & { product: 'mca' | 'loc' | 'term_loan' 
   // (holdout42) the deal itself done as a loan: "we would instead do the full amount as a term loan", "we can structure it as
   // an 18-month business loan" (never a loan the merchant has: the verb is the lender's)
   { product: 'term_loan', phrase: NOT_REFUSED + "(do|offer|fund|structure|write|approve|put) (it|this|them|that|the (full |whole |entire )?(amount|ask|deal|file|request)) as (a|an|our) (\\d+[- ](month|year) |[a-z]+[- ](month|year) )?(term |business |small business )?loan\\b", w: 3 },
+  // (rfix20) a bank's loan in the advance's place, the amount named as it: "we would be pleased to consider the full $150,000.00 as a
+  // secured term loan", "we could look at the $80k as a conventional bank loan" (the lender's verb; never a loan the merchant has)
+  { product: 'term_loan', phrase: NOT_REFUSED + "(consider|look at|offer|do|fund|write|structure|approve) (the )?(full |whole |entire |requested )?\\$\\d[\\d,.]*k? (instead )?as (a|an|our) ((secured|unsecured|conventional|bank|business|small business|commercial|\\d+[- ](month|year)) )*(term )?loan\\b", w: 3 },
   { product: 'equipment', phrase: NOT_REFUSED + '(do|offer|approve|approved for|go with|put (them|him|her) (in|on|into))( instead| rather)?( is)? (an? |our |the )?equipment (loan|financing|lease)', w: 3 },
   // (holdout29) the lender's program put in the advance's place: "what works better is our equipment finance program",
   // "it makes more sense as an equipment lease", an "equipment finance agreement" (EFA) laid out

@@ -47,6 +47,9 @@ export const DECLINED_CUES: Cue[] = [
   // (rfix2) a sentence that is the pass, for the time being: "sitting overdrawn most of nov. pass for now"
   { re: /(?:^|\n|[.!;]\s+)pass (?:for now|at this time|for the time being|this time|this round|on (?:this|it) for now)\b/g, w: 3 },
   { re: /\bno[- ]go\b/g, w: 3 },
+  // (rfix20) a no the decider is leaning to, not yet given: "my UW mgr is leaning no", "credit's leaning towards a pass" (a
+  // decline for the type; the same words are TENTATIVE in vocabulary.ts, so it goes to a person)
+  { re: /\bleaning(?: (?:toward|towards|to))? (?:a |an )?(?:no|pass|decline|no-go|no go|hard no)\b/g, w: 3 },
   { re: /\b(unable|not able|can't|cannot|can not|won't be able|will not be able) to (fund|approve|help|move forward|do this|proceed|assist|offer on|extend an offer|make an offer|provide an offer|offer terms)\b/g, w: 3, modal: true },
   { re: /\b(will not|won't|not|are not|aren't)\s+(be\s+)?(moving|move|going) forward\b/g, w: 3, modal: true },
   { re: /\bcan'?t touch (it|this)\b/g, w: 2 },

@@ -16,14 +16,17 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (list|industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
   {
     cat: 'industry',
-    re: /\b(bars|nightclubs?|night ?life|lounges?|liquor stores?|vape|smoke shops?|cannabis|cbd|hemp|marijuana|kratom|dispensar\w*|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
+    re: /\b(bars|nightclubs?|night ?life|lounges?|liquor stores?|vape|smoke shops?|cannabis|cbd|hemp|marijuana|kratom|dispensar\w*|tobacco|vap(?:or|ing)|cannabinoids?|firearms?|guns?|adult|gambling|casino|trucking|construction|contractors?|auto sales|car dealers?|non-?profit|real estate|law firms?|attorneys?|travel agenc\w*|crypto\w*|pawn)\b/g,
     w: 1.5,
   },
+  // (rfix20) a policy that excludes a kind of business, whatever the kind is called: "the Bank's credit policy excludes
+  // businesses whose principal revenue derives from ...", "our guidelines prohibit merchants that sell ..."
+  { cat: 'industry', re: /\b(?:excludes?|excluded|excluding|prohibits?|prohibited|bars|restricts?|does not permit|do not permit)\s+(?:all\s+|any\s+)?(?:businesses|merchants|companies|firms|operators|retailers|sellers|accounts)\s+(?:whose|that|which|who|in|selling|operating|engaged|primarily|deriving)\b/g, w: 3 },
   { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
   // (holdout28) never the credit desk itself: "see below from credit", "per credit", "credit says", "Oxbury Credit" signing
   // (rfix8) ... nor a department in a signer's title ("Vice President, Credit Administration")
   // (holdout43) ... nor a line of credit (a product: "Term loans | Lines of credit" in a signature)
-  { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)(?<!\blines? of\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|administration|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would)\b)/g, w: 1 },
+  { cat: 'credit_score', re: /(?<!\b(?:from|per|with|by|our|ask|asked|told|sent|send)\s)(?<!\blines? of\s)\bcredit\b(?!(?<=(?:^|\n)[ \t]*[a-z&'.-]+ credit)[ \t]*(?:\n|$))(?!\s+(?:desk|team|dept|department|administration|committee|says|said|wants|needs|approved|signed|came back|officer|manager|analyst|memo|notes?|ok'd|cleared|gave|will|would|polic(?:y|ies)|guidelines|criteria|program)\b)(?!,?\s+(?:llc|inc|corp|co|ltd)\b)/g, w: 1 },
   { cat: 'time_in_business', re: /\btib\b|\btime in business\b|\btoo (new|young|green|fresh)\b|\bopened (its|their|the) doors\b|\b(full |whole )?(year|\d{1,2} months) of (bank )?history\b|\bin business (for )?(only |less than|under)\b|\bstart[- ]?up\b|\b(1|one|2|two) (yr|year)s? (minimum|min|in business)\b|\b\d{1,2} (months?|mos?) (in business|old|tib)\b|\b(open|in business|operating) (for )?(only )?\d{1,2} (months?|mos?)\b/g, w: 3 },
   // (rev-w) a lender that takes the file only in front of the stack ("we are 1st position only", "we only fund in first
   // position", "need to be in 1st position") declines for the advances already on it (a weaker cue: a reason named on its own wins,

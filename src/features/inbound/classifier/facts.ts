@@ -3,6 +3,9 @@ import type { ReplyContext, TermUnit } from './types';
 import { round2 } from './text';
 import { ASKED_CLAUSE_BEFORE, ASKED_TERM_AFTER, ASKED_TERM_BEFORE, ASKED_TERM_REFUSED_AFTER, ASK_AS_AMOUNT_RE, FREQ_RE, NO_TERM_OPTION, type Fact, SAME_TERMS_RE, SHORTHAND_AFTER_RE, SHORTHAND_NEGATED, SHORTHAND_RE, askedSentences, moneyKind, normFreq, parseMoney } from './money';
 
+/** (rfix20) A guess right before a figure's schedule: "probably daily", "maybe weekly", "i think it's weekly", "likely on a daily". */
+const HEDGED_BEFORE = /\b(?:probably|prob|prolly|maybe|possibly|likely|might be|may be|could be|i think(?: it's| its| it is| it'll be)?|i believe(?: it's| its| it is)?|i guess|not sure(?: if)?)(?: (?:on )?(?:a|an))?\s*$/;
+
 /**
  * (holdout28) The merchant's own debits, not the offer's payments: "cover their 3 daily debits", "on top of 3 dailies",
  * "pays off his 2 weekly payments", "their existing 4 debits". A count after these words is never the offer's count
@@ -404,6 +407,9 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
       // (rev-w) ... nor events counted over that period, or a file reviewed on that schedule: "max 3 negative days in a
       // month", "no more than 2 NSFs per month", "renewal eligibility reviewed monthly" (a 120-business-day offer was logged monthly)
       if (/\b(?:neg(?:ative)?s?(?: days?| balances?)?|days? negative|nsfs?|overdrafts?|returns?|returned items?|bounced (?:items?|payments?))(?: allowed)?(?: (?:in|per|a|each|every)(?: a| an| the| any)?)?\s*$|\b(?:reviewed|re-?reviewed|checked|audited|re-?verified|monitored|reported|updated|reconciled)\s*$/.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
+      // (rfix20) ... nor a schedule guessed at: "probably daily", "maybe weekly", "I think it's weekly" (no schedule stated; the
+      // offer's frequency stays unknown, for a person)
+      if (HEDGED_BEFORE.test(lower.slice(Math.max(0, m.index - 24), m.index))) continue;
       facts.push({ pos: base + m.index, kind: 'freq', value: 0, freq: normFreq(m[0]), text: m[0] });
     }
     base += line.length + 1;

@@ -117,6 +117,25 @@ function otherProductByInterest(a: Analysis): boolean {
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
+/**
+ * (rfix20) The one amount floated in a reply that priced terms naming no amount repay exactly: amount x factor = payment x the
+ * payments its term makes on its schedule (to 0.2%, payments rounded to the cent), for every such offer; null when none or
+ * more than one fits.
+ */
+function amountThePaymentsRepay(terms: ExtractedOffer[], floated: number[], lower: string, ask?: number): number | null {
+  // ... floated in thousands as a bare number ("50 is the most", "can get to 45"): below the ask, and only where the payments
+  // confirm it exactly
+  const bare = ask ? [...lower.matchAll(/(?<![\d.,$])(\d{1,3})(?![\d.,%]|\s*(?:k\b|%|x\b|days?|weeks?|wks?|months?|mos?|years?|yrs?|payments?|pmts?|positions?|nsfs?|negs?))/g)].map((m) => Number(m[1]) * 1000).filter((x) => x >= 5000 && x < ask) : [];
+  floated = [...floated, ...bare];
+  const count = (o: ExtractedOffer): number | null =>
+    o.term === null ? null : (o.term_unit === 'days' && o.payment_frequency === 'daily') || (o.term_unit === 'weeks' && o.payment_frequency === 'weekly') || (o.term_unit === 'months' && o.payment_frequency === 'monthly') ? o.term : null;
+  const fits = [...new Set(floated)].filter((x) => x >= 1000 && terms.length > 0 && terms.every((o) => {
+    const n = count(o);
+    return o.factor_rate !== null && o.payment_amount !== null && n !== null && Math.abs(x * o.factor_rate - o.payment_amount * n) <= x * o.factor_rate * 0.002;
+  }));
+  return fits.length === 1 ? fits[0] : null;
+}
+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
@@ -220,10 +239,17 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   }
   // priced terms that name no amount: an approval names the ask; otherwise a person completes the offer
   let unnamed: ExtractedOffer[] = [];
+  let repaid: number | null = null;
   if ((d.type === 'approved' || d.type === 'counter') && !a.offers.length && a.termsWithoutAmount.length) {
     if (d.type === 'approved' && a.termsWithoutAmount.every((o) => o.amount !== NO_AMOUNT) && !otherAmountNamed(a.lower, a.termsWithoutAmount[0].amount)) {
       unnamed = a.termsWithoutAmount;
       d.reasons.push(`priced terms naming no amount in an approval: the ask ($${unnamed[0].amount.toLocaleString('en-US')})`);
+    } else if (d.type === 'counter' && (repaid = amountThePaymentsRepay(a.termsWithoutAmount, a.floated, a.lower, context?.requested_amount ?? undefined)) !== null) {
+      // (rfix20) a counter's amount said on its own ("50 is the most"), its pricing on another line with the payments: the one
+      // amount floated that the factor and the payments repay to the cent is the offer's amount
+      const x = repaid;
+      unnamed = a.termsWithoutAmount.map((o) => ({ ...o, amount: x, conflict: undefined }));
+      d.reasons.push(`priced terms naming no amount: the $${x.toLocaleString('en-US')} named, which the factor and the payments repay`);
     } else if (!d.review) {
       d.review = 'low_confidence';
       d.reasons.push('priced terms naming no amount, and no ask they could be: a person completes the offer', 'review: low_confidence');
@@ -285,6 +311,16 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       if (f.category.category !== 'other' && f.declined.score >= f.approved.score + f.counter.score) {
         why = f;
         result.reasons.push('the decline names no reason of its own: the reason of the forwarded note');
+      }
+    }
+    // (rfix20) a decline whose own words name no reason, the reason written in the part naming another business ("have to pass
+    // on <another merchant>. 19 negative days ..."): which file it is for is a person's call (multiple_deals), and the reason
+    // given is the one on record, never `other` beside it
+    if (why.category.category === 'other' && elsewhere?.cut && review === 'multiple_deals') {
+      const u = analyse(uncut, input.subject, context);
+      if (u.category.category !== 'other' && u.declined.score > u.approved.score + u.counter.score) {
+        why = u;
+        result.reasons.push("the decline names no reason of its own: the reason given beside the other business's name");
       }
     }
     result.decline_category = why.category.category;

@@ -67,6 +67,8 @@ const POST_KINDS: Array<[Exclude<MoneyKind, 'unknown'>, RegExp]> = [
   ['funded', /^\s*(purchase( price)?|advance|funding|funded|offer|approval)\b|^\s*(at|@|\/|x)\s*[1-2]\.\d/],
 ];
 
+/** (rfix20) A row labelled "gross" alone (or with the advance's own noun), up to its figure: "GROSS: $40,000", "Gross amount - 40,000". */
+const GROSS_ROW = /^\s*(?:[-*\u2022]\s*)?gross(?: (?:amount|advance|funding|funded|purchase price))?\s*(?::|\||=|-|\u2013)\s*~?\s*\$?\s*$/;
 const ASK_GRANTED_RE = new RegExp(V.ASK_GRANTED_BEFORE);
 const LENDER_MAX_IS = /\b(?:max|maximum|most|highest|the best|best)(?: amount)? (?:we|i|they|uw|credit|underwriting)(?:'ll|'d)? (?:can |could |will |would |are able to |am able to )?(?:go|do|fund|offer|approve|get to|write|stretch to)\b[^.!?$]{0,45}\b(?:is|at|=|would be|will be)\s*~?\s*$/;
 
@@ -116,6 +118,10 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // I can get to on this is 30k": the amount offered, whatever reason word ("revenue", "2nd") sits in between
   if (LENDER_MAX_IS.test(clause)) return 'funded';
   if (!found.length) return factorNext ? 'funded' : 'unknown';
+  // (rfix20) a row labelled only "gross" (or "gross amount", "gross advance") at the head of its line is the advance before a
+  // payoff or fees come off it ("GROSS: $40,000 ... NET TO MERCHANT: $18,900"), unless what follows names it a month's sales
+  // or a payment ("Gross: $72,000/mo", "gross $9,000 in deposits")
+  if (GROSS_ROW.test(line.slice(0, start)) && !found.some((f) => f.dist < 8 && f.kind !== 'other' && f.kind !== 'funded') && !POST_KINDS.some(([k, re]) => (k === 'other' || k === 'payment') && re.test(post))) return 'funded';
   const order: MoneyKind[] = ['payback', 'fee', 'net', 'requested', 'other', 'payment', 'funded'];
   const best = found.sort((a, b) => a.dist - b.dist || order.indexOf(a.kind) - order.indexOf(b.kind))[0];
   // (rfix17) ... but a figure a count of payments names is each payment, whatever follows it: "$60,000, 24 monthly payments

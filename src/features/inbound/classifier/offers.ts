@@ -27,6 +27,8 @@ interface Draft {
   freqEarly?: boolean;
   termSentence?: number;
   countSentence?: number;
+  /** (rfix20) The term stated as an approximation ("approx 6 mos", "about 6 months", "~6 mo"): see finishOffers. */
+  termApprox?: boolean;
   /** (revr) A balloon owed at the end beside the payments ("Balloon payment: $12,000 at month 36"): see finishOffers. */
   balloon?: boolean;
   /** (revr) The payment quoted before tax ("48 monthly at $1,300 plus tax"): see offerConflict. */
@@ -35,6 +37,9 @@ interface Draft {
 
 /** (rev-w) The words before a figure naming it the most that could be paid: "max payback", "payback up to", "if sold at max". */
 const CEILING_FIGURE = /\b(?:max(?:imum)?|up to|cap(?:ped)?|ceiling|top|highest|if (?:sold|you sell|it sells) at)\b/;
+
+/** (rfix20) Words right before a term marking it a rounding of the schedule: "approx 6 mos", "about 6 months", "~6 mo". */
+const TERM_APPROX_BEFORE = /(?:\bapprox\w*\.?|\babout|\baround|\broughly|\bjust (?:over|under)|\bclose to|\bcirca|~)\s*$/i;
 
 function groupFacts(facts: Fact[], text = ''): Draft[] {
   // the sentence a fact is in (a full stop before a space or the line's end, or a new line, ends one)
@@ -96,6 +101,7 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
           c.term = f.value;
           c.unit = f.unit;
           c.termSentence = sentenceOf(f.pos);
+          c.termApprox = TERM_APPROX_BEFORE.test(text.slice(Math.max(0, f.pos - 16), f.pos));
         } else if (c.factor !== undefined || c.payback !== undefined) {
           // (holdout21) ... also when the options name no amount ("approved at the requested 60. 6 mo - 1.29 - daily /
           // 9 mo - 1.36 - daily / 12 mo - 1.45 - weekly"): a priced option with its term is done
@@ -281,12 +287,16 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // "6 months" refused, an early-payoff window "inside sixteen weeks", "60-90 day invoices")
     // (rfix) ... never over a term stated in the same sentence as the count, as the offer's own ("approved at $30,000, factor
     // 1.40, 6 month term, 100 daily payments of $420.00"): the lender stated both, they disagree, a person asks which
-    if (term !== null && d.term !== undefined && d.count !== undefined && freq && payment !== null && d.termSentence !== d.countSentence) {
+    // (rfix20) ... and a term the lender itself rounds ("120 daily pmts of $291.67, approx 6 mos") yields to the payments it
+    // counts in the same sentence: the count is exact, the rounding is not (unless a factor or payback stated disagrees with
+    // the payments counted: then both stay, and the conflict goes to a person)
+    if (term !== null && d.term !== undefined && d.count !== undefined && freq && payment !== null && (d.termSentence !== d.countSentence || d.termApprox)) {
       const cf = freq;
       const total = d.payback ?? (d.factor !== undefined ? d.amount * d.factor : undefined);
       const exact = (n: number | null) => total !== undefined && n !== null && Math.abs(payment! * n - total) <= Math.max(1, total * 0.002);
       const counted = { term: cf === 'bi-weekly' ? d.count * 2 : d.count, unit: (cf === 'daily' ? 'days' : cf === 'monthly' ? 'months' : 'weeks') as TermUnit };
-      if (exact(d.count) && !exact(ownCount(term, unit, cf)) && termDiffers({ term, term_unit: unit }, counted)) {
+      const countStands = exact(d.count) || (d.termApprox === true && total === undefined);
+      if (countStands && !exact(ownCount(term, unit, cf)) && (termDiffers({ term, term_unit: unit }, counted) || (d.termApprox === true && (term !== counted.term || unit !== counted.unit)))) {
         term = counted.term;
         unit = counted.unit;
         d.term = term;

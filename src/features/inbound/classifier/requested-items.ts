@@ -11,7 +11,7 @@ export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`,
 // (rfix10) words, not parts of words: "please" holds no lease, "above-referenced" no references
 // (rfix12) a contractor's schedule of its jobs: "their WIP schedule", "a work-in-progress report", "the backlog report"
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bwip\b|work[- ]in[- ]progress (?:schedule|report)|\bbacklog (?:schedule|report)\b|\b(?:job|jobs|contracts?) schedule\b|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(?:brewer'?s|tax|lien|levy|irs|state|licen[cs]e) notices?\b|\b(mc|dot|usdot) (number|#|authority)|\b(?:\d(?:st|nd|rd|th)|third|fourth|fifth|sixth) months?\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|\bvc\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bwip\b|work[- ]in[- ]progress (?:schedule|report)|\bbacklog (?:schedule|report)\b|\b(?:job|jobs|contracts?) schedule\b|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(?:brewer'?s|tax|lien|levy|irs|state|licen[cs]e) notices?\b|\b(mc|dot|usdot) (number|#|authority)|\b(?:\d(?:st|nd|rd|th)|third|fourth|fifth|sixth) months?\b/i;
 
 /** (rfix10) Words that do not tell one item from another. */
 const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
@@ -382,6 +382,17 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
       if (!DOC_WORDS.test(p) || /\b(?:thanks?|thank you|let|call|confirm|advise|reply|note|hi|hello|dear)\b/i.test(p)) continue;
       items.push(p);
       hits.push(`asked with "please" alone "${p}"`);
+    }
+  }
+  // (rfix20) ... and one added on a line or in a sentence of its own opened by "also" or "plus", no verb of its own, after a
+  // request ("need the MTD and a voided check\n... also a letter explaining the March dip. ..."): a document of ten words or fewer
+  if (items.length) {
+    const alsoRe = /(?:^|[.!?]\s+|\n\s*)(?:also|plus|and also),?\s+((?:an?|the|your|their|his|her)\s+(?:[\w'\u2019/&-]+ ){0,8}?[\w'\u2019/&-]+)\s*(?=[.!?](?:\s|$)|\n|$)/gim;
+    while ((m = alsoRe.exec(prose))) {
+      const p = cleanItem(m[1]);
+      if (!DOC_WORDS.test(p) || /\b(?:is|are|was|were|will|would|can|could|should|has|have|had|looks?|seems?|came|comes|shows?|isn't|aren't|wasn't|doesn't|don't|didn't)\b/i.test(p)) continue;
+      items.push(p);
+      hits.push(`added with "also" "${p}"`);
     }
   }
   // (holdout28) a document said to be unsigned, in a sentence of its own: "also app isnt signed. send both" asks for it signed

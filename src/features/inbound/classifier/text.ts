@@ -95,6 +95,8 @@ export function wordsToDigits(lower: string): string {
     .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
     .replace(new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'), (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
+    // (rfix20) ... and before its label, as a phone reads it: "like a one thirty five factor", "a one-forty buy rate"
+    .replace(new RegExp(`\\b(an? )?one[- ](${TENS})(?:[- ](${UNITS}))? (factor|buy rate|sell rate|rate)\\b`, 'g'), (_m, art: string | undefined, t: string, u: string | undefined, l: string) => `${art ?? ''}${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)} ${l}`)
     // thousands and hundreds spoken the trade's way (holdout12): "forty-two five" is 42.5 (thousands), "thirty-seven five" 37.5;
     // a compound tens-unit then one digit word, and no unit or scale after it
     .replace(new RegExp(`\\b((?:${TENS})[- ](?:${UNITS})) (${UNITS})\\b(?![- ](?:${unit}|hundred|thousand|grand|million|percent|points?|pts|days?|weeks?|months?|years?|payments?|positions?|nsfs?|negs?))`, 'g'), (_m, a: string, d: string) => `${value(a)}.${V.NUMBER_WORDS[d]}`)

@@ -51,6 +51,9 @@ describe("2. the US Treasury disbursing a federal department's order is a custom
   it('and, though large and once, counted as sales', () => {
     expect(read([...payouts, tx('2026-06-24', order, 41000)])).toEqual({ true_revenue: 65000 });
   });
+  it('the department printed as the originator without a colon ("ORG DEPT OF ..."), the Treasury by its short name: the sender is the department', () => {
+    expect(read([...payouts, tx('2026-06-24', 'WIRE TRANSFER IN US TREAS 303 ORG DEPT OF ENERGY TASK ORDER 89243', 27500)])).toEqual({ true_revenue: 51500 });
+  });
   it('the Treasury paying a refund, or naming no order, stays what it was', () => {
     expect(treasuryPaysOrder('INCOMING WIRE TRANSFER UNITED STATES TREASURY ORG DEPARTMENT OF LABOR REFUND DELIVERY ORDER 55')).toBe(false);
     expect(creditDoubt('INCOMING WIRE TRANSFER US TREASURY 310 BILL MATURITY')).toBe('transfer');

@@ -6,13 +6,13 @@
 // counterparty the statement shows the merchant paying (analyze.ts paidBack), else the table's kind
 // when neither creditDoubt nor the statement's doubt of a credit from a counterparty it pays
 // (doubt.ts fromPaidCounterparty) has one. Debits: an NSF/overdraft fee or not, an MCA position or not
-// (unless doubted: a known funder's only debit of the period worded as a loan payment or after a line draw from it, doubt.ts
+// (unless doubted: a fee line that only reads like an NSF or overdraft fee, rules.ts looksLikeNsfFee; a known funder's only debit of the period worded as a loan payment or after a line draw from it, doubt.ts
 // loanWordedSinglePulls; equal debits recurring to a payee no row knows, doubt.ts unknownFunderPulls; an unknown funder's schedule-worded pulls are a
 // position, doubt.ts unknownFunderPositions; a debit a funder row and a not_funder row both name, rules.ts funderRowsDisagree, is doubted).
 import { readFileSync } from 'node:fs';
 import { fromPaidCounterparty, loanInstallments, loanWordedSinglePulls, unknownFunderPositions, unknownFunderPulls } from '../../src/features/statements/doubt';
 import { paidBack, type Txn } from '../../src/features/statements/analyze';
-import { creditDoubt, depositKind, funderRowsDisagree, isNsf, mcaFunder } from '../../src/features/statements/rules';
+import { creditDoubt, depositKind, funderRowsDisagree, isNsf, looksLikeNsfFee, mcaFunder } from '../../src/features/statements/rules';
 
 const KIND: Record<string, string> = {
   proc: 'revenue', marketplace: 'revenue', cash: 'revenue', mobile: 'revenue', receivable: 'revenue', client: 'revenue', interest: 'interest',
@@ -52,7 +52,9 @@ export function auditCorpus(dir: string): { lines: number; wrong: AuditLine[] } 
         } else if (back.has(txns[i]) && want !== 'refund') why = `credit ${x.category}: settled as money given back (want ${want})`;
       } else {
         const nsfWant = x.category === 'nsf_fee' || x.category === 'od_fee';
-        if (isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
+        // (A fee line that only reads like an overdraft or returned-item fee, rules.ts looksLikeNsfFee, is doubted:
+        // the statement refuses unless the bank's printed period total of those fees takes it, reconcile.ts feeCounted.)
+        if (!looksLikeNsfFee(d) && isNsf(d) !== nsfWant) why = `debit ${x.category}: isNsf ${!nsfWant}`;
         else if (!loanPull.has(txns[i]) && !unknownPull.has(txns[i]) && !funderRowsDisagree(d) && (x.category === 'mca') !== ((!!mcaFunder(d) && !installment.has(txns[i])) || unknownPosition.has(txns[i]))) why = `debit ${x.category}: mcaFunder ${mcaFunder(d)}`;
       }
       if (why) wrong.push({ file: s.file, amount: x.amount, description: d, why });

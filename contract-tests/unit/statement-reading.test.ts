@@ -657,6 +657,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // than the period paid that supplier (doubt.ts paidBack's bound, tested in statement-doubt.test.ts) and a
   // wire worded as a "340B SETTLEMENT" (a settlement may be a lawsuit's or an insurer's).
   { dir: 'contract-tests/fixtures/statements-blind-53', minParsed: 6 },
+  // blind-54 (sfix20): a general contractor's progress payment beside its AP payments is its customer's
+  // (doubt.ts billedByItsCustomer); the US Treasury disbursing a department's task order is no treasury
+  // account (rules.ts treasuryPaysOrder); a fee line only doubted as an overdraft fee counts when the bank's
+  // printed overdraft-fee total takes it (reconcile.ts feeCounted); a company with the warranty word in its
+  // name paying the merchant as its vendor is a third-party payer (rules.ts warrantyCompanyPaysVendor).
+  { dir: 'contract-tests/fixtures/statements-blind-54', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { abbreviatedName, beforeReceiver, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { abbreviatedName, beforeReceiver, billingEntry, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -728,6 +728,25 @@ export function unknownFunderPulls(txns: Txn[]): { debits: Set<Txn>; triggers: M
  * word among a debit's name words: a floor plan lender's curtailments, the merchant's own account at
  * another bank) stays doubted.
  */
+/**
+ * A large one-off credit worded as a billing document's payment (rules.ts `billingEntry`: "PROGRESS
+ * PMT 3", a pay application, retainage, an invoice number) from a counterparty that pays the merchant
+ * otherwise in the period in words a row settles as a customer's payment ("<name> AP PAYMENT"): the
+ * same customer paying one of its bills, as a general contractor pays its subcontractor's progress
+ * billing beside its invoices (blind-54: a masonry subcontractor's progress payment refused as of no
+ * known kind, the same contractor's AP payments beside it). The counterparty is the same when the
+ * first two name words after the channel's are (rules.ts `counterparty`), the first of 4 letters or
+ * more; the other credit must be a row's customer payment with no doubt of its own, never the
+ * merchant's own money, a funder's or a processor's. Not from a counterparty the period's debits pay.
+ */
+function billedByItsCustomer(t: Txn, credits: Txn[], debits: DebitWords[]): boolean {
+  if (!billingEntry(t.description)) return false;
+  const name = counterparty(t.description).split(' ').slice(0, 2);
+  if (name.length < 2 || name[0].length < 4 || debits.some((d) => d.names.has(name[0]))) return false;
+  const same = (x: Txn) => counterparty(x.description).split(' ').slice(0, 2).join(' ') === name.join(' ');
+  return credits.some((x) => x !== t && same(x) && !!classOf(x.description).revenue && creditDoubt(x.description) === null && !billingEntry(x.description));
+}
+
 function customerWire(t: Txn, debits: DebitWords[], txns: Txn[]): boolean {
   const w = paidForByWire(t.description);
   if (!w || debits.some((d) => d.names.has(w.sender))) return false;
@@ -789,7 +808,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (why === 'rebate') return `The credit of ${money(t.cents)} on ${t.date} reads like a rebate or incentive program's payment, which is money back to the buyer but pay to the contractor who installed, and no rule says which, so true revenue cannot be trusted`;
     // Money back from a counterparty the merchant pays (a card purchase returned, a debit reversed).
     if (fromPaid.has(t)) return `The credit of ${money(t.cents)} on ${t.date} comes from a counterparty the merchant pays in the period, so it may be a return of the merchant's own payment, not sales, and no rule says which, so true revenue cannot be trusted`;
-    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description))) && !customerWire(t, debits, txns)) {
+    if (!creditSettled(t.description) && times.get(source(t.description)) === 1 && (t.cents * 10 >= total || (t.cents >= 500_000 && t.cents % 10_000 === 0 && WIRE.test(t.description))) && !customerWire(t, debits, txns) && !billedByItsCustomer(t, credits, debits)) {
       return `The credit of ${money(t.cents)} on ${t.date} (${Math.round((t.cents / total) * 100)}% of the credits) is of a kind no rule knows (not a card payout, a deposit or a customer's payment), so true revenue cannot be trusted`;
     }
   }
@@ -802,7 +821,7 @@ export function categoryDoubt(txns: Txn[]): string | null {
     if (funderRowsDisagree(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} is named by a funder's row and by a row of payees that are no funder, so whether it is an MCA position no rule says, and the MCA figures cannot be trusted`;
     const why = pulls.triggers.get(t);
     if (why) return why;
-    if (looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
+    if (!t.feeCounted && looksLikeNsfFee(t.description)) return `The debit of ${money(-t.cents)} on ${t.date} reads like a returned-item or overdraft fee that no rule counts, so the NSF count cannot be trusted`;
   }
   return null;
 }

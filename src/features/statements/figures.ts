@@ -25,7 +25,8 @@ export function figuresOf(c: Extract<Reconciled, { ok: true }>, bankName: string
     if (t.cents >= 0) continue;
     if (isRecovery(t.description)) recovery = true;
     // An NSF or returned-item fee is an NSF event, even when it names the funder whose debit bounced.
-    if (isNsf(t.description)) {
+    // (Or a fee line the rules only doubt, that the bank's printed overdraft / returned-item fee total counts: reconcile.ts.)
+    if (t.feeCounted || isNsf(t.description)) {
       nsf++;
       continue;
     }

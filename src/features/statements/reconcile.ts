@@ -1,7 +1,7 @@
 import { dateIn, days } from './period';
 import type { Reading, Sign } from './reading-types';
 import type { FailureCode } from './result';
-import { depositKind, isNsf } from './rules';
+import { depositKind, isNsf, looksLikeNsfFee } from './rules';
 
 // Reconciling a reading (./read.ts) before any figure is trusted: every row's sign decided, opening +
 // credits - debits = closing, each running balance, section and summary total and count, each
@@ -10,6 +10,13 @@ export interface Txn {
   date: string;
   description: string;
   cents: number;
+  /**
+   * A bank's fee line the rules only doubt as an overdraft or returned-item fee ("Fee Overdraft
+   * Transfer/Paid Item": a protection transfer's fee or a paid item's), that the bank's own printed
+   * total of this period's overdraft / returned-item fees counts as one: counted as an NSF event
+   * (figures.ts), no longer in doubt (doubt.ts). Set only by the reconciliation, never by words alone.
+   */
+  feeCounted?: true;
 }
 export type Reconciled = { ok: true; txns: Txn[]; period: { start: string; end: string }; opening: number; closing: number } | { ok: false; code: FailureCode; reason?: string };
 
@@ -102,6 +109,10 @@ export function reconcile(r: Reading): Reconciled {
   const words: Record<string, RegExp> = { deposits: /\bdeposits?\b/i, checks: /\bche(ck|que)s?\b|\bchk\b/i, fees: /\bfees?\b|\bcharges?\b/i, card: /\bcard\b|\bpos\b|\bpurchase\b/i, electronic: /\bach\b|\belectronic\b|\bpayment\b/i };
   const odWord = /\b(overdraft|overdrawn|od|o d|paid item|item paid|courtesy|privilege pay)\b/i;
   const nsfRows = debits.filter((x) => isNsf(x.description));
+  // The bank's own fee lines that read like an overdraft or returned-item fee no row counts
+  // (rules.ts looksLikeNsfFee): tried with the fee lines the rules count, after them, against the
+  // bank's printed period total of those fees; the total that takes them says what they are.
+  const doubtedFees = debits.filter((x) => looksLikeNsfFee(x.description) && bankCharge(x.description));
   const interestRows = credits.filter((x) => depositKind(x.description) === 'interest');
   const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
   type S = (typeof signed)[number];
@@ -110,7 +121,11 @@ export function reconcile(r: Reading): Reconciled {
     if (t.category === 'nsf' || t.category === 'od' || t.category === 'ri') {
       const od = nsfRows.filter((x) => odWord.test(x.description));
       const ri = nsfRows.filter((x) => !odWord.test(x.description));
-      return t.category === 'nsf' ? [nsfRows] : t.category === 'od' ? [od, nsfRows] : [ri, nsfRows];
+      const base = t.category === 'nsf' ? [nsfRows] : t.category === 'od' ? [od, nsfRows] : [ri, nsfRows];
+      if (!doubtedFees.length || t.cents <= 0) return base;
+      // (An overdraft total takes only the doubted lines with an overdraft's words, a returned-item total only the others.)
+      const more = t.category === 'nsf' ? doubtedFees : doubtedFees.filter((x) => odWord.test(x.description) === (t.category === 'od'));
+      return more.length ? [...base, ...base.map((c) => [...c, ...more])] : base;
     }
     // Refunds of fees: the credits that refund or reverse a fee, those only.
     if (t.category === 'fee_refunds') return [credits.filter((x) => FEE_REFUND.test(x.description))];
@@ -177,6 +192,8 @@ export function reconcile(r: Reading): Reconciled {
     if (c) matched.set(t, c);
     else unmatched.push(t);
   }
+  // The doubted fee lines a printed overdraft / returned-item fee total took (above).
+  const feeCounted = new Set([...matched].filter(([t]) => ['nsf', 'od', 'ri'].includes(t.category)).flatMap(([, c]) => c.filter((x) => doubtedFees.includes(x))));
   // A summary box breaking each side down by the bank's own categories ("Deposits", "Electronic
   // Credits", "Other Credits" / "Checks Paid", "Card Purchases", "Electronic Debits", "Fees"), whose
   // lines no set of rows read from the descriptions may reproduce: the lines of a side together
@@ -265,7 +282,7 @@ export function reconcile(r: Reading): Reconciled {
   for (const x of txns) {
     const date = dateIn(x.md, period);
     if (!date || date < period.start || date > period.end) return { ok: false, code: 'does_not_reconcile', reason: 'A transaction falls outside the statement period, so the figures cannot be trusted' };
-    out.push({ date, description: x.description, cents: x.cents });
+    out.push({ date, description: x.description, cents: x.cents, ...(feeCounted.has(x) ? { feeCounted: true as const } : {}) });
   }
   // A register printed newest first (its running balances follow only from its last row up, or,
   // without balances, its dates only go back): the transactions in the order they happened.

@@ -226,7 +226,25 @@ export function debatableCredit(description: string): boolean {
   const d = description.toUpperCase();
   // A factoring company the table knows (class factor) by its name alone ("TAFS INC", "OTR SOLUTIONS
   // LOAD 88213"): its advance is debatable however the line is worded, a load named or not.
-  return FACTORING_LOOK.test(d) || !!classOf(description).factor || WARRANTY_LOOK.test(d) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
+  return FACTORING_LOOK.test(d) || !!classOf(description).factor || (WARRANTY_LOOK.test(d) && !warrantyCompanyPaysVendor(d)) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
+}
+
+/**
+ * A company whose NAME carries the warranty word paying the merchant as its VENDOR ("ACH CREDIT
+ * <name> HOME WARR  VENDOR PMT", an AP PAYMENT, ACCOUNTS PAYABLE): a home-warranty or service-plan
+ * company paying the tradesman it sent to a service call, a third party paying for the customer's
+ * job, as an insurer's plain claim payment is (blind-54: a plumber's home-warranty company, refused as
+ * a possible warranty credit). A manufacturer crediting a dealer's parts says CREDIT or CR after the
+ * warranty word (`warrantyCreditFrom`), a warranty's claim says CLAIM: neither is a vendor's payment.
+ * Only when the warranty word comes before the vendor-payment words (in the payer's name), and no
+ * word after it says a credit, parts, a claim, a loss, labour reimbursed, a refund or a factor.
+ */
+function warrantyCompanyPaysVendor(d: string): boolean {
+  const w = WARRANTY_LOOK.exec(d);
+  const v = VENDOR_PAYMENT.exec(d);
+  if (!w || !v || v.index < w.index) return false;
+  const after = d.slice(w.index + w[0].length);
+  return !/\b(CREDIT|CR|CREDITS|PARTS?|CLAIMS?|CLM|LABOU?R|REIMB\w*|REFUND\w*|RFND|RETURN\w*|REVERS\w*|CHARGEBACK|ADJ\w*|MEMO)\b/.test(after) && !FACTORING_LOOK.test(d) && !CLAIM_LOOK.test(d) && !LOSS_LOOK.test(lossWords(d));
 }
 
 /**
@@ -314,8 +332,30 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   if (FUNDING_LOOK.test(manager) || PROCEEDS_LOOK.test(d)) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
-  if (TRANSFER_LOOK.test(d) || ACCOUNT_THEN_TRANSFER.test(d) || SUB_ACCOUNT_TRANSFER.test(d)) return 'transfer';
+  // (The United States Treasury disbursing a federal department's payment under its contract or task
+  // order names the government's treasury, no account of the merchant's: `treasuryPaysOrder`.)
+  const own = treasuryPaysOrder(d) ? d.replace(US_TREASURY, ' ') : d;
+  if (TRANSFER_LOOK.test(own) || ACCOUNT_THEN_TRANSFER.test(own) || SUB_ACCOUNT_TRANSFER.test(own)) return 'transfer';
   return null;
+}
+
+/** The United States Treasury as a payer (the disbursing office and its agency code: "US TREASURY 310", "U.S. TREAS 303"). */
+const US_TREASURY = /\b(US|U\.?\s?S\.?|UNITED\s+STATES)\s+TREAS(URY)?\b(\s+\d{3}\b)?/g;
+/**
+ * A federal payment the Treasury disburses for a department under a procurement instrument: the line
+ * names the US Treasury, a public body ("DEPT OF VETERANS AFFAIRS") and its CONTRACT, TASK ORDER or
+ * DELIVERY ORDER, and no word of money that is no price (`publicContract`: a tax refund, a benefit,
+ * a grant, a loan, relief, a refund, a reimbursement). The Treasury also pays tax refunds and
+ * benefits under the same name ("IRS TREAS 310 TAX REF"): those name no order, so stay as they are
+ * (blind-54: a federal IT contractor's task-order payment by wire, refused as a transfer from a
+ * "treasury" account).
+ */
+export function treasuryPaysOrder(d: string): boolean {
+  const u = d.toUpperCase();
+  US_TREASURY.lastIndex = 0;
+  if (!US_TREASURY.test(u)) return false;
+  const rest = u.replace(US_TREASURY, ' ');
+  return publicContract(rest) && !NO_PRICE.test(rest) && !LENDER_OR_INVESTOR.test(rest);
 }
 
 /** A month, a fiscal span or a tax form after a year: a period's or a return's words, no model's. */
@@ -359,7 +399,9 @@ export function paidForByWire(description: string): { sender: string; unit: bool
   // what precedes it is the wire's route (the sending bank), no word of the sender's; the sender
   // is the originator's first word. Without the field, the whole line is asked.
   const org = ORIGINATOR.exec(d);
-  const own = org ? d.slice(org.index + org[0].length) : d;
+  const routed = org ? d.slice(org.index + org[0].length) : d;
+  // (The US Treasury disbursing a department's order is the route, not a sender that lends: treasuryPaysOrder.)
+  const own = treasuryPaysOrder(routed) ? routed.replace(US_TREASURY, ' ') : routed;
   if (LENDER_OR_INVESTOR.test(own)) return null;
   if (!(MODEL_YEAR_UNIT.test(own) || VIN.test(own) || FREIGHT_HAULED.test(own) || workBilled(own))) return null;
   // (A state's postal code before its department, "VA DEPT OF TRANSPORTATION", is no name: the department's word is the sender's.)
@@ -381,9 +423,24 @@ export function dealerSign(description: string): boolean {
 }
 
 /** A wire's originator field: ORG: / /Org= / ORIGINATOR:, the sender's name after it. */
-const ORIGINATOR = /(?:^|[\s\/])(?:ORG|ORIGINATOR)\s*[:=]\s*/;
+// (Or ORG with no colon before a public body's style, "ORG DEPT OF VETERANS AFFAIRS": blind-54's wire.)
+const ORIGINATOR = /(?:^|[\s\/])(?:ORG|ORIGINATOR)\s*[:=]\s*|(?:^|\s)ORG\s+(?=(?:DEPT|DEPARTMENT)\s+OF\b)/;
 /** A billing document a contractor or vendor sends its customer: an invoice, a pay application, a progress billing, retainage, a purchase order. */
 const BILLING_DOC = /\b(PROGRESS\s+(BILLING|BILL|PAYMENT|PMT)|PAY\s?APP(LICATION)?\s*(#|NO\.?)?\s*\d+|RETAINAGE|INV(OICE)?S?\s*(#|NO\.?)?\s*\d[\d-]*|P\.?O\.?\s*(#|NO\.?)\s*\d+|PO\s*\d{3,})\b/;
+/**
+ * A credit whose entry names a billing document a contractor sends its customer (a progress payment,
+ * a pay application, retainage, an invoice or PO number: BILLING_DOC), no word of money that is no
+ * price (NO_PRICE) or of a sender that lends, invests or insures (LENDER_OR_INVESTOR), and no doubt
+ * of its own (creditDoubt). Only what doubt.ts asks of a large one-off credit from a counterparty
+ * that pays the merchant otherwise in the period as a customer (`billedByItsCustomer`).
+ */
+export function billingEntry(description: string): boolean {
+  // (After the channel's words: "ACH DEPOSIT" is the channel, no deposit held.)
+  const words = description.toUpperCase().split(/\s+/).filter(Boolean);
+  const d = words.slice(channelLead(words)).join(' ');
+  return BILLING_DOC.test(d) && !NO_PRICE.test(d) && !LENDER_OR_INVESTOR.test(d) && creditDoubt(description) === null && !creditSettled(description);
+}
+
 /** A contract or a service, and the period it was performed in (a month, a quarter, a season). */
 const SERVICE = /\b(CONTRACT|CONTRACTED|SERVICES?)\b/;
 const SERVICE_PERIOD = /\b(JAN|JANUARY|FEB|FEBRUARY|MAR|MARCH|APR|APRIL|MAY|JUN|JUNE|JUL|JULY|AUG|AUGUST|SEP|SEPT|SEPTEMBER|OCT|OCTOBER|NOV|NOVEMBER|DEC|DECEMBER|Q[1-4]|QTR|QUARTER|WINTER|SPRING|SUMMER|FALL|SEASON)\b(?!\s+IRA\b)/;
@@ -426,7 +483,8 @@ const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT
  * needs the period the work was done in (a contract's sale, deposit or buy-out says no month).
  */
 function publicContract(own: string): boolean {
-  return /\bCONTRACT\b/.test(own) && PUBLIC_BODY.test(own) && !COMPANY_FORM.test(own) && !PUBLIC_NO_PRICE.test(own);
+  // (A federal contract's TASK ORDER or DELIVERY ORDER is an order placed under it: blind-54.)
+  return /\b(CONTRACT|TASK\s+ORDER|DELIVERY\s+ORDER)\b/.test(own) && PUBLIC_BODY.test(own) && !COMPANY_FORM.test(own) && !PUBLIC_NO_PRICE.test(own);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
 import { someRowsMake } from '../../src/features/statements/reconcile';
+import { classOf } from '../../src/features/statements/rule-table';
+import { paidForByWire, statementRules } from '../../src/features/statements/rules';
 import { statementPdf, type PageSpec } from '../support/statement-builder';
 
 // sfix19: what a statement prints about itself (a section's count, a summary line) is checked against
@@ -83,6 +85,20 @@ describe("a summary box's line is a sum some rows make, not only the box's lines
       let brute = false;
       for (let m = 0; m < 128; m++) if (a.reduce((s, x, b) => s + ((m >> b) & 1 ? x : 0), 0) === target) brute = true;
       expect(someRowsMake(a, target), `${a} ${target}`).toBe(brute);
+    }
+  });
+});
+
+describe("the words that say a public body's payment is no price of work: one list, knowledge.json's", () => {
+  const row = statementRules().builtIn.find((r) => r.name === 'Public bodies paying on a contract')!;
+  it("every unless phrase of the public bodies' row vetoes that row and a public body's wire under a CONTRACT alike", () => {
+    expect(row.unless!.length).toBeGreaterThan(40);
+    expect(classOf('DIRECT DEPOSIT CITY OF SALEM CONTRACT 26-114 MOWING').revenue?.name).toBe(row.name);
+    expect(paidForByWire('INCOMING WIRE VA DEPT OF TRANSPORTATION INCIDENT CLEARANCE CONTRACT')).not.toBeNull();
+    for (const u of row.unless!) {
+      const w = u.replace(/\*$/, 'ED');
+      expect(classOf(`DIRECT DEPOSIT CITY OF SALEM CONTRACT 26-114 ${w}`).revenue?.name ?? null, u).toBeNull();
+      expect(paidForByWire(`INCOMING WIRE VA DEPT OF TRANSPORTATION ${w} CONTRACT`), u).toBeNull();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
+import { analyzeStatementPdf, categoryDoubt, paidBack, type StatementResult, type Txn } from '../../src/features/statements/analyze';
 import { someRowsMake } from '../../src/features/statements/reconcile';
 import { classOf } from '../../src/features/statements/rule-table';
 import { paidForByWire, statementRules } from '../../src/features/statements/rules';
@@ -100,5 +100,26 @@ describe("the words that say a public body's payment is no price of work: one li
       expect(classOf(`DIRECT DEPOSIT CITY OF SALEM CONTRACT 26-114 ${w}`).revenue?.name ?? null, u).toBeNull();
       expect(paidForByWire(`INCOMING WIRE VA DEPT OF TRANSPORTATION ${w} CONTRACT`), u).toBeNull();
     }
+  });
+});
+
+const t = (date: string, description: string, dollars: number): Txn => ({ date, description, cents: Math.round(dollars * 100) });
+const sales = (n: number, each: number) => Array.from({ length: n }, (_, i) => t(`2026-03-${String(i + 2).padStart(2, '0')}`, `SQUARE INC DEPOSIT 2603${i}`, each));
+
+describe("a company's ACH credit memo: money back only from a company the period paid at least as much", () => {
+  const memo = t('2026-03-20', 'ACH CREDIT BEACON BUILDING CREDIT MEMO CO ID 2840942655 CCD', 612.75);
+  it('paid at least as much: money given back, settled', () => {
+    const txns = [...sales(10, 2000), t('2026-03-03', 'ACH DEBIT BEACON BUILDING PAYMENT 7741', -3000), memo];
+    expect(categoryDoubt(txns)).toBeNull();
+    expect(paidBack(txns).has(memo)).toBe(true);
+  });
+  it('paid a little, or nothing in the period (however small the memo beside the credits): doubted alike', async () => {
+    expect(categoryDoubt([...sales(10, 2000), t('2026-03-03', 'ACH DEBIT BEACON BUILDING PAYMENT 7741', -300), memo])).toMatch(/reads like a return/);
+    expect(categoryDoubt([...sales(10, 2000), memo])).toMatch(/reads like a return/);
+    expect(paidBack([...sales(10, 2000), memo]).size).toBe(0);
+  });
+  it('read through a statement: a supplier paid nothing this period crediting a memo is refused (uncertain_categories)', async () => {
+    const r = await readPdf([[...top, 'Account Summary', [[50, 'Beginning Balance'], R(300, '$10,000.00')], [[50, 'Ending Balance'], R(300, '$11,912.75')], 'Deposits and Other Credits', hdr, ...deps, [[50, '03/20'], [100, 'ACH CREDIT BEACON BUILDING CREDIT MEMO CO ID 2840942655 CCD'], R(540, '612.75')], 'Withdrawals and Other Debits', hdr, ...wds]]);
+    expect(r).toMatchObject({ ok: false, code: 'uncertain_categories' });
   });
 });

@@ -302,6 +302,9 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   // Money given back is no sale, a processor's too ("SHOPIFY CB REVERSAL", "Amazon Mktpl refund"),
   // and a credit on the merchant's own debit card is a purchase returned.
   if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
+  // A company's own ACH entry saying CREDIT MEMO ("ENTRY DESCR: CREDIT MEMO"): the seller's credit to
+  // its buyer, money back, settled only by what the period paid that company (doubt.ts paidBack).
+  if (companyCreditMemoFrom(description)) return 'return';
   if (c.processor) return null;
   // The owner's own money, deposited like a customer's check or wired like a funder's.
   if (OWNER_LOOK.test(d)) return 'owner';

@@ -133,27 +133,23 @@ export function paidBack(txns: Txn[], debits: DebitWords[] = debitWords(txns)): 
 
 /**
  * Credits a company's ACH entry itself says are its credit to the merchant (blind-20), not revenue:
- * - a company's CREDIT MEMO in its ACH entry (rules.ts `companyCreditMemoFrom`) from a company no debit
- *   of the period names (the purchase it credits is older, or was paid by check), when it is less than
- *   a tenth of the period's credits (a supplier's credit is small beside a business's takings; a
- *   larger one is still doubted). A company the period's debits do name is paidBack's: a credit memo
- *   more than it was paid stays doubted;
+ * - (a company's CREDIT MEMO in its ACH entry, rules.ts `companyCreditMemoFrom`, is paidBack's bound
+ *   alone: money back when the period paid that company at least as much, else doubted, whether the
+ *   period paid it less or nothing; sfix19: settling one from a company paid nothing, under a tenth of
+ *   the credits, while one from a company paid a little stayed doubted, was the less cautious way);
  * - a NACHA entry described CREDIT (rules.ts `entryCreditFrom`) from a company the merchant pays in
  *   the period under the same name, no more than it was paid (as paidBack's "<name> CREDIT").
  */
 export function givenBackByEntry(txns: Txn[], debits: DebitWords[] = debitWords(txns)): Set<Txn> {
   const credits = txns.filter((t) => t.cents > 0);
-  const total = sumOf(credits);
   const out = new Set<Txn>();
   for (const t of credits) {
     if (creditSettled(t.description)) continue;
-    const memo = companyCreditMemoFrom(t.description);
-    if (memo) {
-      // Paid in the period under that name: paidBack's bound decides (more than it was paid stays doubted).
-      const named = (d: DebitWords) => [...d.names].some((w) => w.length >= 4 && memo.includes(w));
-      if (t.cents * 10 < total && !debits.some(named)) out.add(t);
-      continue;
-    }
+    // A company's own ACH CREDIT MEMO is paidBack's alone: money back when the period paid that company
+    // at least as much; paid less, or paid nothing in the period, it stays doubted (a seller gives back
+    // at most what it was paid, and a company the period did not pay is no more proven a seller than
+    // one it paid a little: an older invoice's credit, a rebate or a customer's payment the line cannot tell).
+    if (companyCreditMemoFrom(t.description)) continue;
     const name = entryCreditFrom(t.description);
     if (name && paidAtLeast(t, debits, (p) => namesPayee(name, p.payee))) out.add(t);
   }

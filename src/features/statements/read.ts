@@ -449,6 +449,11 @@ export function read(pages: PageItems[]): Reading {
       const h = headingOf(text) ?? (firstCell !== text ? headingOf(firstCell) : null);
       if (h) {
         newSection(h, headingOf(text) ? text : firstCell);
+        // A count printed with the heading ("DEPOSITS AND OTHER CREDITS (4 ITEMS)", "Other Debits
+        // 12 items", "Checks Paid  No. Checks: 3"): the rows of that section must number it
+        // (./reconcile.ts), so a row missed or read twice is caught as the bank's own count would.
+        const n = sectionCount(text);
+        if (n !== null && ['credit', 'debit', 'checks', 'mixed'].includes(sections[sec].kind)) r.totals.push({ label: text, kind: sections[sec].kind === 'credit' ? 'credit' : 'debit', category: sections[sec].category, cents: 0, count: n, countOnly: true, section: sec });
         lastRow = null;
         continue;
       }
@@ -652,4 +657,17 @@ export function withoutRepeatedListings(r: Reading): void {
   r.rows = r.rows.filter((row) => !repeated.has(row.section));
   r.totals = r.totals.filter((t) => !repeated.has(t.section));
   for (const s of repeated) r.sections[s] = { ...r.sections[s], kind: 'ignore', category: 'other' };
+}
+
+/**
+ * The number of rows a section's heading says it holds, or null: "(4 ITEMS)", "12 items", "(3
+ * transactions)", "No. Checks: 3", "Number of items: 5". A number beside other words (an account's
+ * digits, a date) is none.
+ */
+export function sectionCount(heading: string): number | null {
+  const re = /\(\s*(\d{1,4})\s+(?:items?|transactions?|entries)\s*\)|(?:^|\s)(\d{1,4})\s+(?:items?|transactions?|entries)\b|\b(?:no\.?|number of|#)\s*(?:of\s+)?(?:items?|checks?|transactions?|entries)\s*:?\s*(\d{1,4})\b/gi;
+  const all = [...heading.matchAll(re)];
+  // (Two counts on the line, "Money in 39 transactions  Money out 60 transactions", are a summary's
+  // cards for both sides, no one section's count.)
+  return all.length === 1 ? Number(all[0][1] ?? all[0][2] ?? all[0][3]) : null;
 }

@@ -132,6 +132,10 @@ export function reconcile(r: Reading): Reconciled {
     // The bank's interest credited ("Interest Paid" in the summary, beside a deposits line that leaves
     // it out: the box's lines then make the credits together): the interest rows, those only.
     if (t.category === 'interest') return [interestRows];
+    // A count printed with a section's heading ("DEPOSITS (4 ITEMS)"): that section's rows, every one
+    // read under it (before a row listed again elsewhere is dropped), or, a heading that counts a side
+    // ("Money in  39 transactions" over a register of both), the side's.
+    if (t.countOnly && t.section >= 0) return [inGroup(t.section), t.kind === 'credit' ? credits : debits];
     const side = t.kind === 'credit' ? credits : debits;
     const cands: S[][] = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));
@@ -212,7 +216,9 @@ export function reconcile(r: Reading): Reconciled {
       const group = box.filter((t) => t.group === g);
       if (group.length < 2) continue;
       const counted = group.every((t) => t.count !== null);
-      if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length)) for (const t of group) partitioned.add(t);
+      // (Each line must be a sum some of the side's rows make: a "Deposits" line off by what another
+      // line of the box makes up, the box still adding to its side, is a line no rows read make.)
+      if (sumOf(group) === Math.abs(sumOf(side)) && (!counted || group.reduce((n, t) => n + t.count!, 0) === side.length) && group.every((t) => someRowsMake(side.map((x) => Math.abs(x.cents)), t.cents))) for (const t of group) partitioned.add(t);
     }
   }
   for (const t of unmatched) {
@@ -299,6 +305,35 @@ export function reconcile(r: Reading): Reconciled {
     }
   }
   return { ok: true, txns: out, period, opening: r.opening, closing };
+}
+
+/**
+ * Whether some of `amounts` (cents, positive) add up to `target` exactly: the smaller of the target and
+ * what the others leave is searched, as a bitset of reachable sums. Past a search of about 10^8 steps
+ * (a target above $100,000 beside hundreds of rows) it cannot tell and says yes: the line is then bound
+ * only with its box, as before.
+ */
+export function someRowsMake(amounts: number[], target: number): boolean {
+  const total = amounts.reduce((a, b) => a + b, 0);
+  if (target < 0 || target > total) return false;
+  const t = Math.min(target, total - target);
+  if (t === 0) return true;
+  const words = (t >>> 5) + 1;
+  if (t > 10_000_000 || words * amounts.length > 100_000_000 / 32) return true;
+  const reach = new Uint32Array(words);
+  reach[0] = 1;
+  for (const a of amounts) {
+    if (a <= 0 || a > t) continue;
+    const ws = a >>> 5;
+    const bs = a & 31;
+    for (let w = words - 1; w >= ws; w--) {
+      let v = reach[w - ws] << bs;
+      if (bs && w - ws - 1 >= 0) v |= reach[w - ws - 1] >>> (32 - bs);
+      reach[w] |= v;
+    }
+    if ((reach[t >>> 5] >>> (t & 31)) & 1) return true;
+  }
+  return ((reach[t >>> 5] >>> (t & 31)) & 1) === 1;
 }
 
 /** End-of-day balance of every calendar day of the period (carried over days without activity). */

@@ -287,6 +287,34 @@ export function classOf(description: string): Classification {
   return got;
 }
 
+/**
+ * Whether an upper-cased text holds any `unless` phrase of the built-in row so named, matched as
+ * the row's own are (whole words, `*` a prefix): the knowledge table's words asked by a rule of
+ * rules.ts that needs the same list (the public bodies' row's words for what is no price of work).
+ * Throws at load when no such row exists, so a renamed row cannot silently empty the list.
+ */
+export function builtInUnless(rowName: string): (upper: string) => boolean {
+  const at = BUILT_IN.findIndex((r) => r.name === rowName);
+  if (at < 0 || !BUILT_IN[at].unless?.length) throw new Error(`knowledge.json: no row "${rowName}" with unless phrases`);
+  const c = compile([]);
+  for (const u of BUILT_IN[at].unless!) {
+    const raw = wordsOf(u);
+    const p: Phrase = { words: raw.map((w) => w.replace(/\*$/, '')), prefix: raw.map((w) => w.endsWith('*')), trade: raw.map((w) => w === '~'), row: 0, unless: true };
+    if (p.prefix[0]) c.starredFirst.push(p);
+    else c.byFirst.set(p.words[0], [...(c.byFirst.get(p.words[0]) ?? []), p]);
+  }
+  return (upper: string) => {
+    const words = upper.split(SPLIT);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (!w) continue;
+      for (const p of c.byFirst.get(w) ?? []) if (phraseAt(p, words, i)) return true;
+      for (const p of c.starredFirst) if (w.startsWith(p.words[0]) && phraseAt(p, words, i)) return true;
+    }
+    return false;
+  };
+}
+
 /** The rows in force: the built-in table, then the operator's. */
 export function statementRules(): { builtIn: readonly RuleRow[]; operator: readonly RuleRow[] } {
   return { builtIn: BUILT_IN, operator: operatorRows };

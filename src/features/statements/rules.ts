@@ -1,4 +1,4 @@
-import { classOf, RULE_CLASSES, type RuleClass, type RuleRow } from './rule-table';
+import { builtInUnless, classOf, RULE_CLASSES, type RuleClass, type RuleRow } from './rule-table';
 import { ORGANISATION_STRICT as ORGANISATION } from './sender';
 
 export { achCut, isTradeWord, loadStatementRulesFile, RULE_CLASSES, rowProblems, setOperatorRules, statementRules, validateRows } from './rule-table';
@@ -320,6 +320,9 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   // Money given back is no sale, a processor's too ("SHOPIFY CB REVERSAL", "Amazon Mktpl refund"),
   // and a credit on the merchant's own debit card is a purchase returned.
   if (GIVEN_BACK.test(d) || OWN_CARD.test(d)) return 'return';
+  // A company's own ACH entry saying CREDIT MEMO ("ENTRY DESCR: CREDIT MEMO"): the seller's credit to
+  // its buyer, money back, settled only by what the period paid that company (doubt.ts paidBack).
+  if (companyCreditMemoFrom(description)) return 'return';
   if (c.processor) return null;
   // The owner's own money, deposited like a customer's check or wired like a funder's.
   if (OWNER_LOOK.test(d)) return 'owner';
@@ -470,9 +473,12 @@ const COMPANY_FORM = /\b(CITY|COUNTY|STATE|TOWN|VILLAGE|TOWNSHIP|COMMONWEALTH)\s
  * What a government pays that is no price of work: land or a right of way taken, a business moved out of its way, a tax, a benefit;
  * (review revq) a grant or relief money passed on under a subrecipient contract, named by its program or its form (CDBG, ARPA,
  * SLFRF, CARES, COVID, PPP, EIDL, a subaward, a subgrant, a cost share, a forgivable loan, an incentive for jobs created, an
- * economic development body's, a named PROGRAM's) and damages or compensation paid under a contract.
+ * economic development body's, a named PROGRAM's) and damages or compensation paid under a contract. The words are one
+ * list, the `unless` phrases of knowledge.json's "Public bodies paying on a contract" row (the row that settles a city's
+ * ACH under a numbered contract), read here for a public body's wire under a CONTRACT too (a deposit returned is
+ * NO_PRICE's, asked first: the row's own descriptions are "Direct Deposit").
  */
-const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT|CONDEMNATION|EMINENT|LAND|PROPERTY|RELOCATION|RELOC|DISPLACEMENT|TAX\w*|REVENUE|BENEFITS?|UNEMPLOYMENT|LABOR|WORKFORCE|ASSISTANCE|AID|INCENTIVES?|REBATES?|REFUND\w*|REIMB\w*|RESTITUTION|BOND|SURETY|DEPOSIT|ESCROW|UNCLAIMED|LOTTERY|MEDICAID|MEDICARE|HUMAN|SOCIAL|DAMAGES|COMPENSATION|SUB-?AWARDS?|SUB-?GRANTS?|SUB-?RECIPIENTS?|CDBG|ARPA|SLFRF|CARES|COVID\w*|PPP|EIDL|RECOVERY|COST\s*SHARE|COST-SHARE|FORGIV\w*|JOBS?\s+CREATION|ECONOMIC\s+DEVELOPMENT|PROGRAMS?)\b/;
+const PUBLIC_NO_PRICE = builtInUnless('Public bodies paying on a contract');
 /**
  * A public body's wire under a CONTRACT, whatever month it names ("INCOMING WIRE VA DEPT OF
  * TRANSPORTATION INCIDENT CLEARANCE CONTRACT", blind-50: a state's towing contract): a government
@@ -484,7 +490,7 @@ const PUBLIC_NO_PRICE = /\b(RIGHT\s+OF\s+WAY|ROW|ACQUISITION|ACQ|PARCEL|EASEMENT
  */
 function publicContract(own: string): boolean {
   // (A federal contract's TASK ORDER or DELIVERY ORDER is an order placed under it: blind-54.)
-  return /\b(CONTRACT|TASK\s+ORDER|DELIVERY\s+ORDER)\b/.test(own) && PUBLIC_BODY.test(own) && !COMPANY_FORM.test(own) && !PUBLIC_NO_PRICE.test(own);
+  return /\b(CONTRACT|TASK\s+ORDER|DELIVERY\s+ORDER)\b/.test(own) && PUBLIC_BODY.test(own) && !COMPANY_FORM.test(own) && !PUBLIC_NO_PRICE(own);
 }
 
 /**

@@ -4729,6 +4729,16 @@ describe('(revA) a bare trade, a trade set apart after a "wrong thread" hedge, a
       expect(read(t, vet).review_reason, t).toBe('multiple_deals');
       expect(outcome(t, vet).apply, t).toBe(false);
     }
+    // a trade's word kin to the deal's only through a noun many trades share, or another kind of the same trade, is another file's
+    const taqueria: ReplyContext = { requested_amount: 60_000, business_name: "Rosa's Taqueria" };
+    for (const [t, ctx] of [
+      ['The dental clinic is declined, too many NSFs.', vet],
+      ['For the sushi bar we can do 45k at 1.38 for 6 months weekly, not the 60.', taqueria],
+    ] as [string, ReplyContext][]) {
+      expect(read(t, ctx).review_reason, t).toBe('multiple_deals');
+      expect(outcome(t, ctx).apply, t).toBe(false);
+    }
+    expect(outcome('The restaurant is declined, too many NSFs.', taqueria).apply).toBe(true);
     // the deal's own trade told another way, a noun that tells no trade, or a name that tells none: this deal's, applied
     for (const [t, ctx] of [
       ['The clinic is declined, too many NSFs.', vet],

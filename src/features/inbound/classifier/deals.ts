@@ -395,8 +395,16 @@ const TRADE_FAMILIES: string[][] = [
 ];
 // a word as written or its plural, never a prefix ("Carson" is no "cars")
 const inFamily = (x: string, f: string[]) => f.includes(x) || (x.endsWith('s') && f.includes(x.slice(0, -1)));
-/** (revA) Whether a word tells the same trade as a word of the deal's name. */
-const sameTrade = (x: string, full: string[]) => TRADE_FAMILIES.some((f) => inFamily(x, f) && full.some((u) => inFamily(u, f)));
+/** (revA) Kinds within a trade that are not one another: a sushi bar is no taqueria, though both are restaurants. */
+const TRADE_KINDS = new Set('taqueria pizzeria cantina tavern pub deli bbq barbecue steakhouse sushi taco tacos pizza burger burgers catering brewery trattoria ristorante mexican italian chinese thai'.split(' '));
+const isTradeNoun = (w: string) => new RegExp(`^${TRADE_NOUN}$`).test(w) || w === 'hospital';
+/**
+ * (revA) Whether a word tells the same trade as a word of the deal's name: a word that tells the deal's own trade ("the
+ * restaurant" for "Rosa's Taqueria", "the dental office" for "... Dentistry"), never a noun many trades share (a veterinary
+ * clinic's "clinic" makes no "dental clinic" its own) nor another kind of the same trade ("the sushi bar" on a taqueria's thread).
+ */
+const sameTrade = (x: string, full: string[]) =>
+  TRADE_FAMILIES.some((f) => inFamily(x, f) && full.some((u) => inFamily(u, f) && !isTradeNoun(u) && !(TRADE_KINDS.has(x) && TRADE_KINDS.has(u) && x !== u)));
 /** (revA) Whether the deal's name tells a trade at all ("Pinecrest Veterinary Clinic" does, "JMT Holdings" does not). */
 const tellsTrade = (full: string[]) => full.some((u) => TRADE_FAMILIES.some((f) => inFamily(u, f)) || new RegExp(`^${TRADE_NOUN}$`).test(u));
 /** Words before a trade's noun that tell no trade: "the new store", "the main office". */

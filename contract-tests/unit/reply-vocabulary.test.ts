@@ -4828,3 +4828,81 @@ describe('(rfix20) holdout54: people not agreed, rounded terms, a gross row, pol
     expect(off.review_reason).toBe('low_confidence');
   });
 });
+
+describe('(revA) a bare trade, a trade set apart after a "wrong thread" hedge, a lien cleared for our own 1st position, an expiry, a funder\'s rules, a checks table', () => {
+  const vet: ReplyContext = { requested_amount: 75_000, business_name: 'Pinecrest Veterinary Clinic' };
+  const bakery: ReplyContext = { requested_amount: 90_000, business_name: 'Sweet Crumb Bakery' };
+  const outcome = (text: string, ctx: ReplyContext) => replyOutcome(contractClassification(read(text, ctx)), { from: 'x@lender.example', own: text, autoReply: false });
+  const terms = '1.35 over 9 months, $3,375 a week.';
+
+  it("a decision for a bare trade the deal's name tells otherwise (\"the bakery\" on a veterinary clinic's thread) is another file's", () => {
+    for (const t of ['The bakery is declined, too many NSFs.', 'Declined for the bakery - 14 NSFs in Oct.', 'Approved for the salon: 75k at 1.35 over 9 months, $2,800 a week.']) {
+      expect(read(t, vet).review_reason, t).toBe('multiple_deals');
+      expect(outcome(t, vet).apply, t).toBe(false);
+    }
+    // a trade's word kin to the deal's only through a noun many trades share, or another kind of the same trade, is another file's
+    const taqueria: ReplyContext = { requested_amount: 60_000, business_name: "Rosa's Taqueria" };
+    for (const [t, ctx] of [
+      ['The dental clinic is declined, too many NSFs.', vet],
+      ['For the sushi bar we can do 45k at 1.38 for 6 months weekly, not the 60.', taqueria],
+    ] as [string, ReplyContext][]) {
+      expect(read(t, ctx).review_reason, t).toBe('multiple_deals');
+      expect(outcome(t, ctx).apply, t).toBe(false);
+    }
+    expect(outcome('The restaurant is declined, too many NSFs.', taqueria).apply).toBe(true);
+    // the deal's own trade told another way, a noun that tells no trade, or a name that tells none: this deal's, applied
+    for (const [t, ctx] of [
+      ['The clinic is declined, too many NSFs.', vet],
+      ['The animal clinic is declined, too many NSFs.', vet],
+      ['The shop is declined, too many NSFs.', vet],
+      ['The bakery is declined, too many NSFs.', { requested_amount: 75_000, business_name: 'JMT Holdings' }],
+      ['For the dental office we can do 45k at 1.38 for 6 months weekly, not the 60.', { requested_amount: 60_000, business_name: 'Bright Smile Family Dentistry' }],
+    ] as [string, ReplyContext][]) {
+      expect(read(t, ctx).review_reason, t).toBeUndefined();
+      expect(outcome(t, ctx).apply, t).toBe(true);
+    }
+  });
+
+  it('a "wrong thread" hedge followed by a business of this trade set apart by a place or a name of its own goes to a person', () => {
+    for (const [t, ctx] of [
+      ['Sorry if this lands in the wrong thread - the clinic in Tampa (Bayside Animal Hospital) is approved, 75k at 1.35 over 9 months, $2,800 a week.', vet],
+      [`Not sure if this is the wrong thread, the bakery on 5th - Golden Loaf - approved 90k at ${terms}`, bakery],
+    ] as [string, ReplyContext][]) {
+      expect(read(t, ctx).review_reason, t).toBe('multiple_deals');
+      expect(outcome(t, ctx).apply, t).toBe(false);
+    }
+    // the deal's trade standing alone after the hedge is still this deal (rfix19)
+    expect(outcome('Apologies in case this ends up in the wrong thread. For the bakery: declined, too many NSFs.', bakery).apply).toBe(true);
+  });
+
+  it("a lien paid off so the lender is in 1st position is a condition of the approval, not another funder's position paid off", () => {
+    const t = `Approved the full 90 at ${terms} The IRS lien needs to be paid off before we fund so we're in 1st position.`;
+    expect(read(t, bakery)).toMatchObject({ type: 'approved', offers: [{ amount: 90_000 }] });
+    expect(outcome(t, bakery).apply).toBe(true);
+    // another funder's position paid off stays another structure (rfix19's holdout5 rule)
+    expect(read(`We approved the full 90 at ${terms} But they need to pay off the Kapitus position before we fund.`, bakery).type).toBe('counter');
+  });
+
+  it("an offer's deadline to accept is routine; a funder's rules named are the lender's own terms", () => {
+    for (const t of [`Approved 90k at ${terms} Offer good through Friday, otherwise the offer is void.`, `Approved 90k at ${terms} If they don't accept by Friday, the offer is off.`, `Approved 90k at ${terms} If the merchant doesn't accept it, the offer is void.`, `Approved 90k at ${terms} If it isn't funded by Thursday, the approval is off.`, `Approved 90k at ${terms} Per the funder's guidelines the merchant must keep the account open through payoff.`]) {
+      expect(read(t, bakery).review_reason, t).toBeUndefined();
+      expect(outcome(t, bakery).apply, t).toBe(true);
+    }
+    expect(read(`Approved the full 90 at ${terms} They need to pay off the tax lien first. Otherwise the deal is dead.`, bakery).review_reason).toBe('tentative_terms');
+    expect(read(`Per the funder's email, approved 90k at ${terms}`, bakery).review_reason).toBe('tentative_terms');
+  });
+
+  it("a checks table's PASS rows beside the lender's own decision row are checks passed, whatever their labels", () => {
+    for (const t of [
+      'Decision: APPROVED\nAmount: $90,000\nFactor: 1.35\nTerm: 9 months\n\nStips review\nBank statements | PASS\nVoided check | PASS\nDL | PASS',
+      'Decision: APPROVED\nAmount: $90,000\nFactor: 1.35\nTerm: 9 months\nTIB: PASS\nAvg daily balance: PASS\nNegative days: PASS',
+    ]) {
+      const r = read(t, bakery);
+      expect(r, t).toMatchObject({ type: 'approved' });
+      expect(r.review_reason, t).toBeUndefined();
+      expect(r.decline_category, t).toBeUndefined();
+    }
+    // a decision row reading PASS is the lender's no (rfix19), and a lone labelled pass with no decision row is left as it was
+    expect(read('Decision: PASS\nTIB: PASS\nAvg daily balance: PASS', bakery).type).toBe('declined');
+  });
+});

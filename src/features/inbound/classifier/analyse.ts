@@ -22,11 +22,40 @@ const LIEN_PAYOFF = new RegExp(
     String.raw`|\b${LIEN_DEBT}\b[^.!?\n;]{0,30}?\b(?:(?:has|have|needs?|must|will need|would need) to be|(?:is|are|being|be|gets?|getting)) (?:paid(?: off| in full)?|satisfied|cleared|released|resolved)\b`,
 );
 const POSITION_WORDS = /\b(?:positions?|advances?|mca|mcas|funders?|lenders?|loans?|1st|2nd|3rd|first position|second position|renewal|consolidat\w*|buy-?out|buyout)\b/;
+/** (revA) The lender's own position once a lien is paid: "so we're in 1st position", "to be in first", "we need to be 1st". */
+const OUR_POSITION = /\b(?:we(?:'re| are|'ll be| will be| can be| need to be| have to be| must be)?|us|to be|be)\s+(?:in\s+)?(?:the\s+)?(?:1st|first)(?:\s+position)?\b/g;
 export function blankLienPayoffs(lower: string): string {
   return lower
     .split(/(?<=[.!?\n;])/)
-    .map((x) => (LIEN_PAYOFF.test(x) && !POSITION_WORDS.test(x) ? ' '.repeat(x.length) : x))
+    .map((x) => {
+      const m = LIEN_PAYOFF.exec(x);
+      if (!m) return x;
+      // (revA) the lender's own place once the lien is gone ("so we're in 1st position") names no other funder's position
+      if (POSITION_WORDS.test(x.replace(OUR_POSITION, ' '))) return x;
+      return ' '.repeat(x.length);
+    })
     .join('');
+}
+
+/**
+ * (revA) The rows of a checks table beside the lender's decision row: two or more adjacent lines each a label and a check's
+ * result ("Bank statements | PASS", "TIB: PASS", "Voided check | PASS"), in a reply whose own decision row gives another word
+ * ("Decision: APPROVED"). Their PASS is a check passed, whatever the label, never the lender passing on the file; such rows are
+ * blanked for the decline cues and the decline reason. A lone "X - pass" or a reply with no decision row of its own is left.
+ */
+const CHECK_ROW = /^[ \t]*(?!(?:(?:uw|underwriting|credit|final|file|submission|deal|application|committee|overall|new|our|funding)[ \t]+){0,2}(?:decision|status|outcome|verdict|determination|answer|result)\b)[a-z][^:|\t\n]{0,40}?[ \t]*(?:[:|\t])[ \t]*(pass(?:ed)?|fail(?:ed)?|clear(?:ed)?|ok|n\/a|yes|no|verified|pending|received|on file)[ \t]*\|?[ \t]*$/;
+const OWN_DECISION_ROW = /(?:^|\n)[ \t]*(?:(?:uw|underwriting|credit|final|file|submission|deal|application|committee|overall|new|our|funding)[ \t]+){0,2}(?:decision|status|outcome|verdict|determination)[ \t]*[:|\t-][ \t]*\**(?!pass\b)(?:approved|declined?|denied|countered|counter|conditional(?:ly approved)?)\b/;
+export function blankCheckRows(lower: string): string {
+  if (!OWN_DECISION_ROW.test(lower)) return lower;
+  const lines = lower.split('\n');
+  const row = lines.map((l) => CHECK_ROW.exec(l));
+  return lines
+    .map((l, i) => {
+      const m = row[i];
+      if (!m || !/^pass/.test(m[1]) || !(row[i - 1] || row[i + 1])) return l;
+      return ' '.repeat(l.length);
+    })
+    .join('\n');
 }
 
 /** A refusal in words among the declined cues' hits (not "sorry", not a reason word, not a revisit). */
@@ -266,11 +295,13 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
       bareAsk = true;
     }
   }
-  const category = declineCategory(blankBusinessName(lower, ctx?.business_name));
+  // (revA) a checks table's passed rows beside the lender's own decision row are no decline and no decline reason
+  const unchecked = blankCheckRows(lower);
+  const category = declineCategory(blankBusinessName(unchecked, ctx?.business_name));
   const approved = score(lower, APPROVED_CUES);
   // (rfix) the deal's business named as what is refused ("cant do Biloxi Gulf Tire", "we won't fund Harbor Bakery"): read as
   // "it", the object every refusal takes; a decision word in the name ("Eagle Pass") is no decision
-  const declined = score(ctx?.business_name ? blankBusinessName(lower, ctx.business_name, 'it') : lower, DECLINED_CUES);
+  const declined = score(ctx?.business_name ? blankBusinessName(unchecked, ctx.business_name, 'it') : unchecked, DECLINED_CUES);
   const needs = score(lower, NEEDS_CUES);
   // (holdout33) "NI" (not interested) in capitals opening a line, on its own or "NI on <the deal>": the trade's shorthand
   // no. Case-sensitive and only there, so "ni" in a word, a name or "NI" inside a sentence (Northern Ireland) is not read

@@ -297,13 +297,20 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
   // (rfix19) ... and so is a decline or a counter told the same way, whichever place the trade takes in the sentence: "The nail
   // salon is declined", "we are declining the nail salon", "Nail salon - DECLINED", "For the nail salon we can do 60k"
   const full = (ctx?.business_name ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
-  const kin = (x: string) => full.some((u) => sameWord(x, u) || abbreviates(x, u) || abbreviates(u, x));
+  // (revA) a word of the deal's own trade told another way is kin too: "the dental office" for "... Family Dentistry", "the
+  // restaurant" for "Rosa's Taqueria", "the animal clinic" for "... Veterinary Clinic"
+  const kin = (x: string) => full.some((u) => sameWord(x, u) || abbreviates(x, u) || abbreviates(u, x)) || sameTrade(x, full);
   for (const re of TRADE_DECISIONS) {
     re.lastIndex = 0;
     let trade: RegExpExecArray | null;
     while ((trade = re.exec(text))) {
-      const quals = trade[1].toLowerCase().split(/\s+/).filter((w) => !TRADE_GENERIC.has(w));
-      if (quals.length && !quals.some(kin)) return `the ${trade[1].toLowerCase()} ${trade[2].toLowerCase()}`;
+      const noun = trade[2].toLowerCase();
+      const quals = (trade[1] ?? '').toLowerCase().split(/\s+/).filter((w) => w && !TRADE_GENERIC.has(w));
+      if (quals.length && !quals.some(kin)) return `the ${(trade[1] ?? '').toLowerCase()} ${noun}`;
+      // (revA) ... and so is a bare trade ("The bakery is declined", "Approved for the salon") on the thread of a deal whose name
+      // tells another trade (a veterinary clinic's): a noun that tells no trade ("the shop", "the office") or a name that tells
+      // none ("JMT Holdings") leaves it this deal's
+      if (!quals.length && !TRADE_GENERIC_NOUN.has(noun) && tellsTrade(full) && !kin(noun)) return `the ${noun}`;
     }
   }
   let m: RegExpExecArray | null;
@@ -352,8 +359,9 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
 const ABOUT_NOT = /\b(?:this|it|these|my)(?:[ \t]+(?:reply|note|notes|answers?|questions?|email|comments?|requests?))?(?:'s|[ \t]+is|[ \t]+are)?[ \t]+(?:(?:all|only)[ \t]+)?(?:about|for|re:?|regarding|on)[ \t]+([^.!?\n,]{2,60}?),?[ \t]+not[ \t]+(?:for[ \t]+|about[ \t]+|on[ \t]+)?(?:the[ \t]+)?([^.!?\n,]{2,60})/i;
 /** (revs) A decision for a business told by its trade: "approved for the pizza shop", "declined on the nail salon". */
 const TRADE_NOUN = '(shop|office|salon|restaurant|store|clinic|practice|bakery|garage|gym|spa|cafe|bar|diner|pharmacy|dealership|daycare|studio)';
-const TRADE_QUALS = '([a-z]+(?:[ \\t][a-z]+)?)';
-const TRADE_DECISION = new RegExp(`\\b(?:[Aa]pproved|[Aa]pproval|[Dd]eclined?|[Pp]assing|[Pp]assed|[Ff]unded|[Cc]ounter(?:ed|ing)?)[ \\t]+(?:for|on)[ \\t]+the[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}\\b`, 'g');
+// (revA) the trade's words before its noun may be none: "the bakery", "the salon"
+const TRADE_QUALS = '(?:([a-z]+(?:[ \\t][a-z]+)?)[ \\t]+)?';
+const TRADE_DECISION = new RegExp(`\\b(?:[Aa]pproved|[Aa]pproval|[Dd]eclined?|[Pp]assing|[Pp]assed|[Ff]unded|[Cc]ounter(?:ed|ing)?)[ \\t]+(?:for|on)[ \\t]+the[ \\t]+${TRADE_QUALS}${TRADE_NOUN}\\b`, 'g');
 /**
  * (rfix19) The same decision with the trade in other places: its subject ("the nail salon is declined", "the pizza shop got
  * countered"), its object ("declining the nail salon", "we'll counter the pizza shop"), a line headed by it ("Nail salon -
@@ -362,11 +370,43 @@ const TRADE_DECISION = new RegExp(`\\b(?:[Aa]pproved|[Aa]pproval|[Dd]eclined?|[P
  */
 const TRADE_DECISIONS = [
   TRADE_DECISION,
-  new RegExp(`\\b[Tt]he[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}(?:'s[ \\t]+(?:file|deal|application|submission))?[ \\t]+(?:is|was|has been|got|gets|will be|is getting)[ \\t]+(?:a[ \\t]+)?(?:approved|declined|denied|countered|funded|pass|no|decline|passed on)\\b`, 'g'),
-  new RegExp(`\\b(?:[Dd]eclin(?:e|ed|ing)|[Dd]en(?:y|ied|ying)|[Cc]ounter(?:ed|ing)?|[Aa]pprov(?:e|ed|ing)|[Pp]ass(?:ed|ing)?[ \\t]+on|[Ff]und(?:ed|ing)?|[Tt]urn(?:ed|ing)?[ \\t]+down)[ \\t]+the[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}\\b`, 'g'),
+  new RegExp(`\\b[Tt]he[ \\t]+${TRADE_QUALS}${TRADE_NOUN}(?:'s[ \\t]+(?:file|deal|application|submission))?[ \\t]+(?:is|was|has been|got|gets|will be|is getting)[ \\t]+(?:a[ \\t]+)?(?:approved|declined|denied|countered|funded|pass|no|decline|passed on)\\b`, 'g'),
+  new RegExp(`\\b(?:[Dd]eclin(?:e|ed|ing)|[Dd]en(?:y|ied|ying)|[Cc]ounter(?:ed|ing)?|[Aa]pprov(?:e|ed|ing)|[Pp]ass(?:ed|ing)?[ \\t]+on|[Ff]und(?:ed|ing)?|[Tt]urn(?:ed|ing)?[ \\t]+down)[ \\t]+the[ \\t]+${TRADE_QUALS}${TRADE_NOUN}\\b`, 'g'),
   new RegExp(`(?:^|\\n)[ \\t]*(?:[Tt]he[ \\t]+)?([A-Za-z]+(?:[ \\t][A-Za-z]+)?)[ \\t]+(Shop|Office|Salon|Restaurant|Store|Clinic|Practice|Bakery|Garage|Gym|Spa|Cafe|Bar|Diner|Pharmacy|Dealership|Daycare|Studio|${TRADE_NOUN.slice(1, -1)})[ \\t]*[-\u2013\u2014:][ \\t]*(?:approved|declined?|denied|pass|countered|counter|APPROVED|DECLINED?|DENIED|PASS|COUNTERED|COUNTER|Approved|Declined?|Denied|Pass|Countered|Counter)\\b`, 'g'),
-  new RegExp(`(?:^|[.!?\\n][ \\t]*)(?:[Ff]or|[Aa]s for|[Rr]e:?|[Rr]egarding|[Oo]n)[ \\t]+the[ \\t]+${TRADE_QUALS}[ \\t]+${TRADE_NOUN}\\b`, 'g'),
+  new RegExp(`(?:^|[.!?\\n][ \\t]*)(?:[Ff]or|[Aa]s for|[Rr]e:?|[Rr]egarding|[Oo]n)[ \\t]+the[ \\t]+${TRADE_QUALS}${TRADE_NOUN}\\b`, 'g'),
 ];
+/** (revA) A trade's noun that tells no trade by itself: "the shop is declined" may be any deal's. */
+const TRADE_GENERIC_NOUN = new Set(['shop', 'office', 'store', 'practice', 'studio']);
+/**
+ * (revA) Words that tell one trade, however it is said: a restaurant is a taqueria, a grill or a pizzeria; a veterinary clinic an
+ * animal hospital or a vet; a dentistry a dental office. A word sharing a family with a word of the deal's name is the deal's trade.
+ */
+const TRADE_FAMILIES: string[][] = [
+  'restaurant diner cafe bar grill kitchen bistro eatery taqueria pizzeria cantina tavern pub deli bbq barbecue steakhouse sushi taco tacos pizza burger burgers catering brewery trattoria ristorante mexican italian chinese thai food foods'.split(' '),
+  'bakery bakeshop bake bakes cake cakes pastry pastries bread donut donuts doughnut doughnuts cupcake cupcakes cafe'.split(' '),
+  'veterinary vet vets animal animals pet pets clinic hospital'.split(' '),
+  'dental dentist dentists dentistry orthodontic orthodontics orthodontist clinic office'.split(' '),
+  'medical medicine health chiropractic chiropractor chiro physician physicians clinic urgent'.split(' '),
+  'salon spa nail nails hair beauty barber barbers barbershop lash lashes brow brows wax waxing cosmetology'.split(' '),
+  'garage auto automotive collision body tire tires mechanic mechanics motors repair dealership cars car'.split(' '),
+  'gym fitness crossfit yoga pilates training boxing martial'.split(' '),
+  'pharmacy drug drugs rx apothecary'.split(' '),
+  'daycare childcare child children kids learning preschool montessori'.split(' '),
+];
+// a word as written or its plural, never a prefix ("Carson" is no "cars")
+const inFamily = (x: string, f: string[]) => f.includes(x) || (x.endsWith('s') && f.includes(x.slice(0, -1)));
+/** (revA) Kinds within a trade that are not one another: a sushi bar is no taqueria, though both are restaurants. */
+const TRADE_KINDS = new Set('taqueria pizzeria cantina tavern pub deli bbq barbecue steakhouse sushi taco tacos pizza burger burgers catering brewery trattoria ristorante mexican italian chinese thai'.split(' '));
+const isTradeNoun = (w: string) => new RegExp(`^${TRADE_NOUN}$`).test(w) || w === 'hospital';
+/**
+ * (revA) Whether a word tells the same trade as a word of the deal's name: a word that tells the deal's own trade ("the
+ * restaurant" for "Rosa's Taqueria", "the dental office" for "... Dentistry"), never a noun many trades share (a veterinary
+ * clinic's "clinic" makes no "dental clinic" its own) nor another kind of the same trade ("the sushi bar" on a taqueria's thread).
+ */
+const sameTrade = (x: string, full: string[]) =>
+  TRADE_FAMILIES.some((f) => inFamily(x, f) && full.some((u) => inFamily(u, f) && !isTradeNoun(u) && !(TRADE_KINDS.has(x) && TRADE_KINDS.has(u) && x !== u)));
+/** (revA) Whether the deal's name tells a trade at all ("Pinecrest Veterinary Clinic" does, "JMT Holdings" does not). */
+const tellsTrade = (full: string[]) => full.some((u) => TRADE_FAMILIES.some((f) => inFamily(u, f)) || new RegExp(`^${TRADE_NOUN}$`).test(u));
 /** Words before a trade's noun that tell no trade: "the new store", "the main office". */
 const TRADE_GENERIC = new Set('new main first second third whole same existing current old local little big front back home the a an this that your our their his her my'.split(' '));
 /** (rfix17) A reply written into a thread it does not belong to: "I lost the other thread", "wrong thread", "couldn't find your email on it". */
@@ -393,10 +433,25 @@ function misdirected(text: string, businessName: string, business: string[]): bo
 }
 /** The deal's business named: a distinctive word of its name, or "the <trade>" a word of its full name ("for the bakery"). */
 function namesThisDeal(text: string, businessName: string, business: string[]): boolean {
-  if (business.length && nameRe(business).test(text)) return true;
+  // (revA) a word of the name that tells a trade ("bakery", "clinic") names any business of that trade: it counts only as "the
+  // <trade>" below, never wherever it stands ("the bakery on 5th - Golden Loaf - approved" names another bakery)
+  const distinct = business.filter((w) => !tradeWord(w));
+  if (distinct.length && nameRe(distinct).test(text)) return true;
   const full = businessName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !NAME_FILLER.has(w));
-  return full.some((w) => new RegExp(`\\b(?:the|this|your)[ \\t]+${w}\\b`, 'i').test(text));
+  return full.some((w) => {
+    const re = new RegExp(`\\b(?:the|this|your)[ \\t]+${w}\\b`, 'gi');
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) if (!TRADE_SET_APART.test(text.slice(m.index + m[0].length))) return true;
+    return false;
+  });
 }
+/**
+ * (revA) A trade told apart by a place or a name of its own: "the clinic in Tampa", "the bakery on 5th", "the clinic (Bayside
+ * Animal Hospital)", "the bakery - Golden Loaf": one of several businesses of that trade, not this deal named.
+ */
+const TRADE_SET_APART = /^(?:[ \t]+(?:in|on|at|near|by|off|over|across|down|up|from|of)\b|[ \t]*(?:\(|[-\u2013\u2014,:][ \t]*(?:the[ \t]+)?[A-Z][a-z]+[ \t]+[A-Z]))/;
+/** (revA) A word that tells a trade: a trade's noun or a word of a trade family. */
+const tradeWord = (w: string) => new RegExp(`^${TRADE_NOUN}$`).test(w) || TRADE_FAMILIES.some((f) => inFamily(w, f));
 /** Words before "wrong thread" that deny it: "not the wrong thread", "this isn't the wrong thread", "no wrong thread". */
 const THREAD_NOT_WRONG = /\b(?:not|isn't|is not|wasn't|was not|no|never)(?:[ \t]+(?:on|in|to|into))?(?:[ \t]+(?:the|a))?[ \t]*$/;
 /** Words before "wrong thread" that only allow for it: "sorry if this lands in", "in case this ends up on", "this may be". */

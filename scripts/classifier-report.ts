@@ -74,7 +74,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout52 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout52')],
   ['holdout53 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout53')],
   ['holdout54 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout54')],
-  ['holdout55 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout55')],
+  ['holdout55 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout55')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

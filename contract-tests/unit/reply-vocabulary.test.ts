@@ -4906,3 +4906,67 @@ describe('(revA) a bare trade, a trade set apart after a "wrong thread" hedge, a
     expect(read('Decision: PASS\nTIB: PASS\nAvg daily balance: PASS', bakery).type).toBe('declined');
   });
 });
+
+describe('(rfix21) second-hand declines, another ISO, terms counted from the payments, revisions, Spanish stips', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('a decision the sender only says it sounds like, the official one to follow, goes to a person', () => {
+    for (const t of [
+      'Passing this on for Greg: he spoke with credit and it looks like they are going to decline Pinecrest. Greg will email you the official decision on Monday.',
+      'Heads up, seems like underwriting is leaning toward a pass on the clinic. Will send you the final decision once Greg is back.',
+    ]) {
+      const { r, out } = hook(t);
+      expect(r.type, t).toBe('declined');
+      expect(out.apply, t).toBe(false);
+    }
+    // the lender's own decline, a letter to follow, is applied
+    expect(hook('We are declining Pinecrest: too many NSFs in October. The decline letter will follow.').out.apply).toBe(true);
+  });
+
+  it('a decision naming a submitting ISO that is not ours goes to a person; ours is applied', () => {
+    const other = hook('Unfortunately we must decline.\n\nMerchant: Pinecrest Veterinary Clinic\nBroker: Harbor Point Advance (Mike Ruiz)\nReason: too many NSFs');
+    expect(other.r.review_reason).toBe('conflicting_cues');
+    expect(other.out.apply).toBe(false);
+    const ours = hook('Unfortunately we must decline.\n\nMerchant: Pinecrest Veterinary Clinic\nBroker: Summit Valley Capital / Dana\nReason: too many NSFs');
+    expect(ours.r.review_reason ?? null).toBeNull();
+    expect(ours.out.apply).toBe(true);
+  });
+
+  it('a factor and a payment with no term: the payments that repay it, when they come out whole, are the term', () => {
+    expect(extractOffers('Pinecrest: best I can do is 40k at 1.35, $450 a day.')).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: 120, term_unit: 'days', payment_frequency: 'daily' }]);
+    expect(extractOffers('Pinecrest: 24k at 1.30, weekly payments of $1,200.')).toMatchObject([{ amount: 24_000, factor_rate: 1.3, term: 26, term_unit: 'weeks' }]);
+    // no whole number of payments: no term, the offer stays incomplete
+    expect(extractOffers('Pinecrest: best I can do is 40k at 1.35, $460 a day.')).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: null }]);
+  });
+
+  it('a revision that replaces the earlier offer, which it withdraws, is read as its new terms; a bare withdrawal is not', () => {
+    const revised = hook('Updated numbers on Pinecrest. These terms supersede the offer we sent Monday, and that earlier offer is withdrawn.\n\nAmount: $50,000\nFactor: 1.32\nTerm: 40 weeks\nWeekly payment: $1,650.00');
+    expect(revised.r).toMatchObject({ type: 'counter', offers: [{ amount: 50_000, factor_rate: 1.32, term: 40, term_unit: 'weeks' }] });
+    expect(revised.out.apply).toBe(true);
+    const pulled = hook('The earlier offer is withdrawn. We can do $50,000 at 1.32 over 40 weeks, $1,650.00 weekly.');
+    expect(pulled.r.review_reason).toBe('approval_withdrawn');
+    expect(pulled.out.apply).toBe(false);
+  });
+
+  it('Spanish stips around English words: "necesitamos ... y ...", a photo of a document, the owner\'s', () => {
+    const { r, out } = hook('Para seguir con Pinecrest necesitamos el MTD de noviembre, voided check y copia del ID del dueño. Gracias');
+    expect(r.type).toBe('needs_info');
+    expect(r.requested_items).toEqual(expect.arrayContaining(['MTD de noviembre', 'voided check', "owner's ID"]));
+    expect(out.apply).toBe(true);
+  });
+
+  it('an item the lender forbids sending is no request', () => {
+    const items = requestedItems('Please send the signed application and a voided check.\n\nDo not send Social Security numbers by unencrypted email.').items;
+    expect(items.some((i) => /social security/i.test(i))).toBe(false);
+    expect(items.some((i) => /voided check/i.test(i))).toBe(true);
+  });
+
+  it('decline categories: a U.S. territory is a place the lender does not serve; Spanish negative days with the count after', () => {
+    expect(read('Declined. We do not fund merchants located in Guam or other U.S. territories.', pinecrest()).decline_category).toBe('restricted_state');
+    expect(read('No va, Dana. La cuenta estuvo negativo 9 días en octubre.', pinecrest()).decline_category).toBe('negative_days');
+  });
+});

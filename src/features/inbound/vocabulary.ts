@@ -457,6 +457,10 @@ export const RELAYED: PhraseRow[] = [
   // (revs) ... and so is one the sender only believes or heard of: "I believe credit approved it ... let me confirm", "apparently
   // underwriting approved it", "heard from the desk that it was approved" (never the lender's own "we believe the merchant qualifies")
   { phrase: "(i believe|i think|apparently|(i )?heard (from [a-z]+( [a-z]+)? )?that|(i )?heard from [a-z]+( [a-z]+)?) (that )?(credit|underwriting|uw|they|the funder|the lender|the desk|it|this|the file|the deal)( was| got| has been| is|'s)? (approved|declined|passed)", w: 3 },
+  // (rfix21) ... and one the sender only says it sounds like, the decision itself still to come: "it sounds like they're going to
+  // pass ... he will send you the official decision tomorrow", "looks like credit will decline", "seems like underwriting is
+  // leaning toward a no" (a person waits for the decision; never the lender's own "sounds like a good fit")
+  { phrase: "(sounds|looks|seems) like (they|credit|underwriting|uw|committee|the (funder|lender|committee|desk|underwriters?|bank))('re|'ll| are| will| is| may| might)? (going to |gonna |about to |likely to |probably |leaning (toward|towards|to) )?(pass|decline|approve|turn (it|this|the file|the deal) down|say (no|yes)|a (pass|no|yes|decline))\\b|(send|give|email|get) you the (official|final|formal|actual) (decision|answer|word)\\b(?! letter)", w: 3 },
 ];
 
 /**

@@ -42,6 +42,27 @@ function conditionalWithdrawal(a: Analysis): boolean {
   });
 }
 
+/**
+ * (rfix21) A revision that says it replaces the earlier offer ("This replaces the offer we sent yesterday; the earlier offer is
+ * withdrawn", "Offer summary - revised (supersedes offer dated 11/03)"): the earlier terms are withdrawn, the deal is not.
+ */
+const REPLACES_EARLIER = /\b(?:replac(?:es|e|ing)|supersed(?:es|e|ing)|takes? the place of|(?:is|are) in place of)\b[^.!?;]{0,40}\b(?:offer|approval|terms|quote|pricing|summary)\b/;
+const EARLIER = /\b(?:earlier|prior|previous|original|old|first|last|yesterday'?s?|replac(?:es|e|ing)|supersed(?:es|e|ing)|in place of)\b/;
+/**
+ * Every withdrawal the reply states is of the earlier terms it says it replaces, and the reply prices its own terms in full (and
+ * only those): the revised terms stand, read as any other offer. Not when it also declines, or takes back an approval sent for
+ * another merchant.
+ */
+function revisionReplacesEarlier(a: Analysis, complete: readonly unknown[]): boolean {
+  if (!REPLACES_EARLIER.test(a.lower) || !complete.length || complete.length !== a.offers.length || a.declined.score >= 3 || MISSENT_APPROVAL.test(a.lower)) return false;
+  const sentences = a.lower.replace(/\s+/g, ' ').split(/(?<=[.!?])\s/);
+  return a.withdrawal.hits.every((q) => {
+    const h = q.replace(/^"|"(\s*\(.*\))?$/g, '');
+    const c = sentences.find((x) => x.includes(h));
+    return !!c && EARLIER.test(c);
+  });
+}
+
 /** A tentative cue that is only a pre-approval ceiling ("pre-approved", "approved up to"). */
 const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?:for )?up to)"$/;
 
@@ -94,6 +115,21 @@ function unknownIsoNumbers(lower: string, ctx?: ReplyContext): string[] {
   }
   return unknown;
 }
+/**
+ * (rfix21) The submitting ISO a reply's field names ("ISO: Canyon Ridge Funding Group (Tony Alcaraz)", "Broker: ...", "ISO
+ * Partner: ..."), when it is not ours (our names, the location's, `ctx.iso.names`): the decision is written about another ISO's
+ * submission, a person checks. Without what the hook knows of us, every firm named is unknown.
+ */
+const ISO_FIELD = /^[ \t>]*(?:submitting |referring )?(?:iso|broker|iso partner|iso name|broker name|partner)[ \t]*:[ \t]*([^\n]*[a-z][^\n]*)$/gm;
+export function unknownIsoFirms(lower: string, ctx?: ReplyContext): string[] {
+  const names = (ctx?.iso?.names ?? []).map((n) => n.toLowerCase().replace(/\s+/g, ' ').trim()).filter((n) => n.length >= 3);
+  const unknown: string[] = [];
+  for (const m of lower.matchAll(ISO_FIELD)) {
+    const value = m[1].replace(/\s+/g, ' ').trim();
+    if (!names.some((n) => value.includes(n))) unknown.push(value);
+  }
+  return unknown;
+}
 const TERMS_ELSEWHERE = /\b(?:per|as per|from|on) (?:our|the|my|your|this morning's|today's) (?:phone )?(?:call|conversation|discussion|chat|talk)\b|\bas (?:we )?discussed\b|\bas (?:we )?(?:talked|spoke) about\b/;
 /** Little but figures: at most four words besides the units and the terms' own labels (a deal's name, a dash). */
 const FIGURE_WORDS = new Set(['k', 'x', 'd', 'day', 'days', 'biz', 'business', 'wk', 'wks', 'week', 'weeks', 'weekly', 'wkly', 'mo', 'mos', 'month', 'months', 'monthly', 'daily', 'a', 'at', 'per', 'factor', 'buy', 'rate', 'term', 'payment', 'pmt', 'on', 'for', 'the', 'over', 'and']);
@@ -117,6 +153,8 @@ export function signedByUs(own: string, ctx?: ReplyContext): string | null {
   for (const line of sign) {
     const l = line.toLowerCase().replace(/\s+/g, ' ');
     if (/^(?:thanks|thank you|thx|hi|hello|hey|dear|cheers|best|regards)\b/.test(l) && !/^(?:best|regards|cheers|thanks),?$/.test(l)) continue;
+    // (rfix21) ... nor a field of the lender's naming us as the submitting ISO ("Broker: Summit Valley Capital / Dana")
+    if (/^(?:submitting |referring )?(?:iso|broker|iso partner|iso name|broker name|partner)\s*:/.test(l)) continue;
     if (names.some((n) => l.includes(n))) return line;
   }
   return null;
@@ -144,7 +182,9 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (a.withdrawal.score >= 3 && conditionalWithdrawal(a) && a.approved.score >= 3 && a.approved.score > a.declined.score + a.counter.score) {
     return { type: 'approved', confidence: 0.6, reasons: [...reasons, 'an approval to be withdrawn only on a condition not yet met: an approval a person confirms'], review: 'tentative_terms' };
   }
-  if (a.withdrawal.score >= 3) {
+  const replaced = a.withdrawal.score >= 3 && revisionReplacesEarlier(a, complete);
+  if (replaced) reasons.push('a revision replacing the earlier offer, which it withdraws: the revised terms stand');
+  if (a.withdrawal.score >= 3 && !replaced) {
     // (rfix17) the approval taken back was never this deal's (sent to the wrong broker, for another merchant), and the reply
     // asks for something on this deal: this deal is still waiting on it. Still for a person (approval_withdrawn)
     if (MISSENT_APPROVAL.test(a.lower) && a.needs.score > a.declined.score) {
@@ -391,7 +431,8 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     reasons.push(`signed by the broker itself ("${ours}"): its own paraphrase of the decision, not the lender's written reply`);
   }
   // a correction of earlier terms: which terms stand is for a person
-  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3) review = 'conflicting_cues';
+  // (rfix21) ... unless the reply says the revised terms replace the earlier ones, withdrawn: those stand
+  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3 && !replaced) review = 'conflicting_cues';
   // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
   // (holdout36) ... unless the no is only of the terms the ask came with ("can't do 60 on our standard terms. A) 45k ... B) 60k at
   // 1.42 over 160 days") and the options are more than one: the full amount on other terms is one of the counter's options
@@ -452,6 +493,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'conflicting_cues';
     reasons.push(`names a submitting ISO by a number not shown to be ours (#${otherIso.join(', #')}): the decision may be written to another ISO, a person checks`);
   } else if (!otherIso.length && type !== 'unclassified' && isoNumbers(a.lower).length) reasons.push('names our ISO number, or our name beside it: written to us');
+  const otherFirm = type !== 'unclassified' ? unknownIsoFirms(a.lower, ctx) : [];
+  if (!review && otherFirm.length) {
+    review = 'conflicting_cues';
+    reasons.push(`names a submitting ISO not shown to be ours ("${otherFirm[0]}"): the decision may be written to another ISO, a person checks`);
+  }
   // (holdout33) an approval that points to terms given elsewhere ("approved per our call", "as discussed") with none in
   // writing: what was approved is not in the message, so a person confirms it
   if (!review && (type === 'approved' || type === 'counter') && !complete.length && TERMS_ELSEWHERE.test(a.lower)) {

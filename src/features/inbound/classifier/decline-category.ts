@@ -7,6 +7,9 @@ import type { DeclineCategory } from './types';
 // schedule: a table's column ("Factor | Daily debits | Debit amount"), a count of them ("132 daily debits") or their
 // amount ("daily debits of $385.00") is pricing, not a reason
 const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
+  // (rfix21) ... and the count after the word, as Spanish puts it ("el balance estuvo negativo 11 días", "negative 11 days in
+  // October"), the misspelling step having read "negativo" as "negative"
+  { cat: 'negative_days', re: /\bneg(?:ative)?\.?\s+\d{1,3}\s+(?:d[ií]as|days)\b/g, w: 3 },
   { cat: 'negative_days', re: /\bneg[a-z]*\.?\s+(balance\s+)?days?\b|\bnegative (balances?|ending balances?)\b|\bnegatives\b|\boverdra(wn|fts?)\b|\bin the red\b/g, w: 3 },
   { cat: 'nsf', re: /\bnsfs?\b|\bnon[- ]sufficient\b|\binsufficient funds\b|\breturned (items|payments|ach)\b|\bbounced\b/g, w: 3 },
   { cat: 'low_revenue', re: /\b(low|insufficient|not enough|minimum)\s+(monthly\s+)?(revenue|deposits|sales|volume|gross)\b|\brevenue (is |was )?(too low|requirement)\b|\b(revenue|deposits|sales) (are|is) (too )?(low|down|declining)\b|\btrue deposits\b|\b(revenue|deposits|sales|volume)\b[^.\n]{0,20}\b(dropped|drop|declin\w*|decreas\w*|fell|falling|trending down)\b/g, w: 3 },
@@ -47,6 +50,9 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
     w: 3,
   },
   { cat: 'restricted_state', re: /\b(location|state)\b/g, w: 1 },
+  // (rfix21) a U.S. territory the lender does not serve: "businesses in Puerto Rico or other U.S. territories", "we don't fund
+  // Guam", "merchants in the Virgin Islands" (a place, as a state is)
+  { cat: 'restricted_state', re: /\b(?:u\.?s\.? |us |american )?territor(?:y|ies)\b|\bpuerto rico\b|\bguam\b|\b(?:u\.?s\.? )?virgin islands\b|\busvi\b|\bamerican samoa\b|\bnorthern mariana\b/g, w: 3 },
   // (rfix12) a UCC search or review is a check the lender runs, no default: "reversed after the final UCC and bank review" (what
   // the check found is the reason)
   { cat: 'default_history', re: /\bdefault(s|ed)?\b|(?<!\b(new|fresh|another|recent|additional|second|undisclosed) )\bucc\b(?![ \t]+(?:and [a-z]+[ \t]+)?(?:search|searches|review|reviews|check|checks|pull|pulls|lookup|report)\b)|\bjudgments?\b|\b(tax )?liens?\b|\bbankrupt(cy|cies)?\b|\bchapter (7|11|13)\b|\bbk\b|\bcollections\b|\bcharge[- ]?offs?\b|\bwritten off\b/g, w: 3 },

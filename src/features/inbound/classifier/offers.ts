@@ -282,6 +282,19 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     if (term !== null && unit === null) unit = 'days';
     let payment = d.payment ?? null;
     if (payment !== null && payment >= d.amount) payment = null;
+    // (rfix21) no term and no count, but a factor (or payback), a payment and its schedule ("30k a 1.40, $350 diario"): the
+    // payments that repay amount x factor are the term, when they come to a whole number of payments (to the cent, or within
+    // a dollar of the total) on a schedule the trade writes; a remainder is no count, and the offer stays incomplete
+    if (term === null && d.count === undefined && freq && payment !== null && (d.factor !== undefined || d.payback !== undefined)) {
+      const total = d.payback ?? d.amount * d.factor!;
+      const n = Math.round(total / payment);
+      const range: Record<PaymentFrequency, [number, number]> = { daily: [20, 520], weekly: [4, 104], 'bi-weekly': [2, 52], monthly: [2, 120] };
+      const [lo, hi] = range[freq];
+      if (n >= lo && n <= hi && Math.abs(payment * n - total) <= 1) {
+        term = freq === 'bi-weekly' ? n * 2 : n;
+        unit = freq === 'daily' ? 'days' : freq === 'monthly' ? 'months' : 'weeks';
+      }
+    }
     // (holdout35) a count of payments that repays the offer to the cent ("52 weekly payments of $4,125.00 ($214,500
     // total)" on $150,000 at 1.43) is the term, over a term read elsewhere that the payments do not confirm (the ask's
     // "6 months" refused, an early-payoff window "inside sixteen weeks", "60-90 day invoices")

@@ -56,6 +56,11 @@ function cleanItem(s: string): string {
     // (rfix14) a phone's "n" is its "and" ("dl front n back, n the last 2 square stmts")
     .replace(/^\s*(?:and|also|plus|then|either|n)\s+/i, '')
     .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')
+    // (rfix21) Spanish around the trade's English word: a photo or copy of a document is the document ("foto del driver's
+    // license"), the owner's named after it ("driver's license del dueño" is the owner's driver's license)
+    .replace(/^\s*(?:el|los|las|una?)\s+(?=\S)/i, '')
+    .replace(/^\s*(?:foto|fotos|copia|copias|fotocopia|imagen|scan)\s+(?:de(?:l| la| los| las)?)\s+/i, '')
+    .replace(/^(.+?)\s+(?:del|de la)\s+(?:due\u00f1[oa]|duen[oa]|propietari[oa]|owner)\s*$/i, "owner's $1")
     .replace(/^\s*(?:the|a|an)\s+/i, '')
     // (holdout28) an explanation in brackets after the item is no part of it: "copy of the shop lease (they list a landlord
     // but the app shows the owner's home address)", "July bank statement (package only has Aug-Oct)"
@@ -82,7 +87,7 @@ function splitList(s: string): string[] {
   // starts the next item as "and the" does, as does "as well as"; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n
   // mtd thru fri")
   // (rfix15) ... and so does "and" before a document's shorthand ("need MTD and landlord ltr")
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|mtd|dl|landlord|voided|lease|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+/i);
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|mtd|dl|landlord|voided|lease|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+|\s+y\s+(?=\S)/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -336,7 +341,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
   // today"), and why it is
   // asked is no part of it (WHY_AFTER: "the full November statement now that it has closed", "the October statement to see
   // if it has cleaned up")
-  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab(?: us| me)?|(?:can|could) you pull|furnish|supply|return(?= (?:the|a|an|your|signed|executed)\b)|looking for|(?:outstanding|left|remaining|open)(?: now| still)? (?:is|are))(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|and (?:also )?(?=(?:send|upload|provide|sign|forward|submit|complete|connect|email|get|grab|share|furnish)\b)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab(?: us| me)?|(?:can|could) you pull|furnish|supply|return(?= (?:the|a|an|your|signed|executed)\b)|looking for|(?:outstanding|left|remaining|open)(?: now| still)? (?:is|are)|necesit(?:o|amos|an?)|(?:me|nos) falta(?:n)?|hace(?:n)? falta)(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|and (?:also )?(?=(?:send|upload|provide|sign|forward|submit|complete|connect|email|get|grab|share|furnish)\b)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // (rfix10) "need the merchant to sign the 8821 and upload a voided check", "sign and return the application": what the
@@ -349,6 +354,9 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     // (rfix16) a verb in the lender's own purpose clause asks for nothing: "a copy of the lease so that we can complete a landlord
     // verification", "in order to complete the site visit" (what the lender will do with an item, not another item)
     if (/\b(?:so(?: that)?|in order) (?:(?:we|i|uw|they|he|she|underwriting|credit)(?: can| could| may| will|'ll) |to )(?:be able to )?$/i.test(prose.slice(Math.max(0, m.index - 40), m.index))) continue;
+    // (rfix21) nor a verb the lender forbids: "Do not send account numbers or Social Security numbers by unencrypted email",
+    // "please never email SSNs" (a warning in a footer, no item asked)
+    if (/\b(?:do not|don't|dont|never|please do not|please don't|not to|no)\s+(?:ever\s+)?$/i.test(prose.slice(Math.max(0, m.index - 30), m.index))) continue;
     const lead = /^(?:to (?:see|have|get|review|receive) |(?:now |still )?(?:is|are) )/i.exec(m[1]);
     if (lead) m[1] = m[1].slice(lead[0].length);
     // (rfix10) a verb's object is on its line (a heading "ITEMS NEEDED" asks for nothing on the line under it), and a verb in

@@ -667,6 +667,12 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // printed overdraft-fee total takes it (reconcile.ts feeCounted); a company with the warranty word in its
   // name paying the merchant as its vendor is a third-party payer (rules.ts warrantyCompanyPaysVendor).
   { dir: 'contract-tests/fixtures/statements-blind-54', minParsed: 8 },
+  // Blind-55 scored 4/8 parsed, all right, none wrong. After its fix (sfix21, 2026-11-29) 8/8: a credit
+  // union's DIVIDENDS cell beside a DEPOSITS cell that leaves them out is the interest credited, and must
+  // be the dividend rows read (sections.ts labelOf, reconcile.ts); a "Sep 16  2291" line of a checks list
+  // is Sep 16 and check 2291, a year taken only from the day's own cell (tokens.ts), so the list is read
+  // as the register's checks again (same number, date and amount) and counted once.
+  { dir: 'contract-tests/fixtures/statements-blind-55', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

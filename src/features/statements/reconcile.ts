@@ -222,7 +222,9 @@ export function reconcile(r: Reading): Reconciled {
     }
   }
   for (const t of unmatched) {
-    if (partitioned.has(t)) continue;
+    // (The interest or dividends a box prints apart from its deposits line are never only a part of
+    // the box: they must be the interest rows read, or a misread dividend would pass as a deposit.)
+    if (partitioned.has(t) && t.category !== 'interest') continue;
     const side = t.kind === 'credit' ? credits : debits;
     // What the other summary totals of its side leave ("CHECKS/DEBITS" = the debits that are not
     // "SERVICE CHARGES/FEES", "Other credits" = the credits that are not "Deposits"), when the

@@ -132,7 +132,9 @@ export function labelOf(raw: string): Label | null {
   // The bank's interest credited this period, printed as a line of its own ("Interest Paid",
   // "Interest earned this period"): a credit total of the interest rows, which the summary's
   // deposits line beside it leaves out (blind-27: "Deposits and Credits" without the interest paid).
-  if (/^(total )?interest (paid|earned|credited)( this (period|statement|cycle|month))?$/.test(t)) return { role: 'total', kind: 'credit', category: 'interest' };
+  // A credit union's dividends the same way: its summary's DIVIDENDS cell beside a DEPOSITS cell
+  // that leaves them out, "Dividends Earned" (blind-55: a Wright-Patt-style share draft summary).
+  if (/^(total )?interest (paid|earned|credited)( this (period|statement|cycle|month))?$/.test(t) || /^(total )?(dividends|dividends? (paid|earned|credited))( this (period|statement|cycle|month))?$/.test(t)) return { role: 'total', kind: 'credit', category: 'interest' };
   // Accounts' balances added up, a relationship summary's "Total Deposit Balances" (blind-42: the
   // checking and savings accounts' ending balances): no total of transactions ("deposit" names the
   // accounts' kind there, not credits).

@@ -62,7 +62,9 @@ export function tokens(words: Word[]): Tok[] {
       const d = Number(words[i + 1].t.replace(',', ''));
       let y: number | null = null;
       let j = i + 1;
-      if (i + 2 < words.length && /^\d{4}$/.test(words[i + 2].t)) {
+      // (A year is the date's only in the day's cell: "Sep 16  2291  578.29", a checks list's
+      // date and check number in their own columns, is Sep 16 and check 2291, never the year 2291.)
+      if (i + 2 < words.length && /^\d{4}$/.test(words[i + 2].t) && words[i + 2].cell === words[i + 1].cell) {
         y = Number(words[i + 2].t);
         j = i + 2;
       }

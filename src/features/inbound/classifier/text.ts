@@ -1,3 +1,4 @@
+import { memoText } from '../reply-html';
 import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 
@@ -73,7 +74,9 @@ function w2dRegexes(): RegExp[] {
 }
 
 /** "forty thousand dollars" -> "$40,000", "six months" -> "6 months", "the eighty" -> "the 80" (lower-cased text). */
-export function wordsToDigits(lower: string): string {
+export const wordsToDigits = memoText(wordsToDigitsOnce);
+
+function wordsToDigitsOnce(lower: string): string {
   const R = w2dRegexes();
   const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
   // (rfix10) cents as a cheque or a formal letter writes them, "five hundred seventy dollars and eighty-three cents ($570.83)",
@@ -226,5 +229,6 @@ function unwrapLines(text: string): string {
 }
 
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
-export const offerText = (own: string) =>
-  wordsToDigits(unwrapLines(normalizeText(own)).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': ');
+export const offerText = memoText((own: string) =>
+  wordsToDigits(unwrapLines(normalizeText(own)).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': '),
+);

@@ -60,6 +60,19 @@ const PRICE_LABEL_RE = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.price})\\b[^\\d$
 const FUNDING_LABEL_RE = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.funding})\\b[^\\d$]*$`);
 
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
+  // a reading scans the same offer text several times (the offers, the floated amounts firm and not, the terms without an
+  // amount): pure in the text, the offset and the ask, so the last few scans are kept and each caller gets its own copy
+  const ask = ctx?.requested_amount;
+  const hit = SCANNED.find((e) => e.text === text && e.offset === offset && e.ask === ask);
+  if (hit) return hit.facts.map((f) => ({ ...f }));
+  const facts = scanFactsOnce(text, offset, ctx);
+  if (SCANNED.length >= 8) SCANNED.shift();
+  SCANNED.push({ text, offset, ask, facts: facts.map((f) => ({ ...f })) });
+  return facts;
+}
+const SCANNED: Array<{ text: string; offset: number; ask: number | null | undefined; facts: Fact[] }> = [];
+
+function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.replace(WRAPPED_TERM_UNIT, '$1 ').split('\n');
   let base = offset;

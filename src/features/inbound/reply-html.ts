@@ -4,7 +4,6 @@
 
 // ---------------------------------------------------------------- normalisation
 
-/** Smart quotes, dashes, odd spaces -> ASCII; line ends -> \n. */
 /**
  * Numbers written the continental way ("25.000 USD", "factor 1,38", "287,50 daily") read as the trade's
  * ("25000", "1.38", "287.50"). Only when the text shows both signs of that style: a dot grouping
@@ -19,7 +18,28 @@ export function continentalNumbers(s: string): string {
   return s.replace(COMMA_DECIMAL, (n) => n.replace(/\./g, '').replace(',', '.')).replace(DOT_THOUSANDS, (n) => n.replace(/\./g, ''));
 }
 
-export function normalizeText(s: string): string {
+/**
+ * A pure string function remembering its last few results by input: the readers normalise and rewrite the same reply's
+ * text many times over (the rules' passes, then the model). Bounded (a few entries, short texts only), so a long-running
+ * process holds no more than a few replies' text.
+ */
+export function memoText(fn: (s: string) => string, size = 8, maxChars = 65_536): (s: string) => string {
+  const cache = new Map<string, string>();
+  return (s: string) => {
+    if (s.length > maxChars) return fn(s);
+    const hit = cache.get(s);
+    if (hit !== undefined) return hit;
+    const out = fn(s);
+    if (cache.size >= size) cache.delete(cache.keys().next().value as string);
+    cache.set(s, out);
+    return out;
+  };
+}
+
+/** Smart quotes, dashes, odd spaces -> ASCII; line ends -> \n; continental numbers as the trade writes them. */
+export const normalizeText = memoText(normalizeTextOnce);
+
+function normalizeTextOnce(s: string): string {
   return continentalNumbers(s)
     .replace(/\r\n?/g, '\n')
     .replace(/[\u2018\u2019\u201B\u2032]/g, "'")

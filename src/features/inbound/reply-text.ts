@@ -456,6 +456,26 @@ export const MAX_OWN_CHARS = 20_000;
  * and quote structure), else the text part; falls back to the text part when the HTML yields nothing.
  */
 export function replyParts(input: ReplyInput): ReplyParts & { source: 'html' | 'text'; alternate: ReplyParts | null } {
+  // the hook reads the same message up to three times (the rules, the model, the sender check): the cut is computed once
+  // per message (a pure function of its subject, text and HTML) and each caller gets its own copy
+  const hit = PARTS_SEEN.find((e) => e.subject === input.subject && e.text === input.text && e.html === input.html);
+  if (hit) return copyParts(hit.parts);
+  const parts = replyPartsOnce(input);
+  if (PARTS_SEEN.length >= 4) PARTS_SEEN.shift();
+  PARTS_SEEN.push({ subject: input.subject, text: input.text, html: input.html, parts: copyParts(parts) });
+  return parts;
+}
+
+type Parts = ReplyParts & { source: 'html' | 'text'; alternate: ReplyParts | null };
+const PARTS_SEEN: Array<{ subject: string; text: string; html: string | null | undefined; parts: Parts }> = [];
+function copyOne<T extends ReplyParts>(p: T): T {
+  return { ...p, markers: [...p.markers], ...(p.forwardChain ? { forwardChain: p.forwardChain.map((c) => ({ ...c })) } : {}) };
+}
+function copyParts(p: Parts): Parts {
+  return { ...copyOne(p), alternate: p.alternate ? copyOne(p.alternate) : null };
+}
+
+function replyPartsOnce(input: ReplyInput): Parts {
   // a reply is written at the top; past these sizes there is only quoted thread or pasted data
   const text = (input.text ?? '').slice(0, MAX_TEXT_CHARS);
   const html = input.html ? input.html.slice(0, MAX_HTML_CHARS) : null;

@@ -267,6 +267,9 @@ export function freshSubjectDecision(subject: string): 'positive' | 'negative' |
   return pos === neg ? null : pos ? 'positive' : 'negative';
 }
 
+/** A fraction of the ask named ("half the ask"), built once (not global: exec starts at 0). */
+const ASK_FRACTION_NAMED = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`);
+
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
   const own = dropOtherFilePostscript(own0);
   const offerSource = blankRefusedAsSent(blankPriorDeal(own));
@@ -334,7 +337,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   if (askNamed) add(counter, 3, `the ask refused by name ("${askNamed}")`);
   if (otherPriced) add(counter, 3, `the asked factor refused or quoted ("${refusedFactor![0]}"), another priced`);
   // "half the ask", "two thirds of the request": less money than asked by its own words, whatever the ask
-  const fraction = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`).exec(lower);
+  const fraction = ASK_FRACTION_NAMED.exec(lower);
   if (fraction) add(counter, 3, `a fraction of the ask ("${fraction[0]}")`);
   // an offer at the lender's cap on the term ("our longest term for salons is 5 months: 1.31, 5 months"): the term was cut to it
   const cap = TERM_CAP_RE.exec(wordsToDigits(lower));

@@ -118,11 +118,25 @@ const WAIVED_REASON = /\b(?:irrespective of|regardless of|no matter|notwithstand
 export function blankBusinessName(lower: string, name: string | null | undefined, by = ''): string {
   const words = (name ?? '').toLowerCase().replace(/[^a-z0-9&' ]+/g, ' ').split(/\s+/).filter((w) => w && !/^(llc|inc|co|corp|ltd|the|dba)$/.test(w));
   let out = lower;
-  for (let k = words.length; k >= Math.min(2, words.length) && k > 0; k--) {
-    const re = new RegExp(`\\b${words.slice(0, k).map((w) => w.replace(/[&']/g, (c) => `\\${c}`)).join('[\\s,.-]+')}\\b`, 'g');
+  for (const re of namePatterns(words)) {
     out = out.replace(re, (w) => (by && w.length >= by.length ? by + ' '.repeat(w.length - by.length) : ' '.repeat(w.length)));
   }
   return out;
+}
+
+/** The name's patterns, longest first, kept for the last few names (a reply's passes blank the same name several times). */
+const NAME_PATTERNS = new Map<string, RegExp[]>();
+function namePatterns(words: string[]): RegExp[] {
+  const key = words.join(' ');
+  let res = NAME_PATTERNS.get(key);
+  if (res) return res;
+  res = [];
+  for (let k = words.length; k >= Math.min(2, words.length) && k > 0; k--) {
+    res.push(new RegExp(`\\b${words.slice(0, k).map((w) => w.replace(/[&']/g, (c) => `\\${c}`)).join('[\\s,.-]+')}\\b`, 'g'));
+  }
+  if (NAME_PATTERNS.size >= 16) NAME_PATTERNS.delete(NAME_PATTERNS.keys().next().value as string);
+  NAME_PATTERNS.set(key, res);
+  return res;
 }
 
 /**

@@ -53,7 +53,26 @@ const POINTS_CLAUSE_BEFORE = /\b(pts?|points?)\b[^.;!?\n]*$/;
 /** (holdout42) A term wrapped by the line break inside its unit ("over 130 business\ndays"): one line, the same length. */
 const WRAPPED_TERM_UNIT = /(\d{1,3}[ \t]+(?:business|biz|working|banking))\n(?=days?\b)/gi;
 
+// Built once (they depend on the vocabulary only), not per line or per call.
+/** A fraction of the ask: "we can do half the ask" (global: lastIndex reset before each scan). */
+const ASK_FRACTION_RE = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`, 'gi');
+const PRICE_LABEL_RE = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.price})\\b[^\\d$]*$`);
+const FUNDING_LABEL_RE = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.funding})\\b[^\\d$]*$`);
+
 export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fact[] {
+  // a reading scans the same offer text several times (the offers, the floated amounts firm and not, the terms without an
+  // amount): pure in the text, the offset and the ask, so the last few scans are kept and each caller gets its own copy
+  const ask = ctx?.requested_amount;
+  const hit = SCANNED.find((e) => e.text === text && e.offset === offset && e.ask === ask);
+  if (hit) return hit.facts.map((f) => ({ ...f }));
+  const facts = scanFactsOnce(text, offset, ctx);
+  if (SCANNED.length >= 8) SCANNED.shift();
+  SCANNED.push({ text, offset, ask, facts: facts.map((f) => ({ ...f })) });
+  return facts;
+}
+const SCANNED: Array<{ text: string; offset: number; ask: number | null | undefined; facts: Fact[] }> = [];
+
+function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[] {
   const facts: Fact[] = [];
   const lines = text.replace(WRAPPED_TERM_UNIT, '$1 ').split('\n');
   let base = offset;
@@ -193,7 +212,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     }
     // a fraction of the ask: "we can do half the ask"
     if (ask && ask > 0) {
-      const fracRe = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`, 'gi');
+      const fracRe = ASK_FRACTION_RE;
+      fracRe.lastIndex = 0;
       while ((m = fracRe.exec(line))) {
         if (overlaps(m.index, m.index + m[0].length)) continue;
         taken.push([m.index, m.index + m[0].length]);
@@ -419,8 +439,8 @@ export function scanFacts(text: string, offset: number, ctx?: ReplyContext): Fac
     const at = f.pos - offset;
     return text.slice(text.lastIndexOf('\n', at - 1) + 1, at).toLowerCase();
   };
-  const priceRe = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.price})\\b[^\\d$]*$`);
-  const fundingRe = new RegExp(`^\\W*(?:${V.PRICE_AS_PAYBACK.funding})\\b[^\\d$]*$`);
+  const priceRe = PRICE_LABEL_RE;
+  const fundingRe = FUNDING_LABEL_RE;
   const funding = facts.filter((f) => f.kind === 'money' && f.money === 'funded' && fundingRe.test(labelOf(f)));
   for (const f of facts) {
     if (f.kind !== 'money' || f.money !== 'funded' || !priceRe.test(labelOf(f))) continue;

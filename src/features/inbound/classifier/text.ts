@@ -1,3 +1,4 @@
+import { memoText } from '../reply-html';
 import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 
@@ -39,32 +40,64 @@ function editDistance(a: string, b: string, max: number): number {
 /** Lowercase, ASCII quotes, and misspelt cue words replaced by the word they are meant to be. */
 const CONTRACTION_RE = new RegExp(`\\b(${Object.keys(V.CONTRACTIONS).join('|')})\\b`, 'g');
 
-/** "forty thousand dollars" -> "$40,000", "six months" -> "6 months", "the eighty" -> "the 80" (lower-cased text). */
-export function wordsToDigits(lower: string): string {
+/**
+ * wordsToDigits's patterns, built once (they depend only on the vocabulary's number words): building them on every
+ * call was a tenth of a corpus run. A global RegExp is safe to share with String.prototype.replace (it starts at 0).
+ */
+let W2D: RegExp[] | null = null;
+function w2dRegexes(): RegExp[] {
+  if (W2D) return W2D;
   const unit = Object.keys(V.NUMBER_WORDS).sort((a, b) => b.length - a.length).join('|');
   const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
-  const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
   const digit = Object.keys(V.DIGIT_WORDS).join('|');
+  const CENTS = '(?:,? and (\\d{1,2}) cents?)?';
+  W2D = [
+    new RegExp(`\\b(dollars?,? and) (${num}|\\d{1,2}) cents?\\b`, 'g'),
+    new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'),
+    new RegExp(`\\b(${num}) hundred(?:(?: and)? (${num}))? \\((\\d{3})\\)`, 'g'),
+    new RegExp(`\\b(${num})(?: (hundred)(?: and)?(?: (${num}))?)? thousand(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))? dollars${CENTS} \\((\\$?\\d{1,3}(?:,\\d{3})+(?:\\.\\d{2})?)\\)`, 'g'),
+    new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)(?:(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))?(?= dollars\\b))?( dollars${CENTS})?\\b`, 'g'),
+    new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business\\s+days?|days?|weeks?|months?)\\b`, 'g'),
+    new RegExp(`\\b(?:(${num}) hundred(?: and)?(?: (${num}))?|(${num})) dollars${CENTS}(?: \\((\\$?\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?)\\))?`, 'g'),
+    new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'),
+    new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? (a (?:day|week|month)|per (?:day|week|month|payment)|each (?:day|week|month)|daily|weekly|bi-?weekly|monthly)\\b`, 'g'),
+    new RegExp(`(\\$\\d[\\d,.]*k?|\\b\\d{1,3}k) (at|@)( an?)? one(?:-|\\s+)(${TENS})(?:-(${UNITS}))?\\b(?![- ](?:${unit}|hundred|thousand|grand|million|k\\b|dollars|bucks|pm|am|p\\.m|a\\.m|o'clock|today|tomorrow|tmrw))`, 'g'),
+    new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'),
+    new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'),
+    new RegExp(`\\b(an? )?one[- ](${TENS})(?:[- ](${UNITS}))? (factor|buy rate|sell rate|rate)\\b`, 'g'),
+    new RegExp(`\\b((?:${TENS})[- ](?:${UNITS})) (${UNITS})\\b(?![- ](?:${unit}|hundred|thousand|grand|million|percent|points?|pts|days?|weeks?|months?|years?|payments?|positions?|nsfs?|negs?))`, 'g'),
+    new RegExp(`\\b(the|full) (${num})\\b`, 'g'),
+    new RegExp(`\\b((?:${TENS})(?:[- ](?:${UNITS}))?)(?= (?:at|@|on an?) [12]\\.\\d)`, 'g'),
+    new RegExp(`\\b(to|at|for|all|all of|on|do) ((?:${TENS})(?:[- ](?:${UNITS}))?)\\b(?![- ](?:${unit}))`, 'g'),
+  ];
+  return W2D;
+}
+
+/** "forty thousand dollars" -> "$40,000", "six months" -> "6 months", "the eighty" -> "the 80" (lower-cased text). */
+export const wordsToDigits = memoText(wordsToDigitsOnce);
+
+function wordsToDigitsOnce(lower: string): string {
+  const R = w2dRegexes();
+  const value = (w: string) => w.split(/[- ]/).reduce((n, p) => n + (V.NUMBER_WORDS[p] ?? 0), 0);
   // (rfix10) cents as a cheque or a formal letter writes them, "five hundred seventy dollars and eighty-three cents ($570.83)",
   // "five hundred seventy and 83/100 dollars", "... dollars and 83/100": one form, "dollars and 83 cents", that the amount
   // rules below read as part of the amount (never a whole-dollar figure with its cents left over)
   const cents = (c: string | undefined) => (c ? Number(c) / 100 : 0);
   const money = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 2 })}`;
   const figure = (f: string | undefined) => (f === undefined ? NaN : Number(f.replace(/[$,]/g, '')));
-  const CENTS = '(?:,? and (\\d{1,2}) cents?)?';
   return lower
     .replace(/\band (\d{2})\/100 (?:dollars|usd)\b/g, 'dollars and $1 cents')
     .replace(/\bdollars,? and (\d{2})\/100\b/g, 'dollars and $1 cents')
-    .replace(new RegExp(`\\b(dollars?,? and) (${num}|\\d{1,2}) cents?\\b`, 'g'), (_m, w: string, c: string) => `${w} ${/^\d/.test(c) ? c : value(c)} cents`)
+    .replace(R[0], (_m, w: string, c: string) => `${w} ${/^\d/.test(c) ? c : value(c)} cents`)
     // (holdout20) a number written out with its figure in brackets, as a formal letter does: "nine (9) months",
     // "twelve (12) weekly payments": one number, the figure
-    .replace(new RegExp(`\\b(${num}) \\((\\d{1,3})\\)`, 'g'), (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
+    .replace(R[1], (m: string, a: string, d: string) => (value(a) === Number(d) ? d : m))
     // (holdout22) ... in hundreds too: "one hundred twenty (120) business days", "two hundred and ten (210) payments"
-    .replace(new RegExp(`\\b(${num}) hundred(?:(?: and)? (${num}))? \\((\\d{3})\\)`, 'g'), (m: string, a: string, b: string | undefined, d: string) => (value(a) * 100 + (b ? value(b) : 0) === Number(d) ? d : m))
+    .replace(R[2], (m: string, a: string, b: string | undefined, d: string) => (value(a) * 100 + (b ? value(b) : 0) === Number(d) ? d : m))
     // (rfix7) an amount in thousands and hundreds written out with its figure in brackets, as a formal letter does: "one
     // thousand six hundred fifty dollars ($1,650.00)", "eighty-five thousand eight hundred dollars ($85,800.00)": one amount,
     // the figure (when the words say the same), never a thousand and a stray six hundred and fifty
-    .replace(new RegExp(`\\b(${num})(?: (hundred)(?: and)?(?: (${num}))?)? thousand(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))? dollars${CENTS} \\((\\$?\\d{1,3}(?:,\\d{3})+(?:\\.\\d{2})?)\\)`, 'g'), (m: string, a: string, h: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined, ct: string | undefined, fig: string) => {
+    .replace(R[3], (m: string, a: string, h: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined, ct: string | undefined, fig: string) => {
       const thousands = h ? value(a) * 100 + (b ? value(b) : 0) : value(a);
       const n = round2(thousands * 1000 + (c ? value(c) * 100 : 0) + (d ? value(d) : 0) + cents(ct));
       // (a round thousand, "ten thousand dollars ($10,000)", reads right as it is: only a part under a thousand splits)
@@ -72,40 +105,40 @@ export function wordsToDigits(lower: string): string {
     })
     // (rfix10) ... and without the figure, the part under a thousand read with it when "dollars" closes the amount: "net funds
     // of forty-eight thousand five hundred dollars" is $48,500 (never $48,000 and a stray $500)
-    .replace(new RegExp(`\\b(${num})(?: (hundred))?(?: (?:and )?(${num}))? (thousand|grand|million)(?:(?:,? (${num}) hundred)?(?:,?(?: and)? (${num}))?(?= dollars\\b))?( dollars${CENTS})?\\b`, 'g'), (_m, a: string, h: string | undefined, b: string | undefined, scale: string, c: string | undefined, d: string | undefined, _dl: string | undefined, ct: string | undefined) => {
+    .replace(R[4], (_m, a: string, h: string | undefined, b: string | undefined, scale: string, c: string | undefined, d: string | undefined, _dl: string | undefined, ct: string | undefined) => {
       let n = value(a);
       if (h) n = n * 100 + (b ? value(b) : 0);
       return money(round2(n * V.NUMBER_SCALES[scale] + (c ? value(c) * 100 : 0) + (d ? value(d) : 0) + cents(ct)));
     })
     // (holdout28) hundreds before a unit or "dollars": "one hundred twenty business days", "three hundred eighty-five dollars
     // ($385.00)" (the figure in brackets kept when it says the same); (holdout42) the unit wrapped by a line break ("business\ndays")
-    .replace(new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business\\s+days?|days?|weeks?|months?)\\b`, 'g'), (_m, a: string, b: string | undefined, u: string) => `${value(a) * 100 + (b ? value(b) : 0)} ${u.replace(/\s+/, ' ')}`)
-    .replace(new RegExp(`\\b(?:(${num}) hundred(?: and)?(?: (${num}))?|(${num})) dollars${CENTS}(?: \\((\\$?\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?)\\))?`, 'g'), (_m, a: string | undefined, b: string | undefined, c: string | undefined, ct: string | undefined, fig: string | undefined) => {
+    .replace(R[5], (_m, a: string, b: string | undefined, u: string) => `${value(a) * 100 + (b ? value(b) : 0)} ${u.replace(/\s+/, ' ')}`)
+    .replace(R[6], (_m, a: string | undefined, b: string | undefined, c: string | undefined, ct: string | undefined, fig: string | undefined) => {
       const n = round2((a ? value(a) * 100 + (b ? value(b) : 0) : value(c!)) + cents(ct));
       return fig && figure(fig) === n ? `$${fig.replace(/^\$/, '')}` : money(n);
     })
-    .replace(new RegExp(`\\b(${num}) ((?:daily |weekly |bi-?weekly |monthly )?(?:payments?|pmts?|debits?|installments?)|business days?|days?|weeks?|months?|mos?|years?)\\b`, 'g'), (_m, a: string, u: string) => `${value(a)} ${u}`)
+    .replace(R[7], (_m, a: string, u: string) => `${value(a)} ${u}`)
     // (holdout43) a payment in hundreds, its schedule after it: "thirty-five hundred a week", "twelve hundred per day",
     // "forty-two hundred weekly" -> "$3500 a week"
-    .replace(new RegExp(`\\b(${num}) hundred(?: and)?(?: (${num}))? (a (?:day|week|month)|per (?:day|week|month|payment)|each (?:day|week|month)|daily|weekly|bi-?weekly|monthly)\\b`, 'g'), (_m, a: string, b: string | undefined, u: string) => `$${value(a) * 100 + (b ? value(b) : 0)} ${u}`)
+    .replace(R[8], (_m, a: string, b: string | undefined, u: string) => `$${value(a) * 100 + (b ? value(b) : 0)} ${u}`)
     // (holdout43) a factor read out the trade's way after an amount and "at": "one hundred thousand at a one-forty", "the full
     // forty thousand at one\nthirty-three" (nothing counted after it, so "at one-thirty pm" or "at one forty dollars" stay words)
-    .replace(new RegExp(`(\\$\\d[\\d,.]*k?|\\b\\d{1,3}k) (at|@)( an?)? one(?:-|\\s+)(${TENS})(?:-(${UNITS}))?\\b(?![- ](?:${unit}|hundred|thousand|grand|million|k\\b|dollars|bucks|pm|am|p\\.m|a\\.m|o'clock|today|tomorrow|tmrw))`, 'g'), (_m, amt: string, p: string, art: string | undefined, t: string, u: string | undefined) => `${amt} ${p}${art ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
+    .replace(R[9], (_m, amt: string, p: string, art: string | undefined, t: string, u: string | undefined) => `${amt} ${p}${art ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
     // a factor in words: "one point three two" -> "1.32"
-    .replace(new RegExp(`\\b(one|two) point ((?:${digit})(?:[- ](?:${digit})){0,3})\\b`, 'g'), (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
+    .replace(R[10], (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
-    .replace(new RegExp(`\\b(factor(?: rate)?|buy(?: rate)?|sell(?: rate)?|rate)( of| is| at|:)? one[- ](${TENS})(?:[- ](${UNITS}))?\\b`, 'g'), (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
+    .replace(R[11], (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
     // (rfix20) ... and before its label, as a phone reads it: "like a one thirty five factor", "a one-forty buy rate"
-    .replace(new RegExp(`\\b(an? )?one[- ](${TENS})(?:[- ](${UNITS}))? (factor|buy rate|sell rate|rate)\\b`, 'g'), (_m, art: string | undefined, t: string, u: string | undefined, l: string) => `${art ?? ''}${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)} ${l}`)
+    .replace(R[12], (_m, art: string | undefined, t: string, u: string | undefined, l: string) => `${art ?? ''}${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)} ${l}`)
     // thousands and hundreds spoken the trade's way (holdout12): "forty-two five" is 42.5 (thousands), "thirty-seven five" 37.5;
     // a compound tens-unit then one digit word, and no unit or scale after it
-    .replace(new RegExp(`\\b((?:${TENS})[- ](?:${UNITS})) (${UNITS})\\b(?![- ](?:${unit}|hundred|thousand|grand|million|percent|points?|pts|days?|weeks?|months?|years?|payments?|positions?|nsfs?|negs?))`, 'g'), (_m, a: string, d: string) => `${value(a)}.${V.NUMBER_WORDS[d]}`)
-    .replace(new RegExp(`\\b(the|full) (${num})\\b`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`)
+    .replace(R[13], (_m, a: string, d: string) => `${value(a)}.${V.NUMBER_WORDS[d]}`)
+    .replace(R[14], (_m, w: string, a: string) => `${w} ${value(a)}`)
     // ... and before the factor it is priced at: "thirty-five at 1.37", "forty on a 1.41"
-    .replace(new RegExp(`\\b((?:${TENS})(?:[- ](?:${UNITS}))?)(?= (?:at|@|on an?) [12]\\.\\d)`, 'g'), (a: string) => `${value(a)}`)
+    .replace(R[15], (a: string) => `${value(a)}`)
     // a round amount in words after a preposition or "all" (holdout11): "couldn't get it to fifty", "a lock for all ninety-five";
     // tens only (20-99), so "for one" or "to two of them" stay words; read as thousands only against the ask (SHORTHAND_AMOUNT)
-    .replace(new RegExp(`\\b(to|at|for|all|all of|on|do) ((?:${TENS})(?:[- ](?:${UNITS}))?)\\b(?![- ](?:${unit}))`, 'g'), (_m, w: string, a: string) => `${w} ${value(a)}`);
+    .replace(R[16], (_m, w: string, a: string) => `${w} ${value(a)}`);
 }
 const TENS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
 const UNITS = 'one|two|three|four|five|six|seven|eight|nine';
@@ -196,5 +229,6 @@ function unwrapLines(text: string): string {
 }
 
 /** Lower case, contractions restored, numbers in words as digits, dot leaders ("Purchase price ...... $30,000") as labels. */
-export const offerText = (own: string) =>
-  wordsToDigits(unwrapLines(normalizeText(own)).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': ');
+export const offerText = memoText((own: string) =>
+  wordsToDigits(unwrapLines(normalizeText(own)).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': '),
+);

@@ -47,3 +47,17 @@ describe("2. the Treasury's order payment is the order's price only when nothing
     expect(read([...payouts, tx('2026-06-24', d, 41000)])).toEqual({ true_revenue: 65000 });
   });
 });
+
+describe("3. a progress billing from a customer that pays in the period is sales only when references alone follow the billing's words", () => {
+  const ap = tx('2026-06-09', 'ELECTRONIC CREDIT HARBORVIEW BUILDERS ACCOUNTS PAYABLE 5521', 2100);
+  it.each([
+    'ELECTRONIC CREDIT HARBORVIEW BUILDERS PROGRESS BILLING 7 BOND RELEASE', // the merchant's own bond money back
+    'ELECTRONIC CREDIT HARBORVIEW BUILDERS PROGRESS BILLING 7 SURETY',
+    'ELECTRONIC CREDIT HARBORVIEW BUILDERS PROGRESS BILLING 7 PERSONAL',
+  ])('%s: refused', (d) => {
+    expect(read([...payouts, ap, tx('2026-06-18', d, 9400)])).toHaveProperty('refused');
+  });
+  it.each(['ELECTRONIC CREDIT HARBORVIEW BUILDERS PROGRESS BILLING 7 REF 55102', 'ACH DEPOSIT HARBORVIEW BUILDERS PROGRESS PMT 3 CCD 004417190032117'])('%s: sales', (d) => {
+    expect(read([...payouts, ap, tx('2026-06-18', d, 9400)])).toEqual({ true_revenue: 24000 + 2100 + 9400 });
+  });
+});

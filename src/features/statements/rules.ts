@@ -259,7 +259,7 @@ function onlyReferences(words: string): boolean {
   return words
     .split(/[\s:#/.,=-]+/)
     .filter(Boolean)
-    .every((w) => /\d/.test(w) || /^(CCD|PPD|CTX|WEB|TEL|IAT|REF|REFERENCE|ID|NO|NBR|NUM|TRN|TRACE|FED|IMAD|OMAD|INV|INVOICE|VOUCHER|VCHR|PMT|PAYMENT|PYMT)$/.test(w));
+    .every((w) => /\d/.test(w) || /^(CCD|PPD|CTX|WEB|TEL|IAT|REF|REFERENCE|ID|NO|NBR|NUM|TRN|TRACE|FED|IMAD|OMAD|INV|INVOICE|VOUCHER|VCHR|PMT|PAYMENT|PYMT|JOB|PROJ|PROJECT)$/.test(w));
 }
 
 /**
@@ -461,7 +461,12 @@ export function billingEntry(description: string): boolean {
   // (After the channel's words: "ACH DEPOSIT" is the channel, no deposit held.)
   const words = description.toUpperCase().split(/\s+/).filter(Boolean);
   const d = words.slice(channelLead(words)).join(' ');
-  return BILLING_DOC.test(d) && !NO_PRICE.test(d) && !LENDER_OR_INVESTOR.test(d) && creditDoubt(description) === null && !creditSettled(description);
+  // (revB: and only the entry's references after the document's words: "PROGRESS BILLING 7 BOND
+  // RELEASE", "... SURETY", "... CONSTRUCTION DISB" say what the money is, no billing paid.)
+  const docs = [...d.matchAll(new RegExp(BILLING_DOC.source, 'g'))];
+  const last = docs[docs.length - 1];
+  if (!last || !onlyReferences(d.slice(last.index! + last[0].length))) return false;
+  return !NO_PRICE.test(d) && !LENDER_OR_INVESTOR.test(d) && creditDoubt(description) === null && !creditSettled(description);
 }
 
 /** A contract or a service, and the period it was performed in (a month, a quarter, a season). */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { categoryDoubt } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
+import { analyzeStatementPdf } from '../../src/features/statements/analyze';
+import { statementPdf, type PageSpec } from '../support/statement-builder';
 import { creditDoubt, treasuryPaysOrder } from '../../src/features/statements/rules';
 
 // revB (outside review of sfix20): lines the new rules read into a parsed statement with a wrong true
@@ -59,5 +61,22 @@ describe("3. a progress billing from a customer that pays in the period is sales
   });
   it.each(['ELECTRONIC CREDIT HARBORVIEW BUILDERS PROGRESS BILLING 7 REF 55102', 'ACH DEPOSIT HARBORVIEW BUILDERS PROGRESS PMT 3 CCD 004417190032117'])('%s: sales', (d) => {
     expect(read([...payouts, ap, tx('2026-06-18', d, 9400)])).toEqual({ true_revenue: 24000 + 2100 + 9400 });
+  });
+});
+
+describe("4. a section's printed count of checks among other debits is its checks", () => {
+  const R = (x: number, t: string) => [x, t, { r: true }] as const;
+  type Line = PageSpec[number];
+  const top: Line[] = ['Pinecrest Valley Bank', 'Business Checking  March 1, 2026 - March 31, 2026', 'Account Summary', [[50, 'Beginning Balance'], R(300, '$10,000.00')], [[50, 'Ending Balance'], R(300, '$11,300.00')]];
+  const hdr: Line = [[50, 'Date', { b: true }], [100, 'Description', { b: true }], R(540, 'Amount')];
+  const dep = (n: number, a: string): Line => [[50, `03/0${n}`], [100, `ELECTRONIC DEPOSIT SQUARE INC DEP 44${n}`], R(540, a)];
+  const wds: Line[] = [[[50, '03/03'], [100, 'ACH DEBIT VERIZON WIRELESS PAYMENT'], R(540, '1,200.00')], [[50, '03/10'], [100, 'ACH DEBIT CITY WATER UTILITY BILL'], R(540, '2,000.00')]];
+  const checks = (n: number): PageSpec[] => [[...top, 'DEPOSITS AND OTHER CREDITS', hdr, dep(2, '1,500.00'), dep(3, '1,250.00'), dep(4, '1,750.00'), `CHECKS AND OTHER DEBITS  No. Checks: ${n}`, hdr, [[50, '03/03'], [100, 'CHECK 1041'], R(540, '1,200.00')], wds[1]]];
+  it('"No. Checks: 1" over one check and an ACH debit: read', async () => {
+    const r = await analyzeStatementPdf(await statementPdf(checks(1)));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+  });
+  it('"No. Checks: 3" there: refused', async () => {
+    expect(await analyzeStatementPdf(await statementPdf(checks(3)))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   });
 });

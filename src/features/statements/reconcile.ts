@@ -135,7 +135,14 @@ export function reconcile(r: Reading): Reconciled {
     // A count printed with a section's heading ("DEPOSITS (4 ITEMS)"): that section's rows, every one
     // read under it (before a row listed again elsewhere is dropped), or, a heading that counts a side
     // ("Money in  39 transactions" over a register of both), the side's.
-    if (t.countOnly && t.section >= 0) return [inGroup(t.section), t.kind === 'credit' ? credits : debits];
+    // (revB: or, a count of checks, "No. Checks: 1" over a section of checks and other debits, its
+    // rows that are checks, by number or by word, no bank's charge.)
+    if (t.countOnly && t.section >= 0) {
+      const own = inGroup(t.section);
+      const cands = [own, t.kind === 'credit' ? credits : debits];
+      if (/\b(?:no\.?|number of|#)\s*(?:of\s+)?checks?\b/i.test(t.label)) cands.push(own.filter((x) => !!x.check || (words.checks.test(x.description) && !bankCharge(x.description) && !isNsf(x.description))));
+      return cands;
+    }
     const side = t.kind === 'credit' ? credits : debits;
     const cands: S[][] = [side];
     if (t.section >= 0) cands.unshift(inGroup(t.section).filter((x) => Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1)));

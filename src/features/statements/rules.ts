@@ -244,7 +244,22 @@ function warrantyCompanyPaysVendor(d: string): boolean {
   const v = VENDOR_PAYMENT.exec(d);
   if (!w || !v || v.index < w.index) return false;
   const after = d.slice(w.index + w[0].length);
-  return !/\b(CREDIT|CR|CREDITS|PARTS?|CLAIMS?|CLM|LABOU?R|REIMB\w*|REFUND\w*|RFND|RETURN\w*|REVERS\w*|CHARGEBACK|ADJ\w*|MEMO)\b/.test(after) && !FACTORING_LOOK.test(d) && !CLAIM_LOOK.test(d) && !LOSS_LOOK.test(lossWords(d));
+  // (revB: and what follows the vendor-payment words is only the entry's references, "CCD 0419117", no
+  // word saying what the money is: a warranty company pays a homeowner's cash in lieu of a repair, a
+  // plan's prorated refund or a settlement through the same payables run, "... AP PMT CASH IN LIEU".)
+  return !/\b(CREDIT|CR|CREDITS|PARTS?|CLAIMS?|CLM|LABOU?R|REIMB\w*|REFUND\w*|RFND|RETURN\w*|REVERS\w*|CHARGEBACK|ADJ\w*|MEMO)\b/.test(after) && !NO_PRICE.test(after) && onlyReferences(d.slice(v.index + v[0].length)) && !FACTORING_LOOK.test(d) && !CLAIM_LOOK.test(d) && !LOSS_LOOK.test(lossWords(d));
+}
+
+/**
+ * Whether the words are only an entry's references: numbers and codes (a token with a digit), the ACH
+ * standard entry classes (CCD, PPD, CTX, WEB), and the words naming a reference (REF, ID, NO, TRN,
+ * FED, INV, INVOICE, VOUCHER, PMT, PAYMENT): no word saying what the money is for.
+ */
+function onlyReferences(words: string): boolean {
+  return words
+    .split(/[\s:#/.,=-]+/)
+    .filter(Boolean)
+    .every((w) => /\d/.test(w) || /^(CCD|PPD|CTX|WEB|TEL|IAT|REF|REFERENCE|ID|NO|NBR|NUM|TRN|TRACE|FED|IMAD|OMAD|INV|INVOICE|VOUCHER|VCHR|PMT|PAYMENT|PYMT|JOB|PROJ|PROJECT)$/.test(w));
 }
 
 /**
@@ -358,7 +373,12 @@ export function treasuryPaysOrder(d: string): boolean {
   US_TREASURY.lastIndex = 0;
   if (!US_TREASURY.test(u)) return false;
   const rest = u.replace(US_TREASURY, ' ');
-  return publicContract(rest) && !NO_PRICE.test(rest) && !LENDER_OR_INVESTOR.test(rest);
+  // (revB: the order's number ends the entry, or references only follow it: "TASK ORDER 36C10B
+  // CREDIT", "... INTEREST PENALTY", "... OVERPAYMENT OFFSET" say money that is no order's price.)
+  const orders = [...rest.matchAll(/\b(CONTRACT|TASK\s+ORDER|DELIVERY\s+ORDER)\b/g)];
+  const last = orders[orders.length - 1];
+  const tail = last ? rest.slice(last.index! + last[0].length) : '';
+  return publicContract(rest) && !NO_PRICE.test(rest) && !LENDER_OR_INVESTOR.test(rest) && onlyReferences(tail);
 }
 
 /** A month, a fiscal span or a tax form after a year: a period's or a return's words, no model's. */
@@ -441,7 +461,12 @@ export function billingEntry(description: string): boolean {
   // (After the channel's words: "ACH DEPOSIT" is the channel, no deposit held.)
   const words = description.toUpperCase().split(/\s+/).filter(Boolean);
   const d = words.slice(channelLead(words)).join(' ');
-  return BILLING_DOC.test(d) && !NO_PRICE.test(d) && !LENDER_OR_INVESTOR.test(d) && creditDoubt(description) === null && !creditSettled(description);
+  // (revB: and only the entry's references after the document's words: "PROGRESS BILLING 7 BOND
+  // RELEASE", "... SURETY", "... CONSTRUCTION DISB" say what the money is, no billing paid.)
+  const docs = [...d.matchAll(new RegExp(BILLING_DOC.source, 'g'))];
+  const last = docs[docs.length - 1];
+  if (!last || !onlyReferences(d.slice(last.index! + last[0].length))) return false;
+  return !NO_PRICE.test(d) && !LENDER_OR_INVESTOR.test(d) && creditDoubt(description) === null && !creditSettled(description);
 }
 
 /** A contract or a service, and the period it was performed in (a month, a quarter, a season). */

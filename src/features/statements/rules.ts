@@ -22,8 +22,11 @@ export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund' | 'interest
  * blind-29; "DIVIDEND DEPOSIT  APY EARNED 0.15%", blind-53: the yield earned is the account's own), said by
  * the same words at the start of the line; a "DIVIDEND PAYMENT VANGUARD" (a
  * stock's dividend, money from an investment) is not the account's interest and is left alone.
+ * The dividend on the account's own share said by the account's kind ("SHARE DIVIDEND", "SHARE DRAFT
+ * DIVIDEND", "SAVINGS DIVIDEND"), or the word alone with no payer ("DIVIDEND"), is the same (review
+ * revD: such a credit was counted as sales on a parsed credit union statement).
  */
-const BANK_INTEREST = /^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\b(ANNUAL\s+PERCENTAGE\s+YIELD|APY)\s+EARNED\b/;
+const BANK_INTEREST = /^\s*((REGULAR|PRIMARY|BUSINESS|MEMBER)\s+)?(SHARES?|SHARE\s+DRAFT|SAVINGS|SAV|CHECKING|CHK|DRAFT|MONEY\s+MARKET|CERTIFICATE)\s+DIVIDENDS?\b|^\s*DIVIDENDS?\s*$|^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\b(ANNUAL\s+PERCENTAGE\s+YIELD|APY)\s+EARNED\b/;
 
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {

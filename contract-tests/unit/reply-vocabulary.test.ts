@@ -4986,4 +4986,12 @@ describe('(revC) review of rfix20 and rfix21: withdrawals naming the merchant, r
     // a revision saying it supersedes the earlier offer, withdrawn, still stands
     expect(hook('Updated numbers on Pinecrest. These terms supersede the offer we sent Monday, and that earlier offer is withdrawn.\n\nAmount: $50,000\nFactor: 1.32\nTerm: 40 weeks\nWeekly payment: $1,650.00').out.apply).toBe(true);
   });
+
+  it('revised terms named for another merchant ("Updated numbers on <another business>") go to a person, ours stand', () => {
+    const rev = (name: string) => `Updated numbers on ${name}. These terms supersede the offer we sent Monday, and that earlier offer is withdrawn.\n\nAmount: $50,000\nFactor: 1.32\nTerm: 40 weeks\nWeekly payment: $1,650.00`;
+    const other = hook(rev('Harbor Bakery'));
+    expect(other.r.review_reason).toBe('multiple_deals');
+    expect(other.out.apply).toBe(false);
+    expect(hook(rev('Pinecrest')).out.apply).toBe(true);
+  });
 });

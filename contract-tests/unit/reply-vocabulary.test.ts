@@ -4994,4 +4994,10 @@ describe('(revC) review of rfix20 and rfix21: withdrawals naming the merchant, r
     expect(other.out.apply).toBe(false);
     expect(hook(rev('Pinecrest')).out.apply).toBe(true);
   });
+
+  it('a payment said to include or carry a fee counts no term; the plain payment still does', () => {
+    expect(extractOffers('Pinecrest: 40k at 1.35, daily payment of $450 (includes a $25 daily ACH fee).')).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: null }]);
+    expect(extractOffers('Pinecrest: 40k at 1.35, $450/day plus a $15 daily processing fee.')).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: null }]);
+    expect(extractOffers('Pinecrest: 40k at 1.35, $450 a day. Origination fee $1,200 taken from funding.')).toMatchObject([{ term: 120, term_unit: 'days' }]);
+  });
 });

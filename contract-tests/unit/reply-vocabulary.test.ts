@@ -4970,3 +4970,34 @@ describe('(rfix21) second-hand declines, another ISO, terms counted from the pay
     expect(read('No va, Dana. La cuenta estuvo negativo 9 días en octubre.', pinecrest()).decline_category).toBe('negative_days');
   });
 });
+
+describe('(revC) review of rfix20 and rfix21: withdrawals naming the merchant, revisions, counted terms', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('an approval withdrawn by the merchant\'s name ("our approval on X is withdrawn") is a withdrawal; less offered after it goes to a person', () => {
+    const less = hook('Our approval on Pinecrest is withdrawn. We can do $50,000 at 1.32 over 40 weeks, $1,650.00 weekly.');
+    expect(less.r).toMatchObject({ type: 'counter', review_reason: 'approval_withdrawn' });
+    expect(less.out.apply).toBe(false);
+    expect(hook('The offer for the clinic was pulled after the bank verification failed.').r).toMatchObject({ type: 'declined', review_reason: 'approval_withdrawn' });
+    // a revision saying it supersedes the earlier offer, withdrawn, still stands
+    expect(hook('Updated numbers on Pinecrest. These terms supersede the offer we sent Monday, and that earlier offer is withdrawn.\n\nAmount: $50,000\nFactor: 1.32\nTerm: 40 weeks\nWeekly payment: $1,650.00').out.apply).toBe(true);
+  });
+
+  it('revised terms named for another merchant ("Updated numbers on <another business>") go to a person, ours stand', () => {
+    const rev = (name: string) => `Updated numbers on ${name}. These terms supersede the offer we sent Monday, and that earlier offer is withdrawn.\n\nAmount: $50,000\nFactor: 1.32\nTerm: 40 weeks\nWeekly payment: $1,650.00`;
+    const other = hook(rev('Harbor Bakery'));
+    expect(other.r.review_reason).toBe('multiple_deals');
+    expect(other.out.apply).toBe(false);
+    expect(hook(rev('Pinecrest')).out.apply).toBe(true);
+  });
+
+  it('a payment said to include or carry a fee counts no term; the plain payment still does', () => {
+    expect(extractOffers('Pinecrest: 40k at 1.35, daily payment of $450 (includes a $25 daily ACH fee).')).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: null }]);
+    expect(extractOffers('Pinecrest: 40k at 1.35, $450/day plus a $15 daily processing fee.')).toMatchObject([{ amount: 40_000, factor_rate: 1.35, term: null }]);
+    expect(extractOffers('Pinecrest: 40k at 1.35, $450 a day. Origination fee $1,200 taken from funding.')).toMatchObject([{ term: 120, term_unit: 'days' }]);
+  });
+});

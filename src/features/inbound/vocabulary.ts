@@ -273,7 +273,8 @@ export const WITHDRAWAL: PhraseRow[] = [
   { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking|retract|retracting|retracted) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
   // an approval taken back in other words: "we previously approved this but are rescinding", "have to walk back our number"
   { phrase: "(are|is|we're|i'm|am|have|has|we've|been|now) (rescinding|withdrawing|revoking|retracting|pulling (it|this|that) back|walking (it|this|that) back|taking (it|this|that) back)|(walk|walking|take|taking|pull|pulling) back (our|the|my|yesterday's|today's|last week's|that|this|the earlier|the previous) (number|numbers|offer|approval|terms|quote|pricing)", w: 4 },
-  { phrase: '(approval|offer) (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)', w: 4 },
+  // (revC) ... the approval named by its merchant between: "our approval on Pinecrest is withdrawn", "the offer for the clinic was pulled"
+  { phrase: "(approval|offer)( (on|for|of) (the )?[a-z'&-]+( [a-z'&-]+){0,3}?)? (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)", w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   // (holdout35) the approval struck out in plain words: "scratch the approval below", "scrap yesterday's offer", "nix that approval"
   // (holdout41) ... the approval named by the business, whose name runs to four words: "scratch the sun valley ski approval"

@@ -263,7 +263,7 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
 
 /** A decision sentence naming its file: "Approved 60k ... for Pinecrest", "Lakeside is declined" (a name never spans a line break:
  * a portal banner's "APPROVED - MODIFIED TERMS" over "This file is approved" names no file; holdout23). */
-const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
+const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied|(?:revised|updated|new|amended) (?:numbers|terms|offer|pricing|quote))\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
 /** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line).
  * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). */
 const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
@@ -279,6 +279,7 @@ const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'u
 
 /**
  * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
+ * (revC) or revised terms named for one ("Updated numbers on Harbor Bakery", read as new terms by the rfix21 revision rule),
  * a line headed by a name and its decision ("X LLC - DECLINE."), or "your other deal / the other file": the name, or null.
  * Only with the deal's business known; the lender's own name, days, months, states and the trade's words are not businesses.
  */

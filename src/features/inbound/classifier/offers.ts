@@ -245,7 +245,13 @@ function soldAt(d: Draft, amount: number, payment: number | null, n: number | nu
   return d.sells.find((x) => agrees(x) === true);
 }
 
-function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number): ExtractedOffer[] {
+/**
+ * (revC) A fee said to be in or on top of a payment ("$450 a day (includes a $25 daily ACH fee)", "$450/day plus a $15 processing
+ * fee"): the payment is not the advance's share alone, so no count of payments is made from it.
+ */
+const FEE_WITH_PAYMENT = /\b(?:includ(?:es|ing|ed)|incl\.?|inclusive of|plus|\+)[ \t]+(?:an?[ \t]+|the[ \t]+)?(?:\$[\d,.]+[ \t]+)?(?:[a-z/-]+[ \t]+){0,3}?fees?\b|\bfees?\b[^.\n]{0,20}\b(?:included|built in|baked in|added (?:to|on))\b/i;
+
+function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined, fill?: number, feeWithPayment = false): ExtractedOffer[] {
   const out: ExtractedOffer[] = [];
   // (holdout17) a menu of structures under one amount ("good for the full fifty. A) 1.29 / 120 business days ... B) 1.35 /
   // 36 weeks ..."): priced terms naming no amount after a priced offer are another structure for that offer's amount.
@@ -285,7 +291,7 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     // (rfix21) no term and no count, but a factor (or payback), a payment and its schedule ("30k a 1.40, $350 diario"): the
     // payments that repay amount x factor are the term, when they come to a whole number of payments (to the cent, or within
     // a dollar of the total) on a schedule the trade writes; a remainder is no count, and the offer stays incomplete
-    if (term === null && d.count === undefined && freq && payment !== null && (d.factor !== undefined || d.payback !== undefined)) {
+    if (term === null && d.count === undefined && !feeWithPayment && freq && payment !== null && (d.factor !== undefined || d.payback !== undefined)) {
       const total = d.payback ?? d.amount * d.factor!;
       const n = Math.round(total / payment);
       const range: Record<PaymentFrequency, [number, number]> = { daily: [20, 520], weekly: [4, 104], 'bi-weekly': [2, 52], monthly: [2, 120] };
@@ -479,13 +485,13 @@ export function extractOffers(own: string, ctx?: ReplyContext, fill?: number): E
   for (const f of scanFacts(text, 0, ctx)) if (f.kind === 'freq' && f.freq) freqs.add(f.freq);
   const globalFreq = freqs.size === 1 ? [...freqs][0] : undefined;
   const offers: ExtractedOffer[] = [];
-  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx), doc), globalFreq, fill));
+  for (const doc of docs) offers.push(...finishOffers(groupFacts(scanFacts(doc, 0, ctx), doc), globalFreq, fill, FEE_WITH_PAYMENT.test(doc)));
   const fromTables = offers.filter((o) => o.missing.length === 0);
   // (holdout27) the prose naming an offer its table prices ("our 12-month term loan for the full 80K" above the table, "buy
   // rate 1.29 on A" beside it): an incomplete offer whose every stated figure a complete table offer has is that offer
   const sameAsTable = (o: ExtractedOffer) =>
     o.missing.length > 0 &&
     fromTables.some((t) => t.amount === o.amount && (o.factor_rate === null || o.factor_rate === t.factor_rate) && (o.term === null || (o.term === t.term && o.term_unit === t.term_unit)));
-  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx), rest), globalFreq, fill).filter((o) => !sameAsTable(o)));
+  offers.push(...finishOffers(groupFacts(scanFacts(rest, 0, ctx), rest), globalFreq, fill, FEE_WITH_PAYMENT.test(rest)).filter((o) => !sameAsTable(o)));
   return offers;
 }

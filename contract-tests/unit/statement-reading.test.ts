@@ -675,6 +675,8 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   { dir: 'contract-tests/fixtures/statements-blind-55', minParsed: 8 },
   // Blind-56 scored 8/8 parsed, all 96 figures right, none wrong, before any change for it (2026-11-29).
   { dir: 'contract-tests/fixtures/statements-blind-56', minParsed: 8 },
+  // Blind-57 scored 8/8 parsed, all 96 figures right, none wrong, before any change for it (2026-11-29).
+  { dir: 'contract-tests/fixtures/statements-blind-57', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

@@ -5032,6 +5032,9 @@ describe('(rfix22) holdout56: records read, shorthand yes and no, other funders\
     expect(r).toMatchObject({ type: 'declined', decline_category: 'industry' });
     expect(out.apply).toBe(true);
     expect(read("It's a no on Pinecrest, sorry.", pinecrest()).type).toBe('declined');
+    expect(read('no on pinecrest vet clinic, sorry', pinecrest()).type).toBe('declined');
+    // the kind shrugged off is named first, before another reason
+    expect(read("Urgent care isn't really our thing, and the owner's FICO is on the low side anyway.", pinecrest()).decline_category).toBe('industry');
     expect(read('Sorry, urgent care clinics are not really our cup of tea.', pinecrest())).toMatchObject({ type: 'declined', decline_category: 'industry' });
     // a no on a term, a figure or a schedule is a counter's refusal, not a decline
     expect(read('no on 12 months. we can do 40k at 1.35 over 9 months, daily', pinecrest()).type).not.toBe('declined');
@@ -5050,6 +5053,9 @@ describe('(rfix22) holdout56: records read, shorthand yes and no, other funders\
   it('contracts for the approved deal, "please have the merchant sign by Friday": an approval, no request for information', () => {
     const r = read('Contracts for the approved deal: purchase price $40,000, factor 1.33, 150 daily payments of $354.67.\nPlease have the merchant sign by Friday.', pinecrest());
     expect(r.type).toBe('approved');
+    // each on its own: the signature asked is no request beside priced terms; the contracts named for the approved deal are the approval
+    expect(read('Purchase price $40,000, factor 1.33, 150 daily payments of $354.67. Please have the merchant sign by Friday.', pinecrest()).type).toBe('approved');
+    expect(read('Contracts for the approved deal: purchase price $40,000, factor 1.33, 150 daily payments of $354.67. Please have the merchant send a voided check.', pinecrest()).type).toBe('approved');
     // signing a document asked for is still a request: the signed application is an item
     expect(read('Please have the merchant sign the application and send 3 months of statements.', pinecrest())).toMatchObject({ type: 'needs_info', requested_items: ['application', '3 months of statements'] });
   });
@@ -5065,6 +5071,7 @@ describe('(rfix22) holdout56: records read, shorthand yes and no, other funders\
   it('an inline numbered list wrapped across lines, and "a line on X", are items', () => {
     expect(requestedItems('to finish we need the merchant to (1) connect their operating account through Plaid and\n(2) upload the 2024 business tax return. The form is attached.').items).toEqual(['operating account through Plaid', '2024 business tax return']);
     expect(requestedItems('We need: (1) voided check (2) 3 months statements (3) DL').items).toEqual(['voided check', '3 months statements', 'DL']);
+    expect(requestedItems('Items Needed | (1) July bank statement; (2) November MTD; (3) voided business check').items).toEqual(['July bank statement', 'November MTD', 'voided business check']);
     expect(requestedItems('Can you send a quick word about the March dip and the October statement?').items).toEqual(['explanation of the March dip', 'October statement']);
     expect(requestedItems('need 2 mo bnk stmts + 2024 tax rtn b4 i price').items).toEqual(['2 mo bnk stmts', '2024 tax rtn']);
   });

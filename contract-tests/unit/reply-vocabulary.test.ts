@@ -5001,3 +5001,78 @@ describe('(revC) review of rfix20 and rfix21: withdrawals naming the merchant, r
     expect(extractOffers('Pinecrest: 40k at 1.35, $450 a day. Origination fee $1,200 taken from funding.')).toMatchObject([{ term: 120, term_unit: 'days' }]);
   });
 });
+
+describe('(rfix22) holdout56: records read, shorthand yes and no, other funders\' tallies, contracts to sign, inline numbered and noted items', () => {
+  const pinecrest = (requested_amount = 40_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('months of records the lender read are no term: the payments counted are', () => {
+    const r = read('After reviewing six months of business bank statements, credit approved the full amount.\n\nPurchase Price ..... $40,000.00\nPurchased Amount ..... $52,000.00\nRemittance ..... $433.33 each business day\nNumber of Remittances ..... 120', pinecrest());
+    expect(r.offers).toMatchObject([{ amount: 40_000, factor_rate: 1.3, term: 120, term_unit: 'days' }]);
+    expect(read('Approved 40k at 1.30 after 4 months of processing history; 9 months, weekly.', pinecrest()).offers).toMatchObject([{ term: 9, term_unit: 'months' }]);
+    // a term of months stays one
+    expect(read('Approved 40k at 1.30 for 6 months, daily.', pinecrest()).offers).toMatchObject([{ term: 6, term_unit: 'months' }]);
+  });
+
+  it('an approval typed with letters dropped ("aprvd", "aproved", "approvd") is an approval; negated it is none', () => {
+    for (const w of ['aprvd', 'aproved', 'approvd', 'aprovd']) {
+      const { r, out } = hook(`pinecrest ${w} 40k 1.30 fr 6 mos pmt 400/day`);
+      expect(r.type).toBe('approved');
+      expect(out.apply).toBe(true);
+    }
+    expect(read('not aprvd yet, waiting on uw', pinecrest()).type).not.toBe('approved');
+    expect(read('Please approve the attached change form.', pinecrest()).type).not.toBe('approved');
+  });
+
+  it('"no on <the file>" opening a reply and "isn\'t our thing" are a no; a no on one term is not; medical practices are an industry', () => {
+    const { r, out } = hook('no on pinecrest. medical w/ insurance recievables isnt our thing, sry');
+    expect(r).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    expect(out.apply).toBe(true);
+    expect(read("It's a no on Pinecrest, sorry.", pinecrest()).type).toBe('declined');
+    expect(read('no on pinecrest vet clinic, sorry', pinecrest()).type).toBe('declined');
+    // the kind shrugged off is named first, before another reason
+    expect(read("Urgent care isn't really our thing, and the owner's FICO is on the low side anyway.", pinecrest()).decline_category).toBe('industry');
+    expect(read('Sorry, urgent care clinics are not really our cup of tea.', pinecrest())).toMatchObject({ type: 'declined', decline_category: 'industry' });
+    // a no on a term, a figure or a schedule is a counter's refusal, not a decline
+    expect(read('no on 12 months. we can do 40k at 1.35 over 9 months, daily', pinecrest()).type).not.toBe('declined');
+    expect(read('no on the weekly. 40k at 1.30, 6 months, $303.33 daily works', pinecrest()).type).not.toBe('declined');
+    expect(read('Our thing is speed: approved 40k at 1.30, 6 months, $433.33 daily.', pinecrest()).type).toBe('approved');
+  });
+
+  it('other funders\' tally beside a funder\'s approval is not the decision; a tally alone or every funder declining stays', () => {
+    const table = 'Funder | Advance | Factor | Term | Payment\nBayview Capital | $40,000 | 1.30 | 6 months | $433.33 daily';
+    expect(hook(`Good news: a funder approved this submission.\n\n${table}\n\n4 funders declined and 1 did not respond.`).out.apply).toBe(true);
+    expect(hook('Approved: $40,000, 1.30, 6 months, $433.33 daily. Two other lenders on the platform passed on it.').out.apply).toBe(true);
+    expect(read('All 5 funders declined this submission.', pinecrest()).type).toBe('declined');
+    expect(hook('3 funders declined and 2 are still reviewing.').out.apply).toBe(false);
+  });
+
+  it('contracts for the approved deal, "please have the merchant sign by Friday": an approval, no request for information', () => {
+    const r = read('Contracts for the approved deal: purchase price $40,000, factor 1.33, 150 daily payments of $354.67.\nPlease have the merchant sign by Friday.', pinecrest());
+    expect(r.type).toBe('approved');
+    // each on its own: the signature asked is no request beside priced terms; the contracts named for the approved deal are the approval
+    expect(read('Purchase price $40,000, factor 1.33, 150 daily payments of $354.67. Please have the merchant sign by Friday.', pinecrest()).type).toBe('approved');
+    expect(read('Contracts for the approved deal: purchase price $40,000, factor 1.33, 150 daily payments of $354.67. Please have the merchant send a voided check.', pinecrest()).type).toBe('approved');
+    // signing a document asked for is still a request: the signed application is an item
+    expect(read('Please have the merchant sign the application and send 3 months of statements.', pinecrest())).toMatchObject({ type: 'needs_info', requested_items: ['application', '3 months of statements'] });
+  });
+
+  it('papers named for another business by its legal name (subject or body) go to a person; the deal\'s own name does not', () => {
+    const body = 'Contracts for the approved deal: purchase price $40,000, factor 1.33, 150 daily payments of $354.67.\nPlease have the merchant sign by Friday.';
+    const subj = (s: string) => classifyReply({ subject: s, text: body }, pinecrest());
+    expect(subj('Please DocuSign: Revenue Purchase Agreement - Harbor Bakery LLC')).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+    expect(read('Attached are the contracts for Harbor Bakery LLC: purchase price $40,000, factor 1.33, 150 daily payments of $354.67.', pinecrest()).review_reason).toBe('multiple_deals');
+    expect(subj('Please DocuSign: Revenue Purchase Agreement - Pinecrest Veterinary Clinic LLC').review_reason).toBeUndefined();
+  });
+
+  it('an inline numbered list wrapped across lines, and "a line on X", are items', () => {
+    expect(requestedItems('to finish we need the merchant to (1) connect their operating account through Plaid and\n(2) upload the 2024 business tax return. The form is attached.').items).toEqual(['operating account through Plaid', '2024 business tax return']);
+    expect(requestedItems('We need: (1) voided check (2) 3 months statements (3) DL').items).toEqual(['voided check', '3 months statements', 'DL']);
+    expect(requestedItems('Items Needed | (1) July bank statement; (2) November MTD; (3) voided business check').items).toEqual(['July bank statement', 'November MTD', 'voided business check']);
+    expect(requestedItems('Can you send a quick word about the March dip and the October statement?').items).toEqual(['explanation of the March dip', 'October statement']);
+    expect(requestedItems('need 2 mo bnk stmts + 2024 tax rtn b4 i price').items).toEqual(['2 mo bnk stmts', '2024 tax rtn']);
+  });
+});

@@ -73,11 +73,17 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: '(is|are|was|were|has been|have been) approve (by|from|for|on|at|with)', w: 3, negatable: true, modal: true },
   // contracts out is the approval: "Contracts sent via DocuSign for $70,000 at 1.32", "we issued contracts", "docs are out for signature"
   { phrase: "(contracts?|docs|agreements?|paperwork) (were |was |have been |has been |just )?(sent|went out|are out|issued|generated|released|out for (e-?)?signature)|(sent|issued|generated|released|pushed) (out )?(the )?(contracts?|agreements?)( (out|over))?|(sent|out) (via|through|on|by) (docusign|adobe sign|hellosign|pandadoc)|docusign (sent|envelope)", w: 3, negatable: true },
+  // (rfix22) the contracts named for the deal as approved: "contracts for the approved deal", "the agreement for the approved
+  // offer is attached" (never the approved terms discussed without papers: "the approved amount is lower than asked")
+  { phrase: "(contracts?|docs|documents|agreements?|purchase agreement|paperwork|envelope) (for|on|covering) (the |your |this |our )?approved (deal|offer|terms|file|advance|funding|transaction)", w: 3, negatable: true },
   // an approval in soft words: "verbal approval at the full 120", "soft yes" (terms still to come: TENTATIVE sends it to a person)
   { phrase: "(verbal|verbally|soft|preliminary|prelim) (approval|approved|yes|ok)", w: 2.5, modal: true },
   // bilingual reps: Spanish prose around the trade's English word, or the Spanish word ("quedó APPROVED", "salió aprobado")
   { phrase: "(qued[o\u00f3]|est[a\u00e1]|fue|sali[o\u00f3]|ya) (approved|aprobad[oa])|aprobad[oa]", w: 3, negatable: true, modal: true },
   { phrase: 'appr(vd)?', w: 2.5 },
+  // (rfix22) the word typed on a phone with its vowels or a letter dropped: "aprvd", "aprovd", "aproved", "approvd", "apprvd"
+  // (never "approve", "approval": the word's stem is no decision)
+  { phrase: '(?!approved\\b|apprvd\\b)ap{1,2}ro?ve?d', w: 2.5, negatable: true, modal: true },
   // shorthand with an apostrophe (holdout10): "app'd 40/1.35", "aprv'd", "approv'd at 60"
   { phrase: "(app|appr|aprv|apprv|approv)'d", w: 3, negatable: true, modal: true },
   { phrase: "(we're|we are) good to go|good to go", w: 2.5, negatable: true, modal: true },
@@ -181,6 +187,12 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
   // "this one's a no for us", "that is a firm no", "a non-starter" (never "a no-brainer")
   { phrase: "('s|is|was) a (hard |firm |definite |flat )?no(?![-']| ?(brainer|show|doc|go))( for us| from us| from me| here)?|non-?starter", w: 3, modal: true },
+  // (rfix22) the lender's no, said of the file first thing ("no on turlock urgent care.", "It's a no on Pinecrest, sorry"); never a
+  // no on one term or figure, which is a counter's refusal ("no on the weekly", "no on 12 months", "no on 75, can do 60")
+  { phrase: "(?:^|(?<=[.!?]\\s+)|(?<=^(?:hi|hey|hello|dana|sorry)[ ,]+[a-z]*[ ,]*))(?:it's |that's |we're |we are |i'm |i am |gonna be |going to be )?(?:a )?(?:hard |firm )?no on (?!(?:the |a |an |your |their |his |her )?(?:\\d|\\$|weekly|daily|monthly|bi-?weekly|term|amount|factor|rate|buy|sell|price|pricing|payments?|pmts?|schedule|full|ask|requested|advance|position|stacking|renewal|second|first|\\w+ (?:months?|weeks?|days?|mos?|wks?)\\b)|(?:the |this |that )?(?:\\d|\\$))", w: 3, modal: true },
+  // (rfix22) the kind of deal the lender does not do, in a shrug: "medical w/ insurance receivables isn't our thing", "not
+  // really our cup of tea" (never "our thing is speed", "isn't our thing to decide": a lender talking about itself)
+  { phrase: "(isn't|is not|aren't|are not|not) (really |exactly |quite )?(our|my) (thing|cup of tea|kind of (deal|file|business|merchant)|type of (deal|file|business|merchant)|sweet ?spot|bag)(?!\\s+(to|that|we|i|because|but)\\b)", w: 3, modal: true },
   // "we're passing on Harvest Moon", "we'll be passing"
   { phrase: "(we're|we are|i'm|i am|we'll be|we will be|i'll be) passing", w: 3 },
   // "We're out on Ridgeline", "count us out", "I'm out." (never "out of the office", "out of NY")
@@ -1301,6 +1313,9 @@ export const STATE_CONTEXT = ["(paused|pausing|suspended|suspending|stopped|quit
 export const INDUSTRIES: string[] = [
   'vape', 'smoke shops?', 'cbd', 'cannabis', 'dispensar(y|ies)', 'firearms?', 'guns?', 'adult', 'gambling', 'casinos?', 'trucking', 'freight', 'construction',
   'contractors?', 'auto sales', 'car dealers?', 'used cars?', 'non-?profits?', 'real estate', 'law firms?', 'attorneys?', 'travel agenc(y|ies)', 'crypto\\w*', 'pawn', 'farms?', 'farming', 'growers?', 'agricultur(e|al)',
+  // (rfix22) medical practices paid by insurers ("medical w/ insurance receivables", "urgent care", "billing insurers") are a class
+  // funders exclude: the receivables are the insurer's to pay
+  'medical', 'urgent care', 'insurance (receivables|recievables|reimburse\\w*|billing)',
   'restricted industry', 'industry',
 ];
 

@@ -58,6 +58,19 @@ export function blankCheckRows(lower: string): string {
     .join('\n');
 }
 
+/**
+ * (rfix22) A marketplace's tally of the other funders that said no ("3 funders declined and 2 did not respond", "two other lenders
+ * passed"): those funders' answers, not the decision on the file. The tally is blanked (up to where the sender goes on:
+ * "3 participants declined, so we can't fund" keeps its "so we can't fund")
+ * for the decline cues and the decline reason. Never every funder ("all 5 funders declined", "5 of 5 funders passed", "none of the
+ * funders"). A tally alone ("3 funders declined and 2 are still reviewing") is then no decision either: for a person.
+ */
+const NUM_WORD = '\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|some|a few|most|many|the other|other';
+const FUNDER_TALLY = new RegExp(`(?<!\\b(?:all|of|every|each)\\s+)\\b(?:${NUM_WORD})\\s+(?:other\\s+|more\\s+|remaining\\s+)?(?:funders?|lenders?|buyers?|participants?|capital providers?)(?:\\s+(?:on|in|from) (?:the |our |this )?[\\w-]+)?\\s+(?:have\\s+|has\\s+|also\\s+)?(?:declined|passed|said no|turned (?:it|this|the file) down|did not (?:match|respond)|didn't (?:match|respond))\\b[^.!?\\n;]*?(?=[.!?\\n;]|,?\\s+(?:so|but|which|hence|therefore|and (?:so|we|i|our|the lead|that))\\b|$)`, 'g');
+export function blankFunderTally(lower: string): string {
+  return lower.replace(FUNDER_TALLY, (m) => ' '.repeat(m.length));
+}
+
 /** A refusal in words among the declined cues' hits (not "sorry", not a reason word, not a revisit). */
 const FIRM_NO = /can't|cannot|can not|unable|not able|won't|will not|not (moving|going)|pass\b|declin|no[- ]go|turn\w* (it|this|that)|not for us|doesn't work|does not work/;
 /** The deal approved as it was sent, not negated: "approved as submitted", "approve it as requested" (never "can't approve it as submitted"). */
@@ -299,7 +312,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
     }
   }
   // (revA) a checks table's passed rows beside the lender's own decision row are no decline and no decline reason
-  const unchecked = blankCheckRows(lower);
+  const unchecked = blankFunderTally(blankCheckRows(lower));
   const category = declineCategory(blankBusinessName(unchecked, ctx?.business_name));
   const approved = score(lower, APPROVED_CUES);
   // (rfix) the deal's business named as what is refused ("cant do Biloxi Gulf Tire", "we won't fund Harbor Bakery"): read as

@@ -75,7 +75,9 @@ export const NEEDS_CUES: Cue[] = [
   { re: /\b(we|i|still|also|will|uw|underwriting)\s+needs?\b|\bneeds?\b/g, w: 1 },
   { re: /\bbefore (we|i) can\b/g, w: 1.5 },
   // (rfix11) ... in a salesman's words: "can you grab the last 3 months of Square statements", "could you pull a MTD printout"
-  { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit|grab|pull)\b/g, w: 2 },
+  // (rfix22) never the contracts' signature asked ("please have the merchant sign by Friday", "pls get them to sign the agreement"):
+  // the close of an approval, no information wanted
+  { re: /\b(please|pls|can you|could you|kindly)\s+(send|resend|re-send|provide|upload|forward|get|have|email|submit|grab|pull)\b(?!\s+(?:the |your |our )?(?:merchant|client|owner|customer|borrower|him|her|them|they|signer)\s+(?:to\s+)?(?:e-?sign|sign|docusign|execute|countersign|review and sign)(?:\s+(?:by|today|tonight|tomorrow|asap|before|it|them|the (?:contracts?|agreements?|docs|documents|envelope|purchase agreement|closing docs))\b|\s*[.!,;]|\s*$))/g, w: 2 },
   { re: /\b(didn't|did not|never) (come through|arrive|get (it|them|the))\b|\b(attachment|package|file|docs?) (is |was )?(missing|blank|corrupt|incomplete)\b|\bis incomplete\b/g, w: 1.5 },
   { re: /\bsend (over|me|us)\b/g, w: 1 },
   // (holdout18) never "nothing missing on your side"

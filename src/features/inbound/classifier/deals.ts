@@ -278,6 +278,22 @@ const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Yo|Dear|Good|Congrats|Congrat
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
 /**
+ * (rfix22) The papers named for a business by its legal name, in the subject or the body ("Please DocuSign: Revenue Purchase
+ * Agreement - Corcoran Tractor & Tire Inc", "Contracts for Harbor Bakery LLC attached"): a name ending in a company's suffix that
+ * is not the deal's business is another merchant's contract, whichever thread it came on (a person checks which file it is for).
+ * Only with the deal's business known; the deal's own name, shortened or in full, is no other business.
+ */
+const PAPERS_FOR = /\b(?:[Aa]greements?|AGREEMENTS?|[Cc]ontracts?|CONTRACTS?|[Dd]ocs|DOCS|[Dd]ocuments|[Ee]nvelope|[Cc]losing [Pp]ackage|[Oo]ffer [Ll]etter)\s*(?:[-\u2013\u2014:|]|\bfor\b|\bre:?)\s*((?:[A-Z][\w'&.-]*[ \t]+|&[ \t]+|(?:of|and|the)[ \t]+){1,6}(?:Inc|LLC|L\.L\.C|Co|Corp|Corporation|Ltd|Company|LP|LLP|PLLC)\b\.?)/;
+export function papersForOther(text: string, ctx?: ReplyContext): string | null {
+  const business = nameWords(ctx?.business_name ?? '');
+  if (!business.length) return null;
+  const m = PAPERS_FOR.exec(normalizeText(text));
+  if (!m) return null;
+  const named = nameWords(m[1]);
+  return named.length && !sameBusiness(named, business) ? m[1].trim() : null;
+}
+
+/**
  * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),
  * (revC) or revised terms named for one ("Updated numbers on Harbor Bakery", read as new terms by the rfix21 revision rule),
  * a line headed by a name and its decision ("X LLC - DECLINE."), or "your other deal / the other file": the name, or null.

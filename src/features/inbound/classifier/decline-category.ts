@@ -97,6 +97,9 @@ CATEGORY_CUES.push({
   w: 3,
 });
 CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b`, 'g'), w: 1 });
+// (rfix22) a kind of business the lender names and shrugs off: "urgent care isn't really our thing", "medical w/ insurance
+// receivables isnt our thing" (the kind named in the clause is the reason, said on its own)
+CATEGORY_CUES.push({ cat: 'industry', re: new RegExp(`\\b(?:${V.INDUSTRIES.join('|')})\\b[^.;!?\\n]{0,40}\\b(?:isn't|is not|aren't|are not|not) (?:really |exactly |quite )?(?:our|my) (?:thing|cup of tea|sweet ?spot|kind of (?:business|merchant|deal)|type of (?:business|merchant|deal))\\b`, 'g'), w: 3 });
 // (holdout35) a kind of business, in the plural and no state, put on the lender's list: "Farms and growers are on our
 // restricted list", "nail salons are on the excluded list" (an industry, not "our restricted list" of states)
 const NOT_STATE = `(?!(?:${STATE_WORDS.join('|')})\\b)`;

@@ -392,6 +392,8 @@ function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[]
       const granted = askedTermGranted(lower.slice(0, m.index));
       if (ASKED_TERM_AFTER.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !granted) continue;
       // (holdout28) how long the approval stands, counted from its date: "Good 14 days from today", "valid 10 days from issue"
+      // (rfix22) ... nor months of records read: "six months of business bank statements", "4 months of processing history"
+      if (/^\s*\)?\s*of (the )?(business |operating |checking |merchant |processing |card |deposit |account |company |corporate )+(statements|history|bank|activity|records|deposits|volume|data)/.test(post)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from (now|today|the date|date of|this (email|notice|letter|approval)|receipt|issue|issuance|approval)|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;

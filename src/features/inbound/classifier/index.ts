@@ -15,7 +15,7 @@ import { extractOffers } from './offers';
 import { NO_AMOUNT, otherAmountNamed } from './ask';
 import { type Analysis, analyse } from './analyse';
 import { decide } from './decide';
-import { foreignDecision, otherDeals, splitDeals } from './deals';
+import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals';
 import { scanFacts } from './facts';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
@@ -277,7 +277,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const fwdRead = parts.forwarded && (a === both || a === fwdAlone || pointsBelow) ? parts.forwarded : null;
   const fwdElse = fwdRead && !deals.multiple ? otherDeals(fwdRead, context) : null;
   const fwdOther = fwdRead && !deals.multiple && d.type !== 'unclassified' ? (fwdElse?.names[0] ?? fwdElse?.near[0] ?? foreignDecision(fwdRead, context)) : null;
-  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther) : null;
+  // (rfix22) ... and so is an approval whose papers are named for another business ("Please DocuSign: Purchase Agreement - <another
+  // business> Inc" on this deal's thread)
+  const papers = d.type === 'approved' || d.type === 'counter' ? (papersForOther(input.subject, context) ?? papersForOther(deals.own, context)) : null;
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? papers) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
   const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');

@@ -11,7 +11,7 @@ export const BROKER_SIDE_RE = new RegExp(`\\b(?:${V.BROKER_SIDE.join('|')})\\b`,
 // (rfix10) words, not parts of words: "please" holds no lease, "above-referenced" no references
 // (rfix12) a contractor's schedule of its jobs: "their WIP schedule", "a work-in-progress report", "the backlog report"
 export const DOC_WORDS =
-  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|\bvc\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bwip\b|work[- ]in[- ]progress (?:schedule|report)|\bbacklog (?:schedule|report)\b|\b(?:job|jobs|contracts?) schedule\b|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(?:brewer'?s|tax|lien|levy|irs|state|licen[cs]e) notices?\b|\b(mc|dot|usdot) (number|#|authority)|\b(?:\d(?:st|nd|rd|th)|third|fourth|fifth|sixth) months?\b/i;
+  /statement|\bmtd\b|month[- ]to[- ]date|voided? (?:business |bank |company |operating )?(?:check|chk|cheque)|\bvoid\b|\bvc\b|driver'?s?'? licen[cs]e|\bdl\b|photo id|\bid\b|passport|\bssn\b|social security|landlord|\bleases?\b|mortgage|tax returns?|tax rtns?|\bp&l\b|profit (and|&) loss|balance sheet|application|\bapp\b|ownership|articles|\bk-1\b|\bein\b|\bw-?9\b|\bss-?4\b|processing|payoff|zero balance|paid[- ]in[- ]full|(?:satisfaction|release) letter|verification|bank login|decision ?logic|plaid|photos?|pictures?|\bpics?\b|inspection|\breferences?\b|invoices?|\ba\/r\b|receivables|aging|licen[cs]e|utility bill|insurance|debt schedule|balance|contact|phone number|interview|form\b|signature|signed|attachment|package|\bfile\b|\bdocs\b|\bdob\b|proof of|\bstmts?\b|receipts|\b(last|past|most recent) \d{1,2} months\b|^\d{1,2} (more )?months\b|password|unlocked|unprotected|login credentials|\b(january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec)\b|\bauthority\b|\bauthori[sz]ation\b|\bvins?\b|equipment (list|schedule)|\bwip\b|work[- ]in[- ]progress (?:schedule|report)|\bbacklog (?:schedule|report)\b|\b(?:job|jobs|contracts?) schedule\b|\bifta\b|\breturns\b|\bquarters?\b|\btitles?\b|\bregistrations?\b|\bpermits?\b|\bcertificates?\b|\bcoi\b|\b(?:irs )?(?:form )?(?:8821|4506-?[ct]?)\b|\btax ?guard\b|\btax transcripts?\b|\bletters? of explanation\b|\bloe\b|\bexplanation (?:of|for)\b|\bdocumentation\b|\b(?:brewer'?s|tax|lien|levy|irs|state|licen[cs]e) notices?\b|\b(mc|dot|usdot) (number|#|authority)|\b(?:\d(?:st|nd|rd|th)|third|fourth|fifth|sixth) months?\b/i;
 
 /** (rfix10) Words that do not tell one item from another. */
 const SAME_ITEM_STOP = new Set(['the', 'a', 'an', 'of', 'copy', 'for', 'from', 'on', 'to', 'please', 'send', 'us', 'me', 'your', 'their', 'his', 'her', 'our', 'full', 'complete', 'current', 'most', 'recent']);
@@ -212,7 +212,26 @@ function keptItems(): { add(w: Set<string>): void; within(w: Set<string>): boole
   };
 }
 
-export function requestedItems(own: string): { items: string[]; hits: string[]; brokerSide: string[] } {
+/**
+ * (rfix22) An inline numbered list inside a sentence ("we need the merchant to (1) connect their operating account through Plaid
+ * and (2) upload the 2025 business tax return"), hard-wrapped so a later number may open a line: one sentence again, the numbers
+ * dropped after a joining word or a mark ("to", "and", "or", a colon, a table's bar) and read as a comma elsewhere ("need: (1) voided check (2) DL"), so the
+ * verbs and the commas split its items. Read only when "(1)" stands inside a line; a list whose numbers open its lines stays one.
+ */
+function unnumberInline(own: string): string {
+  if (!/\S[ \t]+\(1\)[ \t]+\S/.test(own)) return own;
+  // (a table's cell gap before the number, a tab or spaces, is kept: "Items Needed\t(1) July statement; (2) ...")
+  return own.replace(/(\w+|[^\w\s])([ \t]*(?:\n[ \t]*)?)\(\d{1,2}\)[ \t]+(?=\S)/g, (_all, prev: string, gap: string) => {
+    const g = gap.includes('\n') ? ' ' : gap || ' ';
+    return /^(?:to|and|or|[^\w\s])$/i.test(prev) || /\t| {2,}/.test(gap) ? `${prev}${g}` : `${prev},${g}`;
+  });
+}
+
+/** (rfix22) A note asked on something ("a line on the 10/22 wire", "a quick word about the March dip"): an explanation of it. */
+const NOTE_ON = /^(?:an? |the )?(?:quick |short |brief |one )?(?:line|word|note|sentence|couple (?:of )?lines|few lines) (?:on|about|re|regarding|explaining) (?=\S)/i;
+
+export function requestedItems(own0: string): { items: string[]; hits: string[]; brokerSide: string[] } {
+  const own = unnumberInline(own0);
   const rawLines = own.split('\n');
   const lines = rawLines.map((l) => {
     const c = splitCells(l);
@@ -368,7 +387,7 @@ export function requestedItems(own: string): { items: string[]; hits: string[]; 
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     // (holdout18) "the renewal application not the new deal app", "4 months not 3": the item is what is asked, not what it replaces
     // (holdout42) ... and an aside in brackets the line break cut short ("statements for the second account (the one")
-    for (const p of splitList(m[1]).map((x) => x.replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, '').replace(WHY_AFTER, ''))) {
+    for (const p of splitList(m[1]).map((x) => x.replace(NOTE_ON, 'explanation of ').replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, '').replace(WHY_AFTER, ''))) {
       // what the lender already has is no request: "we only got aug/sep/oct"
       // (rfix7) ... its subject left out in shorthand: "only got jul aug sept", "already have the app"
       // (rfix10) ... or what the broker sent: "what you sent stops at September"

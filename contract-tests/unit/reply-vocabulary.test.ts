@@ -5001,3 +5001,83 @@ describe('(revC) review of rfix20 and rfix21: withdrawals naming the merchant, r
     expect(extractOffers('Pinecrest: 40k at 1.35, $450 a day. Origination fee $1,200 taken from funding.')).toMatchObject([{ term: 120, term_unit: 'days' }]);
   });
 });
+
+describe('(rcond) offers on a condition about the deal\'s merit, a decision naming another business without "for", gross and net amounts', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('an offer hanging on what statements still to come will show goes to a person (tentative_terms)', () => {
+    for (const text of [
+      'If the new statements show no further NSFs we can do $40k at 1.35 over 6 months, weekly.',
+      "Assuming the October statement comes in at similar volume we'd go 50k at 1.36 for 8 months, weekly payments.",
+      'Provided deposits stay above $70k a month, approved for $60,000 at 1.38, 9 months, daily.',
+      'We can do 55k at 1.37 for 8 months weekly as long as the MTD shows no new negative days.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('an offer hanging on an inspection or a site visit still to come, or on a fact about the merchant not verified, goes to a person', () => {
+    for (const text of [
+      'Subject to a clean site inspection, approved for $60,000 at 1.38, 9 months, daily.',
+      'Approved $60,000 at 1.38 for 9 months daily, upon a satisfactory field exam.',
+      'If the merchant really has no other positions we can approve $60k at 1.38 over 9 months daily.',
+      'Assuming there are no undisclosed advances, approved for $60,000 at 1.38, 9 months, daily.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('routine stips, a lien paid off before funding, the item\'s bare arrival and a later upsize floated on a condition still apply', () => {
+    for (const text of [
+      'Approved for $60,000 at 1.38, 9 months, daily. Subject to signed contract and bank verification.',
+      'Approved $60,000 at 1.38 for 9 months, daily, subject to a funding call with the merchant.',
+      'Approved for $60,000 at 1.38, 9 months, daily, conditional on the Kapitus lien being paid off before funding.',
+      'Approved subject to landlord letter. $60,000, 1.38, 9 months, daily.',
+      "Approved $60,000 at 1.38 for 9 months, daily. Once the MTD comes in I'll send contracts.",
+      'Approved 60k at 1.38 for 9 months, daily. If the October statement comes in stronger we can revisit an add-on.',
+      'Approved 60k at 1.38 for 9 months, daily. Let us know if the merchant actually wants to proceed.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r, text).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.38 }] });
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+
+  it('a decision word right before another business ("Approved Harbor Bakery.", "DECLINED - Harbor Bakery") goes to a person (multiple_deals)', () => {
+    for (const text of [
+      'Approved Harbor Bakery. $60k at 1.38 for 9 months, daily.',
+      'Approved Harbor Bakery - 60k / 1.38 / 9 months / daily',
+      'APPROVED - Harbor Bakery\n60k / 1.38 / 9 months / daily',
+      'Approval: Harbor Bakery, 60k at 1.38, 9 months daily.',
+      'Declined Harbor Bakery. Too many NSFs.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('multiple_deals');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('the deal\'s own name, the broker greeted, a label or an adverb after the decision word still apply', () => {
+    for (const text of [
+      'Approved Pinecrest Veterinary. $60k at 1.38 for 9 months, daily.',
+      'Approved Pinecrest Vet - 60k / 1.38 / 9 months / daily',
+      'Approved Dana! 60k at 1.38, 9 months daily.',
+      'Approved As Submitted. 60k at 1.38, 9 months daily.',
+      'Approved In Full - 60k at 1.38, 9 months daily.',
+      'Approved 60k at 1.38, 9 months daily.\nApproval Valid Through: 12/15/2026',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+});

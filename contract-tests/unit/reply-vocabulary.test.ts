@@ -5080,4 +5080,31 @@ describe('(rcond) offers on a condition about the deal\'s merit, a decision nami
       expect(out.apply, text).toBe(true);
     }
   });
+
+  it('two amounts where the funded one is unclear (a net put as a limit or left unexplained, an approval and a smaller sum only funded) go to a person', () => {
+    for (const text of [
+      'Approved 90k at 1.35 for 9 months weekly, but we can only fund 70k net after the payoff.',
+      'Approved 90k but we can only fund 70k. 1.35, 9 months weekly.',
+      "Approved 90k at 1.35, 9 months weekly. We can only put 70k in the merchant's hands.",
+      'Approved 90k at 1.35, 9 months weekly. We can fund 70k net.',
+    ]) {
+      const { r, out } = hook(text, pinecrest(90_000));
+      expect(r.review_reason, text).toBe('conflicting_cues');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('a net after a named fee or payoff, or beside the gross, is no offer: the gross is logged (the corpus convention)', () => {
+    for (const text of [
+      'Approved $90k gross / $70k net after payoff, 1.35, 9 months weekly.',
+      'Approved $90k gross, $70k net. 1.35, 9 months weekly.',
+      'Approved $90,000 at 1.35 for 9 months weekly. Net to merchant $70,000 after the Kapitus payoff.',
+      'Approved 90k at 1.35, 9 months weekly. The merchant will net $87,300 after the 3% origination fee.',
+    ]) {
+      const { r, out } = hook(text, pinecrest(90_000));
+      expect(r, text).toMatchObject({ type: 'approved', offers: [{ amount: 90_000, factor_rate: 1.35 }] });
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
 });

@@ -5107,4 +5107,18 @@ describe('(rcond) offers on a condition about the deal\'s merit, a decision nami
       expect(out.apply, text).toBe(true);
     }
   });
+
+  it('a subject line the lender wrote with a decision naming another business goes to a person; one naming this deal applies', () => {
+    const withSubject = (subject: string) => {
+      const text = '$60k at 1.38 for 9 months, daily. Contracts to follow.';
+      const r = read(text, pinecrest(), subject);
+      return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+    };
+    for (const subject of ['APPROVED - Harbor Bakery', 'Approved: Harbor Bakery', 'Re: Harbor Bakery - Approved']) {
+      const { r, out } = withSubject(subject);
+      expect(r.review_reason, subject).toBe('multiple_deals');
+      expect(out.apply, subject).toBe(false);
+    }
+    expect(withSubject('Approved - Pinecrest Veterinary Clinic').out.apply).toBe(true);
+  });
 });

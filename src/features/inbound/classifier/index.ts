@@ -277,7 +277,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const fwdRead = parts.forwarded && (a === both || a === fwdAlone || pointsBelow) ? parts.forwarded : null;
   const fwdElse = fwdRead && !deals.multiple ? otherDeals(fwdRead, context) : null;
   const fwdOther = fwdRead && !deals.multiple && d.type !== 'unclassified' ? (fwdElse?.names[0] ?? fwdElse?.near[0] ?? foreignDecision(fwdRead, context)) : null;
-  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther) : null;
+  // (rcond) ... and so is a subject line the lender wrote with a decision naming another business ("APPROVED - Harbor Bakery",
+  // "Harbor Bakery - Declined") over terms on this deal's thread: the terms may be that file's
+  const subjectOther = d.type !== 'unclassified' && subjectLine ? foreignDecision(subjectLine, context) : null;
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? subjectOther) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
   const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');

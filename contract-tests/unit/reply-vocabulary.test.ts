@@ -5121,4 +5121,30 @@ describe('(rcond) offers on a condition about the deal\'s merit, a decision nami
     }
     expect(withSubject('Approved - Pinecrest Veterinary Clinic').out.apply).toBe(true);
   });
+
+  it('the same conditions in other words: a figure still to come, "this assumes", a check or search still to come, the merchant\'s word', () => {
+    for (const text of [
+      "We can do 60k at 1.38 over 9 months daily if October's deposits come in north of $80k.",
+      'Approved 60k at 1.38, 9 months daily. This assumes October looks like September.',
+      'Approved 60k at 1.38, 9 months daily, pending review of the October statement.',
+      "Approved 60k at 1.38, 9 months daily, so long as there's nothing new on the background.",
+      'Approved 60k at 1.38, 9 months daily provided the Kapitus balance is what the merchant says.',
+      "Approved 60k at 1.38, 9 months daily. Terms hold if the merchant's story on the NSFs checks out.",
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Approved 60k at 1.38, 9 months daily. If the statements show anything new, let me know.',
+      'Approved 60k at 1.38, 9 months daily. Please send the October statement when it comes in.',
+      'Approved 60k at 1.38, 9 months daily, subject to standard stips and a clean bank verification.',
+      'Approved 60k at 1.38, 9 months daily. Assuming the merchant signs this week we can fund Friday.',
+      'Approved 60k at 1.38, 9 months daily. Provided the merchant is still interested, send back signed docs.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
 });

@@ -6200,7 +6200,8 @@ export interface components {
              *     factor is not the payback stated, the payments do not repay it, or two terms for one
              *     offer; an approval at the ask beside a smaller amount put forward), `low_confidence` (the winning reading barely won, or only the statistical
              *     model read a decision where the rules found none: its reading is shown, never applied), `tentative_terms` (terms
-             *     given before the final sign-off, "approved up to", an amount floated without pricing),
+             *     given before the final sign-off, "approved up to", an amount floated without pricing, an offer on a
+             *     condition about the deal's merit not yet met: statements still to come, an inspection, a fact not verified),
              *     `approval_withdrawn` (the lender pulls an earlier approval), `multiple_deals` (one reply
              *     answering several files, or a decision naming another business than the deal's, or
              *     "your other deal"), `readers_disagree` (the rules decided one type and the

@@ -5076,3 +5076,150 @@ describe('(rfix22) holdout56: records read, shorthand yes and no, other funders\
     expect(requestedItems('need 2 mo bnk stmts + 2024 tax rtn b4 i price').items).toEqual(['2 mo bnk stmts', '2024 tax rtn']);
   });
 });
+
+describe('(rcond) offers on a condition about the deal\'s merit, a decision naming another business without "for", gross and net amounts', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('an offer hanging on what statements still to come will show goes to a person (tentative_terms)', () => {
+    for (const text of [
+      'If the new statements show no further NSFs we can do $40k at 1.35 over 6 months, weekly.',
+      "Assuming the October statement comes in at similar volume we'd go 50k at 1.36 for 8 months, weekly payments.",
+      'Provided deposits stay above $70k a month, approved for $60,000 at 1.38, 9 months, daily.',
+      'We can do 55k at 1.37 for 8 months weekly as long as the MTD shows no new negative days.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('an offer hanging on an inspection or a site visit still to come, or on a fact about the merchant not verified, goes to a person', () => {
+    for (const text of [
+      'Subject to a clean site inspection, approved for $60,000 at 1.38, 9 months, daily.',
+      'Approved $60,000 at 1.38 for 9 months daily, upon a satisfactory field exam.',
+      'If the merchant really has no other positions we can approve $60k at 1.38 over 9 months daily.',
+      'Assuming there are no undisclosed advances, approved for $60,000 at 1.38, 9 months, daily.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('routine stips, a lien paid off before funding, the item\'s bare arrival and a later upsize floated on a condition still apply', () => {
+    for (const text of [
+      'Approved for $60,000 at 1.38, 9 months, daily. Subject to signed contract and bank verification.',
+      'Approved $60,000 at 1.38 for 9 months, daily, subject to a funding call with the merchant.',
+      'Approved for $60,000 at 1.38, 9 months, daily, conditional on the Kapitus lien being paid off before funding.',
+      'Approved subject to landlord letter. $60,000, 1.38, 9 months, daily.',
+      "Approved $60,000 at 1.38 for 9 months, daily. Once the MTD comes in I'll send contracts.",
+      'Approved 60k at 1.38 for 9 months, daily. If the October statement comes in stronger we can revisit an add-on.',
+      'Approved 60k at 1.38 for 9 months, daily. Let us know if the merchant actually wants to proceed.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r, text).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.38 }] });
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+
+  it('a decision word right before another business ("Approved Harbor Bakery.", "DECLINED - Harbor Bakery") goes to a person (multiple_deals)', () => {
+    for (const text of [
+      'Approved Harbor Bakery. $60k at 1.38 for 9 months, daily.',
+      'Approved Harbor Bakery - 60k / 1.38 / 9 months / daily',
+      'APPROVED - Harbor Bakery\n60k / 1.38 / 9 months / daily',
+      'Approval: Harbor Bakery, 60k at 1.38, 9 months daily.',
+      'Declined Harbor Bakery. Too many NSFs.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('multiple_deals');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('the deal\'s own name, the broker greeted, a label or an adverb after the decision word still apply', () => {
+    for (const text of [
+      'Approved Pinecrest Veterinary. $60k at 1.38 for 9 months, daily.',
+      'Approved Pinecrest Vet - 60k / 1.38 / 9 months / daily',
+      'Approved Dana! 60k at 1.38, 9 months daily.',
+      'Approved As Submitted. 60k at 1.38, 9 months daily.',
+      'Approved In Full - 60k at 1.38, 9 months daily.',
+      'Approved 60k at 1.38, 9 months daily.\nApproval Valid Through: 12/15/2026',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+
+  it('two amounts where the funded one is unclear (a net put as a limit or left unexplained, an approval and a smaller sum only funded) go to a person', () => {
+    for (const text of [
+      'Approved 90k at 1.35 for 9 months weekly, but we can only fund 70k net after the payoff.',
+      'Approved 90k but we can only fund 70k. 1.35, 9 months weekly.',
+      "Approved 90k at 1.35, 9 months weekly. We can only put 70k in the merchant's hands.",
+      'Approved 90k at 1.35, 9 months weekly. We can fund 70k net.',
+    ]) {
+      const { r, out } = hook(text, pinecrest(90_000));
+      expect(r.review_reason, text).toBe('conflicting_cues');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('a net after a named fee or payoff, or beside the gross, is no offer: the gross is logged (the corpus convention)', () => {
+    for (const text of [
+      'Approved $90k gross / $70k net after payoff, 1.35, 9 months weekly.',
+      'Approved $90k gross, $70k net. 1.35, 9 months weekly.',
+      'Approved $90,000 at 1.35 for 9 months weekly. Net to merchant $70,000 after the Kapitus payoff.',
+      'Approved 90k at 1.35, 9 months weekly. The merchant will net $87,300 after the 3% origination fee.',
+    ]) {
+      const { r, out } = hook(text, pinecrest(90_000));
+      expect(r, text).toMatchObject({ type: 'approved', offers: [{ amount: 90_000, factor_rate: 1.35 }] });
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+
+  it('a subject line the lender wrote with a decision naming another business goes to a person; one naming this deal applies', () => {
+    const withSubject = (subject: string) => {
+      const text = '$60k at 1.38 for 9 months, daily. Contracts to follow.';
+      const r = read(text, pinecrest(), subject);
+      return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+    };
+    for (const subject of ['APPROVED - Harbor Bakery', 'Approved: Harbor Bakery', 'Re: Harbor Bakery - Approved']) {
+      const { r, out } = withSubject(subject);
+      expect(r.review_reason, subject).toBe('multiple_deals');
+      expect(out.apply, subject).toBe(false);
+    }
+    expect(withSubject('Approved - Pinecrest Veterinary Clinic').out.apply).toBe(true);
+  });
+
+  it('the same conditions in other words: a figure still to come, "this assumes", a check or search still to come, the merchant\'s word', () => {
+    for (const text of [
+      "We can do 60k at 1.38 over 9 months daily if October's deposits come in north of $80k.",
+      'Approved 60k at 1.38, 9 months daily. This assumes October looks like September.',
+      'Approved 60k at 1.38, 9 months daily, pending review of the October statement.',
+      "Approved 60k at 1.38, 9 months daily, so long as there's nothing new on the background.",
+      'Approved 60k at 1.38, 9 months daily provided the Kapitus balance is what the merchant says.',
+      "Approved 60k at 1.38, 9 months daily. Terms hold if the merchant's story on the NSFs checks out.",
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Approved 60k at 1.38, 9 months daily. If the statements show anything new, let me know.',
+      'Approved 60k at 1.38, 9 months daily. Please send the October statement when it comes in.',
+      'Approved 60k at 1.38, 9 months daily, subject to standard stips and a clean bank verification.',
+      'Approved 60k at 1.38, 9 months daily. Assuming the merchant signs this week we can fund Friday.',
+      'Approved 60k at 1.38, 9 months daily. Provided the merchant is still interested, send back signed docs.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+});

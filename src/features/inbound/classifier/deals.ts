@@ -274,6 +274,14 @@ const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&))
  * openers ("Happy Friday,", "Top Line,", "Final Offer,", "Sounds Good,"), while "Happy Paws Grooming," still names a business.
  */
 const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Yo|Dear|Good|Congrats|Congratulations|Thanks|Thank|Morning|Afternoon|Evening|Ok|Okay|So|Also|And|But|Per|Attn)\b)(?!(?:Great|Happy|Sounds|Sure|Yes|Yep|Top|Final|Counter|Revised|Updated)[ \t]+[A-Z][\w&'.-]*,)([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][\w&'.-]*)){1,5}),[ \t]+\$?\d[\d,.]*[ \t]?k?(?=[ \t]*(?:,|\/|@|at\b|x\b|for\b))/gm;
+/**
+ * (rcond) The decision's word right before the file it names, no "for" between, the name closing its clause: "Approved Harbor
+ * Bakery.", "DECLINED - Harbor Bakery", "Approval: Harbor Bakery, 60k at 1.38", "Approved Harbor Bakery - 60k / 1.38" (a subject-
+ * like opener at the head of a line or sentence). Two capitalised words at least (one is as often the broker greeted, "Approved
+ * Dana!"), each a word in title case; never an adverb, a preposition or a label read as a name ("Approved As Submitted", "Approved In Full",
+ * a table's "Approval Valid Through"); the noun ("Approval", "Decline") only with a colon or dash before the name.
+ */
+const DECISION_THEN_NAME = /(?:^|[.!?][ \t]+)[ \t]*(?:(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)[ \t]*(?:[-:|\u2013\u2014][ \t]*|[ \t])|(?:[Aa]pproval|APPROVAL|[Dd]ecline|DECLINE)[ \t]*[-:|\u2013\u2014][ \t]*)(?:the[ \t]+)?(?!(?:Valid|Expires|Expiring|Expiration|Expiry|Effective|Through|Until|Date|Status|Type|Amount|Number|Code|Letter|Notice|Summary|Details|Conditions|Requirements|Level|Tier|Rate|Decision|Period|Window|Reference|Funding|As|In|With|Per|At|For|On|By|To|Subject|Pending|Upon|Once|If|But|And|So|Or|Conditionally|Today|Now|Again|Here|See|Please|Attached|Below|Above|Congrats|Congratulations|Thanks|Thank|Hi|Hello|Hey|Dear|Yes|Yep|Sure|Great|Good|Full|Fully|Final|Officially|Contingent|Conditional|Both|All|Everything|Terms|Offer|Deal|File|Submission|Merchant|Client|Same|Standard|New|Revised|Updated|Buy|Sell|Max|Min|Net|Gross)\b)([A-Z][a-z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][a-z][\w&'.-]*)){1,4})[ \t]*(?=[.!,:;\u2013\u2014|]|[ \t]+-|[ \t]*$|[ \t]+(?:for|at|with|@)[ \t]+\$?\d)/gm;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
@@ -331,7 +339,7 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
     }
   }
   let m: RegExpExecArray | null;
-  for (const re of [DECISION_FOR, NAME_DASH_DECISION, NAME_THEN_TERMS]) {
+  for (const re of [DECISION_FOR, NAME_DASH_DECISION, NAME_THEN_TERMS, DECISION_THEN_NAME]) {
     re.lastIndex = 0;
     while ((m = re.exec(text))) {
       // the name as capitalised (the match itself ignores case): "DocuSign delivery" is "DocuSign"

@@ -1,7 +1,7 @@
 import type { ReplyContext } from './types';
 import { round2 } from './text';
 import type { Fired } from './cues';
-import { termDiffers } from './money';
+import { moneyKind, termDiffers } from './money';
 import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
@@ -466,6 +466,16 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     review = 'conflicting_cues';
     reasons.push(`an approval at the $${ask!.toLocaleString('en-US')} ask beside $${smaller.map((x) => x.toLocaleString('en-US')).join(', $')} put forward: which stands is for a person`);
   }
+  // (rcond) two amounts where which one is funded is unclear: a figure said to reach the merchant (net, in hand, wired) that the
+  // lender puts as a limit ("we can only fund 70k net"), or that no fee, payoff or gross figure explains ("we can fund 70k
+  // net"), or an amount approved beside a smaller one the lender says it will only fund ("Approved 90k but we can only fund
+  // 70k"): the offer would be logged at a figure that may not be the funded one, so a person reads it. A net after a named
+  // fee or payoff beside the gross stays the corpus convention: the gross is the amount ("$90k gross / $70k net after payoff").
+  const unclearFunded = (type === 'approved' || type === 'counter') && complete.length ? unclearFundedAmount(a.lower, complete.map((o) => o.amount)) : null;
+  if (!review && unclearFunded) {
+    review = 'conflicting_cues';
+    reasons.push(unclearFunded);
+  }
   if (!review && (type === 'approved' || type === 'counter') && refusesAskedSchedule) {
     review = 'conflicting_cues';
     reasons.push(`approved as submitted, yet the ${ctx!.requested_frequency} schedule the deal asks is refused: a person decides`);
@@ -535,6 +545,51 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);
   return { type, confidence: round2(confidence), reasons, review };
+}
+
+/** (rcond) An amount as written ("$70,000", "70k", "$70K"), a thousand or more. */
+const AMOUNT = /\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s?(k\b)?/g;
+/** A limit put on the figure just before it, in its clause: "only", "just", "max", "at most", "no more than", "capped at". */
+const LIMIT_BEFORE = /\b(?:only|just|max(?:imum)?|at most|no more than|capped at|limited to|cap (?:it |this )?at)\b[^.!?;\n]{0,40}$/;
+/** A funding verb after that limit: "can only fund", "will just wire", "max we can release". */
+const FUND_VERB_BEFORE = /\b(?:only|just|max(?:imum)?|at most|no more than)\b[^.!?;\n]{0,25}\b(?:fund|wire|release|disburse|advance|send|put out|put)\b[^.!?;\n]{0,15}$/;
+/** What makes a net smaller than the amount: a fee, a payoff, a balance netted out, or the gross named beside it. */
+const DEDUCTION = /\b(?:fees?|orig\w*|commission|points?|pts|closing costs?|pay ?offs?|pay(?:s|ing)? off|paid off|buy ?outs?|buying out|takes? out|taking out|balance|renewal|consolidat\w*|less|minus|deduct\w*|netted|netting out|nets? out|gross|holdback|reserve)\b/;
+/** An amount approved in words: "approved 90k", "approved for $90,000", "approval at the 90". */
+const APPROVED_AMOUNT = /\bapprov(?:ed|al)(?: (?:for|at|of))?(?: the)?\s*(\$?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s?(?:k\b)?)/g;
+
+function amountValue(raw: string): number {
+  const m = /(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?\s?(k)?/i.exec(raw);
+  if (!m) return 0;
+  const v = Number(m[1].replace(/,/g, '') + (m[2] ?? ''));
+  return m[3] ? v * 1000 : v;
+}
+
+/** (rcond) Why the funded amount of a reply is unclear beside the offers read (see decide), or null. */
+export function unclearFundedAmount(lower: string, offered: number[]): string | null {
+  const isOffered = (x: number) => offered.some((y) => Math.abs(y - x) < 0.5);
+  const approvedAmounts = [...lower.matchAll(APPROVED_AMOUNT)].map((m) => amountValue(m[1])).filter((x) => x >= 1000);
+  for (const line of lower.split('\n')) {
+    AMOUNT.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = AMOUNT.exec(line))) {
+      const value = amountValue(m[0]);
+      if (value < 1000 || isOffered(value) && !approvedAmounts.some((x) => x > value + 0.5)) continue;
+      const start = m.index + (m[0].length - m[0].trimStart().length);
+      const before = line.slice(Math.max(0, start - 60), start);
+      const kind = moneyKind(line, start, m.index + m[0].length);
+      if (kind === 'net' && !isOffered(value)) {
+        if (LIMIT_BEFORE.test(before)) return `a net figure put as a limit ($${value.toLocaleString('en-US')}) beside the offer: which amount is funded is for a person`;
+        const rest = lower.replace(/\bnet\b/g, ' ');
+        if (!DEDUCTION.test(rest)) return `a net figure ($${value.toLocaleString('en-US')}) no fee, payoff or gross explains beside the offer: which amount is funded is for a person`;
+      }
+      // an amount approved and a smaller one the lender will only fund: which is the advance is unclear
+      if (FUND_VERB_BEFORE.test(before) && approvedAmounts.some((x) => x > value + 0.5)) {
+        return `approved at $${Math.max(...approvedAmounts).toLocaleString('en-US')} yet only $${value.toLocaleString('en-US')} to be funded: which amount is funded is for a person`;
+      }
+    }
+  }
+  return null;
 }
 
 /**

@@ -280,7 +280,10 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // (rfix22) ... and so is an approval whose papers are named for another business ("Please DocuSign: Purchase Agreement - <another
   // business> Inc" on this deal's thread)
   const papers = d.type === 'approved' || d.type === 'counter' ? (papersForOther(input.subject, context) ?? papersForOther(deals.own, context)) : null;
-  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? papers) : null;
+  // (rcond) ... and so is a subject line the lender wrote with a decision naming another business ("APPROVED - Harbor Bakery",
+  // "Harbor Bakery - Declined") over terms on this deal's thread: the terms may be that file's
+  const subjectOther = d.type !== 'unclassified' && subjectLine ? foreignDecision(subjectLine, context) : null;
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? subjectOther ?? papers) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
   const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');

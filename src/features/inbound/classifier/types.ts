@@ -44,7 +44,7 @@ export interface ExtractedOffer {
  * Why a reading goes to a person rather than being applied: `conflicting_cues` (a decline and an
  * offer, or an approval and a decline, that no rule of the trade settles), `low_confidence` (the
  * winning class barely won), `tentative_terms` (terms before the final sign-off, "up to", a floated
- * amount without pricing), `approval_withdrawn` (an approval pulled back), `multiple_deals` (one
+ * amount without pricing, an offer on a condition about the deal's merit not yet met), `approval_withdrawn` (an approval pulled back), `multiple_deals` (one
  * reply answering several files). `incomplete_offer` is decided when the offers are logged
  * (reply-outcome.ts), not here; `readers_disagree` (the rules decided, the statistical model
  * confidently reads another type) when the two readers are set side by side (reply-model.ts).

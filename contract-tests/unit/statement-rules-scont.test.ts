@@ -69,6 +69,10 @@ describe('2. a count alone on its line right under a section\'s rows ("Total ite
   it('"Total items: 4" under five deposits is refused', async () => {
     expect(await readPdf(stmt('Total items: 4'))).toMatchObject({ ok: false, code: 'does_not_reconcile' });
   });
+  it('a bare count under each deposit ("ITEMS 2": the deposit\'s own items) is no count of the section', async () => {
+    const each = [...page1Deposits, ...page2Deposits].flatMap((x) => [x, [[110, 'ITEMS 2']] as L]);
+    expect(figures(await readPdf([[...summary, 'DEPOSITS', hdr, ...each, ...electronic, ...withdrawals]]))).toMatchObject(parsed);
+  });
   it('a count on another page than the section\'s rows (the top of the next page) is not plainly the section\'s: not read', async () => {
     expect(figures(await readPdf([[...summary, 'DEPOSITS', hdr, ...page1Deposits, ...page2Deposits], ['Total items: 4', ...electronic, ...withdrawals]]))).toMatchObject(parsed);
   });

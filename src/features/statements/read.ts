@@ -173,9 +173,11 @@ export function read(pages: PageItems[]): Reading {
     // "(continued)" on a later page, or the same heading repeated: the same section. (A
     // "continued" naming another section of the same kind read earlier, "DEPOSITS (continued)" at
     // the top of page 2 under page 1's last section "ELECTRONIC CREDITS": that one goes on, not the
-    // current one; its rows join it by name (./reconcile.ts) and its printed total counts them all.)
+    // current one; its rows join it by name (./reconcile.ts) and its printed total counts them all.
     const cont = /contin|cont'd|cont\./i.test(heading);
-    const another = cont && sectionName(cur.heading) !== sectionName(heading) && sections.some((x) => x.kind === h.kind && x.category === h.category && sectionName(x.heading) === sectionName(heading));
+    // A heading over sub-sections, no rows of its own ("Deposits and Other Additions - continued"
+    // over page 1's "ACH Additions" going on): the current sub-section goes on.)
+    const another = cont && sectionName(cur.heading) !== sectionName(heading) && sections.some((x, n) => x.kind === h.kind && x.category === h.category && sectionName(x.heading) === sectionName(heading) && r.rows.some((row) => row.section === n));
     if (cur.kind === h.kind && cur.category === h.category && !another && (cont || cur.heading.toLowerCase() === heading.toLowerCase())) return;
     sections.push({ kind: h.kind, category: h.category, heading });
     sec = sections.length - 1;
@@ -458,7 +460,7 @@ export function read(pages: PageItems[]): Reading {
       const lone = LONE_COUNT.exec(text.trim());
       const lastRead = r.rows[r.rows.length - 1];
       if (lone && !pending && lastRow && lastRow.row === lastRead && lastRead.section === sec && lastRow.line.page === line.page && ['credit', 'debit', 'checks'].includes(sections[sec].kind)) {
-        r.totals.push({ label: text.trim(), kind: sections[sec].kind === 'credit' ? 'credit' : 'debit', category: sections[sec].category, cents: 0, count: Number(lone[1] ?? lone[2]), countOnly: true, sectionOnly: true, section: sec });
+        r.totals.push({ label: text.trim(), kind: sections[sec].kind === 'credit' ? 'credit' : 'debit', category: sections[sec].category, cents: 0, count: Number(lone[1] ?? lone[2] ?? lone[3]), countOnly: true, sectionOnly: true, section: sec });
         lastRow = null;
         continue;
       }
@@ -620,6 +622,9 @@ export function read(pages: PageItems[]): Reading {
     }
   }
   pageRows();
+  // Several lone counts under one section are its rows' own (a count under each deposit), none the section's.
+  const lone = r.totals.filter((t) => t.sectionOnly);
+  r.totals = r.totals.filter((t) => !t.sectionOnly || lone.filter((o) => o.section === t.section).length === 1);
   r.opening ??= forwardOpening;
   datedBalances(r, dated);
   r.sections = sections;
@@ -628,8 +633,12 @@ export function read(pages: PageItems[]): Reading {
   return r;
 }
 
-/** A count alone on its line: "Total items: 4", "Number of items 4", "Items: 4", "Total: 4 items", "4 items". */
-const LONE_COUNT = /^(?:total\s+)?(?:(?:number|no\.?|#)\s*(?:of\s+)?)?(?:items?|transactions?|entries)(?:\s+(?:listed|posted|shown|paid))?\s*:?\s*(\d{1,4})\.?$|^(?:total\s*:?\s*)?(\d{1,4})\s+(?:items?|transactions?|entries)(?:\s+(?:listed|posted|shown|paid))?\.?$/i;
+/**
+ * A count of a section alone on its line, saying it is one: "Total items: 4", "Number of items 4",
+ * "Total number of transactions: 4", "Item count: 4", "Total: 4 items". (A bare "ITEMS 2" under a
+ * deposit counts that deposit's items, not the section's.)
+ */
+const LONE_COUNT = /^(?:total\s+(?:number\s+of\s+)?|(?:number|no\.?|#)\s*of\s+)(?:items?|transactions?|entries)(?:\s+(?:listed|posted|shown|paid))?\s*:?\s*(\d{1,4})\.?$|^(?:item|transaction|entry)\s+count\s*:?\s*(\d{1,4})\.?$|^total\s*:?\s*(\d{1,4})\s+(?:items?|transactions?|entries)\.?$/i;
 
 /** A description's words, upper case, for comparing one listing of an item with another. */
 const wordsKey = (d: string) => ` ${d.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim()} `;

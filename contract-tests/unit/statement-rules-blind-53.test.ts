@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
 import { categoryDoubt } from '../../src/features/statements/doubt';
 import { figuresOf } from '../../src/features/statements/figures';
 import type { Txn } from '../../src/features/statements/reconcile';
 import { depositKind, processorOf } from '../../src/features/statements/rules';
-import { statementPdf, type PageSpec } from '../support/statement-builder';
+import type { PageSpec } from '../support/statement-builder';
+import { figures, R, readPdf } from '../support/statement-read';
 
 // blind-53 (sfix18): five statements refused by general gaps, written here as small statements and
 // registers of our own (invented banks and payers; the trade's and the banks' words), read through the
 // reader. Each test fails without its fix.
 
-const readPdf = async (pages: PageSpec[]) => analyzeStatementPdf(await statementPdf(pages));
-function figures(r: StatementResult) {
-  expect(r.ok, JSON.stringify(r)).toBe(true);
-  if (!r.ok) throw new Error('not parsed');
-  return r.figures;
-}
-const R = (x: number, t: string) => [x, t, { r: true }] as const;
 
 describe('1. a section whose every row repeats a row already read is a summary of them, not more transactions', () => {
   const register: PageSpec[number][] = [

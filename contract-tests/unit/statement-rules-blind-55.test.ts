@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeStatementPdf, type StatementResult } from '../../src/features/statements/analyze';
 import { labelOf } from '../../src/features/statements/sections';
 import { tokens } from '../../src/features/statements/tokens';
-import { statementPdf, type PageSpec } from '../support/statement-builder';
+import type { PageSpec } from '../support/statement-builder';
+import { figures, R, readPdf } from '../support/statement-read';
 
 // blind-55 (sfix21): two layouts refused by general gaps, written here as small statements of our own
 // (invented banks and payers, other wording than the fixtures), read through the reader. Each test
 // fails without its rule.
 
-const readPdf = async (pages: PageSpec[]) => analyzeStatementPdf(await statementPdf(pages));
-function figures(r: StatementResult) {
-  expect(r.ok, JSON.stringify(r)).toBe(true);
-  if (!r.ok) throw new Error('not parsed');
-  return r.figures;
-}
-const R = (x: number, t: string) => [x, t, { r: true }] as const;
 
 describe("1. a month-and-day date takes a year only from its own cell: a checks list's number column is no year", () => {
   it('"Sep 16" then "2291" in the next column is Sep 16 and the number 2291; "Oct 2, 2026" in one cell keeps its year', () => {

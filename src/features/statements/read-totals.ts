@@ -321,6 +321,13 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
   // Debits y DR Carried forward z"): neither the statement's totals nor a transaction.
   // ("Total Debits/Credits this page 21,282.49 16,839.27" is one too.)
   if (/^(page (sub)?totals?|totals? (for |on )?(this )?page)\b/i.test(text) || /^(sub ?)?totals?\b[^\d]{0,40}?\b(this|per|on this|for this) page\b/i.test(text)) {
+    // One amount under a section of one side ("Subtotal this page  3,000.00" closing page 1's part
+    // of "DEPOSITS"): that page's rows of the section, checked against them only, never the
+    // section's rows on every page (those the section's own total counts).
+    const cur = sections[s.sec];
+    if (money.length === 1 && (cur.kind === 'credit' || cur.kind === 'debit' || cur.kind === 'checks') && !/\b(carried|forward|brought|balance)\b/i.test(text)) {
+      r.totals.push({ label: tk.filter((t) => t.k === 'text').map((t) => t.t).join(' '), kind: cur.kind === 'credit' ? 'credit' : 'debit', category: cur.category, cents: (money[0] as Extract<Tok, { k: 'money' }>).m.cents, count: null, section: s.sec, page: line.page });
+    }
     return i;
   }
   // A price quoted in a notice or a fee schedule ("INCOMING WIRE FEE REMAINS $15.00 PER WIRE.",

@@ -5,7 +5,7 @@ import { bankOf, cellsOf, cellTexts, ivDist, linesOf } from './lines';
 import { dateIn, periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
-import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, summaryBeside, withoutSideBoxes } from './sections';
+import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, sectionName, summaryBeside, withoutSideBoxes } from './sections';
 import { signedCents, tokens } from './tokens';
 import { accountColumnsLine, byTypeBeside, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
@@ -149,7 +149,7 @@ export function read(pages: PageItems[]): Reading {
     return fit;
   };
 
-  const activityKey = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim();
+  const activityKey = sectionName;
   let firstActivity: string | null = null;
   let stopped = false;
   // Accounts: a statement may print several; each account's heading starts its own reading
@@ -170,8 +170,15 @@ export function read(pages: PageItems[]): Reading {
       return;
     }
     const cur = sections[sec];
-    // "(continued)" on a later page, or the same heading repeated: the same section.
-    if (cur.kind === h.kind && cur.category === h.category && (/contin|cont'd|cont\./i.test(heading) || cur.heading.toLowerCase() === heading.toLowerCase())) return;
+    // "(continued)" on a later page, or the same heading repeated: the same section. (A
+    // "continued" naming another section of the same kind read earlier, "DEPOSITS (continued)" at
+    // the top of page 2 under page 1's last section "ELECTRONIC CREDITS": that one goes on, not the
+    // current one; its rows join it by name (./reconcile.ts) and its printed total counts them all.
+    const cont = /contin|cont'd|cont\./i.test(heading);
+    // A heading over sub-sections, no rows of its own ("Deposits and Other Additions - continued"
+    // over page 1's "ACH Additions" going on): the current sub-section goes on.)
+    const another = cont && sectionName(cur.heading) !== sectionName(heading) && sections.some((x, n) => x.kind === h.kind && x.category === h.category && sectionName(x.heading) === sectionName(heading) && r.rows.some((row) => row.section === n));
+    if (cur.kind === h.kind && cur.category === h.category && !another && (cont || cur.heading.toLowerCase() === heading.toLowerCase())) return;
     sections.push({ kind: h.kind, category: h.category, heading });
     sec = sections.length - 1;
     cols = null;
@@ -245,8 +252,15 @@ export function read(pages: PageItems[]): Reading {
   let accountCols: { page: number; y: number; cols: Array<{ x: number; account: AccountRef }> } | null = null;
   /** The last dated line of an unread section (pending items, a second account's rows). */
   let ignoredItem: { page: number; y: number; x: number; size: number } | null = null;
+  // Each row's page: the rows read since the last line are that line's page's.
+  let rowsPage = 0;
+  const pageRows = () => {
+    for (let k = r.rows.length - 1; k >= 0 && r.rows[k].page === undefined; k--) r.rows[k].page = rowsPage;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    pageRows();
+    rowsPage = line.page;
     let tk = toks[i];
     const kind = sections[sec].kind;
     // A box with "this period" and "year-to-date" columns: only this period's amounts are read.
@@ -439,6 +453,17 @@ export function read(pages: PageItems[]): Reading {
         pending = { toks: [...pending.toks, ...tk], line: { ...line, size: pending.line.size, y: pending.line.y }, lastY: line.y };
         continue;
       }
+      // A count on a line of its own right under a section's rows ("Total items: 4", "Number of
+      // items: 4"): the section's count, its rows (on every page) must number it. Only under a
+      // section of one side whose last row is the last row read, on the same page: a count
+      // elsewhere (under a register of both sides, after another box) is not plainly the section's.
+      const lone = LONE_COUNT.exec(text.trim());
+      const lastRead = r.rows[r.rows.length - 1];
+      if (lone && !pending && lastRow && lastRow.row === lastRead && lastRead.section === sec && lastRow.line.page === line.page && ['credit', 'debit', 'checks'].includes(sections[sec].kind)) {
+        r.totals.push({ label: text.trim(), kind: sections[sec].kind === 'credit' ? 'credit' : 'debit', category: sections[sec].category, cents: 0, count: Number(lone[1] ?? lone[2] ?? lone[3]), countOnly: true, sectionOnly: true, section: sec });
+        lastRow = null;
+        continue;
+      }
       if (continuation && lastRow) {
         if (!/^(page \d|continued)/i.test(text)) lastRow.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
         lastRow.line = line;
@@ -596,6 +621,10 @@ export function read(pages: PageItems[]): Reading {
       }
     }
   }
+  pageRows();
+  // Several lone counts under one section are its rows' own (a count under each deposit), none the section's.
+  const lone = r.totals.filter((t) => t.sectionOnly);
+  r.totals = r.totals.filter((t) => !t.sectionOnly || lone.filter((o) => o.section === t.section).length === 1);
   r.opening ??= forwardOpening;
   datedBalances(r, dated);
   r.sections = sections;
@@ -603,6 +632,13 @@ export function read(pages: PageItems[]): Reading {
   withoutRepeatedListings(r);
   return r;
 }
+
+/**
+ * A count of a section alone on its line, saying it is one: "Total items: 4", "Number of items 4",
+ * "Total number of transactions: 4", "Item count: 4", "Total: 4 items". (A bare "ITEMS 2" under a
+ * deposit counts that deposit's items, not the section's.)
+ */
+const LONE_COUNT = /^(?:total\s+(?:number\s+of\s+)?|(?:number|no\.?|#)\s*of\s+)(?:items?|transactions?|entries)(?:\s+(?:listed|posted|shown|paid))?\s*:?\s*(\d{1,4})\.?$|^(?:item|transaction|entry)\s+count\s*:?\s*(\d{1,4})\.?$|^total\s*:?\s*(\d{1,4})\s+(?:items?|transactions?|entries)\.?$/i;
 
 /** A description's words, upper case, for comparing one listing of an item with another. */
 const wordsKey = (d: string) => ` ${d.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim()} `;

@@ -48,6 +48,8 @@ export interface Row {
    * stands only when no date it may have changes a figure (analyze.ts).
    */
   dateUnread?: true;
+  /** The page the row is printed on (0-based). */
+  page?: number;
 }
 export interface Total {
   label: string;
@@ -72,6 +74,10 @@ export interface Total {
    * one by one nor with another box's lines.
    */
   group?: string;
+  /** A total of one page's rows of its section only ("Subtotal this page"): that page (0-based). */
+  page?: number;
+  /** A count printed on a line of its own under a section ("Total items: 4"): that section's rows only, never the side's. */
+  sectionOnly?: true;
 }
 export interface Section {
   kind: SectionKind;

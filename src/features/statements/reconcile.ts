@@ -2,6 +2,7 @@ import { dateIn, days } from './period';
 import type { Reading, Sign } from './reading-types';
 import type { FailureCode } from './result';
 import { depositKind, isNsf, looksLikeNsfFee } from './rules';
+import { sectionName } from './sections';
 
 // Reconciling a reading (./read.ts) before any figure is trusted: every row's sign decided, opening +
 // credits - debits = closing, each running balance, section and summary total and count, each
@@ -88,7 +89,8 @@ export function reconcile(r: Reading): Reconciled {
   }
   const signed = rows.map((x) => ({ ...x, cents: x.sign! * x.cents }));
   // Printed section totals, against the rows of that section (before checks listed twice are dropped).
-  const key = (i: number) => `${r.sections[i].kind}|${r.sections[i].category}|${r.sections[i].heading.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)/g, '').replace(/[^a-z]+/g, ' ').trim()}`;
+  // (A section's pages are one section: "DEPOSITS (continued)" is "DEPOSITS (5 items)", ./sections.ts sectionName.)
+  const key = (i: number) => `${r.sections[i].kind}|${r.sections[i].category}|${sectionName(r.sections[i].heading)}`;
   const inGroup = (s: number) => signed.filter((x) => key(x.section) === key(s));
   // A "summary of checks" repeating checks that are already in the history: counted once.
   const recap = recapRows(signed, r.sections);
@@ -117,6 +119,10 @@ export function reconcile(r: Reading): Reconciled {
   const name = (h: string) => h.toLowerCase().replace(/\(?continued\)?|cont(\.|'d)|\btotal\b|\(\d+\)|\d+/g, ' ').replace(/[^a-z]+/g, ' ').trim();
   type S = (typeof signed)[number];
   const candidatesOf = (t: (typeof r.totals)[number]): S[][] => {
+    // A page's subtotal of its section ("Subtotal this page"): that page's rows of the section only.
+    if (t.page !== undefined && t.section >= 0) return [inGroup(t.section).filter((x) => x.page === t.page && Math.sign(x.cents) === (t.kind === 'credit' ? 1 : -1))];
+    // A count on a line of its own under a section ("Total items: 4"): the section's rows only.
+    if (t.sectionOnly && t.section >= 0) return [inGroup(t.section)];
     // Overdraft and returned-item fee totals: those fee lines only.
     if (t.category === 'nsf' || t.category === 'od' || t.category === 'ri') {
       const od = nsfRows.filter((x) => odWord.test(x.description));

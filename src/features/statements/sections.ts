@@ -63,6 +63,20 @@ export function headingOf(text: string): Heading | null {
   return null;
 }
 
+/**
+ * A section's name, for telling one section from another: its heading without "(continued)" (or
+ * "continued from previous page", "cont'd") and without the count it prints ("(5 items)", "Items:
+ * 5"). Page 2's "DEPOSITS (continued)" is page 1's "DEPOSITS (5 items)".
+ */
+export function sectionName(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/\(?\b(?:continued|cont'd|cont\.)(?:\s+(?:from|on)\s+(?:the\s+)?(?:previous|prior|preceding|last|next)?\s*page(?:\s+\d+)?)?\)?/g, ' ')
+    .replace(/\(\s*\d{1,4}\s+(?:items?|transactions?|entries)\s*\)|(?:^|\s)\d{1,4}\s+(?:items?|transactions?|entries)\b|(?:\bno\.?|\bnumber of|#)\s*(?:of\s+)?(?:items?|checks?|transactions?|entries)\s*:?\s*\d{1,4}\b|\b(?:items?|transactions?|entries)\s*:\s*\d{1,4}\b/g, ' ')
+    .replace(/[^a-z]+/g, ' ')
+    .trim();
+}
+
 /** What a label or heading totals: deposits, checks, fees, electronic, card, withdrawals, or null. */
 export function categoryOf(t: string): string | null {
   const s = t.toLowerCase();

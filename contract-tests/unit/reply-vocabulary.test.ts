@@ -5104,6 +5104,15 @@ describe('(revE) review of rfix22: a decision word asked about, a no on a change
     }
     expect(hook('No on the owner guarantee waiver. Approved as submitted otherwise.').r.type).toBe('approved');
     expect(read('no on pinecrest vet clinic, sorry', pinecrest()).type).toBe('declined');
+    // a no on the file with a condition is for a person
+    const cond = hook('No on Pinecrest unless they pay off Kapitus.');
+    expect(cond.r.type).not.toBe('declined');
+    expect(cond.out.apply).toBe(false);
+  });
+
+  it('months of the kind of records read ("4 months of processing") are no term', () => {
+    expect(read('We reviewed 6 months of statements and 4 months of processing. Approved 60k at 1.30, daily, 6 months.', pinecrest(60_000)).offers).toMatchObject([{ amount: 60_000, term: 6, term_unit: 'months' }]);
+    expect(read('Approved 60k at 1.30 after six months of deposits; 9 months, weekly.', pinecrest(60_000)).offers).toMatchObject([{ term: 9, term_unit: 'months' }]);
   });
 
   it('contracts named for another business without its suffix go to a person; the deal\'s own name or a person\'s does not', () => {

@@ -5223,3 +5223,57 @@ describe('(rcond) offers on a condition about the deal\'s merit, a decision nami
     }
   });
 });
+
+describe('(revE) review of rfix22: a decision word asked about, a no on a change, papers named without a suffix, numbered and payoff items', () => {
+  const pinecrest = (requested_amount = 40_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('an approval word asked about ("was it aprvd?", "approved? lmk") or still to come ("should be aprvd by eod") is no approval', () => {
+    for (const t of ['was it aprvd? merchant keeps asking', 'has pinecrest been aprvd or not?', 'approved? lmk', 'did it get apprvd?', 'r u aprvd on this?', 'should be aprvd by eod, uw is finishing up', 'hoping to get it aprvd tmrw']) {
+      const { r, out } = hook(t);
+      expect(r.type, t).not.toBe('approved');
+      expect(out.apply, t).toBe(false);
+    }
+    // said, with a question after it or before it, it stands
+    expect(hook('aprvd!! 40k 1.30 6 mos 433/day').out.apply).toBe(true);
+    expect(hook('Approved 40k at 1.30 for 6 months, $433.33 daily. Want me to send contracts?').r.type).toBe('approved');
+    expect(hook('Is this the Pinecrest file? Approved 40k 1.30 6 mos 433/day').r.type).toBe('approved');
+  });
+
+  it('"no on" a change, a step or a part of the deal is no decline of the file', () => {
+    for (const t of ['no on the ach change request, terms stand', 'hey, no on the funding call today, uw is still reviewing', 'no on the waiver request', 'No on the add-on.']) {
+      const { r, out } = hook(t);
+      expect(r.type, t).not.toBe('declined');
+      expect(out.apply, t).toBe(false);
+    }
+    expect(hook('No on the owner guarantee waiver. Approved as submitted otherwise.').r.type).toBe('approved');
+    expect(read('no on pinecrest vet clinic, sorry', pinecrest()).type).toBe('declined');
+    // a no on the file with a condition is for a person
+    const cond = hook('No on Pinecrest unless they pay off Kapitus.');
+    expect(cond.r.type).not.toBe('declined');
+    expect(cond.out.apply).toBe(false);
+  });
+
+  it('months of the kind of records read ("4 months of processing") are no term', () => {
+    expect(read('We reviewed 6 months of statements and 4 months of processing. Approved 60k at 1.30, daily, 6 months.', pinecrest(60_000)).offers).toMatchObject([{ amount: 60_000, term: 6, term_unit: 'months' }]);
+    expect(read('Approved 60k at 1.30 after six months of deposits; 9 months, weekly.', pinecrest(60_000)).offers).toMatchObject([{ term: 9, term_unit: 'months' }]);
+  });
+
+  it('contracts named for another business without its suffix go to a person; the deal\'s own name or a person\'s does not', () => {
+    const terms = 'purchase price $40,000, factor 1.33, 150 daily payments of $354.67.';
+    expect(hook(`Contracts attached for Harbor Bakery: ${terms}`).r).toMatchObject({ type: 'approved', review_reason: 'multiple_deals' });
+    expect(classifyReply({ subject: 'Re: Contracts - Harbor Bakery', text: `Contracts attached: ${terms}` }, pinecrest()).review_reason).toBe('multiple_deals');
+    expect(hook(`Contracts for Pinecrest Vet attached. ${terms}`).out.apply).toBe(true);
+    expect(hook(`Contracts out for Dana Whitfield to review: ${terms}`).out.apply).toBe(true);
+  });
+
+  it('numbers right after the verb asking, and a payoff letter naming its balance, are items', () => {
+    expect(requestedItems('need (1) 40k payoff letter (2) 3 months statements').items).toEqual(['40k payoff letter', '3 months statements']);
+    expect(requestedItems('we need: (1) $12,500 payoff letter from Kapitus (2) 2024 tax rtn').items).toEqual(['$12,500 payoff letter from Kapitus', '2024 tax rtn']);
+    expect(requestedItems('Need (1) payoff for the $12,000 OnDeck balance (2) 2 months stmts').items).toEqual(['payoff for the $12,000 OnDeck balance', '2 months stmts']);
+    expect(hook('need (1) 40k payoff letter (2) 3 months statements').r.type).toBe('needs_info');
+  });
+});

@@ -80,7 +80,7 @@ export const APPROVAL: PhraseRow[] = [
   { phrase: "(verbal|verbally|soft|preliminary|prelim) (approval|approved|yes|ok)", w: 2.5, modal: true },
   // bilingual reps: Spanish prose around the trade's English word, or the Spanish word ("quedó APPROVED", "salió aprobado")
   { phrase: "(qued[o\u00f3]|est[a\u00e1]|fue|sali[o\u00f3]|ya) (approved|aprobad[oa])|aprobad[oa]", w: 3, negatable: true, modal: true },
-  { phrase: 'appr(vd)?', w: 2.5 },
+  { phrase: 'appr(vd)?', w: 2.5, modal: true },
   // (rfix22) the word typed on a phone with its vowels or a letter dropped: "aprvd", "aprovd", "aproved", "approvd", "apprvd"
   // (never "approve", "approval": the word's stem is no decision)
   { phrase: '(?!approved\\b|apprvd\\b)ap{1,2}ro?ve?d', w: 2.5, negatable: true, modal: true },
@@ -187,9 +187,12 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "(can't|cannot) help (on|with|here)", w: 3 },
   // "this one's a no for us", "that is a firm no", "a non-starter" (never "a no-brainer")
   { phrase: "('s|is|was) a (hard |firm |definite |flat )?no(?![-']| ?(brainer|show|doc|go))( for us| from us| from me| here)?|non-?starter", w: 3, modal: true },
+  // (revE) ... never a no on something asked beside the file, a change or a part of the deal ("no on the ACH change request, terms
+  // stand", "no on the waiver", "no on the funding call today", "no on the reverse consolidation"): what is refused is not the deal;
+  // nor a no on a condition ("No on Pinecrest unless they pay off Kapitus"): a person reads the condition
   // (rfix22) the lender's no, said of the file first thing ("no on turlock urgent care.", "It's a no on Pinecrest, sorry"); never a
   // no on one term or figure, which is a counter's refusal ("no on the weekly", "no on 12 months", "no on 75, can do 60")
-  { phrase: "(?:^|(?<=[.!?]\\s+)|(?<=^(?:hi|hey|hello|dana|sorry)[ ,]+[a-z]*[ ,]*))(?:it's |that's |we're |we are |i'm |i am |gonna be |going to be )?(?:a )?(?:hard |firm )?no on (?!(?:the |a |an |your |their |his |her )?(?:\\d|\\$|weekly|daily|monthly|bi-?weekly|term|amount|factor|rate|buy|sell|price|pricing|payments?|pmts?|schedule|full|ask|requested|advance|position|stacking|renewal|second|first|\\w+ (?:months?|weeks?|days?|mos?|wks?)\\b)|(?:the |this |that )?(?:\\d|\\$))", w: 3, modal: true },
+  { phrase: "(?:^|(?<=[.!?]\\s+)|(?<=^(?:hi|hey|hello|dana|sorry)[ ,]+[a-z]*[ ,]*))(?:it's |that's |we're |we are |i'm |i am |gonna be |going to be )?(?:a )?(?:hard |firm )?no on (?![^.!?\\n;]*\\b(?:unless|until|till|if|once|without|pending)\\b)(?![^.!?\\n;,]{0,40}?\\b(?:requests?|ask|asks|change|changes|waiver|exception|call|meeting|add-?ons?|upsell|increase|bump|extension|buyout|buy-?out|consolidation|consol|reverse|loc|line of credit|modification|ach|debits?|guarant\\w*|split|holdback|fees?|discount|early payoff|prepay\\w*|deferral|skip)\\b)(?!(?:the |a |an |your |their |his |her )?(?:\\d|\\$|weekly|daily|monthly|bi-?weekly|term|amount|factor|rate|buy|sell|price|pricing|payments?|pmts?|schedule|full|ask|requested|advance|position|stacking|renewal|second|first|\\w+ (?:months?|weeks?|days?|mos?|wks?)\\b)|(?:the |this |that )?(?:\\d|\\$))", w: 3, modal: true },
   // (rfix22) the kind of deal the lender does not do, in a shrug: "medical w/ insurance receivables isn't our thing", "not
   // really our cup of tea" (never "our thing is speed", "isn't our thing to decide": a lender talking about itself)
   { phrase: "(isn't|is not|aren't|are not|not) (really |exactly |quite )?(our|my) (thing|cup of tea|kind of (deal|file|business|merchant)|type of (deal|file|business|merchant)|sweet ?spot|bag)(?!\\s+(to|that|we|i|because|but)\\b)", w: 3, modal: true },

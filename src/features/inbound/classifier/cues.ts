@@ -12,11 +12,21 @@ interface Cue {
 }
 
 const NEGATION_BEFORE = /\b(not|never|no|nothing|n't|unable to|cannot|can't be|won't be|wasn't|isn't)\s+(be\s+|get\s+|been\s+|else\s+)?$/;
-const MODAL_BEFORE = /\b(once|if|unless|before|pending|until|should be able to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
+/**
+ * (revE) A decision word asked about, not said: "was it aprvd?", "did it get approved?", "has pinecrest been aprvd or not?",
+ * "approved? lmk" (the word right before the question mark, or a sentence opened by a question's verb and closed by "?").
+ */
+const QUESTION_OPEN = /^\s*(?:(?:hi|hey|hello|so|also|and|ok|quick q\w*)\b[^.!?\n]{0,25}?[,:-]?\s+)?(?:was|were|is|are|has|have|had|did|does|do|r)\b/;
+function asked(lower: string, end: number, inSentence: string, sentenceKnown: boolean): boolean {
+  const rest = /^[^.!?\n]*([.!?\n]|$)/.exec(lower.slice(end));
+  if (!rest || rest[1] !== '?') return false;
+  return /^\s*\?/.test(lower.slice(end)) || (sentenceKnown && QUESTION_OPEN.test(inSentence));
+}
+const MODAL_BEFORE = /\b(once|if|unless|before|pending|until|should be able to|should (?:be|get)|hoping to|hopefully|expecting to|could|would|may|might|hope to|expect to|get you an?|otherwise|will be|files? with)\b[^.!?\n]{0,50}$/;
 
 export const APPROVED_CUES: Cue[] = [
   { re: /\b(is|are|been|got|was|were|it's|its|we)\s+approved\b/g, w: 3, negatable: true, modal: true },
-  { re: /(^|\n)\s*approved\b/g, w: 3 },
+  { re: /(^|\n)\s*approved\b/g, w: 3, modal: true },
   { re: /\bapproved\s*(for|at|@|\$|\d|-|:|!|,)/g, w: 3, negatable: true, modal: true },
   { re: /\b(conditional|final|full)\s+approval\b/g, w: 3, negatable: true, modal: true },
   // (never "approval is pending the following", "approval is subject to committee": no approval yet)
@@ -204,6 +214,7 @@ export function score(lower: string, cues: Cue[]): Fired {
       const sentenceStart = Math.max(before.lastIndexOf('.'), before.lastIndexOf('\n'), before.lastIndexOf('!'), before.lastIndexOf('?'));
       const inSentence = before.slice(sentenceStart + 1);
       if (cue.negatable && NEGATION_BEFORE.test(before.slice(-25))) continue;
+      if (cue.modal && asked(lower, m.index + m[0].length, inSentence, sentenceStart >= 0 || m.index < 60)) continue;
       let w = cue.w;
       if (cue.modal && MODAL_BEFORE.test(inSentence)) w *= 0.3;
       total += w;

@@ -296,10 +296,22 @@ export function papersForOther(text: string, ctx?: ReplyContext): string | null 
   const business = nameWords(ctx?.business_name ?? '');
   if (!business.length) return null;
   const m = PAPERS_FOR.exec(normalizeText(text));
-  if (!m) return null;
-  const named = nameWords(m[1]);
-  return named.length && !sameBusiness(named, business) ? m[1].trim() : null;
+  if (m) {
+    const named = nameWords(m[1]);
+    return named.length && !sameBusiness(named, business) ? m[1].trim() : null;
+  }
+  // (revE) ... or by its name in capitals without the suffix ("Contracts attached for Harbor Bakery", "Re: Contracts - Harbor
+  // Bakery"): two capitalised words or more, never a day, a month, the lender's words or a heading ("Contracts for Final Review")
+  const n = PAPERS_NAMED.exec(normalizeText(text));
+  if (!n) return null;
+  const name = n[1].trim();
+  const lower = name.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  if (NOT_A_FILE.test(lower[0]) || lower.some((w) => LENDER_WORDS.has(w) || HEADING_WORDS.has(w) || PAPER_WORDS.has(w))) return null;
+  const named = nameWords(name);
+  return named.length && !sameBusiness(named, business) && !nearName(named, business) ? name : null;
 }
+const PAPERS_NAMED = /\b(?:[Aa]greements?|AGREEMENTS?|[Cc]ontracts?|CONTRACTS?|[Dd]ocs|DOCS|[Dd]ocuments|[Ee]nvelope|[Pp]aperwork)(?:[ \t]+(?:are[ \t]+|is[ \t]+)?(?:attached|enclosed|sent|out|ready|going out))?[ \t]*(?:[-\u2013\u2014:|]|\bfor\b|\bon\b)[ \t]*([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){1,3})\b(?![ \t]*[A-Za-z&'-]*[ \t]*(?:Inc|LLC)\b|[ \t]+to\b|[ \t]+[A-Za-z&'-]+[ \t]+to\b)/;
+const PAPER_WORDS = new Set(['revenue', 'purchase', 'agreement', 'agreements', 'contract', 'contracts', 'docusign', 'signature', 'signing', 'future', 'receivables', 'sale', 'rpa', 'mca', 'closing', 'package', 'please', 'sign', 'review', 'attached', 'approved']);
 
 /**
  * A decision sentence that names another business than the deal's (a name after "approved ... for", or "X is approved"),

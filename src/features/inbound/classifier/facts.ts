@@ -394,6 +394,8 @@ function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[]
       // (holdout28) how long the approval stands, counted from its date: "Good 14 days from today", "valid 10 days from issue"
       // (rfix22) ... nor months of records read: "six months of business bank statements", "4 months of processing history"
       if (/^\s*\)?\s*of (the )?(business |operating |checking |merchant |processing |card |deposit |account |company |corporate )+(statements|history|bank|activity|records|deposits|volume|data)/.test(post)) continue;
+      // (revE) ... the kind of records alone after "of": "4 months of processing", "six months of deposits", "3 months of financials"
+      if (/^\s*\)?\s*of (the )?(processing|deposits|records|financials|transactions|card sales|merchant processing|bank data)\b/.test(post)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from (now|today|the date|date of|this (email|notice|letter|approval)|receipt|issue|issuance|approval)|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;

@@ -28,7 +28,9 @@ const WHY_AFTER = /\s+(?:now that|to see|to (?:confirm|verify|make sure|check)|s
 const FUNDER_CONTRACT = /(?:^|\s)(?:the |their |his |her |its )?(?!(?:The|Their|His|Her|Its|Our|Your|Signed|Executed|Final|Funding|Purchase|Operating|ISO|Merchant|Sales?|Receivables?|Revenue|Loan|Security|Guaranty|Guarantee|Master|ACH|Renewal|Financing|Advance|MCA|Lease|Services?|Participation|Broker|Referral|Partnership|Shareholder|Franchise)\b)[A-Z][\w&'-]+ (?:contract|agreement)s?\b(?! request)/;
 
 /** (holdout23) A letter explaining a deposit names its amount: "a letter of explanation for the $48k transfer" is still an item. */
-const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of explanation|loe|explanation)\b/i;
+// (revE) ... and a payoff letter names the balance it pays off: "the $12,500 payoff letter from Kapitus", "payoff for the $12,000
+// OnDeck balance" (a balance to clear, never an offer's figure)
+const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of explanation|loe|explanation)\b|^(?:an? |the )?(?:current |updated |signed )?(?:\$[\d,.]+k? )?payoff (?:letters?|statements?|quotes?)\b|^(?:an? |the )?payoff (?:letters? )?(?:for|on) (?:the |their |its |his |her )?\$[\d,.]+k? [\w&'-]+(?: [\w&'-]+)? (?:balance|advance|position|loan)\b/i;
 
 // (rfix8) a formal letter numbers its requests in roman numerals: "(i) the month-to-date statement; (ii) ..."
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)]|\((?:i{1,3}|iv|vi{0,3}|ix|x)\)|(?:i{1,3}|iv|vi{0,3}|ix|x)\))\s+(.+)$/;
@@ -223,7 +225,8 @@ function unnumberInline(own: string): string {
   // (a table's cell gap before the number, a tab or spaces, is kept: "Items Needed\t(1) July statement; (2) ...")
   return own.replace(/(\w+|[^\w\s])([ \t]*(?:\n[ \t]*)?)\(\d{1,2}\)[ \t]+(?=\S)/g, (_all, prev: string, gap: string) => {
     const g = gap.includes('\n') ? ' ' : gap || ' ';
-    return /^(?:to|and|or|[^\w\s])$/i.test(prev) || /\t| {2,}/.test(gap) ? `${prev}${g}` : `${prev},${g}`;
+    // (revE) ... or after the verb asking for them: "need (1) 40k payoff letter (2) 3 months statements" asks for both
+    return /^(?:to|and|or|[^\w\s]|needs?|needed|send|provide|upload|submit|forward|require[sd]?|missing)$/i.test(prev) || /\t| {2,}/.test(gap) ? `${prev}${g}` : `${prev},${g}`;
   });
 }
 

@@ -76,7 +76,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout54 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout54')],
   ['holdout55 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout55')],
   ['holdout56 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout56')],
-  ['holdout57 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout57')],
+  ['holdout57 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout57')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

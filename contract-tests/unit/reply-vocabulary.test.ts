@@ -5277,3 +5277,94 @@ describe('(revE) review of rfix22: a decision word asked about, a no on a change
     expect(hook('need (1) 40k payoff letter (2) 3 months statements').r.type).toBe('needs_info');
   });
 });
+
+describe('(rfix23) holdout57: terms of several files in blocks, a decision still going up, an internal note, categories said another way, glossed Spanish items', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('blocks of terms each headed by a business are one file each: a person decides (multiple_deals), only this deal\'s offer read', () => {
+    for (const text of [
+      'Aprobados los dos que enviaste / both of your files are approved:\n\nHarbor Bakery LLC\n  Advance: $45,000 | Factor 1.35 | 6 months daily\n\nPinecrest Veterinary Clinic\n  Advance: $60,000 | Factor 1.30 | 39 weekly payments of $2,000',
+      'Approved, see below.\n\nHarbor Bakery\nAdvance $45,000, factor 1.35, 6 months daily\n\nPinecrest Veterinary Clinic\nAdvance $60,000, factor 1.30, 9 months weekly',
+      'Aprobado los dos que me mandaste:\n\nHarbor Bakery\n  $45,000 a 1.35, 6 meses diario\n\nPinecrest Veterinary Clinic\n  $60,000 a 1.30, 9 meses semanal',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('multiple_deals');
+      expect(r.offers.map((o) => o.amount), text).toEqual([60_000]);
+      expect(out.apply, text).toBe(false);
+    }
+    // two other businesses' blocks, neither this deal's: still a person's call
+    expect(hook('Good news on two of yours:\n\nHarbor Bakery\n$45k / 1.35 / 6 mo daily\n\nOak Street Dental\n$50k / 1.32 / 8 mo weekly').out.apply).toBe(false);
+    // one block headed by this deal, or blocks headed by the trade's own words, are one file's answer
+    for (const text of [
+      'Approved!\n\nPinecrest Veterinary Clinic\n  Advance: $60,000 | Factor 1.30 | 39 weekly payments of $2,000\n\nContracts to follow.',
+      'Two options for Pinecrest:\n\nOption A\n  $60,000 at 1.30, 9 months weekly\nOption B\n  $50,000 at 1.27, 6 months weekly',
+    ]) expect(hook(text).r.review_reason, text).toBeUndefined();
+  });
+
+  it('a decision the decider is still taking above, or says may change, goes to a person (tentative_terms)', () => {
+    for (const text of [
+      'Declined for NSFs, 14 this month. Let me ask my manager if he will make an exception.',
+      'No on this one for now - too many overdrafts. Let me see what I can do, I might get it through smaller.',
+      'Lo siento, declinado por NSFs. Voy a consultar con mi jefe y te aviso.',
+      'Declined - 4th position. My boss will see if he can make an exception.',
+      'Declined for now on the NSFs. This decision may still change once credit looks again.',
+      'Approved 60k at 1.38, 9 months daily. Let me ask my manager if we can do 1.35.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      "Declined for NSFs. I asked my manager and it's still a no.",
+      "Declined for NSFs, 14 this month. We'll see what we can do on your next one.",
+      'Approved 60k at 1.38, 9 months daily. Let me ask my manager to send the contracts over.',
+      'Declined - we make no exceptions on stacking, my manager confirmed.',
+    ]) expect(hook(text).out.apply, text).toBe(true);
+    // what follows items asked for is a request, no decision that may change
+    const items = hook("Need current balances on all three positions, and payoff letters. Then I'll see what we can do.");
+    expect(items.r).toMatchObject({ type: 'needs_info' });
+    expect(items.r.review_reason).toBeUndefined();
+  });
+
+  it('a note that says at its top it is not from the lender is no lender\'s decision (unclassified, for a person)', () => {
+    for (const text of [
+      'Dana - fwd for the file. Internal, not from the funder.\n\nTalked to Renee by phone about Pinecrest. She said it "looks like a yes" at around $25,000, probably 1.35 over 6 months daily.',
+      "FYI, our own note, not from the lender: Marcus said on the phone he'd approve 60k at 1.38 for 9 months daily.",
+      'This is an internal memo, not a reply from the lender. Credit said 60k at 1.38 is likely.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.type, text).toBe('unclassified');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      "Approved 60k at 1.38, 9 months daily. The stips list is not from the underwriter, it's from ops: voided check.",
+      'Internal review is complete. Approved 60k at 1.38, 9 months daily.',
+    ]) expect(hook(text).r.type, text).toBe('approved');
+  });
+
+  it('revenue that cannot carry the ask is low_revenue; a kind of business shut out in the passive is industry', () => {
+    for (const text of [
+      'DECLINE - PINECREST. AVG DEPOSITS $16K/MO CANNOT SUPPORT A $20K ASK. RESUBMIT IF VOLUME PICKS UP.',
+      "Have to pass. Their sales don't justify a 60k advance right now.",
+      'Declined. Monthly deposits of $22k are not enough to support the payment at this size.',
+    ]) expect(read(text).decline_category, text).toBe('low_revenue');
+    expect(read('Declined. The average balance cannot support a daily payment.').decline_category).toBe('low_balance');
+    for (const text of [
+      'Unfortunately oilfield service businesses are excluded under our current credit policy, so we are unable to make an offer.',
+      'Sorry, cannabis-adjacent merchants are not eligible under our guidelines. Declined.',
+    ]) expect(read(text).decline_category, text).toBe('industry');
+    expect(read('Declined. Businesses are restricted to one position with us and this one has three open advances.').decline_category).toBe('stacking');
+  });
+
+  it('a Spanish item with its English in brackets is filed as the English; an English item\'s aside is dropped as before', () => {
+    expect(read("Para Pinecrest necesitamos / we need:\n- estados de cuenta de octubre (October bank statements)\n- copia de la identificación del dueño (owner's ID, front and back)").requested_items)
+      .toEqual(['October bank statements', "owner's ID, front and back"]);
+    expect(read('Necesito lo siguiente:\n- cheque anulado (voided business check)\n- contrato de arrendamiento (lease agreement)').requested_items).toEqual(['voided business check', 'lease agreement']);
+    expect(read("We need:\n- copy of the shop lease (they list a landlord but the app shows the owner's home address)\n- July bank statement (package only has Aug-Oct)").requested_items)
+      .toEqual(['copy of the shop lease', 'July bank statement']);
+  });
+});

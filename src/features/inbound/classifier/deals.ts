@@ -18,10 +18,36 @@ const SEVERAL_FILES = /\b(both|all|each) (of )?(your|these|the|two|three) (?:(?:
  */
 const NUMBERED_DEAL = /^\s*\d{1,2}[.)]\s+([A-Z][\w&'.]*(?:\s+[A-Z&][\w&'.,]*){0,5})\s+[-:\u2013\u2014]\s+\S/;
 
+/**
+ * (rfix23) A file's name alone on its line with its terms on the next ("Zapata Highway Truck Stop LLC" over "  Advance: $60,000 |
+ * Factor 1.38 | ..."): a block of terms headed by a business, as a table of several files is laid out. Never a heading of the
+ * trade's own words ("Option A", "Renewal Offer", "Final Terms"), a greeting or a sign-off.
+ */
+const NAME_ALONE = /^[ \t]*(?:\d{1,2}[.)][ \t]+)?([A-Z][\w&'.-]*(?:[ \t]+(?:&|and|of|de|del|la|las|los|el|[A-Z][\w&'.,-]*)){1,6})[ \t]*:?[ \t]*$/;
+const NOT_A_HEADING = /\b(?:option|options|payments?|daily|weekly|monthly|rate|rates|factor|amount|amounts|total|fees?|net|gross|funded|buy|sell|max|min|scenario|scenarios|alternative|alternatives|choice|choices|version|tier|tiers|offer|offers|terms|term|structure|plan|program|renewal|approval|approved|declined?|counter|pricing|summary|details|decision|status|update|stips?|conditions|requirements|notes?|position|positions|deal|file|submission|merchant|regards|thanks|thank|best|cheers|sincerely|saludos|gracias|hi|hello|hey|dear|dana|re|fw|fwd|subject|from|to|sent|date|cc|underwriting|underwriter|senior|manager|funding|capital|advance|receivables)\b/i;
+const TERMS_BELOW = /\$\s?\d|\b\d[\d,.]*\s?k\b|\b(?:factor|rtr|payback|advance|holdback)\b[^\n]*\d/i;
+/** A Spanish rep's "both of them": "aprobados los dos que me mandaste", "ambos expedientes" (never "los dos estados de cuenta"). */
+const SEVERAL_FILES_ES = /\b(?:l[oa]s (?:dos|tres)|ambos|ambas|tod[oa]s l[oa]s) (?:que (?:me )?(?:mandaste|enviaste|mandaron|enviaron|sometiste)|archivos|expedientes|solicitudes|negocios|deals|files)\b/i;
+
+function headedBlocks(lines: string[]): Array<{ i: number; m: RegExpExecArray }> {
+  const out: Array<{ i: number; m: RegExpExecArray }> = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const m = NAME_ALONE.exec(lines[i]);
+    if (!m || NOT_A_HEADING.test(m[1]) || !TERMS_BELOW.test(lines[i + 1])) continue;
+    out.push({ i, m });
+  }
+  return out;
+}
+
 export function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
   const lines = normalizeText(own).split('\n');
-  const several = SEVERAL_FILES.test(own);
-  const heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) ?? (several ? NUMBERED_DEAL.exec(l) : null) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
+  const several = SEVERAL_FILES.test(own) || SEVERAL_FILES_ES.test(own);
+  let heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) ?? (several ? NUMBERED_DEAL.exec(l) : null) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));
+  // (rfix23) blocks of terms each headed by a business: read as one file's line each when the reply says it answers several, or
+  // when two or more such blocks name different businesses (a table of several files' terms)
+  const blocks = headedBlocks(lines).filter((b) => !heads.some((h) => h.i === b.i));
+  const byBlocks = blocks.length > 0 && (several || new Set(blocks.map((b) => b.m[1].toLowerCase())).size + heads.length >= 2);
+  if (byBlocks) heads = [...heads, ...blocks].sort((a, b) => a.i - b.i);
   const names = new Set(heads.map((h) => h.m![1].toLowerCase()));
   const both = several;
   if (names.size < 2 && !(both && names.size >= 1)) return splitDealSentences(own, ctx);
@@ -29,6 +55,8 @@ export function splitDeals(own: string, ctx?: ReplyContext): { own: string; mult
   const mine = key ? heads.filter((h) => h.m![1].toLowerCase().includes(key)) : [];
   if (!mine.length) return { own, multiple: true, picked: false };
   const keep = new Set<number>();
+  // (rfix23) a block of terms carries no decision of its own: the lines above the first file's block say what they are
+  if (byBlocks) for (let j = 0; j < heads[0].i; j++) keep.add(j);
   for (const h of mine) {
     keep.add(h.i);
     // the lines under it, up to the next file's line or a blank line

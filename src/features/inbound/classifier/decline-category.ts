@@ -15,6 +15,9 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   { cat: 'low_revenue', re: /\b(low|insufficient|not enough|minimum)\s+(monthly\s+)?(revenue|deposits|sales|volume|gross)\b|\brevenue (is |was )?(too low|requirement)\b|\b(revenue|deposits|sales) (are|is) (too )?(low|down|declining)\b|\btrue deposits\b|\b(revenue|deposits|sales|volume)\b[^.\n]{0,20}\b(dropped|drop|declin\w*|decreas\w*|fell|falling|trending down)\b/g, w: 3 },
   // (holdout33) revenue in shorthand under the lender's line: "rev under 15k a month", "revenue below our floor"
   { cat: 'low_revenue', re: /\b(?:rev|revenue|revs|deposits|sales|gross)\s+(?:is |are |was |were |comes in |came in )?(?:under|below|less than|short of)\b/g, w: 3 },
+  // (rfix23) the revenue too small for the ask, said of what it cannot carry: "avg deposits $16K/mo cannot support a $20K ask",
+  // "sales don't justify that amount", "the volume won't carry the payment" (what the deposits are, never a balance)
+  { cat: 'low_revenue', re: /\b(?:rev|revenue|revs|deposits|sales|gross|volume|monthly (?:revenue|deposits|sales))\b[^.!?\n]{0,40}?\b(?:can't|cannot|can not|doesn't|does not|don't|do not|won't|will not|isn't enough to|is not enough to|aren't enough to|are not enough to|not enough to|too (?:light|thin|low|small) to)\s+(?:support|justify|carry|cover|service|handle)\b/g, w: 3 },
   { cat: 'low_balance', re: /\b(low|average)\s+(average\s+)?(daily\s+)?balances?\b|\badb\b|\bbalances? (are|is) too low\b/g, w: 3 },
   { cat: 'industry', re: /\bindustry\b|\bindustries\b|\brestricted (list|industr\w*)\b|\bprohibited (list|industr\w*|business\w*)\b|\bsic code\b|\bnaics\b/g, w: 3 },
   {
@@ -25,6 +28,10 @@ const CATEGORY_CUES: Array<{ cat: DeclineCategory; re: RegExp; w: number }> = [
   // (rfix20) a policy that excludes a kind of business, whatever the kind is called: "the Bank's credit policy excludes
   // businesses whose principal revenue derives from ...", "our guidelines prohibit merchants that sell ..."
   { cat: 'industry', re: /\b(?:excludes?|excluded|excluding|prohibits?|prohibited|bars|restricts?|does not permit|do not permit)\s+(?:all\s+|any\s+)?(?:businesses|merchants|companies|firms|operators|retailers|sellers|accounts)\s+(?:whose|that|which|who|in|selling|operating|engaged|primarily|deriving)\b/g, w: 3 },
+  // (rfix23) ... and a kind of business the policy shuts out, in the passive: "oilfield service businesses are excluded under our
+  // credit policy", "cannabis-adjacent merchants are not eligible under our guidelines", "that type of business is off-limits" (never a limit on
+  // how many: "businesses are restricted to one position")
+  { cat: 'industry', re: /\b(?:businesses|business|merchants|companies|operators|shops|firms|industries|sector|verticals?|(?:type|kind|line) of (?:business|work))\s+(?:are|is)\s+(?:(?:currently|all|strictly|simply|just)\s+)?(?:excluded|prohibited|restricted|ineligible|not eligible|off[- ]limits|not permitted|not allowed|on our (?:restricted|prohibited|excluded) list)\b(?![ \t]+to\b)/g, w: 3 },
   { cat: 'credit_score', re: /\bfico\b|\bcredit scores?\b|\bbeacon\b|\bcredit (is |was )?(too )?(low|thin|weak|poor|bad)\b|\bpersonal credit\b/g, w: 3 },
   // (holdout28) never the credit desk itself: "see below from credit", "per credit", "credit says", "Oxbury Credit" signing
   // (rfix8) ... nor a department in a signer's title ("Vice President, Credit Administration")

@@ -84,6 +84,8 @@ export function pricingCues(text: string, context?: ReplyContext): string[] {
 }
 
 /** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
+/** (rfix23) A message that says of itself it is not the lender's ("Internal, not from the funder", "not a reply from the lender"). */
+const SELF_NOT_LENDER = /\b(?:internal|this is(?: just)?(?: an?)?(?: internal)? (?:note|memo)|(?:our|my) own (?:note|notes|memo))\b[^.!?\n]{0,30}?\bnot (?:from|sent by|written by|a reply from|an? (?:email|reply|message) from) (?:the|our|any) (?:funder|lender|underwriter|underwriting|bank)\b|\bnot an? (?:funder|lender)(?:'s)? (?:reply|response|email|decision)\b/i;
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**
@@ -208,6 +210,12 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // (rfix23) a note that says at its top it is no lender's reply ("fwd for the file. Internal, not from the funder", "our own note,
+  // not from the lender"): whatever it relays of a call is nobody's written answer; no decision, for a person
+  if (SELF_NOT_LENDER.test(normalizeText(a.own).slice(0, 300))) {
+    Object.assign(d, { type: 'unclassified', confidence: 0.6, review: undefined });
+    d.reasons.push('the note says it is not from the lender: no decision of the lender\'s');
+  }
   // (revr) a relayer restating the funder's terms differently from the funder's own paper attached (another amount or factor, a
   // letter for another deal): which is right is for a person, never the relayer's figures applied on the strength of the paper
   if (input.attachmentText && !attached.length && !d.review && (d.type === 'approved' || d.type === 'counter') && a.relayed.hits.length) {

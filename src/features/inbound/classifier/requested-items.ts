@@ -53,8 +53,21 @@ const STILL_OPEN = new RegExp(`^${OPEN_STATUS}$`, 'i');
 /** (rfix10) A line of a stip status list that is no table: "Voided check - Requested", "Signed app: Received", "MTD (awaiting)". */
 const STATUS_LINE = new RegExp(`^\\s*(?:(?:[-*\u2022]|\\d{1,2}[.)])\\s+)?(\\S.{1,80}?)(?:\\s+[-\u2013\u2014]\\s+|\\s*:\\s+|\\s*\\(\\s*)(?:(${OPEN_STATUS})|(${IN_STATUS})\\b(?:\\s+\\d{1,2}\\/\\d{1,2}(?:\\/\\d{2,4})?)?)\\s*\\)?[.;]?\\s*$`, 'i');
 
+/**
+ * (rfix23) A bilingual rep's item, Spanish with its English after it in brackets ("estados de cuenta de octubre (October bank
+ * statements)", "copia de la identificación del dueño (owner's ID, front and back)"): the English is the item as the broker
+ * files it. Only Spanish before the brackets and none inside: an English item's aside stays as it was.
+ */
+const SPANISH_WORDS = /(?:^|[\s(])(?:de|del|la|las|los|el|una?|y|copia|copias|estados?|cuenta|cuentas|identificaci[o\u00f3]n|due\u00f1[oa]|recibos?|facturas?|contratos?|cheque|anulado|meses|mes|[\w]*ci[o\u00f3]n)(?=[\s,.)]|$)|[\u00e1\u00e9\u00ed\u00f3\u00fa\u00f1]/i;
+const GLOSSED = /^(.+?)\s*\(([^()]{3,80})\)[\s.;,:!]*$/;
+function englishGloss(s: string): string {
+  const m = GLOSSED.exec(s);
+  if (!m || !SPANISH_WORDS.test(m[1]) || SPANISH_WORDS.test(m[2]) || !/[a-z]{2}/i.test(m[2])) return s;
+  return m[2];
+}
+
 function cleanItem(s: string): string {
-  return s
+  return englishGloss(s)
     // (rfix14) a phone's "n" is its "and" ("dl front n back, n the last 2 square stmts")
     .replace(/^\s*(?:and|also|plus|then|either|n)\s+/i, '')
     .replace(/^\s*(?:the|a|an|us|me|over|your|their|its|all)\s+/i, '')

@@ -5279,6 +5279,7 @@ describe('(revF) review of rcond: merit conditions, a decision before another bu
       'Approved Monday. 60k at 1.38, 9 months daily.',
       'Approved As Discussed - 60k at 1.38, 9 months daily.',
       'Good news - Approved Pinecrest Vet (60k at 1.38, 9 months daily)',
+      'Thanks Dana - Approved Pinecrest at 60k, 1.38, 9 months daily.',
     ]) {
       const { r, out } = hook(text);
       expect(r.review_reason, text).toBeUndefined();

@@ -265,8 +265,9 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
  * a portal banner's "APPROVED - MODIFIED TERMS" over "This file is approved" names no file; holdout23). */
 const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied|(?:revised|updated|new|amended) (?:numbers|terms|offer|pricing|quote))\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
 /** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line).
- * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). */
-const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
+ * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). (revF) Never a greeting or
+ * thanks to the broker ("Thanks Dana - Approved Pinecrest at 60k"). */
+const NAME_DASH_DECISION = /^[ \t]*(?!(?:Hi|Hello|Hey|Dear|Thanks|Thank|Congrats|Congratulations)\b)([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
 /**
  * (rfix14) A line opening on a business and its terms, a comma between ("Queens Boulevard Optical, 35,000 at 1.35, 140 days"): the
  * decision's file named by the lender. Case-sensitive, two words at least; never a greeting ("Hi Dana, 35k at ...").

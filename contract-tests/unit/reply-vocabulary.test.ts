@@ -5368,3 +5368,86 @@ describe('(rfix23) holdout57: terms of several files in blocks, a decision still
       .toEqual(['copy of the shop lease', 'July bank statement']);
   });
 });
+
+describe('(revF) review of rcond: merit conditions, a decision before another business, an unclear funded amount', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('a merit condition in other words ("on the condition that", a review of the last months, a bare background, "another advance", "no tax liens") goes to a person', () => {
+    for (const text of [
+      'Approved 60k at 1.38, 9 months daily, subject to satisfactory review of the last 3 months statements.',
+      '60k at 1.38, 9 months daily is approved on the condition that the December bank statement shows no returned items.',
+      'If volume holds at the current level, we\'re approved at 60k, 1.38, 9 months daily.',
+      'Approved 60k at 1.38, 9 months daily. Pending clear background.',
+      'Approved 60k at 1.38, 9 months daily if the merchant hasn\'t taken another advance since submission.',
+      'Approved 60k at 1.38, 9 months daily as long as the merchant has no tax liens.',
+      "Approved 60k at 1.38, 9 months daily provided the merchant's FICO comes back over 600.",
+      'Approved 60k at 1.38, 9 months daily as long as nothing new shows up on the UCC.',
+      "Approved 60k at 1.38, 9 months daily, provided the merchant isn't in any active litigation.",
+      'Approved 60k at 1.38, 9 months daily, subject to a satisfactory review of the tax returns.',
+      "Approved 60k at 1.38, 9 months daily. This is based on the merchant's stated revenue of 120k/mo; if actuals come in lower the offer changes.",
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Approved 60k at 1.38, 9 months daily, subject to verification of bank account.',
+      'Approved 60k at 1.38, 9 months daily. Pending signed contracts and a funding call.',
+      'Approved 60k at 1.38, 9 months daily, subject to payoff of the OnDeck balance at funding.',
+      'Approved 60k at 1.38, 9 months daily. As long as the merchant signs by Friday this pricing holds.',
+      'Approved 60k at 1.38, 9 months daily. Subject to final review of the signed contract.',
+      'Approved 60k at 1.38, 9 months daily. No further review needed, send it over for contracts.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+
+  it('a decision word before another business after a dash opener, before a parenthesis or a legal suffix goes to a person; the ISO greeted applies', () => {
+    for (const text of [
+      'Good news - Approved Oak Street Dental. 60k at 1.38, 9 months daily.',
+      'Approved: Oak Street Dental (60k at 1.38, 9 months daily)',
+      'Approved Oak Street Dental LLC 60k at 1.38, 9 months daily.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('multiple_deals');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Approved Summit Valley! 60k at 1.38, 9 months daily.',
+      'Approved Happy Thanksgiving! 60k at 1.38, 9 months daily.',
+      'Approved Monday. 60k at 1.38, 9 months daily.',
+      'Approved As Discussed - 60k at 1.38, 9 months daily.',
+      'Good news - Approved Pinecrest Vet (60k at 1.38, 9 months daily)',
+      'Thanks Dana - Approved Pinecrest at 60k, 1.38, 9 months daily.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
+
+  it('a sum the merchant is said to get that nothing explains goes to a person; a net a few points under the gross is its fees', () => {
+    for (const text of ['Approved 90k at 1.35, 9 months weekly. Merchant receives $70,000.', 'Approved 90k at 1.35, 9 months weekly. Merchant gets 70k.', 'Approved 90k at 1.35, 9 months weekly. Merchant gets 81k.']) {
+      const { r, out } = hook(text, pinecrest(90_000));
+      expect(r.review_reason, text).toBe('conflicting_cues');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Approved 90k at 1.35, 9 months weekly. Net to merchant $87,300.',
+      'Approved 90k at 1.35, 9 months weekly. Merchant gets 87,300 after the 3% fee.',
+    ]) {
+      const { r, out } = hook(text, pinecrest(90_000));
+      expect(r, text).toMatchObject({ type: 'approved', offers: [{ amount: 90_000, factor_rate: 1.35 }] });
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+    // a net far under the gross that nothing explains still goes to a person (rcond)
+    expect(hook('Approved 90k at 1.35, 9 months weekly. Net to merchant $70,000.', pinecrest(90_000)).out.apply).toBe(false);
+  });
+});

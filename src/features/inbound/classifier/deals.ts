@@ -293,8 +293,9 @@ function namesOther(sentence: string, business: string[], signature: string[]): 
  * a portal banner's "APPROVED - MODIFIED TERMS" over "This file is approved" names no file; holdout23). */
 const DECISION_FOR = /\b(?:approved|approval|declined?|decline|pass(?:ing)?|counter(?:ed)?|denied|(?:revised|updated|new|amended) (?:numbers|terms|offer|pricing|quote))\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:for|on)\s+([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})|\b([A-Z][\w&'-]*(?:[ \t]+(?:[A-Z][\w&'-]*|&)){0,3})\s+(?:is|was|got|has been)\s+(?:approved|declined|denied|countered)\b/gi;
 /** (holdout42) A line headed by a name and its decision ("Poplar Bluff Wrecker Service LLC - DECLINE.", a credit note's first line).
- * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). */
-const NAME_DASH_DECISION = /^[ \t]*([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
+ * Case-sensitive: a name is capitalised words ("Spoke with credit - approved" names no business). (revF) Never a greeting or
+ * thanks to the broker ("Thanks Dana - Approved Pinecrest at 60k"). */
+const NAME_DASH_DECISION = /^[ \t]*(?!(?:Hi|Hello|Hey|Dear|Thanks|Thank|Congrats|Congratulations)\b)([A-Z][\w&'.-]*(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){1,5})[ \t]+[-–—][ \t]+(?:[Aa]pproved|APPROVED|[Dd]eclined?|DECLINED?|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)\b/gm;
 /**
  * (rfix14) A line opening on a business and its terms, a comma between ("Queens Boulevard Optical, 35,000 at 1.35, 140 days"): the
  * decision's file named by the lender. Case-sensitive, two words at least; never a greeting ("Hi Dana, 35k at ...").
@@ -308,8 +309,10 @@ const NAME_THEN_TERMS = /^[ \t]*(?!(?:Hi|Hello|Hey|Yo|Dear|Good|Congrats|Congrat
  * like opener at the head of a line or sentence). Two capitalised words at least (one is as often the broker greeted, "Approved
  * Dana!"), each a word in title case; never an adverb, a preposition or a label read as a name ("Approved As Submitted", "Approved In Full",
  * a table's "Approval Valid Through"); the noun ("Approval", "Decline") only with a colon or dash before the name.
+ * (revF) Also after a dash opener ("Good news - Approved Harbor Bakery."), the name closed by a parenthesis or a legal suffix
+ * ("Approved Harbor Bakery LLC 60k"); never a holiday greeted ("Approved Happy Thanksgiving!") nor the submitting ISO (foreignDecision).
  */
-const DECISION_THEN_NAME = /(?:^|[.!?][ \t]+)[ \t]*(?:(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)[ \t]*(?:[-:|\u2013\u2014][ \t]*|[ \t])|(?:[Aa]pproval|APPROVAL|[Dd]ecline|DECLINE)[ \t]*[-:|\u2013\u2014][ \t]*)(?:the[ \t]+)?(?!(?:Valid|Expires|Expiring|Expiration|Expiry|Effective|Through|Until|Date|Status|Type|Amount|Number|Code|Letter|Notice|Summary|Details|Conditions|Requirements|Level|Tier|Rate|Decision|Period|Window|Reference|Funding|As|In|With|Per|At|For|On|By|To|Subject|Pending|Upon|Once|If|But|And|So|Or|Conditionally|Today|Now|Again|Here|See|Please|Attached|Below|Above|Congrats|Congratulations|Thanks|Thank|Hi|Hello|Hey|Dear|Yes|Yep|Sure|Great|Good|Full|Fully|Final|Officially|Contingent|Conditional|Both|All|Everything|Terms|Offer|Deal|File|Submission|Merchant|Client|Same|Standard|New|Revised|Updated|Buy|Sell|Max|Min|Net|Gross)\b)([A-Z][a-z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][a-z][\w&'.-]*)){1,4})[ \t]*(?=[.!,:;\u2013\u2014|]|[ \t]+-|[ \t]*$|[ \t]+(?:for|at|with|@)[ \t]+\$?\d)/gm;
+const DECISION_THEN_NAME = /(?:^|[.!?][ \t]+|[ \t][-\u2013\u2014][ \t]+)[ \t]*(?:(?:[Aa]pproved|APPROVED|[Dd]eclined|DECLINED|[Dd]enied|DENIED|[Cc]ountered|COUNTERED)[ \t]*(?:[-:|\u2013\u2014][ \t]*|[ \t])|(?:[Aa]pproval|APPROVAL|[Dd]ecline|DECLINE)[ \t]*[-:|\u2013\u2014][ \t]*)(?:the[ \t]+)?(?!(?:Valid|Expires|Expiring|Expiration|Expiry|Effective|Through|Until|Date|Status|Type|Amount|Number|Code|Letter|Notice|Summary|Details|Conditions|Requirements|Level|Tier|Rate|Decision|Period|Window|Reference|Funding|As|In|With|Per|At|For|On|By|To|Subject|Pending|Upon|Once|If|But|And|So|Or|Conditionally|Today|Now|Again|Here|See|Please|Attached|Below|Above|Congrats|Congratulations|Thanks|Thank|Hi|Hello|Hey|Dear|Yes|Yep|Sure|Great|Good|Full|Fully|Final|Officially|Contingent|Conditional|Both|All|Everything|Terms|Offer|Deal|File|Submission|Merchant|Client|Same|Standard|New|Revised|Updated|Buy|Sell|Max|Min|Net|Gross)\b)(?!(?:Happy|Merry)[ \t]+[A-Z][\w&'.-]*[ \t]*[!,])([A-Z][a-z][\w&'.-]*(?:[ \t]+(?:&|and|of|[A-Z][a-z][\w&'.-]*)){1,4})[ \t]*(?=[.!,:;(\u2013\u2014|]|[ \t]+-|[ \t]*$|[ \t]+(?:for|at|with|@)[ \t]+\$?\d|(?:LLC|L\.L\.C\.|Inc|Corp|Co|Ltd|LLP|PLLC|PC|DBA|dba)\b)/gm;
 /** Capitalised words after "for"/"on" that name no file: time, states, the lender's own words. */
 const NOT_A_FILE = new RegExp(`^(?:${['the', 'a', 'an', 'this', 'that', 'it', 'us', 'you', 'me', 'them', 'him', 'her', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'q1', 'q2', 'q3', 'q4', 'iso', 'isos', 'funding', 'approval', 'approved', 'decline', 'declined', 'we', 'i', 'our', 'your', 'uw', 'credit', 'committee', ...V.STATES.flat()].join('|')})$`, 'i');
 
@@ -390,6 +393,8 @@ export function foreignDecision(own: string, ctx?: ReplyContext): string | null 
       if (!name || !/^[A-Z]/.test(first) || NOT_A_FILE.test(first)) continue;
       const words = nameWords(name);
       if (!words.length || sameBusiness(words, business)) continue;
+      // (revF) ... nor the submitting ISO greeted after the decision word ("Approved Summit Valley!" to Summit Valley Capital)
+      if (re === DECISION_THEN_NAME && (ctx?.iso?.names ?? []).some((n) => { const iso = nameWords(n); return iso.length > 0 && (sameBusiness(words, iso) || words.every((w) => iso.includes(w))); })) continue;
       if (name.toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w))) continue;
       // (review) a heading of the decision itself, not a business: "Final Decision - Approved", "Credit Status - Declined"
       if (name.toLowerCase().split(/[^a-z]+/).filter(Boolean).every((w) => HEADING_WORDS.has(w))) continue;

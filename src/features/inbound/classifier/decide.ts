@@ -555,6 +555,8 @@ const LIMIT_BEFORE = /\b(?:only|just|max(?:imum)?|at most|no more than|capped at
 const FUND_VERB_BEFORE = /\b(?:only|just|max(?:imum)?|at most|no more than)\b[^.!?;\n]{0,25}\b(?:fund|wire|release|disburse|advance|send|put out|put)\b[^.!?;\n]{0,15}$/;
 /** What makes a net smaller than the amount: a fee, a payoff, a balance netted out, or the gross named beside it. */
 const DEDUCTION = /\b(?:fees?|orig\w*|commission|points?|pts|closing costs?|pay ?offs?|pay(?:s|ing)? off|paid off|buy ?outs?|buying out|takes? out|taking out|balance|renewal|consolidat\w*|less|minus|deduct\w*|netted|netting out|nets? out|gross|holdback|reserve)\b/;
+/** (revF) The merchant said to get the figure after it: "merchant receives", "the client will get", "they'll see". */
+const MERCHANT_GETS_BEFORE = /\b(?:merchant|client|customer|business|owner|borrower|they|he|she)(?:'ll| will| would| should)? (?:only )?(?:gets?|receives?|sees?|walks? away with|takes? home)(?: (?:about|around|roughly|approx\w*|just|only))?\s*$/;
 /** An amount approved in words: "approved 90k", "approved for $90,000", "approval at the 90". */
 const APPROVED_AMOUNT = /\bapprov(?:ed|al)(?: (?:for|at|of))?(?: the)?\s*(\$?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s?(?:k\b)?)/g;
 
@@ -578,7 +580,12 @@ export function unclearFundedAmount(lower: string, offered: number[]): string | 
       const start = m.index + (m[0].length - m[0].trimStart().length);
       const before = line.slice(Math.max(0, start - 60), start);
       const kind = moneyKind(line, start, m.index + m[0].length);
-      if (kind === 'net' && !isOffered(value)) {
+      // (revF) a sum the merchant is said to get ("merchant receives $70,000", "they'll get 70k") is a net as well
+      const toMerchant = MERCHANT_GETS_BEFORE.test(before);
+      // (revF) ... a net a few points (up to 8) under an amount offered is that amount less the usual fees ("Net to merchant $87,300" on 90k):
+      // nothing left to explain
+      const feesOnly = offered.some((y) => value < y && value >= y * 0.92);
+      if ((kind === 'net' || toMerchant) && !isOffered(value) && !feesOnly) {
         if (LIMIT_BEFORE.test(before)) return `a net figure put as a limit ($${value.toLocaleString('en-US')}) beside the offer: which amount is funded is for a person`;
         const rest = lower.replace(/\bnet\b/g, ' ');
         if (!DEDUCTION.test(rest)) return `a net figure ($${value.toLocaleString('en-US')}) no fee, payoff or gross explains beside the offer: which amount is funded is for a person`;

@@ -113,7 +113,16 @@ export function fitColumnsOf(lines: Line[], toks: Tok[][], header: Col[], at: nu
   if (right.some((e) => e.n < 3)) return header;
   // Only when the titles' own places would put an edge's figures under another column.
   const nearest = (e: { x0: number; x1: number }) => numeric.reduce((b, c) => (ivDist(c.x0, c.x1, e.x0, e.x1) - ivDist(b.x0, b.x1, e.x0, e.x1) || Math.abs(c.x1 - e.x1) - Math.abs(b.x1 - e.x1)) < 0 ? c : b);
-  if (held.every((e, k) => nearest(e) === numeric[k])) return header;
+  if (held.every((e, k) => nearest(e) === numeric[k])) {
+    // Each edge under its own title: a column spans its title and the figures printed under it, so a
+    // short figure right-aligned on the edge, left bare between two titles ("3.50" under a wider
+    // "1,970.98", past the end of its left-aligned title "Deposits"), is still that column's. (Not
+    // when the spans would then overlap: the titles are kept.)
+    const spans = numeric.map((c, k) => ({ ...c, x0: Math.min(c.x0, held[k].x0), x1: Math.max(c.x1, held[k].x1) }));
+    if (spans.some((c, k) => k > 0 && c.x0 <= spans[k - 1].x1)) return header;
+    const wide = new Map(numeric.map((c, k) => [c, spans[k]]));
+    return header.map((c) => wide.get(c) ?? c);
+  }
   const moved = new Map(numeric.map((c, k) => [c, { ...c, x0: held[k].x0, x1: held[k].x1 }]));
   return header.map((c) => moved.get(c) ?? c);
 }

@@ -9,14 +9,17 @@ import type { Line, Word } from './reading-types';
 export const norm = (s: string) => s.replace(/[\u2212\u2012\u2013\u2014\u2015\uFE63\uFF0D]/g, '-').replace(/[\u00A0\u2007\u202F]/g, ' ').replace(/[\u200B-\u200D\uFEFF]/g, '');
 
 /** The words of a line of items, with estimated positions, and the cell each belongs to. */
-function wordsOf(items: Item[]): Word[] {
+function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
   const words: Word[] = [];
   let cell = -1;
   let lastX1 = -Infinity;
   // A typewriter font (Courier): every item of the line as wide per character. Its one space is a
   // whole character wide (0.6 of the size), wider than a proportional font's gap between cells, so
   // items one character apart ("PREVIOUS" "BALANCE" cut at their space) are one cell; two apart, two.
-  const mono = monoWidth(items);
+  // A line of one or two items ("OTHER" "DEBITS": a composer that sets each word apart) is too short
+  // to show its font alone: it is the typewriter font another line of the page showed when each of
+  // its items is exactly that wide per character.
+  const mono = monoWidth(items) ?? samePageMono(items, pageMono);
   for (const it of items) {
     const s = norm(it.s);
     if (!s.trim()) continue;
@@ -61,11 +64,21 @@ export function monoWidth(items: Item[]): number | null {
   return w;
 }
 
+/** The typewriter width per character of `pageMono` every item of the line (two characters or more) is set at, to 1%, else null. */
+function samePageMono(items: Item[], pageMono: number[]): number | null {
+  const ws = items.filter((it) => it.s.trim().length >= 2 && it.w > 0).map((it) => it.w / norm(it.s).length);
+  if (ws.length < 2) return null;
+  for (const w of pageMono) if (ws.every((x) => Math.abs(x - w) <= w * 0.01)) return w;
+  return null;
+}
+
 export function linesOf(pages: PageItems[]): Line[] {
   const out: Line[] = [];
   pages.forEach((p, page) => {
-    for (const items of groupLines(p.items)) {
-      const words = wordsOf(items);
+    const grouped = groupLines(p.items);
+    const pageMono = [...new Set(grouped.map(monoWidth).filter((w): w is number => w !== null).map((w) => Math.round(w * 1000) / 1000))];
+    for (const items of grouped) {
+      const words = wordsOf(items, pageMono);
       if (!words.length) continue;
       const size = Math.max(...items.map((i) => i.h || 8));
       out.push({ page, y: items[0].y, size, words, text: cellTexts(words).join('  ') });

@@ -87,12 +87,16 @@ describe('2. a column spans its title and the figures right-aligned under it', (
   });
 });
 
-describe('3. a "Transfer in" from an account printed masked is a transfer between the merchant\'s accounts', () => {
-  it.each(['Harbor Reserve ••4471 Transfer in · Reserve withdrawal', 'TRANSFER IN FROM OPERATING **2290', 'Transfer in XX8812 Tax set-aside'])('%s', (d) => {
-    expect(depositKind(d)).toBe('transfer');
-    expect(creditDoubt(d)).toBeNull();
-  });
-  it.each(['Wire in · Harbor Reserve ••4471 transfer in', 'Transfer in from Meridian Dental', 'ZELLE TRANSFER IN **2290 J ORTEGA'])('a wire, a payment app, or no masked account stays as it was: %s', (d) => {
+describe('3. a "Transfer in" from an account printed masked stays doubted: a bank masks every account number, so the mask alone does not say whose account it is', () => {
+  // sfix22 first read these as own-account transfers (blind-58 N02); statement-doubt.test.ts's rule
+  // (an account named by its kind and last digits before the transfer's words is doubted) was kept:
+  // the statement is refused (uncertain_categories) rather than its revenue guessed.
+  it.each(['Harbor Reserve ••4471 Transfer in · Reserve withdrawal', 'Transfer in XX8812 Tax set-aside'])('%s', (d) => {
     expect(depositKind(d)).not.toBe('transfer');
+    expect(creditDoubt(d)).toBe('transfer');
+  });
+  it('a transfer the line says comes from the merchant\'s operating account is one, masked or not', () => {
+    expect(depositKind('TRANSFER IN FROM OPERATING **2290')).toBe('transfer');
+    expect(creditDoubt('TRANSFER IN FROM OPERATING **2290')).toBeNull();
   });
 });

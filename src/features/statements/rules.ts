@@ -28,6 +28,27 @@ export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund' | 'interest
  */
 const BANK_INTEREST = /^\s*((REGULAR|PRIMARY|BUSINESS|MEMBER)\s+)?(SHARES?|SHARE\s+DRAFT|SAVINGS|SAV|CHECKING|CHK|DRAFT|MONEY\s+MARKET|CERTIFICATE)\s+DIVIDENDS?\b|^\s*DIVIDENDS?\s*$|^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\b(ANNUAL\s+PERCENTAGE\s+YIELD|APY)\s+EARNED\b/;
 
+/** An account number printed masked ("XX1234", "\u2022\u20224411", "**2290", "...4411") and what follows it. */
+const MASKED_THEN = /(?:\bX{2,}|\bX|\u2022+|\*{2,}|\.{2,})\d{3,}\b(.*)$/;
+/** Words a bank prints after its own customer's masked account in a transfer: the transfer's and the account's words, and references. */
+const AFTER_OWN_MASK = /^(TRANSFERS?|XFER|TRF|TFR|TRSF|TRNSFR|IN|FROM|FR|FRM|TO|ON|ONLINE|MOBILE|INTERNAL|ACCOUNTS?|ACCT|SAV\w*|CHECKING|CHKG?|CK|SHARES?|DDA|MMA|MMDA|MONEY|MARKET|TREASURY|RESERVE|OPERATING|SWEEP|OWN|TAX|SET|ASIDE|BETWEEN|WITHDRAWAL|REDEMPTION|REF|REFERENCE|CONF|CONFIRMATION|TRANSACTION|TRN|TRACE|ID|NO|NUMBER|DATE|BUSINESS|BANKING|INTERNET|BOOK|LINKED|CREDIT|CR|YOUR|\w*\d\w*)$/;
+/** The kind of the merchant's account a transfer names (its savings, checking, money market, reserve, treasury, tax set-aside). */
+const OWN_ACCOUNT_KIND = /\b(SAV\w*|CHECKING|CHKG?|MONEY\s+(MARKET|MKT)|MMA|MMDA|DDA|TREASURY|RESERVE|OPERATING|SHARES?|SWEEP|TAX|INTERNAL|OWN|OWNERS?|PERSONAL)\b/;
+/**
+ * A transfer from a masked account with a party's words after the number ("Transfer from XX1234 Baker
+ * Dental invoice 1043", "Transfer from \u2022\u20229921 Lina Ortega"), no kind of account named: a bank masks every account
+ * number it prints, a customer's or another party's too, so the mask alone does not make the money the
+ * merchant's own (revG). Such a credit is not taken out of revenue by the mask; creditDoubt doubts it.
+ */
+export function strangerAfterMask(description: string): boolean {
+  const d = description.toUpperCase();
+  const m = MASKED_THEN.exec(d);
+  // A line naming which of its accounts ("Transfer From Personal Checking ...2261 D MARQUEZ", the
+  // owner's) is left to the rules that name it.
+  if (!m || OWN_ACCOUNT_KIND.test(d)) return false;
+  return m[1].split(/[^A-Z0-9]+/).filter(Boolean).some((w) => !AFTER_OWN_MASK.test(w));
+}
+
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {
   const c = classOf(description);
@@ -36,7 +57,7 @@ export function depositKind(description: string): DepositKind {
   if (c.processor) return 'revenue';
   if (!c.own_transfer && !c.revenue && BANK_INTEREST.test(description.toUpperCase())) return 'interest';
   // An own-account transfer's words outweigh a customer payment's ("TRANSFER FROM SAVINGS FOR PAYMENTS").
-  if (c.own_transfer) return 'transfer';
+  if (c.own_transfer && !strangerAfterMask(description)) return 'transfer';
   return 'revenue';
 }
 

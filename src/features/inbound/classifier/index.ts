@@ -83,9 +83,9 @@ export function pricingCues(text: string, context?: ReplyContext): string[] {
     .map((f) => f.text.trim());
 }
 
-/** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
 /** (rfix23) A message that says of itself it is not the lender's ("Internal, not from the funder", "not a reply from the lender"). */
 const SELF_NOT_LENDER = /\b(?:internal|this is(?: just)?(?: an?)?(?: internal)? (?:note|memo)|(?:our|my) own (?:note|notes|memo))\b[^.!?\n]{0,30}?\bnot (?:from|sent by|written by|a reply from|an? (?:email|reply|message) from) (?:the|our|any) (?:funder|lender|underwriter|underwriting|bank)\b|\bnot an? (?:funder|lender)(?:'s)? (?:reply|response|email|decision)\b/i;
+/** A decision written into the subject line of a reply ("... - APPROVED 70K", "... - DECLINED (TIB)", "... counter 50k"). */
 const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pass(ing)?|funded|no go)\b/i;
 
 /**

@@ -480,6 +480,15 @@ export const RELAYED: PhraseRow[] = [
 ];
 
 /**
+ * (rfix24) A voice system's notification of a voicemail left on our line, as the message opens: "New voicemail from Boone Caudill
+ * (304) 555-0188", "Voice message from ext. 214", "VM from ..." (never a note above it: "Hi Dana, Bo asked me to send you the
+ * voicemail", "Fwd: ...", "left me this VM").
+ */
+export const VOICEMAIL_NOTICE_OPENING = /^(?:you have (?:a )?)?(?:new |missed call and )?(?:vm|voice ?mail|voice message)(?: message)? (?:from|received from|left by)\b/;
+/** (rfix24) A RELAYED hit that is only that notification's own wording ("voicemail from", "transcription"). */
+export const VOICEMAIL_NOTICE_HIT = /^"?(?:(?:vm|voice ?mail|voice message) (?:from|transcript(?:ion)?)|(?:vm|voice ?mail|voice message|message|recording) transcript(?:ion)?s?)"?$/;
+
+/**
  * (rfix16) The RELAYED rows above that say only where the relayer placed the file (its first three: "took it to three of our
  * funders", "one came back", "heard back from a funder we work with"), not a call, a voicemail or the relayer's own markup.
  */

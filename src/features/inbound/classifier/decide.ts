@@ -419,7 +419,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const placedOnly = a.relayed.hits.length > 0 && a.relayed.hits.every((h) => V.RELAYED_PLACED.test(h));
   // (revr) ... never with the desk's own pricing, terms it says differ from the paper, or a paper for another merchant
   const relayOwnAnswer = placedOnly && !V.RELAYED_NOT_AS_WRITTEN.test(a.lower) && ((type === 'approved' && V.RELAYED_IN_WRITING.test(a.lower)) || (type === 'declined' && V.RELAYED_ALL_PASSED.test(a.lower) && !V.RELAYED_STILL_OUT.test(a.lower)));
-  if (!review && type !== 'unclassified' && a.relayed.score >= 3 && !relayOwnAnswer) {
+  // (rfix24) ... nor a voicemail the lender's own rep left on our line, delivered by a voice system as its notification ("New
+  // voicemail from <caller> ... Transcription: ..."), the message opening on that notification: the lender's word to us, spoken,
+  // not a call or a voicemail someone else heard and passes on ("Bo asked me to send you the voicemail", "left me this VM")
+  const directVoicemail = a.relayed.hits.length > 0 && a.relayed.hits.every((h) => V.VOICEMAIL_NOTICE_HIT.test(h)) && V.VOICEMAIL_NOTICE_OPENING.test(a.lower.trimStart());
+  if (directVoicemail) reasons.push('a voicemail notification to our line: the caller speaks to us, nothing passed on');
+  if (!review && type !== 'unclassified' && a.relayed.score >= 3 && !relayOwnAnswer && !directVoicemail) {
     review = 'tentative_terms';
     reasons.push("terms relayed (another broker's, or a call or voicemail passed on), not the lender's own written reply");
   }

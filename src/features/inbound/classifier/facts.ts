@@ -396,6 +396,10 @@ function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[]
       if (/^\s*\)?\s*of (the )?(business |operating |checking |merchant |processing |card |deposit |account |company |corporate )+(statements|history|bank|activity|records|deposits|volume|data)/.test(post)) continue;
       // (revE) ... the kind of records alone after "of": "4 months of processing", "six months of deposits", "3 months of financials"
       if (/^\s*\)?\s*of (the )?(processing|deposits|records|financials|transactions|card sales|merchant processing|bank data)\b/.test(post)) continue;
+      // (rfix24) ... nor the statements counted in a desk's shorthand: "4 mo stmts reviewed", "3 mos bank stmnts"
+      if (/^\s*\)?\s*(bank |biz |business )?(stmts?|stmnts?|bank stmts?)\b/.test(post)) continue;
+      // (rfix24) ... nor a stretch with no money coming in: "then nothing for 11 days", "no deposits for 2 weeks", "dry for a 9 day stretch"
+      if (/\b(?:nothing|no (?:deposits?|activity|revenue|sales|credits?|income|wires?)|(?:went |goes |go |ran )?(?:dry|quiet|dead|silent)|zero(?: deposits)?) for(?: (?:a|an|about|around|roughly|nearly|almost|over))?\s*$/.test(pre)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from (now|today|the date|date of|this (email|notice|letter|approval)|receipt|issue|issuance|approval)|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;

@@ -98,6 +98,17 @@ const SUBJECT_ANSWER = /\b(approved|approval|appr|declined?|decl|counter(ed)?|pa
 /** The reason noted when a reply's only part is a document request naming another business than the deal's. */
 export const REQUEST_FOR_OTHER_BUSINESS = "a document request naming another business than this deal's: which file the items are for is a person's call";
 
+/**
+ * (rfix24) The sender itself cannot tell which of two files the reply is for ("wait, is this the Morristown one or the Maryville
+ * place?", "I can't tell which file UW pulled", "not sure which of your two deals this is"): whatever it decides or asks may be the
+ * other file's; a person checks (multiple_deals). Never a choice between offers ("is it the 6 month one or the 9 month one", "let
+ * me know which one the merchant prefers").
+ */
+export const FILE_IN_DOUBT =
+  /\b(?:is|was) (?:this|it|that) (?:for )?the (?![^.!?\n]*\b(?:\d|daily|weekly|monthly|month|months|week|weeks|option|offer|term|factor|rate|payment)\b)[a-z'&.\- ]{2,40}? (?:one|file|deal|place|shop|store|account|merchant|submission|location) or the\b|\b(?:can't|cannot|can not|couldn't|could not|don't|do not|not sure|unsure|no idea)(?: (?:tell|know|say|figure out|remember))? which (?:of (?:the|your|these|those|our) (?:two |2 |three |both )?)?(?:file|deal|submission|merchant|account|business)s?\b|\b(?:mixed|mixing) up (?:the |two |your |these )?(?:files|deals|submissions|merchants)\b/;
+/** The reason noted when the sender cannot tell which file the reply is for. */
+export const FILE_IN_DOUBT_REASON = "the sender cannot tell which of two files it answers: a person checks which file it is for";
+
 /** The reason noted when a reply names a business close to the deal's but not it (see nearName in deals.ts). */
 export const NEAR_NAME = "names a business close to this deal's but not it: which file it answers is a person's call";
 
@@ -293,7 +304,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const subjectOther = d.type !== 'unclassified' && subjectLine ? foreignDecision(subjectLine, context) : null;
   const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? subjectOther ?? papers) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
-  const review = d.review ?? ((deals.multiple || elsewhere || foreign) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  const inDoubt = d.type !== 'unclassified' && FILE_IN_DOUBT.test(normalizeText(uncut).toLowerCase());
+  if (inDoubt && !d.review) d.reasons.push(FILE_IN_DOUBT_REASON);
+  const review = d.review ?? ((deals.multiple || elsewhere || foreign || inDoubt) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

@@ -612,7 +612,8 @@ export const TENTATIVE: PhraseRow[] = [
   // the money is committed"
   { phrase: "(site|on-?site|field|physical) (visit|inspection|walk-?through)s? (before|prior to) (we |they |ops )?(release|releasing|fund|funding|wire|wiring|disburse|disbursing)|(hasn't|has not|haven't|have not) been (scheduled|booked|completed|done) yet|(don't|do not|please don't|can't|cannot) (tell|promise|inform|let|assure) (the |your )?[a-z]+( [a-z]+)? (that )?(the )?(money|funds|funding|deal|approval|advance)( is| are)? (committed|final|locked|guaranteed|a done deal|coming|happening)", w: 3, hold: true },
   // soft words for a decision: "approved in principle", "verbal approval", "I think we can get there", "don't hold me to it"
-  { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|(?<!(than|from|replaces|replacing|supersedes|over|unlike|below|under) (my|our|the|that|your|his|her) )(preliminary|prelim)(?! (below|that i sent|i sent|from (last|earlier|before)))|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
+  // (rfix24) never the file only read so far: "W&T has reviewed it on a preliminary basis only" (a request follows, nothing decided)
+  { phrase: "in principle|verbal(ly)? (approval|approved|ok|yes)|soft (approval|yes|ok)|(?<!(than|from|replaces|replacing|supersedes|over|unlike|below|under) (my|our|the|that|your|his|her) )(?<!(reviewed|looked at|looked over|screened|read|considered)( it| this| that| the (file|submission|deal|application))? (on|at) a )(preliminary|prelim)(?! (below|that i sent|i sent|from (last|earlier|before)))|indicative (terms|pricing|offer)|(i think|i believe|pretty sure|probably|likely|hopefully) (we|i) (can|could|should) (get there|do|make (it|this) work|approve|fund|go)|don't hold me to|no promises|(can't|cannot|won't) promise|not promising|don't quote me|should be (good|ok|okay|fine) (for|at|on|with)|final (after|once|when|pending) ", w: 3 },
   // a hedged yes (after holdout11): "we're probably good for 50 at 1.35", "we'd likely be a yes at 40"
   { phrase: "(we're|we are|we'd be|we would be|i'm|i am|i'd be|credit's|credit is|uw is) (probably|likely|most likely|maybe|prob|possibly) (good|ok|okay|fine|a yes|able to (do|go|fund|approve)) (for|at|with|on|to)", w: 3 },
   // the approval hangs on how the merchant does: "approved at 40 if they can show me a clean October"
@@ -1061,7 +1062,11 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     // (holdout43) the floor in words and the business's first deposits as its age: "First deposits are from May of this year and
     // we need twelve months minimum"
     '(one|two|three|six|nine|twelve|eighteen|twenty-four) (months?|years?|yrs?) (minimum|min)\\b(?! (balance|revenue|deposits|funding|deal))',
-    '(first|earliest|oldest) deposits? (are|were|is|was) (only )?(from|in|dated)|(first|earliest|oldest) deposits? (start|started|begin|began|go back|date)'], w: 3 },
+    '(first|earliest|oldest) deposits? (are|were|is|was) (only )?(from|in|dated)|(first|earliest|oldest) deposits? (start|started|begin|began|go back|date)',
+    // (rfix24) a letter's wording of the floor and of the business's age: "continuously operating for a period of less than twelve
+    // (12) months", "in operation for fewer than 2 years", "the Merchant commenced operations approximately ten (10) months ago"
+    '(operating|operated|in operation|in business|trading|open) for (a period of )?(less than|fewer than|under|not less than|at least) ([a-z-]+ )?(\\(?\\d{1,2}\\)? )?(full )?(calendar )?(months?|years?)',
+    '(commenced|began|begun|started|opened) (its )?(operations|operating|business|trading)( approximately| about| roughly| only| just| some)? ([a-z-]+ )?(\\(?\\d{1,2}\\)? )?(months?|weeks?) ago'], w: 3 },
   { category: 'default_history', phrases: ['defaulted', 'settled for', 'open judgment'], w: 3 },
   // (holdout16) a balance the funder (or one before it) wrote off: "we charged it off", "charged off $18k", "wrote the balance off"
   { category: 'default_history', phrases: ["(charged|wrote|written|writing|charging) (it |him |her |them |that |the (balance|deal|advance|account|position|loan|file) )?off|charged-off"], w: 3 },

@@ -316,7 +316,12 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
     const entries = block.map((n) => (BULLET.exec(lines[n])?.[1] ?? '').trim());
     const docs = entries.filter((e) => DOC_WORDS.test(e)).length;
     const looksLikeTerms = entries.filter((e) => /\$\s?\d|\b1\.\d{2}\b/.test(e)).length > entries.length / 2;
-    if (!looksLikeTerms && ((LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) || docs * 2 >= entries.length)) {
+    // (rfix24) a letter's numbered paragraphs ("1. We acknowledge receipt of the above-referenced submission ... 2. Pursuant to
+    // our guidelines, W&T does not purchase ..."), no request introducing them: prose, each a sentence or more, not a stip list
+    // (a paragraph that asks is still read by the rules below, its own lettered clauses or sentence)
+    const paragraphs = entries.filter((e) => e.split(/\s+/).length >= 14 && /[.;]["')\]]?$/.test(e) && /^(?:we|i|our|the|this|it|in|pursuant|having|without|upon|accordingly|subject|nothing|for|as|w&t|[a-z&]+ (?:is|has|shall|will|must|would|does|acknowledges?|writes?))\b/i.test(e)).length;
+    const letterParagraphs = !(LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) && entries.length >= 2 && paragraphs * 2 > entries.length;
+    if (!looksLikeTerms && !letterParagraphs && ((LIST_TRIGGER.test(intro) && /[:-]\s*$|need|following/i.test(intro)) || docs * 2 >= entries.length)) {
       for (const n of block) inList.add(n);
       // (rfix10) an entry that explains and then asks for a document ("- The package only has September and October
       // statements. Can you send July and August?"): the item is what it asks for, not the whole entry
@@ -346,6 +351,21 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
       inList.add(i);
       items.push(...parts);
       hits.push(`inline list after "${m[1]}:"`);
+    }
+  }
+  // 2b. (rfix24) a letter's lettered clauses after a request and its colon, inside one paragraph: "until it has received each of the
+  // following: (a) a fully executed application; (b) bank statements for August through October; and (c) a copy of the lease."
+  // (never clauses with no request before them: "Funding is conditioned upon (i) ..., (ii) ...", an approval's conditions)
+  const letteredRe = /\b(?:receive[ds]?|provide[ds]?|furnish(?:ed)?|submit(?:ted)?|deliver(?:ed)?|require[ds]?|need(?:s|ed)?|request(?:s|ed)?|the following)\b[^:\n]{0,80}:\s*\(a\)\s*(\S.+)$/i;
+  for (let i = 0; i < lines.length; i++) {
+    const m = letteredRe.exec(lines[i]);
+    if (!m) continue;
+    const body = m[1].split(/(?<![A-Z]\.?[A-Z]?)[.!?](?:\s+(?=[A-Z])|\s*$)/)[0];
+    const parts = body.split(/\s*[;,]?\s*(?:and |or )?\([b-h]\)\s*/).map((p) => p.replace(/[;,.\s]+$/, '').trim()).filter((p) => p && DOC_WORDS.test(p) && !/\$\s?\d/.test(p));
+    if (parts.length >= 2) {
+      inList.add(i);
+      items.push(...parts);
+      hits.push(`lettered clauses after "${lines[i].slice(Math.max(0, m.index), m.index + 40)}"`);
     }
   }
   // 3. prose: "can you send over the MTD and a signed app", "also need a payoff letter for ..."

@@ -304,9 +304,22 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const subjectOther = d.type !== 'unclassified' && subjectLine ? foreignDecision(subjectLine, context) : null;
   const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? subjectOther ?? papers) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
+  // (rfix24) another file's news only, the reply answering this deal by its name ("Quick update on the <other> file: it funded Friday,
+  // your comp hits on the 15th. On <this deal>, it's a no from us ..."): what was cut decides, asks and offers nothing, no word of
+  // approval, decline or request to be misread as this deal's; the answer is this deal's alone. Never when the cut part names
+  // an amount, an item or any decision cue.
+  const newsOnly = (() => {
+    if (!elsewhere?.cut || !elsewhere.mine || deals.multiple || elsewhere.near.length || d.type === 'unclassified') return false;
+    const kept = new Set(elsewhere.own.split(/\n\s*\n/).map((x) => x.trim()));
+    const cutText = uncut.split(/\n\s*\n/).map((x) => x.trim()).filter((x) => x && !kept.has(x)).join('\n\n');
+    if (!cutText || /\$\s?\d|\d\s?k\b|\b\d{2,3},\d{3}\b/i.test(cutText)) return false;
+    const c = analyse(cutText, '', context);
+    return c.ownDecision === 0 && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0;
+  })();
+  if (newsOnly) d.reasons.push("another file's news only (no decision, request or figure of its own): not this deal's answer, and no doubt which file it is");
   const inDoubt = d.type !== 'unclassified' && FILE_IN_DOUBT.test(normalizeText(uncut).toLowerCase());
   if (inDoubt && !d.review) d.reasons.push(FILE_IN_DOUBT_REASON);
-  const review = d.review ?? ((deals.multiple || elsewhere || foreign || inDoubt) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  const review = d.review ?? ((deals.multiple || (elsewhere && !newsOnly) || foreign || inDoubt) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

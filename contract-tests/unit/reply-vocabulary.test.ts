@@ -5451,3 +5451,111 @@ describe('(revF) review of rcond: merit conditions, a decision before another bu
     expect(hook('Approved 90k at 1.35, 9 months weekly. Net to merchant $70,000.', pinecrest(90_000)).out.apply).toBe(false);
   });
 });
+
+describe('(rfix24) holdout58: a rep unsure which file, voicemails left on our line, a letter\'s numbered paragraphs, another file\'s news, guessed figures', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest(), subject?: string) => {
+    const r = subject ? read(text, ctx, subject) : read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('a sender who cannot tell which of two files the reply is for goes to a person; a choice between offers does not', () => {
+    for (const text of [
+      'Hi Dana, hold on - is this the Pinecrest one or the Lakeside clinic you sent last month? Either way I need the October statement and a voided check.',
+      "Dana, I can't tell which file underwriting pulled, the two vet clinics are both under 'vet'. For whichever is in review, send the MTD and the lease.",
+      'Not sure which of your two deals this is, but I need a signed application and the last 3 months of statements.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.type, text).toBe('needs_info');
+      expect(r.review_reason, text).toBe('multiple_deals');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Dana, please send the October statement and a voided check. Let me know which one the merchant prefers once we price it.',
+      'Need the MTD and a voided check. Is it the 6 month one or the 9 month one they want? Either works for us.',
+    ]) {
+      const { r } = hook(text);
+      expect(r.type, text).toBe('needs_info');
+      expect(r.review_reason, text).toBeUndefined();
+    }
+  });
+
+  it("a voicemail left on our line, delivered as the voice system's notification, is the lender's own word; one passed on is hearsay", () => {
+    const notice = (body: string) => `New voicemail from Carla Ruiz (555) 555-0101\nMailbox: Dana (ext 114)\nLength: 0:40\n\nTranscription (automated):\n\n${body}\n\nReply to call back.`;
+    const direct = hook(notice('hi dana its carla on the pinecrest vet file we approved the sixty thousand at one point three five for nine months weekly send me the contract request and a voided check thanks bye'));
+    expect(direct.r).toMatchObject({ type: 'approved', offers: [{ amount: 60_000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: 'weekly' }] });
+    expect(direct.r.review_reason).toBeUndefined();
+    expect(direct.out.apply).toBe(true);
+    const decline = hook(notice('dana carla again on pinecrest sorry we have to decline vet clinics are on our restricted industry list nothing to do with the numbers'));
+    expect(decline.r.type).toBe('declined');
+    expect(decline.r.review_reason).toBeUndefined();
+    for (const text of [
+      `Hi Dana, Carla asked me to send you the voicemail she left since you were on a call. Transcript below.\n\n${notice('hi dana we approved the sixty thousand at one point three five for nine months weekly bye')}`,
+      `Dana - Carla left me this VM on Pinecrest, forwarding the transcript.\n\nVoicemail from: Carla Ruiz\nhey its carla we approved the sixty thousand at one point three five for nine months weekly bye`,
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('statements counted in shorthand and a dry stretch of deposits are no term', () => {
+    expect(extractOffers('Approved 60k at 1.36 for 140 business days, daily. 6 mo stmts reviewed, avg bal healthy.').map((o) => [o.amount, o.term])).toEqual([[60_000, 140]]);
+    expect(extractOffers('What we can offer is $45,000 at a 1.40, 9 month term, daily. Deposits are lumpy: a big wire, then nothing for 14 days.').map((o) => [o.amount, o.term])).toEqual([[45_000, 9]]);
+    // near misses: a term after "for" is still a term
+    expect(extractOffers('Approved $45,000 at 1.40 for 9 months daily.').map((o) => [o.amount, o.term])).toEqual([[45_000, 9]]);
+    expect(extractOffers('Approved 60k at 1.36, 6 mo daily.').map((o) => [o.amount, o.term, o.term_unit])).toEqual([[60_000, 6, 'months']]);
+  });
+
+  it("a letter's numbered paragraphs are no item list; its lettered clauses after a request are", () => {
+    const letter = [
+      'Dear Ms. Whitfield,', '', 'Re: Application of Pinecrest Veterinary Clinic', '',
+      '1. We acknowledge receipt of the above-referenced submission and the bank statements and application accompanying it.', '',
+      '2. Our guidelines do not permit the purchase of receivables of any merchant in operation for fewer than two (2) years as of the date of submission.', '',
+      '3. The materials furnished indicate that the Merchant began operations approximately fourteen (14) months ago. Accordingly, we must respectfully decline the submission.', '',
+    ].join('\n');
+    const d = hook(letter);
+    expect(d.r.type).toBe('declined');
+    expect(d.r.decline_category).toBe('time_in_business');
+    expect(d.r.review_reason).toBeUndefined();
+    const ask = requestedItems('We are unable to proceed until we have received each of the following: (a) a signed application of each owner; (b) bank statements for July through September, all pages; and (c) a copy of the current lease.');
+    expect(ask.items).toEqual(['a signed application of each owner', 'bank statements for July through September, all pages', 'a copy of the current lease']);
+    // an approval's conditions in clauses, no request before them, are no items
+    expect(requestedItems('Funding is conditioned upon (a) execution of the agreement, (b) a satisfactory verbal verification and (c) confirmation of no new positions.').items).toEqual([]);
+    // a stip list still is one
+    expect(requestedItems('Please send the following:\n1. Voided check\n2. Driver license\n3. October bank statement').items.length).toBe(3);
+  });
+
+  it('a file only reviewed "on a preliminary basis" is no tentative decision; a preliminary approval still is', () => {
+    const asks = hook('We have reviewed the file on a preliminary basis only. Before we can render a decision please send the October bank statement and a voided check.');
+    expect(asks.r.type).toBe('needs_info');
+    expect(asks.r.review_reason).toBeUndefined();
+    const prelim = hook('Preliminary approval at 60k, 1.35, 9 months weekly. Final after the bank verification call.');
+    expect(prelim.out.apply).toBe(false);
+  });
+
+  it("another file's news alone (funded, commission) does not send this deal's answer to a person; another file's decision does", () => {
+    const news = hook("Hi Dana,\n\nQuick update on the Lakeside Bakery file from October: it funded Friday, so your comp should hit next week.\n\nOn Pinecrest Veterinary Clinic, sorry, it's a no from us. True monthly revenue is about $12k and our floor is $20k a month.\n\nThanks!");
+    expect(news.r.type).toBe('declined');
+    expect(news.r.review_reason).toBeUndefined();
+    expect(news.out.apply).toBe(true);
+    for (const text of [
+      "Hi Dana,\n\nQuick update on the Lakeside Bakery file: approved at 30k, contracts out today.\n\nOn Pinecrest Veterinary Clinic, sorry, it's a no from us. Revenue is too low.",
+      "Hi Dana,\n\nOn the Lakeside Bakery file I still need the MTD statement.\n\nOn Pinecrest Veterinary Clinic, sorry, it's a no from us. Revenue is too low.",
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('multiple_deals');
+      expect(out.apply, text).toBe(false);
+    }
+  });
+
+  it('a request beside a figure guessed at goes to a person; a plain request does not', () => {
+    const guessed = hook("hi dana underwriting looked at it and were probably somewhere around forty but i cant say for sure until i see more so what i need from you is the october bank statement once i have it i can give you real numbers");
+    expect(guessed.r.type).toBe('needs_info');
+    expect(guessed.r.requested_items.join(' ')).toMatch(/october bank statement/);
+    expect(guessed.out.apply).toBe(false);
+    const plain = hook('what i need from you is the october bank statement and a voided check, then we can price it');
+    expect(plain.r.type).toBe('needs_info');
+    expect(plain.out.apply).toBe(true);
+  });
+});

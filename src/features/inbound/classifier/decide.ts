@@ -63,6 +63,8 @@ function revisionReplacesEarlier(a: Analysis, complete: readonly unknown[]): boo
   });
 }
 
+/** (rfix24) A tentative cue that guesses at a figure: "probably somewhere around", "ballpark", "in the neighborhood of". */
+const GUESSED_FIGURE = /\b(?:somewhere (?:around|near|in the|between)|ballpark|in the (?:neighborhood|neighbourhood|range|area) of|roughly|give or take)\b/;
 /** A tentative cue that is only a pre-approval ceiling ("pre-approved", "approved up to"). */
 const PREAPPROVAL = /^"(?:pre-?approved|approved (?:for )?up to|pre-?approved (?:for )?up to)"$/;
 
@@ -399,6 +401,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // ("pre-approved up to $80,000. Final terms will be issued once underwriting receives the stipulations below"): a request
   // for items, nothing priced to set expectations on
   if (!review && type === 'needs_info' && a.tentative.score - a.hold.score >= 3 && !preapprovalAwaitingItems) review = 'tentative_terms';
+  // (rfix24) ... and a request beside a figure guessed at ("probably somewhere around forty maybe forty five but I can't say for
+  // sure until I see more"): any hedge with an amount floated; recording the request alone hides the figure the merchant may
+  // have heard, a person sets expectations
+  if (!review && type === 'needs_info' && a.tentative.score >= 2 && (a.floated.length > 0 || a.tentative.hits.some((h) => GUESSED_FIGURE.test(h))) && !preapprovalAwaitingItems) {
+    review = 'tentative_terms';
+    reasons.push('a request beside an amount guessed at: a person sets expectations');
+  }
   // (holdout24) ... and a request beside a figure held for its recheck ("penciled at ~40 / 1.42 ... till I see October's
   // statement"): the hold is no mere process when it holds an amount put forward; a person sets expectations
   if (!review && type === 'needs_info' && a.hold.score > 0 && (a.floated.length > 0 || FACTOR_NAMED.test(a.lower))) {

@@ -105,7 +105,7 @@ export const REQUEST_FOR_OTHER_BUSINESS = "a document request naming another bus
  * me know which one the merchant prefers").
  */
 export const FILE_IN_DOUBT =
-  /\b(?:is|was) (?:this|it|that) (?:for )?the (?![^.!?\n]*\b(?:\d|daily|weekly|monthly|month|months|week|weeks|option|offer|term|factor|rate|payment)\b)[a-z'&.\- ]{2,40}? (?:one|file|deal|place|shop|store|account|merchant|submission|location) or the\b|\b(?:can't|cannot|can not|couldn't|could not|don't|do not|not sure|unsure|no idea)(?: (?:tell|know|say|figure out|remember))? which (?:of (?:the|your|these|those|our) (?:two |2 |three |both )?)?(?:file|deal|submission|merchant|account|business)s?\b|\b(?:mixed|mixing) up (?:the |two |your |these )?(?:files|deals|submissions|merchants)\b/;
+  /\b(?:is|was) (?:this|it|that) (?:for )?the (?![^.!?\n]{0,40}?\b(?:\d|daily|weekly|monthly|month|months|week|weeks|option|offer|term|factor|rate|payment)\b[^.!?\n]{0,16}?\bor the\b)[a-z'&.\- ]{2,40}? (?:one|file|deal|place|shop|store|account|merchant|submission|location) or the\b|\b(?:can't|cannot|can not|couldn't|could not|don't|do not|not sure|unsure|no idea)(?: (?:tell|know|say|figure out|remember))? which (?:of (?:the|your|these|those|our) (?:two |2 |three |both )?)?(?:file|deal|submission|merchant|account|business)s?\b|\b(?:mixed|mixing) up (?:the |two |your |these )?(?:files|deals|submissions|merchants)\b/;
 /** The reason noted when the sender cannot tell which file the reply is for. */
 export const FILE_IN_DOUBT_REASON = "the sender cannot tell which of two files it answers: a person checks which file it is for";
 

@@ -396,7 +396,7 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
   // today"), and why it is
   // asked is no part of it (WHY_AFTER: "the full November statement now that it has closed", "the October statement to see
   // if it has cleaned up")
-  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab(?: us| me)?|(?:can|could) you pull|furnish|supply|return(?= (?:the|a|an|your|signed|executed)\b)|looking for|(?:outstanding|left|remaining|open)(?: now| still)? (?:is|are)|necesit(?:o|amos|an?)|(?:me|nos) falta(?:n)?|hace(?:n)? falta)(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|and (?:also )?(?=(?:send|upload|provide|sign|forward|submit|complete|connect|email|get|grab|share|furnish)\b)|if)\b|$)/gi;
+  const verbRe = /\b(?:(?:until|till) (?:i|we|he|she|they|uw|credit|underwriting|the underwriter) (?:see|sees|get|gets|have|has|receive|receives)|(?:still )?waiting (?:on|for)|need(?:s|ed)?|requires?|without|send(?: over| us| me)?|resend|provide|upload|forward|complete|connect|share|sign|get (?:us|me)|email us|submit|missing|asking for|requesting|wants? to (?:see|run|get|review)|would like to see|grab(?: us| me)?|(?:can|could) you pull|furnish|supply|return(?= (?:the|a|an|your|signed|executed)\b)|looking for|(?:outstanding|left|remaining|open)(?: now| still)? (?:is|are)|necesit(?:o|amos|an?)|(?:me|nos) falta(?:n)?|hace(?:n)? falta)(?:[ \t]+|[ \t]*\n[ \t]*(?=[a-z]))(.+?)(?=[.?!\n:]|\s+(?:before|b4|once|so that|so (?:we|i|uw|they|credit) can|so (?:what|here's what|heres what|here is what)|in order|to complete|and (?:we|i|then|i'll|ill|we'll|i'd|they|he|she|uw|credit)|and (?:the )?(?:docs|contracts?|paperwork|funding|file|deal|it|this) (?:go|goes|will|can|should|gets?)|and (?:also )?(?=(?:send|upload|provide|sign|forward|submit|complete|connect|email|get|grab|share|furnish)\b)|if)\b|$)/gi;
   let m: RegExpExecArray | null;
   while ((m = verbRe.exec(prose))) {
     // (rfix10) "need the merchant to sign the 8821 and upload a voided check", "sign and return the application": what the
@@ -412,7 +412,8 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
     // (rfix21) nor a verb the lender forbids: "Do not send account numbers or Social Security numbers by unencrypted email",
     // "please never email SSNs" (a warning in a footer, no item asked)
     if (/\b(?:do not|don't|dont|never|please do not|please don't|not to|no)\s+(?:ever\s+)?$/i.test(prose.slice(Math.max(0, m.index - 30), m.index))) continue;
-    const lead = /^(?:to (?:see|have|get|review|receive) |(?:now |still )?(?:is|are) )/i.exec(m[1]);
+    // (rfix24) ... and a spoken "what I need from you is the MTD and ..." (a voicemail transcript)
+    const lead = /^(?:(?:from (?:you|u|your end|your side) )(?:now |still )?(?:is|are) |to (?:see|have|get|review|receive) |(?:now |still )?(?:is|are) )/i.exec(m[1]);
     if (lead) m[1] = m[1].slice(lead[0].length);
     // (rfix10) a verb's object is on its line (a heading "ITEMS NEEDED" asks for nothing on the line under it), and a verb in
     // capitals after a word in capitals is a name's word ("Titletown Sign & Awning can go to underwriting"), asking for nothing

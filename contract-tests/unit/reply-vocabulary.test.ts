@@ -5500,8 +5500,12 @@ describe('(rfix24) holdout58: a rep unsure which file, voicemails left on our li
   });
 
   it('statements counted in shorthand and a dry stretch of deposits are no term', () => {
-    expect(extractOffers('Approved 60k at 1.36 for 140 business days, daily. 6 mo stmts reviewed, avg bal healthy.').map((o) => [o.amount, o.term])).toEqual([[60_000, 140]]);
-    expect(extractOffers('What we can offer is $45,000 at a 1.40, 9 month term, daily. Deposits are lumpy: a big wire, then nothing for 14 days.').map((o) => [o.amount, o.term])).toEqual([[45_000, 9]]);
+    for (const [text, term] of [
+      ['Funded Amt: $55,000\nFactor: 1.36\nTerm: 140 business days, daily\n\nNotes: 4 mo stmts reviewed, 0 NSF. Approved at $55,000 full ask.', 140],
+      ['Approved $55,000 at 1.36 for 140 business days, daily. UW note: 3 mos bank stmts clean. $55,000 is the full ask.', 140],
+      ['What we can offer is $45,000 at a 1.40, 9 month term, daily. $45,000 works because deposits went quiet for 11 days in Sept.', 9],
+      ['What we can offer is $45,000 at a 1.40, 9 month term, daily. Big wires, then nothing for 14 days; $45,000 is the cap.', 9],
+    ] as const) expect(extractOffers(text).map((o) => [o.amount, o.term]), text).toEqual([[text.includes('55,000') ? 55_000 : 45_000, term]]);
     // near misses: a term after "for" is still a term
     expect(extractOffers('Approved $45,000 at 1.40 for 9 months daily.').map((o) => [o.amount, o.term])).toEqual([[45_000, 9]]);
     expect(extractOffers('Approved 60k at 1.36, 6 mo daily.').map((o) => [o.amount, o.term, o.term_unit])).toEqual([[60_000, 6, 'months']]);

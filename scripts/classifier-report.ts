@@ -77,7 +77,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout55 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout55')],
   ['holdout56 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout56')],
   ['holdout57 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout57')],
-  ['holdout58 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout58')],
+  ['holdout58 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout58')],
   ['holdout59 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout59')],
 ];
 

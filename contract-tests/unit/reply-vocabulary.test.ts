@@ -5562,4 +5562,26 @@ describe('(rfix24) holdout58: a rep unsure which file, voicemails left on our li
     expect(plain.r.type).toBe('needs_info');
     expect(plain.out.apply).toBe(true);
   });
+
+  it('an approval only inside its own condition, or a decline on a condition after it, goes to a person; outright ones still apply', () => {
+    for (const text of [
+      'Still with UW. if aprvd, we would be at 60k/1.32/8 mos daily.',
+      'Once it gets approved we would do 60k at 1.35 for 9 months weekly.',
+      'Reviewing the October NSFs now. Declined if so.',
+      "A pass if there's another position on the statements, checking now.",
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+    for (const text of [
+      'Approved 60k at 1.32, 8 months daily, if the merchant wants it.',
+      'If approved terms work for the merchant, send the contract request. Approved 60k at 1.32, 8 months daily.',
+      'Declined, if you want to resubmit in 90 days send fresh statements.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBeUndefined();
+      expect(out.apply, text).toBe(true);
+    }
+  });
 });

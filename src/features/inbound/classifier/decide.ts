@@ -26,6 +26,21 @@ const DECLINED_AS_SUBMITTED = /\b(?:as submitted|as (?:it|this|the file) stands|
 const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the deal) back (?:to|in front of|through)\b|\b(?:take|have|give (?:it|this|the file)) another look\b|\b(?:reconsider|revisit|re-?review)\b/;
 
 /** (holdout35) Final terms said to follow the items: "final terms will be issued once underwriting receives the stipulations". */
+/**
+ * (rfix24) The decision word inside its own condition, the decision not yet made: "if aprvd, we'd be at 40k/1.30/6 mos", "once
+ * it's approved we'd do 50k at 1.35", "assuming credit signs off, 45k" (never "approved, if the merchant wants it": the
+ * merchant's choice after an approval made).
+ */
+const DECISION_IF = /\b(?:if|once|when|assuming|provided|in case)\s+(?:(?:it|this|that|the (?:file|deal)|they|he|she|we|uw|credit|underwriting|committee)\s+)?(?:(?:is|gets?|got|are|were|was|comes? back|'s)\s+)?(?:approved|aprvd|apprvd|aprovd|approvd|appr'?d|app'd|approves?|signs? off|passes)\b/g;
+/** (rfix24) An approval said outright, once every conditional one is taken out. */
+const APPROVAL_OUTRIGHT = /\b(?:approved|aprvd|apprvd|aprovd|approvd|appr'?d|app'd|approval|good to go|signed off|we can do|can offer|we'?ll do|we can go|offer(?:ing)? is)\b/;
+/**
+ * (rfix24) A decline on a condition stated after it: "Declined if so.", "a pass if that's the case", "decline if the NSFs are
+ * confirmed", "no go if they have another position" (the lender still checking; never "declined, if you want to resubmit ...").
+ */
+const DECLINE_IF = /\b(?:declined?|a (?:decline|pass|no)|pass(?:ing)?|no go|no-go)\b[^.!?\n]{0,20}?\bif (?:so|that'?s (?:the case|so|true|right|it)|(?:it|they|he|she|that|this|there)(?:'s| is| are| does| do| has| have| shows?| comes? back| turns? out)|(?:the |any )?[a-z]+s? (?:is|are) (?:confirmed|true|verified|there)|confirmed|true|verified)\b/g;
+/** (rfix24) A decline said outright, once every conditional one is taken out. */
+const DECLINE_OUTRIGHT = /\b(?:declined?|declining|pass(?:ing)?|can't do|cannot do|unable to|no go|turn(?:ed|ing)? (?:it |this )?down|it's a no|is a no)\b/;
 const TERMS_AFTER_ITEMS = /\b(?:final |firm |actual )?(?:terms|pricing|offer|numbers)\b[^.!?\n]{0,40}\b(?:once|when|after|upon)\b[^.!?\n]{0,60}\b(?:stips|stipulations|documents|docs|items|conditions|statements)\b/;
 /** (rfix18) A clause putting a withdrawal under a condition: "if ... not", "unless", "should ... fail", "withdrawn if", "by 11/6 or". */
 const CONDITION = /\b(if|unless|should|otherwise|failing|in the event|in case)\b/;
@@ -396,6 +411,15 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   }
   // doubt goes to a person
   if (!review && !preapprovalAwaitingItems && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
+  // (rfix24) an approval only inside its own condition, or a decline on a condition stated after it: nothing decided yet
+  if (!review && (type === 'approved' || type === 'counter') && a.lower.match(DECISION_IF) && !APPROVAL_OUTRIGHT.test(a.lower.replace(DECISION_IF, ' '))) {
+    review = 'tentative_terms';
+    reasons.push('the approval word only inside its own condition ("if approved"): no decision yet');
+  }
+  if (!review && type === 'declined' && a.lower.match(DECLINE_IF) && !DECLINE_OUTRIGHT.test(a.lower.replace(DECLINE_IF, ' '))) {
+    review = 'tentative_terms';
+    reasons.push('a decline on a condition stated after it ("declined if so"): no decision yet');
+  }
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
   // (holdout35) ... unless the only doubt is a pre-approval with no terms whose final terms the lender says wait on the items
   // ("pre-approved up to $80,000. Final terms will be issued once underwriting receives the stipulations below"): a request

@@ -5584,4 +5584,14 @@ describe('(rfix24) holdout58: a rep unsure which file, voicemails left on our li
       expect(out.apply, text).toBe(true);
     }
   });
+
+  it('documents on the lines under a request heading alone on its line are items; "and also" starts the next item', () => {
+    expect(requestedItems('DOCUMENTS REQUIRED\nSigned renewal application\nVoided business check\nOctober bank statement\n\nThank you.').items).toEqual([
+      'Signed renewal application', 'Voided business check', 'October bank statement',
+    ]);
+    expect(requestedItems('Still needed:\nDriver license, front and back\nLandlord letter').items).toEqual(['Driver license, front and back', 'Landlord letter']);
+    // near misses: prose under the heading, or one line only, is not read as a block of lines
+    expect(requestedItems('Please upload\nWe reviewed the file and the owner looks solid. Bank statements look clean too.\nThe deal can go to committee.').hits.some((h) => h.startsWith('lines under'))).toBe(false);
+    expect(requestedItems('i need the september statement and also the lease for the new location').items).toEqual(['september statement', 'lease for the new location']);
+  });
 });

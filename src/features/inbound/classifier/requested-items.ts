@@ -102,7 +102,7 @@ function splitList(s: string): string[] {
   // starts the next item as "and the" does, as does "as well as"; a phone's "n" is its "and" ("copy of dl n a voided", "stmts n
   // mtd thru fri")
   // (rfix15) ... and so does "and" before a document's shorthand ("need MTD and landlord ltr")
-  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|mtd|dl|landlord|voided|lease|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+|\s+y\s+(?=\S)/i);
+  const raw = s.includes(';') ? s.split(/\s*;\s*/) : s.split(/\s*,(?!(?<=\d,)\d{3}(?!\d))(?!\s*(?:or|alternatively)\b)\s*(?:and\s+)?|\s+and\s+(?:also\s+)?(?=(?:a|an|the|their|his|her|your|its|copy|signed|last|most|current|payoff|proof|mtd|dl|landlord|voided|lease|\d)\b)|\s+n\s+(?=(?:a|an|the|\w+ (?:of|for)|mtd|dl|vc|app|voided|signed|last|\d)\b)|\s+&\s+|\s+\+\s+|\s+plus\s+|,?\s+as well as\s+|\s+y\s+(?=\S)/i);
   // (holdout28) a bare year shares the item after it: "24 + 25 biz tax returns", "2024 and 2025 business tax returns"
   const parts: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -329,6 +329,24 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
       hits.push(`list of ${entries.length} after "${intro.trim().slice(0, 60)}"`);
     }
     i = j - 1;
+  }
+  // 1b. (rfix24) a request heading alone on its line ("Please upload", "Documents required", "Still needed:"), the documents on the
+  // lines under it with no bullets (a table's rows flattened, one a line): each line an item, up to a blank line. Every line must
+  // name a document and be short (a line of prose ends the block and nothing is read)
+  const HEADING_ALONE = /^\s*(?:please (?:upload|send|provide|submit|forward|email)(?: (?:us|me|the following|over))?|(?:additional |outstanding |open |remaining |missing )?(?:documents|docs|items|stips|stipulations|conditions) (?:required|needed|requested|outstanding|to upload|to send)|(?:still )?(?:needed|required|outstanding|missing)|(?:stips|items|documents|docs) (?:still )?(?:open|outstanding|pending))\s*:?\s*$/i;
+  for (let i = 0; i < lines.length; i++) {
+    if (inList.has(i) || !HEADING_ALONE.test(lines[i])) continue;
+    const block: number[] = [];
+    for (let j = i + 1; j < lines.length && lines[j].trim() && !inList.has(j) && !BULLET.test(lines[j]); j++) block.push(j);
+    const ok = block.length >= 2 && block.every((n) => DOC_WORDS.test(lines[n]) && lines[n].trim().split(/\s+/).length <= 12 && !/[.!?]\s*\S/.test(lines[n].trim()) && !/\$\s?\d/.test(lines[n]));
+    if (!ok) continue;
+    inList.add(i);
+    for (const n of block) {
+      inList.add(n);
+      items.push(cleanItem(lines[n]));
+    }
+    hits.push(`lines under "${lines[i].trim()}"`);
+    i = block[block.length - 1];
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
   const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|(?:condition|stip|requirement|document|doc|outstanding|open|pending|missing) #?\d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;

@@ -5508,6 +5508,11 @@ describe('(rfix25) holdout59: months of statements, a schedule left apart, a pho
     expect(es.requested_items).toHaveLength(2);
   });
 
+  it('a net beside a phone\'s "consol" (a consolidation option) is explained; a bare net far under the offer still goes to a person', () => {
+    expect(hook('cant do 80 w/ rapid still open. best i got 45k 1.4 120d dly 525\nor consol rapid + net ~22k, lmk', shop(80_000)).out.apply).toBe(true);
+    expect(hook('cant do 80. best i got 45k 1.4 120d dly 525\nnet ~22k to merchant, lmk', shop(80_000)).out.apply).toBe(false);
+  });
+
   it('a request before a long-named business "goes to committee" is no tentative approval; an approval still going to committee is', () => {
     const req = hook('before Riverbend Family Auto Glass and Tint goes to committee I need the signed 4506-C.');
     expect(req.r.type).toBe('needs_info');

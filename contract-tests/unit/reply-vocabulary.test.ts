@@ -5513,6 +5513,12 @@ describe('(rfix25) holdout59: months of statements, a schedule left apart, a pho
     expect(hook('cant do 80. best i got 45k 1.4 120d dly 525\nnet ~22k to merchant, lmk', shop(80_000)).out.apply).toBe(false);
   });
 
+  it('"no on X today - need Y first" is a request for items, not a decline; a no naming first position stays a decline', () => {
+    expect(read('no on riverbend for now - still need the November statement first', ask(60_000)).type).toBe('needs_info');
+    expect(read('no on riverbend - we need to be in first position', ask(60_000)).type).toBe('declined');
+    expect(read('no on riverbend today, sorry', ask(60_000)).type).toBe('declined');
+  });
+
   it('a request before a long-named business "goes to committee" is no tentative approval; an approval still going to committee is', () => {
     const req = hook('before Riverbend Family Auto Glass and Tint goes to committee I need the signed 4506-C.');
     expect(req.r.type).toBe('needs_info');

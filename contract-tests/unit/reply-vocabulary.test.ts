@@ -5595,3 +5595,77 @@ describe('(rfix24) holdout58: a rep unsure which file, voicemails left on our li
     expect(requestedItems('i need the september statement and also the lease for the new location').items).toEqual(['september statement', 'lease for the new location']);
   });
 });
+describe('(rfix25) holdout59: months of statements, a schedule left apart, a phone\'s "dec -", Spanish, shorthand withdrawals and items', () => {
+  const shop = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Riverbend Auto Glass', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = shop()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('months of statements are no term: "two of the three months include ...", a checklist\'s "Three months business bank statements"', () => {
+    const a = read('Two of the three months include a tax refund deposit, so less than asked.\n\nAdvance: $40,000\nFactor: 1.36\nTerm: 30 weeks, $1,813.33 weekly', shop(60_000));
+    expect(a.offers).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.36, term: 30, term_unit: 'weeks', payment_amount: 1813.33 })]);
+    const b = read('Decision: APPROVED\n\n[x] Signed application\n[ ] Three months business bank statements\n\nApproved $40,000 at 1.36, 120 days, $453.33 daily', shop(40_000));
+    expect(b.offers).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.36, term: 120, term_unit: 'days' })]);
+    // near miss: a term is still a term
+    expect(read('We can do $40,000 at 1.36 over 6 months, weekly.', shop(60_000)).offers).toEqual([expect.objectContaining({ term: 6, term_unit: 'months' })]);
+  });
+
+  it('a term and payment stated apart from a priced offer that its own term does not repay: a person reads it; a restatement that repays it stands', () => {
+    const off = hook('Counter below - 3 of the 5 months look thin.\n\nFunded: $60,000\nFactor: 1.4 (payback $84,000)\nSchedule: 40 weeks, $2,100.00 weekly', shop(80_000));
+    expect(off.r.offers[0]?.conflict).toMatch(/stated apart/);
+    expect(off.out.apply).toBe(false);
+    const ok = hook('We can do $60,000 at a factor of 1.4 over 140 business days (about seven months) at $600.00 per day.', shop(80_000));
+    expect(ok.r.offers[0]?.conflict).toBeUndefined();
+    expect(ok.r.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.4, term: 140, term_unit: 'days' });
+  });
+
+  it('a phone\'s "dec -" with its reason is a decline; "Dec" the month is not', () => {
+    expect(read('dec - 5 pos, we stop at 3rd')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Dana\ndec: tib only 8 mos').type).toBe('declined');
+    expect(read('merchant took another mca last wk\ndec - stacking')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    for (const text of ['Dec - Feb statements look clean. approved 40k at 1.35, 120 days', 'Oct - 2 nsfs\nNov - 1 nsf\nDec - 3 nsfs', 'owner says it funded in dec - 4 pos now?', 'Dec: $41,250 in deposits']) {
+      expect(read(text, ask(40_000)).type, text).not.toBe('declined');
+    }
+  });
+
+  it('Spanish: "no califica todavía" and the business\'s age ("apenas lleva ocho meses", "requisito es de dos años de operación")', () => {
+    expect(read('Dana, apenas lleva ocho meses abierto y nuestro requisito es de dos años de operación. No califica todavía.')).toMatchObject({ type: 'declined', decline_category: 'time_in_business' });
+    expect(read('Dana, no pasa nada, aprobado 30k a 1.38, 100 días', ask(30_000)).type).not.toBe('declined');
+    // the age is no term beside an offer
+    expect(read('Solo tiene 7 meses operando pero lo aprobamos: 30k a 1.38, 100 días, $414 diario', ask(30_000)).offers).toEqual([expect.objectContaining({ amount: 30_000, term: 100, term_unit: 'days' })]);
+  });
+
+  it('an approval taken back in shorthand ("scratch the aprvl", "pulling the appvl") goes to a person', () => {
+    expect(hook('scratch the aprvl on riverbend, merchant took a 3rd yesterday').r.review_reason).toBe('approval_withdrawn');
+    expect(hook('we are pulling the appvl, sorry').r.review_reason).toBe('approval_withdrawn');
+    expect(hook('appvl stands: 60k at 1.38, 9 months daily. send the contract request').r.review_reason).not.toBe('approval_withdrawn');
+  });
+
+  it('items: "need 4 mos + mtd" names the months of statements; "we need 12 months" alone is no item; a Spanish list after "necesitamos"', () => {
+    expect(read('need 4 mos + mtd b4 i can price').requested_items).toEqual(['4 mos', 'mtd']);
+    expect(read('only have aug and sep, need 3 mths and the mtd').requested_items).toEqual(expect.arrayContaining(['3 mths']));
+    expect(read('tib is short, we need 12 months. sorry').requested_items).toEqual([]);
+    const es = read('Hola Dana,\n\nPara seguir necesitamos:\n\n- estados de cuenta de noviembre\n- cheque anulado de la cuenta\n\nGracias');
+    expect(es.type).toBe('needs_info');
+    expect(es.requested_items).toHaveLength(2);
+  });
+
+  it('a net beside a phone\'s "consol" (a consolidation option) is explained; a bare net far under the offer still goes to a person', () => {
+    expect(hook('cant do 80 w/ rapid still open. best i got 45k 1.4 120d dly 525\nor consol rapid + net ~22k, lmk', shop(80_000)).out.apply).toBe(true);
+    expect(hook('cant do 80. best i got 45k 1.4 120d dly 525\nnet ~22k to merchant, lmk', shop(80_000)).out.apply).toBe(false);
+  });
+
+  it('"no on X today - need Y first" is a request for items, not a decline; a no naming first position stays a decline', () => {
+    expect(read('no on riverbend for now - still need the November statement first', ask(60_000)).type).toBe('needs_info');
+    expect(read('no on riverbend - we need to be in first position', ask(60_000)).type).toBe('declined');
+    expect(read('no on riverbend today, sorry', ask(60_000)).type).toBe('declined');
+  });
+
+  it('a request before a long-named business "goes to committee" is no tentative approval; an approval still going to committee is', () => {
+    const req = hook('before Riverbend Family Auto Glass and Tint goes to committee I need the signed 4506-C.');
+    expect(req.r.type).toBe('needs_info');
+    expect(req.r.review_reason).toBeUndefined();
+    expect(hook('approved 60k 1.38 9 months daily, but it still has to go to credit committee').r.review_reason).toBe('tentative_terms');
+  });
+});

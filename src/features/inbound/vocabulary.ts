@@ -133,6 +133,9 @@ export const PASSED_AT = "passed(?: on(?: [a-z0-9'&.-]+){1,4}?)? (?:at|for)";
 const OUT_AND_NO =
   " and (i|we)((('d|'ll| would| will)( not)?|( do| could| can)n't| wouldn't| won't| cannot| do not| never| would never) (pass|decline)|( wouldn't| won't| don't| can't| cannot| couldn't| would not| will not| do not| could not| never| would never) (send|submit|shop|touch|take|fund|approve|want|consider|recommend|place|move forward))\\b";
 
+/** (rfix25) Month names and their short forms, to tell "dec" the month from "dec" the decline. */
+const MONTH_WORDS = 'jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december|ytd|mtd';
+
 export const DECLINE: PhraseRow[] = [
   { phrase: 'decl', w: 3 },
   // (holdout27) bilingual reps declining in Spanish: "Kenai no va", "no podemos con este", "lo tenemos que rechazar",
@@ -140,7 +143,8 @@ export const DECLINE: PhraseRow[] = [
   { phrase: "no va(?=\\s*[.!;,\\n]|\\s*$)|no (podemos|puedo|vamos a poder) ((hacer|fondear|financiar|aprobar)(lo|la|los|las)?|con)|(rechazad[oa]|declinad[oa])|(tenemos|tengo) que (rechazar|declinar|pasar)", w: 3, negatable: true },
   // (rfix12) ... "el de X no pasa", "no califica", "UW ni lo quiso ver" (would not even look at it); never "no pasa nada" (no
   // problem): the refusal ends its clause
-  { phrase: "no (pasa|califica|calific[o\u00f3])(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
+  // (rfix25) ... its clause closed by when or for whom: "no califica por ahora", "no pasa todavía", "no califica para nosotros"
+  { phrase: "no (pasa|califica|calific[o\u00f3])(?: (?:por ahora|por el momento|en este momento|todav[i\u00ed]a|a[u\u00fa]n|para nosotros|con nosotros))?(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -149,6 +153,13 @@ export const DECLINE: PhraseRow[] = [
   { phrase: `(?<![a-z'] )were out( on (this|that|it)( one)?)?(?=\\s*[.!;,\\n]|\\s*$|${OUT_AND_NO})`, w: 3 },
   // shorthand with an apostrophe or without vowels (holdout10): "dec'd - 587", "dcl'd", "dclnd"
   { phrase: "(dec|dcl)'d|dclnd", w: 3, negatable: true, modal: true },
+  // (rfix25) a phone's "dec" heading the reply or a line, a dash or colon then the reason: "dec - 4 pos", "dec: stacking",
+  // "dec -- tib". Never the month: another month after it ("Dec - Feb statements"), a figure ("Dec: $12,400", "dec - 12/15"),
+  // or a month's count in a table ("Dec - 4 nsfs"): only words, or a count of positions, may follow
+  { phrase: `(?:^|(?<=\\n[ \\t>*-]*)|(?<=[.!?][ \\t]+))dec[ \\t]*(?:-{1,2}|\u2013|\u2014|:)[ \\t]*(?=(?!(?:${MONTH_WORDS})\\b)[a-z]|\\d{1,2}(?:st|nd|rd|th)?[ \\t]*(?:pos|positions?|open (?:pos|positions?|mcas?|advances?)|mcas|advances|funders|stacked)\\b)`, w: 3 },
+  // (rfix25) ... its line run on into the one before it (a phone's line with no full stop: "merchant didnt disclose\ndec -
+  // stacking"): after a word, only with a decline reason named right after it ("... dec - stacking", "... dec - 4 pos")
+  { phrase: `(?<=[a-z0-9,)][ \\t]+)(?<!(?:${MONTH_WORDS}|thru|through|to|and|till|until|from|in|of|on|by|since|for|mid|late|early|end|last|this|next)[ \\t]+)dec[ \\t]*(?:-{1,2}|\u2013|\u2014|:)[ \\t]*(?=(?:stacking|stacked|too stacked|\\d{1,2}(?:st|nd|rd|th)?[ \\t]*(?:pos|positions?)|tib|time in business|nsfs|negs|neg days|negative days|restricted|industry|credit|fico|low (?:rev|revenue|bal|balances?|deposits)|too (?:new|small|young|thin|many))\\b)`, w: 3 },
   // watching from outside the deal (holdout10): "we'll sit on the sidelines for this one", "staying on the sideline here"
   { phrase: "(sit|sits|sitting|stay|stays|staying|stand|standing|remain|remaining|be)( this one| it)? on the sidelines?|sideline (this|it|the (file|deal))", w: 3, modal: true },
   // too early in the business's life, however it is put (holdout9): "too green for us", "a little too fresh for our program"
@@ -192,7 +203,9 @@ export const DECLINE: PhraseRow[] = [
   // nor a no on a condition ("No on Pinecrest unless they pay off Kapitus"): a person reads the condition
   // (rfix22) the lender's no, said of the file first thing ("no on turlock urgent care.", "It's a no on Pinecrest, sorry"); never a
   // no on one term or figure, which is a counter's refusal ("no on the weekly", "no on 12 months", "no on 75, can do 60")
-  { phrase: "(?:^|(?<=[.!?]\\s+)|(?<=^(?:hi|hey|hello|dana|sorry)[ ,]+[a-z]*[ ,]*))(?:it's |that's |we're |we are |i'm |i am |gonna be |going to be )?(?:a )?(?:hard |firm )?no on (?![^.!?\\n;]*\\b(?:unless|until|till|if|once|without|pending)\\b)(?![^.!?\\n;,]{0,40}?\\b(?:requests?|ask|asks|change|changes|waiver|exception|call|meeting|add-?ons?|upsell|increase|bump|extension|buyout|buy-?out|consolidation|consol|reverse|loc|line of credit|modification|ach|debits?|guarant\\w*|split|holdback|fees?|discount|early payoff|prepay\\w*|deferral|skip)\\b)(?!(?:the |a |an |your |their |his |her )?(?:\\d|\\$|weekly|daily|monthly|bi-?weekly|term|amount|factor|rate|buy|sell|price|pricing|payments?|pmts?|schedule|full|ask|requested|advance|position|stacking|renewal|second|first|\\w+ (?:months?|weeks?|days?|mos?|wks?)\\b)|(?:the |this |that )?(?:\\d|\\$))", w: 3, modal: true },
+  // (rfix25) ... nor a no for now, its line asking for something first ("no on pinecrest today - need the October statement
+  // first"): a request for items, not a decline
+  { phrase: "(?:^|(?<=[.!?]\\s+)|(?<=^(?:hi|hey|hello|dana|sorry)[ ,]+[a-z]*[ ,]*))(?:it's |that's |we're |we are |i'm |i am |gonna be |going to be )?(?:a )?(?:hard |firm )?no on (?![^.!?\\n;]*\\b(?:unless|until|till|if|once|without|pending)\\b)(?![^.!?\\n;]*\\b(?:need|needs|want|wants|waiting (?:on|for)|send)\\b[^.!?\\n;]*\\bfirst\\b(?![ -]*(?:position|pos|lien)))(?![^.!?\\n;,]{0,40}?\\b(?:requests?|ask|asks|change|changes|waiver|exception|call|meeting|add-?ons?|upsell|increase|bump|extension|buyout|buy-?out|consolidation|consol|reverse|loc|line of credit|modification|ach|debits?|guarant\\w*|split|holdback|fees?|discount|early payoff|prepay\\w*|deferral|skip)\\b)(?!(?:the |a |an |your |their |his |her )?(?:\\d|\\$|weekly|daily|monthly|bi-?weekly|term|amount|factor|rate|buy|sell|price|pricing|payments?|pmts?|schedule|full|ask|requested|advance|position|stacking|renewal|second|first|\\w+ (?:months?|weeks?|days?|mos?|wks?)\\b)|(?:the |this |that )?(?:\\d|\\$))", w: 3, modal: true },
   // (rfix22) the kind of deal the lender does not do, in a shrug: "medical w/ insurance receivables isn't our thing", "not
   // really our cup of tea" (never "our thing is speed", "isn't our thing to decide": a lender talking about itself)
   { phrase: "(isn't|is not|aren't|are not|not) (really |exactly |quite )?(our|my) (thing|cup of tea|kind of (deal|file|business|merchant)|type of (deal|file|business|merchant)|sweet ?spot|bag)(?!\\s+(to|that|we|i|because|but)\\b)", w: 3, modal: true },
@@ -285,15 +298,16 @@ export const DECLINE_DECISION = {
 
 /** An approval taken back: decided by a person (review reason approval_withdrawn). */
 export const WITHDRAWAL: PhraseRow[] = [
-  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking|retract|retracting|retracted) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|offer)", w: 4 },
+  // (rfix25) the approval in a phone's shorthand too, wherever it is named below: "scratch the appvl", "pulling the aprvl"
+  { phrase: "(pull|pulling|pulled|rescind|rescinding|rescinded|withdraw|withdrawing|withdrawn|revoke|revoked|revoking|retract|retracting|retracted) (the |our |my |that )?([a-z'&-]+ ){0,2}(approval|appvl|apprvl|aprvl|apprv|aprv|approvl|offer)", w: 4 },
   // an approval taken back in other words: "we previously approved this but are rescinding", "have to walk back our number"
   { phrase: "(are|is|we're|i'm|am|have|has|we've|been|now) (rescinding|withdrawing|revoking|retracting|pulling (it|this|that) back|walking (it|this|that) back|taking (it|this|that) back)|(walk|walking|take|taking|pull|pulling) back (our|the|my|yesterday's|today's|last week's|that|this|the earlier|the previous) (number|numbers|offer|approval|terms|quote|pricing)", w: 4 },
   // (revC) ... the approval named by its merchant between: "our approval on Pinecrest is withdrawn", "the offer for the clinic was pulled"
-  { phrase: "(approval|offer)( (on|for|of) (the )?[a-z'&-]+( [a-z'&-]+){0,3}?)? (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)", w: 4 },
+  { phrase: "(approval|appvl|apprvl|aprvl|apprv|aprv|approvl|offer)( (on|for|of) (the )?[a-z'&-]+( [a-z'&-]+){0,3}?)? (is |was |has been |got |just got )?(pulled|rescinded|withdrawn|revoked|off the table|cancell?ed|killed)", w: 4 },
   { phrase: "(won't|will not) stay on", w: 2 },
   // (holdout35) the approval struck out in plain words: "scratch the approval below", "scrap yesterday's offer", "nix that approval"
   // (holdout41) ... the approval named by the business, whose name runs to four words: "scratch the sun valley ski approval"
-  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)", w: 4 },
+  { phrase: "(scratch|scrap|strike|nix|void|cancel) (the |our |my |that |this |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|appvl|apprvl|aprvl|apprv|aprv|approvl|offer)", w: 4 },
   // (holdout41) the lender taking the approval back as the sentence's whole verb: "we're pulling it, we don't go on top of
   // undisclosed stacks" (never "pulling it up", "pulling the file for review": the object ends the clause; never a comma going on to
   // the work: "I just pulled the file, give me an hour", "We've pulled it, underwriting is reviewing now")
@@ -310,8 +324,8 @@ export const WITHDRAWAL: PhraseRow[] = [
   // (holdout17) an approval sent by mistake, taken back: "please disregard the approval email our system sent this morning",
   // "ignore yesterday's offer notice, it went out before verification"
   // (holdout20) ... the approval named by the business, whose name runs to four words: "disregard the Paducah River Marine approval"
-  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
-  { phrase: '(approval|offer)( e-?mail| notice| notification| letter)? (was |got )?(released|sent|issued|generated|went out) (in error|by mistake|by error|prematurely|too early|before (verification|underwriting|the verification|we|credit))', w: 3 },
+  { phrase: "(disregard|ignore) (the |our |my |that |this |an |this morning's |yesterday's |today's |earlier |previous |prior )*([a-z'&-]+ ){0,4}(approval|appvl|apprvl|aprvl|apprv|aprv|approvl|offer)( e-?mail| notice| notification| letter| message)?", w: 4 },
+  { phrase: '(approval|appvl|apprvl|aprvl|apprv|aprv|approvl|offer)( e-?mail| notice| notification| letter)? (was |got )?(released|sent|issued|generated|went out) (in error|by mistake|by error|prematurely|too early|before (verification|underwriting|the verification|we|credit))', w: 3 },
 ];
 
 /** A request for items: the lender will decide once they arrive. */
@@ -581,7 +595,8 @@ export const TENTATIVE: PhraseRow[] = [
   // (not the process a request is for: "need a merchant interview before this goes to committee", "before Seaside goes to
   // committee I need", the deal named by its business)
   // (holdout21) never a committee refused: "Magnolia can't go to committee" (a restricted industry) is a no, not a wait
-  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,2}) )(?<!(can't|cant|cannot|can not|won't|wont|will not|couldn't|could not|doesn't|does not|don't|do not|never|not|no need to|isn't|is not) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
+  // (rfix25) ... the business's name running to six words ("before Albany Lark Street Dental Lab goes to committee I need")
+  { phrase: "(?<!before (it|this|that|the (file|deal)|we|i|[a-z'&-]+( [a-z'&-]+){0,5}) )(?<!(can't|cant|cannot|can not|won't|wont|will not|couldn't|could not|doesn't|does not|don't|do not|never|not|no need to|isn't|is not) )(has|have|needs?|still has|still needs|going|goes|go) (to go )?(to|before|in front of|through) (the )?(credit |loan |risk )?committee|committee (meets|sits|tomorrow)", w: 3 },
   { phrase: "(don't|do not|please don't|hold off on|not yet) (quote|quoting|present|presenting|show|showing|promise|promising) (it |this |anything |the (merchant|client|owner|terms|numbers|offer) )?(to the (merchant|client|owner) )?(yet|until)?|not final yet|(i|we)'ll confirm (by|tomorrow|once|after|in the morning)", w: 3 },
   // (not after what it waits for: "once we have both I'll get this in front of UW" is a request, no terms held)
   { phrase: `(?<!\\b(once|when|after|as soon as|if|soon as) [^.!?\\n]{0,60})${TO_UNDERWRITING}`, w: 3 },
@@ -1284,6 +1299,16 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
       "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty-four|a few|a couple of|a full|a) (full )?(months?|mos?|years?|yrs?) (of )?(seasoning|operating history|business history|trading history|history|time in business|track record|of operation|in operation)(?! (post|since|after)[- ](the )?(discharge|bk|bankruptcy|filing|default|judge?ment|lien|settlement))",
       "(seasoning|operating history|time in business|tib) (requirement|minimum|rule|threshold|floor|cutoff|of (at least|only|just|about|under))|(minimum|min|required) (seasoning|operating history|time in business)|(not|isn't|aren't|insufficiently|under-?) ?seasoned|unseasoned",
       "(reach|reaches|hit|hits|get to|gets to|turn|turns|cross|crosses|have|has) (a full|one|their first|a|the one[- ]year|their one[- ]year|the 12[- ]month|the twelve[- ]month) (year|anniversary|year mark|month mark)",
+    ],
+    w: 3,
+  },
+  // (rfix25) the business's age in Spanish: "solo tiene 7 meses operando", "apenas lleva ocho meses en el negocio", "nuestro mínimo
+  // es 1 año en negocio", "el requisito es de dos años de operación"
+  {
+    category: 'time_in_business',
+    phrases: [
+      "(?:solo|s\u00f3lo|apenas|nada m[a\u00e1]s) (?:tiene|lleva|tienen|llevan|cuenta con) (?:\\d{1,2}|un|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once) (?:meses|mes|a[n\u00f1]os?) (?:operando|en (?:el )?negocio|abiert[oa]s?|de operaci[o\u00f3]n|funcionando|de historial)",
+      "(?:m[i\u00ed]nimo|requisito|piso)(?: es| de)?(?: de)? (?:\\d{1,2}|un|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once) (?:a[n\u00f1]os?|meses) (?:en (?:el )?negocio|operando|de operaci[o\u00f3]n|de historial)",
     ],
     w: 3,
   },

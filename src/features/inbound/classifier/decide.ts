@@ -592,7 +592,8 @@ const LIMIT_BEFORE = /\b(?:only|just|max(?:imum)?|at most|no more than|capped at
 /** A funding verb after that limit: "can only fund", "will just wire", "max we can release". */
 const FUND_VERB_BEFORE = /\b(?:only|just|max(?:imum)?|at most|no more than)\b[^.!?;\n]{0,25}\b(?:fund|wire|release|disburse|advance|send|put out|put)\b[^.!?;\n]{0,15}$/;
 /** What makes a net smaller than the amount: a fee, a payoff, a balance netted out, or the gross named beside it. */
-const DEDUCTION = /\b(?:fees?|orig\w*|commission|points?|pts|closing costs?|pay ?offs?|pay(?:s|ing)? off|paid off|buy ?outs?|buying out|takes? out|taking out|balance|renewal|consolidat\w*|less|minus|deduct\w*|netted|netting out|nets? out|gross|holdback|reserve)\b/;
+// (rfix25) ... a consolidation in a phone's shorthand too: "or consol the other funder + net ~31k"
+const DEDUCTION = /\b(?:fees?|orig\w*|commission|points?|pts|closing costs?|pay ?offs?|pay(?:s|ing)? off|paid off|buy ?outs?|buying out|takes? out|taking out|balance|renewal|consolidat\w*|consol|consoll?(?:ing|ed)|less|minus|deduct\w*|netted|netting out|nets? out|gross|holdback|reserve)\b/;
 /** (revF) The merchant said to get the figure after it: "merchant receives", "the client will get", "they'll see". */
 const MERCHANT_GETS_BEFORE = /\b(?:merchant|client|customer|business|owner|borrower|they|he|she)(?:'ll| will| would| should)? (?:only )?(?:gets?|receives?|sees?|walks? away with|takes? home)(?: (?:about|around|roughly|approx\w*|just|only))?\s*$/;
 /** An amount approved in words: "approved 90k", "approved for $90,000", "approval at the 90". */

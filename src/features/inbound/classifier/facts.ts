@@ -400,11 +400,17 @@ function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[]
       if (/^\s*\)?\s*(bank |biz |business )?(stmts?|stmnts?|bank stmts?)\b/.test(post)) continue;
       // (rfix24) ... nor a stretch with no money coming in: "then nothing for 11 days", "no deposits for 2 weeks", "dry for a 9 day stretch"
       if (/\b(?:nothing|no (?:deposits?|activity|revenue|sales|credits?|income|wires?)|(?:went |goes |go |ran )?(?:dry|quiet|dead|silent)|zero(?: deposits)?) for(?: (?:a|an|about|around|roughly|nearly|almost|over))?\s*$/.test(pre)) continue;
+      // (rfix25) ... nor the business's age, in Spanish as in English: "solo tiene 7 meses operando", "8 meses en el negocio", "7 months operating"
+      if (/^\s*(?:operando|operating|in operation|funcionando|abiert[oa]s?|en (?:el )?negocio|de operaci[o\u00f3]n)\b/.test(post)) continue;
+      // (rfix25) ... nor a checklist's months of statements with no "of": "Four months business bank statements", "3 mos biz stmts"
+      if (/^\s*\)?\s*(?:(?:business|biz|operating|checking|merchant|company|corporate|personal|recent|most recent|latest|consecutive|full) )+(?:bank )?(?:statem|stmt)/.test(post)) continue;
       if (/^\s*\)?\s*(tib|in business|old|of (statements|history|bank|activity|tib)|(bank )?statements|mtd|ago|from (now|today|the date|date of|this (email|notice|letter|approval)|receipt|issue|issuance|approval)|to fund|notice|neg|negative|nsf|alone|minimum|min\b|of (clean|consecutive)|(won't|will not|doesn't|does not|isn't|is not) work)/.test(post)) continue;
       // (holdout13) a threshold, not a term: "we only run weekly remits at 12 months and up", "terms of 6 months or longer"
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;
       // (holdout17) months of statements, not a term: "two of the four months had double-digit negative days"
-      if (/\b(?:\w+|\d+) of the\s*$/.test(pre) && /^\s*(had|have|has|showed|show|shows|came in|were|was)\b/.test(post)) continue;
+      // (rfix25) ... whatever the months are said to hold: "two of the four months include a one-time equipment sale", "3 of the 6
+      // months contain transfers", "one of the 4 months reflects a loan deposit"
+      if (/\b(?:\w+|\d+) of the\s*$/.test(pre) && /^\s*(had|have|has|showed|show|shows|came in|were|was|are|is|include[sd]?|including|contain(?:s|ed)?|reflect(?:s|ed)?|carr(?:y|ies|ied)|inflated?|skew(?:s|ed)?)\b/.test(post)) continue;
       if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
       // (holdout20) a term heading a line as the option's name, the line giving its own length after the colon
       // ("6 month: 1.28 factor, 120 business days at $640.00/day", "9 mo option - 39 weekly payments of ..."): a label,

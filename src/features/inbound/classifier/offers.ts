@@ -270,6 +270,10 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
       }
     }
   }
+  // (rfix25) a term and a payment stated after an offer was priced, naming no amount, factor or payback of their own ("two of
+  // the four months ... Advance $75,000 / Factor 1.33 / Term: 36 weeks, weekly ACH of $2,770.83" with the "four months" read
+  // first): a schedule the offer read left out; an offer with no payment of its own beside it is not read surely (a person)
+  const looseSchedules = drafts.filter((d) => d.amount === undefined && d.factor === undefined && d.payback === undefined && d.payment !== undefined && (d.term !== undefined || d.count !== undefined));
   for (const d of drafts) {
     // `fill`: the amount of priced terms that name none (an approval of the ask: "Approved. 1.33 factor, 9 months")
     if (d.amount === undefined && fill !== undefined && d.factor !== undefined && (d.term !== undefined || d.count !== undefined)) d.amount = fill;
@@ -335,7 +339,16 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     const missing = [factor === null ? 'factor_rate' : null, term === null ? 'term' : null].filter((x): x is string => x !== null);
     // (revr) a factor counted from the payments of a lease that also owes a balloon leaves the balloon out: a person prices it
     const balloonLeftOut = d.balloon && unstated && factor !== null ? 'a balloon is owed beyond the payments the factor was counted from' : undefined;
-    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    // (one whose payments repay this offer on its own term is this offer's, said again: "over 130 business days (roughly six
+    // months) at $695.00 per day" on $65,000 at 1.39)
+    const fitsOwnTerm = (x: Draft) => {
+      const n = ownCount(term, unit, x.freq ?? freq);
+      const f = d.factor ?? (d.payback !== undefined ? d.payback / d.amount! : undefined);
+      return n !== null && f !== undefined && Math.abs(x.payment! * n - d.amount! * f) <= d.amount! * f * 0.02;
+    };
+    const loose = payment === null ? looseSchedules.find((x) => x !== d && (x.term === undefined || x.term !== term || (x.unit ?? 'days') !== unit) && !fitsOwnTerm(x)) : undefined;
+    const looseLeftOut = loose ? `a schedule stated apart from this offer (${loose.term !== undefined ? `${loose.term} ${loose.unit ?? 'days'}, ` : ''}$${loose.payment!.toLocaleString('en-US')}) is not its own` : undefined;
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, looseLeftOut, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }

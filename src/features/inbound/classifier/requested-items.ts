@@ -34,7 +34,9 @@ const EXPLAINS_AMOUNT = /^(?:an? |the )?(?:signed |written )?(?:letters? of expl
 
 // (rfix8) a formal letter numbers its requests in roman numerals: "(i) the month-to-date statement; (ii) ..."
 const BULLET = /^\s*(?:[-*\u2022\u00b7\u25aa\u25ba>o]|\d{1,2}[.)]|\(\d{1,2}\)|\(?[a-h][.)]|\((?:i{1,3}|iv|vi{0,3}|ix|x)\)|(?:i{1,3}|iv|vi{0,3}|ix|x)\))\s+(.+)$/;
-const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first)\b/i;
+/** (rfix25) A count of months and nothing else: "3 mos", "the last 4 months", "6 mths" (see requestedItems). */
+const BARE_MONTHS = /^\s*(?:the )?(?:last |latest |most recent |recent |prior |previous )?\d{1,2}\s*(?:mos?|months?|mths?)\.?\s*$/i;
+const LIST_TRIGGER = /\b(need|needs|needed|send|provide|missing|stips?|stipulations|required|requires|following|items|outstanding|conditions|before|requested|please|things|docs|documents|first|necesit\w*|faltan?|pendientes?|documentos|siguientes?|requisitos)\b/i;
 
 /** A checklist line: "[ ] Voided check", "- [x] Signed app", "☐ Lease", "☑ Bank statements" (group 1 blank when open). */
 // (holdout42) ... its box in a table cell of its own ("☐ | Voided business check", "☐: Voided business check" once joined)
@@ -442,14 +444,18 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
     // an explanation in brackets after the item ("... account (the one the lease payments come out of)") is not part of it
     // (holdout18) "the renewal application not the new deal app", "4 months not 3": the item is what is asked, not what it replaces
     // (holdout42) ... and an aside in brackets the line break cut short ("statements for the second account (the one")
-    for (const p of splitList(m[1]).map((x) => x.replace(NOTE_ON, 'explanation of ').replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, '').replace(WHY_AFTER, ''))) {
+    const parts = splitList(m[1]);
+    // (rfix25) a bare count of months asked beside the month-to-date or the statements ("need 3 mos + mtd", "need last 4 months
+    // and the mtd"): months of statements, in a phone's shorthand (alone, "we need 12 months", it is a floor or a term)
+    const monthsOfStatements = parts.length > 1 && parts.some((x) => /\bmtd\b|month[- ]to[- ]date|statement|\bstmts?\b/i.test(x));
+    for (const p of parts.map((x) => x.replace(NOTE_ON, 'explanation of ').replace(/\s*\((?:[^()\s]+\s+){3,}[^()]*\)?\s*$/, '').replace(/\s*\([^()]*$/, '').replace(/\s+(?:not|instead of|rather than) (?:the |a |an |just )?[\w/&' -]{1,40}$/i, '').replace(WHY_AFTER, ''))) {
       // what the lender already has is no request: "we only got aug/sep/oct"
       // (rfix7) ... its subject left out in shorthand: "only got jul aug sept", "already have the app"
       // (rfix10) ... or what the broker sent: "what you sent stops at September"
       if (/^(?:(?:what |which |all )?(?:we|i|they|uw|you)\b[^,]{0,12}|(?:only|already|just) )\b(?:got|have|had|received|sent|see)\b/i.test(p)) continue;
       // (not an explanation beside the item: "a signed authorization, the app in the package isn't signed"; nor where a
       // document is missing from: "... is missing from the package", rfix10)
-      if ((DOC_WORDS.test(p) || FUNDER_CONTRACT.test(p)) && !/^(following|these|them|it|this|that|everything|anything|from|out of)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
+      if ((DOC_WORDS.test(p) || FUNDER_CONTRACT.test(p) || (monthsOfStatements && BARE_MONTHS.test(p))) && !/^(following|these|them|it|this|that|everything|anything|from|out of)\b/i.test(p) && (!/\$\s?\d/.test(p) || EXPLAINS_AMOUNT.test(p)) && p.split(/\s+/).length <= 12 && !/\b(isn't|wasn't|aren't|weren't|didn't|doesn't|don't|is not|was not|are not|did not|does not)\b/i.test(p)) {
         items.push(p);
         hits.push(`asked for "${p}"`);
       }

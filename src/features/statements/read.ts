@@ -433,6 +433,12 @@ export function read(pages: PageItems[]): Reading {
         book.switch(acct, line.page > 0 && i - lines.findIndex((l) => l.page === line.page) < 3, runningHeader(acct));
         lastRow = null;
         pending = null;
+        // Before any row, an account's own heading ("BUSINESS CHECKING" over its register) starts
+        // that account's register: a box of one side read above it (a fee box's "FEES", "Items
+        // this period: ... withdrawals/debits") ends there, and gives the register's rows no sign
+        // (blind-59: a credit union's register under page 1's fee box read every credit as a fee).
+        // A heading of its own ("Checking Deposits") or one going on ("continued") is no new start.
+        if (!r.rows.length && ['credit', 'debit', 'checks'].includes(kind) && !headingOf(text) && !/contin|cont'd|cont\./i.test(text)) newSection({ kind: 'mixed', category: 'mixed' }, '');
       }
     }
 

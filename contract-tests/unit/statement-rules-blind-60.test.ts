@@ -3,7 +3,7 @@ import type { Col } from '../../src/features/statements/columns';
 import type { Item } from '../../src/features/statements/extract';
 import { linesOf } from '../../src/features/statements/lines';
 import { rowOf } from '../../src/features/statements/rows';
-import { creditSettled } from '../../src/features/statements/rules';
+import { creditSettled, depositKind } from '../../src/features/statements/rules';
 import { headingOf, unspaced } from '../../src/features/statements/sections';
 import { tokens } from '../../src/features/statements/tokens';
 import { figures, R, readPdf } from '../support/statement-read';
@@ -128,5 +128,15 @@ describe('5. a company\'s corporate ACH credit worded PAYMENT is a customer\'s p
     expect(creditSettled('HARBOR FREIGHT CO PAYMENT 0417733 PPD')).toBe(false);
     expect(creditSettled('HARBOR FREIGHT CO PAYMENT 0417733')).toBe(false);
     expect(creditSettled('CREDIT FACILITY DRAW 7781')).toBe(false);
+  });
+});
+
+describe('6. "RETURN OF ACH <payee> R01": the merchant\'s debit returned, money given back', () => {
+  it('a returned pull of a funder is a return, not the funder\'s funding', () => {
+    expect(depositKind('RETURN OF ACH KEYSTONE FUNDING R01 5521')).toBe('refund');
+    expect(depositKind('RETURN OF ACH GREENLINE CAP R09 88120')).toBe('refund');
+  });
+  it('near miss: the funder\'s own credit stays its funding', () => {
+    expect(depositKind('KEYSTONE FUNDING ACH CREDIT 5521')).not.toBe('refund');
   });
 });

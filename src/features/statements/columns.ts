@@ -28,7 +28,7 @@ function headerKind(text: string): ColKind | null {
   if (/^(check|chk|check ?(no|number|num|#)|check\s*#|ck ?#|no|number|serial( no)?)\.?$/.test(t)) return 'check';
   // A column saying which way each row goes ("Type: Debit / Credit", "DR/CR").
   if (/^(type|category|trans(action)? type|dr ?\/ ?cr|cr ?\/ ?dr|debit ?\/ ?credit|credit ?\/ ?debit)$/.test(t)) return 'type';
-  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|code|tran code)\.?$/.test(t)) return 'other';
+  if (/^(ref(erence)?\.?( no| number| #)?|trace( no| number)?|conf(irmation)?( no| #)?|code|tran code|seq|seq\.? ?(no|#)|sequence( no| number| #)?)\.?$/.test(t)) return 'other';
   if (/^(description|transaction( description| details)?|details?|memo|payee|activity|particulars|narrative|merchant|description of transaction)$/.test(t)) return 'desc';
   if (/^(withdrawals?|debits?|subtractions?|payments?|charges?|money out|paid out|withdrawals? ?(\/|&|and) ?debits|debits? ?(\/|&|and) ?withdrawals?|checks? ?(\/|&|and) ?(other )?debits|(debits?|withdrawals?) \(-\)|-|withdrawal amount|debit amount|amount debited|outflows?)$/.test(t)) return 'debit';
   if (/^(deposits?|credits?|additions?|money in|paid in|receipts?|deposits? ?(\/|&|and) ?(other )?credits|credits? ?(\/|&|and) ?deposits?|(credits?|deposits?) \(\+\)|\+|deposit amount|credit amount|amount credited|inflows?)$/.test(t)) return 'credit';

@@ -29,6 +29,15 @@ function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
     for (const m of s.matchAll(/\S+/g)) {
       const x0 = it.x + m.index! * cw;
       const x1 = x0 + m[0].length * cw;
+      const last = words[words.length - 1];
+      if (last && last.t === m[0] && Math.abs(x0 - last.x0) < Math.max(1, cw * 0.5)) {
+        // Bold by double striking: a line printer or PostScript program that shows the same word
+        // again a fraction of a point to the right ("BALANCEBALANCE" when joined). The word over
+        // itself is one word, read once.
+        lastX1 = Math.max(lastX1, x1);
+        prevEnd = m.index! + m[0].length;
+        continue;
+      }
       if (prevEnd < 0) {
         // The item's first word: a new cell unless it sits close to the previous item's text.
         const gap = x0 - lastX1;

@@ -5,7 +5,7 @@ import { bankOf, cellsOf, cellTexts, ivDist, linesOf } from './lines';
 import { dateIn, periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
-import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, sectionName, summaryBeside, withoutSideBoxes } from './sections';
+import { categoriesOf, type Heading, headingOf, isBalanceLabel, labelOf, sectionName, summaryBeside, unspaced, withoutSideBoxes } from './sections';
 import { signedCents, tokens } from './tokens';
 import { accountColumnsLine, byTypeBeside, byTypeTable, labelsOverAmounts, type LineAt, type ReadState, sentenceLine, thereAreLine, totalsLine } from './read-totals';
 
@@ -446,7 +446,8 @@ export function read(pages: PageItems[]): Reading {
     // statement says it leaves out, "Pending  Not yet posted...", over its own header is that box.)
     // Cells of rule marks only ("- - - OTHER DEBITS - - -", a typewriter statement's dashes around
     // its heading) are no column titles: a heading so drawn, over its table's header, is a heading.
-    if (!money.length && !/\d/.test(text) && headingOf(text)?.kind !== 'ignore' && cellsOf(line.words).filter((c) => /[a-z]/i.test(c.t)).length >= (headingOf(cellTexts(line.words)[0]) ? 3 : 2) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
+    // (Nor a heading set letter by letter, "C H E C K S  P A I D": column titles are never letter-spaced.)
+    if (!money.length && !/\d/.test(text) && headingOf(text)?.kind !== 'ignore' && unspaced(text) === text && cellsOf(line.words).filter((c) => /[a-z]/i.test(c.t)).length >= (headingOf(cellTexts(line.words)[0]) ? 3 : 2) && i + 1 < lines.length && lines[i + 1].page === line.page && lines[i + 1].y - line.y <= line.size * 1.8 && headerOf(lines[i + 1])) continue;
 
     // A heading: words only.
     if (!money.length && (!first || first.k !== 'date')) {

@@ -194,6 +194,8 @@ export function reconcile(r: Reading): Reconciled {
     // Withdrawals beside a separate checks total: the debits that are not checks, by column or by
     // description ("Check 2211" lines in one register).
     if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check), side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check && !words.checks.test(x.description)));
+    // (The bank's fee for a check, "OD ITEM FEE CHECK 4410", is no check: it stays with the other debits.)
+    if (t.category === 'withdrawals') cands.push(side.filter((x) => r.sections[x.section].kind !== 'checks' && !x.check && !(words.checks.test(x.description) && !bankCharge(x.description) && !isNsf(x.description))));
     if (t.categories) {
       const cs = new Set(t.categories);
       cands.push(side.filter((x) => cs.has(r.sections[x.section].category) || (cs.has('checks') && r.sections[x.section].kind === 'checks')));

@@ -81,6 +81,15 @@ export function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionK
     while (e > j && tk[e - 1].k === 'money') e--;
     tk = [...tk.slice(0, i), ...tk.slice(j, e), ...tk.slice(i, j), ...tk.slice(e)];
   }
+  // A reference column right of every amount column ("AMOUNT  BALANCE  SEQ", a line printer's
+  // item sequence number after the balance): its number ends the row but is none of its amounts.
+  const numericX1 = Math.max(...(cols ?? []).filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).map((c) => c.x1));
+  const after = cols?.find((c) => c.kind === 'other' && c.x0 > numericX1);
+  let trail: Tok[] = [];
+  if (after && tk.length > i + 1 && tk[tk.length - 1].k === 'int' && tk[tk.length - 1].x0 > numericX1 && tk[tk.length - 2].k === 'money') {
+    trail = tk.slice(-1);
+    tk = tk.slice(0, -1);
+  }
   let end = tk.length;
   while (end > i && tk[end - 1].k === 'money') end--;
   const amounts = tk.slice(end) as Array<Extract<Tok, { k: 'money' }>>;
@@ -100,7 +109,7 @@ export function rowOf(tk: Tok[], cols: Col[] | null, sec: number, kind: SectionK
   // What the type column says: only a plain debit or credit word decides a sign ("ACH in" or "Card" do not).
   const typeText = typeWords.join(' ').toLowerCase().replace(/[^a-z]+/g, ' ').trim();
   const typeSign: Sign | null = /^(credit|cr|deposit|addition)$/.test(typeText) ? 1 : /^(debit|dr|withdrawal|subtraction)$/.test(typeText) ? -1 : null;
-  let description = descParts.join(' ').trim();
+  let description = [...descParts, ...trail.map((t) => t.t)].join(' ').trim();
   if (check && !/check/i.test(description)) description = `CHECK ${check} ${description}`.trim();
   const descX = middle.find((t) => t.k === 'text')?.x0 ?? first.x1 + 4;
   // A balance line: its words lead ("Beginning Balance", "Balance Forward"); a merchant's name

@@ -12,8 +12,20 @@ export interface Heading {
   category: string;
 }
 /** A section heading's meaning, from its words. */
+/**
+ * Letter-spaced words read as words: a line printer's heading set one letter a column apart
+ * between rules of dashes ("- - -  C H E C K S  P A I D  - - -", words two columns apart). A cell of
+ * three letters or more, each alone, is the word they spell; anything else is left as it is.
+ */
+export function unspaced(text: string): string {
+  return text
+    .split(/(\s{2,})/)
+    .map((c) => (/^(?:[A-Za-z] ){2,}[A-Za-z]$/.test(c) ? c.replace(/ /g, '') : c))
+    .join('');
+}
+
 export function headingOf(text: string): Heading | null {
-  const t = text.toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\bcredit unions?\b/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = unspaced(text).toLowerCase().replace(/\(?continued\)?|\bcont(\.|'d)?\b/g, ' ').replace(/\([^)]*\)?/g, ' ').replace(/[^a-z&/ ]+/g, ' ').replace(/\bcredit unions?\b/g, ' ').replace(/\s+/g, ' ').trim();
   if (!t) return null;
   // A box of items the statement says it leaves out ("Pending transactions — not included in this
   // statement or its balances", "Items not yet posted"): never this period's activity, however

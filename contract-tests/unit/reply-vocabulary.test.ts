@@ -5669,3 +5669,106 @@ describe('(rfix25) holdout59: months of statements, a schedule left apart, a pho
     expect(hook('approved 60k 1.38 9 months daily, but it still has to go to credit committee').r.review_reason).toBe('tentative_terms');
   });
 });
+describe('(revH) review of rfix24 and rfix25: voicemails not the lender\'s own word, figures read out in a row, news tied to this file, month notes, "no on" beside a refusal', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+  const vm = (body: string) => `New voicemail from Lena Ortiz (555) 555-0142\nMailbox: Dana (ext 114)\n\nTranscription:\n\n${body}\n\nReply to call back.`;
+
+  it('numbers read out in a row are separate numbers: "one point three five nine months" is 1.35 and 9 months, never "five nine" summed', () => {
+    expect(wordsToDigits('approved at sixty thousand one point three five nine months weekly')).toBe('approved at $60,000 1.35 9 months weekly');
+    expect(wordsToDigits('fifty thousand one point four two six months')).toBe('$50,000 1.42 6 months');
+    // near misses: a tens word and its unit are one number
+    expect(wordsToDigits('twenty five thousand over thirty six weeks')).toBe('$25,000 over 36 weeks');
+    expect(wordsToDigits('forty-two hundred weekly')).toBe('$4200 weekly');
+    expect(wordsToDigits('forty two five')).toBe('42.5');
+    const { r, out } = hook(vm('hey dana lena on the pinecrest file we approved sixty thousand one point three five nine months weekly send the contract request'));
+    expect(r.offers).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 9, term_unit: 'months', payment_frequency: 'weekly' })]);
+    expect(out.apply).toBe(true);
+  });
+
+  it("a voicemail on our line whose caller passes on another's word, is the merchant, or takes it back goes to a person", () => {
+    for (const body of [
+      'hi dana this is mark the owner of pinecrest the funder called me this morning and said we are approved for sixty thousand at one point three five for nine months',
+      'hey dana lena here my manager told me pinecrest is approved sixty thousand one point three five nine months weekly paperwork to follow',
+      'hi dana i heard from underwriting that pinecrest got approved at sixty thousand one point three five nine months',
+      'hi dana lena on pinecrest we approved sixty thousand one point three five nine months weekly oh wait sorry thats the lakeside one pinecrest is still in underwriting',
+    ]) {
+      const { out } = hook(vm(body));
+      expect(out.apply, body).toBe(false);
+    }
+    // near miss: the lender's rep speaking for the lender still applies
+    const own = hook(vm('hi dana its lena from ridgeline on pinecrest we approved the sixty thousand at one point three five for nine months weekly send me the contract request thanks'));
+    expect(own.r.review_reason).toBeUndefined();
+    expect(own.out.apply).toBe(true);
+  });
+
+  it('terms on a file reviewed only on a preliminary basis go to a person; a request after such a review does not', () => {
+    for (const text of [
+      'We have reviewed the file on a preliminary basis and can offer $60,000 at 1.35 for 9 months, weekly.',
+      'Looked at it on a prelim basis - 60k at 1.35, 9 months weekly looks doable.',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.review_reason, text).toBe('tentative_terms');
+      expect(out.apply, text).toBe(false);
+    }
+    const asks = hook('We reviewed the file on a preliminary basis. Before a decision please send the November statement and a voided check.');
+    expect(asks.r.type).toBe('needs_info');
+    expect(asks.out.apply).toBe(true);
+    expect(hook('We have reviewed the file and can offer $60,000 at 1.35 for 9 months, weekly.').out.apply).toBe(true);
+  });
+
+  it("another file's news that points back at this one (a duplicate, the same owner) is not news alone", () => {
+    const dup = hook('Hi Dana,\n\nThe Lakeside Bakery file you sent is a duplicate of this one, same owner and same EIN.\n\nOn Pinecrest Veterinary Clinic, approved 60k at 1.35, 9 months weekly.');
+    expect(dup.r.review_reason).toBe('multiple_deals');
+    expect(dup.out.apply).toBe(false);
+    // near miss: news alone still leaves this deal's answer to apply
+    const news = hook('Hi Dana,\n\nLakeside Bakery funded Friday, your comp goes out next week.\n\nOn Pinecrest Veterinary Clinic, approved 60k at 1.35, 9 months weekly.');
+    expect(news.r.review_reason).toBeUndefined();
+    expect(news.out.apply).toBe(true);
+  });
+
+  it('"dec -" heading a line that asks, waits or wonders is the month\'s note, no decline; a "dec -" with its reason stays one', () => {
+    for (const text of ['Dec - looks like revenue dropped, need the MTD before we decide', 'dec - pending MTD', 'dec - stacking? looks like 4 pos, confirm w merchant']) {
+      const { r, out } = hook(text);
+      expect(r.type, text).not.toBe('declined');
+      if (r.type !== 'needs_info') expect(out.apply, text).toBe(false);
+    }
+    expect(read('dec - 4 pos, we stop at 3rd')).toMatchObject({ type: 'declined', decline_category: 'stacking' });
+    expect(read('Reviewed Oct and Nov.\nDec - 4 pos now after the new one funded, cant do it').type).toBe('declined');
+    expect(read('dec: tib only 8 mos').type).toBe('declined');
+  });
+
+  it('"no on X - need Y first" beside a decline reason or a kind refused anyway is a decline for a person, never the request applied', () => {
+    for (const text of [
+      "no on pinecrest today - need the November statement first. and honestly we don't do vet clinics anyway",
+      'no on pinecrest - need to see 12 months in business first',
+    ]) {
+      const { r, out } = hook(text);
+      expect(r.type, text).toBe('declined');
+      expect(out.apply, text).toBe(false);
+    }
+    // near misses: the request alone stays a request
+    expect(hook('no on pinecrest today - need the November statement first').r).toMatchObject({ type: 'needs_info' });
+    expect(hook('no on pinecrest for now - still need the MTD and a voided check first').out.apply).toBe(true);
+  });
+
+  it('Spanish "no califica todavía / por ahora" with something still missing is no decline; with a reason it is', () => {
+    for (const text of ['no califica todavía, nos falta el estado de cuenta de noviembre', 'no pasa por ahora, necesitamos el estado de noviembre y el cheque anulado']) {
+      const { r, out } = hook(text);
+      expect(r.type, text).not.toBe('declined');
+      expect(out.apply, text).toBe(false);
+    }
+    expect(read('No califica por ahora. Tiene 5 posiciones abiertas.').type).toBe('declined');
+    expect(read('Dana, apenas lleva ocho meses abierto y nuestro requisito es de dos años de operación. No califica todavía.').type).toBe('declined');
+  });
+
+  it('months of statements that something is said of after "that" or "we" are no term', () => {
+    expect(read('Approved 60k, 1.40, over the 3 of the 6 months that are strongest we see 20k avg. Term 8 months weekly', ask(60_000)).offers).toEqual([
+      expect.objectContaining({ amount: 60_000, factor_rate: 1.4, term: 8, term_unit: 'months' }),
+    ]);
+    expect(read('Approved 60k at 1.40 over 6 months, weekly.', ask(60_000)).offers).toEqual([expect.objectContaining({ term: 6, term_unit: 'months' })]);
+  });
+});

@@ -144,7 +144,9 @@ export const DECLINE: PhraseRow[] = [
   // (rfix12) ... "el de X no pasa", "no califica", "UW ni lo quiso ver" (would not even look at it); never "no pasa nada" (no
   // problem): the refusal ends its clause
   // (rfix25) ... its clause closed by when or for whom: "no califica por ahora", "no pasa todavía", "no califica para nosotros"
-  { phrase: "no (pasa|califica|calific[o\u00f3])(?: (?:por ahora|por el momento|en este momento|todav[i\u00ed]a|a[u\u00fa]n|para nosotros|con nosotros))?(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
+  // (revH) ... never "for now" with something still missing after it ("no califica todavía, nos falta el estado de noviembre",
+  // "no pasa por ahora, necesitamos el cheque anulado"): a request for now, not a decline
+  { phrase: "no (pasa|califica|calific[o\u00f3])(?: (?:por ahora|por el momento|en este momento|todav[i\u00ed]a|a[u\u00fa]n)(?![\\s\\S]{0,200}?\\b(?:falta|faltan|hace falta|necesitamos|necesito|pendientes?)\\b)| (?:para nosotros|con nosotros))?(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -156,7 +158,9 @@ export const DECLINE: PhraseRow[] = [
   // (rfix25) a phone's "dec" heading the reply or a line, a dash or colon then the reason: "dec - 4 pos", "dec: stacking",
   // "dec -- tib". Never the month: another month after it ("Dec - Feb statements"), a figure ("Dec: $12,400", "dec - 12/15"),
   // or a month's count in a table ("Dec - 4 nsfs"): only words, or a count of positions, may follow
-  { phrase: `(?:^|(?<=\\n[ \\t>*-]*)|(?<=[.!?][ \\t]+))dec[ \\t]*(?:-{1,2}|\u2013|\u2014|:)[ \\t]*(?=(?!(?:${MONTH_WORDS})\\b)[a-z]|\\d{1,2}(?:st|nd|rd|th)?[ \\t]*(?:pos|positions?|open (?:pos|positions?|mcas?|advances?)|mcas|advances|funders|stacked)\\b)`, w: 3 },
+  // (revH) ... nor a line that asks, waits or wonders ("Dec - looks like revenue dropped, need the MTD before we decide", "dec -
+  // pending MTD", "dec - stacking? confirm w merchant"): the month's note or a question, no decline said
+  { phrase: `(?:^|(?<=\\n[ \\t>*-]*)|(?<=[.!?][ \\t]+))dec[ \\t]*(?:-{1,2}|\u2013|\u2014|:)[ \\t]*(?![^\\n]*(?:\\?|\\b(?:pending|waiting|before (?:we|i|uw|credit) (?:decide|can|make|price|give)|need (?:the|a|an|his|her|their|updated|mtd|\\d{1,2} ?(?:mos?|months?))|send (?:the|a|an|me|us|over))\\b))(?=(?!(?:${MONTH_WORDS})\\b)[a-z]|\\d{1,2}(?:st|nd|rd|th)?[ \\t]*(?:pos|positions?|open (?:pos|positions?|mcas?|advances?)|mcas|advances|funders|stacked)\\b)`, w: 3 },
   // (rfix25) ... its line run on into the one before it (a phone's line with no full stop: "merchant didnt disclose\ndec -
   // stacking"): after a word, only with a decline reason named right after it ("... dec - stacking", "... dec - 4 pos")
   { phrase: `(?<=[a-z0-9,)][ \\t]+)(?<!(?:${MONTH_WORDS}|thru|through|to|and|till|until|from|in|of|on|by|since|for|mid|late|early|end|last|this|next)[ \\t]+)dec[ \\t]*(?:-{1,2}|\u2013|\u2014|:)[ \\t]*(?=(?:stacking|stacked|too stacked|\\d{1,2}(?:st|nd|rd|th)?[ \\t]*(?:pos|positions?)|tib|time in business|nsfs|negs|neg days|negative days|restricted|industry|credit|fico|low (?:rev|revenue|bal|balances?|deposits)|too (?:new|small|young|thin|many))\\b)`, w: 3 },
@@ -501,6 +505,13 @@ export const RELAYED: PhraseRow[] = [
 export const VOICEMAIL_NOTICE_OPENING = /^(?:you have (?:a )?)?(?:new |missed call and )?(?:vm|voice ?mail|voice message)(?: message)? (?:from|received from|left by)\b/;
 /** (rfix24) A RELAYED hit that is only that notification's own wording ("voicemail from", "transcription"). */
 export const VOICEMAIL_NOTICE_HIT = /^"?(?:(?:vm|voice ?mail|voice message) (?:from|transcript(?:ion)?)|(?:vm|voice ?mail|voice message|message|recording) transcript(?:ion)?s?)"?$/;
+/**
+ * (revH) A voicemail's words that are not the lender's own decision: what another said ("the funder called me and said", "my
+ * manager told me", "I heard from UW that"), the merchant speaking ("this is the owner of ..."), or the caller taking it back
+ * mid-message ("oh wait, sorry, that's the Lakeside one", "scratch that").
+ */
+export const VOICEMAIL_NOT_OWN_WORD =
+  /\b(?:the (?:funder|lender|underwriter|bank)|(?:my|our) (?:manager|boss|underwriter|uw|guy|team|credit (?:guy|team)))\b[^.!?\n]{0,40}?\b(?:called me|call me|told me|tells me|said|says|emailed me|texted me)\b|\b(?:heard|found out|hear) (?:back )?(?:from|that)\b|\bthe (?:owner|merchant) (?:of|at|from)\b|\bthis is (?:the )?(?:owner|merchant)\b|\boh wait\b|\bwait,? (?:sorry|no|actually)\b|\bthat'?s the [a-z]+(?: [a-z]+)? (?:one|file|deal)\b|\bscratch that\b|\bnever ?mind\b/;
 
 /**
  * (rfix16) The RELAYED rows above that say only where the relayer placed the file (its first three: "took it to three of our

@@ -31,6 +31,12 @@ const BACK_TO_DECIDER = /\b(?:take|bring|put|send|run) (?:it|this|the file|the d
  * it's approved we'd do 50k at 1.35", "assuming credit signs off, 45k" (never "approved, if the merchant wants it": the
  * merchant's choice after an approval made).
  */
+/** (revH) A "no on <deal>" whose line asks for something first (rfix25 reads it as a request). */
+const NO_ON_FIRST = /(?:^|[.!?\n]\s*|^(?:hi|hey|hello|sorry)[ ,]+[a-z]*[ ,]*)(?:it's |that's |a )?no on [^.!?\n;]*\b(?:need|needs|want|wants|waiting (?:on|for)|send)\b[^.!?\n;]*\bfirst\b/;
+/** (revH) A kind of deal refused whatever comes: "we don't do vet clinics anyway", "we can't fund that industry regardless". */
+const REFUSED_ANYWAY = /\b(?:we|i) (?:don't|do not|can't|cannot|won't|will not) (?:do|fund|touch|work with|take|go near)\b[^.!?\n]{0,60}?\b(?:anyway|anyways|regardless|either way|in any case)\b/;
+/** (revH) The file read only so far: "reviewed it on a preliminary basis", "looked at the file at a prelim level". */
+const PRELIMINARY_READ = /\b(?:reviewed|looked at|looked over|screened|read|considered)(?: it| this| that| the (?:file|submission|deal|application))? (?:on|at) a (?:preliminary|prelim) (?:basis|level|look|review)\b/;
 const DECISION_IF = /\b(?:if|once|when|assuming|provided|in case)\s+(?:(?:it|this|that|the (?:file|deal)|they|he|she|we|uw|credit|underwriting|committee)\s+)?(?:(?:is|gets?|got|are|were|was|comes? back|'s)\s+)?(?:approved|aprvd|apprvd|aprovd|approvd|appr'?d|app'd|approves?|signs? off|passes)\b/g;
 /** (rfix24) An approval said outright, once every conditional one is taken out. */
 const APPROVAL_OUTRIGHT = /\b(?:approved|aprvd|apprvd|aprovd|approvd|appr'?d|app'd|approval|good to go|signed off|we can do|can offer|we'?ll do|we can go|offer(?:ing)? is)\b/;
@@ -412,6 +418,13 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // doubt goes to a person
   if (!review && !preapprovalAwaitingItems && a.tentative.score >= 2 && (type === 'approved' || type === 'counter' || (type === 'declined' && a.tentative.score >= 3))) review = 'tentative_terms';
   // (rfix24) an approval only inside its own condition, or a decline on a condition stated after it: nothing decided yet
+  // (revH) terms given on a file read only on a preliminary basis ("we reviewed it on a preliminary basis and can offer 60k at
+  // 1.35", "reviewed on a preliminary basis - 60k looks doable"): a preliminary decision, a person confirms (the rfix24 exemption
+  // of that wording is for a preliminary read that asks for items and decides nothing)
+  if (!review && (type === 'approved' || type === 'counter') && PRELIMINARY_READ.test(a.lower)) {
+    review = 'tentative_terms';
+    reasons.push('terms on a file read only on a preliminary basis: no final decision yet');
+  }
   if (!review && (type === 'approved' || type === 'counter') && a.lower.match(DECISION_IF) && !APPROVAL_OUTRIGHT.test(a.lower.replace(DECISION_IF, ' '))) {
     review = 'tentative_terms';
     reasons.push('the approval word only inside its own condition ("if approved"): no decision yet');
@@ -419,6 +432,14 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && type === 'declined' && a.lower.match(DECLINE_IF) && !DECLINE_OUTRIGHT.test(a.lower.replace(DECLINE_IF, ' '))) {
     review = 'tentative_terms';
     reasons.push('a decline on a condition stated after it ("declined if so"): no decision yet');
+  }
+  // (revH) a no for now that asks for something first ("no on pinecrest today - need the November statement first", rfix25's request)
+  // beside a reason the lender declines on ("... and we don't do vet clinics anyway", "need to see 12 months in business first"):
+  // a decline, never the request alone; a person confirms. So is a kind of deal refused whatever comes ("we don't do vet clinics anyway")
+  if (!review && type === 'needs_info' && NO_ON_FIRST.test(a.lower) && (a.category.hits.length > 0 || REFUSED_ANYWAY.test(a.lower))) {
+    type = 'declined';
+    review = 'conflicting_cues';
+    reasons.push(`a no for now asking for something first, beside a decline reason (${a.category.category}): a decline, a person confirms`);
   }
   // a request for items next to a floated decision ("looks approvable around 60 ... I need"): a person sets expectations
   // (holdout35) ... unless the only doubt is a pre-approval with no terms whose final terms the lender says wait on the items
@@ -455,7 +476,9 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   // (rfix24) ... nor a voicemail the lender's own rep left on our line, delivered by a voice system as its notification ("New
   // voicemail from <caller> ... Transcription: ..."), the message opening on that notification: the lender's word to us, spoken,
   // not a call or a voicemail someone else heard and passes on ("Bo asked me to send you the voicemail", "left me this VM")
-  const directVoicemail = a.relayed.hits.length > 0 && a.relayed.hits.every((h) => V.VOICEMAIL_NOTICE_HIT.test(h)) && V.VOICEMAIL_NOTICE_OPENING.test(a.lower.trimStart());
+  // (revH) ... nor a caller who passes on what someone else said, is the merchant, or takes back what was said (see
+  // VOICEMAIL_NOT_OWN_WORD): anyone can leave a voicemail on our line, a person hears it
+  const directVoicemail = a.relayed.hits.length > 0 && a.relayed.hits.every((h) => V.VOICEMAIL_NOTICE_HIT.test(h)) && V.VOICEMAIL_NOTICE_OPENING.test(a.lower.trimStart()) && !V.VOICEMAIL_NOT_OWN_WORD.test(a.lower);
   if (directVoicemail) reasons.push('a voicemail notification to our line: the caller speaks to us, nothing passed on');
   if (!review && type !== 'unclassified' && a.relayed.score >= 3 && !relayOwnAnswer && !directVoicemail) {
     review = 'tentative_terms';

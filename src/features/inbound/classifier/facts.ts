@@ -409,8 +409,9 @@ function scanFactsOnce(text: string, offset: number, ctx?: ReplyContext): Fact[]
       if (/^\s*(and (up|over|above|longer|more)|or (more|longer|over|above)|\+|plus\b)/.test(post)) continue;
       // (holdout17) months of statements, not a term: "two of the four months had double-digit negative days"
       // (rfix25) ... whatever the months are said to hold: "two of the four months include a one-time equipment sale", "3 of the 6
-      // months contain transfers", "one of the 4 months reflects a loan deposit"
-      if (/\b(?:\w+|\d+) of the\s*$/.test(pre) && /^\s*(had|have|has|showed|show|shows|came in|were|was|are|is|include[sd]?|including|contain(?:s|ed)?|reflect(?:s|ed)?|carr(?:y|ies|ied)|inflated?|skew(?:s|ed)?)\b/.test(post)) continue;
+      // months contain transfers", "one of the 4 months reflects a loan deposit"; (revH) and what is said of them after "that", "we":
+      // "over the 3 of the 6 months that are strongest we see 20k avg", "2 of the 4 months we looked at"
+      if (/\b(?:\w+|\d+) of the\s*$/.test(pre) && /^\s*(had|have|has|showed|show|shows|came in|were|was|are|is|include[sd]?|including|contain(?:s|ed)?|reflect(?:s|ed)?|carr(?:y|ies|ied)|inflated?|skew(?:s|ed)?|that|which|where|when|with|we|they|you|averag\w*|avg)\b/.test(post)) continue;
       if (!granted && /^\s*\)?\s*(you|they|he|she|we)? ?(asked|requested|wanted)/.test(post)) continue;
       // (holdout20) a term heading a line as the option's name, the line giving its own length after the colon
       // ("6 month: 1.28 factor, 120 business days at $640.00/day", "9 mo option - 39 weekly payments of ..."): a label,

@@ -106,6 +106,11 @@ export const REQUEST_FOR_OTHER_BUSINESS = "a document request naming another bus
  */
 export const FILE_IN_DOUBT =
   /\b(?:is|was) (?:this|it|that) (?:for )?the (?![^.!?\n]{0,40}?\b(?:\d|daily|weekly|monthly|month|months|week|weeks|option|offer|term|factor|rate|payment)\b[^.!?\n]{0,16}?\bor the\b)[a-z'&.\- ]{2,40}? (?:one|file|deal|place|shop|store|account|merchant|submission|location) or the\b|\b(?:can't|cannot|can not|couldn't|could not|don't|do not|not sure|unsure|no idea)(?: (?:tell|know|say|figure out|remember))? which (?:of (?:the|your|these|those|our) (?:two |2 |three |both )?)?(?:file|deal|submission|merchant|account|business)s?\b|\b(?:mixed|mixing) up (?:the |two |your |these )?(?:files|deals|submissions|merchants)\b/;
+/**
+ * (revH) Another file's news that bears on this deal: it points back at this file ("a duplicate of this one", "same owner as",
+ * "same EIN"), so it is not news alone (see newsOnly).
+ */
+const SAME_FILE_NEWS = /\b(?:this (?:one|file|deal|merchant|submission|business)|same (?:owner|owners|merchant|guarantor|principal|ein|tax id|business|account|bank account)|duplicates?|dupes?|dupl?icate submission)\b/;
 /** The reason noted when the sender cannot tell which file the reply is for. */
 export const FILE_IN_DOUBT_REASON = "the sender cannot tell which of two files it answers: a person checks which file it is for";
 
@@ -313,8 +318,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     const kept = new Set(elsewhere.own.split(/\n\s*\n/).map((x) => x.trim()));
     const cutText = uncut.split(/\n\s*\n/).map((x) => x.trim()).filter((x) => x && !kept.has(x)).join('\n\n');
     if (!cutText || /\$\s?\d|\d\s?k\b|\b\d{2,3},\d{3}\b/i.test(cutText)) return false;
+    // (revH) ... nor news tied to this deal (it names this deal, "this one", "same owner", "a duplicate of"), nor news naming a
+    // decline reason ("Lakeside defaulted last week"): read beside this deal's answer, it would be taken for this deal's reason
+    if (SAME_FILE_NEWS.test(normalizeText(cutText).toLowerCase())) return false;
     const c = analyse(cutText, '', context);
-    return c.ownDecision === 0 && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0;
+    return c.ownDecision === 0 && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0 && !c.namesDeal && !c.category.hits.length;
   })();
   if (newsOnly) d.reasons.push("another file's news only (no decision, request or figure of its own): not this deal's answer, and no doubt which file it is");
   const inDoubt = d.type !== 'unclassified' && FILE_IN_DOUBT.test(normalizeText(uncut).toLowerCase());

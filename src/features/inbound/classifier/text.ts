@@ -48,7 +48,9 @@ let W2D: RegExp[] | null = null;
 function w2dRegexes(): RegExp[] {
   if (W2D) return W2D;
   const unit = Object.keys(V.NUMBER_WORDS).sort((a, b) => b.length - a.length).join('|');
-  const num = `(?:(?:${unit})(?:[- ](?:${unit}))?)`;
+  // (revH) a compound is a tens word and a unit ("twenty-five", "forty two"); two units in a row are two numbers, never summed
+  // (a transcript's "one point three five nine months" is 1.35 and 9 months, never "five nine" as 14 months)
+  const num = `(?:(?:${TENS})[- ](?:${UNITS})\\b|(?:${unit}))`;
   const digit = Object.keys(V.DIGIT_WORDS).join('|');
   const CENTS = '(?:,? and (\\d{1,2}) cents?)?';
   W2D = [

@@ -16,7 +16,7 @@ const CHILD = childEntry('package.child', import.meta.url);
 /** Same answers as buildSubmissionPackage; a build stopped at a limit is a SubmissionPackageError `build_failed`. */
 export async function buildSubmissionPackageIsolated(
   input: SubmissionPackageInput,
-  options: { maxBytes?: number; signal?: AbortSignal; limits?: Partial<typeof PACKAGE_BUILD_LIMITS> } = {},
+  options: { maxBytes?: number; signal?: AbortSignal; limits?: Partial<Record<keyof typeof PACKAGE_BUILD_LIMITS, number>> } = {},
 ): Promise<Uint8Array> {
   const limits = { ...PACKAGE_BUILD_LIMITS, ...options.limits };
   const maxBytes = options.maxBytes ?? MAX_PACKAGE_BYTES;

@@ -5699,6 +5699,10 @@ describe('(rfix26) holdout60: a reply-all where a colleague at the lender answer
     // a colleague's counter overruled at a lower amount: still a person's call
     const b = hook(thread('Dana, Priya - can\'t sign off on 60 in this sector right now. Max is 45k, same factor.\n\nMo', 'We can do $60,000 at 1.35 over 9 months, weekly debits.'));
     expect(b.out.apply).toBe(false);
+    // near miss: a colleague's approval taken back ("pulling it ... dead unless it's paid off") is no approval held
+    const w = hook(thread('pulling this one, owner took another advance yesterday. dead unless that gets paid off.\n\nMo', 'Dana, Harbor Lane Bakery is approved for $75,000 at 1.32, 8 months, weekly.'));
+    expect(w.r.type).not.toBe('approved');
+    expect(w.out.apply).toBe(false);
     // near miss: the same decline with no colleague quoted is a decline
     expect(read('There is an open IRS lien on the owner and no installment agreement. We have to decline.\n\nMo', shop()).type).toBe('declined');
   });

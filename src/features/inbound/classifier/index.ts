@@ -152,6 +152,9 @@ function amountThePaymentsRepay(terms: ExtractedOffer[], floated: number[], lowe
 /** (rfix26) The sender's words putting a condition on what a colleague decided ("unless ...", "if not, we'll revisit", "her approval holds / stands"). */
 const CONDITION_ON_COLLEAGUE = /\bunless\b|\bif not\b|\bif (?:they|he|she|the merchant|the owner) (?:can't|cannot|don't|doesn't|do not|does not|has|have)\b|\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+){0,2} (?:stands?|holds?|is still good|still stands)\b/;
 
+/** (rfix26) The sender's words keeping a colleague's approval or offer standing ("Priya's approval holds", "the offer still stands"). */
+const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+){0,2} (?:stands?|holds?|is still good|still stands)\b/;
+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
@@ -264,7 +267,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     const sameOffers = (x: ExtractedOffer[], y: ExtractedOffer[]) => x.length === y.length && x.every((o) => y.some((p) => p.amount === o.amount && p.factor_rate === o.factor_rate));
     const differs = q !== d.type || ((q === 'approved' || q === 'counter') && !sameOffers(colleague.a.offers, a.offers));
     if (differs) {
-      const conditional = CONDITION_ON_COLLEAGUE.test(a.lower);
+      // the sender's words keep the colleague's decision standing on a condition ("her approval holds if ...", "if they have one,
+      // his offer stands"), never taking it back
+      const conditional = a.withdrawal.score === 0 && KEEPS_COLLEAGUE.test(a.lower) && CONDITION_ON_COLLEAGUE.test(a.lower);
       if ((d.type === 'declined' || d.type === 'unclassified') && (q === 'approved' || q === 'counter') && conditional && colleague.a.offers.some((o) => o.missing.length === 0)) {
         d.type = q;
         colleagueOffers = colleague.a.offers;

@@ -5772,3 +5772,65 @@ describe('(revH) review of rfix24 and rfix25: voicemails not the lender\'s own w
     expect(read('Approved 60k at 1.40 over 6 months, weekly.', ask(60_000)).offers).toEqual([expect.objectContaining({ term: 6, term_unit: 'months' })]);
   });
 });
+describe('(rfix26) holdout60: a reply-all where a colleague at the lender answered first, quoted below', () => {
+  const shop = (requested_amount = 75_000): ReplyContext => ({ requested_amount, business_name: 'Harbor Lane Bakery', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = shop()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'mo@northgatefunding.example', own: text, autoReply: false }) };
+  };
+  const q = (s: string) => s.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n');
+  const submission = [
+    'On Mon, Nov 2, 2026 at 9:10 AM Dana Whitfield <dana@summitvalleycap.example> wrote:',
+    '',
+    '> Hi team,',
+    '> Please find attached a new submission for Harbor Lane Bakery.',
+    '> Requested amount: $75,000',
+    '> Dana Whitfield',
+    '> Summit Valley Capital',
+  ].join('\n');
+  /** The sender's words over a colleague's message (quoted, itself quoting the broker's submission). */
+  const thread = (own: string, colleague: string, colleagueAddr = 'Priya Nair <pnair@northgatefunding.example>') =>
+    `${own}\n\nOn Tue, Nov 3, 2026 at 2:05 PM ${colleagueAddr} wrote:\n\n${q(`${colleague}\n\nPriya Nair | Underwriting\n\n${submission}`)}\n`;
+
+  it('a condition on a colleague\'s approval ("unless", "her approval holds") is that approval held for a person, never a decline applied', () => {
+    const a = hook(thread('Hold on - there is an open IRS lien on the owner. We don\'t close over a federal lien unless there is an installment agreement. If there is one, Priya\'s approval holds.\n\nMo', 'Dana, Harbor Lane Bakery is approved for $75,000 at 1.32, 8 months, weekly.'));
+    expect(a.r.type).toBe('approved');
+    expect(a.r.offers).toEqual([expect.objectContaining({ amount: 75_000, factor_rate: 1.32, term: 8, term_unit: 'months' })]);
+    expect(a.r.review_reason).toBe('conflicting_cues');
+    expect(a.out.apply).toBe(false);
+    // a colleague's counter overruled at a lower amount: still a person's call
+    const b = hook(thread('Dana, Priya - can\'t sign off on 60 in this sector right now. Max is 45k, same factor.\n\nMo', 'We can do $60,000 at 1.35 over 9 months, weekly debits.'));
+    expect(b.out.apply).toBe(false);
+    // near miss: a colleague's approval taken back ("pulling it ... dead unless it's paid off") is no approval held
+    const w = hook(thread('pulling this one, owner took another advance yesterday. dead unless that gets paid off.\n\nMo', 'Dana, Harbor Lane Bakery is approved for $75,000 at 1.32, 8 months, weekly.'));
+    expect(w.r.type).not.toBe('approved');
+    expect(w.out.apply).toBe(false);
+    // near miss: the same decline with no colleague quoted is a decline
+    expect(read('There is an open IRS lien on the owner and no installment agreement. We have to decline.\n\nMo', shop()).type).toBe('declined');
+  });
+
+  it("the sender's few words read with the colleague's message: a seconded decline keeps its reason, a second item is added, terms confirmed", () => {
+    const d = hook(thread('Agree with Priya, I pulled the last two winters and it is the same. Sorry Dana.\n\nMo', 'Dana - I\'m going to decline Harbor Lane Bakery. Monthly revenue averages 28k, too low for a 75k ask.'));
+    expect(d.r).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    expect(d.out.apply).toBe(true);
+    const n = hook(thread('Also the landlord\'s contact info please.\n\nMo', 'Hi Dana, before we price this can you send the 2025 business tax return?'));
+    expect(n.r.type).toBe('needs_info');
+    expect(n.r.requested_items.length).toBe(2);
+    const c = hook(thread('Confirming Priya\'s figures, that comes to $360.00 a day. Offer good for a week.\n\nMo', 'We can\'t do the 75 but we can do $30,000 at 1.44 over 120 days, daily debit.'));
+    expect(c.r.type).toBe('counter');
+    expect(c.r.offers).toEqual([expect.objectContaining({ amount: 30_000, factor_rate: 1.44, term: 120, term_unit: 'days', payment_amount: 360 })]);
+  });
+
+  it('near misses: the quoted message is the broker\'s own (its domain, or signed with our name), or only the submission: not a colleague\'s', () => {
+    // a broker's follow-up quoted over the lender's earlier message: the broker's words are never the lender's
+    const broker = hook(`Agree, sorry Dana.\n\nMo\n\nOn Tue, Nov 3, 2026 at 2:05 PM Dana Whitfield <dana@summitvalleycap.example> wrote:\n\n${q('Any word on Harbor Lane Bakery? The merchant says they can do 45k.\n\nDana Whitfield\nSummit Valley Capital\n\nOn Mon, Nov 2, 2026 at 9:10 AM Mo Reyes <mo@northgatefunding.example> wrote:\n\n> approved 45k at 1.35, 6 months daily')}\n`);
+    expect(broker.out.apply).toBe(false);
+    expect(broker.r.type).not.toBe('approved');
+    const signed = hook(thread('Agree, sorry Dana.\n\nMo', 'Dana here from Summit Valley Capital - the merchant is declining the offer, they found cheaper money.', 'Dana W <dana@gmail.example>'));
+    expect(signed.r.type).not.toBe('declined');
+    // only the submission quoted: the sender's words alone decide
+    const alone = hook(`Approved $75,000 at 1.32, 8 months, weekly.\n\nMo\n\n${submission}\n`);
+    expect(alone.r).toMatchObject({ type: 'approved' });
+    expect(alone.out.apply).toBe(true);
+  });
+});

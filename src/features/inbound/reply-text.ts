@@ -485,3 +485,43 @@ function replyPartsOnce(input: ReplyInput): Parts {
   const base = fromText ?? { own: '', forwarded: null, markers: [], quotedLines: 0 };
   return { ...base, source: 'text', alternate: fromHtml };
 }
+
+/**
+ * (rfix26) The message a reply-all quotes right under the sender's words when it was written by someone at the lender (a colleague
+ * answering first: "On Thu ... Kelsey Otto <kotto@lender.com> wrote:" over "> approved at the full $100,000 ..."), its own text
+ * with its own quotes cut; null otherwise. The lender's when its writer's domain is not the domain of the thread's first message
+ * (the deepest attribution: the broker's submission) and it quotes that message itself (so it answered the broker), and when it
+ * names none of `brokerNames` (the broker's own follow-up signs with them). Text part only; null when anything is unclear.
+ */
+export function quotedColleague(text: string, brokerNames: string[] = []): { text: string; domain: string } | null {
+  const lines = normalizeText(text ?? '').slice(0, MAX_TEXT_CHARS).split('\n');
+  const domainOf = (s: string): string | null => s.match(/<[^<>@\s]+@([a-z0-9.-]+\.[a-z]{2,})>/i)?.[1]?.toLowerCase() ?? null;
+  // every attribution in the thread, at any depth of quoting: [line index, domain]
+  const attributions: Array<{ at: number; end: number; domain: string | null; depth: number }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const depth = (lines[i].match(/^(\s*>)*/)?.[0].match(/>/g) ?? []).length;
+    const strip = (x: string) => x.replace(/^(\s*>)*\s?/, '').trim();
+    if (!/^on\b/i.test(strip(lines[i]))) continue;
+    let joined = strip(lines[i]);
+    let k = i;
+    while (!RE_ON_WROTE.test(joined) && k < i + 2 && k + 1 < lines.length) joined += ` ${strip(lines[++k])}`;
+    if (!RE_ON_WROTE.test(joined)) continue;
+    attributions.push({ at: i, end: k, domain: domainOf(joined), depth });
+    i = k;
+  }
+  if (attributions.length < 2) return null;
+  const first = attributions[0];
+  const deepest = attributions[attributions.length - 1];
+  if (first.depth !== 0 || !first.domain || !deepest.domain || first.domain === deepest.domain || deepest.depth < 1) return null;
+  // the quoted run right under the first attribution
+  let n = first.end + 1;
+  while (n < lines.length && !lines[n].trim()) n++;
+  const run: string[] = [];
+  while (n < lines.length && /^\s*>/.test(lines[n])) run.push(unquote(lines[n++]));
+  if (!run.length) return null;
+  const own = splitReply(run.join('\n')).own.trim();
+  if (!own) return null;
+  const lower = own.toLowerCase();
+  if (brokerNames.some((b) => b.trim() && lower.includes(b.trim().toLowerCase()))) return null;
+  return { text: own, domain: first.domain };
+}

@@ -7,13 +7,13 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
-import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, replyParts } from '../reply-text';
+import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, quotedColleague, replyParts } from '../reply-text';
 import type { Classification, ExtractedOffer, ReplyContext } from './types';
 import { sentenceAround } from './text';
 import { add } from './cues';
 import { extractOffers } from './offers';
 import { NO_AMOUNT, otherAmountNamed } from './ask';
-import { type Analysis, analyse } from './analyse';
+import { type Analysis, type Decision, analyse } from './analyse';
 import { decide } from './decide';
 import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals';
 import { scanFacts } from './facts';
@@ -154,6 +154,12 @@ function amountThePaymentsRepay(terms: ExtractedOffer[], floated: number[], lowe
   return fits.length === 1 ? fits[0] : null;
 }
 
+/** (rfix26) The sender's words putting a condition on what a colleague decided ("unless ...", "if not, we'll revisit", "her approval holds / stands"). */
+const CONDITION_ON_COLLEAGUE = /\bunless\b|\bif not\b|\bif (?:they|he|she|the merchant|the owner) (?:can't|cannot|don't|doesn't|do not|does not|has|have)\b|\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+){0,2} (?:stands?|holds?|is still good|still stands)\b/;
+
+/** (rfix26) The sender's words keeping a colleague's approval or offer standing ("Priya's approval holds", "the offer still stands"). */
+const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+){0,2} (?:stands?|holds?|is still good|still stands)\b/;
+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
@@ -208,6 +214,36 @@ export function classifyReply(input: { subject: string; text: string; html?: str
       fwdAlone = f;
     }
   }
+  // (rfix26) a reply-all whose quoted message right below is a colleague's at the lender (its writer's domain not the broker's
+  // submission's; see quotedColleague): that message is the lender's word too. The sender's own words deciding little ("Agree
+  // with Ray ... Sorry Dana", "And the lease too, please", "Confirming Kelsey's numbers, $420.00 a day") are read with it when
+  // the two together decide as the colleague did; otherwise the colleague's decision is kept to be weighed against the
+  // sender's below (a person decides when they differ)
+  let colleague: { a: Analysis; d: Decision } | null = null;
+  let colleagueRead = false;
+  const quoted = !parts.forwarded && !deals.multiple && !elsewhere && a.auto.score < 4 ? quotedColleague(input.text, context?.iso?.names ?? []) : null;
+  if (quoted) {
+    const qa = analyse(quoted.text, input.subject, context);
+    const qd = decide(qa, context);
+    if (qd.type !== 'unclassified' && !qd.review) {
+      colleague = { a: qa, d: qd };
+      // never when the sender's words read alone decide otherwise, or put a condition, a decline cue or a hold on the colleague's
+      // approval or offer ("We don't close over a lien unless ...; if there is one, her approval holds"): that is for a person
+      const ownType = decide(a, context).type;
+      const doubtsOffer = (qd.type === 'approved' || qd.type === 'counter') && (CONDITION_ON_COLLEAGUE.test(a.lower) || a.declined.score > 0 || a.hold.score > 0 || a.needs.score > 0);
+      // (a confirmation of a colleague's counter reads as an approval alone: "Confirming her numbers, good for 7 days")
+      const confirms = ownType === 'approved' && qd.type === 'counter' && !a.offers.some((o) => o.missing.length === 0);
+      if ((ownType === 'unclassified' || ownType === qd.type || confirms) && !doubtsOffer && a.ownDecision < 2.5 && a.withdrawal.score === 0 && a.pending.score === 0 && a.tentative.score === 0) {
+        const c = analyse(`${deals.own}\n\n${quoted.text}`, input.subject, context);
+        const cd = decide(c, context);
+        if (cd.type === qd.type && !cd.review) {
+          reasons.push("reply-all: the sender's words decide little, a colleague's message at the lender quoted below decides: read with it");
+          a = c;
+          colleagueRead = true;
+        }
+      }
+    }
+  }
   // the other alternative can carry terms the chosen one lost (e.g. a table flattened in the text part)
   if (!a.offers.some((o) => o.missing.length === 0) && parts.alternate?.own && !deals.multiple) {
     const alt = extractOffers(parts.alternate.own, context);
@@ -226,6 +262,28 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // (rfix26) ... a colleague's decision quoted below that the sender's own words do not take up as it is (another type, other
+  // terms, or a condition on it: "if they have one, Kelsey's approval stands. If not, we'll have to revisit"): two people at
+  // the lender answer differently, a person decides. A decline whose words only put a condition on the colleague's approval or
+  // offer ("... unless", "if not", "the approval stands") is the colleague's approval, held for a person, never a decline applied
+  let colleagueOffers: ExtractedOffer[] | null = null;
+  if (colleague && !colleagueRead && (d.type !== 'unclassified' || CONDITION_ON_COLLEAGUE.test(a.lower))) {
+    const q = colleague.d.type;
+    const sameOffers = (x: ExtractedOffer[], y: ExtractedOffer[]) => x.length === y.length && x.every((o) => y.some((p) => p.amount === o.amount && p.factor_rate === o.factor_rate));
+    const differs = q !== d.type || ((q === 'approved' || q === 'counter') && !sameOffers(colleague.a.offers, a.offers));
+    if (differs) {
+      // the sender's words keep the colleague's decision standing on a condition ("her approval holds if ...", "if they have one,
+      // his offer stands"), never taking it back
+      const conditional = a.withdrawal.score === 0 && KEEPS_COLLEAGUE.test(a.lower) && CONDITION_ON_COLLEAGUE.test(a.lower);
+      if ((d.type === 'declined' || d.type === 'unclassified') && (q === 'approved' || q === 'counter') && conditional && colleague.a.offers.some((o) => o.missing.length === 0)) {
+        d.type = q;
+        colleagueOffers = colleague.a.offers;
+        d.reasons.push(`the sender's words put a condition on a colleague's ${q} quoted below: that ${q}, held for a person`);
+      }
+      d.review ??= 'conflicting_cues';
+      d.reasons.push(`a colleague at the lender quoted below decides otherwise (${q}) than the sender's words (${d.type})`, 'review: conflicting_cues');
+    }
+  }
   // (rfix23) a note that says at its top it is no lender's reply ("fwd for the file. Internal, not from the funder", "our own note,
   // not from the lender"): whatever it relays of a call is nobody's written answer; no decision, for a person
   if (SELF_NOT_LENDER.test(normalizeText(a.own).slice(0, 300))) {
@@ -332,6 +390,7 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;
   if (d.type === 'approved' || d.type === 'counter') result.offers = unnamed.length ? unnamed : a.offers;
+  if (colleagueOffers) result.offers = colleagueOffers;
   // (rfix) a counter offering another product priced by a fee or an interest rate (a line of credit at "2.2% monthly fee on
   // the balance", a term loan at an APR), no factor anywhere: no advance is offered, so there is no offer to log (an offer
   // is priced by its factor); the counter is recorded with the lender's words

@@ -4,7 +4,7 @@ import { linesOf, runningFooters } from '../../src/features/statements/lines';
 import { read } from '../../src/features/statements/read';
 import { bothSidesTotal } from '../../src/features/statements/read-totals';
 import { tokens } from '../../src/features/statements/tokens';
-import { figures, R, readPdf } from '../support/statement-read';
+import { figures, R } from '../support/statement-read';
 import type { PageSpec } from '../support/statement-builder';
 import { statementPdf } from '../support/statement-builder';
 import { analyzeStatementPdf } from '../../src/features/statements/analyze';

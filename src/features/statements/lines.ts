@@ -145,3 +145,22 @@ export function bankOf(lines: Line[]): string | null {
   }
   return null;
 }
+
+/**
+ * A page's running footer: the last line of two pages or more, at the same height on each, with the
+ * same words (numbers aside: "Page 2 of 3"). The bank's boilerplate ("... Member FDIC. To report a
+ * lost or stolen card call ..."), never the description of the row above it on a page, however close
+ * a composer sets it under the last row (blind-61: an FOP footer read into a claim payment's words).
+ */
+export function runningFooters(lines: Line[]): Set<Line> {
+  const last = new Map<number, Line>();
+  for (const l of lines) if (!last.has(l.page) || l.y > last.get(l.page)!.y) last.set(l.page, l);
+  const key = (l: Line) => l.text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
+  const out = new Set<Line>();
+  const ends = [...last.values()];
+  for (const l of ends) {
+    if (key(l).split(' ').length < 3) continue;
+    if (ends.some((o) => o !== l && o.page !== l.page && Math.abs(o.y - l.y) <= 1 && key(o) === key(l))) out.add(l);
+  }
+  return out;
+}

@@ -341,6 +341,15 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
     r.totals.push({ label: `${pairs[0].label} ${cur.heading}`, kind: cur.kind === 'credit' ? 'credit' : 'debit', category: cur.category, cents: pairs[0].money.cents, count: null, section: s.sec });
     return i;
   }
+  // One line totalling both sides of a register, its label naming each side in turn (with its count)
+  // and its two amounts under the register's columns in that order ("Total additions (20) and
+  // subtractions (58)  48,271.74  (95,124.39)", "Totals: credits and debits  9,000.00  7,500.00"):
+  // each side's own total, never one total of both (nor a heading of the rows below it).
+  const both = bothSidesTotal(tk, text);
+  if (both) {
+    for (const b of both) addTotal(b.label, b.money, b.count, false);
+    return i;
+  }
   const labelled = pairs.filter((p) => labelOf(p.label));
   if (labelled.length) {
     // A heading that carries its section's total ("Deposits and Additions (12) $45,000.00") when rows follow.
@@ -515,4 +524,32 @@ export function byTypeBeside(lines: Line[]): Line[] {
     i = j - 1;
   }
   return out;
+}
+
+/**
+ * A "Total(s) <side> and <side>" line with exactly two amounts after its label: each side's total,
+ * the first amount the first side's, a count printed with a side ("(20)", "20") its count. Null
+ * unless the label starts with "Total", splits at one "and" into a credit side and a debit side (in
+ * either order), and nothing but the two amounts follows it.
+ */
+export function bothSidesTotal(tk: Tok[], text: string): Array<{ label: string; money: Money; count: number | null }> | null {
+  if (!/^totals?\b/i.test(text)) return null;
+  const m = tk.findIndex((t) => t.k === 'money');
+  if (m < 0 || tk.length !== m + 2 || tk[m + 1].k !== 'money') return null;
+  const head = tk.slice(0, m);
+  const and = head.flatMap((t, n) => (t.k === 'text' && /^and$/i.test(t.t) ? [n] : []));
+  if (and.length !== 1 || head.some((t) => t.k !== 'text' && t.k !== 'int')) return null;
+  const parts = [head.slice(0, and[0]), head.slice(and[0] + 1)];
+  const out: Array<{ label: string; money: Money; count: number | null }> = [];
+  const kinds: string[] = [];
+  parts.forEach((p, n) => {
+    const words = p.filter((t) => t.k === 'text').map((t) => t.t.replace(/:$/, ''));
+    const ints = p.filter((t): t is Extract<Tok, { k: 'int' }> => t.k === 'int');
+    const label = `${n === 0 ? '' : 'Total '}${words.join(' ')}`.replace(/^totals\b/i, 'Total');
+    const l = labelOf(label);
+    if (!l || l.role !== 'total' || ints.length > 1) return;
+    kinds.push(l.kind);
+    out.push({ label, money: (tk[m + n] as Extract<Tok, { k: 'money' }>).m, count: ints.length ? ints[0].n : null });
+  });
+  return out.length === 2 && kinds.includes('credit') && kinds.includes('debit') ? out : null;
 }

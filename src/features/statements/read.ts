@@ -1,7 +1,7 @@
 import { AccountBook, accountHeadingOf, accountNamed, datedBalances, sameAccount } from './accounts';
 import { type Col, dateFirst, fitColumnsOf, groupsAcross, headerOf, type PeriodBox, sideBySide, tablesBeside, thisPeriodOnly } from './columns';
 import type { PageItems } from './extract';
-import { bankOf, cellsOf, cellTexts, ivDist, linesOf } from './lines';
+import { bankOf, cellsOf, cellTexts, ivDist, linesOf, runningFooters } from './lines';
 import { dateIn, periodOf, stackedPeriods } from './period';
 import type { AccountRef, Line, Money, Reading, Row, Section, Tok } from './reading-types';
 import { checkGroups, datePairs, rowOf } from './rows';
@@ -58,6 +58,7 @@ export function read(pages: PageItems[]): Reading {
   const all = linesOf(pages);
   const lines = tablesBeside(sideBySide(byTypeBeside(summaryBeside(withoutSideBoxes(all, pages), pages))));
   const r: Reading = { bankName: null, period: null, opening: null, closing: null, closings: [], rows: [], totals: [], daily: [], sections: [] };
+  const footers = runningFooters(lines);
   r.bankName = bankOf(all);
   r.period = periodOf([...all.map((l) => l.text), ...stackedPeriods(all)]);
   const sections: Section[] = [{ kind: 'mixed', category: 'mixed', heading: '' }];
@@ -453,7 +454,8 @@ export function read(pages: PageItems[]): Reading {
     if (!money.length && (!first || first.k !== 'date')) {
       // Below a row, indented to its description: the description goes on (even if its words
       // look like a heading, "MOBILE DEPOSIT"); headings start left of the descriptions.
-      const continuation = lastRow && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
+      // (Never a page's running footer, however close under the page's last row: lines.ts runningFooters.)
+      const continuation = lastRow && !footers.has(line) && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2;
       // (Indented to its description, a line goes on even when its words look like a heading:
       // "DEBIT ID 1853027741" is no debits section.)
       if (pending && (underPending(line, i) || (!headingOf(text) && pending.line.page === line.page && line.y - pending.line.y <= pending.line.size * 2.6))) {

@@ -439,7 +439,12 @@ export function read(pages: PageItems[]): Reading {
         // this period: ... withdrawals/debits") ends there, and gives the register's rows no sign
         // (blind-59: a credit union's register under page 1's fee box read every credit as a fee).
         // A heading of its own ("Checking Deposits") or one going on ("continued") is no new start.
-        if (!r.rows.length && ['credit', 'debit', 'checks'].includes(kind) && !headingOf(text) && !/contin|cont'd|cont\./i.test(text)) newSection({ kind: 'mixed', category: 'mixed' }, '');
+        // (Not under the heading it follows at once: "DEPOSITS AND CREDITS" over "Business Checking
+        // 7720" names the account whose deposits follow, and the section's side stands (review revI:
+        // such a statement was refused, its deposits no longer signed).)
+        const prev = lines[i - 1];
+        const justOpened = !!prev && prev.page === line.page && !!sections[sec]?.heading && prev.text === sections[sec].heading;
+        if (!r.rows.length && !justOpened && ['credit', 'debit', 'checks'].includes(kind) && !headingOf(text) && !/contin|cont'd|cont\./i.test(text)) newSection({ kind: 'mixed', category: 'mixed' }, '');
       }
     }
 

@@ -90,7 +90,11 @@ const OWN_PROCESS = ['contract-tests/api/overload.test.ts'];
  * switches before each file). `<engine>-own-process` runs OWN_PROCESS isolated, as vitest does by default.
  */
 function apiProjects(name: string, env: Record<string, string>, dbSetup: string, exclude: string[]) {
-  const common = { env, globalSetup: [dbSetup, BUNDLE, DOCS], testTimeout: 30_000, hookTimeout: 120_000 };
+  // A test's timeout is there to catch a hang, not to time it (speed lives in the benchmarks): in the
+  // fresh-clone CI of 2026-11-30 (31 min, the 2 cores and PostgreSQL saturated) a test that takes 2.5 s
+  // alone (lender-matches-statements.test.ts) passed 30 s, as app-ops and pipeline tests had in the
+  // previous stop's first run; a test cut off mid-flight also leaves work running into the next one.
+  const common = { env, globalSetup: [dbSetup, BUNDLE, DOCS], testTimeout: 90_000, hookTimeout: 120_000 };
   return [
     { test: { ...common, name, include: ['contract-tests/api/**/*.test.ts'], exclude: [...exclude, ...OWN_PROCESS], isolate: false, setupFiles: ['contract-tests/support/per-file.ts'] } },
     { test: { ...common, name: `${name}-own-process`, include: OWN_PROCESS.filter((f) => !exclude.includes(f)) } },

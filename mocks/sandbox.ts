@@ -168,6 +168,12 @@ export async function startSandbox(port = 4010, host = '127.0.0.1'): Promise<San
   prism.stdout!.resume();
   prism.stderr!.resume();
   const server: Server = createServer(createSandboxApp(prismPort));
+  // Idle keep-alive sockets stay open longer than a client's pause between two calls: at Node's
+  // default of 5 s, a client whose answer arrives late (a loaded machine: the fresh-clone CI of
+  // 2026-11-30 failed a sandbox test with ECONNRESET) reuses the socket just as the server closes it.
+  // 65 s outlasts the usual client and load-balancer idle timeouts (60 s); headersTimeout must exceed it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,7 +1,7 @@
 import { addDays } from './period';
 import { money, sumOf, type Txn } from './reconcile';
 import { classOf } from './rule-table';
-import { abbreviatedName, beforeReceiver, billingEntry, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
+import { abbreviatedName, beforeReceiver, billingEntry, companyCreditMemoFrom, legalNameStem, counterparty, creditDoubt, creditOfCounterparty, entryCreditFrom, nameWords, payeeWords, creditSettled, debitSettled, depositKind, funderRowsDisagree, looksLikeFunderDebit, looksLikeNsfFee, dealerSign, factorOf, mcaFunder, moneyBackFrom, notFunderOf, namesPayee, namesStore, paidForByWire, payeeText, paysCounterparty, storeWords, supplierCreditFrom, warrantyCreditFrom } from './rules';
 
 // Doubt: the lines the figures depend on whose category no rule settles (a credit that reads like
 // funding or an own-account transfer, money given back, an unknown funder's repeated debits).
@@ -752,6 +752,24 @@ function customerWire(t: Txn, debits: DebitWords[], txns: Txn[]): boolean {
   return !w.unit || txns.some((x) => x !== t && dealerSign(x.description));
 }
 
+/** How many credits settled as loan or advance proceeds a period may hold before they are doubted. */
+export const MAX_LOAN_CREDITS = 2;
+/**
+ * Credits the statement would settle as loan or advance proceeds, not sales (rules.ts depositKind
+ * 'loan': a loan, SBA or funder row, or a credit worded as an advance's funding, fundingCredit),
+ * more than MAX_LOAN_CREDITS of them in one statement, a draw on a line of credit aside (LINE_DRAW: drawn as often as the business needs). A business
+ * takes a loan or an advance once or twice in a period; loan-worded credits that RECUR are more
+ * likely a lender paying the business for its customers' purchases (a consumer-financing program
+ * paying an installer: "ACH Credit MOSAIC SOLAR Loan Funding Settlement", thirteen times in a
+ * month, three quarters of the credits, blind-63 N01), which is sales. No statement of any corpus
+ * holds more than two; every one that does is doubted, never a confident low true revenue. Returns
+ * those credits (empty when there are too few to doubt).
+ */
+export function recurringLoanCredits(txns: Txn[], givenBack: ReadonlySet<Txn> = new Set()): Txn[] {
+  const loans = txns.filter((t) => t.cents > 0 && !givenBack.has(t) && !LINE_DRAW.test(t.description) && (depositKind(t.description) === 'loan' || fundingCredit(t.description)));
+  return loans.length > MAX_LOAN_CREDITS ? loans : [];
+}
+
 /**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
@@ -790,6 +808,8 @@ export function categoryDoubt(txns: Txn[]): string | null {
   const debits = debitWords(txns);
   const givenBack = paidBack(txns, debits);
   const fromPaid = fromPaidCounterparty(txns, debits, givenBack);
+  const loans = recurringLoanCredits(txns, givenBack);
+  if (loans.length) return `${loans.length} credits (${money(sumOf(loans))}, ${Math.round((sumOf(loans) / total) * 100)}% of the credits) are worded as loan or advance proceeds; a business draws a loan or an advance once or twice in a period, so credits that recur so worded may be a lender paying it for its customers' purchases (sales), and no rule says which, so true revenue cannot be trusted`;
   // An unknown funder's funding, its pulls following on the advance's schedule: not sales, settled.
   const funded = unknownFunderFundings(txns);
   for (const t of credits) if (fundingCredit(t.description)) funded.add(t);

@@ -49,10 +49,17 @@ export function strangerAfterMask(description: string): boolean {
   return m[1].split(/[^A-Z0-9]+/).filter(Boolean).some((w) => !AFTER_OWN_MASK.test(w));
 }
 
+/** The knowledge table's row of generic loan words, and the head of its consumer-financing programs' row's name. */
+const GENERIC_LOAN_ROW = 'Loan proceeds';
+const CONSUMER_FINANCING_ROW = 'Consumer financing programs';
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {
   const c = classOf(description);
   if (c.nsf_reversal || c.refund || c.nsf) return 'refund';
+  // A consumer-financing program's payout worded as its loan's funding ("GOODLEAP LLC Loan Funding
+  // Settlement"): the customer's loan paying the merchant for the job, sales (blind-63 N01); only the
+  // generic loan words, never a funder's or an SBA row.
+  if (c.loan && !c.mca_funder && c.loan.name === GENERIC_LOAN_ROW && c.processor?.name?.startsWith(CONSUMER_FINANCING_ROW)) return 'revenue';
   if (c.mca_funder || c.loan) return 'loan';
   if (c.processor) return 'revenue';
   if (!c.own_transfer && !c.revenue && BANK_INTEREST.test(description.toUpperCase())) return 'interest';

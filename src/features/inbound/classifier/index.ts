@@ -16,6 +16,7 @@ import { NO_AMOUNT, otherAmountNamed } from './ask';
 import { type Analysis, type Decision, analyse } from './analyse';
 import { decide } from './decide';
 import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals';
+export { digestEntries } from './deals';
 import { scanFacts } from './facts';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
@@ -132,6 +133,10 @@ function otherProductByInterest(a: Analysis): boolean {
   );
 }
 
+/** (rfix27) The reasons noted for a digest of several files' entries (deals.ts digestEntries). */
+export const DIGEST_OURS = "a digest of several files' entries: only the entry naming this deal is read";
+export const DIGEST_NONE = "a digest of several files' entries, none naming this deal: no entry is read as this deal's answer";
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -165,6 +170,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
   const deals = splitDeals(parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  // (rfix27) a digest of several files' entries: the entry naming this deal is read alone; none naming it, no entry is this deal's
+  if (deals.digest === 'ours') reasons.push(DIGEST_OURS);
+  if (deals.digest === 'none') return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, DIGEST_NONE, OTHER_BUSINESS_ONLY] };
   // a decision or an aside about another deal than this one (holdout8): not read for this deal
   const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
   const uncut = deals.own;

@@ -5891,4 +5891,29 @@ describe('(rfix27) holdout61: digests of several files, our own ticket desk, an 
     const one = hook(['Ridgeline Funding', '==========', 'Copper Kettle Catering (File #RF-20455)', 'Status: APPROVED', '==========', 'Funded: $60,000 | Buy rate: 1.31 | Term: 9 months, daily', '==========', 'Log in to respond.'].join('\n'));
     expect(one.r.type).toBe('approved');
   });
+
+  const ticket = (blocks: string[], status = 'Waiting on Customer') =>
+    [`Case #20931 - Copper Kettle Catering`, '', `Status: ${status}`, 'Group: Funder replies', 'Assignee: Marco Ruiz', '', ...blocks, '', '~~~', 'Reply above this line to add to case #20931.', 'Summit Valley Capital Support - powered by Zendesk'].join('\n');
+
+  it("a reply through our own ticket desk: the lender's block is read, the desk's status words and its footer signed with our name are not", () => {
+    const a = hook(ticket(['*** Reply by Jo Tanaka (Ridgeline Funding) ***', 'Approved at the full $60,000, 1.34 factor, 8 months, weekly.'], 'Pending - Awaiting Broker'));
+    expect(a.r.type).toBe('approved');
+    expect(a.out.apply).toBe(true);
+    const d = hook(ticket(['Jo Tanaka replied:', 'We have to decline, 12 NSFs in the last 60 days.'], 'On hold'));
+    expect(d.r).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(d.out.apply).toBe(true);
+  });
+
+  it("near misses: a desk block written by our own agent, or our internal note, is never the lender's word", () => {
+    // our agent's own public reply on the ticket (the assignee): our paraphrase, for a person
+    const agent = hook(ticket(['*** Reply by Marco Ruiz ***', 'Approved at the full $60,000, 1.34 factor, 8 months, weekly.']));
+    expect(agent.out.apply).toBe(false);
+    // only an internal note of ours carries a decision: nothing of the lender's to apply
+    const note = hook(ticket(['*** Reply by Jo Tanaka (Ridgeline Funding) ***', 'Still reviewing, will update tomorrow.', '', '== Internal note (agents only) ==', 'Jo told me it is approved at 60k, 1.34, 8 months.']));
+    expect(note.r.type).not.toBe('approved');
+    expect(note.out.apply).toBe(false);
+    // no ticket number: the sign-off with our name is still our own paraphrase
+    const plain = hook('Reply by Jo Tanaka: approved at the full $60,000, 1.34 factor, 8 months, weekly.\n\nMarco Ruiz\nSummit Valley Capital');
+    expect(plain.out.apply).toBe(false);
+  });
 });

@@ -7,7 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
-import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, quotedColleague, replyParts } from '../reply-text';
+import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, quotedColleague, replyParts, ticketDeskReply } from '../reply-text';
 import type { Classification, ExtractedOffer, ReplyContext } from './types';
 import { sentenceAround } from './text';
 import { add } from './cues';
@@ -133,6 +133,8 @@ function otherProductByInterest(a: Analysis): boolean {
   );
 }
 
+/** (rfix27) The reason noted when a reply came through our own ticket desk (reply-text.ts ticketDeskReply). */
+export const TICKET_DESK = "a ticket desk's update: only the blocks the lender wrote are read, not the desk's status fields, notes or footer";
 /** (rfix27) The reasons noted for a digest of several files' entries (deals.ts digestEntries). */
 export const DIGEST_OURS = "a digest of several files' entries: only the entry naming this deal is read";
 export const DIGEST_NONE = "a digest of several files' entries, none naming this deal: no entry is read as this deal's answer";
@@ -168,7 +170,11 @@ const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
-  const deals = splitDeals(parts.own, context);
+  // (rfix27) a reply through our own ticket desk: the lender's words are the blocks headed by their author; the desk's status fields,
+  // internal notes and footer (signed with our name) are ours, neither the lender's hedges nor our paraphrase of its decision
+  const desk = ticketDeskReply(parts.own, input.subject, context?.iso?.names ?? []);
+  if (desk !== null) reasons.push(TICKET_DESK);
+  const deals = splitDeals(desk ?? parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
   // (rfix27) a digest of several files' entries: the entry naming this deal is read alone; none naming it, no entry is this deal's
   if (deals.digest === 'ours') reasons.push(DIGEST_OURS);

@@ -5916,4 +5916,26 @@ describe('(rfix27) holdout61: digests of several files, our own ticket desk, an 
     const plain = hook('Reply by Jo Tanaka: approved at the full $60,000, 1.34 factor, 8 months, weekly.\n\nMarco Ruiz\nSummit Valley Capital');
     expect(plain.out.apply).toBe(false);
   });
+
+  it('the main items of a stip list kept elsewhere ("full list in the portal, the key ones: ...") are asked for', () => {
+    const a = hook('Complete conditions list is in the portal. Key ones: a signed 8821 and the landlord contact info.\n\nJo');
+    expect(a.r.type).toBe('needs_info');
+    expect(a.r.requested_items).toEqual(expect.arrayContaining([expect.stringMatching(/8821/), expect.stringMatching(/landlord/)]));
+    // near miss: "the main ones" of something that is no list of items asks for nothing
+    const b = hook('Our main ones: Kapitus and Bluevine are both in first position on this merchant.\n\nJo');
+    expect(b.r.requested_items).toEqual([]);
+  });
+
+  it('an answer only in a picture, the words deciding nothing, is never filled in by the model; words of a decision beside it may be', () => {
+    const model = (type: 'approved' | 'counter' | 'declined') => ({ type, probability: 0.999, evidence: [] });
+    const img = read("Here's how it shook out on the catering file - see pic.\n\nJo\n\n[image: decision.png]", deal());
+    expect(img.type).toBe('unclassified');
+    expect(combineReadings(img, model('counter')).type).toBe('unclassified');
+    // near miss: the words say it is an offer under the ask; the model's reading goes to a person as before
+    const words = read("The offer's in the screenshot, it comes in a bit lower than you asked.\n\nJo\n\n[image: decision.png]", deal());
+    expect(combineReadings(words, model('counter'))).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+    // near miss: no picture at all, the model fills as before (for a person)
+    const plain = read("Here's how it shook out on the catering file.\n\nJo", deal());
+    expect(combineReadings(plain, model('counter'))).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+  });
 });

@@ -12,7 +12,7 @@
 //   (`readers_disagree`);
 // - otherwise the rules' reading stands (applied only when the model agrees, or is not confident).
 // The thresholds were chosen by leave-one-batch-out cross-validation (scripts/reply-model-cv.ts).
-import { OTHER_BUSINESS_ONLY, blankBoilerplate, classifyReply, digestEntries, type Classification, type ReplyContext, type ReplyType } from './classifier';
+import { ANSWER_IN_IMAGE, OTHER_BUSINESS_ONLY, blankBoilerplate, classifyReply, digestEntries, type Classification, type ReplyContext, type ReplyType } from './classifier';
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
 import shipped from './reply-model.json' with { type: 'json' };
 
@@ -292,7 +292,8 @@ export type ModelThresholds = { fill: number; veto: number; vetoTerms: number };
 /** The rules' reading with nothing decisive in it ("no decisive cue"), not an auto-reply or an acknowledgement. */
 export function rulesUndecided(c: Pick<Classification, 'type' | 'reasons'>): boolean {
   // (holdout18) nor a reply whose only decision is another business's: the model reads all of it, that part too
-  return c.type === 'unclassified' && c.reasons.includes('no decisive cue') && !c.reasons.includes('automatic reply') && !c.reasons.includes(OTHER_BUSINESS_ONLY);
+  // (rfix27) ... nor one whose answer is only in a picture: the words around it ("here's where we landed, see attached") say nothing
+  return c.type === 'unclassified' && c.reasons.includes('no decisive cue') && !c.reasons.includes('automatic reply') && !c.reasons.includes(OTHER_BUSINESS_ONLY) && !c.reasons.includes(ANSWER_IN_IMAGE);
 }
 
 /**

@@ -135,6 +135,15 @@ function otherProductByInterest(a: Analysis): boolean {
 
 /** (rfix27) The reason noted when a reply came through our own ticket desk (reply-text.ts ticketDeskReply). */
 export const TICKET_DESK = "a ticket desk's update: only the blocks the lender wrote are read, not the desk's status fields, notes or footer";
+/**
+ * (rfix27) The reply pointing at a picture for its answer ("see attached image", "it's in the screenshot", an inline "[image: ...]"):
+ * when the rules find nothing decisive in its words and no word of a decision at all, the answer is in a picture no reader here reads; the statistical reader does not
+ * guess it from the words around the picture ("here's where we landed"), the reply stays unclassified for a person.
+ */
+export const ANSWER_IN_IMAGE = 'the answer is in a picture (an image or screenshot) and the words decide nothing: nothing read, for a person';
+const POINTS_AT_IMAGE = /\b(?:image|images|screenshot|screenshots|screen shot|screen ?grab|screen ?cap|picture|pic|pics|photo|snip|snapshot|\.png|\.jpe?g)\b|\[image:[^\]\n]*\]/i;
+/** (rfix27) A word of the decision beside the picture ("the offer is in the screenshot, a little under what you asked"): the words say something, the model may read them. */
+const DECISION_WORD = /\b(?:offers?|approv\w*|declin\w*|counter\w*|pass(?:ing|ed)?|fund\w*|terms?|factor|rate|amount|ask|asked|under|less|lower|short|need\w*|stips?|missing|send|no go|sorry|unfortunately|congrats)\b/i;
 /** (rfix27) The reasons noted for a digest of several files' entries (deals.ts digestEntries). */
 export const DIGEST_OURS = "a digest of several files' entries: only the entry naming this deal is read";
 export const DIGEST_NONE = "a digest of several files' entries, none naming this deal: no entry is read as this deal's answer";
@@ -451,5 +460,6 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     if (why.category.hits.length) result.reasons.push(`decline category ${why.category.category}: ${why.category.hits.slice(0, 4).join(', ')}`);
   }
   if (a.items.hits.length && result.requested_items.length) result.reasons.push(`items: ${a.items.hits.join('; ')}`);
+  if (result.type === 'unclassified' && result.reasons.includes('no decisive cue') && POINTS_AT_IMAGE.test(deals.own) && !DECISION_WORD.test(deals.own.replace(/\[image:[^\]\n]*\]|\S+\.(?:png|jpe?g|gif)\b/gi, ' '))) result.reasons.push(ANSWER_IN_IMAGE);
   return result;
 }

@@ -80,7 +80,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout58 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout58')],
   ['holdout59 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout59')],
   ['holdout60 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout60')],
-  ['holdout61 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout61')],
+  ['holdout61 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout61')],
   ['holdout62 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout62')],
 ];
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
-import { combineReadings, features as modelFeatures } from '../../src/features/inbound/reply-model';
+import { combineReadings, features as modelFeatures, readReply } from '../../src/features/inbound/reply-model';
 import { splitReply } from '../../src/features/inbound/reply-text';
 import { requestedItems } from '../../src/features/inbound/classifier/requested-items';
 
@@ -5832,5 +5832,110 @@ describe('(rfix26) holdout60: a reply-all where a colleague at the lender answer
     const alone = hook(`Approved $75,000 at 1.32, 8 months, weekly.\n\nMo\n\n${submission}\n`);
     expect(alone.r).toMatchObject({ type: 'approved' });
     expect(alone.out.apply).toBe(true);
+  });
+});
+
+describe('(rfix27) holdout61: digests of several files, our own ticket desk, an offer amount stated twice, answers only in an image', () => {
+  const deal = (business_name = 'Copper Kettle Catering', requested_amount = 60_000, trace_code: string | null = null): ReplyContext => ({ requested_amount, business_name, trace_code, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+
+  it('an offer amount stated twice with its own factor and term, the two disagreeing, goes to a person', () => {
+    // a marked-up amount and a summary line below giving another amount for the same pricing
+    const a = hook('Amount: $60,000 >> $45,000\nFactor 1.33\nTerm 32 weeks, weekly\n\nFor the merchant: Approved amount $42,000 / Factor 1.33 / 32 weeks weekly', deal());
+    expect(a.out.apply).toBe(false);
+    const b = hook('Ask of $60,000 struck, now $48,000, factor 1.40, 7 months.\nSummary - Funding amount: $50,000, factor 1.40, 7 months daily.', deal());
+    expect(b.out.apply).toBe(false);
+    // near miss: the same amount in both places is one offer, applied
+    const c = hook('Amount: $60,000 >> $45,000\nFactor 1.33\nTerm 32 weeks, weekly\n\nFor the merchant: Approved amount $45,000 / Factor 1.33 / 32 weeks weekly', deal());
+    expect(c.r.offers).toEqual([expect.objectContaining({ amount: 45_000, factor_rate: 1.33, term: 32, term_unit: 'weeks' })]);
+    expect(c.out.apply).toBe(true);
+    // near miss: an amount of no role with no pricing of its own (an existing balance) beside a labelled offer leaves it alone
+    const d = hook('They still owe $18,000 to Bluevine, paid from proceeds.\nApproved amount: $45,000\nFactor: 1.36\nTerm: 8 months, weekly', deal());
+    expect(d.r.offers).toEqual([expect.objectContaining({ amount: 45_000, factor_rate: 1.36, term: 8 })]);
+    expect(d.out.apply).toBe(true);
+  });
+
+  const digest = (entries: string[]) => ['Ridgeline Funding ISO Portal', 'Daily summary: 3 changes on files you follow', '', ...entries.flatMap((e) => ['=====================', e, '']), '=====================', 'Log in to the portal to respond. This mailbox is not read.'].join('\n');
+  const otherApproved = 'APPROVED - 10:02\nMaple Ridge Dental Group  (File #RF-20391)\n  Funded: $60,000\n  Buy rate: 1.29\n  Term: 9 months, daily';
+  const otherDeclined = 'DECLINED - 11:40\nBlue Heron Marina (File #RF-20412)\n  Reason: 3 open positions';
+
+  it('a digest listing several files: only the entry naming this deal is read (by its business or its trace code), and applied', () => {
+    const declined = hook(digest([otherApproved, 'DECLINED - 12:15\nCopper Kettle Catering LLC (File #RF-20455)\n  Reason: revenue too low for the request, avg deposits $21k']));
+    expect(declined.r).toMatchObject({ type: 'declined', decline_category: 'low_revenue' });
+    expect(declined.out.apply).toBe(true);
+    const countered = hook(digest([otherApproved, 'COUNTER - 1:30\nCopper Kettle Catering (File #RF-20455)\n  Funded: $40,000\n  Buy rate: 1.38\n  Term: 30 weeks, weekly', otherDeclined]));
+    expect(countered.r.type).toBe('counter');
+    expect(countered.r.offers).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.38, term: 30, term_unit: 'weeks' })]);
+    expect(countered.out.apply).toBe(true);
+    // by our trace code alone, the entry naming the business as the lender shortened it
+    const traced = hook(digest([otherDeclined, 'STIPS REQUESTED - 2:05\nCK Catering - SVC-7K3M-9Q2P\n  Need: voided check, October bank statement']), deal('Copper Kettle Catering', 60_000, 'SVC-7K3M-9Q2P'));
+    expect(traced.r.type).toBe('needs_info');
+    expect(traced.r.requested_items.length).toBe(2);
+  });
+
+  it("a digest naming no entry of ours (a near name of another business) is never read as this deal's answer", () => {
+    const none = hook(digest([otherApproved, otherDeclined]));
+    expect(none.r.type).toBe('unclassified');
+    expect(none.out.apply).toBe(false);
+    // a near name: another Copper business is not ours
+    const near = hook(digest([otherApproved, 'DECLINED - 12:15\nCopper Canyon Roofing (File #RF-20477)\n  Reason: TIB']));
+    expect(near.r.type).toBe('unclassified');
+    // the model reads the entry the rules read, never the other file's approval beside ours
+    const r = readReply({ subject: 'Ridgeline daily summary', text: digest([otherApproved, 'DECLINED - 12:15\nCopper Kettle Catering LLC (File #RF-20455)\n  Reason: revenue too low, avg deposits $21k']) }, deal());
+    expect(r.type).toBe('declined');
+    expect(r.review_reason ?? null).toBeNull();
+    // near miss: one file's notice with rules between its sections is no digest (it names one business only)
+    const one = hook(['Ridgeline Funding', '==========', 'Copper Kettle Catering (File #RF-20455)', 'Status: APPROVED', '==========', 'Funded: $60,000 | Buy rate: 1.31 | Term: 9 months, daily', '==========', 'Log in to respond.'].join('\n'));
+    expect(one.r.type).toBe('approved');
+  });
+
+  const ticket = (blocks: string[], status = 'Waiting on Customer') =>
+    [`Case #20931 - Copper Kettle Catering`, '', `Status: ${status}`, 'Group: Funder replies', 'Assignee: Marco Ruiz', '', ...blocks, '', '~~~', 'Reply above this line to add to case #20931.', 'Summit Valley Capital Support - powered by Zendesk'].join('\n');
+
+  it("a reply through our own ticket desk: the lender's block is read, the desk's status words and its footer signed with our name are not", () => {
+    const a = hook(ticket(['*** Reply by Jo Tanaka (Ridgeline Funding) ***', 'Approved at the full $60,000, 1.34 factor, 8 months, weekly.'], 'Pending - Awaiting Broker'));
+    expect(a.r.type).toBe('approved');
+    expect(a.out.apply).toBe(true);
+    const d = hook(ticket(['Jo Tanaka replied:', 'We have to decline, 12 NSFs in the last 60 days.'], 'On hold'));
+    expect(d.r).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(d.out.apply).toBe(true);
+  });
+
+  it("near misses: a desk block written by our own agent, or our internal note, is never the lender's word", () => {
+    // our agent's own public reply on the ticket (the assignee): our paraphrase, for a person
+    const agent = hook(ticket(['*** Reply by Marco Ruiz ***', 'Approved at the full $60,000, 1.34 factor, 8 months, weekly.']));
+    expect(agent.out.apply).toBe(false);
+    // only an internal note of ours carries a decision: nothing of the lender's to apply
+    const note = hook(ticket(['*** Reply by Jo Tanaka (Ridgeline Funding) ***', 'Still reviewing, will update tomorrow.', '', '== Internal note (agents only) ==', 'Jo told me it is approved at 60k, 1.34, 8 months.']));
+    expect(note.r.type).not.toBe('approved');
+    expect(note.out.apply).toBe(false);
+    // no ticket number: the sign-off with our name is still our own paraphrase
+    const plain = hook('Reply by Jo Tanaka: approved at the full $60,000, 1.34 factor, 8 months, weekly.\n\nMarco Ruiz\nSummit Valley Capital');
+    expect(plain.out.apply).toBe(false);
+  });
+
+  it('the main items of a stip list kept elsewhere ("full list in the portal, the key ones: ...") are asked for', () => {
+    const a = hook('Complete conditions list is in the portal. Key ones: a signed 8821 and the landlord contact info.\n\nJo');
+    expect(a.r.type).toBe('needs_info');
+    expect(a.r.requested_items).toEqual(expect.arrayContaining([expect.stringMatching(/8821/), expect.stringMatching(/landlord/)]));
+    // near miss: "the main ones" of something that is no list of items asks for nothing
+    const b = hook('Our main ones: Kapitus and Bluevine are both in first position on this merchant.\n\nJo');
+    expect(b.r.requested_items).toEqual([]);
+  });
+
+  it('an answer only in a picture, the words deciding nothing, is never filled in by the model; words of a decision beside it may be', () => {
+    const model = (type: 'approved' | 'counter' | 'declined') => ({ type, probability: 0.999, evidence: [] });
+    const img = read("Here's how it shook out on the catering file - see pic.\n\nJo\n\n[image: decision.png]", deal());
+    expect(img.type).toBe('unclassified');
+    expect(combineReadings(img, model('counter')).type).toBe('unclassified');
+    // near miss: the words say it is an offer under the ask; the model's reading goes to a person as before
+    const words = read("The offer's in the screenshot, it comes in a bit lower than you asked.\n\nJo\n\n[image: decision.png]", deal());
+    expect(combineReadings(words, model('counter'))).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
+    // near miss: no picture at all, the model fills as before (for a person)
+    const plain = read("Here's how it shook out on the catering file.\n\nJo", deal());
+    expect(combineReadings(plain, model('counter'))).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
   });
 });

@@ -12,7 +12,7 @@
 //   (`readers_disagree`);
 // - otherwise the rules' reading stands (applied only when the model agrees, or is not confident).
 // The thresholds were chosen by leave-one-batch-out cross-validation (scripts/reply-model-cv.ts).
-import { OTHER_BUSINESS_ONLY, blankBoilerplate, classifyReply, type Classification, type ReplyContext, type ReplyType } from './classifier';
+import { ANSWER_IN_IMAGE, OTHER_BUSINESS_ONLY, blankBoilerplate, classifyReply, digestEntries, type Classification, type ReplyContext, type ReplyType } from './classifier';
 import { normalizeText, replyParts, type ReplyInput } from './reply-text';
 import shipped from './reply-model.json' with { type: 'json' };
 
@@ -138,8 +138,12 @@ export function features(own: string, subject: string, ctx?: Pick<ReplyContext, 
 }
 
 /** The text the model reads of a message: the lender's own words (quotes cut), as the rules read it. */
-export function modelInput(input: ReplyInput): { own: string; subject: string } {
-  return { own: replyParts(input).own, subject: input.subject ?? '' };
+export function modelInput(input: ReplyInput, ctx?: ReplyContext): { own: string; subject: string } {
+  const own = replyParts(input).own;
+  // (rfix27) a digest of several files' entries: the model reads the entry naming this deal, as the rules do (never another
+  // file's entry taken for this deal's words)
+  const digest = digestEntries(own, ctx);
+  return { own: digest?.ours ? digest.own : own, subject: input.subject ?? '' };
 }
 
 // ---------------------------------------------------------------- training and reading
@@ -262,7 +266,7 @@ export const SHIPPED_MODEL = shipped as unknown as ReplyModel;
 
 /** The shipped model's reading of a message. */
 export function readWithModel(input: ReplyInput, ctx?: ReplyContext, model: ReplyModel = SHIPPED_MODEL): ModelReading {
-  const { own, subject } = modelInput(input);
+  const { own, subject } = modelInput(input, ctx);
   const { type, probability, evidence } = predict(model, features(own, subject, ctx));
   return { type, probability, evidence };
 }
@@ -288,7 +292,8 @@ export type ModelThresholds = { fill: number; veto: number; vetoTerms: number };
 /** The rules' reading with nothing decisive in it ("no decisive cue"), not an auto-reply or an acknowledgement. */
 export function rulesUndecided(c: Pick<Classification, 'type' | 'reasons'>): boolean {
   // (holdout18) nor a reply whose only decision is another business's: the model reads all of it, that part too
-  return c.type === 'unclassified' && c.reasons.includes('no decisive cue') && !c.reasons.includes('automatic reply') && !c.reasons.includes(OTHER_BUSINESS_ONLY);
+  // (rfix27) ... nor one whose answer is only in a picture: the words around it ("here's where we landed, see attached") say nothing
+  return c.type === 'unclassified' && c.reasons.includes('no decisive cue') && !c.reasons.includes('automatic reply') && !c.reasons.includes(OTHER_BUSINESS_ONLY) && !c.reasons.includes(ANSWER_IN_IMAGE);
 }
 
 /**

@@ -525,3 +525,44 @@ export function quotedColleague(text: string, brokerNames: string[] = []): { tex
   if (brokerNames.some((b) => b.trim() && lower.includes(b.trim().toLowerCase()))) return null;
   return { text: own, domain: first.domain };
 }
+
+// ---------------------------------------------------------------- our own ticket desk
+
+/** (rfix27) A ticket system's number: "Ticket #48213", "[Case #1029]", "Request no. 5521". */
+const TICKET_NUMBER = /\b(?:ticket|case|request|incident)[ \t]*(?:#|no\.?|number)[ \t]*:?[ \t]*\d{3,}\b/i;
+/** (rfix27) A block of someone's words in a ticket update: "== New public reply from Rhett Calloway (Ponderosa Funding) ==", "--- Comment by X ---", "X replied:". */
+const TICKET_REPLY_HEAD = /^[ \t]*(?:[=\-*#~_]{2,}[ \t]*)?(?:new[ \t]+)?(?:public[ \t]+)?(?:reply|response|comment|message|update)[ \t]+(?:from|by)[ \t]+([^\n=*#~]{2,80}?)[ \t]*(?:[=\-*#~_]{2,}[ \t]*)?:?[ \t]*$|^[ \t]*([A-Z][^\n:=]{2,80}?)[ \t]+(?:replied|responded|commented|added a (?:public )?(?:reply|comment|response))[ \t]*:?[ \t]*$/i;
+/** (rfix27) A note the desk keeps from the lender ("== Internal note (not visible to lender) ==", "Private comment by Dana"): ours, never read as the lender's. */
+const TICKET_INTERNAL_HEAD = /^[ \t]*(?:[=\-*#~_]{2,}[ \t]*)?(?:internal|private)[ \t]+(?:note|comment|reply)\b/i;
+/** (rfix27) Where the desk's own words start again: a rule, "Reply to this email ...", "Please type your reply above this line". */
+const TICKET_FOOTER = /^[ \t]*(?:-{2,}|_{2,}|={4,})[ \t]*$|^[ \t]*(?:#+-?[ \t]*)?(?:reply to this (?:email|message)|reply above this line|please (?:type your reply|keep the ticket|do not (?:remove|change) the ticket)|this (?:is an automated|ticket (?:was|has been)))/i;
+/** (rfix27) A field of the desk naming our own agent on the ticket ("Assignee: Dana Whitfield", "Agent: ..."). */
+const TICKET_AGENT_FIELD = /^[ \t]*(?:assignee|assigned to|agent|owner|requester)[ \t]*:[ \t]*(.+?)[ \t]*$/gim;
+
+/**
+ * (rfix27) A reply that reaches us through our own ticket desk: its update carries the ticket number, status fields (our desk's
+ * words, "Status: Pending - Waiting on Broker", "Resolved"), the lender's words in a block headed by who wrote them ("New public
+ * reply from <someone> (<lender>)"), perhaps our own internal notes, and the desk's footer signed with our name. Only the blocks
+ * written by someone who is not us (not our names, not the ticket's own agent) are the lender's words: their text, or null when
+ * the message is no such update or no block is the lender's.
+ */
+export function ticketDeskReply(own: string, subject: string, ourNames: string[]): string | null {
+  const text = normalizeText(own);
+  if (!TICKET_NUMBER.test(subject) && !TICKET_NUMBER.test(text)) return null;
+  const lines = text.split('\n');
+  const agents = [...text.matchAll(TICKET_AGENT_FIELD)].map((m) => m[1].toLowerCase());
+  const ours = ourNames.map((n) => n.toLowerCase().trim()).filter((n) => n.length >= 3);
+  const blocks: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = TICKET_REPLY_HEAD.exec(lines[i]);
+    if (!head || TICKET_INTERNAL_HEAD.test(lines[i])) continue;
+    const author = (head[1] ?? head[2]).toLowerCase();
+    const mine = ours.some((n) => author.includes(n)) || agents.some((a) => a.length >= 3 && (author.includes(a) || a.includes(author.replace(/\s*\(.*$/, '').trim())));
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !TICKET_REPLY_HEAD.test(lines[j]) && !TICKET_INTERNAL_HEAD.test(lines[j]) && !TICKET_FOOTER.test(lines[j]); j++) body.push(lines[j]);
+    if (!mine) blocks.push(body.join('\n').trim());
+    i = j - 1;
+  }
+  return blocks.length ? blocks.filter(Boolean).join('\n\n') : null;
+}

@@ -39,7 +39,75 @@ function headedBlocks(lines: string[]): Array<{ i: number; m: RegExpExecArray }>
   return out;
 }
 
-export function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean } {
+// ---------------------------------------------------------------- a digest of several files' entries
+
+/** (rfix27) A rule between a digest's entries: a line of dashes, equals signs, underscores, stars, tildes or dots alone. */
+const ENTRY_RULE = /^[ \t]*(?:[-=_*~#\u2500\u2550\u2014]{4,}|(?:[.\u2022\u00b7][ \t]*){3,})[ \t]*$/;
+/**
+ * (rfix27) The file an entry of a notification is about: a business named with its reference on the same line ("Harbor Point
+ * Bakery (ref PC-10442)", "Red Oak Diner - File #55120", "Acme Tile | Deal ID 7781", "Acme Tile - SVC-7K3M-9Q2P"), or a field naming the merchant ("Merchant:
+ * Harbor Point Bakery", "Business name: ...").
+ */
+const ENTRY_REF = /(?:ref|reference|file|deal|app|application|submission|case|loan|id|ticket)\.?(?:[ \t]*(?:#|no\.?|id|number|code))?[ \t]*[:#]?[ \t]*((?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{2,})\b/i;
+const ENTRY_NAME_WITH_REF = /^[ \t]*(?:\d{1,2}[.)][ \t]+)?([A-Z][\w&'.,-]*(?:[ \t]+(?:&|and|of|de|the|[A-Z0-9][\w&'.,-]*)){0,7})[ \t]*(?:\([ \t]*|[-\u2013\u2014|][ \t]*|[ \t]{2,})(?=(?:ref|reference|file|deal|app|application|submission|case|loan|id)\b|[A-Z]{2,6}-[A-Z0-9]*\d[A-Z0-9-]*\b)/i;
+const ENTRY_FIELD = /^[ \t]*(?:merchant|business|business name|legal name|dba|company|client|account name)[ \t]*:[ \t]*([A-Z][^\n]{2,80})$/im;
+
+interface DigestEntry {
+  lines: string[];
+  ref: string | null;
+  name: string | null;
+}
+
+function entryOf(lines: string[]): DigestEntry {
+  let ref: string | null = null;
+  let name: string | null = null;
+  for (const l of lines) {
+    const n = ENTRY_NAME_WITH_REF.exec(l);
+    if (n && !name) {
+      name = n[1].trim();
+      const rest = l.slice(n[0].length);
+      ref = (ENTRY_REF.exec(rest)?.[1] ?? findTraceCodes(rest)[0] ?? /^[A-Z]{2,6}-[A-Z0-9-]+/i.exec(rest)?.[0] ?? null)?.toUpperCase() ?? null;
+    }
+  }
+  const field = ENTRY_FIELD.exec(lines.join('\n'));
+  if (!name && field) name = field[1].trim();
+  if (!ref) for (const l of lines) if (!ref && (findTraceCodes(l)[0] ?? null)) ref = findTraceCodes(l)[0];
+  return { lines, ref, name };
+}
+
+/**
+ * (rfix27) A digest or activity notification listing several files, one entry each (a partner hub's "3 updates since your last
+ * digest", a portal's daily summary): entries set apart by rules (two at least), two or more of them each naming a
+ * file (a business with its reference, or a merchant field), and naming different businesses. Only the entry naming this deal (its
+ * trace code, or its business by a name that is no near name of another) is this deal's answer; when none does, no entry is
+ * read as ours (`none`). Null when the message is no such digest.
+ */
+export function digestEntries(own: string, ctx?: ReplyContext): { own: string; ours: boolean } | null {
+  const lines = normalizeText(own).split('\n');
+  if (lines.filter((l) => ENTRY_RULE.test(l)).length < 2) return null;
+  const blocks: string[][] = [[]];
+  for (const l of lines) {
+    if (ENTRY_RULE.test(l)) blocks.push([]);
+    else blocks[blocks.length - 1].push(l);
+  }
+  const entries = blocks.filter((b) => b.some((l) => l.trim())).map(entryOf).filter((e) => e.name !== null);
+  if (entries.length < 2) return null;
+  // two files at least: names that are not one business written twice
+  const words = entries.map((e) => nameWords(e.name!));
+  if (!words.some((w, i) => words.some((v, j) => j > i && !sameBusiness(w, v)))) return null;
+  const business = nameWords(ctx?.business_name ?? '');
+  const trace = ctx?.trace_code?.toUpperCase() ?? null;
+  const ours = entries.filter((e) => (trace !== null && e.ref !== null && findTraceCodes(e.ref)[0] === trace) || (business.length > 0 && e.name !== null && sameBusiness(nameWords(e.name), business)));
+  // an entry naming this deal beside one naming it by another reference: not one file's entry, no entry is read as ours
+  if (!ours.length || ours.some((e) => trace !== null && e.ref !== null && /^SVC/i.test(e.ref) && findTraceCodes(e.ref)[0] !== trace)) return { own: '', ours: false };
+  return { own: ours.map((e) => e.lines.join('\n')).join('\n\n'), ours: true };
+}
+
+export function splitDeals(own: string, ctx?: ReplyContext): { own: string; multiple: boolean; picked: boolean; digest?: 'ours' | 'none' } {
+  // (rfix27) a digest of several files' entries: only the entry naming this deal is read, alone (it answers this deal by its name
+  // or reference, no doubt which file it is); none naming it, nothing is read as this deal's
+  const digest = digestEntries(own, ctx);
+  if (digest) return { own: digest.own, multiple: false, picked: digest.ours, digest: digest.ours ? 'ours' : 'none' };
   const lines = normalizeText(own).split('\n');
   const several = SEVERAL_FILES.test(own) || SEVERAL_FILES_ES.test(own);
   let heads = lines.map((l, i) => ({ i, m: DEAL_LINE.exec(l) ?? (several ? NUMBERED_DEAL.exec(l) : null) })).filter((h) => h.m && /^[A-Z]/.test(h.m[1]));

@@ -7,7 +7,7 @@
 // Class names: the contract's `response_type` says `more_info` where this says `needs_info`; use
 // `toResponseType`. `counter` records as `counter` (status approved). `unclassified` is never sent:
 // the reply is kept for review.
-import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, quotedColleague, replyParts } from '../reply-text';
+import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, quotedColleague, replyParts, ticketDeskReply } from '../reply-text';
 import type { Classification, ExtractedOffer, ReplyContext } from './types';
 import { sentenceAround } from './text';
 import { add } from './cues';
@@ -16,6 +16,7 @@ import { NO_AMOUNT, otherAmountNamed } from './ask';
 import { type Analysis, type Decision, analyse } from './analyse';
 import { decide } from './decide';
 import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals';
+export { digestEntries } from './deals';
 import { scanFacts } from './facts';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
@@ -132,6 +133,21 @@ function otherProductByInterest(a: Analysis): boolean {
   );
 }
 
+/** (rfix27) The reason noted when a reply came through our own ticket desk (reply-text.ts ticketDeskReply). */
+export const TICKET_DESK = "a ticket desk's update: only the blocks the lender wrote are read, not the desk's status fields, notes or footer";
+/**
+ * (rfix27) The reply pointing at a picture for its answer ("see attached image", "it's in the screenshot", an inline "[image: ...]"):
+ * when the rules find nothing decisive in its words and no word of a decision at all, the answer is in a picture no reader here reads; the statistical reader does not
+ * guess it from the words around the picture ("here's where we landed"), the reply stays unclassified for a person.
+ */
+export const ANSWER_IN_IMAGE = 'the answer is in a picture (an image or screenshot) and the words decide nothing: nothing read, for a person';
+const POINTS_AT_IMAGE = /\b(?:image|images|screenshot|screenshots|screen shot|screen ?grab|screen ?cap|picture|pic|pics|photo|snip|snapshot|\.png|\.jpe?g)\b|\[image:[^\]\n]*\]/i;
+/** (rfix27) A word of the decision beside the picture ("the offer is in the screenshot, a little under what you asked"): the words say something, the model may read them. */
+const DECISION_WORD = /\b(?:offers?|approv\w*|declin\w*|counter\w*|pass(?:ing|ed)?|fund\w*|terms?|factor|rate|amount|ask|asked|under|less|lower|short|need\w*|stips?|missing|send|no go|sorry|unfortunately|congrats)\b/i;
+/** (rfix27) The reasons noted for a digest of several files' entries (deals.ts digestEntries). */
+export const DIGEST_OURS = "a digest of several files' entries: only the entry naming this deal is read";
+export const DIGEST_NONE = "a digest of several files' entries, none naming this deal: no entry is read as this deal's answer";
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -163,8 +179,15 @@ const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
-  const deals = splitDeals(parts.own, context);
+  // (rfix27) a reply through our own ticket desk: the lender's words are the blocks headed by their author; the desk's status fields,
+  // internal notes and footer (signed with our name) are ours, neither the lender's hedges nor our paraphrase of its decision
+  const desk = ticketDeskReply(parts.own, input.subject, context?.iso?.names ?? []);
+  if (desk !== null) reasons.push(TICKET_DESK);
+  const deals = splitDeals(desk ?? parts.own, context);
   if (deals.multiple) reasons.push(deals.picked ? "one reply answering several files: read the lines naming this deal's business" : 'one reply answering several files');
+  // (rfix27) a digest of several files' entries: the entry naming this deal is read alone; none naming it, no entry is this deal's
+  if (deals.digest === 'ours') reasons.push(DIGEST_OURS);
+  if (deals.digest === 'none') return { type: 'unclassified', confidence: 0.9, requested_items: [], offers: [], reasons: [...reasons, DIGEST_NONE, OTHER_BUSINESS_ONLY] };
   // a decision or an aside about another deal than this one (holdout8): not read for this deal
   const elsewhere = deals.multiple ? null : otherDeals(deals.own, context);
   const uncut = deals.own;
@@ -437,5 +460,6 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     if (why.category.hits.length) result.reasons.push(`decline category ${why.category.category}: ${why.category.hits.slice(0, 4).join(', ')}`);
   }
   if (a.items.hits.length && result.requested_items.length) result.reasons.push(`items: ${a.items.hits.join('; ')}`);
+  if (result.type === 'unclassified' && result.reasons.includes('no decisive cue') && POINTS_AT_IMAGE.test(deals.own) && !DECISION_WORD.test(deals.own.replace(/\[image:[^\]\n]*\]|\S+\.(?:png|jpe?g|gif)\b/gi, ' '))) result.reasons.push(ANSWER_IN_IMAGE);
   return result;
 }

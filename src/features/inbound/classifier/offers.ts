@@ -33,6 +33,8 @@ interface Draft {
   balloon?: boolean;
   /** (revr) The payment quoted before tax ("48 monthly at $1,300 plus tax"): see offerConflict. */
   paymentPlusTax?: boolean;
+  /** (rfix27) An amount of no stated role priced by a factor and a term of its own, left out because other amounts are labelled: see groupFacts. */
+  dropped?: number;
 }
 
 /** (rev-w) The words before a figure naming it the most that could be paid: "max payback", "payback up to", "if sold at max". */
@@ -183,6 +185,25 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
   }
   // (revr) a balloon owed at the end of a lease: the payments alone are not what is paid back
   if (/\bballoon\b/i.test(text)) for (const d of drafts) d.balloon = true;
+  // (rfix27) an amount of no stated role left out because other amounts are labelled, yet priced by a factor and a term of its own
+  // before the next amount ("~~$110,000~~ -> $85,000 / Factor rate: 1.30 / Term: 10 months" above "Clean copy: Amount $80,000 |
+  // Factor 1.30 | ..."): the reply states the offer's amount twice and the two disagree; which stands is for a person, never the
+  // labelled one taken silently
+  if (labelled) {
+    for (let i = 0; i < facts.length; i++) {
+      const f = facts[i];
+      if (f.kind !== 'money' || f.money !== 'unknown' || f.value < 1000 || fundedValues.has(f.value)) continue;
+      let factor = false;
+      let term = false;
+      for (let j = i + 1; j < facts.length; j++) {
+        const g = facts[j];
+        if (g.kind === 'money' && g.money !== 'payment' && g.money !== 'payback') break;
+        if (g.kind === 'factor') factor = true;
+        if (g.kind === 'term' || g.kind === 'count') term = true;
+      }
+      if (factor && term) for (const d of drafts) d.dropped ??= f.value;
+    }
+  }
   return drafts;
 }
 
@@ -348,7 +369,8 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     };
     const loose = payment === null ? looseSchedules.find((x) => x !== d && (x.term === undefined || x.term !== term || (x.unit ?? 'days') !== unit) && !fitsOwnTerm(x)) : undefined;
     const looseLeftOut = loose ? `a schedule stated apart from this offer (${loose.term !== undefined ? `${loose.term} ${loose.unit ?? 'days'}, ` : ''}$${loose.payment!.toLocaleString('en-US')}) is not its own` : undefined;
-    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, looseLeftOut, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    const droppedAmount = d.dropped !== undefined && d.dropped !== d.amount ? `another amount ($${d.dropped.toLocaleString('en-US')}) is priced by a factor and a term of its own: which amount stands is not clear` : undefined;
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, looseLeftOut, droppedAmount, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }

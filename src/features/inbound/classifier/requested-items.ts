@@ -351,7 +351,9 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
     i = block[block.length - 1];
   }
   // 2. "Items requested: a; b; c" / "Stips: a, b, c" on one line
-  const inlineRe = /\b(items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|(?:condition|stip|requirement|document|doc|outstanding|open|pending|missing) #?\d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
+  // (rfix27) ... and the main ones of a stip list kept elsewhere: "Screenshot of the full stip list is attached. Main ones: the TTB
+  // permit and a year-end P&L", "conditions are in the portal, the big ones: ..."
+  const inlineRe = /\b((?:stips?|stipulations|conditions|items|documents|docs)\b[^:\n]{0,60}?\b(?:main|key|big|biggest|important|major|top|critical) (?:ones|items|stips|things|docs|documents)|items? (?:requested|needed|required)|stips?(?: needed| required| to fund| outstanding)?|stipulations|missing(?: items)?|need(?:ed)?(?: \w+)?|item \d{1,2}|(?:condition|stip|requirement|document|doc|outstanding|open|pending|missing) #?\d{1,2}|required(?: \d{1,2}| documents)?|conditions(?: prior to funding)?|pending(?: the following| receipt of)?|awaiting(?: the following| receipt of)?|before (?:we|i) (?:can )?(?:price|fund|approve|decide|move|go|issue|send)(?: it| this| that| the (?:file|deal|offer|contracts?))?)\s*:\s*(\S.+)$/i;
   // (holdout11) a request sentence ending in a colon before the items: "UW wants two things before they will give me a
   // number: a payoff letter on the Rapid position, and the last 2 months of Square reports (she runs ...)"
   // (holdout13) or counting them: "a couple things before UW will open it up: landlord info (...), last 3 months of ..."

@@ -5837,7 +5837,7 @@ describe('(rfix26) holdout60: a reply-all where a colleague at the lender answer
 
 describe('(rfix28) a form decided by its field, the ask approved in words over less, offers on a condition, another business in lower case', () => {
   const deal = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic' });
-  const doubts = (r: { reasons: string[] }) => r.reasons.filter((x) => /in words, yet every amount|hanging on a condition|a decision opening on/.test(x));
+  const doubts = (r: { reasons: string[] }) => r.reasons.filter((x) => /in words, yet every amount|hanging on a condition|a decision naming another business/.test(x));
 
   it("a template's conditional sentences on the file name no outcome: the field decides", () => {
     const form = (outcome: string, fields: string) =>
@@ -5888,11 +5888,16 @@ describe('(rfix28) a form decided by its field, the ask approved in words over l
   it('a decision opening on a business in lower case that shares no word with this deal: a person files it', () => {
     const r = read('harbor view nail spa approvd 25k 1.40 100 days daily, other file still pending', deal(25_000));
     expect(doubts(r).length).toBe(1);
-    expect(r.review_reason).toBeDefined();
+    expect(r.review_reason).toBe('multiple_deals');
+    expect(read('harbor view nail spa - declined, too many nsfs', deal(25_000)).review_reason).toBe('multiple_deals');
     // near misses: this deal's own name in lower case, a shortening of it, or an opening that names no business
     expect(doubts(read('pinecrest vet approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
     expect(doubts(read('pncrst veterinary approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
     expect(doubts(read('good news approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
     expect(doubts(read('thanks for the mtd. we are approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('this is not the wrong thread, approved 25k at 1.40 over 100 days, daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('spoke with credit - approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    // a capitalised lead is read where names are (deals.ts), not here
+    expect(doubts(read('Everything looks good - approved 25k at 1.40 over 100 days, daily.', deal(25_000)))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // (rfix28, holdout62) Doubts read after the decision (decide.ts calls them last): a reply whose decision words and figures
 // disagree, whose offers hang on a condition not yet met, or whose decision opens on another business written in lower case.
-// Each only sends a reading to a person; none changes the type read.
+// Each only sends a reading to a person; none changes the type read. The last is read where other deals are (index.ts).
 
 /**
  * The full ask approved in words: "approved as requested", "approved as submitted", "approved in full", "approved for the full
@@ -54,27 +54,33 @@ const NOT_A_BUSINESS = new Set(
   ('hi hello hey dear thanks thank good great news ok okay so just got this that these those the your our my their it its is was has been be ' +
     'we you they he she i me us all set yes yep yeah fully partially conditionally conditional final finally pre also and but per fyi update ' +
     'deal deals file files merchant merchants client owner business submission application request one ones credit uw underwriting committee ' +
-    'amount full ask as submitted requested today now still already officially both') .split(/\s+/),
+    'amount full ask as submitted requested today now still already officially both not wrong right thread email message here there ' +
+    'with for from after before about into over under spoke talked heard checked ran looked came went back boss manager team') .split(/\s+/),
 );
 
 /**
  * (rfix28) A decision opening on a business written in lower case that shares no word with this deal's ("elko ruby mtn diner approvd
  * 40k" on a trucking company's thread, a texted reply): the decision may be another file's; a person files it. Two distinctive
  * words at least, neither this deal's (a shortening counts as its word: "mtn" for "mountain"), and this deal named nowhere.
+ * Only a first line written all in lower case; `lower` is the reader's normalised text ("approvd" read "approved"). Returns the
+ * name, or null.
  */
-export function lowerCaseOtherBusiness(own: string, businessName: string | undefined): string | null {
+export function lowerCaseOtherBusiness(lower: string, businessName: string | undefined, asWritten: string): string | null {
   if (!businessName) return null;
+  // only a line written all in lower case (a text from a phone): a capitalised lead is read where names are (deals.ts)
+  const firstWritten = asWritten.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  if (/[A-Z]/.test(firstWritten)) return null;
   const business = businessName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'corp', 'company'].includes(w));
   if (!business.length) return null;
-  const text = own.toLowerCase();
+  const text = lower.toLowerCase();
   const kin = (w: string) => business.some((b) => b === w || (w.length >= 4 && b.startsWith(w)) || (b.length >= 4 && w.startsWith(b)) || shortens(w, b) || shortens(b, w));
   if (text.split(/[^a-z0-9]+/).some((w) => w.length >= 3 && business.includes(w))) return null;
   const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:[:,-][ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
+  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:[:\u2013\u2014-][ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
   if (!m) return null;
   const words = m[1].split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !NOT_A_BUSINESS.has(w));
   if (words.length < 2 || words.some(kin)) return null;
-  return `a decision opening on "${m[1]}", no word of this deal's business: the decision may be another file's, a person files it`;
+  return m[1];
 }
 
 /** A short word written for a longer one ("mtn" for "mountain"): its letters in order, the first the same. */

@@ -65,7 +65,7 @@ const NOT_A_BUSINESS = new Set(
  * Only a first line written all in lower case; `lower` is the reader's normalised text ("approvd" read "approved"). Returns the
  * name, or null.
  */
-export function lowerCaseOtherBusiness(lower: string, businessName: string | undefined, asWritten: string): string | null {
+export function lowerCaseOtherBusiness(lower: string, businessName: string | null | undefined, asWritten: string): string | null {
   if (!businessName) return null;
   // only a line written all in lower case (a text from a phone): a capitalised lead is read where names are (deals.ts)
   const firstWritten = asWritten.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';

@@ -81,7 +81,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout59 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout59')],
   ['holdout60 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout60')],
   ['holdout61 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout61')],
-  ['holdout62 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout62')],
+  ['holdout62 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout62')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

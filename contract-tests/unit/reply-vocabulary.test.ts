@@ -5939,3 +5939,70 @@ describe('(rfix27) holdout61: digests of several files, our own ticket desk, an 
     expect(combineReadings(plain, model('counter'))).toMatchObject({ type: 'counter', review_reason: 'low_confidence' });
   });
 });
+
+describe('(rfix28) a form decided by its field, the ask approved in words over less, offers on a condition, another business in lower case', () => {
+  const deal = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic' });
+  const doubts = (r: { reasons: string[] }) => r.reasons.filter((x) => /in words, yet every amount|hanging on a condition|a decision naming another business/.test(x));
+
+  it("a template's conditional sentences on the file name no outcome: the field decides", () => {
+    const form = (outcome: string, fields: string) =>
+      `CREDIT OUTCOME LETTER\n\nMerchant:   Pinecrest Veterinary Clinic\nOutcome:    ${outcome}\n\n${fields}\n\nStanding terms: should the application be declined, the main reason is shown above. ` +
+      'In the event the submission is approved, funding remains subject to a site visit. Where the offered terms differ from the request, the terms above govern. ' +
+      'Where further documents are needed, the file stays open for 21 days.';
+    const ok = read(form('APPROVED', 'Amount Approved:  $50,000\nFactor:  1.30\nTerm:  9 months\nRemittance:  daily ACH\nReviewer Comments:  Approved at the amount requested.'), deal(50_000));
+    expect(ok.type).toBe('approved');
+    expect(ok.review_reason).toBeUndefined();
+    // a field's label ("Reviewer Comments:") before a decision names no other business
+    expect(ok.reasons.some((x) => /names another deal/.test(x))).toBe(false);
+    const pend = read(form('PENDING - ITEMS REQUIRED', 'Items Required:\n  (a) Voided business check\n  (b) Landlord contact and lease copy'), deal(50_000));
+    expect(pend.type).toBe('needs_info');
+    expect(pend.review_reason).toBeUndefined();
+    // near misses: a decline stated outright, not as a condition on the file, still declines
+    expect(read('Unfortunately the application is declined. Reason: eleven NSFs in the last sixty days.', deal(50_000)).type).toBe('declined');
+    expect(read('The file was declined by committee this morning, too many open positions.', deal(50_000)).type).toBe('declined');
+  });
+
+  it('the full ask approved in words while every amount is below it: a person reads which is right', () => {
+    const r = read('Status: Approved in full\nApproved amount: $60,000\nFactor 1.35, 8 months, weekly $2,492.31', deal(90_000));
+    expect(doubts(r).length).toBe(1);
+    expect(r.review_reason).toBe('conflicting_cues');
+    const s = read('Good news - the full amount was approved: 45k at 1.38 over 120 days, $517.50 daily.', deal(70_000));
+    expect(s.review_reason).toBeDefined();
+    // near misses: the same words at the ask apply; a refusal of the ask as submitted is a plain counter
+    const at = read('Status: Approved in full\nApproved amount: $60,000\nFactor 1.35, 8 months, weekly $2,492.31', deal(60_000));
+    expect(doubts(at)).toEqual([]);
+    expect(at.review_reason).toBeUndefined();
+    const no = read("Can't get there as submitted. We can do $60,000 at 1.35 over 8 months, weekly.", deal(90_000));
+    expect(doubts(no)).toEqual([]);
+    expect(no.type).toBe('counter');
+  });
+
+  it('offers hanging on something not yet brought, with another for when it is not: a person', () => {
+    const r = read('Provided the merchant can send us a payoff letter on the Kapitus balance, we can go $60,000 at 1.38 over 9 months, daily. If not, $35,000 at 1.34, same term, daily.', deal(70_000));
+    expect(doubts(r).length).toBe(1);
+    expect(r.review_reason).toBe('tentative_terms');
+    const t = read("If they can show me November deposits over 90k I'm at 50k / 1.40 / 8 mo daily. Failing that it's 30k / 1.36 / 8 mo daily.", deal(60_000));
+    expect(t.review_reason).toBeDefined();
+    // near misses: a menu the merchant picks from conditions nothing on items; a condition with no other offer is a next step
+    const menu = read('We can do $40,000 at 1.38 over 9 months daily. If the owner would rather pay weekly, $40,000 at 1.42 over 40 weeks instead.', deal(60_000));
+    expect(doubts(menu)).toEqual([]);
+    const step = read('Approved $60,000 at 1.35 over 8 months, weekly. If you can send the signed contract today we can fund tomorrow.', deal(60_000));
+    expect(doubts(step)).toEqual([]);
+  });
+
+  it('a decision opening on a business in lower case that shares no word with this deal: a person files it', () => {
+    const r = read('harbor view nail spa approvd 25k 1.40 100 days daily, other file still pending', deal(25_000));
+    expect(doubts(r).length).toBe(1);
+    expect(r.review_reason).toBe('multiple_deals');
+    expect(read('harbor view nail spa - declined, too many nsfs', deal(25_000)).review_reason).toBe('multiple_deals');
+    // near misses: this deal's own name in lower case, a shortening of it, or an opening that names no business
+    expect(doubts(read('pinecrest vet approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('pncrst veterinary approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('good news approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('thanks for the mtd. we are approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('this is not the wrong thread, approved 25k at 1.40 over 100 days, daily', deal(25_000)))).toEqual([]);
+    expect(doubts(read('spoke with credit - approved 25k 1.40 100 days daily', deal(25_000)))).toEqual([]);
+    // a capitalised lead is read where names are (deals.ts), not here
+    expect(doubts(read('Everything looks good - approved 25k at 1.40 over 100 days, daily.', deal(25_000)))).toEqual([]);
+  });
+});

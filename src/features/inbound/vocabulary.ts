@@ -1506,6 +1506,13 @@ export const BOILERPLATE: string[] = [
   // (holdout25) the lender's record with other merchants, a decision on none of this deal: "we approved three outfitters
   // last month", "we've funded dozens of salons like this", "we declined a couple of these last quarter"
   "(we|i)('ve| have| already| just)? (approved|funded|closed|declined|turned down|did|done|booked|wrote|written) (\\d+|two|three|four|five|six|seven|eight|nine|ten|a few|a couple( of)?|several|dozens( of)?|hundreds( of)?|plenty( of)?|a bunch( of)?|a handful( of)?|lots of|a lot of|many|tons of|some) (other |similar |more )?(?!(options?|offers?|positions?|payments?|pmts|months|weeks|days|years|times)\\b)[a-z-]+s\\b( [a-z-]+){0,2} ((just |exactly )?(like|similar to) (this|it|them|him|her|yours)|(this|last|in the (last|past)|over the (last|past)) (\\d+ )?(week|month|year|quarter|spring|summer|fall|winter)s?|(already|recently|lately|before|this year|last year))\\b",
+  // (rfix28) a decision template's standing sentences, naming every outcome in a condition on the file, decided of none: "Should
+  // your file be declined, the principal reason appears ...", "If the application is approved, ...", "Where approved terms differ
+  // from those requested ...", "Where additional documentation is required, the file will remain pending". The form's own
+  // decision field says which outcome this file got; a condition on the file deciding it is no cue
+  '(should|if|where|in the event( that)?) (your|the|this|a|an|any) (file|application|submission|request|merchant|deal)( [a-z]+){0,2}? (be|is|are|gets?|was) (declined|approved|denied|pended|funded|modified)',
+  'where (the )?(approved|offered|final) terms differ from',
+  'where (additional|further|more) (documentation|documents|information|items|stipulations) (is|are) (required|needed|requested)',
 ];
 
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];

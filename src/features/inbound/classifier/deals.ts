@@ -150,6 +150,8 @@ const NOT_A_NAME = new Set(
     // (rfix17) the trade's own words for what a file is declined on ("Declined on the NSFs", "passing on the negatives")
     'nsf nsfs negs negatives overdrafts ods positions position stacking stack revenue deposits statements balances balance volume') .split(/\s+/),
 );
+/** (rfix28) A form's field label before its value ("Underwriter Comments: Approved at the amount requested"), never a business. */
+const FORM_LABEL_WORDS = new Set(['comments', 'comment', 'remarks', 'remark', 'notes', 'underwriter', 'underwriters', 'analyst', 'reviewer', 'officer']);
 /** Words that name a funder, not a merchant: "Azure Cove Funding", "Seabright Merchant Partners". */
 /** Words of a decision heading ("Final Decision - Approved"), never a business name on their own. */
 const HEADING_WORDS = new Set(['final', 'decision', 'decisions', 'credit', 'status', 'update', 'updated', 'result', 'results', 'outcome', 'file', 'deal', 'submission', 'application', 'review', 'uw', 'underwriting', 'committee', 're', 'fw', 'fwd', 'subject', 'new', 'your', 'our', 'the', 'this', 'loan', 'request', 'offer', 'terms']);
@@ -287,7 +289,7 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
         if (!words.length || !business.length) continue;
         if (sameBusiness(words, business)) self++;
         // the lender naming itself ("Azure Cove Funding - Approved", the firm in its signature): no other deal
-        else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w)) || sameBusiness(words, signature)) continue;
+        else if (m[1].toLowerCase().split(/[^a-z]+/).some((w) => LENDER_WORDS.has(w) || FORM_LABEL_WORDS.has(w)) || sameBusiness(words, signature)) continue;
         // (rfix) a near name of this deal's business: maybe this deal mistyped, maybe another file; nothing is cut, a person decides
         else if (nearName(words, business)) near.push(nameAsWritten(re, m[1]));
         else {

@@ -5,6 +5,7 @@ import { moneyKind, termDiffers } from './money';
 import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
+import { approvedAsAskedBelowAsk, offersOnUnmetCondition } from './decision-doubts';
 
 const SHOWN_LATER = new RegExp(`\\b(?:${V.SHOWN_LATER})\\b`);
 /** A factor rate named ("~40 / 1.42"): a figure put forward, even where no amount is read. */
@@ -602,6 +603,15 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   if (!review && subjectAgainst) {
     review = 'conflicting_cues';
     reasons.push(`the subject line says ${a.subjectDecision === 'positive' ? 'approved' : 'declined'}, the body reads ${type}: which stands is for a person`);
+  }
+  // (rfix28) the full ask approved in words over less money, offers hanging on items not yet in (decision-doubts.ts): a person
+  // reads them
+  if (!review && (type === 'approved' || type === 'counter')) {
+    const doubt = approvedAsAskedBelowAsk(a.lower, amounts, ask) ?? offersOnUnmetCondition(a.lower, complete.length);
+    if (doubt) {
+      review = doubt.startsWith('terms hanging') ? 'tentative_terms' : 'conflicting_cues';
+      reasons.push(doubt);
+    }
   }
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);

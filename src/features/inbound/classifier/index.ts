@@ -17,6 +17,7 @@ import { type Analysis, type Decision, analyse } from './analyse';
 import { decide } from './decide';
 import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals';
 export { digestEntries } from './deals';
+import { lowerCaseOtherBusiness } from './decision-doubts';
 import { scanFacts } from './facts';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
@@ -388,7 +389,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // (rcond) ... and so is a subject line the lender wrote with a decision naming another business ("APPROVED - Harbor Bakery",
   // "Harbor Bakery - Declined") over terms on this deal's thread: the terms may be that file's
   const subjectOther = d.type !== 'unclassified' && subjectLine ? foreignDecision(subjectLine, context) : null;
-  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? subjectOther ?? papers) : null;
+  // (rfix28) ... and so is a decision opening on a business in lower case sharing no word with this deal's (decision-doubts.ts)
+  const lowerOther = d.type === 'approved' || d.type === 'counter' || d.type === 'declined' ? lowerCaseOtherBusiness(a.lower, context?.business_name, a.own) : null;
+  const foreign = d.type !== 'unclassified' && !deals.multiple && !elsewhere ? (foreignDecision(deals.own, context) ?? fwdOther ?? subjectOther ?? papers ?? lowerOther) : null;
   if (foreign && !d.review) d.reasons.push(`a decision naming another business than this deal's (${foreign})`);
   // (rfix24) another file's news only, the reply answering this deal by its name ("Quick update on the <other> file: it funded Friday,
   // your comp hits on the 15th. On <this deal>, it's a no from us ..."): what was cut decides, asks and offers nothing, no word of

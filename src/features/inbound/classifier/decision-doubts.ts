@@ -1,0 +1,92 @@
+// (rfix28, holdout62) Doubts read after the decision (decide.ts calls them last): a reply whose decision words and figures
+// disagree, whose offers hang on a condition not yet met, or whose decision opens on another business written in lower case.
+// Each only sends a reading to a person; none changes the type read. The last is read where other deals are (index.ts).
+
+/**
+ * The full ask approved in words: "approved as requested", "approved as submitted", "approved in full", "approved for the full
+ * amount", "full amount approved". Never negated ("not approved as submitted", "can't approve the full amount").
+ */
+const APPROVED_AS_ASKED =
+  /\bapprov(?:ed|al)[ \t]+(?:as[ \t]+(?:requested|submitted|asked|applied(?:[ \t]+for)?|presented|proposed)|in[ \t]+full|(?:for|at)[ \t]+the[ \t]+(?:full|requested|entire)[ \t]+(?:amount|ask|request))\b|\b(?:full|requested|entire)[ \t]+(?:amount|ask|request)[ \t]+(?:is[ \t]+|was[ \t]+|has[ \t]+been[ \t]+)?approved\b/g;
+const NEGATED_BEFORE = /\b(?:not|never|no|n't|cannot|can't|couldn't|won't|unable to|instead of)\b[^.!?\n]{0,20}$/;
+
+/**
+ * (rfix28) The full ask approved in words while every amount offered is below the ask ("DECISION: APPROVED AS REQUESTED" over
+ * $85,000 of $120,000): the words or the figures are wrong, a template filled in wrong or terms cut after; a person reads which.
+ */
+export function approvedAsAskedBelowAsk(lower: string, amounts: number[], ask: number | null): string | null {
+  if (ask === null || ask <= 0 || !amounts.length || !amounts.every((x) => x < ask - 0.5)) return null;
+  APPROVED_AS_ASKED.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = APPROVED_AS_ASKED.exec(lower))) {
+    if (NEGATED_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
+    return `"${m[0].replace(/\s+/g, ' ')}" in words, yet every amount offered is below the $${ask.toLocaleString('en-US')} ask: which is right is for a person`;
+  }
+  return null;
+}
+
+/**
+ * A condition the lender puts on the broker or the merchant bringing something first: "if you can get us the October statement",
+ * "if they can show deposits back above 70k", "if the merchant can provide a payoff letter", "once we see the lease".
+ */
+const CONDITION_ON_ITEMS =
+  /\b(?:if|provided|assuming|as long as)[ \t]+(?:you|they|the[ \t]+(?:merchant|client|owner|customer|borrower)|he|she|we)[ \t]+(?:can[ \t]+|could[ \t]+|are[ \t]+able[ \t]+to[ \t]+|is[ \t]+able[ \t]+to[ \t]+)?(?:get|send|provide|show|bring|produce|upload|forward|supply|see|receive|get[ \t]+(?:us|me))\b|\bonce[ \t]+(?:we|i)[ \t]+(?:see|get|receive|have)\b/;
+/** The alternative the lender offers when that condition fails: "otherwise", "if not", "failing that", "without it". */
+const ALTERNATIVE = /\b(?:otherwise|if[ \t]+not|failing[ \t]+that|without[ \t]+(?:it|that|them|those)|absent[ \t]+(?:that|it)|if[ \t]+(?:it|they|that)[ \t]+(?:doesn't|does[ \t]+not|don't|do[ \t]+not|can't|cannot)|if[ \t]+(?:you|they)[ \t]+(?:can't|cannot|can[ \t]+not)|if[ \t]+(?:deposits|revenue|it)[ \t]+(?:stays?|remains?))\b/;
+
+/**
+ * (rfix28) Offers hanging on something not yet brought, with another offer for when it is not ("if you can get us the October
+ * statement ... 40k at 1.42 ... otherwise 25k at 1.38"): which offer stands depends on what is not yet in; a person reads it.
+ * A menu the merchant picks from ("if they want weekly ..., otherwise daily ...") conditions nothing on items and stays a counter.
+ */
+export function offersOnUnmetCondition(lower: string, offers: number): string | null {
+  if (offers < 1) return null;
+  const c = CONDITION_ON_ITEMS.exec(lower);
+  if (!c) return null;
+  const after = lower.slice(c.index + c[0].length);
+  const alt = ALTERNATIVE.exec(after);
+  if (!alt) return null;
+  return `terms hanging on a condition not yet met ("${c[0].replace(/\s+/g, ' ')}" ... "${alt[0].replace(/\s+/g, ' ')}"): which offer stands is for a person`;
+}
+
+/** Words that open a line but name no business: greetings, pronouns, the trade's nouns, hedges. */
+const NOT_A_BUSINESS = new Set(
+  ('hi hello hey dear thanks thank good great news ok okay so just got this that these those the your our my their it its is was has been be ' +
+    'we you they he she i me us all set yes yep yeah fully partially conditionally conditional final finally pre also and but per fyi update ' +
+    'deal deals file files merchant merchants client owner business submission application request one ones credit uw underwriting committee ' +
+    'amount full ask as submitted requested today now still already officially both not wrong right thread email message here there ' +
+    'with for from after before about into over under spoke talked heard checked ran looked came went back boss manager team') .split(/\s+/),
+);
+
+/**
+ * (rfix28) A decision opening on a business written in lower case that shares no word with this deal's ("elko ruby mtn diner approvd
+ * 40k" on a trucking company's thread, a texted reply): the decision may be another file's; a person files it. Two distinctive
+ * words at least, neither this deal's (a shortening counts as its word: "mtn" for "mountain"), and this deal named nowhere.
+ * Only a first line written all in lower case; `lower` is the reader's normalised text ("approvd" read "approved"). Returns the
+ * name, or null.
+ */
+export function lowerCaseOtherBusiness(lower: string, businessName: string | null | undefined, asWritten: string): string | null {
+  if (!businessName) return null;
+  // only a line written all in lower case (a text from a phone): a capitalised lead is read where names are (deals.ts)
+  const firstWritten = asWritten.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  if (/[A-Z]/.test(firstWritten)) return null;
+  const business = businessName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !['the', 'and', 'llc', 'inc', 'corp', 'company'].includes(w));
+  if (!business.length) return null;
+  const text = lower.toLowerCase();
+  const kin = (w: string) => business.some((b) => b === w || (w.length >= 4 && b.startsWith(w)) || (b.length >= 4 && w.startsWith(b)) || shortens(w, b) || shortens(b, w));
+  if (text.split(/[^a-z0-9]+/).some((w) => w.length >= 3 && business.includes(w))) return null;
+  const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:[:\u2013\u2014-][ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
+  if (!m) return null;
+  const words = m[1].split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !NOT_A_BUSINESS.has(w));
+  if (words.length < 2 || words.some(kin)) return null;
+  return m[1];
+}
+
+/** A short word written for a longer one ("mtn" for "mountain"): its letters in order, the first the same. */
+function shortens(short: string, long: string): boolean {
+  if (short.length > 4 || short.length >= long.length || short[0] !== long[0]) return false;
+  let i = 0;
+  for (const ch of long) if (ch === short[i]) i++;
+  return i === short.length;
+}

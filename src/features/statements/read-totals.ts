@@ -529,7 +529,8 @@ export function byTypeBeside(lines: Line[]): Line[] {
 /**
  * A "Total(s) <side> and <side>" line with exactly two amounts after its label: each side's total,
  * the first amount the first side's, a count printed with a side ("(20)", "20") its count. Null
- * unless the label starts with "Total", splits at one "and" into a credit side and a debit side (in
+ * unless the label starts with "Total", splits at one "and" ("&"; or, with none, at one comma:
+ * "Totals: 52 debits, 42 credits") into a credit side and a debit side (in
  * either order), and nothing but the two amounts follows it.
  */
 export function bothSidesTotal(tk: Tok[], text: string): Array<{ label: string; money: Money; count: number | null }> | null {
@@ -537,13 +538,16 @@ export function bothSidesTotal(tk: Tok[], text: string): Array<{ label: string; 
   const m = tk.findIndex((t) => t.k === 'money');
   if (m < 0 || tk.length !== m + 2 || tk[m + 1].k !== 'money') return null;
   const head = tk.slice(0, m);
-  const and = head.flatMap((t, n) => (t.k === 'text' && /^and$/i.test(t.t) ? [n] : []));
-  if (and.length !== 1 || head.some((t) => t.k !== 'text' && t.k !== 'int')) return null;
-  const parts = [head.slice(0, and[0]), head.slice(and[0] + 1)];
+  const and = head.flatMap((t, n) => (t.k === 'text' && /^(and|&)$/i.test(t.t) ? [n] : []));
+  // (Or a comma closing the first side, "Totals: 52 debits, 42 credits" (blind-62), when no "and" splits it.)
+  const comma = head.flatMap((t, n) => (t.k === 'text' && /,$/.test(t.t) ? [n] : []));
+  if (head.some((t) => t.k !== 'text' && t.k !== 'int')) return null;
+  const parts = and.length === 1 ? [head.slice(0, and[0]), head.slice(and[0] + 1)] : !and.length && comma.length === 1 ? [head.slice(0, comma[0] + 1), head.slice(comma[0] + 1)] : null;
+  if (!parts) return null;
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
   const kinds: string[] = [];
   parts.forEach((p, n) => {
-    const words = p.filter((t) => t.k === 'text').map((t) => t.t.replace(/:$/, ''));
+    const words = p.filter((t) => t.k === 'text').map((t) => t.t.replace(/[:,]$/, ''));
     const ints = p.filter((t): t is Extract<Tok, { k: 'int' }> => t.k === 'int');
     const label = `${n === 0 ? '' : 'Total '}${words.join(' ')}`.replace(/^totals\b/i, 'Total');
     const l = labelOf(label);

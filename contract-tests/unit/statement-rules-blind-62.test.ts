@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { depositKind } from '../../src/features/statements/rules';
 import { bothSidesTotal } from '../../src/features/statements/read-totals';
+import type { Col } from '../../src/features/statements/columns';
 import { numericDate, tokens } from '../../src/features/statements/tokens';
 import { extractItems } from '../../src/features/statements/extract';
 import { read } from '../../src/features/statements/read';
@@ -24,9 +25,12 @@ describe('1. a dividend named by a type column and again by its details: the acc
 });
 
 describe('2. "Totals: <n> <side>, <n> <side>" with two amounts: each side\'s total, split at the comma', () => {
+  // The register's Debits and Credits columns over the line's two amounts (at x 200-230 and 240-270).
+  const cols = [{ kind: 'date', x0: 0, x1: 30 }, { kind: 'debit', x0: 195, x1: 232 }, { kind: 'credit', x0: 238, x1: 272 }] as Col[];
+  const swapped = [{ kind: 'credit', x0: 195, x1: 232 }, { kind: 'debit', x0: 238, x1: 272 }] as Col[];
   it('a register\'s closing line counts each side, split by a comma, the amounts in that order', () => {
     const line = 'Totals: 61 debits, 18 credits 40,112.09 38,500.00';
-    expect(bothSidesTotal(toks(line), line)?.map((x) => [x.label, x.money.cents, x.count])).toEqual([
+    expect(bothSidesTotal(toks(line), line, () => cols)?.map((x) => [x.label, x.money.cents, x.count])).toEqual([
       ['Total debits', 4011209, 61],
       ['Total credits', 3850000, 18],
     ]);
@@ -36,8 +40,14 @@ describe('2. "Totals: <n> <side>, <n> <side>" with two amounts: each side\'s tot
       ['Total withdrawals', 750000],
     ]);
   });
+  it('near misses: the amounts under the other sides\' columns, or no columns above: no such line (not a guess by the words\' order)', () => {
+    const line = 'Totals: 61 debits, 18 credits 40,112.09 38,500.00';
+    expect(bothSidesTotal(toks(line), line, () => swapped)).toBeNull();
+    expect(bothSidesTotal(toks(line), line, () => null)).toBeNull();
+    expect(bothSidesTotal(toks(line), line)).toBeNull();
+  });
   it('near misses: two commas, both of one side, no separator, one amount: no such line', () => {
-    for (const line of ['Totals: 5 checks, 4 withdrawals 1,200.00 3,400.00', 'Totals: 3 deposits, 2 credits, 4 debits 1.00 2.00', 'Totals: 52 debits 42 credits 1.00 2.00', 'Totals: 52 debits, 42 credits 58,831.28']) expect(bothSidesTotal(toks(line), line), line).toBeNull();
+    for (const line of ['Totals: 5 checks, 4 withdrawals 1,200.00 3,400.00', 'Totals: 3 deposits, 2 credits, 4 debits 1.00 2.00', 'Totals: 52 debits 42 credits 1.00 2.00', 'Totals: 52 debits, 42 credits 58,831.28']) expect(bothSidesTotal(toks(line), line, () => cols), line).toBeNull();
   });
 });
 

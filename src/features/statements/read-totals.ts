@@ -1,5 +1,5 @@
 import { accountNamed } from './accounts';
-import { headerOf } from './columns';
+import { type Col, headerOf } from './columns';
 import { cellsOf, ivDist } from './lines';
 import type { AccountRef, Line, Money, Reading, Section, SectionKind, Tok } from './reading-types';
 import { BALANCE_ON_RE, BALANCE_WAS_RE, BALANCE_WENT_RE, categoriesOf, categoryOf, type Heading, headingOf, isBalanceLabel, labelOf, pairsOf, RECEIVED_SENT_RE, SENTENCE_SUBJECT_RE, SENTENCE_TOTAL_RE, THERE_ARE_RE } from './sections';
@@ -345,7 +345,15 @@ export function totalsLine(s: ReadState, l: LineAt): number | null {
   // and its two amounts under the register's columns in that order ("Total additions (20) and
   // subtractions (58)  48,271.74  (95,124.39)", "Totals: credits and debits  9,000.00  7,500.00"):
   // each side's own total, never one total of both (nor a heading of the rows below it).
-  const both = bothSidesTotal(tk, text);
+  // (The columns of the register above it: the nearest header row before it.)
+  const columnsAbove = () => {
+    for (let k = i - 1; k >= 0 && lines[k].page >= line.page - 1; k--) {
+      const h = toks[k].some((t) => t.k === 'money' || t.k === 'date') ? null : headerOf(lines[k]);
+      if (h) return h;
+    }
+    return null;
+  };
+  const both = bothSidesTotal(tk, text, columnsAbove);
   if (both) {
     for (const b of both) addTotal(b.label, b.money, b.count, false);
     return i;
@@ -529,21 +537,32 @@ export function byTypeBeside(lines: Line[]): Line[] {
 /**
  * A "Total(s) <side> and <side>" line with exactly two amounts after its label: each side's total,
  * the first amount the first side's, a count printed with a side ("(20)", "20") its count. Null
- * unless the label starts with "Total", splits at one "and" into a credit side and a debit side (in
+ * unless the label starts with "Total", splits at one "and" ("&"; or, with none, at one comma:
+ * "Totals: 52 debits, 42 credits") into a credit side and a debit side (in
  * either order), and nothing but the two amounts follows it.
  */
-export function bothSidesTotal(tk: Tok[], text: string): Array<{ label: string; money: Money; count: number | null }> | null {
+export function bothSidesTotal(tk: Tok[], text: string, columnsAbove?: () => Col[] | null): Array<{ label: string; money: Money; count: number | null }> | null {
   if (!/^totals?\b/i.test(text)) return null;
   const m = tk.findIndex((t) => t.k === 'money');
   if (m < 0 || tk.length !== m + 2 || tk[m + 1].k !== 'money') return null;
   const head = tk.slice(0, m);
-  const and = head.flatMap((t, n) => (t.k === 'text' && /^and$/i.test(t.t) ? [n] : []));
-  if (and.length !== 1 || head.some((t) => t.k !== 'text' && t.k !== 'int')) return null;
-  const parts = [head.slice(0, and[0]), head.slice(and[0] + 1)];
+  const and = head.flatMap((t, n) => (t.k === 'text' && /^(and|&)$/i.test(t.t) ? [n] : []));
+  // (Or a comma closing the first side, "Totals: 52 debits, 42 credits" (blind-62), when no "and" splits it.)
+  const comma = head.flatMap((t, n) => (t.k === 'text' && /,$/.test(t.t) ? [n] : []));
+  if (head.some((t) => t.k !== 'text' && t.k !== 'int')) return null;
+  const parts = and.length === 1 ? [head.slice(0, and[0]), head.slice(and[0] + 1)] : !and.length && comma.length === 1 ? [head.slice(0, comma[0] + 1), head.slice(comma[0] + 1)] : null;
+  if (!parts) return null;
+  // (Split at a comma, the amounts must lie under the register's columns of those sides in the words'
+  // order: "Totals (27 credits, 48 debits)" over Debits | Credits prints the debits first (blind-26).)
+  const columns = !and.length && columnsAbove ? columnsAbove() : null;
+  const sideAt = (t: Tok) => {
+    const c = columns?.filter((x) => x.kind === 'debit' || x.kind === 'credit').find((x) => t.x1 >= x.x0 - 2 && t.x0 <= x.x1 + 2);
+    return c ? c.kind : null;
+  };
   const out: Array<{ label: string; money: Money; count: number | null }> = [];
   const kinds: string[] = [];
   parts.forEach((p, n) => {
-    const words = p.filter((t) => t.k === 'text').map((t) => t.t.replace(/:$/, ''));
+    const words = p.filter((t) => t.k === 'text').map((t) => t.t.replace(/[:,]$/, ''));
     const ints = p.filter((t): t is Extract<Tok, { k: 'int' }> => t.k === 'int');
     const label = `${n === 0 ? '' : 'Total '}${words.join(' ')}`.replace(/^totals\b/i, 'Total');
     const l = labelOf(label);
@@ -551,5 +570,6 @@ export function bothSidesTotal(tk: Tok[], text: string): Array<{ label: string; 
     kinds.push(l.kind);
     out.push({ label, money: (tk[m + n] as Extract<Tok, { k: 'money' }>).m, count: ints.length ? ints[0].n : null });
   });
+  if (!and.length && kinds.some((k, n) => sideAt(tk[m + n]) !== k)) return null;
   return out.length === 2 && kinds.includes('credit') && kinds.includes('debit') ? out : null;
 }

@@ -258,8 +258,12 @@ export function read(pages: PageItems[]): Reading {
   const pageRows = () => {
     for (let k = r.rows.length - 1; k >= 0 && r.rows[k].page === undefined; k--) r.rows[k].page = rowsPage;
   };
+  /** The last row read with its line (kept past the page's end), and a row going on over a page break under the repeated column titles. */
+  let tail: { row: Row; line: Line; descX: number } | null = null;
+  let overBreak: { row: Row; descX: number; header: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    if (lastRow) tail = lastRow;
     pageRows();
     rowsPage = line.page;
     let tk = toks[i];
@@ -305,6 +309,19 @@ export function read(pages: PageItems[]): Reading {
     // every amount column ("MOBILE DEPOSIT" over "CHECK DEPOSIT" over "REF 2818238211", blind-42's
     // Gate City-style register): no header of new columns ("check" and "deposit" are titles too);
     // a header repeated starts at the table's left, its titles in cells of their own.
+    // A row split by a page break (a word processor's table row may split): the line right under
+    // the next page's repeated column titles, no date and no amount, indented to the row's
+    // description and in one cell left of every amount column, is that row's description going
+    // on, not a heading ("PAYMENTS ID: 3499769509" opening page 3, blind-62's Writer-printed
+    // credit union). Only when that row was the last thing on its page (below it only the page's
+    // running lines) and the titles are the ones its table was read under.
+    if (overBreak && overBreak.header === i - 1 && cols && !money.length && tk[0]?.k !== 'date' && line.page === lines[i - 1].page && line.words[0].x0 >= overBreak.descX - 2 && cellsOf(line.words).length === 1 && line.words[line.words.length - 1].x1 < Math.min(...cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).map((c) => c.x0)) && !headerOf(line) && !isBalanceLabel(text) && !/^(total|sub ?total|page)\b/i.test(text)) {
+      overBreak.row.description += ` ${line.words.map((w) => w.t).join(' ')}`;
+      lastRow = { row: overBreak.row, line, descX: overBreak.descX };
+      overBreak = null;
+      continue;
+    }
+    overBreak = null;
     const inDescription = !!lastRow && !!cols && lastRow.line.page === line.page && line.y - lastRow.line.y <= lastRow.line.size * 2.6 && line.words[0].x0 >= lastRow.descX - 2 && cellsOf(line.words).length === 1 && line.words[line.words.length - 1].x1 < Math.min(...cols.filter((c) => ['debit', 'credit', 'amount', 'balance'].includes(c.kind)).map((c) => c.x0));
     const header = inDescription ? null : headerOf(line);
     if (header) {
@@ -315,6 +332,13 @@ export function read(pages: PageItems[]): Reading {
       if (kind === 'summary' || (kind === 'daily' && register)) newSection({ kind: 'mixed', category: 'mixed' }, '');
       const onlyBalances = !header.some((c) => ['debit', 'credit', 'amount', 'check'].includes(c.kind));
       if (onlyBalances && kind !== 'daily' && !header.some((c) => c.kind === 'desc')) newSection({ kind: 'daily', category: 'daily' }, text);
+      // (The columns' titles repeated at the top of the page after the last row read, nothing but
+      // running lines between: that row may go on below them.)
+      const sameTitles = headerText === text.replace(/\s+/g, ' ').trim().toLowerCase();
+      const last = tail as { row: Row; line: Line; descX: number } | null;
+      const between = last ? lines.slice(lines.indexOf(last.line) + 1, i) : [];
+      const lastOnPage: boolean = !!last && last.line.page === line.page - 1 && r.rows[r.rows.length - 1] === last.row && lines.indexOf(last.line) >= 0 && between.every((l) => footers.has(l) || (l.page === line.page && !toks[lines.indexOf(l)].some((t) => t.k === 'money')));
+      overBreak = sameTitles && lastOnPage && last ? { row: last.row, descX: last.descX, header: i } : null;
       cols = fitColumns(header, i);
       lastRow = null;
       // A day's rows going on under the same column titles repeated on the next page ("Account

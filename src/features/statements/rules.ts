@@ -24,9 +24,12 @@ export type DepositKind = 'revenue' | 'transfer' | 'loan' | 'refund' | 'interest
  * stock's dividend, money from an investment) is not the account's interest and is left alone.
  * The dividend on the account's own share said by the account's kind ("SHARE DIVIDEND", "SHARE DRAFT
  * DIVIDEND", "SAVINGS DIVIDEND"), or the word alone with no payer ("DIVIDEND"), is the same (review
- * revD: such a credit was counted as sales on a parsed credit union statement).
+ * revD: such a credit was counted as sales on a parsed credit union statement). A register whose
+ * type column and details both name it ("Dividend | Dividend Earned", blind-62's Calc-printed credit
+ * union) reads "DIVIDEND DIVIDEND EARNED": the same dividend of the account; so does a type "Dividend
+ * Deposit" before "Share Draft Dividend" (blind-62's Writer-printed credit union).
  */
-const BANK_INTEREST = /^\s*((REGULAR|PRIMARY|BUSINESS|MEMBER)\s+)?(SHARES?|SHARE\s+DRAFT|SAVINGS|SAV|CHECKING|CHK|DRAFT|MONEY\s+MARKET|CERTIFICATE)\s+DIVIDENDS?\b|^\s*DIVIDENDS?\s*$|^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\b(ANNUAL\s+PERCENTAGE\s+YIELD|APY)\s+EARNED\b/;
+const BANK_INTEREST = /^\s*(DIVIDENDS?\s+(DEPOSIT|CREDIT)\s+)?((REGULAR|PRIMARY|BUSINESS|MEMBER)\s+)?(SHARES?|SHARE\s+DRAFT|SAVINGS|SAV|CHECKING|CHK|DRAFT|MONEY\s+MARKET|CERTIFICATE)\s+DIVIDENDS?\b|^\s*DIVIDENDS?\s*$|^\s*(INTEREST\s+)?(INTEREST|INT)\s+(PAID|EARNED|CREDIT(ED)?|PAYMENT|PMT|DEPOSIT)\b|\bCREDIT\s+INTEREST\b|\bINTEREST\s+(EARNED|PAID)\b|^\s*(DEPOSIT\s+|DIVIDENDS?\s+)?DIVIDENDS?\s+(EARNED|PAID|CREDIT(ED)?|ANNUAL\s+PERCENTAGE\s+YIELD|APY)\b|\b(ANNUAL\s+PERCENTAGE\s+YIELD|APY)\s+EARNED\b/;
 
 /** An account number printed masked ("XX1234", "\u2022\u20224411", "**2290", "...4411") and what follows it. */
 const MASKED_THEN = /(?:\bX{2,}|\bX|\u2022+|\*{2,}|\.{2,})\d{3,}\b(.*)$/;

@@ -43,9 +43,10 @@ export function numericDate(w: string): [number, number, number | null] | null {
   // 3 or 4 letters and a day of 1 to 31: "MARKET12", "JUNE2026" or "DEC45" are no dates.
   m = /^([A-Za-z]{3,4})(\d{1,2})$/.exec(w);
   if (m && FULL_MONTH.test(m[1]) && Number(m[2]) >= 1 && Number(m[2]) <= 31) return [MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, Number(m[2]), null];
-  // The day first, then the month's name: 16-DEC / 16-Dec (the year from the statement period).
-  m = /^(\d{1,2})-([A-Za-z]{3,4})$/.exec(w);
-  if (m && FULL_MONTH.test(m[2]) && Number(m[1]) >= 1 && Number(m[1]) <= 31) return [MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]), null];
+  // The day first, then the month's name: 16-DEC / 16-Dec (the year from the statement period), or
+  // with its year, 03-Apr-26 / 03-Apr-2026 (a spreadsheet's date cell format, blind-62's Calc register).
+  m = /^(\d{1,2})-([A-Za-z]{3,4})(?:-(\d{2}|\d{4}))?$/.exec(w);
+  if (m && FULL_MONTH.test(m[2]) && Number(m[1]) >= 1 && Number(m[1]) <= 31) return [MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, Number(m[1]), m[3] ? year4(m[3]) : null];
   return null;
 }
 export const year4 = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));

@@ -752,12 +752,22 @@ function customerWire(t: Txn, debits: DebitWords[], txns: Txn[]): boolean {
   return !w.unit || txns.some((x) => x !== t && dealerSign(x.description));
 }
 
+/**
+ * A draw on a line of credit the count leaves aside: worded as the line's (LOC, LINE OF CREDIT,
+ * CREDIT LINE), or a bare DRAW from a funder a row knows (Bluevine's, Fundbox's line). A bare
+ * "LOAN DRAW" from a lender no row knows is not: a consumer-financing lender pays an installer by
+ * milestone draws ("BRIGHTPATH SOLAR LOAN DRAW M2"), so it counts (review j).
+ */
+const LINE_WORDED = /\b(LOC|LINE\s+OF\s+CREDIT|CREDIT\s+LINE|LINE\s+(ADV\w*|DRAW))\b/i;
+const lineDraw = (d: string) => LINE_WORDED.test(d) || (LINE_DRAW.test(d) && !!mcaFunder(d));
+/** A loan payment of the business's own given back ("RETURNED LOAN PAYMENT", "LOAN PMT RETURN"): money back, no loan's proceeds, not counted (review j). */
+const paymentReturned = (d: string) => /\b(RETURN\w*|RTN|REVERS\w*)\b/i.test(d) && /\b(PAYMENTS?|PMT|PYMT)\b/i.test(d);
 /** How many credits settled as loan or advance proceeds a period may hold before they are doubted. */
 export const MAX_LOAN_CREDITS = 2;
 /**
  * Credits the statement would settle as loan or advance proceeds, not sales (rules.ts depositKind
  * 'loan': a loan, SBA or funder row, or a credit worded as an advance's funding, fundingCredit),
- * more than MAX_LOAN_CREDITS of them in one statement, a draw on a line of credit aside (LINE_DRAW: drawn as often as the business needs). A business
+ * more than MAX_LOAN_CREDITS of them in one statement, a draw on a line of credit aside (lineDraw: drawn as often as the business needs) and a loan payment given back (paymentReturned). A business
  * takes a loan or an advance once or twice in a period; loan-worded credits that RECUR are more
  * likely a lender paying the business for its customers' purchases (a consumer-financing program
  * paying an installer: "ACH Credit MOSAIC SOLAR Loan Funding Settlement", thirteen times in a
@@ -766,7 +776,7 @@ export const MAX_LOAN_CREDITS = 2;
  * those credits (empty when there are too few to doubt).
  */
 export function recurringLoanCredits(txns: Txn[], givenBack: ReadonlySet<Txn> = new Set()): Txn[] {
-  const loans = txns.filter((t) => t.cents > 0 && !givenBack.has(t) && !LINE_DRAW.test(t.description) && (depositKind(t.description) === 'loan' || fundingCredit(t.description)));
+  const loans = txns.filter((t) => t.cents > 0 && !givenBack.has(t) && !lineDraw(t.description) && !paymentReturned(t.description) && (depositKind(t.description) === 'loan' || fundingCredit(t.description)));
   return loans.length > MAX_LOAN_CREDITS ? loans : [];
 }
 

@@ -55,6 +55,8 @@ export function strangerAfterMask(description: string): boolean {
 /** The knowledge table's row of generic loan words, and the head of its consumer-financing programs' row's name. */
 const GENERIC_LOAN_ROW = 'Loan proceeds';
 const CONSUMER_FINANCING_ROW = 'Consumer financing programs';
+/** Words that make a loan the business's own, never its customer's (depositKind). */
+const OWN_LOAN_WORDS = /\b(BUSINESS|COMMERCIAL|TERM|WORKING\s+CAP\w*|CAPITAL|EQUIPMENT|EQUIP)\b/i;
 /** What a credit is. */
 export function depositKind(description: string): DepositKind {
   const c = classOf(description);
@@ -62,7 +64,9 @@ export function depositKind(description: string): DepositKind {
   // A consumer-financing program's payout worded as its loan's funding ("GOODLEAP LLC Loan Funding
   // Settlement"): the customer's loan paying the merchant for the job, sales (blind-63 N01); only the
   // generic loan words, never a funder's or an SBA row.
-  if (c.loan && !c.mca_funder && c.loan.name === GENERIC_LOAN_ROW && c.processor?.name?.startsWith(CONSUMER_FINANCING_ROW)) return 'revenue';
+  // Not when the credit calls itself the business's own loan ("AFFIRM BUSINESS LOAN FUNDING", a term
+  // loan, working capital, equipment): that stays loan proceeds, doubted when it recurs (review j).
+  if (c.loan && !c.mca_funder && c.loan.name === GENERIC_LOAN_ROW && c.processor?.name?.startsWith(CONSUMER_FINANCING_ROW) && !OWN_LOAN_WORDS.test(description)) return 'revenue';
   if (c.mca_funder || c.loan) return 'loan';
   if (c.processor) return 'revenue';
   if (!c.own_transfer && !c.revenue && BANK_INTEREST.test(description.toUpperCase())) return 'interest';

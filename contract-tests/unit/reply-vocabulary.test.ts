@@ -6006,3 +6006,30 @@ describe('(rfix28) a form decided by its field, the ask approved in words over l
     expect(doubts(read('Everything looks good - approved 25k at 1.40 over 100 days, daily.', deal(25_000)))).toEqual([]);
   });
 });
+
+describe('(rfix29) the full ask approved in any words over less money', () => {
+  const deal = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic' });
+  const doubts = (r: { reasons: string[] }) => r.reasons.filter((x) => /in words, yet every amount/.test(x));
+
+  it('the ask approved in full under any owner or word for it, while every amount is below it: a person', () => {
+    for (const words of [
+      'Notes: Pinecrest is approved for their entire requested amount.',
+      'Summary: we approved you for your full ask, see terms.',
+      'The client is approved at 100% of the request per committee.',
+      'Merchant approved for everything they asked for.',
+      'Your whole request has been approved.',
+    ]) {
+      const r = read(`Counter terms: $40,000, factor 1.36, 9 months, daily.\n${words}`, deal(60_000));
+      expect(doubts(r), words).toHaveLength(1);
+      expect(r.review_reason, words).toBe('conflicting_cues');
+    }
+    // near misses: a form's "Total Amount Approved" field, the full ask refused, or the same words at the ask
+    const field = read('Total Amount Approved: $40,000\nFactor 1.36, 9 months, daily.', deal(60_000));
+    expect(doubts(field)).toEqual([]);
+    const refused = read("We couldn't get approved for your full request; best is $40,000 at 1.36 over 9 months, daily.", deal(60_000));
+    expect(doubts(refused)).toEqual([]);
+    const atAsk = read('Approved for your full request: $60,000 at 1.36 over 9 months, daily.', deal(60_000));
+    expect(doubts(atAsk)).toEqual([]);
+    expect(atAsk.review_reason).toBeUndefined();
+  });
+});

@@ -6033,3 +6033,21 @@ describe('(rfix29) the full ask approved in any words over less money', () => {
     expect(atAsk.review_reason).toBeUndefined();
   });
 });
+
+describe('(rfix29) another file named by its town and its trade in lower case', () => {
+  const deal: ReplyContext = { requested_amount: 40_000, business_name: 'Corvallis Timberline Bike Works' };
+  it("the other file's paragraph is not read for this deal: this deal's decline stands", () => {
+    const r = read('Corvallis Timberline Bike Works is a no, too many NSFs in October.\n\nSeparately on the Eugene taqueria file: approved at $40,000, 1.32, 6 months daily. Send the contract request when ready.', deal);
+    expect(r.type).toBe('declined');
+    expect(r.reasons.some((x) => /names another deal/.test(x))).toBe(true);
+    const s = read('Corvallis Timberline Bike Works - declined, stacking.\n\nAnd your Salem flooring deal is approved for $40,000 at 1.30 over 9 months, weekly.', deal);
+    expect(s.type).toBe('declined');
+    // near misses: the deal's papers or a month named that way name no other file; the answer is read as written
+    const paper = read('Approved $40,000 at 1.30 over 9 months, weekly.\n\nThe October bank statement file you sent was unreadable, please resend it with the contract request.', deal);
+    expect(paper.reasons.some((x) => /names another deal/.test(x))).toBe(false);
+    expect(paper.type).toBe('approved');
+    const own = read('On the Corvallis bike file: approved $40,000 at 1.30 over 9 months, weekly.', deal);
+    expect(own.reasons.some((x) => /names another deal/.test(x))).toBe(false);
+    expect(own.type).toBe('approved');
+  });
+});

@@ -6051,3 +6051,16 @@ describe('(rfix29) another file named by its town and its trade in lower case', 
     expect(own.type).toBe('approved');
   });
 });
+
+describe('(rfix29) a factor dictated in figures', () => {
+  it('"1 point 3 4" is 1.34 when voice-to-text writes the digits apart', () => {
+    const r = read('Hi Dana comma we can do thirty five thousand at a 1 point 3 4 factor comma 8 months daily period', { requested_amount: 50_000 });
+    expect(r.type).toBe('counter');
+    expect(r.offers[0]).toMatchObject({ amount: 35_000, factor_rate: 1.34, term: 8, term_unit: 'months' });
+    expect(wordsToDigits('factor 1 point 4')).toBe('factor 1.4');
+    // near misses: points of fee, a point made, a digit run that is no factor
+    expect(wordsToDigits('we pay 2 points to the iso')).toBe('we pay 2 points to the iso');
+    expect(wordsToDigits('1 point to make, the file is thin')).toBe('1 point to make, the file is thin');
+    expect(wordsToDigits('1 point 5 percent origination')).toBe('1 point 5 percent origination');
+  });
+});

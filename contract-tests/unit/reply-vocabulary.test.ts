@@ -6064,3 +6064,20 @@ describe('(rfix29) a factor dictated in figures', () => {
     expect(wordsToDigits('1 point 5 percent origination')).toBe('1 point 5 percent origination');
   });
 });
+
+describe('(rfix29) a payoff or balance beside the offer is no amount put forward', () => {
+  it('"payoff ... is $X" is owed, the approval at the ask stands alone', () => {
+    const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const r = read('Their balance with us today is $18,940.00 and the per diem is $295.00.\n\nRenewal approved for the full $60,000 at 1.34, 8 months, weekly. We net our balance out of the wire.', deal);
+    expect(r.type).toBe('approved');
+    expect(r.review_reason).toBeUndefined();
+    expect(r.offers).toHaveLength(1);
+    // near misses: a funding word after the balance still reads the figure as offered; a smaller amount floated still goes to a person
+    const funded = read('The balance is clean so we can fund $45,000 at 1.34, 8 months, weekly.', deal);
+    expect(funded.offers[0]?.amount).toBe(45_000);
+    const capped = read('With the Fora balance still open, committee capped us at $45,000 instead of $60,000: 1.40 factor, 8 months, weekly.', deal);
+    expect(capped.offers[0]?.amount).toBe(45_000);
+    const floated = read('Approved for the full $60,000 at 1.34, 8 months, weekly. Honestly I would rather be at $40,000 on this one.', deal);
+    expect(floated.review_reason).toBeDefined();
+  });
+});

@@ -82,7 +82,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout60 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout60')],
   ['holdout61 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout61')],
   ['holdout62 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout62')],
-  ['holdout63 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout63')],
+  ['holdout63 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout63')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

@@ -6006,3 +6006,78 @@ describe('(rfix28) a form decided by its field, the ask approved in words over l
     expect(doubts(read('Everything looks good - approved 25k at 1.40 over 100 days, daily.', deal(25_000)))).toEqual([]);
   });
 });
+
+describe('(rfix29) the full ask approved in any words over less money', () => {
+  const deal = (requested_amount: number): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic' });
+  const doubts = (r: { reasons: string[] }) => r.reasons.filter((x) => /in words, yet every amount/.test(x));
+
+  it('the ask approved in full under any owner or word for it, while every amount is below it: a person', () => {
+    for (const words of [
+      'Notes: Pinecrest is approved for their entire requested amount.',
+      'Summary: we approved you for your full ask, see terms.',
+      'The client is approved at 100% of the request per committee.',
+      'Merchant approved for everything they asked for.',
+      'Your whole request has been approved.',
+    ]) {
+      const r = read(`Counter terms: $40,000, factor 1.36, 9 months, daily.\n${words}`, deal(60_000));
+      expect(doubts(r), words).toHaveLength(1);
+      expect(r.review_reason, words).toBe('conflicting_cues');
+    }
+    // near misses: a form's "Total Amount Approved" field, the full ask refused, or the same words at the ask
+    const field = read('Total Amount Approved: $40,000\nFactor 1.36, 9 months, daily.', deal(60_000));
+    expect(doubts(field)).toEqual([]);
+    const refused = read("We couldn't get approved for your full request; best is $40,000 at 1.36 over 9 months, daily.", deal(60_000));
+    expect(doubts(refused)).toEqual([]);
+    const atAsk = read('Approved for your full request: $60,000 at 1.36 over 9 months, daily.', deal(60_000));
+    expect(doubts(atAsk)).toEqual([]);
+    expect(atAsk.review_reason).toBeUndefined();
+  });
+});
+
+describe('(rfix29) another file named by its town and its trade in lower case', () => {
+  const deal: ReplyContext = { requested_amount: 40_000, business_name: 'Corvallis Timberline Bike Works' };
+  it("the other file's paragraph is not read for this deal: this deal's decline stands", () => {
+    const r = read('Corvallis Timberline Bike Works is a no, too many NSFs in October.\n\nSeparately on the Eugene taqueria file: approved at $40,000, 1.32, 6 months daily. Send the contract request when ready.', deal);
+    expect(r.type).toBe('declined');
+    expect(r.reasons.some((x) => /names another deal/.test(x))).toBe(true);
+    const s = read('Corvallis Timberline Bike Works - declined, stacking.\n\nAnd your Salem flooring deal is approved for $40,000 at 1.30 over 9 months, weekly.', deal);
+    expect(s.type).toBe('declined');
+    // near misses: the deal's papers or a month named that way name no other file; the answer is read as written
+    const paper = read('Approved $40,000 at 1.30 over 9 months, weekly.\n\nThe October bank statement file you sent was unreadable, please resend it with the contract request.', deal);
+    expect(paper.reasons.some((x) => /names another deal/.test(x))).toBe(false);
+    expect(paper.type).toBe('approved');
+    const own = read('On the Corvallis bike file: approved $40,000 at 1.30 over 9 months, weekly.', deal);
+    expect(own.reasons.some((x) => /names another deal/.test(x))).toBe(false);
+    expect(own.type).toBe('approved');
+  });
+});
+
+describe('(rfix29) a factor dictated in figures', () => {
+  it('"1 point 3 4" is 1.34 when voice-to-text writes the digits apart', () => {
+    const r = read('Hi Dana comma we can do thirty five thousand at a 1 point 3 4 factor comma 8 months daily period', { requested_amount: 50_000 });
+    expect(r.type).toBe('counter');
+    expect(r.offers[0]).toMatchObject({ amount: 35_000, factor_rate: 1.34, term: 8, term_unit: 'months' });
+    expect(wordsToDigits('factor 1 point 4')).toBe('factor 1.4');
+    // near misses: points of fee, a point made, a digit run that is no factor
+    expect(wordsToDigits('we pay 2 points to the iso')).toBe('we pay 2 points to the iso');
+    expect(wordsToDigits('1 point to make, the file is thin')).toBe('1 point to make, the file is thin');
+    expect(wordsToDigits('1 point 5 percent origination')).toBe('1 point 5 percent origination');
+  });
+});
+
+describe('(rfix29) a payoff or balance beside the offer is no amount put forward', () => {
+  it('"payoff ... is $X" is owed, the approval at the ask stands alone', () => {
+    const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic' };
+    const r = read('Their balance with us today is $18,940.00 and the per diem is $295.00.\n\nRenewal approved for the full $60,000 at 1.34, 8 months, weekly. We net our balance out of the wire.', deal);
+    expect(r.type).toBe('approved');
+    expect(r.review_reason).toBeUndefined();
+    expect(r.offers).toHaveLength(1);
+    // near misses: a funding word after the balance still reads the figure as offered; a smaller amount floated still goes to a person
+    const funded = read('The balance is clean so we can fund $45,000 at 1.34, 8 months, weekly.', deal);
+    expect(funded.offers[0]?.amount).toBe(45_000);
+    const capped = read('With the Fora balance still open, committee capped us at $45,000 instead of $60,000: 1.40 factor, 8 months, weekly.', deal);
+    expect(capped.offers[0]?.amount).toBe(45_000);
+    const floated = read('Approved for the full $60,000 at 1.34, 8 months, weekly. Honestly I would rather be at $40,000 on this one.', deal);
+    expect(floated.review_reason).toBeDefined();
+  });
+});

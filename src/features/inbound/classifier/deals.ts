@@ -160,6 +160,8 @@ const LENDER_WORDS = new Set(['funding', 'funders', 'funder', 'capital', 'lendin
 const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company', 'ltd', 'pllc', 'pc', 'pa', 'lp', 'llp', 'dba', 'and', 'of', 'the']);
 /** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
 const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
+/** (rfix29) Lower-case words after a capitalised one that are a file's papers or the trade's words, never a business's trade. */
+const LOWER_NOT_TRADE = 'bank|statements?|tax|returns?|lease|contracts?|docs?|documents?|paperwork|renewal|funding|credit|new|old|other|same|first|second|last|next|revised|updated|pending|declined|approved|merchant|client|stips?|application|app|signed';
 /** Where a reply names the business a decision is about. */
 const NAMED_BUSINESS: RegExp[] = [
   // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
@@ -185,7 +187,10 @@ const NAMED_BUSINESS: RegExp[] = [
   // (holdout36) ... also after the greeting on the same line: "Dana - on Harbor Bakery, I need ...", "Hi Dana, for Red Oak: ..."
   new RegExp(`(?:^|\\n|[.!?][ \\t]+)[ \\t]*(?:(?:[Hh]i|[Hh]ello|[Hh]ey)?[ \\t]*[A-Z][a-z]+[ \\t]*(?:,|[ \\t][-\\u2013\\u2014])[ \\t]+)?(?:(?:[Aa]lso|ALSO|[Aa]nd|[Pp]lus|[Ss]eparately|[Mm]eanwhile|[Oo]ne more thing)[ \\t]*,?[ \\t]+)?(?:[Ff]or|[Rr]e|RE|[Rr]egarding|[Oo]n)[ \\t]*:?[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]*(?::|,|[ \\t][-\\u2013\\u2014][ \\t])`, 'g'),
   // a portal's grid: "Merchant: Dixon Auto Glass", "Business Name | Dixon Auto Glass"
-  new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),
+  new RegExp(`\\b(?:[Mm]erchant|[Bb]usiness|DBA|[Ll]egal [Nn]ame|[Cc]ompany)(?:[ \\t]+[Nn]ame)?[ \\t]*[:|][ \\t]*(${CAP_RUN})`, 'g'),  // (rfix29) a file named by its town or first word and its trade in lower case, as reps shorten a name they say often: "on the
+  // Mobile oyster house file", "your Tupelo upholstery deal" (the capitalised word a distinctive one, never a month or the trade's
+  // noun; the lower-case words no paper of the file: "the October bank statement file" names none)
+  new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+([A-Z][a-z][\\w&'-]*(?:[ \\t]+(?!(?:${LOWER_NOT_TRADE})\\b)[a-z][\\w&'-]*){1,3})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
 ];
 
 /** The patterns above whose name comes right before its decision ("looks good", "is approved", "- APPROVED"). */

@@ -5,9 +5,22 @@
 /**
  * The full ask approved in words: "approved as requested", "approved as submitted", "approved in full", "approved for the full
  * amount", "full amount approved". Never negated ("not approved as submitted", "can't approve the full amount").
+ * (rfix29) Any owner before the ask and any word for it: "approved for your full request", "approved for their entire requested
+ * amount", "approved at 100% of the ask", "approved for everything you asked for", "your full request has been approved".
  */
-const APPROVED_AS_ASKED =
-  /\bapprov(?:ed|al)[ \t]+(?:as[ \t]+(?:requested|submitted|asked|applied(?:[ \t]+for)?|presented|proposed)|in[ \t]+full|(?:for|at)[ \t]+the[ \t]+(?:full|requested|entire)[ \t]+(?:amount|ask|request))\b|\b(?:full|requested|entire)[ \t]+(?:amount|ask|request)[ \t]+(?:is[ \t]+|was[ \t]+|has[ \t]+been[ \t]+)?approved\b/g;
+const FULL = '(?:full|entire|whole|complete|total|requested|original)';
+const ASK_NOUN = '(?:amount|ask|request|requested[ \\t]+amount|funding(?:[ \\t]+(?:amount|request))?|sum|figure|submission)';
+/** After the ask only the words that mean all of it: "Total Amount Approved: $50,000" is a form's field, not the ask. */
+const FULL_BEFORE_APPROVED = '(?:full|entire|whole|requested)';
+const OWNER = '(?:the|your|their|our|his|her|its|this|that)';
+const APPROVED_AS_ASKED = new RegExp(
+  '\\bapprov(?:ed|al)[ \\t]+(?:(?:you|them|him|her|it|the[ \\t]+(?:merchant|client|file|deal))[ \\t]+)?(?:as[ \\t]+(?:requested|submitted|asked|applied(?:[ \\t]+for)?|presented|proposed)|in[ \\t]+full' +
+    `|(?:for|at)[ \\t]+(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+){1,2}${ASK_NOUN}` +
+    `|(?:for|at)[ \\t]+100[ \\t]*(?:%|percent)[ \\t]+of[ \\t]+${OWNER}[ \\t]+(?:${FULL}[ \\t]+)?${ASK_NOUN}` +
+    '|for[ \\t]+(?:everything|all|the[ \\t]+lot)[ \\t]+(?:that[ \\t]+)?(?:you|they|the[ \\t]+merchant)[ \\t]+(?:asked|requested|applied)(?:[ \\t]+for)?)\\b' +
+    `|\\b${FULL_BEFORE_APPROVED}[ \\t]+${ASK_NOUN}[ \\t]+(?:is[ \\t]+|was[ \\t]+|has[ \\t]+been[ \\t]+|got[ \\t]+|were[ \\t]+)?(?:fully[ \\t]+)?approved\\b`,
+  'g',
+);
 const NEGATED_BEFORE = /\b(?:not|never|no|n't|cannot|can't|couldn't|won't|unable to|instead of)\b[^.!?\n]{0,20}$/;
 
 /**

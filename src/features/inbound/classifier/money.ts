@@ -79,6 +79,10 @@ const COUNTED_PAYMENT_BEFORE = /(?<![\w.$])\d{1,3}\s+(?:(?:(?:daily|weekly|bi-?w
 /** (rfix12) A line labelled by what a consolidation pays off: "Pays off: Rapid Finance (~$12,900) + Bitty Advance (~$8,400)", "Payoffs: ...". */
 const PAYOFF_LINE = /^\s*(?:[-*\u2022]\s*)?(?:pays? off|paying off|to pay off|payoffs?|buy ?outs?|buying out|takes? out|taking out)\s*(?::|\||-|\u2013)\s*/i;
 
+/** (rfix29) A sum owed on an advance before its figure: a payoff, a balance, what is still owed, a per-diem. */
+const OWED_BEFORE = /\b(?:payoffs?|pay-?off (?:amount|figure|balance)|balances?|still owe[sd]?|owe[sd]?|outstanding|per[- ]diem)\b(?![^]*\b(?:payoffs?|balances?|owe[sd]?|outstanding|per[- ]diem)\b)/;
+/** A word of funding: the amount approved, offered, funded or capped ("they capped us at $55,000" after "the balance still open"). */
+const FUNDED_WORD = /\b(?:approv\w*|fund\w*|advance|offer\w*|can do|could do|counter\w*|landed|loan|capped|cap|limit\w*|max\w*|(?:we|us|i)(?:'re| are| am)? at|(?:can|could|will|would) (?:go|do))\b/;
 export function moneyKind(line: string, start: number, end: number): MoneyKind {
   // (rfix12) every figure on a line labelled by the advances a consolidation pays off is their balance, none the offer's
   // amount (the funder's name beside it, "Bitty Advance (~$8,400)", names no advance offered)
@@ -101,7 +105,11 @@ export function moneyKind(line: string, start: number, end: number): MoneyKind {
     if (last >= 0) found.push({ kind, dist: pre.length - last });
   }
   // "approved for $X", "we're at $X", "best we can do is $X": a weak hint, beaten by any real word nearby
-  if (/\b(at|for|is)\s*~?\s*$/.test(pre)) found.push({ kind: 'funded', dist: 8 });
+  // (rfix29) ... and by a sum owed named in its clause with no word of funding after it: "Payoff as of today is $31,480", "the
+  // balance left with us is $12,300" (the figure owed on an advance, never the one offered)
+  const owed = OWED_BEFORE.exec(pre);
+  const weakBeatenByOwed = owed !== null && !FUNDED_WORD.test(pre.slice(owed.index + owed[0].length));
+  if (/\b(at|for|is)\s*~?\s*$/.test(pre) && !weakBeatenByOwed) found.push({ kind: 'funded', dist: 8 });
   for (const [kind, re] of POST_KINDS) {
     const m = re.exec(post);
     if (m) found.push({ kind, dist: m[0].length - m[0].trimStart().length });

@@ -128,6 +128,9 @@ function wordsToDigitsOnce(lower: string): string {
     .replace(R[9], (_m, amt: string, p: string, art: string | undefined, t: string, u: string | undefined) => `${amt} ${p}${art ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
     // a factor in words: "one point three two" -> "1.32"
     .replace(R[10], (_m, a: string, d: string) => `${V.NUMBER_WORDS[a]}.${d.split(/[- ]/).map((w) => V.DIGIT_WORDS[w]).join('')}`)
+    // (rfix29) ... and as voice-to-text writes it, in figures: "1 point 3 8 factor" -> "1.38" (single digits only: "2 points" or
+    // "1 point to the broker" stay words)
+    .replace(/\b([12]) point ((?:\d)(?: \d){0,3})\b(?! ?(?:\d|k\b|%|percent|points?\b|pts\b))/g, (_m, a: string, d: string) => `${a}.${d.replace(/ /g, '')}`)
     // a factor read out after its label (holdout11): "factor one thirty-eight" -> "factor 1.38", "buy rate of one forty" -> 1.40
     .replace(R[11], (_m, l: string, j: string | undefined, t: string, u: string | undefined) => `${l}${j ?? ''} ${(1 + (V.NUMBER_WORDS[t] + (u ? V.NUMBER_WORDS[u] : 0)) / 100).toFixed(2)}`)
     // (rfix20) ... and before its label, as a phone reads it: "like a one thirty five factor", "a one-forty buy rate"

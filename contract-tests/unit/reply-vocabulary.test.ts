@@ -6052,6 +6052,10 @@ describe('(revK) outside attacks on rfix27/28: conditional boilerplate, digests,
     const ours = hook(['Case #88120 - Copper Kettle Catering', 'Assignee: Marco Ruiz', 'Status: Open', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Thanks Jo, noted.', '', '~~~', 'Reply above this line.', 'Summit Valley Capital Support'].join('\n'));
     expect(ours.r).toMatchObject({ type: 'declined', decline_category: 'nsf' });
     expect(ours.out.apply).toBe(true);
+    // a case system naming none of our names: the lender's approval above the first author heading is never dropped for the block below
+    const theirs = hook(['Ticket #5521: Re Copper Kettle Catering', 'Approved $60,000 at 1.35, 9 months daily.', 'Reply from Jo Tanaka:', 'We also need a voided check before funding.'].join('\n'));
+    expect(theirs.r.type).not.toBe('needs_info');
+    expect(theirs.out.apply).toBe(false);
   });
 
   it('held: the full ask approved in words at the ask applies, however the amount is written', () => {
@@ -6093,6 +6097,12 @@ describe('(revK) outside attacks on rfix27/28: conditional boilerplate, digests,
     expect(c.r.review_reason).toBe('conflicting_cues');
     expect(c.out.apply).toBe(false);
     expect(hook('Approved $60,000 at 1.35 for 9 months, daily. Sorry, make it $45,000 at the same terms.\n\nJo').out.apply).toBe(false);
+  });
+
+  it('left (documented): a decline sharing its sentence with a template conditional is blanked with it, never applied', () => {
+    // the conditional's sentence is blanked whole (vocabulary.ts BOILERPLATE), the decline in it too: a person reads it, no coverage
+    expect(hook('Unfortunately the file is declined, and if the merchant is approved elsewhere we would not be able to take a second position.\n\nJo').out.apply).toBe(false);
+    expect(hook('In the event the merchant is declined by us, as it is here, the reason is: 9 NSFs in 60 days. Pre-approval from last week at $60,000 is void.\n\nJo').out.apply).toBe(false);
   });
 
   it('left (documented): a digest entry naming a shorter or longer form of this business is read as ours', () => {

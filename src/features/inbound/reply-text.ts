@@ -571,7 +571,8 @@ export function ticketDeskReply(own: string, subject: string, ourNames: string[]
     if (!mine) blocks.push(body.join('\n').trim());
     i = j - 1;
   }
-  // (revK) a block dropped as the agent's on a desk not known ours: whose words are whose is for a person, nothing is read
-  if (agentDropped) return '';
+  // (revK) a block dropped as the agent's on a desk not known ours, or author blocks on a desk not known ours (the lender's own case
+  // system, whose words before the first heading may be its decision): whose words are whose is for a person, nothing is read
+  if (agentDropped || (!ourDesk && blocks.length)) return '';
   return blocks.length ? blocks.filter(Boolean).join('\n\n') : null;
 }

@@ -6081,3 +6081,109 @@ describe('(rfix29) a payoff or balance beside the offer is no amount put forward
     expect(floated.review_reason).toBeDefined();
   });
 });
+
+describe('(revK) outside attacks on rfix27/28: conditional boilerplate, digests, the ticket desk, the ask approved in words, offers on a condition', () => {
+  const deal = (business_name = 'Copper Kettle Catering', requested_amount = 60_000, trace_code: string | null = null): ReplyContext => ({ requested_amount, business_name, trace_code, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+  const dg = (entries: string[]) => ['Ridgeline Funding ISO Portal', 'Daily summary', '', ...entries.flatMap((e) => ['=====================', e, '']), '=====================', 'Log in to respond.'].join('\n');
+
+  it('held: a template conditional beside the real decision never turns it into another applied answer', () => {
+    // the question asked back ("if the file was approved") answered in the same sentence: never applied on half a sentence
+    expect(hook('You asked if the file was approved - it was, at $60,000, 1.35 factor, 9 months, daily.\n\nJo').out.apply).toBe(false);
+    expect(hook('To answer if the file was approved: not at the ask, we can do $40,000 at 1.38 over 9 months, daily.\n\nJo').out.apply).toBe(false);
+    // a conditional about funding after the approval keeps the approval
+    expect(hook('Approved $60,000 at 1.35 over 9 months, daily, and if the merchant is funded by Friday we waive the origination fee.\n\nJo').r.offers).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35 })]);
+    // "Should you have questions, the file was declined ..." is a decline
+    expect(hook('Should you have questions, the file was declined due to 9 NSFs in the last 60 days.\n\nJo').r.type).toBe('declined');
+    // a reversal hidden in a "where the merchant was funded" clause is never applied as the approval
+    expect(hook('Sorry, we had it approved at $60,000 but where the merchant was funded by another lender yesterday the file is now declined for stacking.\n\nJo').out.apply).toBe(false);
+    // "if ... otherwise" with no offer is a plain decline
+    expect(hook('If you can get us three more months of statements we can take another look; otherwise this is a decline, too many NSFs.\n\nJo').r.type).toBe('declined');
+  });
+
+  it('held: a single reply with signature rules is no digest; a digest naming this deal twice goes to a person', () => {
+    const sig = hook(['Copper Kettle Catering (File #RF-20455) - approved at $60,000, 1.34 factor, 8 months, weekly.', '----', 'Jo Tanaka', 'Ridgeline Funding', '----', 'Previously on your pipeline:', 'Maple Ridge Dental Group (File #RF-20391)  still pending bank statements'].join('\n'));
+    expect(sig.r.type).toBe('approved');
+    const two = hook(dg(['DECLINED\nCopper Kettle Catering LLC (File #RF-20301)\n  Reason: 3 open positions', 'APPROVED\nCopper Kettle Catering (File #RF-20455)\n  Funded: $60,000\n  Buy rate: 1.31\n  Term: 9 months, daily', 'DECLINED\nBlue Heron Marina (File #RF-20412)\n  Reason: TIB']));
+    expect(two.out.apply).toBe(false);
+  });
+
+  it('held: a case number in a normal lender subject reads the lender; words outside any author heading are never applied', () => {
+    const a = hook('Hi team,\nApproved at the full $60,000, 1.34 factor, 8 months, weekly.\n\nJo Tanaka\nRidgeline Funding', deal(), 'Re: Case #12345 Copper Kettle Catering');
+    expect(a.r.type).toBe('approved');
+    expect(a.out.apply).toBe(true);
+    expect(hook('We had to decline this one, 12 NSFs in the last 60 days.\n\nUpdate from credit:\nThey would look again with three more months of statements.\n\nJo', deal(), 'Re: Case #12345 Copper Kettle Catering').out.apply).toBe(false);
+    expect(hook(['Ticket #4410 update', '', 'Approved at the full $60,000, 1.34 factor, 8 months, weekly.', '', 'Comment by Marco Ruiz:', 'thanks, will get the merchant to sign', '', 'Reply above this line to add to ticket #4410.'].join('\n')).out.apply).toBe(false);
+  });
+
+  it("fixed: the lender's own ticket desk (its assignee the lender's agent, the other block our broker's) is never read as our desk", () => {
+    const c = hook(['Ridgeline Funding Support - Case #88120', 'Assignee: Jo Tanaka', 'Status: Solved', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Merchant accepted the offer, please send contracts for $60,000 at 1.34, 8 months.', '', '~~~', 'Reply above this line.'].join('\n'));
+    expect(c.r.type).not.toBe('approved');
+    expect(c.out.apply).toBe(false);
+    // near miss: the same blocks on our own desk (its footer carries our name) read the lender's block, the assignee's is ours
+    const ours = hook(['Case #88120 - Copper Kettle Catering', 'Assignee: Marco Ruiz', 'Status: Open', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Thanks Jo, noted.', '', '~~~', 'Reply above this line.', 'Summit Valley Capital Support'].join('\n'));
+    expect(ours.r).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+    expect(ours.out.apply).toBe(true);
+    // a case system naming none of our names: the lender's approval above the first author heading is never dropped for the block below
+    const theirs = hook(['Ticket #5521: Re Copper Kettle Catering', 'Approved $60,000 at 1.35, 9 months daily.', 'Reply from Jo Tanaka:', 'We also need a voided check before funding.'].join('\n'));
+    expect(theirs.r.type).not.toBe('needs_info');
+    expect(theirs.out.apply).toBe(false);
+  });
+
+  it('held: the full ask approved in words at the ask applies, however the amount is written', () => {
+    expect(hook('Approved in full! $60K at 1.35, 8 months, weekly payment of $2,492.\n\nJo').out.apply).toBe(true);
+    expect(hook('Approved as requested - sixty thousand, 1.35 factor, 8 months weekly.\n\nJo').out.apply).toBe(true);
+    expect(hook('We approved the full amount requested, though after the Kapitus payoff of $20,000 the merchant nets $40,000. 1.35, 8 months weekly.\n\nJo').r.offers).toEqual([expect.objectContaining({ amount: 60_000 })]);
+  });
+
+  it('fixed: two offers, one on a condition said any way ("assuming", "with ...: / without:", "once ... until then", "if ... otherwise" after the offer): a person', () => {
+    const cases = [
+      'Assuming the Kapitus payoff letter comes in, $60,000 at 1.38 over 9 months daily. Without it, $35,000 at 1.34, 9 months daily.\n\nJo',
+      'With a payoff letter: $60,000 / 1.38 / 9 mo daily\nWithout: $35,000 / 1.34 / 9 mo daily\n\nJo',
+      'Once the October statement shows $90k+ in deposits we are at $60,000, 1.38, 9 months. Until then best I can do is $30,000, 1.36, 9 months daily.\n\nJo',
+      '$60,000 at 1.38 over 9 months daily if the owner signs a personal guarantee, otherwise $40,000 at 1.42 over 9 months daily.\n\nJo',
+    ];
+    for (const t of cases) {
+      const h = hook(t);
+      expect(h.r.offers.length).toBe(2);
+      expect(h.r.review_reason).toBe('tentative_terms');
+      expect(h.out.apply).toBe(false);
+    }
+    // near misses: a menu with no alternative for a failed condition stays applied
+    expect(hook('Two options on this one: $60,000 at 1.38 over 9 months daily, or $45,000 at 1.32 over 9 months daily.\n\nJo').out.apply).toBe(true);
+    expect(hook('We can do $40,000 at 1.38 over 9 months daily, or with weekly payments $40,000 at 1.42 over 40 weeks.\n\nJo').r.review_reason).toBeUndefined();
+    // one offer and a next step stays applied
+    expect(hook('Approved $60,000 at 1.35 for 9 months, daily. Once the contract is signed, we fund within 24 hours.\n\nJo').out.apply).toBe(true);
+  });
+
+  it('fixed: another business in lower case before "..." or a comma; an amount corrected in the same message', () => {
+    for (const t of ['harbor view nail spa... approved 60k 1.40 100 days daily', 'harbor view nail spa, approved 60k 1.40 100 days daily', 'harbor view nail spa\u2026 declined, too many nsfs', 'fyi harbor view nail spa approved 60k 1.40 100 days daily']) {
+      const h = hook(t);
+      expect(h.r.review_reason).toBe('multiple_deals');
+      expect(h.out.apply).toBe(false);
+    }
+    // near miss: this deal's own name before the dots
+    expect(hook('copper kettle... approved 60k 1.40 100 days daily').r.review_reason).toBeUndefined();
+    // "Correction: make that $45,000": which amount stands is for a person, never the first applied
+    const c = hook('Approved $60,000 at 1.35 for 9 months, daily. Correction: make that $45,000 at 1.35 for 9 months, daily.\n\nJo');
+    expect(c.r.review_reason).toBe('conflicting_cues');
+    expect(c.out.apply).toBe(false);
+    expect(hook('Approved $60,000 at 1.35 for 9 months, daily. Sorry, make it $45,000 at the same terms.\n\nJo').out.apply).toBe(false);
+  });
+
+  it('left (documented): a decline sharing its sentence with a template conditional is blanked with it, never applied', () => {
+    // the conditional's sentence is blanked whole (vocabulary.ts BOILERPLATE), the decline in it too: a person reads it, no coverage
+    expect(hook('Unfortunately the file is declined, and if the merchant is approved elsewhere we would not be able to take a second position.\n\nJo').out.apply).toBe(false);
+    expect(hook('In the event the merchant is declined by us, as it is here, the reason is: 9 NSFs in 60 days. Pre-approval from last week at $60,000 is void.\n\nJo').out.apply).toBe(false);
+  });
+
+  it('left (documented): a digest entry naming a shorter or longer form of this business is read as ours', () => {
+    // "Copper Kettle Catering Supply" and "Kettle Catering" share this deal's words with nothing beside them differing: read as ours.
+    // Kept: a lender's shortening of the merchant is the common case; a broker with two such merchants is rare.
+    const sup = hook(dg(['DECLINED\nMaple Ridge Dental Group (File #RF-20391)\n  Reason: TIB', 'APPROVED\nCopper Kettle Catering Supply (File #RF-20455)\n  Funded: $60,000\n  Buy rate: 1.31\n  Term: 9 months, daily']));
+    expect(sup.r.type).toBe('approved');
+  });
+});

@@ -552,17 +552,27 @@ export function ticketDeskReply(own: string, subject: string, ourNames: string[]
   const lines = text.split('\n');
   const agents = [...text.matchAll(TICKET_AGENT_FIELD)].map((m) => m[1].toLowerCase());
   const ours = ourNames.map((n) => n.toLowerCase().trim()).filter((n) => n.length >= 3);
+  // (revK) the desk is known ours only where it carries our own name (its footer, its sender line); a desk naming none of our names
+  // may be the lender's own, whose assignee is the lender's agent and whose other blocks are our broker's words
+  const ourDesk = ours.some((n) => text.toLowerCase().includes(n));
+  let agentDropped = false;
   const blocks: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const head = TICKET_REPLY_HEAD.exec(lines[i]);
     if (!head || TICKET_INTERNAL_HEAD.test(lines[i])) continue;
     const author = (head[1] ?? head[2]).toLowerCase();
-    const mine = ours.some((n) => author.includes(n)) || agents.some((a) => a.length >= 3 && (author.includes(a) || a.includes(author.replace(/\s*\(.*$/, '').trim())));
+    const byUs = ours.some((n) => author.includes(n));
+    const byAgent = agents.some((a) => a.length >= 3 && (author.includes(a) || a.includes(author.replace(/\s*\(.*$/, '').trim())));
+    if (byAgent && !byUs && !ourDesk) agentDropped = true;
+    const mine = byUs || byAgent;
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length && !TICKET_REPLY_HEAD.test(lines[j]) && !TICKET_INTERNAL_HEAD.test(lines[j]) && !TICKET_FOOTER.test(lines[j]); j++) body.push(lines[j]);
     if (!mine) blocks.push(body.join('\n').trim());
     i = j - 1;
   }
+  // (revK) a block dropped as the agent's on a desk not known ours, or author blocks on a desk not known ours (the lender's own case
+  // system, whose words before the first heading may be its decision): whose words are whose is for a person, nothing is read
+  if (agentDropped || (!ourDesk && blocks.length)) return '';
   return blocks.length ? blocks.filter(Boolean).join('\n\n') : null;
 }

@@ -757,7 +757,7 @@ export const HELD_BACK = [
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
-  { phrase: 'correction (on|to|for)|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
+  { phrase: 'correction (on|to|for)|correction(?= ?[:\u2013\u2014-])|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d[\\d,.]*k?|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
 ];
 
 /**

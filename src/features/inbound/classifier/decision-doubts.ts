@@ -44,8 +44,15 @@ export function approvedAsAskedBelowAsk(lower: string, amounts: number[], ask: n
  */
 const CONDITION_ON_ITEMS =
   /\b(?:if|provided|assuming|as long as)[ \t]+(?:you|they|the[ \t]+(?:merchant|client|owner|customer|borrower)|he|she|we)[ \t]+(?:can[ \t]+|could[ \t]+|are[ \t]+able[ \t]+to[ \t]+|is[ \t]+able[ \t]+to[ \t]+)?(?:get|send|provide|show|bring|produce|upload|forward|supply|see|receive|get[ \t]+(?:us|me))\b|\bonce[ \t]+(?:we|i)[ \t]+(?:see|get|receive|have)\b/;
+/**
+ * (revK) Where two offers or more are read, any condition put before one of them ("assuming the payoff letter comes in", "with a
+ * payoff letter:", "once the October statement shows 90k", "if the owner signs a guarantee") followed by the alternative for when it
+ * fails: which offer stands is not yet known either. A menu with no alternative word ("if they'd rather pay weekly ... instead") is
+ * left alone.
+ */
+const CONDITION_ANY = /\b(?:if|provided|assuming|as[ \t]+long[ \t]+as|so[ \t]+long[ \t]+as|once|with|subject[ \t]+to|contingent[ \t]+(?:on|upon)|upon)\b/;
 /** The alternative the lender offers when that condition fails: "otherwise", "if not", "failing that", "without it". */
-const ALTERNATIVE = /\b(?:otherwise|if[ \t]+not|failing[ \t]+that|without[ \t]+(?:it|that|them|those)|absent[ \t]+(?:that|it)|if[ \t]+(?:it|they|that)[ \t]+(?:doesn't|does[ \t]+not|don't|do[ \t]+not|can't|cannot)|if[ \t]+(?:you|they)[ \t]+(?:can't|cannot|can[ \t]+not)|if[ \t]+(?:deposits|revenue|it)[ \t]+(?:stays?|remains?))\b/;
+const ALTERNATIVE = /\b(?:otherwise|if[ \t]+not|failing[ \t]+that|without[ \t]+(?:it|that|them|those|one|a|an|the)\b|without(?=[ \t]*[:\u2013\u2014-])|until[ \t]+then|till[ \t]+then|in[ \t]+the[ \t]+meantime|or[ \t]+else|absent[ \t]+(?:a|an|the)\b|absent[ \t]+(?:that|it)|if[ \t]+(?:it|they|that)[ \t]+(?:doesn't|does[ \t]+not|don't|do[ \t]+not|can't|cannot)|if[ \t]+(?:you|they)[ \t]+(?:can't|cannot|can[ \t]+not)|if[ \t]+(?:deposits|revenue|it)[ \t]+(?:stays?|remains?))\b/;
 
 /**
  * (rfix28) Offers hanging on something not yet brought, with another offer for when it is not ("if you can get us the October
@@ -54,7 +61,7 @@ const ALTERNATIVE = /\b(?:otherwise|if[ \t]+not|failing[ \t]+that|without[ \t]+(
  */
 export function offersOnUnmetCondition(lower: string, offers: number): string | null {
   if (offers < 1) return null;
-  const c = CONDITION_ON_ITEMS.exec(lower);
+  const c = CONDITION_ON_ITEMS.exec(lower) ?? (offers >= 2 ? CONDITION_ANY.exec(lower) : null);
   if (!c) return null;
   const after = lower.slice(c.index + c[0].length);
   const alt = ALTERNATIVE.exec(after);
@@ -89,7 +96,7 @@ export function lowerCaseOtherBusiness(lower: string, businessName: string | nul
   const kin = (w: string) => business.some((b) => b === w || (w.length >= 4 && b.startsWith(w)) || (b.length >= 4 && w.startsWith(b)) || shortens(w, b) || shortens(b, w));
   if (text.split(/[^a-z0-9]+/).some((w) => w.length >= 3 && business.includes(w))) return null;
   const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:[:\u2013\u2014-][ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
+  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:(?:[:\u2013\u2014,-]|\.{2,}|\u2026)[ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
   if (!m) return null;
   const words = m[1].split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !NOT_A_BUSINESS.has(w));
   if (words.length < 2 || words.some(kin)) return null;

@@ -374,6 +374,24 @@ export function read(pages: PageItems[]): Reading {
       }
     }
 
+    // A day's heading that carries the day's closing balance ("May 4 ... End of day balance
+    // $13,174.61", "Mar 4 Daily balance 1,204.10"): the date heads the rows below it and the amount is
+    // that day's printed balance, never a transaction (blind-64: a credit union's flexbox view
+    // grouping each day's rows under it, no balance per row). Only in a table without a date column
+    // and only with the day's words, so a register's dated "Ending balance" row stays what it was.
+    if ((cols ? !cols.some((c) => c.kind === 'date') : true) && kind !== 'summary' && kind !== 'daily' && money.length === 1 && tk[0]?.k === 'date' && tk[tk.length - 1].k === 'money') {
+      const label = tk.slice(1, -1);
+      const words = label.map((t) => t.t).join(' ');
+      if (label.length && label.every((t) => t.k === 'text') && /\bbalance\b/i.test(words) && /\b(end of (the )?day|end-of-day|day's|daily)\b/i.test(words)) {
+        dayDate = (tk[0] as Extract<Tok, { k: 'date' }>).md;
+        dayHeader = headerText;
+        r.daily.push({ md: dayDate, cents: signedCents((money[0] as Extract<Tok, { k: 'money' }>).m) });
+        lastRow = null;
+        pending = null;
+        continue;
+      }
+    }
+
     const first = tk[0];
     const at: LineAt = { i, line, tk, money, text, first, kind, accountCols };
     const there = thereAreLine(st, at);

@@ -767,7 +767,7 @@ export const MAX_LOAN_CREDITS = 2;
 /**
  * Credits the statement would settle as loan or advance proceeds, not sales (rules.ts depositKind
  * 'loan': a loan, SBA or funder row, or a credit worded as an advance's funding, fundingCredit),
- * more than MAX_LOAN_CREDITS of them in one statement, a draw on a line of credit aside (lineDraw: drawn as often as the business needs) and a loan payment given back (paymentReturned). A business
+ * more than MAX_LOAN_CREDITS of them in one statement, a draw on a line of credit aside (lineDraw: drawn as often as the business needs), a loan payment given back (paymentReturned) and a known funder's funding (its mca_funder row: stacked advances) aside. A business
  * takes a loan or an advance once or twice in a period; loan-worded credits that RECUR are more
  * likely a lender paying the business for its customers' purchases (a consumer-financing program
  * paying an installer: "ACH Credit MOSAIC SOLAR Loan Funding Settlement", thirteen times in a
@@ -776,7 +776,9 @@ export const MAX_LOAN_CREDITS = 2;
  * those credits (empty when there are too few to doubt).
  */
 export function recurringLoanCredits(txns: Txn[], givenBack: ReadonlySet<Txn> = new Set()): Txn[] {
-  const loans = txns.filter((t) => t.cents > 0 && !givenBack.has(t) && !lineDraw(t.description) && !paymentReturned(t.description) && (depositKind(t.description) === 'loan' || fundingCredit(t.description)));
+  // A funder the table knows (its mca_funder row) funds an advance: three in a period are stacked advances (the MCA trade's
+  // commonest shape), never a consumer program paying for customers' purchases; the table settles them as funding.
+  const loans = txns.filter((t) => t.cents > 0 && !givenBack.has(t) && !lineDraw(t.description) && !paymentReturned(t.description) && !classOf(t.description).mca_funder && (depositKind(t.description) === 'loan' || fundingCredit(t.description)));
   return loans.length > MAX_LOAN_CREDITS ? loans : [];
 }
 

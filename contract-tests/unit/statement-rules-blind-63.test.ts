@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeStatementPdf } from '../../src/features/statements/analyze';
 import { categoryDoubt, MAX_LOAN_CREDITS, recurringLoanCredits } from '../../src/features/statements/doubt';
 import type { Txn } from '../../src/features/statements/reconcile';
 import { statementRules } from '../../src/features/statements/rule-table';
 import { depositKind } from '../../src/features/statements/rules';
-import type { PageSpec } from '../support/statement-builder';
-import { statementPdf } from '../support/statement-builder';
-import { figures, R } from '../support/statement-read';
+import { figures, readRegister } from '../support/statement-read';
 
 // blind-63 (sf63): the first batch from pdflatex, WeasyPrint and wkhtmltopdf. Its one wrong figure
 // was no typesetting fault (pdf.js gives TeX's fi / ff / ffi / fl ligatures as letters, and the
@@ -85,38 +82,8 @@ describe('2. more than two credits settled as loan or advance proceeds in one st
 });
 
 describe('3. a whole statement: recurring loan-worded credits refuse it, never a confident low revenue', () => {
-  const statement = (lender: string, n: number): PageSpec => {
-    const rows: Array<[string, string, number]> = [
-      ['06/02', 'Direct Deposit, STRIPE TRANSFER 4411', 2_500],
-      ['06/03', 'Direct Withdrawal, GUSTO PAYROLL 8812', -6_000],
-      ['06/09', 'Direct Deposit, SQUARE INC 7781', 3_000],
-      ...Array.from({ length: n }, (_, i): [string, string, number] => [`06/${String(10 + i * 3).padStart(2, '0')}`, `ACH Credit ${lender} Loan Funding Settlement ${5501 + i}`, 8_000 + i * 250]),
-      ['06/27', 'Check 2207', -1_200],
-    ];
-    const fmt = (c: number) => (c < 0 ? `(${Math.abs(c).toLocaleString('en-US', { minimumFractionDigits: 2 })})` : c.toLocaleString('en-US', { minimumFractionDigits: 2 }));
-    let bal = 10_000;
-    const lines = rows.map(([d, desc, a]) => {
-      bal += a;
-      return [[40, d], [90, desc], a > 0 ? R(560, fmt(a)) : R(650, fmt(a)), R(740, fmt(bal))] as PageSpec[number];
-    });
-    const ins = rows.filter((r) => r[2] > 0);
-    const outs = rows.filter((r) => r[2] < 0);
-    const sum = (rs: typeof rows) => rs.reduce((s, r) => s + r[2], 0);
-    return [
-      [[40, 'MAPLE RIDGE BANK Business Statement'], [520, 'Page 1 of 1']],
-      [[40, 'Ridgeline Solar LLC'], [480, 'Beginning balance'], R(740, '$10,000.00')],
-      [[40, 'Statement period: June 1, 2026 - June 30, 2026'], [480, `${ins.length} Additions`], R(740, fmt(sum(ins)))],
-      [[480, `${outs.length} Subtractions`], R(740, fmt(sum(outs)))],
-      [[480, 'Ending balance'], R(740, `$${fmt(bal)}`)],
-      [[40, 'Activity']],
-      [[40, 'Date'], [90, 'Description'], [520, 'Additions'], [600, 'Subtractions'], [700, 'Balance']],
-      [[40, '06/01'], [90, 'Beginning balance'], R(740, '10,000.00')],
-      ...lines,
-      [[90, `Total additions (${ins.length}) and subtractions (${outs.length})`], R(560, fmt(sum(ins))), R(650, fmt(sum(outs)))],
-      [[40, '06/30'], [90, 'Ending balance'], R(740, fmt(bal))],
-    ];
-  };
-  const readIt = async (lender: string, n: number) => analyzeStatementPdf(await statementPdf([statement(lender, n)], { landscape: true }));
+  const readIt = (lender: string, n: number) =>
+    readRegister('MAPLE RIDGE BANK', 'Ridgeline Solar LLC', Array.from({ length: n }, (_, i): [string, string, number] => [`06/${String(10 + i * 3).padStart(2, '0')}`, `ACH Credit ${lender} Loan Funding Settlement ${5501 + i}`, 8_000 + i * 250]));
   it('three settlements from a lender no row knows: refused, uncertain_categories', async () => {
     const r = await readIt('BRIGHTPATH HOME LLC', 3);
     expect(r).toMatchObject({ ok: false, code: 'uncertain_categories', reason: expect.stringMatching(/^3 credits .* worded as loan or advance proceeds/) });

@@ -1,4 +1,5 @@
 import type { AttachmentLimits } from './features/inbound/attachments';
+import { DEFAULT_KEEP_ALIVE_MS } from './http/keep-alive';
 
 /** Typed process configuration, read once from the environment. */
 export interface Config {
@@ -33,6 +34,8 @@ export interface Config {
   workerConcurrency?: number;
   /** A worker's idle wait between polls in ms (WORKER_POLL_MS, default 200): the bound on an idle worker's pick-up delay. */
   workerPollMs?: number;
+  /** How long an idle keep-alive connection stays open, in ms (HTTP_KEEP_ALIVE_MS, default 65000: past a load balancer's usual 60 s; src/http/keep-alive.ts). */
+  httpKeepAliveMs: number;
   /**
    * The self-hosted SMTP listener for lender replies (`npm run inbound-smtp`): its port
    * (INBOUND_SMTP_PORT; unset: not configured, the standalone process then uses 2525) and the
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     startWorker: parseBool(env.START_WORKER, 'START_WORKER', true),
     workerConcurrency: parsePositiveInt(env.WORKER_CONCURRENCY, 'WORKER_CONCURRENCY'),
     workerPollMs: parsePositiveInt(env.WORKER_POLL_MS, 'WORKER_POLL_MS'),
+    httpKeepAliveMs: parsePositiveInt(env.HTTP_KEEP_ALIVE_MS, 'HTTP_KEEP_ALIVE_MS') ?? DEFAULT_KEEP_ALIVE_MS,
     inboundSmtpPort: parsePort(env.INBOUND_SMTP_PORT, 'INBOUND_SMTP_PORT'),
     inboundSmtpHost: env.INBOUND_SMTP_HOST || '127.0.0.1',
     inboundTrustedAuthservIds: list(env.INBOUND_TRUSTED_AUTHSERV_ID),

@@ -11,6 +11,7 @@ import { workerStatus } from './jobs/heartbeat';
 import { startInboundSmtp } from './features/inbound/smtp-listener';
 import { registerAllJobs } from './background';
 import { createLogger } from './logger';
+import { applyKeepAlive } from './http/keep-alive';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   }
   await knex.raw('select 1');
   const server: Server = app.listen(config.port, config.host);
+  applyKeepAlive(server, config.httpKeepAliveMs); // idle connections outlast the load balancer's (keep-alive.ts)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -33,6 +33,18 @@ function fetch(url: string, init: { method?: string; headers?: Record<string, st
     });
     req.on('error', reject);
     req.end(init.body);
+  });
+}
+/** The Keep-Alive header a keep-alive request is answered with (the connection closed after). */
+function keepAliveHeader(url: string) {
+  return new Promise<string | undefined>((resolve, reject) => {
+    const agent = new Agent({ keepAlive: true });
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => { agent.destroy(); resolve(res.headers['keep-alive'] as string | undefined); });
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 // The bundle `npm start` runs (built once per run by contract-tests/support/global-setup-bundle.ts),
@@ -231,19 +243,22 @@ describe(`server process (${ENGINE})`, () => {
     const s = startServer();
     const url = await listening(s);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    // Idle connections outlast a load balancer's 60 s (Node's own default, 5 s, would not): keep-alive.ts
+    expect(await keepAliveHeader(`${url}/healthz`)).toBe('timeout=65');
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready', worker: 'seen' }); // its own worker
     expect(s.output()).not.toMatch(/svc_(live|test)_|loc_/);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
   });
 
-  it.skipIf(ENGINE !== 'pg')('on an empty PostgreSQL database the banner says the next step; with no worker it says so, and /readyz reports worker: not_seen (200)', { timeout: 120_000 }, async () => {
+  it.skipIf(ENGINE !== 'pg')('on an empty PostgreSQL database the banner says the next step; with no worker it says so, and /readyz reports worker: not_seen (200); HTTP_KEEP_ALIVE_MS sets the keep-alive', { timeout: 120_000 }, async () => {
     const clean = await clonePostgresUrl();
-    const s = startServer({ DATABASE_URL: clean.url, START_WORKER: 'false' });
+    const s = startServer({ DATABASE_URL: clean.url, START_WORKER: 'false', HTTP_KEEP_ALIVE_MS: '120000' });
     try {
       const url = await listening(s);
       const ready = await fetch(`${url}/readyz`);
       expect(ready.status).toBe(200);
+      expect(await keepAliveHeader(`${url}/healthz`)).toBe('timeout=120'); // HTTP_KEEP_ALIVE_MS
       expect(await ready.json()).toEqual({ status: 'ready', worker: 'not_seen' });
       await waitFor(() => /No worker seen/.test(s.output()), 'the start banner', s.output); // written just after "listening"
       const out = s.output();

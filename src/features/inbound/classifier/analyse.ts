@@ -198,6 +198,26 @@ const CLOSING_STEP = /\b(?:send|sends|sending|issue|issuing|draw up|get|gets|cut
  */
 const PRIOR_DEAL_LINE = /\b(?:prior|previous|last|old|original|first|earlier|existing|current) (?:deal|advance|funding|mca|approval|renewal|loan|position)\b(?: [a-z]+){0,3} (?:was|were|funded|paid|closed)\b|\b(?:paid as agreed|paid in full|paid off in full)\b/;
 const DECIDES = /\b(?:approv\w*|offer\w*|counter\w*|can do|we can|i can|renewal at|new (?:deal|advance|offer))\b/;
+/**
+ * (rfix30) A decision kept as meeting minutes ("Agenda: / Discussion: / Outcome: / Action items:"): figures in the agenda or
+ * the discussion are what was asked or proposed on the way ("Raj proposed $55k at 8 mo", "pulling ~$410/day"), the offer is
+ * the outcome's. Those sections are blanked for the offers, only when the minutes carry an outcome section that states a
+ * figure of its own (minutes with no figure in their outcome are read whole).
+ */
+const MINUTES_HEADING = /^[ \t]*(?:\d{1,2}[.)][ \t]*)?(agenda|discussion|discussion points|notes|meeting notes|attendees|participants|background|context|summary of discussion|outcome|outcomes|decision|decisions|resolution|result|results|committee decision|final decision|action items?|next steps|follow[- ]?ups?)[ \t]*:?[ \t]*$/i;
+const MINUTES_OUTCOME = /^(outcomes?|decisions?|resolution|results?|committee decision|final decision)$/;
+const MINUTES_TALK = /^(agenda|discussion|discussion points|notes|meeting notes|background|context|summary of discussion)$/;
+export function blankMinutesDiscussion(own: string): string {
+  const lines = own.split('\n');
+  const heads = lines.map((l) => MINUTES_HEADING.exec(l)?.[1].toLowerCase() ?? null);
+  if (!heads.some((h) => h && MINUTES_TALK.test(h))) return own;
+  let section: string | null = null;
+  const sectionOf = lines.map((_, i) => (heads[i] ? (section = heads[i]) : section));
+  const outcomeFigure = lines.some((l, i) => !heads[i] && sectionOf[i] && MINUTES_OUTCOME.test(sectionOf[i]!) && /\$\s?\d|\b\d[\d,.]*\s?k\b/i.test(l));
+  if (!outcomeFigure) return own;
+  return lines.map((l, i) => (!heads[i] && sectionOf[i] && MINUTES_TALK.test(sectionOf[i]!) ? '' : l)).join('\n');
+}
+
 export function blankPriorDeal(own: string): string {
   return own.split('\n').map((l) => (PRIOR_DEAL_LINE.test(l.toLowerCase()) && !DECIDES.test(l.toLowerCase()) ? '' : l)).join('\n');
 }
@@ -285,7 +305,7 @@ const ASK_FRACTION_NAMED = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('
 
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
   const own = dropOtherFilePostscript(own0);
-  const offerSource = blankRefusedAsSent(blankPriorDeal(own));
+  const offerSource = blankMinutesDiscussion(blankRefusedAsSent(blankPriorDeal(own)));
   const prepared = prepare(own);
   const { fixed } = prepared;
   const boiler = blankBoilerplate(prepared.lower);

@@ -6224,9 +6224,9 @@ describe('(rfix30) term sheets pasted as text, minutes, glossed words, closing h
   });
 
   it('a term the merchant insists on, with the lender out if so, is the ask refused, not a second offer', () => {
-    for (const t of ['If the client will only take 12 months, we are out.', 'If it has to be 12 months, we will pass.', 'Only 12 months? then it is a decline.']) {
-      const r = read(`Good on the $60,000 but we cap the term. Best we can do: $60,000 at 1.33 over 35 weeks, weekly.\n${t}`, deal());
-      expect(r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, term: 35, term_unit: 'weeks' })]);
+    for (const t of ['If the client will only take 12 months, we are out.', 'If it has to be 12 months, we will pass.', "If the owner insists on 12 months, then it's a pass."]) {
+      const h = hook(`Good on the $60,000 for Copper Kettle, but that term is too long for us. Best we can do:\n\nProduct    Funded Amt   Payback       Fctr   Term   Pmt          Freq\nStd        $60,000.00  $79,800.00   1.33   35 W   $2,280.00   Weekly\n\n${t}`);
+      expect(h.r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, term: 35, term_unit: 'weeks' })]);
     }
     // near miss: "we are out" about the office keeps the term
     expect(extractOffers('Approved $60,000 at 1.33 for 12 months, we are out of office Friday.')[0]).toMatchObject({ term: 12, term_unit: 'months' });

@@ -1,7 +1,7 @@
 import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
-import { blankBoilerplate, offerText, prepare, round2, wordsToDigits } from './text';
+import { blankBoilerplate, minutesSections, offerText, prepare, round2, wordsToDigits } from './text';
 import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, SCHEDULE_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
 import { blankBusinessName, declineCategory } from './decline-category';
 import { BROKER_SIDE_RE, DOC_WORDS, requestedItems } from './requested-items';
@@ -204,18 +204,13 @@ const DECIDES = /\b(?:approv\w*|offer\w*|counter\w*|can do|we can|i can|renewal 
  * the outcome's. Those sections are blanked for the offers, only when the minutes carry an outcome section that states a
  * figure of its own (minutes with no figure in their outcome are read whole).
  */
-const MINUTES_HEADING = /^[ \t]*(?:\d{1,2}[.)][ \t]*)?(agenda|discussion|discussion points|notes|meeting notes|attendees|participants|background|context|summary of discussion|outcome|outcomes|decision|decisions|resolution|result|results|committee decision|final decision|action items?|next steps|follow[- ]?ups?)[ \t]*:?[ \t]*$/i;
-const MINUTES_OUTCOME = /^(outcomes?|decisions?|resolution|results?|committee decision|final decision)$/;
-const MINUTES_TALK = /^(agenda|discussion|discussion points|notes|meeting notes|background|context|summary of discussion)$/;
 export function blankMinutesDiscussion(own: string): string {
   const lines = own.split('\n');
-  const heads = lines.map((l) => MINUTES_HEADING.exec(l)?.[1].toLowerCase() ?? null);
-  if (!heads.some((h) => h && MINUTES_TALK.test(h))) return own;
-  let section: string | null = null;
-  const sectionOf = lines.map((_, i) => (heads[i] ? (section = heads[i]) : section));
-  const outcomeFigure = lines.some((l, i) => !heads[i] && sectionOf[i] && MINUTES_OUTCOME.test(sectionOf[i]!) && /\$\s?\d|\b\d[\d,.]*\s?k\b/i.test(l));
+  const sections = minutesSections(lines);
+  if (!sections) return own;
+  const outcomeFigure = lines.some((l, i) => sections[i] === 'outcome' && /\$\s?\d|\b\d[\d,.]*\s?k\b/i.test(l));
   if (!outcomeFigure) return own;
-  return lines.map((l, i) => (!heads[i] && sectionOf[i] && MINUTES_TALK.test(sectionOf[i]!) ? '' : l)).join('\n');
+  return lines.map((l, i) => (sections[i] === 'talk' ? '' : l)).join('\n');
 }
 
 export function blankPriorDeal(own: string): string {

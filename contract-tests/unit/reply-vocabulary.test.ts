@@ -6283,7 +6283,7 @@ describe('(rfix30) term sheets pasted as text, minutes, glossed words, closing h
   it("minutes: the items are the action items' documents, not the discussion's bullets, a task for the lender's people or a lead-in", () => {
     const r = requestedItems('Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Good file; need to understand the catering contracts.\n- Lee: a $15k transfer on 9/30 needs explaining.\n\nOutcome:\n- On hold. No decision until the docs below are in.\n\nNext steps:\n- Broker to send:\n    a) Copy of the two largest catering contracts\n    b) Letter + bank statement for the 9/30 transfer\n- Ana: chase the broker Monday.');
     expect(r.items.length).toBe(2);
-    expect(r.items).toEqual(['Copy of the two largest catering contracts', 'Letter and bank statement for the 9/30 transfer']);
+    expect(r.items).toEqual(['Copy of the two largest catering contracts', 'Letter + bank statement for the 9/30 transfer']);
     // near miss: a plain request list (no minutes) keeps its lead-in rule as before, and a named document under a person stays
     const plain = requestedItems('We need the following:\n- Copy of the two largest catering contracts\n- Ana: the signed application');
     expect(plain.items).toEqual(['Copy of the two largest catering contracts', 'Ana: the signed application']);

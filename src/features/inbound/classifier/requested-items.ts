@@ -89,8 +89,6 @@ function cleanItem(s: string): string {
     // (holdout12) "the July statement as well": an item's trailing "as well", "too", "also" is no part of it
     // (rfix10) ... nor a trailing "pls", "please", "asap" ("an MTD pls")
     .replace(/,?\s+(?:as well|too|also|pls|plz|please|asap|thx|thanks)$/i, '')
-    // (rfix30) a note-taker's "+" between two words of one item is its "and": "explanation + paperwork for the deposit"
-    .replace(/(?<=[a-z])\s+\+\s+(?=[a-z])/gi, ' and ')
     .trim();
 }
 

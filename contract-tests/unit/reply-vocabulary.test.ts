@@ -6288,4 +6288,12 @@ describe('(rfix30) term sheets pasted as text, minutes, glossed words, closing h
     const plain = requestedItems('We need the following:\n- Copy of the two largest catering contracts\n- Ana: the signed application');
     expect(plain.items).toEqual(['Copy of the two largest catering contracts', 'Ana: the signed application']);
   });
+
+  it("minutes: an outcome line deciding a numbered agenda item is the decision's cue", () => {
+    for (const t of ['Outcome:\n- Item 1: APPROVED as requested. $60,000, 1.35 factor, 9 months, daily.', 'Decision:\n- #2 approved: $60,000, 1.35 factor, 9 months, daily.']) {
+      expect(read(t, deal()).reasons.some((x) => /^approved [\d.]+: .*(outcome:\s*- item 1: approved|decision:\s*- #2 approved)"/s.test(x)), t).toBe(true);
+    }
+    // near miss: a figure between the heading and the word is no item label
+    expect(read('Outcome:\n- $60,000 approved, 1.35 factor, 9 months, daily.', deal()).reasons.some((x) => /"outcome:/.test(x))).toBe(false);
+  });
 });

@@ -64,7 +64,8 @@ export const CHECK_LABEL =
 
 /** Approval, however the trade says it. */
 export const APPROVAL: PhraseRow[] = [
-  { phrase: "(decision|new status|status|file status|result|outcome|final( decision| answer| status| word)?)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}(approved|offers? (available|issued|ready|extended))", w: 3 },
+  // (rfix30) ... also with the agenda item it decides between, as minutes number them: "Outcome:\n- Item 1: APPROVED as requested"
+  { phrase: "(decision|new status|status|file status|result|outcome|final( decision| answer| status| word)?)( (changed|updated|moved|set|is now))?( to)?\\W{1,40}((agenda )?(item|matter|no\\.?|#) ?\\d{1,2}\\W{1,6})?(approved|offers? (available|issued|ready|extended))", w: 3 },
   { phrase: "(they're|they are|he's|she's|merchant is|client is|file is|deal is) (fully )?approved", w: 3, negatable: true, modal: true },
   { phrase: 'approved as submitted', w: 3.5 },
   // (holdout13) "Done deal on Cedar Loop."

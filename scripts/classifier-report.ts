@@ -83,7 +83,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout61 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout61')],
   ['holdout62 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout62')],
   ['holdout63 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout63')],
-  ['holdout64 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout64')],
+  ['holdout64 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout64')],
   ['holdout65 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout65')],
 ];
 

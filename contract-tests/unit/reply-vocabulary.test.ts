@@ -6187,3 +6187,113 @@ describe('(revK) outside attacks on rfix27/28: conditional boilerplate, digests,
     expect(sup.r.type).toBe('approved');
   });
 });
+
+describe('(rfix30) term sheets pasted as text, minutes, glossed words, closing holds, another file named without an article', () => {
+  const deal = (requested_amount = 60_000, business_name = 'Copper Kettle Catering'): ReplyContext => ({ requested_amount, business_name, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+
+  it("a term column's one-letter unit is the term, in any column order; in prose it is no term", () => {
+    const a = extractOffers('Term     Funded       Rate    Payments     Sched\n26 W     $40,000.00   1.30    $2,000.00    Weekly');
+    expect(a).toEqual([expect.objectContaining({ amount: 40_000, factor_rate: 1.3, term: 26, term_unit: 'weeks', payment_amount: 2000 })]);
+    const d = extractOffers('Advance    Factor   Length   Daily Debit\n$30,000    1.38     120 D    $345.00');
+    expect(d[0]).toMatchObject({ amount: 30_000, term: 120, term_unit: 'days' });
+    const m = extractOffers('Program   Amount      Buy Rate   Term\nTerm Ln   $50,000     1.29       12 M');
+    expect(m[0]).toMatchObject({ amount: 50_000, term: 12, term_unit: 'months' });
+    // near miss: an address in prose ("39 W Main St") is no term
+    expect(extractOffers('Approved $40,000 at 1.30, weekly.\nVisit us at 39 W Main St, Suite 2.')[0]?.term ?? null).toBeNull();
+  });
+
+  it('a pasted row whose payment does not repay the payback goes to a person', () => {
+    const h = hook('Approved at the full ask. Sheet:\n\nProduct    Funded Amt    Payback      Fctr   Term   Pmt        Freq\nStd        $60,000.00   $81,000.00   1.35   30 W   $2,400.00  Weekly\n\nContracts on request.');
+    expect(h.r.offers[0]).toMatchObject({ amount: 60_000, term: 30, term_unit: 'weeks' });
+    expect(h.out.apply).toBe(false);
+    // near miss: the same row whose payment does repay it is applied
+    const ok = hook('Approved at the full ask. Sheet:\n\nProduct    Funded Amt    Payback      Fctr   Term   Pmt        Freq\nStd        $60,000.00   $81,000.00   1.35   30 W   $2,700.00  Weekly\n\nContracts on request.');
+    expect(ok.out.apply).toBe(true);
+  });
+
+  it('a row whose figures ran together is read by the kind of each figure', () => {
+    const o = extractOffers('Option   Amount       Total Back    Factor   Pmt         Term\nB        $45,000.00   $63,000.00 1.40       $1,575.00  40 W');
+    expect(o).toEqual([expect.objectContaining({ amount: 45_000, factor_rate: 1.4, term: 40, term_unit: 'weeks', payment_amount: 1575 })]);
+    // near miss: a figure too many for the heading is not forced into a column (the row stays as read by position)
+    const extra = extractOffers('Option   Amount       Total Back    Factor   Pmt         Term\nB        $45,000.00   $63,000.00 1.40 $9,999.00      $1,575.00  40 W');
+    expect(extra.some((x) => x.payment_amount === 9999 && x.missing.length === 0 && x.term === 40)).toBe(false);
+  });
+
+  it('a term the merchant insists on, with the lender out if so, is the ask refused, not a second offer', () => {
+    for (const t of ['If the client will only take 12 months, we are out.', 'If it has to be 12 months, we will pass.', "If the owner insists on 12 months, then it's a pass."]) {
+      const h = hook(`Good on the $60,000 for Copper Kettle, but that term is too long for us. Best we can do:\n\nProduct    Funded Amt   Payback       Fctr   Term   Pmt          Freq\nStd        $60,000.00  $79,800.00   1.33   35 W   $2,280.00   Weekly\n\n${t}`);
+      expect(h.r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, term: 35, term_unit: 'weeks' })]);
+    }
+    // near miss: "we are out" about the office keeps the term
+    expect(extractOffers('Approved $60,000 at 1.33 for 12 months, we are out of office Friday.')[0]).toMatchObject({ term: 12, term_unit: 'months' });
+  });
+
+  it('another file named without an article ("X file you sent") is another deal: a person', () => {
+    for (const t of ['One more - Harbor Point Bakery file you send yesterday, underwriting say it is decline.', 'Also: Dixon Auto Glass deal that you submitted Monday is declined.']) {
+      const h = hook(`For Copper Kettle Catering we can do this: $40,000 / factor 1.38 / 32 weeks / weekly.\n\n${t}`);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply).toBe(false);
+    }
+    // near miss: this deal named that way is no other file
+    const own = hook('Copper Kettle Catering file you sent is approved: $60,000 / factor 1.38 / 9 months / daily.');
+    expect(own.r.review_reason).toBeUndefined();
+  });
+
+  it('papers drawn but held: signing stopped, the file looked at again: a person', () => {
+    for (const t of ['Please do not have the merchant sign yet; credit has asked to re-review the file.', "Don't execute the agreement yet. I will confirm whether the approval stands or is withdrawn.", 'Underwriting wants to re-underwrite the deal before closing.']) {
+      const h = hook(`Agreement attached for Copper Kettle Catering: Purchase Price $60,000.00, Factor 1.35, Weekly Remittance $2,025.00 (40 remittances).\n\n${t}`);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply).toBe(false);
+    }
+    // near misses: a deadline to sign or a routine step after signing stays applied
+    for (const t of ['Please have the merchant sign by Friday.', 'Once signed we re-verify the bank login and fund.']) {
+      expect(hook(`Agreement attached for Copper Kettle Catering: Purchase Price $60,000.00, Factor 1.35, Weekly Remittance $2,025.00 (40 remittances).\n\n${t}`).out.apply, t).toBe(true);
+    }
+  });
+
+  it('a word in another script with its English gloss is read as the gloss', () => {
+    const a = read('Copper Kettle file is 승인 (approved) for full amount.\n- 금액 (amount): $60,000\n- factor: 1.35\n- 기간 (term): 9 months\n- daily\nPlease send to us voided check.', deal());
+    expect(a.type).toBe('approved');
+    expect(a.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.35, term: 9, term_unit: 'months' });
+    expect(read('Copper Kettle file - 심사팀 (underwriting team) say 거절 (declined), too many NSF.', deal()).type).toBe('declined');
+    // near miss: the word alone, no gloss, is not read as a decision
+    expect(read('Copper Kettle file is 승인. Call me.', deal()).type).not.toBe('approved');
+  });
+
+  it("minutes: the discussion's figures are no offer when the outcome states its own", () => {
+    const r = read('Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Sam proposed $60k at 9 mo; Lee against.\n- Existing lender pulling ~$300/day.\n\nDecision:\n- Approved at a reduced amount: $45,000 / 1.38 / 6 months / daily.\n\nNext steps:\n- Ana: send the counter to the ISO.', deal());
+    expect(r.type).toBe('counter');
+    expect(r.offers).toEqual([expect.objectContaining({ amount: 45_000, factor_rate: 1.38, term: 6, term_unit: 'months' })]);
+    expect(r.review_reason).toBeUndefined();
+    // near miss: an outcome with no figure of its own leaves the minutes read whole
+    const whole = read('Discussion:\n- Approved $60,000 at 1.35 over 9 months, daily.\n\nOutcome:\n- Approved as discussed.', deal());
+    expect(whole.offers[0]).toMatchObject({ amount: 60_000, factor_rate: 1.35 });
+  });
+
+  it('a later add-on on how the merchant performs is no condition on this offer; the offer on it still is', () => {
+    const r = read('Approved $60,000 at 1.35 over 9 months, daily.\nWe can revisit an add-on in the spring if the merchant performs.', deal());
+    expect(r.review_reason).toBeUndefined();
+    expect(read('Approved $60,000 at 1.35 over 9 months, daily, if the merchant performs on the first position.', deal()).review_reason).toBe('tentative_terms');
+  });
+
+  it("minutes: the items are the action items' documents, not the discussion's bullets, a task for the lender's people or a lead-in", () => {
+    const r = requestedItems('Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Good file; need to understand the catering contracts.\n- Lee: a $15k transfer on 9/30 needs explaining.\n\nOutcome:\n- On hold. No decision until the docs below are in.\n\nNext steps:\n- Broker to send:\n    a) Copy of the two largest catering contracts\n    b) Letter + bank statement for the 9/30 transfer\n- Ana: chase the broker Monday.');
+    expect(r.items.length).toBe(2);
+    expect(r.items).toEqual(['Copy of the two largest catering contracts', 'Letter + bank statement for the 9/30 transfer']);
+    // near miss: a plain request list (no minutes) keeps its lead-in rule as before, and a named document under a person stays
+    const plain = requestedItems('We need the following:\n- Copy of the two largest catering contracts\n- Ana: the signed application');
+    expect(plain.items).toEqual(['Copy of the two largest catering contracts', 'Ana: the signed application']);
+  });
+
+  it("minutes: an outcome line deciding a numbered agenda item is the decision's cue", () => {
+    for (const t of ['Outcome:\n- Item 1: APPROVED as requested. $60,000, 1.35 factor, 9 months, daily.', 'Decision:\n- #2 approved: $60,000, 1.35 factor, 9 months, daily.']) {
+      expect(read(t, deal()).reasons.some((x) => /^approved [\d.]+: .*(outcome:\s*- item 1: approved|decision:\s*- #2 approved)"/s.test(x)), t).toBe(true);
+    }
+    // near miss: a figure between the heading and the word is no item label
+    expect(read('Outcome:\n- $60,000 approved, 1.35 factor, 9 months, daily.', deal()).reasons.some((x) => /"outcome:/.test(x))).toBe(false);
+  });
+});

@@ -48,8 +48,16 @@ function normalizeTextOnce(s: string): string {
     .replace(/[\u00A0\u2007\u202F\u2009\u200A]/g, ' ')
     .replace(/[\u200B\u200C\u200D\u2060\uFEFF\u00AD]/g, '')
     .replace(/\u2022/g, '-')
-    .replace(/\u2026/g, '...');
+    .replace(/\u2026/g, '...')
+    .replace(GLOSSED, '$1');
 }
+
+/**
+ * (rfix30) A word in another script with its English gloss in brackets, as a writer whose first language is not English
+ * writes the trade's terms: "승인 (approved)", "기간 (term): 120 business days", "거절 (decline)", "одобрено (approved)": read
+ * as the gloss (the words in the other script are not read at all; the gloss is what the writer means the reader to see).
+ */
+const GLOSSED = /(?:[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Devanagari}\p{Script=Greek}]+[ \t]*)+\(([A-Za-z][A-Za-z0-9 ,'/&.-]{0,60})\)/gu;
 
 // ---------------------------------------------------------------- HTML -> text
 

@@ -1,7 +1,7 @@
 import { normalizeText } from '../reply-text';
 import * as V from '../vocabulary';
 import type { ClassifierReviewReason, ExtractedOffer, PaymentFrequency, ReplyContext, ReplyType, TermUnit } from './types';
-import { blankBoilerplate, offerText, prepare, round2, wordsToDigits } from './text';
+import { blankBoilerplate, minutesSections, offerText, prepare, round2, wordsToDigits } from './text';
 import { APPROVED_CUES, AUTO_CUES, AUTO_SUBJECT, CEILING_CUES, CLOSING_CUES, CORRECTION_CUES, COUNTER_CUES, DECLINED_CUES, type Fired, HOLD_CUES, MARKETING_CUES, NEEDS_CUES, PENDING_CUES, PRODUCT_CUES, RELAYED_CUES, SCHEDULE_CUES, STRUCTURE_CUES, TENTATIVE_CUES, WITHDRAWAL_CUES, add, score } from './cues';
 import { blankBusinessName, declineCategory } from './decline-category';
 import { BROKER_SIDE_RE, DOC_WORDS, requestedItems } from './requested-items';
@@ -198,6 +198,21 @@ const CLOSING_STEP = /\b(?:send|sends|sending|issue|issuing|draw up|get|gets|cut
  */
 const PRIOR_DEAL_LINE = /\b(?:prior|previous|last|old|original|first|earlier|existing|current) (?:deal|advance|funding|mca|approval|renewal|loan|position)\b(?: [a-z]+){0,3} (?:was|were|funded|paid|closed)\b|\b(?:paid as agreed|paid in full|paid off in full)\b/;
 const DECIDES = /\b(?:approv\w*|offer\w*|counter\w*|can do|we can|i can|renewal at|new (?:deal|advance|offer))\b/;
+/**
+ * (rfix30) A decision kept as meeting minutes ("Agenda: / Discussion: / Outcome: / Action items:"): figures in the agenda or
+ * the discussion are what was asked or proposed on the way ("Raj proposed $55k at 8 mo", "pulling ~$410/day"), the offer is
+ * the outcome's. Those sections are blanked for the offers, only when the minutes carry an outcome section that states a
+ * figure of its own (minutes with no figure in their outcome are read whole).
+ */
+export function blankMinutesDiscussion(own: string): string {
+  const lines = own.split('\n');
+  const sections = minutesSections(lines);
+  if (!sections) return own;
+  const outcomeFigure = lines.some((l, i) => sections[i] === 'outcome' && /\$\s?\d|\b\d[\d,.]*\s?k\b/i.test(l));
+  if (!outcomeFigure) return own;
+  return lines.map((l, i) => (sections[i] === 'talk' ? '' : l)).join('\n');
+}
+
 export function blankPriorDeal(own: string): string {
   return own.split('\n').map((l) => (PRIOR_DEAL_LINE.test(l.toLowerCase()) && !DECIDES.test(l.toLowerCase()) ? '' : l)).join('\n');
 }
@@ -285,7 +300,7 @@ const ASK_FRACTION_NAMED = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('
 
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
   const own = dropOtherFilePostscript(own0);
-  const offerSource = blankRefusedAsSent(blankPriorDeal(own));
+  const offerSource = blankMinutesDiscussion(blankRefusedAsSent(blankPriorDeal(own)));
   const prepared = prepare(own);
   const { fixed } = prepared;
   const boiler = blankBoilerplate(prepared.lower);

@@ -191,6 +191,9 @@ const NAMED_BUSINESS: RegExp[] = [
   // Mobile oyster house file", "your Tupelo upholstery deal" (the capitalised word a distinctive one, never a month or the trade's
   // noun; the lower-case words no paper of the file: "the October bank statement file" names none)
   new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+([A-Z][a-z][\\w&'-]*(?:[ \\t]+(?!(?:${LOWER_NOT_TRADE})\\b)[a-z][\\w&'-]*){1,3})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
+  // (rfix30) a file named with no article, as a writer whose first language has none says it, and tied to the broker's sending:
+  // "Lake Charles Limo file that you send yesterday", "Harbor Bakery deal you submitted Monday" (two capitalised words at least)
+  new RegExp(`(?:^|[-\\u2013\\u2014:,.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:file|deal|submission|app|application)[ \\t]+(?:(?:that|which)[ \\t]+)?(?:you|your team)[ \\t]+(?:send|sent|submit|submitted|shopped|brought|put in|uploaded)\\b`, 'g'),
 ];
 
 /** The patterns above whose name comes right before its decision ("looks good", "is approved", "- APPROVED"). */

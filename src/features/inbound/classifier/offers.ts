@@ -412,6 +412,13 @@ const FIELD_WORD = /amount|fund|advance|purchase|approv|factor|rate|buy|sell|ter
 
 /** A header cell's unit hint ("Term (days)") appended to a bare number. */
 function withUnit(label: string, value: string): string {
+  // (rfix30) a term column's cell in a pasted sheet's one-letter unit ("39 W", "140 D", "12 M"): the unit spelled out, only
+  // under a term heading (in prose "39 W" can be an address: "39 W Main St")
+  const letter = /^(\d{1,3})\s*(w|wk|d|m|mo)\.?$/i.exec(value.trim());
+  if (letter && /term|length|duration/i.test(label)) {
+    const u = letter[2].toLowerCase();
+    return `${letter[1]} ${u.startsWith('w') ? 'weeks' : u.startsWith('m') ? 'months' : 'days'}`;
+  }
   if (/^\d{1,3}$/.test(value.trim())) {
     const u = /\b(days|weeks|months)\b/i.exec(label);
     if (u) return `${value} ${u[1]}`;
@@ -423,6 +430,44 @@ function withUnit(label: string, value: string): string {
     }
   }
   return value;
+}
+
+type CellKind = 'money' | 'factor' | 'term' | 'freq';
+/** A heading's kind of figure; null for a column of words (product, option name, notes). */
+function headingKind(h: string): CellKind | null {
+  if (/fctr|factor|\brate\b|\bbuy\b|\bsell\b/i.test(h)) return 'factor';
+  if (/term|length|duration/i.test(h)) return 'term';
+  if (/freq|frequency|schedule/i.test(h)) return 'freq';
+  // a column counting the payments ("# of Pmts", "Weekly Payments") is no money column: no typed reading
+  if (/#|\bno\.|count|number/i.test(h)) return null;
+  if (/amt|amount|fund|advance|purchase|approv|payback|\bback\b|total|repay|rtr|pmt|payment|debit|remit|installment/i.test(h)) return 'money';
+  return null;
+}
+const ROW_FIGURE = /(\$\s?\d[\d,]*(?:\.\d+)?)|(?<![\d.,$])([12]\.\d{2,4})(?![\d%])|(?<![\d.,$])(\d{1,3}\s*(?:d|days?|w|wks?|weeks?|m|mos?|months?)\.?)(?![\w])|\b(daily|weekly|wkly|dly|bi-?weekly|monthly|mthly)\b/gi;
+/**
+ * (rfix30) A table row read by the kind of each figure (money, factor, term, schedule) rather than its position: the n-th
+ * money figure to the n-th money column, and so on. Null unless every kind counts out exactly against the heading (a
+ * figure too many or too few: the positional reading, and what it cannot price goes to a person).
+ */
+function typedRow(heading: string[], line: string): string | null {
+  const kinds = heading.map(headingKind);
+  const found: Record<CellKind, string[]> = { money: [], factor: [], term: [], freq: [] };
+  for (const m of line.matchAll(ROW_FIGURE)) {
+    if (m[1]) found.money.push(m[1]);
+    else if (m[2]) found.factor.push(m[2]);
+    else if (m[3]) found.term.push(m[3]);
+    else if (m[4]) found.freq.push(m[4]);
+  }
+  for (const k of ['money', 'factor', 'term', 'freq'] as CellKind[]) if (found[k].length !== kinds.filter((x) => x === k).length) return null;
+  if (!found.money.length) return null;
+  const next: Record<CellKind, number> = { money: 0, factor: 0, term: 0, freq: 0 };
+  return heading
+    .map((h, i) => {
+      const k = kinds[i];
+      return h && k ? `${h}: ${withUnit(h, found[k][next[k]++])}` : '';
+    })
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -453,7 +498,10 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
         used.add(i);
         for (const r of rows) {
           used.add(r);
-          docs.push(row.map((h, k) => (h ? `${h}: ${withUnit(h, cells[r][k] ?? '')}` : '')).filter(Boolean).join('\n'));
+          // (rfix30) a row whose cells do not line up with the heading (a sheet pasted from a PDF runs two figures
+          // together: "$142,000.00 1.42"): each figure to its column by its kind, when the kinds count out exactly
+          const typed = cells[r].length !== row.length ? typedRow(row, lines[r]) : null;
+          docs.push(typed ?? row.map((h, k) => (h ? `${h}: ${withUnit(h, cells[r][k] ?? '')}` : '')).filter(Boolean).join('\n'));
         }
         i = j - 1;
         continue;

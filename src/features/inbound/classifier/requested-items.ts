@@ -1,4 +1,4 @@
-import { splitCells } from './text';
+import { minutesSections, splitCells } from './text';
 import * as V from '../vocabulary';
 
 /** (holdout28) The broker's own side (vocabulary.ts BROKER_SIDE): the closer, the comp sheet, the ISO's agreement or W-9. */
@@ -302,6 +302,11 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
     items.push(cleanItem(lines[j]));
     hits.push(`card "${lines[i].trim()}"`);
   }
+  // (rfix30) meeting minutes: the agenda's and the discussion's bullets are what was said, not asked; elsewhere in the minutes an
+  // entry is an item only when it names a document (never a task for the lender's own people, "Kelsey: follow up with ISO
+  // Friday", a lead-in to the items under it, "ISO to provide:", nor a pointer to them, "No decision until docs below are in")
+  const sections = minutesSections(lines);
+  const minutesItem = (e: string) => (DOC_WORDS.test(e) || !/^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?\s*[:-]\s/.test(e)) && !/:\s*$/.test(e) && !/\b(?:docs|documents|items|stips|paperwork) (?:below|above|listed)\b/i.test(e);
   // 1. bulleted / numbered lists, introduced by a request or made of documents
   for (let i = 0; i < lines.length; i++) {
     if (!BULLET.test(lines[i]) || inList.has(i)) continue;
@@ -315,7 +320,12 @@ export function requestedItems(own0: string): { items: string[]; hits: string[];
     let k = i - 1;
     while (k >= 0 && !lines[k].trim()) k--;
     const intro = k >= 0 ? lines[k] : '';
-    const entries = block.map((n) => (BULLET.exec(lines[n])?.[1] ?? '').trim());
+    const entries = block.map((n) => (BULLET.exec(lines[n])?.[1] ?? '').trim()).filter((e) => !sections || minutesItem(e));
+    if (sections && (sections[i] === 'talk' || !entries.length)) {
+      for (const n of block) inList.add(n);
+      i = j - 1;
+      continue;
+    }
     const docs = entries.filter((e) => DOC_WORDS.test(e)).length;
     const looksLikeTerms = entries.filter((e) => /\$\s?\d|\b1\.\d{2}\b/.test(e)).length > entries.length / 2;
     // (rfix24) a letter's numbered paragraphs ("1. We acknowledge receipt of the above-referenced submission ... 2. Pursuant to

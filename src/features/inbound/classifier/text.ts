@@ -237,3 +237,23 @@ function unwrapLines(text: string): string {
 export const offerText = memoText((own: string) =>
   wordsToDigits(unwrapLines(normalizeText(own)).toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(CONTRACTION_RE, (w) => V.CONTRACTIONS[w] ?? w)).replace(/(?<![ \t])[ \t]*\.{4,}[ \t]*/g, ': '),
 );
+
+/**
+ * (rfix30) Meeting minutes ("Agenda: / Discussion: / Outcome: / Action items:"): the section each line sits in, for text
+ * with an agenda or discussion heading alone on its line; null for any other text. A heading line itself is 'heading'.
+ * 'talk' (agenda, discussion, notes, background), 'outcome' (outcome, decision, resolution, result), 'actions' (action
+ * items, next steps, follow-ups), 'other' (attendees), null before the first heading.
+ */
+const MINUTES_HEADING = /^[ \t]*(?:\d{1,2}[.)][ \t]*)?(agenda|discussion|discussion points|notes|meeting notes|attendees|participants|background|context|summary of discussion|outcome|outcomes|decision|decisions|resolution|result|results|committee decision|final decision|action items?|next steps|follow[- ]?ups?)[ \t]*:?[ \t]*$/i;
+export type MinutesSection = 'heading' | 'talk' | 'outcome' | 'actions' | 'other' | null;
+export function minutesSections(lines: string[]): MinutesSection[] | null {
+  const kind = (h: string): MinutesSection =>
+    /^(agenda|discussion|discussion points|notes|meeting notes|background|context|summary of discussion)$/.test(h) ? 'talk' : /^(outcomes?|decisions?|resolution|results?|committee decision|final decision)$/.test(h) ? 'outcome' : /^(action items?|next steps|follow[- ]?ups?)$/.test(h) ? 'actions' : 'other';
+  const heads = lines.map((l) => {
+    const m = MINUTES_HEADING.exec(l);
+    return m ? kind(m[1].toLowerCase()) : null;
+  });
+  if (!heads.includes('talk')) return null;
+  let section: MinutesSection = null;
+  return heads.map((h) => (h ? ((section = h), 'heading') : section));
+}

@@ -6187,3 +6187,27 @@ describe('(revK) outside attacks on rfix27/28: conditional boilerplate, digests,
     expect(sup.r.type).toBe('approved');
   });
 });
+
+describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, lower-case other files, conditions, corrections, the ask in words', () => {
+  const deal = (business_name = 'Copper Kettle Catering', requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name, trace_code: null, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+
+  it("the lender's case system saying our name in a sentence is not our desk: its assignee's decline is never dropped for our broker's words", () => {
+    // the footer speaks of us ("because Summit Valley Capital is a registered ISO"): the assignee is the lender's underwriter
+    const theirs = hook(['Ridgeline Funding Support - Case #88120', 'Assignee: Jo Tanaka', 'Status: Pending', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Merchant accepted the offer, please send contracts for $60,000 at 1.34, 8 months weekly.', '', '~~~', 'Reply above this line.', 'You are receiving this because Summit Valley Capital is a registered ISO partner.'].join('\n'));
+    expect(theirs.r.type).not.toBe('approved');
+    expect(theirs.out.apply).toBe(false);
+    // the lender thanking us by name under its own case update: the approval above the heading is not lost for the block below
+    const thanks = hook(['Case #44120', '', 'Approved $60,000 at 1.34, 8 months, weekly.', '', 'Jo Tanaka replied:', 'Contract sent to the merchant.', '', 'Thanks, Summit Valley Capital team'].join('\n'));
+    expect(thanks.out.apply).toBe(false);
+    // near misses: our desk signs with our name and its desk word, or its software: the lender's block is read and applied
+    for (const footer of ['Summit Valley Capital Lender Desk - powered by Freshdesk', 'Summit Valley Capital Support', 'Summit Valley Capital Help Desk']) {
+      const ours = hook(['Case #88120 - Copper Kettle Catering', 'Assignee: Marco Ruiz', 'Status: Open', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Thanks Jo, noted.', '', '~~~', 'Reply above this line.', footer].join('\n'));
+      expect(ours.r, footer).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+      expect(ours.out.apply, footer).toBe(true);
+    }
+  });
+});

@@ -6210,4 +6210,36 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
       expect(ours.out.apply, footer).toBe(true);
     }
   });
+
+  it('another business in lower case before any word of a decision, any mark, or its figures: a person files it; an opening naming none is read', () => {
+    for (const t of [
+      'harbor view nail spa is good to go 60k 1.40 100 days daily',
+      'harbor view nail spa looks good. 60k 1.40 100 days daily',
+      'harbor view nail spa / approved 60k 1.40 100 days daily',
+      'harbor view nail spa -> approved 60k 1.40 100 days daily',
+      're harbor view nail spa - approval 60k 1.40 100 days daily',
+      'harbor view nail spa (approved) 60k 1.40 100 days daily',
+      'harbor view nail spa:\napproved 60k 1.40 100 days daily',
+      'harbor view nail spa we can do 45k 1.40 100 days daily',
+      'lucky dragon - we can do 45k 1.40 100 days daily',
+      'harbor view nail spa pass. too many nsfs',
+      'harbor view nail spa is a no, too many nsfs',
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: a greeting with a name, how the lender got there, a clause before the offer, this deal's own words
+    for (const t of [
+      'morning marco, approved 60k 1.40 100 days daily',
+      'upon second look, approved 60k 1.40 100 days daily',
+      'heads up marco... approved 60k 1.40 100 days daily',
+      'bank verification done, approved 60k 1.40 100 days daily',
+      'given the nsfs we can do 30k 1.45 100 days daily',
+      'tight file but we can do 40k 1.45 100 days daily',
+      'copper kettle is good to go 60k 1.40 100 days daily',
+      'hi marco\napproved 60k 1.40 100 days daily',
+    ]) expect(hook(t).out.apply, t).toBe(true);
+    for (const t of ['after further review, declined - too many nsfs', 'sorry dana, declined. too many nsfs']) expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+  });
 });

@@ -75,8 +75,29 @@ const NOT_A_BUSINESS = new Set(
     'we you they he she i me us all set yes yep yeah fully partially conditionally conditional final finally pre also and but per fyi update ' +
     'deal deals file files merchant merchants client owner business submission application request one ones credit uw underwriting committee ' +
     'amount full ask as submitted requested today now still already officially both not wrong right thread email message here there ' +
-    'with for from after before about into over under spoke talked heard checked ran looked came went back boss manager team') .split(/\s+/),
+    'with for from after before about into over under spoke talked heard checked ran looked came went back boss manager team ' +
+    // (revL) an opening said before the decision that names no business: a greeting with the day ("morning marco", "happy friday"),
+    // an apology ("sorry dana"), how the lender got there ("after further review", "upon second look", "bank verification done")
+    'morning afternoon evening happy monday tuesday wednesday thursday friday weekend sorry apologies heads quick note btw ' +
+    'further second another look review reviewed upon again past done verification verified call called promised discussed ' +
+    'mentioned re-reviewed rereviewed reran ran took gave sent bank statements deposits numbers everything financials docs stips ' +
+    'contract mtd revenue given due because since but however unfortunately based considering tight thin light clean strong weak') .split(/\s+/),
 );
+/**
+ * (revL) What a lower-case opening leads into when it decides: any word of a decision, not only "approved" ("is good to go", "looks
+ * good", "is a no", "pass", "we can do 45k", "approval 60k"), or straight into the figures ("... spa 60k 1.40 100 days").
+ */
+const LOWER_DECISION =
+  '(?:approved|approval|approve|declined|decline|denied|funded|countered|passed|pass|passing|good[ \\t]+to[ \\t]+go|a[ \\t]+go|a[ \\t]+no|a[ \\t]+pass|no[ \\t]+go|looks?[ \\t]+good)\\b';
+/** ... weaker, as a clause may lead into them too ("given the nsfs we can do 30k"): only after a mark, or a longer name. */
+const LOWER_OFFER = '(?:(?:(?:we|i)[ \\t]+can[ \\t]+(?:do|go|offer)|(?:we|i)(?:\'re|\'m|[ \\t]+are|[ \\t]+am)[ \\t]+at|best[ \\t]+(?:we|i)[ \\t]+can)\\b|\\$?\\d[\\d,.]*[ \\t]*k\\b)';
+/** Between the name and its decision: nothing, a dash, colon, comma, slash, equals, arrow, bracket, bar or dots. */
+const LOWER_MARK = '(?:[:\\u2013\\u2014/=|(>-]|->|=>|\\.{2,}|\\u2026)';
+const LOWER_NAME = "([a-z][a-z0-9&'-]*(?:[ \\t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)";
+const LOWER_VERB = '(?:(?:is|was|are|has[ \\t]+been|got|=)[ \\t]+)?';
+const LOWER_LEAD = new RegExp(`^${LOWER_NAME}[ \\t]*(?:(?:${LOWER_MARK}|,)[ \\t]*)?${LOWER_VERB}${LOWER_DECISION}`);
+const LOWER_LEAD_OFFER = new RegExp(`^${LOWER_NAME}[ \\t]*(?:${LOWER_MARK}[ \\t]*)?${LOWER_VERB}${LOWER_OFFER}`);
+const LOWER_LEAD_OFFER_MARKED = new RegExp(`^${LOWER_NAME}[ \\t]*${LOWER_MARK}`);
 
 /**
  * (rfix28) A decision opening on a business written in lower case that shares no word with this deal's ("elko ruby mtn diner approvd
@@ -95,11 +116,18 @@ export function lowerCaseOtherBusiness(lower: string, businessName: string | nul
   const text = lower.toLowerCase();
   const kin = (w: string) => business.some((b) => b === w || (w.length >= 4 && b.startsWith(w)) || (b.length >= 4 && w.startsWith(b)) || shortens(w, b) || shortens(b, w));
   if (text.split(/[^a-z0-9]+/).some((w) => w.length >= 3 && business.includes(w))) return null;
-  const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:(?:[:\u2013\u2014,-]|\.{2,}|\u2026)[ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const writtenLines = asWritten.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  // (revL) a name on a line of its own as a heading ("harbor view nail spa:"), its decision on the next line (lower case too)
+  const heading = lines.length > 1 && /^[a-z][a-z0-9&' -]*[ \t]*[:\u2013\u2014-]?$/.test(lines[0]) && !/[A-Z]/.test(writtenLines[1] ?? 'X');
+  const first = heading ? `${lines[0]} ${lines[1]}` : lines[0] ?? '';
+  const strong = LOWER_LEAD.exec(first);
+  const m = strong ?? LOWER_LEAD_OFFER.exec(first);
   if (!m) return null;
   const words = m[1].split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !NOT_A_BUSINESS.has(w));
   if (words.length < 2 || words.some(kin)) return null;
+  // (revL) an offer said straight after a clause ("given the nsfs we can do 30k") is no name: a mark after it, or three words of one
+  if (!strong && words.length < 3 && !LOWER_LEAD_OFFER_MARKED.test(first)) return null;
   return m[1];
 }
 

@@ -6242,4 +6242,32 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
     ]) expect(hook(t).out.apply, t).toBe(true);
     for (const t of ['after further review, declined - too many nsfs', 'sorry dana, declined. too many nsfs']) expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'declined' } });
   });
+
+  it('two offers, one on a condition and the other for when it fails, said any other way: a person; a menu, or a fallback naming no amount, applies', () => {
+    for (const t of [
+      'If the PG is signed by both owners: $60,000 at 1.38 over 9 months daily.\nNo PG: $40,000 at 1.42 over 9 months daily.\n\nJo',
+      'Should the Kapitus payoff letter come in, we are at $60,000, 1.38, 9 months daily. If it does not, $35,000 at 1.34, 9 months daily.\n\nJo',
+      '$60,000 at 1.38 over 9 months daily with a confession of judgment; $40,000 at 1.42 over 9 months daily if the state does not allow it.\n\nJo',
+      'With 2 months more of history we could do $60,000 at 1.38 over 9 months daily; today the number is $35,000 at 1.34 over 9 months daily.\n\nJo',
+      'If their October deposits clear $90k: $60,000 at 1.38, 9 months daily. Under $90k: $35,000 at 1.34, 9 months daily.\n\nJo',
+      'As-is we can do $35,000 at 1.34 over 9 months daily. If they pay off the Fundbox position first, we go to $60,000 at 1.38 over 9 months daily.\n\nJo',
+    ]) {
+      const h = hook(t);
+      expect(h.r.offers.length, t).toBe(2);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: a menu whose "if" is the merchant's preference, a fallback word whose sentence offers no amount
+    for (const t of [
+      'We can do $60,000 at 1.38 for 9 months daily. If the merchant prefers weekly, $60,000 at 1.42 for 40 weeks. In the meantime send the contract request.\n\nJo',
+      'If the merchant wants the larger amount, $60,000 at 1.38 over 9 months daily. If they would rather keep payments low, $40,000 at 1.32 over 9 months daily.\n\nJo',
+      'Two options, both good through Friday:\nA) $60,000 at 1.38 over 9 months, daily\nB) $45,000 at 1.32 over 9 months, daily\nToday we can have funds out by 4pm if the contract is back by noon.\n\nJo',
+      'Option A with daily payments: $60,000 at 1.38 over 9 months. Option B with weekly payments: $60,000 at 1.42 over 40 weeks. Either works for us, or else we can talk.\n\nJo',
+      'Option 1: $40,000 at 1.35 over 110 days, daily.\nOption 2: $30,000 at 1.30 over 90 days, daily.\nWinter is slow (deposits under $40k in Jan and Feb), so neither reaches the ask with the existing position.\n\nJo',
+    ]) {
+      const h = hook(t);
+      expect(h.r.offers.length, t).toBe(2);
+      expect(h.out.apply, t).toBe(true);
+    }
+  });
 });

@@ -61,12 +61,63 @@ const ALTERNATIVE = /\b(?:otherwise|if[ \t]+not|failing[ \t]+that|without[ \t]+(
  */
 export function offersOnUnmetCondition(lower: string, offers: number): string | null {
   if (offers < 1) return null;
-  const c = CONDITION_ON_ITEMS.exec(lower) ?? (offers >= 2 ? CONDITION_ANY.exec(lower) : null);
-  if (!c) return null;
-  const after = lower.slice(c.index + c[0].length);
-  const alt = ALTERNATIVE.exec(after);
-  if (!alt) return null;
-  return `terms hanging on a condition not yet met ("${c[0].replace(/\s+/g, ' ')}" ... "${alt[0].replace(/\s+/g, ' ')}"): which offer stands is for a person`;
+  const c = CONDITION_ON_ITEMS.exec(lower);
+  if (c) {
+    const alt = ALTERNATIVE.exec(lower.slice(c.index + c[0].length));
+    if (alt) return hanging(c[0], alt[0]);
+  }
+  return offers >= 2 ? offerOnAnyCondition(lower) : null;
+}
+
+const hanging = (c: string, alt: string) => `terms hanging on a condition not yet met ("${c.replace(/\s+/g, ' ')}" ... "${alt.replace(/\s+/g, ' ')}"): which offer stands is for a person`;
+
+/** (revL) A condition said any way, "should the payoff letter come in", "pending the inspection", "in the event ...", as well. */
+const CONDITION_ANY_G = new RegExp(`${CONDITION_ANY.source}|(?:^|[.!?;:][ \\t]+|\\n)[ \\t]*should\\b|\\b(?:pending|in[ \\t]+(?:the[ \\t]+)?(?:event|case))\\b`, 'g');
+/**
+ * (revL) The offer for when the condition fails, said any way: besides the words above, "no PG:", "if it does not", "if the state
+ * does not allow it", "if they keep it open" (never a preference: "if they would rather keep payments low"), "Under $90k:" (a
+ * label, never "deposits under $40k"), "worst case", or the file as it stands ("as-is", "today", "right now") opening its sentence.
+ * Only an alternative whose own sentence names an amount: "we cannot fund without a voided check", "in the meantime send the
+ * contract request" offer nothing else.
+ */
+const ALTERNATIVE_OFFER = new RegExp(
+  `${ALTERNATIVE.source}|\\bwithout\\b|\\bif[ \\t]+no\\b|(?:^|\\n)[ \\t]*no[ \\t]+[a-z][a-z'-]*(?:[ \\t]+[a-z][a-z'-]*)?[ \\t]*[:\\u2013\\u2014-]` +
+    "|\\bif[ \\t]+(?:(?!(?:would|rather|prefer\\w*|wants?|like|choose|pick|opt)\\b)[a-z'-]+[ \\t]+){1,3}?(?:doesn't|does[ \\t]+not|don't|do[ \\t]+not|can't|cannot|won't|will[ \\t]+not|isn't|is[ \\t]+not|aren't|are[ \\t]+not|fails?|keeps?|stays?|remains?)\\b" +
+    '|(?:^|[.!?;][ \\t]+|\\n)[ \\t]*(?:under|below|less[ \\t]+than)[ \\t]+\\$?\\d[\\d,.]*k?[ \\t]*[:,\\u2013\\u2014-]|\\bworst[ \\t]+case\\b' +
+    '|(?:^|[.!?;][ \\t]+|\\n)[ \\t]*(?:(?:but|and|so)[ \\t,]+)?(?:as[- ]is|as[ \\t]+(?:it|things)[ \\t]+stand|today|right[ \\t]+now|currently|for[ \\t]+now)\\b',
+  'g',
+);
+/** An amount: "$35,000", "35,000", "35k". */
+const SOME_AMOUNT = /\$[ \t]?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?[ \t]?k\b/;
+const SENTENCE_END = /[.!?](?=\s|$)|\n|;/g;
+
+/**
+ * (revL) Two offers or more, a condition on one ("if the PG is signed:", "should the payoff letter come in", "if their deposits clear
+ * $90k") and, before or after it, another offer for when it fails ("No PG: $40,000", "If it does not, $35,000", "As-is we can do
+ * $35,000"): which offer stands is not known yet. The alternative's sentence must name an amount.
+ */
+function offerOnAnyCondition(lower: string): string | null {
+  const conditions = [...lower.matchAll(CONDITION_ANY_G)];
+  if (!conditions.length) return null;
+  for (const alt of lower.matchAll(ALTERNATIVE_OFFER)) {
+    const at = alt.index ?? 0;
+    const c = conditions.find((x) => (x.index ?? 0) + x[0].length <= at || (x.index ?? 0) >= at + alt[0].length);
+    if (!c) continue;
+    // the alternative's own sentence (a match opening on the mark before it starts after that mark)
+    const core = at + alt[0].length - alt[0].replace(/^[.!?;\s]+/, '').length;
+    let start = 0;
+    let end = lower.length;
+    for (const b of lower.matchAll(SENTENCE_END)) {
+      const i = b.index ?? 0;
+      if (i < core) start = i + 1;
+      else if (i >= at + alt[0].length) {
+        end = i;
+        break;
+      }
+    }
+    if (SOME_AMOUNT.test(lower.slice(start, end))) return hanging(c[0].trim(), alt[0].trim());
+  }
+  return null;
 }
 
 /** Words that open a line but name no business: greetings, pronouns, the trade's nouns, hedges. */

@@ -6270,4 +6270,29 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
       expect(h.out.apply, t).toBe(true);
     }
   });
+
+  it('an amount corrected in the same message in other words: a person; a sign-off or a payment said after "actually" is no correction', () => {
+    const approved = 'Approved $60,000 at 1.35 for 9 months, daily.';
+    for (const t of [
+      `${approved} Apologies - that should be $45,000, same factor and term.\n\nJo`,
+      `${approved}\n\nEdit: $45,000 not $60,000, fat-fingered it.\n\nJo`,
+      `${approved} Please disregard the amount above; committee lowered it to $45,000 at 1.35, 9 months daily.\n\nJo`,
+      `${approved} Ignore the 60 - it is 45k, same terms.\n\nJo`,
+      `${approved} Actually, UW just came back at $45,000 instead - same factor and term.\n\nJo`,
+      `${approved} Wait - make that forty-five thousand.\n\nJo`,
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('conflicting_cues');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: a sign-off, an "edited to add", a payment or a question after "actually", "actually" opening the only offer
+    for (const t of [
+      `${approved} Send the contract request.\n\nMake it a great day!\nJo Tanaka | Ridgeline Funding`,
+      `${approved}\nEdited to add: funding cutoff is 3pm.\n\nJo`,
+      `${approved} Actually, the daily payment will be $450.\n\nJo`,
+      `${approved} Actually, can you get me a voided check before funding?\n\nJo`,
+      'Actually, we can do $60,000 at 1.35 for 9 months daily after all.\n\nJo',
+      'Approved at 60k, 1.35, 9 months daily, that should be around $445 a day.\n\nJo',
+    ]) expect(hook(t).out.apply, t).toBe(true);
+  });
 });

@@ -6295,4 +6295,30 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
       'Approved at 60k, 1.35, 9 months daily, that should be around $445 a day.\n\nJo',
     ]) expect(hook(t).out.apply, t).toBe(true);
   });
+
+  it('the full ask approved in more words still over less money: a person; the ask restated or refused beside a counter applies it', () => {
+    for (const words of [
+      "Good news, we're able to approve the full ask.",
+      'Approved at ask.',
+      'Approved for the amount requested:',
+      'Approved - full amount.',
+      'We approved the full amount:',
+      'Approved in the amount requested. Terms:',
+      'Committee signed off on the full request -',
+      'Approved! 100% of the ask -',
+    ]) {
+      const h = hook(`${words} $45,000 at 1.38 over 9 months, daily.\n\nJo`);
+      expect(h.r.review_reason, words).toBe('conflicting_cues');
+      expect(h.out.apply, words).toBe(false);
+    }
+    // near misses: the ask restated after a mark, refused, "full approval" (the final one), the words at the ask
+    for (const t of [
+      'Approved, requested amount was $60,000; we are at $45,000, 1.38, 9 months daily.\n\nJo',
+      "Approved at $45,000, 1.38, 9 months daily - we couldn't approve the full amount requested with the open Kapitus position.\n\nJo",
+      'Not able to approve at ask. Approved $45,000 at 1.38 over 9 months daily.\n\nJo',
+      'Approved: amount requested $60,000, amount approved $45,000, 1.38, 9 months daily.\n\nJo',
+      'Full approval: $45,000 at 1.38 over 9 months daily.\n\nJo',
+    ]) expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'counter', offers: [expect.objectContaining({ amount: 45_000 })] } });
+    expect(hook('Approved $60,000 at 1.38 over 9 months daily - the full amount requested.\n\nJo').out).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+  });
 });

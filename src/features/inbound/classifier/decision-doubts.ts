@@ -13,6 +13,25 @@ const ASK_NOUN = '(?:amount|ask|request|requested[ \\t]+amount|funding(?:[ \\t]+
 /** After the ask only the words that mean all of it: "Total Amount Approved: $50,000" is a form's field, not the ask. */
 const FULL_BEFORE_APPROVED = '(?:full|entire|whole|requested)';
 const OWNER = '(?:the|your|their|our|his|her|its|this|that)';
+/**
+ * (revL) ... and in more words still: the verb in any tense or another word for it ("able to approve the full ask", "approving",
+ * "signed off on the full request", "green-lit"), the ask straight after it or after a mark ("approved the full amount", "Approved -
+ * full amount"), "at ask" / "at the ask", the amount named after ("for the amount requested", "in the amount requested"), "100% of
+ * the ask" after a mark. "Full approval" (the final one, not a pre-approval) names no amount and is left alone.
+ */
+const APPROVE_VERB = '(?:approv(?:e|ed|es|ing|al)|signed[ \\t]+off[ \\t]+on|green[- ]?lit|green[- ]?lighted|ok(?:ay)?ed|ok\'d)';
+const AFTER_MARK = '[ \\t]*[-,:!\\u2013\\u2014]+[ \\t]*';
+const AMOUNT_ASKED = '(?:amount|sum|figure)[ \\t]+(?:requested|asked(?:[ \\t]+for)?|applied[ \\t]+for|submitted|(?:you|they|the[ \\t]+merchant)[ \\t]+(?:asked|applied)[ \\t]+for)';
+const PERCENT_OF_ASK = `(?:(?:for|at)[ \\t]+)?100[ \\t]*(?:%|percent)[ \\t]+of[ \\t]+(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+)?${ASK_NOUN}`;
+const APPROVED_AS_ASKED_MORE = new RegExp(
+  `\\b${APPROVE_VERB}(?:[ \\t]+(?:you|them|him|her|it|the[ \\t]+(?:merchant|client|file|deal|renewal)))?(?:[ \\t]+(?:` +
+    `(?:(?:for|at|in)[ \\t]+)?(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+){1,2}${ASK_NOUN}` +
+    `|(?:(?:for|at|in)[ \\t]+)?(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+)?${AMOUNT_ASKED}` +
+    `|(?:for|at)[ \\t]+(?:the[ \\t]+|your[ \\t]+|their[ \\t]+)?ask|${PERCENT_OF_ASK})` +
+    // after a mark only the words that mean all of it: "Approved, requested amount $60,000; approved $45,000" restates the ask
+    `|${AFTER_MARK}(?:(?:the|your|their)[ \\t]+)?(?:(?:full|entire|whole)[ \\t]+){1,2}${ASK_NOUN}|${AFTER_MARK}${PERCENT_OF_ASK})\\b`,
+  'g',
+);
 const APPROVED_AS_ASKED = new RegExp(
   '\\bapprov(?:ed|al)[ \\t]+(?:(?:you|them|him|her|it|the[ \\t]+(?:merchant|client|file|deal))[ \\t]+)?(?:as[ \\t]+(?:requested|submitted|asked|applied(?:[ \\t]+for)?|presented|proposed)|in[ \\t]+full' +
     `|(?:for|at)[ \\t]+(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+){1,2}${ASK_NOUN}` +
@@ -29,11 +48,13 @@ const NEGATED_BEFORE = /\b(?:not|never|no|n't|cannot|can't|couldn't|won't|unable
  */
 export function approvedAsAskedBelowAsk(lower: string, amounts: number[], ask: number | null): string | null {
   if (ask === null || ask <= 0 || !amounts.length || !amounts.every((x) => x < ask - 0.5)) return null;
-  APPROVED_AS_ASKED.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = APPROVED_AS_ASKED.exec(lower))) {
-    if (NEGATED_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
-    return `"${m[0].replace(/\s+/g, ' ')}" in words, yet every amount offered is below the $${ask.toLocaleString('en-US')} ask: which is right is for a person`;
+  for (const re of [APPROVED_AS_ASKED, APPROVED_AS_ASKED_MORE]) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(lower))) {
+      if (NEGATED_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
+      return `"${m[0].replace(/\s+/g, ' ')}" in words, yet every amount offered is below the $${ask.toLocaleString('en-US')} ask: which is right is for a person`;
+    }
   }
   return null;
 }

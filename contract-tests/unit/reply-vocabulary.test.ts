@@ -6321,4 +6321,19 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
     ]) expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'counter', offers: [expect.objectContaining({ amount: 45_000 })] } });
     expect(hook('Approved $60,000 at 1.38 over 9 months daily - the full amount requested.\n\nJo').out).toMatchObject({ apply: true, body: { response_type: 'approved' } });
   });
+
+  it("a tool's or a step's words after a capitalised name are no other file's trade; a town and a trade still are", () => {
+    const bikes = deal('Corvallis Timberline Bike Works', 40_000);
+    for (const t of [
+      'Approved $40,000 at 1.30 over 9 months, weekly.\n\nPlease upload the signed contract to the DocuSign envelope file when ready.\n\nJo',
+      'Approved $40,000 at 1.30 over 9 months, weekly. Same terms as your Plaid verified deal last week.\n\nJo',
+    ]) {
+      const h = hook(t, bikes);
+      expect(h.r.reasons.some((x) => /names another deal/.test(x)), t).toBe(false);
+      expect(h.out.apply, t).toBe(true);
+    }
+    const other = hook('Declined - too many NSFs.\n\nThe Salem flooring deal is approved for $40,000 at 1.30 over 9 months, weekly.\n\nJo', bikes);
+    expect(other.r.type).toBe('declined');
+    expect(other.out.apply).toBe(false);
+  });
 });

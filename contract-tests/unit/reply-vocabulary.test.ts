@@ -6336,4 +6336,14 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
     expect(other.r.type).toBe('declined');
     expect(other.out.apply).toBe(false);
   });
+
+  it('what is left on an advance is owed, not put forward beside the approval; a remaining amount approved is still offered', () => {
+    const h = hook('Renewal approved. Their remaining with us is $22,310; new gross is $60,000 at 1.34 over 8 months weekly.\n\nJo');
+    expect(h.r.offers).toEqual([expect.objectContaining({ amount: 60_000 })]);
+    expect(h.out.apply).toBe(true);
+    // near misses: "remaining" beside a word of funding reads the figure as offered
+    for (const t of ['The remaining amount we can approve is $45,000 at 1.38 over 9 months daily.\n\nJo', 'For the remaining term we can do $45,000 at 1.38 over 9 months daily.\n\nJo']) {
+      expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'counter', offers: [expect.objectContaining({ amount: 45_000 })] } });
+    }
+  });
 });

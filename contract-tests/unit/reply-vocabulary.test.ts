@@ -6297,3 +6297,163 @@ describe('(rfix30) term sheets pasted as text, minutes, glossed words, closing h
     expect(read('Outcome:\n- $60,000 approved, 1.35 factor, 9 months, daily.', deal()).reasons.some((x) => /"outcome:/.test(x))).toBe(false);
   });
 });
+
+describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, lower-case other files, conditions, corrections, the ask in words', () => {
+  const deal = (business_name = 'Copper Kettle Catering', requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name, trace_code: null, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+
+  it("the lender's case system saying our name in a sentence is not our desk: its assignee's decline is never dropped for our broker's words", () => {
+    // the footer speaks of us ("because Summit Valley Capital is a registered ISO"): the assignee is the lender's underwriter
+    const theirs = hook(['Ridgeline Funding Support - Case #88120', 'Assignee: Jo Tanaka', 'Status: Pending', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Merchant accepted the offer, please send contracts for $60,000 at 1.34, 8 months weekly.', '', '~~~', 'Reply above this line.', 'You are receiving this because Summit Valley Capital is a registered ISO partner.'].join('\n'));
+    expect(theirs.r.type).not.toBe('approved');
+    expect(theirs.out.apply).toBe(false);
+    // the lender thanking us by name under its own case update: the approval above the heading is not lost for the block below
+    const thanks = hook(['Case #44120', '', 'Approved $60,000 at 1.34, 8 months, weekly.', '', 'Jo Tanaka replied:', 'Contract sent to the merchant.', '', 'Thanks, Summit Valley Capital team'].join('\n'));
+    expect(thanks.out.apply).toBe(false);
+    // near misses: our desk signs with our name and its desk word, or its software: the lender's block is read and applied
+    for (const footer of ['Summit Valley Capital Lender Desk - powered by Freshdesk', 'Summit Valley Capital Support', 'Summit Valley Capital Help Desk']) {
+      const ours = hook(['Case #88120 - Copper Kettle Catering', 'Assignee: Marco Ruiz', 'Status: Open', '', 'Jo Tanaka replied:', 'Declined, 12 NSFs in the last 60 days.', '', 'Marco Ruiz replied:', 'Thanks Jo, noted.', '', '~~~', 'Reply above this line.', footer].join('\n'));
+      expect(ours.r, footer).toMatchObject({ type: 'declined', decline_category: 'nsf' });
+      expect(ours.out.apply, footer).toBe(true);
+    }
+  });
+
+  it('another business in lower case before any word of a decision, any mark, or its figures: a person files it; an opening naming none is read', () => {
+    for (const t of [
+      'harbor view nail spa is good to go 60k 1.40 100 days daily',
+      'harbor view nail spa looks good. 60k 1.40 100 days daily',
+      'harbor view nail spa / approved 60k 1.40 100 days daily',
+      'harbor view nail spa -> approved 60k 1.40 100 days daily',
+      're harbor view nail spa - approval 60k 1.40 100 days daily',
+      'harbor view nail spa (approved) 60k 1.40 100 days daily',
+      'harbor view nail spa:\napproved 60k 1.40 100 days daily',
+      'harbor view nail spa we can do 45k 1.40 100 days daily',
+      'lucky dragon - we can do 45k 1.40 100 days daily',
+      'harbor view nail spa pass. too many nsfs',
+      'harbor view nail spa is a no, too many nsfs',
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: a greeting with a name, how the lender got there, a clause before the offer, this deal's own words
+    for (const t of [
+      'morning marco, approved 60k 1.40 100 days daily',
+      'upon second look, approved 60k 1.40 100 days daily',
+      'heads up marco... approved 60k 1.40 100 days daily',
+      'bank verification done, approved 60k 1.40 100 days daily',
+      'given the nsfs we can do 30k 1.45 100 days daily',
+      'tight file but we can do 40k 1.45 100 days daily',
+      'copper kettle is good to go 60k 1.40 100 days daily',
+      'hi marco\napproved 60k 1.40 100 days daily',
+    ]) expect(hook(t).out.apply, t).toBe(true);
+    for (const t of ['after further review, declined - too many nsfs', 'sorry dana, declined. too many nsfs']) expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'declined' } });
+  });
+
+  it('two offers, one on a condition and the other for when it fails, said any other way: a person; a menu, or a fallback naming no amount, applies', () => {
+    for (const t of [
+      'If the PG is signed by both owners: $60,000 at 1.38 over 9 months daily.\nNo PG: $40,000 at 1.42 over 9 months daily.\n\nJo',
+      'Should the Kapitus payoff letter come in, we are at $60,000, 1.38, 9 months daily. If it does not, $35,000 at 1.34, 9 months daily.\n\nJo',
+      '$60,000 at 1.38 over 9 months daily with a confession of judgment; $40,000 at 1.42 over 9 months daily if the state does not allow it.\n\nJo',
+      'With 2 months more of history we could do $60,000 at 1.38 over 9 months daily; today the number is $35,000 at 1.34 over 9 months daily.\n\nJo',
+      'If their October deposits clear $90k: $60,000 at 1.38, 9 months daily. Under $90k: $35,000 at 1.34, 9 months daily.\n\nJo',
+      'As-is we can do $35,000 at 1.34 over 9 months daily. If they pay off the Fundbox position first, we go to $60,000 at 1.38 over 9 months daily.\n\nJo',
+    ]) {
+      const h = hook(t);
+      expect(h.r.offers.length, t).toBe(2);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: a menu whose "if" is the merchant's preference, a fallback word whose sentence offers no amount
+    for (const t of [
+      'We can do $60,000 at 1.38 for 9 months daily. If the merchant prefers weekly, $60,000 at 1.42 for 40 weeks. In the meantime send the contract request.\n\nJo',
+      'If the merchant wants the larger amount, $60,000 at 1.38 over 9 months daily. If they would rather keep payments low, $40,000 at 1.32 over 9 months daily.\n\nJo',
+      'Two options, both good through Friday:\nA) $60,000 at 1.38 over 9 months, daily\nB) $45,000 at 1.32 over 9 months, daily\nToday we can have funds out by 4pm if the contract is back by noon.\n\nJo',
+      'Option A with daily payments: $60,000 at 1.38 over 9 months. Option B with weekly payments: $60,000 at 1.42 over 40 weeks. Either works for us, or else we can talk.\n\nJo',
+      'Option 1: $40,000 at 1.35 over 110 days, daily.\nOption 2: $30,000 at 1.30 over 90 days, daily.\nWinter is slow (deposits under $40k in Jan and Feb), so neither reaches the ask with the existing position.\n\nJo',
+    ]) {
+      const h = hook(t);
+      expect(h.r.offers.length, t).toBe(2);
+      expect(h.out.apply, t).toBe(true);
+    }
+  });
+
+  it('an amount corrected in the same message in other words: a person; a sign-off or a payment said after "actually" is no correction', () => {
+    const approved = 'Approved $60,000 at 1.35 for 9 months, daily.';
+    for (const t of [
+      `${approved} Apologies - that should be $45,000, same factor and term.\n\nJo`,
+      `${approved}\n\nEdit: $45,000 not $60,000, fat-fingered it.\n\nJo`,
+      `${approved} Please disregard the amount above; committee lowered it to $45,000 at 1.35, 9 months daily.\n\nJo`,
+      `${approved} Ignore the 60 - it is 45k, same terms.\n\nJo`,
+      `${approved} Actually, UW just came back at $45,000 instead - same factor and term.\n\nJo`,
+      `${approved} Wait - make that forty-five thousand.\n\nJo`,
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('conflicting_cues');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: a sign-off, an "edited to add", a payment or a question after "actually", "actually" opening the only offer
+    for (const t of [
+      `${approved} Send the contract request.\n\nMake it a great day!\nJo Tanaka | Ridgeline Funding`,
+      `${approved}\nEdited to add: funding cutoff is 3pm.\n\nJo`,
+      `${approved} Actually, the daily payment will be $450.\n\nJo`,
+      `${approved} Actually, can you get me a voided check before funding?\n\nJo`,
+      'Actually, we can do $60,000 at 1.35 for 9 months daily after all.\n\nJo',
+      'Approved at 60k, 1.35, 9 months daily, that should be around $445 a day.\n\nJo',
+    ]) expect(hook(t).out.apply, t).toBe(true);
+  });
+
+  it('the full ask approved in more words still over less money: a person; the ask restated or refused beside a counter applies it', () => {
+    for (const words of [
+      "Good news, we're able to approve the full ask.",
+      'Approved at ask.',
+      'Approved for the amount requested:',
+      'Approved - full amount.',
+      'We approved the full amount:',
+      'Approved in the amount requested. Terms:',
+      'Committee signed off on the full request -',
+      'Approved! 100% of the ask -',
+    ]) {
+      const h = hook(`${words} $45,000 at 1.38 over 9 months, daily.\n\nJo`);
+      expect(h.r.review_reason, words).toBe('conflicting_cues');
+      expect(h.out.apply, words).toBe(false);
+    }
+    // near misses: the ask restated after a mark, refused, "full approval" (the final one), the words at the ask
+    for (const t of [
+      'Approved, requested amount was $60,000; we are at $45,000, 1.38, 9 months daily.\n\nJo',
+      "Approved at $45,000, 1.38, 9 months daily - we couldn't approve the full amount requested with the open Kapitus position.\n\nJo",
+      'Not able to approve at ask. Approved $45,000 at 1.38 over 9 months daily.\n\nJo',
+      'Approved: amount requested $60,000, amount approved $45,000, 1.38, 9 months daily.\n\nJo',
+      'Full approval: $45,000 at 1.38 over 9 months daily.\n\nJo',
+    ]) expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'counter', offers: [expect.objectContaining({ amount: 45_000 })] } });
+    expect(hook('Approved $60,000 at 1.38 over 9 months daily - the full amount requested.\n\nJo').out).toMatchObject({ apply: true, body: { response_type: 'approved' } });
+  });
+
+  it("a tool's or a step's words after a capitalised name are no other file's trade; a town and a trade still are", () => {
+    const bikes = deal('Corvallis Timberline Bike Works', 40_000);
+    for (const t of [
+      'Approved $40,000 at 1.30 over 9 months, weekly.\n\nPlease upload the signed contract to the DocuSign envelope file when ready.\n\nJo',
+      'Approved $40,000 at 1.30 over 9 months, weekly. Same terms as your Plaid verified deal last week.\n\nJo',
+    ]) {
+      const h = hook(t, bikes);
+      expect(h.r.reasons.some((x) => /names another deal/.test(x)), t).toBe(false);
+      expect(h.out.apply, t).toBe(true);
+    }
+    const other = hook('Declined - too many NSFs.\n\nThe Salem flooring deal is approved for $40,000 at 1.30 over 9 months, weekly.\n\nJo', bikes);
+    expect(other.r.type).toBe('declined');
+    expect(other.out.apply).toBe(false);
+  });
+
+  it('what is left on an advance is owed, not put forward beside the approval; a remaining amount approved is still offered', () => {
+    const h = hook('Renewal approved. Their remaining with us is $22,310; new gross is $60,000 at 1.34 over 8 months weekly.\n\nJo');
+    expect(h.r.offers).toEqual([expect.objectContaining({ amount: 60_000 })]);
+    expect(h.out.apply).toBe(true);
+    // near misses: "remaining" beside a word of funding reads the figure as offered
+    for (const t of ['The remaining amount we can approve is $45,000 at 1.38 over 9 months daily.\n\nJo', 'For the remaining term we can do $45,000 at 1.38 over 9 months daily.\n\nJo']) {
+      expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'counter', offers: [expect.objectContaining({ amount: 45_000 })] } });
+    }
+  });
+});

@@ -539,6 +539,13 @@ const TICKET_FOOTER = /^[ \t]*(?:-{2,}|_{2,}|={4,})[ \t]*$|^[ \t]*(?:#+-?[ \t]*)
 /** (rfix27) A field of the desk naming our own agent on the ticket ("Assignee: Dana Whitfield", "Agent: ..."). */
 const TICKET_AGENT_FIELD = /^[ \t]*(?:assignee|assigned to|agent|owner|requester)[ \t]*:[ \t]*(.+?)[ \t]*$/gim;
 
+/** (revL) Our own desk signing its update: "Summit Valley Capital Lender Desk - powered by Freshdesk", "Summit Valley Capital Support". */
+const DESK_WORD = '(?:lender[ \\t]+|iso[ \\t]+|broker[ \\t]+)?(?:support|help[ \\t]?desk|service[ \\t]?desk|desk|tickets?|ticketing|case[ \\t]+management|notifications?)';
+function ourDeskSignature(name: string): RegExp {
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '[ \\t]+');
+  return new RegExp(`^[ \\t>*_|~\\-\\u2013\\u2014]*${n}[ \\t]+${DESK_WORD}\\b|${n}[^\\n]*\\bpowered[ \\t]+by\\b`, 'm');
+}
+
 /**
  * (rfix27) A reply that reaches us through our own ticket desk: its update carries the ticket number, status fields (our desk's
  * words, "Status: Pending - Waiting on Broker", "Resolved"), the lender's words in a block headed by who wrote them ("New public
@@ -554,7 +561,11 @@ export function ticketDeskReply(own: string, subject: string, ourNames: string[]
   const ours = ourNames.map((n) => n.toLowerCase().trim()).filter((n) => n.length >= 3);
   // (revK) the desk is known ours only where it carries our own name (its footer, its sender line); a desk naming none of our names
   // may be the lender's own, whose assignee is the lender's agent and whose other blocks are our broker's words
-  const ourDesk = ours.some((n) => text.toLowerCase().includes(n));
+  // (revL) ... and only where the desk signs with it: a line opening on our name and a desk's word ("Summit Valley Capital Lender
+  // Desk", "... Support"), or our name beside "powered by" its software. Our name said in a sentence ("you are receiving this because
+  // Summit Valley Capital is a registered ISO", "Thanks, Summit Valley Capital team") or in our broker's block heading is the lender's
+  // desk speaking of us or to us: its assignee is the lender's agent, and the block read would be our broker's own words
+  const ourDesk = ours.some((n) => ourDeskSignature(n).test(text.toLowerCase()));
   let agentDropped = false;
   const blocks: string[] = [];
   for (let i = 0; i < lines.length; i++) {

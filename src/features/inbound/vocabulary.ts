@@ -764,7 +764,12 @@ export const HELD_BACK = [
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
-  { phrase: 'correction (on|to|for)|correction(?= ?[:\u2013\u2014-])|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d[\\d,.]*k?|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
+  { phrase: 'correction (on|to|for)|correction(?= ?[:\u2013\u2014-])|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d[\\d,.]*k?|a \\$?\\d[\\d,.]*k?|an? (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\\d+)[- ](month|week|day))|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
+  // (revL) ... said other ways: "sorry, that should be $45,000", "amount should read ...", "Edit: $45,000 not $60,000" (a figure
+  // after it), "fat-fingered it", "sorry, typo above", "disregard the amount above", "ignore the 60", "make that forty-five
+  // thousand", "Actually, UW came back at $45,000 instead" (after an amount already given, an amount of thousands in its sentence,
+  // never a payment's "$450"); "make it a great day" is a sign-off, "make it a 10 month term" a term
+  { phrase: "(that|this|it)( one| number| figure| amount)? should (read|have been|say) (\\$?\\d[\\d,.]*k?|[a-z]+(-[a-z]+)? (thousand|grand))|(that|this|it)( one| number| figure| amount)? should be \\$?\\d[\\d,.]*k?(,? not|,? instead)|(?<=(sorry|apologies|apologize|oops|whoops)[^.!?\\n]{0,30})(that|this|it)( one| number| figure| amount)? should be|(amount|number|figure|factor|rate|term|payback) should (read|have read|have been|have said)|(?<=(?:^|\\n)[ \\t*]*)edit(ed)?(?= ?[:\u2013\u2014-][^\\n]{0,40}\\d)|fat[- ]?finger(ed|s)?|(sorry,? )?typo (above|earlier|below)|sorry,? typo|(disregard|ignore) (the|that|my) (amount|number|figure|factor|rate|pricing)|(disregard|ignore) the \\$?\\d[\\d,.]*k?|make (that|it) [a-z]+(-[a-z]+)? (thousand|grand)|(?<=(?:\\$\\d|\\d\\s?k\\b|\\d{1,3},\\d{3})[^]*)(?<=(?:^|[.!?]\\s+|\\n)[ \\t]*(?:(?:wait|oh|sorry|update|edit|hold on)[ ,:\u2013\u2014-]*)?)actually,? [^!?\\n]{0,60}?(\\$\\d{1,3}(,\\d{3})+|\\$\\d{4,}|\\d+k|\\d{1,3},\\d{3})", w: 3 },
 ];
 
 /**

@@ -161,7 +161,8 @@ const NAME_FILLER = new Set(['llc', 'inc', 'co', 'corp', 'corporation', 'company
 /** A run of capitalised words (a business as written): "Dixon Auto Glass", "Magnolia Row Boutique", "Tin Cup Diner & Grill". */
 const CAP_RUN = "[A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){0,5}";
 /** (rfix29) Lower-case words after a capitalised one that are a file's papers or the trade's words, never a business's trade. */
-const LOWER_NOT_TRADE = 'bank|statements?|tax|returns?|lease|contracts?|docs?|documents?|paperwork|renewal|funding|credit|new|old|other|same|first|second|last|next|revised|updated|pending|declined|approved|merchant|client|stips?|application|app|signed';
+// (revL) ... nor a tool's or a step's: "the DocuSign envelope file", "the Plaid login file", "the Kapitus payoff letter file"
+const LOWER_NOT_TRADE = 'bank|statements?|tax|returns?|lease|contracts?|docs?|documents?|paperwork|renewal|funding|credit|new|old|other|same|first|second|last|next|revised|updated|pending|declined|approved|merchant|client|stips?|application|app|signed|envelopes?|packets?|folders?|portal|uploads?|login|logins|payoff|letters?|verification|verified|report|reports|closing|pdfs?|attachments?|scans?';
 /** Where a reply names the business a decision is about. */
 const NAMED_BUSINESS: RegExp[] = [
   // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"

@@ -13,6 +13,25 @@ const ASK_NOUN = '(?:amount|ask|request|requested[ \\t]+amount|funding(?:[ \\t]+
 /** After the ask only the words that mean all of it: "Total Amount Approved: $50,000" is a form's field, not the ask. */
 const FULL_BEFORE_APPROVED = '(?:full|entire|whole|requested)';
 const OWNER = '(?:the|your|their|our|his|her|its|this|that)';
+/**
+ * (revL) ... and in more words still: the verb in any tense or another word for it ("able to approve the full ask", "approving",
+ * "signed off on the full request", "green-lit"), the ask straight after it or after a mark ("approved the full amount", "Approved -
+ * full amount"), "at ask" / "at the ask", the amount named after ("for the amount requested", "in the amount requested"), "100% of
+ * the ask" after a mark. "Full approval" (the final one, not a pre-approval) names no amount and is left alone.
+ */
+const APPROVE_VERB = '(?:approv(?:e|ed|es|ing|al)|signed[ \\t]+off[ \\t]+on|green[- ]?lit|green[- ]?lighted|ok(?:ay)?ed|ok\'d)';
+const AFTER_MARK = '[ \\t]*[-,:!\\u2013\\u2014]+[ \\t]*';
+const AMOUNT_ASKED = '(?:amount|sum|figure)[ \\t]+(?:requested|asked(?:[ \\t]+for)?|applied[ \\t]+for|submitted|(?:you|they|the[ \\t]+merchant)[ \\t]+(?:asked|applied)[ \\t]+for)';
+const PERCENT_OF_ASK = `(?:(?:for|at)[ \\t]+)?100[ \\t]*(?:%|percent)[ \\t]+of[ \\t]+(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+)?${ASK_NOUN}`;
+const APPROVED_AS_ASKED_MORE = new RegExp(
+  `\\b${APPROVE_VERB}(?:[ \\t]+(?:you|them|him|her|it|the[ \\t]+(?:merchant|client|file|deal|renewal)))?(?:[ \\t]+(?:` +
+    `(?:(?:for|at|in)[ \\t]+)?(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+){1,2}${ASK_NOUN}` +
+    `|(?:(?:for|at|in)[ \\t]+)?(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+)?${AMOUNT_ASKED}` +
+    `|(?:for|at)[ \\t]+(?:the[ \\t]+|your[ \\t]+|their[ \\t]+)?ask|${PERCENT_OF_ASK})` +
+    // after a mark only the words that mean all of it: "Approved, requested amount $60,000; approved $45,000" restates the ask
+    `|${AFTER_MARK}(?:(?:the|your|their)[ \\t]+)?(?:(?:full|entire|whole)[ \\t]+){1,2}${ASK_NOUN}|${AFTER_MARK}${PERCENT_OF_ASK})\\b`,
+  'g',
+);
 const APPROVED_AS_ASKED = new RegExp(
   '\\bapprov(?:ed|al)[ \\t]+(?:(?:you|them|him|her|it|the[ \\t]+(?:merchant|client|file|deal))[ \\t]+)?(?:as[ \\t]+(?:requested|submitted|asked|applied(?:[ \\t]+for)?|presented|proposed)|in[ \\t]+full' +
     `|(?:for|at)[ \\t]+(?:${OWNER}[ \\t]+)?(?:${FULL}[ \\t]+){1,2}${ASK_NOUN}` +
@@ -29,11 +48,13 @@ const NEGATED_BEFORE = /\b(?:not|never|no|n't|cannot|can't|couldn't|won't|unable
  */
 export function approvedAsAskedBelowAsk(lower: string, amounts: number[], ask: number | null): string | null {
   if (ask === null || ask <= 0 || !amounts.length || !amounts.every((x) => x < ask - 0.5)) return null;
-  APPROVED_AS_ASKED.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = APPROVED_AS_ASKED.exec(lower))) {
-    if (NEGATED_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
-    return `"${m[0].replace(/\s+/g, ' ')}" in words, yet every amount offered is below the $${ask.toLocaleString('en-US')} ask: which is right is for a person`;
+  for (const re of [APPROVED_AS_ASKED, APPROVED_AS_ASKED_MORE]) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(lower))) {
+      if (NEGATED_BEFORE.test(lower.slice(Math.max(0, m.index - 40), m.index))) continue;
+      return `"${m[0].replace(/\s+/g, ' ')}" in words, yet every amount offered is below the $${ask.toLocaleString('en-US')} ask: which is right is for a person`;
+    }
   }
   return null;
 }
@@ -61,12 +82,63 @@ const ALTERNATIVE = /\b(?:otherwise|if[ \t]+not|failing[ \t]+that|without[ \t]+(
  */
 export function offersOnUnmetCondition(lower: string, offers: number): string | null {
   if (offers < 1) return null;
-  const c = CONDITION_ON_ITEMS.exec(lower) ?? (offers >= 2 ? CONDITION_ANY.exec(lower) : null);
-  if (!c) return null;
-  const after = lower.slice(c.index + c[0].length);
-  const alt = ALTERNATIVE.exec(after);
-  if (!alt) return null;
-  return `terms hanging on a condition not yet met ("${c[0].replace(/\s+/g, ' ')}" ... "${alt[0].replace(/\s+/g, ' ')}"): which offer stands is for a person`;
+  const c = CONDITION_ON_ITEMS.exec(lower);
+  if (c) {
+    const alt = ALTERNATIVE.exec(lower.slice(c.index + c[0].length));
+    if (alt) return hanging(c[0], alt[0]);
+  }
+  return offers >= 2 ? offerOnAnyCondition(lower) : null;
+}
+
+const hanging = (c: string, alt: string) => `terms hanging on a condition not yet met ("${c.replace(/\s+/g, ' ')}" ... "${alt.replace(/\s+/g, ' ')}"): which offer stands is for a person`;
+
+/** (revL) A condition said any way, "should the payoff letter come in", "pending the inspection", "in the event ...", as well. */
+const CONDITION_ANY_G = new RegExp(`${CONDITION_ANY.source}|(?:^|[.!?;:][ \\t]+|\\n)[ \\t]*should\\b|\\b(?:pending|in[ \\t]+(?:the[ \\t]+)?(?:event|case))\\b`, 'g');
+/**
+ * (revL) The offer for when the condition fails, said any way: besides the words above, "no PG:", "if it does not", "if the state
+ * does not allow it", "if they keep it open" (never a preference: "if they would rather keep payments low"), "Under $90k:" (a
+ * label, never "deposits under $40k"), "worst case", or the file as it stands ("as-is", "today", "right now") opening its sentence.
+ * Only an alternative whose own sentence names an amount: "we cannot fund without a voided check", "in the meantime send the
+ * contract request" offer nothing else.
+ */
+const ALTERNATIVE_OFFER = new RegExp(
+  `${ALTERNATIVE.source}|\\bwithout\\b|\\bif[ \\t]+no\\b|(?:^|\\n)[ \\t]*no[ \\t]+[a-z][a-z'-]*(?:[ \\t]+[a-z][a-z'-]*)?[ \\t]*[:\\u2013\\u2014-]` +
+    "|\\bif[ \\t]+(?:(?!(?:would|rather|prefer\\w*|wants?|like|choose|pick|opt)\\b)[a-z'-]+[ \\t]+){1,3}?(?:doesn't|does[ \\t]+not|don't|do[ \\t]+not|can't|cannot|won't|will[ \\t]+not|isn't|is[ \\t]+not|aren't|are[ \\t]+not|fails?|keeps?|stays?|remains?)\\b" +
+    '|(?:^|[.!?;][ \\t]+|\\n)[ \\t]*(?:under|below|less[ \\t]+than)[ \\t]+\\$?\\d[\\d,.]*k?[ \\t]*[:,\\u2013\\u2014-]|\\bworst[ \\t]+case\\b' +
+    '|(?:^|[.!?;][ \\t]+|\\n)[ \\t]*(?:(?:but|and|so)[ \\t,]+)?(?:as[- ]is|as[ \\t]+(?:it|things)[ \\t]+stand|today|right[ \\t]+now|currently|for[ \\t]+now)\\b',
+  'g',
+);
+/** An amount: "$35,000", "35,000", "35k". */
+const SOME_AMOUNT = /\$[ \t]?\d|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?[ \t]?k\b/;
+const SENTENCE_END = /[.!?](?=\s|$)|\n|;/g;
+
+/**
+ * (revL) Two offers or more, a condition on one ("if the PG is signed:", "should the payoff letter come in", "if their deposits clear
+ * $90k") and, before or after it, another offer for when it fails ("No PG: $40,000", "If it does not, $35,000", "As-is we can do
+ * $35,000"): which offer stands is not known yet. The alternative's sentence must name an amount.
+ */
+function offerOnAnyCondition(lower: string): string | null {
+  const conditions = [...lower.matchAll(CONDITION_ANY_G)];
+  if (!conditions.length) return null;
+  for (const alt of lower.matchAll(ALTERNATIVE_OFFER)) {
+    const at = alt.index ?? 0;
+    const c = conditions.find((x) => (x.index ?? 0) + x[0].length <= at || (x.index ?? 0) >= at + alt[0].length);
+    if (!c) continue;
+    // the alternative's own sentence (a match opening on the mark before it starts after that mark)
+    const core = at + alt[0].length - alt[0].replace(/^[.!?;\s]+/, '').length;
+    let start = 0;
+    let end = lower.length;
+    for (const b of lower.matchAll(SENTENCE_END)) {
+      const i = b.index ?? 0;
+      if (i < core) start = i + 1;
+      else if (i >= at + alt[0].length) {
+        end = i;
+        break;
+      }
+    }
+    if (SOME_AMOUNT.test(lower.slice(start, end))) return hanging(c[0].trim(), alt[0].trim());
+  }
+  return null;
 }
 
 /** Words that open a line but name no business: greetings, pronouns, the trade's nouns, hedges. */
@@ -75,8 +147,29 @@ const NOT_A_BUSINESS = new Set(
     'we you they he she i me us all set yes yep yeah fully partially conditionally conditional final finally pre also and but per fyi update ' +
     'deal deals file files merchant merchants client owner business submission application request one ones credit uw underwriting committee ' +
     'amount full ask as submitted requested today now still already officially both not wrong right thread email message here there ' +
-    'with for from after before about into over under spoke talked heard checked ran looked came went back boss manager team') .split(/\s+/),
+    'with for from after before about into over under spoke talked heard checked ran looked came went back boss manager team ' +
+    // (revL) an opening said before the decision that names no business: a greeting with the day ("morning marco", "happy friday"),
+    // an apology ("sorry dana"), how the lender got there ("after further review", "upon second look", "bank verification done")
+    'morning afternoon evening happy monday tuesday wednesday thursday friday weekend sorry apologies heads quick note btw ' +
+    'further second another look review reviewed upon again past done verification verified call called promised discussed ' +
+    'mentioned re-reviewed rereviewed reran ran took gave sent bank statements deposits numbers everything financials docs stips ' +
+    'contract mtd revenue given due because since but however unfortunately based considering tight thin light clean strong weak') .split(/\s+/),
 );
+/**
+ * (revL) What a lower-case opening leads into when it decides: any word of a decision, not only "approved" ("is good to go", "looks
+ * good", "is a no", "pass", "we can do 45k", "approval 60k"), or straight into the figures ("... spa 60k 1.40 100 days").
+ */
+const LOWER_DECISION =
+  '(?:approved|approval|approve|declined|decline|denied|funded|countered|passed|pass|passing|good[ \\t]+to[ \\t]+go|a[ \\t]+go|a[ \\t]+no|a[ \\t]+pass|no[ \\t]+go|looks?[ \\t]+good)\\b';
+/** ... weaker, as a clause may lead into them too ("given the nsfs we can do 30k"): only after a mark, or a longer name. */
+const LOWER_OFFER = '(?:(?:(?:we|i)[ \\t]+can[ \\t]+(?:do|go|offer)|(?:we|i)(?:\'re|\'m|[ \\t]+are|[ \\t]+am)[ \\t]+at|best[ \\t]+(?:we|i)[ \\t]+can)\\b|\\$?\\d[\\d,.]*[ \\t]*k\\b)';
+/** Between the name and its decision: nothing, a dash, colon, comma, slash, equals, arrow, bracket, bar or dots. */
+const LOWER_MARK = '(?:[:\\u2013\\u2014/=|(>-]|->|=>|\\.{2,}|\\u2026)';
+const LOWER_NAME = "([a-z][a-z0-9&'-]*(?:[ \\t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)";
+const LOWER_VERB = '(?:(?:is|was|are|has[ \\t]+been|got|=)[ \\t]+)?';
+const LOWER_LEAD = new RegExp(`^${LOWER_NAME}[ \\t]*(?:(?:${LOWER_MARK}|,)[ \\t]*)?${LOWER_VERB}${LOWER_DECISION}`);
+const LOWER_LEAD_OFFER = new RegExp(`^${LOWER_NAME}[ \\t]*(?:${LOWER_MARK}[ \\t]*)?${LOWER_VERB}${LOWER_OFFER}`);
+const LOWER_LEAD_OFFER_MARKED = new RegExp(`^${LOWER_NAME}[ \\t]*${LOWER_MARK}`);
 
 /**
  * (rfix28) A decision opening on a business written in lower case that shares no word with this deal's ("elko ruby mtn diner approvd
@@ -95,11 +188,18 @@ export function lowerCaseOtherBusiness(lower: string, businessName: string | nul
   const text = lower.toLowerCase();
   const kin = (w: string) => business.some((b) => b === w || (w.length >= 4 && b.startsWith(w)) || (b.length >= 4 && w.startsWith(b)) || shortens(w, b) || shortens(b, w));
   if (text.split(/[^a-z0-9]+/).some((w) => w.length >= 3 && business.includes(w))) return null;
-  const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  const m = /^([a-z][a-z0-9&'-]*(?:[ \t]+(?:&|[a-z][a-z0-9&'-]*)){1,5}?)[ \t]*(?:(?:[:\u2013\u2014,-]|\.{2,}|\u2026)[ \t]*)?(?:(?:is|was|has[ \t]+been|got)[ \t]+)?(?:approved|declined|funded|countered|denied)\b/.exec(first);
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const writtenLines = asWritten.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  // (revL) a name on a line of its own as a heading ("harbor view nail spa:"), its decision on the next line (lower case too)
+  const heading = lines.length > 1 && /^[a-z][a-z0-9&' -]*[ \t]*[:\u2013\u2014-]?$/.test(lines[0]) && !/[A-Z]/.test(writtenLines[1] ?? 'X');
+  const first = heading ? `${lines[0]} ${lines[1]}` : lines[0] ?? '';
+  const strong = LOWER_LEAD.exec(first);
+  const m = strong ?? LOWER_LEAD_OFFER.exec(first);
   if (!m) return null;
   const words = m[1].split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !NOT_A_BUSINESS.has(w));
   if (words.length < 2 || words.some(kin)) return null;
+  // (revL) an offer said straight after a clause ("given the nsfs we can do 30k") is no name: a mark after it, or three words of one
+  if (!strong && words.length < 3 && !LOWER_LEAD_OFFER_MARKED.test(first)) return null;
   return m[1];
 }
 

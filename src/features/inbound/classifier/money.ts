@@ -80,7 +80,8 @@ const COUNTED_PAYMENT_BEFORE = /(?<![\w.$])\d{1,3}\s+(?:(?:(?:daily|weekly|bi-?w
 const PAYOFF_LINE = /^\s*(?:[-*\u2022]\s*)?(?:pays? off|paying off|to pay off|payoffs?|buy ?outs?|buying out|takes? out|taking out)\s*(?::|\||-|\u2013)\s*/i;
 
 /** (rfix29) A sum owed on an advance before its figure: a payoff, a balance, what is still owed, a per-diem. */
-const OWED_BEFORE = /\b(?:payoffs?|pay-?off (?:amount|figure|balance)|balances?|still owe[sd]?|owe[sd]?|outstanding|per[- ]diem)\b(?![^]*\b(?:payoffs?|balances?|owe[sd]?|outstanding|per[- ]diem)\b)/;
+// (revL) ... and what is left on it: "their remaining with us is $22,310", "what's left on the first position is ..."
+const OWED_BEFORE = /\b(?:payoffs?|pay-?off (?:amount|figure|balance)|balances?|still owe[sd]?|owe[sd]?|outstanding|per[- ]diem|remaining|left (?:with us|on (?:the|their|its|our) (?:advance|position|deal|loan|mca)))\b(?![^]*\b(?:payoffs?|balances?|owe[sd]?|outstanding|per[- ]diem|remaining)\b)/;
 /** A word of funding: the amount approved, offered, funded or capped ("they capped us at $55,000" after "the balance still open"). */
 const FUNDED_WORD = /\b(?:approv\w*|fund\w*|advance|offer\w*|can do|could do|counter\w*|landed|loan|capped|cap|limit\w*|max\w*|(?:we|us|i)(?:'re| are| am)? at|(?:can|could|will|would) (?:go|do))\b/;
 export function moneyKind(line: string, start: number, end: number): MoneyKind {

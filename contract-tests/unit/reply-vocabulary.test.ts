@@ -1,7 +1,7 @@
 // The trade's vocabulary (src/features/inbound/vocabulary.ts), one test per row class: each row
 // class is shown changing what the classifier reads, on short replies written the way lenders write.
 import { describe, expect, it } from 'vitest';
-import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
+import { CHANGE_RECORD, askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings, features as modelFeatures, readReply } from '../../src/features/inbound/reply-model';
@@ -6185,5 +6185,55 @@ describe('(revK) outside attacks on rfix27/28: conditional boilerplate, digests,
     // Kept: a lender's shortening of the merchant is the common case; a broker with two such merchants is rare.
     const sup = hook(dg(['DECLINED\nMaple Ridge Dental Group (File #RF-20391)\n  Reason: TIB', 'APPROVED\nCopper Kettle Catering Supply (File #RF-20455)\n  Funded: $60,000\n  Buy rate: 1.31\n  Term: 9 months, daily']));
     expect(sup.r.type).toBe('approved');
+  });
+});
+
+describe('(rfix31) holdout65: change records, Spanish-English, chatty threads, phone corrections', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('a CRM change record is read at its new values and its last stage, whatever the arrow or wording', () => {
+    // an approval at the ask, every field set from empty
+    const setFromEmpty = hook(['Deal updated by Kim Osei', 'Status: In Review => Approved', 'Funding Amt: (none) => $60,000', 'Buy Rate: -- => 1.34', 'Term: empty => 9 months', 'Pay Freq: (none) => Daily'].join('\n'));
+    expect(setFromEmpty.r.type).toBe('approved');
+    expect(setFromEmpty.r.offers).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.34, term: 9, term_unit: 'months' })]);
+    expect(setFromEmpty.out.apply).toBe(true);
+    // an offer replaced: the new values are the offer, never the old ones beside them
+    const replaced = hook(['Stage changed from Approved to Counter Offer', 'Offer Amount changed from $60,000 to $42,000', 'Factor changed from 1.33 to 1.38', 'Term changed from 9 months to 8 months', 'Frequency changed from Daily to Weekly'].join('\n'));
+    expect(replaced.r.type).toBe('counter');
+    expect(replaced.r.offers).toEqual([expect.objectContaining({ amount: 42_000, factor_rate: 1.38, term: 8 })]);
+    // a timeline: the last stage counts (newest at the bottom, or at the top when the dates say so)
+    const timeline = hook(['Amount → $45,000', 'Rate → 1.40', 'Term → 7 months', 'Payments → Daily', '', 'History:', '2026-11-02 09:10 - Submitted', '2026-11-02 14:00 - Approved', '2026-11-03 10:30 - Countered'].join('\n'));
+    expect(timeline.r.type).toBe('counter');
+    expect(timeline.r.reasons).toContain(CHANGE_RECORD);
+  });
+
+  it('a record whose stage went from approved to declined or withdrawn takes the approval back: a person', () => {
+    for (const t of [
+      ['Stage: Approved -> Declined', 'Approved Amount: $60,000 -> (blank)', 'Decline Reason: (blank) -> 11 NSFs in October'].join('\n'),
+      ['Status changed from Approved to Withdrawn', 'Reason: (blank) -> merchant took another offer; file declined'].join('\n'),
+      ['Timeline', '11/04 11:15 AM  Declined', '11/03 04:00 PM  Approved', '11/03 09:00 AM  Submitted', '', 'Decline reason: 11 NSFs'].join('\n'),
+    ]) {
+      const h = hook(t);
+      expect(h.r.type, t).toBe('declined');
+      expect(h.r.review_reason, t).toBe('approval_withdrawn');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near miss: a record going to declined from underwriting is a plain decline
+    const plain = hook(['Stage: Underwriting -> Declined', 'Decline Reason: (blank) -> 11 NSFs in October'].join('\n'));
+    expect(plain.r.type).toBe('declined');
+    expect(plain.r.review_reason).toBeUndefined();
+  });
+
+  it('near misses: no change record, nothing rewritten', () => {
+    // an arrow in a sentence, dates with amounts, a list of months are not a record
+    for (const t of ['Approved $60,000 at 1.35, 9 months daily -> send the contract request.', 'Need: 10/01 statement, 11/01 statement.', 'Deposits:\n10/01 $12,400\n10/15 $9,900']) {
+      expect(read(t, pinecrest()).reasons).not.toContain(CHANGE_RECORD);
+    }
+    // an update with no decision stays undecided
+    expect(hook(['Stage: Submitted -> Underwriting', 'Requested Amount: (blank) -> $60,000.00', 'Assigned UW: (blank) -> Ray'].join('\n')).r.type).toBe('unclassified');
   });
 });

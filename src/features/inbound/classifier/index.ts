@@ -19,6 +19,7 @@ import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals
 export { digestEntries } from './deals';
 import { lowerCaseOtherBusiness } from './decision-doubts';
 import { scanFacts } from './facts';
+import { changeRecordNow } from './change-record';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
 // text.ts (normalising, numbers in words), cues.ts (phrase cues and their scores), decline-category.ts,
@@ -149,6 +150,10 @@ const DECISION_WORD = /\b(?:offers?|approv\w*|declin\w*|counter\w*|pass(?:ing|ed
 export const DIGEST_OURS = "a digest of several files' entries: only the entry naming this deal is read";
 export const DIGEST_NONE = "a digest of several files' entries, none naming this deal: no entry is read as this deal's answer";
 
+/** (rfix31) The reasons noted for a pasted change record (change-record.ts). */
+export const CHANGE_RECORD = "a change record: read at its new values and its last stage, not the old ones";
+export const RECORD_WITHDRAWN = 'the record takes an approval back (its stage from approved to declined or withdrawn): a person confirms';
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -180,6 +185,12 @@ const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
+  // (rfix31) a pasted CRM change record is read at what it says now: its new values and its last stage (change-record.ts)
+  const record = changeRecordNow(parts.own);
+  if (record.changes) {
+    parts.own = record.text;
+    reasons.push(CHANGE_RECORD);
+  }
   // (rfix27) a reply through our own ticket desk: the lender's words are the blocks headed by their author; the desk's status fields,
   // internal notes and footer (signed with our name) are ours, neither the lender's hedges nor our paraphrase of its decision
   const desk = ticketDeskReply(parts.own, input.subject, context?.iso?.names ?? []);
@@ -286,6 +297,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // (rfix31) ... and one whose stage went from approved to declined or withdrawn takes an approval back: for a person
+  if (record.withdrawn && d.type !== 'unclassified' && !d.review) {
+    d.review = 'approval_withdrawn';
+    d.reasons.push(RECORD_WITHDRAWN, 'review: approval_withdrawn');
+  }
   // (rfix26) ... a colleague's decision quoted below that the sender's own words do not take up as it is (another type, other
   // terms, or a condition on it: "if they have one, Kelsey's approval stands. If not, we'll have to revisit"): two people at
   // the lender answer differently, a person decides. A decline whose words only put a condition on the colleague's approval or

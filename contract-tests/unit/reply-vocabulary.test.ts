@@ -6233,7 +6233,28 @@ describe('(rfix31) holdout65: change records, Spanish-English, chatty threads, p
     for (const t of ['Approved $60,000 at 1.35, 9 months daily -> send the contract request.', 'Need: 10/01 statement, 11/01 statement.', 'Deposits:\n10/01 $12,400\n10/15 $9,900']) {
       expect(read(t, pinecrest()).reasons).not.toContain(CHANGE_RECORD);
     }
+    // a tracked change in a document ("~~$60,000~~ -> $45,000") is the offer reader's, left as it is for it to weigh against a clean copy
+    expect(read('Requested amount: ~~$60,000~~ -> $45,000\nFactor rate: 1.30\nTerm: 10 months, daily', pinecrest()).reasons).not.toContain(CHANGE_RECORD);
     // an update with no decision stays undecided
     expect(hook(['Stage: Submitted -> Underwriting', 'Requested Amount: (blank) -> $60,000.00', 'Assigned UW: (blank) -> Ray'].join('\n')).r.type).toBe('unclassified');
+  });
+});
+
+describe('(rfix31) Spanish-English declines: the no and its reason in Spanish', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the pronoun before the verb, no way to do it, "es un no": a decline with its reason', () => {
+    const days = read('Hola Dana, Pinecrest no la podemos aprobar. Tiene 12 dias en rojo en octubre. Lo siento.', deal);
+    expect([days.type, days.decline_category, days.review_reason]).toEqual(['declined', 'negative_days', undefined]);
+    const neg = read('Pinecrest, the numbers are ok pero tiene 7 días en negativo en septiembre. No hay manera de fondearlo ahora.', deal);
+    expect([neg.type, neg.decline_category]).toEqual(['declined', 'negative_days']);
+    const sector = read('Lo siento, Pinecrest es un no. Sector prohibido para nosotros, nada que ver con los numeros.', deal);
+    expect([sector.type, sector.decline_category]).toEqual(['declined', 'industry']);
+    const list = read('Sorry Dana, it is mostly a bar y los bares estan en la lista de industrias prohibidas. No se puede hacer.', deal);
+    expect([list.type, list.decline_category]).toEqual(['declined', 'industry']);
+  });
+  it('near misses: less offered after the refusal is a counter; "no hay manera de saber" is no decline; the list named but not this file', () => {
+    expect(read('Pinecrest: no lo podemos hacer por los 60, pero podemos hacer $45,000 a 1.38, 9 meses, pagos diarios.', deal).type).toBe('counter');
+    expect(read('No hay manera de saber hasta que llegue el estado de noviembre.', deal).type).not.toBe('declined');
+    expect(read('Bares y tabaco estan en nuestra lista de industrias restringidas pero esto no. Aprobado $60,000 a 1.35, 9 meses diario.', deal).type).toBe('approved');
   });
 });

@@ -147,6 +147,9 @@ export const DECLINE: PhraseRow[] = [
   // (revH) ... never "for now" with something still missing after it ("no califica todavía, nos falta el estado de noviembre",
   // "no pasa por ahora, necesitamos el cheque anulado"): a request for now, not a decline
   { phrase: "no (pasa|califica|calific[o\u00f3])(?: (?:por ahora|por el momento|en este momento|todav[i\u00ed]a|a[u\u00fa]n)(?![\\s\\S]{0,200}?\\b(?:falta|faltan|hace falta|necesitamos|necesito|pendientes?)\\b)| (?:para nosotros|con nosotros))?(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
+  // (rfix31) ... the object pronoun before the verb, as Spanish puts it ("no lo podemos hacer", "no la pudimos aprobar"), no way to
+  // do it ("no hay manera de aprobarlo"), the answer a no ("es un no", "la respuesta es no"); never "no hay manera de saber"
+  { phrase: "no (lo|la|los|las|te lo|se lo) (podemos|puedo|pudimos|pude|vamos a poder) (hacer|fondear|financiar|aprobar|tomar)|no se (puede|pudo) (hacer|aprobar|fondear|financiar)|no hay (manera|forma|modo|chance) de (aprobar|fondear|financiar|hacer|tomar)(lo|la|los|las)?|(es|fue) un no(?=\\s*[.!;,\\n]|\\s*$)|la respuesta es (un )?no(?=\\s*[.!;,\\n]|\\s*$)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -1016,6 +1019,8 @@ export const SECTOR_FULL: PhraseRow[] = [
  */
 export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
   { category: 'negative_days', phrases: ['negs', 'd(i|\u00ed)as negativos', 'saldos? negativos?', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
+    // (rfix31) the days in the red in Spanish, the misspelling step having read "negativo" as "negative": "9 dias en negativo", "días en rojo"
+    '\\d+ d(i|\u00ed)as (en|in) (negative|rojo|the negative)', 'd(i|\u00ed)as en (negative|rojo)',
     // "negative 18 days last month", "days below zero", "22 overdraft days", "went negative"
     'negative \\d+ days', '\\d+ days? (negative|below zero|under zero|in the negative|overdrawn)', 'days? (below|under) zero', 'below zero', 'went negative', 'overdraft days', 'overdrawn', 'in the negative'], w: 3 },
   { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
@@ -1253,6 +1258,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
+  // (rfix31) the restricted list in Spanish: "nuestra lista de industrias restringidas", "sector prohibido", "industria de alto riesgo"
+  { category: 'industry', phrases: ['industrias? (restringidas?|prohibidas?|excluidas?|de alto riesgo|que no (hacemos|fondeamos|financiamos))|(restringidas?|prohibidas?) (industrias?|sectores?)|sectore?s? (restringidos?|prohibidos?|excluidos?|de alto riesgo)'], w: 3 },
   // the state: "not licensed in Nevada", "a state we can't lend in", "state disclosure law"
   {
     category: 'restricted_state',

@@ -54,6 +54,8 @@ export function changeRecordNow(text: string): ChangeRecord {
     if (/\b(?:stage|status|decision|disposition|state)\b/i.test(label) && APPROVED_STAGE.test(old) && !NO_STAGE.test(old) && NO_STAGE.test(now)) withdrawn = true;
   };
   const out: Array<string | null> = lines.map((line) => {
+    // a tracked change in a document ("~~$110,000~~ -> $85,000") is left to the offer reader (offers.ts), which weighs it against a clean copy
+    if (/~~/.test(line)) return line;
     const f = FIELD_ARROW.exec(line);
     if (f) {
       const values = f[2].split(new RegExp(String.raw`\s*${ARROW}\s*`));

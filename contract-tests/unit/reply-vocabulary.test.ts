@@ -7,6 +7,7 @@ import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings, features as modelFeatures, readReply } from '../../src/features/inbound/reply-model';
 import { splitReply } from '../../src/features/inbound/reply-text';
 import { requestedItems } from '../../src/features/inbound/classifier/requested-items';
+import { spanishThousands } from '../../src/features/inbound/classifier/decision-doubts';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
 const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
@@ -6256,5 +6257,32 @@ describe('(rfix31) Spanish-English declines: the no and its reason in Spanish', 
     expect(read('Pinecrest: no lo podemos hacer por los 60, pero podemos hacer $45,000 a 1.38, 9 meses, pagos diarios.', deal).type).toBe('counter');
     expect(read('No hay manera de saber hasta que llegue el estado de noviembre.', deal).type).not.toBe('declined');
     expect(read('Bares y tabaco estan en nuestra lista de industrias restringidas pero esto no. Aprobado $60,000 a 1.35, 9 meses diario.', deal).type).toBe('approved');
+  });
+});
+
+describe('(rfix31) a ceiling stated below the amount offered, in any language or in words: a person', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the most in Spanish or English words, the offer above it', () => {
+    for (const t of [
+      'Con la posicion abierta lo máximo que me dejan es treinta y cinco mil, no los sesenta.\n\nBottom line: $45,000 at 1.40, 9 months daily.',
+      'With two positions open the most they let me do is forty thousand, not the sixty.\n\nSo: 45k at 1.45, 120 days, daily $543.75.',
+      'El tope para este file es cuarenta mil. We can do $50,000 a 1.38, 9 meses, pago diario.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('counter');
+      expect(r.review_reason, t).toBe('conflicting_cues');
+      expect(r.reasons.some((x) => /a ceiling of \$/.test(x)), t).toBe(true);
+    }
+  });
+  it('near misses: the ceiling at the offer, or above it, or no ceiling at all', () => {
+    for (const t of [
+      'Con la posicion abierta lo máximo que me dejan es cuarenta y cinco mil, no los sesenta. Bottom line: $45,000 at 1.40, 9 months daily.',
+      'Max is 60 but with the position I would rather do $45,000 at 1.38, 9 months daily.',
+      'Cuarenta mil de deposito promedio. We can do $45,000 a 1.38, 9 meses, pago diario.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.reasons.some((x) => /a ceiling of \$/.test(x)), t).toBe(false);
+    }
+    expect(spanishThousands('cuarenta mil, veinticinco mil, ciento veinte mil, cuarenta y cinco mil, mil gracias')).toBe('$40,000, $25,000, $120,000, $45,000, mil gracias');
   });
 });

@@ -1,11 +1,26 @@
 import type { ReplyContext } from './types';
-import { round2 } from './text';
-import type { Fired } from './cues';
+import { offerText, round2 } from './text';
+import { CEILING_CUES, type Fired, score } from './cues';
+import { scanFacts } from './facts';
 import { moneyKind, termDiffers } from './money';
 import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
-import { approvedAsAskedBelowAsk, offersOnUnmetCondition } from './decision-doubts';
+import { approvedAsAskedBelowAsk, ceilingBelowOffer, offersOnUnmetCondition, spanishThousands } from './decision-doubts';
+
+/** (rfix31) The offer text's sentences, Spanish thousands as figures, each with the funded amounts it names. */
+function ceilingSentences(own: string, ctx?: ReplyContext): Array<{ text: string; funded: number[] }> {
+  const text = spanishThousands(offerText(own));
+  const facts = scanFacts(text, 0, ctx).filter((f) => f.kind === 'money' && (f.money === 'funded' || f.money === 'other' || f.money === 'unknown'));
+  const out: Array<{ text: string; funded: number[] }> = [];
+  let start = 0;
+  for (const piece of text.split(/(?<=[.!?;\n])(?!\d)/)) {
+    const end = start + piece.length;
+    out.push({ text: piece, funded: facts.filter((f) => f.pos >= start && f.pos < end).map((f) => f.value) });
+    start = end;
+  }
+  return out;
+}
 
 const SHOWN_LATER = new RegExp(`\\b(?:${V.SHOWN_LATER})\\b`);
 /** A factor rate named ("~40 / 1.42"): a figure put forward, even where no amount is read. */
@@ -610,6 +625,15 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     const doubt = approvedAsAskedBelowAsk(a.lower, amounts, ask) ?? offersOnUnmetCondition(a.lower, complete.length);
     if (doubt) {
       review = doubt.startsWith('terms hanging') ? 'tentative_terms' : 'conflicting_cues';
+      reasons.push(doubt);
+    }
+  }
+  // (rfix31) a ceiling stated below the amount offered, in any language or in words ("lo máximo es cuarenta mil" over "45k at
+  // 1.45"): one figure is wrong, a person reads which
+  if (!review && (type === 'approved' || type === 'counter') && complete.length) {
+    const doubt = ceilingBelowOffer(ceilingSentences(a.own, ctx), (x) => score(x, CEILING_CUES).score > 0, complete.map((o) => o.amount));
+    if (doubt) {
+      review = 'conflicting_cues';
       reasons.push(doubt);
     }
   }

@@ -6286,3 +6286,26 @@ describe('(rfix31) a ceiling stated below the amount offered, in any language or
     expect(spanishThousands('cuarenta mil, veinticinco mil, ciento veinte mil, cuarenta y cinco mil, mil gracias')).toBe('$40,000, $25,000, $120,000, $45,000, mil gracias');
   });
 });
+
+describe('(rfix31) chatty threads: another file named "your <Name> ..."; congratulations on another file are news', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it("another file's approval in this undecided deal's thread is not this deal's: never applied", () => {
+    for (const t of [
+      'Pinecrest is still with underwriting, waiting on the landlord. But good news on your Harbor Bakery deal - committee approved it today, $40,000 at 1.35, 9 months daily.',
+      'Pinecrest is still sitting with Dave. Update on your Copper Kettle catering - approved this afternoon, $45,000 at 1.38, 120 business days, daily at $517.50.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).not.toBe('approved');
+      expect(replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: t, autoReply: false }).apply, t).toBe(false);
+    }
+  });
+  it('congratulations on another file that funded are news: this deal\'s approval applies', () => {
+    const t = 'Hope your week is good! Pinecrest went through committee and is approved at the full $60,000 - 1.36, 140 business days, daily at $582.86. And congrats on the Harbor Bakery deal that funded last week, the owner was a pleasure.\n\nSend the contract request!';
+    const r = read(t, deal);
+    expect(r.type).toBe('approved');
+    expect(r.review_reason).toBeUndefined();
+    // near misses: another file approved (not news) beside this deal's approval is a person's call
+    const two = read('Pinecrest is approved at the full $60,000 - 1.36, 140 business days, daily at $582.86. And congrats, Harbor Bakery is approved too at $30,000.', deal);
+    expect(two.review_reason).toBe('multiple_deals');
+  });
+});

@@ -415,14 +415,19 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // an amount, an item or any decision cue.
   const newsOnly = (() => {
     if (!elsewhere?.cut || !elsewhere.mine || deals.multiple || elsewhere.near.length || d.type === 'unclassified') return false;
-    const kept = new Set(elsewhere.own.split(/\n\s*\n/).map((x) => x.trim()));
-    const cutText = uncut.split(/\n\s*\n/).map((x) => x.trim()).filter((x) => x && !kept.has(x)).join('\n\n');
+    // (rfix31) sentence by sentence: otherDeals may cut only the sentences naming the other file out of a paragraph answering this one
+    const sentences = (t: string) => normalizeText(t).split(/\n\s*\n/).flatMap((p) => p.split(/(?<=[.!?])\s+/)).map((x) => x.replace(/\s+/g, ' ').trim()).filter(Boolean);
+    const kept = new Set(sentences(elsewhere.own));
+    const cutText = sentences(uncut).filter((x) => !kept.has(x)).join('\n\n');
     if (!cutText || /\$\s?\d|\d\s?k\b|\b\d{2,3},\d{3}\b/i.test(cutText)) return false;
     // (revH) ... nor news tied to this deal (it names this deal, "this one", "same owner", "a duplicate of"), nor news naming a
     // decline reason ("Lakeside defaulted last week"): read beside this deal's answer, it would be taken for this deal's reason
     if (SAME_FILE_NEWS.test(normalizeText(cutText).toLowerCase())) return false;
     const c = analyse(cutText, '', context);
-    return c.ownDecision === 0 && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0 && !c.namesDeal && !c.category.hits.length;
+    // (rfix31) ... congratulations on the other file ("congrats on the Rochester grill deal that funded last week") are news too:
+    // no approval of anything on this thread
+    const congratsOnly = c.approved.hits.length > 0 && c.approved.hits.every((h) => /congrat/i.test(h)) && c.declined.score === 0 && c.needs.score === 0 && c.counter.score === 0;
+    return (c.ownDecision === 0 || congratsOnly) && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0 && !c.namesDeal && !c.category.hits.length;
   })();
   if (newsOnly) d.reasons.push("another file's news only (no decision, request or figure of its own): not this deal's answer, and no doubt which file it is");
   const inDoubt = d.type !== 'unclassified' && FILE_IN_DOUBT.test(normalizeText(uncut).toLowerCase());

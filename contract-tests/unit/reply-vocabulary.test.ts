@@ -6309,3 +6309,23 @@ describe('(rfix31) chatty threads: another file named "your <Name> ..."; congrat
     expect(two.review_reason).toBe('multiple_deals');
   });
 });
+
+describe('(rfix31) the full amount on another schedule than the one refused: a counter, the refused schedule and term no offer', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('"they would not do weekly payments over twelve months ... daily over 180 business days" is a counter at the daily terms', () => {
+    for (const t of [
+      'Committee approved the full $60,000, but they would not do weekly payments over twelve months on a vet clinic - the best they would do is 1.37 over 180 business days, daily at $456.67.',
+      'Full $60k approved. Credit wouldn\'t go weekly over 12 months, so it is 1.37, 180 business days, daily at $456.67.',
+      'You got the whole $60,000 but we couldn\'t approve it on weekly debits for 52 weeks; daily works: 1.37 over 180 business days, $456.67 a day.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('counter');
+      expect(r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.37, term: 180, term_unit: 'days', payment_frequency: 'daily' })]);
+    }
+  });
+  it('near misses: the refusal names no schedule; the schedule offered is not refused', () => {
+    const r = read('Committee approved the full $60,000: 1.37 over 12 months, weekly at $1,580.77. They would not do it any cheaper.', deal);
+    expect(r.type).toBe('approved');
+    expect(r.offers).toEqual([expect.objectContaining({ term: 12, term_unit: 'months', payment_frequency: 'weekly' })]);
+  });
+});

@@ -283,9 +283,19 @@ export function freshSubjectDecision(subject: string): 'positive' | 'negative' |
 /** A fraction of the ask named ("half the ask"), built once (not global: exec starts at 0). */
 const ASK_FRACTION_NAMED = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`);
 
+/**
+ * (rfix31) A schedule refused with the term it was asked over ("they would not do weekly payments over twelve months on a winery",
+ * "we can't do weekly over 12 months"): the ask's schedule and term, never the offer's; blanked for the offer reader (the text
+ * keeping its length). The refusal itself stays for the counter cues.
+ */
+const REFUSED_SCHEDULE = /\b(?:would not|wouldn't|wouldnt|could not|couldn't|couldnt|will not|won't|wont|can't|cannot|can not|not able to|unable to) (?:do|offer|go|approve|write|allow|agree to) (?:it |this |them |that )?(?:on |to )?(?:weekly|daily|bi-?weekly|monthly)(?: payments?| debits?| ach| pulls?| remits?)?(?: (?:over|for|on|at|across) (?:a |an |the )?(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|twenty-four)[ -](?:months?|mos?|weeks?|wks?|(?:business )?days?))?/gi;
+export function blankRefusedSchedule(own: string): string {
+  return own.replace(REFUSED_SCHEDULE, (m) => ' '.repeat(m.length));
+}
+
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
   const own = dropOtherFilePostscript(own0);
-  const offerSource = blankRefusedAsSent(blankPriorDeal(own));
+  const offerSource = blankRefusedSchedule(blankRefusedAsSent(blankPriorDeal(own)));
   const prepared = prepare(own);
   const { fixed } = prepared;
   const boiler = blankBoilerplate(prepared.lower);

@@ -6329,3 +6329,15 @@ describe('(rfix31) the full amount on another schedule than the one refused: a c
     expect(r.offers).toEqual([expect.objectContaining({ term: 12, term_unit: 'months', payment_frequency: 'weekly' })]);
   });
 });
+
+describe('(rfix31) a term rounded after it ("8 meses aprox", "8 months or so") yields to the payments counted', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the count of payments is the term, in Spanish or English', () => {
+    for (const t of ['Aprobado $60,000: 1.32, 168 pagos diarios de $471.43 (8 meses aprox).', 'Approved $60,000 at 1.32, 168 daily payments of $471.43 (8 months or so).', 'Approved $60,000 at 1.32, 168 daily payments of $471.43, about 8 months más o menos.']) {
+      expect(read(t, deal).offers, t).toEqual([expect.objectContaining({ term: 168, term_unit: 'days', payment_frequency: 'daily' })]);
+    }
+  });
+  it('near miss: a term stated plainly beside the count stays as stated', () => {
+    expect(read('Approved $60,000 at 1.32, 168 daily payments of $471.43, 8 month term.', deal).offers).toEqual([expect.objectContaining({ term: 8, term_unit: 'months' })]);
+  });
+});

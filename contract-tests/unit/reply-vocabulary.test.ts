@@ -6341,3 +6341,28 @@ describe('(rfix31) a term rounded after it ("8 meses aprox", "8 months or so") y
     expect(read('Approved $60,000 at 1.32, 168 daily payments of $471.43, 8 month term.', deal).offers).toEqual([expect.objectContaining({ term: 8, term_unit: 'months' })]);
   });
 });
+
+describe('(rfix31) a correction naming what it replaces, proven by its restated payback or payment', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the corrected terms stand when the restated figures repay them, however the correction is typed', () => {
+    for (const t of [
+      'appr pinecrest full 60k 1.40 140 dly pymts 84k back 600/day\ncorrection 1.38 not 1.40 my bad  82,800 back 591.43 dly  rest same',
+      'Approved 60k at 1.40, 140 daily payments of $600.\nCorrection: the rate is 1.38 not 1.40.\nPayback $82,800, $591.43 a day.',
+      'Approved $60,000 at 1.40, 140 daily payments of $600. Sorry, typo: 1.40 should be 1.38, so payback $82,800 and $591.43 a day.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.review_reason, t).toBeUndefined();
+      expect(r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.38, term: 140, payment_amount: 591.43 })]);
+    }
+  });
+  it('near misses: nothing restated, restated figures that do not repay, or no figure named as replaced: a person', () => {
+    for (const t of [
+      'Approved $60,000 at 1.40, 140 daily payments of $600. Sorry, typo: 1.40 should be 1.38.',
+      'appr 60k 1.40 140 dly 600/day\ncorrection 1.38 not 1.40 my bad 83,000 back rest same',
+      'Approved $60,000 at 1.35 for 9 months, daily. Correction: make that $45,000 at 1.35 for 9 months, daily.',
+      'appr 60k 1.40 140 dly 600/day\nmy bad, 82,800 back 591.43 dly',
+    ]) {
+      expect(read(t, deal).review_reason, t).toBe('conflicting_cues');
+    }
+  });
+});

@@ -760,6 +760,8 @@ export const HELD_BACK = [
 
 /** A correction of terms sent earlier: which terms stand is for a person (review reason conflicting_cues). */
 export const CORRECTION: PhraseRow[] = [
+  // (rfix31) ... a typo owned up to before its fix ("Sorry, typo: ..."), a figure said to be another ("1.40 should be 1.38", "60k s/b 55k")
+  { phrase: 'typo(?= ?[:\u2013\u2014-])|\\d[\\d,.]*k? (should (be|have been|read|say)|s/b) \\$?\\d', w: 3 },
   { phrase: 'correction (on|to|for)|correction(?= ?[:\u2013\u2014-])|corrected (terms|offer|factor|rate|amount)|(i|we) (mis)?typed|(my )?typo (on|in)|should have (said|read)|make (that|it) (\\$?\\d[\\d,.]*k?|a )|my (mistake|bad)|scratch that|disregard (my|the|that) (last|previous|earlier|prior)|(revised|updated) (terms|offer|pricing|numbers) (on|for|below|attached)', w: 3 },
 ];
 

@@ -150,3 +150,54 @@ export function ceilingBelowOffer(sentences: Array<{ text: string; funded: numbe
   }
   return null;
 }
+
+/** (rfix31) A figure replacing another, said in the correction: "1.38 not 1.40", "1.38 instead of 1.40", "1.40 should be 1.38". */
+const FIG = String.raw`(\$?\d[\d,]*(?:\.\d+)?k?)`;
+const REPLACES = [
+  { re: new RegExp(String.raw`${FIG}\s*,?\s+(?:not|instead of|in place of|rather than|vs\.?)\s+(?:the\s+)?${FIG}(?!\d|[.,]\d)`, 'g'), now: 1, old: 2 },
+  { re: new RegExp(String.raw`${FIG}\s+(?:should (?:be|have been|read|say)|s/b|is really|was meant to be|->|=>)\s+${FIG}(?!\d|[.,]\d)`, 'g'), now: 2, old: 1 },
+];
+const asNumber = (f: string) => {
+  const k = /k$/i.test(f);
+  const n = Number(f.replace(/[$,k]/gi, ''));
+  return k ? n * 1000 : n;
+};
+export interface CorrectedOffer {
+  amount: number;
+  factor_rate: number;
+  payment_amount: number | null;
+}
+/**
+ * (rfix31) A correction that says what it replaces and proves itself ("appr 60k 1.40 140 dly pymts 84k back 600/day" then "correction
+ * 1.38 not 1.40 my bad 82,800 back 591.43 dly rest same"): the one offer read with the replaced factor or amount swapped for the new
+ * one, and every payback or payment the correction restates repaying it to the cent (amount x factor = payback; payment x payments =
+ * payback). Then the corrected terms stand, nothing is left to a person's guess; otherwise (no replaced figure named, or nothing
+ * restated that confirms it: "Correction: make that $45,000") null, and the correction stays for a person.
+ * `line` is the correction's own text (the offer text, lower case); `payments` the offer's count of payments.
+ */
+export function confirmedCorrection(line: string, offer: { amount: number; factor_rate: number | null; payment_amount: number | null }, payments: number | null, restated: { payback: number[]; payment: number[] }): CorrectedOffer | null {
+  if (offer.factor_rate === null) return null;
+  let amount = offer.amount;
+  let factor = offer.factor_rate;
+  let swapped = 0;
+  for (const { re, now, old } of REPLACES) {
+    re.lastIndex = 0;
+    for (const m of line.matchAll(re)) {
+      const n = asNumber(m[now]);
+      const o = asNumber(m[old]);
+      if (!(n > 0) || !(o > 0) || n === o) continue;
+      if (o < 5 && Math.abs(o - factor) < 0.0005 && n >= 1 && n < 2) {
+        factor = n;
+        swapped++;
+      } else if (o >= 1000 && Math.abs(o - amount) < 0.5 && n >= 1000) {
+        amount = n;
+        swapped++;
+      } else return null; // a figure replaced that is not the offer's factor or amount: for a person
+    }
+  }
+  if (!swapped || (!restated.payback.length && !restated.payment.length)) return null;
+  const total = amount * factor;
+  if (restated.payback.some((p) => Math.abs(p - total) > Math.max(1, total * 0.002))) return null;
+  if (restated.payment.length && (payments === null || restated.payment.some((p) => Math.abs(p * payments - total) > Math.max(1, total * 0.002)))) return null;
+  return { amount, factor_rate: factor, payment_amount: restated.payment.length === 1 ? restated.payment[0] : null };
+}

@@ -6366,3 +6366,21 @@ describe('(rfix31) a correction naming what it replaces, proven by its restated 
     }
   });
 });
+
+describe('(rfix31) a numbered list saying nothing is needed from the broker is a status note, not a request', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('an acknowledgement in numbered lines asks for nothing', () => {
+    for (const t of [
+      'Got Pinecrest. For your records:\n1. File number PVC-2291\n2. Underwriter: J. Ames\n3. Decision expected tomorrow\n4. No action needed on your end.',
+      'Received Pinecrest Veterinary Clinic.\n1) Logged as file 88-231\n2) Assigned to: K. Moore\n3) Nothing needed from you at this time',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('unclassified');
+      expect(r.requested_items, t).toEqual([]);
+    }
+  });
+  it('near misses: a request list ending "nothing else needed" stays a request', () => {
+    expect(read('Pinecrest - before a decision:\n1. October bank statement\n2. Voided check\nNothing else needed.', deal).requested_items).toEqual(['October bank statement', 'Voided check']);
+    expect(read('Pinecrest - before a decision:\n1. October bank statement\n2. Voided check\n3. Nothing else needed after that.', deal).type).toBe('needs_info');
+  });
+});

@@ -7,8 +7,8 @@
 
 /** An empty value in a change record: "(blank)", "(none)", "empty", "null", "--", "n/a". */
 const EMPTY = /^(?:\(?(?:blank|none|empty|null|not set|no value|cleared|removed)\)?|-+|—|n\/a|\[\s*\]|"")$/i;
-/** An arrow between an old and a new value: "->", "-->", "=>", "→", "⇒", ">>". */
-const ARROW = String.raw`(?:-{1,2}>|=>|→|⇒|>>)`;
+/** An arrow between an old and a new value: "->", "-->", "=>", "→", "⇒" (never ">>", a mark-up or a quote). */
+const ARROW = String.raw`(?:-{1,2}>|=>|→|⇒)`;
 /** "Label: old -> new" (a short label, one arrow; "Stage: Submitted -> Underwriting -> Approved" keeps the last). */
 const FIELD_ARROW = new RegExp(String.raw`^(\s*[A-Za-z][A-Za-z0-9 /#&()'._-]{0,40}?\s*[:|]\s*)(.*?\s*${ARROW}\s*.*)$`);
 /** "Stage changed from Approved to Declined", "Amount was changed from $60,000 to $40,000" (one line). */
@@ -76,6 +76,13 @@ export function changeRecordNow(text: string): ChangeRecord {
     }
     return line;
   });
+  // a record has two field lines at least: a single "Amount: $60,000 -> $45,000" in a person's email is a mark-up the offer
+  // reader weighs against the rest of the reply (offers.ts), left as it is
+  if (changes < 2) {
+    changes = 0;
+    withdrawn = false;
+    out.splice(0, out.length, ...lines);
+  }
   // a timeline: two or more timeline lines in a row (blank lines between allowed); only the latest is kept
   for (let i = 0; i < out.length; i++) {
     const run: number[] = [];

@@ -114,6 +114,8 @@ export const FILE_IN_DOUBT =
  * "same EIN"), so it is not news alone (see newsOnly).
  */
 const SAME_FILE_NEWS = /\b(?:this (?:one|file|deal|merchant|submission|business)|same (?:owner|owners|merchant|guarantor|principal|ein|tax id|business|account|bank account)|duplicates?|dupes?|dupl?icate submission)\b/;
+/** (rfix31) A live matter on another file: an offer, a quote or terms, a deadline, papers or items on it. */
+const LIVE_MATTER = /\b(?:quotes?|offers?|terms|expires?|expiring|expiry|deadline|renewal|contracts?|stips?|needs?|docs?|documents?|sign|signed|signature|approv\w*|declin\w*|counter\w*)\b/;
 /** The reason noted when the sender cannot tell which file the reply is for. */
 export const FILE_IN_DOUBT_REASON = "the sender cannot tell which of two files it answers: a person checks which file it is for";
 
@@ -423,6 +425,9 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     // (revH) ... nor news tied to this deal (it names this deal, "this one", "same owner", "a duplicate of"), nor news naming a
     // decline reason ("Lakeside defaulted last week"): read beside this deal's answer, it would be taken for this deal's reason
     if (SAME_FILE_NEWS.test(normalizeText(cutText).toLowerCase())) return false;
+    // (rfix31) ... nor a live matter on the other file, now that a sentence alone may be cut ("Separately, for Brightwater - their quote
+    // expires Monday"): an offer, a deadline or papers on it are that file acted on, a person routes it
+    if (LIVE_MATTER.test(normalizeText(cutText).toLowerCase())) return false;
     const c = analyse(cutText, '', context);
     // (rfix31) ... congratulations on the other file ("congrats on the Rochester grill deal that funded last week") are news too:
     // no approval of anything on this thread

@@ -114,8 +114,8 @@ export const FILE_IN_DOUBT =
  * "same EIN"), so it is not news alone (see newsOnly).
  */
 const SAME_FILE_NEWS = /\b(?:this (?:one|file|deal|merchant|submission|business)|same (?:owner|owners|merchant|guarantor|principal|ein|tax id|business|account|bank account)|duplicates?|dupes?|dupl?icate submission)\b/;
-/** (rfix31) A live matter on another file: an offer, a quote or terms, a deadline, papers or items on it. */
-const LIVE_MATTER = /\b(?:quotes?|offers?|terms|expires?|expiring|expiry|deadline|renewal|contracts?|stips?|needs?|docs?|documents?|sign|signed|signature|approv\w*|declin\w*|counter\w*)\b/;
+/** (rfix31) A live matter on another file: an offer, a quote or terms, a deadline, a contract or stips, a decision. */
+const LIVE_MATTER = /\b(?:quotes?|offers?|terms|expires?|expiring|expiry|deadline|renewal|contracts?|stips?|approv\w*|declin\w*|counter\w*)\b/;
 /** The reason noted when the sender cannot tell which file the reply is for. */
 export const FILE_IN_DOUBT_REASON = "the sender cannot tell which of two files it answers: a person checks which file it is for";
 

@@ -1,12 +1,13 @@
 // The trade's vocabulary (src/features/inbound/vocabulary.ts), one test per row class: each row
 // class is shown changing what the classifier reads, on short replies written the way lenders write.
 import { describe, expect, it } from 'vitest';
-import { askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
+import { CHANGE_RECORD, askedTerm, classifyReply, extractOffers, wordsToDigits, type ReplyContext } from '../../src/features/inbound/classifier';
 import { contractClassification, replyOutcome } from '../../src/features/inbound/reply-outcome';
 import * as V from '../../src/features/inbound/vocabulary';
 import { combineReadings, features as modelFeatures, readReply } from '../../src/features/inbound/reply-model';
 import { splitReply } from '../../src/features/inbound/reply-text';
 import { requestedItems } from '../../src/features/inbound/classifier/requested-items';
+import { spanishThousands } from '../../src/features/inbound/classifier/decision-doubts';
 
 const read = (text: string, ctx?: ReplyContext, subject = 'Re: Submission: Pinecrest Veterinary Clinic - SVC-3H7W-5KQA') => classifyReply({ subject, text }, ctx);
 const ask = (requested_amount: number): ReplyContext => ({ requested_amount });
@@ -6455,5 +6456,201 @@ describe('(revL) outside attacks on rfix29 and revK: the lender desk naming us, 
     for (const t of ['The remaining amount we can approve is $45,000 at 1.38 over 9 months daily.\n\nJo', 'For the remaining term we can do $45,000 at 1.38 over 9 months daily.\n\nJo']) {
       expect(hook(t).out, t).toMatchObject({ apply: true, body: { response_type: 'counter', offers: [expect.objectContaining({ amount: 45_000 })] } });
     }
+  });
+});
+
+describe('(rfix31) holdout65: change records, Spanish-English, chatty threads, phone corrections', () => {
+  const pinecrest = (requested_amount = 60_000): ReplyContext => ({ requested_amount, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = pinecrest()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+
+  it('a CRM change record is read at its new values and its last stage, whatever the arrow or wording', () => {
+    // an approval at the ask, every field set from empty
+    const setFromEmpty = hook(['Deal updated by Kim Osei', 'Status: In Review => Approved', 'Funding Amt: (none) => $60,000', 'Buy Rate: -- => 1.34', 'Term: empty => 9 months', 'Pay Freq: (none) => Daily'].join('\n'));
+    expect(setFromEmpty.r.type).toBe('approved');
+    expect(setFromEmpty.r.offers).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.34, term: 9, term_unit: 'months' })]);
+    expect(setFromEmpty.out.apply).toBe(true);
+    // an offer replaced: the new values are the offer, never the old ones beside them
+    const replaced = hook(['Stage changed from Approved to Counter Offer', 'Offer Amount changed from $60,000 to $42,000', 'Factor changed from 1.33 to 1.38', 'Term changed from 9 months to 8 months', 'Frequency changed from Daily to Weekly'].join('\n'));
+    expect(replaced.r.type).toBe('counter');
+    expect(replaced.r.offers).toEqual([expect.objectContaining({ amount: 42_000, factor_rate: 1.38, term: 8 })]);
+    // a timeline: the last stage counts (newest at the bottom, or at the top when the dates say so)
+    const timeline = hook(['Amount → $45,000', 'Rate → 1.40', 'Term → 7 months', 'Payments → Daily', '', 'History:', '2026-11-02 09:10 - Submitted', '2026-11-02 14:00 - Approved', '2026-11-03 10:30 - Countered'].join('\n'));
+    expect(timeline.r.type).toBe('counter');
+    expect(timeline.r.reasons).toContain(CHANGE_RECORD);
+  });
+
+  it('a record whose stage went from approved to declined or withdrawn takes the approval back: a person', () => {
+    for (const t of [
+      ['Stage: Approved -> Declined', 'Approved Amount: $60,000 -> (blank)', 'Decline Reason: (blank) -> 11 NSFs in October'].join('\n'),
+      ['Status changed from Approved to Withdrawn', 'Reason: (blank) -> merchant took another offer; file declined'].join('\n'),
+      ['Timeline', '11/04 11:15 AM  Declined', '11/03 04:00 PM  Approved', '11/03 09:00 AM  Submitted', '', 'Decline reason: 11 NSFs'].join('\n'),
+    ]) {
+      const h = hook(t);
+      expect(h.r.type, t).toBe('declined');
+      expect(h.r.review_reason, t).toBe('approval_withdrawn');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near miss: a record going to declined from underwriting is a plain decline
+    const plain = hook(['Stage: Underwriting -> Declined', 'Decline Reason: (blank) -> 11 NSFs in October'].join('\n'));
+    expect(plain.r.type).toBe('declined');
+    expect(plain.r.review_reason).toBeUndefined();
+  });
+
+  it('near misses: no change record, nothing rewritten', () => {
+    // an arrow in a sentence, dates with amounts, a list of months are not a record
+    for (const t of ['Approved $60,000 at 1.35, 9 months daily -> send the contract request.', 'Need: 10/01 statement, 11/01 statement.', 'Deposits:\n10/01 $12,400\n10/15 $9,900']) {
+      expect(read(t, pinecrest()).reasons).not.toContain(CHANGE_RECORD);
+    }
+    // a tracked change in a document ("~~$60,000~~ -> $45,000") is the offer reader's, left as it is for it to weigh against a clean copy
+    expect(read('Requested amount: ~~$60,000~~ -> $45,000\nFactor rate: 1.30\nTerm: 10 months, daily', pinecrest()).reasons).not.toContain(CHANGE_RECORD);
+    // an update with no decision stays undecided
+    expect(hook(['Stage: Submitted -> Underwriting', 'Requested Amount: (blank) -> $60,000.00', 'Assigned UW: (blank) -> Ray'].join('\n')).r.type).toBe('unclassified');
+  });
+});
+
+describe('(rfix31) Spanish-English declines: the no and its reason in Spanish', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the pronoun before the verb, no way to do it, "es un no": a decline with its reason', () => {
+    const days = read('Hola Dana, Pinecrest no la podemos aprobar. Tiene 12 dias en rojo en octubre. Lo siento.', deal);
+    expect([days.type, days.decline_category, days.review_reason]).toEqual(['declined', 'negative_days', undefined]);
+    const neg = read('Pinecrest, the numbers are ok pero tiene 7 días en negativo en septiembre. No hay manera de fondearlo ahora.', deal);
+    expect([neg.type, neg.decline_category]).toEqual(['declined', 'negative_days']);
+    const sector = read('Lo siento, Pinecrest es un no. Sector prohibido para nosotros, nada que ver con los numeros.', deal);
+    expect([sector.type, sector.decline_category]).toEqual(['declined', 'industry']);
+    const list = read('Sorry Dana, it is mostly a bar y los bares estan en la lista de industrias prohibidas. No se puede hacer.', deal);
+    expect([list.type, list.decline_category]).toEqual(['declined', 'industry']);
+  });
+  it('near misses: less offered after the refusal is a counter; "no hay manera de saber" is no decline; the list named but not this file', () => {
+    expect(read('Pinecrest: no lo podemos hacer por los 60, pero podemos hacer $45,000 a 1.38, 9 meses, pagos diarios.', deal).type).toBe('counter');
+    expect(read('No hay manera de saber hasta que llegue el estado de noviembre.', deal).type).not.toBe('declined');
+    expect(read('Bares y tabaco estan en nuestra lista de industrias restringidas pero esto no. Aprobado $60,000 a 1.35, 9 meses diario.', deal).type).toBe('approved');
+  });
+});
+
+describe('(rfix31) a ceiling stated below the amount offered, in any language or in words: a person', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the most in Spanish or English words, the offer above it', () => {
+    for (const t of [
+      'Con la posicion abierta lo máximo que me dejan es treinta y cinco mil, no los sesenta.\n\nBottom line: $45,000 at 1.40, 9 months daily.',
+      'With two positions open the most they let me do is forty thousand, not the sixty.\n\nSo: 45k at 1.45, 120 days, daily $543.75.',
+      'El tope para este file es cuarenta mil. We can do $50,000 a 1.38, 9 meses, pago diario.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('counter');
+      expect(r.review_reason, t).toBe('conflicting_cues');
+      expect(r.reasons.some((x) => /a ceiling of \$/.test(x)), t).toBe(true);
+    }
+  });
+  it('near misses: the ceiling at the offer, or above it, or no ceiling at all', () => {
+    for (const t of [
+      'Con la posicion abierta lo máximo que me dejan es cuarenta y cinco mil, no los sesenta. Bottom line: $45,000 at 1.40, 9 months daily.',
+      'Max is 60 but with the position I would rather do $45,000 at 1.38, 9 months daily.',
+      'Cuarenta mil de deposito promedio. We can do $45,000 a 1.38, 9 meses, pago diario.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.reasons.some((x) => /a ceiling of \$/.test(x)), t).toBe(false);
+    }
+    expect(spanishThousands('cuarenta mil, veinticinco mil, ciento veinte mil, cuarenta y cinco mil, mil gracias')).toBe('$40,000, $25,000, $120,000, $45,000, mil gracias');
+  });
+});
+
+describe('(rfix31) chatty threads: another file named "your <Name> ..."; congratulations on another file are news', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it("another file's approval in this undecided deal's thread is not this deal's: never applied", () => {
+    for (const t of [
+      'Pinecrest is still with underwriting, waiting on the landlord. But good news on your Harbor Bakery deal - committee approved it today, $40,000 at 1.35, 9 months daily.',
+      'Pinecrest is still sitting with Dave. Update on your Copper Kettle catering - approved this afternoon, $45,000 at 1.38, 120 business days, daily at $517.50.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).not.toBe('approved');
+      expect(replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: t, autoReply: false }).apply, t).toBe(false);
+    }
+  });
+  it('congratulations on another file that funded are news: this deal\'s approval applies', () => {
+    const t = 'Hope your week is good! Pinecrest went through committee and is approved at the full $60,000 - 1.36, 140 business days, daily at $582.86. And congrats on the Harbor Bakery deal that funded last week, the owner was a pleasure.\n\nSend the contract request!';
+    const r = read(t, deal);
+    expect(r.type).toBe('approved');
+    expect(r.review_reason).toBeUndefined();
+    // near misses: another file approved (not news) beside this deal's approval is a person's call
+    const two = read('Pinecrest is approved at the full $60,000 - 1.36, 140 business days, daily at $582.86. And congrats, Harbor Bakery is approved too at $30,000.', deal);
+    expect(two.review_reason).toBe('multiple_deals');
+  });
+});
+
+describe('(rfix31) the full amount on another schedule than the one refused: a counter, the refused schedule and term no offer', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('"they would not do weekly payments over twelve months ... daily over 180 business days" is a counter at the daily terms', () => {
+    for (const t of [
+      'Committee approved the full $60,000, but they would not do weekly payments over twelve months on a vet clinic - the best they would do is 1.37 over 180 business days, daily at $456.67.',
+      'Full $60k approved. Credit wouldn\'t go weekly over 12 months, so it is 1.37, 180 business days, daily at $456.67.',
+      'You got the whole $60,000 but we couldn\'t approve it on weekly debits for 52 weeks; daily works: 1.37 over 180 business days, $456.67 a day.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('counter');
+      expect(r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.37, term: 180, term_unit: 'days', payment_frequency: 'daily' })]);
+    }
+  });
+  it('near misses: the refusal names no schedule; the schedule offered is not refused', () => {
+    const r = read('Committee approved the full $60,000: 1.37 over 12 months, weekly at $1,580.77. They would not do it any cheaper.', deal);
+    expect(r.type).toBe('approved');
+    expect(r.offers).toEqual([expect.objectContaining({ term: 12, term_unit: 'months', payment_frequency: 'weekly' })]);
+  });
+});
+
+describe('(rfix31) a term rounded after it ("8 meses aprox", "8 months or so") yields to the payments counted', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the count of payments is the term, in Spanish or English', () => {
+    for (const t of ['Aprobado $60,000: 1.32, 168 pagos diarios de $471.43 (8 meses aprox).', 'Approved $60,000 at 1.32, 168 daily payments of $471.43 (8 months or so).', 'Approved $60,000 at 1.32, 168 daily payments of $471.43, about 8 months más o menos.']) {
+      expect(read(t, deal).offers, t).toEqual([expect.objectContaining({ term: 168, term_unit: 'days', payment_frequency: 'daily' })]);
+    }
+  });
+  it('near miss: a term stated plainly beside the count stays as stated', () => {
+    expect(read('Approved $60,000 at 1.32, 168 daily payments of $471.43, 8 month term.', deal).offers).toEqual([expect.objectContaining({ term: 8, term_unit: 'months' })]);
+  });
+});
+
+describe('(rfix31) a correction naming what it replaces, proven by its restated payback or payment', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the corrected terms stand when the restated figures repay them, however the correction is typed', () => {
+    for (const t of [
+      'appr pinecrest full 60k 1.40 140 dly pymts 84k back 600/day\ncorrection 1.38 not 1.40 my bad  82,800 back 591.43 dly  rest same',
+      'Approved 60k at 1.40, 140 daily payments of $600.\nCorrection: the rate is 1.38 not 1.40.\nPayback $82,800, $591.43 a day.',
+      'Approved $60,000 at 1.40, 140 daily payments of $600. Sorry, typo: 1.40 should be 1.38, so payback $82,800 and $591.43 a day.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.review_reason, t).toBeUndefined();
+      expect(r.offers, t).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.38, term: 140, payment_amount: 591.43 })]);
+    }
+  });
+  it('near misses: nothing restated, restated figures that do not repay, or no figure named as replaced: a person', () => {
+    for (const t of [
+      'Approved $60,000 at 1.40, 140 daily payments of $600. Sorry, typo: 1.40 should be 1.38.',
+      'appr 60k 1.40 140 dly 600/day\ncorrection 1.38 not 1.40 my bad 83,000 back rest same',
+      'Approved $60,000 at 1.35 for 9 months, daily. Correction: make that $45,000 at 1.35 for 9 months, daily.',
+      'appr 60k 1.40 140 dly 600/day\nmy bad, 82,800 back 591.43 dly',
+    ]) {
+      expect(read(t, deal).review_reason, t).toBe('conflicting_cues');
+    }
+  });
+});
+
+describe('(rfix31) a numbered list saying nothing is needed from the broker is a status note, not a request', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('an acknowledgement in numbered lines asks for nothing', () => {
+    for (const t of [
+      'Got Pinecrest. For your records:\n1. File number PVC-2291\n2. Underwriter: J. Ames\n3. Decision expected tomorrow\n4. No action needed on your end.',
+      'Received Pinecrest Veterinary Clinic.\n1) Logged as file 88-231\n2) Assigned to: K. Moore\n3) Nothing needed from you at this time',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('unclassified');
+      expect(r.requested_items, t).toEqual([]);
+    }
+  });
+  it('near misses: a request list ending "nothing else needed" stays a request', () => {
+    expect(read('Pinecrest - before a decision:\n1. October bank statement\n2. Voided check\nNothing else needed.', deal).requested_items).toEqual(['October bank statement', 'Voided check']);
+    expect(read('Pinecrest - before a decision:\n1. October bank statement\n2. Voided check\n3. Nothing else needed after that.', deal).type).toBe('needs_info');
   });
 });

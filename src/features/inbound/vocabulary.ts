@@ -148,6 +148,9 @@ export const DECLINE: PhraseRow[] = [
   // (revH) ... never "for now" with something still missing after it ("no califica todavía, nos falta el estado de noviembre",
   // "no pasa por ahora, necesitamos el cheque anulado"): a request for now, not a decline
   { phrase: "no (pasa|califica|calific[o\u00f3])(?: (?:por ahora|por el momento|en este momento|todav[i\u00ed]a|a[u\u00fa]n)(?![\\s\\S]{0,200}?\\b(?:falta|faltan|hace falta|necesitamos|necesito|pendientes?)\\b)| (?:para nosotros|con nosotros))?(?=\\s*[.!;,\\n]|\\s*$|\\s+[^\\sa-z\u00e0-\u00ff])|ni (lo|la|los|las) (quiso|quisieron|quieren|quiere) (ver|mirar|revisar|tocar)", w: 3, negatable: true },
+  // (rfix31) ... the object pronoun before the verb, as Spanish puts it ("no lo podemos hacer", "no la pudimos aprobar"), no way to
+  // do it ("no hay manera de aprobarlo"), the answer a no ("es un no", "la respuesta es no"); never "no hay manera de saber"
+  { phrase: "no (lo|la|los|las|te lo|se lo) (podemos|puedo|pudimos|pude|vamos a poder) (hacer|fondear|financiar|aprobar|tomar)|no se (puede|pudo) (hacer|aprobar|fondear|financiar)|no hay (manera|forma|modo|chance) de (aprobar|fondear|financiar|hacer|tomar)(lo|la|los|las)?|(es|fue) un no(?=\\s*[.!;,\\n]|\\s*$)|la respuesta es (un )?no(?=\\s*[.!;,\\n]|\\s*$)", w: 3, negatable: true },
   // (holdout29) the same in Portuguese: "vou ter que declinar o X", "vamos ter que recusar", "não conseguimos aprovar"
   { phrase: "(vou|vamos|tenho|temos) (ter )?que (declinar|recusar|passar)|n[ãa]o (podemos|posso|conseguimos|vamos) (aprovar|financiar|fazer|seguir)|recusad[oa]", w: 3, negatable: true },
   // (holdout27) "we're out" typed on a phone without its apostrophe, opening a sentence: "4 open ... were out." (never "the
@@ -770,6 +773,8 @@ export const CORRECTION: PhraseRow[] = [
   // thousand", "Actually, UW came back at $45,000 instead" (after an amount already given, an amount of thousands in its sentence,
   // never a payment's "$450"); "make it a great day" is a sign-off, "make it a 10 month term" a term
   { phrase: "(that|this|it)( one| number| figure| amount)? should (read|have been|say) (\\$?\\d[\\d,.]*k?|[a-z]+(-[a-z]+)? (thousand|grand))|(that|this|it)( one| number| figure| amount)? should be \\$?\\d[\\d,.]*k?(,? not|,? instead)|(?<=(sorry|apologies|apologize|oops|whoops)[^.!?\\n]{0,30})(that|this|it)( one| number| figure| amount)? should be|(amount|number|figure|factor|rate|term|payback) should (read|have read|have been|have said)|(?<=(?:^|\\n)[ \\t*]*)edit(ed)?(?= ?[:\u2013\u2014-][^\\n]{0,40}\\d)|fat[- ]?finger(ed|s)?|(sorry,? )?typo (above|earlier|below)|sorry,? typo|(disregard|ignore) (the|that|my) (amount|number|figure|factor|rate|pricing)|(disregard|ignore) the \\$?\\d[\\d,.]*k?|make (that|it) [a-z]+(-[a-z]+)? (thousand|grand)|(?<=(?:\\$\\d|\\d\\s?k\\b|\\d{1,3},\\d{3})[^]*)(?<=(?:^|[.!?]\\s+|\\n)[ \\t]*(?:(?:wait|oh|sorry|update|edit|hold on)[ ,:\u2013\u2014-]*)?)actually,? [^!?\\n]{0,60}?(\\$\\d{1,3}(,\\d{3})+|\\$\\d{4,}|\\d+k|\\d{1,3},\\d{3})", w: 3 },
+  // (rfix31) ... a typo owned up to before its fix ("Sorry, typo: ..."), a figure said to be another ("1.40 should be 1.38", "60k s/b 55k")
+  { phrase: 'typo(?= ?[:\u2013\u2014-])|\\d[\\d,.]*k? (should (be|have been|read|say)|s/b) \\$?\\d', w: 3 },
 ];
 
 /**
@@ -927,6 +932,9 @@ export const COUNTER: PhraseRow[] = [
   { phrase: '(months?|weeks?|days?|term|payments?)( term)? (rather than|instead of|versus|vs\\.?) (the )?(\\d+|requested|asked)', w: 3 },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure| pulls?)? (isn't|is not|aren't|are not|won't|will not|doesn't|does not|can't|cannot) (in (our|my|the) (toolbox|wheelhouse|program|menu|box|playbook)|an option|possible|available|work|fly|happen|be done|doable|something we)|(can't|cannot|won't|don't|do not|not able to|unable to) (do|offer|go|approve|write) (it |this |them |that )?(on )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach)?|(has|have|needs?|would have|would need) to be (on )?(daily|weekly|bi-?weekly|monthly)( payments?| debits?| ach)?|(we|i) only (do|offer|write) (dailies|weeklies|daily|weekly|monthly)", w: 3, schedule: true },
   // (holdout23) the schedule refused with who asked for it between: "the weekly schedule requested on the submission is not available"
+  // (rfix31) the refusal in the conditional, whoever refuses: "they would not do weekly payments", "credit wouldn't go weekly",
+  // "we couldn't approve it on weekly debits"
+  { phrase: "(would not|wouldn't|wouldnt|could not|couldn't|couldnt|will not|won't|wont) (do|offer|go|approve|write|allow|agree to) (it |this |them |that )?(on |to )?(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| pulls?| remits?)?\\b", w: 3, schedule: true },
   { phrase: "(weekly|daily|bi-?weekly|monthly)( payments?| debits?| ach| schedule| remittances?| structure)? (the (merchant|client|owner|customer) )?(requested|asked for|wanted|applied for|submitted)( (on|in|with) (the|their|your) (submission|application|app|file|request))? (isn't|is not|aren't|are not|won't be|will not be|can't be|cannot be) (an option|possible|available|doable|offered|approved)", w: 3, schedule: true },
   // (holdout43) the schedule the merchant asked for, refused in the next clause: "Weekly remittance was requested; not
   // available for contractors in this program", "daily was requested, but that is not an option on this paper"
@@ -1030,6 +1038,8 @@ export const SECTOR_FULL: PhraseRow[] = [
  */
 export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string[]; w: number }> = [
   { category: 'negative_days', phrases: ['negs', 'd(i|\u00ed)as negativos', 'saldos? negativos?', 'neg days', 'negative days', 'too many negs', 'negative balance days', 'neg balance days',
+    // (rfix31) the days in the red in Spanish, the misspelling step having read "negativo" as "negative": "9 dias en negativo", "días en rojo"
+    '\\d+ d(i|\u00ed)as (en|in) (negative|rojo|the negative)', 'd(i|\u00ed)as en (negative|rojo)',
     // "negative 18 days last month", "days below zero", "22 overdraft days", "went negative"
     'negative \\d+ days', '\\d+ days? (negative|below zero|under zero|in the negative|overdrawn)', 'days? (below|under) zero', 'below zero', 'went negative', 'overdraft days', 'overdrawn', 'in the negative'], w: 3 },
   { category: 'nsf', phrases: ['nsfs?', 'returned items', 'od fees', 'overdraft fees'], w: 3 },
@@ -1267,6 +1277,8 @@ export const DECLINE_REASONS: Array<{ category: DeclineCategory; phrases: string
     ],
     w: 3,
   },
+  // (rfix31) the restricted list in Spanish: "nuestra lista de industrias restringidas", "sector prohibido", "industria de alto riesgo"
+  { category: 'industry', phrases: ['industrias? (restringidas?|prohibidas?|excluidas?|de alto riesgo|que no (hacemos|fondeamos|financiamos))|(restringidas?|prohibidas?) (industrias?|sectores?)|sectore?s? (restringidos?|prohibidos?|excluidos?|de alto riesgo)'], w: 3 },
   // the state: "not licensed in Nevada", "a state we can't lend in", "state disclosure law"
   {
     category: 'restricted_state',

@@ -298,9 +298,25 @@ export function freshSubjectDecision(subject: string): 'positive' | 'negative' |
 /** A fraction of the ask named ("half the ask"), built once (not global: exec starts at 0). */
 const ASK_FRACTION_NAMED = new RegExp(`\\b(${Object.keys(V.ASK_FRACTIONS).join('|')}) (the )?(ask|request|requested amount|amount (requested|asked))\\b`);
 
+/**
+ * (rfix31) A schedule refused with the term it was asked over ("they would not do weekly payments over twelve months on a winery",
+ * "we can't do weekly over 12 months"): the ask's schedule and term, never the offer's; blanked for the offer reader (the text
+ * keeping its length). The refusal itself stays for the counter cues.
+ */
+const REFUSED_SCHEDULE = /\b(?:would not|wouldn't|wouldnt|could not|couldn't|couldnt|will not|won't|wont|can't|cannot|can not|not able to|unable to) (?:do|offer|go|approve|write|allow|agree to) (?:it |this |them |that )?(?:on |to )?(?:weekly|daily|bi-?weekly|monthly)(?: payments?| debits?| ach| pulls?| remits?)?(?: (?:over|for|on|at|across) (?:a |an |the )?(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|twenty-four)[ -](?:months?|mos?|weeks?|wks?|(?:business )?days?))?/gi;
+export function blankRefusedSchedule(own: string): string {
+  return own.replace(REFUSED_SCHEDULE, (m) => ' '.repeat(m.length));
+}
+
+/**
+ * (rfix31) Nothing asked of the broker at all: "nothing needed from you (at this time)", "no action needed on your end", "you don't
+ * need to send anything". Never "nothing else needed" after items (the items are the request).
+ */
+const NOTHING_NEEDED = /\b(?:nothing (?:is )?(?:needed|required) (?:from you|from your side|on your end|at this (?:time|point)|right now|for now)|no action (?:is )?(?:needed|required)|(?:you|you guys) (?:don't|do not) need to (?:send|do) anything)\b/;
+
 export function analyse(own0: string, subject: string, ctx?: ReplyContext): Analysis {
   const own = dropOtherFilePostscript(own0);
-  const offerSource = blankMinutesDiscussion(blankRefusedAsSent(blankPriorDeal(own)));
+  const offerSource = blankMinutesDiscussion(blankRefusedSchedule(blankRefusedAsSent(blankPriorDeal(own))));
   const prepared = prepare(own);
   const { fixed } = prepared;
   const boiler = blankBoilerplate(prepared.lower);
@@ -387,6 +403,12 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   // a factor and a term with no amount named ("Best I can do is 40. 1.42, 100 days"): pricing, so a decision
   const termsWithoutAmount = offers.some((o) => o.missing.length === 0) ? [] : extractOffers(offerSource, ctx, ctx?.requested_amount && ctx.requested_amount >= 1000 ? ctx.requested_amount : NO_AMOUNT).filter((o) => o.missing.length === 0);
   if (termsWithoutAmount.length && !complete.length) add(approved, 1.5, 'priced terms naming no amount');
+  // (rfix31) a list one of whose lines says nothing is needed from the broker ("1. File logged as ... 2. Assigned to: ... 4. Nothing
+  // needed from you at this time"): a status list for the broker's tracking, not a request; none of its lines is asked for
+  if (items.items.some((x) => NOTHING_NEEDED.test(x.toLowerCase()))) {
+    fixed.push(`a list saying nothing is needed from the broker: its ${items.items.length} line(s) are no request`);
+    items.items = [];
+  }
   if (items.items.length) add(needs, Math.min(3, items.items.length), `${items.items.length} requested item(s)`);
   // items asked for to close a deal already priced ("need a signed contract and a voided check to fund"):
   // conditions of the approval, not a request to decide it

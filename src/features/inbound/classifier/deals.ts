@@ -166,7 +166,8 @@ const LOWER_NOT_TRADE = 'bank|statements?|tax|returns?|lease|contracts?|docs?|do
 /** Where a reply names the business a decision is about. */
 const NAMED_BUSINESS: RegExp[] = [
   // "Approved on Dixon Auto Glass", "declining Magnolia Row", "passing on Harbor Bakery", "counter for Red Oak"
-  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})`, 'g'),
+  // (rfix31) ... and the broker's file so named: "good news on your Seneca Lake winery"
+  new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproval|[Dd]eclined?|DECLINED|[Dd]eclining|[Pp]ass(?:ing)?|[Cc]ounter(?:ed)?|[Ff]unded|[Dd]ecision|[Ss]tips|[Uu]pdate|[Nn]ews|[Bb]ow(?:ing)? out|[Ss]tep(?:ping)? (?:back|aside)|[Rr]eviewed|[Ll]ooked at|[Tt]houghts|us)[ \\t]+(?:on|for|re:?|regarding)[ \\t]+(?:(?:the|your)[ \\t]+)?(${CAP_RUN})`, 'g'),
   // (holdout41) the decision's verb right before the business it names and its terms: "Approved Pend Oreille Log Homes for 30k",
   // "Declining Harbor Bakery at 45k" (a name, then "for"/"at" and a figure)
   new RegExp(`\\b(?:[Aa]pproved|APPROVED|[Aa]pproving|[Dd]eclined|DECLINED|[Dd]eclining|[Cc]ountered|[Cc]ountering|[Ff]unded)[ \\t]+(?:the[ \\t]+)?(${CAP_RUN})[ \\t]+(?:for|at)[ \\t]+\\$?\\d`, 'g'),

@@ -1,11 +1,47 @@
 import type { ReplyContext } from './types';
-import { round2 } from './text';
-import type { Fired } from './cues';
+import { offerText, round2 } from './text';
+import { CEILING_CUES, CORRECTION_CUES, type Fired, score } from './cues';
+import { scanFacts } from './facts';
 import { moneyKind, termDiffers } from './money';
 import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
-import { approvedAsAskedBelowAsk, offersOnUnmetCondition } from './decision-doubts';
+import { approvedAsAskedBelowAsk, ceilingBelowOffer, confirmedCorrection, offersOnUnmetCondition, spanishThousands } from './decision-doubts';
+
+/** (rfix31) The correction (from its first cue to the end) read against the one offer. */
+function provenCorrection(a: Analysis, offer: import('./types').ExtractedOffer, ctx?: ReplyContext) {
+  // from the start of the sentence or line of the first correction cue to the end: what the correction restates (never the
+  // figures it corrects, in the sentences before it)
+  const text = offerText(a.own);
+  const hits = score(text, CORRECTION_CUES).hits.map((h) => text.indexOf(h.replace(/^"|"$/g, ''))).filter((i) => i >= 0);
+  if (!hits.length) return null;
+  const cue = Math.min(...hits);
+  const raw = a.own.toLowerCase();
+  const before = [...text.slice(0, cue).matchAll(/[.!?](?=\s)|\n/g)].pop();
+  // the offer text joins a wrapped line: a line break in the writer's own text before the cue counts as a start too
+  const rawCue = raw.indexOf(text.slice(cue, cue + 12));
+  const lineStart = rawCue >= 0 ? raw.lastIndexOf('\n', rawCue) : -1;
+  const fromLine = lineStart >= 0 ? text.indexOf(raw.slice(lineStart + 1, rawCue).trim().slice(0, 12)) : -1;
+  const start = Math.max(before ? before.index + 1 : 0, fromLine >= 0 && fromLine <= cue ? fromLine : 0);
+  const line = text.slice(start);
+  const facts = scanFacts(line, 0, ctx).filter((f) => f.kind === 'money');
+  const payments = offer.term === null ? null : offer.term_unit === 'days' && offer.payment_frequency === 'daily' ? offer.term : offer.term_unit === 'weeks' && offer.payment_frequency === 'weekly' ? offer.term : null;
+  return confirmedCorrection(line, offer, payments, { payback: facts.filter((f) => f.money === 'payback').map((f) => f.value), payment: facts.filter((f) => f.money === 'payment').map((f) => f.value) });
+}
+
+/** (rfix31) The offer text's sentences, Spanish thousands as figures, each with the funded amounts it names. */
+function ceilingSentences(own: string, ctx?: ReplyContext): Array<{ text: string; funded: number[] }> {
+  const text = spanishThousands(offerText(own));
+  const facts = scanFacts(text, 0, ctx).filter((f) => f.kind === 'money' && (f.money === 'funded' || f.money === 'other' || f.money === 'unknown'));
+  const out: Array<{ text: string; funded: number[] }> = [];
+  let start = 0;
+  for (const piece of text.split(/(?<=[.!?;\n])(?!\d)/)) {
+    const end = start + piece.length;
+    out.push({ text: piece, funded: facts.filter((f) => f.pos >= start && f.pos < end).map((f) => f.value) });
+    start = end;
+  }
+  return out;
+}
 
 const SHOWN_LATER = new RegExp(`\\b(?:${V.SHOWN_LATER})\\b`);
 /** A factor rate named ("~40 / 1.42"): a figure put forward, even where no amount is read. */
@@ -494,7 +530,17 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   }
   // a correction of earlier terms: which terms stand is for a person
   // (rfix21) ... unless the reply says the revised terms replace the earlier ones, withdrawn: those stand
-  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3 && !replaced) review = 'conflicting_cues';
+  // (rfix31) ... unless the correction names what it replaces and its restated payback or payment proves the corrected terms
+  // ("correction 1.38 not 1.40 ... 82,800 back 591.43 dly rest same"): the corrected offer stands (decision-doubts.ts)
+  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3 && !replaced && complete.length === 1 && a.offers.length === 1) {
+    const fixed = provenCorrection(a, complete[0], ctx);
+    if (fixed) {
+      Object.assign(complete[0], fixed, { conflict: undefined });
+      reasons.push(`a correction naming the figure it replaces, its restated payback or payment repaying the corrected terms: $${fixed.amount.toLocaleString('en-US')} at ${fixed.factor_rate}`);
+    }
+    else review = 'conflicting_cues';
+  }
+  if (!review && (type === 'approved' || type === 'counter') && a.correction.score >= 3 && !replaced && !reasons.some((r) => r.startsWith('a correction naming'))) review = 'conflicting_cues';
   // "can't do 70" and an option at the full 70: the lender's no and its offer disagree
   // (holdout36) ... unless the no is only of the terms the ask came with ("can't do 60 on our standard terms. A) 45k ... B) 60k at
   // 1.42 over 160 days") and the options are more than one: the full amount on other terms is one of the counter's options
@@ -610,6 +656,15 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
     const doubt = approvedAsAskedBelowAsk(a.lower, amounts, ask) ?? offersOnUnmetCondition(a.lower, complete.length);
     if (doubt) {
       review = doubt.startsWith('terms hanging') ? 'tentative_terms' : 'conflicting_cues';
+      reasons.push(doubt);
+    }
+  }
+  // (rfix31) a ceiling stated below the amount offered, in any language or in words ("lo máximo es cuarenta mil" over "45k at
+  // 1.45"): one figure is wrong, a person reads which
+  if (!review && (type === 'approved' || type === 'counter') && complete.length) {
+    const doubt = ceilingBelowOffer(ceilingSentences(a.own, ctx), (x) => score(x, CEILING_CUES).score > 0, complete.map((o) => o.amount));
+    if (doubt) {
+      review = 'conflicting_cues';
       reasons.push(doubt);
     }
   }

@@ -210,3 +210,94 @@ function shortens(short: string, long: string): boolean {
   for (const ch of long) if (ch === short[i]) i++;
   return i === short.length;
 }
+
+/** (rfix31) Spanish tens and hundreds before "mil" ("cuarenta mil", "cuarenta y cinco mil", "veinticinco mil", "ciento veinte mil"). */
+const ES_UNITS: Record<string, number> = { un: 1, uno: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9 };
+const ES_TEENS: Record<string, number> = { diez: 10, once: 11, doce: 12, trece: 13, catorce: 14, quince: 15, dieciseis: 16, 'dieciséis': 16, diecisiete: 17, dieciocho: 18, diecinueve: 19, veinte: 20 };
+const ES_TENS: Record<string, number> = { treinta: 30, cuarenta: 40, cincuenta: 50, sesenta: 60, setenta: 70, ochenta: 80, noventa: 90 };
+const ES_HUNDREDS: Record<string, number> = { cien: 100, ciento: 100, doscientos: 200, trescientos: 300, cuatrocientos: 400, quinientos: 500 };
+const ES_THOUSANDS = new RegExp(
+  `\\b(?:(${Object.keys(ES_HUNDREDS).join('|')})\\s+)?(?:(${Object.keys(ES_TENS).join('|')})(?:\\s+y\\s+(${Object.keys(ES_UNITS).join('|')}))?|veinti(${Object.keys(ES_UNITS).join('|')}|s[eé]is|tr[eé]s|d[oó]s)|(${Object.keys(ES_TEENS).join('|')}))?\\s*mil\\b`,
+  'g',
+);
+/** "cuarenta mil" -> "$40,000" (lower-cased text; "mil" alone, "mil gracias", stays). */
+export function spanishThousands(lower: string): string {
+  return lower.replace(ES_THOUSANDS, (m, h: string | undefined, t: string | undefined, u: string | undefined, v: string | undefined, teen: string | undefined) => {
+    const vv = v ? (ES_UNITS[v.normalize('NFD').replace(/[\u0300-\u036f]/g, '')] ?? 0) : 0;
+    const n = (h ? ES_HUNDREDS[h] : 0) + (t ? ES_TENS[t] + (u ? ES_UNITS[u] : 0) : v ? 20 + vv : teen ? ES_TEENS[teen] : 0);
+    return n > 0 ? `$${(n * 1000).toLocaleString('en-US')}` : m;
+  });
+}
+
+/** (rfix31) A ceiling in Spanish: "lo máximo (que me dejan) es", "el tope es", "máximo 40". */
+const CEILING_ES = /\b(?:lo\s+)?m[aá]ximo\b|\btope\b|\bl[ií]mite\b/;
+/** (rfix31) ... and one someone else sets: "the most they'll let me do", "the max credit lets us go", "they capped me at". */
+const CEILING_LET = /\b(?:the\s+)?(?:most|max|maximum|highest)\s+(?:(?:they|he|she|credit|uw|underwriting|committee|management|risk|my\s+boss|the\s+desk)\s+)?(?:will\s+|would\s+|'ll\s+|'d\s+)?(?:let|lets|allow|allows)\s+(?:me|us)\b|\b(?:capped|limited|held)\s+(?:me|us)\s+(?:at|to)\b/;
+
+/**
+ * (rfix31) The most the lender says it can do, in any language or in words ("lo máximo que me dejan es cuarenta mil", "the most
+ * credit will do is forty thousand"), below the amount its offer then names ("45k at 1.45"): one of the two figures is wrong, a
+ * person reads which. `text` is the offer text (words as figures), `isCeiling` tells a sentence capping the amount; the amounts
+ * are the offers'. A ceiling at or above every offer's amount is no doubt ("the most is 45k: 45k at 1.45").
+ */
+export function ceilingBelowOffer(sentences: Array<{ text: string; funded: number[] }>, isCeiling: (s: string) => boolean, amounts: number[]): string | null {
+  if (!amounts.length) return null;
+  const least = Math.min(...amounts);
+  for (const s of sentences) {
+    if (!s.funded.length || !(isCeiling(s.text) || CEILING_ES.test(s.text) || CEILING_LET.test(s.text))) continue;
+    const below = s.funded.find((x) => x >= 1000 && x < least - 0.5 && !amounts.includes(x));
+    if (below !== undefined) return `a ceiling of $${below.toLocaleString('en-US')} stated ("${s.text.trim().slice(0, 80)}"), yet the offer names $${least.toLocaleString('en-US')}: which is right is for a person`;
+  }
+  return null;
+}
+
+/** (rfix31) A figure replacing another, said in the correction: "1.38 not 1.40", "1.38 instead of 1.40", "1.40 should be 1.38". */
+const FIG = String.raw`(\$?\d[\d,]*(?:\.\d+)?k?)`;
+const REPLACES = [
+  { re: new RegExp(String.raw`${FIG}\s*,?\s+(?:not|instead of|in place of|rather than|vs\.?)\s+(?:the\s+)?${FIG}(?!\d|[.,]\d)`, 'g'), now: 1, old: 2 },
+  { re: new RegExp(String.raw`${FIG}\s+(?:should (?:be|have been|read|say)|s/b|is really|was meant to be|->|=>)\s+${FIG}(?!\d|[.,]\d)`, 'g'), now: 2, old: 1 },
+];
+const asNumber = (f: string) => {
+  const k = /k$/i.test(f);
+  const n = Number(f.replace(/[$,k]/gi, ''));
+  return k ? n * 1000 : n;
+};
+export interface CorrectedOffer {
+  amount: number;
+  factor_rate: number;
+  payment_amount: number | null;
+}
+/**
+ * (rfix31) A correction that says what it replaces and proves itself ("appr 60k 1.40 140 dly pymts 84k back 600/day" then "correction
+ * 1.38 not 1.40 my bad 82,800 back 591.43 dly rest same"): the one offer read with the replaced factor or amount swapped for the new
+ * one, and every payback or payment the correction restates repaying it to the cent (amount x factor = payback; payment x payments =
+ * payback). Then the corrected terms stand, nothing is left to a person's guess; otherwise (no replaced figure named, or nothing
+ * restated that confirms it: "Correction: make that $45,000") null, and the correction stays for a person.
+ * `line` is the correction's own text (the offer text, lower case); `payments` the offer's count of payments.
+ */
+export function confirmedCorrection(line: string, offer: { amount: number; factor_rate: number | null; payment_amount: number | null }, payments: number | null, restated: { payback: number[]; payment: number[] }): CorrectedOffer | null {
+  if (offer.factor_rate === null) return null;
+  let amount = offer.amount;
+  let factor = offer.factor_rate;
+  let swapped = 0;
+  for (const { re, now, old } of REPLACES) {
+    re.lastIndex = 0;
+    for (const m of line.matchAll(re)) {
+      const n = asNumber(m[now]);
+      const o = asNumber(m[old]);
+      if (!(n > 0) || !(o > 0) || n === o) continue;
+      if (o < 5 && Math.abs(o - factor) < 0.0005 && n >= 1 && n < 2) {
+        factor = n;
+        swapped++;
+      } else if (o >= 1000 && Math.abs(o - amount) < 0.5 && n >= 1000) {
+        amount = n;
+        swapped++;
+      } else return null; // a figure replaced that is not the offer's factor or amount: for a person
+    }
+  }
+  if (!swapped || (!restated.payback.length && !restated.payment.length)) return null;
+  const total = amount * factor;
+  if (restated.payback.some((p) => Math.abs(p - total) > Math.max(1, total * 0.002))) return null;
+  if (restated.payment.length && (payments === null || restated.payment.some((p) => Math.abs(p * payments - total) > Math.max(1, total * 0.002)))) return null;
+  return { amount, factor_rate: factor, payment_amount: restated.payment.length === 1 ? restated.payment[0] : null };
+}

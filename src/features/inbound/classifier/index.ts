@@ -19,6 +19,7 @@ import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals
 export { digestEntries } from './deals';
 import { lowerCaseOtherBusiness } from './decision-doubts';
 import { scanFacts } from './facts';
+import { changeRecordNow } from './change-record';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
 // text.ts (normalising, numbers in words), cues.ts (phrase cues and their scores), decline-category.ts,
@@ -113,6 +114,8 @@ export const FILE_IN_DOUBT =
  * "same EIN"), so it is not news alone (see newsOnly).
  */
 const SAME_FILE_NEWS = /\b(?:this (?:one|file|deal|merchant|submission|business)|same (?:owner|owners|merchant|guarantor|principal|ein|tax id|business|account|bank account)|duplicates?|dupes?|dupl?icate submission)\b/;
+/** (rfix31) A live matter on another file: an offer, a quote or terms, a deadline, a contract or stips, a decision. */
+const LIVE_MATTER = /\b(?:quotes?|offers?|terms|expires?|expiring|expiry|deadline|renewal|contracts?|stips?|approv\w*|declin\w*|counter\w*)\b/;
 /** The reason noted when the sender cannot tell which file the reply is for. */
 export const FILE_IN_DOUBT_REASON = "the sender cannot tell which of two files it answers: a person checks which file it is for";
 
@@ -149,6 +152,10 @@ const DECISION_WORD = /\b(?:offers?|approv\w*|declin\w*|counter\w*|pass(?:ing|ed
 export const DIGEST_OURS = "a digest of several files' entries: only the entry naming this deal is read";
 export const DIGEST_NONE = "a digest of several files' entries, none naming this deal: no entry is read as this deal's answer";
 
+/** (rfix31) The reasons noted for a pasted change record (change-record.ts). */
+export const CHANGE_RECORD = "a change record: read at its new values and its last stage, not the old ones";
+export const RECORD_WITHDRAWN = 'the record takes an approval back (its stage from approved to declined or withdrawn): a person confirms';
+
 /** The reading of a reply whose only decision is about another business (a reply on the wrong thread). */
 export const OTHER_BUSINESS_ONLY = "the decision is about another business than this deal's: kept for a person";
 
@@ -180,6 +187,12 @@ const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
+  // (rfix31) a pasted CRM change record is read at what it says now: its new values and its last stage (change-record.ts)
+  const record = changeRecordNow(parts.own);
+  if (record.changes) {
+    parts.own = record.text;
+    reasons.push(CHANGE_RECORD);
+  }
   // (rfix27) a reply through our own ticket desk: the lender's words are the blocks headed by their author; the desk's status fields,
   // internal notes and footer (signed with our name) are ours, neither the lender's hedges nor our paraphrase of its decision
   const desk = ticketDeskReply(parts.own, input.subject, context?.iso?.names ?? []);
@@ -286,6 +299,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
     a.offersAttached = true;
   }
   const d = decide(a, context);
+  // (rfix31) ... and one whose stage went from approved to declined or withdrawn takes an approval back: for a person
+  if (record.withdrawn && d.type !== 'unclassified' && !d.review) {
+    d.review = 'approval_withdrawn';
+    d.reasons.push(RECORD_WITHDRAWN, 'review: approval_withdrawn');
+  }
   // (rfix26) ... a colleague's decision quoted below that the sender's own words do not take up as it is (another type, other
   // terms, or a condition on it: "if they have one, Kelsey's approval stands. If not, we'll have to revisit"): two people at
   // the lender answer differently, a person decides. A decline whose words only put a condition on the colleague's approval or
@@ -399,14 +417,22 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   // an amount, an item or any decision cue.
   const newsOnly = (() => {
     if (!elsewhere?.cut || !elsewhere.mine || deals.multiple || elsewhere.near.length || d.type === 'unclassified') return false;
-    const kept = new Set(elsewhere.own.split(/\n\s*\n/).map((x) => x.trim()));
-    const cutText = uncut.split(/\n\s*\n/).map((x) => x.trim()).filter((x) => x && !kept.has(x)).join('\n\n');
+    // (rfix31) sentence by sentence: otherDeals may cut only the sentences naming the other file out of a paragraph answering this one
+    const sentences = (t: string) => normalizeText(t).split(/\n\s*\n/).flatMap((p) => p.split(/(?<=[.!?])\s+/)).map((x) => x.replace(/\s+/g, ' ').trim()).filter(Boolean);
+    const kept = new Set(sentences(elsewhere.own));
+    const cutText = sentences(uncut).filter((x) => !kept.has(x)).join('\n\n');
     if (!cutText || /\$\s?\d|\d\s?k\b|\b\d{2,3},\d{3}\b/i.test(cutText)) return false;
     // (revH) ... nor news tied to this deal (it names this deal, "this one", "same owner", "a duplicate of"), nor news naming a
     // decline reason ("Lakeside defaulted last week"): read beside this deal's answer, it would be taken for this deal's reason
     if (SAME_FILE_NEWS.test(normalizeText(cutText).toLowerCase())) return false;
+    // (rfix31) ... nor a live matter on the other file, now that a sentence alone may be cut ("Separately, for Brightwater - their quote
+    // expires Monday"): an offer, a deadline or papers on it are that file acted on, a person routes it
+    if (LIVE_MATTER.test(normalizeText(cutText).toLowerCase())) return false;
     const c = analyse(cutText, '', context);
-    return c.ownDecision === 0 && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0 && !c.namesDeal && !c.category.hits.length;
+    // (rfix31) ... congratulations on the other file ("congrats on the Rochester grill deal that funded last week") are news too:
+    // no approval of anything on this thread
+    const congratsOnly = c.approved.hits.length > 0 && c.approved.hits.every((h) => /congrat/i.test(h)) && c.declined.score === 0 && c.needs.score === 0 && c.counter.score === 0;
+    return (c.ownDecision === 0 || congratsOnly) && c.tentative.score === 0 && !c.items.items.length && !c.offers.length && c.pending.score === 0 && !c.namesDeal && !c.category.hits.length;
   })();
   if (newsOnly) d.reasons.push("another file's news only (no decision, request or figure of its own): not this deal's answer, and no doubt which file it is");
   const inDoubt = d.type !== 'unclassified' && FILE_IN_DOUBT.test(normalizeText(uncut).toLowerCase());

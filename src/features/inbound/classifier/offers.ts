@@ -42,6 +42,8 @@ const CEILING_FIGURE = /\b(?:max(?:imum)?|up to|cap(?:ped)?|ceiling|top|highest|
 
 /** (rfix20) Words right before a term marking it a rounding of the schedule: "approx 6 mos", "about 6 months", "~6 mo". */
 const TERM_APPROX_BEFORE = /(?:\bapprox\w*\.?|\babout|\baround|\broughly|\bjust (?:over|under)|\bclose to|\bcirca|~)\s*$/i;
+/** (rfix31) ... and right after it, in English or Spanish: "8 meses aprox", "(8 months approx.)", "6 mos or so", "8 meses más o menos". */
+const TERM_APPROX_AFTER = /^[^\S\n]*(?:\bapprox\w*\.?|\baprox\w*\.?|\bor so\b|\bgive or take\b|\bm[a\u00e1]s o menos\b|\bmore or less\b|\bish\b)/i;
 
 function groupFacts(facts: Fact[], text = ''): Draft[] {
   // the sentence a fact is in (a full stop before a space or the line's end, or a new line, ends one)
@@ -103,7 +105,7 @@ function groupFacts(facts: Fact[], text = ''): Draft[] {
           c.term = f.value;
           c.unit = f.unit;
           c.termSentence = sentenceOf(f.pos);
-          c.termApprox = TERM_APPROX_BEFORE.test(text.slice(Math.max(0, f.pos - 16), f.pos));
+          c.termApprox = TERM_APPROX_BEFORE.test(text.slice(Math.max(0, f.pos - 16), f.pos)) || TERM_APPROX_AFTER.test(text.slice(f.pos + f.text.length, f.pos + f.text.length + 24));
         } else if (c.factor !== undefined || c.payback !== undefined) {
           // (holdout21) ... also when the options name no amount ("approved at the requested 60. 6 mo - 1.29 - daily /
           // 9 mo - 1.36 - daily / 12 mo - 1.45 - weekly"): a priced option with its term is done

@@ -20,7 +20,10 @@ function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
   // to show its font alone: it is the typewriter font another line of the page showed when each of
   // its items is exactly that wide per character.
   const mono = monoWidth(items) ?? samePageMono(items, pageMono);
+  let spaced = false;
   for (const it of items) {
+    const after = spaced;
+    spaced = !!it.sp || /\s$/.test(it.s);
     const s = norm(it.s);
     if (!s.trim()) continue;
     const size = it.h || 8;
@@ -41,7 +44,8 @@ function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
       if (prevEnd < 0) {
         // The item's first word: a new cell unless it sits close to the previous item's text.
         const gap = x0 - lastX1;
-        if (words.length && gap < size * 0.12 && m.index === 0) {
+        // (Not when the PDF showed a space between the two: an OCR layer's words, each fitted to its box.)
+        if (words.length && gap < size * 0.12 && m.index === 0 && !after) {
           // A word split across items.
           const w = words[words.length - 1];
           w.t += m[0];

@@ -22,10 +22,10 @@ function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
   const mono = monoWidth(items) ?? samePageMono(items, pageMono);
   let prev: Item | null = null;
   for (const it of items) {
-    // A word split across items sits on the item before's baseline at its size; an item the PDF
-    // shows a space after, or one on a baseline or at a size of its own (an OCR layer's words, each
-    // placed and sized to its box, jittering), ends its word however close the next item sits.
-    const apart = !!prev && (!!prev.sp || /\s$/.test(prev.s) || Math.abs(prev.y - it.y) > 0.05 || Math.abs((prev.h || 8) - (it.h || 8)) > 0.05);
+    // A word split across items sits on the item before's baseline (at its size or not: small caps'
+    // larger initial); an item the PDF shows a space after, or one on a baseline of its own (an OCR
+    // layer's words, each placed on its box, jittering), ends its word however close the next item sits.
+    const apart = !!prev && (!!prev.sp || /\s$/.test(prev.s) || Math.abs(prev.y - it.y) > 0.05);
     prev = it;
     const s = norm(it.s);
     if (!s.trim()) continue;

@@ -105,14 +105,16 @@ describe('1. a PDF holding two statements of one account back to back is read as
 describe('2. an OCR layer\'s words, each placed and sized on its own, are never glued into one word', () => {
   const page = (items: Item[]) => [{ width: 612, height: 792, items }];
   const text = (items: Item[]) => linesOf(page(items))[0].text;
-  it('new: words touching each other but on jittered baselines or at other sizes stay apart', () => {
+  it('new: words touching each other but on jittered baselines, or with a space shown between, stay apart', () => {
     expect(text([{ x: 130, y: 300.2, w: 38.9, h: 8.5, s: 'KALAMATA' }, { x: 169.1, y: 300.9, w: 33, h: 8, s: 'CAPITAL' }])).toBe('KALAMATA CAPITAL');
-    expect(text([{ x: 130, y: 300, w: 38.9, h: 8.8, s: 'PEARL' }, { x: 169.1, y: 300, w: 33, h: 8.3, s: 'CAPITAL' }])).toBe('PEARL CAPITAL');
+    expect(text([{ x: 130, y: 300.4, w: 38.9, h: 8.8, s: 'PEARL' }, { x: 169.1, y: 299.6, w: 33, h: 8.3, s: 'CAPITAL' }])).toBe('PEARL CAPITAL');
     // A space the PDF showed between them (pdf.js gives it as an item of its own: `sp`).
     expect(text([{ x: 130, y: 300, w: 38.9, h: 8, s: 'LIBERTAS', sp: 1 }, { x: 169.1, y: 300, w: 33, h: 8, s: 'FUNDING' }])).toBe('LIBERTAS FUNDING');
   });
-  it('near miss: a word split across two items on one baseline at one size is still one word', () => {
+  it('near misses: a word split across two items on one baseline (at one size, or small caps) is still one word', () => {
     expect(text([{ x: 130, y: 300, w: 20, h: 8, s: 'BAL' }, { x: 150.2, y: 300, w: 25, h: 8, s: 'ANCE' }])).toBe('BALANCE');
+    // Small caps: a larger initial on the same baseline.
+    expect(text([{ x: 40, y: 72, w: 7.6, h: 10, s: 'B' }, { x: 47.6, y: 72, w: 37.9, h: 7.8, s: 'USINESS' }])).toBe('BUSINESS');
   });
   it('the extraction marks an item followed by a space of its own', async () => {
     const { extractItems } = await import('../../src/features/statements/extract');

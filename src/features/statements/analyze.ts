@@ -2,10 +2,11 @@ import type { components } from '../../../generated/schema';
 import { categoryDoubt } from './doubt';
 import { extractItems, ocrItems, type PageItems } from './extract';
 import { dollars, figuresOf } from './figures';
-import { dateIn, days } from './period';
+import { addDays, dateIn, days } from './period';
+import { statementStarts } from './parts';
 import { read } from './read';
 import type { Reading, Row } from './reading-types';
-import { money, reconcile } from './reconcile';
+import { money, reconcile, type Reconciled } from './reconcile';
 import type { FailureCode, StatementFigures, StatementResult } from './result';
 import { amountFormAlternatives, balanceProof, datesFromOtherReading } from './scan-proof';
 export type { FailureCode, StatementFigures, StatementResult } from './result';
@@ -111,11 +112,53 @@ export async function analyzeStatementPdf(bytes: Uint8Array, opts: AnalyzeOption
 }
 
 function readItems(items: PageItems[], pages: number, scan = false): StatementResult {
+  const starts = statementStarts(items);
+  if (starts.length > 1) return readParts(items, starts, pages, scan);
+  const one = readOne(items, pages, scan);
+  return one.ok ? { ok: true, pages, figures: one.figures } : one.result;
+}
+
+type One = { ok: true; reading: Reading; c: Extract<Reconciled, { ok: true }>; figures: StatementFigures } | { ok: false; result: StatementResult };
+
+/**
+ * A PDF holding several statements of one account back to back (./parts.ts): each read and
+ * reconciled on its own, then combined as one statement from the first opening balance to the last
+ * closing balance, every transaction of every part, only when each part's period starts the day
+ * after the one before ends and its opening balance is that one's closing balance. Anything else is
+ * `failed`: one part's figures are never reported as the file's.
+ */
+function readParts(items: PageItems[], starts: number[], pages: number, scan: boolean): StatementResult {
+  const parts: Array<Extract<One, { ok: true }>> = [];
+  for (let i = 0; i < starts.length; i++) {
+    const one = readOne(items.slice(starts[i], starts[i + 1] ?? items.length), pages, scan);
+    if (!one.ok) {
+      const r = one.result;
+      return r.ok ? r : fail(r.code, pages, `The PDF holds ${starts.length} statements; statement ${i + 1} (from page ${starts[i] + 1}): ${r.reason}`);
+    }
+    parts.push(one);
+  }
+  for (let i = 1; i < parts.length; i++) {
+    const [a, b] = [parts[i - 1], parts[i]];
+    const an = a.reading.account?.number;
+    const bn = b.reading.account?.number;
+    if (an && bn && an !== bn) return fail('several_accounts', pages, `The PDF holds ${parts.length} statements of different accounts; upload one statement per account`);
+    if (b.c.period.start !== addDays(a.c.period.end, 1) || b.c.opening !== a.c.closing) {
+      return fail('does_not_reconcile', pages, `The PDF holds ${parts.length} statements that do not follow one another (statement ${i + 1} does not start where statement ${i} ends), so they cannot be read as one`);
+    }
+  }
+  const c: Extract<Reconciled, { ok: true }> = { ok: true, txns: parts.flatMap((p) => p.c.txns), period: { start: parts[0].c.period.start, end: parts[parts.length - 1].c.period.end }, opening: parts[0].c.opening, closing: parts[parts.length - 1].c.closing };
+  const doubt = categoryDoubt(c.txns);
+  if (doubt) return fail('uncertain_categories', pages, doubt);
+  return { ok: true, pages, figures: figuresOf(c, parts[0].reading.bankName) };
+}
+
+function readOne(items: PageItems[], pages: number, scan: boolean): One {
+  const no = (r: StatementResult): One => ({ ok: false, result: r });
   let reading: Reading;
   try {
     reading = read(items);
   } catch {
-    return fail('unreadable', pages);
+    return no(fail('unreadable', pages));
   }
   let c = reconcile(reading);
   // A scan's printed balance misread (a digit, a speck read as a minus): proven by the runs of
@@ -125,13 +168,13 @@ function readItems(items: PageItems[], pages: number, scan = false): StatementRe
     const again = reconcile(proven);
     if (again.ok) [reading, c] = [proven, again];
   }
-  if (!c.ok) return fail(c.code, pages, c.reason ?? REASONS[c.code]);
+  if (!c.ok) return no(fail(c.code, pages, c.reason ?? REASONS[c.code]));
   const doubt = categoryDoubt(c.txns);
-  if (doubt) return fail('uncertain_categories', pages, doubt);
+  if (doubt) return no(fail('uncertain_categories', pages, doubt));
   const figures = figuresOf(c, reading.bankName);
   const lost = unprovenDate(reading, figures);
-  if (lost) return fail('does_not_reconcile', pages, `The date of a row of ${money(lost.cents)} was not read and the figures depend on it, so the figures cannot be trusted`);
-  return { ok: true, pages, figures };
+  if (lost) return no(fail('does_not_reconcile', pages, `The date of a row of ${money(lost.cents)} was not read and the figures depend on it, so the figures cannot be trusted`));
+  return { ok: true, reading, c, figures };
 }
 
 /**

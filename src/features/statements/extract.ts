@@ -28,6 +28,8 @@ export interface Item {
   s: string;
   /** Set when the text runs up or down the page. */
   v?: 1;
+  /** Set when the PDF shows a space of its own right after the item: the next item begins a new word. */
+  sp?: 1;
   /**
    * OCR only: amounts in `s` that could not be read exactly, each as written in `s` ("9,676.65?")
    * followed by the values it was read as; the reconciliation may choose (analyze.ts).

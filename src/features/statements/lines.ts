@@ -20,7 +20,13 @@ function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
   // to show its font alone: it is the typewriter font another line of the page showed when each of
   // its items is exactly that wide per character.
   const mono = monoWidth(items) ?? samePageMono(items, pageMono);
+  let prev: Item | null = null;
   for (const it of items) {
+    // A word split across items sits on the item before's baseline (at its size or not: small caps'
+    // larger initial); an item the PDF shows a space after, or one on a baseline of its own (an OCR
+    // layer's words, each placed on its box, jittering), ends its word however close the next item sits.
+    const apart = !!prev && (!!prev.sp || /\s$/.test(prev.s) || Math.abs(prev.y - it.y) > 0.05);
+    prev = it;
     const s = norm(it.s);
     if (!s.trim()) continue;
     const size = it.h || 8;
@@ -41,7 +47,7 @@ function wordsOf(items: Item[], pageMono: number[] = []): Word[] {
       if (prevEnd < 0) {
         // The item's first word: a new cell unless it sits close to the previous item's text.
         const gap = x0 - lastX1;
-        if (words.length && gap < size * 0.12 && m.index === 0) {
+        if (words.length && gap < size * 0.12 && m.index === 0 && !apart) {
           // A word split across items.
           const w = words[words.length - 1];
           w.t += m[0];

@@ -19,13 +19,20 @@ import { openNamed } from './ocr/scan-key.mjs';
 /**
  * The page's text items with their geometry, in the page's upright view (a rotated or landscape page
  * is turned by its viewport, so y grows downward from the top left and x to the right as read):
- * x, y (baseline), w (width), h (font size), s (text). Empty items are dropped.
+ * x, y (baseline), w (width), h (font size), s (text). Empty items are dropped; an item the content
+ * stream follows with a space of its own (a space shown apart, as OCR layers write a word and then its
+ * trailing space) is marked `sp`: the next item starts a new word however close it sits.
  */
 function itemsOf(items, viewport) {
   const [a, b, c, d, e, f] = viewport.transform;
   const out = [];
+  let last = null;
   for (const it of items) {
-    if (typeof it.str !== 'string' || !it.str.trim()) continue;
+    if (typeof it.str !== 'string' || !it.str.trim()) {
+      if (last && typeof it.str === 'string' && /^[ \u00a0]+$/.test(it.str)) last.sp = 1;
+      last = null;
+      continue;
+    }
     const [ta, tb, tc, td, tx, ty] = it.transform;
     // The item's matrix in the upright view: viewport × text matrix.
     const m0 = a * ta + c * tb;
@@ -37,7 +44,8 @@ function itemsOf(items, viewport) {
     const size = Math.hypot(m2, m3) || it.height || 0;
     // Text that runs up or down the upright page (a side note) is kept but marked.
     const vertical = Math.abs(m1) > Math.abs(m0);
-    out.push({ x: r1(x), y: r1(y), w: r1(it.width ?? 0), h: r1(size), s: it.str, ...(vertical ? { v: 1 } : {}) });
+    last = { x: r1(x), y: r1(y), w: r1(it.width ?? 0), h: r1(size), s: it.str, ...(vertical ? { v: 1 } : {}) };
+    out.push(last);
   }
   return out;
 }

@@ -270,9 +270,14 @@ describe('money given back by a counterparty the merchant paid in the period', (
 // The general fault behind blind-10's wrong figure: one generic word settled a credit as NOT revenue,
 // and a credit the table excludes is never doubted. "PROCEEDS" alone was a loan row: a dealer's
 // auction proceeds, an insurer's claim proceeds, a processor's settlement proceeds were read as loans.
-// Proceeds a loan row does not name are doubted; a processor's are its payout.
+// Proceeds a loan row does not name are doubted; a processor's are its payout; (sf65) a sale's of the
+// merchant's goods or at their market (an auction, a sale barn: rules.ts saleProceeds) are sales.
 describe('proceeds: a loan only when a loan row says so', () => {
-  it.each(['MANHEIM AUCTION PROCEEDS 4410', 'ACH CREDIT STATE FARM CLAIM PROCEEDS', 'CARVANA SALE PROCEEDS'])('%s is doubted, not read as a loan', (d) => {
+  it('an auction\'s proceeds (a dealer\'s sales) are sales, settled', () => {
+    expect(depositKind('MANHEIM AUCTION PROCEEDS 4410')).toBe('revenue');
+    expect(creditDoubt('MANHEIM AUCTION PROCEEDS 4410')).toBeNull();
+  });
+  it.each(['ACH CREDIT STATE FARM CLAIM PROCEEDS', 'CARVANA SALE PROCEEDS', 'MANHEIM VEHICLE AUCTION PROCEEDS 4410'])('%s is doubted, not read as a loan', (d) => {
     expect(depositKind(d)).toBe('revenue');
     expect(creditDoubt(d)).toBe('funding');
     expect(categoryDoubt([...sales(10, 2000), t('2026-03-13', d, 900)])).toMatch(/^The credit of \$900\.00 on 2026-03-13 reads like a loan or an advance's funding/);
@@ -293,8 +298,8 @@ describe('credits the trade reads either way: factoring, an insurance claim for 
   afterEach(() => setOperatorRules([]));
   it.each([
     'TRIUMPH PAY FACTORING ADV 38489489 LOADS',
-    'ACH CREDIT RTS FINANCIAL FACTORING 4410',
-    'OTR SOLUTIONS FACTORED INVOICES 2231',
+    'ACH CREDIT RTS FINANCIAL FACTORING ADVANCE 4410',
+    'OTR SOLUTIONS FUEL ADVANCE 2231',
     'PROGRESSIVE COMMERCIAL CLAIM CLM 26-00412 TRAILER DAMAGE',
     'KY FARM BUREAU INS CLAIM 44120 FREEZER LOSS',
     'Direct Deposit, Cincinnati Insurance Claim 7741 equipment theft',
@@ -308,6 +313,13 @@ describe('credits the trade reads either way: factoring, an insurance claim for 
   it.each(['GEICO CLAIMS ACH PMT 1941673741', 'STATE FARM CLAIMS PAYMENT CLM 57-DGU6Z REPAIR', 'ELECTRONIC CREDIT PROGRESSIVE INS CLAIM PMT 251216 4945461034', 'DELTA DENTAL OF U HCCLAIMPMT CCD CR ID 177336972', 'ACH CREDIT FIRESTONE COMPLETE AUTO 0091', 'ACH CREDIT STORMWATER DISTRICT INV 4410'])('%s (an insurer paying for a customer\'s repair or care, or no claim at all) is not', (d) => {
     expect(debatableCredit(d)).toBe(false);
     expect(creditDoubt(d)).toBeNull();
+  });
+  it('(sf65) a factoring company paying for the merchant\'s invoices is sales, as a processor\'s payout is: not doubted', () => {
+    for (const d of ['ACH CREDIT RTS FINANCIAL FACTORING 4410', 'OTR SOLUTIONS FACTORED INVOICES 2231']) {
+      expect(debatableCredit(d), d).toBe(false);
+      expect(depositKind(d), d).toBe('revenue');
+      expect(creditDoubt(d), d).toBeNull();
+    }
   });
   it('a row of the table cannot settle it either (an operator\'s loan row for factoring advances)', () => {
     setOperatorRules([{ class: 'loan', name: 'Factoring advances', match: ['FACTORING ADV*'] }]);

@@ -715,8 +715,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // under those sides' columns (read-totals.ts bothSidesTotal); a row split by a page break goes on
   // under the next page's repeated titles (read.ts); "03-Apr-26" is a date (tokens.ts). N03, N04 (a
   // Calc grid summary with headings wrapped over three lines, a Totals row of three amounts) and N05
-  // (an RTS factoring advance, doubted as in blind-60) stay refused.
-  { dir: 'contract-tests/fixtures/statements-blind-62', minParsed: 5 },
+  // (an RTS factoring advance, doubted as in blind-60) stay refused. After the factoring fix (sf65)
+  // 6/8: N05's "RTS FINANCIAL ... ENTRY DESCR:FACTORING" is the factor paying for invoices, sales.
+  { dir: 'contract-tests/fixtures/statements-blind-62', minParsed: 6 },
   // Blind-63 (the first batch from pdflatex, WeasyPrint and wkhtmltopdf) scored 8/8 parsed, ONE with
   // a wrong figure: N01's solar-loan funding settlements ("GOODLEAP LLC Loan Funding Settlement")
   // settled as loan proceeds by the generic loan words. After its fix (sf63, 2026-11-30) 8/8: a
@@ -730,8 +731,15 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // bank calls "between your accounts" is the merchant's own money (knowledge.json); a dated day
   // heading carrying the day's closing balance ("May 4 ... End of day balance $13,174.61") heads the
   // day's rows and is that day's balance, no transaction (read.ts). N02 (a trucker's factoring
-  // advance) and N08 (weekly debits to a funder no row knows) stay refused.
-  { dir: 'contract-tests/fixtures/statements-blind-64', minParsed: 6 },
+  // advance) and N08 (weekly debits to a funder no row knows) stay refused. After the factoring fix
+  // (sf65) 7/8: N02's "TRIUMPH PAY FACTORING" is a factor paying for invoices, sales (rules.ts
+  // factoringSale); its ADVANCE would stay doubted.
+  { dir: 'contract-tests/fixtures/statements-blind-64', minParsed: 7 },
+  // Blind-65 (report-engine, iText-like, print-server and object-stream PDFs written by hand) scored
+  // 7/8 parsed, none wrong. After its fix (sf65, 2026-11-30) 8/8: a sale barn's "LIVESTOCK PROCEEDS"
+  // (and the name cut, "LIVESTOC") is the proceeds of a sale of the merchant's goods, sales (rules.ts
+  // saleProceeds); a loan's, a note's, a government program's or an asset's proceeds stay doubted.
+  { dir: 'contract-tests/fixtures/statements-blind-65', minParsed: 8 },
   // Blind-66 (statements composed by other software: an OCR'd scan's word-per-Tm invisible layer, a
   // browser print of online activity, groff/tbl, two months merged in one PDF) scored 4/8 parsed, 2
   // WRONG (N08 a merged file read as its first month, N01 a funder's pulls missed where OCR words were

@@ -58,7 +58,9 @@ describe('1. one sum every business day to a payee that plainly sells the mercha
   });
 });
 
-describe('2. a factoring company’s advance is doubted, even when it names a load; factors are a knowledge class', () => {
+describe('2. a factoring company’s payment for the merchant’s invoices is sales, even naming a load, and never a customer’s wire; its advance is doubted; factors are a knowledge class', () => {
+  // (sf65: a factor paying for the invoices it bought is sales, as a card processor's payout is;
+  // sfix13 doubted every factor credit.)
   it.each([
     'INCOMING WIRE TRIUMPH LOAD 448812',
     'INCOMING WIRE TAFS INC LOAD 448812',
@@ -69,6 +71,20 @@ describe('2. a factoring company’s advance is doubted, even when it names a lo
     'INCOMING WIRE COMMERCIAL CAPITAL COMPANY LOAD 448812',
     'ACH CREDIT TAFS INC PAYMENTS LOAD 448812',
   ])('%s', (credit) => {
+    expect(classify(credit).map((c) => c.class)).toContain('factor');
+    expect(paidForByWire(credit)).toBeNull();
+    expect(depositKind(credit)).toBe('revenue');
+    expect(creditDoubt(credit)).toBeNull();
+    expect(categoryDoubt([...sales, tx('2026-03-16', credit, 9850)])).toBeNull();
+  });
+
+  it.each([
+    'INCOMING WIRE TRIUMPH ADVANCE LOAD 448812',
+    'INCOMING WIRE TAFS INC FUEL ADVANCE LOAD 448812',
+    'ACH CREDIT OTR SOLUTIONS ADV 448812',
+    'INCOMING WIRE APEX CAPITAL CORP LOAN 448812',
+    'ACH CREDIT RIVIERA FINANCE RESERVE RELEASE 448812',
+  ])('%s: a factor’s advance, loan or reserve stays doubted', (credit) => {
     expect(classify(credit).map((c) => c.class)).toContain('factor');
     expect(paidForByWire(credit)).toBeNull();
     expect(creditDoubt(credit)).toBe('debatable');
@@ -86,7 +102,8 @@ describe('2. a factoring company’s advance is doubted, even when it names a lo
     expect(paidForByWire(wire)).not.toBeNull();
     setOperatorRules([{ class: 'factor', name: 'Wrenfield Freight', match: ['WRENFIELD FREIGHT'] }]);
     expect(paidForByWire(wire)).toBeNull();
-    expect(creditDoubt(wire)).toBe('debatable');
+    expect(creditDoubt(wire)).toBeNull();
+    expect(creditDoubt('INCOMING WIRE WRENFIELD FREIGHT ADVANCE LOAD 448812')).toBe('debatable');
     expect(rowProblems({ class: 'factor', match: ['WRENFIELD FREIGHT'] })).toEqual(['name is required for class factor']);
   });
 

@@ -51,10 +51,11 @@ import { personSender } from './sender';
 //   counts only in the words that name the payee (rules.ts `notFunderOf`): an ACH line also prints
 //   the receiver's name, the merchant's own ("INDN:GUSTO TRATTORIA LLC"), which names no payee.
 // - factor: a factoring company (freight factors above all: Triumph Business Capital, Apex Capital,
-//   TAFS, RTS Financial, OTR Solutions, Riviera Finance, Commercial Capital). Its advance on the
-//   merchant's invoices is counted as sales by some underwriters and as financing by others, so a
-//   credit from one is doubted whatever another row or rule says (rules.ts `debatableCredit`), never a
-//   customer's payment; a debit to one is never an MCA position, known or guessed, nor settled.
+//   TAFS, RTS Financial, OTR Solutions, Riviera Finance, Commercial Capital). Its payment for the
+//   merchant's invoices is sales, as a card processor's payout is (rules.ts `factoringSale`); its
+//   ADVANCE, fuel advance, loan, reserve release or chargeback, counted as sales by some underwriters
+//   and as financing by others, is doubted whatever another row or rule says (rules.ts
+//   `debatableCredit`); a debit to one is never an MCA position, known or guessed, nor settled.
 //
 // Precedence for a credit (depositKind): nsf_reversal, refund or nsf -> refund; mca_funder or
 // loan -> loan; processor -> revenue; own_transfer -> transfer; revenue or nothing -> revenue (and

@@ -139,6 +139,24 @@ const REBATE_LOOK = /\b(REBATES?|INCENTIVES?)\b/;
  * no row settles is doubted.
  */
 const PROCEEDS_LOOK = /\bPROCEEDS\b/;
+/**
+ * The proceeds of a SALE OF THE MERCHANT'S GOODS: a sale barn or livestock market paying a rancher
+ * for cattle ("ACH CREDIT SALINA LIVESTOCK PROCEEDS", blind-65), an elevator for grain, a mill for
+ * timber, a produce house, an auction: the customer's price for what the merchant raised or made, sales.
+ * The line names such goods or such a market (SALE_GOODS) and nothing of a loan, a line, a note, a
+ * government program or loan (SBA, EIDL, CCC, FSA, USDA, Farm Credit), an insurer (crop insurance's
+ * indemnity is no sale), a grant or relief, or an ASSET sold (equipment, machinery, land, a vehicle:
+ * the business selling what it owns is no sales): generic "PROCEEDS" stays doubted. A market's name
+ * cut at 16 characters cuts its goods word too ("RUSSELL LIVESTOC PROCEEDS", blind-65).
+ */
+const SALE_GOODS = /\b(LIVEST\w*|LVSTK|LIVESTK|CATTLE|CALF|CALVES|STEERS?|HEIFERS?|FEEDERS?|HOGS?|SWINE|PIGS?|SHEEP|LAMBS?|GOATS?|POULTRY|BROILERS?|EGGS?|MILK|GRAIN|CORN|WHEAT|SOYBEANS?|SOY|OATS|BARLEY|SORGHUM|MILO|RICE|HAY|COTTON|PEANUTS?|PECANS?|ALMONDS?|CROPS?|HARVEST|PRODUCE|FRUITS?|VEGETABLES?|TIMBER|LOGS|PULPWOOD|STUMPAGE|WOOL|TOBACCO|COMMOD\w*|AUCT\w*|SALE\s*BARN|SALES\s*BARN|STOCK\s*YARDS?|STOCKYARDS?|ELEVATORS?)\b/;
+const NOT_A_SALE_PROCEEDS = /\b(LOANS?|LN|NOTES?|MORTGAGE|MTG|LINES?\s+OF\s+CREDIT|CREDIT\s+LINE|LOC|DRAWS?|DISB\w*|SBA|EIDL|PPP|CCC|CREDIT\s+CORP\w*|FARM\s+CREDIT|AG\s*CREDIT|FSA|USDA|FARM\s+SERVICE|INS|INSUR\w*|CLAIMS?|INDEMNITY|ASSURANCE|CASUALTY|GRANTS?|RELIEF|DISASTER|SUBSIDY|PROGRAM|PGM|SETTLE\w*|ESTATE|TRUST|TAX|EQUIP\w*|MACHINERY|TRACTORS?|VEHICLES?|TRUCKS?|LAND|PROPERTY|REAL\s+ESTATE|ASSETS?|REFUND\w*|RETURN\w*)\b/;
+const saleProceeds = (d: string): boolean => SALE_GOODS.test(d) && !NOT_A_SALE_PROCEEDS.test(d);
+/** A credit worded as the proceeds of a sale of the merchant's goods, no row saying otherwise. */
+const saleProceedsCredit = (description: string): boolean => {
+  const d = beforeReceiver(description);
+  return PROCEEDS_LOOK.test(d) && saleProceeds(d) && depositKind(description) === 'revenue' && !FUNDING_LOOK.test(d) && !OWNER_LOOK.test(d);
+};
 /** A capital management company (a property or asset manager), and a payer's entry saying it pays a vendor (creditDoubt). */
 const CAPITAL_MANAGER = /\bCAPITAL\s+(MGMT|MGT|MANAGEMENT)\b/;
 const VENDOR_PAYMENT = /\b(VENDOR|SUPPLIER)\s+(PAYMENTS?|PAY|PMT|PYMT)\b|\bAP\s+(PAYMENT|PMT|PYMT)\b|\bACCOUNTS\s+PAYABLE\b/;
@@ -221,8 +239,9 @@ export function paysCounterparty(debitDescription: string, creditName: string[])
 
 /**
  * Credits the trade itself reads either way, whatever a row says, so doubted, never settled:
- * - a FACTORING company's advance: the merchant selling its own invoices (brokers who count it as
- *   revenue: it replaces the customers' payments) or financing (underwriters who exclude it);
+ * - a FACTORING company's ADVANCE (a fuel advance, a loan, a reserve released: `factoringSale`
+ *   says which of its credits are its payment for the merchant's invoices, sales): brokers who count
+ *   it as revenue (it replaces the customers' payments) or underwriters who count it as financing;
  * - an insurance CLAIM that names a loss or damage: the business's own loss reimbursed (not sales:
  *   "PROGRESSIVE COMMERCIAL CLAIM ... TRAILER DAMAGE", "INS CLAIM ... FREEZER LOSS") or an insurer
  *   paying a contractor for a customer's loss (sales: a roofer's "CLAIM PMT HAIL DAMAGE"); a plain
@@ -262,9 +281,35 @@ const lossWords = (d: string): string => {
 };
 export function debatableCredit(description: string): boolean {
   const d = description.toUpperCase();
-  // A factoring company the table knows (class factor) by its name alone ("TAFS INC", "OTR SOLUTIONS
-  // LOAD 88213"): its advance is debatable however the line is worded, a load named or not.
-  return FACTORING_LOOK.test(d) || !!classOf(description).factor || (WARRANTY_LOOK.test(d) && !warrantyCompanyPaysVendor(d)) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
+  // A factoring company the table knows (class factor) by its name alone ("TAFS INC"), or a credit
+  // worded as factoring: debatable unless it is the factor paying for the merchant's invoices
+  // (`factoringSale`, sales); its ADVANCE, a fuel advance or a loan stays debatable.
+  return ((FACTORING_LOOK.test(d) || !!classOf(description).factor) && !factoringSale(description)) || (WARRANTY_LOOK.test(d) && !warrantyCompanyPaysVendor(d)) || (CLAIM_LOOK.test(d) && LOSS_LOOK.test(lossWords(d)));
+}
+
+/**
+ * A factoring company PAYING FOR THE MERCHANT'S INVOICES it bought: sales, the way a card processor's
+ * payout of card sales is (the customer's payment for the merchant's work, collected through a third
+ * party, less a fee). Three blind batches written from the trade (blind-62 "RTS FINANCIAL ... ENTRY
+ * DESCR:FACTORING", blind-64 "TRIUMPH PAY FACTORING", blind-66 "ACH CR RTS FINANCIAL FACTORING") and
+ * blind-26's "RTS Financial freight payment" label it so. The payer is a factoring company the table
+ * knows (a factor row, in the payee's words), or the line says FACTORING or an INVOICE PURCHASE.
+ * Not when the line (the receiver's field, the merchant's own name, aside) says anything else the
+ * factor pays: an ADVANCE (ADV, "FACTORING ADVANCE": blind-37 labels it a loan, blind-30 and -60
+ * sales), a FUEL advance, a loan, a line, a draw, a note, proceeds, a reserve or rebate released, a
+ * recourse chargeback, a refund or a fee, the owner's money, receivables bought (a merchant cash
+ * advance buys FUTURE RECEIVABLES): those stay doubted. Nor when a funder's or a loan's row names
+ * the line too (a funder that calls its advance factoring is still a funder): never settled either
+ * way, doubted.
+ */
+const INVOICE_PURCHASE = /\bINVOICES?\s+(PURCHASED?|PURCH|PURCHASES|SOLD)\b|\bPURCHASED\s+INVOICES?\b/;
+const FACTOR_PAYS_OTHERWISE = /\b(ADV\w*|FUEL|LOANS?|LN|LOC|LINES?\s+OF\s+CREDIT|CREDIT\s+LINE|DRAWS?|DRAWDOWN|DISB\w*|NOTES?|PROCEEDS|RESERVES?|REBATES?|RELEASE\w*|RECOURSE|CHARGEBACKS?|CHGBK|REFUND\w*|RFND|RETURN\w*|REVERS\w*|FEES?|SBA|EIDL|PPP|MCA|RTR|RECEIVABLES?|FUTURE|SPLIT|HOLDBACK|PREPAY\w*|EARLY\s+PAY\w*|BRIDGE|INVEST\w*|OWNERS?|SHAREHOLDERS?|CONTRIB\w*|INJECTION|INFUSION|CLAIMS?|WARRANTY|WARR)\b/;
+export function factoringSale(description: string): boolean {
+  const own = beforeReceiver(description);
+  if (!(factorOf(description) || FACTORING_LOOK.test(own) || INVOICE_PURCHASE.test(own))) return false;
+  const c = classOf(description);
+  if (c.mca_funder || c.loan || c.nsf || c.nsf_reversal || c.refund || c.own_transfer || c.recovery) return false;
+  return !FACTOR_PAYS_OTHERWISE.test(own);
 }
 
 /**
@@ -352,10 +397,16 @@ export function abbreviatedName(name: string[], payee: string[]): boolean {
   return name.every((w, i) => w === payee[i] || abbreviates(w, payee[i]));
 }
 
-/** Whether any row of the table settles what a credit is (not the default "revenue"). */
+/**
+ * Whether any row of the table settles what a credit is (not the default "revenue"); a factoring
+ * company's payment for the merchant's invoices (`factoringSale`) is settled as a processor's payout
+ * is: sales, however large, from a company the merchant also pays fees to. So are the proceeds of a
+ * sale of the merchant's goods (`saleProceeds`: a rancher's one cattle sale of the month is most of
+ * its credits).
+ */
 export function creditSettled(description: string): boolean {
   const c = classOf(description);
-  return !!(c.nsf_reversal || c.refund || c.nsf || c.mca_funder || c.loan || c.processor || c.revenue || c.own_transfer);
+  return !!(c.nsf_reversal || c.refund || c.nsf || c.mca_funder || c.loan || c.processor || c.revenue || c.own_transfer) || factoringSale(description) || saleProceedsCredit(description);
 }
 
 /**
@@ -376,7 +427,8 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   // A company's own ACH entry saying CREDIT MEMO ("ENTRY DESCR: CREDIT MEMO"): the seller's credit to
   // its buyer, money back, settled only by what the period paid that company (doubt.ts paidBack).
   if (companyCreditMemoFrom(description)) return 'return';
-  if (c.processor) return null;
+  // (A factoring company paying for the merchant's invoices is sales, as a processor's payout is.)
+  if (c.processor || factoringSale(description)) return null;
   // The owner's own money, deposited like a customer's check or wired like a funder's.
   if (OWNER_LOOK.test(d)) return 'owner';
   // Proceeds of what? A loan's, or a sale's (a dealer's auction proceeds, an insurer's claim proceeds).
@@ -385,7 +437,8 @@ export function creditDoubt(description: string): 'funding' | 'transfer' | 'owne
   // is a customer: a funder's or lender's disbursement is never entered as paying a vendor. Only
   // with both: "CAPITAL MGMT" alone, or with any other funding word, stays doubted.
   const manager = CAPITAL_MANAGER.test(d) && VENDOR_PAYMENT.test(d) ? d.replace(CAPITAL_MANAGER, ' ') : d;
-  if (FUNDING_LOOK.test(manager) || PROCEEDS_LOOK.test(d)) return 'funding';
+  // (A sale's proceeds, the merchant's goods named and no loan's or asset's word: `saleProceeds`.)
+  if (FUNDING_LOOK.test(manager) || (PROCEEDS_LOOK.test(d) && !saleProceeds(beforeReceiver(d)))) return 'funding';
   // A rebate or incentive no row settles as a purchase rebate: money back or a contractor's pay.
   if (REBATE_LOOK.test(d)) return 'rebate';
   // (The United States Treasury disbursing a federal department's payment under its contract or task

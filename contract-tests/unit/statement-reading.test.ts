@@ -751,6 +751,9 @@ const CORPORA: Array<{ dir: string; minParsed: number }> = [
   // (a factoring credit) stay refused.
   // With the factoring fix (sf65) merged: 5/8, N07 read right (both months, its factor's payment sales).
   { dir: 'contract-tests/fixtures/statements-blind-66', minParsed: 5 },
+  // Blind-67 (PDF internals: /Rotate 90 pages drawn sideways, a flipped scaled user space with Form
+  // XObjects, Tc/Tw/Ts and /Differences fonts, a two-up register) scored 8/8 blind, none wrong.
+  { dir: 'contract-tests/fixtures/statements-blind-67', minParsed: 8 },
   // Not blind: one seeded transaction model rendered in 39 layout variations x 4 (generate.ts there)
   // to find where the reader's rules do not generalise: "+" credit marks, "Money In / Money Out"
   // and "Incoming Payments" sections, a summary as a one-row table, amounts on a wrapped row's last

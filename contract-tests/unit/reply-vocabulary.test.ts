@@ -6297,3 +6297,73 @@ describe('(rfix30) term sheets pasted as text, minutes, glossed words, closing h
     expect(read('Outcome:\n- $60,000 approved, 1.35 factor, 9 months, daily.', deal()).reasons.some((x) => /"outcome:/.test(x))).toBe(false);
   });
 });
+
+describe('(revM) closing holds and sign-offs in other words, another file from the broker, a decision still pending', () => {
+  const deal = (requested_amount = 60_000, business_name = 'Copper Kettle Catering'): ReplyContext => ({ requested_amount, business_name, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+  const AG = 'Agreement attached for Copper Kettle Catering: Purchase Price $60,000.00, Factor 1.35, Weekly Remittance $2,025.00 (40 remittances).\n\n';
+
+  it('papers held in other words (disregard them for now, the merchant to refrain, credit reconsidering, a second review): a person', () => {
+    for (const t of [
+      'Please disregard the agreement above for now - we may need to redraw it.',
+      'Kindly ensure the merchant refrains from signing; credit is reconsidering the factor.',
+      'The merchant should not sign it until you hear from me.',
+      'FYI the file is going through a second review with our credit team, will advise if anything changes.',
+      'Underwriting is taking another look at the deposits.',
+      'Funding is on hold for now.',
+    ]) {
+      const h = hook(AG + t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: an earlier agreement replaced, a deadline to sign, a review already done stay applied
+    for (const t of ['Please disregard the agreement I sent yesterday; this one replaces it. Have the merchant sign today.', 'Merchant should sign by Friday; we fund Monday.']) {
+      expect(hook(AG + t).out.apply, t).toBe(true);
+    }
+    expect(hook('Approved after a second review by credit: $60,000 / 1.35 / 9 months / daily.').out.apply).toBe(true);
+  });
+
+  it('a sign-off named before it is still needed, a decision pending, a pre-approval: a person', () => {
+    for (const t of [
+      'Outcome:\n- Item 1: APPROVED 2-1. $60,000 / 1.35 / 9 months / daily. Final sign-off from CCO still needed.',
+      'Copper Kettle Catering - pending approval. $60,000 / 1.35 / 9 months / daily expected.',
+      'Copper Kettle Catering - 승인 대기 (pending approval). $60,000 / 1.35 / 9 months / daily.',
+      'Copper Kettle Catering: 承認 (approved) は保留 (on hold) です。 $60,000 / 1.35 / 9 months / daily.',
+      'Copper Kettle file pre-approval only: $60,000, factor 1.35, 9 months, daily.',
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: the sign-off received, the merchant's approval of the terms, stips pending
+    for (const t of [
+      'Approved $60,000 / 1.35 / 9 months / daily. Final sign-off from the CCO received this morning.',
+      'Approved $60,000 / 1.35 / 9 months / daily, pending approval of the terms by the merchant.',
+      'Approved $60,000 / 1.35 / 9 months / daily, pending a voided check and bank verification.',
+    ]) expect(hook(t).out.apply, t).toBe(true);
+  });
+
+  it('another file named without an article, sent by the broker\'s people or "from you": another deal, a person', () => {
+    for (const t of ['Also, Bayou Roofing file your guy sent Tuesday - declined, too many NSFs.', 'Other thing: Bayou Roofing submission from you last week is a decline for us.']) {
+      const h = hook(`For Copper Kettle Catering we can do this: $40,000 / factor 1.38 / 32 weeks / weekly.\n\n${t}`);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near miss: this deal named that way
+    expect(hook('Copper Kettle Catering file from you is approved: $60,000 / factor 1.35 / 9 months / daily.').r.review_reason).toBeUndefined();
+  });
+
+  it('a bare term beside a weekly or monthly schedule column is counted in its unit, not logged as days', () => {
+    const w = extractOffers('Funded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   40     $2,025.00  W');
+    expect(w).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2025 })]);
+    expect(extractOffers('Amount       Rate   Length   Schedule\n$60,000.00  1.35   12       Monthly')[0]).toMatchObject({ term: 12, term_unit: 'months' });
+    // near misses: a payment that does not fit stays a conflict; a daily schedule or a figure too long for weeks stays days
+    const h = read('Approved.\n\nFunded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   40     $3,000.00  Weekly', ask(60_000));
+    expect(replyOutcome(contractClassification(h), { from: 'uw@x.example', own: '', autoReply: false }).apply).toBe(false);
+    expect(extractOffers('Funded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   120     $675.00  D')[0]).toMatchObject({ term: 120, term_unit: 'days', payment_frequency: 'daily' });
+    expect(extractOffers('Funded Amt   Fctr   Term   Freq\n$60,000.00  1.35   180     Weekly')[0]).toMatchObject({ term: 180, term_unit: 'days' });
+  });
+});

@@ -470,6 +470,31 @@ function typedRow(heading: string[], line: string): string | null {
     .join('\n');
 }
 
+/** (revM) A schedule column's one-letter code in a pasted sheet ("W", "D", "M", "BW") spelled out, only under a schedule heading. */
+function freqCell(label: string, value: string): string {
+  const m = /^(d|w|m|bw|b\/w)\.?$/i.exec(value.trim());
+  if (!m || !/freq|schedule/i.test(label)) return value;
+  const u = m[1].toLowerCase();
+  return u === 'd' ? 'daily' : u === 'w' ? 'weekly' : u === 'm' ? 'monthly' : 'bi-weekly';
+}
+
+/**
+ * A table row as a "label: value" document, cell by cell under its heading. (revM) A bare term beside a weekly or monthly
+ * schedule ("Term 40 ... Freq W", "Term 12 ... Monthly") is counted in the schedule's unit (40 weeks, 12 months), where the
+ * days a bare term column defaults to would log 40 days beside a weekly payment that repays the payback in 40 weeks; a
+ * figure too long for that unit (over 104 weeks, 36 months) stays days, and a payment that does not fit stays a conflict.
+ */
+function rowDocument(heading: string[], values: string[]): string {
+  const vals = heading.map((h, k) => freqCell(h, values[k] ?? ''));
+  const sched = heading.map((h, k) => (h && /freq|schedule/i.test(h) ? /^(weekly|monthly)\b/i.exec(vals[k].trim())?.[1].toLowerCase() : undefined)).find(Boolean);
+  const cell = (h: string, v: string) => {
+    const n = /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (sched && /term|length|duration/i.test(h) && !/\b(days|weeks|months)\b/i.test(h) && n >= 1 && n <= (sched === 'weekly' ? 104 : 36)) return `${n} ${sched === 'weekly' ? 'weeks' : 'months'}`;
+    return withUnit(h, v);
+  };
+  return heading.map((h, k) => (h ? `${h}: ${cell(h, vals[k])}` : '')).filter(Boolean).join('\n');
+}
+
 /**
  * Offer tables, in two shapes: a header row of field names with one offer per row, or field names
  * down the first column with one offer per column. Each offer becomes a small "label: value"
@@ -501,7 +526,7 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
           // (rfix30) a row whose cells do not line up with the heading (a sheet pasted from a PDF runs two figures
           // together: "$142,000.00 1.42"): each figure to its column by its kind, when the kinds count out exactly
           const typed = cells[r].length !== row.length ? typedRow(row, lines[r]) : null;
-          docs.push(typed ?? row.map((h, k) => (h ? `${h}: ${withUnit(h, cells[r][k] ?? '')}` : '')).filter(Boolean).join('\n'));
+          docs.push(typed ?? rowDocument(row, cells[r]));
         }
         i = j - 1;
         continue;

@@ -6366,4 +6366,31 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
     expect(extractOffers('Funded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   120     $675.00  D')[0]).toMatchObject({ term: 120, term_unit: 'days', payment_frequency: 'daily' });
     expect(extractOffers('Funded Amt   Fctr   Term   Freq\n$60,000.00  1.35   180     Weekly')[0]).toMatchObject({ term: 180, term_unit: 'days' });
   });
+
+  it('papers held as a stand-by, no signatures to collect, the envelope not to go out, an approval that may be withdrawn: a person', () => {
+    for (const t of [
+      'Underwriting just flagged a new UCC filing. Stand by before you send these out for signature.',
+      'Sit tight on these for a day - we found a new position on the bank statement.',
+      'Please do not collect signatures at this time.',
+      "Please don't send the DocuSign to the merchant yet.",
+      'Heads up: this approval may be withdrawn, compliance is looking into the owner.',
+    ]) {
+      const h = hook(AG + t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: "we stand by our offer", a DocuSign sent today, signatures collected by a deadline
+    for (const t of ['We stand by our offer; have the merchant sign today.', 'The DocuSign goes to the merchant today.', 'Please collect signatures by Friday.']) {
+      expect(hook(AG + t).out.apply, t).toBe(true);
+    }
+  });
+
+  it("minutes whose agenda lists another deal beside this one: the outcome's item may be another file's, a person", () => {
+    const h = hook('Agenda:\n1. Bayou Roofing - $45k ask\n2. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Bayou: clean.\n- Copper Kettle: need Oct statement.\n\nOutcome:\n- Item 1: APPROVED $45,000 / 1.38 / 6 months / daily.\n- Item 2: deferred to next week.');
+    expect(h.r.review_reason).toBe('multiple_deals');
+    expect(h.out.apply).toBe(false);
+    // near misses: one agenda item, or items all naming this deal, stay this deal's
+    expect(hook('Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Sam proposed $50k at 1.38 over 8 months, daily; Lee wanted $40k.\n\nOutcome:\n- Approved as Sam proposed.').out.apply).toBe(true);
+    expect(hook('Agenda:\n1. Copper Kettle Catering - $60k ask\n2. Copper Kettle - existing position\n\nDiscussion:\n- Clean file.\n\nOutcome:\n- Item 1: APPROVED as requested. $60,000, 1.35 factor, 9 months, daily.').r.review_reason).toBeUndefined();
+  });
 });

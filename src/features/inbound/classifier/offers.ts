@@ -370,7 +370,10 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     const loose = payment === null ? looseSchedules.find((x) => x !== d && (x.term === undefined || x.term !== term || (x.unit ?? 'days') !== unit) && !fitsOwnTerm(x)) : undefined;
     const looseLeftOut = loose ? `a schedule stated apart from this offer (${loose.term !== undefined ? `${loose.term} ${loose.unit ?? 'days'}, ` : ''}$${loose.payment!.toLocaleString('en-US')}) is not its own` : undefined;
     const droppedAmount = d.dropped !== undefined && d.dropped !== d.amount ? `another amount ($${d.dropped.toLocaleString('en-US')}) is priced by a factor and a term of its own: which amount stands is not clear` : undefined;
-    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, looseLeftOut, droppedAmount, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    // (revM) an amount of ten million or more ("Funded 60 M" on a pasted sheet): the trade's "M" is a thousand as often as a
+    // million (60 M = $60,000 in the old notation), and no advance this size is logged without a person reading it
+    const hugeAmount = d.amount >= 10_000_000 ? `an amount of $${d.amount.toLocaleString('en-US')} ("M" may be thousands): a person reads it` : undefined;
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), hugeAmount, balloonLeftOut, looseLeftOut, droppedAmount, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }
@@ -436,7 +439,8 @@ type CellKind = 'money' | 'factor' | 'term' | 'freq';
 /** A heading's kind of figure; null for a column of words (product, option name, notes). */
 function headingKind(h: string): CellKind | null {
   if (/fctr|factor|\brate\b|\bbuy\b|\bsell\b/i.test(h)) return 'factor';
-  if (/term|length|duration/i.test(h)) return 'term';
+  // (revM) a product's name in an amount's heading ("Term Loan Amt") is an amount column, not the term
+  if (/term|length|duration/i.test(h) && !/\b(amt|amount|funded|advance)\b/i.test(h)) return 'term';
   if (/freq|frequency|schedule/i.test(h)) return 'freq';
   // a column counting the payments ("# of Pmts", "Weekly Payments") is no money column: no typed reading
   if (/#|\bno\.|count|number/i.test(h)) return null;

@@ -6393,4 +6393,23 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
     expect(hook('Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Sam proposed $50k at 1.38 over 8 months, daily; Lee wanted $40k.\n\nOutcome:\n- Approved as Sam proposed.').out.apply).toBe(true);
     expect(hook('Agenda:\n1. Copper Kettle Catering - $60k ask\n2. Copper Kettle - existing position\n\nDiscussion:\n- Clean file.\n\nOutcome:\n- Item 1: APPROVED as requested. $60,000, 1.35 factor, 9 months, daily.').r.review_reason).toBeUndefined();
   });
+
+  it('a pasted sheet\'s "60 M" amount (thousands in the old notation, millions in the new) goes to a person', () => {
+    const h = hook('Approved.\n\nFunded    Fctr    Term\n60 M      1.35    9 M');
+    expect(h.out.apply).toBe(false);
+    expect(extractOffers('Approved 60M at 1.35 for 9 months')[0].conflict).toBeDefined();
+    // near miss: a plain amount keeps no such note
+    expect(extractOffers('Approved $60,000 at 1.35 for 9 months')[0].conflict).toBeUndefined();
+  });
+
+  it('an amount column named for its product ("Term Loan Amt") is money, not the term, in a row whose figures ran together', () => {
+    expect(extractOffers('Term Loan Amt    Fctr    Length   Pmt\n$60,000.00 1.35    40 W     $2,025.00')).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_amount: 2025 })]);
+  });
+
+  it('a glossed signature hold ("서명 (signature) 보류 (hold)") is a hold: a person', () => {
+    const h = hook('Copper Kettle Catering 승인 (approved) $60,000 / 1.35 / 9 months / daily. 서명 (signature) 보류 (hold) please, 심사 (review) again.');
+    expect(h.r.review_reason).toBe('tentative_terms');
+    // near miss: the signature line of a routine closing stays applied
+    expect(hook('Copper Kettle Catering 승인 (approved) $60,000 / 1.35 / 9 months / daily. 서명 (signature) please by Friday.').out.apply).toBe(true);
+  });
 });

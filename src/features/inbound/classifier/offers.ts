@@ -444,7 +444,9 @@ function headingKind(h: string): CellKind | null {
   if (/freq|frequency|schedule/i.test(h)) return 'freq';
   // a column counting the payments ("# of Pmts", "Weekly Payments") is no money column: no typed reading
   if (/#|\bno\.|count|number/i.test(h)) return null;
-  if (/amt|amount|fund|advance|purchase|approv|payback|\bback\b|total|repay|rtr|pmt|payment|debit|remit|installment/i.test(h)) return 'money';
+  // (revM) ... also the money a sheet states beside the advance ("Net to Merchant", "Orig Fee", "Payoff"): a money column the
+  // row's figures are counted against, not a column of words (else a row that ran together fails to count out and is lost)
+  if (/amt|amount|fund|advance|purchase|approv|payback|\bback\b|total|repay|rtr|pmt|payment|debit|remit|installment|\bnet\b|\bfees?\b|payoff|proceeds|disburse/i.test(h)) return 'money';
   return null;
 }
 const ROW_FIGURE = /(\$\s?\d[\d,]*(?:\.\d+)?)|(?<![\d.,$])([12]\.\d{2,4})(?![\d%])|(?<![\d.,$])(\d{1,3}\s*(?:d|days?|w|wks?|weeks?|m|mos?|months?)\.?)(?![\w])|\b(daily|weekly|wkly|dly|bi-?weekly|monthly|mthly)\b/gi;

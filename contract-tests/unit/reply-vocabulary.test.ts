@@ -6412,4 +6412,21 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
     // near miss: the signature line of a routine closing stays applied
     expect(hook('Copper Kettle Catering 승인 (approved) $60,000 / 1.35 / 9 months / daily. 서명 (signature) please by Friday.').out.apply).toBe(true);
   });
+
+  it('a row that ran together beside a net, fee or payoff column is still counted out by kind', () => {
+    for (const t of [
+      'Net to Merchant   Purchase Price   Payback      Term   Pmt\n$57,000.00 $60,000.00       $81,000.00   40 W   $2,025.00',
+      'Funded       Orig Fee    Payback      Fctr   Term   Pmt\n$60,000.00 $1,200.00   $81,000.00   1.35   40 W   $2,025.00',
+    ]) expect(extractOffers(t), t).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_amount: 2025 })]);
+    // near miss: a money figure too many still counts out wrong and is not forced into a column
+    const extra = extractOffers('Funded       Orig Fee    Payback      Fctr   Term   Pmt\n$60,000.00 $1,200.00 $500.00  $81,000.00   1.35   40 W   $2,025.00');
+    expect(extra.some((x) => x.payment_amount === 2025 && x.term === 40 && x.missing.length === 0 && !x.conflict && x.amount === 60_000 && x.factor_rate === 1.35)).toBe(false);
+  });
+
+  it("a minutes' action item to confirm with a senior officer before sending is no decision yet: a person", () => {
+    const m = (a: string) => hook(`Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Clean file.\n\nOutcome:\n- Item 1: APPROVED as requested. $60,000 / 1.35 / 9 months / daily.\n\nAction items:\n- ${a}`);
+    expect(m('Ana: confirm with CCO before sending to ISO.').r.review_reason).toBe('tentative_terms');
+    // near miss: a routine action item stays applied
+    expect(m('Ana: confirm bank details with the merchant before funding.').out.apply).toBe(true);
+  });
 });

@@ -6429,4 +6429,22 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
     // near miss: a routine action item stays applied
     expect(m('Ana: confirm bank details with the merchant before funding.').out.apply).toBe(true);
   });
+
+  it('another file named without an article opening a postscript or a line, its news after a dash: another deal, a person', () => {
+    for (const t of ['P.S. Bayou Roofing deal - we sent contracts this morning.', 'Bayou Roofing file: declined, too many NSFs.']) {
+      const h = hook(`We can do $40,000 for Copper Kettle Catering, factor 1.38, 32 weeks, weekly.\n\n${t}`);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near miss: this deal named that way is no other file
+    expect(hook('We can do $40,000 for Copper Kettle Catering, factor 1.38, 32 weeks, weekly.\n\nP.S. Copper Kettle Catering deal - contracts go out once the merchant accepts.').r.review_reason).toBeUndefined();
+  });
+
+  it("the lender's legal or compliance people still to sign off before the merchant signs: a person", () => {
+    const h = hook(AG + 'Legal needs to sign off on the confession of judgment language before the merchant signs.');
+    expect(h.r.review_reason).toBe('tentative_terms');
+    // near misses: the merchant's own lawyer reviewing is the merchant's step; a re-review already done stays applied
+    expect(hook(AG + "The merchant's attorney needs to review it before the merchant signs.").out.apply).toBe(true);
+    expect(hook(AG + 'Credit re-reviewed the file this morning and it stands. Have the merchant sign today.').out.apply).toBe(true);
+  });
 });

@@ -6447,4 +6447,24 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
     expect(hook(AG + "The merchant's attorney needs to review it before the merchant signs.").out.apply).toBe(true);
     expect(hook(AG + 'Credit re-reviewed the file this morning and it stands. Have the merchant sign today.').out.apply).toBe(true);
   });
+
+  it("minutes' outcome struck after the approval (reversed, rescinded, a failed motion, moved to hold): no approval applied", () => {
+    const H = 'Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- New UCC found.\n\nOutcome:\n';
+    for (const t of [
+      '- Item 1: APPROVED on 11/20 ($60,000 / 1.35 / 9 months / daily) - REVERSED today, new position found.',
+      '- Item 1: APPROVED ($60,000 / 1.35 / 9 months / daily) - rescinded.',
+      '- Item 1: motion to approve $60,000 / 1.35 / 9 months / daily failed 1-2.',
+      '- Item 1: APPROVED -> ON HOLD pending new UCC review. $60,000 / 1.35 / 9 months / daily.',
+    ]) {
+      const h = hook(H + t);
+      expect(h.out.apply, t).toBe(false);
+      expect(h.r.type === 'approved' && !h.r.review_reason, t).toBe(false);
+    }
+    // near misses: a motion carried, a status moved to approved, an approval beside a report pulled stay applied
+    for (const t of [
+      '- Item 1: motion to approve $60,000 / 1.35 / 9 months / daily carried 3-0.',
+      '- Item 1: status pending -> APPROVED. $60,000 / 1.35 / 9 months / daily.',
+      '- Item 1: APPROVED $60,000 / 1.35 / 9 months / daily, pulled the bank report this morning and it is clean.',
+    ]) expect(hook(H.replace('New UCC found.', 'Clean file.') + t).out.apply, t).toBe(true);
+  });
 });

@@ -6467,4 +6467,17 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
       '- Item 1: APPROVED $60,000 / 1.35 / 9 months / daily, pulled the bank report this morning and it is clean.',
     ]) expect(hook(H.replace('New UCC found.', 'Clean file.') + t).out.apply, t).toBe(true);
   });
+
+  it('a CCO sign-off still to come, an approval marked expired or lapsed: no approval applied', () => {
+    for (const t of [
+      'Outcome:\n- Approved pending CCO sign-off. $60,000 / 1.35 / 9 months / daily.\n\nDiscussion:\n- fine.',
+      'Approved $60,000 / 1.35 / 9 months / daily. CCO still has to initial it.',
+      'Status: Approved (expired 11/25). $60,000 / 1.35 / 9 months / daily.',
+      'Decision: Approved - offer lapsed, merchant went elsewhere. $60,000 / 1.35 / 9 months / daily.',
+    ]) expect(hook(t).out.apply, t).toBe(false);
+    // near misses: an offer's expiry date ahead, a sign-off already given
+    for (const t of ['Approved $60,000 / 1.35 / 9 months / daily. Offer expires Friday.', 'Approved $60,000 / 1.35 / 9 months / daily. CCO signed off this morning.']) {
+      expect(hook(t).out.apply, t).toBe(true);
+    }
+  });
 });

@@ -6480,4 +6480,16 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
       expect(hook(t).out.apply, t).toBe(true);
     }
   });
+
+  it('a file frozen, no signatures, the papers superseded with new ones to follow: a person', () => {
+    for (const t of ['We are freezing this file until the new UCC is explained - no signatures please.', 'These papers are superseded; new ones to follow after credit re-prices.']) {
+      const h = hook(AG + t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: earlier papers superseded by the attached ones, signatures asked for
+    for (const t of ['The earlier papers are superseded by the attached ones. Have the merchant sign today.', 'No changes to the terms; signatures by Friday please.']) {
+      expect(hook(AG + t).out.apply, t).toBe(true);
+    }
+  });
 });

@@ -6654,3 +6654,199 @@ describe('(rfix31) a numbered list saying nothing is needed from the broker is a
     expect(read('Pinecrest - before a decision:\n1. October bank statement\n2. Voided check\n3. Nothing else needed after that.', deal).type).toBe('needs_info');
   });
 });
+
+describe('(revM) closing holds and sign-offs in other words, another file from the broker, a decision still pending', () => {
+  const deal = (requested_amount = 60_000, business_name = 'Copper Kettle Catering'): ReplyContext => ({ requested_amount, business_name, iso: { names: ['Summit Valley Capital'] } });
+  const hook = (text: string, ctx: ReplyContext = deal(), subject = 'Re: Submission: Copper Kettle Catering') => {
+    const r = read(text, ctx, subject);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@ridgeline.example', own: text, autoReply: false }) };
+  };
+  const AG = 'Agreement attached for Copper Kettle Catering: Purchase Price $60,000.00, Factor 1.35, Weekly Remittance $2,025.00 (40 remittances).\n\n';
+
+  it('papers held in other words (disregard them for now, the merchant to refrain, credit reconsidering, a second review): a person', () => {
+    for (const t of [
+      'Please disregard the agreement above for now - we may need to redraw it.',
+      'Kindly ensure the merchant refrains from signing; credit is reconsidering the factor.',
+      'The merchant should not sign it until you hear from me.',
+      'FYI the file is going through a second review with our credit team, will advise if anything changes.',
+      'Underwriting is taking another look at the deposits.',
+      'Funding is on hold for now.',
+    ]) {
+      const h = hook(AG + t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: an earlier agreement replaced, a deadline to sign, a review already done stay applied
+    for (const t of ['Please disregard the agreement I sent yesterday; this one replaces it. Have the merchant sign today.', 'Merchant should sign by Friday; we fund Monday.']) {
+      expect(hook(AG + t).out.apply, t).toBe(true);
+    }
+    expect(hook('Approved after a second review by credit: $60,000 / 1.35 / 9 months / daily.').out.apply).toBe(true);
+  });
+
+  it('a sign-off named before it is still needed, a decision pending, a pre-approval: a person', () => {
+    for (const t of [
+      'Outcome:\n- Item 1: APPROVED 2-1. $60,000 / 1.35 / 9 months / daily. Final sign-off from CCO still needed.',
+      'Copper Kettle Catering - pending approval. $60,000 / 1.35 / 9 months / daily expected.',
+      'Copper Kettle Catering - 승인 대기 (pending approval). $60,000 / 1.35 / 9 months / daily.',
+      'Copper Kettle Catering: 承認 (approved) は保留 (on hold) です。 $60,000 / 1.35 / 9 months / daily.',
+      'Copper Kettle file pre-approval only: $60,000, factor 1.35, 9 months, daily.',
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: the sign-off received, the merchant's approval of the terms, stips pending
+    for (const t of [
+      'Approved $60,000 / 1.35 / 9 months / daily. Final sign-off from the CCO received this morning.',
+      'Approved $60,000 / 1.35 / 9 months / daily, pending approval of the terms by the merchant.',
+      'Approved $60,000 / 1.35 / 9 months / daily, pending a voided check and bank verification.',
+    ]) expect(hook(t).out.apply, t).toBe(true);
+  });
+
+  it('another file named without an article, sent by the broker\'s people or "from you": another deal, a person', () => {
+    for (const t of ['Also, Bayou Roofing file your guy sent Tuesday - declined, too many NSFs.', 'Other thing: Bayou Roofing submission from you last week is a decline for us.']) {
+      const h = hook(`For Copper Kettle Catering we can do this: $40,000 / factor 1.38 / 32 weeks / weekly.\n\n${t}`);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near miss: this deal named that way
+    expect(hook('Copper Kettle Catering file from you is approved: $60,000 / factor 1.35 / 9 months / daily.').r.review_reason).toBeUndefined();
+  });
+
+  it('a bare term beside a weekly or monthly schedule column is counted in its unit, not logged as days', () => {
+    const w = extractOffers('Funded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   40     $2,025.00  W');
+    expect(w).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_frequency: 'weekly', payment_amount: 2025 })]);
+    expect(extractOffers('Amount       Rate   Length   Schedule\n$60,000.00  1.35   12       Monthly')[0]).toMatchObject({ term: 12, term_unit: 'months' });
+    // near misses: a payment that does not fit stays a conflict; a daily schedule or a figure too long for weeks stays days
+    const h = read('Approved.\n\nFunded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   40     $3,000.00  Weekly', ask(60_000));
+    expect(replyOutcome(contractClassification(h), { from: 'uw@x.example', own: '', autoReply: false }).apply).toBe(false);
+    expect(extractOffers('Funded Amt   Fctr   Term   Pmt         Freq\n$60,000.00  1.35   120     $675.00  D')[0]).toMatchObject({ term: 120, term_unit: 'days', payment_frequency: 'daily' });
+    expect(extractOffers('Funded Amt   Fctr   Term   Freq\n$60,000.00  1.35   180     Weekly')[0]).toMatchObject({ term: 180, term_unit: 'days' });
+  });
+
+  it('papers held as a stand-by, no signatures to collect, the envelope not to go out, an approval that may be withdrawn: a person', () => {
+    for (const t of [
+      'Underwriting just flagged a new UCC filing. Stand by before you send these out for signature.',
+      'Sit tight on these for a day - we found a new position on the bank statement.',
+      'Please do not collect signatures at this time.',
+      "Please don't send the DocuSign to the merchant yet.",
+      'Heads up: this approval may be withdrawn, compliance is looking into the owner.',
+    ]) {
+      const h = hook(AG + t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: "we stand by our offer", a DocuSign sent today, signatures collected by a deadline
+    for (const t of ['We stand by our offer; have the merchant sign today.', 'The DocuSign goes to the merchant today.', 'Please collect signatures by Friday.']) {
+      expect(hook(AG + t).out.apply, t).toBe(true);
+    }
+  });
+
+  it("minutes whose agenda lists another deal beside this one: the outcome's item may be another file's, a person", () => {
+    const h = hook('Agenda:\n1. Bayou Roofing - $45k ask\n2. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Bayou: clean.\n- Copper Kettle: need Oct statement.\n\nOutcome:\n- Item 1: APPROVED $45,000 / 1.38 / 6 months / daily.\n- Item 2: deferred to next week.');
+    expect(h.r.review_reason).toBe('multiple_deals');
+    expect(h.out.apply).toBe(false);
+    // near misses: one agenda item, or items all naming this deal, stay this deal's
+    expect(hook('Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Sam proposed $50k at 1.38 over 8 months, daily; Lee wanted $40k.\n\nOutcome:\n- Approved as Sam proposed.').out.apply).toBe(true);
+    expect(hook('Agenda:\n1. Copper Kettle Catering - $60k ask\n2. Copper Kettle - existing position\n\nDiscussion:\n- Clean file.\n\nOutcome:\n- Item 1: APPROVED as requested. $60,000, 1.35 factor, 9 months, daily.').r.review_reason).toBeUndefined();
+  });
+
+  it('a pasted sheet\'s "60 M" amount (thousands in the old notation, millions in the new) goes to a person', () => {
+    const h = hook('Approved.\n\nFunded    Fctr    Term\n60 M      1.35    9 M');
+    expect(h.out.apply).toBe(false);
+    expect(extractOffers('Approved 60M at 1.35 for 9 months')[0].conflict).toBeDefined();
+    // near miss: a plain amount keeps no such note
+    expect(extractOffers('Approved $60,000 at 1.35 for 9 months')[0].conflict).toBeUndefined();
+  });
+
+  it('an amount column named for its product ("Term Loan Amt") is money, not the term, in a row whose figures ran together', () => {
+    expect(extractOffers('Term Loan Amt    Fctr    Length   Pmt\n$60,000.00 1.35    40 W     $2,025.00')).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_amount: 2025 })]);
+  });
+
+  it('a glossed signature hold ("서명 (signature) 보류 (hold)") is a hold: a person', () => {
+    const h = hook('Copper Kettle Catering 승인 (approved) $60,000 / 1.35 / 9 months / daily. 서명 (signature) 보류 (hold) please, 심사 (review) again.');
+    expect(h.r.review_reason).toBe('tentative_terms');
+    // near miss: the signature line of a routine closing stays applied
+    expect(hook('Copper Kettle Catering 승인 (approved) $60,000 / 1.35 / 9 months / daily. 서명 (signature) please by Friday.').out.apply).toBe(true);
+  });
+
+  it('a row that ran together beside a net, fee or payoff column is still counted out by kind', () => {
+    for (const t of [
+      'Net to Merchant   Purchase Price   Payback      Term   Pmt\n$57,000.00 $60,000.00       $81,000.00   40 W   $2,025.00',
+      'Funded       Orig Fee    Payback      Fctr   Term   Pmt\n$60,000.00 $1,200.00   $81,000.00   1.35   40 W   $2,025.00',
+    ]) expect(extractOffers(t), t).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.35, term: 40, term_unit: 'weeks', payment_amount: 2025 })]);
+    // near miss: a money figure too many still counts out wrong and is not forced into a column
+    const extra = extractOffers('Funded       Orig Fee    Payback      Fctr   Term   Pmt\n$60,000.00 $1,200.00 $500.00  $81,000.00   1.35   40 W   $2,025.00');
+    expect(extra.some((x) => x.payment_amount === 2025 && x.term === 40 && x.missing.length === 0 && !x.conflict && x.amount === 60_000 && x.factor_rate === 1.35)).toBe(false);
+  });
+
+  it("a minutes' action item to confirm with a senior officer before sending is no decision yet: a person", () => {
+    const m = (a: string) => hook(`Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- Clean file.\n\nOutcome:\n- Item 1: APPROVED as requested. $60,000 / 1.35 / 9 months / daily.\n\nAction items:\n- ${a}`);
+    expect(m('Ana: confirm with CCO before sending to ISO.').r.review_reason).toBe('tentative_terms');
+    // near miss: a routine action item stays applied
+    expect(m('Ana: confirm bank details with the merchant before funding.').out.apply).toBe(true);
+  });
+
+  it('another file named without an article opening a postscript or a line, its news after a dash: another deal, a person', () => {
+    for (const t of ['P.S. Bayou Roofing deal - we sent contracts this morning.', 'Bayou Roofing file: declined, too many NSFs.']) {
+      const h = hook(`We can do $40,000 for Copper Kettle Catering, factor 1.38, 32 weeks, weekly.\n\n${t}`);
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near miss: this deal named that way is no other file
+    expect(hook('We can do $40,000 for Copper Kettle Catering, factor 1.38, 32 weeks, weekly.\n\nP.S. Copper Kettle Catering deal - contracts go out once the merchant accepts.').r.review_reason).toBeUndefined();
+  });
+
+  it("the lender's legal or compliance people still to sign off before the merchant signs: a person", () => {
+    const h = hook(AG + 'Legal needs to sign off on the confession of judgment language before the merchant signs.');
+    expect(h.r.review_reason).toBe('tentative_terms');
+    // near misses: the merchant's own lawyer reviewing is the merchant's step; a re-review already done stays applied
+    expect(hook(AG + "The merchant's attorney needs to review it before the merchant signs.").out.apply).toBe(true);
+    expect(hook(AG + 'Credit re-reviewed the file this morning and it stands. Have the merchant sign today.').out.apply).toBe(true);
+  });
+
+  it("minutes' outcome struck after the approval (reversed, rescinded, a failed motion, moved to hold): no approval applied", () => {
+    const H = 'Agenda:\n1. Copper Kettle Catering - $60k ask\n\nDiscussion:\n- New UCC found.\n\nOutcome:\n';
+    for (const t of [
+      '- Item 1: APPROVED on 11/20 ($60,000 / 1.35 / 9 months / daily) - REVERSED today, new position found.',
+      '- Item 1: APPROVED ($60,000 / 1.35 / 9 months / daily) - rescinded.',
+      '- Item 1: motion to approve $60,000 / 1.35 / 9 months / daily failed 1-2.',
+      '- Item 1: APPROVED -> ON HOLD pending new UCC review. $60,000 / 1.35 / 9 months / daily.',
+    ]) {
+      const h = hook(H + t);
+      expect(h.out.apply, t).toBe(false);
+      expect(h.r.type === 'approved' && !h.r.review_reason, t).toBe(false);
+    }
+    // near misses: a motion carried, a status moved to approved, an approval beside a report pulled stay applied
+    for (const t of [
+      '- Item 1: motion to approve $60,000 / 1.35 / 9 months / daily carried 3-0.',
+      '- Item 1: status pending -> APPROVED. $60,000 / 1.35 / 9 months / daily.',
+      '- Item 1: APPROVED $60,000 / 1.35 / 9 months / daily, pulled the bank report this morning and it is clean.',
+    ]) expect(hook(H.replace('New UCC found.', 'Clean file.') + t).out.apply, t).toBe(true);
+  });
+
+  it('a CCO sign-off still to come, an approval marked expired or lapsed: no approval applied', () => {
+    for (const t of [
+      'Outcome:\n- Approved pending CCO sign-off. $60,000 / 1.35 / 9 months / daily.\n\nDiscussion:\n- fine.',
+      'Approved $60,000 / 1.35 / 9 months / daily. CCO still has to initial it.',
+      'Status: Approved (expired 11/25). $60,000 / 1.35 / 9 months / daily.',
+      'Decision: Approved - offer lapsed, merchant went elsewhere. $60,000 / 1.35 / 9 months / daily.',
+    ]) expect(hook(t).out.apply, t).toBe(false);
+    // near misses: an offer's expiry date ahead, a sign-off already given
+    for (const t of ['Approved $60,000 / 1.35 / 9 months / daily. Offer expires Friday.', 'Approved $60,000 / 1.35 / 9 months / daily. CCO signed off this morning.']) {
+      expect(hook(t).out.apply, t).toBe(true);
+    }
+  });
+
+  it('a file frozen, no signatures, the papers superseded with new ones to follow: a person', () => {
+    for (const t of ['We are freezing this file until the new UCC is explained - no signatures please.', 'These papers are superseded; new ones to follow after credit re-prices.']) {
+      const h = hook(AG + t);
+      expect(h.r.review_reason, t).toBe('tentative_terms');
+      expect(h.out.apply, t).toBe(false);
+    }
+    // near misses: earlier papers superseded by the attached ones, signatures asked for
+    for (const t of ['The earlier papers are superseded by the attached ones. Have the merchant sign today.', 'No changes to the terms; signatures by Friday please.']) {
+      expect(hook(AG + t).out.apply, t).toBe(true);
+    }
+  });
+});

@@ -195,7 +195,12 @@ const NAMED_BUSINESS: RegExp[] = [
   new RegExp(`\\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \\t]+([A-Z][a-z][\\w&'-]*(?:[ \\t]+(?!(?:${LOWER_NOT_TRADE})\\b)[a-z][\\w&'-]*){1,3})[ \\t]+(?:file|deal|submission|app|application)\\b`, 'g'),
   // (rfix30) a file named with no article, as a writer whose first language has none says it, and tied to the broker's sending:
   // "Lake Charles Limo file that you send yesterday", "Harbor Bakery deal you submitted Monday" (two capitalised words at least)
-  new RegExp(`(?:^|[-\\u2013\\u2014:,.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:file|deal|submission|app|application)[ \\t]+(?:(?:that|which)[ \\t]+)?(?:you|your team)[ \\t]+(?:send|sent|submit|submitted|shopped|brought|put in|uploaded)\\b`, 'g'),
+  // (revM) a file named with no article opening a line or a postscript, its news after a dash or a colon: "P.S. Bayou Roofing deal
+  // - we sent contracts this morning", "Bayou Roofing file: declined" (two capitalised words at least)
+  new RegExp(`(?:^|\\n|[.!?][ \\t]+)[ \\t]*(?:(?:P\\.[ \\t]?S\\.?|PS|[Aa]lso|ALSO|[Ss]eparately|[Mm]eanwhile)[ \\t]*[,:-]?[ \\t]+)?(?!P\\.)([A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:file|deal)[ \\t]*(?:[-\\u2013\\u2014:])[ \\t]+`, 'g'),
+  // (revM) ... sent by someone of the broker's or said as from the broker: "Bayou Roofing file your guy sent Tuesday", "Bayou
+  // Roofing submission from you last week"
+  new RegExp(`(?:^|[-\\u2013\\u2014:,.!?][ \\t]+|\\n)[ \\t]*([A-Z][\\w&'.-]*(?:[ \\t]+(?:&|and|of|[A-Z][\\w&'.-]*)){1,5})[ \\t]+(?:file|deal|submission|app|application)[ \\t]+(?:(?:that|which)[ \\t]+)?(?:(?:you|your (?:team|guy|gal|rep|office|shop|people|processor|colleague|partner|agent|iso|closer))[ \\t]+(?:send|sent|submit|submitted|shopped|brought|put in|uploaded)|(?:(?:sent|submitted|shopped|uploaded)[ \\t]+)?(?:from|by)[ \\t]+(?:you|your (?:team|guy|gal|rep|office|shop|people|processor|colleague|partner|agent|iso|closer)))\\b`, 'g'),
 ];
 
 /** The patterns above whose name comes right before its decision ("looks good", "is approved", "- APPROVED"). */

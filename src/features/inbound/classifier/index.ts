@@ -9,7 +9,7 @@
 // the reply is kept for review.
 import { CHAIN_LATEST, POINTS_BELOW, type ReplyInput, normalizeText, quotedColleague, replyParts, ticketDeskReply } from '../reply-text';
 import type { Classification, ExtractedOffer, ReplyContext } from './types';
-import { sentenceAround } from './text';
+import { otherAgendaItem, sentenceAround } from './text';
 import { add } from './cues';
 import { extractOffers } from './offers';
 import { NO_AMOUNT, otherAmountNamed } from './ask';
@@ -437,7 +437,11 @@ export function classifyReply(input: { subject: string; text: string; html?: str
   if (newsOnly) d.reasons.push("another file's news only (no decision, request or figure of its own): not this deal's answer, and no doubt which file it is");
   const inDoubt = d.type !== 'unclassified' && FILE_IN_DOUBT.test(normalizeText(uncut).toLowerCase());
   if (inDoubt && !d.review) d.reasons.push(FILE_IN_DOUBT_REASON);
-  const review = d.review ?? ((deals.multiple || (elsewhere && !newsOnly) || foreign || inDoubt) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
+  // (revM) minutes whose agenda lists another item beside this deal ("Agenda: 1. Bayou Roofing 2. Copper Kettle Catering"): the
+  // outcome's "Item 1: APPROVED $45,000" may be another file's, a person checks
+  const agendaOther = d.type !== 'unclassified' && !d.review ? otherAgendaItem(normalizeText(uncut), context?.business_name) : null;
+  if (agendaOther) d.reasons.push(`meeting minutes whose agenda lists another item than this deal (${agendaOther.slice(0, 60)})`);
+  const review = d.review ?? ((deals.multiple || (elsewhere && !newsOnly) || foreign || inDoubt || agendaOther) && d.type !== 'unclassified' ? 'multiple_deals' : undefined);
   if (review === 'multiple_deals') d.reasons.push('review: multiple_deals');
   const result: Classification = { type: d.type, confidence: d.confidence, requested_items: [], offers: [], reasons: [...reasons, ...d.reasons] };
   if (review) result.review_reason = review;

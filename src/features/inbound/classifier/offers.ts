@@ -372,7 +372,10 @@ function finishOffers(drafts: Draft[], globalFreq: PaymentFrequency | undefined,
     const loose = payment === null ? looseSchedules.find((x) => x !== d && (x.term === undefined || x.term !== term || (x.unit ?? 'days') !== unit) && !fitsOwnTerm(x)) : undefined;
     const looseLeftOut = loose ? `a schedule stated apart from this offer (${loose.term !== undefined ? `${loose.term} ${loose.unit ?? 'days'}, ` : ''}$${loose.payment!.toLocaleString('en-US')}) is not its own` : undefined;
     const droppedAmount = d.dropped !== undefined && d.dropped !== d.amount ? `another amount ($${d.dropped.toLocaleString('en-US')}) is priced by a factor and a term of its own: which amount stands is not clear` : undefined;
-    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), balloonLeftOut, looseLeftOut, droppedAmount, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
+    // (revM) an amount of ten million or more ("Funded 60 M" on a pasted sheet): the trade's "M" is a thousand as often as a
+    // million (60 M = $60,000 in the old notation), and no advance this size is logged without a person reading it
+    const hugeAmount = d.amount >= 10_000_000 ? `an amount of $${d.amount.toLocaleString('en-US')} ("M" may be thousands): a person reads it` : undefined;
+    const notes = [offerConflict(d, d.amount, factor, term, unit, freq, payment), hugeAmount, balloonLeftOut, looseLeftOut, droppedAmount, dangling ? `priced terms beside this offer name no amount (${dangling})` : undefined].filter(Boolean);
     const conflict = notes.length ? notes.join('; ') : undefined;
     out.push({ amount: d.amount, factor_rate: factor, term, term_unit: unit, payment_frequency: freq, payment_amount: payment, missing, ...(conflict ? { conflict } : {}) });
   }
@@ -438,11 +441,14 @@ type CellKind = 'money' | 'factor' | 'term' | 'freq';
 /** A heading's kind of figure; null for a column of words (product, option name, notes). */
 function headingKind(h: string): CellKind | null {
   if (/fctr|factor|\brate\b|\bbuy\b|\bsell\b/i.test(h)) return 'factor';
-  if (/term|length|duration/i.test(h)) return 'term';
+  // (revM) a product's name in an amount's heading ("Term Loan Amt") is an amount column, not the term
+  if (/term|length|duration/i.test(h) && !/\b(amt|amount|funded|advance)\b/i.test(h)) return 'term';
   if (/freq|frequency|schedule/i.test(h)) return 'freq';
   // a column counting the payments ("# of Pmts", "Weekly Payments") is no money column: no typed reading
   if (/#|\bno\.|count|number/i.test(h)) return null;
-  if (/amt|amount|fund|advance|purchase|approv|payback|\bback\b|total|repay|rtr|pmt|payment|debit|remit|installment/i.test(h)) return 'money';
+  // (revM) ... also the money a sheet states beside the advance ("Net to Merchant", "Orig Fee", "Payoff"): a money column the
+  // row's figures are counted against, not a column of words (else a row that ran together fails to count out and is lost)
+  if (/amt|amount|fund|advance|purchase|approv|payback|\bback\b|total|repay|rtr|pmt|payment|debit|remit|installment|\bnet\b|\bfees?\b|payoff|proceeds|disburse/i.test(h)) return 'money';
   return null;
 }
 const ROW_FIGURE = /(\$\s?\d[\d,]*(?:\.\d+)?)|(?<![\d.,$])([12]\.\d{2,4})(?![\d%])|(?<![\d.,$])(\d{1,3}\s*(?:d|days?|w|wks?|weeks?|m|mos?|months?)\.?)(?![\w])|\b(daily|weekly|wkly|dly|bi-?weekly|monthly|mthly)\b/gi;
@@ -470,6 +476,31 @@ function typedRow(heading: string[], line: string): string | null {
     })
     .filter(Boolean)
     .join('\n');
+}
+
+/** (revM) A schedule column's one-letter code in a pasted sheet ("W", "D", "M", "BW") spelled out, only under a schedule heading. */
+function freqCell(label: string, value: string): string {
+  const m = /^(d|w|m|bw|b\/w)\.?$/i.exec(value.trim());
+  if (!m || !/freq|schedule/i.test(label)) return value;
+  const u = m[1].toLowerCase();
+  return u === 'd' ? 'daily' : u === 'w' ? 'weekly' : u === 'm' ? 'monthly' : 'bi-weekly';
+}
+
+/**
+ * A table row as a "label: value" document, cell by cell under its heading. (revM) A bare term beside a weekly or monthly
+ * schedule ("Term 40 ... Freq W", "Term 12 ... Monthly") is counted in the schedule's unit (40 weeks, 12 months), where the
+ * days a bare term column defaults to would log 40 days beside a weekly payment that repays the payback in 40 weeks; a
+ * figure too long for that unit (over 104 weeks, 36 months) stays days, and a payment that does not fit stays a conflict.
+ */
+function rowDocument(heading: string[], values: string[]): string {
+  const vals = heading.map((h, k) => freqCell(h, values[k] ?? ''));
+  const sched = heading.map((h, k) => (h && /freq|schedule/i.test(h) ? /^(weekly|monthly)\b/i.exec(vals[k].trim())?.[1].toLowerCase() : undefined)).find(Boolean);
+  const cell = (h: string, v: string) => {
+    const n = /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (sched && /term|length|duration/i.test(h) && !/\b(days|weeks|months)\b/i.test(h) && n >= 1 && n <= (sched === 'weekly' ? 104 : 36)) return `${n} ${sched === 'weekly' ? 'weeks' : 'months'}`;
+    return withUnit(h, v);
+  };
+  return heading.map((h, k) => (h ? `${h}: ${cell(h, vals[k])}` : '')).filter(Boolean).join('\n');
 }
 
 /**
@@ -503,7 +534,7 @@ function tableDocuments(lines: string[]): { docs: string[]; used: Set<number> } 
           // (rfix30) a row whose cells do not line up with the heading (a sheet pasted from a PDF runs two figures
           // together: "$142,000.00 1.42"): each figure to its column by its kind, when the kinds count out exactly
           const typed = cells[r].length !== row.length ? typedRow(row, lines[r]) : null;
-          docs.push(typed ?? row.map((h, k) => (h ? `${h}: ${withUnit(h, cells[r][k] ?? '')}` : '')).filter(Boolean).join('\n'));
+          docs.push(typed ?? rowDocument(row, cells[r]));
         }
         i = j - 1;
         continue;

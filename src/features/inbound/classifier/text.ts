@@ -257,3 +257,25 @@ export function minutesSections(lines: string[]): MinutesSection[] | null {
   let section: MinutesSection = null;
   return heads.map((h) => (h ? ((section = h), 'heading') : section));
 }
+
+/**
+ * (revM) Meeting minutes whose agenda lists two items or more, one of them not naming this deal's business ("Agenda:\n1. Bayou
+ * Roofing - $45k ask\n2. Copper Kettle Catering - $60k ask"): the outcome's "Item 1: APPROVED $45,000" may be another file's.
+ * The first such entry, or null (minutes with one agenda item, or every item naming this deal, are this deal's).
+ */
+export function otherAgendaItem(text: string, business?: string | null): string | null {
+  const lines = text.split('\n');
+  const sections = minutesSections(lines);
+  if (!sections) return null;
+  const start = lines.findIndex((l) => /^[ \t]*(?:\d{1,2}[.)][ \t]*)?agenda[ \t]*:?[ \t]*$/i.test(l));
+  if (start < 0) return null;
+  const entries: string[] = [];
+  for (let i = start + 1; i < lines.length && sections[i] !== 'heading'; i++) {
+    const m = /^[ \t]*(?:[-*\u2022]|\(?\d{1,2}[.)]|(?:item|#)[ \t]*\d{1,2}[.):]?)[ \t]+(.+)$/i.exec(lines[i]);
+    if (m) entries.push(m[1].trim());
+  }
+  if (entries.length < 2) return null;
+  const words = (business ?? '').toLowerCase().split(/[^a-z0-9&']+/).filter((w) => w.length > 2 && !/^(llc|inc|the|and|corp|co)$/.test(w));
+  const ours = (e: string) => words.length > 0 && words.some((w) => e.toLowerCase().includes(w));
+  return entries.find((e) => !ours(e)) ?? null;
+}

@@ -6654,3 +6654,76 @@ describe('(rfix31) a numbered list saying nothing is needed from the broker is a
     expect(read('Pinecrest - before a decision:\n1. October bank statement\n2. Voided check\n3. Nothing else needed after that.', deal).type).toBe('needs_info');
   });
 });
+
+describe('(rfix32) holdout66: the schedule the deal asks, from the hook or the broker\'s quoted message; an aside on another file by town and trade', () => {
+  const deal = (extra: Partial<ReplyContext> = {}): ReplyContext => ({ requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] }, ...extra });
+  const hook = (text: string, ctx: ReplyContext = deal()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+  const quoting = (answer: string, ask: string) => `${answer}\n\nOn Tue, Nov 3, 2026 at 9:12 AM Dana Whitfield <dana@summitvalleycap.com> wrote:\n> Hi,\n>\n> ${ask}\n>\n> Requested amount: $60,000\n> Thanks!\n> Dana`;
+
+  it('the full amount on another schedule than the deal asks is a counter: the hook\'s requested_frequency, or the broker\'s quoted ask', () => {
+    const daily = 'Yes, the full 60 works. Daily only on this industry: 1.36, 140 business days, $582.86 a day.';
+    expect(read(daily, deal({ requested_frequency: 'weekly' })).type).toBe('counter');
+    for (const ask of [
+      'Owner would much prefer weekly payments (jobs pay net-30).',
+      'The owner really wants weekly - can you do weekly?',
+      'Could you structure it as weekly? Their receivables land on Fridays.',
+      'Payment frequency requested: weekly',
+      'Merchant is asking for weekly debits if at all possible.',
+    ]) {
+      const h = hook(quoting(daily, ask));
+      expect(h.r.type, ask).toBe('counter');
+      expect(h.r.offers, ask).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.36, payment_frequency: 'daily' })]);
+    }
+    // and the other way round: weekly offered on a deal asking daily
+    const weekly = 'Approved, full $60,000 at 1.30, 40 weeks, weekly $1,950.00.';
+    expect(hook(quoting(weekly, 'Owner prefers daily, their sales are daily card swipes.')).r.type).toBe('counter');
+  });
+
+  it('near misses: the schedule asked is the one offered, two schedules asked, a schedule only mentioned, or nothing quoted: an approval', () => {
+    const daily = 'Yes, the full 60 works: 1.36, 140 business days, $582.86 a day.';
+    expect(read(daily, deal({ requested_frequency: 'daily' })).type).toBe('approved');
+    for (const ask of [
+      'Owner would prefer daily, whatever gets the best factor.',
+      'Owner wants weekly or daily, either is fine - can you do weekly or daily?',
+      'Their last advance was weekly and they paid it as agreed.',
+      'Existing positions: None',
+    ]) {
+      const r = read(quoting(daily, ask), deal());
+      expect(r.type, ask).toBe('approved');
+    }
+    // the ask in the reply's own words, not quoted, is the reply's own reading (askedFrequency), unchanged
+    expect(read(daily, deal()).type).toBe('approved');
+  });
+
+  it('a short decline with a P.S. naming another file by its town and trade, terms to follow: a person records the other file', () => {
+    const hz: ReplyContext = { requested_amount: 110_000, business_name: 'Hazleton Anthracite Trucking LLC', iso: { names: ['Summit Valley Capital'] } };
+    for (const t of [
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us. Cheers.\n\nP.S. The Bethlehem brewpub looks lovely though, terms to follow separately.',
+      'Have to pass on Hazleton, too many positions.\n\nSeparately, your Ogden bakery is approved - offer going out today.',
+      'No on Hazleton, sorry - fourth position.\n\nPS: that Provo spa is with credit, contracts tomorrow.',
+    ]) {
+      const h = hook(t, hz);
+      expect(h.r.type, t).toBe('declined');
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+  });
+
+  it('near misses: the aside is this deal\'s, names a lender\'s position or a paper, or has no aside: the decline is applied', () => {
+    const hz: ReplyContext = { requested_amount: 110_000, business_name: 'Hazleton Anthracite Trucking LLC', iso: { names: ['Summit Valley Capital'] } };
+    for (const t of [
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us.\n\nP.S. The Hazleton trucks are lovely though, shame.',
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us.\n\nP.S. The Mantis position alone would have been fine.',
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us.\n\nP.S. The October statements were fine.',
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us. The Bethlehem brewpub is a nice place though.',
+    ]) {
+      const h = hook(t, hz);
+      expect(h.r.type, t).toBe('declined');
+      expect(h.r.review_reason, t).toBeUndefined();
+      expect(h.out.apply, t).toBe(true);
+    }
+  });
+});

@@ -6727,3 +6727,27 @@ describe('(rfix32) holdout66: the schedule the deal asks, from the hook or the b
     }
   });
 });
+
+describe('(rfix32) a letter-grade scorecard: rows graded A or B name no decline reason, the failing row does', () => {
+  const deal: ReplyContext = { requested_amount: 40_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the failing row names the reason, whatever the passing rows\' notes say', () => {
+    const cases: Array<[string, string]> = [
+      [['UNDERWRITING SCORECARD', '', 'Revenue:   B   $34k, steady', 'Balances:  B   ADB $9k', 'Positions: A   none', 'Industry:  F   cannabis dispensary, restricted', '', 'VERDICT: DECLINE. Please don\'t resubmit.'].join('\n'), 'industry'],
+      [['Revenue | A | $120k', 'Average daily balance | B+ | $6k, low-ish but ok', 'NSFs | F | 14 nsfs in 60 days', 'Industry | A | restaurant', '', 'Decision: Decline'].join('\n'), 'nsf'],
+      [['Revenue: A-   strong', 'Balances: A   ADB $15k, no negative days', 'Positions: F   4 open advances, stacked', 'Credit: B   690', 'Verdict: declined'].join('\n'), 'stacking'],
+    ];
+    for (const [t, cat] of cases) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('declined');
+      expect(r.decline_category, t).toBe(cat);
+    }
+  });
+  it('near misses: fewer than three graded rows, or a failing grade on the row named, are read as before', () => {
+    // two rows are no scorecard: the balance named is read as the reason
+    const two = read(['Balances: B  ADB only $900, too thin', 'Credit: A  720', '', 'We have to decline.'].join('\n'), deal);
+    expect(two.decline_category).toBe('low_balance');
+    // a card whose balances row fails: that row is the reason
+    const failing = read(['Revenue: B   $60k', 'Balances: F   ADB $400, 22 negative days', 'Credit: A   740', 'Industry: A   vet', 'VERDICT: DECLINE'].join('\n'), deal);
+    expect(failing.decline_category).toBe('low_balance');
+  });
+});

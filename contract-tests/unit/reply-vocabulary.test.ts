@@ -6751,3 +6751,28 @@ describe('(rfix32) a letter-grade scorecard: rows graded A or B name no decline 
     expect(failing.decline_category).toBe('low_balance');
   });
 });
+
+describe('(rfix32) an approval that turns into a decline on a condition: a person', () => {
+  const deal: ReplyContext = { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('"if the lien is open, this becomes a decline", "otherwise it\'s a decline": held for a person, never applied', () => {
+    for (const t of [
+      'CONDITIONAL APPROVAL - full $55,000 at 1.34, 7 months, daily. Condition: proof the tax lien is released. If the lien is open, this becomes a decline.',
+      'Approved $55,000 at 1.34 over 7 months, daily. Need the payoff letter from Fora by Friday - otherwise it\'s a decline.',
+      'Approved full 55k @ 1.34, 7 mos daily, provided the landlord confirms the lease. If not, the approval reverts to a decline.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.review_reason, t).toBe('tentative_terms');
+      expect(replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: t, autoReply: false }).apply, t).toBe(false);
+    }
+  });
+  it('near misses: a condition that lowers nothing to a no, or a decline reason told as history: the approval stands', () => {
+    for (const t of [
+      'Approved $55,000 at 1.34 over 7 months, daily. If the lien is open, send the payment plan with the contracts.',
+      'Approved $55,000 at 1.34, 7 months daily. If the lien is open, it becomes part of the payoff at funding.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBeUndefined();
+    }
+  });
+});

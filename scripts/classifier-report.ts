@@ -85,7 +85,7 @@ const parts: Array<[string, typeof results]> = [
   ['holdout63 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout63')],
   ['holdout64 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout64')],
   ['holdout65 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout65')],
-  ['holdout66 (blind: scored once, not yet worked on)', results.filter((r) => r.expected.set === 'holdout66')],
+  ['holdout66 (blind once, then used for fixes)', results.filter((r) => r.expected.set === 'holdout66')],
 ];
 
 // what the statistical second reader (reply-model.ts) changes: the rules alone against the hook's reading

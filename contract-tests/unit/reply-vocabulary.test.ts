@@ -6850,3 +6850,125 @@ describe('(revM) closing holds and sign-offs in other words, another file from t
     }
   });
 });
+
+describe('(rfix32) holdout66: the schedule the deal asks, from the hook or the broker\'s quoted message; an aside on another file by town and trade', () => {
+  const deal = (extra: Partial<ReplyContext> = {}): ReplyContext => ({ requested_amount: 60_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] }, ...extra });
+  const hook = (text: string, ctx: ReplyContext = deal()) => {
+    const r = read(text, ctx);
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: text, autoReply: false }) };
+  };
+  const quoting = (answer: string, ask: string) => `${answer}\n\nOn Tue, Nov 3, 2026 at 9:12 AM Dana Whitfield <dana@summitvalleycap.com> wrote:\n> Hi,\n>\n> ${ask}\n>\n> Requested amount: $60,000\n> Thanks!\n> Dana`;
+
+  it('the full amount on another schedule than the deal asks is a counter: the hook\'s requested_frequency, or the broker\'s quoted ask', () => {
+    const daily = 'Yes, the full 60 works. Daily only on this industry: 1.36, 140 business days, $582.86 a day.';
+    expect(read(daily, deal({ requested_frequency: 'weekly' })).type).toBe('counter');
+    for (const ask of [
+      'Owner would much prefer weekly payments (jobs pay net-30).',
+      'The owner really wants weekly - can you do weekly?',
+      'Could you structure it as weekly? Their receivables land on Fridays.',
+      'Payment frequency requested: weekly',
+      'Merchant is asking for weekly debits if at all possible.',
+    ]) {
+      const h = hook(quoting(daily, ask));
+      expect(h.r.type, ask).toBe('counter');
+      expect(h.r.offers, ask).toEqual([expect.objectContaining({ amount: 60_000, factor_rate: 1.36, payment_frequency: 'daily' })]);
+    }
+    // and the other way round: weekly offered on a deal asking daily
+    const weekly = 'Approved, full $60,000 at 1.30, 40 weeks, weekly $1,950.00.';
+    expect(hook(quoting(weekly, 'Owner prefers daily, their sales are daily card swipes.')).r.type).toBe('counter');
+  });
+
+  it('near misses: the schedule asked is the one offered, two schedules asked, a schedule only mentioned, or nothing quoted: an approval', () => {
+    const daily = 'Yes, the full 60 works: 1.36, 140 business days, $582.86 a day.';
+    expect(read(daily, deal({ requested_frequency: 'daily' })).type).toBe('approved');
+    for (const ask of [
+      'Owner would prefer daily, whatever gets the best factor.',
+      'Owner wants weekly or daily, either is fine - can you do weekly or daily?',
+      'Their last advance was weekly and they paid it as agreed.',
+      'Existing positions: None',
+    ]) {
+      const r = read(quoting(daily, ask), deal());
+      expect(r.type, ask).toBe('approved');
+    }
+    // the ask in the reply's own words, not quoted, is the reply's own reading (askedFrequency), unchanged
+    expect(read(daily, deal()).type).toBe('approved');
+  });
+
+  it('a short decline with a P.S. naming another file by its town and trade, terms to follow: a person records the other file', () => {
+    const hz: ReplyContext = { requested_amount: 110_000, business_name: 'Hazleton Anthracite Trucking LLC', iso: { names: ['Summit Valley Capital'] } };
+    for (const t of [
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us. Cheers.\n\nP.S. The Bethlehem brewpub looks lovely though, terms to follow separately.',
+      'Have to pass on Hazleton, too many positions.\n\nSeparately, your Ogden bakery is approved - offer going out today.',
+      'No on Hazleton, sorry - fourth position.\n\nPS: that Provo spa is with credit, contracts tomorrow.',
+    ]) {
+      const h = hook(t, hz);
+      expect(h.r.type, t).toBe('declined');
+      expect(h.r.review_reason, t).toBe('multiple_deals');
+      expect(h.out.apply, t).toBe(false);
+    }
+  });
+
+  it('near misses: the aside is this deal\'s, names a lender\'s position or a paper, or has no aside: the decline is applied', () => {
+    const hz: ReplyContext = { requested_amount: 110_000, business_name: 'Hazleton Anthracite Trucking LLC', iso: { names: ['Summit Valley Capital'] } };
+    for (const t of [
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us.\n\nP.S. The Hazleton trucks are lovely though, shame.',
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us.\n\nP.S. The Mantis position alone would have been fine.',
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us.\n\nP.S. The October statements were fine.',
+      'Sorry, we\'ll pass on Hazleton - fourth position isn\'t for us. The Bethlehem brewpub is a nice place though.',
+    ]) {
+      const h = hook(t, hz);
+      expect(h.r.type, t).toBe('declined');
+      expect(h.r.review_reason, t).toBeUndefined();
+      expect(h.out.apply, t).toBe(true);
+    }
+  });
+});
+
+describe('(rfix32) a letter-grade scorecard: rows graded A or B name no decline reason, the failing row does', () => {
+  const deal: ReplyContext = { requested_amount: 40_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('the failing row names the reason, whatever the passing rows\' notes say', () => {
+    const cases: Array<[string, string]> = [
+      [['UNDERWRITING SCORECARD', '', 'Revenue:   B   $34k, steady', 'Balances:  B   ADB $9k', 'Positions: A   none', 'Industry:  F   cannabis dispensary, restricted', '', 'VERDICT: DECLINE. Please don\'t resubmit.'].join('\n'), 'industry'],
+      [['Revenue | A | $120k', 'Average daily balance | B+ | $6k, low-ish but ok', 'NSFs | F | 14 nsfs in 60 days', 'Industry | A | restaurant', '', 'Decision: Decline'].join('\n'), 'nsf'],
+      [['Revenue: A-   strong', 'Balances: A   ADB $15k, no negative days', 'Positions: F   4 open advances, stacked', 'Credit: B   690', 'Verdict: declined'].join('\n'), 'stacking'],
+    ];
+    for (const [t, cat] of cases) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('declined');
+      expect(r.decline_category, t).toBe(cat);
+    }
+  });
+  it('near misses: fewer than three graded rows, or a failing grade on the row named, are read as before', () => {
+    // two rows are no scorecard: the balance named is read as the reason
+    const two = read(['Balances: B  ADB only $900, too thin', 'Credit: A  720', '', 'We have to decline.'].join('\n'), deal);
+    expect(two.decline_category).toBe('low_balance');
+    // a card whose balances row fails: that row is the reason
+    const failing = read(['Revenue: B   $60k', 'Balances: F   ADB $400, 22 negative days', 'Credit: A   740', 'Industry: A   vet', 'VERDICT: DECLINE'].join('\n'), deal);
+    expect(failing.decline_category).toBe('low_balance');
+  });
+});
+
+describe('(rfix32) an approval that turns into a decline on a condition: a person', () => {
+  const deal: ReplyContext = { requested_amount: 55_000, business_name: 'Pinecrest Veterinary Clinic', iso: { names: ['Summit Valley Capital'] } };
+  it('"if the lien is open, this becomes a decline", "otherwise it\'s a decline": held for a person, never applied', () => {
+    for (const t of [
+      'CONDITIONAL APPROVAL - full $55,000 at 1.34, 7 months, daily. Condition: proof the tax lien is released. If the lien is open, this becomes a decline.',
+      'Approved $55,000 at 1.34 over 7 months, daily. Need the payoff letter from Fora by Friday - otherwise it\'s a decline.',
+      'Approved full 55k @ 1.34, 7 mos daily, provided the landlord confirms the lease. If not, the approval reverts to a decline.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.review_reason, t).toBe('tentative_terms');
+      expect(replyOutcome(contractClassification(r), { from: 'uw@lender.example', own: t, autoReply: false }).apply, t).toBe(false);
+    }
+  });
+  it('near misses: a condition that lowers nothing to a no, or a decline reason told as history: the approval stands', () => {
+    for (const t of [
+      'Approved $55,000 at 1.34 over 7 months, daily. If the lien is open, send the payment plan with the contracts.',
+      'Approved $55,000 at 1.34, 7 months daily. If the lien is open, it becomes part of the payoff at funding.',
+    ]) {
+      const r = read(t, deal);
+      expect(r.type, t).toBe('approved');
+      expect(r.review_reason, t).toBeUndefined();
+    }
+  });
+});

@@ -589,6 +589,9 @@ export const TENTATIVE: PhraseRow[] = [
   // (review) the amount the approval falls to on a condition: "if the October statement comes in under 40k the approval
   // adjusts down to $35,000" (a person weighs the condition; bounded spans, never a rescan)
   { phrase: '\\b(if|unless|should|in case|in the event)\\b[^.!?;\\n]{0,160}\\b(reduces?|drops?|falls?|goes down|comes down|steps? down|is cut|gets cut|be cut|be reduced|lowers?|be lowered|decreases?|be decreased|reverts?|adjusts? down|be adjusted)( back)? to \\$?\\d[\\d,]*k?|\\b(reduces?|drops?|falls?|goes down|comes down|steps? down|be cut|be reduced|be lowered|decreases?|be decreased|reverts?|adjusts? down|be adjusted)( back)? to \\$?\\d[\\d,.]*k?[^.!?;\\n]{0,80}\\b(if|unless|should)\\b', w: 2 },
+  // (rfix32) an approval that turns into a decline on a condition: "If the lien is open, this becomes a decline", "otherwise it's a
+  // decline", "if not, the approval reverts to a decline" (the condition is a person's to weigh before anything is recorded)
+  { phrase: "\\b(if|unless|should|in case|in the event)\\b[^.!?;\\n]{0,120}\\b(this|it|that|the (approval|offer|deal|file))( approval| offer)? (becomes|will become|turns into|will turn into|reverts to|converts to|changes to|flips to|goes to) (an? )?(decline|denial|no|pass)\\b|\\b(otherwise|if not|failing that|or else),? (this|it|that|the (approval|offer|deal|file))( approval| offer)?('s| is| will be| becomes| turns into| reverts to| flips to| goes to) (an? )?(decline|declined|denial|hard no|no|pass)\\b", w: 3 },
   { phrase: "if (he|she|they|uw|credit) (doesn't|does not|don't) change", w: 2 },
   { phrase: 'should be \\$?\\d+k?', w: 1.5 },
   { phrase: 'approved (for )?up to', w: 2 },

@@ -59,6 +59,19 @@ export function blankCheckRows(lower: string): string {
 }
 
 /**
+ * (rfix32) A letter-grade scorecard (three rows or more, each a label and a grade: "Revenue: B+  $88k", "Balances | A | ADB $9k"):
+ * a row graded A or B is a strength, never the reason for a decline, whatever its label or note names ("Balances: B  ADB $9k");
+ * those rows are blanked for the decline reason, so the failing row ("Industry: F  prohibited list") and the verdict name it.
+ */
+const GRADE_ROW = /^[ \t]*[a-z][a-z /&'().-]{1,30}?[ \t]*[:|\t][ \t]*([a-f])([+-]?)(?![\w+-])/;
+export function blankPassingGradeRows(lower: string): string {
+  const lines = lower.split('\n');
+  const rows = lines.map((l) => GRADE_ROW.exec(l));
+  if (rows.filter(Boolean).length < 3) return lower;
+  return lines.map((l, i) => (rows[i] && /^[ab]$/.test(rows[i]![1]) ? ' '.repeat(l.length) : l)).join('\n');
+}
+
+/**
  * (rfix22) A marketplace's tally of the other funders that said no ("3 funders declined and 2 did not respond", "two other lenders
  * passed"): those funders' answers, not the decision on the file. The tally is blanked (up to where the sender goes on:
  * "3 participants declined, so we can't fund" keeps its "so we can't fund")
@@ -344,7 +357,7 @@ export function analyse(own0: string, subject: string, ctx?: ReplyContext): Anal
   }
   // (revA) a checks table's passed rows beside the lender's own decision row are no decline and no decline reason
   const unchecked = blankFunderTally(blankCheckRows(lower));
-  const category = declineCategory(blankBusinessName(unchecked, ctx?.business_name));
+  const category = declineCategory(blankBusinessName(blankPassingGradeRows(unchecked), ctx?.business_name));
   const approved = score(lower, APPROVED_CUES);
   // (rfix) the deal's business named as what is refused ("cant do Biloxi Gulf Tire", "we won't fund Harbor Bakery"): read as
   // "it", the object every refusal takes; a decision word in the name ("Eagle Pass") is no decision

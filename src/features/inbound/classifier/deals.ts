@@ -267,6 +267,17 @@ function sameBusiness(written: string[], business: string[]): boolean {
 
 /** An aside to the reply ("P.S.", "Separately", "Unrelated") about another file than this one. */
 const ASIDE_START = /^\s*(?:p\.?\s?p?\.?s\.?(?=[\s:,-])|separately\b|unrelated\b|on (?:a |an )?(?:separate|different|unrelated) (?:note|file|deal)\b|on another (?:note|file|deal)\b|also,? on (?:the )?other\b)/i;
+/** (rfix32) "the Bethlehem brewpub", "your Ogden bakery": an article, one capitalised word and a lower-case noun after it (an aside's file). */
+const ASIDE_TOWN_TRADE = /\b(?:[Tt]he|[Yy]our|[Tt]hat)[ \t]+([A-Z][a-z][\w'-]*)[ \t]+([a-z][a-z-]{2,})\b/g;
+/** (rfix32) Lower-case nouns after a capitalised word that name a paper, a lender's position or an account, never a merchant's trade. */
+const NOT_TRADE_NOUN = new Set([
+  ...LOWER_NOT_TRADE.split('|').flatMap((w) => (w.endsWith('s?') ? [w.slice(0, -2), w.slice(0, -2) + 's'] : [w])),
+  'account', 'accounts', 'loan', 'loans', 'line', 'card', 'cards', 'advance', 'advances', 'lien', 'liens', 'judgment', 'filing', 'filings',
+  'ucc', 'guarantor', 'owner', 'owners', 'landlord', 'property', 'deposit', 'deposits', 'checking', 'savings', 'team', 'desk', 'office',
+  'rep', 'underwriter', 'broker', 'isos', 'iso', 'guidelines', 'program', 'box', 'link', 'email', 'thread', 'call', 'meeting', 'is', 'was',
+  'has', 'had', 'will', 'would', 'should', 'can', 'could', 'may', 'might', 'did', 'does', 'are', 'were', 'and', 'or', 'for', 'to', 'of', 'on',
+  'in', 'at', 'with', 'from', 'by', 'as', 'but', 'if', 'so', 'it', 'looks', 'look', 'came', 'went', 'got', 'says', 'said',
+]);
 const OTHER_FILE = /\b(?:the|your|that) other (?:file|deal|submission|merchant)\b|\banother (?:file|deal|submission) (?:you|of yours)\b/i;
 
 /**
@@ -318,6 +329,21 @@ export function otherDeals(own: string, ctx?: ReplyContext): { own: string; name
       else if (ours) {
         other++;
         names.push(code);
+      }
+    }
+    // (rfix32) an aside naming a file by its town and its trade in lower case, no "file" or "deal" after it ("P.S. The Bethlehem
+    // brewpub looks lovely though, terms to follow separately"): another file when the capitalised word is none of this deal's
+    if (!self && ASIDE_START.test(p) && business.length) {
+      for (const m of p.matchAll(ASIDE_TOWN_TRADE)) {
+        const town = nameWords(m[1]);
+        const trade = m[2].toLowerCase();
+        if (town.length !== 1 || NOT_A_NAME.has(trade) || NOT_TRADE_NOUN.has(trade) || business.includes(trade)) continue;
+        if (LENDER_WORDS.has(town[0]) || signature.includes(town[0])) continue;
+        if (sameBusiness(town, business)) self++;
+        else {
+          other++;
+          names.push(`${m[1]} ${m[2]}`);
+        }
       }
     }
     if (self) mine = true;

@@ -317,8 +317,11 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
   const otherTerm = termAsked !== null && complete.length > 0 && complete.every((o) => termDiffers(o, termAsked));
   if (otherTerm) reasons.push(`offered ${complete.map((o) => `${o.term} ${o.term_unit}`).join(', ')} against ${termAsked.term} ${termAsked.unit} asked: another term`);
   // another payment frequency than asked (holdout9): "weekly over 6 months isn't something we offer ... all 40 on dailies"
-  const otherFreq = !asSubmittedWins && a.askedFreq !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== a.askedFreq);
-  if (otherFreq) reasons.push(`offered ${complete.map((o) => o.payment_frequency).join(', ')} payments against ${a.askedFreq} asked: another structure`);
+  // (rfix32) ... the schedule the reply says was asked, else the deal's (the hook's `requested_frequency`, or the broker's quoted ask),
+  // as the term is: "Yes, 60 is fine ... daily only on contractors" on a deal asking weekly is the full amount on another schedule
+  const freqAsked = a.askedFreq ?? ctx?.requested_frequency ?? null;
+  const otherFreq = !asSubmittedWins && freqAsked !== null && complete.length > 0 && complete.every((o) => o.payment_frequency !== null && o.payment_frequency !== freqAsked);
+  if (otherFreq) reasons.push(`offered ${complete.map((o) => o.payment_frequency).join(', ')} payments against ${freqAsked} asked: another structure`);
   const otherTerms = counterScore >= 3 || a.product.score >= 3 || otherTerm || otherFreq;
   if (less) reasons.push(`offered ${amounts.map((x) => `$${x.toLocaleString('en-US')}`).join(', ')} against a $${ask!.toLocaleString('en-US')} ask: less money`);
   if (a.product.score >= 3) reasons.push('another product than asked');

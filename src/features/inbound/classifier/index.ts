@@ -19,6 +19,7 @@ import { foreignDecision, otherDeals, papersForOther, splitDeals } from './deals
 export { digestEntries } from './deals';
 import { lowerCaseOtherBusiness } from './decision-doubts';
 import { scanFacts } from './facts';
+import { quotedAskedFrequency } from './money';
 import { changeRecordNow } from './change-record';
 
 // The classifier's public surface (what importers of './classifier' use); the stages live beside this file:
@@ -185,6 +186,12 @@ const CONDITION_ON_COLLEAGUE = /\bunless\b|\bif not\b|\bif (?:they|he|she|the me
 const KEEPS_COLLEAGUE = /\b(?:approval|approved|offer|terms|numbers?)(?: [a-z']+){0,2} (?:stands?|holds?|is still good|still stands)\b/;
 
 export function classifyReply(input: { subject: string; text: string; html?: string | null; attachmentText?: string | null }, context?: ReplyContext): Classification {
+  // (rfix32) the schedule the deal asks: the hook's deal field, else the broker's own quoted message ("> owner would much prefer
+  // weekly"), so that an offer on another schedule is weighed against it (decide.ts otherFreq)
+  if (context && !context.requested_frequency) {
+    const quotedFreq = quotedAskedFrequency(input.text ?? '');
+    if (quotedFreq) context = { ...context, requested_frequency: quotedFreq };
+  }
   const parts = replyParts(input as ReplyInput);
   const reasons: string[] = [`read the ${parts.source} part${parts.markers.length ? `; cut ${parts.quotedLines} quoted line(s) at ${[...new Set(parts.markers)].join(', ')}` : ''}`];
   // (rfix31) a pasted CRM change record is read at what it says now: its new values and its last stage (change-record.ts)

@@ -243,6 +243,31 @@ export function askedFrequency(own: string): PaymentFrequency | null {
   }
   return null;
 }
+/**
+ * (rfix32) The schedule the broker asked for in its own message, quoted below the reply ("> Owner would much prefer weekly
+ * payments", "> can you do weekly?", "> Payment frequency requested: weekly"): the deal's ask, where the reply and the hook's
+ * deal name none. Read only on quoted lines ("> "), only where a want, a request or a question carries it; two schedules
+ * asked, or none, give null.
+ */
+const QUOTED_FREQ = '(bi-?weekly|semi-?monthly|daily|weekly|monthly)';
+const QUOTED_ASK_RES = [
+  new RegExp(`\\b(?:prefers?|preferring|wants?|wanting|would like|'d like|asking for|asked for|asks for|requesting|requested|requests|looking for|hoping for|needs?|rather have)\\s+(?:(?:a|the|to do|to go|to have|to pay|to be on|to stay on|on|only|really|much)\\s+){0,3}${QUOTED_FREQ}\\b`),
+  new RegExp(`\\b(?:can|could|would|will)\\s+(?:you|they|we|credit|your team)\\s+(?:do|go|get to|offer|structure(?: it)?(?: as| on)?|make it|put (?:it|them|him|her) on)\\s+(?:a\\s+|on\\s+)?${QUOTED_FREQ}\\b[^\\n?]{0,40}\\?`),
+  new RegExp(`\\b(?:payment\\s+)?(?:frequency|schedule)\\s*(?:requested|desired|preferred|wanted)?\\s*:\\s*${QUOTED_FREQ}\\b`),
+];
+export function quotedAskedFrequency(text: string): PaymentFrequency | null {
+  const quoted = text.split(/\r?\n/).filter((l) => /^\s*>/.test(l)).map((l) => l.replace(/^[\s>]+/, '')).join(' ').toLowerCase().replace(/\s+/g, ' ');
+  if (!quoted) return null;
+  const found = new Set<PaymentFrequency>();
+  for (const re of QUOTED_ASK_RES) {
+    for (const m of quoted.matchAll(new RegExp(re.source, 'gd'))) {
+      // "weekly or daily", "weekly/bi-weekly": either schedule, so none asked
+      const either = new RegExp(`^${QUOTED_FREQ}\\s*(?:or|/|and|,)\\s*(?:a\\s+)?${QUOTED_FREQ}\\b`).exec(quoted.slice(m.indices![1][0]));
+      for (const f of either ? [either[1], either[2]] : [m[1]]) found.add(f.startsWith('dail') ? 'daily' : f.startsWith('weekl') ? 'weekly' : normFreq(f));
+    }
+  }
+  return found.size === 1 ? [...found][0] : null;
+}
 /** Right after a term: words refusing it ("is beyond what our guidelines allow"): the term asked, not one offered. */
 export const ASKED_TERM_REFUSED_AFTER = new RegExp(`^(?:${V.ASKED_TERM.refused})\\b`);
 /** Right after a term: who asked for it ("the 12 months the owner asked for"): the term asked, not one offered. */

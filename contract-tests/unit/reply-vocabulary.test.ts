@@ -6972,3 +6972,42 @@ describe('(rfix32) an approval that turns into a decline on a condition: a perso
     }
   });
 });
+
+describe('(stop 54) a word in another script whose English gloss says the opposite decision: a person', () => {
+  const deal: ReplyContext = { requested_amount: 60_000, business_name: 'Copper Kettle Catering', iso: { names: ['Summit Valley Capital'] } };
+  const hook = (text: string) => {
+    const r = read(text, deal, 'Re: Submission: Copper Kettle Catering');
+    return { r, out: replyOutcome(contractClassification(r), { from: 'uw@hanbit.example', own: text, autoReply: false }) };
+  };
+  const TERMS = ' $60,000 / 1.35 / 9 months / daily.';
+  it('a refusal glossed "approved", an approval glossed "declined", a negated approval glossed "approved": conflicting_cues, never applied', () => {
+    for (const t of [
+      `Copper Kettle Catering: 거절 (approved).${TERMS}`,
+      `Copper Kettle Catering - 거절 (approved) 입니다. 60,000 at 1.35 for 9 months daily`,
+      `Copper Kettle Catering: отказ (approved).${TERMS}`,
+      `Copper Kettle Catering: 불승인 (approved).${TERMS}`,
+      'Copper Kettle Catering: 승인 (declined) - too many positions.',
+      'Copper Kettle Catering: 承認 (declined) - stacking.',
+    ]) {
+      const h = hook(t);
+      expect(h.r.review_reason, t).toBe('conflicting_cues');
+      expect(h.out.apply, t).toBe(false);
+    }
+  });
+  it('near misses: a gloss agreeing with its word, a negated approval glossed declined, a gloss of no decision, an approval awaited', () => {
+    for (const t of [
+      `Copper Kettle Catering: 승인 (approved).${TERMS}`,
+      `Copper Kettle Catering: одобрено (approved)${TERMS}`,
+      `Copper Kettle Catering: 기간 (term) 9 months, 승인 (approved) $60,000 / 1.35 daily.`,
+      'Copper Kettle Catering: 거절 (declined) - too many positions.',
+      'Copper Kettle Catering: 불승인 (declined) - too many positions.',
+      'Copper Kettle Catering: не одобрено (declined) - stacking.',
+    ]) {
+      const h = hook(t);
+      expect(h.out.apply, t).toBe(true);
+      expect(h.r.review_reason, t).toBeUndefined();
+    }
+    // awaited, not contradicted: still a person, for its own reason
+    expect(hook(`Copper Kettle Catering - 승인 대기 (pending approval).${TERMS}`).r.review_reason).toBe('tentative_terms');
+  });
+});

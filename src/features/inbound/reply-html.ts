@@ -1,6 +1,7 @@
 // Normalising a lender's text (spaces, dashes, continental numbers) and HTML to plain text (tables to rows,
 // blockquotes to "> " lines): the first stage of reading a reply; reply-text.ts cuts the quoted thread.
 // Pure functions, no I/O.
+import { FOREIGN_DECISION_WORDS } from './vocabulary';
 
 // ---------------------------------------------------------------- normalisation
 
@@ -49,7 +50,7 @@ function normalizeTextOnce(s: string): string {
     .replace(/[\u200B\u200C\u200D\u2060\uFEFF\u00AD]/g, '')
     .replace(/\u2022/g, '-')
     .replace(/\u2026/g, '...')
-    .replace(GLOSSED, '$1');
+    .replace(GLOSSED, (whole: string, gloss: string) => (glossContradicts(whole, gloss) ? `${gloss} ${GLOSS_CONTRADICTED}` : gloss));
 }
 
 /**
@@ -58,6 +59,38 @@ function normalizeTextOnce(s: string): string {
  * as the gloss (the words in the other script are not read at all; the gloss is what the writer means the reader to see).
  */
 const GLOSSED = /(?:[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Devanagari}\p{Script=Greek}]+[ \t]*)+\(([A-Za-z][A-Za-z0-9 ,'/&.-]{0,60})\)/gu;
+
+/** Written after a gloss that says the opposite of the word it glosses; the classifier sends such a reply to a person. */
+export const GLOSS_CONTRADICTED = '[the gloss contradicts its word]';
+
+/** The decision a word in another script carries (vocabulary.ts FOREIGN_DECISION_WORDS), null when none or both. */
+function foreignDecision(word: string): 'approve' | 'decline' | null {
+  const W = FOREIGN_DECISION_WORDS;
+  let approve = false;
+  let decline = W.decline.some((d) => word.includes(d));
+  for (const a of W.approve) {
+    for (let i = word.indexOf(a); i >= 0; i = word.indexOf(a, i + 1)) {
+      if (W.negations.some((n) => word.slice(0, i).endsWith(n))) decline = true;
+      else approve = true;
+    }
+  }
+  return approve === decline ? null : approve ? 'approve' : 'decline';
+}
+
+/** The gloss's own decision: approval words, or refusal words; null when none or both, or when the approval is only awaited. */
+function glossDecision(gloss: string): 'approve' | 'decline' | null {
+  const g = gloss.toLowerCase();
+  const approve = /\bapprov/.test(g) && !/\b(not|pending|awaiting|dis|un)\b|disapprov|unapprov/.test(g);
+  const decline = /\b(declin|reject|denied|deny|refus|turned down|no go)/.test(g) || /\bnot approved\b|disapprov|unapprov/.test(g);
+  return approve === decline ? null : approve ? 'approve' : 'decline';
+}
+
+function glossContradicts(whole: string, gloss: string): boolean {
+  const word = whole.slice(0, whole.lastIndexOf('('));
+  const a = foreignDecision(word);
+  const b = glossDecision(gloss);
+  return !!a && !!b && a !== b;
+}
 
 // ---------------------------------------------------------------- HTML -> text
 

@@ -1564,3 +1564,16 @@ export const BOILERPLATE: string[] = [
 ];
 
 export const HOLDBACK: string[] = ['holdback', 'hold back', 'withholding', '\\d+% (holdback|of (their |the )?(deposits|receivables|sales))'];
+
+/**
+ * (stop 54) Decision words in other scripts, for checking a writer's bracketed English gloss against the word it glosses
+ * (reply-html.ts: "승인 (approved)" is read as its gloss). A gloss saying the opposite of its word ("거절 (approved)": 거절 is a
+ * refusal) is a slip one way or the other: a person reads which (review `conflicting_cues`). Negated approvals ("불승인",
+ * "不承認", "не одобрено") are refusals.
+ */
+export const FOREIGN_DECISION_WORDS = {
+  approve: ['승인', '承認', '批准', '核准', '可決', 'одобрено', 'одобрен', 'одобрена', 'утверждено', 'موافقة', 'אושר', 'อนุมัติ', 'स्वीकृत', 'εγκρίθηκε'],
+  decline: ['거절', '거부', '부결', '拒绝', '拒絕', '拒否', '否決', 'отказ', 'отказано', 'отклонено', 'رفض', 'נדחה', 'ปฏิเสธ', 'अस्वीकृत', 'απορρίφθηκε'],
+  /** written right before an approval word, it refuses it */
+  negations: ['불', '미', '不', '未', '非', 'не ', 'не', 'ไม่', 'لا ', 'לא '],
+};

@@ -6,6 +6,7 @@ import { moneyKind, termDiffers } from './money';
 import { refusedAskByName, refusesAsk, refusesAskOnTheTerms } from './ask';
 import { type Analysis, type Decision, byCues } from './analyse';
 import * as V from '../vocabulary';
+import { GLOSS_CONTRADICTED } from '../reply-html';
 import { approvedAsAskedBelowAsk, ceilingBelowOffer, confirmedCorrection, offersOnUnmetCondition, spanishThousands } from './decision-doubts';
 
 /** (rfix31) The correction (from its first cue to the end) read against the one offer. */
@@ -670,6 +671,12 @@ export function decide(a: Analysis, ctx?: ReplyContext): Decision {
       review = 'conflicting_cues';
       reasons.push(doubt);
     }
+  }
+  // (stop 54) a word in another script glossed in English with the opposite decision ("거절 (approved)"; reply-html.ts): one of
+  // the two is a slip, a person reads which
+  if (!review && type !== 'unclassified' && a.own.includes(GLOSS_CONTRADICTED)) {
+    review = 'conflicting_cues';
+    reasons.push('a word in another script and its English gloss say opposite decisions: which stands is for a person');
   }
   if (!review && type !== 'unclassified' && confidence < MIN_CONFIDENCE) review = 'low_confidence';
   if (review) reasons.push(`review: ${review}`);

@@ -783,6 +783,24 @@ export function recurringLoanCredits(txns: Txn[], givenBack: ReadonlySet<Txn> = 
 }
 
 /**
+ * A debit no rule names a funder of, while the same words with other spacing name one on another
+ * debit of the period ("KALAMATACAPITAL DAILY" beside "KALAMATA CAPITAL DAILY": an OCR layer's words
+ * read together, a composer's lost space): the same payee read two ways, one of them missed, so the
+ * MCA figures may count only part of its pulls.
+ */
+export function spacingTwin(txns: Txn[]): Txn | null {
+  const key = (d: string) => d.toUpperCase().replace(/[^A-Z]/g, '');
+  const named = new Map<string, string>();
+  for (const t of txns) {
+    const f = t.cents < 0 ? mcaFunder(t.description) : null;
+    if (f) named.set(key(t.description), f);
+  }
+  if (!named.size) return null;
+  for (const t of txns) if (t.cents < 0 && !mcaFunder(t.description) && named.has(key(t.description))) return t;
+  return null;
+}
+
+/**
  * Why a reconciled statement's category figures cannot be trusted, naming the line (by date and
  * amount, never its description), or null when every line they depend on is settled:
  * - a credit counted as revenue that reads like a loan or an advance's funding (the funding trade's
@@ -808,26 +826,10 @@ export function recurringLoanCredits(txns: Txn[], givenBack: ReadonlySet<Txn> = 
  *   the table says (blind-18: one "ONDECK CAPITAL LOAN PMT" in July, a term loan's installment,
  *   was counted as a third position);
  * - a debit a funder row and a not_funder row both name (rules.ts `funderRowsDisagree`): the table
- *   says it is a position and that it is none.
+ *   says it is a position and that it is none;
+ * - a debit naming no funder whose words, spaced otherwise, are a known funder's debit of the period
+ *   (`spacingTwin`, checked first).
  */
-/**
- * A debit no rule names a funder of, while the same words with other spacing name one on another
- * debit of the period ("KALAMATACAPITAL DAILY" beside "KALAMATA CAPITAL DAILY": an OCR layer's words
- * read together, a composer's lost space): the same payee read two ways, one of them missed, so the
- * MCA figures may count only part of its pulls.
- */
-export function spacingTwin(txns: Txn[]): Txn | null {
-  const key = (d: string) => d.toUpperCase().replace(/[^A-Z]/g, '');
-  const named = new Map<string, string>();
-  for (const t of txns) {
-    const f = t.cents < 0 ? mcaFunder(t.description) : null;
-    if (f) named.set(key(t.description), f);
-  }
-  if (!named.size) return null;
-  for (const t of txns) if (t.cents < 0 && !mcaFunder(t.description) && named.has(key(t.description))) return t;
-  return null;
-}
-
 export function categoryDoubt(txns: Txn[]): string | null {
   const twin = spacingTwin(txns);
   if (twin) return `The debit of ${money(-twin.cents)} on ${twin.date} reads as a known funder's payment on other lines of the statement but, as read here, names no funder, so the MCA figures cannot be trusted`;
